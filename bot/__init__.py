@@ -1,0 +1,1 @@
+"""Everything Discord: cogs, views, rendering for Discord, timers — and the ``stackbot`` CLI."""
