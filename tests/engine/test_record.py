@@ -1,0 +1,324 @@
+"""Game records: export, replay, and `python -m engine.record check` (the record page)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.record import check_file, main
+from engine.stack.record import check, export_record, replay
+
+SPEC_EXAMPLE: dict[str, Any] = {
+    "format": "stack-record/1",
+    "rules": {"dice_per_player": 3},
+    "players": ["alice", "bob", "carol"],
+    "rounds": [
+        {
+            "first": "alice",
+            "dice": {"alice": [3, 1, 6], "bob": [3, 5, 2], "carol": [6, 6, 4]},
+            "turns": [
+                {"player": "alice", "stack": 3, "on": "bob", "height": 1},
+                {"player": "bob", "reroll": 5, "rolled": 6, "on": "carol", "height": 1},
+                {"player": "carol", "reroll": 4, "rolled": 5},
+                {"player": "alice", "stack": 6, "on": "carol", "height": 1},
+                {"player": "bob", "reroll": 2, "rolled": 6, "on": "alice", "height": 2},
+                {"player": "carol", "reroll": 5, "rolled": 6, "on": "bob", "height": 3},
+                {"player": "alice", "reroll": 1, "rolled": 3},
+            ],
+        }
+    ],
+}
+
+
+def example() -> dict[str, Any]:
+    return copy.deepcopy(SPEC_EXAMPLE)
+
+
+def two_round_game() -> dict[str, Any]:
+    """Two players, one die each, target 5: alice 3 in round 1, then bob wins with 6."""
+    return {
+        "format": "stack-record/1",
+        "rules": {"dice_per_player": 1, "target_score": 5},
+        "players": ["alice", "bob"],
+        "rounds": [
+            {
+                "first": "alice",
+                "dice": {"alice": [3], "bob": [3]},
+                "turns": [{"player": "alice", "stack": 3, "on": "bob", "height": 1}],
+            },
+            {
+                "dice": {"alice": [6], "bob": [6]},
+                "turns": [{"player": "bob", "stack": 6, "on": "alice", "height": 1}],
+            },
+        ],
+    }
+
+
+def test_spec_example_checks_exactly_as_the_record_page_shows() -> None:
+    assert check(example()) == {
+        "ok": True,
+        "rounds": [{"scores": {"alice": 3, "bob": 6, "carol": 6}, "complete": True}],
+        "totals": {"alice": 3, "bob": 6, "carol": 6},
+        "finished": False,
+        "winner": None,
+    }
+
+
+def test_finished_game_reports_the_winner() -> None:
+    result = check(two_round_game())
+    assert result["finished"] is True and result["winner"] == ["bob"]
+    assert result["totals"] == {"alice": 3, "bob": 6}
+
+
+def test_game_in_progress_has_an_incomplete_last_round() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"] = rec["rounds"][0]["turns"][:3]
+    result = check(rec)
+    assert result["ok"] and result["rounds"] == [{"scores": None, "complete": False}]
+    assert result["totals"] == {"alice": 0, "bob": 0, "carol": 0}
+
+
+def test_export_then_replay_reproduces_the_game() -> None:
+    state = replay(example())
+    assert export_record(state)["rounds"][0]["turns"] == SPEC_EXAMPLE["rounds"][0]["turns"]
+    again = replay(export_record(state))
+    assert again.to_dict() == state.to_dict()
+
+
+def error_of(rec: object) -> tuple[int | None, int | None, str]:
+    result = check(rec)
+    assert result["ok"] is False, result
+    assert set(result) == {"ok", "round", "turn", "error"}
+    return result["round"], result["turn"], result["error"]
+
+
+# -- the record as a whole: round null
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda r: r.update(format="stack-record/2"), "format"),
+        (lambda r: r.pop("format"), "format"),
+        (lambda r: r["rules"].update(colour="red"), "unknown key 'colour'"),
+        (lambda r: r["rules"].update(dice_per_player=31), "dice_per_player"),
+        (lambda r: r["rules"].update(target_score=0), "target_score"),
+        (lambda r: r["rules"].update(four_high_bonus=1), "four_high_bonus"),
+        (lambda r: r["rules"].update(tie_break="coin"), "tie_break"),
+        (lambda r: r.update(players=["alice"]), "2 to 8"),
+        (lambda r: r.update(players=["alice", "alice", "bob"]), "distinct"),
+        (lambda r: r.update(players=["alice", "", "bob"]), "non-empty"),
+        (lambda r: r["rules"].update(teams=[["alice", "bob"]]), "team"),
+        (lambda r: r.update(rounds={}), "rounds"),
+        (lambda r: r.update(extra=1), "unknown key 'extra'"),
+    ],
+)
+def test_whole_record_errors_have_round_null(change: Any, words: str) -> None:
+    rec = example()
+    change(rec)
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (None, None)
+    assert words in error
+
+
+def test_teammates_side_by_side_are_refused() -> None:
+    rec = example()
+    rec["players"] = ["a", "b", "c", "d"]
+    rec["rules"] = {"teams": [["a", "b"], ["c", "d"]]}
+    rec["rounds"] = []
+    assert error_of(rec)[:2] == (None, None)
+    rec["rules"] = {"teams": [["a", "c"], ["b", "d"]]}
+    assert check(rec)["ok"] is True
+
+
+def test_not_an_object_is_refused() -> None:
+    assert error_of([1, 2])[:2] == (None, None)
+
+
+# -- a round that is wrong: turn null
+
+
+def test_round_one_must_name_its_first_player() -> None:
+    rec = example()
+    del rec["rounds"][0]["first"]
+    assert error_of(rec)[:2] == (1, None)
+    rec["rounds"][0]["first"] = "zed"
+    assert error_of(rec)[:2] == (1, None)
+
+
+def test_later_first_player_must_be_the_next_seat() -> None:
+    rec = two_round_game()
+    rec["rounds"][1]["first"] = "alice"
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (2, None)
+    assert "must start with bob" in error
+    rec["rounds"][1]["first"] = "bob"
+    assert check(rec)["ok"] is True
+
+
+@pytest.mark.parametrize(
+    "dice",
+    [
+        {"alice": [3, 1], "bob": [3, 5, 2], "carol": [6, 6, 4]},
+        {"alice": [3, 1, 7], "bob": [3, 5, 2], "carol": [6, 6, 4]},
+        {"alice": [3, 1, 6], "bob": [3, 5, 2]},
+        {"alice": [3, 1, 6], "bob": [3, 5, 2], "carol": [6, 6, 4], "dave": [1, 1, 1]},
+        {"alice": [3, 1, True], "bob": [3, 5, 2], "carol": [6, 6, 4]},
+    ],
+)
+def test_round_dice_must_be_right(dice: dict[str, list[Any]]) -> None:
+    rec = example()
+    rec["rounds"][0]["dice"] = dice
+    assert error_of(rec)[:2] == (1, None)
+
+
+def test_a_round_that_is_not_the_last_must_be_finished() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"].pop()
+    rec["rounds"].append(
+        {"dice": {"alice": [1, 1, 1], "bob": [1, 1, 1], "carol": [1, 1, 1]}, "turns": []}
+    )
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (1, None)
+    assert "alice still has a turn" in error
+
+
+def test_no_round_may_follow_the_end_of_the_game() -> None:
+    rec = two_round_game()
+    rec["rounds"].append({"dice": {"alice": [1], "bob": [1]}, "turns": []})
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (3, None)
+    assert "ended in round 2" in error
+
+
+# -- a turn that is wrong
+
+
+def test_turn_by_the_wrong_player() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][1]["player"] = "carol"
+    assert error_of(rec) == (1, 2, "It is bob's turn, not carol's.")
+
+
+def test_turn_with_a_die_the_player_does_not_have() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][1] = {"player": "bob", "stack": 4, "on": "carol", "height": 1}
+    assert error_of(rec) == (1, 2, "bob has no unstacked die showing 4.")
+
+
+def test_turn_onto_own_colour_or_a_missing_pile() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][0] = {"player": "alice", "stack": 6, "on": "alice", "height": 1}
+    assert error_of(rec)[:2] == (1, 1)
+    rec["rounds"][0]["turns"][0] = {"player": "alice", "stack": 3, "on": "bob", "height": 2}
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (1, 1) and "bob has no 2-high pile of 3s" in error
+
+
+def test_reroll_with_a_target_must_name_it() -> None:
+    rec = example()
+    del rec["rounds"][0]["turns"][1]["on"]
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (1, 2) and "must go on a pile" in error
+
+
+def test_reroll_without_a_target_must_not_name_one() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][2].update(on="alice", height=1)
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (1, 3) and "must be absent" in error
+
+
+def test_forced_reroll_must_name_the_only_target() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][4]["on"] = "carol"  # the only 6 target is alice's pile
+    assert error_of(rec)[:2] == (1, 5)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"player": "alice", "stack": 3, "reroll": 3},
+        {"player": "alice"},
+        {"player": "alice", "stack": 3, "on": "bob"},
+        {"player": "alice", "stack": 3, "on": "bob", "height": 1, "note": "hi"},
+        {"player": "alice", "reroll": 3},
+        {"player": "alice", "reroll": 3, "rolled": 0},
+        {"player": "alice", "stack": "3", "on": "bob", "height": 1},
+        "stack 3 on bob",
+    ],
+)
+def test_malformed_turns(turn: Any) -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][0] = turn
+    assert error_of(rec)[:2] == (1, 1)
+
+
+def test_a_turn_after_the_round_ended() -> None:
+    rec = example()
+    rec["rounds"][0]["turns"].append({"player": "bob", "reroll": 2, "rolled": 2})
+    rnd, turn, error = error_of(rec)
+    assert (rnd, turn) == (1, 8) and "already over" in error
+
+
+# -- the command line
+
+
+def run_check(path: Path) -> tuple[int, str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine.record", "check", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_cli_prints_one_json_object_and_exits_0(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(SPEC_EXAMPLE))
+    code, out, _ = run_check(path)
+    assert code == 0
+    assert json.loads(out) == check(example())
+    assert out.count("\n") == 1
+
+
+def test_cli_illegal_record_exits_1(tmp_path: Path) -> None:
+    rec = example()
+    rec["rounds"][0]["turns"][1]["player"] = "carol"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec))
+    code, out, _ = run_check(path)
+    assert code == 1
+    assert json.loads(out) == {
+        "ok": False,
+        "round": 1,
+        "turn": 2,
+        "error": "It is bob's turn, not carol's.",
+    }
+
+
+def test_cli_not_json_or_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    result = check_file(str(path))
+    assert (
+        result["ok"] is False
+        and result["round"] is None
+        and "not valid JSON" in str(result["error"])
+    )
+    assert check_file(str(tmp_path / "absent.json"))["ok"] is False
+    code, out, _ = run_check(path)
+    assert code == 1 and json.loads(out)["ok"] is False
+
+
+def test_cli_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "x"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "usage" in captured.err
