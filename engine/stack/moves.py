@@ -86,3 +86,40 @@ ROLLS: dict[int, Roll] = {f: Roll(f) for f in FACES}
 def rolloff_rank(face: int) -> int:
     """Rank of a roll-off die: a 1 ranks highest (it is worth 10)."""
     return face_value(face)
+
+
+def move_to_json(move: Move) -> list[object]:
+    """A move as a short JSON-compatible list; :func:`move_from_json` reads it back."""
+    if isinstance(move, Stack):
+        return ["stack", move.face, move.owner, move.height]
+    if isinstance(move, Reroll):
+        return ["reroll", move.face]
+    if isinstance(move, Place):
+        return ["place", move.owner, move.height]
+    if isinstance(move, Roll):
+        return ["roll", move.face]
+    if isinstance(move, RoundDice):
+        return ["dice", [list(d) for d in move.dice]]
+    return ["rolloff", list(move.rolls)]
+
+
+def move_from_json(data: object) -> Move:
+    """The move :func:`move_to_json` wrote; ``ValueError`` for anything else."""
+    try:
+        assert isinstance(data, list) and data
+        kind, *args = data
+        if kind == "stack":
+            return STACKS[(args[0], args[1], args[2])]
+        if kind == "reroll":
+            return REROLLS[args[0]]
+        if kind == "place":
+            return PLACES[(args[0], args[1])]
+        if kind == "roll":
+            return ROLLS[args[0]]
+        if kind == "dice":
+            return RoundDice(tuple(tuple(int(f) for f in d) for d in args[0]))
+        if kind == "rolloff":
+            return RollOff(tuple(int(f) for f in args[0]))
+    except (AssertionError, KeyError, IndexError, TypeError, ValueError):
+        pass
+    raise ValueError(f"not a stored Stack move: {data!r}")

@@ -484,3 +484,23 @@ def test_illegal_moves_are_refused_and_change_nothing() -> None:
             state.apply(move)
         assert not state.is_legal(move)
         assert state.to_dict() == before
+
+
+def test_moves_round_trip_through_json() -> None:
+    import json
+
+    from engine.stack.moves import move_from_json, move_to_json
+
+    moves = [
+        Stack(3, 1, 2),
+        Reroll(4),
+        Place(2, 1),
+        Roll(6),
+        RoundDice(((1, 2), (3, 4))),
+        RollOff((1, 6, 6)),
+    ]
+    for move in moves:
+        assert move_from_json(json.loads(json.dumps(move_to_json(move)))) == move
+    for bad in (None, [], ["stack", 9, 9, 9], ["jump", 1], "stack"):
+        with pytest.raises(ValueError):
+            move_from_json(bad)

@@ -1,0 +1,47 @@
+"""Creating the async SQLAlchemy engine for SQLite (WAL, foreign keys) or PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from persistence.config import database_url
+
+SQLITE_BUSY_SECONDS = 30
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url`` (default: ``$DATABASE_URL`` or ``./stackbot.db``).
+
+    SQLite runs in WAL mode with foreign keys on and ``synchronous=FULL``, so a commit
+    that returned is on disk; PostgreSQL runs through asyncpg.
+    """
+    resolved = make_url(database_url(url))
+    if resolved.get_backend_name() == "sqlite":
+        if resolved.database in (None, "", ":memory:"):
+            raise ValueError("stackbot needs a SQLite file, not an in-memory database.")
+        engine = create_async_engine(
+            resolved, connect_args={"timeout": SQLITE_BUSY_SECONDS}, **kwargs
+        )
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
+            cursor.close()
+
+        return engine
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 10)
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_async_engine(resolved, **kwargs)

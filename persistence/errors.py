@@ -1,0 +1,60 @@
+"""Errors of the storage layer: each names what was wrong; none leaves a partial write."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of every storage error."""
+
+
+class DatabaseRefused(StorageError):
+    """The database is newer than this code, or is not a stackbot database; left untouched."""
+
+
+class InvalidSettings(StorageError, ValueError):
+    """House rules or timer settings that do not validate."""
+
+
+class TableNotFound(StorageError, LookupError):
+    """No such table, or no active table in that channel."""
+
+
+class TableExists(StorageError):
+    """The channel already has an active table."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"Channel {channel_id} already has an active table.")
+        self.channel_id = channel_id
+
+
+class WrongTableStatus(StorageError):
+    """The table is not in the state the operation needs (e.g. finished, or not started)."""
+
+    def __init__(self, table_id: int, status: str, needed: str) -> None:
+        super().__init__(f"Table {table_id} is {status}; this needs a table that is {needed}.")
+        self.table_id = table_id
+        self.status = status
+
+
+class StaleVersion(StorageError):
+    """A move was made against an older state of the table; it was not stored."""
+
+    def __init__(self, table_id: int, expected: int, actual: int) -> None:
+        super().__init__(
+            f"Table {table_id} is at version {actual}, not {expected}: the move is stale."
+        )
+        self.table_id = table_id
+        self.expected = expected
+        self.actual = actual
+
+
+class AlreadySeated(StorageError):
+    """The player is already at the table."""
+
+
+class NotSeated(StorageError, LookupError):
+    """The player is not at the table."""
+
+
+class TableFull(StorageError):
+    """The table has no free seat (8 players at most)."""

@@ -1,0 +1,83 @@
+"""Versioned migrations (Alembic), applied automatically at start-up.
+
+A database whose revision this code does not know (it is newer than the code), or one that
+holds tables but no Alembic revision (it is not ours), is refused and left untouched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, inspect
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from persistence.errors import DatabaseRefused
+from persistence.schema import metadata
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def alembic_config() -> Config:
+    """An Alembic configuration for this project's migration scripts."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revision() -> str:
+    head = script_directory().get_current_head()
+    assert head is not None
+    return head
+
+
+def check_database(connection: Connection) -> str | None:
+    """The database's revision; :class:`DatabaseRefused` if it is newer or not ours."""
+    current = MigrationContext.configure(connection).get_current_revision()
+    script = script_directory()
+    if current is None:
+        existing = set(inspect(connection).get_table_names()) - {"alembic_version"}
+        if existing:
+            names = ", ".join(sorted(existing)[:5])
+            raise DatabaseRefused(
+                f"This database already holds tables that are not stackbot's ({names}); "
+                "point DATABASE_URL at an empty or stackbot database. Nothing was changed."
+            )
+        return None
+    known = {rev.revision for rev in script.walk_revisions()}
+    if current not in known:
+        raise DatabaseRefused(
+            f"This database is at schema revision {current!r}, which this version of stackbot "
+            f"does not know (its newest is {script.get_current_head()!r}): it was written by a "
+            "newer stackbot. Upgrade stackbot; nothing was changed."
+        )
+    return current
+
+
+def _upgrade(connection: Connection) -> None:
+    current = check_database(connection)
+    script = script_directory()
+    if current == script.get_current_head():
+        return
+    config = alembic_config()
+
+    def upgrade(rev: object, context: object) -> object:
+        return script._upgrade_revs("head", rev)  # type: ignore[arg-type]
+
+    with EnvironmentContext(config, script, fn=upgrade, destination_rev="head") as env:
+        env.configure(connection=connection, target_metadata=metadata)
+        with env.begin_transaction():
+            env.run_migrations()
+
+
+async def upgrade_database(engine: AsyncEngine) -> None:
+    """Bring the database to the newest schema (or refuse it, leaving it untouched)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)

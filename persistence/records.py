@@ -1,0 +1,155 @@
+"""Small typed records the storage API returns (never raw rows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.stack.rules import HouseRules, StackRules
+from engine.stack.state import StackState
+
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: a Discord user (``user_id``) or an AI (``ai_level`` set, ``user_id`` None).
+
+    A player who left mid-game or timed out too often keeps ``user_id`` with ``ai_level``
+    set: the AI plays the seat from then on.
+    """
+
+    position: int
+    user_id: int | None
+    name: str
+    ai_level: str | None
+    timeouts: int = 0
+    left_game: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table: where it is, who hosts and sits at it, its status and version."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+    version: int
+    rules: StackRules | None
+    message_channel_id: int | None
+    message_id: int | None
+    deadline: datetime | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        """The seat of ``user_id``, if they sit here."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def humans(self) -> tuple[SeatInfo, ...]:
+        """Seats still played by their human."""
+        return tuple(s for s in self.seats if s.user_id is not None and not s.is_ai)
+
+
+@dataclass(slots=True)
+class LoadedTable:
+    """An active table as loaded at start-up: its info and, once started, its live state."""
+
+    info: TableInfo
+    state: StackState | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What :meth:`Store.record_move` did: the table's version now, and whether the
+    interaction had been recorded before (then nothing was written)."""
+
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A game's score sheet: a row per player, a column per round, totals."""
+
+    table_id: int
+    names: tuple[str, ...]
+    rounds: tuple[tuple[int, ...], ...]  # rounds[r][seat]
+    totals: tuple[int, ...]
+    target_score: int
+    finished: bool
+    winners: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished game, for a channel's history."""
+
+    table_id: int
+    finished_at: datetime
+    rounds_played: int
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record in one guild."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int
+    best_round: int
+    captures: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    stats: PlayerStats
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A guild's house rules (and a channel's override, if asked for) and turn timer."""
+
+    guild_id: int
+    rules: HouseRules
+    channel_rules: HouseRules | None = None
+    turn_seconds: int = 120
+
+    @property
+    def effective(self) -> HouseRules:
+        """The rules in force: the channel's override, else the guild's."""
+        return self.channel_rules or self.rules
+
+
+@dataclass(slots=True)
+class TableCursor:
+    """What the move writer keeps per table between commits."""
+
+    version: int
+    rounds_done: int
+    snapshot_version: int
+    status: str
+    guild_id: int
+    channel_id: int
+    seats: tuple[SeatInfo, ...] = field(default_factory=tuple)

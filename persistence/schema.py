@@ -1,0 +1,147 @@
+"""The database schema (SQLAlchemy Core). Migrations in ``persistence/migrations`` build it."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    UniqueConstraint,
+    text,
+)
+
+metadata = MetaData()
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a BIGINT identity.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+ACTIVE = ("lobby", "playing")
+STATUSES = ("lobby", "playing", "finished", "abandoned")
+
+guild_settings = Table(
+    "guild_settings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("rules", JSON, nullable=True),
+    Column("turn_seconds", Integer, nullable=False, server_default=text("120")),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("turn_seconds >= 0", name="ck_guild_turn_seconds"),
+)
+
+channel_settings = Table(
+    "channel_settings",
+    metadata,
+    Column("channel_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("host_id", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("rules", JSON, nullable=True),
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    Column("rounds_done", Integer, nullable=False, server_default=text("0")),
+    Column("snapshot", JSON, nullable=True),
+    Column("snapshot_version", Integer, nullable=False, server_default=text("0")),
+    Column("message_channel_id", BigInteger, nullable=True),
+    Column("message_id", BigInteger, nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint(
+        "status IN ('lobby', 'playing', 'finished', 'abandoned')", name="ck_tables_status"
+    ),
+    # At most one active table per channel, enforced by the database itself.
+    Index(
+        "uq_tables_active_channel",
+        "channel_id",
+        unique=True,
+        sqlite_where=text("status IN ('lobby', 'playing')"),
+        postgresql_where=text("status IN ('lobby', 'playing')"),
+    ),
+    Index("ix_tables_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("user_id", BigInteger, nullable=True),
+    Column("name", String(100), nullable=False),
+    Column("ai_level", String(16), nullable=True),
+    Column("timeouts", Integer, nullable=False, server_default=text("0")),
+    Column("left_game", Boolean, nullable=False, server_default=text("false")),
+    PrimaryKeyConstraint("table_id", "position"),
+    UniqueConstraint("table_id", "user_id", name="uq_seats_user"),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("move", JSON, nullable=False),
+    Column("interaction_id", String(32), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("table_id", "seq"),
+    UniqueConstraint("interaction_id", name="uq_moves_interaction"),
+)
+
+round_scores = Table(
+    "round_scores",
+    metadata,
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("round_no", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    PrimaryKeyConstraint("table_id", "round_no", "position"),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("winners", JSON, nullable=False),
+    Column("totals", JSON, nullable=False),
+    Column("rounds_played", Integer, nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Index("ix_results_channel", "channel_id", "finished_at"),
+)
+
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("user_id", BigInteger, nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("best_round", Integer, nullable=False),
+    Column("captures", Integer, nullable=False),
+    PrimaryKeyConstraint("guild_id", "user_id"),
+    Index("ix_player_stats_wins", "guild_id", "wins"),
+    Index("ix_player_stats_points", "guild_id", "points"),
+)
