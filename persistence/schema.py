@@ -59,8 +59,6 @@ tables = Table(
     Column("rules", JSON, nullable=True),
     Column("version", Integer, nullable=False, server_default=text("0")),
     Column("rounds_done", Integer, nullable=False, server_default=text("0")),
-    Column("snapshot", JSON, nullable=True),
-    Column("snapshot_version", Integer, nullable=False, server_default=text("0")),
     Column("message_channel_id", BigInteger, nullable=True),
     Column("message_id", BigInteger, nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True),
@@ -79,6 +77,16 @@ tables = Table(
         postgresql_where=text("status IN ('lobby', 'playing')"),
     ),
     Index("ix_tables_status", "status"),
+)
+
+# The live state at some version (compact: only its latest round's turns); the moves
+# logged after that version replay on top of it.
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
 )
 
 seats = Table(

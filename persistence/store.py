@@ -7,6 +7,7 @@ Every method is async, validates its input before writing, and raises a specific
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -53,6 +54,7 @@ from persistence.schema import (
     results,
     round_scores,
     seats,
+    snapshots,
     tables,
 )
 from persistence.writer import MoveWrite, MoveWriter, ResultRow
@@ -388,14 +390,27 @@ class Store:
                     status="playing",
                     rules=state.rules.to_record(),
                     version=version,
-                    snapshot=state.to_dict(),
-                    snapshot_version=version,
                     rounds_done=len(state.round_scores),
                     started_at=now,
                 )
             )
-        self.writer.forget(table_id)
-        return await self.table(table_id)
+            await conn.execute(
+                snapshots.insert().values(
+                    table_id=table_id, version=version, state=state.to_dict(full_history=False)
+                )
+            )
+            started = await self._table(conn, table_id)
+        # the writer needs no query for this table's first move
+        self.writer.cursors[table_id] = TableCursor(
+            version,
+            len(state.round_scores),
+            version,
+            "playing",
+            started.guild_id,
+            started.channel_id,
+            started.seats,
+        )
+        return started
 
     async def end_table(
         self, table_id: int, status: Literal["abandoned", "finished"] = "abandoned"
@@ -495,7 +510,7 @@ class Store:
             moves=[move_to_json(m) for m in moves_made],
             interaction_id=None if interaction_id is None else str(interaction_id),
             round_scores=[list(r) for r in state.round_scores],
-            snapshot=state.to_dict() if due else None,
+            snapshot=state.to_dict(full_history=False) if due else None,
             result=_result(state, cur) if state.is_over else None,
             future=loop_future,
         )
@@ -507,11 +522,13 @@ class Store:
                 select(
                     tables.c.version,
                     tables.c.rounds_done,
-                    tables.c.snapshot_version,
+                    func.coalesce(snapshots.c.version, 0).label("snapshot_version"),
                     tables.c.status,
                     tables.c.guild_id,
                     tables.c.channel_id,
-                ).where(tables.c.id == table_id)
+                )
+                .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
+                .where(tables.c.id == table_id)
             )
         ).first()
         if row is None:
@@ -532,20 +549,42 @@ class Store:
     # ------------------------------------------------------------------ loading
 
     async def load_table(self, table_id: int) -> LoadedTable:
-        """A table with its live state rebuilt (snapshot plus the moves logged after it)."""
+        """A table with its live state rebuilt (snapshot plus the moves logged after it).
+
+        The state is compact: it holds the current round's turns, not the earlier rounds'
+        (:meth:`replay_log` rebuilds those).
+        """
         loaded = await self._load(tables.c.id == table_id)
         if not loaded:
             raise TableNotFound(f"There is no table {table_id}.")
         return loaded[0]
 
     async def load_active_tables(self) -> list[LoadedTable]:
-        """Every lobby and game in progress, with live states, for start-up."""
-        return await self._load(tables.c.status.in_(ACTIVE))
+        """Every lobby and game in progress, with live states, for start-up.
+
+        The cyclic garbage collector is paused while the states are built (each pass would
+        rescan every state built so far), and the loaded objects are then frozen out of its
+        way: they live as long as their tables.
+        """
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            loaded = await self._load(tables.c.status.in_(ACTIVE))
+        finally:
+            if was_enabled:
+                gc.enable()
+        gc.freeze()
+        return loaded
 
     async def _load(self, where: Any) -> list[LoadedTable]:
         async with self.engine.connect() as conn:
             table_rows = (
-                await conn.execute(select(tables).where(where).order_by(tables.c.id))
+                await conn.execute(
+                    select(tables, snapshots.c.state.label("snapshot"))
+                    .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
+                    .where(where)
+                    .order_by(tables.c.id)
+                )
             ).all()
             ids = [r.id for r in table_rows]
             by_table: dict[int, list[SeatInfo]] = {i: [] for i in ids}
@@ -562,7 +601,8 @@ class Store:
                 move_rows = await conn.execute(
                     select(moves.c.table_id, moves.c.move)
                     .join(tables, tables.c.id == moves.c.table_id)
-                    .where(where, moves.c.seq > tables.c.snapshot_version)
+                    .join(snapshots, snapshots.c.table_id == moves.c.table_id)
+                    .where(where, moves.c.seq > snapshots.c.version)
                     .order_by(moves.c.table_id, moves.c.seq)
                 )
                 for m in move_rows:
@@ -594,10 +634,7 @@ class Store:
 
     async def export_record(self, table_id: int) -> dict[str, Any]:
         """The game's record (``stack-record/1``), finished or running."""
-        loaded = await self.load_table(table_id)
-        if loaded.state is None:
-            raise WrongTableStatus(table_id, loaded.info.status, "started")
-        return export_record(loaded.state)
+        return export_record(await self.replay_log(table_id))
 
     # ------------------------------------------------------------------ scores and stats
 
@@ -768,11 +805,7 @@ def _stats(row: Row[Any]) -> PlayerStats:
 
 def _result(state: StackState, cur: TableCursor) -> ResultRow:
     assert state.winner is not None
-    captures = [0] * state.n
-    for rnd in state.history:
-        for turn in rnd["turns"]:
-            if turn[-1] == 3:  # the turn's target was 3 high: a capture
-                captures[turn[1]] += 1
+    captures = state.capture_counts
     stats = []
     for seat in cur.seats:
         if seat.user_id is None:

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from persistence.errors import StaleVersion, StorageError, WrongTableStatus
 from persistence.records import MoveResult, TableCursor
-from persistence.schema import moves, player_stats, results, round_scores, tables
+from persistence.schema import moves, player_stats, results, round_scores, snapshots, tables
 from persistence.upsert import upsert_stats
 
 log = logging.getLogger(__name__)
@@ -194,8 +194,8 @@ class MoveWriter:
     ) -> None:
         move_rows = []
         round_rows = []
-        plain_updates = []
-        snapshot_updates = []
+        plain_updates: list[dict[str, Any]] = []
+        snapshot_updates: list[dict[str, Any]] = []
         finished: list[tuple[MoveWrite, TableCursor]] = []
         for w in accepted:
             for i, move in enumerate(w.moves):
@@ -238,21 +238,21 @@ class MoveWriter:
             if w.result is not None:
                 finished.append((w, cur))
         await conn.execute(moves.insert(), move_rows)
-        base = update(tables).where(tables.c.id == bindparam("b_id"))
-        if plain_updates:
-            await conn.execute(
-                base.values(version=bindparam("b_version"), rounds_done=bindparam("b_rounds")),
-                plain_updates,
-            )
+        await conn.execute(
+            update(tables)
+            .where(tables.c.id == bindparam("b_id"))
+            .values(version=bindparam("b_version"), rounds_done=bindparam("b_rounds")),
+            plain_updates + snapshot_updates,
+        )
         if snapshot_updates:
             await conn.execute(
-                base.values(
-                    version=bindparam("b_version"),
-                    rounds_done=bindparam("b_rounds"),
-                    snapshot=bindparam("b_snapshot"),
-                    snapshot_version=bindparam("b_version"),
-                ),
-                snapshot_updates,
+                update(snapshots)
+                .where(snapshots.c.table_id == bindparam("b_id"))
+                .values(version=bindparam("b_version"), state=bindparam("b_snapshot")),
+                [
+                    {"b_id": u["b_id"], "b_version": u["b_version"], "b_snapshot": u["b_snapshot"]}
+                    for u in snapshot_updates
+                ],
             )
         if round_rows:
             await conn.execute(round_scores.insert(), round_rows)

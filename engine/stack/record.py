@@ -44,7 +44,11 @@ def export_record(state: StackState) -> dict[str, Any]:
     """The game so far as a record: every round's dice and every finished turn.
 
     A die rerolled but not yet placed (a decision still pending) is not part of it.
+    ``ValueError`` for a state restored from a compact snapshot, which lacks the earlier
+    rounds (rebuild it from the whole move log first).
     """
+    if not state.has_full_history:
+        raise ValueError("This state holds only its latest round; replay the full game first.")
     names = state.players
     rounds = []
     for rnd in state.history:

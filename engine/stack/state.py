@@ -62,6 +62,7 @@ class StackState:
     __slots__ = (
         "_chance",
         "_placing",
+        "capture_counts",
         "captures",
         "contenders",
         "current",
@@ -69,6 +70,7 @@ class StackState:
         "first",
         "hand",
         "history",
+        "history_offset",
         "last_turns",
         "n",
         "own_keys",
@@ -109,6 +111,8 @@ class StackState:
     _placing: int | None
     last_turns: list[int] | None
     history: list[dict[str, Any]]
+    history_offset: int
+    capture_counts: list[int]
     winner: tuple[int, ...] | None
 
     def __init__(
@@ -134,6 +138,8 @@ class StackState:
         self.round_scores = []
         self.rolloffs = []
         self.history = []
+        self.history_offset = 0
+        self.capture_counts = [0] * self.n
         self.winner = None
         self.current = None
         self.decision = _CHANCE
@@ -187,7 +193,12 @@ class StackState:
     @property
     def round_number(self) -> int:
         """The round being played, from 1 (0 before the first round's dice are rolled)."""
-        return len(self.history)
+        return self.history_offset + len(self.history)
+
+    @property
+    def has_full_history(self) -> bool:
+        """Whether every round's dice and turns are here (not so in a compact snapshot)."""
+        return self.history_offset == 0
 
     @property
     def in_last_turns(self) -> bool:
@@ -597,6 +608,7 @@ class StackState:
             comp = (*self.piles[(owner, face, height)].pop(), p)
         if height == 3:
             self.captures[p].append((face, comp))
+            self.capture_counts[p] += 1
             if self.rules.capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
@@ -698,8 +710,15 @@ class StackState:
 
     # ----------------------------------------------------------------- serialisation
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as a JSON-compatible dict; :meth:`from_dict` restores it exactly."""
+    def to_dict(self, *, full_history: bool = True) -> dict[str, Any]:
+        """The whole state as a JSON-compatible dict; :meth:`from_dict` restores it exactly.
+
+        With ``full_history=False`` only the current round's dice and turns are kept (the
+        earlier rounds' scores stay): a compact snapshot for storage, whose move log holds
+        the rest. Play goes on identically from it; only :func:`export_record` needs more.
+        """
+        kept = self.history if full_history else self.history[-1:]
+        offset = self.history_offset + len(self.history) - len(kept)
         return {
             "format": STATE_FORMAT,
             "players": list(self.players),
@@ -722,13 +741,15 @@ class StackState:
             "hand": self.hand,
             "placing": self._placing,
             "last_turns": None if self.last_turns is None else list(self.last_turns),
+            "history_offset": offset,
+            "capture_counts": list(self.capture_counts),
             "history": [
                 {
                     "first": r["first"],
                     "dice": [list(d) for d in r["dice"]],
                     "turns": [list(t) for t in r["turns"]],
                 }
-                for r in self.history
+                for r in kept
             ],
             "winner": None if self.winner is None else list(self.winner),
         }
@@ -776,6 +797,8 @@ class StackState:
                 }
                 for r in data["history"]
             ]
+            self.history_offset = int(data["history_offset"])
+            self.capture_counts = list(data["capture_counts"])
             w = data["winner"]
             self.winner = None if w is None else tuple(w)
         except (KeyError, TypeError, IndexError) as exc:

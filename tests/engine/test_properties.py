@@ -210,3 +210,26 @@ def test_legal_moves_are_distinct_and_all_legal(game: tuple[StackState, int]) ->
             assert all(state.is_legal(m) for m in moves)
             assert state.count_legal_moves() == len(moves)
         step(state, rng)
+
+
+@settings(max_examples=30, deadline=None)
+@given(games(), st.integers(0, 400))
+def test_compact_snapshot_plays_on_identically(game: tuple[StackState, int], moves: int) -> None:
+    state, seed = game
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        step(state, rng)
+    compact = StackState.from_dict(json.loads(json.dumps(state.to_dict(full_history=False))))
+    assert compact.round_number == state.round_number
+    assert compact.to_dict(full_history=False) == state.to_dict(full_history=False)
+    rng2 = random.Random()
+    rng2.setstate(rng.getstate())
+    for _ in range(200):
+        if state.is_over:
+            break
+        step(state, rng)
+        step(compact, rng2)
+    assert compact.to_dict(full_history=False) == state.to_dict(full_history=False)
+    assert compact.totals == state.totals and compact.capture_counts == state.capture_counts

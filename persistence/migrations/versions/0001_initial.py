@@ -45,8 +45,6 @@ def upgrade() -> None:
         sa.Column("rules", sa.JSON, nullable=True),
         sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),
         sa.Column("rounds_done", sa.Integer, nullable=False, server_default=sa.text("0")),
-        sa.Column("snapshot", sa.JSON, nullable=True),
-        sa.Column("snapshot_version", sa.Integer, nullable=False, server_default=sa.text("0")),
         sa.Column("message_channel_id", sa.BigInteger, nullable=True),
         sa.Column("message_id", sa.BigInteger, nullable=True),
         sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
@@ -66,6 +64,12 @@ def upgrade() -> None:
         postgresql_where=ACTIVE,
     )
     op.create_index("ix_tables_status", "tables", ["status"])
+    op.create_table(
+        "snapshots",
+        sa.Column("table_id", Id, sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("state", sa.JSON, nullable=False),
+    )
     op.create_table(
         "seats",
         sa.Column("table_id", Id, sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
@@ -130,6 +134,7 @@ def downgrade() -> None:
         "round_scores",
         "moves",
         "seats",
+        "snapshots",
         "tables",
         "channel_settings",
         "guild_settings",

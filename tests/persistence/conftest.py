@@ -1,0 +1,58 @@
+"""Every persistence test runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from persistence import Store
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+class Backend:
+    """Where a test's database lives, and how to open a Store on it (again, after a restart)."""
+
+    def __init__(self, name: str, url: str, engine_options: dict[str, Any]) -> None:
+        self.name = name
+        self.url = url
+        self.engine_options = engine_options
+
+    async def open(self) -> Store:
+        return await Store.open(self.url, **self.engine_options)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "sqlite":
+        yield Backend("sqlite", f"sqlite+aiosqlite:///{tmp_path / 'stackbot.db'}", {})
+        return
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(POSTGRES_URL)
+    async with admin.begin() as conn:
+        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    options = {"connect_args": {"server_settings": {"search_path": schema}}}
+    try:
+        yield Backend("postgresql", POSTGRES_URL, options)
+    finally:
+        async with admin.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()
+
+
+@pytest.fixture
+async def store(backend: Backend) -> AsyncIterator[Store]:
+    opened = await backend.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()

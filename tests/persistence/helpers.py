@@ -1,0 +1,59 @@
+"""Building and playing tables through the storage API."""
+
+from __future__ import annotations
+
+import random
+
+from engine.game import Decision
+from engine.stack.ai import RandomPlayer
+from engine.stack.moves import Move
+from engine.stack.rules import HouseRules
+from engine.stack.state import StackState
+from persistence import Store
+from persistence.records import TableInfo
+
+GUILD = 1000
+
+
+async def started_table(
+    store: Store,
+    channel: int,
+    *,
+    humans: int = 2,
+    ais: int = 1,
+    seed: int = 1,
+    rules: HouseRules | None = None,
+) -> tuple[TableInfo, StackState, random.Random]:
+    """A table in ``channel`` with users 1..humans and AI seats, started."""
+    info = await store.create_table(GUILD, channel, 1, "user1")
+    for user in range(2, humans + 1):
+        info = await store.join_table(info.id, user, f"user{user}")
+    for _ in range(ais):
+        info = await store.add_ai(info.id)
+    names = tuple(s.name for s in info.seats)
+    game_rules = (rules or HouseRules()).for_players(names)
+    state = StackState(names, game_rules)
+    rng = random.Random(seed)
+    opening = state.resolve_chance(rng)
+    info = await store.start_table(info.id, range(len(names)), state, opening)
+    return info, state, rng
+
+
+def next_step(state: StackState, rng: random.Random) -> list[Move]:
+    """Play one decision (random) and the dice it leads to, on ``state``."""
+    move = RandomPlayer().choose(state, rng)
+    state.apply(move)
+    return [move, *state.resolve_chance(rng)]
+
+
+async def play_moves(
+    store: Store, info: TableInfo, state: StackState, rng: random.Random, count: int
+) -> int:
+    """Record up to ``count`` steps; returns the table's version."""
+    version = info.version
+    for _ in range(count):
+        if state.decision is Decision.OVER:
+            break
+        step = next_step(state, rng)
+        version = (await store.record_move(info.id, version, step, state)).version
+    return version

@@ -1,0 +1,44 @@
+"""`python -m persistence.bench` runs end to end (tiny sizes; its figures are not asserted)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_prints_its_summary_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "persistence.bench",
+            "--tables",
+            "4",
+            "--seconds",
+            "1",
+            "--raw-seconds",
+            "0.2",
+            "--load-tables",
+            "12",
+            "--dir",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert "loaded 12 active tables" in proc.stdout
+    last = lines[-1]
+    assert (
+        "durable moves/s (" in last and "% of raw aiosqlite), p99 " in last and last.endswith(" ms")
+    )
