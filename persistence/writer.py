@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -64,20 +65,16 @@ class MoveWriter:
         self.engine = engine
         self.load_cursor = load_cursor
         self.cursors: dict[int, TableCursor] = {}
-        self.queue: asyncio.Queue[MoveWrite] = asyncio.Queue()
+        self.queue: deque[MoveWrite] = deque()
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
 
-    def start(self) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._run(), name="move-writer")
-
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        """Wait for the moves already queued to be committed."""
+        if self.task is not None and not self.task.done():
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-            self.task = None
+        self.task = None
 
     def forget(self, table_id: int) -> None:
         """Drop the cached cursor of ``table_id`` (after a write outside the writer)."""
@@ -92,16 +89,19 @@ class MoveWriter:
         return cur
 
     async def submit(self, write: MoveWrite) -> MoveResult:
-        self.start()
-        self.queue.put_nowait(write)
+        """Queue ``write``; returns once the commit that holds it has returned.
+
+        The writer task runs only while there is work: it commits everything queued, in
+        groups, and ends when the queue is empty (a later write starts it again).
+        """
+        self.queue.append(write)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drain(), name="move-writer")
         return await write.future
 
-    async def _run(self) -> None:
-        while True:
-            first = await self.queue.get()
-            batch = [first]
-            while not self.queue.empty() and len(batch) < MAX_BATCH:
-                batch.append(self.queue.get_nowait())
+    async def _drain(self) -> None:
+        while self.queue:
+            batch = [self.queue.popleft() for _ in range(min(len(self.queue), MAX_BATCH))]
             try:
                 await self._commit_batch(batch)
             except Exception as exc:  # pragma: no cover - last resort, keeps the writer alive
