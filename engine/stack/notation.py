@@ -58,6 +58,8 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
         )
     if m := _STACK.match(cleaned):
         face = _face(m["face"], text)
+        if state.decision is not Decision.PLACE:
+            _require_die(state, p, face)
         owner, height = _target(state, m["rest"], text)
         if state.decision is Decision.PLACE:
             if face != state.placing:

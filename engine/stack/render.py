@@ -4,8 +4,8 @@ as a Discord message (markdown bold, colour square emoji)."""
 from __future__ import annotations
 
 from engine.game import Decision
-from engine.stack.describe import last_turn_words
-from engine.stack.moves import FACES
+from engine.stack.describe import last_turn_words, pile_words
+from engine.stack.moves import FACES, face_value
 from engine.stack.state import StackState
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "brown", "white")
@@ -86,6 +86,30 @@ def render_field(state: StackState, *, last_move: str | None = None) -> str:
     lines.append(status_line(state))
     lines.append("-# 5² = a 2-high pile of 5s · 6⁴ = a captured pile")
     return "\n".join(lines)
+
+
+def render_round_scoring(state: StackState) -> list[str]:
+    """How the field scores right now, pile by pile (call it when a round has just ended,
+    before the next round's dice are rolled)."""
+    rows = []
+    for owner, face, height, count in state.pile_counts():
+        each = face_value(face)
+        times = f" ×{count}" if count > 1 else ""
+        rows.append(
+            f"{square(owner)} {pile_words(state.name(owner), face, height)}{times}: "
+            f"{each * count} for {state.name(owner)}"
+        )
+    bonus = 2 if state.rules.four_high_bonus else 1
+    for seat, caught in enumerate(state.captures):
+        for face, _ in caught:
+            rows.append(
+                f"{square(seat)} a captured pile of {face}s: {face_value(face) * bonus} "
+                f"for {state.name(seat)}"
+            )
+    for seat, penalty in enumerate(state.penalties):
+        if penalty:
+            rows.append(f"{square(seat)} penalties: {penalty} for {state.name(seat)}")
+    return rows or ["No pile scored."]
 
 
 def render_score_sheet(state: StackState) -> str:

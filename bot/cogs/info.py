@@ -1,0 +1,194 @@
+"""Scores, history, leaderboard, stats, rules and house rules."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.client import StackBot
+from bot.render import (
+    RULES_BRIEF,
+    history_text,
+    house_rules_text,
+    leaderboard_text,
+    score_sheet_text,
+    stats_text,
+)
+from engine.stack.rules import HouseRules
+from persistence import InvalidSettings
+
+RULE_KEYS = [*HouseRules.model_fields, "turn_timer"]
+TRUE = {"on", "true", "yes", "1"}
+FALSE = {"off", "false", "no", "0"}
+
+
+def parse_value(key: str, raw: str) -> object:
+    """A house rule's value from what an admin typed."""
+    text = raw.strip().lower()
+    field = HouseRules.model_fields.get(key)
+    if key == "turn_timer" or (field is not None and field.annotation is int):
+        if text in FALSE and key == "turn_timer":
+            return 0
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"`{key}` takes a whole number, not {raw!r}.") from None
+    if field is not None and field.annotation is bool:
+        if text in TRUE:
+            return True
+        if text in FALSE:
+            return False
+        raise ValueError(f"`{key}` is on or off, not {raw!r}.")
+    return text
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: StackBot) -> None:
+        self.bot = bot
+
+    @property
+    def store(self):  # type: ignore[no-untyped-def]
+        return self.bot.tables.store
+
+    @app_commands.command(
+        name="scores", description="The score sheet of this channel's game, or its history"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(show="sheet: the current (or last) game; history: finished games here")
+    async def scores(
+        self, interaction: discord.Interaction, show: Literal["sheet", "history"] = "sheet"
+    ) -> None:
+        channel_id = interaction.channel_id or 0
+        if show == "history":
+            games = await self.store.history(channel_id)
+            await interaction.response.send_message(history_text(games), ephemeral=True)
+            return
+        live = self.bot.tables.service.by_channel.get(channel_id)
+        table_id = live.id if live is not None and live.state is not None else None
+        if table_id is None:
+            games = await self.store.history(channel_id, limit=1)
+            table_id = games[0].table_id if games else None
+        if table_id is None:
+            await interaction.response.send_message(
+                "No game has been played in this channel yet.", ephemeral=True
+            )
+            return
+        sheet = await self.store.score_sheet(table_id)
+        await interaction.response.send_message(score_sheet_text(sheet), ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="This server's best Stack players")
+    @app_commands.guild_only()
+    @app_commands.describe(by="Rank by wins or by points")
+    async def leaderboard(
+        self, interaction: discord.Interaction, by: Literal["wins", "points"] = "wins"
+    ) -> None:
+        rows = await self.store.leaderboard(interaction.guild_id or 0, by=by)
+        await interaction.response.send_message(leaderboard_text(rows, by), ephemeral=True)
+
+    @app_commands.command(name="stats", description="A player's Stack record on this server")
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whose stats (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        who = player or interaction.user
+        record = await self.store.stats(interaction.guild_id or 0, who.id)
+        name = getattr(who, "display_name", who.name)
+        await interaction.response.send_message(stats_text(name, record), ephemeral=True)
+
+    @app_commands.command(
+        name="rules", description="The rules in brief, with this channel's house rules"
+    )
+    @app_commands.guild_only()
+    async def rules(self, interaction: discord.Interaction) -> None:
+        settings = await self.store.guild_settings(
+            interaction.guild_id or 0, interaction.channel_id
+        )
+        timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
+        text = f"{RULES_BRIEF}\n\n{house_rules_text(settings.effective)}\nTurn timer: {timer}"
+        await interaction.response.send_message(text, ephemeral=True)
+
+    houserules = app_commands.Group(
+        name="houserules",
+        description="This server's house rules (Manage Server)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    async def _manager(self, interaction: discord.Interaction) -> bool:
+        # default_permissions can be changed by admins: check at run time too.
+        if interaction.permissions.manage_guild:
+            return True
+        await interaction.response.send_message(
+            "Only members with **Manage Server** can change house rules.", ephemeral=True
+        )
+        return False
+
+    @houserules.command(name="show", description="The house rules in force here")
+    async def show(self, interaction: discord.Interaction) -> None:
+        settings = await self.store.guild_settings(
+            interaction.guild_id or 0, interaction.channel_id
+        )
+        timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
+        here = settings.channel_rules is not None
+        text = house_rules_text(settings.effective, channel=here) + f"\n`turn_timer` = {timer}"
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @houserules.command(name="set", description="Change one house rule")
+    @app_commands.describe(
+        key="Which rule",
+        value="Its new value: a number, on/off, or extra_round/shared",
+        here="Only for this channel (overrides the server's rules here)",
+    )
+    @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
+    async def set(
+        self, interaction: discord.Interaction, key: str, value: str, here: bool = False
+    ) -> None:
+        if not await self._manager(interaction):
+            return
+        guild_id = interaction.guild_id or 0
+        try:
+            parsed = parse_value(key, value)
+            if key == "turn_timer":
+                assert isinstance(parsed, int)
+                await self.store.set_turn_timer(guild_id, parsed)
+                done = f"Turn timer: {parsed} s." if parsed else "Turn timer: off."
+            else:
+                settings = await self.store.guild_settings(guild_id, interaction.channel_id)
+                base = settings.channel_rules if here and settings.channel_rules else settings.rules
+                rules = HouseRules.model_validate({**base.model_dump(), key: parsed})
+                await self.store.set_house_rules(
+                    guild_id, rules, channel_id=interaction.channel_id if here else None
+                )
+                done = f"`{key}` is now {value.strip()}" + (" in this channel." if here else ".")
+        except ValidationError as err:
+            first = err.errors()[0]
+            await interaction.response.send_message(f"`{key}`: {first['msg']}.", ephemeral=True)
+            return
+        except (ValueError, InvalidSettings) as err:
+            await interaction.response.send_message(str(err), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            done + " It applies to tables opened from now on.", ephemeral=True
+        )
+
+    @houserules.command(name="reset", description="Back to the default rules")
+    @app_commands.describe(here="Only remove this channel's override")
+    async def reset(self, interaction: discord.Interaction, here: bool = False) -> None:
+        if not await self._manager(interaction):
+            return
+        await self.store.reset_house_rules(
+            interaction.guild_id or 0, channel_id=interaction.channel_id if here else None
+        )
+        await interaction.response.send_message(
+            "This channel's override is gone." if here else "House rules are back to the defaults.",
+            ephemeral=True,
+        )
+
+
+async def setup(bot: StackBot) -> None:
+    await bot.add_cog(InfoCog(bot))

@@ -1,0 +1,269 @@
+"""Buttons and selects. Every one carries the table id and state version in its custom_id
+(dynamic items), so they keep working after a restart and an outdated click is refused."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import Choice
+from engine.stack.moves import PLACES, REROLLS, STACKS, Place, PlayerMove, Reroll, Stack
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+MAX_BUTTONS_PER_ROW = 5
+MAX_ROWS = 5
+MAX_SELECT_OPTIONS = 25
+
+
+def move_code(move: PlayerMove) -> str:
+    """A short code for a move in a custom_id or select value: ``s3.1.2``, ``r3``, ``p1.2``."""
+    if isinstance(move, Stack):
+        return f"s{move.face}.{move.owner}.{move.height}"
+    if isinstance(move, Reroll):
+        return f"r{move.face}"
+    return f"p{move.owner}.{move.height}"
+
+
+_CODE = re.compile(r"^(?:s(\d)\.(\d)\.(\d)|r(\d)|p(\d)\.(\d))$")
+
+
+def move_from_code(code: str) -> PlayerMove | None:
+    m = _CODE.match(code)
+    if m is None:
+        return None
+    try:
+        if m[1]:
+            return STACKS[(int(m[1]), int(m[2]), int(m[3]))]
+        if m[4]:
+            return REROLLS[int(m[4])]
+        return PLACES[(int(m[5]), int(m[6]))]
+    except KeyError:
+        return None
+
+
+def tables_of(interaction: discord.Interaction) -> Tables:
+    return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
+
+
+LOBBY_LABELS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "ai": ("Add AI", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"stack:lobby:(?P<action>join|leave|ai|start):(?P<table>\d+):(?P<version>\d+)",
+):
+    """Join, Leave, Add AI and Start on a lobby's table message."""
+
+    def __init__(self, action: str, table_id: int, version: int) -> None:
+        label, style = LOBBY_LABELS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"stack:lobby:{action}:{table_id}:{version}"
+            )
+        )
+        self.action = action
+        self.table_id = table_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables_of(interaction).lobby_button(interaction, self.action, self.table_id)
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"stack:turn:(?P<table>\d+):(?P<version>\d+)",
+):
+    """**My turn** on the live table: opens a panel of the player's legal moves."""
+
+    def __init__(self, table_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My turn",
+                emoji="🎲",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"stack:turn:{table_id}:{version}",
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TurnButton:
+        return cls(int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables_of(interaction).open_panel(interaction, self.table_id)
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"stack:move:(?P<table>\d+):(?P<version>\d+):(?P<code>[a-z0-9.]+)",
+):
+    """One move, tapped from a panel or a chooser."""
+
+    def __init__(self, table_id: int, version: int, code: str, label: str = "Play") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"stack:move:{table_id}:{version}:{code}",
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+        self.code = code
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveButton:
+        return cls(int(match["table"]), int(match["version"]), match["code"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables_of(interaction).tapped(interaction, self.table_id, self.version, self.code)
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"stack:pick:(?P<table>\d+):(?P<version>\d+):(?P<part>\d+)",
+):
+    """A select of moves, when there are more than buttons can show."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        part: int,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Stack a die…",
+                custom_id=f"stack:pick:{table_id}:{version}:{part}",
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.table_id = table_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveSelect:
+        return cls(int(match["table"]), int(match["version"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values or ["-"]
+        await tables_of(interaction).tapped(interaction, self.table_id, self.version, values[0])
+
+
+class EndButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"stack:end:(?P<table>\d+):(?P<version>\d+)",
+):
+    """Confirms ``/table end``."""
+
+    def __init__(self, table_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="End the table",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"stack:end:{table_id}:{version}",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> EndButton:
+        return cls(int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tables_of(interaction).end_confirmed(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, TurnButton, MoveButton, MoveSelect, EndButton)
+
+
+def lobby_view(table_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_LABELS:
+        view.add_item(LobbyButton(action, table_id, version))
+    return view
+
+
+def table_view(table_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(table_id, version))
+    return view
+
+
+def moves_view(table_id: int, version: int, choices: list[Choice]) -> tuple[discord.ui.View, int]:
+    """Buttons for rerolls and placements, selects for stacks; returns the view and how
+    many moves did not fit (those can still be typed)."""
+    view = discord.ui.View(timeout=None)
+    buttons = [c for c in choices if not isinstance(c.move, Stack)]
+    stacks = [c for c in choices if isinstance(c.move, Stack)]
+    if len(choices) <= MAX_BUTTONS_PER_ROW * 2 and not any(
+        isinstance(c.move, Reroll) for c in choices
+    ):
+        buttons, stacks = choices, []  # a chooser: every option as a button
+    rows_used = 0
+    for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW):
+        if rows_used >= MAX_ROWS:
+            break
+        for choice in buttons[i : i + MAX_BUTTONS_PER_ROW]:
+            item = MoveButton(table_id, version, move_code(choice.move), choice.label)
+            item.item.row = rows_used
+            view.add_item(item)
+        rows_used += 1
+    shown = sum(1 for _ in view.children)
+    for part, i in enumerate(range(0, len(stacks), MAX_SELECT_OPTIONS)):
+        if rows_used >= MAX_ROWS:
+            break
+        options = [
+            discord.SelectOption(label=c.label[:100], value=move_code(c.move))
+            for c in stacks[i : i + MAX_SELECT_OPTIONS]
+        ]
+        select = MoveSelect(table_id, version, part, options)
+        select.item.row = rows_used
+        view.add_item(select)
+        shown += len(options)
+        rows_used += 1
+    return view, len(choices) - shown
+
+
+def end_view(table_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndButton(table_id, version))
+    return view
+
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "Place",
+    "end_view",
+    "lobby_view",
+    "move_code",
+    "move_from_code",
+    "moves_view",
+    "table_view",
+]

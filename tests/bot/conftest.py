@@ -1,0 +1,66 @@
+"""The real bot, its real command tree and views, against simcord's simulated Discord."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.client import StackBot
+from bot.config import Settings
+
+
+def make_bot(db: Path, seed: int = 7) -> StackBot:
+    return StackBot(
+        Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None), seed=seed
+    )
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    bot: StackBot
+    guild: Any
+    channel: Any
+    alice: Any
+    bob: Any
+    carol: Any
+    admin: Any
+    db: Path
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Path) -> StackBot:
+    return make_bot(tmp_path / "bot.db")
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: StackBot, tmp_path: Path) -> World:
+    env = simcord_env
+    await simcord_bot.tree.sync()  # what `stackbot sync` does
+    guild = env.create_guild()
+    channel = guild.create_text_channel("stack")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return World(
+        env,
+        simcord_bot,
+        guild,
+        channel,
+        guild.add_member(env.create_user("alice")),
+        guild.add_member(env.create_user("bob")),
+        guild.add_member(env.create_user("carol")),
+        guild.add_member(env.create_user("admin"), roles=[admins]),
+        tmp_path / "bot.db",
+    )
+
+
+def message(world: World, message_id: int) -> discord.Message:
+    """The channel's message with that id, as the bot's Discord shows it now."""
+    for m in world.channel.history():
+        if m.id == message_id:
+            return m
+    raise AssertionError(f"no message {message_id} in the channel")

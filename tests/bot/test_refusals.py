@@ -1,0 +1,247 @@
+"""Every refusal is ephemeral, specific, and changes nothing; the permission matrix; an
+outdated button; a duplicated interaction; the ambiguous-target chooser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.service import Player
+from engine.stack.moves import FACES, RoundDice, Stack
+from tests.bot.conftest import World, message
+from tests.bot.test_game import live_of, open_lobby, table_message, tap
+
+
+async def started(world: World, *, ai: bool = True, **options: Any) -> Any:
+    lobby = await open_lobby(world, **options)
+    await world.bob.click(lobby, label="Join")
+    if ai:
+        await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    return live_of(world)
+
+
+def actor_of(world: World, user_id: int | None) -> Any:
+    return {world.alice.id: world.alice, world.bob.id: world.bob}[user_id]
+
+
+async def refused(result: Any, text: str) -> None:
+    assert result.ephemeral, result.response.content
+    assert result.response.content == text
+
+
+async def test_refusals_are_specific_and_change_nothing(world: World) -> None:
+    live = await started(world, target=50, dice=5)
+    state = live.state
+    mover = live.user_at(state.current)
+    other = world.bob if mover == world.alice.id else world.alice
+    before = state.to_dict()
+    await refused(
+        await other.slash(world.channel, "reroll", die=3),
+        f"It's {state.name(state.current)}'s turn.",
+    )
+    await refused(
+        await world.carol.slash(world.channel, "reroll", die=3),
+        "You're not at this table. Press **Join** to sit down.",
+    )
+    await refused(
+        await world.carol.click(table_message(world), label="My turn"),
+        "You're not at this table. Press **Join** to sit down.",
+    )
+    missing = next(f for f in FACES if not state.singles[state.current][f])
+    await refused(
+        await actor_of(world, mover).slash(world.channel, "reroll", die=missing),
+        f"You have no unstacked {missing}.",
+    )
+    await refused(
+        await actor_of(world, mover).slash(world.channel, "stack", die=missing, on="nobody"),
+        f"You have no unstacked {missing}.",
+    )
+    await refused(
+        await world.bob.slash(world.channel, "table end"),
+        "Only the host or a server manager can end the table.",
+    )
+    await refused(
+        await world.bob.slash(world.channel, "table join"), "You're already at this table."
+    )
+    await refused(
+        await world.carol.slash(world.channel, "table join"),
+        "The game has already started; wait for the next one.",
+    )
+    await refused(
+        await world.alice.slash(world.channel, "table new"),
+        "This channel already has a table. `/table show` brings it back.",
+    )
+    assert live_of(world).state.to_dict() == before
+
+
+async def test_no_table_in_the_channel(world: World) -> None:
+    for name in ("table join", "table start", "table show", "hint"):
+        result = await world.alice.slash(world.channel, name)
+        await refused(result, "There's no table in this channel. Start one with `/table new`.")
+    result = await world.alice.slash(world.channel, "reroll", die=2)
+    await refused(result, "There's no table in this channel. Start one with `/table new`.")
+
+
+async def test_start_needs_two_players_and_team_sizes(world: World) -> None:
+    await open_lobby(world)
+    await refused(
+        await world.alice.slash(world.channel, "table start"),
+        "Stack needs at least 2 players: wait for someone to Join, or Add AI.",
+    )
+    await world.alice.slash(world.channel, "table end")
+    await world.alice.slash(world.channel, "table end")  # confirmation shown, not applied
+    assert live_of(world).info.status == "lobby"
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [("admin", True), ("alice", True), ("bob", False), ("carol", False)],
+)
+async def test_permission_matrix_end_table(world: World, who: str, allowed: bool) -> None:
+    # admin: manager (not seated); alice: host; bob: player; carol: bystander
+    await started(world, ai=True)
+    actor = getattr(world, who)
+    result = await actor.slash(world.channel, "table end")
+    assert result.ephemeral
+    if not allowed:
+        assert result.response.content == "Only the host or a server manager can end the table."
+        assert live_of(world).info.status == "playing"
+        return
+    confirm = await actor.click(result.response, label="End the table")
+    assert confirm.response.content == "The table is closed."
+    assert world.channel.id not in world.bot.tables.service.by_channel
+    assert any("was ended by" in m.content for m in world.channel.history())
+
+
+@pytest.mark.parametrize(("who", "allowed"), [("admin", True), ("alice", False), ("bob", False)])
+async def test_permission_matrix_house_rules(world: World, who: str, allowed: bool) -> None:
+    actor = getattr(world, who)
+    if not allowed:
+        assert "houserules set" not in actor.available_commands(world.channel)
+        return
+    result = await actor.slash(world.channel, "houserules set", key="target_score", value="150")
+    assert result.ephemeral and "now 150" in result.response.content
+    result = await actor.slash(world.channel, "houserules set", key="target_score", value="0")
+    assert (
+        "target_score" in result.response.content
+        and "greater than or equal to 1" in result.response.content
+    )
+    result = await actor.slash(
+        world.channel, "houserules set", key="capture_penalty", value="maybe"
+    )
+    assert result.response.content == "`capture_penalty` is on or off, not 'maybe'."
+    shown = await actor.slash(world.channel, "houserules show")
+    assert "`target_score` = 150" in shown.response.content
+    await actor.slash(world.channel, "houserules reset")
+    shown = await actor.slash(world.channel, "houserules show")
+    assert "`target_score` = 200" in shown.response.content
+
+
+async def test_house_rules_runtime_check_when_default_permissions_are_overridden(
+    world: World,
+) -> None:
+    # An admin may let everyone see the command; the bot still checks Manage Server.
+    cog = world.bot.get_cog("InfoCog")
+    assert cog is not None
+
+    class Perms:
+        manage_guild = False
+
+    class Response:
+        text = ""
+
+        async def send_message(self, text: str, **kwargs: Any) -> None:
+            Response.text = text
+
+    class Fake:
+        permissions = Perms()
+        response = Response()
+
+    assert not await cog._manager(Fake())  # type: ignore[arg-type,attr-defined]
+    assert Response.text == "Only members with **Manage Server** can change house rules."
+
+
+@pytest.mark.parametrize(("who", "allowed"), [("alice", True), ("bob", False), ("admin", False)])
+async def test_permission_matrix_start_and_kick(world: World, who: str, allowed: bool) -> None:
+    lobby = await open_lobby(world)
+    await world.bob.click(lobby, label="Join")
+    actor = getattr(world, who)
+    kicked = await actor.slash(world.channel, "table kick", player=world.bob)
+    if allowed:
+        assert kicked.response.content == "bob was removed by the host."
+        assert live_of(world).info.seat_of(world.bob.id) is None
+    else:
+        assert kicked.response.content == "Only the host can kick a player."
+        start = await actor.slash(world.channel, "table start")
+        assert start.response.content in (
+            "Only the host can start the game.",
+            "You're not at this table. Press **Join** to sit down.",
+        )
+        assert live_of(world).info.status == "lobby"
+
+
+async def test_an_outdated_button_is_refused(world: World) -> None:
+    live = await started(world, target=50, dice=5)
+    mover = actor_of(world, live.user_at(live.state.current))
+    panel = await mover.click(table_message(world), label="My turn")
+    first = next(m for m in live.state.legal_moves())
+    await tap(mover, panel.response, first)
+    # the same panel again: its buttons carry the old version
+    version = live_of(world).version
+    other_move = live.state.legal_moves()
+    stale = await tap(mover, panel.response, other_move[0]) if False else None
+    assert stale is None
+    for row in panel.response.components:
+        for component in row["components"]:
+            if component["type"] == 2:
+                old_click = await mover.click(panel.response, custom_id=component["custom_id"])
+                assert old_click.ephemeral
+                assert "older state of the table" in old_click.response.content
+                assert live_of(world).version == version
+                return
+
+
+async def test_a_duplicated_interaction_is_applied_once(world: World) -> None:
+    live = await started(world, target=50, dice=5)
+    service = world.bot.tables.service
+    seat = live.state.current
+    player = Player(live.user_at(seat), "x")
+    move = live.state.legal_moves()[0]
+    version = live.version
+    first = await service.move(world.channel.id, player, move=move, interaction_id="dup-1")
+    assert not first.duplicate and live_of(world).version > version
+    after = live_of(world).version
+    again = await service.move(world.channel.id, player, move=move, interaction_id="dup-1")
+    assert again.duplicate and live_of(world).version == after
+
+
+async def test_ambiguous_target_gets_a_chooser(world: World) -> None:
+    live = await started(world, ai=False, target=50, dice=3)
+    service = world.bot.tables.service
+    state = live.state
+    # a round where bob ends up with a single 3 and a 3-high pile of 3s on top
+    a, b = state.current, 1 - state.current
+    state.history.pop()
+    state.history_offset = 0
+    state._chance = "dice"
+    from engine.game import Decision
+
+    state.decision = Decision.CHANCE
+    state.first = a
+    dice = [(3, 3, 6), (3, 3, 3)] if a == 0 else [(3, 3, 3), (3, 3, 6)]
+    state.apply(RoundDice(tuple(dice)))
+    state.apply(Stack(3, b, 1))  # a on b's 3
+    state.apply(Stack(3, a, 2))  # b on top: bob's 3-high pile
+    assert state.current == a
+    mover = actor_of(world, live.user_at(a))
+    result = await mover.slash(world.channel, "stack", die=3, on=state.name(b))
+    assert result.ephemeral and result.response.content == "Which pile do you mean?"
+    labels = [c["label"] for row in result.response.components for c in row["components"]]
+    assert labels == [
+        f"Stack a 3 on {state.name(b)}'s single 3",
+        f"Stack a 3 on {state.name(b)}'s 3-high pile of 3s",
+    ]
+    _ = service
+    _ = message

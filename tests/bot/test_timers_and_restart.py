@@ -1,0 +1,78 @@
+"""Turn timers (ping, half-time warning, automatic move, AI takeover, closing an idle
+table) and a restart mid-game that resumes the table, its buttons and its timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import World, make_bot
+from tests.bot.test_game import live_of, table_message, tap
+from tests.bot.test_refusals import actor_of, started
+
+
+def texts(world: World) -> list[str]:
+    return [m.content for m in world.channel.history()]
+
+
+async def test_turn_timer_pings_warns_and_moves_automatically(world: World) -> None:
+    live = await started(world, ai=True, target=60, dice=5)
+    user = live.user_at(live.state.current)
+    assert f"<@{user}>, it's your turn at the Stack table (120 s)." in texts(world)
+    version = live.version
+    await world.env.advance_time(61)
+    assert f"⏳ <@{user}>, half your time is gone: 60 s left." in texts(world)
+    assert live_of(world).version == version
+    await world.env.advance_time(60)
+    assert live_of(world).version > version
+    assert any("(automatic: the turn timer ran out)" in t for t in texts(world))
+    seat = live_of(world).info.seat_of(user)
+    assert seat is not None and seat.timeouts == 1 and not seat.is_ai
+
+
+async def test_three_timeouts_hand_the_seat_to_the_ai_and_an_idle_table_closes(
+    world: World,
+) -> None:
+    await started(world, ai=False, target=500, dice=8)
+    for _ in range(8):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await world.env.advance_time(121)
+    all_text = "\n".join(texts(world))
+    assert "let 3 turns in a row run out: an AI plays their seat from now on." in all_text
+    assert "No human is left playing, so the table is closed." in all_text
+    assert world.channel.id not in world.bot.tables.service.by_channel
+
+
+async def test_turn_timer_can_be_switched_off(world: World) -> None:
+    result = await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="off")
+    assert result.response.content.startswith("Turn timer: off.")
+    live = await started(world, ai=True, target=60, dice=5)
+    version = live.version
+    await world.env.advance_time(600)
+    assert live_of(world).version == version
+    assert not any("it's your turn at the Stack table" in t for t in texts(world))
+
+
+async def test_restart_mid_game_resumes_table_buttons_and_timer(world: World) -> None:
+    live = await started(world, ai=True, target=60, dice=5)
+    mover = actor_of(world, live.user_at(live.state.current))
+    panel = await mover.click(table_message(world), label="My turn")
+    await tap(mover, panel.response, live.state.legal_moves()[0])
+    before = live_of(world)
+    state_before = before.state.to_dict(full_history=False)
+    old_message = table_message(world)
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    resumed = live_of(world)
+    assert resumed is not before
+    assert resumed.state.to_dict(full_history=False) == state_before
+    assert resumed.version == before.version
+    # the old message's button still works after the restart
+    mover = actor_of(world, resumed.user_at(resumed.state.current))
+    again: Any = await mover.click(old_message, label="My turn")
+    assert again.ephemeral and again.response.components
+    # and the turn timer picked up where it was
+    version = resumed.version
+    await world.env.advance_time(125)
+    assert live_of(world).version > version
