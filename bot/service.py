@@ -64,6 +64,7 @@ class LiveTable:
     info: TableInfo
     state: StackState | None
     rng: random.Random
+    version: int = 0  # the stored state version (the move log's length)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_INTERACTIONS))
     last_move: str | None = None
@@ -76,10 +77,6 @@ class LiveTable:
     @property
     def channel_id(self) -> int:
         return self.info.channel_id
-
-    @property
-    def version(self) -> int:
-        return self.info.version
 
     def current_seat(self) -> int | None:
         return None if self.state is None else self.state.current
@@ -150,9 +147,9 @@ class TableService:
     def _track(self, info: TableInfo, state: StackState | None) -> LiveTable:
         live = self.by_id.get(info.id)
         if live is None:
-            live = LiveTable(info, state, self._rng())
+            live = LiveTable(info, state, self._rng(), info.version)
         else:
-            live.info, live.state = info, state
+            live.info, live.state, live.version = info, state, info.version
         if info.is_active:
             self.by_channel[info.channel_id] = live
             self.by_id[info.id] = live
@@ -475,7 +472,7 @@ class TableService:
             await self._reload(live)
             outcome.duplicate = True
             return
-        live.info = _with_version(live.info, result.version)
+        live.version = result.version
         if seat < len(live.info.seats) and live.info.seats[seat].timeouts and not auto:
             await self.store.set_timeouts(live.id, seat, 0)
             live.info = await self.store.table(live.id)
@@ -551,12 +548,6 @@ def _last_turn(state: StackState) -> tuple[Any, ...]:
         if rnd["turns"]:
             return tuple(rnd["turns"][-1])
     raise ValueError("no turn yet")
-
-
-def _with_version(info: TableInfo, version: int) -> TableInfo:
-    from dataclasses import replace
-
-    return replace(info, version=version)
 
 
 def _choice_label(state: StackState, move: PlayerMove) -> str:

@@ -48,6 +48,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
+            # Commits never checkpoint: the move writer starts checkpoints beside them.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine

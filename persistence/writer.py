@@ -29,6 +29,7 @@ from persistence.upsert import upsert_stats
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 1000
+CHECKPOINT_EVERY = 100  # commits between two SQLite checkpoints
 
 
 @dataclass(slots=True)
@@ -68,13 +69,36 @@ class MoveWriter:
         self.queue: deque[MoveWrite] = deque()
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
+        self.checkpoint: asyncio.Task[None] | None = None
+        self._since_checkpoint = 0
 
     async def stop(self) -> None:
-        """Wait for the moves already queued to be committed."""
-        if self.task is not None and not self.task.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-        self.task = None
+        """Wait for the moves already queued to be committed (and any checkpoint)."""
+        for task in (self.task, self.checkpoint):
+            if task is not None and not task.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.task = self.checkpoint = None
+
+    def _maybe_checkpoint(self) -> None:
+        """On SQLite, copy the write-ahead log into the database now and then, on another
+        connection, so that no commit pays for it (PASSIVE: it never blocks a commit)."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        self._since_checkpoint += 1
+        if self._since_checkpoint < CHECKPOINT_EVERY:
+            return
+        if self.checkpoint is not None and not self.checkpoint.done():
+            return
+        self._since_checkpoint = 0
+        self.checkpoint = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            async with self.engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except DBAPIError as exc:  # pragma: no cover - the next one tries again
+            log.warning("checkpoint failed: %s", exc)
 
     def forget(self, table_id: int) -> None:
         """Drop the cached cursor of ``table_id`` (after a write outside the writer)."""
@@ -110,13 +134,13 @@ class MoveWriter:
                     if not w.future.done():
                         w.future.set_exception(StorageError(f"storing the move failed: {exc}"))
 
-    async def _commit_batch(self, batch: list[MoveWrite]) -> None:
+    async def _commit_batch(self, batch: list[MoveWrite], *, careful: bool = False) -> None:
         try:
-            await self._commit(batch)
+            await self._commit(batch, careful=careful)
         except (IntegrityError, DBAPIError, StaleVersion) as exc:
             for w in batch:
                 self.forget(w.table_id)
-            if len(batch) == 1:
+            if careful:
                 w = batch[0]
                 if not w.future.done():
                     w.future.set_exception(self._explain(w, exc))
@@ -125,7 +149,7 @@ class MoveWriter:
             # store the moves one by one so that only the conflicting one fails.
             for w in batch:
                 if not w.future.done():
-                    await self._commit_batch([w])
+                    await self._commit_batch([w], careful=True)
 
     def _explain(self, w: MoveWrite, exc: Exception) -> Exception:
         if isinstance(exc, StaleVersion):
@@ -134,14 +158,17 @@ class MoveWriter:
             return StaleVersion(w.table_id, w.expected, -1)
         return StorageError(f"storing the move failed: {exc}")
 
-    async def _commit(self, batch: list[MoveWrite]) -> None:
+    async def _commit(self, batch: list[MoveWrite], *, careful: bool = False) -> None:
+        """Commit ``batch`` in one transaction. Interaction ids are checked against the
+        log only when ``careful`` (one write retried alone): otherwise their unique index
+        turns a repeat into an IntegrityError, and the batch is retried one by one."""
         now = datetime.now(UTC)
         pending = [w for w in batch if not w.future.done()]
         for w in pending:
             if w.table_id not in self.cursors:
                 await self.cursor(w.table_id)
         async with self.engine.begin() as conn:
-            seen = await self._known_interactions(conn, pending)
+            seen = await self._known_interactions(conn, pending) if careful else set()
             work = {w.table_id: _copy(self.cursors[w.table_id]) for w in pending}
             accepted: list[MoveWrite] = []
             duplicates: list[MoveWrite] = []
@@ -161,12 +188,20 @@ class MoveWriter:
                     seen.add(w.interaction_id)
                 accepted.append(w)
                 _advance(cur, w)
+            # A stale write may be an interaction delivered again: that is a duplicate.
+            maybe_repeats = [w for w, exc in failed if isinstance(exc, StaleVersion)]
+            if maybe_repeats and not careful:
+                known = await self._known_interactions(conn, maybe_repeats)
+                if known:
+                    duplicates += [w for w in maybe_repeats if w.interaction_id in known]
+                    failed = [(w, exc) for w, exc in failed if w.interaction_id not in known]
             if accepted:
                 await self._write(conn, accepted, work, now)
         # committed: publish the new cursors and release the callers
         for tid, cur in work.items():
             self.cursors[tid] = cur
         self.batches += 1
+        self._maybe_checkpoint()
         for w in accepted:
             w.future.set_result(MoveResult(w.expected + len(w.moves)))
         for w in duplicates:

@@ -15,6 +15,18 @@ NAME_WIDTH = 20
 SUPERSCRIPT = {2: "²", 3: "³"}
 
 
+_RUNS: dict[tuple[int, int], str] = {}
+
+
+def _run(face: int, count: int) -> str:
+    """``3 3 3`` for three 3s (cached: rendering runs after every move)."""
+    key = (face, count)
+    run = _RUNS.get(key)
+    if run is None:
+        run = _RUNS[key] = " ".join([str(face)] * count)
+    return run
+
+
 def square(seat: int) -> str:
     """The colour square emoji of ``seat``."""
     return SQUARES[seat % len(SQUARES)]
@@ -59,7 +71,7 @@ def render_field(state: StackState, *, last_move: str | None = None) -> str:
     for seat in range(state.n):
         marker = "▶" if seat == state.current and state.decision is not Decision.OVER else "·"
         row = state.singles[seat]
-        dice = " ".join(str(f) for f in FACES for _ in range(row[f])) or "—"
+        dice = " ".join([_run(f, row[f]) for f in FACES if row[f]]) or "—"
         parts = [
             f"{marker}{square(seat)} **{short_name(state.name(seat))}** {state.totals[seat]}",
             f"dice {dice}",

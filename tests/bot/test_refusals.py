@@ -142,25 +142,17 @@ async def test_permission_matrix_house_rules(world: World, who: str, allowed: bo
 async def test_house_rules_runtime_check_when_default_permissions_are_overridden(
     world: World,
 ) -> None:
-    # An admin may let everyone see the command; the bot still checks Manage Server.
-    cog = world.bot.get_cog("InfoCog")
-    assert cog is not None
-
-    class Perms:
-        manage_guild = False
-
-    class Response:
-        text = ""
-
-        async def send_message(self, text: str, **kwargs: Any) -> None:
-            Response.text = text
-
-    class Fake:
-        permissions = Perms()
-        response = Response()
-
-    assert not await cog._manager(Fake())  # type: ignore[arg-type,attr-defined]
-    assert Response.text == "Only members with **Manage Server** can change house rules."
+    # A server admin lets bob use /houserules (an override of default_permissions): the
+    # bot still checks Manage Server when he runs it, and changes nothing.
+    commands = await world.bot.tree.fetch_commands()
+    houserules = next(c for c in commands if c.name == "houserules")
+    world.guild.set_command_permissions(houserules, {world.bob: True})
+    assert "houserules set" in world.bob.available_commands(world.channel)
+    result = await world.bob.slash(world.channel, "houserules set", key="target_score", value="5")
+    assert result.ephemeral
+    assert result.response.content == "Only members with **Manage Server** can change house rules."
+    shown = await world.admin.slash(world.channel, "houserules show")
+    assert "`target_score` = 200" in shown.response.content
 
 
 @pytest.mark.parametrize(("who", "allowed"), [("alice", True), ("bob", False), ("admin", False)])
@@ -185,22 +177,22 @@ async def test_permission_matrix_start_and_kick(world: World, who: str, allowed:
 async def test_an_outdated_button_is_refused(world: World) -> None:
     live = await started(world, target=50, dice=5)
     mover = actor_of(world, live.user_at(live.state.current))
-    panel = await mover.click(table_message(world), label="My turn")
-    first = next(m for m in live.state.legal_moves())
-    await tap(mover, panel.response, first)
-    # the same panel again: its buttons carry the old version
+    old_panel = await mover.click(table_message(world), label="My turn")
+    new_panel = await mover.click(table_message(world), label="My turn")
+    await tap(mover, new_panel.response, live.state.legal_moves()[0])
     version = live_of(world).version
-    other_move = live.state.legal_moves()
-    stale = await tap(mover, panel.response, other_move[0]) if False else None
-    assert stale is None
-    for row in panel.response.components:
-        for component in row["components"]:
-            if component["type"] == 2:
-                old_click = await mover.click(panel.response, custom_id=component["custom_id"])
-                assert old_click.ephemeral
-                assert "older state of the table" in old_click.response.content
-                assert live_of(world).version == version
-                return
+    button = next(
+        c["custom_id"]
+        for row in old_panel.response.components
+        for c in row["components"]
+        if c["type"] == 2
+    )
+    old_click = await mover.click(old_panel.response, custom_id=button)
+    assert old_click.ephemeral
+    assert old_click.response.content.startswith(
+        "That button is from an older state of the table, so nothing was played."
+    )
+    assert live_of(world).version == version
 
 
 async def test_a_duplicated_interaction_is_applied_once(world: World) -> None:
