@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -39,6 +41,7 @@ class StackBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in COGS:
             await self.load_extension(name)
+        self.tree.error(self.on_tree_error)
         await self._tables.resume()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -50,6 +53,38 @@ class StackBot(commands.Bot):
         """Load the command cogs only (for ``stackbot sync``: no database needed)."""
         for name in COGS:
             await self.load_extension(name)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command[Any, Any, Any]
+    ) -> None:
+        live = self.tables.service.by_channel.get(interaction.channel_id or 0)
+        log.info(
+            "guild=%s channel=%s table=%s user=%s /%s",
+            interaction.guild_id,
+            interaction.channel_id,
+            live.id if live else "-",
+            interaction.user.id,
+            command.qualified_name,
+        )
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Anything unexpected: logged with where it happened; the user gets a short note."""
+        log.error(
+            "guild=%s channel=%s user=%s command failed",
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            exc_info=error,
+        )
+        text = "Something went wrong on our side; nothing was changed. Please try again."
+        if isinstance(error, app_commands.CheckFailure):
+            text = "You can't use that command here."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def on_message(self, message: discord.Message) -> None:
         if self._tables is not None and message.channel.id in self._tables.service.by_channel:

@@ -76,3 +76,18 @@ async def test_restart_mid_game_resumes_table_buttons_and_timer(world: World) ->
     version = resumed.version
     await world.env.advance_time(125)
     assert live_of(world).version > version
+
+
+async def test_a_player_who_leaves_mid_game_is_replaced_by_an_ai(world: World) -> None:
+    await started(world, ai=False, target=60, dice=5)
+    result = await world.bob.slash(world.channel, "table leave")
+    assert result.ephemeral
+    assert result.response.content == "bob left; an AI plays their seat from now on."
+    seat = live_of(world).info.seats[[s.name for s in live_of(world).info.seats].index("bob")]
+    assert seat.is_ai and seat.left_game
+    # the game goes on with alice against the AI seat
+    live = live_of(world)
+    assert live.user_at(live.state.current) == world.alice.id
+    left = await world.alice.slash(world.channel, "table leave")
+    assert left.response.content == "alice left; with no human left, the table is closed."
+    assert world.channel.id not in world.bot.tables.service.by_channel

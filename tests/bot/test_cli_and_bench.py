@@ -1,0 +1,61 @@
+"""`stackbot run` without a token, and `python -m bot.bench` end to end (tiny sizes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    return subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=cwd,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_run_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
+    proc = run(["bot.cli", "run"], tmp_path)
+    assert proc.returncode != 0
+    assert "no DISCORD_TOKEN is set" in proc.stderr
+    assert "discord.com/developers/applications" in proc.stderr
+    assert "stackbot play" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_the_token_is_never_echoed(tmp_path: Path) -> None:
+    secret = "MTIz.not-a-real-token.but-secret"
+    proc = run(["bot.cli", "run"], tmp_path, DISCORD_TOKEN=secret, LOG_LEVEL="verbose")
+    assert proc.returncode != 0 and "LOG_LEVEL" in proc.stderr
+    assert secret not in proc.stdout + proc.stderr
+
+
+def test_bot_bench_prints_its_summary_line(tmp_path: Path) -> None:
+    proc = run(
+        [
+            "bot.bench",
+            "--tables",
+            "6",
+            "--seconds",
+            "1",
+            "--closed-seconds",
+            "0.5",
+            "--gap",
+            "0.2",
+            "--dir",
+            str(tmp_path),
+        ],
+        ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert " moves/s, p99 " in last and last.endswith(" KiB/table")
