@@ -21,11 +21,11 @@ from pydantic import ValidationError
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, make_ai
-from engine.stack.describe import pile_words, turn_words
-from engine.stack.moves import Move, Place, PlayerMove, Reroll, Stack
+from engine.stack.describe import move_words, turn_words
+from engine.stack.moves import Move, Place, PlayerMove, Stack
 from engine.stack.notation import parse_move
 from engine.stack.render import render_round_scoring
-from engine.stack.rules import HouseRules, TeamSizeError, seat_teams
+from engine.stack.rules import HouseRules, TeamSizeError, rules_error, seat_teams
 from engine.stack.state import StackState
 from persistence import (
     AlreadySeated,
@@ -193,7 +193,7 @@ class TableService:
         try:
             HouseRules.model_validate({**settings.effective.model_dump(), **chosen})
         except ValidationError as err:
-            raise Refusal(f"That table can't be set up: {_first_error(err)}.") from None
+            raise Refusal(f"That table can't be set up: {rules_error(err)}.") from None
         try:
             info = await self.store.create_table(guild_id, channel_id, host.id, host.name, chosen)
         except TableExists:
@@ -551,17 +551,5 @@ def _last_turn(state: StackState) -> tuple[Any, ...]:
 
 
 def _choice_label(state: StackState, move: PlayerMove) -> str:
-    if isinstance(move, Stack):
-        return (
-            f"Stack a {move.face} on {pile_words(state.name(move.owner), move.face, move.height)}"
-        )
-    if isinstance(move, Reroll):
-        return f"Reroll a {move.face}"
-    assert state.placing is not None
-    return f"Put the {state.placing} on {pile_words(state.name(move.owner), state.placing, move.height)}"
-
-
-def _first_error(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"])
-    return f"{where}: {first['msg']}"
+    words = move_words(state, move)
+    return words[0].upper() + words[1:]

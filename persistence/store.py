@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.stack.moves import Move, move_from_json, move_to_json
 from engine.stack.record import export_record
-from engine.stack.rules import HouseRules, StackRules
+from engine.stack.rules import HouseRules, StackRules, rules_error
 from engine.stack.state import StackState
 from persistence.database import make_engine
 from persistence.errors import (
@@ -756,9 +756,7 @@ def _validate_rules(rules: HouseRules | dict[str, Any]) -> HouseRules:
     try:
         return HouseRules.model_validate(rules)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "rules"
-        raise InvalidSettings(f"{where}: {first['msg']}") from None
+        raise InvalidSettings(rules_error(err)) from None
 
 
 def _check_name(name: str) -> None:

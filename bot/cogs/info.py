@@ -18,7 +18,7 @@ from bot.render import (
     score_sheet_text,
     stats_text,
 )
-from engine.stack.rules import HouseRules
+from engine.stack.rules import HouseRules, rules_error
 from persistence import InvalidSettings
 
 RULE_KEYS = [*HouseRules.model_fields, "turn_timer"]
@@ -166,8 +166,7 @@ class InfoCog(commands.Cog):
                 )
                 done = f"`{key}` is now {value.strip()}" + (" in this channel." if here else ".")
         except ValidationError as err:
-            first = err.errors()[0]
-            await interaction.response.send_message(f"`{key}`: {first['msg']}.", ephemeral=True)
+            await interaction.response.send_message(f"{rules_error(err)}.", ephemeral=True)
             return
         except (ValueError, InvalidSettings) as err:
             await interaction.response.send_message(str(err), ephemeral=True)
