@@ -416,7 +416,9 @@ class TableService:
             outcome = MoveOutcome(live)
             info_seat = live.info.seats[seat]
             count = info_seat.timeouts + 1
-            while state.current == seat and not state.is_over:
+            # one turn for the player: their move, and its placement if a reroll asks for one
+            await self._play(live, seat, self.hinter.choose(state, live.rng), outcome, auto=True)
+            if state.decision is Decision.PLACE and state.current == seat:
                 move = self.hinter.choose(state, live.rng)
                 await self._play(live, seat, move, outcome, auto=True)
             if count >= TIMEOUTS_BEFORE_AI:

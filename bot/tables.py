@@ -119,6 +119,11 @@ class Tables:
         return HouseRules.model_validate({**settings.effective.model_dump(), **live.info.options})
 
     async def _payload(self, live: LiveTable) -> dict[str, Any]:
+        if live.state is None and not live.info.is_active:
+            return {
+                "content": "This Stack table is closed. `/table new` opens another.",
+                "view": None,
+            }
         if live.state is None:
             rules = await self._rules_of(live)
             return {"content": lobby_text(live, rules), "view": lobby_view(live.id, live.version)}
@@ -243,6 +248,9 @@ class Tables:
         live, note = result if isinstance(result, tuple) else (result, done)
         self._log(interaction, note, live)
         await self.say(interaction, note)
+        if not live.info.is_active:
+            self._cancel_timers(live)
+            await self._channel(live.channel_id).send(f"The Stack table is closed: {note}")
         self.refresh(live)
 
     async def join(self, interaction: discord.Interaction) -> None:

@@ -91,3 +91,29 @@ async def test_a_player_who_leaves_mid_game_is_replaced_by_an_ai(world: World) -
     left = await world.alice.slash(world.channel, "table leave")
     assert left.response.content == "alice left; with no human left, the table is closed."
     assert world.channel.id not in world.bot.tables.service.by_channel
+
+
+async def test_a_timed_out_player_gets_exactly_one_automatic_turn(world: World) -> None:
+    live = await started(world, ai=False, target=60, dice=1)  # one die: every turn ends a round
+    seat = live.state.current
+    rounds = len(live.state.round_scores)
+    await world.env.advance_time(121)
+    live = live_of(world)
+    automatic = [t for t in texts(world) if t.startswith("⏱")]
+    assert len(automatic) == 1
+    assert automatic[0].count("(automatic: the turn timer ran out)") == 1
+    assert len(live.state.round_scores) >= rounds
+    assert live.info.seats[seat].timeouts == 1
+
+
+async def test_a_lobby_left_by_everyone_closes_and_says_so(world: World) -> None:
+    from tests.bot.test_game import open_lobby
+
+    lobby = await open_lobby(world)
+    left = await world.alice.click(lobby, label="Leave")
+    assert left.response.content == "alice left; with nobody left, the table is closed."
+    assert any(t.startswith("The Stack table is closed") for t in texts(world))
+    from tests.bot.conftest import message
+
+    closed = message(world, lobby.id)
+    assert closed.content.startswith("This Stack table is closed.") and not closed.components
