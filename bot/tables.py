@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 PLACE_FALLBACK_SECONDS = 60
+DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
 
 
 @dataclass(slots=True)
@@ -90,6 +91,28 @@ class Tables:
             await interaction.followup.send(text, **kwargs)
         else:
             await interaction.response.send_message(text, **kwargs)
+
+    async def in_time(
+        self, interaction: discord.Interaction, work: Any, *, update: bool = False
+    ) -> Any:
+        """Await ``work``; if it takes longer than Discord allows for an answer, defer the
+        interaction first (the answer then comes as a follow-up or an edit)."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        if not done and not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        return await task
+
+    @staticmethod
+    async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
+        """Edit the message whose component was used (after a deferral too)."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
     @staticmethod
     def is_manager(interaction: discord.Interaction) -> bool:
@@ -283,8 +306,9 @@ class Tables:
 
     async def start(self, interaction: discord.Interaction) -> None:
         try:
-            outcome = await self.service.start(
-                interaction.channel_id or 0, self.player(interaction)
+            outcome = await self.in_time(
+                interaction,
+                self.service.start(interaction.channel_id or 0, self.player(interaction)),
             )
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
@@ -350,11 +374,14 @@ class Tables:
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         try:
-            outcome = await self.service.move(
-                interaction.channel_id or 0,
-                self.player(interaction),
-                text=text,
-                interaction_id=str(interaction.id),
+            outcome = await self.in_time(
+                interaction,
+                self.service.move(
+                    interaction.channel_id or 0,
+                    self.player(interaction),
+                    text=text,
+                    interaction_id=str(interaction.id),
+                ),
             )
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
@@ -371,13 +398,17 @@ class Tables:
             return
         live = self.service.by_id.get(table_id)
         try:
-            outcome = await self.service.move(
-                live.channel_id if live else 0,
-                self.player(interaction),
-                move=move,
-                table_id=table_id,
-                version=version,
-                interaction_id=str(interaction.id),
+            outcome = await self.in_time(
+                interaction,
+                self.service.move(
+                    live.channel_id if live else 0,
+                    self.player(interaction),
+                    move=move,
+                    table_id=table_id,
+                    version=version,
+                    interaction_id=str(interaction.id),
+                ),
+                update=True,
             )
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
@@ -401,7 +432,7 @@ class Tables:
                 text = f"You rolled a {state.placing}: it must go on a pile. Which one?"
             view, _ = moves_view(live.id, live.version, outcome.chooser)
             if edit:
-                await interaction.response.edit_message(content=text, view=view)
+                await self.edit_panel(interaction, content=text, view=view)
             else:
                 await self.say(interaction, text, view=view)
             if outcome.turns or outcome.chooser_kind == "place":
@@ -409,7 +440,7 @@ class Tables:
             return
         text = "✅ " + (outcome.turns[0] if outcome.turns else "Done.")
         if edit:
-            await interaction.response.edit_message(content=text, view=None)
+            await self.edit_panel(interaction, content=text, view=None)
         else:
             await self.say(interaction, text)
         await self.after(outcome)
