@@ -71,13 +71,12 @@ def _bot_command(command: str, guild: int | None) -> int:
     from bot.client import StackBot
 
     token = settings.discord_token.get_secret_value()
-    bot = StackBot(settings)
+    bot = StackBot(settings, sync_only=command == "sync")
     if command == "sync":
 
         async def sync() -> None:
             async with bot:
-                await bot.login(token)
-                await bot.setup_hook_for_sync()
+                await bot.login(token)  # runs setup_hook: the commands, no database
                 target = discord.Object(guild) if guild else None
                 if target is not None:
                     bot.tree.copy_global_to(guild=target)

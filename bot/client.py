@@ -22,11 +22,14 @@ class StackBot(commands.Bot):
     """Opens the database (migrating it), loads every active table, resumes timers and
     buttons, then serves the slash commands."""
 
-    def __init__(self, settings: Settings, *, seed: int | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, seed: int | None = None, sync_only: bool = False
+    ) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.settings = settings
         self.seed = seed
+        self.sync_only = sync_only  # `stackbot sync`: commands only, no database
         self.store: Store | None = None
         self._tables: Tables | None = None
 
@@ -36,6 +39,10 @@ class StackBot(commands.Bot):
         return self._tables
 
     async def setup_hook(self) -> None:
+        if self.sync_only:
+            for name in COGS:
+                await self.load_extension(name)
+            return
         self.store = await Store.open(self.settings.database_url)
         self._tables = Tables(self, self.store, seed=self.seed)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -48,11 +55,6 @@ class StackBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
             log.info("commands synced to the dev guild %s", self.settings.dev_guild_id)
-
-    async def setup_hook_for_sync(self) -> None:
-        """Load the command cogs only (for ``stackbot sync``: no database needed)."""
-        for name in COGS:
-            await self.load_extension(name)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction, command: app_commands.Command[Any, Any, Any]

@@ -59,3 +59,31 @@ def test_bot_bench_prints_its_summary_line(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
     assert " moves/s, p99 " in last and last.endswith(" KiB/table")
+
+
+async def test_sync_only_bot_loads_the_commands_without_a_database(tmp_path: Path) -> None:
+    import simcord
+
+    from bot.client import StackBot
+    from bot.config import Settings
+
+    db = tmp_path / "never.db"
+    bot = StackBot(Settings(database_url=f"sqlite+aiosqlite:///{db}"), sync_only=True)
+    async with simcord.run(bot) as env:
+        synced = await bot.tree.sync()
+        names = {c.name for c in synced}
+        assert {
+            "table",
+            "stack",
+            "reroll",
+            "hint",
+            "export",
+            "scores",
+            "leaderboard",
+            "stats",
+            "rules",
+            "houserules",
+        } <= names
+        assert bot.store is None
+        _ = env
+    assert not db.exists()
