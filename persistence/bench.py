@@ -223,6 +223,7 @@ async def _drop_all(url: str) -> None:
     async with engine.begin() as conn:
         await conn.run_sync(metadata.drop_all)
         await conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        await conn.execute(text("DROP FUNCTION IF EXISTS stackbot_moves_version()"))
     await engine.dispose()
 
 

@@ -229,9 +229,10 @@ class MoveWriter:
     ) -> None:
         move_rows = []
         round_rows = []
-        plain_updates: list[dict[str, Any]] = []
+        rounds_updates: list[dict[str, Any]] = []
         snapshot_updates: list[dict[str, Any]] = []
         finished: list[tuple[MoveWrite, TableCursor]] = []
+        done_before: dict[int, int] = {}
         for w in accepted:
             for i, move in enumerate(w.moves):
                 move_rows.append(
@@ -244,11 +245,8 @@ class MoveWriter:
                         "created_at": now,
                     }
                 )
-        # round scores: each accepted write carries the table's whole list of finished
-        # rounds; the rows to add are those past what the table had before the batch.
-        done_before: dict[int, int] = {}
-        for w in accepted:
-            cur = work[w.table_id]
+            # each write carries the table's whole list of finished rounds; the rows to
+            # add are those past what the table had before
             start = done_before.setdefault(w.table_id, self.cursors[w.table_id].rounds_done)
             for r in range(start, len(w.round_scores)):
                 for position, points in enumerate(w.round_scores[r]):
@@ -260,34 +258,34 @@ class MoveWriter:
                             "points": points,
                         }
                     )
-            done_before[w.table_id] = max(start, len(w.round_scores))
-            params = {
-                "b_id": w.table_id,
-                "b_version": w.expected + len(w.moves),
-                "b_rounds": len(w.round_scores),
-            }
+            if len(w.round_scores) > start:
+                done_before[w.table_id] = len(w.round_scores)
+                rounds_updates.append({"b_id": w.table_id, "b_rounds": len(w.round_scores)})
             if w.snapshot is not None:
-                snapshot_updates.append({**params, "b_snapshot": w.snapshot})
-            else:
-                plain_updates.append(params)
+                snapshot_updates.append(
+                    {
+                        "b_id": w.table_id,
+                        "b_version": w.expected + len(w.moves),
+                        "b_snapshot": w.snapshot,
+                    }
+                )
             if w.result is not None:
-                finished.append((w, cur))
+                finished.append((w, work[w.table_id]))
+        # The version follows the log: a trigger on moves keeps it, in the same INSERT.
         await conn.execute(moves.insert(), move_rows)
-        await conn.execute(
-            update(tables)
-            .where(tables.c.id == bindparam("b_id"))
-            .values(version=bindparam("b_version"), rounds_done=bindparam("b_rounds")),
-            plain_updates + snapshot_updates,
-        )
+        if rounds_updates:
+            await conn.execute(
+                update(tables)
+                .where(tables.c.id == bindparam("b_id"))
+                .values(rounds_done=bindparam("b_rounds")),
+                rounds_updates,
+            )
         if snapshot_updates:
             await conn.execute(
                 update(snapshots)
                 .where(snapshots.c.table_id == bindparam("b_id"))
                 .values(version=bindparam("b_version"), state=bindparam("b_snapshot")),
-                [
-                    {"b_id": u["b_id"], "b_version": u["b_version"], "b_snapshot": u["b_snapshot"]}
-                    for u in snapshot_updates
-                ],
+                snapshot_updates,
             )
         if round_rows:
             await conn.execute(round_scores.insert(), round_rows)

@@ -92,6 +92,27 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("table_id", "seq"),
         sa.UniqueConstraint("interaction_id", name="uq_moves_interaction"),
     )
+    # The table's version is the length of its move log, kept by the database itself in
+    # the same statement that appends a move.
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(
+            """
+            CREATE OR REPLACE FUNCTION stackbot_moves_version() RETURNS trigger AS $$
+            BEGIN
+                UPDATE tables SET version = GREATEST(version, NEW.seq) WHERE id = NEW.table_id;
+                RETURN NEW;
+            END $$ LANGUAGE plpgsql
+            """
+        )
+        op.execute(
+            "CREATE TRIGGER moves_version AFTER INSERT ON moves "
+            "FOR EACH ROW EXECUTE FUNCTION stackbot_moves_version()"
+        )
+    else:
+        op.execute(
+            "CREATE TRIGGER moves_version AFTER INSERT ON moves BEGIN "
+            "UPDATE tables SET version = MAX(version, NEW.seq) WHERE id = NEW.table_id; END"
+        )
     op.create_table(
         "round_scores",
         sa.Column("table_id", Id, sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
@@ -128,6 +149,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute(
+        "DROP TRIGGER IF EXISTS moves_version"
+        + (" ON moves" if op.get_bind().dialect.name == "postgresql" else "")
+    )
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP FUNCTION IF EXISTS stackbot_moves_version()")
     for name in (
         "player_stats",
         "results",
