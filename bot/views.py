@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.service import Choice
-from engine.stack.moves import PLACES, REROLLS, STACKS, Place, PlayerMove, Reroll, Stack
+from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stack
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -259,7 +259,6 @@ def end_view(table_id: int, version: int) -> discord.ui.View:
 
 __all__ = [
     "DYNAMIC_ITEMS",
-    "Place",
     "end_view",
     "lobby_view",
     "move_code",

@@ -211,7 +211,9 @@ class StackState:
 
     def seat_of(self, name: str) -> int:
         """The seat of the player called ``name``; ``KeyError`` if nobody is."""
-        return self.players.index(name) if name in self.players else _missing(name)
+        if name not in self.players:
+            raise KeyError(name)
+        return self.players.index(name)
 
     def unstacked(self, seat: int) -> dict[int, int]:
         """The faces of ``seat``'s unstacked dice and how many show each."""
@@ -833,7 +835,3 @@ def check_setup(players: tuple[str, ...], rules: StackRules) -> None:
             raise SetupError("Team play needs an even number of players, at least 4.")
         if teams_adjacent(players, rules.teams):
             raise SetupError("Teammates may not sit next to each other.")
-
-
-def _missing(name: str) -> int:
-    raise KeyError(name)
