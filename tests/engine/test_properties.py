@@ -104,13 +104,17 @@ def recompute_round(state: StackState) -> list[int]:
     return scores
 
 
-def play_out(state: StackState, seed: int, limit: int = 3000) -> StackState:
-    rng = random.Random(seed)
+def advance(state: StackState, rng: random.Random, limit: int) -> StackState:
+    """Up to ``limit`` steps of ``state`` (fewer if the game ends)."""
     for _ in range(limit):
         if state.is_over:
             break
         step(state, rng)
     return state
+
+
+def play_out(state: StackState, seed: int, limit: int = 3000) -> StackState:
+    return advance(state, random.Random(seed), limit)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,10 +147,7 @@ def test_export_then_replay_reproduces_state_and_totals(
 ) -> None:
     state, seed = game
     rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        step(state, rng)
+    advance(state, rng, moves)
     while state.decision is Decision.PLACE or state.chance_kind == "roll":
         step(state, rng)  # a record holds whole turns only
     record = json.loads(json.dumps(export_record(state)))
@@ -168,10 +169,7 @@ def test_export_then_replay_reproduces_state_and_totals(
 def test_serialise_then_restore_is_exact(game: tuple[StackState, int], moves: int) -> None:
     state, seed = game
     rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        step(state, rng)
+    advance(state, rng, moves)
     data = json.loads(json.dumps(state.to_dict()))
     restored = StackState.from_dict(data)
     assert restored.to_dict() == state.to_dict()
@@ -217,10 +215,7 @@ def test_legal_moves_are_distinct_and_all_legal(game: tuple[StackState, int]) ->
 def test_compact_snapshot_plays_on_identically(game: tuple[StackState, int], moves: int) -> None:
     state, seed = game
     rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        step(state, rng)
+    advance(state, rng, moves)
     compact = StackState.from_dict(json.loads(json.dumps(state.to_dict(full_history=False))))
     assert compact.round_number == state.round_number
     assert compact.to_dict(full_history=False) == state.to_dict(full_history=False)
