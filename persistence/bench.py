@@ -6,8 +6,10 @@
    per second, and p50/p99 latency from call to durable return.
 3. Loading 10,000 active tables (snapshot plus logged tail each) as at start-up.
 
-The database is ``DATABASE_URL`` if set (e.g. PostgreSQL), else a SQLite file in a fresh
-folder under ``--dir``. The last line is ``N durable moves/s (P% of raw aiosqlite), p99 X ms``.
+The database is ``DATABASE_URL`` if set (e.g. PostgreSQL), else a SQLite file. Every file
+the bench writes goes into a fresh ``stackbot-bench-*`` folder under ``--dir`` (default: the
+system's temporary directory, never the working directory), removed when the bench ends,
+also on an error, Ctrl-C or SIGTERM. The last line is ``N durable moves/s (P% of raw aiosqlite), p99 X ms``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import gc
 import os
 import random
 import shutil
+import signal
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -167,6 +171,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
+    # SIGTERM stops the bench as Ctrl-C does: the task is cancelled and its folder removed.
+    this_task = asyncio.current_task()
+    assert this_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this_task.cancel)
     folder = Path(tempfile.mkdtemp(prefix="stackbot-bench-", dir=args.dir))
     try:
         raw = await raw_aiosqlite_rate(folder, args.raw_seconds)
@@ -234,8 +242,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--raw-seconds", type=float, default=3.0)
     parser.add_argument("--load-tables", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--dir", default=".", help="where the SQLite files go (a real disk)")
-    asyncio.run(run(parser.parse_args(argv)))
+    parser.add_argument(
+        "--dir",
+        default=None,
+        help="where the bench's folder of SQLite files goes, removed at the end "
+        "(default: the system's temporary directory; give a real disk, not a tmpfs)",
+    )
+    try:
+        asyncio.run(run(parser.parse_args(argv)))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("persistence.bench: stopped (its files are removed)", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":
