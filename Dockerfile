@@ -1,24 +1,50 @@
-# stackbot: the Discord bot, its database on a volume.
+# stackbot: the Discord bot, its database on the /data volume.
 #   docker build -t stackbot .
-#   docker run -d --name stackbot -e DISCORD_TOKEN=... -v stackbot-data:/data stackbot
-FROM python:3.11-slim
+#   docker run --rm --env-file .env stackbot sync      # publish the slash commands
+#   docker run -d --name stackbot --restart unless-stopped --env-file .env \
+#       -v stackbot-data:/data stackbot                # run the bot (the default command)
+# A bind-mounted /data must be writable by uid 10001: mkdir data && sudo chown 10001 data
+# Debian bookworm, pinned: the font packages below are checked against it.
+FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DATABASE_URL=sqlite+aiosqlite:////data/stackbot.db
+
+# Fonts for the table picture: Latin, Greek and Cyrillic (DejaVu), Chinese, Japanese and
+# Korean (Noto CJK) and emoji (Noto Color Emoji), so that display names draw as typed.
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends \
+        fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
+    && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 stackbot \
     && mkdir -p /data \
     && chown stackbot:stackbot /data
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+
+# The dependencies in a layer of their own, rebuilt only when pyproject.toml changes: the
+# pinned list is read from pyproject.toml and installed before any source is copied.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
+        > /tmp/requirements.txt \
+    && pip install --requirement /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# The package itself, without touching the dependencies installed above.
+COPY README.md LICENSE ./
 COPY engine ./engine
 COPY persistence ./persistence
 COPY bot ./bot
-RUN pip install .
+RUN pip install --no-deps . \
+    && rm -rf build ./*.egg-info
 
 USER stackbot
 VOLUME ["/data"]
-CMD ["stackbot", "run"]
+# `docker run stackbot` runs the bot; `docker run stackbot sync` (or `play`, …) runs that
+# stackbot command instead. Exec form: stackbot is PID 1 and gets docker stop's SIGTERM.
+ENTRYPOINT ["stackbot"]
+CMD ["run"]
