@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from engine.stack.rules import HouseRules, StackRules
 from engine.stack.state import StackState
@@ -51,6 +51,12 @@ class TableInfo:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    # when a human last acted (created, joined, started, moved): idle tables expire from it
+    last_active_at: datetime | None = None
+    # created_at of the newest logged move (kept by the log's trigger): the turn's start
+    moved_at: datetime | None = None
+    # the table version whose turn ping was delivered
+    pinged_version: int | None = None
 
     @property
     def is_active(self) -> bool:
@@ -74,13 +80,40 @@ class LoadedTable:
     state: StackState | None
 
 
+AnnouncementKind = Literal["message", "table"]
+ANNOUNCEMENT_KINDS: tuple[AnnouncementKind, ...] = ("message", "table")
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """What a write owes the table's channel, stored in the outbox in the same transaction:
+    a ``message`` to post (``content``), or the ``table`` message to re-render."""
+
+    kind: AnnouncementKind
+    content: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """An announcement not yet delivered to its channel."""
+
+    id: int
+    table_id: int
+    channel_id: int
+    kind: AnnouncementKind
+    content: str
+    created_at: datetime
+
+
 @dataclass(frozen=True, slots=True)
 class MoveResult:
-    """What :meth:`Store.record_move` did: the table's version now, and whether the
-    interaction had been recorded before (then nothing was written)."""
+    """What :meth:`Store.record_move` did: the table's version now, whether the
+    interaction had been recorded before (then nothing was written), and the ids of the
+    outbox rows written with the move, in the order of its announcements."""
 
     version: int
     duplicate: bool = False
+    outbox_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,12 +162,20 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """A guild's house rules (and a channel's override, if asked for) and turn timer."""
+    """A guild's house rules (and a channel's override, if asked for), turn timer and
+    expiry times.
+
+    ``turn_seconds`` is the timer in force: the channel's override
+    (``channel_turn_seconds``) if set, else the server's.
+    """
 
     guild_id: int
     rules: HouseRules
     channel_rules: HouseRules | None = None
     turn_seconds: int = 120
+    channel_turn_seconds: int | None = None
+    lobby_timeout: int = 3600  # seconds an idle lobby stays open
+    idle_timeout: int = 86400  # seconds a game may go without a human move
 
     @property
     def effective(self) -> HouseRules:
