@@ -1,17 +1,19 @@
 """Errors raised for moves that cannot be played.
 
 As in python-chess, each is a distinct :class:`ValueError` subclass that names the input,
-and as in boardgame.io an illegal move carries a typed reason. Raising one never changes
-the state of a game.
+and as in boardgame.io a refusal carries a typed reason and typed details, so that every
+front end can word it in its own language. ``str(error)`` is the terminal's wording.
+Raising one never changes the state of a game.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 
 class IllegalReason(Enum):
-    """Why a move was refused."""
+    """Why a well-formed move was refused."""
 
     GAME_OVER = "game_over"
     NOT_YOUR_TURN = "not_your_turn"
@@ -20,6 +22,31 @@ class IllegalReason(Enum):
     NO_SUCH_PILE = "no_such_pile"
     OWN_COLOUR = "own_colour"
     BAD_OUTCOME = "bad_outcome"
+    PLACEMENT_PENDING = "placement_pending"  # a rerolled die waits for its pile
+    NOTHING_TO_PLACE = "nothing_to_place"  # a placement, but no rerolled die waits
+
+
+class InvalidReason(Enum):
+    """Why a text is not a move at all."""
+
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+    NOT_A_MOVE = "not_a_move"
+    UNKNOWN_WORD = "unknown_word"  # a typo of a command word: ``suggestion`` names it
+    MISSING_FACE = "missing_face"
+    BAD_FACE = "bad_face"
+    MISSING_TARGET = "missing_target"
+    UNKNOWN_PLAYER = "unknown_player"
+    UNCLEAR_NAME = "unclear_name"  # the name fits several players and none of them works
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A pile a die may go on: its owner's seat and name, and its height."""
+
+    seat: int
+    name: str
+    height: int
 
 
 class MoveError(ValueError):
@@ -27,20 +54,59 @@ class MoveError(ValueError):
 
 
 class InvalidMoveError(MoveError):
-    """The text is not a move at all; the message gives the syntax."""
+    """The text is not a move at all; the message gives the syntax.
+
+    ``suggestion`` is the command word a typo was probably meant to be; ``names`` lists the
+    players an unclear name could mean (or, for an unknown name, everyone at the table).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        reason: InvalidReason = InvalidReason.NOT_A_MOVE,
+        *,
+        suggestion: str | None = None,
+        names: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.suggestion = suggestion
+        self.names = names
 
 
 class IllegalMoveError(MoveError):
-    """A well-formed move that the rules do not allow now."""
+    """A well-formed move that the rules do not allow now.
 
-    def __init__(self, message: str, reason: IllegalReason) -> None:
+    ``face`` is the die concerned (for :attr:`IllegalReason.PLACEMENT_PENDING`, the face the
+    rerolled die shows), ``asked`` the face the player named instead, and ``targets`` the
+    piles the waiting die may go on.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        reason: IllegalReason,
+        *,
+        face: int | None = None,
+        asked: int | None = None,
+        targets: tuple[Target, ...] = (),
+    ) -> None:
         super().__init__(message)
         self.reason = reason
+        self.face = face
+        self.asked = asked
+        self.targets = targets
 
 
 class AmbiguousMoveError(MoveError):
-    """The text names more than one legal move; ``candidates`` lists them."""
+    """The text names more than one legal move; ``candidates`` lists them.
 
-    def __init__(self, message: str, candidates: tuple[object, ...]) -> None:
+    ``choices`` describes each candidate in a player's words, in the same order.
+    """
+
+    def __init__(
+        self, message: str, candidates: tuple[object, ...], choices: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.candidates = candidates
+        self.choices = choices

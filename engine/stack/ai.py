@@ -14,8 +14,9 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.stack.describe import move_notation, pile_words
+from engine.stack.describe import pile_words
 from engine.stack.moves import FACES, Place, PlayerMove, Reroll, Stack, face_value
+from engine.stack.notation import move_notation
 from engine.stack.state import StackState
 
 # How much an opponent's loss is worth to us next to our own gain (there are several

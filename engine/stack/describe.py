@@ -18,16 +18,6 @@ def pile_words(owner_name: str, face: int, height: int) -> str:
     return f"{owner_name}'s {height}-high pile of {faces(face)}"
 
 
-def move_notation(state: StackState, move: PlayerMove) -> str:
-    """The typed command for ``move`` (``stack 3 on bob 2``, ``reroll 5``, ``place on bob 1``)."""
-    if isinstance(move, Stack):
-        return f"stack {move.face} on {state.name(move.owner)} {move.height}"
-    if isinstance(move, Reroll):
-        return f"reroll {move.face}"
-    assert isinstance(move, Place)
-    return f"place on {state.name(move.owner)} {move.height}"
-
-
 def move_words(state: StackState, move: PlayerMove) -> str:
     """A move in a player's words: ``stack a 3 on bob's single 3``."""
     if isinstance(move, Stack):

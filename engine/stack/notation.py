@@ -1,20 +1,41 @@
 """One notation parser for every front end.
 
 ``stack 3 on alice``, ``stack 3 on @alice 2`` (onto alice's 2-high pile), ``reroll 3``, and
-``place on alice [height]`` (or ``on alice``) for a rerolled die with several targets.
-Case, ``@`` and spacing do not matter. Three distinct errors: :class:`InvalidMoveError`
-(not a move, with the syntax), :class:`IllegalMoveError` (why, in a player's words) and
-:class:`AmbiguousMoveError` (listing the candidates). Nothing else escapes.
+``place on alice [height]`` (or ``on alice``, or just ``alice``) for a rerolled die with
+several targets. Command words, ``on`` and spacing ignore case; names do not (see below).
+Three distinct errors and nothing else escape, whatever the text:
+:class:`InvalidMoveError` (not a move, with the syntax), :class:`IllegalMoveError` (why, in a
+player's words, with typed details) and :class:`AmbiguousMoveError` (listing the candidates).
+An echo of the text in a message is cut to 40 characters (:mod:`engine.echo`).
+
+A player is named as :mod:`engine.stack.names` says: exactly first, then ignoring spacing,
+then case; a leading ``@`` is ignored unless the name has it; a final number is a height;
+a name in double quotes is read whole. Several candidates for one text are never guessed
+between: the error lists the legal moves among them (:class:`AmbiguousMoveError`) or, when
+none is legal, the names (:class:`InvalidMoveError`).
+
+:func:`move_notation` writes the command for a move so that it reads back as that move.
 """
 
 from __future__ import annotations
 
 import re
+from difflib import get_close_matches
 
-from engine.errors import AmbiguousMoveError, IllegalMoveError, IllegalReason, InvalidMoveError
+from engine.echo import cut, echo
+from engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    IllegalReason,
+    InvalidMoveError,
+    InvalidReason,
+    MoveError,
+    Target,
+)
 from engine.game import Decision
 from engine.stack.describe import pile_words
-from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove
+from engine.stack.moves import PLACES, REROLLS, STACKS, Place, PlayerMove, Reroll, Stack
+from engine.stack.names import Reading, readings, same_but_case, target_notation
 from engine.stack.state import StackState
 
 SYNTAX = (
@@ -22,21 +43,43 @@ SYNTAX = (
     "or, for a rerolled die with several places to go, `place on bob`."
 )
 
-_STACK = re.compile(r"^(?:stack|s)\s*(?P<face>\S+)\s+(?:on\s+)?(?P<rest>.+)$")
-_STACK_NO_TARGET = re.compile(r"^(?:stack|s)\s*(?P<face>\d+)(?:\s+on)?$")
-_REROLL = re.compile(r"^(?:reroll|roll|r)\s*(?P<face>\S+)$")
-_PLACE = re.compile(r"^(?:place\s+)?(?:on\s+)?(?P<rest>.+)$")
-_HEIGHT = re.compile(r"^(?P<name>.+?)\s+(?P<height>\d+)$")
+# Command words, and what each one does.
+COMMANDS = {
+    "stack": "stack",
+    "s": "stack",
+    "reroll": "reroll",
+    "r": "reroll",
+    "roll": "reroll",
+    "place": "place",
+    "on": "place",
+}
+# The words a typo is compared with (difflib), and how close it must be to one of them.
+SUGGESTED = ("stack", "reroll", "place", "roll", "s", "r")
+TYPO_CUTOFF = 0.75
+# No move is longer than the longest player's name and this much more.
+MAX_EXTRA_LENGTH = 100
+# An ambiguous text lists at most this many candidates in its message.
+MAX_LISTED = 6
+
+_WORD = re.compile(r"[^\W\d_]+")
+_TOKEN = re.compile(r"(?P<first>\S+)(?:\s+(?P<rest>.*))?\Z", re.DOTALL)
+_ON = re.compile(r"on(?:\s+(?P<rest>.*))?\Z", re.DOTALL | re.IGNORECASE)
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerMove:
     """The move ``text`` names for the player to act, or the error that says why not.
 
-    ``seat`` is who typed it; when it is not their turn that is the error.
+    ``seat`` is who typed it; when it is not their turn that is the error. The state is
+    never changed.
     """
-    cleaned = " ".join(text.strip().lower().split())
-    if not cleaned:
-        raise InvalidMoveError(f"That's empty. {SYNTAX}")
+    typed = text.strip()
+    if not typed:
+        raise InvalidMoveError(f"That's empty. {SYNTAX}", InvalidReason.EMPTY)
+    if len(typed) > MAX_EXTRA_LENGTH + max(len(name) for name in state.players):
+        raise InvalidMoveError(
+            f"That's too long to be a move ({echo(typed)}). {SYNTAX}", InvalidReason.TOO_LONG
+        )
     if state.decision is Decision.OVER:
         raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
     if state.current is None:
@@ -47,97 +90,225 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
     if seat is not None and seat != p:
         raise IllegalMoveError(f"It's {state.name(p)}'s turn.", IllegalReason.NOT_YOUR_TURN)
 
-    if m := _REROLL.match(cleaned):
-        face = _face(m["face"], text)
-        _require_turn(state)
-        _require_die(state, p, face)
-        return REROLLS[face]
-    if m := _STACK_NO_TARGET.match(cleaned):
+    word_match = _WORD.match(typed)
+    word = word_match[0] if word_match else ""
+    after = typed[len(word) :].strip()
+    command = COMMANDS.get(word.lower())
+    if command == "reroll":
+        return _reroll(state, p, typed, after)
+    if command == "stack":
+        return _stack(state, p, after)
+    if command == "place":
+        return _place(state, p, after, explicit=word.lower() == "place")
+    placing = state.placing if state.decision is Decision.PLACE else None
+    if placing is not None and (found := readings(state.players, typed)):
+        return _choose(state, p, placing, typed, found, place=True)
+    if word and (suggestion := _suggest(word)):
         raise InvalidMoveError(
-            f"Stack your {m['face']} on whose pile? Name the player: `stack {m['face']} on NAME`."
+            f"{echo(word)} is not a move; did you mean `{suggestion}`?",
+            InvalidReason.UNKNOWN_WORD,
+            suggestion=suggestion,
         )
-    if m := _STACK.match(cleaned):
-        face = _face(m["face"], text)
-        if state.decision is not Decision.PLACE:
-            _require_die(state, p, face)
-        owner, height = _target(state, m["rest"], text)
-        if state.decision is Decision.PLACE:
-            if face != state.placing:
-                raise IllegalMoveError(
-                    f"Your rerolled die shows {state.placing}, not {face}: "
-                    f"`place on NAME` puts it on a pile.",
-                    IllegalReason.WRONG_DECISION,
-                )
-            return _resolve(state, p, face, owner, height, place=True)
-        _require_die(state, p, face)
-        return _resolve(state, p, face, owner, height, place=False)
-    if state.decision is Decision.PLACE and (m := _PLACE.match(cleaned)):
-        owner, height = _target(state, m["rest"], text)
-        assert state.placing is not None
-        return _resolve(state, p, state.placing, owner, height, place=True)
-    raise InvalidMoveError(f"{text.strip()!r} is not a move. {SYNTAX}")
+    if placing is not None:
+        raise _unknown_player(state, typed)
+    raise InvalidMoveError(f"{echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
 
 
-def _face(token: str, text: str) -> int:
-    if not token.isdigit():
-        raise InvalidMoveError(
-            f"{token!r} is not a die face (1 to 6) in {text.strip()!r}. {SYNTAX}"
-        )
-    face = int(token)
-    if not 1 <= face <= 6:
-        raise InvalidMoveError(f"A die shows 1 to 6, not {face}.")
-    return face
+def move_notation(state: StackState, move: PlayerMove) -> str:
+    """The typed command for ``move`` (``stack 3 on bob 2``, ``reroll 5``, ``place on bob 1``).
+
+    :func:`parse_move` reads it back as ``move``: a name that would be read otherwise is
+    quoted (``stack 3 on "bob" 2`` when someone else is called "bob 2").
+    """
+    if isinstance(move, Stack):
+        return f"stack {move.face} on {target_notation(state.players, move.owner, move.height)}"
+    if isinstance(move, Reroll):
+        return f"reroll {move.face}"
+    assert isinstance(move, Place)
+    return f"place on {target_notation(state.players, move.owner, move.height)}"
 
 
-def _target(state: StackState, rest: str, text: str) -> tuple[int, int | None]:
-    rest = rest.strip()
-    height: int | None = None
-    if (m := _HEIGHT.match(rest)) and _lookup(state, m["name"]) is not None:
-        height = int(m["height"])
-        rest = m["name"]
-    owner = _lookup(state, rest)
-    if owner is None:
-        shown = rest.lstrip("@").strip()
-        raise InvalidMoveError(
-            f"There's no player called {shown!r} at this table "
-            f"(players: {', '.join(state.players)})."
-        )
-    if height is not None and not 1 <= height <= 3:
-        raise IllegalMoveError(
-            f"You can only stack on a pile 1 to 3 dice high, not {height}.",
-            IllegalReason.NO_SUCH_PILE,
-        )
-    return owner, height
+# ------------------------------------------------------------------------ the commands
 
 
-def _lookup(state: StackState, name: str) -> int | None:
-    wanted = name.strip().lstrip("@").strip().lower()
-    for seat, player in enumerate(state.players):
-        if " ".join(player.lower().split()) == wanted:
-            return seat
-    return None
-
-
-def _require_turn(state: StackState) -> None:
+def _reroll(state: StackState, p: int, typed: str, after: str) -> PlayerMove:
     if state.decision is Decision.PLACE:
-        raise IllegalMoveError(
-            f"First put your rerolled {state.placing} on a pile: `place on NAME`.",
-            IllegalReason.WRONG_DECISION,
+        raise _pending(state, p)
+    if not after:
+        raise InvalidMoveError(
+            "Reroll which die? Give its face: `reroll 3`.", InvalidReason.MISSING_FACE
         )
+    token = _TOKEN.match(after)
+    assert token is not None
+    if token["rest"]:
+        raise InvalidMoveError(
+            f"{echo(typed)} is not a move: `reroll` takes the face of one die, as in `reroll 3`.",
+            InvalidReason.NOT_A_MOVE,
+        )
+    face = _face(token["first"])
+    _require_die(state, p, face)
+    return REROLLS[face]
+
+
+def _stack(state: StackState, p: int, after: str) -> PlayerMove:
+    token = _TOKEN.match(after)
+    if token is None:
+        raise InvalidMoveError(
+            "Stack which die, and on whose pile? Give both: `stack 3 on bob`.",
+            InvalidReason.MISSING_FACE,
+        )
+    first, rest = token["first"], token["rest"] or ""
+    if first.lower() == "on":
+        whose = f" on {echo(rest)}" if rest else ""
+        raise InvalidMoveError(
+            f"Stack which die{whose}? Give its face: `stack 3 on NAME`.",
+            InvalidReason.MISSING_FACE,
+        )
+    face = _face(first)
+    placing = state.placing if state.decision is Decision.PLACE else None
+    if placing is not None and face != placing:
+        raise _pending(state, p, asked=face)
+    if placing is None:
+        _require_die(state, p, face)
+    on = _ON.match(rest)
+    target = (on["rest"] or "") if on else rest
+    if not target:
+        raise InvalidMoveError(
+            f"Stack your {face} on whose pile? Name the player: `stack {face} on NAME`.",
+            InvalidReason.MISSING_TARGET,
+        )
+    found = readings(state.players, target)
+    if not found and on:  # perhaps a name that starts with "on"
+        found = readings(state.players, rest)
+    return _choose(state, p, face, target, found, place=placing is not None)
+
+
+def _place(state: StackState, p: int, after: str, *, explicit: bool) -> PlayerMove:
+    placing = state.placing if state.decision is Decision.PLACE else None
+    if placing is None:
+        raise IllegalMoveError(
+            "There is no rerolled die waiting to be placed: `place` is for a rerolled die "
+            "with several piles to go on. On your turn, `stack` or `reroll` a die.",
+            IllegalReason.NOTHING_TO_PLACE,
+        )
+    on = _ON.match(after) if explicit else None
+    target = (on["rest"] or "") if on else after
+    if not target:
+        raise InvalidMoveError(
+            f"Put your rerolled {placing} on whose pile? Name the player: `place on NAME`.",
+            InvalidReason.MISSING_TARGET,
+        )
+    found = readings(state.players, target)
+    if not found and on:
+        found = readings(state.players, after)
+    return _choose(state, p, placing, target, found, place=True)
+
+
+def _suggest(word: str) -> str | None:
+    """The command word ``word`` is a typo of, if it is close to one."""
+    close = get_close_matches(word.lower(), SUGGESTED, n=1, cutoff=TYPO_CUTOFF)
+    return COMMANDS[close[0]] if close else None
+
+
+# ------------------------------------------------------------------------ faces and dice
+
+
+def _face(token: str) -> int:
+    if not _DIGITS.fullmatch(token):
+        raise InvalidMoveError(
+            f"{echo(token)} is not a die face (1 to 6). {SYNTAX}", InvalidReason.BAD_FACE
+        )
+    digits = token.lstrip("0")
+    if len(digits) != 1 or not "1" <= digits <= "6":
+        raise InvalidMoveError(f"A die shows 1 to 6, not {cut(token)}.", InvalidReason.BAD_FACE)
+    return int(digits)
 
 
 def _require_die(state: StackState, p: int, face: int) -> None:
-    _require_turn(state)
     if not state.singles[p][face]:
-        raise IllegalMoveError(f"You have no unstacked {face}.", IllegalReason.NO_SUCH_DIE)
-
-
-def _resolve(
-    state: StackState, p: int, face: int, owner: int, height: int | None, *, place: bool
-) -> PlayerMove:
-    if owner == p:
         raise IllegalMoveError(
-            "You may never stack directly on your own colour.", IllegalReason.OWN_COLOUR
+            f"You have no unstacked {face}.", IllegalReason.NO_SUCH_DIE, face=face
+        )
+
+
+def _pending(state: StackState, p: int, asked: int | None = None) -> IllegalMoveError:
+    """A rerolled die waits for its pile; the player tried something else."""
+    face = state.placing
+    assert face is not None
+    targets = tuple(Target(o, state.name(o), h) for o, h in sorted(state.targets_for(p, face)))
+    if asked is None:
+        message = f"First put your rerolled {face} on a pile: `place on NAME`."
+    else:
+        message = f"Your rerolled die shows {face}, not {asked}: `place on NAME` puts it on a pile."
+    return IllegalMoveError(
+        message, IllegalReason.PLACEMENT_PENDING, face=face, asked=asked, targets=targets
+    )
+
+
+# ------------------------------------------------------------------------ names and piles
+
+
+def _unknown_player(state: StackState, typed: str) -> InvalidMoveError:
+    shown = typed.lstrip("@").strip()
+    return InvalidMoveError(
+        f"There's no player called {echo(shown)} at this table "
+        f"(players: {', '.join(state.players)}).",
+        InvalidReason.UNKNOWN_PLAYER,
+        names=state.players,
+    )
+
+
+def _choose(
+    state: StackState,
+    p: int,
+    face: int,
+    typed: str,
+    found: tuple[Reading, ...],
+    *,
+    place: bool,
+) -> PlayerMove:
+    """The one move ``found`` names, or the error listing the candidates."""
+    if not found:
+        raise _unknown_player(state, typed)
+    if len(found) == 1:
+        return _resolve(state, p, face, found[0], place=place)
+    moves: list[PlayerMove] = []
+    for reading in found:
+        try:
+            moves.append(_resolve(state, p, face, reading, place=place))
+        except AmbiguousMoveError as err:
+            moves.extend(m for m in err.candidates if isinstance(m, Stack | Place))
+        except MoveError:
+            continue
+    names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
+    if not moves:
+        raise InvalidMoveError(
+            f"{echo(typed)} could mean {_or(names)}, and none of them works here.",
+            InvalidReason.UNCLEAR_NAME,
+            names=names,
+        )
+    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {_or(names)}. ")
+
+
+def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: bool) -> PlayerMove:
+    owner = reading.seat
+    height: int | None = None
+    if reading.height is not None:
+        digits = reading.height.lstrip("0")
+        if len(digits) != 1 or not "1" <= digits <= "3":
+            raise IllegalMoveError(
+                f"You can only stack on a pile 1 to 3 dice high, not {cut(reading.height)}.",
+                IllegalReason.NO_SUCH_PILE,
+                face=face,
+            )
+        height = int(digits)
+    if owner == p:
+        others = tuple(state.name(s) for s in same_but_case(state.players, reading.name) if s != p)
+        also = f" Did you mean {_or(others)}? Type the name exactly as shown." if others else ""
+        raise IllegalMoveError(
+            "You may never stack directly on your own colour." + also,
+            IllegalReason.OWN_COLOUR,
+            face=face,
         )
     heights = sorted(h for o, h in state.targets[face] if o == owner)
     name = state.name(owner)
@@ -148,20 +319,50 @@ def _resolve(
                 + ("unstacked " + str(face) if height == 1 else f"{height}-high pile of {face}s")
                 + ".",
                 IllegalReason.NO_SUCH_PILE,
+                face=face,
             )
         heights = [height]
     if not heights:
-        raise IllegalMoveError(_why_no_pile(state, p, face, owner), IllegalReason.NO_SUCH_PILE)
-    if len(heights) > 1:
-        options = [pile_words(name, face, h) for h in heights]
-        verb = "place on" if place else f"stack {face} on"
-        raise AmbiguousMoveError(
-            f"Which one: {', or '.join(options)}? Add the height, e.g. "
-            f"`{verb} {name} {heights[-1]}`.",
-            tuple(PLACES[(owner, h)] if place else STACKS[(face, owner, h)] for h in heights),
+        raise IllegalMoveError(
+            _why_no_pile(state, p, face, owner), IllegalReason.NO_SUCH_PILE, face=face
         )
-    h = heights[0]
-    return PLACES[(owner, h)] if place else STACKS[(face, owner, h)]
+    moves: list[PlayerMove] = [
+        PLACES[(owner, h)] if place else STACKS[(face, owner, h)] for h in heights
+    ]
+    if len(moves) > 1:
+        raise _ambiguous(state, face, moves, lead="")
+    return moves[0]
+
+
+def _ambiguous(
+    state: StackState, face: int, moves: list[PlayerMove], *, lead: str
+) -> AmbiguousMoveError:
+    """Which one of ``moves``? The message lists them with the command for each."""
+    moves = list(dict.fromkeys(moves))
+    choices = tuple(pile_words(state.name(m.owner), face, m.height) for m in _targets(moves))
+    commands = [f"`{move_notation(state, m)}`" for m in moves]
+    listed = ", or ".join(choices[:MAX_LISTED])
+    if len(choices) > MAX_LISTED:
+        listed += f" (or {len(choices) - MAX_LISTED} more)"
+    if len(moves) == 1:
+        return AmbiguousMoveError(
+            f"{lead}Did you mean {choices[0]}? Type {commands[0]}.", tuple(moves), choices
+        )
+    if len({m.owner for m in _targets(moves)}) == 1 and not lead:
+        how = f"Add the height, e.g. {commands[-1]}."
+    else:
+        how = f"Type {' or '.join(commands[:MAX_LISTED])}."
+    return AmbiguousMoveError(f"{lead}Which one: {listed}? {how}", tuple(moves), choices)
+
+
+def _targets(moves: list[PlayerMove]) -> list[Stack | Place]:
+    return [m for m in moves if isinstance(m, Stack | Place)]
+
+
+def _or(names: tuple[str, ...]) -> str:
+    if len(names) <= 2:
+        return " or ".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _why_no_pile(state: StackState, p: int, face: int, owner: int) -> str:

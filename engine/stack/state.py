@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Self
 
-from engine.errors import IllegalMoveError, IllegalReason
+from engine.errors import IllegalMoveError, IllegalReason, Target
 from engine.game import Decision
 from engine.stack.moves import (
     FACES,
@@ -471,16 +471,23 @@ class StackState:
             raise IllegalMoveError(f"It's {self.players[p]}'s turn.", IllegalReason.NOT_YOUR_TURN)
         if decision is Decision.PLACE:
             if t is not Place:
+                face = self._placing
+                assert face is not None
                 raise IllegalMoveError(
-                    f"First place your rerolled {self._placing}: choose which pile it goes on.",
-                    IllegalReason.WRONG_DECISION,
+                    f"First place your rerolled {face}: choose which pile it goes on.",
+                    IllegalReason.PLACEMENT_PENDING,
+                    face=face,
+                    asked=move.face if isinstance(move, Stack | Reroll) else None,
+                    targets=tuple(
+                        Target(o, self.players[o], h) for o, h in sorted(self.targets_for(p, face))
+                    ),
                 )
             assert isinstance(move, Place) and self._placing is not None
             self._check_target(p, self._placing, move.owner, move.height)
             return
         if t is Place:
             raise IllegalMoveError(
-                "There is no rerolled die to place.", IllegalReason.WRONG_DECISION
+                "There is no rerolled die to place.", IllegalReason.NOTHING_TO_PLACE
             )
         assert isinstance(move, Stack | Reroll)
         face = move.face

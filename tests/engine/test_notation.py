@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, MoveError
+from engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    IllegalReason,
+    InvalidMoveError,
+    InvalidReason,
+    MoveError,
+    Target,
+)
 from engine.stack.moves import Place, Reroll, Roll, Stack
 from engine.stack.notation import parse_move
+from engine.stack.state import StackState
 from tests.engine.situations import A, B, C, deal, reroll, stack
 
 
@@ -37,7 +48,7 @@ def test_names_with_spaces_and_digits() -> None:
     assert parse_move(state, "stack 3 on bot 2 1") == Stack(3, 1, 1)
 
 
-@pytest.mark.parametrize("text", ["", "dance", "stack", "stack x on bob", "reroll", "hello bob"])
+@pytest.mark.parametrize("text", ["", "dance", "stack", "stack x on bob", "hello bob"])
 def test_not_a_move_gives_the_syntax(text: str) -> None:
     state = deal([3, 4], [3, 5])
     with pytest.raises(InvalidMoveError) as err:
@@ -124,3 +135,170 @@ def test_errors_are_distinct_value_errors() -> None:
         assert issubclass(cls, MoveError) and issubclass(cls, ValueError)
     assert len({InvalidMoveError, IllegalMoveError, AmbiguousMoveError}) == 3
     _ = A
+
+
+# ---------------------------------------------------------------- typos get help (issue 7.13)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "meant"),
+    [
+        ("stak 1 on bot3", "stak", "stack"),
+        ("Stak 3 on bob", "Stak", "stack"),
+        ("stck 3 on bob", "stck", "stack"),
+        ("rerol 3", "rerol", "reroll"),
+        ("rerolll 3", "rerolll", "reroll"),
+        ("plase on bob", "plase", "place"),
+    ],
+)
+def test_a_misspelt_command_word_is_answered_with_the_word_it_resembles(
+    text: str, word: str, meant: str
+) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, text)
+    assert str(err.value) == f"'{word}' is not a move; did you mean `{meant}`?"
+    assert err.value.reason is InvalidReason.UNKNOWN_WORD
+    assert err.value.suggestion == meant
+
+
+@pytest.mark.parametrize("text", ["dance", "hello bob", "quit now", "xyzzy 3"])
+def test_a_word_unlike_every_command_gets_the_syntax_not_a_guess(text: str) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, text)
+    assert err.value.reason is InvalidReason.NOT_A_MOVE and err.value.suggestion is None
+    assert f"'{text}' is not a move. Try" in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["reroll", "REROLL", "r", "  reroll  "])
+def test_a_bare_reroll_asks_for_the_face(text: str) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, text)
+    assert str(err.value) == "Reroll which die? Give its face: `reroll 3`."
+    assert err.value.reason is InvalidReason.MISSING_FACE
+
+
+def test_a_stack_without_a_face_asks_for_it() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError, match=r"Stack which die on 'bob'\?") as err:
+        parse_move(state, "stack on bob")
+    assert err.value.reason is InvalidReason.MISSING_FACE
+    with pytest.raises(InvalidMoveError, match="Stack which die") as err:
+        parse_move(state, "stack")
+    assert err.value.reason is InvalidReason.MISSING_FACE
+
+
+@pytest.mark.parametrize("text", ["place on bob", "on bob", "place", "PLACE ON bob 1"])
+def test_a_placement_with_no_rerolled_die_waiting_says_there_is_none(text: str) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, text)
+    assert err.value.reason is IllegalReason.NOTHING_TO_PLACE
+    assert str(err.value).startswith("There is no rerolled die waiting to be placed")
+    assert "is not a move" not in str(err.value)
+
+
+def test_a_reroll_takes_exactly_one_face() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError, match="takes the face of one die"):
+        parse_move(state, "reroll 3 4")
+
+
+# ---------------------------------------------------------------- typed refusals (issue 7.14)
+
+
+def placing_six() -> StackState:
+    """alice rerolled a 4 and rolled a 6, which may go on bob's or carol's single 6."""
+    state = deal([3, 4], [5, 6], [6, 1])
+    state.apply(Reroll(4))
+    state.apply(Roll(6))
+    return state
+
+
+def test_a_reroll_while_a_rerolled_die_waits_carries_its_face_and_targets() -> None:
+    state = placing_six()
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "reroll 3")
+    assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+    assert err.value.face == 6 and err.value.asked is None
+    assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+    assert str(err.value) == "First put your rerolled 6 on a pile: `place on NAME`."
+
+
+def test_a_stack_of_another_face_while_a_rerolled_die_waits_names_both_faces() -> None:
+    state = placing_six()
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "stack 1 on bob")
+    assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+    assert (err.value.face, err.value.asked) == (6, 1)
+    assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+    assert str(err.value) == "Your rerolled die shows 6, not 1: `place on NAME` puts it on a pile."
+
+
+def test_the_state_refuses_any_move_but_the_placement_with_the_same_details() -> None:
+    state = placing_six()
+    for move in (Reroll(3), Stack(3, B, 1)):
+        with pytest.raises(IllegalMoveError) as err:
+            state.apply(move, by=A)
+        assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+        assert err.value.face == 6 and err.value.asked == 3
+        assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+
+
+def test_a_missing_die_names_its_face() -> None:
+    state = deal([3, 5], [4, 4])
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "reroll 6")
+    assert err.value.reason is IllegalReason.NO_SUCH_DIE and err.value.face == 6
+
+
+def test_no_message_from_the_engine_says_your_rolled() -> None:
+    engine = Path(__file__).resolve().parents[2] / "engine"
+    offenders = [p.name for p in engine.rglob("*.py") if "Your rolled" in p.read_text()]
+    assert offenders == []
+
+
+# ---------------------------------------------------------------- odd input (issue 7.12)
+
+
+@pytest.mark.parametrize(
+    "text", ["reroll ²", "reroll ٣", "reroll ³", "stack ² on bob", "reroll -1", "reroll 3.0"]
+)
+def test_a_face_that_only_looks_like_a_number_is_not_a_face(text: str) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError, match="is not a die face") as err:
+        parse_move(state, text)
+    assert err.value.reason is InvalidReason.BAD_FACE
+
+
+@pytest.mark.parametrize("digits", [4301, 5000, 20])
+def test_a_face_of_thousands_of_digits_is_refused_and_cut(digits: int) -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(MoveError) as err:
+        parse_move(state, "reroll " + "7" * digits)
+    assert len(str(err.value)) < 400
+    assert "7" * 41 not in str(err.value)
+
+
+def test_a_height_of_thousands_of_digits_is_refused() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(IllegalMoveError, match="1 to 3 dice high, not 99999") as err:
+        parse_move(state, "stack 3 on bob " + "9" * 60)
+    assert "9" * 41 not in str(err.value)
+
+
+def test_an_echo_is_cut_to_forty_characters_and_keeps_the_case() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, "stack 3 on Zed" + "Q" * 60)
+    assert "There's no player called 'Zed" + "Q" * 36 + "…' at this table" in str(err.value)
+
+
+def test_control_characters_are_not_echoed() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, "stack 3 on \x1b[31mred\x00")
+    assert "\x1b" not in str(err.value) and "\x00" not in str(err.value)
+    assert "'�[31mred�'" in str(err.value)
