@@ -1,0 +1,173 @@
+"""Text that is safe to send to Discord: names and echoed input that render literally and
+ping nobody, and content that fits Discord's limits (shortened or split with a clear mark).
+
+Pure functions; no Discord objects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MESSAGE_LIMIT = 2000
+EMBED_DESCRIPTION = 4096
+EMBED_FIELD = 1024
+EMBED_TOTAL = 6000
+ECHO_LIMIT = 40
+
+ELLIPSIS = "…"
+SHORTENED = "… (shortened)"
+ZWSP = "\u200b"
+FENCE = "```"
+_MAX_FENCE = 16  # a fence line is ``` plus at most a language name
+
+# Characters Discord markdown gives a meaning to anywhere in a line (bold, italics,
+# underline, strikethrough, spoilers, code, masked links; ``<`` starts mentions, custom
+# emoji, timestamps and channel links), and at the start of a line only (quotes, headings,
+# subtext, list markers). A backslash in front of ASCII punctuation makes Discord show it
+# as it is.
+_MARKDOWN = re.compile(r"([\\*_~|`\[\]<])")
+_LINE_START = re.compile(r"^(\s*)([>#+-]|\d+\.)")
+_SPACE = re.compile(r"\s+")
+# Bidirectional overrides and isolates would reorder the rest of the line.
+_INVISIBLE = re.compile(r"[\u200e\u200f\u202a-\u202e\u2066-\u2069\x00-\x1f\x7f]")
+
+
+def _clean(text: str) -> str:
+    """One line of printable text: runs of white space as one space, no control or
+    direction-changing characters."""
+    return _INVISIBLE.sub("", _SPACE.sub(" ", text)).strip()
+
+
+def _defuse_mentions(text: str) -> str:
+    """``@everyone``, ``@here``, ``<@123>``, ``<@&123>``, ``<#123>`` and ``</cmd:1>`` with a
+    zero-width space after each ``@`` and ``<``, so that none of them is a mention."""
+    return text.replace("@", "@" + ZWSP).replace("<", "<" + ZWSP)
+
+
+def _escape_line_start(match: re.Match[str]) -> str:
+    space, mark = match.groups()
+    return f"{space}{mark[:-1]}\\{mark[-1]}"
+
+
+def escape_text(text: str) -> str:
+    """Plain text (a sentence of the bot's words around names, or typed input) as Discord
+    markdown that shows exactly that text and mentions nobody. Newlines are kept."""
+    lines = []
+    for line in text.split("\n"):
+        line = _INVISIBLE.sub("", line)
+        line = _MARKDOWN.sub(r"\\\1", line)
+        line = _LINE_START.sub(_escape_line_start, line)
+        lines.append(_defuse_mentions(line))
+    return "\n".join(lines)
+
+
+def escape_name(name: str) -> str:
+    """A display name (or any one-line input) for Discord markdown: shown as it is, on one
+    line, mentioning nobody (``<@&1>``, ``<@1>``, ``<#1>``, ``@everyone``, ``@here``) and
+    starting no markdown (``_``, ``*``, ``~``, ``|``, `````, ``>``, ``#``, ``-``, links)."""
+    return escape_text(_clean(name)) or "?"
+
+
+def code_name(name: str) -> str:
+    """A name for inside a code block, where markdown is off and backslashes would show:
+    one line, no backticks (they could end the block), no mentions."""
+    return _defuse_mentions(_clean(name).replace("`", "ˋ")) or "?"
+
+
+def plain_name(name: str) -> str:
+    """A name for text Discord does not render as markdown (a picture's alt text): one
+    line, no mentions, no backslashes."""
+    return _defuse_mentions(_clean(name)) or "?"
+
+
+def mention(user_id: int | None) -> str:
+    """The one way to mention (and, where allowed, ping) a user: ``<@id>``."""
+    return f"<@{user_id}>" if user_id else ""
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``0 games`` (``words`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` if it is at most ``limit`` characters, else its start ending in "…"
+    (never ending in a lone backslash, which would escape the mark)."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip("\\") + ELLIPSIS
+
+
+def echo(raw: str, limit: int = ECHO_LIMIT) -> str:
+    """What someone typed, to quote back: one line, cut to ``limit`` characters, markdown
+    and mentions escaped (``'…'`` quotes added)."""
+    return f"'{escape_name(cut(_clean(raw), limit)) if raw.strip() else ''}'"
+
+
+def _is_fence(line: str) -> bool:
+    text = line.strip()
+    return text.startswith(FENCE) and len(text) <= _MAX_FENCE and FENCE not in text[3:]
+
+
+def _lines(lines: Iterable[str]) -> list[str]:
+    return [part for line in lines for part in line.split("\n")]
+
+
+def split_message(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``lines`` as few messages of at most ``limit`` characters each.
+
+    Messages break between lines only; a code block that a break falls inside is closed
+    at the end of one message and opened again at the start of the next; a line too long
+    for any message is cut (with "…"). Empty input gives no messages.
+    """
+    if limit < 2 * _MAX_FENCE:
+        raise ValueError(f"limit must be at least {2 * _MAX_FENCE}")
+    messages: list[str] = []
+    current: list[str] = []
+    size = 0  # len("\n".join(current))
+    fence: str | None = None  # the opening line of a code block still open in ``current``
+
+    def flush() -> None:
+        nonlocal current, size
+        body = current
+        if fence is not None:
+            # close the block; a block opened by the last line holds nothing yet: drop it
+            body = body[:-1] if body and body[-1] == fence else [*body, FENCE]
+        text = "\n".join(body)
+        if text.strip():
+            messages.append(text)
+        current = [fence] if fence is not None else []
+        size = len(fence) if fence is not None else 0
+
+    for line in _lines(lines):
+        fenced = _is_fence(line)
+        if fenced:
+            line = line.strip()
+        after = (line if fence is None else None) if fenced else fence
+        reserve = len(FENCE) + 1 if after is not None else 0  # room to close the block
+        line = cut(line, limit - len(FENCE) - 2 - (len(fence) if fence is not None else 0))
+        cost = len(line) + (1 if current else 0)
+        if current and size + cost + reserve > limit:
+            flush()
+            cost = len(line) + (1 if current else 0)
+        current.append(line)
+        size += cost
+        fence = after
+    if fence is not None:  # a block the input left open: close it (or drop it if empty)
+        current = current[:-1] if current[-1] == fence else [*current, FENCE]
+    text = "\n".join(current)
+    if text.strip():
+        messages.append(text)
+    return messages
+
+
+def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` if it fits in ``limit`` characters, else as much of it as fits, broken at
+    a line (code blocks closed), followed by "… (shortened)"."""
+    if len(text) <= limit:
+        return text
+    head = split_message(text.split("\n"), limit - len(SHORTENED) - 1)
+    return (head[0] + "\n" if head else "") + SHORTENED
