@@ -18,6 +18,7 @@ from bot.render import (
     score_sheet_text,
     stats_text,
 )
+from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
 from persistence import InvalidSettings
 
@@ -36,14 +37,26 @@ def parse_value(key: str, raw: str) -> object:
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"`{key}` takes a whole number, not {raw!r}.") from None
+            raise ValueError(f"`{key}` takes a whole number, not {echo(raw)}.") from None
     if field is not None and field.annotation is bool:
         if text in TRUE:
             return True
         if text in FALSE:
             return False
-        raise ValueError(f"`{key}` is on or off, not {raw!r}.")
+        raise ValueError(f"`{key}` is on or off, not {echo(raw)}.")
     return text
+
+
+def shown_value(value: object) -> str:
+    """A house rule's value as a reply shows it: on/off, a number, or the (escaped) word."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return escape_name(str(value))
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral reply, shortened to fit Discord's limit."""
+    await interaction.response.send_message(fit_message(text), ephemeral=True)
 
 
 class InfoCog(commands.Cog):
@@ -65,7 +78,7 @@ class InfoCog(commands.Cog):
         channel_id = interaction.channel_id or 0
         if show == "history":
             games = await self.store.history(channel_id)
-            await interaction.response.send_message(history_text(games), ephemeral=True)
+            await reply(interaction, history_text(games))
             return
         live = self.bot.tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
@@ -73,12 +86,10 @@ class InfoCog(commands.Cog):
             games = await self.store.history(channel_id, limit=1)
             table_id = games[0].table_id if games else None
         if table_id is None:
-            await interaction.response.send_message(
-                "No game has been played in this channel yet.", ephemeral=True
-            )
+            await reply(interaction, "No game has been played in this channel yet.")
             return
         sheet = await self.store.score_sheet(table_id)
-        await interaction.response.send_message(score_sheet_text(sheet), ephemeral=True)
+        await reply(interaction, score_sheet_text(sheet))
 
     @app_commands.command(name="leaderboard", description="This server's best Stack players")
     @app_commands.guild_only()
@@ -87,7 +98,7 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, by: Literal["wins", "points"] = "wins"
     ) -> None:
         rows = await self.store.leaderboard(interaction.guild_id or 0, by=by)
-        await interaction.response.send_message(leaderboard_text(rows, by), ephemeral=True)
+        await reply(interaction, leaderboard_text(rows, by))
 
     @app_commands.command(name="stats", description="A player's Stack record on this server")
     @app_commands.guild_only()
@@ -98,7 +109,7 @@ class InfoCog(commands.Cog):
         who = player or interaction.user
         record = await self.store.stats(interaction.guild_id or 0, who.id)
         name = getattr(who, "display_name", who.name)
-        await interaction.response.send_message(stats_text(name, record), ephemeral=True)
+        await reply(interaction, stats_text(name, record))
 
     @app_commands.command(
         name="rules", description="The rules in brief, with this channel's house rules"
@@ -110,7 +121,7 @@ class InfoCog(commands.Cog):
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
         text = f"{RULES_BRIEF}\n\n{house_rules_text(settings.effective)}\nTurn timer: {timer}"
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, text)
 
     houserules = app_commands.Group(
         name="houserules",
@@ -123,9 +134,7 @@ class InfoCog(commands.Cog):
         # default_permissions can be changed by admins: check at run time too.
         if interaction.permissions.manage_guild:
             return True
-        await interaction.response.send_message(
-            "Only members with **Manage Server** can change house rules.", ephemeral=True
-        )
+        await reply(interaction, "Only members with **Manage Server** can change house rules.")
         return False
 
     @houserules.command(name="show", description="The house rules in force here")
@@ -136,7 +145,7 @@ class InfoCog(commands.Cog):
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
         here = settings.channel_rules is not None
         text = house_rules_text(settings.effective, channel=here) + f"\n`turn_timer` = {timer}"
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, text)
 
     @houserules.command(name="set", description="Change one house rule")
     @app_commands.describe(
@@ -151,6 +160,9 @@ class InfoCog(commands.Cog):
         if not await self._manager(interaction):
             return
         guild_id = interaction.guild_id or 0
+        if key not in RULE_KEYS:
+            await reply(interaction, f"There's no house rule called {echo(key)}.")
+            return
         try:
             parsed = parse_value(key, value)
             if key == "turn_timer":
@@ -164,16 +176,16 @@ class InfoCog(commands.Cog):
                 await self.store.set_house_rules(
                     guild_id, rules, channel_id=interaction.channel_id if here else None
                 )
-                done = f"`{key}` is now {value.strip()}" + (" in this channel." if here else ".")
+                done = f"`{key}` is now {shown_value(parsed)}" + (
+                    " in this channel." if here else "."
+                )
         except ValidationError as err:
-            await interaction.response.send_message(f"{rules_error(err)}.", ephemeral=True)
+            await reply(interaction, f"{rules_error(err)}.")
             return
         except (ValueError, InvalidSettings) as err:
-            await interaction.response.send_message(str(err), ephemeral=True)
+            await reply(interaction, str(err))
             return
-        await interaction.response.send_message(
-            done + " It applies to tables opened from now on.", ephemeral=True
-        )
+        await reply(interaction, done + " It applies to tables opened from now on.")
 
     @houserules.command(name="reset", description="Back to the default rules")
     @app_commands.describe(here="Only remove this channel's override")
@@ -183,9 +195,9 @@ class InfoCog(commands.Cog):
         await self.store.reset_house_rules(
             interaction.guild_id or 0, channel_id=interaction.channel_id if here else None
         )
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             "This channel's override is gone." if here else "House rules are back to the defaults.",
-            ephemeral=True,
         )
 
 
