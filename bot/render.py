@@ -174,8 +174,11 @@ def table_text(
         turns = [escape_name(cut(words, LAST_MOVE_LIMIT))] if words else []
     else:
         turns = [cut(line, LAST_MOVE_LIMIT) for line in last_move.split("\n") if line.strip()]
-    wanted = sum(len(t) + 1 for t in turns)
     budget = MESSAGE_LIMIT - sum(len(line) + 1 for line in head)
+    field = render_field(state, last_move="\n".join(turns), name=escape_name)
+    if len(field) <= budget:  # the usual case: everything fits
+        return "\n".join([*head, field])
+    wanted = sum(len(t) + 1 for t in turns)
     compact = False
     room = budget - len(render_field(state, last_move="", name=escape_name)) - len("\nLast: ")
     if room < min(wanted, LAST_MOVE_LIMIT):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -62,6 +63,7 @@ def escape_text(text: str) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=4096)
 def escape_name(name: str) -> str:
     """A display name (or any one-line input) for Discord markdown: shown as it is, on one
     line, mentioning nobody (``<@&1>``, ``<@1>``, ``<#1>``, ``@everyone``, ``@here``) and
