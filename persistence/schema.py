@@ -16,6 +16,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     UniqueConstraint,
     text,
 )
@@ -35,6 +36,9 @@ guild_settings = Table(
     Column("rules", JSON, nullable=True),
     Column("turn_seconds", Integer, nullable=False, server_default=text("120")),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # seconds an idle lobby stays open, and a game may go without a human move
+    Column("lobby_timeout", Integer, nullable=False, server_default=text("3600")),
+    Column("idle_timeout", Integer, nullable=False, server_default=text("86400")),
     CheckConstraint("turn_seconds >= 0", name="ck_guild_turn_seconds"),
 )
 
@@ -43,8 +47,10 @@ channel_settings = Table(
     metadata,
     Column("channel_id", BigInteger, primary_key=True, autoincrement=False),
     Column("guild_id", BigInteger, nullable=False),
-    Column("rules", JSON, nullable=False),
+    # a channel overrides the rules, the timer, or both (NULL: the server's)
+    Column("rules", JSON, nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("turn_seconds", Integer, nullable=True),
 )
 
 tables = Table(
@@ -65,6 +71,12 @@ tables = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("started_at", DateTime(timezone=True), nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # the last human action (created, a join, the start, a human's move)
+    Column("last_active_at", DateTime(timezone=True), nullable=True),
+    # created_at of the newest logged move, kept by the trigger on moves
+    Column("moved_at", DateTime(timezone=True), nullable=True),
+    # the version whose turn ping was delivered
+    Column("pinged_version", Integer, nullable=True),
     CheckConstraint(
         "status IN ('lobby', 'playing', 'finished', 'abandoned')", name="ck_tables_status"
     ),
@@ -152,4 +164,26 @@ player_stats = Table(
     PrimaryKeyConstraint("guild_id", "user_id"),
     Index("ix_player_stats_wins", "guild_id", "wins"),
     Index("ix_player_stats_points", "guild_id", "points"),
+)
+
+# What a write owes a channel, committed with the write and delivered afterwards: a message
+# to post, or the table message to re-render.
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("content", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("delivered_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("kind IN ('message', 'table')", name="ck_outbox_kind"),
+    Index(
+        "ix_outbox_pending",
+        "table_id",
+        "id",
+        sqlite_where=text("delivered_at IS NULL"),
+        postgresql_where=text("delivered_at IS NULL"),
+    ),
 )

@@ -1,45 +1,86 @@
-"""Group commit of moves: one writer task commits every move that arrived together in one
-transaction, and releases each caller when the commit that holds its move returns.
+"""Group commit: one writer task commits every durable write that arrived together in one
+transaction, and releases each caller when the commit that holds its write returns.
 
-Each move is stored whole — its log rows, the table's new version, and any round scores,
-result and player stats it produced — or not at all. The log's primary key
-``(table_id, seq)`` makes a second write at the same version impossible, even from another
-process, and ``interaction_id`` is unique, so an interaction is applied once.
+Two kinds of write share the queue and the transactions, in the order they arrived:
+
+* moves (:class:`MoveWrite`): each stored whole — its log rows, the table's new version
+  (kept by a trigger on the log), round scores, seat changes, outbox rows, and any result
+  and player stats it produced — or not at all. The log's primary key ``(table_id, seq)``
+  makes a second write at the same version impossible, even from another process, and
+  ``interaction_id`` is unique, so an interaction is applied once. A batch of moves alone
+  takes the hot path (:mod:`persistence.hotpath`).
+* operations (:class:`OpWrite`): every other write (lobbies, seats, ends, messages,
+  settings, the outbox's deliveries), an async function of a :class:`WriteContext` that
+  reads and checks first and writes after. A refusal it raises before writing (e.g.
+  ``TableFull``) leaves the shared transaction clean and reaches its caller after the
+  commit; any other error rolls the transaction back, and the batch is retried one write
+  at a time so that only the failing write fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.expression import Executable
 
 from persistence.errors import StaleVersion, StorageError, WrongTableStatus
-from persistence.records import MoveResult, TableCursor
-from persistence.schema import moves, player_stats, results, round_scores, snapshots, tables
-from persistence.upsert import upsert_stats
+from persistence.hotpath import BatchSQL, FastCommit, Statements, run_in_transaction
+from persistence.records import Announcement, MoveResult, SeatInfo, TableCursor
+from persistence.rows import read_cursor
+from persistence.schema import moves
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 1000
 CHECKPOINT_EVERY = 100  # commits between two SQLite checkpoints
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
 class ResultRow:
-    """A finished game: who won, the totals, and each human's contribution to their stats."""
+    """A finished game: who won, the totals, and each seat's figures for the stats."""
 
     winners: list[int]
     totals: list[int]
     rounds_played: int
-    stats: list[dict[str, Any]]  # one per human seat: user_id, name, win, points, best, captures
+    best: list[int]  # per position: the seat's best round
+    captures: list[int]  # per position
+
+
+def credited_stats(result: ResultRow, seat_infos: Iterable[SeatInfo]) -> list[dict[str, Any]]:
+    """The stats the game adds, one row per seat whose result belongs to a player.
+
+    A seat handed to an AI because its player left or was kicked (``left_game``) credits
+    nobody: the AI's play is not that player's. A seat that timed out into the AI keeps
+    its player's result (they did not leave; the AI played their turns for them).
+    """
+    rows = []
+    for seat in seat_infos:
+        if seat.user_id is None or seat.left_game:
+            continue
+        p = seat.position
+        rows.append(
+            {
+                "user_id": seat.user_id,
+                "name": seat.name,
+                "win": p in result.winners,
+                "points": result.totals[p],
+                "best": result.best[p],
+                "captures": result.captures[p],
+            }
+        )
+    return rows
 
 
 @dataclass(slots=True)
@@ -54,31 +95,147 @@ class MoveWrite:
     snapshot: dict[str, Any] | None
     result: ResultRow | None
     future: asyncio.Future[MoveResult] = field(repr=False)
+    announcements: list[Announcement] = field(default_factory=list)
+    timeouts: dict[int, int] = field(default_factory=dict)  # position -> count
+    to_ai: dict[int, str] = field(default_factory=dict)  # position -> AI level
+    human: bool = False
 
 
-CursorLoader = Callable[[AsyncConnection, int], Awaitable[TableCursor]]
+Operation = Callable[["WriteContext"], Awaitable[T]]
+
+
+@dataclass(slots=True)
+class OpWrite:
+    """Any other durable write, waiting for its commit."""
+
+    operation: Operation[Any]
+    future: asyncio.Future[Any] = field(repr=False)
+    # what an IntegrityError (a conflicting write by another process) means to the caller
+    explain: Callable[[IntegrityError], Exception] | None = None
+    # run once the commit returned, before the caller is released (e.g. drop a cache)
+    after_commit: Callable[[], None] | None = None
+
+
+Write = MoveWrite | OpWrite
+
+
+class _Attempt:
+    """One transaction's working state: cursors as the batch's writes leave them, and the
+    outcome of each write, published only once the transaction committed."""
+
+    def __init__(self) -> None:
+        self.work: dict[int, TableCursor] = {}
+        self.closed: set[int] = set()
+        self.outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+        self.hooks: list[Callable[[], None]] = []
+
+    def succeed(self, future: asyncio.Future[Any], value: Any) -> None:
+        self.outcomes.append((future, value, None))
+
+    def fail(self, future: asyncio.Future[Any], exc: BaseException) -> None:
+        self.outcomes.append((future, None, exc))
+
+
+class WriteContext:
+    """What an operation sees inside the writer's transaction.
+
+    Read with ``conn``; write with :meth:`write` (which notes that the transaction now
+    holds a change: a refusal raised after that fails the whole batch, which is then
+    retried one write at a time).
+    """
+
+    def __init__(self, writer: MoveWriter, conn: AsyncConnection, attempt: _Attempt) -> None:
+        self.writer = writer
+        self.conn = conn
+        self.now = datetime.now(UTC)
+        self.wrote = False
+        self._attempt = attempt
+
+    async def write(self, statement: Executable, params: Any = None) -> CursorResult[Any]:
+        result = await self.conn.execute(statement, params)
+        if result.rowcount != 0:
+            self.wrote = True
+        return result
+
+    def cursor(self, table_id: int) -> TableCursor | None:
+        """The move writer's cursor of the table as this transaction leaves it (to be
+        updated by a write that changes seats or status), if the writer keeps one."""
+        return self.writer._working_cursor(self._attempt, table_id)
+
+    def track(self, table_id: int, cursor: TableCursor) -> None:
+        """From this commit on, the writer knows the table as ``cursor`` (a started game)."""
+        self._attempt.work[table_id] = cursor
+        self._attempt.closed.discard(table_id)
+
+    def close(self, table_id: int, status: str) -> None:
+        """The table is no longer played: the writer drops its cursor after the commit."""
+        cur = self.cursor(table_id)
+        if cur is not None:
+            cur.status = status
+        self._attempt.closed.add(table_id)
+
+    async def announce(
+        self, table_id: int, channel_id: int, announcements: Iterable[Announcement]
+    ) -> list[int]:
+        """Outbox rows for the table's channel, in this transaction; their ids."""
+        batch = BatchSQL(
+            outbox=[(table_id, channel_id, a.kind, a.content, self.now) for a in announcements]
+        )
+        if not batch.outbox:
+            return []
+        self.wrote = True
+        return await run_in_transaction(self.conn, batch)
 
 
 class MoveWriter:
-    """The single writer of moves; :meth:`submit` returns once the move is durable."""
+    """The single writer; :meth:`submit` and :meth:`run` return once the write is durable."""
 
-    def __init__(self, engine: AsyncEngine, load_cursor: CursorLoader) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        load_cursor: Callable[[AsyncConnection, int], Awaitable[TableCursor]] = read_cursor,
+    ) -> None:
         self.engine = engine
         self.load_cursor = load_cursor
         self.cursors: dict[int, TableCursor] = {}
-        self.queue: deque[MoveWrite] = deque()
+        self.queue: deque[Write] = deque()
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
         self.checkpoint: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
+        self._epoch = 0  # bumped by every publish of cursors
+        self._conn: AsyncConnection | None = None
+        self.statements = Statements(engine.dialect)
+        self.fast = (
+            FastCommit(engine.dialect, self.statements)
+            if FastCommit.supported(engine.dialect)
+            else None
+        )
+
+    # ------------------------------------------------------------------ lifecycle
 
     async def stop(self) -> None:
-        """Wait for the moves already queued to be committed (and any checkpoint)."""
+        """Wait for the writes already queued to be committed (and any checkpoint), then
+        give the writer's connection back."""
         for task in (self.task, self.checkpoint):
             if task is not None and not task.done():
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self.task = self.checkpoint = None
+        await self._release_connection()
+
+    async def _connection(self) -> AsyncConnection:
+        """The writer's own connection, kept between batches (no pool round trip, no
+        reset per commit)."""
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        return self._conn
+
+    async def _release_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     def _maybe_checkpoint(self) -> None:
         """On SQLite, copy the write-ahead log into the database now and then, on another
@@ -100,28 +257,63 @@ class MoveWriter:
         except DBAPIError as exc:  # pragma: no cover - the next one tries again
             log.warning("checkpoint failed: %s", exc)
 
+    # ------------------------------------------------------------------ cursors
+
     def forget(self, table_id: int) -> None:
-        """Drop the cached cursor of ``table_id`` (after a write outside the writer)."""
+        """Drop the cached cursor of ``table_id`` (it is read again when next needed)."""
         self.cursors.pop(table_id, None)
 
     async def cursor(self, table_id: int) -> TableCursor:
+        """The table's cursor as of the last commit. Only tables being played are kept."""
         cur = self.cursors.get(table_id)
         if cur is None:
+            epoch = self._epoch
             async with self.engine.connect() as conn:
                 cur = await self.load_cursor(conn, table_id)
-            self.cursors[table_id] = cur
+            # a commit published meanwhile may have changed the table: keep only a fresh read
+            if cur.status == "playing" and epoch == self._epoch:
+                self.cursors.setdefault(table_id, cur)
         return cur
 
-    async def submit(self, write: MoveWrite) -> MoveResult:
-        """Queue ``write``; returns once the commit that holds it has returned.
+    def _working_cursor(self, attempt: _Attempt, table_id: int) -> TableCursor | None:
+        cur = attempt.work.get(table_id)
+        if cur is None and table_id in self.cursors:
+            cur = attempt.work[table_id] = _copy(self.cursors[table_id])
+        return cur
 
-        The writer task runs only while there is work: it commits everything queued, in
-        groups, and ends when the queue is empty (a later write starts it again).
-        """
+    async def _load_missing(
+        self, conn: AsyncConnection, attempt: _Attempt, table_ids: Iterable[int]
+    ) -> None:
+        for tid in dict.fromkeys(table_ids):
+            if self._working_cursor(attempt, tid) is None:
+                attempt.work[tid] = await self.load_cursor(conn, tid)
+
+    # ------------------------------------------------------------------ the queue
+
+    async def submit(self, write: MoveWrite) -> MoveResult:
+        """Queue a move; returns once the commit that holds it has returned."""
+        self._enqueue(write)
+        return await write.future
+
+    async def run(
+        self,
+        operation: Operation[T],
+        *,
+        explain: Callable[[IntegrityError], Exception] | None = None,
+        after_commit: Callable[[], None] | None = None,
+    ) -> T:
+        """Queue an operation; returns its value once the commit that holds it returned
+        (or raises its refusal, which wrote nothing)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._enqueue(OpWrite(operation, future, explain, after_commit))
+        return await future
+
+    def _enqueue(self, write: Write) -> None:
+        """The writer task runs only while there is work: it commits everything queued,
+        in groups, and ends when the queue is empty (a later write starts it again)."""
         self.queue.append(write)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._drain(), name="move-writer")
-        return await write.future
 
     async def _drain(self) -> None:
         while self.queue:
@@ -130,89 +322,185 @@ class MoveWriter:
                 await self._commit_batch(batch)
             except Exception as exc:  # pragma: no cover - last resort, keeps the writer alive
                 log.exception("move writer failed")
+                await self._release_connection()
                 for w in batch:
                     if not w.future.done():
-                        w.future.set_exception(StorageError(f"storing the move failed: {exc}"))
+                        w.future.set_exception(StorageError(f"storing failed: {exc}"))
 
-    async def _commit_batch(self, batch: list[MoveWrite], *, careful: bool = False) -> None:
+    async def _commit_batch(self, batch: list[Write], *, careful: bool = False) -> None:
         try:
             await self._commit(batch, careful=careful)
-        except (IntegrityError, DBAPIError, StaleVersion) as exc:
+        except Exception as exc:
+            await self._release_connection()  # a clean (or new) connection for the retry
             for w in batch:
-                self.forget(w.table_id)
+                if isinstance(w, MoveWrite):
+                    self.forget(w.table_id)  # another process may have written meanwhile
             if careful:
                 w = batch[0]
                 if not w.future.done():
                     w.future.set_exception(self._explain(w, exc))
                 return
-            # Something in the batch conflicted (another process, a raced interaction id):
-            # store the moves one by one so that only the conflicting one fails.
+            # Something in the batch failed (a conflict with another process, a raced
+            # interaction id, a broken write): store the writes one by one so that only
+            # the failing one fails.
             for w in batch:
                 if not w.future.done():
                     await self._commit_batch([w], careful=True)
 
-    def _explain(self, w: MoveWrite, exc: Exception) -> Exception:
-        if isinstance(exc, StaleVersion):
+    def _explain(self, w: Write, exc: Exception) -> Exception:
+        if isinstance(exc, StorageError):
             return exc
         if isinstance(exc, IntegrityError):
-            return StaleVersion(w.table_id, w.expected, -1)
-        return StorageError(f"storing the move failed: {exc}")
+            if isinstance(w, MoveWrite):
+                return StaleVersion(w.table_id, w.expected, -1)
+            if w.explain is not None:
+                return w.explain(exc)
+        error = StorageError(f"storing failed: {exc}")
+        error.__cause__ = exc
+        return error
 
-    async def _commit(self, batch: list[MoveWrite], *, careful: bool = False) -> None:
+    # ------------------------------------------------------------------ one transaction
+
+    async def _commit(self, batch: list[Write], *, careful: bool = False) -> None:
         """Commit ``batch`` in one transaction. Interaction ids are checked against the
         log only when ``careful`` (one write retried alone): otherwise their unique index
         turns a repeat into an IntegrityError, and the batch is retried one by one."""
-        now = datetime.now(UTC)
         pending = [w for w in batch if not w.future.done()]
+        if not pending:
+            return
+        conn = await self._connection()
+        attempt = _Attempt()
+        moves_alone = [w for w in pending if isinstance(w, MoveWrite)]
+        move_tables = [w.table_id for w in moves_alone]
+        if self.fast is not None and not careful and len(moves_alone) == len(pending):
+            await self._commit_moves_fast(conn, attempt, moves_alone)
+        else:
+            async with conn.begin():
+                await self._load_missing(conn, attempt, move_tables)
+                seen = await self._known_interactions(conn, pending) if careful else set()
+                stale: list[MoveWrite] = []
+                segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]] = []
+                for w in pending:
+                    if isinstance(w, MoveWrite):
+                        self._check_move(attempt, w, seen, segment, stale)
+                        continue
+                    await self._write_moves(conn, attempt, segment)
+                    segment = []
+                    await self._run_operation(conn, attempt, w)
+                await self._write_moves(conn, attempt, segment)
+                if stale and not careful:
+                    await self._settle_repeats(conn, attempt, stale)
+        self._publish(attempt)
+
+    async def _commit_moves_fast(
+        self, conn: AsyncConnection, attempt: _Attempt, pending: list[MoveWrite]
+    ) -> None:
+        """A batch of moves alone: checked against the cursors, then written and committed
+        straight on the driver."""
+        assert self.fast is not None
+        if any(self._working_cursor(attempt, w.table_id) is None for w in pending):
+            async with conn.begin():
+                await self._load_missing(conn, attempt, [w.table_id for w in pending])
+        segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]] = []
+        stale: list[MoveWrite] = []
+        seen: set[str] = set()
         for w in pending:
-            if w.table_id not in self.cursors:
-                await self.cursor(w.table_id)
-        async with self.engine.begin() as conn:
-            seen = await self._known_interactions(conn, pending) if careful else set()
-            work = {w.table_id: _copy(self.cursors[w.table_id]) for w in pending}
-            accepted: list[MoveWrite] = []
-            duplicates: list[MoveWrite] = []
-            failed: list[tuple[MoveWrite, Exception]] = []
-            for w in pending:
-                cur = work[w.table_id]
-                if w.interaction_id is not None and w.interaction_id in seen:
-                    duplicates.append(w)
-                    continue
-                if cur.status != "playing":
-                    failed.append((w, WrongTableStatus(w.table_id, cur.status, "playing")))
-                    continue
-                if w.expected != cur.version:
-                    failed.append((w, StaleVersion(w.table_id, w.expected, cur.version)))
-                    continue
-                if w.interaction_id is not None:
-                    seen.add(w.interaction_id)
-                accepted.append(w)
-                _advance(cur, w)
-            # A stale write may be an interaction delivered again: that is a duplicate.
-            maybe_repeats = [w for w, exc in failed if isinstance(exc, StaleVersion)]
-            if maybe_repeats and not careful:
-                known = await self._known_interactions(conn, maybe_repeats)
-                if known:
-                    duplicates += [w for w in maybe_repeats if w.interaction_id in known]
-                    failed = [(w, exc) for w, exc in failed if w.interaction_id not in known]
-            if accepted:
-                await self._write(conn, accepted, work, now)
-        # committed: publish the new cursors and release the callers
-        for tid, cur in work.items():
-            self.cursors[tid] = cur
+            self._check_move(attempt, w, seen, segment, stale)
+        if stale:
+            async with conn.begin():
+                await self._settle_repeats(conn, attempt, stale)
+        if segment:
+            batch, counts = self._build(segment)
+            ids = await self.fast.commit(conn, batch)
+            self._accept(attempt, segment, counts, ids)
+
+    async def _run_operation(self, conn: AsyncConnection, attempt: _Attempt, w: OpWrite) -> None:
+        ctx = WriteContext(self, conn, attempt)
+        try:
+            value = await w.operation(ctx)
+        except StorageError as refusal:
+            if ctx.wrote:
+                raise  # the transaction holds part of it: retried alone, rolled back
+            attempt.fail(w.future, refusal)
+            return
+        attempt.succeed(w.future, value)
+        if w.after_commit is not None:
+            attempt.hooks.append(w.after_commit)
+
+    def _publish(self, attempt: _Attempt) -> None:
+        """The transaction committed: keep the new cursors, release the callers."""
+        self._epoch += 1
+        for tid, cur in attempt.work.items():
+            if cur.status == "playing" and tid not in attempt.closed:
+                self.cursors[tid] = cur
+            else:
+                self.cursors.pop(tid, None)
+        for tid in attempt.closed:
+            self.cursors.pop(tid, None)
         self.batches += 1
         self._maybe_checkpoint()
-        for w in accepted:
-            w.future.set_result(MoveResult(w.expected + len(w.moves)))
-        for w in duplicates:
-            w.future.set_result(MoveResult(work[w.table_id].version, duplicate=True))
-        for w, exc in failed:
-            w.future.set_exception(exc)
+        for hook in attempt.hooks:
+            hook()
+        for future, value, exc in attempt.outcomes:
+            if future.done():  # pragma: no cover - a caller that gave up
+                continue
+            if exc is None:
+                future.set_result(value)
+            else:
+                future.set_exception(exc)
+
+    # ------------------------------------------------------------------ moves
+
+    def _check_move(
+        self,
+        attempt: _Attempt,
+        w: MoveWrite,
+        seen: set[str],
+        segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]],
+        stale: list[MoveWrite],
+    ) -> None:
+        cur = self._working_cursor(attempt, w.table_id)
+        assert cur is not None
+        if w.interaction_id is not None and w.interaction_id in seen:
+            attempt.succeed(w.future, MoveResult(cur.version, duplicate=True))
+            return
+        if cur.status != "playing":
+            error: StorageError = WrongTableStatus(w.table_id, cur.status, "playing")
+        elif w.expected != cur.version:
+            error = StaleVersion(w.table_id, w.expected, cur.version)
+        else:
+            if w.interaction_id is not None:
+                seen.add(w.interaction_id)
+            rounds_before = cur.rounds_done
+            _advance(cur, w)
+            segment.append((w, cur, rounds_before, cur.seats))
+            return
+        if w.interaction_id is not None:
+            stale.append(w)  # may be an interaction delivered again: then a duplicate
+        attempt.fail(w.future, error)
+
+    async def _settle_repeats(
+        self, conn: AsyncConnection, attempt: _Attempt, stale: list[MoveWrite]
+    ) -> None:
+        """A refused write whose interaction is already in the log is a duplicate."""
+        known = await self._known_interactions(conn, stale)
+        if not known:
+            return
+        repeats = {id(w.future): w for w in stale if w.interaction_id in known}
+        for i, (future, _value, _exc) in enumerate(attempt.outcomes):
+            w = repeats.get(id(future))
+            if w is not None:
+                version = attempt.work[w.table_id].version
+                attempt.outcomes[i] = (future, MoveResult(version, duplicate=True), None)
 
     async def _known_interactions(
-        self, conn: AsyncConnection, pending: list[MoveWrite]
+        self, conn: AsyncConnection, pending: Iterable[Write]
     ) -> set[str]:
-        ids = [w.interaction_id for w in pending if w.interaction_id is not None]
+        ids = [
+            w.interaction_id
+            for w in pending
+            if isinstance(w, MoveWrite) and w.interaction_id is not None
+        ]
         if not ids:
             return set()
         rows = await conn.execute(
@@ -220,107 +508,118 @@ class MoveWriter:
         )
         return {r[0] for r in rows}
 
-    async def _write(
+    async def _write_moves(
         self,
         conn: AsyncConnection,
-        accepted: list[MoveWrite],
-        work: dict[int, TableCursor],
-        now: datetime,
+        attempt: _Attempt,
+        segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]],
     ) -> None:
-        move_rows = []
-        round_rows = []
-        rounds_updates: list[dict[str, Any]] = []
-        snapshot_updates: list[dict[str, Any]] = []
-        finished: list[tuple[MoveWrite, TableCursor]] = []
-        done_before: dict[int, int] = {}
-        for w in accepted:
+        if segment:
+            batch, counts = self._build(segment)
+            ids = await run_in_transaction(conn, batch)
+            self._accept(attempt, segment, counts, ids)
+
+    def _accept(
+        self,
+        attempt: _Attempt,
+        segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]],
+        counts: list[int],
+        ids: list[int],
+    ) -> None:
+        start = 0
+        for (w, _cur, _rounds, _seats), n in zip(segment, counts, strict=True):
+            outbox_ids = tuple(ids[start : start + n])
+            start += n
+            attempt.succeed(w.future, MoveResult(w.expected + len(w.moves), False, outbox_ids))
+
+    def _build(
+        self, segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]]
+    ) -> tuple[BatchSQL, list[int]]:
+        """The statements that store ``segment`` (accepted moves, each with its table's
+        cursor, the rounds the table had before it and its seats after it), and how many
+        outbox rows each move adds."""
+        st = self.statements
+        now = datetime.now(UTC)
+        move_rows, touch_rows, snapshot_rows, round_rows, seat_rows = [], [], [], [], []
+        finish_rows, result_rows, stats_rows = [], [], []
+        batch = BatchSQL()
+        counts = []
+        for w, cur, rounds_before, seat_infos in segment:
+            tid = w.table_id
             for i, move in enumerate(w.moves):
+                # the interaction belongs to the move's first row
+                interaction = w.interaction_id if i == 0 else None
                 move_rows.append(
-                    {
-                        "table_id": w.table_id,
-                        "seq": w.expected + 1 + i,
-                        "move": move,
-                        # the interaction belongs to the move's first row
-                        "interaction_id": w.interaction_id if i == 0 else None,
-                        "created_at": now,
-                    }
+                    st.insert_move.row(tid, w.expected + 1 + i, move, interaction, now)
                 )
             # each write carries the table's whole list of finished rounds; the rows to
             # add are those past what the table had before
-            start = done_before.setdefault(w.table_id, self.cursors[w.table_id].rounds_done)
-            for r in range(start, len(w.round_scores)):
+            new_rounds = len(w.round_scores) > rounds_before
+            for r in range(rounds_before, len(w.round_scores)):
                 for position, points in enumerate(w.round_scores[r]):
-                    round_rows.append(
-                        {
-                            "table_id": w.table_id,
-                            "round_no": r + 1,
-                            "position": position,
-                            "points": points,
-                        }
+                    round_rows.append(st.insert_round.row(tid, r + 1, position, points))
+            if new_rounds or w.human:
+                touch_rows.append(
+                    st.touch_table.row(
+                        tid,
+                        len(w.round_scores) if new_rounds else None,
+                        now if w.human else None,
                     )
-            if len(w.round_scores) > start:
-                done_before[w.table_id] = len(w.round_scores)
-                rounds_updates.append({"b_id": w.table_id, "b_rounds": len(w.round_scores)})
+                )
             if w.snapshot is not None:
-                snapshot_updates.append(
-                    {
-                        "b_id": w.table_id,
-                        "b_version": w.expected + len(w.moves),
-                        "b_snapshot": w.snapshot,
-                    }
+                snapshot_rows.append(
+                    st.update_snapshot.row(tid, w.expected + len(w.moves), w.snapshot)
+                )
+            for position in sorted(w.timeouts.keys() | w.to_ai.keys()):
+                seat_rows.append(
+                    st.update_seat.row(
+                        tid, position, w.timeouts.get(position), w.to_ai.get(position)
+                    )
                 )
             if w.result is not None:
-                finished.append((w, work[w.table_id]))
-        # The version follows the log: a trigger on moves keeps it, in the same INSERT.
-        await conn.execute(moves.insert(), move_rows)
-        if rounds_updates:
-            await conn.execute(
-                update(tables)
-                .where(tables.c.id == bindparam("b_id"))
-                .values(rounds_done=bindparam("b_rounds")),
-                rounds_updates,
-            )
-        if snapshot_updates:
-            await conn.execute(
-                update(snapshots)
-                .where(snapshots.c.table_id == bindparam("b_id"))
-                .values(version=bindparam("b_version"), state=bindparam("b_snapshot")),
-                snapshot_updates,
-            )
-        if round_rows:
-            await conn.execute(round_scores.insert(), round_rows)
-        for w, cur in finished:
-            assert w.result is not None
-            await conn.execute(
-                update(tables)
-                .where(tables.c.id == w.table_id)
-                .values(status="finished", finished_at=now, deadline=None)
-            )
-            await conn.execute(
-                results.insert().values(
-                    table_id=w.table_id,
-                    guild_id=cur.guild_id,
-                    channel_id=cur.channel_id,
-                    winners=w.result.winners,
-                    totals=w.result.totals,
-                    rounds_played=w.result.rounds_played,
-                    finished_at=now,
+                finish_rows.append(st.finish_table.row(tid, now))
+                result_rows.append(
+                    st.insert_result.row(
+                        tid,
+                        cur.guild_id,
+                        cur.channel_id,
+                        w.result.winners,
+                        w.result.totals,
+                        w.result.rounds_played,
+                        now,
+                    )
                 )
-            )
-            for row in w.result.stats:
-                await upsert_stats(conn, player_stats, cur.guild_id, row)
+                for s in credited_stats(w.result, seat_infos):
+                    stats_rows.append(
+                        st.upsert_stats.row(
+                            cur.guild_id,
+                            s["user_id"],
+                            s["name"],
+                            1,
+                            1 if s["win"] else 0,
+                            s["points"],
+                            s["best"],
+                            s["captures"],
+                        )
+                    )
+            for a in w.announcements:
+                batch.outbox.append((tid, cur.channel_id, a.kind, a.content, now))
+            counts.append(len(w.announcements))
+        # The version (and moved_at) follow the log: a trigger on moves keeps them, in
+        # the same INSERT.
+        batch.add(st.insert_move, move_rows)
+        batch.add(st.touch_table, touch_rows)
+        batch.add(st.update_snapshot, snapshot_rows)
+        batch.add(st.insert_round, round_rows)
+        batch.add(st.update_seat, seat_rows)
+        batch.add(st.finish_table, finish_rows)
+        batch.add(st.insert_result, result_rows)
+        batch.add(st.upsert_stats, stats_rows)
+        return batch, counts
 
 
 def _copy(cur: TableCursor) -> TableCursor:
-    return TableCursor(
-        cur.version,
-        cur.rounds_done,
-        cur.snapshot_version,
-        cur.status,
-        cur.guild_id,
-        cur.channel_id,
-        cur.seats,
-    )
+    return dataclasses.replace(cur)
 
 
 def _advance(cur: TableCursor, w: MoveWrite) -> None:
@@ -328,5 +627,22 @@ def _advance(cur: TableCursor, w: MoveWrite) -> None:
     cur.rounds_done = max(cur.rounds_done, len(w.round_scores))
     if w.snapshot is not None:
         cur.snapshot_version = cur.version
+    if w.timeouts or w.to_ai:
+        cur.seats = tuple(
+            dataclasses.replace(
+                s,
+                timeouts=w.timeouts.get(s.position, s.timeouts),
+                ai_level=w.to_ai.get(s.position, s.ai_level),
+            )
+            for s in cur.seats
+        )
     if w.result is not None:
         cur.status = "finished"
+
+
+def seat_changed(cur: TableCursor | None, position: int, **changes: Any) -> None:
+    """Apply a seat change to the writer's cursor of a table, if it keeps one."""
+    if cur is not None:
+        cur.seats = tuple(
+            dataclasses.replace(s, **changes) if s.position == position else s for s in cur.seats
+        )

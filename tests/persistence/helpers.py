@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy import func, select, text
 
 from engine.game import Decision
 from engine.stack.ai import RandomPlayer
@@ -10,9 +14,10 @@ from engine.stack.moves import Move
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence import Store
-from persistence.records import TableInfo
+from persistence.records import Announcement, TableInfo
 
 GUILD = 1000
+TABLE = Announcement("table")
 
 
 async def started_table(
@@ -57,3 +62,44 @@ async def play_moves(
         step = next_step(state, rng)
         version = (await store.record_move(info.id, version, step, state)).version
     return version
+
+
+async def count(store: Store, table: object) -> int:
+    """How many rows ``table`` holds."""
+    async with store.engine.connect() as conn:
+        query = select(func.count()).select_from(table)  # type: ignore[arg-type]
+        return int((await conn.execute(query)).scalar_one())
+
+
+@asynccontextmanager
+async def refusing_inserts(store: Store, table: str) -> AsyncIterator[None]:
+    """While inside, the database itself refuses every insert into ``table`` (a trigger
+    that raises): a write failing in the middle of its transaction."""
+    trigger = f"refuse_{table}"
+    async with store.engine.begin() as conn:
+        if store.engine.dialect.name == "sqlite":
+            await conn.execute(
+                text(
+                    f"CREATE TRIGGER {trigger} BEFORE INSERT ON {table} "
+                    "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
+                )
+            )
+        else:
+            await conn.execute(
+                text(
+                    "CREATE OR REPLACE FUNCTION refuse_insert() RETURNS trigger AS $$ "
+                    "BEGIN RAISE EXCEPTION 'disk on fire'; END $$ LANGUAGE plpgsql"
+                )
+            )
+            await conn.execute(
+                text(
+                    f"CREATE TRIGGER {trigger} BEFORE INSERT ON {table} "
+                    "FOR EACH ROW EXECUTE FUNCTION refuse_insert()"
+                )
+            )
+    try:
+        yield
+    finally:
+        on = "" if store.engine.dialect.name == "sqlite" else f" ON {table}"
+        async with store.engine.begin() as conn:
+            await conn.execute(text(f"DROP TRIGGER {trigger}{on}"))

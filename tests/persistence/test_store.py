@@ -7,9 +7,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-import persistence.writer as writer_module
 from engine.game import Decision
 from engine.stack.record import check
 from engine.stack.rules import HouseRules
@@ -25,13 +24,23 @@ from persistence import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.schema import channel_settings, guild_settings, moves, round_scores, tables
-from tests.persistence.helpers import GUILD, next_step, play_moves, started_table
-
-
-async def count(store: Store, table: object) -> int:
-    async with store.engine.connect() as conn:
-        return int((await conn.execute(select(func.count()).select_from(table))).scalar_one())  # type: ignore[arg-type]
+from persistence.schema import (
+    channel_settings,
+    guild_settings,
+    moves,
+    outbox,
+    round_scores,
+    tables,
+)
+from tests.persistence.helpers import (
+    GUILD,
+    TABLE,
+    count,
+    next_step,
+    play_moves,
+    refusing_inserts,
+    started_table,
+)
 
 
 async def stored_version(store: Store, table_id: int) -> int:
@@ -221,9 +230,7 @@ async def test_same_interaction_twice_is_applied_once(store: Store) -> None:
     assert await stored_version(store, info.id) == first.version + len(step)
 
 
-async def test_a_move_is_stored_whole_or_not_at_all(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_move_is_stored_whole_or_not_at_all(store: Store) -> None:
     info, state, rng = await started_table(store, 11, rules=HouseRules(target_score=1))
     version = info.version
     while True:  # play up to the move that ends the game (round scores, result, stats)
@@ -234,18 +241,15 @@ async def test_a_move_is_stored_whole_or_not_at_all(
         version = (await store.record_move(info.id, version, step, probe)).version
         state = probe
     moves_before, rounds_before = await count(store, moves), await count(store, round_scores)
-
-    async def broken(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("disk on fire")
-
-    monkeypatch.setattr(writer_module, "upsert_stats", broken)
-    with pytest.raises(StorageError):
-        await store.record_move(info.id, version, step, probe)
+    # the database refuses the last statement of the move's transaction (the stats)
+    async with refusing_inserts(store, "player_stats"):
+        with pytest.raises(StorageError):
+            await store.record_move(info.id, version, step, probe, announcements=[TABLE])
     assert await count(store, moves) == moves_before
     assert await count(store, round_scores) == rounds_before
+    assert await count(store, outbox) == 0
     assert await stored_version(store, info.id) == version
     assert (await store.table(info.id)).status == "playing"
-    monkeypatch.undo()
     await store.record_move(info.id, version, step, probe)
     assert (await store.table(info.id)).status == "finished"
 

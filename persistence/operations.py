@@ -1,0 +1,322 @@
+"""The writes on tables, seats and the outbox, as move-writer operations.
+
+Each is an async function of a :class:`~persistence.writer.WriteContext` run inside the
+writer's shared transaction: it reads and checks first, raising its refusal (which then
+wrote nothing) before its first write, and keeps the writer's cursor of the table in step
+with what it changes. The :class:`~persistence.store.Store` methods queue them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+
+from engine.stack.moves import Move, move_to_json
+from engine.stack.state import StackState
+from persistence.errors import (
+    AlreadySeated,
+    InvalidSettings,
+    NotSeated,
+    TableExists,
+    TableFull,
+    TableNotFound,
+    WrongTableStatus,
+)
+from persistence.records import MAX_SEATS, Announcement, SeatInfo, TableCursor, TableInfo
+from persistence.rows import need_status, read_table
+from persistence.schema import ACTIVE, moves, outbox, seats, snapshots, tables
+from persistence.writer import WriteContext, seat_changed
+
+OUTBOX_CHUNK = 500  # ids per UPDATE when marking deliveries
+
+
+async def create_table(
+    ctx: WriteContext,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    host_name: str,
+    options: dict[str, Any],
+) -> TableInfo:
+    existing = (
+        await ctx.conn.execute(
+            select(tables.c.id).where(
+                tables.c.channel_id == channel_id, tables.c.status.in_(ACTIVE)
+            )
+        )
+    ).first()
+    if existing is not None:
+        raise TableExists(channel_id)
+    result = await ctx.write(
+        tables.insert().values(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            options=options,
+            created_at=ctx.now,
+            last_active_at=ctx.now,
+        )
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    table_id = int(key[0])
+    await ctx.write(
+        seats.insert().values(table_id=table_id, position=0, user_id=host_id, name=host_name)
+    )
+    return TableInfo(
+        id=table_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        status="lobby",
+        options=dict(options),
+        seats=(SeatInfo(0, host_id, host_name, None),),
+        version=0,
+        rules=None,
+        message_channel_id=None,
+        message_id=None,
+        deadline=None,
+        created_at=ctx.now,
+        started_at=None,
+        finished_at=None,
+        last_active_at=ctx.now,
+    )
+
+
+async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "lobby")
+    if info.seat_of(user_id) is not None:
+        raise AlreadySeated(f"{name} is already at this table.")
+    if len(info.seats) >= MAX_SEATS:
+        raise TableFull(f"The table is full ({MAX_SEATS} players).")
+    seat = SeatInfo(len(info.seats), user_id, name, None)
+    await ctx.write(
+        seats.insert().values(table_id=table_id, position=seat.position, user_id=user_id, name=name)
+    )
+    await ctx.write(update(tables).where(tables.c.id == table_id).values(last_active_at=ctx.now))
+    return dataclasses.replace(info, seats=(*info.seats, seat), last_active_at=ctx.now)
+
+
+async def add_ai(ctx: WriteContext, table_id: int, level: str) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "lobby")
+    if len(info.seats) >= MAX_SEATS:
+        raise TableFull(f"The table is full ({MAX_SEATS} players).")
+    names = {s.name for s in info.seats}
+    number = 1
+    while f"AI {number}" in names:
+        number += 1
+    seat = SeatInfo(len(info.seats), None, f"AI {number}", level)
+    await ctx.write(
+        seats.insert().values(
+            table_id=table_id, position=seat.position, name=seat.name, ai_level=level
+        )
+    )
+    return dataclasses.replace(info, seats=(*info.seats, seat))
+
+
+async def leave_lobby(ctx: WriteContext, table_id: int, user_id: int) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "lobby")
+    seat = info.seat_of(user_id)
+    if seat is None:
+        raise NotSeated(f"User {user_id} is not at table {table_id}.")
+    await _remove_seat(ctx, info, seat.position)
+    rest = [s for s in info.seats if s.position != seat.position]
+    humans = [s for s in rest if s.user_id is not None]
+    if not humans:
+        await ctx.write(
+            update(tables)
+            .where(tables.c.id == table_id)
+            .values(status="abandoned", finished_at=ctx.now)
+        )
+        ctx.close(table_id, "abandoned")
+    elif user_id == info.host_id:
+        await ctx.write(
+            update(tables).where(tables.c.id == table_id).values(host_id=humans[0].user_id)
+        )
+    return await read_table(ctx.conn, table_id)
+
+
+async def remove_ai(ctx: WriteContext, table_id: int, position: int) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "lobby")
+    seat = next((s for s in info.seats if s.position == position), None)
+    if seat is None or not seat.is_ai:
+        raise NotSeated(f"Seat {position} of table {table_id} is not an AI seat.")
+    await _remove_seat(ctx, info, position)
+    return await read_table(ctx.conn, table_id)
+
+
+async def _remove_seat(ctx: WriteContext, info: TableInfo, position: int) -> None:
+    await ctx.write(delete(seats).where(seats.c.table_id == info.id, seats.c.position == position))
+    # keep positions 0..n-1 in join order
+    for s in info.seats:
+        if s.position > position:
+            await ctx.write(
+                update(seats)
+                .where(seats.c.table_id == info.id, seats.c.position == s.position)
+                .values(position=s.position - 1)
+            )
+
+
+async def start_table(
+    ctx: WriteContext,
+    table_id: int,
+    seat_order: Sequence[int],
+    state: StackState,
+    opening: Sequence[Move],
+) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "lobby")
+    if sorted(seat_order) != list(range(len(info.seats))):
+        raise InvalidSettings("The seat order must name every lobby seat once.")
+    names = tuple(info.seats[p].name for p in seat_order)
+    if names != state.players:
+        raise InvalidSettings("The game's players are not the lobby's, in that order.")
+    now = ctx.now
+    # rewrite the seats in playing order (through temporary negative positions)
+    for new, old in enumerate(seat_order):
+        await ctx.write(
+            update(seats)
+            .where(seats.c.table_id == table_id, seats.c.position == old)
+            .values(position=-1 - new)
+        )
+    await ctx.write(
+        update(seats).where(seats.c.table_id == table_id).values(position=-seats.c.position - 1)
+    )
+    version = len(opening)
+    if opening:
+        await ctx.write(
+            moves.insert(),
+            [
+                {"table_id": table_id, "seq": i + 1, "move": move_to_json(m), "created_at": now}
+                for i, m in enumerate(opening)
+            ],
+        )
+    await ctx.write(
+        update(tables)
+        .where(tables.c.id == table_id)
+        .values(
+            status="playing",
+            rules=state.rules.to_record(),
+            version=version,
+            rounds_done=len(state.round_scores),
+            started_at=now,
+            last_active_at=now,
+        )
+    )
+    await ctx.write(
+        snapshots.insert().values(
+            table_id=table_id, version=version, state=state.to_dict(full_history=False)
+        )
+    )
+    started = await read_table(ctx.conn, table_id)
+    # the writer needs no query for this table's first move
+    ctx.track(
+        table_id,
+        TableCursor(
+            version,
+            len(state.round_scores),
+            version,
+            "playing",
+            started.guild_id,
+            started.channel_id,
+            started.seats,
+        ),
+    )
+    return started
+
+
+async def end_table(
+    ctx: WriteContext, table_id: int, status: str, announcements: Sequence[Announcement]
+) -> TableInfo:
+    info = await read_table(ctx.conn, table_id)
+    if not info.is_active:
+        raise WrongTableStatus(table_id, info.status, "lobby or playing")
+    await ctx.write(
+        update(tables)
+        .where(tables.c.id == table_id)
+        .values(status=status, finished_at=ctx.now, deadline=None)
+    )
+    await ctx.announce(table_id, info.channel_id, announcements)
+    ctx.close(table_id, status)
+    return dataclasses.replace(info, status=status, finished_at=ctx.now, deadline=None)
+
+
+async def set_seat_ai(
+    ctx: WriteContext,
+    table_id: int,
+    position: int,
+    level: str,
+    left: bool,
+    announcements: Sequence[Announcement],
+) -> TableInfo:
+    """Hand a seat to the AI; when its player left and hosted, the host passes on to the
+    next seat (in seat order after theirs, wrapping) still played by a human."""
+    info = await read_table(ctx.conn, table_id)
+    need_status(info, "playing")
+    if not 0 <= position < len(info.seats):
+        raise NotSeated(f"Table {table_id} has no seat {position}.")
+    await ctx.write(
+        update(seats)
+        .where(seats.c.table_id == table_id, seats.c.position == position)
+        .values(ai_level=level, left_game=left)
+    )
+    seated = tuple(
+        dataclasses.replace(s, ai_level=level, left_game=left) if s.position == position else s
+        for s in info.seats
+    )
+    host_id = info.host_id
+    leaver = info.seats[position]
+    if left and leaver.user_id is not None and leaver.user_id == info.host_id:
+        n = len(seated)
+        after = (seated[(position + k) % n] for k in range(1, n))
+        heir = next((s for s in after if s.user_id is not None and not s.is_ai), None)
+        if heir is not None and heir.user_id is not None:
+            host_id = heir.user_id
+            await ctx.write(update(tables).where(tables.c.id == table_id).values(host_id=host_id))
+    await ctx.announce(table_id, info.channel_id, announcements)
+    seat_changed(ctx.cursor(table_id), position, ai_level=level, left_game=left)
+    return dataclasses.replace(info, seats=seated, host_id=host_id)
+
+
+async def set_timeouts(ctx: WriteContext, table_id: int, position: int, count: int) -> None:
+    changed = await ctx.write(
+        update(seats)
+        .where(seats.c.table_id == table_id, seats.c.position == position)
+        .values(timeouts=count)
+    )
+    if not changed.rowcount:
+        raise NotSeated(f"Table {table_id} has no seat {position}.")
+    seat_changed(ctx.cursor(table_id), position, timeouts=count)
+
+
+async def update_table(ctx: WriteContext, table_id: int, values: dict[str, Any]) -> None:
+    changed = await ctx.write(update(tables).where(tables.c.id == table_id).values(**values))
+    if not changed.rowcount:
+        raise TableNotFound(f"There is no table {table_id}.")
+
+
+async def mark_delivered(ctx: WriteContext, ids: Sequence[int]) -> None:
+    unique = sorted(set(ids))
+    for start in range(0, len(unique), OUTBOX_CHUNK):
+        await ctx.write(
+            update(outbox)
+            .where(
+                outbox.c.id.in_(unique[start : start + OUTBOX_CHUNK]),
+                outbox.c.delivered_at.is_(None),
+            )
+            .values(delivered_at=ctx.now)
+        )
+
+
+async def purge_delivered(ctx: WriteContext, before: datetime) -> int:
+    result = await ctx.write(delete(outbox).where(outbox.c.delivered_at < before))
+    return max(result.rowcount, 0)

@@ -1,0 +1,122 @@
+"""Turning database rows into records, and the two reads every write path needs: a table
+with its seats, and the move writer's cursor of a table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Row, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from engine.stack.rules import StackRules
+from persistence.errors import TableNotFound, WrongTableStatus
+from persistence.records import OutboxItem, PlayerStats, SeatInfo, TableCursor, TableInfo
+from persistence.schema import seats, snapshots, tables
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """SQLite hands datetimes back without a zone; they were stored in UTC."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+def seat_from_row(row: Row[Any]) -> SeatInfo:
+    return SeatInfo(
+        row.position, row.user_id, row.name, row.ai_level, row.timeouts, bool(row.left_game)
+    )
+
+
+def info_from_row(row: Row[Any], seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
+    return TableInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        status=row.status,
+        options=dict(row.options or {}),
+        seats=seat_infos,
+        version=row.version,
+        rules=None if row.rules is None else StackRules.model_validate(row.rules),
+        message_channel_id=row.message_channel_id,
+        message_id=row.message_id,
+        deadline=aware(row.deadline),
+        created_at=aware(row.created_at) or now(),
+        started_at=aware(row.started_at),
+        finished_at=aware(row.finished_at),
+        last_active_at=aware(row.last_active_at),
+        moved_at=aware(row.moved_at),
+        pinged_version=row.pinged_version,
+    )
+
+
+def stats_from_row(row: Row[Any]) -> PlayerStats:
+    return PlayerStats(
+        row.user_id, row.name, row.games, row.wins, row.points, row.best_round, row.captures
+    )
+
+
+def outbox_item_from_row(row: Row[Any]) -> OutboxItem:
+    return OutboxItem(
+        id=row.id,
+        table_id=row.table_id,
+        channel_id=row.channel_id,
+        kind=row.kind,
+        content=row.content,
+        created_at=aware(row.created_at) or now(),
+    )
+
+
+async def read_seats(conn: AsyncConnection, table_id: int) -> tuple[SeatInfo, ...]:
+    rows = await conn.execute(
+        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.position)
+    )
+    return tuple(seat_from_row(s) for s in rows)
+
+
+async def read_table(conn: AsyncConnection, table_id: int) -> TableInfo:
+    """The table with that id; :class:`TableNotFound` if there is none."""
+    row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
+    if row is None:
+        raise TableNotFound(f"There is no table {table_id}.")
+    return info_from_row(row, await read_seats(conn, table_id))
+
+
+async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
+    """What the move writer needs to know of a table: version, rounds, snapshot, seats."""
+    row = (
+        await conn.execute(
+            select(
+                tables.c.version,
+                tables.c.rounds_done,
+                func.coalesce(snapshots.c.version, 0).label("snapshot_version"),
+                tables.c.status,
+                tables.c.guild_id,
+                tables.c.channel_id,
+            )
+            .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
+            .where(tables.c.id == table_id)
+        )
+    ).first()
+    if row is None:
+        raise TableNotFound(f"There is no table {table_id}.")
+    return TableCursor(
+        row.version,
+        row.rounds_done,
+        row.snapshot_version,
+        row.status,
+        row.guild_id,
+        row.channel_id,
+        await read_seats(conn, table_id),
+    )
+
+
+def need_status(info: TableInfo, status: str) -> None:
+    """:class:`WrongTableStatus` unless the table is ``status``."""
+    if info.status != status:
+        raise WrongTableStatus(info.id, info.status, status)
