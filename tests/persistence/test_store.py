@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from engine.game import Decision
+from engine.stack.moves import Roll
 from engine.stack.record import check
 from engine.stack.rules import HouseRules
 from persistence import (
@@ -260,15 +261,9 @@ async def test_finished_table_refuses_moves(store: Store) -> None:
     assert state.decision is Decision.OVER
     assert (await store.table(info.id)).status == "finished"
     with pytest.raises(WrongTableStatus):
-        await store.record_move(info.id, version, [state.history and next_step_dummy()], state)
+        await store.record_move(info.id, version, [Roll(3)], state)
     with pytest.raises(WrongTableStatus):
         await store.end_table(info.id)
-
-
-def next_step_dummy() -> object:
-    from engine.stack.moves import Roll
-
-    return Roll(3)
 
 
 async def test_concurrent_tables_are_committed_in_groups(store: Store) -> None:

@@ -1,0 +1,148 @@
+"""Settings: cached (read on every turn), refreshed by every settings write; channel timer
+overrides; expiry times."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from sqlalchemy import update
+
+from engine.stack.rules import HouseRules
+from persistence import InvalidSettings, Store
+from persistence.schema import channel_settings, guild_settings
+from tests.persistence.helpers import GUILD, count
+
+
+async def change_behind_the_stores_back(store: Store, seconds: int) -> None:
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            update(guild_settings)
+            .where(guild_settings.c.guild_id == GUILD)
+            .values(turn_seconds=seconds)
+        )
+
+
+async def test_settings_are_read_from_the_cache_in_the_steady_state(store: Store) -> None:
+    await store.set_turn_timer(GUILD, 45)
+    assert (await store.guild_settings(GUILD, 7)).turn_seconds == 45
+    # a change the store did not make is not seen: no query was made
+    await change_behind_the_stores_back(store, 90)
+    assert (await store.guild_settings(GUILD, 7)).turn_seconds == 45
+    # the first read of another key does query
+    assert (await store.guild_settings(GUILD)).turn_seconds == 90
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "set_turn_timer",
+        "set_channel_timer",
+        "set_house_rules",
+        "set_channel_rules",
+        "reset_house_rules",
+        "reset_channel",
+        "set_expiry",
+    ],
+)
+async def test_every_settings_write_refreshes_the_cached_settings(store: Store, write: str) -> None:
+    await store.set_turn_timer(GUILD, 45)
+    assert (await store.guild_settings(GUILD, 7)).turn_seconds == 45
+    await change_behind_the_stores_back(store, 90)
+    writes: dict[str, Callable[[], Awaitable[object]]] = {
+        "set_turn_timer": lambda: store.set_turn_timer(GUILD + 1, 30),
+        "set_channel_timer": lambda: store.set_turn_timer(GUILD + 1, 30, channel_id=8),
+        "set_house_rules": lambda: store.set_house_rules(GUILD + 1, {"target_score": 50}),
+        "set_channel_rules": lambda: store.set_house_rules(GUILD, {"target_score": 50}, 8),
+        "reset_house_rules": lambda: store.reset_house_rules(GUILD + 1),
+        "reset_channel": lambda: store.reset_house_rules(GUILD, channel_id=8),
+        "set_expiry": lambda: store.set_expiry(GUILD + 1, lobby_timeout=600),
+    }
+    await writes[write]()
+    assert (await store.guild_settings(GUILD, 7)).turn_seconds == 90
+
+
+async def test_a_refused_settings_write_changes_nothing(store: Store) -> None:
+    await store.set_turn_timer(GUILD, 45)
+    cached = await store.guild_settings(GUILD)
+    with pytest.raises(InvalidSettings):
+        await store.set_turn_timer(GUILD, 4000)
+    with pytest.raises(InvalidSettings):
+        await store.set_expiry(GUILD, idle_timeout=60)
+    assert await store.guild_settings(GUILD) == cached
+
+
+async def test_a_channel_timer_overrides_the_servers_and_keeps_the_channels_rules(
+    store: Store,
+) -> None:
+    await store.set_turn_timer(GUILD, 60)
+    await store.set_house_rules(GUILD, {"target_score": 150}, channel_id=7)
+    await store.set_turn_timer(GUILD, 20, channel_id=7)
+    here = await store.guild_settings(GUILD, 7)
+    assert here.turn_seconds == 20 and here.channel_turn_seconds == 20
+    assert here.channel_rules == HouseRules(target_score=150)
+    elsewhere = await store.guild_settings(GUILD, 8)
+    assert elsewhere.turn_seconds == 60 and elsewhere.channel_turn_seconds is None
+    # the server's timer changes: the channel keeps its own
+    await store.set_turn_timer(GUILD, 90)
+    assert (await store.guild_settings(GUILD, 7)).turn_seconds == 20
+    assert (await store.guild_settings(GUILD, 8)).turn_seconds == 90
+    # new rules for the channel keep its timer
+    await store.set_house_rules(GUILD, {"target_score": 80}, channel_id=7)
+    here = await store.guild_settings(GUILD, 7)
+    assert here.turn_seconds == 20 and here.effective.target_score == 80
+    # the channel's timer alone goes: its rules stay
+    await store.set_turn_timer(GUILD, None, channel_id=7)
+    here = await store.guild_settings(GUILD, 7)
+    assert here.turn_seconds == 90 and here.channel_rules == HouseRules(target_score=80)
+    with pytest.raises(InvalidSettings):
+        await store.set_turn_timer(GUILD, None)
+
+
+async def test_a_channel_may_override_only_its_timer_and_a_reset_removes_the_whole_override(
+    store: Store,
+) -> None:
+    await store.set_house_rules(GUILD, {"target_score": 150})
+    await store.set_turn_timer(GUILD, 0, channel_id=9)  # timer off in this channel only
+    here = await store.guild_settings(GUILD, 9)
+    assert here.turn_seconds == 0 and here.channel_rules is None
+    assert here.effective.target_score == 150
+    await store.set_house_rules(GUILD, {"dice_per_player": 10}, channel_id=9)
+    await store.reset_house_rules(GUILD, channel_id=9)
+    here = await store.guild_settings(GUILD, 9)
+    assert here.channel_rules is None and here.channel_turn_seconds is None
+    assert here.turn_seconds == 120 and here.effective.target_score == 150
+    assert await count(store, channel_settings) == 0
+    # removing a timer override that is the channel's only one removes its row
+    await store.set_turn_timer(GUILD, 30, channel_id=9)
+    await store.set_turn_timer(GUILD, None, channel_id=9)
+    assert await count(store, channel_settings) == 0
+
+
+async def test_expiry_times_default_to_an_hour_and_a_day_and_are_validated(
+    store: Store,
+) -> None:
+    fresh = await store.guild_settings(GUILD)
+    assert (fresh.lobby_timeout, fresh.idle_timeout) == (3600, 86400)
+    await store.set_turn_timer(GUILD, 30)  # a row with the defaults
+    assert (await store.guild_settings(GUILD)).lobby_timeout == 3600
+    await store.set_expiry(GUILD, lobby_timeout=60)
+    await store.set_expiry(GUILD, idle_timeout=30 * 86400)
+    settings = await store.guild_settings(GUILD, 5)
+    assert (settings.lobby_timeout, settings.idle_timeout) == (60, 30 * 86400)
+    await store.set_expiry(GUILD, lobby_timeout=7 * 86400, idle_timeout=3600)
+    settings = await store.guild_settings(GUILD)
+    assert (settings.lobby_timeout, settings.idle_timeout) == (7 * 86400, 3600)
+    for bad in (
+        {"lobby_timeout": 59},
+        {"lobby_timeout": 7 * 86400 + 1},
+        {"idle_timeout": 3599},
+        {"idle_timeout": 30 * 86400 + 1},
+        {"idle_timeout": 7200.0},
+        {"lobby_timeout": True},
+        {"lobby_timeout": 600, "idle_timeout": 10},  # one bad value: neither is stored
+    ):
+        with pytest.raises(InvalidSettings):
+            await store.set_expiry(GUILD, **bad)
+    assert await store.guild_settings(GUILD) == settings
+    assert (await store.guild_settings(GUILD + 1)).lobby_timeout == 3600
