@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 from typing import Any
 
 import discord
@@ -18,20 +21,48 @@ log = logging.getLogger(__name__)
 COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")
 
 
+STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
+
+
+class StackTree(app_commands.CommandTree["StackBot"]):
+    """Refuses commands while the bot is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        tables = self.client._tables
+        if tables is not None and not tables.accepting:
+            await interaction.response.send_message(STOPPING, ephemeral=True)
+            return False
+        return True
+
+
 class StackBot(commands.Bot):
     """Opens the database (migrating it), loads every active table, resumes timers and
     buttons, then serves the slash commands."""
 
     def __init__(
-        self, settings: Settings, *, seed: int | None = None, sync_only: bool = False
+        self,
+        settings: Settings,
+        *,
+        seed: int | None = None,
+        sync_only: bool = False,
+        handle_signals: bool = True,
     ) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=StackTree,
+            # nobody is pinged unless a message names exactly whom it may ping
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.settings = settings
         self.seed = seed
         self.sync_only = sync_only  # `stackbot sync`: commands only, no database
+        self.handle_signals = handle_signals  # SIGTERM/SIGINT stop the bot cleanly
         self.store: Store | None = None
         self._tables: Tables | None = None
+        self._closing_task: asyncio.Task[None] | None = None
 
     @property
     def tables(self) -> Tables:
@@ -50,6 +81,8 @@ class StackBot(commands.Bot):
             await self.load_extension(name)
         self.tree.error(self.on_tree_error)
         await self._tables.resume()
+        if self.handle_signals:
+            self._stop_on_signals()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -80,20 +113,40 @@ class StackBot(commands.Bot):
             interaction.user.id,
             exc_info=error,
         )
-        text = "Something went wrong on our side; nothing was changed. Please try again."
+        # Never "nothing was changed": the error may come after a move was committed.
+        text = "Something went wrong on our side. The table shows what was saved; try again."
         if isinstance(error, app_commands.CheckFailure):
             text = "You can't use that command here."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
 
     async def on_message(self, message: discord.Message) -> None:
         if self._tables is not None and message.channel.id in self._tables.service.by_channel:
             self._tables.message_seen(message.channel.id)
 
+    def _stop_on_signals(self) -> None:
+        """SIGTERM (``docker stop``) and SIGINT stop the bot cleanly: no new interaction
+        is taken, the moves already acknowledged are flushed, the database is closed."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self._signalled, sig)
+
+    def _signalled(self, sig: signal.Signals) -> None:
+        log.info("%s received: stopping", sig.name)
+        if self._closing_task is None:
+            self._closing_task = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
-        await super().close()
+        """Stop taking interactions, let the steps under way finish, flush the move
+        writer and close the database; then disconnect."""
+        if self._tables is not None:
+            self._tables.accepting = False
+            await self._tables.drain()
         if self.store is not None:
             await self.store.close()
             self.store = None
+        await super().close()

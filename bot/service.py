@@ -1,9 +1,15 @@
 """Tables as the bot runs them, without Discord: the handlers every front end calls.
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
-engine to decide and change the state, commits through persistence, and returns what
-happened. A refused request raises :class:`Refusal` with a message for the user and
-changes nothing. One lock per table serialises everything done to it.
+engine to decide and change a *copy* of the state, commits through persistence, and only
+then swaps the copy in: what any reader sees (the table message, **My turn**, ``/hint``)
+is always a committed state. A refused request raises :class:`Refusal` with a message for
+the user and changes nothing. One lock per table serialises everything done to it.
+
+A player's move and everything it leads to until a human must act again (the dice, the AI
+seats' turns, round and game ends) is one step, committed in one transaction together with
+what it owes the channel (round and game messages: an outbox, delivered by the Discord
+layer, after a restart too).
 """
 
 from __future__ import annotations
@@ -13,18 +19,21 @@ import logging
 import random
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
 
+from bot.render import game_end_messages, round_end_messages, round_scoring
+from bot.text import escape_name
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, make_ai
 from engine.stack.describe import move_words, turn_words
 from engine.stack.moves import Move, Place, PlayerMove, Stack
 from engine.stack.notation import parse_move
-from engine.stack.render import render_round_scoring
 from engine.stack.rules import HouseRules, TeamSizeError, rules_error, seat_teams
 from engine.stack.state import StackState
 from persistence import (
@@ -38,11 +47,21 @@ from persistence import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.records import MAX_SEATS, TableInfo
+from persistence.records import MAX_SEATS, Announcement, TableInfo
 
 log = logging.getLogger(__name__)
 RECENT_INTERACTIONS = 256
+RECENT_TURNS = 8
 TIMEOUTS_BEFORE_AI = 3
+TABLE = Announcement("table")  # re-render the table message (a table that closed)
+
+
+def _discord_words(err: MoveError) -> str:
+    try:
+        from bot.wording import discord_words
+    except ImportError:  # pragma: no cover - wording module absent
+        return str(err)
+    return discord_words(err)
 
 
 class Refusal(Exception):
@@ -59,7 +78,7 @@ class Player:
 
 @dataclass(slots=True)
 class LiveTable:
-    """An active table in memory: its stored info, live state, lock and dice."""
+    """An active table in memory: its stored info, its committed state, lock and dice."""
 
     info: TableInfo
     state: StackState | None
@@ -67,8 +86,9 @@ class LiveTable:
     version: int = 0  # the stored state version (the move log's length)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_INTERACTIONS))
-    last_move: str | None = None
-    timer: Any = None  # the turn timer's handles, owned by the Discord layer
+    turns: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_TURNS))
+    turn_started: datetime | None = None  # when the current turn began
+    idle_since: datetime | None = None  # the last human action (for idle expiry)
 
     @property
     def id(self) -> int:
@@ -78,6 +98,10 @@ class LiveTable:
     def channel_id(self) -> int:
         return self.info.channel_id
 
+    @property
+    def last_move(self) -> str | None:
+        return self.turns[-1] if self.turns else None
+
     def current_seat(self) -> int | None:
         return None if self.state is None else self.state.current
 
@@ -85,6 +109,13 @@ class LiveTable:
         """The Discord user of a seat still played by its human, else ``None``."""
         s = self.info.seats[seat]
         return None if s.is_ai else s.user_id
+
+    def current_user(self) -> int | None:
+        """The human whose turn it is, if a human is to move."""
+        state = self.state
+        if state is None or state.is_over or state.current is None:
+            return None
+        return self.user_at(state.current)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,17 +128,19 @@ class Choice:
 
 @dataclass(slots=True)
 class MoveOutcome:
-    """What a move led to: the turns taken (the player's, then AI seats'), the rounds
-    that ended, whether the game is over, and a chooser when the player must pick."""
+    """What a request led to: the turns taken (the player's, then AI seats'), whether the
+    game is over or the table closed, whether the channel is owed messages (stored in the
+    outbox), and a chooser when the player must pick."""
 
     table: LiveTable
     turns: list[str] = field(default_factory=list)
-    rounds_ended: list[int] = field(default_factory=list)
-    round_scoring: dict[int, list[str]] = field(default_factory=dict)
     game_over: bool = False
+    closed: bool = False
+    announced: bool = False  # outbox rows were committed: deliver them
     chooser: list[Choice] | None = None
     chooser_kind: Literal["ambiguous", "place"] | None = None
     duplicate: bool = False
+    note: str = ""  # a sentence for the one who asked
 
 
 class TurnClock(Protocol):
@@ -126,11 +159,72 @@ class NoClock:
         return None
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Step:
+    """A player's move and what follows it, played on a copy of the table's state."""
+
+    def __init__(self, live: LiveTable) -> None:
+        assert live.state is not None
+        self.live = live
+        # compact: the current round only, as storage keeps it (memory stays flat)
+        self.state = StackState.from_dict(live.state.to_dict(full_history=False))
+        self.moves: list[Move] = []
+        self.turns: list[str] = []
+        self.announcements: list[Announcement] = []
+
+    def play(self, seat: int, move: PlayerMove, *, auto: bool = False) -> None:
+        state, rng = self.state, self.live.rng
+        rounds_before = len(state.round_scores)
+        turns_before = _turn_count(state)
+        state.apply(move, by=seat)
+        self.moves.append(move)
+        if state.chance_kind == "roll":  # a reroll: its die is rolled before anything else
+            outcome = state.sample_chance(rng)
+            state.apply(outcome)
+            self.moves.append(outcome)
+        if _turn_count(state) > turns_before:
+            words = turn_words(state, _last_turn(state))
+            if auto:
+                words += " (automatic: the turn timer ran out)"
+            self.turns.append(escape_name(words))
+        if len(state.round_scores) > rounds_before:  # the field before the next round's dice
+            round_no = len(state.round_scores)
+            scoring = round_scoring(state)
+            for text in round_end_messages(state, round_no, scoring):
+                self.announcements.append(Announcement("message", text))
+        if state.is_over:
+            for text in game_end_messages(state):
+                self.announcements.append(Announcement("message", text))
+            self.announcements.append(TABLE)
+        self.moves += state.resolve_chance(rng)
+
+    def run_ai(self) -> None:
+        """AI seats take their turns until a human is to move or the game ends."""
+        state, seats = self.state, self.live.info.seats
+        while not state.is_over and state.current is not None:
+            seat = seats[state.current]
+            if not seat.is_ai:
+                return
+            ai = make_ai(seat.ai_level or "greedy")
+            self.play(state.current, ai.choose(state, self.live.rng))
+
+
 class TableService:
     """Every table the bot runs, by channel."""
 
-    def __init__(self, store: Store, *, seed: int | None = None, clock: TurnClock | None = None):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed: int | None = None,
+        clock: TurnClock | None = None,
+        now: Callable[[], datetime] = _now,
+    ) -> None:
         self.store = store
+        self.now = now  # the Discord layer passes Discord's clock
         self.clock: TurnClock = clock or NoClock()
         self.by_channel: dict[int, LiveTable] = {}
         self.by_id: dict[int, LiveTable] = {}
@@ -148,6 +242,10 @@ class TableService:
         live = self.by_id.get(info.id)
         if live is None:
             live = LiveTable(info, state, self._rng(), info.version)
+            now = self.now()
+            # a time stored by another clock is never taken to be in the future
+            live.turn_started = min(info.moved_at or info.started_at or now, now)
+            live.idle_since = min(info.last_active_at or info.started_at or info.created_at, now)
         else:
             live.info, live.state, live.version = info, state, info.version
         if info.is_active:
@@ -164,9 +262,30 @@ class TableService:
         self.clock.table_closed(live)
 
     async def load(self) -> list[LiveTable]:
-        """Load every active table from storage (at start-up)."""
+        """Load every active table from storage (at start-up), and play the turns the AI
+        seats owe (a crash may have come between a human's move and the AI's reply)."""
         loaded = await self.store.load_active_tables()
-        return [self._track(t.info, t.state) for t in loaded]
+        tables = [self._track(t.info, t.state) for t in loaded]
+        for live in tables:
+            await self.catch_up(live)
+        return [t for t in tables if t.info.is_active]
+
+    async def catch_up(self, live: LiveTable) -> MoveOutcome:
+        """Play pending AI turns, and close a table that has no human left."""
+        async with live.lock:
+            outcome = MoveOutcome(live)
+            if not live.info.is_active or live.state is None:
+                return outcome
+            if not live.info.humans:
+                await self._close(live, outcome, "No human is left at the table, so it is closed.")
+                return outcome
+            state = live.state
+            if state.is_over or state.current is None or not live.info.seats[state.current].is_ai:
+                return outcome
+            step = Step(live)
+            step.run_ai()
+            await self._commit(live, step, outcome)
+            return outcome
 
     def table_in(self, channel_id: int) -> LiveTable:
         live = self.by_channel.get(channel_id)
@@ -179,6 +298,12 @@ class TableService:
         if live is None:
             raise Refusal("This table has ended. Start a new one with `/table new`.")
         return live
+
+    @staticmethod
+    def _still_open(live: LiveTable) -> None:
+        """Checked once the lock is held: a request queued behind a game-ending move."""
+        if not live.info.is_active:
+            raise Refusal("This table has ended. Start a new one with `/table new`.")
 
     # ------------------------------------------------------------ lobby
 
@@ -202,32 +327,40 @@ class TableService:
             ) from None
         except InvalidSettings as err:
             raise Refusal(str(err)) from None
-        return self._track(info, None)
+        live = self._track(info, None)
+        live.idle_since = self.now()
+        return live
 
-    def _lobby(self, channel_id: int) -> LiveTable:
-        live = self.table_in(channel_id)
+    def _lobby(self, live: LiveTable) -> None:
+        self._still_open(live)
         if live.info.status != "lobby":
             raise Refusal("The game has already started; wait for the next one.")
-        return live
 
     async def join(self, channel_id: int, player: Player) -> LiveTable:
         live = self.table_in(channel_id)
         async with live.lock:
+            self._still_open(live)
             if live.info.seat_of(player.id) is not None:
                 raise Refusal("You're already at this table.")
-            self._lobby(channel_id)
+            self._lobby(live)
             try:
                 info = await self.store.join_table(live.id, player.id, player.name)
             except AlreadySeated:
                 raise Refusal("You're already at this table.") from None
             except TableFull:
                 raise Refusal(f"The table is full ({MAX_SEATS} players).") from None
-            return self._track(info, None)
+            except InvalidSettings as err:
+                raise Refusal(str(err)) from None
+            except WrongTableStatus:
+                raise Refusal("The game has already started; wait for the next one.") from None
+            live = self._track(info, None)
+            live.idle_since = self.now()
+            return live
 
     async def add_ai(self, channel_id: int, player: Player, level: str = "greedy") -> LiveTable:
         live = self.table_in(channel_id)
         async with live.lock:
-            self._lobby(channel_id)
+            self._lobby(live)
             self._seated(live, player)
             try:
                 info = await self.store.add_ai(live.id, level)
@@ -235,18 +368,22 @@ class TableService:
                 raise Refusal(f"The table is full ({MAX_SEATS} players).") from None
             except InvalidSettings as err:
                 raise Refusal(str(err)) from None
+            except WrongTableStatus:
+                raise Refusal("The game has already started; wait for the next one.") from None
             return self._track(info, None)
 
-    async def leave(self, channel_id: int, player: Player) -> tuple[LiveTable, str]:
+    async def leave(self, channel_id: int, player: Player) -> MoveOutcome:
         """Leave the table: from a lobby, or mid-game (an AI takes the seat)."""
         live = self.table_in(channel_id)
         async with live.lock:
+            self._still_open(live)
             seat = self._seated(live, player)
-            return await self._remove(live, seat, f"{player.name} left")
+            return await self._remove(live, seat, f"{escape_name(player.name)} left")
 
-    async def kick(self, channel_id: int, actor: Player, target_id: int) -> tuple[LiveTable, str]:
+    async def kick(self, channel_id: int, actor: Player, target_id: int) -> MoveOutcome:
         live = self.table_in(channel_id)
         async with live.lock:
+            self._still_open(live)
             if actor.id != live.info.host_id:
                 raise Refusal("Only the host can kick a player.")
             seat = live.info.seat_of(target_id)
@@ -254,32 +391,72 @@ class TableService:
                 raise Refusal("That player isn't at this table.")
             if target_id == actor.id:
                 raise Refusal("You can't kick yourself; use `/table leave`.")
-            return await self._remove(live, seat.position, f"{seat.name} was removed by the host")
+            why = f"{escape_name(seat.name)} was removed by the host"
+            return await self._remove(live, seat.position, why)
 
-    async def _remove(self, live: LiveTable, position: int, why: str) -> tuple[LiveTable, str]:
+    async def _remove(self, live: LiveTable, position: int, why: str) -> MoveOutcome:
         seat = live.info.seats[position]
+        outcome = MoveOutcome(live)
+        host_before = live.info.host_id
         if live.info.status == "lobby":
             assert seat.user_id is not None
             info = await self.store.leave_lobby(live.id, seat.user_id)
-            live = self._track(info, None)
+            live = outcome.table = self._track(info, None)
             if info.status == "abandoned":
-                return live, f"{why}; with nobody left, the table is closed."
-            return live, f"{why}."
-        info = await self.store.set_seat_ai(live.id, position, "greedy", left=True)
-        live.info = info
-        if not info.humans:
-            await self._close(live, "abandoned")
-            return live, f"{why}; with no human left, the table is closed."
-        note = f"{why}; an AI plays their seat from now on."
-        outcome = MoveOutcome(live)
-        await self._run_ai(live, outcome)
-        live.last_move = outcome.turns[-1] if outcome.turns else live.last_move
-        return live, note
+                outcome.closed = True
+                outcome.note = f"{why}; with nobody left, the table is closed."
+            else:
+                outcome.note = f"{why}." + self._host_note(host_before, info)
+            return outcome
+        # mid-game: an AI takes the seat; the host's powers move on to the next human
+        host_info = self._next_host(live.info, position) if seat.user_id == host_before else None
+        words = f"{why}; an AI plays their seat from now on."
+        if host_info is not None:
+            words += f" {escape_name(host_info.name)} is the host now."
+        humans_left = [s for s in live.info.humans if s.position != position]
+        announcements = [Announcement("message", words)] if humans_left else []
+        live.info = await self.store.set_seat_ai(
+            live.id, position, "greedy", left=True, announcements=announcements
+        )
+        outcome.announced = bool(announcements)
+        outcome.note = words
+        if not live.info.humans:
+            await self._close(live, outcome, f"{why}; with no human left, the table is closed.")
+            outcome.note = f"{why}; with no human left, the table is closed."
+            return outcome
+        state = live.state
+        if (
+            state is not None
+            and state.current is not None
+            and not state.is_over
+            and live.info.seats[state.current].is_ai
+        ):
+            step = Step(live)
+            step.run_ai()
+            await self._commit(live, step, outcome)
+        self.clock.turn_changed(live)
+        return outcome
+
+    @staticmethod
+    def _next_host(info: TableInfo, leaving: int) -> Any:
+        n = len(info.seats)
+        for k in range(1, n):
+            s = info.seats[(leaving + k) % n]
+            if s.user_id is not None and not s.is_ai:
+                return s
+        return None
+
+    @staticmethod
+    def _host_note(before: int, info: TableInfo) -> str:
+        if info.host_id == before:
+            return ""
+        seat = info.seat_of(info.host_id)
+        return f" {escape_name(seat.name)} is the host now." if seat is not None else ""
 
     async def start(self, channel_id: int, actor: Player) -> MoveOutcome:
         live = self.table_in(channel_id)
         async with live.lock:
-            self._lobby(channel_id)
+            self._lobby(live)
             if actor.id != live.info.host_id:
                 raise Refusal("Only the host can start the game.")
             seats = live.info.seats
@@ -304,30 +481,78 @@ class TableService:
             opening = state.resolve_chance(live.rng)
             info = await self.store.start_table(live.id, order, state, opening)
             live = self._track(info, state)
+            live.turn_started = live.idle_since = self.now()
             outcome = MoveOutcome(live)
-            await self._run_ai(live, outcome)
+            if state.current is not None and live.info.seats[state.current].is_ai:
+                step = Step(live)
+                step.run_ai()
+                await self._commit(live, step, outcome)
             self.clock.turn_changed(live)
             return outcome
 
-    async def end(self, channel_id: int, actor: Player, *, manager: bool) -> LiveTable:
+    async def end(self, channel_id: int, actor: Player, *, manager: bool) -> MoveOutcome:
         live = self.table_in(channel_id)
         async with live.lock:
+            self._still_open(live)
             if actor.id != live.info.host_id and not manager:
                 raise Refusal("Only the host or a server manager can end the table.")
-            await self._close(live, "abandoned")
-            return live
+            outcome = MoveOutcome(live)
+            await self._close(
+                live, outcome, f"The Stack table was ended by {escape_name(actor.name)}."
+            )
+            return outcome
 
-    async def _close(self, live: LiveTable, status: Literal["abandoned", "finished"]) -> None:
+    async def expire(self, table_id: int, now: datetime | None = None) -> MoveOutcome | None:
+        """Close an idle lobby, or end as abandoned a game in which no human has moved for
+        the server's ``idle_timeout``. ``None`` when the table is not (or no longer) idle."""
+        live = self.by_id.get(table_id)
+        if live is None:
+            return None
+        now = now or self.now()
+        async with live.lock:
+            if not live.info.is_active:
+                return None
+            settings = await self.store.guild_settings(live.info.guild_id, live.channel_id)
+            since = self.idle_since(live)
+            if live.info.status == "lobby":
+                limit, what = settings.lobby_timeout, "lobby"
+            else:
+                limit, what = settings.idle_timeout, "game"
+            if now - since < timedelta(seconds=limit):
+                return None
+            outcome = MoveOutcome(live)
+            if what == "lobby":
+                text = f"The lobby closed: no game started within {_duration(limit)}."
+            else:
+                text = (
+                    f"The game ended as abandoned: no player moved for {_duration(limit)}. "
+                    "`/table new` opens another."
+                )
+            await self._close(live, outcome, text)
+            return outcome
+
+    def idle_since(self, live: LiveTable) -> datetime:
+        return live.idle_since or self.now()
+
+    async def _close(self, live: LiveTable, outcome: MoveOutcome, text: str) -> None:
+        announcements = [Announcement("message", text), TABLE]
         try:
-            live.info = await self.store.end_table(live.id, status)
+            live.info = await self.store.end_table(
+                live.id, "abandoned", announcements=announcements
+            )
+            outcome.announced = True
         except WrongTableStatus:
             live.info = await self.store.table(live.id)
+        outcome.closed = True
+        outcome.note = text
         self._forget(live)
 
     def _seated(self, live: LiveTable, player: Player) -> int:
         seat = live.info.seat_of(player.id)
         if seat is None:
-            raise Refusal("You're not at this table. Press **Join** to sit down.")
+            if live.info.status == "lobby":
+                raise Refusal("You're not at this table. Press **Join** to sit down.")
+            raise Refusal("You're not playing at this table; join the next game.")
         if seat.is_ai:
             raise Refusal("You left this game; an AI plays your seat now.")
         return seat.position
@@ -354,6 +579,7 @@ class TableService:
         async with live.lock:
             if interaction_id is not None and interaction_id in live.recent:
                 return MoveOutcome(live, duplicate=True)
+            self._still_open(live)
             state = live.state
             if state is None:
                 raise Refusal("The game hasn't started yet. The host presses **Start**.")
@@ -369,7 +595,7 @@ class TableService:
             if current is None:
                 raise Refusal("The dice are rolling; try again in a moment.")
             if current != seat:
-                raise Refusal(f"It's {state.name(current)}'s turn.")
+                raise Refusal(f"It's {escape_name(state.name(current))}'s turn.")
             if move is None:
                 try:
                     move = parse_move(state, text or "", seat)
@@ -382,123 +608,139 @@ class TableService:
                     ]
                     return outcome
                 except MoveError as err:
-                    raise Refusal(str(err)) from None
+                    raise Refusal(_discord_words(err)) from None
             elif not state.is_legal(move):
                 try:
-                    state.apply(move, by=seat)
+                    state.copy().apply(move, by=seat)
                 except IllegalMoveError as err:
-                    raise Refusal(str(err)) from None
+                    raise Refusal(_discord_words(err)) from None
+                raise Refusal("That move can't be played now.")
+            outcome = MoveOutcome(live)
+            step = Step(live)
+            step.play(seat, move)
+            placing = step.state.decision is Decision.PLACE and step.state.current == seat
+            if not placing:
+                step.run_ai()
+            timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
+            await self._commit(
+                live, step, outcome, interaction_id=interaction_id, timeouts=timeouts, human=True
+            )
             if interaction_id is not None:
                 live.recent.append(interaction_id)
-            outcome = MoveOutcome(live)
-            await self._play(live, seat, move, outcome, interaction_id=interaction_id)
-            if state.decision is Decision.PLACE and state.current == seat:
+            if placing and not outcome.duplicate:
+                committed = live.state
+                assert committed is not None
                 outcome.chooser_kind = "place"
-                outcome.chooser = [Choice(m, _choice_label(state, m)) for m in state.legal_moves()]
-                return outcome
-            await self._run_ai(live, outcome)
+                outcome.chooser = [
+                    Choice(m, _choice_label(committed, m)) for m in committed.legal_moves()
+                ]
             self.clock.turn_changed(live)
             return outcome
 
     async def auto_move(self, table_id: int, version: int) -> MoveOutcome | None:
-        """The turn timer ran out: the greedy AI moves for the player (if nothing moved
-        since ``version``). After too many timeouts in a row the seat becomes an AI seat."""
+        """The turn timer ran out: the greedy AI plays one turn for the player (if nothing
+        moved since ``version``). After too many timeouts in a row the seat becomes an AI
+        seat; with no human left, the table closes."""
         live = self.by_id.get(table_id)
         if live is None:
             return None
         async with live.lock:
             state = live.state
-            if state is None or state.is_over or live.version != version:
+            if not live.info.is_active or state is None or state.is_over:
+                return None
+            if live.version != version or state.current is None:
                 return None
             seat = state.current
-            if seat is None:
+            if live.info.seats[seat].is_ai:
                 return None
             outcome = MoveOutcome(live)
             info_seat = live.info.seats[seat]
             count = info_seat.timeouts + 1
+            step = Step(live)
             # one turn for the player: their move, and its placement if a reroll asks for one
-            await self._play(live, seat, self.hinter.choose(state, live.rng), outcome, auto=True)
-            if state.decision is Decision.PLACE and state.current == seat:
-                move = self.hinter.choose(state, live.rng)
-                await self._play(live, seat, move, outcome, auto=True)
+            step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
+            if step.state.decision is Decision.PLACE and step.state.current == seat:
+                step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
+            to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
-                live.info = await self.store.set_seat_ai(live.id, seat, "greedy")
-                outcome.turns.append(
-                    f"{info_seat.name} let {TIMEOUTS_BEFORE_AI} turns in a row run out: "
-                    "an AI plays their seat from now on."
+                to_ai = {seat: "greedy"}
+                words = (
+                    f"{escape_name(info_seat.name)} let {TIMEOUTS_BEFORE_AI} turns in a row run "
+                    "out: an AI plays their seat from now on."
                 )
-                if not live.info.humans:
-                    await self._close(live, "abandoned")
-                    outcome.turns.append("No human is left playing, so the table is closed.")
-                    return outcome
-            else:
-                await self.store.set_timeouts(live.id, seat, count)
-                live.info = await self.store.table(live.id)
-            await self._run_ai(live, outcome)
+                step.announcements.insert(0, Announcement("message", words))
+                step.turns.append(words)
+                seats = list(live.info.seats)
+                seats[seat] = replace(info_seat, ai_level="greedy")
+                live.info = replace(live.info, seats=tuple(seats))
+            if live.info.humans:
+                step.run_ai()
+            await self._commit(live, step, outcome, timeouts={seat: count}, to_ai=to_ai)
+            if live.info.is_active and not live.info.humans:
+                await self._close(
+                    live, outcome, "No human is left playing, so the table is closed."
+                )
+                outcome.turns.append("No human is left playing, so the table is closed.")
             self.clock.turn_changed(live)
             return outcome
 
-    async def _play(
+    async def _commit(
         self,
         live: LiveTable,
-        seat: int,
-        move: PlayerMove,
+        step: Step,
         outcome: MoveOutcome,
         *,
         interaction_id: str | None = None,
-        auto: bool = False,
+        timeouts: dict[int, int] | None = None,
+        to_ai: dict[int, str] | None = None,
+        human: bool = False,
     ) -> None:
-        state = live.state
-        assert state is not None
-        rounds_before = len(state.round_scores)
-        turns_before = _turn_count(state)
-        state.apply(move, by=seat)
-        if state.chance_kind == "roll":  # a reroll: its die is rolled before anything else
-            step: list[Move] = [move, *_roll_one(state, live)]
-        else:
-            step = [move]
-        if len(state.round_scores) > rounds_before:  # the field before the next round's dice
-            outcome.round_scoring[len(state.round_scores)] = render_round_scoring(state)
-        step += state.resolve_chance(live.rng)
+        """Store ``step`` in one transaction; only then does the table show it."""
+        if not step.moves:
+            return
         try:
             result = await self.store.record_move(
-                live.id, live.version, step, state, interaction_id
+                live.id,
+                live.version,
+                step.moves,
+                step.state,
+                interaction_id,
+                announcements=step.announcements,
+                timeouts=timeouts,
+                to_ai=to_ai,
+                human=human,
             )
-        except (StaleVersion, StorageError) as err:
+        except (StaleVersion, StorageError, WrongTableStatus) as err:
             log.warning("table %s: move not stored (%s); reloading", live.id, err)
             await self._reload(live)
             raise Refusal(
-                "That move could not be saved, so the table was reloaded; try again."
+                "That move could not be saved, so nothing was played; try again."
             ) from None
         if result.duplicate:
             await self._reload(live)
             outcome.duplicate = True
             return
+        now = self.now()
+        live.state = step.state
         live.version = result.version
-        if seat < len(live.info.seats) and live.info.seats[seat].timeouts and not auto:
-            await self.store.set_timeouts(live.id, seat, 0)
-            live.info = await self.store.table(live.id)
-        if _turn_count(state) > turns_before:
-            words = turn_words(state, _last_turn(state))
-            if auto:
-                words += " (automatic: the turn timer ran out)"
-            outcome.turns.append(words)
-            live.last_move = words
-        outcome.rounds_ended.extend(range(rounds_before + 1, len(state.round_scores) + 1))
-        if state.is_over:
+        live.turn_started = now
+        live.turns.extend(step.turns)
+        outcome.turns.extend(step.turns)
+        outcome.announced = outcome.announced or bool(step.announcements)
+        seats = list(live.info.seats)
+        for position, count in (timeouts or {}).items():
+            seats[position] = replace(seats[position], timeouts=count)
+        for position, level in (to_ai or {}).items():
+            seats[position] = replace(seats[position], ai_level=level)
+        changes: dict[str, Any] = {"seats": tuple(seats), "version": result.version}
+        if human:
+            changes["last_active_at"] = live.idle_since = now
+        if step.state.is_over:
+            changes["status"] = "finished"
             outcome.game_over = True
-            live.info = await self.store.table(live.id)
+        live.info = replace(live.info, **changes)
+        if step.state.is_over:
             self._forget(live)
-
-    async def _run_ai(self, live: LiveTable, outcome: MoveOutcome) -> None:
-        """Let AI seats take their turns until a human is to move or the game ends."""
-        state = live.state
-        while state is not None and not state.is_over and state.current is not None:
-            seat = live.info.seats[state.current]
-            if not seat.is_ai:
-                return
-            ai = make_ai(seat.ai_level or "greedy")
-            await self._play(live, state.current, ai.choose(state, live.rng), outcome)
 
     async def _reload(self, live: LiveTable) -> None:
         try:
@@ -508,7 +750,7 @@ class TableService:
             return
         self._track(loaded.info, loaded.state)
 
-    # ------------------------------------------------------------ reading
+    # ------------------------------------------------------------ reading (committed state)
 
     def hint(self, channel_id: int, player: Player) -> str:
         live = self.table_in(channel_id)
@@ -518,9 +760,9 @@ class TableService:
         seat = self._seated(live, player)
         if state.current != seat:
             current = state.current
-            who = state.name(current) if current is not None else "nobody"
+            who = escape_name(state.name(current)) if current is not None else "nobody"
             raise Refusal(f"It's {who}'s turn; a hint waits for yours.")
-        return self.hinter.best(state).reason
+        return escape_name(self.hinter.best(state).reason)
 
     def legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
@@ -530,15 +772,24 @@ class TableService:
         seat = self._seated(live, player)
         if state.current != seat:
             current = state.current
-            who = state.name(current) if current is not None else "nobody"
+            who = escape_name(state.name(current)) if current is not None else "nobody"
             raise Refusal(f"It's {who}'s turn.")
         return [Choice(m, _choice_label(state, m)) for m in state.legal_moves()]
 
+    def forget_all(self) -> None:
+        """Drop every table from memory (the bot is stopping)."""
+        for live in list(self.by_id.values()):
+            self._forget(live)
 
-def _roll_one(state: StackState, live: LiveTable) -> list[Move]:
-    outcome = state.sample_chance(live.rng)
-    state.apply(outcome)
-    return [outcome]
+
+def _duration(seconds: int) -> str:
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return "an hour" if hours == 1 else f"{hours} hours"
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return "a minute" if minutes == 1 else f"{minutes} minutes"
+    return f"{seconds} seconds"
 
 
 def _turn_count(state: StackState) -> int:

@@ -1,7 +1,23 @@
-"""The Discord side of every table: answering interactions, the live table message
-(edits coalesced, re-posted when needed), round and game messages, and turn timers.
+"""The Discord side of every table: answering interactions, the live table message (edits
+coalesced, re-posted to ping), the outbox of round and game messages, and one clock per
+table (turn timer, ping, idle expiry).
 
 Rules are not decided here: every request goes to :class:`~bot.service.TableService`.
+
+How a table talks to its channel:
+
+* The live table message always names whose turn it is (a mention that does not ping,
+  since edits never notify) and when the turn runs out (a Discord timestamp that counts
+  down by itself). It is edited in place, at most once per ``EDIT_GAP`` seconds.
+* A human who has not moved ``PING_AFTER`` seconds into their turn is pinged by posting
+  the table message anew at the bottom of the channel, with only that player allowed to
+  be mentioned, and deleting the old one: the channel never holds a trail of pings, and
+  after a game it holds the table, the round results and the result.
+* Every message create and delete in a channel goes through :class:`ChannelBudget` (at
+  most 5 per 5 s per channel, Discord's limit).
+* Round ends, game ends and closings are committed with the move as outbox rows and
+  delivered from there, also after a restart (then checked against the channel's recent
+  messages so that nothing is posted twice).
 """
 
 from __future__ import annotations
@@ -11,6 +27,8 @@ import contextlib
 import io
 import json
 import logging
+from collections import deque
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,32 +37,77 @@ import discord
 from discord.ext import commands
 
 from bot.image import FieldPicture, draw_field
-from bot.render import game_end_text, lobby_text, round_end_text, table_text
+from bot.render import alt_text, lobby_text, table_text
 from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.text import escape_name, fit_message
 from bot.views import end_view, lobby_view, move_from_code, moves_view, table_view
 from engine.game import Decision
 from engine.stack.rules import HouseRules
 from persistence import Store
+from persistence.records import OutboxItem, TableInfo
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
-PLACE_FALLBACK_SECONDS = 60
+PLACE_FALLBACK_SECONDS = 60  # a rerolled die waiting for its pile, with the timer off
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
+EDIT_GAP = 1.0  # seconds between two edits of one table message
+PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
+WARN_FROM = 20.0  # turns at least this long get a ping at half time
+CHANNEL_WRITES = 5  # message creates and deletes per channel ...
+CHANNEL_WINDOW = 5.0  # ... per this many seconds
+REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
+RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def only(user_id: int) -> discord.AllowedMentions:
+    """Allow exactly one user to be pinged."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
+    )
+
+
+class ChannelBudget:
+    """Message creates and deletes per channel, kept within Discord's rate limit."""
+
+    def __init__(self, per: int = CHANNEL_WRITES, window: float = CHANNEL_WINDOW) -> None:
+        self.per = per
+        self.window = window
+        self.recent: dict[int, deque[float]] = {}
+
+    async def acquire(self, channel_id: int, count: int = 1) -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(count):
+            while True:
+                now = loop.time()
+                stamps = self.recent.setdefault(channel_id, deque())
+                while stamps and now - stamps[0] >= self.window:
+                    stamps.popleft()
+                if len(stamps) < self.per:
+                    stamps.append(now)
+                    break
+                await asyncio.sleep(self.window - (now - stamps[0]) + 0.001)
+        if len(self.recent) > 256:  # forget quiet channels
+            now = loop.time()
+            for key in [k for k, v in self.recent.items() if not v or now - v[-1] > self.window]:
+                del self.recent[key]
 
 
 @dataclass(slots=True)
-class Board:
-    """The table message of one table and its pending edit."""
+class TableMessage:
+    """The live message of one table, its pending edit, and its clock."""
 
     channel_id: int
     message_id: int | None = None
     posted_at: datetime | None = None
     messages_since: int = 0
+    pinged_version: int | None = None
     editing: bool = False
     dirty: bool = False
-    timers: list[asyncio.TimerHandle] = field(default_factory=list)
-    ping_id: int | None = None
+    last_edit: float = float("-inf")
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clock: asyncio.Task[None] | None = None
 
 
 class Tables:
@@ -53,28 +116,92 @@ class Tables:
     def __init__(self, bot: commands.Bot, store: Store, *, seed: int | None = None) -> None:
         self.bot = bot
         self.store = store
-        self.service = TableService(store, seed=seed, clock=self)
-        self.boards: dict[int, Board] = {}
+        self.service = TableService(store, seed=seed, clock=self, now=discord.utils.utcnow)
+        self.messages: dict[int, TableMessage] = {}
+        self.budget = ChannelBudget()
         self.draw_pictures = True
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._delivering: dict[int, asyncio.Lock] = {}
+        self.accepting = True
 
-    def _spawn(self, coro: Any) -> None:
-        """Run ``coro`` in the background, keeping a reference until it is done."""
-        task = asyncio.get_running_loop().create_task(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
+        """Run ``coro`` in the background; an error is logged, never lost or fatal."""
+        task = asyncio.get_running_loop().create_task(self._logged(coro, name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
+
+    @staticmethod
+    async def _logged(coro: Coroutine[Any, Any, Any], name: str) -> Any:
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("background step failed: %s", name or coro)
+            return None
+
+    async def drain(self) -> None:
+        """Wait for the background steps under way (the bot is stopping)."""
+        for live in list(self.service.by_id.values()):
+            self._stop_clock(live.id)
+        pending = [t for t in self._tasks if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=3)
 
     # ------------------------------------------------------------ start-up
 
     async def resume(self) -> None:
-        """Load every active table, re-attach its message and resume its timer."""
-        for live in await self.service.load():
-            self.boards[live.id] = Board(
-                live.info.message_channel_id or live.channel_id, live.info.message_id
+        """Load every active table (playing the turns AI seats owe), then bring every
+        channel up to date from storage: table messages re-rendered, pings owed, the outbox
+        delivered (what a crash left unsaid), stray table messages removed."""
+        tables = await self.service.load()
+        for live in tables:
+            self.messages[live.id] = TableMessage(
+                live.info.message_channel_id or live.channel_id,
+                live.info.message_id,
+                pinged_version=live.info.pinged_version,
             )
-            if live.state is not None and not live.state.is_over:
-                self._schedule(live, live.info.deadline, ping=False)
+        pending = await self.store.pending_outbox()
+        channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
+        for live in tables:
+            channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
+        for item in pending:
+            channels.setdefault(item.channel_id, ([], []))[1].append(item)
+        for channel_id, (lives, items) in channels.items():
+            self._spawn(self._recover(channel_id, lives, items), "recover channel")
         log.info("resumed %d active tables", len(self.service.by_id))
+
+    async def _recover(
+        self, channel_id: int, lives: list[LiveTable], items: list[OutboxItem]
+    ) -> None:
+        channel = self._channel(channel_id)
+        recent: list[discord.Message] = []
+        me = self.bot.user
+        with contextlib.suppress(discord.HTTPException, AttributeError):
+            recent = [
+                m
+                async for m in channel.history(limit=RECENT_HISTORY)
+                if me is not None and m.author.id == me.id
+            ]
+        posted = {m.content for m in recent}
+        done: list[int] = []
+        for item in items:
+            if item.kind == "message" and item.content in posted:
+                done.append(item.id)  # it went out before the crash
+        if done:
+            await self.store.mark_delivered(done)
+        for live in lives:
+            stored = self.message(live).message_id
+            for m in recent:  # table messages a crash left behind (a ping mid-repost)
+                if m.id != stored and _belongs_to(m, live.id):
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.budget.acquire(channel_id)
+                        await m.delete()
+            self.refresh(live)
+            self._arm(live)
+        for table_id in {i.table_id for i in items if i.id not in done}:
+            await self.deliver(table_id)
 
     # ------------------------------------------------------------ helpers
 
@@ -87,6 +214,8 @@ class Tables:
     async def say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """Answer ephemerally (as a follow-up if the interaction was already answered)."""
         kwargs.setdefault("ephemeral", True)
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        text = fit_message(text)
         if interaction.response.is_done():
             await interaction.followup.send(text, **kwargs)
         else:
@@ -100,15 +229,18 @@ class Tables:
         task = asyncio.ensure_future(work)
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            with contextlib.suppress(discord.HTTPException):
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
         return await task
 
     @staticmethod
     async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
         """Edit the message whose component was used (after a deferral too)."""
+        if "content" in kwargs:
+            kwargs["content"] = fit_message(kwargs["content"])
         if interaction.response.is_done():
             await interaction.edit_original_response(**kwargs)
         else:
@@ -128,32 +260,56 @@ class Tables:
             what,
         )
 
-    def board(self, live: LiveTable) -> Board:
-        board = self.boards.get(live.id)
-        if board is None:
-            board = self.boards[live.id] = Board(live.channel_id, live.info.message_id)
-        return board
+    def message(self, live: LiveTable) -> TableMessage:
+        record = self.messages.get(live.id)
+        if record is None:
+            record = self.messages[live.id] = TableMessage(
+                live.info.message_channel_id or live.channel_id, live.info.message_id
+            )
+        return record
 
     def _channel(self, channel_id: int) -> Any:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
-    async def _rules_of(self, live: LiveTable) -> HouseRules:
-        settings = await self.store.guild_settings(live.info.guild_id, live.channel_id)
-        return HouseRules.model_validate({**settings.effective.model_dump(), **live.info.options})
+    async def _settings(self, info: TableInfo) -> Any:
+        return await self.store.guild_settings(info.guild_id, info.channel_id)
 
-    async def _payload(self, live: LiveTable) -> dict[str, Any]:
-        if live.state is None and not live.info.is_active:
-            return {
-                "content": "This Stack table is closed. `/table new` opens another.",
-                "view": None,
-            }
+    async def _rules_of(self, info: TableInfo) -> HouseRules:
+        settings = await self._settings(info)
+        return HouseRules.model_validate({**settings.effective.model_dump(), **info.options})
+
+    async def deadline(self, live: LiveTable) -> datetime | None:
+        """When the current human's turn runs out (``None``: no timer)."""
+        state = live.state
+        if state is None or live.current_user() is None or live.turn_started is None:
+            return None
+        seconds = (await self._settings(live.info)).turn_seconds
+        if not seconds and state.decision is Decision.PLACE:
+            seconds = PLACE_FALLBACK_SECONDS
+        return live.turn_started + timedelta(seconds=seconds) if seconds else None
+
+    async def _payload(self, live: LiveTable, *, note: str | None = None) -> dict[str, Any]:
         if live.state is None:
-            rules = await self._rules_of(live)
-            return {"content": lobby_text(live, rules), "view": lobby_view(live.id, live.version)}
-        content = table_text(live)
+            if not live.info.is_active:
+                return {
+                    "content": "This Stack table is closed. `/table new` opens another.",
+                    "view": None,
+                }
+            rules = await self._rules_of(live.info)
+            return {
+                "content": fit_message(lobby_text(live.info, rules)),
+                "view": lobby_view(live.id, live.version),
+            }
         over = live.state.is_over or not live.info.is_active
-        view = discord.ui.View() if over else table_view(live.id, live.version)
-        return {"content": content, "view": view}
+        content = table_text(
+            live.state,
+            current_user=None if over else live.current_user(),
+            last_move="\n".join(live.turns) if live.turns else None,
+            deadline=None if over else await self.deadline(live),
+            note=note,
+        )
+        view = None if over else table_view(live.id, live.version)
+        return {"content": fit_message(content), "view": view}
 
     async def _picture(self, live: LiveTable, channel: Any) -> discord.File | None:
         if not self.draw_pictures or live.state is None:
@@ -163,73 +319,167 @@ class Tables:
             return None
         picture = FieldPicture.of(live.state)
         png = await asyncio.get_running_loop().run_in_executor(None, draw_field, picture)
-        return discord.File(io.BytesIO(png), filename="table.png")
+        return discord.File(io.BytesIO(png), filename="table.png", description=alt_text(live.state))
 
     # ------------------------------------------------------------ the table message
 
     def refresh(self, live: LiveTable) -> None:
         """Bring the table message up to date. Edits are coalesced: while one is under way
-        further changes mark it dirty, and one more edit then carries all of them."""
-        board = self.board(live)
-        if board.editing:
-            board.dirty = True
+        or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
+        then carries all of them."""
+        if not live.info.is_active:
+            return  # a closed table's last edit comes from the outbox
+        record = self.message(live)
+        if record.editing:
+            record.dirty = True
             return
-        board.editing = True
-        self._spawn(self._edit_loop(live, board))
+        record.editing = True
+        self._spawn(self._edit_loop(live, record), "table edit")
 
-    async def _edit_loop(self, live: LiveTable, board: Board) -> None:
+    async def _edit_loop(self, live: LiveTable, record: TableMessage) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                board.dirty = False
-                await self._edit(live, board)
-                if not board.dirty:
+                wait = record.last_edit + EDIT_GAP - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                record.dirty = False
+                if not live.info.is_active or self.messages.get(live.id) is not record:
+                    return
+                async with record.lock:
+                    await self._edit(live, record)
+                record.last_edit = loop.time()
+                if not record.dirty:
                     return
         finally:
-            board.editing = False
+            record.editing = False
 
-    async def _edit(self, live: LiveTable, board: Board) -> None:
-        channel = self._channel(board.channel_id)
+    async def _edit(self, live: LiveTable, record: TableMessage) -> None:
+        channel = self._channel(record.channel_id)
+        now = discord.utils.utcnow()
+        stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
+        if record.message_id is None or stale or record.messages_since >= REPOST_AFTER_MESSAGES:
+            await self._post(live, record, ping=None)
+            return
         payload = await self._payload(live)
         picture = await self._picture(live, channel)
-        now = discord.utils.utcnow()
-        stale = board.posted_at is not None and now - board.posted_at > REPOST_AFTER
-        if (
-            board.message_id is not None
-            and not stale
-            and board.messages_since < REPOST_AFTER_MESSAGES
-        ):
-            try:
-                await channel.get_partial_message(board.message_id).edit(
-                    attachments=[picture] if picture else [], **payload
-                )
-                return
-            except discord.HTTPException as err:
-                log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
-        await self._post(live, board, payload, picture)
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                attachments=[picture] if picture else [], allowed_mentions=NO_MENTIONS, **payload
+            )
+        except discord.NotFound:
+            log.info("table %s: its message is gone; posting anew", live.id)
+            record.message_id = None
+            await self._post(live, record, ping=None)
+        except discord.HTTPException as err:
+            log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
+            await self._post(live, record, ping=None)
 
     async def _post(
-        self, live: LiveTable, board: Board, payload: dict[str, Any], picture: discord.File | None
+        self, live: LiveTable, record: TableMessage, *, ping: int | None, note: str | None = None
     ) -> None:
-        channel = self._channel(board.channel_id)
-        old = board.message_id
+        """Post the table message anew at the bottom of the channel (pinging ``ping`` only)
+        and delete the old one. Call with ``record.lock`` held."""
+        channel = self._channel(record.channel_id)
+        old = record.message_id
+        payload = await self._payload(live, note=note)
+        picture = await self._picture(live, channel)
         kwargs = dict(payload)
+        if kwargs.get("view") is None:
+            kwargs.pop("view", None)
         if picture is not None:
             kwargs["file"] = picture
+        kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
+        await self.budget.acquire(record.channel_id, 2 if old is not None else 1)
         message = await channel.send(**kwargs)
-        board.message_id = message.id
-        board.posted_at = discord.utils.utcnow()
-        board.messages_since = 0
+        record.message_id = message.id
+        record.posted_at = discord.utils.utcnow()
+        record.messages_since = 0
+        pinged = live.version if ping is not None else record.pinged_version
+        record.pinged_version = pinged
         if live.info.is_active:
-            await self.store.set_message(live.id, board.channel_id, message.id)
+            await self.store.set_message(
+                live.id, record.channel_id, message.id, pinged_version=pinged
+            )
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
+
+    async def repost(self, live: LiveTable, *, ping: int | None, note: str | None = None) -> None:
+        record = self.message(live)
+        async with record.lock:
+            await self._post(live, record, ping=ping, note=note)
+            record.last_edit = asyncio.get_running_loop().time()
 
     def message_seen(self, channel_id: int) -> None:
         """Another message in a channel with a table: the table message scrolls up."""
         live = self.service.by_channel.get(channel_id)
         if live is not None:
-            self.board(live).messages_since += 1
+            self.message(live).messages_since += 1
+
+    async def final_edit(self, table_id: int) -> None:
+        """The last edit of a closed table's message: the final position, no buttons."""
+        loaded = await self.store.load_table(table_id)
+        info = loaded.info
+        if info.message_id is None:
+            return
+        channel = self._channel(info.message_channel_id or info.channel_id)
+        if loaded.state is None:
+            content = "This Stack table is closed. `/table new` opens another."
+        else:
+            content = table_text(loaded.state, current_user=None, last_move=None)
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(info.message_id).edit(
+                content=fit_message(content), view=None, allowed_mentions=NO_MENTIONS
+            )
+
+    # ------------------------------------------------------------ after a commit
+
+    def committed(self, outcome: MoveOutcome) -> None:
+        """What a committed change owes the channel; each step runs on its own, so one
+        that fails (a refused message) never stops the others."""
+        live = outcome.table
+        if outcome.announced:
+            self._spawn(self.deliver(live.id), "deliver")
+        self.refresh(live)
+
+    async def deliver(self, table_id: int) -> None:
+        """Send the table's undelivered outbox messages, in order, once each."""
+        lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                for item in await self.store.pending_outbox(table_id):
+                    if not await self._deliver_one(item):
+                        self._spawn(self._redeliver(table_id), "redeliver")
+                        return
+        finally:
+            if not lock.locked() and self._delivering.get(table_id) is lock:
+                del self._delivering[table_id]
+
+    async def _redeliver(self, table_id: int) -> None:
+        await asyncio.sleep(REDELIVER_AFTER)
+        await self.deliver(table_id)
+
+    async def _deliver_one(self, item: OutboxItem) -> bool:
+        """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""
+        try:
+            if item.kind == "table":
+                await self.final_edit(item.table_id)
+            else:
+                await self.budget.acquire(item.channel_id)
+                await self._channel(item.channel_id).send(
+                    fit_message(item.content), allowed_mentions=NO_MENTIONS
+                )
+        except discord.HTTPException as err:
+            if err.status >= 500 or err.status == 429:
+                log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
+                return False
+            log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
+        except OSError as err:
+            log.warning("outbox %s: no connection (%s); will retry", item.id, err)
+            return False
+        await self.store.mark_delivered([item.id])
+        return True
 
     # ------------------------------------------------------------ lobby
 
@@ -246,11 +496,12 @@ class Tables:
             return
         self._log(interaction, "opened a table", live)
         payload = await self._payload(live)
-        await interaction.response.send_message(**payload)
+        await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
         message = await interaction.original_response()
-        board = self.board(live)
-        board.message_id, board.posted_at = message.id, discord.utils.utcnow()
+        record = self.message(live)
+        record.message_id, record.posted_at = message.id, discord.utils.utcnow()
         await self.store.set_message(live.id, interaction.channel_id, message.id)
+        self._arm(live)
 
     async def lobby_button(
         self, interaction: discord.Interaction, action: str, table_id: int
@@ -268,13 +519,22 @@ class Tables:
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
-        live, note = result if isinstance(result, tuple) else (result, done)
+        if isinstance(result, MoveOutcome):
+            live, note = result.table, result.note
+            self.committed(result)
+        else:
+            live, note = result, done
+            self.refresh(live)
+            self._arm(live)
         self._log(interaction, note, live)
-        await self.say(interaction, note)
-        if not live.info.is_active:
-            self._cancel_timers(live)
-            await self._channel(live.channel_id).send(f"The Stack table is closed: {note}")
-        self.refresh(live)
+        with contextlib.suppress(discord.HTTPException):
+            await self.say(interaction, note)
+        if not live.info.is_active and live.info.status == "abandoned" and live.state is None:
+            self._spawn(self._lobby_closed(live, note), "lobby closed")
+
+    async def _lobby_closed(self, live: LiveTable, note: str) -> None:
+        """A lobby left by its last player (not through the outbox: no game was played)."""
+        await self.final_edit(live.id)
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(
@@ -313,16 +573,16 @@ class Tables:
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
+        self.committed(outcome)
         live = outcome.table
         self._log(interaction, "started the game", live)
         state = live.state
         assert state is not None and state.first is not None
         await self.say(
             interaction,
-            f"The game is on! {state.name(state.first)} won the roll-off and starts.",
+            f"The game is on! {escape_name(state.name(state.first))} won the roll-off and starts.",
             ephemeral=False,
         )
-        await self.after(outcome)
 
     async def end(self, interaction: discord.Interaction) -> None:
         try:
@@ -344,18 +604,15 @@ class Tables:
             await self.say(interaction, "This table has already ended.")
             return
         try:
-            await self.service.end(
+            outcome = await self.service.end(
                 live.channel_id, self.player(interaction), manager=self.is_manager(interaction)
             )
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
+        self.committed(outcome)
         self._log(interaction, "ended the table", live)
-        await interaction.response.edit_message(content="The table is closed.", view=None)
-        await self._channel(live.channel_id).send(
-            f"The Stack table was ended by {interaction.user.mention}."
-        )
-        self.refresh(live)
+        await self.edit_panel(interaction, content="The table is closed.", view=None)
 
     async def show(self, interaction: discord.Interaction) -> None:
         try:
@@ -363,12 +620,8 @@ class Tables:
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
-        board = self.board(live)
-        await interaction.response.send_message("The table is below.", ephemeral=True)
-        payload = await self._payload(live)
-        await self._post(
-            live, board, payload, await self._picture(live, self._channel(board.channel_id))
-        )
+        await self.say(interaction, "The table is below.")
+        await self.repost(live, ping=None)
 
     # ------------------------------------------------------------ moves
 
@@ -386,7 +639,7 @@ class Tables:
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
-        self._log(interaction, f"typed {text!r}", outcome.table)
+        self._log(interaction, f"typed {text[:100]!r}", outcome.table)
         await self._answer_move(interaction, outcome, edit=False)
 
     async def tapped(
@@ -419,47 +672,30 @@ class Tables:
     async def _answer_move(
         self, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool
     ) -> None:
+        """The channel first (it is owed whatever happens to this answer), then the player."""
         live = outcome.table
         if outcome.duplicate:
             await self.say(interaction, "That was already played.")
             return
+        self.committed(outcome)
         if outcome.chooser is not None:
             if outcome.chooser_kind == "ambiguous":
                 text = "Which pile do you mean?"
             else:
                 state = live.state
                 assert state is not None
-                text = f"You rolled a {state.placing}: it must go on a pile. Which one?"
+                text = f"You rerolled a {state.placing}: it must go on a pile. Which one?"
             view, _ = moves_view(live.id, live.version, outcome.chooser)
             if edit:
                 await self.edit_panel(interaction, content=text, view=view)
             else:
                 await self.say(interaction, text, view=view)
-            if outcome.turns or outcome.chooser_kind == "place":
-                self.refresh(live)
             return
         text = "✅ " + (outcome.turns[0] if outcome.turns else "Done.")
         if edit:
             await self.edit_panel(interaction, content=text, view=None)
         else:
             await self.say(interaction, text)
-        await self.after(outcome)
-
-    async def after(self, outcome: MoveOutcome) -> None:
-        """Round and game messages, then the table message."""
-        live = outcome.table
-        state = live.state
-        channel = self._channel(self.board(live).channel_id)
-        if state is not None:
-            for round_no in outcome.rounds_ended:
-                scoring = outcome.round_scoring.get(round_no, [])
-                await channel.send(round_end_text(state, round_no, scoring))
-            if outcome.game_over:
-                await channel.send(game_end_text(state))
-                self._cancel_timers(live)
-        if not live.info.is_active and not outcome.game_over:
-            await channel.send("No human is left at the table, so it is closed.")
-        self.refresh(live)
 
     async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
         live = self.service.by_id.get(table_id)
@@ -477,7 +713,7 @@ class Tables:
         text = (
             "Your move:"
             if state.decision is Decision.TURN
-            else f"Your rolled {state.placing} must go on a pile:"
+            else f"Your rerolled {state.placing} must go on a pile:"
         )
         if hidden:
             text += f" ({hidden} more can be typed with `/stack`)"
@@ -489,7 +725,7 @@ class Tables:
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
-        await self.say(interaction, f"💡 The greedy AI would play `{text}`")
+        await self.say(interaction, f"💡 The greedy AI would play: {text}")
 
     async def export(self, interaction: discord.Interaction) -> None:
         live = self.service.by_channel.get(interaction.channel_id or 0)
@@ -508,87 +744,89 @@ class Tables:
             ephemeral=True,
         )
 
-    # ------------------------------------------------------------ timers (TurnClock)
+    # ------------------------------------------------------------ clocks (TurnClock)
 
     def turn_changed(self, live: LiveTable) -> None:
-        self._spawn(self._arm(live))
+        self._arm(live)
 
     def table_closed(self, live: LiveTable) -> None:
-        self._cancel_timers(live)
+        """Free what the table held in memory; its last edit comes from the outbox."""
+        self._stop_clock(live.id)
+        self.messages.pop(live.id, None)
 
-    def _cancel_timers(self, live: LiveTable) -> None:
-        board = self.boards.get(live.id)
-        if board is not None:
-            for handle in board.timers:
-                handle.cancel()
-            board.timers.clear()
+    def _stop_clock(self, table_id: int) -> None:
+        record = self.messages.get(table_id)
+        if record is not None and record.clock is not None:
+            if record.clock is not asyncio.current_task():
+                record.clock.cancel()
+            record.clock = None
 
-    async def _arm(self, live: LiveTable) -> None:
-        self._cancel_timers(live)
-        state = live.state
-        if state is None or state.is_over or state.current is None or not live.info.is_active:
+    def _arm(self, live: LiveTable) -> None:
+        """Replace the table's clock, atomically (no await between cancel and start): one
+        clock per table, and it reads nothing across an await that it does not re-check."""
+        if not live.info.is_active:
             return
-        settings = await self.store.guild_settings(live.info.guild_id)
-        seconds = settings.turn_seconds
-        if state.decision is Decision.PLACE and not seconds:
-            seconds = PLACE_FALLBACK_SECONDS
-        if not seconds or live.user_at(state.current) is None:
-            await self.store.set_deadline(live.id, None)
-            return
-        deadline = discord.utils.utcnow() + timedelta(seconds=seconds)
-        await self.store.set_deadline(live.id, deadline)
-        self._schedule(live, deadline, ping=True)
+        record = self.message(live)
+        self._stop_clock(live.id)
+        record.clock = self._spawn(self._clock(live, live.version), "table clock")
 
-    def _schedule(self, live: LiveTable, deadline: datetime | None, *, ping: bool) -> None:
-        state = live.state
-        if deadline is None or state is None or state.current is None:
+    async def _clock(self, live: LiveTable, version: int) -> None:
+        """Sleep until the table's next event — the ping, the half-time warning, the turn
+        running out, the idle limit — and handle it; re-armed after every change."""
+        settings = await self._settings(live.info)
+        record = self.messages.get(live.id)
+        if record is None or record.clock is not asyncio.current_task():
             return
-        user = live.user_at(state.current)
-        loop = asyncio.get_running_loop()
-        board = self.board(live)
-        remaining = (deadline - discord.utils.utcnow()).total_seconds()
-        version = live.version
-        board.timers.append(
-            loop.call_later(max(remaining, 0), lambda: self._spawn(self._expired(live.id, version)))
-        )
-        if user is None:
-            return
-        total = remaining
-        if ping:
-            self._spawn(
-                self._ping(
-                    live, user, f"<@{user}>, it's your turn at the Stack table ({int(total)} s)."
-                )
-            )
-        if remaining > 2:
-            half = remaining / 2
-            board.timers.append(
-                loop.call_later(
-                    half,
-                    lambda: self._spawn(
-                        self._ping(
-                            live, user, f"⏳ <@{user}>, half your time is gone: {int(half)} s left."
-                        )
-                    ),
-                )
-            )
+        events: list[tuple[datetime, str]] = []
+        user = live.current_user()
+        if user is not None and live.turn_started is not None:
+            started = live.turn_started
+            if record.pinged_version != version:
+                events.append((started + timedelta(seconds=PING_AFTER), "ping"))
+            deadline = await self.deadline(live)
+            if deadline is not None:
+                span = (deadline - started).total_seconds()
+                if span >= WARN_FROM:
+                    events.append((started + timedelta(seconds=span / 2), "warn"))
+                events.append((deadline, "expire"))
+        limit = settings.lobby_timeout if live.info.status == "lobby" else settings.idle_timeout
+        events.append((self.service.idle_since(live) + timedelta(seconds=limit), "idle"))
+        events.sort()
+        for when, what in events:
+            wait = (when - discord.utils.utcnow()).total_seconds()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if live.version != version or not live.info.is_active:
+                return
+            if what == "ping":
+                if record.pinged_version != version and user is not None:
+                    await self.repost(live, ping=user)
+            elif what == "warn" and user is not None:
+                deadline = await self.deadline(live)
+                left = int((deadline - discord.utils.utcnow()).total_seconds()) if deadline else 0
+                note = f"⏳ Half your time is gone: {left} s left."
+                await self.repost(live, ping=user, note=note)
+            elif what == "expire":
+                outcome = await self.service.auto_move(live.id, version)
+                if outcome is not None:
+                    log.info("table=%s turn timer ran out; moved automatically", live.id)
+                    self.committed(outcome)
+                return
+            elif what == "idle":
+                expired = await self.service.expire(live.id)
+                if expired is not None:
+                    self.committed(expired)
+                    return
+                self._arm(live)  # a human acted meanwhile: look again
+                return
 
-    async def _ping(self, live: LiveTable, user: int, text: str) -> None:
-        board = self.board(live)
-        channel = self._channel(board.channel_id)
-        old = board.ping_id
-        message = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
-        board.ping_id = message.id
-        if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
 
-    async def _expired(self, table_id: int, version: int) -> None:
-        live = self.service.by_id.get(table_id)
-        outcome = await self.service.auto_move(table_id, version)
-        if outcome is None or live is None:
-            return
-        log.info("table=%s turn timer ran out; moved automatically", table_id)
-        channel = self._channel(self.board(live).channel_id)
-        await channel.send("⏱ " + "\n".join(outcome.turns))
-        await self.after(outcome)
+def _belongs_to(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            custom_id = getattr(item, "custom_id", None) or ""
+            parts = custom_id.split(":")
+            if custom_id.startswith("stack:") and str(table_id) in parts[2:4]:
+                return True
+    return False

@@ -49,6 +49,18 @@ def tables_of(interaction: discord.Interaction) -> Tables:
     return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
 
 
+class RefusedWhileStopping:
+    """Mixed into every button and select: refused while the bot is stopping."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if tables_of(interaction).accepting:
+            return True
+        await interaction.response.send_message(
+            "The bot is restarting; nothing was played. Try again in a moment.", ephemeral=True
+        )
+        return False
+
+
 LOBBY_LABELS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
@@ -58,6 +70,7 @@ LOBBY_LABELS = {
 
 
 class LobbyButton(
+    RefusedWhileStopping,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"stack:lobby:(?P<action>join|leave|ai|start):(?P<table>\d+):(?P<version>\d+)",
 ):
@@ -85,6 +98,7 @@ class LobbyButton(
 
 
 class TurnButton(
+    RefusedWhileStopping,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"stack:turn:(?P<table>\d+):(?P<version>\d+)",
 ):
@@ -113,6 +127,7 @@ class TurnButton(
 
 
 class MoveButton(
+    RefusedWhileStopping,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"stack:move:(?P<table>\d+):(?P<version>\d+):(?P<code>[a-z0-9.]+)",
 ):
@@ -141,6 +156,7 @@ class MoveButton(
 
 
 class MoveSelect(
+    RefusedWhileStopping,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"stack:pick:(?P<table>\d+):(?P<version>\d+):(?P<part>\d+)",
 ):
@@ -175,6 +191,7 @@ class MoveSelect(
 
 
 class EndButton(
+    RefusedWhileStopping,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"stack:end:(?P<table>\d+):(?P<version>\d+)",
 ):

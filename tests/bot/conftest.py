@@ -16,7 +16,9 @@ from bot.config import Settings
 
 def make_bot(db: Path, seed: int = 7) -> StackBot:
     return StackBot(
-        Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None), seed=seed
+        Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None),
+        seed=seed,
+        handle_signals=False,
     )
 
 
@@ -31,6 +33,17 @@ class World:
     carol: Any
     admin: Any
     db: Path
+
+
+@pytest.fixture(autouse=True)
+def immediate_edits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most tests read the table message right after a move, at one instant of simcord's
+    clock: edit at once, and ping only when a test lets minutes pass. The tests of the
+    channel's rate limit and of pings put the production values back."""
+    import bot.tables
+
+    monkeypatch.setattr(bot.tables, "EDIT_GAP", 0.0)
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 600.0)
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ def live_of(world: World) -> Any:
 
 
 def table_message(world: World) -> Any:
-    board = world.bot.tables.boards[live_of(world).id]
-    return message(world, board.message_id)
+    record = world.bot.tables.messages[live_of(world).id]
+    return message(world, record.message_id)
 
 
 async def open_lobby(world: World, **options: Any) -> Any:
@@ -128,7 +128,7 @@ async def test_a_whole_game_to_the_end(world: World) -> None:
     board = await world.alice.slash(world.channel, "leaderboard", by="points")
     assert "Leaderboard" in board.response.content
     stats = await world.bob.slash(world.channel, "stats")
-    assert "1 games" in stats.response.content
+    assert "1 game," in stats.response.content
     exported = await world.alice.slash(world.channel, "export")
     assert exported.response.attachments[0].filename == f"stack-table-{table_id}.json"
 

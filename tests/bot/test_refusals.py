@@ -41,13 +41,14 @@ async def test_refusals_are_specific_and_change_nothing(world: World) -> None:
         await other.slash(world.channel, "reroll", die=3),
         f"It's {state.name(state.current)}'s turn.",
     )
+    # mid-game there is no Join button: a stranger is told to wait for the next game
     await refused(
         await world.carol.slash(world.channel, "reroll", die=3),
-        "You're not at this table. Press **Join** to sit down.",
+        "You're not playing at this table; join the next game.",
     )
     await refused(
         await world.carol.click(table_message(world), label="My turn"),
-        "You're not at this table. Press **Join** to sit down.",
+        "You're not playing at this table; join the next game.",
     )
     missing = next(f for f in FACES if not state.singles[state.current][f])
     await refused(

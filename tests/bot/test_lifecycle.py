@@ -1,0 +1,314 @@
+"""Seats, hosts, timers and restarts (issue 7, items 5 to 11): results belong to who
+played, the host's powers move on, no table is ever stuck, what a committed move owes the
+channel survives a crash, one clock per table, races end in refusals, nothing grows."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.service import Player, Refusal
+from bot.tables import Tables
+from tests.bot.conftest import World, make_bot
+from tests.bot.test_game import live_of, open_lobby, table_message, tap
+
+
+def texts(world: World) -> list[str]:
+    return [m.content for m in world.channel.history()]
+
+
+def actor(world: World, user_id: int | None) -> Any:
+    return {world.alice.id: world.alice, world.bob.id: world.bob, world.carol.id: world.carol}[
+        user_id
+    ]
+
+
+async def restart(world: World) -> None:
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+
+
+async def game(world: World, *, ai: bool = False, carol: bool = False, **options: Any) -> Any:
+    lobby = await open_lobby(world, **options)
+    await world.bob.click(lobby, label="Join")
+    if carol:
+        await world.carol.click(lobby, label="Join")
+    if ai:
+        await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    return live_of(world)
+
+
+async def move_once(world: World) -> None:
+    live = live_of(world)
+    mover = actor(world, live.current_user())
+    panel = await mover.click(table_message(world), label="My turn")
+    result = await tap(mover, panel.response, live.state.legal_moves()[0])
+    if result is not None and result.response is not None and result.response.components:
+        await tap(mover, result.response, live_of(world).state.legal_moves()[0])
+
+
+# ---------------------------------------------------------------- item 5
+
+
+async def test_a_seat_taken_over_after_its_player_left_credits_nobody(world: World) -> None:
+    """Item 5: a player who leaves right after the start is not credited with the AI's
+    results (the departure counts as an abandoned game for them: no game, no win)."""
+    await game(world, target=5, dice=2)
+    await world.bob.slash(world.channel, "table leave")
+    for _ in range(200):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await move_once(world)
+    await world.env.advance_time(30)
+    assert await world.bot.store.stats(world.guild.id, world.bob.id) is None
+    alice = await world.bot.store.stats(world.guild.id, world.alice.id)
+    assert alice is not None and alice.games == 1
+
+
+# ---------------------------------------------------------------- item 6
+
+
+async def test_the_host_leaving_mid_game_hands_host_powers_to_the_next_human(
+    world: World,
+) -> None:
+    """Item 6: the next human seat becomes host (announced); the old host loses kick/end."""
+    await game(world, carol=True, target=100, dice=5)
+    left = await world.alice.slash(world.channel, "table leave")
+    assert left.ephemeral
+    info = live_of(world).info
+    assert info.host_id in (world.bob.id, world.carol.id)
+    await world.env.advance_time(10)
+    assert any("is the host now" in t for t in texts(world))
+    refused = await world.alice.slash(world.channel, "table kick", player=world.bob)
+    assert refused.ephemeral and refused.response.content == "Only the host can kick a player."
+    new_host = actor(world, info.host_id)
+    other = world.carol if new_host is world.bob else world.bob
+    kicked = await new_host.slash(world.channel, "table kick", player=other)
+    assert kicked.ephemeral and "removed by the host" in kicked.response.content
+
+
+# ---------------------------------------------------------------- item 7
+
+
+async def test_pending_ai_turns_are_played_at_start_up(world: World) -> None:
+    """Item 7: a crash between a human's move and the AI's reply leaves the AI to move;
+    the restarted bot plays it instead of waiting forever."""
+    await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="off")
+    live = await game_with_ai_only(world)
+    state = live.state
+    assert live.current_user() == world.alice.id
+    # the human's move is committed, and the process dies before the AI replies
+    work = state.copy()
+    move = work.legal_moves()[0]
+    work.apply(move, by=state.current)
+    step = [move]
+    if work.chance_kind == "roll":
+        roll = work.sample_chance(live.rng)
+        work.apply(roll)
+        step.append(roll)
+    step += work.resolve_chance(live.rng)
+    if work.is_over or work.current is None or work.current == state.current:
+        pytest.skip("the move did not hand the turn to the AI")
+    await world.bot.store.record_move(live.id, live.version, step, work)
+    version = live.version + len(step)
+    await restart(world)
+    resumed = live_of(world)
+    assert resumed.version > version, "the AI's turn was played at start-up"
+    assert resumed.current_user() == world.alice.id or resumed.state.is_over
+
+
+async def game_with_ai_only(world: World) -> Any:
+    lobby = await open_lobby(world, target=200, dice=6)
+    await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    return live_of(world)
+
+
+# ---------------------------------------------------------------- item 8
+
+
+async def test_a_crash_before_the_table_edit_is_repaired_from_storage(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8: the move is answered, the process dies before the table is edited: the
+    restarted bot shows the position after the move and names the player to move."""
+    live = await game(world, target=100, dice=5)
+    monkeypatch.setattr(Tables, "refresh", lambda self, live: None)
+    await move_once(world)
+    after = live_of(world)
+    version, user = after.version, after.current_user()
+    monkeypatch.undo()
+    await restart(world)
+    await world.env.advance_time(2)
+    shown = table_message(world)
+    assert live_of(world).version == version
+    assert shown.content.startswith(f"<@{user}>, it's your turn")
+    _ = live
+
+
+async def test_round_and_game_messages_survive_a_crash_after_the_commit(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8: the process dies after the game-ending move is committed and before any
+    message: after the restart the channel has each round's result and the winner once,
+    and the table message shows the end with no buttons."""
+    live = await game(world, target=1, dice=1)
+    table_id = live.id
+    monkeypatch.setattr(Tables, "committed", lambda self, outcome: None)
+    for _ in range(50):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await move_once(world)
+    monkeypatch.undo()
+    assert not any(t.startswith("🏆") for t in texts(world))
+    await restart(world)
+    await world.env.advance_time(30)
+    all_texts = texts(world)
+    assert sum(t.startswith("🏆") for t in all_texts) == 1, all_texts
+    assert any("Round 1" in t for t in all_texts)
+    info = await world.bot.store.table(table_id)
+    final = next(m for m in world.channel.history() if m.id == info.message_id)
+    assert not final.components and "it's your turn" not in final.content
+
+
+async def test_a_message_sent_just_before_the_crash_is_not_sent_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8, exactly once as a user sees it: the winner was posted but the process died
+    before marking it delivered; the restarted bot finds it in the channel."""
+    await game(world, target=1, dice=1)
+
+    async def never(self: Any, ids: Any) -> None:
+        return None
+
+    monkeypatch.setattr(type(world.bot.store), "mark_delivered", never)
+    for _ in range(50):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await move_once(world)
+    await world.env.advance_time(30)
+    before = texts(world)
+    assert sum(t.startswith("🏆") for t in before) == 1
+    monkeypatch.undo()
+    await restart(world)
+    await world.env.advance_time(30)
+    assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    assert not await world.bot.store.pending_outbox()
+
+
+# ---------------------------------------------------------------- item 9
+
+
+async def test_one_clock_per_table_however_often_it_is_rearmed(world: World) -> None:
+    """Item 9: overlapping arms leave exactly one clock, so a warning or an expiry fires
+    once: each arm replaces the clock before the next one can start."""
+    live = await game(world, ai=True, target=100, dice=5)
+    tables = world.bot.tables
+    clocks = []
+    for _ in range(5):
+        tables.turn_changed(live)
+        clocks.append(tables.messages[live.id].clock)
+    await asyncio.sleep(0)
+    alive = [c for c in clocks if c is not None and not c.done()]
+    assert len(set(clocks)) == 5 and alive == [clocks[-1]]
+    # (that the one clock's expiry plays exactly one turn is
+    # test_timers_and_restart.test_a_timed_out_player_gets_exactly_one_automatic_turn)
+
+
+async def test_a_timeout_that_ends_the_game_announces_the_round_and_the_game(
+    world: World,
+) -> None:
+    """Item 9: the timer's move that ends the game announces round and game end."""
+    await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="20")
+    await game_with_ai_only_small(world)
+    for _ in range(40):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await world.env.advance_time(21)
+    await world.env.advance_time(30)
+    all_texts = "\n".join(texts(world))
+    assert "🏆" in all_texts or "the table is closed" in all_texts.lower()
+    if "🏆" in all_texts:
+        assert "Round" in all_texts
+
+
+async def game_with_ai_only_small(world: World) -> Any:
+    lobby = await open_lobby(world, target=1, dice=1)
+    await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    return live_of(world)
+
+
+# ---------------------------------------------------------------- item 10
+
+
+async def test_a_leave_queued_behind_the_end_of_the_table_is_a_refusal(world: World) -> None:
+    """Item 10: races end in refusals, never in errors."""
+    live = await game(world, target=100, dice=5)
+    service = world.bot.tables.service
+    alice = Player(world.alice.id, "alice")
+    bob = Player(world.bob.id, "bob")
+    ending = asyncio.ensure_future(service.end(world.channel.id, alice, manager=False))
+    leaving = asyncio.ensure_future(service.leave(world.channel.id, bob))
+    await ending
+    with pytest.raises(Refusal, match="This table has ended"):
+        await leaving
+    _ = live
+
+
+async def test_readers_never_see_a_move_that_is_not_committed(world: World) -> None:
+    """Item 10: the move is applied to a copy; hint, My turn and the table show the
+    committed state until the commit returns (and nothing if it fails)."""
+    live = await game(world, target=100, dice=5)
+    store = world.bot.store
+    release = asyncio.Event()
+    original = store.record_move
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await release.wait()
+        raise RuntimeError("the database went away")
+
+    store.record_move = slow  # type: ignore[method-assign]
+    service = world.bot.tables.service
+    user = live.current_user()
+    before = live.state.to_dict()
+    mover = Player(user, "x")
+    pending = asyncio.ensure_future(
+        service.move(world.channel.id, mover, move=live.state.legal_moves()[0])
+    )
+    await asyncio.sleep(0)
+    assert live_of(world).state.to_dict() == before
+    assert service.legal_choices(live_of(world), mover)
+    release.set()
+    with pytest.raises(RuntimeError):
+        await pending
+    assert live_of(world).state.to_dict() == before
+    store.record_move = original  # type: ignore[method-assign]
+
+
+# ---------------------------------------------------------------- item 11
+
+
+async def test_an_idle_lobby_closes_after_an_hour(world: World) -> None:
+    """Item 11: a lobby nobody starts closes after the server's lobby timeout (1 h)."""
+    await open_lobby(world)
+    await world.env.advance_time(3500)
+    assert world.channel.id in world.bot.tables.service.by_channel
+    await world.env.advance_time(200)
+    assert world.channel.id not in world.bot.tables.service.by_channel
+    assert any("lobby closed" in t.lower() for t in texts(world))
+
+
+async def test_a_game_nobody_plays_ends_as_abandoned_after_a_day(world: World) -> None:
+    """Item 11: with the turn timer off, a game with no human move for 24 h ends."""
+    await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="off")
+    await game(world, target=100, dice=5)
+    await world.env.advance_time(23 * 3600)
+    assert world.channel.id in world.bot.tables.service.by_channel
+    await world.env.advance_time(3600 + 60)
+    assert world.channel.id not in world.bot.tables.service.by_channel
+    assert any("abandoned" in t for t in texts(world))
