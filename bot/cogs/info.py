@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import discord
@@ -22,7 +23,27 @@ from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
 from persistence import InvalidSettings
 
-RULE_KEYS = [*HouseRules.model_fields, "turn_timer"]
+SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
+RULE_KEYS = [*HouseRules.model_fields, "turn_timer", *SERVER_KEYS]
+DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
+UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(key: str, raw: str) -> int:
+    """Seconds from ``90``, ``90s``, ``30m``, ``2h`` or ``1d``."""
+    m = DURATION.match(raw.strip().lower())
+    if m is None:
+        raise ValueError(f"`{key}` takes a duration such as 30m, 2h or 1d, not {echo(raw)}.")
+    return int(m[1]) * UNITS[m[2]]
+
+
+def duration_words(seconds: int) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds} s"
+
+
 TRUE = {"on", "true", "yes", "1"}
 FALSE = {"off", "false", "no", "0"}
 
@@ -30,6 +51,8 @@ FALSE = {"off", "false", "no", "0"}
 def parse_value(key: str, raw: str) -> object:
     """A house rule's value from what an admin typed."""
     text = raw.strip().lower()
+    if key in SERVER_KEYS:
+        return parse_duration(key, raw)
     field = HouseRules.model_fields.get(key)
     if key == "turn_timer" or (field is not None and field.annotation is int):
         if text in FALSE and key == "turn_timer":
@@ -143,15 +166,22 @@ class InfoCog(commands.Cog):
             interaction.guild_id or 0, interaction.channel_id
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
+        if settings.channel_turn_seconds is not None:
+            timer += " (this channel)"
         here = settings.channel_rules is not None
-        text = house_rules_text(settings.effective, channel=here) + f"\n`turn_timer` = {timer}"
+        text = (
+            house_rules_text(settings.effective, channel=here)
+            + f"\n`turn_timer` = {timer}"
+            + f"\n`lobby_timeout` = {duration_words(settings.lobby_timeout)} (server)"
+            + f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
+        )
         await reply(interaction, text)
 
     @houserules.command(name="set", description="Change one house rule")
     @app_commands.describe(
         key="Which rule",
-        value="Its new value: a number, on/off, or extra_round/shared",
-        here="Only for this channel (overrides the server's rules here)",
+        value="Its new value: a number, on/off, extra_round/shared, or a duration (30m, 2h)",
+        here="Only for this channel (overrides the server's value here), for any rule",
     )
     @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
     async def set(
@@ -163,12 +193,33 @@ class InfoCog(commands.Cog):
         if key not in RULE_KEYS:
             await reply(interaction, f"There's no house rule called {echo(key)}.")
             return
+        where = " in this channel" if here else " on this server"
         try:
             parsed = parse_value(key, value)
+            if key in SERVER_KEYS:
+                if here:
+                    await reply(
+                        interaction,
+                        f"`{key}` is kept for the whole server; set it without `here`.",
+                    )
+                    return
+                assert isinstance(parsed, int)
+                await self.store.set_expiry(guild_id, **{key: parsed})
+                await reply(
+                    interaction,
+                    f"`{key}` is now {duration_words(parsed)} on this server, "
+                    "for every table from now on.",
+                )
+                return
             if key == "turn_timer":
                 assert isinstance(parsed, int)
-                await self.store.set_turn_timer(guild_id, parsed)
-                done = f"Turn timer: {parsed} s." if parsed else "Turn timer: off."
+                channel = interaction.channel_id if here else None
+                await self.store.set_turn_timer(guild_id, parsed, channel_id=channel)
+                shown = f"{parsed} s" if parsed else "off"
+                await reply(
+                    interaction, f"Turn timer: {shown}{where}. It applies from the next turn on."
+                )
+                return
             else:
                 settings = await self.store.guild_settings(guild_id, interaction.channel_id)
                 base = settings.channel_rules if here and settings.channel_rules else settings.rules
@@ -176,9 +227,7 @@ class InfoCog(commands.Cog):
                 await self.store.set_house_rules(
                     guild_id, rules, channel_id=interaction.channel_id if here else None
                 )
-                done = f"`{key}` is now {shown_value(parsed)}" + (
-                    " in this channel." if here else "."
-                )
+                done = f"`{key}` is now {shown_value(parsed)}{where}."
         except ValidationError as err:
             await reply(interaction, f"{rules_error(err)}.")
             return

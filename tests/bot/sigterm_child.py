@@ -18,7 +18,7 @@ from engine.stack.moves import Stack
 
 async def main(db: Path) -> int:
     bot = StackBot(Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None), seed=5)
-    async with simcord.run(bot, check_errors=False) as env:
+    async with simcord.run(bot, check_errors=False, settle_timeout=0.5) as env:
         await bot.tree.sync()
         guild = env.create_guild()
         channel = guild.create_text_channel("stack")

@@ -67,7 +67,7 @@ async def test_three_timeouts_hand_the_seat_to_the_ai_and_an_idle_table_closes(
 
 async def test_turn_timer_can_be_switched_off(world: World) -> None:
     result = await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="off")
-    assert result.response.content.startswith("Turn timer: off.")
+    assert result.response.content.startswith("Turn timer: off on this server.")
     live = await started(world, ai=True, target=60, dice=5)
     version = live.version
     await world.env.advance_time(600)
@@ -139,3 +139,37 @@ async def test_a_lobby_left_by_everyone_closes_and_says_so(world: World) -> None
     closed = message(world, lobby.id)
     assert closed.content.startswith("This Stack table is closed")
     assert closed.content.startswith("This Stack table is closed.") and not closed.components
+
+
+async def test_here_means_this_channel_for_every_key_including_the_turn_timer(
+    world: World,
+) -> None:
+    """Item 16: `/houserules set turn_timer 30 here:true` sets it for this channel only."""
+    other = world.guild.create_text_channel("elsewhere")
+    done = await world.admin.slash(
+        world.channel, "houserules set", key="turn_timer", value="30", here=True
+    )
+    assert done.response.content.startswith("Turn timer: 30 s in this channel.")
+    here = await world.admin.slash(world.channel, "houserules show")
+    assert "`turn_timer` = 30 s (this channel)" in here.response.content
+    there = await world.admin.slash(other, "houserules show")
+    assert "`turn_timer` = 120 s" in there.response.content
+    rule = await world.admin.slash(
+        world.channel, "houserules set", key="target_score", value="150", here=True
+    )
+    assert rule.response.content.startswith("`target_score` is now 150 in this channel.")
+    refused = await world.admin.slash(
+        world.channel, "houserules set", key="lobby_timeout", value="2h", here=True
+    )
+    assert refused.response.content == (
+        "`lobby_timeout` is kept for the whole server; set it without `here`."
+    )
+    server = await world.admin.slash(
+        world.channel, "houserules set", key="lobby_timeout", value="2h"
+    )
+    assert server.response.content.startswith("`lobby_timeout` is now 2h on this server")
+    live = await started(world, ai=True, target=60, dice=5)
+    assert live_of(world).current_user() is not None
+    version = live.version
+    await world.env.advance_time(31)
+    assert live_of(world).version > version, "the channel's 30 s timer ran out"
