@@ -4,12 +4,23 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from engine.echo import cut
 from engine.stack.ai import AI_LEVELS
-from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
-from engine.terminal import play
+from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
+from engine.terminal import INTERRUPTED_EXIT, play
+
+# Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
+# "Will assume non-transactional DDL." and "Running upgrade" (persistence.migrate logs one
+# line of its own when it upgrades the schema).
+QUIET_LOGGERS = ("alembic",)
+# `stackbot play` options, by the rules field they set.
+PLAY_OPTIONS = {"dice_per_player": "--dice", "target_score": "--target"}
 
 
 def _names(text: str) -> list[str]:
@@ -47,11 +58,28 @@ bot's token, and put it in the environment or in .env (see .env.example):
 Without a token you can still play in this terminal: stackbot play --players you --bots 3"""
 
 
+def configure_logging(level: str) -> None:
+    """Log at ``level`` to stderr, without the libraries' start-up noise."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet = max(logging.getLevelName(level), logging.WARNING)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(quiet)
+    # discord.py warns once per process that voice needs PyNaCl (and davey): this bot has
+    # no voice, so the warning says nothing to an operator.
+    from discord.voice_client import VoiceClient
+
+    VoiceClient.warn_nacl = False
+    VoiceClient.warn_dave = False
+
+
+def _one_line(err: BaseException) -> str:
+    """The first line of an error's message (or its type's name), cut to a short line."""
+    lines = str(err).strip().splitlines()
+    return cut(lines[0] if lines else type(err).__name__, 200)
+
+
 def _bot_command(command: str, guild: int | None) -> int:
     import asyncio
-    import logging
-
-    from pydantic import ValidationError
 
     from bot.config import Settings
 
@@ -63,54 +91,73 @@ def _bot_command(command: str, guild: int | None) -> int:
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(settings.log_level)
+    import aiohttp
     import discord
 
     from bot.client import StackBot
+    from persistence.errors import DatabaseRefused
 
     token = settings.discord_token.get_secret_value()
     bot = StackBot(settings, sync_only=command == "sync")
-    if command == "sync":
 
-        async def sync() -> None:
-            async with bot:
-                await bot.login(token)  # runs setup_hook: the commands, no database
-                target = discord.Object(guild) if guild else None
-                if target is not None:
-                    bot.tree.copy_global_to(guild=target)
-                synced = await bot.tree.sync(guild=target)
-                where = f"guild {guild}" if guild else "every guild (may take up to an hour)"
-                print(f"synced {len(synced)} commands to {where}")
+    async def sync() -> None:
+        async with bot:
+            await bot.login(token)  # runs setup_hook: the commands, no database
+            target = discord.Object(guild) if guild else None
+            if target is not None:
+                bot.tree.copy_global_to(guild=target)
+            synced = await bot.tree.sync(guild=target)
+            where = f"guild {guild}" if guild else "every guild (may take up to an hour)"
+            print(f"synced {len(synced)} commands to {where}")
 
-        try:
-            asyncio.run(sync())
-        except discord.LoginFailure:
-            print("stackbot: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
-            return 1
-        return 0
     try:
-        bot.run(token, log_handler=None)
+        if command == "sync":
+            asyncio.run(sync())
+        else:
+            bot.run(token, log_handler=None)
     except discord.LoginFailure:
         print("stackbot: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
         return 1
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "stackbot: Discord refused the bot's gateway intents; enable them for the bot at "
+            "https://discord.com/developers/applications.",
+            file=sys.stderr,
+        )
+        return 1
+    except (
+        OSError,
+        TimeoutError,
+        aiohttp.ClientError,
+        discord.GatewayNotFound,
+        discord.ConnectionClosed,
+        discord.HTTPException,
+    ) as err:
+        print(f"stackbot: cannot reach Discord: {_one_line(err)}", file=sys.stderr)
+        return 1
+    except DatabaseRefused as err:
+        print(f"stackbot: {_one_line(err)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("stackbot: interrupted.", file=sys.stderr)
+        return INTERRUPTED_EXIT
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command in ("run", "sync"):
-        return _bot_command(args.command, getattr(args, "guild", None))
-    if args.command == "play":
-        if args.bots < 0:
-            print("stackbot play: --bots must be 0 or more", file=sys.stderr)
-            return 2
-        try:
-            rules = StackRules(target_score=args.target, dice_per_player=args.dice)
-        except ValueError as err:
-            print(f"stackbot play: {err}", file=sys.stderr)
-            return 2
+def _play_command(args: argparse.Namespace) -> int:
+    if not 0 <= args.bots <= MAX_PLAYERS:
+        print(f"stackbot play: --bots must be 0 to {MAX_PLAYERS}", file=sys.stderr)
+        return 2
+    try:
+        rules = StackRules(target_score=args.target, dice_per_player=args.dice)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        option = PLAY_OPTIONS.get(field, field)
+        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
+        return 2
+    try:
         return play(
             args.players,
             args.bots,
@@ -121,6 +168,17 @@ def main(argv: list[str] | None = None) -> int:
             stdout=sys.stdout,
             export=args.export,
         )
+    except KeyboardInterrupt:
+        print("\nstackbot play: interrupted.", file=sys.stderr)
+        return INTERRUPTED_EXIT
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command in ("run", "sync"):
+        return _bot_command(args.command, getattr(args, "guild", None))
+    if args.command == "play":
+        return _play_command(args)
     return 2  # pragma: no cover - argparse requires a command
 
 

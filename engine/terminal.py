@@ -34,6 +34,11 @@ HELP = f"""Commands:
 {SYNTAX}"""
 
 
+ABANDONED = "Game abandoned"
+CTRL_C = "interrupted (Ctrl-C)"
+INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
+
+
 @dataclass
 class Seat:
     name: str
@@ -65,6 +70,15 @@ class TerminalGame:
         self.stdout.flush()
 
     def run(self) -> int:
+        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            self.stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
+            self.stdout.flush()
+            return INTERRUPTED_EXIT
+
+    def _play(self) -> int:
         state = self.state
         self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
         self._roll_off()
@@ -79,10 +93,11 @@ class TerminalGame:
             if seat.ai is not None:
                 self._apply(seat.ai.choose(state, self.rng), auto=True)
                 continue
-            if not self._human_turn():
-                self.say("Game abandoned.")
+            ended = self._human_turn()
+            if ended is not None:
+                self.say(f"{ABANDONED}: {ended}.")
                 self._write_export()
-                return 0
+                return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
     def _roll_off(self) -> None:
         state = self.state
@@ -108,8 +123,8 @@ class TerminalGame:
         )
         self.say(render_field(state))
 
-    def _human_turn(self) -> bool:
-        """Read commands until the human has moved; ``False`` when they quit or input ends."""
+    def _human_turn(self) -> str | None:
+        """Read commands until the human has moved (``None``), or why the game ends."""
         state = self.state
         p = state.current
         assert p is not None
@@ -118,17 +133,23 @@ class TerminalGame:
                 pile_words(state.name(o), state.placing or 0, h)
                 for o, h in state.targets_for(p, state.placing or 0)
             )
-            self.say(f"Your rolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`.")
+            self.say(
+                f"Your rerolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`."
+            )
         while True:
             self.stdout.write(f"{state.name(p)}> ")
             self.stdout.flush()
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                self.stdout.write("\n")
+                return CTRL_C
             if not line:
-                self.say()
-                return False
+                self.stdout.write("\n")
+                return "end of input"
             command = line.strip().lower()
             if command in ("quit", "exit"):
-                return False
+                return "you quit"
             if command in ("help", "?"):
                 self.say(HELP)
                 continue
@@ -147,7 +168,7 @@ class TerminalGame:
                 self.say(str(err))
                 continue
             self._apply(move, auto=False)
-            return True
+            return None
 
     def _apply(self, move: object, *, auto: bool) -> None:
         state = self.state

@@ -6,6 +6,7 @@ holds tables but no Alembic revision (it is not ours), is refused and left untou
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from alembic.config import Config
@@ -19,6 +20,8 @@ from persistence.errors import DatabaseRefused
 from persistence.schema import metadata
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# One line per upgrade; Alembic's own INFO lines are left to the application's log set-up.
+log = logging.getLogger(__name__)
 
 
 def alembic_config() -> Config:
@@ -75,6 +78,11 @@ def _upgrade(connection: Connection) -> None:
         env.configure(connection=connection, target_metadata=metadata)
         with env.begin_transaction():
             env.run_migrations()
+    log.info(
+        "database schema upgraded from %s to %s",
+        current or "an empty database",
+        script.get_current_head(),
+    )
 
 
 async def upgrade_database(engine: AsyncEngine) -> None:

@@ -1,4 +1,5 @@
-"""`stackbot run` without a token, and `python -m bot.bench` end to end (tiny sizes)."""
+"""`python -m bot.bench` end to end (tiny sizes), and the sync-only bot (the `stackbot`
+command's own tests are in test_cli.py)."""
 
 from __future__ import annotations
 
@@ -21,22 +22,6 @@ def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[s
         timeout=120,
         check=False,
     )
-
-
-def test_run_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
-    proc = run(["bot.cli", "run"], tmp_path)
-    assert proc.returncode != 0
-    assert "no DISCORD_TOKEN is set" in proc.stderr
-    assert "discord.com/developers/applications" in proc.stderr
-    assert "stackbot play" in proc.stderr
-    assert proc.stdout == ""
-
-
-def test_the_token_is_never_echoed(tmp_path: Path) -> None:
-    secret = "MTIz.not-a-real-token.but-secret"
-    proc = run(["bot.cli", "run"], tmp_path, DISCORD_TOKEN=secret, LOG_LEVEL="verbose")
-    assert proc.returncode != 0 and "LOG_LEVEL" in proc.stderr
-    assert secret not in proc.stdout + proc.stderr
 
 
 def test_bot_bench_prints_its_summary_line(tmp_path: Path) -> None:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from bot.cli import main
+from engine.stack.moves import PlayerMove, Reroll, Roll
 from engine.stack.record import check
 from engine.stack.rules import StackRules
-from engine.terminal import play
+from engine.stack.state import StackState
+from engine.terminal import INTERRUPTED_EXIT, Seat, TerminalGame, play
+from tests.engine.situations import deal
 
 
 def stackbot() -> list[str]:
@@ -103,3 +107,65 @@ def test_cli_refuses_bad_tables(capsys: object) -> None:
     assert main(["play", "--bots", "1"]) == 2  # one player is not a game
     assert main(["play", "--bots", "2", "--dice", "40"]) == 2
     assert main(["play", "--players", "al,al"]) == 2
+
+
+class CtrlC(io.StringIO):
+    """A terminal whose user presses Ctrl-C at the prompt."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+class InterruptedAI:
+    """An AI seat that is thinking when Ctrl-C comes."""
+
+    level = "greedy"
+
+    def choose(self, state: StackState, rng: random.Random) -> PlayerMove:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_the_prompt_abandons_the_game_in_one_line(tmp_path: Path) -> None:
+    stdout = io.StringIO()
+    record = tmp_path / "game.json"
+    code = play(
+        ["alice", "bob"], 0, seed=1, level="greedy", rules=StackRules(), stdin=CtrlC(),
+        stdout=stdout, export=record,
+    )  # fmt: skip
+    assert code == INTERRUPTED_EXIT == 130
+    out = stdout.getvalue()
+    assert out.endswith(
+        f"\nGame abandoned: interrupted (Ctrl-C).\nGame record written to {record}.\n"
+    )
+    assert "Traceback" not in out and check(json.loads(record.read_text()))["ok"]
+
+
+def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line() -> None:
+    stdout = io.StringIO()
+    seats = [Seat("bot1", InterruptedAI()), Seat("bot2", InterruptedAI())]
+    game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO(), stdout)
+    assert game.run() == INTERRUPTED_EXIT
+    assert stdout.getvalue().endswith("\nGame abandoned: interrupted (Ctrl-C).\n")
+
+
+def test_the_end_of_input_abandons_the_game_in_one_line() -> None:
+    stdout = io.StringIO()
+    code = play(
+        ["alice", "bob"], 0, seed=1, level="greedy", rules=StackRules(), stdin=io.StringIO(),
+        stdout=stdout,
+    )  # fmt: skip
+    assert code == 0
+    assert stdout.getvalue().endswith("> \nGame abandoned: end of input.\n")
+
+
+def test_a_rerolled_die_with_several_piles_is_called_rerolled() -> None:
+    stdout = io.StringIO()
+    seats = [Seat("alice", None), Seat("bob", None), Seat("carol", None)]
+    game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO("quit\n"), stdout)
+    game.state = deal([3, 4], [5, 6], [6, 1])
+    game.state.apply(Reroll(4))
+    game.state.apply(Roll(6))
+    assert game._human_turn() == "you quit"
+    out = stdout.getvalue()
+    assert "Your rerolled 6 must go on bob's single 6 or carol's single 6" in out
+    assert "Your rolled" not in out
