@@ -249,7 +249,7 @@ def _pending(state: StackState, p: int, asked: int | None = None) -> IllegalMove
 
 
 def _unknown_player(state: StackState, typed: str) -> InvalidMoveError:
-    shown = typed.lstrip("@").strip()
+    shown = typed.strip().strip('"“”').lstrip("@").strip()
     return InvalidMoveError(
         f"There's no player called {echo(shown)} at this table "
         f"(players: {', '.join(state.players)}).",

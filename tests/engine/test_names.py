@@ -89,6 +89,8 @@ def test_an_unknown_name_is_echoed_as_typed() -> None:
         parse_move(state, "stack 3 on Zed")
     with pytest.raises(InvalidMoveError, match="There's no player called 'ZeD' at this table"):
         parse_move(state, "stack 3 on @ZeD")
+    with pytest.raises(InvalidMoveError, match="There's no player called 'Zed 2' at this table"):
+        parse_move(state, 'stack 3 on "Zed 2"')
 
 
 @pytest.mark.parametrize(
