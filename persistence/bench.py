@@ -2,9 +2,13 @@
 
 1. The raw rate of single-row INSERT + COMMIT with plain aiosqlite (WAL, synchronous=FULL,
    the same durability as the store) on the same file system, for reference.
-2. 500 tables playing random games at once through ``Store.record_move``: durable moves
-   per second, and p50/p99 latency from call to durable return.
-3. Loading 10,000 active tables (snapshot plus logged tail each) as at start-up.
+2. One move per commit: the CPU time of ``Store.record_move`` when each move is committed
+   alone (one table, each move awaited), against the same statements (the move's INSERT,
+   whose trigger keeps the table's version, and COMMIT) on plain aiosqlite.
+3. 500 tables playing random games at once through ``Store.record_move`` (new tables
+   opening through the same writer as games end): durable moves per second, and p50/p99
+   latency from call to durable return.
+4. Loading 10,000 active tables (snapshot plus logged tail each) as at start-up.
 
 The database is ``DATABASE_URL`` if set (e.g. PostgreSQL), else a SQLite file. Every file
 the bench writes goes into a fresh ``stackbot-bench-*`` folder under ``--dir`` (default: the
@@ -62,6 +66,53 @@ async def raw_aiosqlite_rate(folder: Path, seconds: float) -> float:
             await db.commit()
             count += 1
         return count / (time.perf_counter() - start)
+
+
+async def single_commit_cpu(store: Store, rng: random.Random, count: int) -> float:
+    """CPU seconds per ``record_move`` when each move is committed alone."""
+    player = RandomPlayer()
+    channel = 900_000
+    table_id, version, state = await start_table(store, channel, rng)
+    cpu = 0.0
+    for _ in range(count):
+        if state.decision is Decision.OVER:
+            channel += 1
+            table_id, version, state = await start_table(store, channel, rng)
+        move = player.choose(state, rng)
+        state.apply(move)
+        step: list[Move] = [move, *state.resolve_chance(rng)]
+        t0 = time.process_time()
+        version = (await store.record_move(table_id, version, step, state)).version
+        cpu += time.process_time() - t0
+    await store.end_table(table_id)  # out of the way of the load test
+    return cpu / count
+
+
+async def raw_single_commit_cpu(folder: Path, rng: random.Random, count: int) -> float:
+    """CPU seconds per move for the same statements on plain aiosqlite: the INSERT of a
+    move (its trigger keeps the table's version) and COMMIT, on the store's schema."""
+    path = folder / "raw-moves.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        table_id, version, _ = await start_table(store, 1, rng)
+    finally:
+        await store.close()
+    stamp = "2026-01-01 00:00:00.000000"
+    async with aiosqlite.connect(path) as db:
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
+            await db.execute(f"PRAGMA {pragma}")
+        await db.execute("PRAGMA wal_autocheckpoint=0")
+        cpu = 0.0
+        for i in range(count):
+            t0 = time.process_time()
+            await db.executemany(
+                "INSERT INTO moves (table_id, seq, move, interaction_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(table_id, version + 1 + i, '["reroll", 3]', None, stamp)],
+            )
+            await db.commit()
+            cpu += time.process_time() - t0
+    return cpu / count
 
 
 async def start_table(
@@ -183,6 +234,18 @@ async def run(args: argparse.Namespace) -> None:
         store = await Store.open(url)
         backend = store.engine.dialect.name
         try:
+            single = await single_commit_cpu(store, random.Random(args.seed), args.single_moves)
+        except BaseException:
+            await store.close()
+            raise
+        reference = ""
+        if backend == "sqlite":
+            raw_single = await raw_single_commit_cpu(
+                folder, random.Random(args.seed), args.single_moves
+            )
+            reference = f" (plain aiosqlite, the same statements: {raw_single * 1000:.2f} ms)"
+        print(f"one move per commit: {single * 1000:.2f} ms CPU per record_move{reference}")
+        try:
             calls, rows, latencies = await play_tables(store, args.tables, args.seconds, args.seed)
         finally:
             batches = store.writer.batches
@@ -241,6 +304,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--raw-seconds", type=float, default=3.0)
     parser.add_argument("--load-tables", type=int, default=10_000)
+    parser.add_argument("--single-moves", type=int, default=2000, help="moves committed alone")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--dir",

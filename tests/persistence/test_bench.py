@@ -25,6 +25,8 @@ def test_bench_prints_its_summary_line(tmp_path: Path) -> None:
             "0.2",
             "--load-tables",
             "12",
+            "--single-moves",
+            "20",
             "--dir",
             str(tmp_path),
         ],
@@ -38,6 +40,7 @@ def test_bench_prints_its_summary_line(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert "loaded 12 active tables" in proc.stdout
+    assert "one move per commit: " in proc.stdout and "ms CPU per record_move (" in proc.stdout
     last = lines[-1]
     assert (
         "durable moves/s (" in last and "% of raw aiosqlite), p99 " in last and last.endswith(" ms")

@@ -223,3 +223,27 @@ async def test_move_side_writes_are_checked_before_anything_is_queued(store: Sto
     async with store.engine.connect() as conn:
         rows = (await conn.execute(select(seats.c.timeouts, seats.c.ai_level))).all()
     assert all(r.timeouts == 0 for r in rows)
+
+
+async def test_an_interaction_already_logged_makes_a_later_write_a_duplicate(
+    store: Store,
+) -> None:
+    """The log's unique index refuses the repeat inside a shared commit (on the hot
+    path); the batch is retried one write at a time and the repeat answered as a
+    duplicate, while the other moves of that commit are stored."""
+    info, state, rng = await started_table(store, 13)
+    other, ostate, orng = await started_table(store, 14)
+    first = await store.record_move(
+        info.id, info.version, next_step(state, rng), state, interaction_id="i-1"
+    )
+    before = await count(store, moves)
+    step = next_step(state, rng)
+    ostep = next_step(ostate, orng)
+    repeat, moved = await asyncio.gather(
+        store.record_move(info.id, first.version, step, state, interaction_id="i-1"),
+        store.record_move(other.id, other.version, ostep, ostate, interaction_id="i-2"),
+    )
+    assert repeat.duplicate and repeat.version == first.version
+    assert not moved.duplicate and moved.version == other.version + len(ostep)
+    assert await count(store, moves) == before + len(ostep)
+    assert (await store.table(info.id)).version == first.version
