@@ -28,7 +28,7 @@ from persistence.errors import (
 )
 from persistence.records import MAX_SEATS, Announcement, SeatInfo, TableCursor, TableInfo
 from persistence.rows import need_status, read_table
-from persistence.schema import ACTIVE, moves, outbox, seats, snapshots, tables
+from persistence.schema import is_active, moves, outbox, seats, snapshots, tables
 from persistence.writer import WriteContext, seat_changed
 
 OUTBOX_CHUNK = 500  # ids per UPDATE when marking deliveries
@@ -44,9 +44,7 @@ async def create_table(
 ) -> TableInfo:
     existing = (
         await ctx.conn.execute(
-            select(tables.c.id).where(
-                tables.c.channel_id == channel_id, tables.c.status.in_(ACTIVE)
-            )
+            select(tables.c.id).where(tables.c.channel_id == channel_id, is_active())
         )
     ).first()
     if existing is not None:

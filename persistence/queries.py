@@ -30,7 +30,7 @@ from persistence.rows import (
     stats_from_row,
 )
 from persistence.schema import (
-    ACTIVE,
+    is_active,
     moves,
     outbox,
     player_stats,
@@ -45,9 +45,7 @@ from persistence.schema import (
 async def active_table_id(conn: AsyncConnection, channel_id: int) -> int:
     row = (
         await conn.execute(
-            select(tables.c.id).where(
-                tables.c.channel_id == channel_id, tables.c.status.in_(ACTIVE)
-            )
+            select(tables.c.id).where(tables.c.channel_id == channel_id, is_active())
         )
     ).first()
     if row is None:

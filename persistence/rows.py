@@ -26,7 +26,8 @@ def aware(value: datetime | None) -> datetime | None:
     return value
 
 
-def seat_from_row(row: Row[Any]) -> SeatInfo:
+def seat_from_row(row: Any) -> SeatInfo:
+    """A seat from a row holding the seat's columns (alone, or joined to its table's)."""
     return SeatInfo(
         row.position, row.user_id, row.name, row.ai_level, row.timeouts, bool(row.left_game)
     )
@@ -72,24 +73,37 @@ def outbox_item_from_row(row: Row[Any]) -> OutboxItem:
     )
 
 
-async def read_seats(conn: AsyncConnection, table_id: int) -> tuple[SeatInfo, ...]:
-    rows = await conn.execute(
-        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.position)
-    )
-    return tuple(seat_from_row(s) for s in rows)
+SEAT_COLUMNS = (
+    seats.c.position,
+    seats.c.user_id,
+    seats.c.name,
+    seats.c.ai_level,
+    seats.c.timeouts,
+    seats.c.left_game,
+)
 
 
 async def read_table(conn: AsyncConnection, table_id: int) -> TableInfo:
-    """The table with that id; :class:`TableNotFound` if there is none."""
-    row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
-    if row is None:
+    """The table with that id (one query: the table's row once per seat); raises
+    :class:`TableNotFound` if there is none."""
+    rows = (
+        await conn.execute(
+            select(tables, *SEAT_COLUMNS)
+            .select_from(tables.outerjoin(seats, seats.c.table_id == tables.c.id))
+            .where(tables.c.id == table_id)
+            .order_by(seats.c.position)
+        )
+    ).all()
+    if not rows:
         raise TableNotFound(f"There is no table {table_id}.")
-    return info_from_row(row, await read_seats(conn, table_id))
+    seat_infos = tuple(seat_from_row(r) for r in rows if r.position is not None)
+    return info_from_row(rows[0], seat_infos)
 
 
 async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
-    """What the move writer needs to know of a table: version, rounds, snapshot, seats."""
-    row = (
+    """What the move writer needs to know of a table: version, rounds, snapshot, seats
+    (one query)."""
+    rows = (
         await conn.execute(
             select(
                 tables.c.version,
@@ -98,13 +112,20 @@ async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
                 tables.c.status,
                 tables.c.guild_id,
                 tables.c.channel_id,
+                *SEAT_COLUMNS,
             )
-            .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
+            .select_from(
+                tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id).outerjoin(
+                    seats, seats.c.table_id == tables.c.id
+                )
+            )
             .where(tables.c.id == table_id)
+            .order_by(seats.c.position)
         )
-    ).first()
-    if row is None:
+    ).all()
+    if not rows:
         raise TableNotFound(f"There is no table {table_id}.")
+    row = rows[0]
     return TableCursor(
         row.version,
         row.rounds_done,
@@ -112,7 +133,7 @@ async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
         row.status,
         row.guild_id,
         row.channel_id,
-        await read_seats(conn, table_id),
+        tuple(seat_from_row(r) for r in rows if r.position is not None),
     )
 
 

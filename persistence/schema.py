@@ -18,8 +18,10 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    literal_column,
     text,
 )
+from sqlalchemy.sql.elements import ColumnElement
 
 metadata = MetaData()
 
@@ -187,3 +189,9 @@ outbox = Table(
         postgresql_where=text("delivered_at IS NULL"),
     ),
 )
+
+
+def is_active() -> ColumnElement[bool]:
+    """``tables.status IN ('lobby', 'playing')`` with the statuses written out, as in the
+    partial index on active channels, so that SQLite can use that index."""
+    return tables.c.status.in_([literal_column(f"'{status}'") for status in ACTIVE])

@@ -217,8 +217,11 @@ class MoveWriter:
     async def stop(self) -> None:
         """Wait for the writes already queued to be committed (and any checkpoint), then
         give the writer's connection back."""
-        for task in (self.task, self.checkpoint):
-            if task is not None and not task.done():
+        while True:  # a write queued while waiting starts another drain: wait for it too
+            running = [t for t in (self.task, self.checkpoint) if t is not None and not t.done()]
+            if not running:
+                break
+            for task in running:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self.task = self.checkpoint = None
