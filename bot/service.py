@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from bot.render import game_end_messages, round_end_messages, round_scoring
 from bot.text import escape_name
+from bot.wording import discord_words
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, make_ai
@@ -54,14 +55,6 @@ RECENT_INTERACTIONS = 256
 RECENT_TURNS = 8
 TIMEOUTS_BEFORE_AI = 3
 TABLE = Announcement("table")  # re-render the table message (a table that closed)
-
-
-def _discord_words(err: MoveError) -> str:
-    try:
-        from bot.wording import discord_words
-    except ImportError:  # pragma: no cover - wording module absent
-        return str(err)
-    return discord_words(err)
 
 
 class Refusal(Exception):
@@ -608,12 +601,12 @@ class TableService:
                     ]
                     return outcome
                 except MoveError as err:
-                    raise Refusal(_discord_words(err)) from None
+                    raise Refusal(discord_words(err)) from None
             elif not state.is_legal(move):
                 try:
                     state.copy().apply(move, by=seat)
                 except IllegalMoveError as err:
-                    raise Refusal(_discord_words(err)) from None
+                    raise Refusal(discord_words(err)) from None
                 raise Refusal("That move can't be played now.")
             outcome = MoveOutcome(live)
             step = Step(live)

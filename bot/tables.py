@@ -58,6 +58,7 @@ CHANNEL_WRITES = 5  # message creates and deletes per channel ...
 CHANNEL_WINDOW = 5.0  # ... per this many seconds
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
+OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -163,6 +164,7 @@ class Tables:
                 pinged_version=live.info.pinged_version,
             )
         pending = await self.store.pending_outbox()
+        await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
         channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)

@@ -42,7 +42,8 @@ class PlayCog(commands.Cog):
         height: app_commands.Range[int, 1, 3] | None = None,
     ) -> None:
         target = self._target_name(interaction, on)
-        text = f"stack {die} on {target}" + (f" {height}" if height else "")
+        # quoted, so that a name ending in a number is never read as a height
+        text = f'stack {die} on "{target}"' + (f" {height}" if height else "")
         await self.bot.tables.play(interaction, text)
 
     @stack.autocomplete("on")

@@ -24,26 +24,27 @@ def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[s
     )
 
 
-def test_bot_bench_prints_its_summary_line(tmp_path: Path) -> None:
+def test_bot_bench_drives_the_production_path_and_prints_its_summary_line(
+    tmp_path: Path,
+) -> None:
     proc = run(
-        [
-            "bot.bench",
-            "--tables",
-            "6",
-            "--seconds",
-            "1",
-            "--closed-seconds",
-            "0.5",
-            "--gap",
-            "0.2",
-            "--dir",
-            str(tmp_path),
-        ],
-        ROOT,
+        ["bot.bench", "--tables", "6", "--seconds", "1", "--busy", "6", "--rates", "12"],
+        tmp_path,
+        TMPDIR=str(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-1].endswith(" ms, timers on, pictures on") and " moves/s, p99 " in lines[-1]
+    assert any("pictures off" in line for line in lines)
+    assert any("channel calls per move" in line for line in lines)
+    assert list(tmp_path.iterdir()) == [], "the bench removes what it wrote"
+
+
+def test_picture_bench_prints_the_8x14_figure(tmp_path: Path) -> None:
+    proc = run(["bot.bench", "--pictures", "--samples", "5"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
-    assert " moves/s, p99 " in last and last.endswith(" KiB/table")
+    assert last.startswith("picture 8x14: p50 ") and " ms, p99 " in last
 
 
 async def test_sync_only_bot_loads_the_commands_without_a_database(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import bot.tables as tables_module
 from bot.service import Player, Refusal
 from bot.tables import Tables
 from tests.bot.conftest import World, make_bot
@@ -312,3 +313,45 @@ async def test_a_game_nobody_plays_ends_as_abandoned_after_a_day(world: World) -
     await world.env.advance_time(3600 + 60)
     assert world.channel.id not in world.bot.tables.service.by_channel
     assert any("abandoned" in t for t in texts(world))
+
+
+@pytest.mark.simcord(settle_timeout=1.0)  # the 5 s ping waits for the clock
+async def test_a_ping_owed_when_the_process_died_is_sent_after_the_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8: the move is committed, the process dies before the player is pinged; the
+    restarted bot pings them (the table posted anew, only them pingable), once."""
+    monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
+    await game(world, target=100, dice=5)
+    await move_once(world)
+    user = live_of(world).current_user()
+    await restart(world)
+    await world.env.advance_time(6)
+    shown = table_message(world)
+    record = world.env.backend.get_message(world.channel.id, shown.id)
+    assert list(record.ping_user_ids) == [user]
+    assert live_of(world).version == world.bot.tables.messages[live_of(world).id].pinged_version
+    await world.env.advance_time(6)
+    assert table_message(world).id == shown.id, "pinged once, not again"
+
+
+async def test_a_table_message_left_behind_by_a_crash_mid_repost_is_removed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8: the process died after posting the new table message and before storing
+    where it is: after the restart the channel holds one table message, not two."""
+    live = await game(world, target=100, dice=5)
+    store_type = type(world.bot.store)
+
+    async def lost(self: Any, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(store_type, "set_message", lost)
+    result = await world.bob.slash(world.channel, "table show")  # a repost
+    assert result.ephemeral
+    monkeypatch.undo()
+    await restart(world)
+    await world.env.advance_time(2)
+    tables = [m for m in world.channel.history() if m.components]
+    assert len(tables) == 1, [m.id for m in tables]
+    _ = live
