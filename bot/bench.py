@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.painter import Painter
 from bot.service import Player, Refusal
 from bot.tables import Tables
 from engine.stack.ai import RandomPlayer
@@ -131,10 +132,15 @@ class Bench:
 
     async def open_table(self, channel: int) -> None:
         alice, bob = Player(channel * 2, f"a{channel}"), Player(channel * 2 + 1, f"b{channel}")
-        live = await self.service.new_table(GUILD, channel, alice, {})
-        self.tables.refresh(live)
-        self.tables.refresh(await self.service.join(channel, bob))
-        self.tables.committed(await self.service.start(channel, alice))
+        try:
+            if channel not in self.service.by_channel:
+                self.tables.refresh(await self.service.new_table(GUILD, channel, alice, {}))
+            live = self.service.by_channel[channel]
+            if live.info.seat_of(bob.id) is None:
+                self.tables.refresh(await self.service.join(channel, bob))
+            self.tables.committed(await self.service.start(channel, alice))
+        except Refusal:
+            self.refused += 1
 
     async def one_move(self, channel: int, arrived: float) -> None:
         live = self.service.by_channel.get(channel)
@@ -204,7 +210,7 @@ async def measure(
     db = folder / f"bench-{rate:.0f}-{int(pictures)}.db"
     store = await Store.open(f"sqlite+aiosqlite:///{db}")
     bot = BenchBot()
-    tables = Tables(bot, store, seed=args.seed)  # type: ignore[arg-type]
+    tables = Tables(bot, store, seed=args.seed, painter=Painter("process"))  # type: ignore[arg-type]
     tables.draw_pictures = pictures
     bench = Bench(tables, args.seed)
     channels = list(range(10_000, 10_000 + args.tables))
@@ -213,6 +219,9 @@ async def measure(
     await asyncio.sleep(1.5)  # let the opening edits settle
     gc.collect()
     gc.freeze()  # the tables are long-lived, as after the bot's start-up
+    await bench.open_loop(channels, 2.0, rate)  # warm-up: caches, compiled statements
+    bench.latencies.clear()
+    bench.moves = bench.games = bench.refused = 0
     calls_before = sum(c.calls for c in bot.channels.values())
     elapsed = await bench.open_loop(channels, args.seconds, rate)
     achieved = bench.moves / elapsed
@@ -226,7 +235,7 @@ async def measure(
         f"{per_move:.2f} channel calls per move)",
         flush=True,
     )
-    await tables.drain()
+    await tables.drain()  # the steps under way end; the rest is cancelled
     tables.service.forget_all()
     await store.close()
     gc.unfreeze()

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.painter import Mode, Painter
 from bot.tables import Tables
 from bot.views import DYNAMIC_ITEMS
 from persistence import Store
@@ -46,6 +47,7 @@ class StackBot(commands.Bot):
         seed: int | None = None,
         sync_only: bool = False,
         handle_signals: bool = True,
+        pictures: Mode = "process",
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(
@@ -60,6 +62,7 @@ class StackBot(commands.Bot):
         self.seed = seed
         self.sync_only = sync_only  # `stackbot sync`: commands only, no database
         self.handle_signals = handle_signals  # SIGTERM/SIGINT stop the bot cleanly
+        self.pictures: Mode = pictures  # where table pictures are drawn
         self.store: Store | None = None
         self._tables: Tables | None = None
         self._closing_task: asyncio.Task[None] | None = None
@@ -75,7 +78,7 @@ class StackBot(commands.Bot):
                 await self.load_extension(name)
             return
         self.store = await Store.open(self.settings.database_url)
-        self._tables = Tables(self, self.store, seed=self.seed)
+        self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in COGS:
             await self.load_extension(name)

@@ -36,7 +36,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.image import FieldPicture, draw_field
+from bot.image import FieldPicture
+from bot.painter import Painter
 from bot.render import alt_text, lobby_text, table_text
 from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import escape_name, fit_message
@@ -114,8 +115,16 @@ class TableMessage:
 class Tables:
     """Every table's Discord presence; the cogs and buttons call its methods."""
 
-    def __init__(self, bot: commands.Bot, store: Store, *, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        store: Store,
+        *,
+        seed: int | None = None,
+        painter: Painter | None = None,
+    ) -> None:
         self.bot = bot
+        self.painter = painter or Painter("process")
         self.store = store
         self.service = TableService(store, seed=seed, clock=self, now=discord.utils.utcnow)
         self.messages: dict[int, TableMessage] = {}
@@ -149,6 +158,9 @@ class Tables:
         pending = [t for t in self._tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=3)
+        for task in self._tasks:
+            task.cancel()
+        await self.painter.close()
 
     # ------------------------------------------------------------ start-up
 
@@ -320,7 +332,7 @@ class Tables:
         if me is None or not channel.permissions_for(me).attach_files:
             return None
         picture = FieldPicture.of(live.state)
-        png = await asyncio.get_running_loop().run_in_executor(None, draw_field, picture)
+        png = await self.painter.draw(picture)
         return discord.File(io.BytesIO(png), filename="table.png", description=alt_text(live.state))
 
     # ------------------------------------------------------------ the table message

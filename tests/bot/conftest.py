@@ -19,6 +19,7 @@ def make_bot(db: Path, seed: int = 7) -> StackBot:
         Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None),
         seed=seed,
         handle_signals=False,
+        pictures="thread",  # a worker process per test would cost a second each
     )
 
 
