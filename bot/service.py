@@ -1,10 +1,11 @@
 """Tables as the bot runs them, without Discord: the handlers every front end calls.
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
-engine to decide and change a *copy* of the state, commits through persistence, and only
-then swaps the copy in: what any reader sees (the table message, **My turn**, ``/hint``)
-is always a committed state. A refused request raises :class:`Refusal` with a message for
-the user and changes nothing. One lock per table serialises everything done to it.
+engine to decide and change the state, and commits through persistence, all under the
+table's lock; every reader (the table message, **My turn**, ``/hint``) takes the lock too,
+so what anyone sees is a committed state. A move that cannot be stored is undone by
+reloading the table from storage. A refused request raises :class:`Refusal` with a message
+for the user and changes nothing. One lock per table serialises everything done to it.
 
 A player's move and everything it leads to until a human must act again (the dice, the AI
 seats' turns, round and game ends) is one step, committed in one transaction together with
@@ -48,7 +49,7 @@ from persistence import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.records import MAX_SEATS, Announcement, TableInfo
+from persistence.records import MAX_SEATS, Announcement, MoveResult, TableInfo
 
 log = logging.getLogger(__name__)
 RECENT_INTERACTIONS = 256
@@ -157,13 +158,13 @@ def _now() -> datetime:
 
 
 class Step:
-    """A player's move and what follows it, played on a copy of the table's state."""
+    """A player's move and what follows it, played on the table's state under its lock
+    (until the commit returns, no reader can see it)."""
 
     def __init__(self, live: LiveTable) -> None:
         assert live.state is not None
         self.live = live
-        # compact: the current round only, as storage keeps it (memory stays flat)
-        self.state = StackState.from_dict(live.state.to_dict(full_history=False))
+        self.state = live.state
         self.moves: list[Move] = []
         self.turns: list[str] = []
         self.announcements: list[Announcement] = []
@@ -336,6 +337,11 @@ class TableService:
             if live.info.seat_of(player.id) is not None:
                 raise Refusal("You're already at this table.")
             self._lobby(live)
+            if any(seat.name == player.name for seat in live.info.seats):
+                raise Refusal(
+                    f"Someone at this table is already called {escape_name(player.name)}: "
+                    "change your server nickname, then Join."
+                )
             try:
                 info = await self.store.join_table(live.id, player.id, player.name)
             except AlreadySeated:
@@ -692,7 +698,31 @@ class TableService:
         if not step.moves:
             return
         try:
-            result = await self.store.record_move(
+            result = await self._record(live, step, interaction_id, timeouts, to_ai, human)
+        except (StaleVersion, StorageError, WrongTableStatus) as err:
+            log.warning("table %s: move not stored (%s); reloading", live.id, err)
+            raise Refusal(
+                "That move could not be saved, so nothing was played; try again."
+            ) from None
+        if result.duplicate:  # played before: what is stored is the table
+            await self._reload(live)
+            outcome.duplicate = True
+            return
+        self._committed(live, step, outcome, result, timeouts, to_ai, human)
+
+    async def _record(
+        self,
+        live: LiveTable,
+        step: Step,
+        interaction_id: str | None,
+        timeouts: dict[int, int] | None,
+        to_ai: dict[int, str] | None,
+        human: bool,
+    ) -> MoveResult:
+        """Store the step; if anything goes wrong the table is reloaded from storage (the
+        step was played on the live state), and the error goes on."""
+        try:
+            return await self.store.record_move(
                 live.id,
                 live.version,
                 step.moves,
@@ -703,16 +733,20 @@ class TableService:
                 to_ai=to_ai,
                 human=human,
             )
-        except (StaleVersion, StorageError, WrongTableStatus) as err:
-            log.warning("table %s: move not stored (%s); reloading", live.id, err)
-            await self._reload(live)
-            raise Refusal(
-                "That move could not be saved, so nothing was played; try again."
-            ) from None
-        if result.duplicate:
-            await self._reload(live)
-            outcome.duplicate = True
-            return
+        except BaseException:
+            await asyncio.shield(self._reload(live))
+            raise
+
+    def _committed(
+        self,
+        live: LiveTable,
+        step: Step,
+        outcome: MoveOutcome,
+        result: MoveResult,
+        timeouts: dict[int, int] | None,
+        to_ai: dict[int, str] | None,
+        human: bool,
+    ) -> None:
         now = self.now()
         live.state = step.state
         live.version = result.version
@@ -745,8 +779,12 @@ class TableService:
 
     # ------------------------------------------------------------ reading (committed state)
 
-    def hint(self, channel_id: int, player: Player) -> str:
+    async def hint(self, channel_id: int, player: Player) -> str:
         live = self.table_in(channel_id)
+        async with live.lock:
+            return self._hint(live, player)
+
+    def _hint(self, live: LiveTable, player: Player) -> str:
         state = live.state
         if state is None:
             raise Refusal("The game hasn't started yet.")
@@ -757,8 +795,12 @@ class TableService:
             raise Refusal(f"It's {who}'s turn; a hint waits for yours.")
         return escape_name(self.hinter.best(state).reason)
 
-    def legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
+    async def legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
+        async with live.lock:
+            return self._legal_choices(live, player)
+
+    def _legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
         state = live.state
         if state is None:
             raise Refusal("The game hasn't started yet. The host presses **Start**.")

@@ -52,12 +52,13 @@ REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 PLACE_FALLBACK_SECONDS = 60  # a rerolled die waiting for its pile, with the timer off
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
-EDIT_GAP = 1.0  # seconds between two edits of one table message
+EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
 WARN_FROM = 20.0  # turns at least this long get a ping at half time
 CHANNEL_WRITES = 5  # message creates and deletes per channel ...
 CHANNEL_WINDOW = 5.0  # ... per this many seconds
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
+CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -110,6 +111,7 @@ class TableMessage:
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task[None] | None = None
+    picture: tuple[int, bytes] | None = None  # the last picture drawn, by table version
 
 
 class Tables:
@@ -234,6 +236,7 @@ class Tables:
             await interaction.followup.send(text, **kwargs)
         else:
             await interaction.response.send_message(text, **kwargs)
+        _release(kwargs.get("view"))
 
     async def in_time(
         self, interaction: discord.Interaction, work: Any, *, update: bool = False
@@ -259,6 +262,7 @@ class Tables:
             await interaction.edit_original_response(**kwargs)
         else:
             await interaction.response.edit_message(**kwargs)
+        _release(kwargs.get("view"))
 
     @staticmethod
     def is_manager(interaction: discord.Interaction) -> bool:
@@ -325,15 +329,28 @@ class Tables:
         view = None if over else table_view(live.id, live.version)
         return {"content": fit_message(content), "view": view}
 
-    async def _picture(self, live: LiveTable, channel: Any) -> discord.File | None:
-        if not self.draw_pictures or live.state is None:
-            return None
-        me = getattr(getattr(channel, "guild", None), "me", None)
-        if me is None or not channel.permissions_for(me).attach_files:
-            return None
-        picture = FieldPicture.of(live.state)
-        png = await self.painter.draw(picture)
-        return discord.File(io.BytesIO(png), filename="table.png", description=alt_text(live.state))
+    async def _render(
+        self, live: LiveTable, channel: Any, *, note: str | None = None
+    ) -> tuple[dict[str, Any], discord.File | None]:
+        """The table message and its picture, read under the table's lock (so a move being
+        committed is never shown); the picture is drawn after, off the event loop."""
+        async with live.lock:
+            payload = await self._payload(live, note=note)
+            version = live.version
+            snapshot = None
+            if self.draw_pictures and live.state is not None and _may_attach(channel):
+                snapshot = FieldPicture.of(live.state), alt_text(live.state)
+        if snapshot is None:
+            return payload, None
+        picture, description = snapshot
+        record = self.messages.get(live.id)
+        if record is not None and record.picture is not None and record.picture[0] == version:
+            png = record.picture[1]  # a re-post (a ping) shows the same position
+        else:
+            png = await self.painter.draw(picture)
+            if record is not None:
+                record.picture = (version, png)
+        return payload, discord.File(io.BytesIO(png), filename="table.png", description=description)
 
     # ------------------------------------------------------------ the table message
 
@@ -375,8 +392,7 @@ class Tables:
         if record.message_id is None or stale or record.messages_since >= REPOST_AFTER_MESSAGES:
             await self._post(live, record, ping=None)
             return
-        payload = await self._payload(live)
-        picture = await self._picture(live, channel)
+        payload, picture = await self._render(live, channel)
         try:
             await channel.get_partial_message(record.message_id).edit(
                 attachments=[picture] if picture else [], allowed_mentions=NO_MENTIONS, **payload
@@ -396,8 +412,7 @@ class Tables:
         and delete the old one. Call with ``record.lock`` held."""
         channel = self._channel(record.channel_id)
         old = record.message_id
-        payload = await self._payload(live, note=note)
-        picture = await self._picture(live, channel)
+        payload, picture = await self._render(live, channel, note=note)
         kwargs = dict(payload)
         if kwargs.get("view") is None:
             kwargs.pop("view", None)
@@ -441,7 +456,8 @@ class Tables:
         if loaded.state is None:
             content = "This Stack table is closed. `/table new` opens another."
         else:
-            content = table_text(loaded.state, current_user=None, last_move=None)
+            closed = None if loaded.state.is_over else "**This table is closed.**"
+            content = table_text(loaded.state, current_user=None, last_move=None, note=closed)
         with contextlib.suppress(discord.NotFound):
             await channel.get_partial_message(info.message_id).edit(
                 content=fit_message(content), view=None, allowed_mentions=NO_MENTIONS
@@ -717,7 +733,7 @@ class Tables:
             await self.say(interaction, "This table has ended. Start a new one with `/table new`.")
             return
         try:
-            choices = self.service.legal_choices(live, self.player(interaction))
+            choices = await self.service.legal_choices(live, self.player(interaction))
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
@@ -735,7 +751,7 @@ class Tables:
 
     async def hint(self, interaction: discord.Interaction) -> None:
         try:
-            text = self.service.hint(interaction.channel_id or 0, self.player(interaction))
+            text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
@@ -812,27 +828,59 @@ class Tables:
                 await asyncio.sleep(wait)
             if live.version != version or not live.info.is_active:
                 return
-            if what == "ping":
-                if record.pinged_version != version and user is not None:
-                    await self.repost(live, ping=user)
-            elif what == "warn" and user is not None:
-                deadline = await self.deadline(live)
-                left = int((deadline - discord.utils.utcnow()).total_seconds()) if deadline else 0
-                note = f"⏳ Half your time is gone: {left} s left."
-                await self.repost(live, ping=user, note=note)
-            elif what == "expire":
-                outcome = await self.service.auto_move(live.id, version)
-                if outcome is not None:
-                    log.info("table=%s turn timer ran out; moved automatically", live.id)
-                    self.committed(outcome)
-                return
-            elif what == "idle":
-                expired = await self.service.expire(live.id)
-                if expired is not None:
-                    self.committed(expired)
+            try:
+                if await self._clock_event(live, version, what, user):
                     return
-                self._arm(live)  # a human acted meanwhile: look again
-                return
+            except Exception:
+                # a refused ping or a failed commit must not stop the clock: the next
+                # event (the expiry, the idle limit) still comes, and a failed one is
+                # tried again a little later
+                log.exception("table=%s clock event %s failed", live.id, what)
+                if what in ("expire", "idle"):
+                    await asyncio.sleep(CLOCK_RETRY)
+                    if record.clock is asyncio.current_task():
+                        self._arm(live)
+                    return
+
+    async def _clock_event(
+        self, live: LiveTable, version: int, what: str, user: int | None
+    ) -> bool:
+        """Handle one event of the table's clock; ``True`` when the clock's work is done
+        (the table changed, and a new clock was armed)."""
+        record = self.message(live)
+        if what == "ping":
+            if record.pinged_version != version and user is not None:
+                await self.repost(live, ping=user)
+        elif what == "warn" and user is not None:
+            deadline = await self.deadline(live)
+            left = int((deadline - discord.utils.utcnow()).total_seconds()) if deadline else 0
+            await self.repost(live, ping=user, note=f"⏳ Half your time is gone: {left} s left.")
+        elif what == "expire":
+            outcome = await self.service.auto_move(live.id, version)
+            if outcome is not None:
+                log.info("table=%s turn timer ran out; moved automatically", live.id)
+                self.committed(outcome)
+            return True
+        elif what == "idle":
+            expired = await self.service.expire(live.id)
+            if expired is not None:
+                self.committed(expired)
+                return True
+            self._arm(live)  # a human acted meanwhile: look again
+            return True
+        return False
+
+
+def _release(view: discord.ui.View | None) -> None:
+    """Stop tracking a view once it is sent: its buttons are dynamic items, found by their
+    custom ids, so discord.py need not keep each panel (and a 15-minute timer) alive."""
+    if view is not None:
+        view.stop()
+
+
+def _may_attach(channel: Any) -> bool:
+    me = getattr(getattr(channel, "guild", None), "me", None)
+    return me is not None and bool(channel.permissions_for(me).attach_files)
 
 
 def _belongs_to(message: discord.Message, table_id: int) -> bool:

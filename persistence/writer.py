@@ -321,14 +321,26 @@ class MoveWriter:
     async def _drain(self) -> None:
         while self.queue:
             batch = [self.queue.popleft() for _ in range(min(len(self.queue), MAX_BATCH))]
-            try:
-                await self._commit_batch(batch)
-            except Exception as exc:  # pragma: no cover - last resort, keeps the writer alive
-                log.exception("move writer failed")
-                await self._release_connection()
-                for w in batch:
-                    if not w.future.done():
-                        w.future.set_exception(StorageError(f"storing failed: {exc}"))
+            # Moves alone take the fast path; other writes (a table message's place, a
+            # lobby change) would send every move of their batch down the slow one, so
+            # they commit in a transaction of their own. No write of a batch waits on
+            # another of the same batch (each caller holds its table's lock until its
+            # write returns), so the two groups are independent.
+            moves: list[Write] = [w for w in batch if isinstance(w, MoveWrite)]
+            others: list[Write] = [w for w in batch if not isinstance(w, MoveWrite)]
+            for group in (moves, others) if self.fast is not None else (batch,):
+                if group:
+                    await self._commit_group(group)
+
+    async def _commit_group(self, batch: list[Write]) -> None:
+        try:
+            await self._commit_batch(batch)
+        except Exception as exc:  # pragma: no cover - last resort, keeps the writer alive
+            log.exception("move writer failed")
+            await self._release_connection()
+            for w in batch:
+                if not w.future.done():
+                    w.future.set_exception(StorageError(f"storing failed: {exc}"))
 
     async def _commit_batch(self, batch: list[Write], *, careful: bool = False) -> None:
         try:

@@ -23,6 +23,7 @@ from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
 from persistence import InvalidSettings
 
+MIN_TURN_SECONDS = 15
 SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
 RULE_KEYS = [*HouseRules.model_fields, "turn_timer", *SERVER_KEYS]
 DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
@@ -213,6 +214,13 @@ class InfoCog(commands.Cog):
                 return
             if key == "turn_timer":
                 assert isinstance(parsed, int)
+                if 0 < parsed < MIN_TURN_SECONDS:
+                    await reply(
+                        interaction,
+                        f"The turn timer is off (0) or at least {MIN_TURN_SECONDS} s: a "
+                        "shorter turn leaves no time to be pinged and to answer.",
+                    )
+                    return
                 channel = interaction.channel_id if here else None
                 await self.store.set_turn_timer(guild_id, parsed, channel_id=channel)
                 shown = f"{parsed} s" if parsed else "off"

@@ -127,7 +127,7 @@ async def test_a_fast_game_stays_within_the_channel_rate_limit_and_leaves_no_pin
     """Item 4: at most 5 message creates/deletes per 5 s per channel, at most 2 REST calls
     per move on average, and after the game the channel holds the table, the round results
     and the result — no pings."""
-    monkeypatch.setattr(tables_module, "EDIT_GAP", 1.0)
+    monkeypatch.setattr(tables_module, "EDIT_GAP", 1.5)
     monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
     await quick_game(world, target=40, dice=4)
     await world.env.advance_time(1.5)

@@ -262,33 +262,39 @@ async def test_a_leave_queued_behind_the_end_of_the_table_is_a_refusal(world: Wo
 
 
 async def test_readers_never_see_a_move_that_is_not_committed(world: World) -> None:
-    """Item 10: the move is applied to a copy; hint, My turn and the table show the
-    committed state until the commit returns (and nothing if it fails)."""
+    """Item 10: My turn, /hint and the table message read under the table's lock: while a
+    move is being committed they wait, and when its commit fails they see the table as it
+    was (reloaded from storage), never the move."""
     live = await game(world, target=100, dice=5)
     store = world.bot.store
     release = asyncio.Event()
     original = store.record_move
 
-    async def slow(*args: Any, **kwargs: Any) -> Any:
+    async def failing(*args: Any, **kwargs: Any) -> Any:
         await release.wait()
         raise RuntimeError("the database went away")
 
-    store.record_move = slow  # type: ignore[method-assign]
+    store.record_move = failing  # type: ignore[method-assign]
     service = world.bot.tables.service
     user = live.current_user()
     before = live.state.to_dict()
     mover = Player(user, "x")
+    choices_before = [c.move for c in await service.legal_choices(live, mover)]
     pending = asyncio.ensure_future(
         service.move(world.channel.id, mover, move=live.state.legal_moves()[0])
     )
     await asyncio.sleep(0)
-    assert live_of(world).state.to_dict() == before
-    assert service.legal_choices(live_of(world), mover)
+    reading = asyncio.ensure_future(service.legal_choices(live_of(world), mover))
+    hinting = asyncio.ensure_future(service.hint(world.channel.id, mover))
+    await asyncio.sleep(0)
+    assert not reading.done() and not hinting.done(), "readers wait for the commit"
     release.set()
     with pytest.raises(RuntimeError):
         await pending
-    assert live_of(world).state.to_dict() == before
     store.record_move = original  # type: ignore[method-assign]
+    assert [c.move for c in await reading] == choices_before
+    assert await hinting
+    assert live_of(world).state.to_dict() == before
 
 
 # ---------------------------------------------------------------- item 11
@@ -355,3 +361,41 @@ async def test_a_table_message_left_behind_by_a_crash_mid_repost_is_removed(
     tables = [m for m in world.channel.history() if m.components]
     assert len(tables) == 1, [m.id for m in tables]
     _ = live
+
+
+@pytest.mark.simcord(settle_timeout=1.0)  # the 5 s ping waits for the clock
+async def test_a_failed_ping_does_not_stop_the_clock(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items 2 and 9: Discord refusing the ping (a lost permission, a 500) must not leave
+    the table waiting forever: the turn still runs out and is played automatically."""
+    monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
+    live = await game(world, target=100, dice=5)
+    version = live.version
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=500)
+    await world.env.advance_time(6)
+    await world.env.advance_time(120)
+    assert live_of(world).version > version, "the turn ran out and was played for them"
+
+
+async def test_panels_keep_no_view_alive(world: World) -> None:
+    """Item 11: a My turn panel is an ephemeral message with buttons; its buttons are
+    found by their ids, so no view (and no 15-minute timer) is kept per panel."""
+    live = await game(world, target=100, dice=5)
+    mover = actor(world, live.current_user())
+    for _ in range(10):
+        await mover.click(table_message(world), label="My turn")
+    timers = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
+    assert len(timers) <= 1, timers
+
+
+async def test_two_players_of_one_name_cannot_both_sit_down(world: World) -> None:
+    """A game needs its players' names to tell them apart: a second "alex" is asked to
+    change nickname at Join, not refused at Start."""
+    twin = world.guild.add_member(world.env.create_user("twin"), nick="alice")
+    lobby = await open_lobby(world)
+    refused = await twin.click(lobby, label="Join")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "Someone at this table is already called alice: change your server nickname, then Join."
+    )

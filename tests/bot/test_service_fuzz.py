@@ -99,9 +99,9 @@ async def run(script: list[tuple[Any, ...]], folder: Path) -> None:
                             version=live.version if manager else live.version + 1,
                         )
                 elif what == "hint":
-                    service.hint(CHANNEL, player)
+                    await service.hint(CHANNEL, player)
                 else:
-                    service.legal_choices(service.table_in(CHANNEL), player)
+                    await service.legal_choices(service.table_in(CHANNEL), player)
             except Refusal as refusal:
                 assert str(refusal), "a refusal says why"
                 assert len(str(refusal)) <= 2000

@@ -173,3 +173,12 @@ async def test_here_means_this_channel_for_every_key_including_the_turn_timer(
     version = live.version
     await world.env.advance_time(31)
     assert live_of(world).version > version, "the channel's 30 s timer ran out"
+
+
+async def test_a_turn_timer_too_short_to_answer_a_ping_is_refused(world: World) -> None:
+    result = await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="5")
+    assert result.ephemeral and result.response.content.startswith(
+        "The turn timer is off (0) or at least 15 s"
+    )
+    shown = await world.admin.slash(world.channel, "houserules show")
+    assert "`turn_timer` = 120 s" in shown.response.content
