@@ -92,13 +92,6 @@ class LiveTable:
     def channel_id(self) -> int:
         return self.info.channel_id
 
-    @property
-    def last_move(self) -> str | None:
-        return self.turns[-1] if self.turns else None
-
-    def current_seat(self) -> int | None:
-        return None if self.state is None else self.state.current
-
     def user_at(self, seat: int) -> int | None:
         """The Discord user of a seat still played by its human, else ``None``."""
         s = self.info.seats[seat]

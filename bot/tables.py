@@ -560,11 +560,8 @@ class Tables:
         with contextlib.suppress(discord.HTTPException):
             await self.say(interaction, note)
         if not live.info.is_active and live.info.status == "abandoned" and live.state is None:
-            self._spawn(self._lobby_closed(live, note), "lobby closed")
-
-    async def _lobby_closed(self, live: LiveTable, note: str) -> None:
-        """A lobby left by its last player (not through the outbox: no game was played)."""
-        await self.final_edit(live.id)
+            # a lobby left by its last player: no game was played, so no outbox
+            self._spawn(self.final_edit(live.id), "lobby closed")
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(
