@@ -141,6 +141,8 @@ class Tables:
         task = asyncio.get_running_loop().create_task(self._logged(coro, name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        # a task cancelled before it ran (a clock replaced at once) never awaited ``coro``
+        task.add_done_callback(lambda _: coro.close())
         return task
 
     @staticmethod
