@@ -241,10 +241,16 @@ class Tables:
         _release(kwargs.get("view"))
 
     async def in_time(
-        self, interaction: discord.Interaction, work: Any, *, update: bool = False
+        self,
+        interaction: discord.Interaction,
+        work: Any,
+        *,
+        update: bool = False,
+        public: bool = False,
     ) -> Any:
         """Await ``work``; if it takes longer than Discord allows for an answer, defer the
-        interaction first (the answer then comes as a follow-up or an edit)."""
+        interaction first (the answer then comes as a follow-up or an edit; ``public``
+        when that answer is for the channel, as the start of a game)."""
         task = asyncio.ensure_future(work)
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
@@ -252,7 +258,7 @@ class Tables:
                 if update:
                     await interaction.response.defer()
                 else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    await interaction.response.defer(ephemeral=not public, thinking=True)
         return await task
 
     @staticmethod
@@ -598,6 +604,7 @@ class Tables:
             outcome = await self.in_time(
                 interaction,
                 self.service.start(interaction.channel_id or 0, self.player(interaction)),
+                public=True,
             )
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
@@ -765,12 +772,12 @@ class Tables:
         if table_id is None or (live is not None and live.state is None):
             await self.say(interaction, "There's no game in this channel to export yet.")
             return
-        record = await self.store.export_record(table_id)
+        record = await self.in_time(interaction, self.store.export_record(table_id))
         data = json.dumps(record, indent=1).encode()
-        await interaction.response.send_message(
+        await self.say(
+            interaction,
             "The game record (`stack-record/1`); check it with `python -m engine.record check`.",
             file=discord.File(io.BytesIO(data), filename=f"stack-table-{table_id}.json"),
-            ephemeral=True,
         )
 
     # ------------------------------------------------------------ clocks (TurnClock)

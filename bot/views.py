@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import logging
 import re
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.service import Choice
 from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stack
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -47,6 +53,37 @@ def move_from_code(code: str) -> PlayerMove | None:
 
 def tables_of(interaction: discord.Interaction) -> Tables:
     return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
+
+
+ERROR_NOTE = "Something went wrong on our side. The table shows what was saved; try again."
+
+
+def answered(
+    callback: Callable[[Any, discord.Interaction], Coroutine[Any, Any, None]],
+) -> Callable[[Any, discord.Interaction], Coroutine[Any, Any, None]]:
+    """A button's callback whose unexpected error is logged with where it happened and
+    answered with a short note (as the slash commands' errors are), never Discord's
+    "This interaction failed"."""
+
+    @functools.wraps(callback)
+    async def run(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception:
+            log.exception(
+                "guild=%s channel=%s user=%s button %s failed",
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                type(self).__name__,
+            )
+            with contextlib.suppress(discord.HTTPException):
+                if interaction.response.is_done():
+                    await interaction.followup.send(ERROR_NOTE, ephemeral=True)
+                else:
+                    await interaction.response.send_message(ERROR_NOTE, ephemeral=True)
+
+    return run
 
 
 class RefusedWhileStopping:
@@ -93,6 +130,7 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(match["action"], int(match["table"]), int(match["version"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction) -> None:
         await tables_of(interaction).lobby_button(interaction, self.action, self.table_id)
 
@@ -122,6 +160,7 @@ class TurnButton(
     ) -> TurnButton:
         return cls(int(match["table"]), int(match["version"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction) -> None:
         await tables_of(interaction).open_panel(interaction, self.table_id)
 
@@ -151,6 +190,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["table"]), int(match["version"]), match["code"])
 
+    @answered
     async def callback(self, interaction: discord.Interaction) -> None:
         await tables_of(interaction).tapped(interaction, self.table_id, self.version, self.code)
 
@@ -185,6 +225,7 @@ class MoveSelect(
     ) -> MoveSelect:
         return cls(int(match["table"]), int(match["version"]), int(match["part"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values or ["-"]
         await tables_of(interaction).tapped(interaction, self.table_id, self.version, values[0])
@@ -213,6 +254,7 @@ class EndButton(
     ) -> EndButton:
         return cls(int(match["table"]), int(match["version"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction) -> None:
         await tables_of(interaction).end_confirmed(interaction, self.table_id)
 

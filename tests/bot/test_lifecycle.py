@@ -399,3 +399,21 @@ async def test_two_players_of_one_name_cannot_both_sit_down(world: World) -> Non
     assert refused.response.content == (
         "Someone at this table is already called alice: change your server nickname, then Join."
     )
+
+
+async def test_an_unexpected_error_in_a_button_is_answered_not_left_failing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 2: an error after a click gets the short note (the table shows what was
+    saved), not Discord's "This interaction failed"."""
+    await game(world, target=100, dice=5)
+
+    async def broken(self: Any, interaction: Any, table_id: int) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Tables, "open_panel", broken)
+    live = live_of(world)
+    result = await actor(world, live.current_user()).click(table_message(world), label="My turn")
+    assert result.ephemeral
+    assert result.response.content.startswith("Something went wrong on our side.")
+    assert "nothing was changed" not in result.response.content
