@@ -266,12 +266,7 @@ class TableService:
             if not live.info.humans:
                 await self._close(live, outcome, "No human is left at the table, so it is closed.")
                 return outcome
-            state = live.state
-            if state.is_over or state.current is None or not live.info.seats[state.current].is_ai:
-                return outcome
-            step = Step(live)
-            step.run_ai()
-            await self._commit(live, step, outcome)
+            await self._play_ai_turns(live, outcome)
             return outcome
 
     def table_in(self, channel_id: int) -> LiveTable:
@@ -416,16 +411,7 @@ class TableService:
             await self._close(live, outcome, f"{why}; with no human left, the table is closed.")
             outcome.note = f"{why}; with no human left, the table is closed."
             return outcome
-        state = live.state
-        if (
-            state is not None
-            and state.current is not None
-            and not state.is_over
-            and live.info.seats[state.current].is_ai
-        ):
-            step = Step(live)
-            step.run_ai()
-            await self._commit(live, step, outcome)
+        await self._play_ai_turns(live, outcome)
         self.clock.turn_changed(live)
         return outcome
 
@@ -475,10 +461,7 @@ class TableService:
             live = self._track(info, state)
             live.turn_started = live.idle_since = self.now()
             outcome = MoveOutcome(live)
-            if state.current is not None and live.info.seats[state.current].is_ai:
-                step = Step(live)
-                step.run_ai()
-                await self._commit(live, step, outcome)
+            await self._play_ai_turns(live, outcome)
             self.clock.turn_changed(live)
             return outcome
 
@@ -675,6 +658,13 @@ class TableService:
                 outcome.turns.append("No human is left playing, so the table is closed.")
             self.clock.turn_changed(live)
             return outcome
+
+    async def _play_ai_turns(self, live: LiveTable, outcome: MoveOutcome) -> None:
+        """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
+        if live.state is not None:
+            step = Step(live)
+            step.run_ai()
+            await self._commit(live, step, outcome)
 
     async def _commit(
         self,
