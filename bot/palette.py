@@ -1,0 +1,176 @@
+"""The bot's colours: the two themes (dark, the default, and light) and each seat's colour
+and mark, shared by the table picture (:mod:`bot.image`) and the charts.
+
+A seat's colour is the colour of the emoji square the text shows for it
+(:data:`engine.stack.render.SQUARES`: 🟥🟦🟩🟨🟪🟧🟫⬜, as Discord draws them), so the
+picture, the charts and the text agree. Hue alone never carries meaning: every seat also
+has a mark (● ■ ▲ ◆ ★ ✚ ▼ ⬟), drawn on its dice, piles, name chip and chart line, so
+colour-blind players (and a greyscale print) can still tell the seats apart.
+
+- :func:`seat_colour` is the fill of a seat's dice, chips and chart areas (the emoji
+  square's colour, in both themes);
+- :func:`seat_ink` is the colour of a seat's text and thin lines, adjusted to stand out
+  on the theme's background (yellow and white are too light on the light theme);
+- :func:`seat_mark` / :func:`seat_marker` are the seat's mark as a glyph / a matplotlib
+  marker code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Theme = Literal["dark", "light"]
+THEMES: tuple[Theme, ...] = ("dark", "light")
+DEFAULT_THEME: Theme = "dark"
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The colours of one theme (RGB, 0-255)."""
+
+    theme: Theme
+    background: Colour  # the picture's background
+    panel: Colour  # a seat's card, a chart's plotting area
+    panel_edge: Colour  # a thin line around a panel
+    text: Colour  # names, numbers
+    muted: Colour  # secondary text: labels, units
+    grid: Colour  # chart grid lines, separators
+    highlight: Colour  # whose turn it is, the last move (a warm gold)
+    highlight_text: Colour  # text written on the highlight colour
+    outline: Colour  # around dice
+    out: Colour  # a seat that is out (last turns), dimmed
+    captured: Colour  # the frame of captured piles
+
+
+_DARK = Palette(
+    theme="dark",
+    background=(30, 31, 34),  # Discord's dark message background
+    panel=(43, 45, 49),
+    panel_edge=(63, 66, 72),
+    text=(242, 243, 245),
+    muted=(160, 164, 171),
+    grid=(78, 80, 88),
+    highlight=(255, 196, 0),
+    highlight_text=(24, 24, 24),
+    outline=(12, 12, 14),
+    out=(98, 100, 106),
+    captured=(224, 96, 96),
+)
+_LIGHT = Palette(
+    theme="light",
+    background=(255, 255, 255),  # Discord's light message background
+    panel=(242, 243, 245),
+    panel_edge=(214, 217, 222),
+    text=(20, 21, 24),
+    muted=(88, 92, 100),
+    grid=(210, 212, 218),
+    highlight=(230, 160, 0),
+    highlight_text=(20, 20, 20),
+    outline=(40, 40, 44),
+    out=(170, 173, 180),
+    captured=(190, 40, 40),
+)
+
+
+def palette(theme: Theme = DEFAULT_THEME) -> Palette:
+    """The colours of ``theme``."""
+    return _LIGHT if theme == "light" else _DARK
+
+
+# Discord's (Twemoji's) colours of 🟥🟦🟩🟨🟪🟧🟫⬜, in the order of
+# engine.stack.render.COLOURS: red, blue, green, yellow, purple, orange, brown, white.
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (221, 46, 68),
+    (85, 172, 238),
+    (120, 177, 89),
+    (253, 203, 88),
+    (170, 142, 214),
+    (244, 144, 12),
+    (193, 105, 79),
+    (230, 231, 232),
+)
+SEAT_COLOUR_NAMES: tuple[str, ...] = (
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "purple",
+    "orange",
+    "brown",
+    "white",
+)
+# The same hues for text and lines: as they are on dark, deeper on light.
+_INK_DARK: tuple[Colour, ...] = (
+    (240, 80, 96),
+    (96, 180, 242),
+    (128, 190, 96),
+    (253, 208, 96),
+    (184, 158, 226),
+    (246, 156, 40),
+    (206, 126, 100),
+    (236, 237, 238),
+)
+_INK_LIGHT: tuple[Colour, ...] = (
+    (200, 30, 52),
+    (24, 118, 196),
+    (62, 130, 40),
+    (176, 128, 0),
+    (122, 84, 184),
+    (206, 106, 0),
+    (140, 70, 44),
+    (110, 114, 122),
+)
+
+# name, glyph, matplotlib marker
+MARKS: tuple[tuple[str, str, str], ...] = (
+    ("circle", "●", "o"),
+    ("square", "■", "s"),
+    ("triangle", "▲", "^"),
+    ("diamond", "◆", "D"),
+    ("star", "★", "*"),
+    ("cross", "✚", "P"),
+    ("down triangle", "▼", "v"),
+    ("pentagon", "⬟", "p"),
+)
+
+
+def seat_colour(seat: int, theme: Theme = DEFAULT_THEME) -> Colour:
+    """The fill colour of ``seat``'s dice and chips: its emoji square's colour (the same
+    in both themes; seats beyond eight repeat the colours)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_ink(seat: int, theme: Theme = DEFAULT_THEME) -> Colour:
+    """The colour of ``seat``'s text and thin lines on ``theme``'s background (its hue,
+    made deep enough to read on the light theme)."""
+    inks = _INK_LIGHT if theme == "light" else _INK_DARK
+    return inks[seat % len(inks)]
+
+
+def seat_mark(seat: int) -> str:
+    """``seat``'s mark as a glyph: ● ■ ▲ ◆ ★ ✚ ▼ ⬟."""
+    return MARKS[seat % len(MARKS)][1]
+
+
+def seat_mark_name(seat: int) -> str:
+    """``seat``'s mark in words ("circle", "square", ...)."""
+    return MARKS[seat % len(MARKS)][0]
+
+
+def seat_marker(seat: int) -> str:
+    """``seat``'s mark as a matplotlib marker code (o s ^ D * P v p)."""
+    return MARKS[seat % len(MARKS)][2]
+
+
+def hex_colour(colour: Colour) -> str:
+    """``colour`` as ``#rrggbb`` (for matplotlib)."""
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def contrast_text(fill: Colour) -> Colour:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)
