@@ -103,14 +103,15 @@ def _stats_sums(excluded: Any, best: Any) -> dict[str, Any]:
 
 
 STATS_COLUMNS = ("guild_id", "user_id", "name", "games", "wins", "points", "best_round", "captures")
-OUTBOX_COLUMNS = ("table_id", "channel_id", "kind", "content", "created_at")
+OUTBOX_COLUMNS = ("table_id", "channel_id", "kind", "content", "created_at", "round_no")
 
 # PostgreSQL: the outbox rows of a batch in one statement, inserted in the order given (so
 # their identity values ascend in that order) and the ids returned.
 PG_OUTBOX = (
-    "INSERT INTO outbox (table_id, channel_id, kind, content, created_at) "
-    "SELECT t, c, k, x, a FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], "
-    "$5::timestamptz[]) WITH ORDINALITY AS r(t, c, k, x, a, n) ORDER BY n RETURNING id"
+    "INSERT INTO outbox (table_id, channel_id, kind, content, created_at, round_no) "
+    "SELECT t, c, k, x, a, r FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], "
+    "$5::timestamptz[], $6::int[]) WITH ORDINALITY AS r(t, c, k, x, a, r, n) ORDER BY n "
+    "RETURNING id"
 )
 
 
@@ -198,7 +199,7 @@ class BatchSQL:
     (values in :data:`OUTBOX_COLUMNS` order) whose new ids come back in the same order."""
 
     steps: list[tuple[Prepared, list[tuple[Any, ...]]]] = field(default_factory=list)
-    outbox: list[tuple[int, int, str, str, datetime]] = field(default_factory=list)
+    outbox: list[tuple[int, int, str, str, datetime, int | None]] = field(default_factory=list)
 
     def add(self, prepared: Prepared, rows: list[tuple[Any, ...]]) -> None:
         if rows:

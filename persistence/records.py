@@ -80,17 +80,22 @@ class LoadedTable:
     state: StackState | None
 
 
-AnnouncementKind = Literal["message", "table"]
-ANNOUNCEMENT_KINDS: tuple[AnnouncementKind, ...] = ("message", "table")
+THEMES = ("dark", "light")  # the themes a server may choose for its pictures
+
+AnnouncementKind = Literal["message", "table", "round", "game"]
+ANNOUNCEMENT_KINDS: tuple[AnnouncementKind, ...] = ("message", "table", "round", "game")
 
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """What a write owes the table's channel, stored in the outbox in the same transaction:
-    a ``message`` to post (``content``), or the ``table`` message to re-render."""
+    a ``message`` to post (``content``); the ``table`` message to re-render; a ``round``'s
+    end (``content``, with a button for round ``round_no``'s full scoring); or the ``game``'s
+    end (``content``, with the game's chart)."""
 
     kind: AnnouncementKind
     content: str = ""
+    round_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +108,7 @@ class OutboxItem:
     kind: AnnouncementKind
     content: str
     created_at: datetime
+    round_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,7 @@ class GuildSettings:
     channel_turn_seconds: int | None = None
     lobby_timeout: int = 3600  # seconds an idle lobby stays open
     idle_timeout: int = 86400  # seconds a game may go without a human move
+    theme: str = "dark"  # the pictures' theme: "dark" or "light" (THEMES)
 
     @property
     def effective(self) -> HouseRules:

@@ -70,6 +70,7 @@ def outbox_item_from_row(row: Row[Any]) -> OutboxItem:
         kind=row.kind,
         content=row.content,
         created_at=aware(row.created_at) or now(),
+        round_no=row.round_no,
     )
 
 

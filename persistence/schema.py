@@ -41,7 +41,10 @@ guild_settings = Table(
     # seconds an idle lobby stays open, and a game may go without a human move
     Column("lobby_timeout", Integer, nullable=False, server_default=text("3600")),
     Column("idle_timeout", Integer, nullable=False, server_default=text("86400")),
+    # the theme of the pictures drawn for the server
+    Column("theme", String(8), nullable=False, server_default=text("'dark'")),
     CheckConstraint("turn_seconds >= 0", name="ck_guild_turn_seconds"),
+    CheckConstraint("theme IN ('dark', 'light')", name="ck_guild_theme"),
 )
 
 channel_settings = Table(
@@ -180,7 +183,8 @@ outbox = Table(
     Column("content", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("delivered_at", DateTime(timezone=True), nullable=True),
-    CheckConstraint("kind IN ('message', 'table')", name="ck_outbox_kind"),
+    Column("round_no", Integer, nullable=True),  # the round a 'round' row is about
+    CheckConstraint("kind IN ('message', 'table', 'round', 'game')", name="ck_outbox_kind"),
     Index(
         "ix_outbox_pending",
         "table_id",

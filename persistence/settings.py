@@ -85,6 +85,7 @@ async def read_settings(
         channel_seconds,
         row.lobby_timeout,
         row.idle_timeout,
+        row.theme,
     )
 
 

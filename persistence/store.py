@@ -29,6 +29,7 @@ from persistence.errors import InvalidSettings, NotSeated, TableExists, TableNot
 from persistence.migrate import upgrade_database
 from persistence.records import (
     ANNOUNCEMENT_KINDS,
+    THEMES,
     Announcement,
     GameSummary,
     GuildSettings,
@@ -158,6 +159,13 @@ class Store:
             values["idle_timeout"] = check_timeout(idle_timeout, IDLE_TIMEOUT, "idle timeout")
         if values:
             await self._settings_write(_bind(upsert_guild, guild_id, **values))
+
+    async def set_theme(self, guild_id: int, theme: str) -> None:
+        """The theme of the pictures drawn for the server: one of :data:`THEMES`
+        (``dark``, the default, or ``light``); :class:`InvalidSettings` otherwise."""
+        if theme not in THEMES:
+            raise InvalidSettings(f"The theme is one of {', '.join(THEMES)}, not {theme!r}.")
+        await self._settings_write(_bind(upsert_guild, guild_id, theme=theme))
 
     async def _settings_write(self, operation: Operation[None]) -> None:
         """A settings write, through the writer; the cache is emptied once it committed."""
@@ -479,6 +487,8 @@ def _check_announcements(announcements: Sequence[Announcement]) -> None:
             raise ValueError(f"Not an announcement: {a!r}.")
         if not isinstance(a.content, str):
             raise ValueError("An announcement's content is text.")
+        if (a.round_no is not None) != (a.kind == "round"):
+            raise ValueError("A round announcement, and only one, names its round.")
 
 
 def _result(state: StackState) -> ResultRow:

@@ -179,7 +179,10 @@ class WriteContext:
     ) -> list[int]:
         """Outbox rows for the table's channel, in this transaction; their ids."""
         batch = BatchSQL(
-            outbox=[(table_id, channel_id, a.kind, a.content, self.now) for a in announcements]
+            outbox=[
+                (table_id, channel_id, a.kind, a.content, self.now, a.round_no)
+                for a in announcements
+            ]
         )
         if not batch.outbox:
             return []
@@ -618,7 +621,7 @@ class MoveWriter:
                         )
                     )
             for a in w.announcements:
-                batch.outbox.append((tid, cur.channel_id, a.kind, a.content, now))
+                batch.outbox.append((tid, cur.channel_id, a.kind, a.content, now, a.round_no))
             counts.append(len(w.announcements))
         # The version (and moved_at) follow the log: a trigger on moves keeps them, in
         # the same INSERT.

@@ -168,3 +168,31 @@ async def test_an_announcement_must_be_one(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.end_table(info.id, announcements=[bad])
     assert await count(store, outbox) == 0
+
+
+async def test_round_and_game_ends_are_stored_with_the_round_they_are_about(store: Store) -> None:
+    info, state, rng = await started_table(store, 63)
+    result = await store.record_move(
+        info.id,
+        info.version,
+        next_step(state, rng),
+        state,
+        announcements=[Announcement("round", "round 3 ends", round_no=3), Announcement("game", "")],
+    )
+    items = await store.pending_outbox(info.id)
+    assert [(i.id, i.kind, i.content, i.round_no) for i in items] == [
+        (result.outbox_ids[0], "round", "round 3 ends", 3),
+        (result.outbox_ids[1], "game", "", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    "wrong", [Announcement("round", "no round"), Announcement("message", "x", round_no=2)]
+)
+async def test_only_a_round_announcement_names_a_round(store: Store, wrong: Announcement) -> None:
+    info, state, rng = await started_table(store, 64)
+    with pytest.raises(ValueError, match="names its round"):
+        await store.record_move(
+            info.id, info.version, next_step(state, rng), state, announcements=[wrong]
+        )
+    assert await count(store, outbox) == 0

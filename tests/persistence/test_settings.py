@@ -146,3 +146,16 @@ async def test_expiry_times_default_to_an_hour_and_a_day_and_are_validated(
             await store.set_expiry(GUILD, **bad)
     assert await store.guild_settings(GUILD) == settings
     assert (await store.guild_settings(GUILD + 1)).lobby_timeout == 3600
+
+
+async def test_a_server_chooses_a_dark_or_light_theme_dark_by_default(store: Store) -> None:
+    assert (await store.guild_settings(GUILD)).theme == "dark"
+    await store.set_theme(GUILD, "light")
+    assert (await store.guild_settings(GUILD, 5)).theme == "light"
+    assert (await store.guild_settings(GUILD + 1)).theme == "dark"
+    for bad in ("blue", "", "Light", None):
+        with pytest.raises(InvalidSettings, match="theme"):
+            await store.set_theme(GUILD, bad)  # type: ignore[arg-type]
+    assert (await store.guild_settings(GUILD)).theme == "light"
+    await store.set_turn_timer(GUILD, 30)  # other settings keep the theme
+    assert (await store.guild_settings(GUILD)).theme == "light"
