@@ -37,6 +37,7 @@ import discord
 from discord.ext import commands
 
 from bot.image import FieldPicture
+from bot.outbox import Outbox
 from bot.painter import Painter
 from bot.render import alt_text, lobby_text, table_text
 from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
@@ -57,7 +58,6 @@ PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
 WARN_FROM = 20.0  # turns at least this long get a ping at half time
 CHANNEL_WRITES = 5  # message creates and deletes per channel ...
 CHANNEL_WINDOW = 5.0  # ... per this many seconds
-REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
 CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
@@ -133,7 +133,7 @@ class Tables:
         self.budget = ChannelBudget()
         self.draw_pictures = True
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._delivering: dict[int, asyncio.Lock] = {}
+        self.outbox = Outbox(self)
         self.accepting = True
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
@@ -202,13 +202,7 @@ class Tables:
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
-        posted = {m.content for m in recent}
-        done: list[int] = []
-        for item in items:
-            if item.kind == "message" and item.content in posted:
-                done.append(item.id)  # it went out before the crash
-        if done:
-            await self.store.mark_delivered(done)
+        done = await self.outbox.already_posted(items, recent)
         for live in lives:
             stored = self.message(live).message_id
             for m in recent:  # table messages a crash left behind (a ping mid-repost)
@@ -219,7 +213,7 @@ class Tables:
             self.refresh(live)
             self._arm(live)
         for table_id in {i.table_id for i in items if i.id not in done}:
-            await self.deliver(table_id)
+            await self.outbox.deliver(table_id)
 
     # ------------------------------------------------------------ helpers
 
@@ -478,46 +472,8 @@ class Tables:
         that fails (a refused message) never stops the others."""
         live = outcome.table
         if outcome.announced:
-            self._spawn(self.deliver(live.id), "deliver")
+            self._spawn(self.outbox.deliver(live.id), "deliver")
         self.refresh(live)
-
-    async def deliver(self, table_id: int) -> None:
-        """Send the table's undelivered outbox messages, in order, once each."""
-        lock = self._delivering.setdefault(table_id, asyncio.Lock())
-        try:
-            async with lock:
-                for item in await self.store.pending_outbox(table_id):
-                    if not await self._deliver_one(item):
-                        self._spawn(self._redeliver(table_id), "redeliver")
-                        return
-        finally:
-            if not lock.locked() and self._delivering.get(table_id) is lock:
-                del self._delivering[table_id]
-
-    async def _redeliver(self, table_id: int) -> None:
-        await asyncio.sleep(REDELIVER_AFTER)
-        await self.deliver(table_id)
-
-    async def _deliver_one(self, item: OutboxItem) -> bool:
-        """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""
-        try:
-            if item.kind == "table":
-                await self.final_edit(item.table_id)
-            else:
-                await self.budget.acquire(item.channel_id)
-                await self._channel(item.channel_id).send(
-                    fit_message(item.content), allowed_mentions=NO_MENTIONS
-                )
-        except discord.HTTPException as err:
-            if err.status >= 500 or err.status == 429:
-                log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
-                return False
-            log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
-        except OSError as err:
-            log.warning("outbox %s: no connection (%s); will retry", item.id, err)
-            return False
-        await self.store.mark_delivered([item.id])
-        return True
 
     # ------------------------------------------------------------ lobby
 

@@ -51,7 +51,7 @@ def test_memory_stays_flat_over_2000_games_and_closed_tables_leave_nothing(
     early, late, tables, store = asyncio.run(play_games(tmp_path))
     assert not tables.service.by_id and not tables.service.by_channel
     assert not tables.messages
-    assert not tables._delivering
+    assert not tables.outbox._delivering
     assert len(store.writer.cursors) == 0
     print(f"objects after {FIRST} games: {early:,}; after {GAMES}: {late:,}")
     # flat: the objects alive after 2,000 games are those alive after 200 (a few caches

@@ -1,0 +1,86 @@
+"""Delivering what committed moves owe their channels: the outbox rows (round ends, game
+ends, closing messages, a closed table's last edit), in order, once each.
+
+A row is written in the same transaction as the move that owes it, so a crash between the
+commit and the message loses nothing: :meth:`Outbox.deliver` sends it later, and at
+start-up :meth:`Outbox.already_posted` checks the channel's recent messages first so that
+nothing is posted twice. A row Discord fails on (5xx, 429, no connection) is tried again
+after ``REDELIVER_AFTER`` seconds; one it refuses (4xx) is dropped, and the rows after it
+still go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.text import fit_message
+from persistence.records import OutboxItem
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Outbox:
+    """The outbox delivery of every table, for :class:`~bot.tables.Tables`."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._delivering: dict[int, asyncio.Lock] = {}
+
+    async def deliver(self, table_id: int) -> None:
+        """Send the table's undelivered outbox rows, in order, once each."""
+        lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                for item in await self.tables.store.pending_outbox(table_id):
+                    if not await self._deliver_one(item):
+                        self.tables._spawn(self._redeliver(table_id), "redeliver")
+                        return
+        finally:
+            if not lock.locked() and self._delivering.get(table_id) is lock:
+                del self._delivering[table_id]
+
+    async def _redeliver(self, table_id: int) -> None:
+        await asyncio.sleep(REDELIVER_AFTER)
+        await self.deliver(table_id)
+
+    async def _deliver_one(self, item: OutboxItem) -> bool:
+        """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""
+        tables = self.tables
+        try:
+            if item.kind == "table":
+                await tables.final_edit(item.table_id)
+            else:
+                await tables.budget.acquire(item.channel_id)
+                await tables._channel(item.channel_id).send(
+                    fit_message(item.content), allowed_mentions=NO_MENTIONS
+                )
+        except discord.HTTPException as err:
+            if err.status >= 500 or err.status == 429:
+                log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
+                return False
+            log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
+        except OSError as err:
+            log.warning("outbox %s: no connection (%s); will retry", item.id, err)
+            return False
+        await tables.store.mark_delivered([item.id])
+        return True
+
+    async def already_posted(
+        self, items: list[OutboxItem], recent: list[discord.Message]
+    ) -> list[int]:
+        """Of a channel's undelivered ``items``, those found among the bot's ``recent``
+        messages there (they went out before a crash): marked delivered, their ids."""
+        posted = {m.content for m in recent}
+        done = [i.id for i in items if i.kind != "table" and i.content in posted]
+        if done:
+            await self.tables.store.mark_delivered(done)
+        return done
