@@ -148,8 +148,38 @@ class GameSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class RecentGame:
+    """One of a player's finished games, for their stats chart: the table, when it ended,
+    their seat and final total (their own, also in team play), whether they won (their
+    team did, in team play), the game's target and rounds, and everyone's names in seat
+    order."""
+
+    table_id: int
+    finished_at: datetime
+    seat: int
+    total: int
+    won: bool
+    target: int
+    rounds: int
+    players: tuple[str, ...]
+
+
+FACE_COUNT = 6
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record in one guild."""
+    """A player's record in one guild, over the games credited to them (a seat they left
+    mid-game credits nobody: :func:`persistence.writer.credited_stats`).
+
+    ``points`` is the sum of their final totals, ``rounds`` the rounds they played,
+    ``best_round`` their best round's score, ``captures`` the piles they captured.
+    ``placed[f - 1]`` counts the dice showing ``f`` they put on a pile (a stack, or a
+    rerolled die placed on a pile; a capture's fourth die too); :attr:`favourite_face`
+    is the face they placed most. ``recent`` holds their last finished games in the guild,
+    newest first (:meth:`persistence.store.Store.stats` gives the last 10; leaderboard
+    rows leave it empty).
+    """
 
     user_id: int
     name: str
@@ -158,6 +188,26 @@ class PlayerStats:
     points: int
     best_round: int
     captures: int
+    rounds: int = 0
+    placed: tuple[int, ...] = (0,) * FACE_COUNT
+    recent: tuple[RecentGame, ...] = ()
+
+    @property
+    def average_round(self) -> float:
+        """Points per round played (0.0 before any round)."""
+        return self.points / self.rounds if self.rounds else 0.0
+
+    @property
+    def favourite_face(self) -> int | None:
+        """The face (1-6) of the dice they placed on piles most often; on a tie, the
+        face worth more (1 is worth 10, then 6, 5, ...). ``None`` before they placed any."""
+        if not any(self.placed):
+            return None
+        return max(range(1, FACE_COUNT + 1), key=lambda f: (self.placed[f - 1], _worth(f)))
+
+
+def _worth(face: int) -> int:
+    return 10 if face == 1 else face
 
 
 @dataclass(frozen=True, slots=True)
