@@ -1,185 +1,584 @@
-"""A picture of the field: each player's name, unstacked dice and the piles they own, as
-stacked dice in the players' colours.
+"""The table picture: everything a player needs at a glance, laid out for a phone.
 
-Drawn from cached parts so a picture costs about a millisecond of CPU: a sprite per die or
-pile (built once per face and colours), a label per name (drawn once per name and colour),
-pasted onto a palette image saved with fast PNG compression. Rows wrap, so nothing is cut.
-:func:`draw_field` is pure and thread-safe: call it off the event loop (a thread or a
-process pool) with a :class:`FieldPicture` taken on the loop. ``python -m bot.image``
-measures it.
+What it shows: the game, round and target, the turn timer's length (the live countdown is
+in the message text) and, in team play, each team's total; then a card per seat with its
+colour chip (the seat's mark on its emoji square's colour), name, team, this round's
+points and total; its unstacked dice grouped by face (``×3``), the piles it owns (towers
+of dice in their owners' colours, so height and owner read at once) and the piles it
+captured (framed towers of four). Whose turn it is is marked (a gold card and a
+"to move" tag), the last move is framed in gold (it always lies in the card of the
+player who made it), and during the last turns each seat is tagged "out" or
+"last turn". Rows wrap, so 1 to 30 dice and 2 to 8 seats always fit; nothing is cut.
+
+Readable on a phone. Discord writes message text at 16 px; a phone shows a picture at
+the screen's width, 360-412 CSS px (about 380). A picture :data:`WIDTH` = 760 px wide is
+shown there at half size, so its text of :data:`FONT` = 30 px reads as
+``30 * 380 / 760 = 15`` CSS px, as big as Discord's own text (every text in the picture
+is 30 px). Cards fill the width; rows are as tall as what they hold.
+
+Colour-blind players: hue never carries meaning alone. Every seat has a mark
+(:func:`bot.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
+shape, its chip carries it, and the lower dice of a pile show their owners' marks.
+
+Fast: drawn from cached parts, each built once on the ground it is pasted on and reduced
+to the theme's 256-colour palette (die and pile sprites per face, owners, theme and
+ground; a label per text, colour and ground; a card per size and kind), pasted onto a
+palette image and saved with fast PNG compression. :func:`draw_field` is pure and
+thread-safe; the bot calls it in a worker process (:mod:`bot.painter`) with a
+:class:`FieldPicture` taken on the event loop.
+
+``python -m bot.image`` prints the bench; ``python -m bot.image --save docs/pictures``
+draws the pictures of ``docs/pictures/`` again.
 """
 
 from __future__ import annotations
 
+import argparse
 import io
+import math
 import random
 import statistics
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
-from PIL import Image, ImageDraw, ImageFont
+import numpy as np
+from PIL import Image, ImageDraw
 
+from bot import fonts
+from bot.palette import (
+    SEAT_COLOURS,
+    THEMES,
+    Colour,
+    Palette,
+    Theme,
+    contrast_text,
+    palette,
+    seat_colour,
+)
 from engine.game import Decision
-from engine.stack.ai import RandomPlayer
+from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
 
-Colour = tuple[int, int, int]
+WIDTH = 760  # every picture is this wide (shown at ~380 CSS px on a phone); it grows down
+FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
+MARGIN = 12  # around the picture
+LINE = 40  # a line of text
+CARD_GAP = 6  # between two cards
+CARD_PAD_X = 12  # inside a card, left and right
+CARD_PAD_Y = 5  # inside a card, top and bottom
+RADIUS = 14  # a card's corners
+BORDER = 4  # the gold border of the seat to move
+CHIP = 34  # a seat's colour chip
+DIE = 44  # a die's side
+STEP = 10  # how far each die of a pile sits above the one below it
+CAPTURED_STEP = 7  # the same in a captured pile (four dice)
+PAD = 5  # around an item (die group, pile, captured pile): room for its frame
+FRAME = 4  # the width of the last move's frame
+ITEM_GAP = 2  # between two items' boxes
+SECTION_GAP = 26  # between unstacked dice, piles and captured piles
+LINE_GAP = 2  # between two lines of items
+TAG_PAD = 10  # inside a tag, left and right
+GAP = 12  # between the parts of a card's header
+SUPERSAMPLE = 4  # sprites are drawn this much larger, then reduced (smooth edges)
+LABEL_CACHE_SIZE = 4096  # texts kept drawn (names, numbers)
+PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
+TEAM_LETTERS = "ABCD"
 
-BACKGROUND: Colour = (47, 49, 54)
-OUTLINE: Colour = (20, 20, 20)
-LIGHT_PIP: Colour = (250, 250, 250)
-SEAT_COLOURS: tuple[Colour, ...] = (
-    (220, 50, 47),
-    (38, 139, 210),
-    (60, 170, 80),
-    (230, 200, 40),
-    (150, 80, 200),
-    (240, 140, 30),
-    (140, 90, 50),
-    (235, 235, 235),
-)
+Ground = Literal["background", "panel", "turn"]  # what a part is drawn on
+BoxKind = Literal[
+    "title",  # a piece of the top lines: game, round, target, timer, teams
+    "card",  # a seat's card (everything of the seat is inside it)
+    "chip",  # the seat's colour and mark
+    "name",
+    "points",  # this round's points
+    "total",
+    "tag",  # "to move", "out", "last turn", "wins", a team's letter
+    "dice",  # unstacked dice of one face (members: indices into singles[seat])
+    "pile",  # identical piles (members: indices into piles)
+    "captured",  # identical captured piles (members: indices into captures[seat])
+]
+ITEM_KINDS: tuple[BoxKind, ...] = ("dice", "pile", "captured")
+HighlightKind = Literal["dice", "pile", "captured"]
+
 PIPS = {
     1: ((0.5, 0.5),),
-    2: ((0.25, 0.25), (0.75, 0.75)),
+    2: ((0.27, 0.27), (0.73, 0.73)),
     3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
-    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
     5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
-    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78)),
 }
 
-WIDTH = 720  # every picture is this wide; it grows downwards
-MARGIN = 8  # around the picture
-DIE = 22  # a die's side
-GAP = 4  # between dice, and between a seat's lines
-STEP = DIE - 6  # how far each die of a pile sits above the one below it
-NAME_HEIGHT = 18  # the line a seat's name is written on
-FONT_SIZE = 14
-SEAT_GAP = 8  # between one seat's dice and the next seat's name
-SUPERSAMPLE = 4  # sprites are drawn this much larger, then reduced (smooth edges)
-LABEL_CACHE_SIZE = 2048  # names (with their colour) kept drawn, about 4 KiB each
-PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
-BoxKind = Literal["name", "die", "pile"]
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """The last move's result: unstacked dice of ``seat`` showing face ``index`` (a die
+    rerolled onto no pile), the pile ``piles[index]``, or ``captures[seat][index]``."""
+
+    kind: HighlightKind
+    seat: int
+    index: int
 
 
 @dataclass(frozen=True, slots=True)
 class FieldPicture:
-    """What the picture shows, copied from the state so it can be drawn on another thread
-    or in another process (immutable and picklable)."""
+    """What the picture shows, copied from the state so it can be drawn in another
+    process (immutable and picklable). Only the first three fields are needed; the rest
+    default to a table with nothing more to say."""
 
     names: tuple[str, ...]
     singles: tuple[tuple[int, ...], ...]  # per seat, faces of unstacked dice
     piles: tuple[tuple[int, tuple[int, ...]], ...]  # (face, owners bottom to top)
+    captures: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = ()  # per seat
+    totals: tuple[int, ...] = ()  # per seat, the running total
+    points: tuple[int, ...] = ()  # per seat, this round's points so far
+    teams: tuple[int, ...] | None = None  # per seat, its team's number
+    current: int | None = None  # the seat to move
+    round: int = 0  # 0: no round yet
+    target: int = 0  # 0: not shown
+    turn_seconds: int | None = None
+    theme: Theme = "dark"
+    last: Highlight | None = None
+    out: tuple[int, ...] = ()  # seats out during the last turns
+    owed: tuple[int, ...] = ()  # seats still owed a last turn
+    last_turns: bool = False
+    winners: tuple[int, ...] = ()  # when the game is over
+    over: bool = False
 
     @classmethod
-    def of(cls, state: StackState) -> FieldPicture:
+    def of(
+        cls, state: StackState, *, theme: Theme = "dark", turn_seconds: int | None = None
+    ) -> FieldPicture:
+        """The picture of ``state`` in ``theme``, with a turn timer of ``turn_seconds``
+        (``None``: no timer)."""
+        n = state.n
         singles = tuple(
-            tuple(f for f in range(1, 7) for _ in range(state.singles[s][f]))
-            for s in range(state.n)
+            tuple(f for f in range(1, 7) for _ in range(state.singles[s][f])) for s in range(n)
         )
-        piles = tuple(sorted(state.pile_compositions(), key=lambda p: (p[1][-1], p[0], len(p[1]))))
-        return cls(tuple(state.players), singles, piles)
+        piles = tuple(sorted(state.pile_compositions(), key=lambda p: (p[1][-1], p[0], p[1])))
+        captures = tuple(tuple(state.captures[s]) for s in range(n))
+        playing = state.round_number > 0
+        points = tuple(state.field_scores()) if playing else (0,) * n
+        over = state.decision is Decision.OVER
+        last_turns = state.in_last_turns and not over
+        out: tuple[int, ...] = ()
+        owed: tuple[int, ...] = ()
+        if last_turns and state.last_turns is not None:
+            owed = tuple(s for s in state.last_turns if state.single_total[s])
+            out = tuple(s for s in range(n) if not state.single_total[s] and s != state.current)
+        return cls(
+            names=tuple(state.players),
+            singles=singles,
+            piles=piles,
+            captures=captures,
+            totals=tuple(state.totals),
+            points=points,
+            teams=state.team,
+            current=None if over else state.current,
+            round=max(state.round_number, 1),
+            target=state.rules.target_score,
+            turn_seconds=turn_seconds,
+            theme=theme,
+            last=_last_move(state, piles, captures) if playing else None,
+            out=out,
+            owed=owed,
+            last_turns=last_turns,
+            winners=tuple(state.winner or ()) if over else (),
+            over=over,
+        )
+
+
+def _last_move(
+    state: StackState,
+    piles: tuple[tuple[int, tuple[int, ...]], ...],
+    captures: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...],
+) -> Highlight | None:
+    """Where the last turn of the round being shown put its die."""
+    if not state.history or not state.history[-1]["turns"]:
+        return None
+    turn = state.history[-1]["turns"][-1]
+    if turn[0] == "stack":
+        _, player, face, owner, height = turn
+    else:
+        _, player, _, face, owner, height = turn
+        if owner is None:  # rolled onto no pile: back among the player's dice
+            return Highlight("dice", player, face) if state.singles[player][face] else None
+    if height == 3:
+        if captures[player] and captures[player][-1][0] == face:
+            return Highlight("captured", player, len(captures[player]) - 1)
+        return None
+    made = state.piles.get((player, face, height + 1))
+    if not made:
+        return None
+    try:
+        return Highlight("pile", player, piles.index((face, made[-1])))
+    except ValueError:
+        return None
+
+
+# ------------------------------------------------------------------ the layout
 
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """Where one thing is drawn: a seat's name, one of its unstacked dice
-    (``picture.singles[seat][index]``) or a pile it owns (``picture.piles[index]``).
-    ``right`` and ``bottom`` are exclusive, as in :meth:`PIL.Image.Image.crop`."""
+    """Where one thing is drawn. ``right`` and ``bottom`` are exclusive, as in
+    :meth:`PIL.Image.Image.crop`. ``members`` are the dice or piles an item stands for;
+    ``text`` is what a title, name, number or tag says."""
 
     kind: BoxKind
-    seat: int
-    index: int
+    seat: int  # -1 for the title lines
     left: int
     top: int
     right: int
     bottom: int
+    members: tuple[int, ...] = ()
+    text: str = ""
+    face: int = 0  # an item's face
+    owners: tuple[int, ...] = ()  # a pile's owners, bottom to top
+    highlight: bool = False  # the last move
+    style: str = ""  # how a tag or title is drawn
 
     @property
     def corners(self) -> tuple[int, int, int, int]:
         return (self.left, self.top, self.right, self.bottom)
 
+    @property
+    def width(self) -> int:
+        return self.right - self.left
+
+    @property
+    def height(self) -> int:
+        return self.bottom - self.top
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The picture's size and a box for every name, die and pile, seat by seat."""
+    """The picture's size and a box for everything drawn, in drawing order (a card
+    before what is in it)."""
 
     width: int
     height: int
     boxes: tuple[Box, ...]
 
+    def of_kind(self, *kinds: BoxKind) -> list[Box]:
+        return [box for box in self.boxes if box.kind in kinds]
+
+
+def pile_step(dice: int) -> int:
+    """How far each die of a pile of ``dice`` sits above the one below it."""
+    return STEP if dice <= 3 else CAPTURED_STEP
+
 
 def pile_height(dice: int) -> int:
-    """The height of a pile of ``dice`` dice (1 for an unstacked die)."""
-    return DIE + (dice - 1) * STEP
+    """The height of a pile of ``dice`` dice (1 for an unstacked die, 4 for a captured
+    pile)."""
+    return DIE + (dice - 1) * pile_step(dice)
+
+
+def _count_text(count: int) -> str:
+    return f"×{count}" if count > 1 else ""
+
+
+def _seat_ground(picture: FieldPicture, seat: int) -> Ground:
+    return "turn" if seat == picture.current or seat in picture.winners else "panel"
+
+
+def _item_size(kind: BoxKind, height: int, count: int) -> tuple[int, int]:
+    """The box of an item: its sprite (``height`` dice high) and its count, padded."""
+    width = DIE
+    label = _count_text(count)
+    if label:
+        width += 4 + _label_width(label, "regular")
+    return width + 2 * PAD, pile_height(height) + 2 * PAD
+
+
+def _items(
+    picture: FieldPicture, seat: int
+) -> list[tuple[BoxKind, int, tuple[int, ...], tuple[int, ...]]]:
+    """A seat's items in order: (kind, face, owners, members): its unstacked dice by face,
+    the piles it owns (identical piles together), the piles it captured."""
+    items: list[tuple[BoxKind, int, tuple[int, ...], tuple[int, ...]]] = []
+    faces = picture.singles[seat]
+    by_face: dict[int, list[int]] = {}
+    for index, face in enumerate(faces):
+        by_face.setdefault(face, []).append(index)
+    for face in sorted(by_face):
+        items.append(("dice", face, (seat,), tuple(by_face[face])))
+    groups: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for index, (face, owners) in enumerate(picture.piles):
+        if owners and owners[-1] == seat:
+            groups.setdefault((face, owners), []).append(index)
+    for (face, owners), members in sorted(groups.items(), key=lambda g: (len(g[0][1]), g[0])):
+        items.append(("pile", face, owners, tuple(members)))
+    caught: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    if seat < len(picture.captures):
+        for index, (face, owners) in enumerate(picture.captures[seat]):
+            caught.setdefault((face, owners), []).append(index)
+    for (face, owners), members in sorted(caught.items()):
+        items.append(("captured", face, owners, tuple(members)))
+    return items
+
+
+def _highlighted(
+    picture: FieldPicture, seat: int, kind: BoxKind, face: int, members: tuple[int, ...]
+) -> bool:
+    last = picture.last
+    if last is None or last.kind != kind:
+        return False
+    if kind == "dice":
+        return last.seat == seat and last.index == face
+    if kind == "pile":
+        return last.index in members
+    return last.seat == seat and last.index in members
+
+
+def _title_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
+    """The top line's pieces as (text, style)."""
+    pieces = [("Stack", "bold")]
+    if picture.over:
+        pieces.append(("game over", "text"))
+        if picture.round:
+            pieces.append((f"{picture.round} rounds" if picture.round > 1 else "1 round", "muted"))
+    elif picture.round:
+        pieces.append((f"round {picture.round}", "text"))
+    if picture.target:
+        pieces.append((f"first to {picture.target}", "text"))
+    if picture.last_turns:
+        pieces.append(("last turns", "gold"))
+    if picture.turn_seconds and not picture.over:
+        pieces.append((f"⏱ {picture.turn_seconds} s a turn", "muted"))
+    return pieces
+
+
+def _team_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
+    if picture.teams is None:
+        return []
+    sums: dict[int, int] = {}
+    for seat, team in enumerate(picture.teams):
+        total = picture.totals[seat] if seat < len(picture.totals) else 0
+        sums[team] = sums.get(team, 0) + total
+    pieces = [("Teams", "muted")]
+    for team in sorted(sums):
+        pieces.append((f"{TEAM_LETTERS[team % len(TEAM_LETTERS)]} {sums[team]}", "bold"))
+    return pieces
+
+
+def _flow_title(boxes: list[Box], pieces: list[tuple[str, str]], top: int) -> int:
+    """Lay out the top line's pieces, " · " between them, wrapping; the next top."""
+    left, right = MARGIN, WIDTH - MARGIN
+    x = left
+    dot = _label_width(" · ", "regular")
+    for text, style in pieces:
+        width = min(_label_width(text, _weight(style)), right - left)
+        if x > left and x + dot + width > right:
+            top += LINE
+            x = left
+        if x > left:
+            boxes.append(Box("title", -1, x, top, x + dot, top + LINE, text=" · ", style="muted"))
+            x += dot
+        boxes.append(Box("title", -1, x, top, x + width, top + LINE, text=text, style=style))
+        x += width
+    return top + LINE
+
+
+def _weight(style: str) -> fonts.Weight:
+    return "bold" if style == "bold" else "regular"
 
 
 def layout(picture: FieldPicture) -> Layout:
-    """Where everything goes. Each seat has its name on a line of its own, then its
-    unstacked dice and, after a space, the piles it owns (top die its colour), left to
-    right; a line that is full wraps onto the next, so every die and pile is shown.
-    The dice of a line stand on its bottom edge; piles rise above it."""
+    """Where everything goes: the title lines, then a card per seat, its header (chip,
+    name, tags, round points, total) over its items, which flow left to right and wrap
+    (dice, then piles, then captured piles; items of a line stand on its bottom)."""
     boxes: list[Box] = []
-    right_edge = WIDTH - MARGIN
-    top = MARGIN
-    for seat in range(len(picture.names)):
-        boxes.append(Box("name", seat, 0, MARGIN, top, right_edge, top + NAME_HEIGHT))
-        top += NAME_HEIGHT + GAP
-        items: list[tuple[BoxKind, int, int]] = [
-            ("die", index, DIE) for index in range(len(picture.singles[seat]))
-        ]
-        items += [
-            ("pile", index, pile_height(len(owners)))
-            for index, (_, owners) in enumerate(picture.piles)
-            if owners[-1] == seat
-        ]
-        line: list[tuple[BoxKind, int, int, int]] = []  # kind, index, left, height
-        x = MARGIN
-        for kind, index, height in items:
-            if kind == "pile" and line and line[-1][0] == "die":
-                x += DIE  # a space between the unstacked dice and the piles
-            if x + DIE > right_edge and line:
-                top = _close_line(boxes, seat, line, top)
-                line, x = [], MARGIN
-            line.append((kind, index, x, height))
-            x += DIE + GAP
+    top = _flow_title(boxes, _title_pieces(picture), MARGIN)
+    team_pieces = _team_pieces(picture)
+    if team_pieces:
+        top = _flow_title(boxes, team_pieces, top)
+    top += CARD_GAP
+    n = len(picture.names)
+    inner_left, inner_right = MARGIN + CARD_PAD_X, WIDTH - MARGIN - CARD_PAD_X
+    totals = [_total_text(picture, seat) for seat in range(n)]
+    points = [_points_text(picture, seat) for seat in range(n)]
+    total_column = max(_label_width(text, "bold") for text in totals)
+    points_column = max((_label_width(text, "regular") for text in points if text), default=0)
+    for seat in range(n):
+        card: list[Box] = []
+        y = top + CARD_PAD_Y
+        # the header: chip, name, tags ... round points, total
+        chip_top = y + (LINE - CHIP) // 2
+        card.append(Box("chip", seat, inner_left, chip_top, inner_left + CHIP, chip_top + CHIP))
+        right = inner_right
+        card.append(Box("total", seat, right - total_column, y, right, y + LINE, text=totals[seat]))
+        right -= total_column
+        if points[seat]:
+            right -= GAP
+            card.append(
+                Box("points", seat, right - points_column, y, right, y + LINE, text=points[seat])
+            )
+            right -= points_column
+        right -= GAP
+        name_left = inner_left + CHIP + GAP
+        tags = _tags(picture, seat)
+        tag_widths = [_tag_width(text) for text, _ in tags]
+        room = right - name_left - sum(w + GAP for w in tag_widths)
+        name = fonts.fit(picture.names[seat], max(room, 4 * FONT), FONT, "bold")
+        name_width = min(_label_width(name, "bold"), max(room, 4 * FONT))
+        card.append(Box("name", seat, name_left, y, name_left + name_width, y + LINE, text=name))
+        x = name_left + name_width + GAP
+        for (text, style), width in zip(tags, tag_widths, strict=True):
+            if x + width > right:
+                break  # no room left (only with absurdly wide numbers)
+            card.append(Box("tag", seat, x, y + 2, x + width, y + LINE - 2, text=text, style=style))
+            x += width + GAP
+        y += LINE
+        # the items, flowing
+        line: list[tuple[BoxKind, int, tuple[int, ...], tuple[int, ...], int, int, bool]] = []
+        x = inner_left
+        previous: BoxKind | None = None
+        for kind, face, owners, members in _items(picture, seat):
+            height = len(owners) if kind != "dice" else 1
+            width, _ = _item_size(kind, height, len(members))
+            if previous is not None and kind != previous and line:
+                x += SECTION_GAP
+            previous = kind
+            if line and x + width > inner_right:
+                y = _close_line(card, seat, line, y)
+                line, x = [], inner_left
+            lit = _highlighted(picture, seat, kind, face, members)
+            line.append((kind, face, owners, members, x, width, lit))
+            x += width + ITEM_GAP
         if line:
-            top = _close_line(boxes, seat, line, top)
-        top += SEAT_GAP - GAP
-    height = max(top - SEAT_GAP + MARGIN, 2 * MARGIN)
+            y = _close_line(card, seat, line, y)
+        bottom = y + CARD_PAD_Y
+        boxes.append(
+            Box(
+                "card", seat, MARGIN, top, WIDTH - MARGIN, bottom, style=_seat_ground(picture, seat)
+            )
+        )
+        boxes.extend(card)
+        top = bottom + CARD_GAP
+    height = top - CARD_GAP + MARGIN
     return Layout(WIDTH, height, tuple(boxes))
 
 
 def _close_line(
-    boxes: list[Box], seat: int, line: list[tuple[BoxKind, int, int, int]], top: int
+    boxes: list[Box],
+    seat: int,
+    line: list[tuple[BoxKind, int, tuple[int, ...], tuple[int, ...], int, int, bool]],
+    top: int,
 ) -> int:
-    """Put a finished line's boxes at ``top``; the next line's top."""
-    bottom = top + max(height for _, _, _, height in line)
-    for kind, index, left, height in line:
-        boxes.append(Box(kind, seat, index, left, bottom - height, left + DIE, bottom))
-    return bottom + GAP
+    """Put a finished line's items on its floor; the next line's top."""
+    tallest = max(pile_height(len(owners) if kind != "dice" else 1) for kind, _, owners, *_ in line)
+    bottom = top + tallest + 2 * PAD
+    for kind, face, owners, members, left, width, lit in line:
+        dice = len(owners) if kind != "dice" else 1
+        item_top = bottom - pile_height(dice) - 2 * PAD
+        boxes.append(
+            Box(
+                kind,
+                seat,
+                left,
+                item_top,
+                left + width,
+                bottom,
+                members=members,
+                face=face,
+                owners=owners,
+                highlight=lit,
+            )
+        )
+    return bottom + LINE_GAP
+
+
+def _total_text(picture: FieldPicture, seat: int) -> str:
+    return str(picture.totals[seat]) if seat < len(picture.totals) else "0"
+
+
+def _points_text(picture: FieldPicture, seat: int) -> str:
+    if not picture.round or seat >= len(picture.points):
+        return ""
+    return f"{picture.points[seat]:+d}"
+
+
+def _tags(picture: FieldPicture, seat: int) -> list[tuple[str, str]]:
+    """A seat's tags as (text, style): its team, then how it stands in the round."""
+    tags = []
+    if picture.teams is not None and seat < len(picture.teams):
+        tags.append((TEAM_LETTERS[picture.teams[seat] % len(TEAM_LETTERS)], "team"))
+    if seat in picture.winners:
+        tags.append(("wins", "gold"))
+    elif seat == picture.current:
+        tags.append(("to move", "gold"))
+    elif seat in picture.out:
+        tags.append(("out", "muted"))
+    elif seat in picture.owed:
+        tags.append(("last turn", "outline"))
+    return tags
+
+
+def _tag_width(text: str) -> int:
+    return _label_width(text, "regular") + 2 * TAG_PAD
+
+
+# ------------------------------------------------------------------ drawing
 
 
 def draw_field(picture: FieldPicture) -> bytes:
-    """The field as a PNG (palette colours, fast compression)."""
-    plan = layout(picture)
-    image = _blank(plan.height)
+    """The picture as a PNG (the theme's palette, fast compression)."""
+    return _png(_compose(picture, layout(picture)))
+
+
+def _compose(picture: FieldPicture, plan: Layout) -> Image.Image:
+    theme = picture.theme
+    image = Image.new("P", (plan.width, plan.height), 0)
+    image.putpalette(_palette_bytes(theme))
     paste = image.paste
-    singles, piles, names = picture.singles, picture.piles, picture.names
+    ground: Ground = "panel"
     for box in plan.boxes:
-        if box.kind == "die":
-            paste(sprite(singles[box.seat][box.index], (box.seat,)), (box.left, box.top))
-        elif box.kind == "pile":
-            face, owners = piles[box.index]
-            paste(sprite(face, owners), (box.left, box.top))
-        else:
-            label = _label(names[box.seat], box.seat % len(SEAT_COLOURS))
-            paste(label, (box.left, box.top))
+        kind = box.kind
+        if kind == "card":
+            ground = "turn" if box.style == "turn" else "panel"
+            paste(_card((theme, box.width, box.height, ground)), (box.left, box.top))
+        elif kind in ITEM_KINDS:
+            if box.highlight or kind == "captured":
+                paste(
+                    _frame(
+                        (theme, ground, box.width, box.height, box.highlight, kind == "captured")
+                    ),
+                    (box.left, box.top),
+                )
+            count = len(box.members)
+            part = _item((theme, ground, kind, box.face, box.owners, count))
+            paste(part, (box.left + PAD, box.top + PAD))
+        elif kind == "chip":
+            paste(_chip((theme, ground, box.seat % len(SEAT_COLOURS))), (box.left, box.top))
+        elif kind == "name":
+            style = "muted" if box.seat in picture.out else "text"
+            paste(_label((box.text, "bold", style, theme, ground)), (box.left, box.top))
+        elif kind == "total":
+            label = _label((box.text, "bold", "text", theme, ground))
+            paste(label, (box.right - label.width, box.top))
+        elif kind == "points":
+            label = _label((box.text, "regular", "muted", theme, ground))
+            paste(label, (box.right - label.width, box.top))
+        elif kind == "tag":
+            paste(_tag((box.text, box.style, theme, ground)), (box.left, box.top))
+        elif kind == "title":
+            label = _label((box.text, _weight(box.style), box.style, theme, "background"))
+            paste(
+                label.crop((0, 0, box.width, box.height)) if label.width > box.width else label,
+                (box.left, box.top),
+            )
+    return image
+
+
+def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", **PNG_OPTIONS)
     return out.getvalue()
@@ -226,6 +625,7 @@ _BUILD_LOCK = threading.RLock()
 
 
 def _blend(a: Colour, b: Colour, t: float) -> Colour:
+    """``a`` moved ``t`` of the way to ``b``."""
     return (
         round(a[0] + (b[0] - a[0]) * t),
         round(a[1] + (b[1] - a[1]) * t),
@@ -233,140 +633,380 @@ def _blend(a: Colour, b: Colour, t: float) -> Colour:
     )
 
 
-def _palette_colours() -> list[Colour]:
-    """Background first, then the pure colours, then the shades their smoothed edges need
-    (each colour against its neighbours: outline, pips, background)."""
-    colours = [BACKGROUND, OUTLINE, LIGHT_PIP, *SEAT_COLOURS]
-    pairs = [(BACKGROUND, OUTLINE)]
-    for colour in SEAT_COLOURS:
-        pairs += [(colour, OUTLINE), (colour, LIGHT_PIP), (colour, BACKGROUND)]
-    for a, b in pairs:
-        colours += [_blend(a, b, t / 4) for t in (1, 2, 3)]
-    return list(dict.fromkeys(colours))
+def ground_colour(theme: Theme, ground: Ground) -> Colour:
+    colours = palette(theme)
+    if ground == "background":
+        return colours.background
+    if ground == "turn":
+        return _blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
+    return colours.panel
 
 
-PALETTE: tuple[Colour, ...] = tuple(_palette_colours())
-# unused entries repeat the background, so nothing is ever matched to a stray black
-_PALETTE_BYTES = bytes(c for colour in PALETTE for c in colour) + bytes(BACKGROUND) * (
-    256 - len(PALETTE)
-)
-_PALETTE_IMAGE = Image.new("P", (1, 1))
-_PALETTE_IMAGE.putpalette(_PALETTE_BYTES)
+def _style_colour(colours: Palette, style: str) -> Colour:
+    return {
+        "muted": colours.muted,
+        "gold": colours.highlight,
+        "outline": colours.text,
+        "team": colours.text,
+    }.get(style, colours.text)
 
 
-def _pip_colour(colour: Colour) -> Colour:
-    return OUTLINE if sum(colour) > 450 else LIGHT_PIP
+def _palette_colours(theme: Theme) -> list[Colour]:
+    """The theme's palette: its grounds first (the picture's background is entry 0), the
+    pure colours, then the shades their smoothed edges need."""
+    colours = palette(theme)
+    grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
+    inks = [colours.text, colours.muted, colours.highlight, colours.captured, colours.panel_edge]
+    light, dark = (250, 250, 250), (20, 20, 20)
+    keys = [*grounds, *inks, colours.highlight_text, colours.outline, light, dark, *SEAT_COLOURS]
+    shades: list[Colour] = []
+    steps = (0.2, 0.4, 0.6, 0.8)
+    for ground in grounds:
+        for ink in [*inks, colours.outline]:
+            shades += [_blend(ground, ink, t) for t in steps]
+    shades += [_blend(colours.highlight, colours.highlight_text, t) for t in steps]
+    for fill in SEAT_COLOURS:
+        shades += [_blend(fill, colours.outline, t) for t in (0.33, 0.67)]
+        shades += [_blend(fill, contrast_text(fill), t) for t in (0.25, 0.5, 0.75)]
+        for ground in grounds[1:]:
+            shades += [_blend(fill, ground, 0.5)]
+    found = list(dict.fromkeys([*keys, *shades]))
+    assert len(found) <= 256, len(found)
+    return found
 
 
-def _build_sprite(key: tuple[int, tuple[int, ...]]) -> Image.Image:
-    face, colours = key
-    s = SUPERSAMPLE
-    side, step = DIE * s, STEP * s
-    height = side + (len(colours) - 1) * step
-    image = Image.new("RGB", (side, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for level, colour_index in enumerate(colours):
-        colour = SEAT_COLOURS[colour_index]
-        y = height - side - level * step
-        draw.rounded_rectangle(
-            (0, y, side - 1, y + side - 1), radius=4 * s, fill=colour, outline=OUTLINE, width=s
+def _palette_bytes_of(theme: Theme) -> bytes:
+    colours = _palette_colours(theme)
+    return bytes(c for colour in colours for c in colour) + bytes(colours[0]) * (256 - len(colours))
+
+
+_PALETTE_BYTES = {theme: _palette_bytes_of(theme) for theme in THEMES}
+_PALETTE_ARRAYS = {
+    theme: np.frombuffer(_PALETTE_BYTES[theme], dtype=np.uint8).reshape(256, 3).astype(np.int32)
+    for theme in THEMES
+}
+
+
+def _palette_bytes(theme: Theme) -> bytes:
+    return _PALETTE_BYTES[theme]
+
+
+def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
+    """An RGB part in the theme's palette: each colour as its nearest palette colour
+    (exactly: Pillow's own quantizer rounds colours to a coarse grid first, which would
+    shift a ground colour next to a shade of it)."""
+    pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
+    height, width = pixels.shape[:2]
+    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+    unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
+    colours = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
+    distances = ((colours[:, None, :] - _PALETTE_ARRAYS[theme][None, :, :]) ** 2).sum(axis=2)
+    indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
+    part = Image.frombytes("P", (width, height), indices.tobytes())
+    part.putpalette(_PALETTE_BYTES[theme])
+    part.load()
+    return part
+
+
+def _shape(
+    draw: ImageDraw.ImageDraw, mark: int, cx: float, cy: float, r: float, fill: Colour
+) -> None:
+    """Seat ``mark``'s shape (● ■ ▲ ◆ ★ ✚ ▼ ⬟) centred on ``cx, cy``, about ``r`` in
+    radius (scaled so that all eight look about as big)."""
+    mark %= 8
+    if mark == 0:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    elif mark == 1:
+        s = r * 0.9
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=fill)
+    elif mark in (2, 6):
+        s = r * 1.3
+        sign = 1 if mark == 2 else -1
+        draw.polygon(
+            [
+                (cx, cy - sign * s),
+                (cx + s * 0.97, cy + sign * s * 0.72),
+                (cx - s * 0.97, cy + sign * s * 0.72),
+            ],
+            fill=fill,
         )
-        pip, r = _pip_colour(colour), 2 * s
-        for px, py in PIPS[face]:
-            cx, cy = px * side, y + py * side
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
-    sprite = image.reduce(s).quantize(palette=_PALETTE_IMAGE, dither=Image.Dither.NONE)
-    sprite.load()
-    return sprite
+    elif mark == 3:
+        s = r * 1.3
+        draw.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=fill)
+    elif mark == 4:
+        outer, inner = r * 1.45, r * 0.62
+        points = []
+        for i in range(10):
+            radius = outer if i % 2 == 0 else inner
+            angle = -math.pi / 2 + i * math.pi / 5
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle) + r * 0.1))
+        draw.polygon(points, fill=fill)
+    elif mark == 5:
+        s, t = r * 1.15, r * 0.42
+        draw.rectangle((cx - s, cy - t, cx + s, cy + t), fill=fill)
+        draw.rectangle((cx - t, cy - s, cx + t, cy + s), fill=fill)
+    else:
+        s = r * 1.15
+        points = [
+            (
+                cx + s * math.cos(-math.pi / 2 + i * 2 * math.pi / 5),
+                cy + s * math.sin(-math.pi / 2 + i * 2 * math.pi / 5) + r * 0.08,
+            )
+            for i in range(5)
+        ]
+        draw.polygon(points, fill=fill)
 
 
-_SPRITES: _Parts[tuple[int, tuple[int, ...]], Image.Image] = _Parts(_build_sprite)
+def _draw_die(
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    owner: int,
+    face: int | None,
+    x: float,
+    y: float,
+    s: int,
+    strip: int = STEP,
+) -> None:
+    """A die of ``owner`` at ``x, y`` (supersampled by ``s``); pips of ``face`` in the
+    owner's mark, or (``None``) just the mark in the middle of its visible strip."""
+    colours = palette(theme)
+    side = DIE * s
+    fill = seat_colour(owner, theme)
+    draw.rounded_rectangle(
+        (x, y, x + side - 1, y + side - 1),
+        radius=8 * s,
+        fill=fill,
+        outline=colours.outline,
+        width=2 * s,
+    )
+    pip = contrast_text(fill)
+    if face is None:
+        r = min(3.2, strip / 2 - 1.6) * s
+        _shape(draw, owner, x + side / 2, y + side - strip * s / 2 - s / 2, r, pip)
+        return
+    for px, py in PIPS[face]:
+        _shape(draw, owner, x + px * side, y + py * side, 4.6 * s, pip)
 
 
-def sprite(face: int, owners: tuple[int, ...]) -> Image.Image:
+def _build_item(key: tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int]) -> Image.Image:
+    """Unstacked dice of one face (``owners`` is the seat) or a pile, and its count."""
+    theme, ground, kind, face, owners, count = key
+    s = SUPERSAMPLE
+    dice = 1 if kind == "dice" else len(owners)
+    height = pile_height(dice)
+    label = _count_text(count)
+    label_width = _label_width(label, "regular") + 4 if label else 0
+    image = Image.new("RGB", (DIE * s, height * s), ground_colour(theme, ground))
+    draw = ImageDraw.Draw(image)
+    for level in range(dice):
+        owner = owners[level] if kind != "dice" else owners[0]
+        top = (height - DIE - level * pile_step(dice)) * s
+        shown = face if level == dice - 1 else None
+        _draw_die(draw, theme, owner, shown, 0, top, s, pile_step(dice))
+    sprite = image.reduce(s)
+    if label_width:
+        whole = Image.new("RGB", (DIE + label_width, height), ground_colour(theme, ground))
+        whole.paste(sprite, (0, 0))
+        text = _text_rgb(label, "regular", palette(theme).text, ground_colour(theme, ground))
+        whole.paste(text, (DIE + 4, height - LINE + (LINE - DIE) // 2 + 2))
+        sprite = whole
+    return _reduce(sprite, theme)
+
+
+_ITEMS: _Parts[tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int], Image.Image] = _Parts(
+    _build_item
+)
+
+
+def _item(key: tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int]) -> Image.Image:
+    return _ITEMS(key)
+
+
+def sprite(
+    face: int, owners: tuple[int, ...], theme: Theme = "dark", ground: Ground = "panel"
+) -> Image.Image:
     """A die showing ``face`` in ``owners[0]``'s colour, or a pile of them (``owners``
-    bottom to top), in the picture's palette; built once, shared (do not modify)."""
-    return _SPRITES((face, tuple(owner % len(SEAT_COLOURS) for owner in owners)))
+    bottom to top), without a count; built once, shared (do not modify)."""
+    kind: BoxKind = "dice" if len(owners) == 1 else "pile"
+    return _ITEMS((theme, ground, kind, face, tuple(o % len(SEAT_COLOURS) for o in owners), 1))
 
 
-def _load_font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype("DejaVuSans.ttf", FONT_SIZE)
-    except OSError:  # no DejaVu on this system: Pillow's own scalable font
-        return ImageFont.load_default(size=FONT_SIZE)
+def _build_frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image:
+    """The frame around an item: gold for the last move, red for a captured pile."""
+    theme, ground, width, height, lit, captured = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, height * s), ground_colour(theme, ground))
+    draw = ImageDraw.Draw(image)
+    if captured:
+        inset = (FRAME - 1) * s
+        draw.rounded_rectangle(
+            (inset, inset, width * s - 1 - inset, height * s - 1 - inset),
+            radius=6 * s,
+            outline=colours.captured,
+            width=2 * s,
+        )
+    if lit:
+        draw.rounded_rectangle(
+            (0, 0, width * s - 1, height * s - 1),
+            radius=9 * s,
+            outline=colours.highlight,
+            width=FRAME * s,
+        )
+    return _reduce(image.reduce(s), theme)
 
 
-_FONT: list[ImageFont.FreeTypeFont | ImageFont.ImageFont] = []
+_FRAMES: _Parts[tuple[Theme, Ground, int, int, bool, bool], Image.Image] = _Parts(_build_frame, 512)
 
 
-def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    with _BUILD_LOCK:
-        if not _FONT:
-            _FONT.append(_load_font())
-        return _FONT[0]
+def _frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image:
+    return _FRAMES(key)
 
 
-def fitted_name(name: str, width: int = WIDTH - 2 * MARGIN) -> str:
-    """``name`` as the picture writes it: on one line, shortened with "…" to fit ``width``
-    pixels."""
-    font = _font()
-    text = "".join(ch if ch.isprintable() else " " for ch in name[:200])
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+def _build_card(key: tuple[Theme, int, int, Ground]) -> Image.Image:
+    """A seat's card on the picture's background: gold-edged for the seat to move."""
+    theme, width, height, ground = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, height * s), colours.background)
+    draw = ImageDraw.Draw(image)
+    edge = colours.highlight if ground == "turn" else colours.panel_edge
+    edge_width = BORDER if ground == "turn" else 1
+    draw.rounded_rectangle(
+        (0, 0, width * s - 1, height * s - 1),
+        radius=RADIUS * s,
+        fill=edge,
+    )
+    inset = edge_width * s
+    draw.rounded_rectangle(
+        (inset, inset, width * s - 1 - inset, height * s - 1 - inset),
+        radius=(RADIUS - edge_width) * s,
+        fill=ground_colour(theme, ground),
+    )
+    return _reduce(image.reduce(s), theme)
 
 
-def _coverage_indices(colour: Colour) -> list[int]:
-    """For each text coverage 0-255, the palette index of ``colour`` over the background
-    at that coverage (to the nearest quarter)."""
-    shades = [_blend(colour, BACKGROUND, quarter / 4) for quarter in range(5)]
-    return [PALETTE.index(shades[round((255 - level) * 4 / 255)]) for level in range(256)]
+_CARDS: _Parts[tuple[Theme, int, int, Ground], Image.Image] = _Parts(_build_card, 256)
 
 
-_COVERAGE_INDICES = tuple(_coverage_indices(colour) for colour in SEAT_COLOURS)
+def _card(key: tuple[Theme, int, int, Ground]) -> Image.Image:
+    return _CARDS(key)
 
 
-def _build_label(key: tuple[str, int]) -> Image.Image:
-    """A name in its seat's colour, antialiased (FreeType's coverage, in quarters)."""
-    name, colour_index = key
-    font = _font()
-    text = fitted_name(name)
-    width = max(1, min(WIDTH - 2 * MARGIN, int(font.getlength(text)) + 2))
-    coverage = Image.new("L", (width, NAME_HEIGHT), 0)
-    ImageDraw.Draw(coverage).text((0, NAME_HEIGHT // 2), text, font=font, fill=255, anchor="lm")
-    indices = coverage.point(_COVERAGE_INDICES[colour_index])
-    label = Image.frombytes("P", indices.size, indices.tobytes())
-    label.putpalette(_PALETTE_BYTES)
-    label.load()
-    return label
+def _build_chip(key: tuple[Theme, Ground, int]) -> Image.Image:
+    """A seat's chip: its colour with its mark."""
+    theme, ground, seat = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    fill = seat_colour(seat, theme)
+    image = Image.new("RGB", (CHIP * s, CHIP * s), ground_colour(theme, ground))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (0, 0, CHIP * s - 1, CHIP * s - 1),
+        radius=8 * s,
+        fill=fill,
+        outline=colours.outline,
+        width=2 * s,
+    )
+    _shape(draw, seat, CHIP * s / 2, CHIP * s / 2, 9 * s, contrast_text(fill))
+    return _reduce(image.reduce(s), theme)
 
 
-_LABELS: _Parts[tuple[str, int], Image.Image] = _Parts(_build_label, LABEL_CACHE_SIZE)
+_CHIPS: _Parts[tuple[Theme, Ground, int], Image.Image] = _Parts(_build_chip)
 
 
-def _label(name: str, colour_index: int) -> Image.Image:
-    return _LABELS((name, colour_index))
+def _chip(key: tuple[Theme, Ground, int]) -> Image.Image:
+    return _CHIPS(key)
 
 
-def _blank(height: int) -> Image.Image:
-    """A new picture of the background colour, in the palette."""
-    blank = Image.new("P", (WIDTH, height), 0)
-    blank.putpalette(_PALETTE_BYTES)
-    return blank
+_WIDTHS: _Parts[tuple[str, fonts.Weight], int] = _Parts(
+    lambda key: max(1, math.ceil(fonts.text_width(key[0], FONT, key[1]))), LABEL_CACHE_SIZE
+)
+
+
+def _label_width(text: str, weight: fonts.Weight) -> int:
+    """How wide ``text`` is drawn (whole pixels)."""
+    return _WIDTHS((text, weight))
+
+
+def _text_rgb(text: str, weight: fonts.Weight, ink: Colour, ground: Colour) -> Image.Image:
+    """``text`` in ``ink`` on ``ground``, a line high (RGB)."""
+    mask = fonts.text_mask(text, FONT, LINE, weight)
+    image = Image.new("RGB", mask.size, ground)
+    image.paste(ink, (0, 0), mask)
+    return image
+
+
+def _build_label(key: tuple[str, fonts.Weight, str, Theme, Ground]) -> Image.Image:
+    text, weight, style, theme, ground = key
+    colours = palette(theme)
+    image = _text_rgb(text, weight, _style_colour(colours, style), ground_colour(theme, ground))
+    return _reduce(image, theme)
+
+
+_LABELS: _Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = _Parts(
+    _build_label, LABEL_CACHE_SIZE
+)
+
+
+def _label(key: tuple[str, fonts.Weight, str, Theme, Ground]) -> Image.Image:
+    return _LABELS(key)
+
+
+def _build_tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
+    """A tag: gold with dark text ("to move", "wins"), or outlined."""
+    text, style, theme, ground = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    width, height = _tag_width(text), LINE - 4
+    back = ground_colour(theme, ground)
+    image = Image.new("RGB", (width * s, height * s), back)
+    draw = ImageDraw.Draw(image)
+    box = (0, 0, width * s - 1, height * s - 1)
+    if style == "gold":
+        draw.rounded_rectangle(box, radius=height * s // 2, fill=colours.highlight)
+        ink, inside = colours.highlight_text, colours.highlight
+    else:
+        edge = colours.muted if style == "muted" else colours.text
+        draw.rounded_rectangle(box, radius=height * s // 2, outline=edge, width=2 * s)
+        ink, inside = _style_colour(colours, style), back
+    image = image.reduce(s)
+    mask = fonts.text_mask(text, FONT, height, "regular")
+    image.paste(ink, (TAG_PAD, 0), mask.crop((0, 0, min(mask.width, width - TAG_PAD), height)))
+    del inside
+    return _reduce(image, theme)
+
+
+_TAGS: _Parts[tuple[str, str, Theme, Ground], Image.Image] = _Parts(_build_tag)
+
+
+def _tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
+    return _TAGS(key)
+
+
+def forget_parts() -> None:
+    """Drop every cached part (they are built again on use)."""
+    for parts in (_ITEMS, _FRAMES, _CARDS, _CHIPS, _WIDTHS, _LABELS, _TAGS):
+        parts.clear()
 
 
 # ------------------------------------------------------------------ measuring it
 
+SAMPLE_NAMES = (
+    "Ālīce ✨",
+    "ボブ",
+    "😀",
+    "Dmitri Ivanovich Mendeleev",
+    "**__@everyone__**~~`<@123>`~~||x||",
+    "Zoë",
+    "Ngozi",
+    "李小龍",
+)
 
-def forget_parts() -> None:
-    """Drop every cached sprite and label (they are built again on use)."""
-    for parts in (_SPRITES, _LABELS):
-        parts.clear()
 
-
-def sample_pictures(seats: int, dice: int, count: int, seed: int = 1) -> list[FieldPicture]:
+def sample_pictures(
+    seats: int, dice: int, count: int, seed: int = 1, theme: Theme = "dark"
+) -> list[FieldPicture]:
     """``count`` pictures of random games with ``seats`` players of ``dice`` dice each,
     taken after about one move in four, round after round (names of 32 characters)."""
     rng = random.Random(seed)
@@ -381,11 +1021,11 @@ def sample_pictures(seats: int, dice: int, count: int, seed: int = 1) -> list[Fi
             else:
                 state.apply(player.choose(state, rng))
                 if rng.random() < 0.25:
-                    pictures.append(FieldPicture.of(state))
+                    pictures.append(FieldPicture.of(state, theme=theme, turn_seconds=60))
     return pictures
 
 
-def cpu_ms(draw: Callable[[FieldPicture], object], pictures: list[FieldPicture]) -> list[float]:
+def cpu_ms(draw: Callable[[FieldPicture], object], pictures: Iterable[FieldPicture]) -> list[float]:
     """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
     times = []
     for picture in pictures:
@@ -410,11 +1050,125 @@ def bench(samples: int = 300) -> list[str]:
         times = sorted(cpu_ms(draw_field, pictures))
         p50, p99 = statistics.median(times), times[min(len(times) - 1, len(times) * 99 // 100)]
         size = statistics.median(len(draw_field(p)) for p in pictures[:50]) / 1024
-        lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB")
+        tall = statistics.median(layout(p).height for p in pictures[:50])
+        lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
         lines.append(f"picture {seats}x{dice}: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     return lines
 
 
-if __name__ == "__main__":
-    for line in bench():
+# ------------------------------------------------------------------ the pictures of docs/
+
+
+def _rolling(state: StackState) -> bool:
+    return state.decision is Decision.CHANCE
+
+
+def _play_until(
+    names: tuple[str, ...],
+    rules: StackRules,
+    seed: int,
+    done: Callable[[StackState], bool],
+    *,
+    limit: int = 5000,
+) -> StackState:
+    """A game played by greedy and random AIs until ``done`` holds after a move."""
+    rng = random.Random(seed)
+    greedy, random_player = GreedyPlayer(), RandomPlayer()
+    state = StackState(names, rules)
+    for _ in range(limit):
+        if state.is_over:
+            break
+        if _rolling(state):
+            state.apply(state.sample_chance(rng))
+            continue
+        player = greedy if rng.random() < 0.6 else random_player
+        state.apply(player.choose(state, rng))
+        if not _rolling(state) and done(state):
+            break
+    return state
+
+
+def showcase() -> dict[str, FieldPicture]:
+    """The pictures kept in ``docs/pictures/``, by file name."""
+    four = ("Ālīce ✨", "ボブ", "😀", "Dmitri")
+    eight = (
+        "Ālīce ✨",
+        "ボブ",
+        "😀",
+        "**__@everyone__**~~`<@123>`~~||x||",
+        "Zoë",
+        "Ngozi Okonjo-Iweala",
+        "李小龍",
+        "Sam",
+    )
+    mid = _play_until(
+        four,
+        StackRules(),
+        7,
+        lambda s: s.round_number == 2 and sum(s.single_total) < 30 and any(s.captures),
+    )
+    teams = _play_until(
+        ("Ālīce ✨", "ボブ", "Zoë", "Sam"),
+        StackRules(teams=(("Ālīce ✨", "Zoë"), ("ボブ", "Sam"))),
+        11,
+        lambda s: s.round_number == 3 and sum(s.single_total) < 32,
+    )
+    last = _play_until(
+        eight,
+        StackRules(),
+        5,
+        lambda s: (
+            s.round_number >= 2 and s.in_last_turns and sum(1 for t in s.single_total if not t) >= 2
+        ),
+    )
+    full = _play_until(
+        eight,
+        StackRules(dice_per_player=30),
+        3,
+        lambda s: sum(s.single_total) < 150 and any(s.captures),
+    )
+    two = _play_until(
+        ("Ālīce ✨", "ボブ"),
+        StackRules(),
+        2,
+        lambda s: s.round_number == 2 and sum(s.single_total) < 18,
+    )
+    over = _play_until(four, StackRules(target_score=60), 4, lambda s: False)
+    return {
+        "table-dark.png": FieldPicture.of(mid, turn_seconds=60),
+        "table-light.png": FieldPicture.of(mid, theme="light", turn_seconds=60),
+        "table-names.png": FieldPicture.of(last, turn_seconds=90),
+        "table-names-light.png": FieldPicture.of(last, theme="light", turn_seconds=90),
+        "table-8x30.png": FieldPicture.of(full, turn_seconds=120),
+        "table-teams.png": FieldPicture.of(teams, turn_seconds=60),
+        "table-2.png": FieldPicture.of(two, theme="light"),
+        "table-over.png": FieldPicture.of(over),
+    }
+
+
+def save(folder: Path) -> list[Path]:
+    """Draw :func:`showcase` into ``folder``; the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, picture in showcase().items():
+        path = folder / name
+        path.write_bytes(draw_field(picture))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.image", description=__doc__.split("\n")[0])
+    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
+    parser.add_argument("--samples", type=int, default=300, help="pictures per bench case")
+    args = parser.parse_args(argv)
+    if args.save is not None:
+        for path in save(args.save):
+            print(path)
+        return
+    for line in bench(args.samples):
         print(line)
+
+
+if __name__ == "__main__":
+    main()
