@@ -1,0 +1,809 @@
+"""Charts of a game's story, drawn with matplotlib: a game's running totals round by round
+(:class:`GameChart`), and a player's last games (:class:`StatsChart`).
+
+A chart is described by a small frozen, picklable value built on the event loop (from a
+:class:`~persistence.records.ScoreSheet` or a player's
+:class:`~persistence.records.RecentGame` list) and drawn by :func:`draw_chart` into PNG
+bytes somewhere else: the picture worker (:mod:`bot.painter`) or a thread. Drawing uses
+matplotlib's object API only (a :class:`~matplotlib.figure.Figure` on its own Agg canvas,
+never pyplot), so two charts may be drawn on two threads at once; matplotlib itself is
+imported on the first drawing, not with this module.
+
+Made for a phone: Discord shows an image about 380 CSS pixels wide there, and a chart is
+:data:`WIDTH` pixels wide, so text drawn :data:`TEXT` pixels high reads as
+``TEXT * 380 / WIDTH`` (15-16) CSS pixels, the size of Discord's own message text. Every
+seat has its colour *and* its mark (:mod:`bot.palette`), on its line and in the legend.
+Names are any text: mathtext is off on every text drawn, and fonts for accents, Japanese
+and symbols/emoji are registered at the first drawing (:func:`font_families`).
+
+``python -m bot.charts --save docs/pictures`` draws the sample charts of the docs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import io
+import math
+import os
+import random
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.palette import (
+    DEFAULT_THEME,
+    Colour,
+    Theme,
+    hex_colour,
+    palette,
+    seat_colour,
+    seat_ink,
+    seat_marker,
+)
+from persistence.records import RecentGame, ScoreSheet
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+WIDTH = 760  # pixels; a chart grows downwards
+DPI = 72  # so that a point is a pixel
+TEXT = 31  # names, legend, totals: 31 * 380 / 760 = 15.5 CSS px on a phone
+SMALL = 28  # tick labels, captions: 14 CSS px
+TITLE = 34
+MARGIN = 22
+ROW = 44  # a legend row
+PLOT_HEIGHT = 420  # the game chart's plotting area
+STATS_PLOT_HEIGHT = 300
+MAX_MARKS = 14  # marks drawn along one line (every round up to that, then spaced out)
+PNG_OPTIONS: dict[str, Any] = {"compress_level": 1}
+
+# Fonts tried in order for every glyph: Latin, Greek and Cyrillic with accents; Japanese,
+# Chinese and Korean; symbols and (monochrome) emoji. Debian's paths (fonts-dejavu-core,
+# fonts-noto-cjk, fonts-symbola); matplotlib's own DejaVu Sans is the last resort.
+FONT_FILES: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+    "/usr/share/fonts/truetype/ancient-scripts/Symbola.ttf",
+    "/usr/share/fonts/truetype/symbola/Symbola.ttf",
+)
+FONT_GLOBS: tuple[str, ...] = ("/usr/share/fonts/**/Symbola*.ttf",)
+
+
+# ---------------------------------------------------------------------------- the charts
+
+
+@dataclass(frozen=True, slots=True)
+class GameChart:
+    """A game's running totals round by round: a line per player from 0 before round 1,
+    the target, the winners.
+
+    ``rounds[r][seat]`` is what ``seat`` scored in round ``r + 1``; ``winners`` are seats
+    (empty while the game runs); ``teams[seat]`` is the seat's team in team play, whose
+    combined totals are drawn too (they are what reach the target).
+    """
+
+    names: tuple[str, ...]
+    rounds: tuple[tuple[int, ...], ...]
+    target: int
+    winners: tuple[int, ...] = ()
+    teams: tuple[int, ...] | None = None
+    theme: Theme = DEFAULT_THEME
+    title: str = ""
+
+    @classmethod
+    def of_sheet(
+        cls,
+        sheet: ScoreSheet,
+        *,
+        theme: Theme = DEFAULT_THEME,
+        teams: tuple[int, ...] | None = None,
+        title: str = "",
+    ) -> GameChart:
+        """The chart of a score sheet (its winners, given by name, become seats). Pass
+        ``teams`` (``StackRules.team_of(names)``) for a team game."""
+        winners = tuple(i for i, name in enumerate(sheet.names) if name in (sheet.winners or ()))
+        return cls(
+            names=sheet.names,
+            rounds=sheet.rounds,
+            target=sheet.target_score,
+            winners=winners,
+            teams=teams,
+            theme=theme,
+            title=title,
+        )
+
+    def running(self) -> list[list[int]]:
+        """Each seat's running total: 0, then after each round."""
+        series = []
+        for seat in range(len(self.names)):
+            total, line = 0, [0]
+            for r in self.rounds:
+                total += r[seat] if seat < len(r) else 0
+                line.append(total)
+            series.append(line)
+        return series
+
+    def team_groups(self) -> list[tuple[int, ...]]:
+        """The seats of each team, in team order (none without teams)."""
+        if self.teams is None:
+            return []
+        return [
+            tuple(s for s, t in enumerate(self.teams) if t == team)
+            for team in sorted(set(self.teams))
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class StatsChart:
+    """A player's last finished games, newest first as
+    :attr:`persistence.records.PlayerStats.recent` gives them: a bar per game (their final
+    total, drawn oldest to newest), the wins marked, each game's target drawn."""
+
+    name: str
+    games: tuple[RecentGame, ...]
+    theme: Theme = DEFAULT_THEME
+
+
+Chart = GameChart | StatsChart
+
+
+def draw_chart(chart: Chart) -> bytes:
+    """``chart`` as PNG bytes. Pure and thread-safe (a figure of its own per call)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    figure = _game_figure(chart) if isinstance(chart, GameChart) else _stats_figure(chart)
+    canvas = figure.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    width, height = canvas.get_width_height()
+    rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw")  # type: ignore[no-untyped-call]
+    # RGB with fast compression: half the time of matplotlib's RGBA at level 6 (a
+    # palette is faster still, but its quick quantizers merge the light theme's panel
+    # with its background)
+    buffer = io.BytesIO()
+    rgba.convert("RGB").save(buffer, format="PNG", **PNG_OPTIONS)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------- fonts
+
+_FONT_LOCK = threading.Lock()
+_families: list[str] | None = None
+
+
+def font_files() -> list[str]:
+    """The font files found on this machine, in fallback order."""
+    found: list[str] = []
+    for path in FONT_FILES:
+        if os.path.exists(path) and path not in found:
+            found.append(path)
+    if not any("symbola" in os.path.basename(p).lower() for p in found):
+        for pattern in FONT_GLOBS:
+            found.extend(sorted(glob.glob(pattern, recursive=True))[:1])
+    return found
+
+
+def font_families() -> list[str]:
+    """The font families every text is drawn with, in fallback order: the fonts found
+    (:func:`font_files`), registered with matplotlib once per process, then matplotlib's
+    own DejaVu Sans."""
+    global _families
+    with _FONT_LOCK:
+        if _families is None:
+            from matplotlib import font_manager
+
+            families: list[str] = []
+            for path in font_files():
+                try:
+                    font_manager.fontManager.addfont(path)
+                    name = font_manager.FontProperties(fname=path).get_name()
+                except (OSError, RuntimeError, ValueError):  # pragma: no cover - a bad file
+                    continue
+                if name not in families:
+                    families.append(name)
+            if "DejaVu Sans" not in families:
+                families.append("DejaVu Sans")
+            _families = families
+        return _families
+
+
+def _font(size: float, *, bold: bool = False) -> Any:
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(family=font_families(), size=size, weight="bold" if bold else "normal")
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _rgb(colour: Colour) -> str:
+    return hex_colour(colour)
+
+
+def _number(value: float) -> str:
+    """A whole number with thousands separators and a real minus sign."""
+    text = f"{abs(round(value)):,}"
+    return f"\u2212{text}" if value < 0 else text
+
+
+def _short(value: int) -> str:
+    """A number in at most five characters: 950, 1.2k, 12k, −3.4k."""
+    if abs(value) < 1000:
+        return _number(value)
+    text = f"{abs(value) / 1000:.1f}k" if abs(value) < 10_000 else f"{abs(value) // 1000}k"
+    return f"\u2212{text}" if value < 0 else text
+
+
+def _new_figure(width: int, height: int, background: Colour) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=_rgb(background))
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _fit(figure: Figure, text: str, font: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels in ``font``."""
+    from matplotlib.textpath import TextToPath
+
+    del figure
+    measure = TextToPath()
+
+    def wide(s: str) -> float:
+        w, _h, _d = measure.get_text_width_height_descent(s, font, ismath=False)
+        return float(w)
+
+    if wide(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with its ellipsis
+        mid = (lo + hi + 1) // 2
+        if wide(text[:mid].rstrip() + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def _ticks(lo: float, hi: float, bins: int) -> list[float]:
+    from matplotlib.ticker import MaxNLocator
+
+    locator = MaxNLocator(nbins=bins, integer=True, steps=[1, 2, 2.5, 5, 10])
+    return [float(t) for t in locator.tick_values(lo, hi) if lo <= t <= hi]
+
+
+def _style_axes(ax: Axes, colours: Any) -> None:
+    ax.set_facecolor(_rgb(colours.panel))
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_color(_rgb(colours.grid))
+        ax.spines[side].set_linewidth(2)
+    ax.tick_params(colors=_rgb(colours.muted), length=6, width=2, pad=6)
+    ax.grid(axis="y", color=_rgb(colours.grid), linewidth=1.5, alpha=0.8)
+    ax.set_axisbelow(True)
+
+
+def _set_tick_labels(ax: Axes, xs: Sequence[float], ys: Sequence[float]) -> None:
+    small = _font(SMALL)
+    ax.set_xticks(list(xs), [_number(x) for x in xs], fontproperties=small)
+    ax.set_yticks(list(ys), [_number(y) for y in ys], fontproperties=small)
+    for label in (*ax.get_xticklabels(), *ax.get_yticklabels()):
+        label.set_parse_math(False)
+
+
+def _label_width(labels: Sequence[str], size: float) -> float:
+    return max((len(s) for s in labels), default=1) * size * 0.62
+
+
+# ---------------------------------------------------------------------------- game chart
+
+
+def _game_figure(chart: GameChart) -> Figure:
+    colours = palette(chart.theme)
+    seats = len(chart.names)
+    series = chart.running()
+    groups = chart.team_groups()
+    team_series = [[sum(series[s][r] for s in g) for r in range(len(series[0]))] for g in groups]
+    rounds = len(chart.rounds)
+    winners = set(chart.winners)
+
+    # the legend, ranked: a row per seat, the highest total first (in team play: a row
+    # per team, the highest first, each followed by its members)
+    rows: list[tuple[str, int]] = []
+    if groups:
+        for t in sorted(range(len(groups)), key=lambda t: (-team_series[t][-1], t)):
+            rows.append(("team", t))
+            rows.extend(("seat", s) for s in sorted(groups[t], key=lambda s: -series[s][-1]))
+    else:
+        rows = [("seat", s) for s in sorted(range(seats), key=lambda s: (-series[s][-1], s))]
+
+    title_h = TITLE + 24
+    below_plot = SMALL + 14 + SMALL + 18  # tick labels, the x caption
+    legend_h = len(rows) * ROW + 14
+    height = MARGIN + title_h + PLOT_HEIGHT + below_plot + legend_h + MARGIN
+    figure = _new_figure(WIDTH, height, colours.background)
+
+    def fy(px_from_top: float) -> float:  # figure fraction from a pixel row
+        return 1 - px_from_top / height
+
+    # the scale: the target always shows, and zero
+    values = [v for line in (*series, *team_series) for v in line]
+    lo, hi = min(0, *values), max(chart.target, *values, 1)
+    span = hi - lo
+    y_ticks = _ticks(lo, hi, 5)
+    x_ticks = [t for t in _ticks(0, rounds, 6) if t == int(t)] or [0.0, float(rounds)]
+    left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
+    right = MARGIN + 18
+    plot_top = MARGIN + title_h
+    ax = figure.add_axes(
+        (
+            left / WIDTH,
+            fy(plot_top + PLOT_HEIGHT),
+            (WIDTH - left - right) / WIDTH,
+            PLOT_HEIGHT / height,
+        )
+    )
+    _style_axes(ax, colours)
+    ax.set_xlim(-0.02 * max(rounds, 1), rounds + 0.04 * max(rounds, 1))
+    ax.set_ylim(lo - 0.05 * span, hi + 0.09 * span)
+    _set_tick_labels(ax, x_ticks, y_ticks)
+
+    # the title, and the caption under the x axis
+    title = chart.title or ("Running totals" if not winners else "How the game went")
+    figure.text(
+        MARGIN / WIDTH,
+        fy(MARGIN + TITLE * 0.85),
+        _fit(figure, title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - 190),
+        fontproperties=_font(TITLE, bold=True),
+        color=_rgb(colours.text),
+        parse_math=False,
+        va="baseline",
+    )
+    round_word = "round" if rounds == 1 else "rounds"
+    figure.text(
+        (WIDTH - MARGIN) / WIDTH,
+        fy(MARGIN + TITLE * 0.85),
+        f"{rounds} {round_word}",
+        fontproperties=_font(SMALL),
+        color=_rgb(colours.muted),
+        parse_math=False,
+        ha="right",
+        va="baseline",
+    )
+    figure.text(
+        (left + (WIDTH - left - right) / 2) / WIDTH,
+        fy(plot_top + PLOT_HEIGHT + SMALL + 14 + SMALL),
+        "round",
+        fontproperties=_font(SMALL),
+        color=_rgb(colours.muted),
+        parse_math=False,
+        ha="center",
+        va="baseline",
+    )
+
+    # the target, labelled at the left, above its line unless it is at the top
+    from matplotlib.transforms import blended_transform_factory
+
+    ax.axhline(chart.target, color=_rgb(colours.highlight), linewidth=3, dashes=(7, 5), zorder=2)
+    top_room = (hi + 0.09 * span - chart.target) / (span * 1.14) * PLOT_HEIGHT
+    above = top_room > SMALL + 10
+    ax.text(
+        0.015,
+        chart.target,
+        f"target {_number(chart.target)}",
+        transform=blended_transform_factory(ax.transAxes, ax.transData),
+        fontproperties=_font(SMALL, bold=True),
+        color=_rgb(colours.highlight),
+        parse_math=False,
+        va="bottom" if above else "top",
+        ha="left",
+        zorder=6,
+        bbox={
+            "boxstyle": "square,pad=0.12",
+            "facecolor": _rgb(colours.panel),
+            "edgecolor": "none",
+            "alpha": 0.85,
+        },
+    )
+
+    xs = list(range(rounds + 1))
+    every = max(1, math.ceil(rounds / MAX_MARKS))
+    marks = sorted({*range(0, rounds + 1, every), rounds})
+    order = sorted(range(seats), key=lambda s: (s in winners, -s))  # winners on top
+    member_width = 2.5 if groups else 4.0
+    for seat in order:
+        ax.plot(
+            xs,
+            series[seat],
+            color=_rgb(seat_ink(seat, chart.theme)),
+            linewidth=member_width,
+            marker=seat_marker(seat),
+            markevery=marks,
+            markersize=(13 if not groups else 10) * _mark_scale(seat),
+            markerfacecolor=_rgb(seat_colour(seat, chart.theme)),
+            markeredgecolor=_rgb(colours.outline),
+            markeredgewidth=1.5,
+            solid_joinstyle="round",
+            zorder=4 + (seat in winners),
+        )
+    for t, group in enumerate(groups):
+        # a team's line alternates its members' colours, and their marks along it
+        first, *rest = group
+        second = rest[0] if rest else first
+        ax.plot(
+            xs,
+            team_series[t],
+            color=_rgb(seat_ink(first, chart.theme)),
+            gapcolor=_rgb(seat_ink(second, chart.theme)),
+            linewidth=5,
+            linestyle=(0, (4, 3)),
+            zorder=5,
+        )
+        for k, seat in enumerate((first, second)):
+            ax.plot(
+                xs,
+                team_series[t],
+                linestyle="none",
+                marker=seat_marker(seat),
+                markevery=marks[k::2],
+                markersize=14 * _mark_scale(seat),
+                markerfacecolor=_rgb(seat_colour(seat, chart.theme)),
+                markeredgecolor=_rgb(colours.outline),
+                markeredgewidth=1.5,
+                zorder=6,
+            )
+
+    # the winners: a gold star at the last point, with the total beside it
+    finals: list[tuple[int, int]] = []
+    if winners:
+        if groups:
+            for t, group in enumerate(groups):
+                if winners & set(group):
+                    finals.append((team_series[t][-1], t))
+        else:
+            finals = [(series[s][-1], s) for s in sorted(winners)]
+    for total, _who in finals:
+        ax.plot(
+            [rounds],
+            [total],
+            marker="*",
+            markersize=34,
+            color=_rgb(colours.highlight),
+            markeredgecolor=_rgb(colours.outline),
+            markeredgewidth=1.5,
+            zorder=8,
+            clip_on=False,
+        )
+        ax.annotate(
+            _number(total),
+            (rounds, total),
+            xytext=(-24, 0),
+            textcoords="offset points",
+            fontproperties=_font(TEXT, bold=True),
+            color=_rgb(colours.highlight),
+            ha="right",
+            va="center_baseline",
+            zorder=9,
+            annotation_clip=False,
+            parse_math=False,
+            bbox={
+                "boxstyle": "round,pad=0.15",
+                "facecolor": _rgb(colours.panel),
+                "edgecolor": "none",
+                "alpha": 0.85,
+            },
+        )
+
+    # the legend: mark, name, total (a star for a winner)
+    top = plot_top + PLOT_HEIGHT + below_plot + 8
+    name_font, total_font = _font(TEXT), _font(TEXT, bold=True)
+    total_x = WIDTH - MARGIN
+    total_room = _label_width([_number(max(values, key=abs))], TEXT) + 60
+    for i, (kind, who) in enumerate(rows):
+        y = fy(top + i * ROW + ROW / 2)
+        if kind == "seat":
+            name, total = chart.names[who], series[who][-1]
+            won = who in winners and not groups  # in team play the team's row says it
+            mark_x = MARGIN + (36 if groups else 14)
+            figure.add_artist(_legend_mark(figure, mark_x, y, who, chart.theme))
+            name_x, font = mark_x + 24, name_font
+        else:
+            name = " & ".join(chart.names[s] for s in groups[who])
+            total = team_series[who][-1]
+            won = bool(winners & set(groups[who]))
+            for k, s in enumerate(groups[who][:2]):
+                figure.add_artist(
+                    _legend_mark(figure, MARGIN + 12 + k * 24, y, s, chart.theme, small=True)
+                )
+            name_x, font = MARGIN + 12 + 24 + 24, total_font
+        figure.text(
+            name_x / WIDTH,
+            y,
+            _fit(figure, name, font, total_x - total_room - name_x),
+            fontproperties=font,
+            color=_rgb(colours.text),
+            parse_math=False,
+            va="center_baseline",
+        )
+        figure.text(
+            total_x / WIDTH,
+            y,
+            ("★ " if won else "") + _number(total),
+            fontproperties=total_font if (kind == "team" or not groups) else name_font,
+            color=_rgb(colours.highlight if won else colours.text),
+            parse_math=False,
+            ha="right",
+            va="center_baseline",
+        )
+    return figure
+
+
+def _mark_scale(seat: int) -> float:
+    """The star and the cross look smaller than the other marks at one size."""
+    return 1.35 if seat_marker(seat) in ("*", "P") else 1.0
+
+
+def _legend_mark(
+    figure: Figure, x: float, y: float, seat: int, theme: Theme, *, small: bool = False
+) -> Any:
+    from matplotlib.lines import Line2D
+
+    colours = palette(theme)
+    return Line2D(
+        [x / WIDTH],
+        [y],
+        transform=figure.transFigure,
+        marker=seat_marker(seat),
+        markersize=(18 if small else 22) * _mark_scale(seat),
+        markerfacecolor=_rgb(seat_colour(seat, theme)),
+        markeredgecolor=_rgb(colours.outline),
+        markeredgewidth=1.5,
+        linestyle="none",
+    )
+
+
+# ---------------------------------------------------------------------------- stats chart
+
+
+def _stats_figure(chart: StatsChart) -> Figure:
+    colours = palette(chart.theme)
+    games = list(reversed(chart.games))  # oldest first
+    title_h = TITLE + 24
+    below = SMALL + 22
+    height = MARGIN + title_h + STATS_PLOT_HEIGHT + below + MARGIN
+    figure = _new_figure(WIDTH, height, colours.background)
+
+    def fy(px_from_top: float) -> float:
+        return 1 - px_from_top / height
+
+    wins = sum(g.won for g in games)
+    summary = f"won {wins} of {len(games)}" if games else ""
+    summary_w = _label_width([summary], SMALL) + 12
+    figure.text(
+        MARGIN / WIDTH,
+        fy(MARGIN + TITLE * 0.85),
+        _fit(figure, chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
+        fontproperties=_font(TITLE, bold=True),
+        color=_rgb(colours.text),
+        parse_math=False,
+        va="baseline",
+    )
+    figure.text(
+        (WIDTH - MARGIN) / WIDTH,
+        fy(MARGIN + TITLE * 0.85),
+        summary,
+        fontproperties=_font(SMALL),
+        color=_rgb(colours.muted),
+        parse_math=False,
+        ha="right",
+        va="baseline",
+    )
+    plot_top = MARGIN + title_h
+    if not games:
+        figure.text(
+            0.5,
+            fy(plot_top + STATS_PLOT_HEIGHT / 2),
+            "No finished games yet",
+            fontproperties=_font(TEXT),
+            color=_rgb(colours.muted),
+            parse_math=False,
+            ha="center",
+            va="center",
+        )
+        return figure
+
+    totals = [g.total for g in games]
+    targets = [g.target for g in games]
+    lo, hi = min(0, *totals), max(*targets, *totals, 1)
+    span = hi - lo
+    y_ticks = _ticks(lo, hi, 4)
+    left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
+    right = MARGIN
+    ax = figure.add_axes(
+        (
+            left / WIDTH,
+            fy(plot_top + STATS_PLOT_HEIGHT),
+            (WIDTH - left - right) / WIDTH,
+            STATS_PLOT_HEIGHT / height,
+        )
+    )
+    _style_axes(ax, colours)
+    n = len(games)
+    ax.set_xlim(-0.6, max(n, 5) - 0.4)
+    ax.set_ylim(lo - 0.04 * span, hi + 0.24 * span)
+    ax.set_yticks(y_ticks, [_number(y) for y in y_ticks], fontproperties=_font(SMALL))
+    ax.set_xticks([])
+    for label in ax.get_yticklabels():
+        label.set_parse_math(False)
+    won_colour, lost_colour = colours.highlight, colours.muted
+    xs = list(range(n))
+    ax.bar(
+        xs,
+        totals,
+        width=0.72,
+        color=[_rgb(won_colour if g.won else lost_colour) for g in games],
+        edgecolor=_rgb(colours.outline),
+        linewidth=1.5,
+        zorder=3,
+    )
+    # each game's target: a dash across its bar (one line when they all agree)
+    if len(set(targets)) == 1:
+        ax.axhline(targets[0], color=_rgb(colours.text), linewidth=2.5, dashes=(6, 4), zorder=4)
+    else:
+        ax.hlines(
+            targets,
+            [x - 0.45 for x in xs],
+            [x + 0.45 for x in xs],
+            colors=_rgb(colours.text),
+            linewidth=3,
+            dashes=(6, 4),
+            zorder=4,
+        )
+    compact = max(abs(t) for t in totals) >= 1000
+    for x, g in zip(xs, games, strict=True):
+        inside = g.won and g.total / (span * 1.28) * STATS_PLOT_HEIGHT >= 40
+        if inside:  # a win: a star at the top of its (gold) bar
+            ax.annotate(
+                "★",
+                (x, g.total),
+                xytext=(0, -5),
+                textcoords="offset points",
+                fontproperties=_font(SMALL),
+                color=_rgb(colours.highlight_text),
+                ha="center",
+                va="top",
+                parse_math=False,
+                zorder=5,
+            )
+        number = _short(g.total) if compact else _number(g.total)
+        ax.annotate(
+            number if inside or not g.won else "★" + number,
+            (x, max(g.total, 0)),
+            xytext=(0, 6),
+            textcoords="offset points",
+            fontproperties=_font(SMALL, bold=True),
+            color=_rgb(colours.highlight if g.won else colours.text),
+            ha="center",
+            va="bottom",
+            parse_math=False,
+            zorder=6,
+            bbox={
+                "boxstyle": "square,pad=0.05",
+                "facecolor": _rgb(colours.panel),
+                "edgecolor": "none",
+            },
+        )
+    caption = "last game" if n == 1 else "oldest → newest"
+    if len(set(targets)) == 1:
+        caption += f" · - - target {_number(targets[0])}"
+    else:
+        caption += " · - - targets"
+    figure.text(
+        (left + (WIDTH - left - right) / 2) / WIDTH,
+        fy(plot_top + STATS_PLOT_HEIGHT + below - 4),
+        caption,
+        fontproperties=_font(SMALL),
+        color=_rgb(colours.muted),
+        parse_math=False,
+        ha="center",
+        va="baseline",
+    )
+    return figure
+
+
+# ---------------------------------------------------------------------------- samples
+
+
+def sample_game(
+    seats: int, rounds: int, *, seed: int = 1, target: int = 200, names: Sequence[str] = ()
+) -> GameChart:
+    """A made-up game (for the docs, the tests and the bench): ``seats`` players over
+    ``rounds`` rounds, the leader at the end winning."""
+    rng = random.Random(seed)
+    per_round = max(1.0, target / max(rounds, 1) * 1.15)
+    skill = [rng.uniform(0.6, 1.3) for _ in range(seats)]
+    table = tuple(
+        tuple(int(rng.gauss(per_round * skill[s], per_round * 0.5)) for s in range(seats))
+        for _ in range(rounds)
+    )
+    totals = [sum(r[s] for r in table) for s in range(seats)]
+    best = max(totals)
+    chosen = tuple(names) or SAMPLE_NAMES
+    return GameChart(
+        names=tuple(chosen[s % len(chosen)] for s in range(seats)),
+        rounds=table,
+        target=target,
+        winners=tuple(s for s in range(seats) if totals[s] == best and best >= target),
+    )
+
+
+def sample_stats(games: int = 10, *, seed: int = 1, name: str = "Ālīce ✨") -> StatsChart:
+    rng = random.Random(seed)
+    now = datetime(2025, 3, 14, 20, 0, tzinfo=UTC)
+    recent = tuple(
+        RecentGame(
+            table_id=100 - i,
+            finished_at=now - timedelta(days=i),
+            seat=i % 4,
+            total=(total := rng.randint(60, 260)),
+            won=total >= 200 and rng.random() < 0.7,
+            target=200,
+            rounds=rng.randint(5, 14),
+            players=("Ālīce ✨", "ボブ", "😀", "Dee"),
+        )
+        for i in range(games)
+    )
+    return StatsChart(name, recent)
+
+
+SAMPLE_NAMES: tuple[str, ...] = (
+    "Ālīce ✨",
+    "ボブ",
+    "😀 Carol",
+    "$x$ **Dee**",
+    "Émile_le_très_long_nom_de_joueur",
+    "Zoë",
+    "李小龍",
+    "@everyone",
+)
+
+
+def save_samples(folder: str) -> list[str]:
+    """Draw the docs' charts into ``folder``; their paths."""
+    os.makedirs(folder, exist_ok=True)
+    game = sample_game(4, 12, seed=7, names=("Ālīce ✨", "ボブ", "😀 Carol", "$x$ **Dee**"))
+    out = []
+    for theme in ("dark", "light"):
+        path = os.path.join(folder, f"game-chart-{theme}.png")
+        chart = GameChart(
+            game.names, game.rounds, game.target, game.winners, theme=theme, title="Table #42"
+        )
+        with open(path, "wb") as f:
+            f.write(draw_chart(chart))
+        out.append(path)
+    path = os.path.join(folder, "stats-chart.png")
+    with open(path, "wb") as f:
+        f.write(draw_chart(sample_stats()))
+    out.append(path)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="draw the sample charts")
+    parser.add_argument("--save", metavar="FOLDER", default="docs/pictures")
+    args = parser.parse_args(argv)
+    for path in save_samples(args.save):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
