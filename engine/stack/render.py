@@ -15,6 +15,9 @@ SQUARES = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧", "🟫", "⬜")
 DISCORD_LIMIT = 2000
 NAME_WIDTH = 20
 SUPERSCRIPT = {2: "²", 3: "³"}
+LINE_WIDTH = 40  # characters a phone shows on one line of a Discord message
+INDENT = "\u2003"  # an em space: Discord keeps it (it trims ordinary leading spaces)
+LEGEND = "-# 1×3: three 1s · 5²: a pile of two 5s · 6⁴: a captured pile"
 
 NameFormat = Callable[[str], str]
 """How a player's name is written (the bot escapes markdown and mentions; the terminal
@@ -24,18 +27,6 @@ writes names as they are)."""
 def as_is(name: str) -> str:
     """A name written as it is (the default :data:`NameFormat`)."""
     return name
-
-
-_RUNS: dict[tuple[int, int], str] = {}
-
-
-def _run(face: int, count: int) -> str:
-    """``3 3 3`` for three 3s (cached: rendering runs after every move)."""
-    key = (face, count)
-    run = _RUNS.get(key)
-    if run is None:
-        run = _RUNS[key] = " ".join([str(face)] * count)
-    return run
 
 
 def square(seat: int) -> str:
@@ -65,23 +56,79 @@ def status_line(state: StackState, *, name: NameFormat = as_is) -> str:
     return f"▶ {who} to move{tail}"
 
 
-def _dice_words(row: list[int], *, compact: bool) -> str:
-    """A player's unstacked dice: ``1 1 4 6`` (or ``1×2 4 6`` when compact)."""
-    if compact:
-        runs = [f"{f}×{row[f]}" if row[f] > 1 else str(f) for f in FACES if row[f]]
-    else:
-        runs = [_run(f, row[f]) for f in FACES if row[f]]
-    return " ".join(runs) or "—"
+def dice_words(row: list[int]) -> str:
+    """A player's unstacked dice grouped by face: ``1×2 4×3 6`` (``—`` for none)."""
+    return " ".join(f"{f}×{row[f]}" if row[f] > 1 else str(f) for f in FACES if row[f]) or "—"
 
 
-def _caught_words(caught: list[tuple[int, tuple[int, ...]]], *, compact: bool) -> str:
-    """A player's captured piles: ``6⁴ 6⁴ 3⁴`` (or ``6⁴×2 3⁴`` when compact)."""
-    if not compact:
-        return " ".join(f"{f}⁴" for f, _ in caught)
+def pile_words_by_owner(state: StackState) -> dict[int, str]:
+    """Each seat's piles of two or three dice, grouped: ``5²×2 6³`` (seats with none
+    are left out). ``5²`` is a 2-high pile of 5s; ``×2`` says there are two of them."""
+    out: dict[int, list[str]] = {}
+    for owner, face, height, count in state.pile_counts():
+        out.setdefault(owner, []).append(
+            f"{face}{SUPERSCRIPT[height]}" + (f"×{count}" if count > 1 else "")
+        )
+    return {seat: " ".join(marks) for seat, marks in out.items()}
+
+
+def caught_words(caught: list[tuple[int, tuple[int, ...]]]) -> str:
+    """A player's captured piles, grouped by face: ``6⁴×2 3⁴``."""
     counts: dict[int, int] = {}
     for face, _ in caught:
         counts[face] = counts.get(face, 0) + 1
     return " ".join(f"{f}⁴×{c}" if c > 1 else f"{f}⁴" for f, c in counts.items())
+
+
+def wrap_parts(parts: list[str], *, width: int = LINE_WIDTH, indent: str = INDENT) -> list[str]:
+    """``parts`` joined by `` · `` on lines of at most ``width`` characters, each line
+    starting with ``indent``; a part longer than a line is broken at its spaces."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        joined = f"{line} · {part}" if line else part
+        if len(indent) + len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for word in part.split(" "):
+            longer = f"{line} {word}" if line else word
+            if line and len(indent) + len(longer) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = longer
+    if line:
+        lines.append(line)
+    return [indent + text for text in lines]
+
+
+def seat_lines(
+    state: StackState,
+    seat: int,
+    *,
+    name: NameFormat = as_is,
+    width: int = NAME_WIDTH,
+    piles: str = "",
+    marker: bool = True,
+) -> list[str]:
+    """One seat as a phone shows it: ``▶🟦 **bob** 47 pts · round +13`` and, indented below,
+    ``dice 1×3 2 4×2 · piles 4² 5²×2 · caught 6⁴``, wrapped at :data:`LINE_WIDTH`."""
+    turn = seat == state.current and state.decision is not Decision.OVER
+    mark = "▶" if turn and marker else ""
+    head = f"{mark}{square(seat)} **{name(short_name(state.name(seat), width))}**"
+    head += f" {state.totals[seat]} pts"
+    score = state.field_scores()[seat] if state.round_number else 0
+    if score:
+        head += f" · round {score:+d}"
+    parts = [f"dice {dice_words(state.singles[seat])}"]
+    if piles:
+        parts.append(f"piles {piles}")
+    if state.captures[seat]:
+        parts.append(f"caught {caught_words(state.captures[seat])}")
+    return [head, *wrap_parts(parts)]
 
 
 def render_field(
@@ -90,37 +137,28 @@ def render_field(
     last_move: str | None = None,
     name: NameFormat = as_is,
     compact: bool = False,
+    status: bool = True,
+    legend: bool | None = None,
 ) -> str:
     """The whole table as text: header, every player's dice and piles, last move, status.
 
-    Piles are written as their face with the height raised: ``5²`` is a 2-high pile of 5s,
-    ``6³`` a 3-high pile of 6s, owned by the player on whose line they stand (the owner
-    of the top die). Fits Discord's 2,000-character limit with 8 players of 14 dice.
-    ``name`` writes each (shortened) player name; ``compact`` counts equal dice and
-    captures (``1×3``) and shortens names further, for big tables.
+    Each seat takes a line with its name, total and this round's points, and below it,
+    indented, its unstacked dice grouped by face (``1×2 4×3 6``), its piles (``5²`` is
+    a 2-high pile of 5s, owned by the player on whose line it stands: the owner of its
+    top die; ``5²×2`` two of them) and its captured piles (``6⁴``). Lines stay within
+    :data:`LINE_WIDTH` characters (a phone's width) but for long names. Fits Discord's
+    2,000-character limit with 8 players of 14 dice.
+
+    ``name`` writes each (shortened) player name; ``compact`` shortens names further,
+    for big tables; ``status`` adds the line saying whose turn it is; ``legend`` the
+    line explaining the marks (by default in the first round only, for newcomers).
     """
     rules = state.rules
     width = NAME_WIDTH // 2 + 2 if compact else NAME_WIDTH
     lines = [f"**Stack** · round {max(state.round_number, 1)} · first to {rules.target_score}"]
-    piles_by_owner: dict[int, list[str]] = {s: [] for s in range(state.n)}
-    for owner, face, height, count in state.pile_counts():
-        mark = f"{face}{SUPERSCRIPT[height]}"
-        piles_by_owner[owner].append(mark + (f"×{count}" if count > 1 else ""))
-    field_scores = state.field_scores() if state.round_number else [0] * state.n
+    piles = pile_words_by_owner(state)
     for seat in range(state.n):
-        marker = "▶" if seat == state.current and state.decision is not Decision.OVER else "·"
-        who = name(short_name(state.name(seat), width))
-        parts = [
-            f"{marker}{square(seat)} **{who}** {state.totals[seat]}",
-            f"dice {_dice_words(state.singles[seat], compact=compact)}",
-        ]
-        if piles_by_owner[seat]:
-            parts.append("piles " + " ".join(piles_by_owner[seat]))
-        if state.captures[seat]:
-            parts.append("caught " + _caught_words(state.captures[seat], compact=compact))
-        if field_scores[seat]:
-            parts.append(f"round {field_scores[seat]:+d}")
-        lines.append(" · ".join(parts))
+        lines.extend(seat_lines(state, seat, name=name, width=width, piles=piles.get(seat, "")))
     if state.team is not None:
         sides = state.side_totals()
         lines.append(
@@ -133,8 +171,10 @@ def render_field(
     last = last_move if last_move is not None else last_turn_words(state)
     if last:
         lines.append(f"Last: {last}")
-    lines.append(status_line(state, name=name))
-    lines.append("-# 5² = a 2-high pile of 5s · 6⁴ = a captured pile")
+    if status:
+        lines.append(status_line(state, name=name))
+    if legend if legend is not None else state.round_number <= 1:
+        lines.append(LEGEND)
     return "\n".join(lines)
 
 
