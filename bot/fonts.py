@@ -293,3 +293,14 @@ def baseline(size: int, height: int) -> int:
     """Where the baseline goes in a line ``height`` pixels high so that capitals and
     digits (0.73 of the size high in DejaVu Sans) sit in its middle."""
     return round(height / 2 + 0.73 * size / 2)
+
+
+def forget() -> None:
+    """Forget the fonts found and every answer cached (the next call looks again)."""
+    with _LOCK:
+        faces.cache_clear()
+        _cmap.cache_clear()
+        runs.cache_clear()
+        fit.cache_clear()
+        _CHOICE.clear()
+        _FONTS.clear()

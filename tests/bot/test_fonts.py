@@ -1,0 +1,145 @@
+"""Fonts for the pictures (bot/fonts.py): each character drawn by the first font that has
+it, names in any script found in the Debian fonts, and something legible (never an empty
+box) for a character that no font has."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import ImageChops
+
+from bot import fonts
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+SYMBOLA = [
+    Path("/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"),
+    Path("/usr/share/fonts/truetype/ancient-scripts/Symbola.ttf"),
+]
+NO_FONT = "\u0378"  # unassigned in Unicode: no font has it
+
+needs_debian_fonts = pytest.mark.skipif(
+    not (DEJAVU.is_file() and NOTO_CJK.is_file() and any(p.is_file() for p in SYMBOLA)),
+    reason="the Debian fonts (system-packages.txt: fonts-dejavu-core fonts-noto-cjk "
+    "fonts-symbola) are not installed on this machine",
+)
+
+
+@pytest.fixture
+def only_bundled_font(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """A machine without the Debian fonts: only matplotlib's DejaVu Sans is found."""
+    monkeypatch.setattr(fonts, "FONT_DIRS", (tmp_path,))
+    fonts.forget()
+    yield
+    monkeypatch.undo()
+    fonts.forget()
+
+
+def masks_equal(a: str, b: str) -> bool:
+    left = fonts.text_mask(a, 30, 40)
+    right = fonts.text_mask(b, 30, 40)
+    return left.size == right.size and ImageChops.difference(left, right).getbbox() is None
+
+
+# ------------------------------------------------------------------ always
+
+
+def test_matplotlibs_dejavu_sans_is_always_found_last_as_the_fallback() -> None:
+    for weight in ("regular", "bold"):
+        found = fonts.faces(weight)
+        assert found, "at least the fallback"
+        assert "matplotlib" in found[-1].name
+        assert found[-1].path.is_file()
+
+
+def test_a_character_no_font_has_is_drawn_as_the_substitute_never_as_an_empty_box() -> None:
+    assert all(not fonts.has_glyph(face, NO_FONT) for face in fonts.faces())
+    assert fonts.missing(f"a{NO_FONT}b") == {NO_FONT}
+    assert "".join(run for run, _ in fonts.runs(f"a{NO_FONT}b")) == f"a{fonts.SUBSTITUTE}b"
+    assert masks_equal(f"a{NO_FONT}b", f"a{fonts.SUBSTITUTE}b"), "drawn as a?b"
+    assert masks_equal(NO_FONT, fonts.SUBSTITUTE)
+
+
+def test_without_the_debian_fonts_latin_still_draws_and_the_rest_becomes_the_substitute(
+    only_bundled_font: None,
+) -> None:
+    (face,) = fonts.faces()
+    assert "matplotlib" in face.name
+    assert fonts.missing("Ālīce") == set(), "matplotlib's DejaVu has Latin with accents"
+    assert fonts.missing("ボブ") == {"ボ", "ブ"}
+    assert masks_equal("ボブ", "??"), "a name in a missing script draws as ?, not as boxes"
+    assert fonts.text_mask("ボブ", 30, 40).getbbox() is not None, "something is drawn"
+
+
+def test_invisible_modifiers_are_left_out_and_control_characters_become_spaces() -> None:
+    assert fonts.clean("Al\nice\x00\t!") == "Al ice  !"
+    assert fonts.clean("👍🏽") == "👍", "skin tone left out"
+    assert fonts.clean("❤\ufe0f") == "❤", "variation selector left out"
+    assert fonts.clean("a\u200db") == "ab", "zero-width joiner left out"
+    assert fonts.clean("e\u0301") == "é", "composed"
+
+
+def test_each_character_is_drawn_by_the_first_font_that_has_it() -> None:
+    for char in "Aé€ボ字😀✨⏱●■▲◆★✚▼⬟?":
+        face = fonts.face_for(char)
+        first = next((f for f in fonts.faces() if fonts.has_glyph(f, char)), None)
+        assert face == first, char
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_runs_draw_every_kept_character_once_in_a_font_that_has_it(text: str) -> None:
+    drawn = "".join(run for run, _ in fonts.runs(text))
+    assert "\n" not in drawn and "\r" not in drawn
+    for run, face in fonts.runs(text):
+        assert run
+        if face is not None:
+            assert all(fonts.has_glyph(face, char) for char in run), (run, face)
+    assert len(drawn) <= len(fonts.clean(text))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=80), st.integers(40, 700))
+def test_a_fitted_text_is_no_wider_than_asked_and_ends_with_an_ellipsis_when_cut(
+    text: str, width: int
+) -> None:
+    shown = fonts.fit(text, width, 30, "bold")
+    whole = fonts.clean(text)
+    if shown == whole:
+        assert fonts.text_width(whole, 30, "bold") <= width
+    else:
+        assert shown.endswith("…")
+        assert whole.startswith(shown[:-1])
+        assert fonts.text_width(shown, 30, "bold") <= width
+
+
+# ------------------------------------------------------------------ with the Debian fonts
+
+
+@needs_debian_fonts
+def test_latin_japanese_and_emoji_names_are_found_in_the_debian_fonts() -> None:
+    for name in ("Ālīce ✨", "ボブ", "😀", "李小龍", "Zoë", "Ωmega Жук", "**__@everyone__**"):
+        assert fonts.missing(name) == set(), name
+        assert fonts.missing(name, "bold") == set(), name
+    chosen = {char: getattr(fonts.face_for(char), "name", None) for char in "Āボ✨⏱"}
+    assert chosen == {
+        "Ā": "DejaVu Sans",
+        "ボ": "Noto Sans CJK JP",
+        "✨": "Symbola",
+        "⏱": "Symbola",
+    }
+
+
+@needs_debian_fonts
+def test_a_name_in_several_scripts_is_drawn_in_runs_of_one_font_each() -> None:
+    runs = fonts.runs("Ālīce ✨ ボブ")
+    assert [face.name if face else None for _, face in runs] == [
+        "DejaVu Sans",
+        "Symbola",  # "✨ ": a space stays in the run before it
+        "Noto Sans CJK JP",
+    ]
+    assert "".join(run for run, _ in runs) == "Ālīce ✨ ボブ"
