@@ -43,7 +43,7 @@ from bot.palette import (
     seat_ink,
     seat_marker,
 )
-from persistence.records import RecentGame, ScoreSheet
+from persistence.records import MAX_SEATS, RecentGame, ScoreSheet
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -96,6 +96,17 @@ class GameChart:
     theme: Theme = DEFAULT_THEME
     title: str = ""
 
+    def __post_init__(self) -> None:
+        seats = len(self.names)
+        if not 1 <= seats <= MAX_SEATS:
+            raise ValueError(f"a game chart has 1 to {MAX_SEATS} players, not {seats}")
+        if any(len(r) != seats for r in self.rounds):
+            raise ValueError("every round of a game chart has a score per player")
+        if any(not 0 <= w < seats for w in self.winners):
+            raise ValueError(f"a winner is a seat, 0 to {seats - 1}")
+        if self.teams is not None and len(self.teams) != seats:
+            raise ValueError("a team game chart has a team per player")
+
     @classmethod
     def of_sheet(
         cls,
@@ -124,7 +135,7 @@ class GameChart:
         for seat in range(len(self.names)):
             total, line = 0, [0]
             for r in self.rounds:
-                total += r[seat] if seat < len(r) else 0
+                total += r[seat]
                 line.append(total)
             series.append(line)
         return series

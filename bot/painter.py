@@ -1,35 +1,51 @@
-"""Drawing table pictures off the event loop, in a worker process.
+"""Drawing pictures off the event loop, in a worker process: table pictures
+(:class:`~bot.image.FieldPicture`, drawn by :func:`bot.image.draw_field`) and charts
+(:class:`~bot.charts.GameChart`, :class:`~bot.charts.StatsChart`, drawn by
+:func:`bot.charts.draw_chart`; matplotlib is imported by the first chart, so the first
+table picture does not wait for it).
 
 A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
 and the event loop take turns at the interpreter lock (and so does a process pool's
 management thread), and every move waits behind them. So the bot keeps one worker
 process, ``python -m bot.painter``, and talks to it over its standard input and output
-with asyncio's own pipes: the loop only writes a small pickled :class:`FieldPicture` and
-reads the PNG back, and the drawing runs on the other core. Answers come back in the
+with asyncio's own pipes: the loop only writes a small pickled job and reads the PNG back, and the drawing runs on the other core. Answers come back in the
 order asked. If the worker dies, a new one is started; if none can be started, pictures
 are drawn on the loop's thread pool (``Painter("thread")`` does that from the start:
-the tests use it).
+the tests use it). A job the worker fails to draw is answered with an empty message and
+drawn again on a thread (which raises its error to the caller); the worker lives on.
+Once it has been idle for :data:`WARM_AFTER` seconds, the worker loads matplotlib and
+its fonts, so that the first chart costs only its drawing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import pickle
+import select
 import struct
 import sys
+import traceback
 from collections import deque
 from typing import Literal
 
+from bot.charts import GameChart, StatsChart
 from bot.image import FieldPicture, draw_field
 
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
 HEADER = struct.Struct(">I")  # each message: its length, then the bytes
+Job = FieldPicture | GameChart | StatsChart
+WARM_AFTER = 1.0  # seconds of quiet before the worker loads matplotlib
+
+
+class DrawFailed(Exception):
+    """The worker could not draw a job (its error is in the worker's standard error)."""
 
 
 class Painter:
-    """Draws :class:`FieldPicture` values into PNG bytes, off the event loop."""
+    """Draws jobs (table pictures and charts) into PNG bytes, off the event loop."""
 
     def __init__(self, mode: Mode = "process") -> None:
         self.mode: Mode = mode
@@ -38,19 +54,24 @@ class Painter:
         self._reader: asyncio.Task[None] | None = None
         self._starting: asyncio.Lock | None = None
 
-    async def draw(self, picture: FieldPicture) -> bytes:
+    async def draw(self, job: Job) -> bytes:
+        """``job`` drawn as PNG bytes: in the worker process, else on a thread."""
+        if not isinstance(job, Job):
+            raise TypeError(f"nothing to draw in {job!r}")
         if self.mode == "process":
             worker = await self._ready()
             if worker is not None and worker.stdin is not None:
                 future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-                data = pickle.dumps(picture, protocol=pickle.HIGHEST_PROTOCOL)
+                data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
                 self._waiting.append(future)
                 worker.stdin.write(HEADER.pack(len(data)) + data)
                 try:
                     return await future
                 except (ConnectionError, asyncio.IncompleteReadError):
                     log.warning("the picture worker stopped; drawing this one on a thread")
-        return await asyncio.get_running_loop().run_in_executor(None, draw_field, picture)
+                except DrawFailed:
+                    log.warning("the picture worker failed to draw %r; trying a thread", job)
+        return await asyncio.get_running_loop().run_in_executor(None, draw_job, job)
 
     async def _ready(self) -> asyncio.subprocess.Process | None:
         if self._worker is not None and self._worker.returncode is None:
@@ -82,8 +103,12 @@ class Painter:
                 (size,) = HEADER.unpack(await worker.stdout.readexactly(HEADER.size))
                 png = await worker.stdout.readexactly(size)
                 future = self._waiting.popleft()
-                if not future.done():
+                if future.done():
+                    continue
+                if png:
                     future.set_result(png)
+                else:
+                    future.set_exception(DrawFailed())
         except (asyncio.IncompleteReadError, ConnectionError, IndexError) as err:
             while self._waiting:
                 future = self._waiting.popleft()
@@ -104,18 +129,62 @@ class Painter:
             self._reader = None
 
 
-def serve() -> None:
-    """The worker: read pictures from standard input, write PNGs to standard output."""
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
+def draw_job(job: Job) -> bytes:
+    """Draw any job: a table picture, or a chart (matplotlib imported on the first)."""
+    if isinstance(job, FieldPicture):
+        return draw_field(job)
+    from bot.charts import draw_chart
+
+    return draw_chart(job)
+
+
+def warm_up() -> None:
+    """Load matplotlib and the fonts charts use (by drawing a small one)."""
+    from bot.charts import SAMPLE_NAMES, GameChart, draw_chart
+
+    draw_chart(GameChart(SAMPLE_NAMES, ((1,) * len(SAMPLE_NAMES),), 10))
+
+
+def _read(fd: int, size: int) -> bytes:
+    """``size`` bytes from ``fd`` (fewer at its end)."""
+    parts, left = [], size
+    while left:
+        part = os.read(fd, left)
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def serve(warm_after: float | None = WARM_AFTER) -> None:
+    """The worker: read jobs from standard input, write PNGs to standard output (an empty
+    message for a job it failed to draw). After ``warm_after`` seconds with no job, it
+    warms up (:func:`warm_up`) once."""
+    source, sink = sys.stdin.fileno(), sys.stdout.buffer
+    warm = warm_after is None
     while True:
-        head = source.read(HEADER.size)
+        if not warm:
+            ready, _, _ = select.select([source], [], [], warm_after)
+            if not ready:
+                warm = True
+                try:
+                    warm_up()
+                except Exception:  # pragma: no cover - charts will fail the same way
+                    traceback.print_exc()
+                continue
+        head = _read(source, HEADER.size)
         if len(head) < HEADER.size:
             return
         (size,) = HEADER.unpack(head)
-        picture = pickle.loads(source.read(size))
-        if not isinstance(picture, FieldPicture):
+        job = pickle.loads(_read(source, size))
+        if not isinstance(job, Job):
             return
-        png = draw_field(picture)
+        try:
+            png = draw_job(job)
+        except Exception:
+            traceback.print_exc()
+            png = b""
         sink.write(HEADER.pack(len(png)) + png)
         sink.flush()
 
