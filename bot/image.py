@@ -7,14 +7,16 @@ points and total; its unstacked dice grouped by face (``×3``), the piles it own
 of dice in their owners' colours, so height and owner read at once) and the piles it
 captured (framed towers of four). Whose turn it is is marked (a gold card and a
 "to move" tag), the last move is framed in gold (it always lies in the card of the
-player who made it), and during the last turns each seat is tagged "out" or
-"last turn". Rows wrap, so 1 to 30 dice and 2 to 8 seats always fit; nothing is cut.
+player who made it), and during the last turns each seat is tagged "out" (no unstacked
+die left), "last turn" (one more to come) or "done" (had it). Rows wrap, so 1 to 30
+dice and 2 to 8 seats always fit; nothing is cut.
 
 Readable on a phone. Discord writes message text at 16 px; a phone shows a picture at
 the screen's width, 360-412 CSS px (about 380). A picture :data:`WIDTH` = 760 px wide is
 shown there at half size, so its text of :data:`FONT` = 30 px reads as
-``30 * 380 / 760 = 15`` CSS px, as big as Discord's own text (every text in the picture
-is 30 px). Cards fill the width; rows are as tall as what they hold.
+``FONT * 380 / WIDTH = 30 * 380 / 760 = 15`` CSS px, about Discord's own 16 px (every
+text in the picture is 30 px; a 412 px phone shows 16.3). Wider pictures would need
+proportionally bigger text. Cards fill the width; rows are as tall as what they hold.
 
 Colour-blind players: hue never carries meaning alone. Every seat has a mark
 (:func:`bot.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
@@ -519,6 +521,8 @@ def _tags(picture: FieldPicture, seat: int) -> list[tuple[str, str]]:
         tags.append(("out", "muted"))
     elif seat in picture.owed:
         tags.append(("last turn", "outline"))
+    elif picture.last_turns:
+        tags.append(("done", "muted"))  # had its last turn
     return tags
 
 
