@@ -13,12 +13,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DATABASE_URL=sqlite+aiosqlite:////data/stackbot.db
 
-# Fonts for the table picture: Latin, Greek and Cyrillic (DejaVu), Chinese, Japanese and
-# Korean (Noto CJK) and emoji (Noto Color Emoji), so that display names draw as typed.
+# The Debian packages of system-packages.txt (also installed by .ci/run): the fonts of the
+# table picture, Latin, Greek and Cyrillic (DejaVu), Chinese, Japanese and Korean (Noto
+# CJK) and emoji and symbols in one colour (Symbola, drawn at any size), so that display
+# names draw as typed. bot/fonts.py finds them at run time.
+COPY system-packages.txt /tmp/system-packages.txt
 RUN apt-get update \
-    && apt-get install --yes --no-install-recommends \
-        fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
-    && rm -rf /var/lib/apt/lists/*
+    && grep -v '^[[:space:]]*#' /tmp/system-packages.txt \
+        | xargs apt-get install --yes --no-install-recommends \
+    && rm -rf /var/lib/apt/lists/* /tmp/system-packages.txt
 
 RUN useradd --create-home --uid 10001 stackbot \
     && mkdir -p /data \
