@@ -22,7 +22,6 @@ and symbols/emoji are registered at the first drawing (:func:`font_families`).
 from __future__ import annotations
 
 import argparse
-import glob
 import io
 import math
 import os
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from bot import fonts
 from bot.palette import (
     DEFAULT_THEME,
     Colour,
@@ -58,22 +58,11 @@ MARGIN = 22
 ROW = 44  # a legend row
 PLOT_HEIGHT = 420  # the game chart's plotting area
 STATS_PLOT_HEIGHT = 300
+TITLE_HEIGHT = TITLE + 24
+BELOW_PLOT = SMALL + 14 + SMALL + 18  # the game chart's tick labels and x caption
+STATS_BELOW = SMALL + 22  # the stats chart's caption
 MAX_MARKS = 14  # marks drawn along one line (every round up to that, then spaced out)
 PNG_OPTIONS: dict[str, Any] = {"compress_level": 1}
-
-# Fonts tried in order for every glyph: Latin, Greek and Cyrillic with accents; Japanese,
-# Chinese and Korean; symbols and (monochrome) emoji. Debian's paths (fonts-dejavu-core,
-# fonts-noto-cjk, fonts-symbola); matplotlib's own DejaVu Sans is the last resort.
-FONT_FILES: tuple[str, ...] = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
-    "/usr/share/fonts/truetype/ancient-scripts/Symbola.ttf",
-    "/usr/share/fonts/truetype/symbola/Symbola.ttf",
-)
-FONT_GLOBS: tuple[str, ...] = ("/usr/share/fonts/**/Symbola*.ttf",)
-
 
 # ---------------------------------------------------------------------------- the charts
 
@@ -164,12 +153,27 @@ class StatsChart:
 Chart = GameChart | StatsChart
 
 
+def chart_size(chart: Chart) -> tuple[int, int]:
+    """The chart's width and height in pixels: :data:`WIDTH` wide; a game chart grows by a
+    legend row per player (and per team)."""
+    if isinstance(chart, StatsChart):
+        return WIDTH, MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
+    rows = len(chart.names) + len(chart.team_groups())
+    legend = rows * ROW + 14
+    return WIDTH, MARGIN + TITLE_HEIGHT + PLOT_HEIGHT + BELOW_PLOT + legend + MARGIN
+
+
+def chart_figure(chart: Chart) -> Figure:
+    """The chart as a matplotlib figure (on an Agg canvas of its own)."""
+    return game_figure(chart) if isinstance(chart, GameChart) else stats_figure(chart)
+
+
 def draw_chart(chart: Chart) -> bytes:
     """``chart`` as PNG bytes. Pure and thread-safe (a figure of its own per call)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    figure = _game_figure(chart) if isinstance(chart, GameChart) else _stats_figure(chart)
+    figure = chart_figure(chart)
     canvas = figure.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     canvas.draw()  # type: ignore[no-untyped-call]
@@ -189,40 +193,36 @@ _FONT_LOCK = threading.Lock()
 _families: list[str] | None = None
 
 
-def font_files() -> list[str]:
-    """The font files found on this machine, in fallback order."""
-    found: list[str] = []
-    for path in FONT_FILES:
-        if os.path.exists(path) and path not in found:
-            found.append(path)
-    if not any("symbola" in os.path.basename(p).lower() for p in found):
-        for pattern in FONT_GLOBS:
-            found.extend(sorted(glob.glob(pattern, recursive=True))[:1])
-    return found
-
-
 def font_families() -> list[str]:
-    """The font families every text is drawn with, in fallback order: the fonts found
-    (:func:`font_files`), registered with matplotlib once per process, then matplotlib's
-    own DejaVu Sans."""
+    """The font families every text is drawn with, in fallback order: the fonts of the
+    table picture (:func:`bot.fonts.faces`, regular and bold: DejaVu Sans, Noto Sans CJK,
+    Symbola, matplotlib's DejaVu Sans), registered with matplotlib once per process."""
     global _families
     with _FONT_LOCK:
         if _families is None:
             from matplotlib import font_manager
 
             families: list[str] = []
-            for path in font_files():
-                try:
-                    font_manager.fontManager.addfont(path)
-                    name = font_manager.FontProperties(fname=path).get_name()
-                except (OSError, RuntimeError, ValueError):  # pragma: no cover - a bad file
-                    continue
-                if name not in families:
-                    families.append(name)
+            for weight in ("regular", "bold"):
+                for face in fonts.faces(weight):
+                    try:
+                        font_manager.fontManager.addfont(str(face.path))
+                        name = font_manager.FontProperties(fname=face.path).get_name()
+                    except (OSError, RuntimeError, ValueError):  # pragma: no cover
+                        continue
+                    if name not in families and weight == "regular":
+                        families.append(name)
             if "DejaVu Sans" not in families:
                 families.append("DejaVu Sans")
             _families = families
         return _families
+
+
+def shown(text: str, *, bold: bool = False) -> str:
+    """``text`` as the charts draw it, like the table picture: on one line, without the
+    characters that only modify others, and a character no font has as
+    :data:`bot.fonts.SUBSTITUTE` (never an empty box)."""
+    return "".join(run for run, _face in fonts.runs(text, "bold" if bold else "regular"))
 
 
 def _font(size: float, *, bold: bool = False) -> Any:
@@ -261,11 +261,12 @@ def _new_figure(width: int, height: int, background: Colour) -> Figure:
     return figure
 
 
-def _fit(figure: Figure, text: str, font: Any, width: float) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels in ``font``."""
+def _fit(text: str, font: Any, width: float) -> str:
+    """``text`` as drawn (:func:`shown`), cut with an ellipsis to fit ``width`` pixels
+    in ``font``."""
     from matplotlib.textpath import TextToPath
 
-    del figure
+    text = shown(text)
     measure = TextToPath()
 
     def wide(s: str) -> float:
@@ -318,7 +319,7 @@ def _label_width(labels: Sequence[str], size: float) -> float:
 # ---------------------------------------------------------------------------- game chart
 
 
-def _game_figure(chart: GameChart) -> Figure:
+def game_figure(chart: GameChart) -> Figure:
     colours = palette(chart.theme)
     seats = len(chart.names)
     series = chart.running()
@@ -337,10 +338,9 @@ def _game_figure(chart: GameChart) -> Figure:
     else:
         rows = [("seat", s) for s in sorted(range(seats), key=lambda s: (-series[s][-1], s))]
 
-    title_h = TITLE + 24
-    below_plot = SMALL + 14 + SMALL + 18  # tick labels, the x caption
-    legend_h = len(rows) * ROW + 14
-    height = MARGIN + title_h + PLOT_HEIGHT + below_plot + legend_h + MARGIN
+    title_h = TITLE_HEIGHT
+    below_plot = BELOW_PLOT
+    _, height = chart_size(chart)
     figure = _new_figure(WIDTH, height, colours.background)
 
     def fy(px_from_top: float) -> float:  # figure fraction from a pixel row
@@ -373,7 +373,7 @@ def _game_figure(chart: GameChart) -> Figure:
     figure.text(
         MARGIN / WIDTH,
         fy(MARGIN + TITLE * 0.85),
-        _fit(figure, title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - 190),
+        _fit(title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - 190),
         fontproperties=_font(TITLE, bold=True),
         color=_rgb(colours.text),
         parse_math=False,
@@ -404,7 +404,9 @@ def _game_figure(chart: GameChart) -> Figure:
     # the target, labelled at the left, above its line unless it is at the top
     from matplotlib.transforms import blended_transform_factory
 
-    ax.axhline(chart.target, color=_rgb(colours.highlight), linewidth=3, dashes=(7, 5), zorder=2)
+    ax.axhline(
+        chart.target, gid="target", color=_rgb(colours.highlight), linewidth=3, dashes=(7, 5)
+    )
     top_room = (hi + 0.09 * span - chart.target) / (span * 1.14) * PLOT_HEIGHT
     above = top_room > SMALL + 10
     ax.text(
@@ -435,6 +437,7 @@ def _game_figure(chart: GameChart) -> Figure:
         ax.plot(
             xs,
             series[seat],
+            gid=f"seat-{seat}",
             color=_rgb(seat_ink(seat, chart.theme)),
             linewidth=member_width,
             marker=seat_marker(seat),
@@ -453,6 +456,7 @@ def _game_figure(chart: GameChart) -> Figure:
         ax.plot(
             xs,
             team_series[t],
+            gid=f"team-{t}",
             color=_rgb(seat_ink(first, chart.theme)),
             gapcolor=_rgb(seat_ink(second, chart.theme)),
             linewidth=5,
@@ -486,6 +490,7 @@ def _game_figure(chart: GameChart) -> Figure:
         ax.plot(
             [rounds],
             [total],
+            gid="winner",
             marker="*",
             markersize=34,
             color=_rgb(colours.highlight),
@@ -539,7 +544,7 @@ def _game_figure(chart: GameChart) -> Figure:
         figure.text(
             name_x / WIDTH,
             y,
-            _fit(figure, name, font, total_x - total_room - name_x),
+            _fit(name, font, total_x - total_room - name_x),
             fontproperties=font,
             color=_rgb(colours.text),
             parse_math=False,
@@ -585,12 +590,12 @@ def _legend_mark(
 # ---------------------------------------------------------------------------- stats chart
 
 
-def _stats_figure(chart: StatsChart) -> Figure:
+def stats_figure(chart: StatsChart) -> Figure:
     colours = palette(chart.theme)
     games = list(reversed(chart.games))  # oldest first
-    title_h = TITLE + 24
-    below = SMALL + 22
-    height = MARGIN + title_h + STATS_PLOT_HEIGHT + below + MARGIN
+    title_h = TITLE_HEIGHT
+    below = STATS_BELOW
+    _, height = chart_size(chart)
     figure = _new_figure(WIDTH, height, colours.background)
 
     def fy(px_from_top: float) -> float:
@@ -602,7 +607,7 @@ def _stats_figure(chart: StatsChart) -> Figure:
     figure.text(
         MARGIN / WIDTH,
         fy(MARGIN + TITLE * 0.85),
-        _fit(figure, chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
+        _fit(chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
         fontproperties=_font(TITLE, bold=True),
         color=_rgb(colours.text),
         parse_math=False,
@@ -668,15 +673,23 @@ def _stats_figure(chart: StatsChart) -> Figure:
     )
     # each game's target: a dash across its bar (one line when they all agree)
     if len(set(targets)) == 1:
-        ax.axhline(targets[0], color=_rgb(colours.text), linewidth=2.5, dashes=(6, 4), zorder=4)
+        ax.axhline(
+            targets[0],
+            gid="target",
+            color=_rgb(colours.text),
+            linewidth=2.5,
+            dashes=(6, 4),
+            zorder=4,
+        )
     else:
         ax.hlines(
             targets,
             [x - 0.45 for x in xs],
             [x + 0.45 for x in xs],
+            gid="target",
             colors=_rgb(colours.text),
             linewidth=3,
-            dashes=(6, 4),
+            linestyles=(0, (6, 4)),
             zorder=4,
         )
     compact = max(abs(t) for t in totals) >= 1000

@@ -1,0 +1,222 @@
+"""Game and stats charts: their size, a line per player, the target, the winners, any name
+drawn as text (never mathtext) with a font that has its glyphs."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot import fonts
+from bot.charts import (
+    WIDTH,
+    GameChart,
+    StatsChart,
+    chart_figure,
+    chart_size,
+    draw_chart,
+    sample_game,
+    sample_stats,
+)
+from persistence.records import RecentGame, ScoreSheet
+
+PNG = b"\x89PNG\r\n\x1a\n"
+HOSTILE = (
+    "$x$ **bold** _it_",
+    "Ālīce ✨",
+    "ボブ",
+    "😀",
+    "`code` ~~no~~ ||spoiler||",
+    "$\\frac{1}{2}$ $$ \\$",
+    "W" * 32,
+    "@everyone <@123>",
+)
+FONTS_INSTALLED = all(
+    any(face.name.startswith(family) for face in fonts.faces("regular"))
+    for family in ("DejaVu Sans", "Noto Sans CJK", "Symbola")
+)
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    assert png.startswith(PNG)
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def lines_by_gid(chart: GameChart | StatsChart) -> dict[str, Any]:
+    figure = chart_figure(chart)
+    (ax,) = figure.axes
+    return {artist.get_gid(): artist for artist in ax.get_children() if artist.get_gid()}
+
+
+@st.composite
+def game_charts(draw: st.DrawFn) -> GameChart:
+    seats = draw(st.integers(2, 8))
+    rounds = draw(st.integers(0, 70))
+    scores = st.integers(-20, 400)
+    table = tuple(tuple(draw(scores) for _ in range(seats)) for _ in range(rounds))
+    names = tuple(draw(st.text(min_size=1, max_size=32)) for _ in range(seats))
+    winners = tuple(sorted(draw(st.sets(st.integers(0, seats - 1), max_size=2))))
+    teams = None
+    if seats % 2 == 0 and seats >= 4 and draw(st.booleans()):
+        teams = tuple(s % (seats // 2) for s in range(seats))
+    return GameChart(
+        names=names,
+        rounds=table,
+        target=draw(st.integers(1, 10_000)),
+        winners=winners,
+        teams=teams,
+        theme=draw(st.sampled_from(["dark", "light"])),
+        title=draw(st.text(max_size=40)),
+    )
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_charts())
+def test_a_game_chart_is_a_png_of_its_size_for_any_game(chart: GameChart) -> None:
+    png = draw_chart(chart)
+    assert png_size(png) == chart_size(chart)
+    assert chart_size(chart)[0] == WIDTH
+
+
+def test_a_game_chart_grows_by_a_legend_row_per_player_and_team() -> None:
+    two = chart_size(sample_game(2, 5))
+    eight = chart_size(sample_game(8, 5))
+    game = sample_game(4, 5)
+    teams = chart_size(GameChart(game.names, game.rounds, 200, teams=(0, 1, 0, 1)))
+    row = (eight[1] - two[1]) / 6
+    assert row > 30  # a row of legend text readable on a phone
+    assert teams[1] - chart_size(game)[1] == 2 * row
+
+
+def test_every_player_has_a_line_of_running_totals_from_zero() -> None:
+    chart = sample_game(8, 12, seed=4)
+    found = lines_by_gid(chart)
+    for seat in range(8):
+        xs, ys = found[f"seat-{seat}"].get_data()
+        assert list(xs) == list(range(13))
+        expected = [0]
+        for r in chart.rounds:
+            expected.append(expected[-1] + r[seat])
+        assert list(ys) == expected
+
+
+def test_a_team_game_draws_each_teams_combined_total() -> None:
+    game = sample_game(4, 6, seed=2)
+    chart = GameChart(game.names, game.rounds, 100, winners=(1, 3), teams=(0, 1, 0, 1))
+    found = lines_by_gid(chart)
+    running = chart.running()
+    for team, (a, b) in enumerate(((0, 2), (1, 3))):
+        _, ys = found[f"team-{team}"].get_data()
+        assert list(ys) == [x + y for x, y in zip(running[a], running[b], strict=True)]
+        assert f"seat-{a}" in found and f"seat-{b}" in found
+    _, star = found["winner"].get_data()
+    assert list(star) == [running[1][-1] + running[3][-1]]
+
+
+def test_the_target_line_is_drawn_at_the_target() -> None:
+    chart = GameChart(("a", "b"), ((5, 3),), 10_000)
+    _, ys = lines_by_gid(chart)["target"].get_data()
+    assert list(ys) == [10_000, 10_000]
+
+
+def test_the_winner_is_starred_at_the_last_point_and_a_running_game_has_no_star() -> None:
+    chart = GameChart(("a", "b", "c"), ((100, 20, 5), (120, 10, 90)), 200, winners=(0,))
+    xs, ys = lines_by_gid(chart)["winner"].get_data()
+    assert (list(xs), list(ys)) == ([2], [220])
+    running = GameChart(("a", "b"), ((1, 2),), 200)
+    assert "winner" not in lines_by_gid(running)
+
+
+def test_of_sheet_maps_winner_names_to_seats() -> None:
+    sheet = ScoreSheet(7, ("ann", "bob", "cy"), ((90, 120, 3),), (90, 120, 3), 100, True, ("bob",))
+    chart = GameChart.of_sheet(sheet, theme="light")
+    assert chart.winners == (1,) and chart.target == 100 and chart.theme == "light"
+    assert chart.rounds == sheet.rounds and chart.names == sheet.names
+    unfinished = ScoreSheet(8, ("ann", "bob"), (), (0, 0), 200, False, None)
+    assert GameChart.of_sheet(unfinished).winners == ()
+
+
+@pytest.mark.parametrize(
+    "chart",
+    [
+        sample_game(2, 1),
+        sample_game(2, 0),
+        sample_game(3, 80, target=10_000),
+        sample_game(8, 60),
+        GameChart(("a", "b", "c", "d"), ((1, 2, 3, 4),) * 3, 5, (0, 2), teams=(0, 1, 0, 1)),
+        GameChart(("a", "b"), ((-30, -5), (-10, 0)), 200),
+    ],
+    ids=["1 round", "no round", "80 rounds", "8 players", "teams", "below zero"],
+)
+def test_edge_games_draw(chart: GameChart) -> None:
+    assert png_size(draw_chart(chart)) == chart_size(chart)
+
+
+def test_names_with_dollars_and_markdown_are_text_not_mathtext(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from matplotlib import mathtext
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("mathtext was used")
+
+    monkeypatch.setattr(mathtext.MathTextParser, "parse", refuse)
+    chart = sample_game(8, 10, names=HOSTILE)
+    chart = GameChart(chart.names, chart.rounds, 200, chart.winners, title="$5$ **t**")
+    for theme in ("dark", "light"):
+        game = GameChart(chart.names, chart.rounds, 200, chart.winners, theme=theme)
+        assert draw_chart(game).startswith(PNG)
+    assert draw_chart(StatsChart("$x$ **bold**", sample_stats().games)).startswith(PNG)
+    texts = [t.get_text() for t in chart_figure(chart).findobj(lambda a: hasattr(a, "get_text"))]
+    assert "$x$ **bold** _it_" in texts  # drawn as written
+
+
+@pytest.mark.skipif(not FONTS_INSTALLED, reason="DejaVu, Noto CJK or Symbola not installed")
+def test_names_in_any_script_draw_without_a_missing_glyph() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for theme in ("dark", "light"):
+            game = sample_game(8, 10, names=HOSTILE)
+            draw_chart(GameChart(game.names, game.rounds, 200, (0,), theme=theme, title="ボブ ✨"))
+            draw_chart(StatsChart("Ālīce ✨ ボブ 😀", sample_stats().games, theme=theme))
+    glyphs = [str(w.message) for w in caught if "missing from" in str(w.message)]
+    assert glyphs == []
+
+
+def recent(totals: list[int], target: int = 200) -> tuple[RecentGame, ...]:
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    return tuple(
+        RecentGame(i, start - timedelta(days=i), 0, t, t >= target, target, 5, ("a", "b"))
+        for i, t in enumerate(totals)
+    )
+
+
+@pytest.mark.parametrize(
+    "games",
+    [(), recent([210]), recent([120, 250, -4, 9_999, 0, 5, 60, 210, 199, 200])],
+    ids=["none", "one", "ten"],
+)
+def test_a_stats_chart_is_a_png_of_its_size(games: tuple[RecentGame, ...]) -> None:
+    chart = StatsChart("Ālīce ✨", games)
+    assert png_size(draw_chart(chart)) == chart_size(chart)
+
+
+def test_a_stats_chart_draws_a_bar_per_game_oldest_first_and_the_targets() -> None:
+    games = recent([120, 250, 80])  # newest first, as PlayerStats.recent gives them
+    (ax,) = chart_figure(StatsChart("a", games)).axes
+    heights = [bar.get_height() for bar in ax.patches]
+    assert heights == [80, 250, 120]
+    _, ys = lines_by_gid(StatsChart("a", games))["target"].get_data()
+    assert list(ys) == [200, 200]
+    mixed = StatsChart("a", recent([50], 100) + recent([300], 500))
+    assert "target" in lines_by_gid(mixed)
+
+
+def test_charts_pickle_for_the_worker() -> None:
+    for chart in (sample_game(3, 4), sample_stats()):
+        assert pickle.loads(pickle.dumps(chart)) == chart
