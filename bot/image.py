@@ -649,7 +649,7 @@ def ground_colour(theme: Theme, ground: Ground) -> Colour:
 def _style_colour(colours: Palette, style: str) -> Colour:
     return {
         "muted": colours.muted,
-        "gold": colours.highlight,
+        "gold": colours.highlight_ink,
         "outline": colours.text,
         "team": colours.text,
     }.get(style, colours.text)
@@ -660,11 +660,18 @@ def _palette_colours(theme: Theme) -> list[Colour]:
     pure colours, then the shades their smoothed edges need."""
     colours = palette(theme)
     grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
-    inks = [colours.text, colours.muted, colours.highlight, colours.captured, colours.panel_edge]
+    inks = [
+        colours.text,
+        colours.muted,
+        colours.highlight,
+        colours.highlight_ink,
+        colours.captured,
+        colours.panel_edge,
+    ]
     light, dark = (250, 250, 250), (20, 20, 20)
     keys = [*grounds, *inks, colours.highlight_text, colours.outline, light, dark, *SEAT_COLOURS]
     shades: list[Colour] = []
-    steps = (0.2, 0.4, 0.6, 0.8)
+    steps = (0.14, 0.28, 0.43, 0.57, 0.71, 0.86)
     for ground in grounds:
         for ink in [*inks, colours.outline]:
             shades += [_blend(ground, ink, t) for t in steps]

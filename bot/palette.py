@@ -40,6 +40,7 @@ class Palette:
     grid: Colour  # chart grid lines, separators
     highlight: Colour  # whose turn it is, the last move (a warm gold)
     highlight_text: Colour  # text written on the highlight colour
+    highlight_ink: Colour  # text in the highlight's hue, on the background
     outline: Colour  # around dice
     out: Colour  # a seat that is out (last turns), dimmed
     captured: Colour  # the frame of captured piles
@@ -55,6 +56,7 @@ _DARK = Palette(
     grid=(78, 80, 88),
     highlight=(255, 196, 0),
     highlight_text=(24, 24, 24),
+    highlight_ink=(255, 196, 0),
     outline=(12, 12, 14),
     out=(98, 100, 106),
     captured=(224, 96, 96),
@@ -69,6 +71,7 @@ _LIGHT = Palette(
     grid=(210, 212, 218),
     highlight=(230, 160, 0),
     highlight_text=(20, 20, 20),
+    highlight_ink=(160, 100, 0),
     outline=(40, 40, 44),
     out=(170, 173, 180),
     captured=(190, 40, 40),
