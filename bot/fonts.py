@@ -243,7 +243,8 @@ def font(face: Face | None, size: int) -> ImageFont.FreeTypeFont | ImageFont.Ima
 
 def text_width(text: str, size: int, weight: Weight = "regular") -> float:
     """How wide ``text`` is drawn at ``size`` pixels."""
-    return sum(font(face, size).getlength(run) for run, face in runs(text, weight))
+    with _LOCK:  # a FreeType face is not for two threads at once
+        return sum(font(face, size).getlength(run) for run, face in runs(text, weight))
 
 
 @lru_cache(maxsize=4096)
@@ -273,10 +274,11 @@ def draw_text(
     """Draw ``text`` with its left end and baseline at ``xy``, run by run; the width
     drawn."""
     x, y = xy
-    for run, face in runs(text, weight):
-        loaded = font(face, size)
-        draw.text((x, y), run, font=loaded, fill=fill, anchor="ls")
-        x += loaded.getlength(run)
+    with _LOCK:  # a FreeType face is not for two threads at once
+        for run, face in runs(text, weight):
+            loaded = font(face, size)
+            draw.text((x, y), run, font=loaded, fill=fill, anchor="ls")
+            x += loaded.getlength(run)
     return x - xy[0]
 
 
