@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.painter import Mode, Painter
+from bot.story import STORY_ITEMS
 from bot.tables import Tables
 from bot.views import DYNAMIC_ITEMS
 from persistence import Store
@@ -79,7 +80,7 @@ class StackBot(commands.Bot):
             return
         self.store = await Store.open(self.settings.database_url)
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for name in COGS:
             await self.load_extension(name)
         self.tree.error(self.on_tree_error)

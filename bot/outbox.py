@@ -1,6 +1,10 @@
 """Delivering what committed moves owe their channels: the outbox rows (round ends, game
 ends, closing messages, a closed table's last edit), in order, once each.
 
+A round's end goes out with its **Full scoring** button, a game's end with the chart of
+its running totals (:mod:`bot.story`; the text alone if the chart cannot be drawn or
+attached).
+
 A row is written in the same transaction as the move that owes it, so a crash between the
 commit and the message loses nothing: :meth:`Outbox.deliver` sends it later, and at
 start-up :meth:`Outbox.already_posted` checks the channel's recent messages first so that
@@ -17,7 +21,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.story import game_chart_file, may_attach, round_view, theme_of
 from bot.text import fit_message
+from persistence import StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
 
 if TYPE_CHECKING:
@@ -58,11 +64,18 @@ class Outbox:
         try:
             if item.kind == "table":
                 await tables.final_edit(item.table_id)
+            elif item.kind == "game":
+                await self._send_game(item)
             else:
+                view = None
+                if item.kind == "round" and item.round_no is not None:
+                    view = round_view(item.table_id, item.round_no)
                 await tables.budget.acquire(item.channel_id)
                 await tables._channel(item.channel_id).send(
-                    fit_message(item.content), allowed_mentions=NO_MENTIONS
+                    fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
                 )
+                if view is not None:
+                    view.stop()  # a dynamic item: found by its custom id, not tracked
         except discord.HTTPException as err:
             if err.status >= 500 or err.status == 429:
                 log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
@@ -73,6 +86,34 @@ class Outbox:
             return False
         await tables.store.mark_delivered([item.id])
         return True
+
+    async def _send_game(self, item: OutboxItem) -> None:
+        """A game's end: its text with the chart of the game attached; the text alone when
+        the chart cannot be drawn, or the bot may not attach files there."""
+        tables = self.tables
+        channel = tables._channel(item.channel_id)
+        content = fit_message(item.content)
+        chart = None
+        if may_attach(channel):
+            try:
+                info = await tables.store.table(item.table_id)
+                sheet = await tables.store.score_sheet(item.table_id)
+                theme = await theme_of(tables.store, info.guild_id)
+            except (StorageError, TableNotFound, WrongTableStatus) as err:
+                log.warning("outbox %s: no chart (%s); the text alone", item.id, err)
+            else:
+                chart = await game_chart_file(tables, sheet, theme, info)
+        await tables.budget.acquire(item.channel_id)
+        if chart is not None:
+            try:
+                await channel.send(content, file=chart, allowed_mentions=NO_MENTIONS)
+                return
+            except discord.HTTPException as err:
+                if err.status >= 500 or err.status == 429:
+                    raise
+                log.warning("outbox %s: chart refused (%s); the text alone", item.id, err)
+                await tables.budget.acquire(item.channel_id)
+        await channel.send(content, allowed_mentions=NO_MENTIONS)
 
     async def already_posted(
         self, items: list[OutboxItem], recent: list[discord.Message]

@@ -26,7 +26,7 @@ from bot.text import (
 from engine.game import Decision
 from engine.stack.describe import last_turn_words
 from engine.stack.moves import face_value
-from engine.stack.render import COLOURS, SUPERSCRIPT, render_field, short_name, square
+from engine.stack.render import COLOURS, render_field, short_name, square
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.records import GameSummary, LeaderboardRow, PlayerStats, ScoreSheet, TableInfo
@@ -41,9 +41,9 @@ __all__ = [
     "leaderboard_text",
     "lobby_text",
     "mention",
-    "round_end_messages",
-    "round_scoring",
+    "round_end_text",
     "score_sheet_text",
+    "scoring_messages",
     "stats_text",
     "table_text",
 ]
@@ -57,8 +57,6 @@ The round ends when someone **goes out** (no unstacked dice left) or **covers an
 The full rule book: `{RULES_PAGE}` in the bot's repository."""
 
 SHEET_ROUNDS = 10  # round columns a score sheet shows (the last ones; totals count all)
-ROUND_END_MESSAGES = 2  # at most this many messages for one round's end (rate limits)
-GAME_END_MESSAGES = 2
 HISTORY_NAME = 16  # a name's width in the channel's history
 NOTE_LIMIT = 300
 LAST_MOVE_LIMIT = 300
@@ -267,76 +265,134 @@ def score_sheet_text(sheet: ScoreSheet) -> str:
 # ------------------------------------------------------------------ round and game ends
 
 
-def round_scoring(state: StackState) -> list[str]:
-    """How the field scores, a line per player (call it when a round has just ended, before
-    the next round's dice are rolled): ``🟥 alice: piles 5²×3 15, 6³ 6 · caught 6⁴ 6``.
-
-    Shorter than the engine's pile-by-pile lines (8 players of 30 dice give 8 lines, not
-    60), so a round's end fits in one or two messages; names are escaped."""
-    piles: dict[int, list[str]] = {s: [] for s in range(state.n)}
-    for owner, face, height, count in state.pile_counts():
-        mark = f"{face}{SUPERSCRIPT[height]}" + (f"×{count}" if count > 1 else "")
-        piles[owner].append(f"{mark} {face_value(face) * count}")
-    bonus = 2 if state.rules.four_high_bonus else 1
+def _pile_lines(state: StackState, seat: int) -> list[str]:
+    """What ``seat`` scored this round, a line per kind of pile (piles of one face and
+    height counted together), then captured piles by face, then penalties:
+    ``· 3-high piles of 5s ×2: 10``."""
     lines = []
-    for seat in range(state.n):
-        parts = []
-        if piles[seat]:
-            parts.append("piles " + ", ".join(piles[seat]))
-        caught: dict[int, int] = {}
-        for face, _ in state.captures[seat]:
-            caught[face] = caught.get(face, 0) + 1
-        if caught:
-            parts.append(
-                "caught "
-                + ", ".join(
-                    f"{face}⁴" + (f"×{n}" if n > 1 else "") + f" {face_value(face) * bonus * n}"
-                    for face, n in caught.items()
-                )
-            )
-        if state.penalties[seat]:
-            parts.append(f"penalties {state.penalties[seat]}")
-        if parts:
-            lines.append(f"{square(seat)} {_name(state.name(seat))}: " + " · ".join(parts))
-    return lines or ["No pile scored."]
+    for owner, face, height, count in state.pile_counts():
+        if owner == seat:
+            piles = f"{height}-high pile{'s' if count > 1 else ''} of {face}s"
+            times = f" ×{count}" if count > 1 else ""
+            lines.append(f"· {piles}{times}: {face_value(face) * count}")
+    bonus = 2 if state.rules.four_high_bonus else 1
+    caught: dict[int, int] = {}
+    for face, _ in state.captures[seat]:
+        caught[face] = caught.get(face, 0) + 1
+    for face, count in sorted(caught.items(), key=lambda fc: -face_value(fc[0])):
+        piles = f"captured pile{'s' if count > 1 else ''} of {face}s"
+        times = f" ×{count}" if count > 1 else ""
+        lines.append(f"· {piles}{times}: {face_value(face) * bonus * count}")
+    if state.penalties[seat]:
+        lines.append(f"· penalties: {state.penalties[seat]}")
+    return lines
 
 
-def round_end_messages(state: StackState, round_no: int, scoring: list[str]) -> list[str]:
-    """A finished round: its scoring (lines, names escaped by the caller), each player's
-    score, the score sheet. Split across at most :data:`ROUND_END_MESSAGES` messages; if
-    the scoring is longer still, its last lines are left out with a mark."""
-    scores = state.round_scores[round_no - 1]
-    summary = "Round scores: " + ", ".join(
-        f"{square(s)} {_name(state.name(s))} **{pts:+d}**" for s, pts in enumerate(scores)
+def _best_pile(state: StackState) -> str | None:
+    """The round's best pile (the most points; a captured pile before a 3-high one before
+    a 2-high one of the same worth), and how many others are as good: a line, or ``None``
+    when no pile scored."""
+    bonus = 2 if state.rules.four_high_bonus else 1
+    piles: list[tuple[int, int, int, int]] = []  # (points, height, owner, face), one per pile
+    for owner, face, height, count in state.pile_counts():
+        piles += [(face_value(face), height, owner, face)] * count
+    for seat, caught in enumerate(state.captures):
+        piles += [(face_value(face) * bonus, 4, seat, face) for face, _ in caught]
+    if not piles:
+        return None
+    points, height, owner, face = max(piles, key=lambda p: (p[0], p[1], -p[2]))
+    kind = "captured pile" if height == 4 else f"{height}-high pile"
+    others = sum(1 for p in piles if p[0] == points) - 1
+    tail = f" (and {plural(others, 'more pile')} as good)" if others else ""
+    return (
+        f"🏅 Best pile: {square(owner)} {_name(state.name(owner))}'s {kind} of {face}s, "
+        f"{plural(points, 'point')}{tail}"
     )
-    sheet = _state_sheet(state)
 
-    def messages(kept: int) -> list[str]:
-        shown = [cut(line, MESSAGE_LIMIT // 2) for line in scoring[:kept]]
-        if kept < len(scoring):
-            shown.append(f"… {plural(len(scoring) - kept, 'more scoring line')} (shortened)")
-        return split_message([f"**Round {round_no} is over.**", *shown, summary, *sheet])
 
-    out = messages(len(scoring))
-    if len(out) <= ROUND_END_MESSAGES:
-        return out
-    low, high = 0, len(scoring)  # the most scoring lines that fit: in [low, high)
-    while high - low > 1:
-        mid = (low + high) // 2
-        if len(messages(mid)) <= ROUND_END_MESSAGES:
-            low = mid
+def _went_out(state: StackState) -> str | None:
+    """Who ended the latest round (in ``state.history``): the player who went out, or who
+    covered an opponent's last die (both are out then)."""
+    if not state.history:
+        return None
+    rnd = state.history[-1]
+    left = [len(d) for d in rnd["dice"]]
+    for turn in rnd["turns"]:
+        if turn[0] == "stack":
+            _, p, _, owner, height = turn
         else:
-            high = mid
-    return messages(low)[:ROUND_END_MESSAGES]
+            _, p, _, _, owner, height = turn
+            if owner is None:  # the rerolled die found no pile: it stays in the hand
+                continue
+        left[p] -= 1
+        if height == 1:
+            left[owner] -= 1
+        if height == 1 and left[owner] == 0:
+            return (
+                f"🚪 {square(p)} {_name(state.name(p))} covered {square(owner)} "
+                f"{_name(state.name(owner))}'s last die: both are out."
+            )
+        if left[p] == 0:
+            return f"🚪 {square(p)} {_name(state.name(p))} went out."
+    return None
+
+
+def round_end_text(state: StackState, round_no: int) -> str:
+    """A finished round for the channel, in one short message: a line per player (round
+    points, new total), the team totals in team play, the round's best pile and who went
+    out. The full scoring is one click away (:func:`scoring_messages`, privately).
+
+    Call it when the round has just ended, before the next round's dice are rolled (the
+    field and the round's turns are still there)."""
+    scores = state.round_scores[round_no - 1]
+    lines = [f"**Round {round_no} is over.** First to {state.rules.target_score}."]
+    for seat, pts in enumerate(scores):
+        lines.append(
+            f"{square(seat)} {_name(state.name(seat))} **{pts:+d}** → {state.totals[seat]}"
+        )
+    if state.team is not None:
+        lines.append(
+            "Teams: "
+            + " · ".join(
+                " & ".join(_name(state.name(s), 12) for s in side) + f" {total}"
+                for side, total in state.side_totals().items()
+            )
+        )
+    lines.append(_best_pile(state) or "No pile scored this round.")
+    out = _went_out(state)
+    if out:
+        lines.append(out)
+    return fit_message("\n".join(lines))
+
+
+def scoring_messages(state: StackState, round_no: int) -> list[str]:
+    """Round ``round_no``'s full scoring, for the one who asks (``state`` as the round
+    ended, before the next round's dice): pile by pile, grouped by player (their round
+    points and new total, then each kind of pile with its points), split over as many
+    messages as it takes (three at most: eight players of thirty dice); nothing is left
+    out."""
+    head = f"**Round {round_no}, pile by pile** · first to {state.rules.target_score}"
+    lines = [head]
+    if state.rules.four_high_bonus:
+        lines.append("-# Captured piles count double (house rule `four_high_bonus`).")
+    scores = state.round_scores[round_no - 1]
+    for seat, pts in enumerate(scores):
+        piles = _pile_lines(state, seat)
+        who = f"{square(seat)} **{_name(state.name(seat))}** **{pts:+d}** → {state.totals[seat]}"
+        lines.append(who if piles else who + " · nothing scored")
+        lines += piles
+    return split_message(lines)
 
 
 def game_end_messages(state: StackState) -> list[str]:
-    """The game's result: the winner(s) and the final score sheet."""
+    """The game's result in one message (its chart goes with it): the winner(s), the
+    rounds played and the final score sheet."""
     assert state.winner is not None
     names = " & ".join(f"**{_name(state.name(s))}**" for s in state.winner)
     verb = "share the win" if len(state.winner) > 1 else "wins"
-    lines = [f"🏆 {names} {verb}!", *_state_sheet(state)]
-    return split_message(lines)[:GAME_END_MESSAGES]
+    rounds = plural(len(state.round_scores), "round")
+    lines = [f"🏆 {names} {verb}! The game took {rounds}.", *_state_sheet(state)]
+    return [fit_message("\n".join(lines))]
 
 
 # ------------------------------------------------------------------ records
@@ -346,14 +402,16 @@ def history_text(games: list[GameSummary]) -> str:
     """A channel's finished games, newest first; older ones are left out when long."""
     if not games:
         return "No finished games in this channel yet."
-    lines = ["**Finished games in this channel**"]
-    for g in games:
+    lines = ["**Finished games in this channel** (a button per game: its chart and record)"]
+    for number, g in enumerate(games, start=1):
         scores = ", ".join(
             f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
         )
         when = g.finished_at.strftime("%Y-%m-%d")
         winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
-        lines.append(f"{when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}")
+        lines.append(
+            f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
+        )
     for shown in range(len(games), -1, -1):
         hidden = len(games) - shown
         tail = [f"… {plural(hidden, 'older game')} not shown (shortened)"] if hidden else []
@@ -383,11 +441,25 @@ def stats_text(name: str, stats: PlayerStats | None) -> str:
     if stats is None:
         return f"{who} has not finished a game on this server yet."
     rate = stats.wins * 100 // stats.games if stats.games else 0
-    return fit_message(
+    lines = [
         f"**{who}** — {plural(stats.games, 'game')}, {plural(stats.wins, 'win')} ({rate}%), "
         f"{plural(stats.points, 'point')}, best round {stats.best_round}, "
         f"{plural(stats.captures, 'capture')}"
-    )
+    ]
+    more = []
+    if stats.rounds:
+        more.append(
+            f"{stats.average_round:.1f} points a round on average "
+            f"({plural(stats.rounds, 'round')} played)"
+        )
+    if stats.favourite_face is not None:
+        more.append(f"favourite face {stats.favourite_face}")
+    if more:
+        lines.append(" · ".join(more).capitalize())
+    if stats.recent:
+        games = " · ".join(f"{'🏆 ' if g.won else ''}{g.total}/{g.target}" for g in stats.recent)
+        lines.append(f"Last games, newest first: {games}")
+    return fit_message("\n".join(lines))
 
 
 def house_rules_text(rules: HouseRules, *, channel: bool = False) -> str:

@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
 
-from bot.render import game_end_messages, round_end_messages, round_scoring
+from bot.render import game_end_messages, round_end_text
 from bot.text import escape_name
 from bot.wording import discord_words
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
@@ -178,13 +178,13 @@ class Step:
                 words += " (automatic: the turn timer ran out)"
             self.turns.append(escape_name(words))
         if len(state.round_scores) > rounds_before:  # the field before the next round's dice
+            # one short message; its button answers with the round's full scoring
             round_no = len(state.round_scores)
-            scoring = round_scoring(state)
-            for text in round_end_messages(state, round_no, scoring):
-                self.announcements.append(Announcement("message", text))
-        if state.is_over:
+            text = round_end_text(state, round_no)
+            self.announcements.append(Announcement("round", text, round_no=round_no))
+        if state.is_over:  # the result, delivered with the game's chart
             for text in game_end_messages(state):
-                self.announcements.append(Announcement("message", text))
+                self.announcements.append(Announcement("game", text))
             self.announcements.append(TABLE)
         self.moves += state.resolve_chance(rng)
 

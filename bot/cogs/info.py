@@ -1,4 +1,5 @@
-"""Scores, history, leaderboard, stats, rules and house rules."""
+"""Scores (with the game's chart), history (a button per game), leaderboard, stats (with
+a chart of the last games), rules and house rules (the picture theme among them)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,22 @@ from bot.render import (
     score_sheet_text,
     stats_text,
 )
+from bot.story import (
+    MAX_GAME_BUTTONS,
+    game_chart_file,
+    history_view,
+    stats_chart_file,
+    theme_of,
+)
 from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
-from persistence import InvalidSettings
+from persistence import InvalidSettings, TableNotFound, WrongTableStatus
+from persistence.records import THEMES
 
 MIN_TURN_SECONDS = 15
 SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
-RULE_KEYS = [*HouseRules.model_fields, "turn_timer", *SERVER_KEYS]
+THEME = "theme"  # the server's picture theme (dark or light)
+RULE_KEYS = [*HouseRules.model_fields, "turn_timer", *SERVER_KEYS, THEME]
 DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -100,11 +110,14 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, show: Literal["sheet", "history"] = "sheet"
     ) -> None:
         channel_id = interaction.channel_id or 0
+        tables = self.bot.tables
         if show == "history":
-            games = await self.store.history(channel_id)
-            await reply(interaction, history_text(games))
+            games = await self.store.history(channel_id, limit=MAX_GAME_BUTTONS)
+            view = history_view(games)
+            extra = {"view": view} if view is not None else {}
+            await tables.say(interaction, history_text(games), **extra)
             return
-        live = self.bot.tables.service.by_channel.get(channel_id)
+        live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
         if table_id is None:
             games = await self.store.history(channel_id, limit=1)
@@ -112,8 +125,16 @@ class InfoCog(commands.Cog):
         if table_id is None:
             await reply(interaction, "No game has been played in this channel yet.")
             return
-        sheet = await self.store.score_sheet(table_id)
-        await reply(interaction, score_sheet_text(sheet))
+        try:
+            sheet = await self.store.score_sheet(table_id)
+            info = await self.store.table(table_id)
+        except (TableNotFound, WrongTableStatus):
+            await reply(interaction, "No game has been played in this channel yet.")
+            return
+        theme = await theme_of(self.store, info.guild_id)
+        chart = await tables.in_time(interaction, game_chart_file(tables, sheet, theme, info))
+        extra = {"file": chart} if chart is not None else {}
+        await tables.say(interaction, score_sheet_text(sheet), **extra)
 
     @app_commands.command(name="leaderboard", description="This server's best Stack players")
     @app_commands.guild_only()
@@ -131,9 +152,16 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, player: discord.Member | None = None
     ) -> None:
         who = player or interaction.user
-        record = await self.store.stats(interaction.guild_id or 0, who.id)
+        guild_id = interaction.guild_id or 0
+        record = await self.store.stats(guild_id, who.id)
         name = getattr(who, "display_name", who.name)
-        await reply(interaction, stats_text(name, record))
+        tables = self.bot.tables
+        chart = None
+        if record is not None:
+            theme = await theme_of(self.store, guild_id)
+            chart = await tables.in_time(interaction, stats_chart_file(tables, name, record, theme))
+        extra = {"file": chart} if chart is not None else {}
+        await tables.say(interaction, stats_text(name, record), **extra)
 
     @app_commands.command(
         name="rules", description="The rules in brief, with this channel's house rules"
@@ -175,13 +203,15 @@ class InfoCog(commands.Cog):
             + f"\n`turn_timer` = {timer}"
             + f"\n`lobby_timeout` = {duration_words(settings.lobby_timeout)} (server)"
             + f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
+            + f"\n`{THEME}` = {settings.theme} (server: the pictures' theme)"
         )
         await reply(interaction, text)
 
     @houserules.command(name="set", description="Change one house rule")
     @app_commands.describe(
         key="Which rule",
-        value="Its new value: a number, on/off, extra_round/shared, or a duration (30m, 2h)",
+        value="Its new value: a number, on/off, extra_round/shared, a duration (30m, 2h), "
+        "or dark/light",
         here="Only for this channel (overrides the server's value here), for any rule",
     )
     @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
@@ -195,6 +225,9 @@ class InfoCog(commands.Cog):
             await reply(interaction, f"There's no house rule called {echo(key)}.")
             return
         where = " in this channel" if here else " on this server"
+        if key == THEME:
+            await self._set_theme(interaction, guild_id, value, here)
+            return
         try:
             parsed = parse_value(key, value)
             if key in SERVER_KEYS:
@@ -243,6 +276,30 @@ class InfoCog(commands.Cog):
             await reply(interaction, str(err))
             return
         await reply(interaction, done + " It applies to tables opened from now on.")
+
+    async def _set_theme(
+        self, interaction: discord.Interaction, guild_id: int, value: str, here: bool
+    ) -> None:
+        """The server's picture theme: dark (the default) or light."""
+        if here:
+            await reply(
+                interaction, f"`{THEME}` is kept for the whole server; set it without `here`."
+            )
+            return
+        theme = value.strip().lower()
+        if theme not in THEMES:
+            await reply(interaction, f"`{THEME}` is dark or light, not {echo(value)}.")
+            return
+        try:
+            await self.store.set_theme(guild_id, theme)
+        except InvalidSettings as err:
+            await reply(interaction, escape_name(str(err)))
+            return
+        await reply(
+            interaction,
+            f"`{THEME}` is now {theme} on this server: the pictures and charts drawn from now "
+            "on use it.",
+        )
 
     @houserules.command(name="reset", description="Back to the default rules")
     @app_commands.describe(here="Only remove this channel's override")
