@@ -19,6 +19,12 @@ Each with pictures on, then off. The last line is (a) with timers and pictures o
 ``N moves/s, p99 X ms, timers on, pictures on``.
 
 ``--pictures`` instead measures the table picture alone (ms per picture).
+
+``--charts`` measures the charts alone: CPU ms per chart (p50, p99) for a game of 2 and 8
+players over 10 and 40 rounds and a player's stats chart, drawn in this process after a
+warm-up, and the picture worker's cold start (a new worker's first chart, matplotlib's
+import and fonts included, as the bot waits for it). Its last line:
+``chart 8x40: p50 X ms, p99 Y ms``.
 """
 
 from __future__ import annotations
@@ -278,6 +284,57 @@ def bench_pictures(samples: int) -> None:
         print(line, flush=True)
 
 
+def bench_charts(samples: int) -> None:
+    from bot.charts import draw_chart, sample_game, sample_stats
+
+    cold = asyncio.run(_cold_chart())
+    print(f"worker cold start: first chart in {cold:.0f} ms (matplotlib and fonts loaded)")
+    cases: list[tuple[str, Any]] = [
+        (f"chart {seats}x{rounds}", [sample_game(seats, rounds, seed=i) for i in range(8)])
+        for seats, rounds in ((2, 10), (2, 40), (8, 10), (8, 40))
+    ]
+    cases.insert(0, ("stats chart", [sample_stats(10, seed=i) for i in range(8)]))
+    for chart in (*cases[0][1], *cases[-1][1]):  # warm-up: imports, fonts, caches
+        draw_chart(chart)
+    # as the worker draws them: the collector paused while drawing, run after the answer
+    gc.collect()
+    gc.freeze()
+    collects: list[float] = []
+    last: list[float] = []
+    for label, charts in cases:
+        times = []
+        for i in range(samples):
+            gc.disable()
+            start = time.process_time()
+            draw_chart(charts[i % len(charts)])
+            times.append(time.process_time() - start)
+            gc.enable()
+            start = time.process_time()
+            gc.collect()
+            collects.append(time.process_time() - start)
+        print(f"{label}: p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms", flush=True)
+        last = times
+    gc.unfreeze()
+    print(
+        f"(after each answer is sent: garbage collection p50 {pct(collects, 50):.1f} ms, "
+        f"p99 {pct(collects, 99):.1f} ms)"
+    )
+    print(f"{cases[-1][0]}: p50 {pct(last, 50):.1f} ms, p99 {pct(last, 99):.1f} ms")
+
+
+async def _cold_chart() -> float:
+    """Wall-clock ms from a new worker's start to its first chart (8 players, 40 rounds)."""
+    from bot.charts import sample_game
+
+    painter = Painter("process")
+    try:
+        start = time.perf_counter()
+        await painter.draw(sample_game(8, 40))
+        return (time.perf_counter() - start) * 1000
+    finally:
+        await painter.close()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="the bot's production path under load")
     parser.add_argument("--tables", type=int, default=1000)
@@ -293,9 +350,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dir", default=None, help="where the SQLite files go (default: temp)")
     parser.add_argument("--pictures", action="store_true", help="time the picture alone")
     parser.add_argument("--samples", type=int, default=200, help="pictures per case")
+    parser.add_argument("--charts", action="store_true", help="time the charts alone")
     args = parser.parse_args(argv)
     if args.pictures:
         bench_pictures(args.samples)
+        return
+    if args.charts:
+        bench_charts(min(args.samples, 100))
         return
     asyncio.run(run(args))
 

@@ -20,6 +20,7 @@ its fonts, so that the first chart costs only its drawing.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import pickle
@@ -160,9 +161,16 @@ def _read(fd: int, size: int) -> bytes:
 def serve(warm_after: float | None = WARM_AFTER) -> None:
     """The worker: read jobs from standard input, write PNGs to standard output (an empty
     message for a job it failed to draw). After ``warm_after`` seconds with no job, it
-    warms up (:func:`warm_up`) once."""
+    warms up (:func:`warm_up`) once.
+
+    A chart makes some 100,000 objects, which set the cyclic garbage collector off a few
+    times mid-drawing: charts are drawn with it paused, and collected once the answer is
+    sent; what the first chart (or the warm-up) left alive — modules, fonts — is then
+    frozen out of the collector's way.
+    """
     source, sink = sys.stdin.fileno(), sys.stdout.buffer
     warm = warm_after is None
+    frozen = False
     while True:
         if not warm:
             ready, _, _ = select.select([source], [], [], warm_after)
@@ -172,6 +180,9 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
                     warm_up()
                 except Exception:  # pragma: no cover - charts will fail the same way
                     traceback.print_exc()
+                gc.collect()
+                gc.freeze()
+                frozen = True
                 continue
         head = _read(source, HEADER.size)
         if len(head) < HEADER.size:
@@ -180,6 +191,9 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
         job = pickle.loads(_read(source, size))
         if not isinstance(job, Job):
             return
+        chart = not isinstance(job, FieldPicture)
+        if chart:
+            gc.disable()
         try:
             png = draw_job(job)
         except Exception:
@@ -187,6 +201,12 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
             png = b""
         sink.write(HEADER.pack(len(png)) + png)
         sink.flush()
+        if chart:
+            gc.enable()
+            gc.collect()
+            if not frozen:
+                gc.freeze()
+                frozen = True
 
 
 if __name__ == "__main__":
