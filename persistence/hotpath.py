@@ -72,7 +72,7 @@ class Prepared:
 
 
 def _stats_upsert(dialect: Dialect) -> ClauseElement:
-    names = ("guild_id", "user_id", "name", "games", "wins", "points", "best_round", "captures")
+    names = STATS_COLUMNS
     if dialect.name == "sqlite":
         stmt = sqlite.insert(player_stats).values({n: bindparam(n) for n in names})
         return stmt.on_conflict_do_update(
@@ -99,10 +99,24 @@ def _stats_sums(excluded: Any, best: Any) -> dict[str, Any]:
         "points": c.points + excluded.points,
         "best_round": best,
         "captures": c.captures + excluded.captures,
+        "rounds": c.rounds + excluded.rounds,
+        **{f: c[f] + excluded[f] for f in PLACED_COLUMNS},
     }
 
 
-STATS_COLUMNS = ("guild_id", "user_id", "name", "games", "wins", "points", "best_round", "captures")
+PLACED_COLUMNS = tuple(f"placed_{face}" for face in range(1, 7))
+STATS_COLUMNS = (
+    "guild_id",
+    "user_id",
+    "name",
+    "games",
+    "wins",
+    "points",
+    "best_round",
+    "captures",
+    "rounds",
+    *PLACED_COLUMNS,
+)
 OUTBOX_COLUMNS = ("table_id", "channel_id", "kind", "content", "created_at", "round_no")
 
 # PostgreSQL: the outbox rows of a batch in one statement, inserted in the order given (so

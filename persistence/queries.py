@@ -1,5 +1,6 @@
 """Read-only queries: live tables rebuilt from their snapshots and logs, score sheets,
-history, leaderboards, stats and the outbox's undelivered rows."""
+history, leaderboards, stats (with a player's recent games, and the count of dice each
+seat placed per face) and the outbox's undelivered rows."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from engine.stack.moves import move_from_json
 from engine.stack.state import StackState
 from persistence.errors import InvalidSettings, TableNotFound, WrongTableStatus
+from persistence.hotpath import PLACED_COLUMNS
 from persistence.records import (
+    FACE_COUNT,
     GameSummary,
     LeaderboardRow,
     LoadedTable,
     OutboxItem,
     PlayerStats,
+    RecentGame,
     ScoreSheet,
     SeatInfo,
 )
@@ -27,7 +31,6 @@ from persistence.rows import (
     outbox_item_from_row,
     read_table,
     seat_from_row,
-    stats_from_row,
 )
 from persistence.schema import (
     is_active,
@@ -40,6 +43,8 @@ from persistence.schema import (
     snapshots,
     tables,
 )
+
+RECENT_GAMES = 10  # a player's last games, in their stats
 
 
 async def active_table_id(conn: AsyncConnection, channel_id: int) -> int:
@@ -170,6 +175,91 @@ async def history(conn: AsyncConnection, channel_id: int, limit: int) -> list[Ga
     ]
 
 
+def placed_counts(state: StackState) -> list[list[int]]:
+    """Per seat, the dice it placed on a pile in the state's history, per face:
+    ``counts[seat][face - 1]``. A stack places the die's face; a reroll places the rolled
+    face when the die went onto a pile (not when it came back unstacked). The state must
+    hold its whole history (:attr:`StackState.has_full_history`)."""
+    counts = [[0] * FACE_COUNT for _ in range(len(state.players))]
+    for rnd in state.history:
+        for turn in rnd["turns"]:
+            if turn[0] == "stack":
+                counts[turn[1]][turn[2] - 1] += 1
+            elif turn[4] is not None:  # ("reroll", seat, face, rolled, owner, height)
+                counts[turn[1]][turn[3] - 1] += 1
+    return counts
+
+
+def _stats(row: Any, recent: tuple[RecentGame, ...] = ()) -> PlayerStats:
+    """A player's stats from their ``player_stats`` row."""
+    return PlayerStats(
+        user_id=row.user_id,
+        name=row.name,
+        games=row.games,
+        wins=row.wins,
+        points=row.points,
+        best_round=row.best_round,
+        captures=row.captures,
+        rounds=row.rounds,
+        placed=tuple(int(getattr(row, column)) for column in PLACED_COLUMNS),
+        recent=recent,
+    )
+
+
+async def recent_games(
+    conn: AsyncConnection, guild_id: int, user_id: int, limit: int
+) -> tuple[RecentGame, ...]:
+    """The player's last ``limit`` finished games in the guild that are credited to them
+    (not those whose seat they left), newest first."""
+    rows = (
+        await conn.execute(
+            select(
+                results.c.table_id,
+                results.c.finished_at,
+                results.c.winners,
+                results.c.totals,
+                results.c.rounds_played,
+                seats.c.position,
+                tables.c.rules,
+            )
+            .select_from(
+                seats.join(results, results.c.table_id == seats.c.table_id).join(
+                    tables, tables.c.id == seats.c.table_id
+                )
+            )
+            .where(
+                seats.c.user_id == user_id,
+                results.c.guild_id == guild_id,
+                seats.c.left_game.is_(False),
+            )
+            .order_by(results.c.finished_at.desc(), results.c.table_id.desc())
+            .limit(limit)
+        )
+    ).all()
+    ids = [r.table_id for r in rows]
+    names: dict[int, list[str]] = {i: [] for i in ids}
+    if ids:
+        for s in await conn.execute(
+            select(seats.c.table_id, seats.c.name)
+            .where(seats.c.table_id.in_(ids))
+            .order_by(seats.c.table_id, seats.c.position)
+        ):
+            names[s.table_id].append(s.name)
+    return tuple(
+        RecentGame(
+            table_id=r.table_id,
+            finished_at=aware(r.finished_at) or now(),
+            seat=r.position,
+            total=int(r.totals[r.position]),
+            won=r.position in r.winners,
+            target=int((r.rules or {}).get("target_score", 0)),
+            rounds=r.rounds_played,
+            players=tuple(names[r.table_id]),
+        )
+        for r in rows
+    )
+
+
 async def leaderboard(
     conn: AsyncConnection, guild_id: int, by: Literal["wins", "points"], limit: int
 ) -> list[LeaderboardRow]:
@@ -184,10 +274,12 @@ async def leaderboard(
         .order_by(first.desc(), second.desc(), player_stats.c.name)
         .limit(limit)
     )
-    return [LeaderboardRow(i + 1, stats_from_row(r)) for i, r in enumerate(rows)]
+    return [LeaderboardRow(i + 1, _stats(r)) for i, r in enumerate(rows)]
 
 
-async def player(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerStats | None:
+async def player(
+    conn: AsyncConnection, guild_id: int, user_id: int, recent: int = RECENT_GAMES
+) -> PlayerStats | None:
     row = (
         await conn.execute(
             select(player_stats).where(
@@ -195,7 +287,9 @@ async def player(conn: AsyncConnection, guild_id: int, user_id: int) -> PlayerSt
             )
         )
     ).first()
-    return None if row is None else stats_from_row(row)
+    if row is None:
+        return None
+    return _stats(row, await recent_games(conn, guild_id, user_id, recent))
 
 
 async def pending_outbox(conn: AsyncConnection, table_id: int | None) -> list[OutboxItem]:

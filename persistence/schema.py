@@ -118,6 +118,7 @@ seats = Table(
     Column("left_game", Boolean, nullable=False, server_default=text("false")),
     PrimaryKeyConstraint("table_id", "position"),
     UniqueConstraint("table_id", "user_id", name="uq_seats_user"),
+    Index("ix_seats_user", "user_id"),  # a player's games, for their stats
 )
 
 moves = Table(
@@ -166,6 +167,12 @@ player_stats = Table(
     Column("points", Integer, nullable=False),
     Column("best_round", Integer, nullable=False),
     Column("captures", Integer, nullable=False),
+    # rounds played, and dice placed on a pile per face (placed_1 .. placed_6)
+    Column("rounds", Integer, nullable=False, server_default=text("0")),
+    *(
+        Column(f"placed_{face}", Integer, nullable=False, server_default=text("0"))
+        for face in range(1, 7)
+    ),
     PrimaryKeyConstraint("guild_id", "user_id"),
     Index("ix_player_stats_wins", "guild_id", "wins"),
     Index("ix_player_stats_points", "guild_id", "points"),

@@ -372,7 +372,7 @@ class Store:
             interaction_id=None if interaction_id is None else str(interaction_id),
             round_scores=[list(r) for r in state.round_scores],
             snapshot=state.to_dict(full_history=False) if due else None,
-            result=_result(state) if state.is_over else None,
+            result=await self._result(table_id, state, moves_made) if state.is_over else None,
             future=loop_future,
             announcements=list(announcements),
             timeouts=dict(timeouts or {}),
@@ -442,9 +442,28 @@ class Store:
             return await queries.leaderboard(conn, guild_id, by, limit)
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
-        """A player's stats in the guild, or ``None`` before their first finished game."""
+        """A player's stats in the guild, or ``None`` before their first finished game:
+        games, wins, points (their final totals added up), rounds played (and so
+        :attr:`~PlayerStats.average_round`), best round, captures, dice placed per face
+        (and so :attr:`~PlayerStats.favourite_face`), and their last 10 finished games
+        here, newest first (:attr:`~PlayerStats.recent`). Only games credited to them
+        count: not one whose seat they left."""
         async with self.engine.connect() as conn:
             return await queries.player(conn, guild_id, user_id)
+
+    async def _result(
+        self, table_id: int, state: StackState, moves_made: Sequence[Move]
+    ) -> ResultRow:
+        """The result of a game that ``moves_made`` just ended. The dice each seat placed
+        come from the state's history; a state loaded compact (after a restart) holds
+        only its last round, so the game is then replayed from its log (once per game)."""
+        if state.has_full_history:
+            return _result(state, queries.placed_counts(state))
+        async with self.engine.connect() as conn:
+            whole = await queries.replay_log(conn, table_id)
+        for move in moves_made:
+            whole.apply(move)
+        return _result(state, queries.placed_counts(whole))
 
     async def count_tables(self) -> int:
         async with self.engine.connect() as conn:
@@ -491,7 +510,7 @@ def _check_announcements(announcements: Sequence[Announcement]) -> None:
             raise ValueError("A round announcement, and only one, names its round.")
 
 
-def _result(state: StackState) -> ResultRow:
+def _result(state: StackState, placed: list[list[int]]) -> ResultRow:
     """The finished game's figures per seat; the writer credits them to the players whose
     seats they are (:func:`persistence.writer.credited_stats`)."""
     assert state.winner is not None
@@ -503,4 +522,5 @@ def _result(state: StackState) -> ResultRow:
         len(state.round_scores),
         [max((r[p] for r in state.round_scores), default=0) for p in range(seat_count)],
         [captures[p] for p in range(seat_count)],
+        placed,
     )

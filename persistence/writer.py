@@ -56,10 +56,13 @@ class ResultRow:
     rounds_played: int
     best: list[int]  # per position: the seat's best round
     captures: list[int]  # per position
+    # per position: dice placed on a pile, per face (1 to 6)
+    placed: list[list[int]] = field(default_factory=list)
 
 
 def credited_stats(result: ResultRow, seat_infos: Iterable[SeatInfo]) -> list[dict[str, Any]]:
-    """The stats the game adds, one row per seat whose result belongs to a player.
+    """The stats the game adds, one row per seat whose result belongs to a player (with
+    the rounds played and the dice it placed per face).
 
     A seat handed to an AI because its player left or was kicked (``left_game``) credits
     nobody: the AI's play is not that player's. A seat that timed out into the AI keeps
@@ -78,6 +81,8 @@ def credited_stats(result: ResultRow, seat_infos: Iterable[SeatInfo]) -> list[di
                 "points": result.totals[p],
                 "best": result.best[p],
                 "captures": result.captures[p],
+                "rounds": result.rounds_played,
+                "placed": result.placed[p] if p < len(result.placed) else [0] * 6,
             }
         )
     return rows
@@ -618,6 +623,8 @@ class MoveWriter:
                             s["points"],
                             s["best"],
                             s["captures"],
+                            s["rounds"],
+                            *s["placed"],
                         )
                     )
             for a in w.announcements:
