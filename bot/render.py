@@ -26,7 +26,7 @@ from bot.text import (
 from engine.game import Decision
 from engine.stack.describe import last_turn_words
 from engine.stack.moves import face_value
-from engine.stack.render import COLOURS, render_field, short_name, square
+from engine.stack.render import COLOURS, render_field, short_name, square, status_line
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.records import GameSummary, LeaderboardRow, PlayerStats, ScoreSheet, TableInfo
@@ -45,6 +45,7 @@ __all__ = [
     "score_sheet_text",
     "scoring_messages",
     "stats_text",
+    "table_parts",
     "table_text",
 ]
 
@@ -106,15 +107,20 @@ def lobby_text(info: TableInfo, rules: HouseRules) -> str:
     return fit_message("\n".join(lines))
 
 
-def _head(current_user: int | None, deadline: datetime | None, over: bool) -> str:
-    if over:
-        return ""
+def _head(state: StackState, current_user: int | None, deadline: datetime | None) -> str:
+    """Whose turn it is (a mention of ``current_user``, which an edit never pings), what
+    they must decide, and when their time runs out; or how the game ended."""
     when = f"<t:{int(deadline.timestamp())}:R>" if deadline is not None else ""
-    if current_user:
-        return f"{mention(current_user)}, it's your turn" + (
-            f" (time runs out {when})." if when else "."
-        )
-    return f"⏳ This turn ends {when}." if when else ""
+    p = state.current
+    if state.decision is Decision.OVER or p is None or not current_user:
+        line = status_line(state, name=escape_name)
+        return line + (f" · this turn ends {when}" if when and p is not None else "")
+    line = f"▶ {square(p)} {mention(current_user)}, it's your turn"
+    if state.decision is Decision.PLACE:
+        line += f": your rerolled {state.placing} must go on a pile"
+    elif state.in_last_turns:
+        line += " (your last one this round)"
+    return line + (f" · time runs out {when}" if when else "")
 
 
 def _squeeze(field: str, budget: int) -> str:
@@ -153,41 +159,64 @@ def table_text(
     deadline: datetime | None = None,
     note: str | None = None,
 ) -> str:
-    """The live table message: a head line mentioning ``current_user`` (and when their time
-    runs out, as a timestamp Discord counts down), an optional ``note``, then the field.
+    """The live table message as one text: :func:`table_parts` joined by a line break
+    (at most 2,000 characters)."""
+    return "\n".join(
+        part
+        for part in table_parts(
+            state, current_user=current_user, last_move=last_move, deadline=deadline, note=note
+        )
+        if part
+    )
+
+
+def table_parts(
+    state: StackState,
+    *,
+    current_user: int | None,
+    last_move: str | None,
+    deadline: datetime | None = None,
+    note: str | None = None,
+) -> tuple[str, str]:
+    """The live table message's two texts: the head — whose turn it is, mentioning
+    ``current_user``, and when their time runs out, as a timestamp Discord counts down —
+    with an optional ``note``; and the field (every seat, the last turns).
 
     ``last_move`` (one turn per line, oldest first) and ``note`` are markdown whose names
     are already escaped (the service escapes its turn words); without ``last_move`` the
-    state's last turn is written. At most 2,000 characters: a big table is written
-    compactly, the oldest of several last turns are left out, and then long lines are cut.
+    state's last turn is written. Together at most 2,000 characters (with the line break
+    between them): a big table is written compactly, the oldest of several last turns are
+    left out, and then long lines are cut.
     """
-    over = state.decision is Decision.OVER
-    head = [
+    head = "\n".join(
         line
-        for line in (_head(current_user, deadline, over), cut(note, NOTE_LIMIT) if note else "")
+        for line in (_head(state, current_user, deadline), cut(note, NOTE_LIMIT) if note else "")
         if line
-    ]
+    )
     if last_move is None:
         words = last_turn_words(state)
         turns = [escape_name(cut(words, LAST_MOVE_LIMIT))] if words else []
     else:
         turns = [cut(line, LAST_MOVE_LIMIT) for line in last_move.split("\n") if line.strip()]
-    budget = MESSAGE_LIMIT - sum(len(line) + 1 for line in head)
-    field = render_field(state, last_move="\n".join(turns), name=escape_name)
+    budget = MESSAGE_LIMIT - len(head) - 1
+
+    def field_of(last: str, compact: bool = False) -> str:
+        return render_field(state, last_move=last, name=escape_name, compact=compact, status=False)
+
+    field = field_of("\n".join(turns))
     if len(field) <= budget:  # the usual case: everything fits
-        return "\n".join([*head, field])
+        return head, field
     wanted = sum(len(t) + 1 for t in turns)
     compact = False
-    room = budget - len(render_field(state, last_move="", name=escape_name)) - len("\nLast: ")
+    room = budget - len(field_of("")) - len("\nLast: ")
     if room < min(wanted, LAST_MOVE_LIMIT):
         compact = True
-        base = render_field(state, last_move="", name=escape_name, compact=True)
-        room = budget - len(base) - len("\nLast: ")
+        room = budget - len(field_of("", True)) - len("\nLast: ")
     last = _recent(turns, max(room, LAST_MOVE_LIMIT))
-    field = render_field(state, last_move=last, name=escape_name, compact=compact)
+    field = field_of(last, compact)
     if len(field) > budget:
         field = _squeeze(field, budget)
-    return fit_message("\n".join([*head, field]))
+    return head, fit_message(field, budget)
 
 
 def alt_text(state: StackState) -> str:

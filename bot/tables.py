@@ -39,12 +39,23 @@ from discord.ext import commands
 from bot.image import FieldPicture
 from bot.outbox import Outbox
 from bot.painter import Painter
-from bot.render import alt_text, lobby_text, table_text
+from bot.palette import seat_colour
+from bot.render import alt_text, lobby_text, table_parts
 from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import escape_name, fit_message
-from bot.views import end_view, lobby_view, move_from_code, moves_view, table_view
+from bot.views import (
+    PICTURE,
+    TableLayout,
+    closed_layout,
+    end_view,
+    lobby_layout,
+    move_from_code,
+    moves_view,
+    table_layout,
+)
 from engine.game import Decision
 from engine.stack.rules import HouseRules
+from engine.stack.state import StackState
 from persistence import Store
 from persistence.records import OutboxItem, TableInfo
 
@@ -62,6 +73,7 @@ CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried 
 RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
+CLOSED = "This Stack table is closed. `/table new` opens another."
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -308,28 +320,27 @@ class Tables:
             seconds = PLACE_FALLBACK_SECONDS
         return live.turn_started + timedelta(seconds=seconds) if seconds else None
 
-    async def _payload(self, live: LiveTable, *, note: str | None = None) -> dict[str, Any]:
+    async def _payload(
+        self, live: LiveTable, *, note: str | None = None, picture: bool = False
+    ) -> dict[str, Any]:
+        """The table message (components V2: a message that has them keeps them, so the
+        lobby, the game and the closed table are all V2); ``picture``: with a gallery
+        showing the attached picture."""
         if live.state is None:
             if not live.info.is_active:
-                return {
-                    "content": "This Stack table is closed. `/table new` opens another.",
-                    "view": None,
-                }
+                return {"view": closed_layout(CLOSED)}
             rules = await self._rules_of(live.info)
-            return {
-                "content": fit_message(lobby_text(live.info, rules)),
-                "view": lobby_view(live.id, live.version),
-            }
+            text = fit_message(lobby_text(live.info, rules))
+            return {"view": lobby_layout(live.id, live.version, text)}
         over = live.state.is_over or not live.info.is_active
-        content = table_text(
+        head, field = table_parts(
             live.state,
             current_user=None if over else live.current_user(),
             last_move="\n".join(live.turns) if live.turns else None,
             deadline=None if over else await self.deadline(live),
             note=note,
         )
-        view = None if over else table_view(live.id, live.version)
-        return {"content": fit_message(content), "view": view}
+        return {"view": _table_view(live.id, live.version, live.state, head, field, picture, over)}
 
     async def _render(
         self, live: LiveTable, channel: Any, *, note: str | None = None
@@ -337,11 +348,12 @@ class Tables:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
         async with live.lock:
-            payload = await self._payload(live, note=note)
+            attach = self.draw_pictures and live.state is not None and _may_attach(channel)
+            payload = await self._payload(live, note=note, picture=attach)
             version = live.version
             snapshot = None
-            if self.draw_pictures and live.state is not None and _may_attach(channel):
-                snapshot = FieldPicture.of(live.state), alt_text(live.state)
+            if attach and live.state is not None:
+                snapshot = await self._picture(live.state, live.info), alt_text(live.state)
         if snapshot is None:
             return payload, None
         picture, description = snapshot
@@ -352,7 +364,11 @@ class Tables:
             png = await self.painter.draw(picture)
             if record is not None:
                 record.picture = (version, png)
-        return payload, discord.File(io.BytesIO(png), filename="table.png", description=description)
+        return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
+
+    async def _picture(self, state: StackState, info: TableInfo) -> FieldPicture:
+        """What the picture of ``state`` shows (drawn in the server's theme)."""
+        return FieldPicture.of(state)
 
     # ------------------------------------------------------------ the table message
 
@@ -397,8 +413,12 @@ class Tables:
         payload, picture = await self._render(live, channel)
         try:
             await channel.get_partial_message(record.message_id).edit(
-                attachments=[picture] if picture else [], allowed_mentions=NO_MENTIONS, **payload
+                content=None,  # a message from before components V2 loses its text
+                attachments=[picture] if picture else [],
+                allowed_mentions=NO_MENTIONS,
+                **payload,
             )
+            _release(payload["view"])
         except discord.NotFound:
             log.info("table %s: its message is gone; posting anew", live.id)
             record.message_id = None
@@ -416,13 +436,12 @@ class Tables:
         old = record.message_id
         payload, picture = await self._render(live, channel, note=note)
         kwargs = dict(payload)
-        if kwargs.get("view") is None:
-            kwargs.pop("view", None)
         if picture is not None:
             kwargs["file"] = picture
         kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
         await self.budget.acquire(record.channel_id, 2 if old is not None else 1)
         message = await channel.send(**kwargs)
+        _release(kwargs["view"])
         record.message_id = message.id
         record.posted_at = discord.utils.utcnow()
         record.messages_since = 0
@@ -449,20 +468,33 @@ class Tables:
             self.message(live).messages_since += 1
 
     async def final_edit(self, table_id: int) -> None:
-        """The last edit of a closed table's message: the final position, no buttons."""
+        """The last edit of a closed table's message: the final position (its picture drawn
+        anew), no buttons."""
         loaded = await self.store.load_table(table_id)
         info = loaded.info
         if info.message_id is None:
             return
         channel = self._channel(info.message_channel_id or info.channel_id)
-        if loaded.state is None:
-            content = "This Stack table is closed. `/table new` opens another."
+        picture: discord.File | None = None
+        state = loaded.state
+        if state is None:
+            view = closed_layout(CLOSED)
         else:
-            closed = None if loaded.state.is_over else "**This table is closed.**"
-            content = table_text(loaded.state, current_user=None, last_move=None, note=closed)
+            closed = None if state.is_over else "**This table is closed.**"
+            head, field = table_parts(state, current_user=None, last_move=None, note=closed)
+            attach = self.draw_pictures and _may_attach(channel)
+            if attach:
+                png = await self.painter.draw(await self._picture(state, info))
+                picture = discord.File(
+                    io.BytesIO(png), filename=PICTURE, description=alt_text(state)
+                )
+            view = _table_view(table_id, 0, state, head, field, attach, True)
         with contextlib.suppress(discord.NotFound):
             await channel.get_partial_message(info.message_id).edit(
-                content=fit_message(content), view=None, allowed_mentions=NO_MENTIONS
+                content=None,
+                view=view,
+                attachments=[picture] if picture else [],
+                allowed_mentions=NO_MENTIONS,
             )
 
     # ------------------------------------------------------------ after a commit
@@ -491,6 +523,7 @@ class Tables:
         self._log(interaction, "opened a table", live)
         payload = await self._payload(live)
         await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
+        _release(payload["view"])
         message = await interaction.original_response()
         record = self.message(live)
         record.message_id, record.posted_at = message.id, discord.utils.utcnow()
@@ -845,12 +878,48 @@ def _may_attach(channel: Any) -> bool:
     return me is not None and bool(channel.permissions_for(me).attach_files)
 
 
+def _table_view(
+    table_id: int,
+    version: int,
+    state: StackState,
+    head: str,
+    field: str,
+    picture: bool,
+    over: bool,
+) -> TableLayout:
+    """The table message's layout, coloured like the seat to move (or the winner)."""
+    seat = (state.winner or [None])[0] if state.is_over else state.current
+    return table_layout(
+        table_id,
+        version,
+        head=head,
+        field=field,
+        accent=_colour(seat) if seat is not None else None,
+        picture=alt_text(state) if picture else None,
+        playing=not over,
+    )
+
+
+def _colour(seat: int) -> int:
+    red, green, blue = seat_colour(seat)
+    return (red << 16) | (green << 8) | blue
+
+
+def _components(components: Any) -> Any:
+    """Every component of a message, nested ones (in containers, rows, sections) too."""
+    for component in components:
+        yield component
+        yield from _components(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _components([accessory])
+
+
 def _belongs_to(message: discord.Message, table_id: int) -> bool:
     """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
-    for row in message.components:
-        for item in getattr(row, "children", [row]):
-            custom_id = getattr(item, "custom_id", None) or ""
-            parts = custom_id.split(":")
-            if custom_id.startswith("stack:") and str(table_id) in parts[2:4]:
-                return True
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        parts = custom_id.split(":")
+        if custom_id.startswith("stack:") and str(table_id) in parts[2:4]:
+            return True
     return False

@@ -262,17 +262,71 @@ class EndButton(
 DYNAMIC_ITEMS = (LobbyButton, TurnButton, MoveButton, MoveSelect, EndButton)
 
 
-def lobby_view(table_id: int, version: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for action in LOBBY_LABELS:
-        view.add_item(LobbyButton(action, table_id, version))
-    return view
+PICTURE = "table.png"  # the table picture's file name, shown by the message's gallery
 
 
-def table_view(table_id: int, version: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(table_id, version))
-    return view
+class TableLayout(discord.ui.LayoutView):
+    """A table message (components V2): one container, coloured like the seat whose turn it
+    is, holding the head (whose turn, the countdown), the picture, the field and the
+    buttons. Its buttons are dynamic items, found by their custom ids after a restart."""
+
+    def __init__(
+        self,
+        texts: list[str],
+        *,
+        accent: int | None = None,
+        picture: str | None = None,
+        buttons: list[discord.ui.Item[Any]] | None = None,
+    ) -> None:
+        super().__init__(timeout=None)
+        container: discord.ui.Container[TableLayout] = discord.ui.Container(accent_colour=accent)
+        texts = [t for t in texts if t.strip()]
+        for index, text in enumerate(texts):
+            container.add_item(discord.ui.TextDisplay(text))
+            if index == 0 and picture is not None:
+                container.add_item(
+                    discord.ui.MediaGallery(
+                        discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
+                    )
+                )
+        if not texts and picture is not None:
+            container.add_item(
+                discord.ui.MediaGallery(
+                    discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
+                )
+            )
+        if buttons:
+            container.add_item(discord.ui.ActionRow(*buttons))
+        self.add_item(container)
+
+
+def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
+    """The lobby: its text, and Join, Leave, Add AI and Start."""
+    buttons: list[discord.ui.Item[Any]] = [
+        LobbyButton(action, table_id, version) for action in LOBBY_LABELS
+    ]
+    return TableLayout([text], buttons=buttons)
+
+
+def table_layout(
+    table_id: int,
+    version: int,
+    *,
+    head: str,
+    field: str,
+    accent: int | None,
+    picture: str | None,
+    playing: bool,
+) -> TableLayout:
+    """The live table: ``head`` (whose turn), the picture (``picture`` is its description;
+    ``None``: no picture), ``field`` (the text grid) and, while ``playing``, **My turn**."""
+    buttons: list[discord.ui.Item[Any]] = [TurnButton(table_id, version)] if playing else []
+    return TableLayout([head, field], accent=accent, picture=picture, buttons=buttons)
+
+
+def closed_layout(text: str) -> TableLayout:
+    """A closed table's message without a game: its text only."""
+    return TableLayout([text])
 
 
 def moves_view(table_id: int, version: int, choices: list[Choice]) -> tuple[discord.ui.View, int]:
@@ -318,10 +372,13 @@ def end_view(table_id: int, version: int) -> discord.ui.View:
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "PICTURE",
+    "TableLayout",
+    "closed_layout",
     "end_view",
-    "lobby_view",
+    "lobby_layout",
     "move_code",
     "move_from_code",
     "moves_view",
-    "table_view",
+    "table_layout",
 ]

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from simcord.components import walk_components
 
 from bot.client import StackBot
 from bot.config import Settings
@@ -78,3 +79,24 @@ def message(world: World, message_id: int) -> discord.Message:
         if m.id == message_id:
             return m
     raise AssertionError(f"no message {message_id} in the channel")
+
+
+def table_text_of(message: Any) -> str:
+    """The text a message shows: its content, or (components V2, as the table message)
+    its text displays joined by line breaks. ``message`` is a channel message or an
+    interaction's response (whose components are wire dictionaries)."""
+    texts = [message.content] if message.content else []
+    texts += [str(c["content"]) for c in _components(message) if c.get("type") == 10]
+    return "\n".join(texts)
+
+
+def buttons_of(message: Any) -> list[dict[str, Any]]:
+    """Every button and select of a message (in rows, or in a V2 container), as wire
+    dictionaries."""
+    return [c for c in _components(message) if c.get("type") in (2, 3)]
+
+
+def _components(message: Any) -> list[dict[str, Any]]:
+    """Every component of a message, nested ones too, as wire dictionaries."""
+    roots = [c if isinstance(c, dict) else c.to_dict() for c in message.components]
+    return list(walk_components(roots))

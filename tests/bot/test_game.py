@@ -8,7 +8,7 @@ from typing import Any
 from bot.views import move_code
 from engine.game import Decision
 from engine.stack.moves import Place, Reroll, Stack
-from tests.bot.conftest import World, message
+from tests.bot.conftest import World, buttons_of, message, table_text_of
 
 
 def live_of(world: World) -> Any:
@@ -23,7 +23,7 @@ def table_message(world: World) -> Any:
 async def open_lobby(world: World, **options: Any) -> Any:
     result = await world.alice.slash(world.channel, "table new", **options)
     assert result.response is not None and not result.ephemeral
-    assert "lobby" in result.response.content
+    assert "lobby" in table_text_of(result.response)
     return result.response
 
 
@@ -35,15 +35,15 @@ async def test_lobby_join_add_ai_and_start(world: World) -> None:
     assert again.ephemeral and again.response.content == "You're already at this table."
     added = await world.alice.click(lobby, label="Add AI")
     assert added.ephemeral
-    content = message(world, lobby.id).content
+    content = table_text_of(message(world, lobby.id))
     assert world.bob.mention in content and "AI 1" in content and "3/8 seated" in content
     refused = await world.bob.click(lobby, label="Start")
     assert refused.ephemeral and refused.response.content == "Only the host can start the game."
     started = await world.alice.click(lobby, label="Start")
     assert not started.ephemeral and "won the roll-off" in started.response.content
     shown = table_message(world)
-    assert "round 1" in shown.content
-    assert [c.label for row in shown.components for c in row.children] == ["My turn"]
+    assert "round 1" in table_text_of(shown)
+    assert [c["label"] for c in buttons_of(shown)] == ["My turn"]
 
 
 async def play_until(world: World, *, limit: int = 400) -> dict[str, int]:
@@ -98,13 +98,12 @@ async def play_until(world: World, *, limit: int = 400) -> dict[str, int]:
 
 async def tap(actor: Any, message: Any, move: Any) -> Any:
     code = move_code(move)
-    for row in message.components:
-        for component in row["components"]:
-            custom_id = component.get("custom_id", "")
-            if component["type"] == 2 and custom_id.endswith(":" + code):
-                return await actor.click(message, custom_id=custom_id)
-            if component["type"] == 3 and any(o["value"] == code for o in component["options"]):
-                return await actor.select(message, [code], custom_id=custom_id)
+    for component in buttons_of(message):
+        custom_id = component.get("custom_id", "")
+        if component["type"] == 2 and custom_id.endswith(":" + code):
+            return await actor.click(message, custom_id=custom_id)
+        if component["type"] == 3 and any(o["value"] == code for o in component["options"]):
+            return await actor.select(message, [code], custom_id=custom_id)
     raise AssertionError(f"{code} is not on the panel")
 
 
@@ -117,7 +116,7 @@ async def test_a_whole_game_to_the_end(world: World) -> None:
     seen = await play_until(world)
     print("SEEN", seen)
     assert seen["typed"] and seen["tapped"]
-    texts = [m.content for m in world.channel.history()]
+    texts = [table_text_of(m) for m in world.channel.history()]
     assert any(t.startswith("**Round 1 is over.**") for t in texts)
     assert any("🏆" in t and ("wins" in t or "share the win" in t) for t in texts)
     scores = await world.alice.slash(world.channel, "scores")

@@ -12,11 +12,13 @@ import pytest
 import bot.tables as tables_module
 from bot.service import Player, Refusal
 from bot.tables import Tables
-from tests.bot.conftest import World, make_bot
+from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
 def texts(world: World) -> list[str]:
+    """The channel's messages other than the table message (whose text is in its
+    components)."""
     return [m.content for m in world.channel.history()]
 
 
@@ -147,7 +149,7 @@ async def test_a_crash_before_the_table_edit_is_repaired_from_storage(
     await world.env.advance_time(2)
     shown = table_message(world)
     assert live_of(world).version == version
-    assert shown.content.startswith(f"<@{user}>, it's your turn")
+    assert f"<@{user}>, it's your turn" in table_text_of(shown).split("\n")[0]
     _ = live
 
 
@@ -173,7 +175,8 @@ async def test_round_and_game_messages_survive_a_crash_after_the_commit(
     assert any("Round 1" in t for t in all_texts)
     info = await world.bot.store.table(table_id)
     final = next(m for m in world.channel.history() if m.id == info.message_id)
-    assert not final.components and "it's your turn" not in final.content
+    assert not buttons_of(final) and "it's your turn" not in table_text_of(final)
+    assert "🏆" in table_text_of(final)  # the final position names the winner
 
 
 async def test_a_message_sent_just_before_the_crash_is_not_sent_again(
@@ -358,7 +361,7 @@ async def test_a_table_message_left_behind_by_a_crash_mid_repost_is_removed(
     monkeypatch.undo()
     await restart(world)
     await world.env.advance_time(2)
-    tables = [m for m in world.channel.history() if m.components]
+    tables = [m for m in world.channel.history() if buttons_of(m)]
     assert len(tables) == 1, [m.id for m in tables]
     _ = live
 

@@ -20,10 +20,11 @@ from bot.render import (
     house_rules_text,
     leaderboard_text,
     lobby_text,
-    round_end_messages,
-    round_scoring,
+    round_end_text,
     score_sheet_text,
+    scoring_messages,
     stats_text,
+    table_parts,
     table_text,
 )
 from bot.text import (
@@ -41,7 +42,6 @@ from bot.text import (
 )
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
-from engine.stack.render import render_round_scoring, square
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
 from engine.stack.state import StackState
 from persistence.records import (
@@ -196,11 +196,9 @@ def play_and_check(state: StackState, rng: random.Random, steps: int, ai_from: i
         if state.chance_kind == "roll":
             state.apply(state.sample_chance(rng))
         if len(state.round_scores) > rounds:
-            for scoring in (render_round_scoring(state, name=escape_name), round_scoring(state)):
-                messages = round_end_messages(state, len(state.round_scores), scoring)
-                assert 1 <= len(messages) <= 2
-                for text in messages:
-                    assert_safe(text)
+            assert_safe(round_end_text(state, len(state.round_scores)))
+            for text in scoring_messages(state, len(state.round_scores)):
+                assert_safe(text)
     check_table(state, rng, ai_from)
     if state.is_over:
         messages = game_end_messages(state)
@@ -218,6 +216,10 @@ def check_table(state: StackState, rng: random.Random, ai_from: int) -> None:
     for last in (None, "\n".join(recent)):
         text = table_text(state, current_user=user, last_move=last, deadline=deadline, note=note)
         assert_safe(text, allowed={user} if user else set())
+        head, field = table_parts(
+            state, current_user=user, last_move=last, deadline=deadline, note=note
+        )
+        assert head and field and len(head) + 1 + len(field) <= MESSAGE_LIMIT
     assert_safe(alt_text(state), limit=EMBED_FIELD)
 
 
@@ -406,10 +408,14 @@ def test_the_table_mentions_the_player_to_move_and_counts_down_to_the_deadline()
     deadline = datetime(2030, 1, 1, tzinfo=UTC)
     text = table_text(state, current_user=42, last_move=None, deadline=deadline)
     first = text.splitlines()[0]
-    assert first == f"<@42>, it's your turn (time runs out <t:{int(deadline.timestamp())}:R>)."
+    stamp = f"<t:{int(deadline.timestamp())}:R>"
+    assert first == f"▶ 🟥 <@42>, it's your turn · time runs out {stamp}"
     assert "**Stack** · round 1" in text
     quiet = table_text(state, current_user=None, last_move=None)
-    assert "<@" not in quiet and quiet.startswith("**Stack**")
+    assert "<@" not in quiet and quiet.startswith("▶ 🟥 **alice** to move")
+    head, field = table_parts(state, current_user=42, last_move=None, deadline=deadline)
+    assert head == first and field.startswith("**Stack** · round 1")
+    assert "to move" not in field  # the head says whose turn it is
 
 
 def test_the_lobby_mentions_seated_humans_and_escapes_ai_names() -> None:
@@ -472,27 +478,3 @@ def finished_round(dice: int, seed: int) -> StackState:
         else:
             state.apply(RandomPlayer().choose(state, rng))
     return state
-
-
-def test_round_scoring_has_a_line_per_scoring_player_adding_up_to_their_round_score() -> None:
-    state = finished_round(30, 4)
-    lines = round_scoring(state)
-    assert len(lines) <= 8
-    for seat in range(state.n):
-        line = next((x for x in lines if x.startswith(square(seat))), None)
-        if line is None:
-            assert state.round_scores[0][seat] == 0
-            continue
-        items = line.split(": ", 1)[1].replace(" · ", ", ").split(", ")
-        points = sum(int(item.rsplit(" ", 1)[1]) for item in items)
-        assert points == state.round_scores[0][seat], line
-
-
-def test_a_round_end_too_long_for_two_messages_leaves_out_scoring_lines_with_a_mark() -> None:
-    state = finished_round(30, 5)
-    scoring = [escape_name(f"{NASTY} scoring line {i}") for i in range(200)]
-    messages = round_end_messages(state, 1, scoring)
-    assert len(messages) == 2 and all(len(m) <= MESSAGE_LIMIT for m in messages)
-    text = "\n".join(messages)
-    assert text.startswith("**Round 1 is over.**") and "more scoring lines (shortened)" in text
-    assert "Round scores: " in text and "Leader at" in text

@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import Player
 from engine.stack.moves import FACES, RoundDice, Stack
-from tests.bot.conftest import World, message
+from tests.bot.conftest import World, buttons_of, message
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
@@ -182,12 +182,7 @@ async def test_an_outdated_button_is_refused(world: World) -> None:
     new_panel = await mover.click(table_message(world), label="My turn")
     await tap(mover, new_panel.response, live.state.legal_moves()[0])
     version = live_of(world).version
-    button = next(
-        c["custom_id"]
-        for row in old_panel.response.components
-        for c in row["components"]
-        if c["type"] == 2
-    )
+    button = next(c["custom_id"] for c in buttons_of(old_panel.response) if c["type"] == 2)
     old_click = await mover.click(old_panel.response, custom_id=button)
     assert old_click.ephemeral
     assert old_click.response.content.startswith(
@@ -231,7 +226,7 @@ async def test_ambiguous_target_gets_a_chooser(world: World) -> None:
     mover = actor_of(world, live.user_at(a))
     result = await mover.slash(world.channel, "stack", die=3, on=state.name(b))
     assert result.ephemeral and result.response.content == "Which pile do you mean?"
-    labels = [c["label"] for row in result.response.components for c in row["components"]]
+    labels = [c["label"] for c in buttons_of(result.response)]
     assert labels == [
         f"Stack a 3 on {state.name(b)}'s single 3",
         f"Stack a 3 on {state.name(b)}'s 3-high pile of 3s",

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 import bot.tables
-from tests.bot.conftest import World, make_bot
+from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
 from tests.bot.test_game import live_of, table_message, tap
 from tests.bot.test_refusals import actor_of, started
 
 
 def texts(world: World) -> list[str]:
-    return [m.content for m in world.channel.history()]
+    return [table_text_of(m) for m in world.channel.history()]
 
 
 def pinged(world: World, message: Any) -> list[int]:
@@ -34,13 +34,14 @@ async def test_turn_timer_pings_warns_and_moves_automatically(
     await world.env.advance_time(6)
     ping = table_message(world)
     assert ping.id != first.id and world.channel.last_message.id == ping.id
-    assert ping.content.startswith(f"<@{user}>, it's your turn (time runs out <t:")
+    head = table_text_of(ping).split("\n")[0]
+    assert f"<@{user}>, it's your turn" in head and "time runs out <t:" in head
     assert pinged(world, ping) == [user]
     assert first.id not in [m.id for m in world.channel.history()]
     version = live.version
     await world.env.advance_time(55)
     warned = table_message(world)
-    assert "Half your time is gone: 60 s left." in warned.content
+    assert "Half your time is gone: 60 s left." in table_text_of(warned)
     assert pinged(world, warned) == [user]
     assert ping.id not in [m.id for m in world.channel.history()]
     assert live_of(world).version == version
@@ -122,7 +123,7 @@ async def test_a_timed_out_player_gets_exactly_one_automatic_turn(world: World) 
     await world.env.advance_time(121)
     live = live_of(world)
     # the table message lists the turns since; the automatic one is marked, once
-    shown = table_message(world).content
+    shown = table_text_of(table_message(world))
     assert shown.count("(automatic: the turn timer ran out)") == 1
     assert len(live.state.round_scores) >= rounds
     assert live.info.seats[seat].timeouts == 1
@@ -137,8 +138,8 @@ async def test_a_lobby_left_by_everyone_closes_and_says_so(world: World) -> None
     from tests.bot.conftest import message
 
     closed = message(world, lobby.id)
-    assert closed.content.startswith("This Stack table is closed")
-    assert closed.content.startswith("This Stack table is closed.") and not closed.components
+    assert table_text_of(closed).startswith("This Stack table is closed.")
+    assert not buttons_of(closed)
 
 
 async def test_here_means_this_channel_for_every_key_including_the_turn_timer(
