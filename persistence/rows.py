@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from engine.stack.rules import StackRules
 from persistence.errors import TableNotFound, WrongTableStatus
-from persistence.records import OutboxItem, PlayerStats, SeatInfo, TableCursor, TableInfo
+from persistence.records import OutboxItem, SeatInfo, TableCursor, TableInfo
 from persistence.schema import seats, snapshots, tables
 
 
@@ -53,12 +53,6 @@ def info_from_row(row: Row[Any], seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
         last_active_at=aware(row.last_active_at),
         moved_at=aware(row.moved_at),
         pinged_version=row.pinged_version,
-    )
-
-
-def stats_from_row(row: Row[Any]) -> PlayerStats:
-    return PlayerStats(
-        row.user_id, row.name, row.games, row.wins, row.points, row.best_round, row.captures
     )
 
 
