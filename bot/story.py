@@ -309,9 +309,9 @@ async def draw(tables: Tables, chart: Any) -> bytes:
 async def game_chart_file(
     tables: Tables, sheet: ScoreSheet, theme: Theme, info: TableInfo | None = None
 ) -> discord.File | None:
-    """The chart of ``sheet`` as an attachment, or ``None`` (no round played yet, or the
-    drawing failed: the caller sends its text alone)."""
-    if not sheet.rounds:
+    """The chart of ``sheet`` as an attachment, or ``None`` (no round played yet, pictures
+    are off, or the drawing failed: the caller sends its text alone)."""
+    if not sheet.rounds or not tables.draw_pictures:
         return None
     try:
         from bot.charts import GameChart
@@ -331,8 +331,9 @@ async def game_chart_file(
 async def stats_chart_file(
     tables: Tables, name: str, stats: PlayerStats, theme: Theme
 ) -> discord.File | None:
-    """A player's last games as a small chart, or ``None`` (no game, or drawing failed)."""
-    if not stats.recent:
+    """A player's last games as a small chart, or ``None`` (no game, pictures are off, or
+    the drawing failed)."""
+    if not stats.recent or not tables.draw_pictures:
         return None
     try:
         from bot.charts import StatsChart
