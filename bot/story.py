@@ -229,32 +229,35 @@ async def answer_game(interaction: discord.Interaction, table_id: int) -> None:
     tables = tables_of(interaction)
     try:
         info = await _table_of(tables.store, table_id, interaction.guild_id)
-        sheet, record = await tables.in_time(interaction, _sheet_and_record(tables, table_id))
+        text, files = await tables.in_time(interaction, _game_answer(tables, info))
     except StoryRefusal as refusal:
         await tables.say(interaction, str(refusal))
         return
-    theme = await theme_of(tables.store, info.guild_id)
+    await _answer(interaction, [text], files)
+
+
+async def _game_answer(tables: Tables, info: TableInfo) -> tuple[str, list[discord.File]]:
+    """A finished game's sheet as text, with its chart (when it can be drawn) and record."""
+    try:
+        sheet = await tables.store.score_sheet(info.id)
+        record = await tables.store.export_record(info.id)
+    except TableNotFound:
+        raise StoryRefusal(GONE) from None
+    except WrongTableStatus:
+        raise StoryRefusal(NOT_STARTED) from None
     files = []
+    theme = await theme_of(tables.store, info.guild_id)
     chart = await game_chart_file(tables, sheet, theme, info)
     if chart is not None:
         files.append(chart)
     data = json.dumps(record, indent=1).encode()
-    files.append(discord.File(io.BytesIO(data), filename=f"stack-table-{table_id}.json"))
+    files.append(discord.File(io.BytesIO(data), filename=f"stack-table-{info.id}.json"))
     text = (
         score_sheet_text(sheet)
         + "\n-# The game record (`stack-record/1`) is attached; check it with "
         "`python -m engine.record check`."
     )
-    await _answer(interaction, [text], files)
-
-
-async def _sheet_and_record(tables: Tables, table_id: int) -> tuple[ScoreSheet, dict[str, Any]]:
-    try:
-        return await tables.store.score_sheet(table_id), await tables.store.export_record(table_id)
-    except TableNotFound:
-        raise StoryRefusal(GONE) from None
-    except WrongTableStatus:
-        raise StoryRefusal(NOT_STARTED) from None
+    return text, files
 
 
 # ---------------------------------------------------------------------------- charts
@@ -295,7 +298,7 @@ def game_chart_description(sheet: ScoreSheet) -> str:
 def stats_chart_description(name: str, stats: PlayerStats) -> str:
     """The stats chart's alt text: the last games' totals, oldest first, wins marked."""
     games = list(reversed(stats.recent))
-    each = ", ".join(f"{g.total} of {g.target}{' (won)' if g.won else ''}" for g in games)
+    each = ", ".join(f"{g.total} (target {g.target}{', won' if g.won else ''})" for g in games)
     text = f"Bar chart of {plain_name(cut(name, 32))}'s last {plural(len(games), 'game')}, "
     return cut(text + f"oldest first: {each}.", EMBED_FIELD)
 
