@@ -299,7 +299,8 @@ def stats_chart_description(name: str, stats: PlayerStats) -> str:
     """The stats chart's alt text: the last games' totals, oldest first, wins marked."""
     games = list(reversed(stats.recent))
     each = ", ".join(f"{g.total} (target {g.target}{', won' if g.won else ''})" for g in games)
-    text = f"Bar chart of {plain_name(cut(name, 32))}'s last {plural(len(games), 'game')}, "
+    last = "last game" if len(games) == 1 else f"last {len(games)} games"
+    text = f"Bar chart of {plain_name(cut(name, 32))}'s {last}, "
     return cut(text + f"oldest first: {each}.", EMBED_FIELD)
 
 

@@ -303,10 +303,6 @@ async def test_a_game_end_whose_chart_cannot_be_drawn_goes_out_as_text(
 # ---------------------------------------------------------------------------- stats, theme
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Store.stats() does not fill rounds, placed (favourite face) and recent yet",
-)
 async def test_stats_show_the_record_and_a_chart_of_the_last_games(world: World) -> None:
     await seat(world, [world.alice, world.bob], target=5, dice=2)
     await play(world, [world.alice, world.bob])
@@ -318,6 +314,7 @@ async def test_stats_show_the_record_and_a_chart_of_the_last_games(world: World)
     (chart,) = result.response.attachments
     assert chart.filename == "stats.png" and chart.description
     save("stats-alice.png", await chart.read())
+    print("\n--- /stats ---\n" + text + "\n" + chart.description)
 
 
 async def test_the_picture_theme_is_a_server_setting_the_charts_use(
