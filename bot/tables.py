@@ -39,9 +39,10 @@ from discord.ext import commands
 from bot.image import FieldPicture
 from bot.outbox import Outbox
 from bot.painter import Painter
-from bot.palette import seat_colour
+from bot.palette import Theme, seat_colour
+from bot.panel import panel_text
 from bot.render import alt_text, lobby_text, table_parts
-from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.service import Choice, LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import escape_name, fit_message
 from bot.views import (
     PICTURE,
@@ -51,9 +52,11 @@ from bot.views import (
     lobby_layout,
     move_from_code,
     moves_view,
+    panel_view,
     table_layout,
 )
 from engine.game import Decision
+from engine.stack.advice import advise
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence import Store
@@ -367,8 +370,11 @@ class Tables:
         return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
 
     async def _picture(self, state: StackState, info: TableInfo) -> FieldPicture:
-        """What the picture of ``state`` shows (drawn in the server's theme)."""
-        return FieldPicture.of(state)
+        """What the picture of ``state`` shows, in the server's theme, with the turn timer
+        in force in the table's channel."""
+        settings = await self._settings(info)
+        theme: Theme = "light" if settings.theme == "light" else "dark"
+        return FieldPicture.of(state, theme=theme, turn_seconds=settings.turn_seconds or None)
 
     # ------------------------------------------------------------ the table message
 
@@ -706,11 +712,9 @@ class Tables:
         if outcome.chooser is not None:
             if outcome.chooser_kind == "ambiguous":
                 text = "Which pile do you mean?"
+                view, _ = moves_view(live.id, live.version, outcome.chooser)
             else:
-                state = live.state
-                assert state is not None
-                text = f"You rerolled a {state.placing}: it must go on a pile. Which one?"
-            view, _ = moves_view(live.id, live.version, outcome.chooser)
+                text, view = await self._place_panel(live, outcome.chooser)
             if edit:
                 await self.edit_panel(interaction, content=text, view=view)
             else:
@@ -723,26 +727,42 @@ class Tables:
             await self.say(interaction, text)
 
     async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
+        """**My turn**: the player's own row, their moves grouped by what they achieve
+        (captures, safe takes, takes, rerolls) with the greedy AI's pick suggested, and a
+        button (or menu option) per move."""
         live = self.service.by_id.get(table_id)
         if live is None:
             await self.say(interaction, "This table has ended. Start a new one with `/table new`.")
             return
         try:
-            choices = await self.service.legal_choices(live, self.player(interaction))
+            await self.service.legal_choices(live, self.player(interaction))
         except Refusal as refusal:
             await self.say(interaction, str(refusal))
             return
-        state = live.state
-        assert state is not None
-        view, hidden = moves_view(live.id, live.version, choices)
-        text = (
-            "Your move:"
-            if state.decision is Decision.TURN
-            else f"Your rerolled {state.placing} must go on a pile:"
-        )
+        async with live.lock:
+            state = live.state
+            assert state is not None and state.current is not None
+            advice = advise(state)
+            text = panel_text(state, state.current, advice)
+            view, hidden = panel_view(live.id, live.version, state, advice)
         if hidden:
-            text += f" ({hidden} more can be typed with `/stack`)"
+            text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
         await self.say(interaction, text, view=view)
+
+    async def _place_panel(
+        self, live: LiveTable, chooser: list[Choice]
+    ) -> tuple[str, discord.ui.View]:
+        """The panel for a rerolled die that must go on one of several piles: the piles
+        grouped by what they achieve, the suggestion marked."""
+        async with live.lock:
+            state = live.state
+            assert state is not None
+            if state.decision is Decision.PLACE and state.current is not None:
+                advice = advise(state)
+                view, _ = panel_view(live.id, live.version, state, advice)
+                return panel_text(state, state.current, advice), view
+            text = "Your rerolled die must go on a pile. Which one?"
+            return text, moves_view(live.id, live.version, chooser)[0]
 
     async def hint(self, interaction: discord.Interaction) -> None:
         try:

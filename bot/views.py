@@ -12,8 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note
 from bot.service import Choice
+from bot.text import cut
+from engine.stack.advice import Advice, Group
 from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stack
+from engine.stack.state import StackState
 
 log = logging.getLogger(__name__)
 
@@ -172,11 +176,21 @@ class MoveButton(
 ):
     """One move, tapped from a panel or a chooser."""
 
-    def __init__(self, table_id: int, version: int, code: str, label: str = "Play") -> None:
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        code: str,
+        label: str = "Play",
+        *,
+        emoji: str | None = None,
+        suggested: bool = False,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
-                style=discord.ButtonStyle.secondary,
+                emoji=emoji,
+                style=discord.ButtonStyle.success if suggested else discord.ButtonStyle.secondary,
                 custom_id=f"stack:move:{table_id}:{version}:{code}",
             )
         )
@@ -208,10 +222,11 @@ class MoveSelect(
         version: int,
         part: int,
         options: list[discord.SelectOption] | None = None,
+        placeholder: str = "Stack a die…",
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder="Stack a die…",
+                placeholder=placeholder,
                 custom_id=f"stack:pick:{table_id}:{version}:{part}",
                 options=options or [discord.SelectOption(label="-", value="-")],
             )
@@ -364,6 +379,71 @@ def moves_view(table_id: int, version: int, choices: list[Choice]) -> tuple[disc
     return view, len(choices) - shown
 
 
+def panel_view(
+    table_id: int, version: int, state: StackState, advice: list[Advice]
+) -> tuple[discord.ui.View, int]:
+    """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
+    takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
+    Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
+    as buttons, the other moves in menus of 25 (best first). Returns the view and how
+    many moves did not fit (those can still be typed)."""
+    ordered = sorted(advice, key=lambda a: not a.suggested)  # stable: groups kept in order
+    rows: list[list[Advice]] = []
+    for group in Group:
+        moves = [a for a in ordered if a.group is group]
+        rows += [
+            moves[i : i + MAX_BUTTONS_PER_ROW] for i in range(0, len(moves), MAX_BUTTONS_PER_ROW)
+        ]
+    if len(rows) > MAX_ROWS:
+        rerolls = [a for a in ordered if a.group is Group.REROLL]
+        stacks = [a for a in ordered if a.group is not Group.REROLL]
+        first = [a for a in stacks if a.suggested or a.group is Group.CAPTURE][:MAX_BUTTONS_PER_ROW]
+        rest = [a for a in stacks if a not in first]
+        rows = [first] if first else []
+        rows += [
+            rerolls[i : i + MAX_BUTTONS_PER_ROW]
+            for i in range(0, len(rerolls), MAX_BUTTONS_PER_ROW)
+        ]
+        selects = [
+            rest[i : i + MAX_SELECT_OPTIONS] for i in range(0, len(rest), MAX_SELECT_OPTIONS)
+        ]
+    else:
+        selects = []
+    view = discord.ui.View(timeout=None)
+    shown = 0
+    for row, moves in enumerate(rows[:MAX_ROWS]):
+        for a in moves:
+            item = MoveButton(
+                table_id,
+                version,
+                move_code(a.move),
+                move_label(state, a),
+                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+                suggested=a.suggested,
+            )
+            item.item.row = row
+            view.add_item(item)
+            shown += 1
+    row = min(len(rows), MAX_ROWS)
+    for part, moves in enumerate(selects[: MAX_ROWS - row]):
+        options = [
+            discord.SelectOption(
+                label=move_label(state, a),
+                value=move_code(a.move),
+                description=cut(move_note(a), 100),
+                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+            )
+            for a in moves
+        ]
+        select = MoveSelect(
+            table_id, version, part, options, placeholder="More moves (best first)…"
+        )
+        select.item.row = row + part
+        view.add_item(select)
+        shown += len(options)
+    return view, len(advice) - shown
+
+
 def end_view(table_id: int, version: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(EndButton(table_id, version))
@@ -380,5 +460,6 @@ __all__ = [
     "move_code",
     "move_from_code",
     "moves_view",
+    "panel_view",
     "table_layout",
 ]
