@@ -113,14 +113,18 @@ def seat_lines(
     width: int = NAME_WIDTH,
     piles: str = "",
     marker: bool = True,
+    score: int | None = None,
 ) -> list[str]:
     """One seat as a phone shows it: ``▶🟦 **bob** 47 pts · round +13`` and, indented below,
-    ``dice 1×3 2 4×2 · piles 4² 5²×2 · caught 6⁴``, wrapped at :data:`LINE_WIDTH`."""
+    ``dice 1×3 2 4×2 · piles 4² 5²×2 · caught 6⁴``, wrapped at :data:`LINE_WIDTH`.
+    ``piles`` is the seat's piles in words (:func:`pile_words_by_owner`); ``score`` its
+    points in the field this round (computed when not given)."""
     turn = seat == state.current and state.decision is not Decision.OVER
     mark = "▶" if turn and marker else ""
     head = f"{mark}{square(seat)} **{name(short_name(state.name(seat), width))}**"
     head += f" {state.totals[seat]} pts"
-    score = state.field_scores()[seat] if state.round_number else 0
+    if score is None:
+        score = state.field_scores()[seat] if state.round_number else 0
     if score:
         head += f" · round {score:+d}"
     parts = [f"dice {dice_words(state.singles[seat])}"]
@@ -157,8 +161,13 @@ def render_field(
     width = NAME_WIDTH // 2 + 2 if compact else NAME_WIDTH
     lines = [f"**Stack** · round {max(state.round_number, 1)} · first to {rules.target_score}"]
     piles = pile_words_by_owner(state)
+    scores = state.field_scores() if state.round_number else [0] * state.n
     for seat in range(state.n):
-        lines.extend(seat_lines(state, seat, name=name, width=width, piles=piles.get(seat, "")))
+        lines.extend(
+            seat_lines(
+                state, seat, name=name, width=width, piles=piles.get(seat, ""), score=scores[seat]
+            )
+        )
     if state.team is not None:
         sides = state.side_totals()
         lines.append(
