@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+import time
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont
@@ -128,6 +129,16 @@ def _cmap(face: Face) -> frozenset[int]:
             return frozenset(font.getBestCmap() or {})
         finally:
             font.close()
+
+
+def prepare() -> float:
+    """Read every font's character map now (about 0.15 s a font, once per process), so
+    that no picture pays for it later; the seconds it took."""
+    started = time.perf_counter()
+    for weight in get_args(Weight):
+        for face in faces(weight):
+            _cmap(face)
+    return time.perf_counter() - started
 
 
 def has_glyph(face: Face, char: str) -> bool:

@@ -31,6 +31,7 @@ import traceback
 from collections import deque
 from typing import Literal
 
+from bot import fonts
 from bot.charts import GameChart, StatsChart
 from bot.image import FieldPicture, draw_field
 
@@ -169,6 +170,7 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
     frozen out of the collector's way.
     """
     source, sink = sys.stdin.fileno(), sys.stdout.buffer
+    fonts.prepare()  # every font's character map, before the first picture is asked for
     warm = warm_after is None
     frozen = False
     while True:

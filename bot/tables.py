@@ -126,7 +126,7 @@ class TableMessage:
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task[None] | None = None
-    picture: tuple[int, bytes] | None = None  # the last picture drawn, by table version
+    picture: tuple[FieldPicture, bytes] | None = None  # the last picture drawn, and of what
 
 
 class Tables:
@@ -353,7 +353,6 @@ class Tables:
         async with live.lock:
             attach = self.draw_pictures and live.state is not None and _may_attach(channel)
             payload = await self._payload(live, note=note, picture=attach)
-            version = live.version
             snapshot = None
             if attach and live.state is not None:
                 snapshot = await self._picture(live.state, live.info), alt_text(live.state)
@@ -361,12 +360,12 @@ class Tables:
             return payload, None
         picture, description = snapshot
         record = self.messages.get(live.id)
-        if record is not None and record.picture is not None and record.picture[0] == version:
-            png = record.picture[1]  # a re-post (a ping) shows the same position
+        if record is not None and record.picture is not None and record.picture[0] == picture:
+            png = record.picture[1]  # a re-post (a ping) shows the same position and theme
         else:
             png = await self.painter.draw(picture)
             if record is not None:
-                record.picture = (version, png)
+                record.picture = (picture, png)
         return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
 
     async def _picture(self, state: StackState, info: TableInfo) -> FieldPicture:

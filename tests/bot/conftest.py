@@ -11,8 +11,10 @@ import pytest
 import simcord
 from simcord.components import walk_components
 
+from bot import fonts
 from bot.client import StackBot
 from bot.config import Settings
+from bot.painter import warm_up
 
 
 def make_bot(db: Path, seed: int = 7) -> StackBot:
@@ -35,6 +37,15 @@ class World:
     carol: Any
     admin: Any
     db: Path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def drawing_warmed_up() -> None:
+    """The tests draw pictures on threads (simcord counts them as the bot's work) and some
+    let the bot settle for only 1 s of real time: load every font's character map and
+    matplotlib once, as the production worker does when it starts and when idle."""
+    fonts.prepare()
+    warm_up()
 
 
 @pytest.fixture(autouse=True)

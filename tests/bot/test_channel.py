@@ -120,7 +120,9 @@ async def test_names_never_ping_and_never_format(world: World, nick: str) -> Non
     _ = role
 
 
-@pytest.mark.simcord(settle_timeout=1.0)  # the bot's short sleeps wait for the clock
+# simcord lets a sleep shorter than the settle timeout run in real time: at 0.5 s the edit
+# coalescing's waits (up to EDIT_GAP) all follow simcord's clock, as the moves do.
+@pytest.mark.simcord(settle_timeout=0.5)
 async def test_a_fast_game_stays_within_the_channel_rate_limit_and_leaves_no_pings(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -129,6 +131,9 @@ async def test_a_fast_game_stays_within_the_channel_rate_limit_and_leaves_no_pin
     and the result — no pings."""
     monkeypatch.setattr(tables_module, "EDIT_GAP", 1.5)
     monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
+    # Pictures ride on the same calls (an attachment of the edit or post) and change no
+    # count; here they would be drawn on threads whose real time the settle counts.
+    world.bot.tables.draw_pictures = False
     await quick_game(world, target=40, dice=4)
     await world.env.advance_time(1.5)
     log = world.env.backend.http_requests
