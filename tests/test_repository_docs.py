@@ -169,9 +169,11 @@ def test_dockerfile_installs_the_dependencies_in_a_layer_before_the_source() -> 
         for i, sources in copies
         if {"engine", "persistence", "bot"} & {s.strip("./") for s in sources}
     )
-    assert copies[0][1] == ["pyproject.toml"], "only pyproject.toml before the dependencies"
+    # before the dependencies: the system packages' list (its own layer), then pyproject.toml
+    before = [sources for i, sources in copies if i < pip_runs[0]]
+    assert before == [["system-packages.txt"], ["pyproject.toml"]], before
     dependency_step = pip_runs[0]
-    assert copies[0][0] < dependency_step < first_source
+    assert copies[1][0] < dependency_step < first_source
     assert "--no-deps" not in steps[dependency_step][1]
     package_steps = [i for i in pip_runs if i > first_source]
     assert package_steps, "the package is installed after its source is copied"
@@ -205,11 +207,19 @@ def test_dockerfile_runs_stackbot_as_uid_10001_with_data_on_a_volume() -> None:
     assert "DATABASE_URL=sqlite+aiosqlite:////data/stackbot.db" in text
 
 
-def test_dockerfile_installs_fonts_for_the_picture() -> None:
-    text = (ROOT / "Dockerfile").read_text()
-    for package in ("fonts-dejavu-core", "fonts-noto-cjk", "fonts-noto-color-emoji"):
-        assert package in text
-    assert "FROM python:3.11-slim-bookworm" in text  # the Debian the packages were checked on
+def test_docker_and_ci_install_the_fonts_for_the_pictures_from_one_list() -> None:
+    listed = [
+        line.strip()
+        for line in (ROOT / "system-packages.txt").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    # Latin, Greek and Cyrillic; Chinese, Japanese and Korean; monochrome emoji
+    assert listed == ["fonts-dejavu-core", "fonts-noto-cjk", "fonts-symbola"]
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "COPY system-packages.txt" in dockerfile and "apt-get install" in dockerfile
+    assert "FROM python:3.11-slim-bookworm" in dockerfile  # the Debian the list was checked on
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ci.index("system-packages.txt") < ci.index("python -m pytest")
 
 
 # Benchmarks write to a temporary directory, never the working directory.
