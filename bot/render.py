@@ -16,6 +16,7 @@ from bot.text import (
     SHORTENED,
     code_name,
     cut,
+    display_width,
     escape_name,
     fit_message,
     mention,
@@ -249,12 +250,12 @@ def _sheet_lines(
     shown = list(rounds[-SHEET_ROUNDS:])
     skipped = len(rounds) - len(shown)
     shorts = [short_name(" ".join(n.split())) for n in names]
-    width = max(len(s) for s in shorts)
+    width = max(display_width(s) for s in shorts)
     labels = " ".join(f"{'R' + str(skipped + i + 1):>4}" for i in range(len(shown)))
     rows = [f"{'':{width}} {labels} {'Total':>6}".rstrip()]
     for seat, short in enumerate(shorts):
         cells = " ".join(f"{r[seat]:>4}" for r in shown)
-        label = code_name(short) + " " * (width - len(short))
+        label = code_name(short) + " " * (width - display_width(short))
         rows.append(f"{label} {cells} {totals[seat]:>6}")
     lines = ["```", *rows, "```"]
     if skipped:
@@ -276,7 +277,7 @@ def _state_sheet(state: StackState) -> list[str]:
         for side, total in state.side_totals().items():
             names = " & ".join(_name(state.name(s)) for s in side)
             lines.append(f"{names}: {total}/{target}")
-    else:
+    elif state.winner is None:  # a game over says who won instead
         lines.append(_leader_line(state.totals, target))
     return lines
 

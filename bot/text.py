@@ -7,6 +7,7 @@ Pure functions; no Discord objects.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -75,6 +76,21 @@ def code_name(name: str) -> str:
     """A name for inside a code block, where markdown is off and backslashes would show:
     one line, no backticks (they could end the block), no mentions."""
     return _defuse_mentions(_clean(name).replace("`", "ˋ")) or "?"
+
+
+def display_width(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced code block: 2 for wide characters
+    (Chinese, Japanese, Korean, emoji), 0 for combining marks and invisible ones (zero-width
+    spaces, joiners, variation selectors), 1 for the rest."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        if "\ufe00" <= char <= "\ufe0f":
+            continue
+        wide = unicodedata.east_asian_width(char) in ("W", "F") or ord(char) >= 0x1F300
+        width += 2 if wide else 1
+    return width
 
 
 def plain_name(name: str) -> str:

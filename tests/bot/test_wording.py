@@ -124,3 +124,40 @@ def test_wording_does_not_import_discord() -> None:
     code = "import sys, bot.wording; sys.exit('discord' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
     assert proc.returncode == 0
+
+
+def test_score_sheet_columns_line_up_for_wide_and_accented_names() -> None:
+    """A code block is monospaced: Japanese and emoji take two columns, combining marks
+    none, so the round and total columns stay aligned whatever the names."""
+    from bot.render import _sheet_lines
+    from bot.text import display_width
+
+    assert [display_width(t) for t in ("alice", "ボブ", "😀", "Ālīce ✨", "a\u200bb")] == [
+        5,
+        4,
+        2,
+        8,
+        2,
+    ]
+    rows = _sheet_lines(["alice", "ボブ", "😀 x", "Ālīce ✨"], [[1, 2, 3, 4]], [1, 2, 3, 4])[2:-1]
+    assert len({display_width(row) for row in rows}) == 1, rows
+
+
+def test_a_finished_games_sheet_names_no_leader_the_result_says_who_won() -> None:
+    import random
+
+    from bot.render import game_end_messages
+    from engine.game import Decision
+    from engine.stack.ai import RandomPlayer
+    from engine.stack.rules import StackRules
+    from engine.stack.state import StackState
+
+    state = StackState(["ボブ", "Ālīce ✨"], StackRules(target_score=30))
+    rng = random.Random(3)
+    while not state.is_over:
+        if state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(RandomPlayer().choose(state, rng))
+    text = "\n".join(game_end_messages(state))
+    assert "🏆" in text and "Leader at" not in text
