@@ -144,6 +144,19 @@ async def score_sheet(conn: AsyncConnection, table_id: int) -> ScoreSheet:
     )
 
 
+async def _seat_names(conn: AsyncConnection, table_ids: list[int]) -> dict[int, list[str]]:
+    """The names on each table's seats, in seat order."""
+    names: dict[int, list[str]] = {i: [] for i in table_ids}
+    if table_ids:
+        for s in await conn.execute(
+            select(seats.c.table_id, seats.c.name)
+            .where(seats.c.table_id.in_(table_ids))
+            .order_by(seats.c.table_id, seats.c.position)
+        ):
+            names[s.table_id].append(s.name)
+    return names
+
+
 async def history(conn: AsyncConnection, channel_id: int, limit: int) -> list[GameSummary]:
     rows = (
         await conn.execute(
@@ -153,15 +166,7 @@ async def history(conn: AsyncConnection, channel_id: int, limit: int) -> list[Ga
             .limit(limit)
         )
     ).all()
-    ids = [r.table_id for r in rows]
-    names: dict[int, list[str]] = {i: [] for i in ids}
-    if ids:
-        for s in await conn.execute(
-            select(seats.c.table_id, seats.c.name)
-            .where(seats.c.table_id.in_(ids))
-            .order_by(seats.c.table_id, seats.c.position)
-        ):
-            names[s.table_id].append(s.name)
+    names = await _seat_names(conn, [r.table_id for r in rows])
     return [
         GameSummary(
             r.table_id,
@@ -236,15 +241,7 @@ async def recent_games(
             .limit(limit)
         )
     ).all()
-    ids = [r.table_id for r in rows]
-    names: dict[int, list[str]] = {i: [] for i in ids}
-    if ids:
-        for s in await conn.execute(
-            select(seats.c.table_id, seats.c.name)
-            .where(seats.c.table_id.in_(ids))
-            .order_by(seats.c.table_id, seats.c.position)
-        ):
-            names[s.table_id].append(s.name)
+    names = await _seat_names(conn, [r.table_id for r in rows])
     return tuple(
         RecentGame(
             table_id=r.table_id,
