@@ -292,6 +292,23 @@ def _ticks(lo: float, hi: float, bins: int) -> list[float]:
     return [float(t) for t in locator.tick_values(lo, hi) if lo <= t <= hi]
 
 
+def _plot_axes(
+    figure: Figure, colours: Any, figure_height: int, *, box: tuple[float, float, float, float]
+) -> Axes:
+    """The plot's axes, styled, in ``box``: pixels (left, top, right margin, height)."""
+    left, top, right, height = box
+    ax = figure.add_axes(
+        (
+            left / WIDTH,
+            1 - (top + height) / figure_height,
+            (WIDTH - left - right) / WIDTH,
+            height / figure_height,
+        )
+    )
+    _style_axes(ax, colours)
+    return ax
+
+
 def _style_axes(ax: Axes, colours: Any) -> None:
     ax.set_facecolor(_rgb(colours.panel))
     for side in ("top", "right"):
@@ -355,15 +372,7 @@ def game_figure(chart: GameChart) -> Figure:
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
     right = MARGIN + 18
     plot_top = MARGIN + title_h
-    ax = figure.add_axes(
-        (
-            left / WIDTH,
-            fy(plot_top + PLOT_HEIGHT),
-            (WIDTH - left - right) / WIDTH,
-            PLOT_HEIGHT / height,
-        )
-    )
-    _style_axes(ax, colours)
+    ax = _plot_axes(figure, colours, height, box=(left, plot_top, right, PLOT_HEIGHT))
     ax.set_xlim(-0.02 * max(rounds, 1), rounds + 0.04 * max(rounds, 1))
     ax.set_ylim(lo - 0.05 * span, hi + 0.09 * span)
     _set_tick_labels(ax, x_ticks, y_ticks)
@@ -644,15 +653,7 @@ def stats_figure(chart: StatsChart) -> Figure:
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
     right = MARGIN
-    ax = figure.add_axes(
-        (
-            left / WIDTH,
-            fy(plot_top + STATS_PLOT_HEIGHT),
-            (WIDTH - left - right) / WIDTH,
-            STATS_PLOT_HEIGHT / height,
-        )
-    )
-    _style_axes(ax, colours)
+    ax = _plot_axes(figure, colours, height, box=(left, plot_top, right, STATS_PLOT_HEIGHT))
     n = len(games)
     ax.set_xlim(-0.6, max(n, 5) - 0.4)
     ax.set_ylim(lo - 0.04 * span, hi + 0.24 * span)
