@@ -6,7 +6,6 @@ buttons are :func:`bot.views.panel_view`'s."""
 from __future__ import annotations
 
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
-from engine.game import Decision
 from engine.stack.advice import Advice, Group
 from engine.stack.moves import Reroll
 from engine.stack.render import SUPERSCRIPT, pile_words_by_owner, seat_lines, short_name
@@ -57,7 +56,7 @@ def panel_text(state: StackState, seat: int, advice: list[Advice]) -> str:
     """The panel: what to decide, the player's own row, the suggestion, then each group of
     moves (a few lines each; every move is on the buttons or menus). At most 2,000
     characters; names escaped."""
-    if state.decision is Decision.PLACE:
+    if state.placing is not None:
         lines = [f"🎲 **Your rerolled {state.placing} must go on a pile.** Which one?"]
     else:
         tail = " (your last one this round)" if state.in_last_turns else ""

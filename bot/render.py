@@ -117,7 +117,7 @@ def _head(state: StackState, current_user: int | None, deadline: datetime | None
         line = status_line(state, name=escape_name)
         return line + (f" · this turn ends {when}" if when and p is not None else "")
     line = f"▶ {square(p)} {mention(current_user)}, it's your turn"
-    if state.decision is Decision.PLACE:
+    if state.placing is not None:
         line += f": your rerolled {state.placing} must go on a pile"
     elif state.in_last_turns:
         line += " (your last one this round)"

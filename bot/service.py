@@ -31,7 +31,6 @@ from bot.render import game_end_messages, round_end_text
 from bot.text import escape_name
 from bot.wording import discord_words
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
-from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, make_ai
 from engine.stack.describe import move_words, turn_words
 from engine.stack.moves import Move, Place, PlayerMove, Stack
@@ -593,7 +592,7 @@ class TableService:
             outcome = MoveOutcome(live)
             step = Step(live)
             step.play(seat, move)
-            placing = step.state.decision is Decision.PLACE and step.state.current == seat
+            placing = step.state.placing is not None and step.state.current == seat
             if not placing:
                 step.run_ai()
             timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
@@ -634,7 +633,7 @@ class TableService:
             step = Step(live)
             # one turn for the player: their move, and its placement if a reroll asks for one
             step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
-            if step.state.decision is Decision.PLACE and step.state.current == seat:
+            if step.state.placing is not None and step.state.current == seat:
                 step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:

@@ -55,7 +55,6 @@ from bot.views import (
     panel_view,
     table_layout,
 )
-from engine.game import Decision
 from engine.stack.advice import advise
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
@@ -319,7 +318,7 @@ class Tables:
         if state is None or live.current_user() is None or live.turn_started is None:
             return None
         seconds = (await self._settings(live.info)).turn_seconds
-        if not seconds and state.decision is Decision.PLACE:
+        if not seconds and state.placing is not None:
             seconds = PLACE_FALLBACK_SECONDS
         return live.turn_started + timedelta(seconds=seconds) if seconds else None
 
@@ -756,7 +755,7 @@ class Tables:
         async with live.lock:
             state = live.state
             assert state is not None
-            if state.decision is Decision.PLACE and state.current is not None:
+            if state.placing is not None and state.current is not None:
                 advice = advise(state)
                 view, _ = panel_view(live.id, live.version, state, advice)
                 return panel_text(state, state.current, advice), view

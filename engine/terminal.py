@@ -128,7 +128,7 @@ class TerminalGame:
         state = self.state
         p = state.current
         assert p is not None
-        if state.decision is Decision.PLACE:
+        if state.placing is not None:
             options = " or ".join(
                 pile_words(state.name(o), state.placing or 0, h)
                 for o, h in state.targets_for(p, state.placing or 0)

@@ -100,7 +100,7 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
         return _stack(state, p, after)
     if command == "place":
         return _place(state, p, after, explicit=word.lower() == "place")
-    placing = state.placing if state.decision is Decision.PLACE else None
+    placing = state.placing
     if placing is not None and (found := readings(state.players, typed)):
         return _choose(state, p, placing, typed, found, place=True)
     if word and (suggestion := _suggest(word)):
@@ -132,7 +132,7 @@ def move_notation(state: StackState, move: PlayerMove) -> str:
 
 
 def _reroll(state: StackState, p: int, typed: str, after: str) -> PlayerMove:
-    if state.decision is Decision.PLACE:
+    if state.placing is not None:
         raise _pending(state, p)
     if not after:
         raise InvalidMoveError(
@@ -165,7 +165,7 @@ def _stack(state: StackState, p: int, after: str) -> PlayerMove:
             InvalidReason.MISSING_FACE,
         )
     face = _face(first)
-    placing = state.placing if state.decision is Decision.PLACE else None
+    placing = state.placing
     if placing is not None and face != placing:
         raise _pending(state, p, asked=face)
     if placing is None:
@@ -184,7 +184,7 @@ def _stack(state: StackState, p: int, after: str) -> PlayerMove:
 
 
 def _place(state: StackState, p: int, after: str, *, explicit: bool) -> PlayerMove:
-    placing = state.placing if state.decision is Decision.PLACE else None
+    placing = state.placing
     if placing is None:
         raise IllegalMoveError(
             "There is no rerolled die waiting to be placed: `place` is for a rerolled die "

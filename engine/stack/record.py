@@ -289,7 +289,7 @@ class _Replay:
         try:
             state.apply(REROLLS[face])
             state.apply(ROLLS[rolled])
-            if state.decision is Decision.PLACE:
+            if state.placing is not None:
                 state.apply(PLACES[(owner, height)])
         except IllegalMoveError as err:  # pragma: no cover - the checks above come first
             raise RecordError(str(err), rnd, t) from None

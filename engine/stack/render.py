@@ -50,7 +50,7 @@ def status_line(state: StackState, *, name: NameFormat = as_is) -> str:
     if p is None:
         return "🎲 Rolling the dice…"
     who = f"{square(p)} **{name(state.name(p))}**"
-    if state.decision is Decision.PLACE:
+    if state.placing is not None:
         return f"▶ {who}: your rerolled {state.placing} must go on a pile; choose which."
     tail = " (last turns)" if state.in_last_turns else ""
     return f"▶ {who} to move{tail}"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import Enum
 from typing import Any, Self
 
 from engine.errors import IllegalMoveError, IllegalReason, Target
-from engine.game import Decision
+from engine.game import NO_EVENTS, Decision, Event, GameEnded, Outcome, RoundEnded, TurnEnded
 from engine.stack.moves import (
     FACES,
     PLACES,
@@ -34,11 +35,30 @@ from engine.stack.moves import (
 from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules, teams_adjacent
 
 STATE_FORMAT = 1
-_TURN = Decision.TURN
+
+
+class Phase(Enum):
+    """Where a game of Stack stands. Placing a rerolled die is Stack's own step: to every
+    host it is an ordinary turn (:attr:`Decision.TURN`) whose legal moves are placements."""
+
+    TURN = "turn"
+    PLACE = "place"  # the player to act places a rerolled die that has several targets
+    CHANCE = "chance"
+    OVER = "over"
+
+
+_TURN = Phase.TURN
 _FACE_SET = frozenset(FACES)
-_PLACE = Decision.PLACE
-_CHANCE = Decision.CHANCE
-_OVER = Decision.OVER
+_PLACE = Phase.PLACE
+_CHANCE = Phase.CHANCE
+_OVER = Phase.OVER
+_GAME_ENDED = GameEnded()
+_DECISION = {
+    Phase.TURN: Decision.TURN,
+    Phase.PLACE: Decision.TURN,
+    Phase.CHANCE: Decision.CHANCE,
+    Phase.OVER: Decision.OVER,
+}
 
 # A finished turn as the state's history keeps it (seat numbers, not names):
 #   ("stack", player, face, owner, height)
@@ -61,12 +81,13 @@ class StackState:
 
     __slots__ = (
         "_chance",
+        "_events",
         "_placing",
+        "_turn_ended",
         "capture_counts",
         "captures",
         "contenders",
         "current",
-        "decision",
         "first",
         "hand",
         "history",
@@ -75,6 +96,7 @@ class StackState:
         "n",
         "own_keys",
         "penalties",
+        "phase",
         "piles",
         "players",
         "rolloffs",
@@ -98,7 +120,7 @@ class StackState:
     contenders: tuple[int, ...] | None
     rolloffs: list[list[int]]
     _chance: str | None
-    decision: Decision
+    phase: Phase
     current: int | None
     singles: list[list[int]]
     single_total: list[int]
@@ -133,6 +155,8 @@ class StackState:
         self.players = players
         self.rules = rules
         self.n = len(players)
+        self._events = NO_EVENTS
+        self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
         self.team = rules.team_of(players)
         self.totals = [0] * self.n
         self.round_scores = []
@@ -142,7 +166,7 @@ class StackState:
         self.capture_counts = [0] * self.n
         self.winner = None
         self.current = None
-        self.decision = _CHANCE
+        self.phase = _CHANCE
         self._clear_field()
         if first is None:
             self.first = None
@@ -176,14 +200,19 @@ class StackState:
         return self.current
 
     @property
+    def decision(self) -> Decision:
+        """What the game waits for; placing a rerolled die is a :attr:`Decision.TURN`."""
+        return _DECISION[self.phase]
+
+    @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self.decision is _OVER
+        return self.phase is _OVER
 
     @property
     def chance_kind(self) -> str | None:
         """At a chance node, what must be rolled: ``rolloff``, ``dice`` or ``roll``."""
-        return self._chance if self.decision is _CHANCE else None
+        return self._chance if self.phase is _CHANCE else None
 
     @property
     def placing(self) -> int | None:
@@ -274,7 +303,7 @@ class StackState:
         p = self.current
         if p is None:
             return []
-        if self.decision is _PLACE:
+        if self.phase is _PLACE:
             face = self._placing
             assert face is not None
             return [PLACES[k] for k in self.targets[face] if k[0] != p]
@@ -300,7 +329,7 @@ class StackState:
             return 0
         targets = self.targets
         own = self.own_keys
-        if self.decision is _PLACE:
+        if self.phase is _PLACE:
             face = self._placing
             assert face is not None
             return len(targets[face]) - own[face][p]
@@ -321,7 +350,7 @@ class StackState:
             raise IndexError(index)
         targets = self.targets
         own = self.own_keys
-        if self.decision is _PLACE:
+        if self.phase is _PLACE:
             face = self._placing
             assert face is not None
             for k in targets[face]:
@@ -358,15 +387,32 @@ class StackState:
 
     # ----------------------------------------------------------------- applying moves
 
-    def apply(self, move: Move, *, by: int | None = None) -> None:
-        """Play ``move`` (a player's move or a chance outcome).
+    def check(self, move: Move, *, by: int | None = None) -> None:
+        """Raise the :class:`IllegalMoveError` that says why ``move`` cannot be played now
+        (asked by seat ``by``); return when it can."""
+        self._check(move, by)
+
+    def apply(self, move: Move, *, by: int | None = None) -> tuple[Event, ...]:
+        """Play ``move`` (a player's move or a chance outcome); returns what happened: a
+        turn ended, then the round was scored, then the game ended (each when it did).
 
         ``by``, when given, is the seat that asks to play it; anyone else's request is
         refused as not their turn. Raises :class:`IllegalMoveError` and changes nothing
         when the move is not legal now.
         """
+        self._events = NO_EVENTS
+        self._apply(move, by)
+        return self._events
+
+    def outcome(self) -> Outcome | None:
+        """Who won and the final totals, once the game is over."""
+        if self.winner is None:
+            return None
+        return Outcome(self.winner, tuple(self.totals), "target")
+
+    def _apply(self, move: Move, by: int | None) -> None:
         p = self.current
-        decision = self.decision
+        decision = self.phase
         if type(move) is Stack:
             f, o, h = move.face, move.owner, move.height
             if (
@@ -392,7 +438,7 @@ class StackState:
             ):
                 self._take_single(p, f)
                 self.hand = f
-                self.decision = _CHANCE
+                self.phase = _CHANCE
                 self._chance = "roll"
                 return
         elif type(move) is Roll:
@@ -412,7 +458,7 @@ class StackState:
                 and (o, h) in self.targets[placing]
             ):
                 self._placing = None
-                self.decision = _TURN
+                self.phase = _TURN
                 self._place(p, placing, o, h, ("reroll", p, self.hand, placing))
                 return
         elif type(move) is RoundDice:
@@ -445,7 +491,7 @@ class StackState:
     def resolve_chance(self, rng: random.Random) -> list[Move]:
         """Roll every pending chance outcome from ``rng`` until a player must decide."""
         drawn: list[Move] = []
-        while self.decision is _CHANCE:
+        while self.phase is _CHANCE:
             outcome = self.sample_chance(rng)
             self.apply(outcome)
             drawn.append(outcome)
@@ -454,14 +500,14 @@ class StackState:
     # ----------------------------------------------------------------- checks
 
     def _check(self, move: Move, by: int | None) -> None:
-        decision = self.decision
-        if decision is Decision.OVER:
+        decision = self.phase
+        if decision is _OVER:
             raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
         t = type(move)
         if t is Roll or t is RoundDice or t is RollOff:
             self._check_chance(move)
             return
-        if decision is Decision.CHANCE:
+        if decision is _CHANCE:
             raise IllegalMoveError(
                 "The dice must be rolled before anyone moves.", IllegalReason.WRONG_DECISION
             )
@@ -469,7 +515,7 @@ class StackState:
         assert p is not None
         if by is not None and by != p:
             raise IllegalMoveError(f"It's {self.players[p]}'s turn.", IllegalReason.NOT_YOUR_TURN)
-        if decision is Decision.PLACE:
+        if decision is _PLACE:
             if t is not Place:
                 face = self._placing
                 assert face is not None
@@ -585,16 +631,16 @@ class StackState:
             else:
                 bucket[key] = 1
                 self.own_keys[rolled][p] += 1
-            self.decision = _TURN
+            self.phase = _TURN
             self.hand = None
             self.history[-1]["turns"].append(("reroll", p, face, rolled, None, None))
             self._end_turn(p, False)
         elif options == 1:
-            self.decision = _TURN
+            self.phase = _TURN
             owner, height = next(k for k in bucket if k[0] != p)
             self._place(p, rolled, owner, height, ("reroll", p, face, rolled))
         else:
-            self.decision = _PLACE
+            self.phase = _PLACE
             self._placing = rolled
 
     def _place(self, p: int, face: int, owner: int, height: int, log: TurnLog) -> None:
@@ -640,6 +686,7 @@ class StackState:
         self._end_turn(p, height == 1 and not self.single_total[owner])
 
     def _end_turn(self, p: int, covered_last: bool) -> None:
+        self._events = self._turn_ended[p]
         n = self.n
         totals = self.single_total
         last = self.last_turns
@@ -665,6 +712,7 @@ class StackState:
     def _end_round(self) -> None:
         scores = self.field_scores()
         self.round_scores.append(scores)
+        self._events = (*self._events, RoundEnded(len(self.round_scores)))
         for seat, pts in enumerate(scores):
             self.totals[seat] += pts
         self.current = None
@@ -675,12 +723,13 @@ class StackState:
             leaders = [side for side, total in sides.items() if total == best]
             if len(leaders) == 1 or self.rules.tie_break == "shared":
                 self.winner = tuple(sorted(s for side in leaders for s in side))
-                self.decision = _OVER
+                self.phase = _OVER
                 self._chance = None
+                self._events = (*self._events, _GAME_ENDED)
                 return
         assert self.first is not None
         self.first = (self.first + 1) % self.n
-        self.decision = _CHANCE
+        self.phase = _CHANCE
         self._chance = "dice"
 
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
@@ -701,7 +750,7 @@ class StackState:
             {"first": self.first, "dice": tuple(tuple(d) for d in dice), "turns": []}
         )
         self.current = self.first
-        self.decision = _TURN
+        self.phase = _TURN
         self._chance = None
 
     def _roll_off(self, rolls: tuple[int, ...]) -> None:
@@ -738,7 +787,7 @@ class StackState:
             "contenders": None if self.contenders is None else list(self.contenders),
             "rolloffs": [list(r) for r in self.rolloffs],
             "chance": self._chance,
-            "decision": self.decision.value,
+            "decision": self.phase.value,
             "current": self.current,
             "singles": [list(row) for row in self.singles],
             "piles": [
@@ -774,6 +823,8 @@ class StackState:
             self.rules = StackRules.model_validate(data["rules"])
             check_setup(self.players, self.rules)
             self.n = len(self.players)
+            self._events = NO_EVENTS
+            self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
             self.team = self.rules.team_of(self.players)
             self.totals = list(data["totals"])
             self.round_scores = [list(r) for r in data["round_scores"]]
@@ -782,7 +833,7 @@ class StackState:
             self.contenders = None if c is None else tuple(c)
             self.rolloffs = [list(r) for r in data["rolloffs"]]
             self._chance = data["chance"]
-            self.decision = Decision(data["decision"])
+            self.phase = Phase(data["decision"])
             self.current = data["current"]
             self.singles = [list(row) for row in data["singles"]]
             self.single_total = [sum(row) for row in self.singles]

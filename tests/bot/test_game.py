@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.views import move_code
-from engine.game import Decision
 from engine.stack.moves import Place, Reroll, Stack
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 
@@ -59,7 +58,7 @@ async def play_until(world: World, *, limit: int = 400) -> dict[str, int]:
         actor = actors[user]
         moves = state.legal_moves()
         move = moves[step % len(moves)]
-        if state.decision is Decision.PLACE:
+        if state.placing is not None:
             assert isinstance(move, Place)
             panel = await actor.click(table_message(world), label="My turn")
             assert panel.ephemeral

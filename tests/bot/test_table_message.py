@@ -189,7 +189,7 @@ async def test_the_ping_reposts_the_v2_message_pinging_exactly_that_player_and_e
     state = live_of(world).state
     await tap(mover, panel.response, state.legal_moves()[0])
     live = live_of(world)
-    if live.state.decision is Decision.PLACE:
+    if live.state.placing is not None:
         panel = await mover.click(table_message(world), label="My turn")
         await tap(mover, panel.response, live.state.legal_moves()[0])
     await world.env.advance_time(2)

@@ -104,7 +104,7 @@ def test_the_groups_come_in_order_and_the_greedy_pick_is_suggested_once() -> Non
             assert groups == sorted(groups)
             assert [a.move for a in advice if a.suggested] == [GreedyPlayer().best(state).move]
             assert suggestion(state) == GreedyPlayer().best(state).move
-            if state.decision is Decision.PLACE:
+            if state.placing is not None:
                 assert all(isinstance(a.move, Place) for a in advice)
             seen.update(a.group for a in advice)
             state.apply(player.choose(state, rng))

@@ -148,7 +148,7 @@ def test_export_then_replay_reproduces_state_and_totals(
     state, seed = game
     rng = random.Random(seed)
     advance(state, rng, moves)
-    while state.decision is Decision.PLACE or state.chance_kind == "roll":
+    while state.placing is not None or state.chance_kind == "roll":
         step(state, rng)  # a record holds whole turns only
     record = json.loads(json.dumps(export_record(state)))
     if not record["rounds"]:

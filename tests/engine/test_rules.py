@@ -179,7 +179,7 @@ def test_reroll_player_chooses_among_several_targets() -> None:
     state = deal([3, 4], [5, 6], [6, 1])
     state.apply(Reroll(4))
     state.apply(Roll(6))
-    assert state.decision is Decision.PLACE
+    assert state.placing is not None
     assert state.placing == 6
     assert set(state.legal_moves()) == {Place(B, 1), Place(C, 1)}
     with pytest.raises(IllegalMoveError):
