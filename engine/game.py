@@ -127,22 +127,15 @@ class GameState(Protocol[MoveT]):
 
 
 StateT = TypeVar("StateT", bound=GameState[Any])
+StateT_contra = TypeVar("StateT_contra", bound=GameState[Any], contravariant=True)
 
 
-class AIPlayer(Protocol[StateT]):
+class AIPlayer(Protocol[StateT_contra]):
     """Chooses a move for the seat to act."""
 
     level: str
 
-    def choose(self, state: StateT, rng: random.Random) -> Any: ...
-
-
-class Hinter(Protocol[StateT]):
-    """An AI that can say why it likes a move (for hints and My turn)."""
-
-    def hint(self, state: StateT) -> tuple[Any, str]:
-        """The move it would play for the seat to act, and why, in a sentence."""
-        ...
+    def choose(self, state: StateT_contra, rng: random.Random) -> Any: ...
 
 
 # ---------------------------------------------------------------------------- game

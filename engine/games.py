@@ -31,13 +31,14 @@ def names() -> tuple[str, ...]:
 
 def get(name: str) -> Game[Any]:
     """The game called ``name`` (``"stack"``, ``"stackup"``)."""
-    game = _loaded.get(name)
-    if game is not None:
-        return game
+    known = _loaded.get(name)
+    if known is not None:
+        return known
     module = _MODULES.get(name)
     if module is None:
-        raise UnknownGame(f"There is no game called {name!r}; the games are {', '.join(_MODULES)}.")
-    game = importlib.import_module(module).GAME
+        games = ", ".join(_MODULES)
+        raise UnknownGame(f"There is no game called {name!r}; the games are {games}.")
+    game: Game[Any] = importlib.import_module(module).GAME
     _loaded[name] = game
     return game
 
