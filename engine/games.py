@@ -16,6 +16,11 @@ _MODULES = {
     "stack": "engine.stack.game",
     "stackup": "engine.stackup.game",
 }
+# a game record's "format" -> the game that writes and checks it
+_FORMATS = {
+    "stack-record/1": "stack",
+    "stackup-record/1": "stackup",
+}
 DEFAULT = "stack"
 _loaded: dict[str, Game[Any]] = {}
 
@@ -48,8 +53,6 @@ def all_games() -> list[Game[Any]]:
 
 
 def by_record_format(fmt: object) -> Game[Any] | None:
-    """The game whose records have ``"format": fmt``."""
-    for game in all_games():
-        if game.record_format == fmt:
-            return game
-    return None
+    """The game whose records have ``"format": fmt``, or ``None``."""
+    name = _FORMATS.get(fmt) if isinstance(fmt, str) else None
+    return None if name is None else get(name)

@@ -53,6 +53,9 @@ _PLACE = Phase.PLACE
 _CHANCE = Phase.CHANCE
 _OVER = Phase.OVER
 _GAME_ENDED = GameEnded()
+_D_TURN = Decision.TURN
+_D_CHANCE = Decision.CHANCE
+_D_OVER = Decision.OVER
 _DECISION = {
     Phase.TURN: Decision.TURN,
     Phase.PLACE: Decision.TURN,
@@ -88,6 +91,7 @@ class StackState:
         "captures",
         "contenders",
         "current",
+        "decision",
         "first",
         "hand",
         "history",
@@ -121,6 +125,7 @@ class StackState:
     rolloffs: list[list[int]]
     _chance: str | None
     phase: Phase
+    decision: Decision  # what a host sees: placing a rerolled die is a Decision.TURN
     current: int | None
     singles: list[list[int]]
     single_total: list[int]
@@ -166,7 +171,7 @@ class StackState:
         self.capture_counts = [0] * self.n
         self.winner = None
         self.current = None
-        self.phase = _CHANCE
+        self.phase, self.decision = _CHANCE, _D_CHANCE
         self._clear_field()
         if first is None:
             self.first = None
@@ -198,11 +203,6 @@ class StackState:
     def current_player(self) -> int | None:
         """The seat that must decide now, or ``None`` at a chance node or after the game."""
         return self.current
-
-    @property
-    def decision(self) -> Decision:
-        """What the game waits for; placing a rerolled die is a :attr:`Decision.TURN`."""
-        return _DECISION[self.phase]
 
     @property
     def is_over(self) -> bool:
@@ -438,7 +438,7 @@ class StackState:
             ):
                 self._take_single(p, f)
                 self.hand = f
-                self.phase = _CHANCE
+                self.phase, self.decision = _CHANCE, _D_CHANCE
                 self._chance = "roll"
                 return
         elif type(move) is Roll:
@@ -458,7 +458,7 @@ class StackState:
                 and (o, h) in self.targets[placing]
             ):
                 self._placing = None
-                self.phase = _TURN
+                self.phase, self.decision = _TURN, _D_TURN
                 self._place(p, placing, o, h, ("reroll", p, self.hand, placing))
                 return
         elif type(move) is RoundDice:
@@ -631,16 +631,16 @@ class StackState:
             else:
                 bucket[key] = 1
                 self.own_keys[rolled][p] += 1
-            self.phase = _TURN
+            self.phase, self.decision = _TURN, _D_TURN
             self.hand = None
             self.history[-1]["turns"].append(("reroll", p, face, rolled, None, None))
             self._end_turn(p, False)
         elif options == 1:
-            self.phase = _TURN
+            self.phase, self.decision = _TURN, _D_TURN
             owner, height = next(k for k in bucket if k[0] != p)
             self._place(p, rolled, owner, height, ("reroll", p, face, rolled))
         else:
-            self.phase = _PLACE
+            self.phase, self.decision = _PLACE, _D_TURN
             self._placing = rolled
 
     def _place(self, p: int, face: int, owner: int, height: int, log: TurnLog) -> None:
@@ -723,13 +723,13 @@ class StackState:
             leaders = [side for side, total in sides.items() if total == best]
             if len(leaders) == 1 or self.rules.tie_break == "shared":
                 self.winner = tuple(sorted(s for side in leaders for s in side))
-                self.phase = _OVER
+                self.phase, self.decision = _OVER, _D_OVER
                 self._chance = None
                 self._events = (*self._events, _GAME_ENDED)
                 return
         assert self.first is not None
         self.first = (self.first + 1) % self.n
-        self.phase = _CHANCE
+        self.phase, self.decision = _CHANCE, _D_CHANCE
         self._chance = "dice"
 
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
@@ -750,7 +750,7 @@ class StackState:
             {"first": self.first, "dice": tuple(tuple(d) for d in dice), "turns": []}
         )
         self.current = self.first
-        self.phase = _TURN
+        self.phase, self.decision = _TURN, _D_TURN
         self._chance = None
 
     def _roll_off(self, rolls: tuple[int, ...]) -> None:
@@ -834,6 +834,7 @@ class StackState:
             self.rolloffs = [list(r) for r in data["rolloffs"]]
             self._chance = data["chance"]
             self.phase = Phase(data["decision"])
+            self.decision = _DECISION[self.phase]
             self.current = data["current"]
             self.singles = [list(row) for row in data["singles"]]
             self.single_total = [sum(row) for row in self.singles]
