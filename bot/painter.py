@@ -1,8 +1,11 @@
-"""Drawing pictures off the event loop, in a worker process: table pictures
-(:class:`~bot.image.FieldPicture`, drawn by :func:`bot.image.draw_field`) and charts
-(:class:`~bot.charts.GameChart`, :class:`~bot.charts.StatsChart`, drawn by
-:func:`bot.charts.draw_chart`; matplotlib is imported by the first chart, so the first
-table picture does not wait for it).
+"""Drawing pictures off the event loop, in a worker process, for every game: a job is a
+:class:`DrawJob` — a module-level draw function of the ``bot`` package, named
+``"module:function"``, and its picklable arguments — so any game's picture runs through the
+same worker. Stack's table pictures (:class:`~bot.image.FieldPicture`, drawn by
+:func:`bot.image.draw_field`) and the charts (:class:`~bot.charts.GameChart`,
+:class:`~bot.charts.StatsChart`, drawn by :func:`bot.charts.draw_chart`; matplotlib is
+imported by the first chart, so the first table picture does not wait for it) may be
+given as they are: they become the jobs of those functions.
 
 A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
 and the event loop take turns at the interpreter lock (and so does a process pool's
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import os
 import pickle
@@ -29,7 +33,9 @@ import struct
 import sys
 import traceback
 from collections import deque
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from bot import fonts
 from bot.charts import GameChart, StatsChart
@@ -38,8 +44,39 @@ from bot.image import FieldPicture, draw_field
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
 HEADER = struct.Struct(">I")  # each message: its length, then the bytes
-Job = FieldPicture | GameChart | StatsChart
 WARM_AFTER = 1.0  # seconds of quiet before the worker loads matplotlib
+
+
+@dataclass(frozen=True, slots=True)
+class DrawJob:
+    """A picture to draw: ``function`` (``"bot.module:name"``, a module-level function of
+    the ``bot`` package returning PNG bytes) called with ``args``. Equal jobs draw equal
+    pictures (the table message caches by it), so ``args`` hold what the picture shows."""
+
+    function: str
+    args: tuple[Any, ...] = ()
+    chart: bool = False  # a matplotlib chart: drawn with the garbage collector paused
+
+    def resolve(self) -> Callable[..., bytes]:
+        module, _, name = self.function.partition(":")
+        if not (module == "bot" or module.startswith("bot.")) or not name:
+            raise ValueError(f"not a draw function of the bot: {self.function!r}")
+        function: Callable[..., bytes] = getattr(importlib.import_module(module), name)
+        return function
+
+
+Job = DrawJob | FieldPicture | GameChart | StatsChart
+
+
+def as_job(job: Job) -> DrawJob:
+    """Any job as a :class:`DrawJob` (Stack's pictures and the charts as they are)."""
+    if isinstance(job, DrawJob):
+        return job
+    if isinstance(job, FieldPicture):
+        return DrawJob("bot.image:draw_field", (job,))
+    if isinstance(job, GameChart | StatsChart):
+        return DrawJob("bot.charts:draw_chart", (job,), chart=True)
+    raise TypeError(f"nothing to draw in {job!r}")
 
 
 class DrawFailed(Exception):
@@ -58,8 +95,7 @@ class Painter:
 
     async def draw(self, job: Job) -> bytes:
         """``job`` drawn as PNG bytes: in the worker process, else on a thread."""
-        if not isinstance(job, Job):
-            raise TypeError(f"nothing to draw in {job!r}")
+        job = as_job(job)
         if self.mode == "process":
             worker = await self._ready()
             if worker is not None and worker.stdin is not None:
@@ -132,12 +168,11 @@ class Painter:
 
 
 def draw_job(job: Job) -> bytes:
-    """Draw any job: a table picture, or a chart (matplotlib imported on the first)."""
+    """Draw any job: a game's picture, or a chart (matplotlib imported on the first)."""
     if isinstance(job, FieldPicture):
         return draw_field(job)
-    from bot.charts import draw_chart
-
-    return draw_chart(job)
+    job = as_job(job)
+    return job.resolve()(*job.args)
 
 
 def warm_up() -> None:
@@ -169,6 +204,8 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
     sent; what the first chart (or the warm-up) left alive — modules, fonts — is then
     frozen out of the collector's way.
     """
+    from bot import painter as this
+
     source, sink = sys.stdin.fileno(), sys.stdout.buffer
     fonts.prepare()  # every font's character map, before the first picture is asked for
     warm = warm_after is None
@@ -191,9 +228,9 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
             return
         (size,) = HEADER.unpack(head)
         job = pickle.loads(_read(source, size))
-        if not isinstance(job, Job):
+        if not isinstance(job, this.DrawJob):  # the worker runs as __main__
             return
-        chart = not isinstance(job, FieldPicture)
+        chart = job.chart
         if chart:
             gc.disable()
         try:

@@ -1,0 +1,433 @@
+"""The per-game Discord interface: what a game is on Discord beyond its engine.
+
+The host — :mod:`bot.service` (lobby, seats, host powers, locks, duplicate interactions,
+AI seats, timers, expiry), :mod:`bot.tables` (the live table message, pings, the outbox,
+the clocks) and the game-agnostic cogs (``/table``, ``/scores``, ``/leaderboard``,
+``/stats``, ``/rules``, ``/export``, ``/hint``) — knows no game's rules. Everything that is
+a game's own on Discord is one :class:`DiscordGame` object in one module of
+:mod:`bot.games`, found by name in the registry (:func:`bot.games.get`). Stack's is
+:mod:`bot.games.stack`; Stack Up!'s is ``bot.games.stackup``.
+
+The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
+============================================================================
+
+**Engine.** ``game`` is the engine's :class:`~engine.game.Game`. The host seats players
+with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its
+message), starts with ``game.new_state``, reads typed moves with ``game.parse_move``,
+plays AI seats with ``game.make_ai(level)``, plays a timed-out turn with ``game.hint``,
+and plays the chance outcomes (``state.sample_chance``) and, when the state has one,
+``state.automatic()`` (a move the table plays without asking: ``None`` when the player
+must decide) inside the same step. The events ``state.apply`` returns drive what the
+channel is told: :class:`~engine.game.TurnEnded` -> :meth:`DiscordGame.turn_text` (shown
+on the table message and to the mover), :class:`~engine.game.RoundEnded` ->
+:meth:`DiscordGame.round_text` (an outbox message), :class:`~engine.game.GameEnded` ->
+:meth:`DiscordGame.game_end_texts` (outbox messages; the first carries the game chart
+when :meth:`DiscordGame.game_chart` draws one).
+
+**The public table message** (components V2, one container): :meth:`DiscordGame.table_parts`
+gives its head (whose turn — mention ``current_user``, which an edit never pings — and
+the countdown), its text field, its accent colour and the picture's alt text;
+:meth:`DiscordGame.picture` an optional :class:`~bot.painter.DrawJob` (a module-level
+draw function of ``bot.*`` and picklable arguments; the painter runs it in its worker
+process, off the event loop, and the table message caches the PNG by the job's
+equality). Under it, the private button (:attr:`DiscordGame.private_button`: "My turn"
+for Stack, "My hand" for Stack Up!). **Nothing a player may not see goes in any of
+these** (nor in :meth:`turn_text`, :meth:`round_text`, :meth:`game_end_texts`).
+
+**The private panel.** A click on the private button: the host checks the table is live
+and the clicker seated (refusals answered for you), takes the table's lock and awaits
+:meth:`DiscordGame.panel` (``host, live, seat``) -> :class:`Panel` (text, view, files),
+then answers it ephemerally, freshly on every click (ephemeral messages cannot be edited
+after 15 minutes). Refuse with :class:`~bot.service.Refusal` (e.g. Stack: "It's bob's
+turn."). After a player's move that leaves the same seat to act in the same turn (Stack:
+a rerolled die to place; a drawn card to play or keep), the host answers the move with
+the panel again (editing the panel that was clicked).
+
+**Buttons.** Subclass :class:`bot.views.TableButton` (custom_id parsing of the table id
+and version, the bot-stopping check, refusals and unexpected errors answered in one place)
+for a game's own buttons and selects, and list them in :attr:`DiscordGame.dynamic_items`
+(registered at start-up, so they work after a restart). To play a move from a button or a
+command, call ``await host.play_move(interaction, move=..., table_id=..., version=...,
+edit=True)`` (a button on a panel: the panel is edited with the result) or
+``await host.play_move(interaction, text="...")`` (a typed move). The host's generic
+:class:`bot.views.MoveButton` / :class:`bot.views.MoveSelect` carry a move as
+:meth:`DiscordGame.move_code` (at most 40 characters of ``[A-Za-z0-9._-]``); their
+custom ids are ``move:TABLE:VERSION:CODE`` and ``pick:TABLE:VERSION:PART``. Game-owned
+custom ids must start with the game's name and a colon (``stackup:...``) and carry the
+table id as their second field, so that the start-up clean-up recognises a table's
+messages.
+
+**Commands.** :meth:`DiscordGame.cog` returns the game's own cog (Stack: ``/stack``,
+``/reroll``; Stack Up!: ``/play``); its commands call ``host.play_move(interaction,
+text=...)``. A :class:`~bot.service.Refusal` raised anywhere in a command or a
+:class:`~bot.views.TableButton` callback is answered ephemerally with its message by the
+command tree's / button base's error handler: never catch it to answer it yourself.
+
+**Refusals.** :meth:`DiscordGame.refusal_words` words the engine's three errors for
+Discord (Stack: slash commands instead of the terminal's syntax); never name a hidden card
+of another player there.
+
+**Hidden information.** :attr:`DiscordGame.hidden_information` ``True`` means a running
+game's record is not exported (``/export`` refuses until the game is over) and the
+texts above must be checked for leaks by the game's tests.
+
+**Lobby, rules, stats.** :meth:`DiscordGame.lobby_summary` (the lobby's rule lines),
+:meth:`DiscordGame.rules_brief` (``/rules``), :meth:`DiscordGame.settings_text` (the
+house rules), :meth:`DiscordGame.stats_text` (``/stats``), :meth:`DiscordGame.score_text`
+(``/scores``), :attr:`DiscordGame.table_options` (which ``/table new`` options the game
+takes, and which settings field each sets).
+
+Every method has a working default built on the engine interface, so a game can start
+with little and override what it shows better.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from pydantic import BaseModel
+
+from bot.palette import seat_colour
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
+from engine.errors import AmbiguousMoveError, MoveError
+from engine.game import Game, RoundEnded, TurnEnded
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+    from bot.painter import DrawJob, Painter
+    from bot.service import LiveTable, TableService
+    from persistence import Store
+    from persistence.records import PlayerStats, ScoreSheet
+
+__all__ = [
+    "DiscordGame",
+    "Host",
+    "Panel",
+    "PrivateButton",
+    "TableParts",
+    "colour_of",
+]
+
+CODE_LIMIT = 40  # characters of a move code in a custom_id
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateButton:
+    """The button under the table message that opens a player's private panel."""
+
+    label: str
+    emoji: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableParts:
+    """The public table message of a committed state: ``head`` (whose turn, the
+    countdown, a note), ``field`` (the table as text), ``accent`` (the container's colour,
+    ``0xRRGGBB``, or ``None``) and ``alt_text`` (the picture's description, at most 1,024
+    characters). Head and field together fit in 2,000 characters."""
+
+    head: str
+    field: str
+    accent: int | None
+    alt_text: str
+
+
+@dataclass(slots=True)
+class Panel:
+    """A private answer: its text (at most 2,000 characters), buttons and files."""
+
+    text: str
+    view: discord.ui.View | None = None
+    files: list[discord.File] = field(default_factory=list)
+
+
+class Host(Protocol):
+    """What a game's module, its buttons and the generic buttons may use of the host
+    (:class:`bot.tables.Tables` is it; ``interaction.client.tables`` finds it)."""
+
+    service: TableService
+    store: Store
+    painter: Painter
+    draw_pictures: bool
+    accepting: bool
+
+    async def say(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        """Answer ephemerally (a follow-up when already answered)."""
+        ...
+
+    async def edit_panel(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+        """Edit the message whose component was used."""
+        ...
+
+    async def in_time(
+        self,
+        interaction: discord.Interaction,
+        work: Any,
+        *,
+        update: bool = False,
+        public: bool = False,
+    ) -> Any:
+        """Await ``work``, deferring the interaction first when it is slow."""
+        ...
+
+    async def play_move(
+        self,
+        interaction: discord.Interaction,
+        *,
+        text: str | None = None,
+        move: Any = None,
+        table_id: int | None = None,
+        version: int | None = None,
+        edit: bool = False,
+    ) -> None:
+        """Play a typed (``text``) or given (``move``) move for the user and answer them
+        (``edit``: by editing the panel whose button was used); refusals raise
+        :class:`~bot.service.Refusal`."""
+        ...
+
+    async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Answer the user with their private panel (as the private button does)."""
+        ...
+
+    async def tapped(
+        self, interaction: discord.Interaction, table_id: int, version: int, code: str
+    ) -> None:
+        """A move button or select (``code`` is :meth:`DiscordGame.move_code`) was used."""
+        ...
+
+    async def lobby_button(
+        self, interaction: discord.Interaction, action: str, table_id: int
+    ) -> None: ...
+
+    async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None: ...
+
+
+def colour_of(seat: int) -> int:
+    """A seat's colour as a container accent (``0xRRGGBB``)."""
+    red, green, blue = seat_colour(seat)
+    return (red << 16) | (green << 8) | blue
+
+
+class DiscordGame:
+    """One game on Discord. Subclass it, set :attr:`game`, and override what the game
+    shows better than the defaults (which use only the engine interface)."""
+
+    game: Game[Any]
+    private_button = PrivateButton("My turn", "🎲")
+    hidden_information = False  # a running game's record is not exported
+    table_options: Mapping[str, str] = {}  # `/table new` option -> settings field
+    dynamic_items: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    # ------------------------------------------------------------ lobby and settings
+
+    def settings_of(self, values: Mapping[str, Any]) -> BaseModel:
+        """The game's settings model from stored values (raises pydantic's
+        ``ValidationError`` for a wrong value)."""
+        return self.game.settings.model_validate(dict(values))
+
+    def lobby_summary(self, settings: BaseModel) -> list[str]:
+        """The lobby's lines about the rules, under its title."""
+        return [f"{self.title} · {self.game.min_players}–{self.game.max_players} players"]
+
+    def settings_text(self, settings: BaseModel, *, channel: bool = False) -> str:
+        """The house rules in force, a line per setting."""
+        where = "this channel" if channel else "this server"
+        lines = [f"**{escape_name(self.title)} house rules for {where}**"]
+        for key, value in settings.model_dump().items():
+            shown = str(value).lower() if isinstance(value, bool) else value
+            lines.append(f"`{key}` = {shown}")
+        return fit_message("\n".join(lines))
+
+    def rules_brief(self) -> str:
+        """``/rules``: the rules and how to play them on Discord, briefly."""
+        return fit_message(f"**{escape_name(self.title)}**\n{self.game.rules_text()}")
+
+    # ------------------------------------------------------------ the table message
+
+    def table_parts(
+        self,
+        state: Any,
+        *,
+        current_user: int | None,
+        turns: Sequence[str] | None,
+        deadline: datetime | None = None,
+        note: str | None = None,
+    ) -> TableParts:
+        """The table message of ``state`` as every player may see it. ``turns``: the last
+        turns' words (escaped markdown, oldest first; ``None``: the game's own account);
+        ``current_user`` the human to move (mentioned), ``deadline`` when their time runs
+        out."""
+        when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
+        seat = state.current_player
+        if state.is_over:
+            outcome = state.outcome()
+            winners = " & ".join(escape_name(state.players[s]) for s in outcome.winners)
+            head = f"🏆 {winners} {'share the win' if len(outcome.winners) > 1 else 'wins'}!"
+        elif seat is not None and current_user:
+            head = f"▶ {mention(current_user)}, it's your turn{when}"
+        elif seat is not None:
+            head = f"▶ {escape_name(state.players[seat])} to play{when}"
+        else:
+            head = "…"
+        if note:
+            head += "\n" + cut(note, 300)
+        last = "\n".join(turns or ())
+        body = escape_name(self.game.render_text(state, None))
+        text = f"{body}\n{last}" if last else body
+        room = MESSAGE_LIMIT - len(head) - 1
+        return TableParts(head, fit_message(text, room), self.accent(state), self.alt_text(state))
+
+    def accent(self, state: Any) -> int | None:
+        """The table message's colour: the seat to move, or the (first) winner."""
+        if state.is_over:
+            outcome = state.outcome()
+            seat = outcome.winners[0] if outcome and outcome.winners else None
+        else:
+            seat = state.current_player
+        return colour_of(seat) if seat is not None else None
+
+    def alt_text(self, state: Any) -> str:
+        """The picture's description for screen readers (at most 1,024 characters)."""
+        who = state.current_player
+        status = "over" if state.is_over else (
+            f"{plain_name(state.players[who])} to move" if who is not None else "in play"
+        )
+        return cut(f"{self.title} table, {status}.", 1024)
+
+    def picture(
+        self, state: Any, *, theme: str, turn_seconds: int | None
+    ) -> DrawJob | None:
+        """The table's picture as a job for the painter, or ``None`` (no picture)."""
+        return None
+
+    def mid_turn(self, state: Any) -> bool:
+        """Whether the player to act is finishing a turn already begun (Stack: a rerolled
+        die to place): with the turn timer off, such a turn still runs out (the host's
+        ``MID_TURN_SECONDS``)."""
+        return False
+
+    # ------------------------------------------------------------ what happened
+
+    def turn_text(self, state: Any, event: TurnEnded) -> str:
+        """A turn that just ended, in words everyone may see (plain: the host escapes)."""
+        return self.game.turn_words(state, event)
+
+    def round_text(self, state: Any, event: RoundEnded) -> str | None:
+        """The channel's message for a round that just ended (before the next round's
+        chance outcomes), or ``None``. Markdown, names escaped."""
+        return None
+
+    def game_end_texts(self, state: Any) -> list[str]:
+        """The channel's messages for the game's end (markdown, names escaped)."""
+        outcome = state.outcome()
+        names = " & ".join(f"**{escape_name(state.players[s])}**" for s in outcome.winners)
+        verb = "share the win" if len(outcome.winners) > 1 else "wins"
+        scores = ", ".join(
+            f"{escape_name(n)} {s}" for n, s in zip(state.players, outcome.scores, strict=True)
+        )
+        return [fit_message(f"🏆 {names} {verb}! {scores}")]
+
+    async def game_chart(self, host: Host, table_id: int) -> discord.File | None:
+        """The chart sent with the game's end (``None``: the text alone); its errors are
+        the host's to catch (the text then goes alone)."""
+        return None
+
+    # ------------------------------------------------------------ moves
+
+    def move_code(self, move: Any) -> str:
+        """A move in a custom_id or a select's value (at most :data:`CODE_LIMIT` of
+        ``[A-Za-z0-9._-]``). The default writes the game's JSON encoding compactly."""
+        import json
+
+        code = json.dumps(self.game.encode_move(move), separators=(",", ":"))
+        return code.replace('"', "").replace(",", ".").replace("[", "").replace("]", "")
+
+    def move_from_code(self, state: Any, code: str) -> Any | None:
+        """The move ``code`` stands for, or ``None``: among the legal moves by default."""
+        for move in state.legal_moves():
+            if self.move_code(move) == code:
+                return move
+        return None
+
+    def move_label(self, state: Any, move: Any) -> str:
+        """A legal move on a button or in a menu (plain text, at most 80 characters)."""
+        return cut(self.game.move_words(state, move), 80)
+
+    def refusal_words(self, error: MoveError) -> str:
+        """An engine refusal in Discord's words (plain markdown)."""
+        return str(error)
+
+    def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
+        """The question above the chooser of an ambiguous typed move."""
+        return "Which one do you mean?"
+
+    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+        """The private panel of ``seat`` (called under the table's lock: read
+        ``live.state`` freely, never call the service). The default lists the legal moves
+        as buttons when it is the seat's turn."""
+        from bot.service import Refusal
+        from bot.views import moves_view
+
+        state = live.state
+        if state is None or state.current_player != seat:
+            raise Refusal("It's not your turn.")
+        choices = [(m, self.move_label(state, m)) for m in state.legal_moves()]
+        view, hidden = moves_view(self, live.id, live.version, choices)
+        text = f"**Your turn.**\n{escape_name(self.game.render_text(state, seat))}"
+        if hidden:
+            text += f"\n-# {plural(hidden, 'more move')} can be typed."
+        return Panel(fit_message(text), view)
+
+    # ------------------------------------------------------------ records and stats
+
+    def score_text(self, sheet: ScoreSheet) -> str:
+        """``/scores``: a stored game's score sheet."""
+        from bot.render import score_sheet_text
+
+        return score_sheet_text(sheet)
+
+    async def score_chart(self, host: Host, sheet: ScoreSheet, info: Any) -> discord.File | None:
+        """The chart ``/scores`` attaches (``None``: none)."""
+        return None
+
+    def stats_text(self, name: str, stats: PlayerStats | None) -> str:
+        """``/stats``: a player's record in this game on a server."""
+        who = escape_name(cut(name, 32))
+        if stats is None:
+            return f"{who} has not finished a game of {escape_name(self.title)} here yet."
+        rate = stats.wins * 100 // stats.games if stats.games else 0
+        return (
+            f"**{who}** — {escape_name(self.title)}: {plural(stats.games, 'game')}, "
+            f"{plural(stats.wins, 'win')} ({rate}%)"
+        )
+
+    async def stats_chart(
+        self, host: Host, name: str, stats: PlayerStats
+    ) -> discord.File | None:
+        """The chart ``/stats`` attaches (``None``: none)."""
+        return None
+
+    # ------------------------------------------------------------ commands
+
+    def cog(self, bot: commands.Bot) -> commands.Cog | None:
+        """The game's own slash commands (``None``: none)."""
+        return None
+
+    def __repr__(self) -> str:
+        with contextlib.suppress(AttributeError):
+            return f"<DiscordGame {self.game.name}>"
+        return "<DiscordGame>"
