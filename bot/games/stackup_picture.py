@@ -1,0 +1,900 @@
+"""The Stack Up! table picture: what everyone at the table may see, at a glance, on a phone.
+
+What it shows: the stack's top as a large card in its colour (with the colour's letter and
+name printed on it, so hue never carries the meaning alone), the stacking direction as an
+arrow (up 1→15 or down 15→1), the draw pile and its size, the last play as small cards,
+a pending Crash, and a card per seat: its name, whose turn it is ("to move"), the Crash
+on it, its draw passes and its hand as a fan of face-down cards with the count. Never a
+card of any hand: :class:`TablePicture` holds hand *sizes* only, so the worker that draws
+it is never even told a hidden card.
+
+Readable on a phone, like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380
+CSS px, every text :data:`FONT` = 30 px (about Discord's own 16 px there).
+
+Fast: every part (the big card per colour and number, a fan per size, labels per text)
+is drawn once, supersampled for smooth edges, cached, and pasted; the picture is reduced
+to a fixed palette of the theme's colours and saved with fast PNG compression.
+:func:`draw_table` is pure and thread-safe; the bot runs it in the painter worker.
+
+``python -m bot.games.stackup_picture`` prints the bench (CPU ms per picture);
+``python -m bot.games.stackup_picture --save docs/pictures`` draws the docs' examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import statistics
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, Literal, TypeVar
+
+from PIL import Image, ImageDraw
+
+from bot import fonts
+from bot.palette import THEMES, Colour, Theme, contrast_text, palette
+
+WIDTH = 760  # shown at ~380 CSS px on a phone
+FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
+MARGIN = 12
+LINE = 40
+GAP = 12
+RADIUS = 14
+BORDER = 4  # the gold edge of the seat to move
+SUPERSAMPLE = 4
+BIG_W, BIG_H = 150, 212  # the stack's top card
+BIG_NUMBER = 96  # its number's size
+SMALL_H = 56  # a card of the last play
+SMALL_MIN_W = 66
+BACK_W, BACK_H = 34, 48  # a face-down card of a hand's fan
+FAN_STEP = 16  # how far apart the fan's cards are (less when many)
+FAN_MAX = 60  # cards drawn at most in a fan (the count says the rest)
+PILE_W, PILE_H = 104, 146  # the draw pile
+ARROW = 120  # the direction's disc
+SEAT_PAD_X, SEAT_PAD_Y = 12, 6
+CACHE_SIZE = 2048
+PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
+
+# The cards' colours: Discord's 🟥🟦🟨🟩 (the squares the text shows), in the order of the
+# record's colour letters.
+CARD_COLOURS: dict[str, Colour] = {
+    "R": (221, 46, 68),
+    "B": (85, 172, 238),
+    "Y": (253, 203, 88),
+    "G": (120, 177, 89),
+}
+COLOUR_NAMES = {"R": "Red", "B": "Blue", "Y": "Yellow", "G": "Green"}
+SPECIAL_MARKS = {"Flip": "⇅", "Freeze": "❄", "Snatch": "☚", "Switch": "◐", "Crash": "✸"}
+SPECIAL_FILL: Colour = (88, 70, 140)  # special cards: no colour of their own
+BACK_FILL: Colour = (64, 84, 120)  # the back of a card
+CRASH_FILL: Colour = (200, 48, 48)
+
+Ground = Literal["background", "panel", "turn"]
+
+
+@dataclass(frozen=True, slots=True)
+class TablePicture:
+    """What the picture shows: only what every player may see (hand sizes, never hands).
+    Immutable and picklable: taken on the event loop, drawn in the painter worker.
+
+    ``last_cards`` are the cards of the last play (on the stack now, so public: a number
+    play's cards, one special card, or nothing for a take, a pass or a kept draw);
+    ``last_note`` says the rest in a few words ("skip", "→ Blue", "took 3")."""
+
+    names: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    passes: tuple[int, ...]
+    colour: str  # the stack's colour letter: R, B, Y, G
+    number: int  # the stack's number, 1-15
+    direction: Literal["up", "down"] | None  # None: the first player has not chosen yet
+    draw_pile: int
+    current: int | None = None  # the seat to act
+    crash_on: int | None = None  # the seat a pending Crash penalty is on
+    last_seat: int | None = None
+    last_cards: tuple[str, ...] = ()
+    last_note: str = ""
+    turns_taken: int = 0
+    turn_limit: int = 500
+    winners: tuple[int, ...] = ()
+    over: bool = False
+    theme: Theme = "dark"
+    turn_seconds: int | None = None
+
+
+# ------------------------------------------------------------------ words
+
+
+def describe(picture: TablePicture) -> str:
+    """The picture's alt text: what it shows, in words (names as they are; the host
+    escapes nothing here because alt text is not markdown)."""
+    colour = COLOUR_NAMES.get(picture.colour, picture.colour)
+    way = {"up": "going up", "down": "going down"}.get(
+        picture.direction or "", "direction not chosen"
+    )
+    parts = [f"Stack Up! table: the stack is {colour} {picture.number}, {way}"]
+    parts.append(f"draw pile {picture.draw_pile}")
+    seats = []
+    for seat, name in enumerate(picture.names):
+        cards = picture.hand_sizes[seat]
+        words = f"{name} {cards} card{'s' if cards != 1 else ''}"
+        if picture.passes[seat]:
+            words += f", {picture.passes[seat]} pass{'es' if picture.passes[seat] != 1 else ''}"
+        if seat == picture.crash_on:
+            words += ", Crash pending"
+        if seat in picture.winners:
+            words += ", wins"
+        elif seat == picture.current and not picture.over:
+            words += ", to move"
+        seats.append(words)
+    parts.append("; ".join(seats))
+    return ". ".join(parts)[:1000]
+
+
+def _turn_piece(picture: TablePicture) -> str:
+    left = max(0, picture.turn_limit - picture.turns_taken)
+    if picture.over:
+        return f"game over after {picture.turns_taken} turns"
+    return f"turn {picture.turns_taken + 1} · {left} left"
+
+
+# ------------------------------------------------------------------ cached parts
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+_BUILD_LOCK = threading.RLock()
+
+
+class _Parts(Generic[K, V]):
+    """Parts built once on first use (under one lock: a FreeType face and a half-built
+    part are never shared between threads), the oldest dropped beyond ``limit``."""
+
+    def __init__(self, build: Callable[[K], V], limit: int = CACHE_SIZE) -> None:
+        self._build = build
+        self._limit = limit
+        self._parts: OrderedDict[K, V] = OrderedDict()
+
+    def __call__(self, key: K) -> V:
+        part = self._parts.get(key)
+        if part is not None:
+            return part
+        with _BUILD_LOCK:
+            part = self._parts.get(key)
+            if part is None:
+                part = self._build(key)
+                self._parts[key] = part
+                if len(self._parts) > self._limit:
+                    self._parts.popitem(last=False)
+            return part
+
+    def clear(self) -> None:
+        with _BUILD_LOCK:
+            self._parts.clear()
+
+
+def _blend(a: Colour, b: Colour, t: float) -> Colour:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def ground_colour(theme: Theme, ground: Ground) -> Colour:
+    colours = palette(theme)
+    if ground == "background":
+        return colours.background
+    if ground == "turn":
+        return _blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
+    return colours.panel
+
+
+def _ink(theme: Theme, style: str) -> Colour:
+    colours = palette(theme)
+    return {
+        "muted": colours.muted,
+        "gold": colours.highlight_ink,
+        "crash": (240, 90, 90) if theme == "dark" else (180, 30, 30),
+    }.get(style, colours.text)
+
+
+def _rgba_text(text: str, size: int, height: int, weight: fonts.Weight, ink: Colour) -> Image.Image:
+    """``text`` in ``ink`` on transparency, ``height`` high."""
+    mask = fonts.text_mask(text, size, height, weight)
+    image = Image.new("RGBA", mask.size, (*ink, 0))
+    image.putalpha(mask)
+    return image
+
+
+def _build_label(key: tuple[str, fonts.Weight, str, Theme, Ground]) -> Image.Image:
+    text, weight, style, theme, ground = key
+    mask = fonts.text_mask(text, FONT, LINE, weight)
+    image = Image.new("RGB", mask.size, ground_colour(theme, ground))
+    image.paste(_ink(theme, style), (0, 0), mask)
+    return image
+
+
+_LABELS: _Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = _Parts(_build_label)
+_WIDTHS: _Parts[tuple[str, fonts.Weight], int] = _Parts(
+    lambda key: max(1, math.ceil(fonts.text_width(key[0], FONT, key[1]))), 8192
+)
+
+
+def _label(
+    text: str, weight: fonts.Weight, style: str, theme: Theme, ground: Ground
+) -> Image.Image:
+    return _LABELS((text, weight, style, theme, ground))
+
+
+def _width(text: str, weight: fonts.Weight = "regular") -> int:
+    return _WIDTHS((text, weight))
+
+
+def _rounded(
+    size: tuple[int, int],
+    ground: Colour,
+    fill: Colour,
+    *,
+    radius: int,
+    edge: Colour | None = None,
+    edge_width: int = 0,
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A supersampled rounded rectangle on ``ground`` (reduce it by :data:`SUPERSAMPLE`
+    once drawn on)."""
+    s = SUPERSAMPLE
+    width, height = size
+    image = Image.new("RGB", (width * s, height * s), ground)
+    draw = ImageDraw.Draw(image)
+    box = (0, 0, width * s - 1, height * s - 1)
+    if edge is not None and edge_width:
+        draw.rounded_rectangle(box, radius=radius * s, fill=edge)
+        inset = edge_width * s
+        box = (inset, inset, width * s - 1 - inset, height * s - 1 - inset)
+        draw.rounded_rectangle(box, radius=max(1, radius - edge_width) * s, fill=fill)
+    else:
+        draw.rounded_rectangle(box, radius=radius * s, fill=fill)
+    return image, draw
+
+
+def _text_at(
+    image: Image.Image,
+    text: str,
+    size: int,
+    weight: fonts.Weight,
+    ink: Colour,
+    *,
+    centre_x: float | None = None,
+    left: int = 0,
+    top: int,
+    height: int,
+) -> None:
+    """Paste ``text`` onto ``image`` (not supersampled), centred on ``centre_x`` or from
+    ``left``."""
+    mask = fonts.text_mask(text, size, height, weight)
+    x = round(centre_x - mask.width / 2) if centre_x is not None else left
+    image.paste(ink, (x, top), mask)
+
+
+def _build_big_card(key: tuple[Theme, str, int]) -> Image.Image:
+    """The stack's top: a large card in its colour, its number in the middle, the colour's
+    letter and number in the corners and its name at the foot."""
+    theme, colour, number = key
+    fill = CARD_COLOURS[colour]
+    ink = contrast_text(fill)
+    image, _ = _rounded(
+        (BIG_W, BIG_H),
+        palette(theme).background,
+        fill,
+        radius=16,
+        edge=palette(theme).outline,
+        edge_width=3,
+    )
+    image = image.reduce(SUPERSAMPLE)
+    corner = f"{colour}{number}"
+    _text_at(image, corner, FONT, "bold", ink, left=12, top=6, height=LINE)
+    _text_at(image, str(number), BIG_NUMBER, "bold", ink, centre_x=BIG_W / 2, top=44, height=116)
+    _text_at(
+        image,
+        COLOUR_NAMES[colour].upper(),
+        FONT,
+        "bold",
+        ink,
+        centre_x=BIG_W / 2,
+        top=BIG_H - LINE - 8,
+        height=LINE,
+    )
+    return image
+
+
+_BIG: _Parts[tuple[Theme, str, int], Image.Image] = _Parts(_build_big_card, 256)
+
+
+def _card_face(card: str) -> tuple[Colour, str]:
+    """A card's fill and the text it shows."""
+    if card in SPECIAL_MARKS:
+        return (CRASH_FILL if card == "Crash" else SPECIAL_FILL), f"{SPECIAL_MARKS[card]} {card}"
+    return CARD_COLOURS[card[0]], card
+
+
+def small_card_width(card: str) -> int:
+    _, text = _card_face(card)
+    return max(SMALL_MIN_W, _width(text, "bold") + 20)
+
+
+def _build_small_card(key: tuple[Theme, Ground, str]) -> Image.Image:
+    """A card of the last play, face up: ``R7`` on red, ``⇅ Flip`` on purple."""
+    theme, ground, card = key
+    fill, text = _card_face(card)
+    width = small_card_width(card)
+    image, _ = _rounded(
+        (width, SMALL_H),
+        ground_colour(theme, ground),
+        fill,
+        radius=9,
+        edge=palette(theme).outline,
+        edge_width=2,
+    )
+    image = image.reduce(SUPERSAMPLE)
+    _text_at(
+        image,
+        text,
+        FONT,
+        "bold",
+        contrast_text(fill),
+        centre_x=width / 2,
+        top=(SMALL_H - LINE) // 2,
+        height=LINE,
+    )
+    return image
+
+
+_SMALL: _Parts[tuple[Theme, Ground, str], Image.Image] = _Parts(_build_small_card, 512)
+
+
+def _back(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, theme: Theme) -> None:
+    """A face-down card at ``x, y`` (supersampled coordinates)."""
+    s = SUPERSAMPLE
+    draw.rounded_rectangle(
+        (x, y, x + w * s - 1, y + h * s - 1),
+        radius=5 * s,
+        fill=BACK_FILL,
+        outline=palette(theme).outline,
+        width=2 * s,
+    )
+    inset = 6 * s
+    draw.rounded_rectangle(
+        (x + inset, y + inset, x + w * s - 1 - inset, y + h * s - 1 - inset),
+        radius=3 * s,
+        outline=_blend(BACK_FILL, (255, 255, 255), 0.45),
+        width=max(1, s * 3 // 2),
+    )
+
+
+def fan_width(cards: int, room: int) -> int:
+    """How wide a fan of ``cards`` face-down cards is, given ``room`` pixels at most."""
+    shown = min(cards, FAN_MAX)
+    if shown <= 1:
+        return BACK_W if shown else 0
+    step = min(FAN_STEP, (room - BACK_W) / (shown - 1))
+    return math.ceil(BACK_W + step * (shown - 1))
+
+
+def _build_fan(key: tuple[Theme, Ground, int, int]) -> Image.Image:
+    """A hand as a fan of ``cards`` face-down cards, at most ``room`` pixels wide."""
+    theme, ground, cards, room = key
+    shown = min(cards, FAN_MAX)
+    width = max(1, fan_width(cards, room))
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, BACK_H * s), ground_colour(theme, ground))
+    draw = ImageDraw.Draw(image)
+    step = min(FAN_STEP, (room - BACK_W) / (shown - 1)) if shown > 1 else 0
+    for index in range(shown):
+        _back(draw, index * step * s, 0, BACK_W, BACK_H, theme)
+    return image.reduce(s)
+
+
+_FANS: _Parts[tuple[Theme, Ground, int, int], Image.Image] = _Parts(_build_fan, 1024)
+
+
+def _build_pile(key: tuple[Theme, int]) -> Image.Image:
+    """The draw pile: a few face-down cards offset, its size written on the top one
+    (an empty pile is a dashed outline)."""
+    theme, count = key
+    s = SUPERSAMPLE
+    background = palette(theme).background
+    image = Image.new("RGB", (PILE_W * s, PILE_H * s), background)
+    draw = ImageDraw.Draw(image)
+    card_w, card_h = PILE_W - 8, PILE_H - 8
+    if count:
+        layers = min(3, count)
+        for layer in range(layers):
+            offset = (layers - 1 - layer) * 4 * s
+            _back(draw, offset, offset, card_w, card_h, theme)
+    else:
+        draw.rounded_rectangle(
+            (0, 0, card_w * s - 1, card_h * s - 1),
+            radius=8 * s,
+            outline=palette(theme).muted,
+            width=2 * s,
+        )
+    image = image.reduce(s)
+    ink = (250, 250, 250) if count else palette(theme).muted
+    _text_at(
+        image, str(count), 44, "bold", ink, centre_x=card_w / 2, top=card_h // 2 - 30, height=60
+    )
+    return image
+
+
+_PILES: _Parts[tuple[Theme, int], Image.Image] = _Parts(_build_pile, 256)
+
+
+def _build_arrow(key: tuple[Theme, str]) -> Image.Image:
+    """The direction: a disc with an arrow up or down (a question mark before the first
+    player has chosen)."""
+    theme, direction = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (ARROW * s, ARROW * s), colours.background)
+    draw = ImageDraw.Draw(image)
+    draw.ellipse(
+        (0, 0, ARROW * s - 1, ARROW * s - 1), fill=colours.panel, outline=colours.text, width=3 * s
+    )
+    c = ARROW * s / 2
+    if direction in ("up", "down"):
+        sign = -1 if direction == "up" else 1
+        head, shaft = 30 * s, 11 * s
+        tip = c + sign * 40 * s
+        base = c + sign * 4 * s
+        draw.polygon([(c, tip), (c - head, base), (c + head, base)], fill=colours.text)
+        draw.rectangle(
+            (c - shaft, min(base, c - sign * 38 * s), c + shaft, max(base, c - sign * 38 * s)),
+            fill=colours.text,
+        )
+        image = image.reduce(s)
+    else:
+        image = image.reduce(s)
+        _text_at(image, "?", 64, "bold", colours.text, centre_x=ARROW / 2, top=20, height=80)
+    return image
+
+
+_ARROWS: _Parts[tuple[Theme, str], Image.Image] = _Parts(_build_arrow, 16)
+
+
+def _build_panel(key: tuple[Theme, int, int, Ground]) -> Image.Image:
+    """A seat's card: gold-edged for the seat to act."""
+    theme, width, height, ground = key
+    colours = palette(theme)
+    turn = ground == "turn"
+    image, _ = _rounded(
+        (width, height),
+        colours.background,
+        ground_colour(theme, ground),
+        radius=RADIUS,
+        edge=colours.highlight if turn else colours.panel_edge,
+        edge_width=BORDER if turn else 1,
+    )
+    return image.reduce(SUPERSAMPLE)
+
+
+_PANELS: _Parts[tuple[Theme, int, int, Ground], Image.Image] = _Parts(_build_panel, 256)
+
+
+def _build_tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
+    """A tag: gold with dark text ("to move", "wins"), red ("Crash!") or outlined."""
+    text, style, theme, ground = key
+    colours = palette(theme)
+    width, height = _width(text) + 20, LINE - 4
+    back = ground_colour(theme, ground)
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, height * s), back)
+    draw = ImageDraw.Draw(image)
+    box = (0, 0, width * s - 1, height * s - 1)
+    if style in ("gold", "crash"):
+        fill = colours.highlight if style == "gold" else CRASH_FILL
+        draw.rounded_rectangle(box, radius=height * s // 2, fill=fill)
+        ink = colours.highlight_text if style == "gold" else (250, 250, 250)
+    else:
+        draw.rounded_rectangle(box, radius=height * s // 2, outline=colours.muted, width=2 * s)
+        ink = colours.text
+    image = image.reduce(s)
+    _text_at(image, text, FONT, "regular", ink, left=10, top=0, height=height)
+    return image
+
+
+_TAGS: _Parts[tuple[str, str, Theme, Ground], Image.Image] = _Parts(_build_tag, 512)
+
+
+def forget_parts() -> None:
+    """Drop every cached part (built again on use)."""
+    for parts in (_LABELS, _WIDTHS, _BIG, _SMALL, _FANS, _PILES, _ARROWS, _PANELS, _TAGS):
+        parts.clear()
+
+
+# ------------------------------------------------------------------ the layout
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One part of the picture and where it goes (its top left corner)."""
+
+    kind: str  # label, big, small, fan, pile, arrow, panel, tag
+    left: int
+    top: int
+    key: tuple[object, ...]
+    seat: int = -1  # the seat it belongs to (-1: the table)
+
+    @property
+    def image(self) -> Image.Image:
+        return _BUILDERS[self.kind](self.key)
+
+
+_BUILDERS: dict[str, Callable[[tuple[object, ...]], Image.Image]] = {
+    "label": _LABELS,  # type: ignore[dict-item]
+    "big": _BIG,  # type: ignore[dict-item]
+    "small": _SMALL,  # type: ignore[dict-item]
+    "fan": _FANS,  # type: ignore[dict-item]
+    "pile": _PILES,  # type: ignore[dict-item]
+    "arrow": _ARROWS,  # type: ignore[dict-item]
+    "panel": _PANELS,  # type: ignore[dict-item]
+    "tag": _TAGS,  # type: ignore[dict-item]
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    width: int
+    height: int
+    pieces: tuple[Piece, ...]
+
+
+def _seat_ground(picture: TablePicture, seat: int) -> Ground:
+    if picture.over:
+        return "turn" if seat in picture.winners else "panel"
+    return "turn" if seat == picture.current else "panel"
+
+
+def _seat_tags(picture: TablePicture, seat: int) -> list[tuple[str, str]]:
+    tags: list[tuple[str, str]] = []
+    if seat in picture.winners:
+        tags.append(("wins", "gold"))
+    elif seat == picture.current and not picture.over:
+        tags.append(("to move", "gold"))
+    if seat == picture.crash_on and not picture.over:
+        tags.append(("Crash!", "crash"))
+    return tags
+
+
+def _label_piece(
+    pieces: list[Piece],
+    text: str,
+    weight: fonts.Weight,
+    style: str,
+    theme: Theme,
+    ground: Ground,
+    left: int,
+    top: int,
+    seat: int = -1,
+) -> int:
+    """Add a label; the x after it."""
+    pieces.append(Piece("label", left, top, (text, weight, style, theme, ground), seat))
+    return left + _width(text, weight)
+
+
+def layout(picture: TablePicture) -> Layout:
+    """Where everything goes: the title line, the stack (top card, direction, draw pile),
+    the last play, then a card per seat (name and tags over its fan and count)."""
+    theme = picture.theme
+    pieces: list[Piece] = []
+    right_edge = WIDTH - MARGIN
+    # the title line
+    x = _label_piece(pieces, "Stack Up!", "bold", "text", theme, "background", MARGIN, MARGIN)
+    for text in [_turn_piece(picture)] + (
+        [f"{picture.turn_seconds} s a turn"] if picture.turn_seconds and not picture.over else []
+    ):
+        dot = _width(" · ")
+        if x + dot + _width(text) > right_edge:
+            break
+        x = _label_piece(pieces, " · ", "regular", "muted", theme, "background", x, MARGIN)
+        x = _label_piece(pieces, text, "regular", "muted", theme, "background", x, MARGIN)
+    top = MARGIN + LINE + GAP
+    # the stack: the top card, the direction, the draw pile, left to right
+    pieces.append(Piece("big", MARGIN + 8, top, (theme, picture.colour, picture.number)))
+    column = MARGIN + 8 + BIG_W + 36
+    pieces.append(Piece("arrow", column, top + 14, (theme, picture.direction or "?")))
+    words = {"up": "up 1→15", "down": "down 15→1"}.get(picture.direction or "", "choosing")
+    centre = column + ARROW // 2
+    _label_piece(
+        pieces,
+        words,
+        "bold",
+        "text",
+        theme,
+        "background",
+        centre - _width(words, "bold") // 2,
+        top + 14 + ARROW + 8,
+    )
+    pile_left = right_edge - 8 - max(PILE_W, _width("draw pile"))
+    pile_x = pile_left + (max(PILE_W, _width("draw pile")) - PILE_W) // 2
+    pieces.append(Piece("pile", pile_x, top, (theme, picture.draw_pile)))
+    _label_piece(
+        pieces,
+        "draw pile",
+        "regular",
+        "muted",
+        theme,
+        "background",
+        pile_left + (max(PILE_W, _width("draw pile")) - _width("draw pile")) // 2,
+        top + PILE_H + 8,
+    )
+    if picture.crash_on is not None and not picture.over:
+        tag = "✸ Crash pending"
+        middle = (column + ARROW + pile_left) // 2
+        pieces.append(
+            Piece(
+                "tag",
+                middle - (_width(tag) + 20) // 2,
+                top + 40,
+                (tag, "crash", theme, "background"),
+            )
+        )
+    top += BIG_H + GAP
+    # the last play
+    if picture.last_seat is not None and (picture.last_cards or picture.last_note):
+        name = picture.names[picture.last_seat]
+        x = _label_piece(pieces, "Last:", "regular", "muted", theme, "background", MARGIN, top + 8)
+        x += GAP // 2
+        room = right_edge - x
+        shown = fonts.fit(name, max(4 * FONT, min(room, 300)), FONT, "bold")
+        x = _label_piece(pieces, shown, "bold", "text", theme, "background", x, top + 8)
+        x += GAP
+        line_top = top
+        for card in picture.last_cards:
+            width = small_card_width(card)
+            if x + width > right_edge:
+                line_top += SMALL_H + 6
+                x = MARGIN + 20
+            pieces.append(Piece("small", x, line_top, (theme, "background", card)))
+            x += width + 6
+        if picture.last_note:
+            note = fonts.fit(picture.last_note, right_edge - MARGIN - 20, FONT, "regular")
+            if x + _width(note) > right_edge:
+                line_top += SMALL_H + 6
+                x = MARGIN + 20
+            _label_piece(pieces, note, "regular", "text", theme, "background", x + 4, line_top + 8)
+        top = line_top + SMALL_H + GAP
+    # the seats
+    inner_left, inner_right = MARGIN + SEAT_PAD_X, right_edge - SEAT_PAD_X
+    for seat, name in enumerate(picture.names):
+        ground = _seat_ground(picture, seat)
+        seat_pieces: list[Piece] = []
+        y = top + SEAT_PAD_Y
+        tags = _seat_tags(picture, seat)
+        tag_room = sum(_width(text) + 20 + GAP for text, _ in tags)
+        room = inner_right - inner_left - tag_room
+        shown = fonts.fit(name, max(room, 4 * FONT), FONT, "bold")
+        x = _label_piece(seat_pieces, shown, "bold", "text", theme, ground, inner_left, y, seat)
+        x += GAP
+        for text, style in tags:
+            if x + _width(text) + 20 > inner_right:
+                break
+            seat_pieces.append(Piece("tag", x, y + 2, (text, style, theme, ground), seat))
+            x += _width(text) + 20 + GAP
+        y += LINE + 2
+        cards = picture.hand_sizes[seat]
+        count = f"{cards} card{'s' if cards != 1 else ''}"
+        passes = picture.passes[seat]
+        extra = f"{passes} draw pass{'es' if passes != 1 else ''}" if passes else ""
+        right_text = f"{count} · {extra}" if extra else count
+        text_width = _width(right_text)
+        fan_room = inner_right - inner_left - text_width - GAP
+        if cards:
+            fan = fan_width(cards, fan_room)
+            seat_pieces.append(Piece("fan", inner_left, y, (theme, ground, cards, fan_room), seat))
+            text_left = inner_left + fan + GAP
+        else:
+            text_left = inner_left
+        _label_piece(
+            seat_pieces,
+            right_text,
+            "regular",
+            "text" if cards else "gold",
+            theme,
+            ground,
+            text_left,
+            y + (BACK_H - LINE) // 2,
+            seat,
+        )
+        bottom = y + BACK_H + SEAT_PAD_Y + 2
+        pieces.append(
+            Piece("panel", MARGIN, top, (theme, WIDTH - 2 * MARGIN, bottom - top, ground), seat)
+        )
+        pieces.extend(seat_pieces)
+        top = bottom + 6
+    return Layout(WIDTH, top - 6 + MARGIN, tuple(pieces))
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def _palette_image(theme: Theme) -> Image.Image:
+    """A fixed palette for the theme: its grounds and inks, the card colours, and the
+    shades between them that smooth edges need."""
+    colours = palette(theme)
+    grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
+    inks = [
+        colours.text,
+        colours.muted,
+        colours.highlight,
+        colours.highlight_text,
+        colours.highlight_ink,
+        colours.outline,
+        colours.panel_edge,
+        _ink(theme, "crash"),
+        (250, 250, 250),
+        (20, 20, 20),
+    ]
+    fills = [*CARD_COLOURS.values(), SPECIAL_FILL, BACK_FILL, CRASH_FILL]
+    found: list[Colour] = [*grounds, *inks, *fills, _blend(BACK_FILL, (255, 255, 255), 0.45)]
+    steps = (0.2, 0.4, 0.6, 0.8)
+    for ground in grounds:
+        for ink in [*inks[:8], *fills]:
+            found += [_blend(ground, ink, t) for t in steps]
+    for fill in fills:
+        for ink in ((250, 250, 250), (20, 20, 20), colours.outline):
+            found += [_blend(fill, ink, t) for t in steps]
+    unique = list(dict.fromkeys(found))[:256]
+    flat = [c for colour in unique for c in colour]
+    flat += list(unique[0]) * (256 - len(unique))
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat)
+    return image
+
+
+_PALETTES = {theme: _palette_image(theme) for theme in THEMES}
+
+
+def compose(picture: TablePicture, plan: Layout | None = None) -> Image.Image:
+    """The picture as an RGB image."""
+    plan = plan or layout(picture)
+    image = Image.new("RGB", (plan.width, plan.height), palette(picture.theme).background)
+    for piece in plan.pieces:
+        image.paste(piece.image, (piece.left, piece.top))
+    return image
+
+
+def draw_table(picture: TablePicture) -> bytes:
+    """The picture as a PNG: reduced to the theme's palette (no dithering: the parts are
+    already smooth), with fast compression."""
+    image = compose(picture).quantize(palette=_PALETTES[picture.theme], dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", **PNG_OPTIONS)
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ examples and the bench
+
+SAMPLE_NAMES = (
+    "Ālīce ✨",
+    "ボブ",
+    "😀",
+    "Dmitri Ivanovich Mendeleev",
+    "**__@everyone__**~~`<@123>`~~||x||",
+    "李小龍",
+)
+
+
+def cpu_ms(draw: Callable[[TablePicture], object], pictures: Sequence[TablePicture]) -> list[float]:
+    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
+    times = []
+    for picture in pictures:
+        start = time.thread_time_ns()
+        draw(picture)
+        times.append((time.thread_time_ns() - start) / 1e6)
+    return times
+
+
+def percentiles(times: Sequence[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+
+
+def sample_pictures(
+    seats: int, count: int, seed: int = 1, theme: Theme = "dark"
+) -> list[TablePicture]:
+    """``count`` pictures of made-up public tables of ``seats`` players (32-character
+    names): hand sizes, passes, the stack and the last play vary at random."""
+    import random
+
+    rng = random.Random(seed)
+    names = tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(seats))
+    pictures = []
+    for _ in range(count):
+        colour = rng.choice("RBYG")
+        number = rng.randint(1, 15)
+        run = rng.randint(1, 4)
+        last: tuple[str, ...] = tuple(
+            f"{colour}{n}" for n in range(max(1, number - run + 1), number + 1)
+        )
+        if rng.random() < 0.3:
+            last = (rng.choice(list(SPECIAL_MARKS)),)
+        current = rng.randrange(seats)
+        pictures.append(
+            TablePicture(
+                names=names,
+                hand_sizes=tuple(rng.randint(1, 25) for _ in range(seats)),
+                passes=tuple(rng.choice((0, 0, 0, 1, 2)) for _ in range(seats)),
+                colour=colour,
+                number=number,
+                direction=rng.choice(("up", "down")),
+                draw_pile=rng.randint(0, 40),
+                current=current,
+                crash_on=current if rng.random() < 0.15 else None,
+                last_seat=(current - 1) % seats,
+                last_cards=last,
+                last_note=rng.choice(("", "skip", "draw pass", "→ Blue")),
+                turns_taken=rng.randint(0, 200),
+                theme=theme,
+                turn_seconds=60,
+            )
+        )
+    return pictures
+
+
+def bench(samples: int = 50) -> list[str]:
+    """CPU per picture (parts cached, as in a running bot) for 2, 4 and 6 seats; first,
+    what the first picture costs with every part to build. The last line is
+    ``picture 6 seats: p50 X ms, p99 Y ms``."""
+    fonts.prepare()
+    forget_parts()
+    lines = [
+        f"first picture (6 seats, every part built): {cpu_ms(draw_table, sample_pictures(6, 1))[0]:.1f} ms"
+    ]
+    for seats in (2, 4, 6):
+        pictures = sample_pictures(seats, samples, seed=seats)
+        cpu_ms(draw_table, pictures)  # warm
+        p50, p99 = percentiles(cpu_ms(draw_table, pictures))
+        size = statistics.median(len(draw_table(p)) for p in pictures[:20]) / 1024
+        tall = statistics.median(layout(p).height for p in pictures[:20])
+        lines.append(f"picture {seats} seats: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
+        lines.append(f"picture {seats} seats: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    return lines
+
+
+def showcase() -> dict[str, TablePicture]:
+    """The pictures kept in ``docs/pictures/``, by file name."""
+    return {f"stackup-sample-{i}.png": p for i, p in enumerate(sample_pictures(4, 3))}
+
+
+def save(folder: Path) -> list[Path]:
+    """Draw :func:`showcase` into ``folder``; the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, picture in showcase().items():
+        path = folder / name
+        path.write_bytes(draw_table(picture))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.games.stackup_picture", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
+    parser.add_argument("--samples", type=int, default=50, help="pictures per bench case")
+    args = parser.parse_args(argv)
+    if args.save is not None:
+        fonts.prepare()
+        for path in save(args.save):
+            print(path)
+        return
+    for line in bench(args.samples):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
