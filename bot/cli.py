@@ -7,12 +7,15 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
+from engine import games
 from engine.echo import cut
+from engine.game import Game
 from engine.stack.ai import AI_LEVELS
-from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
+from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
 from engine.terminal import INTERRUPTED_EXIT, play
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
@@ -36,16 +39,22 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     s = sub.add_parser("sync", help="publish the slash commands to Discord")
     s.add_argument("--guild", type=int, default=None, help="only to this guild (instant)")
-    p = sub.add_parser("play", help="play Stack in this terminal (no Discord needed)")
+    p = sub.add_parser("play", help="play a game in this terminal (no Discord needed)")
+    p.add_argument(
+        "--game", choices=games.names(), default=games.DEFAULT, help="which game (default stack)"
+    )
     p.add_argument("--players", type=_names, default=[], help="human players, e.g. alice,bob")
     p.add_argument("--bots", type=int, default=0, help="how many AI seats to add")
     p.add_argument("--level", choices=sorted(AI_LEVELS), default="greedy", help="AI level")
     p.add_argument(
         "--seed", type=int, default=None, help="seed for the dice (same seed, same game)"
     )
-    p.add_argument("--target", type=int, default=200, help="points that end the game")
+    p.add_argument("--target", type=int, default=200, help="Stack: points that end the game")
     p.add_argument(
-        "--dice", type=int, default=14, help=f"dice per player (1 to {MAX_DICE_PER_PLAYER})"
+        "--dice", type=int, default=14, help=f"Stack: dice per player (1 to {MAX_DICE_PER_PLAYER})"
+    )
+    p.add_argument(
+        "--turn-limit", type=int, default=None, help="Stack Up!: turns after which the game ends"
     )
     p.add_argument("--export", type=Path, default=None, help="write the game record here")
     return parser
@@ -146,8 +155,14 @@ def _bot_command(command: str, guild: int | None) -> int:
 
 
 def _play_command(args: argparse.Namespace) -> int:
-    if not 0 <= args.bots <= MAX_PLAYERS:
-        print(f"stackbot play: --bots must be 0 to {MAX_PLAYERS}", file=sys.stderr)
+    game = games.get(args.game)
+    if not 0 <= args.bots <= game.max_players:
+        print(f"stackbot play: --bots must be 0 to {game.max_players}", file=sys.stderr)
+        return 2
+    if game.name != "stack":
+        return _play_other(args, game)
+    if args.turn_limit is not None:
+        print("stackbot play: --turn-limit is a Stack Up! option", file=sys.stderr)
         return 2
     try:
         rules = StackRules(target_score=args.target, dice_per_player=args.dice)
@@ -164,6 +179,38 @@ def _play_command(args: argparse.Namespace) -> int:
             seed=args.seed,
             level=args.level,
             rules=rules,
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+            export=args.export,
+        )
+    except KeyboardInterrupt:
+        print("\nstackbot play: interrupted.", file=sys.stderr)
+        return INTERRUPTED_EXIT
+
+
+def _play_other(args: argparse.Namespace, game: Game[Any]) -> int:
+    """A game other than Stack: its options by key, the generic terminal front end."""
+    if args.target != 200 or args.dice != 14:
+        print("stackbot play: --target and --dice are Stack options", file=sys.stderr)
+        return 2
+    options = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
+    try:
+        game.settings.model_validate(options)
+    except ValidationError as err:
+        first = err.errors()[0]
+        print(f"stackbot play: bad --turn-limit {first['input']}: {first['msg']}", file=sys.stderr)
+        return 2
+    if args.level not in game.ai_levels:
+        print(f"stackbot play: {game.title} has no AI level {args.level!r}", file=sys.stderr)
+        return 2
+    try:
+        return play(
+            args.players,
+            args.bots,
+            game=game.name,
+            seed=args.seed,
+            level=args.level,
+            settings=options,
             stdin=sys.stdin,
             stdout=sys.stdout,
             export=args.export,

@@ -1,8 +1,10 @@
-"""``python -m engine.bench``: random self-play of 4-player games to 200.
+"""``python -m engine.bench [--game NAME]``: random self-play through the game interface.
 
-Drives the engine through its public API exactly as an AI seat does (``RandomPlayer``
-choosing, ``apply``, ``resolve_chance``) for a few seconds on one core, and prints games/s
-and turns/s. The last line is ``N games/s``.
+Plays whole games between random players for a few seconds on one core, exactly as a
+host drives any game (:mod:`engine.selfplay`: chance outcomes from the RNG, forced moves
+played by the table, every decision by the game's ``random`` AI through ``apply``), and
+prints games/s and decisions/s. The last line is ``N games/s``. Stack: 4 players to 200;
+Stack Up!: 4 players (``--players`` changes it).
 """
 
 from __future__ import annotations
@@ -10,46 +12,45 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
-from engine.game import Decision
-from engine.stack.ai import RandomPlayer
-from engine.stack.state import StackState
+from engine import games
+from engine.game import Game
+from engine.selfplay import play_out
 
-PLAYERS = ("north", "east", "south", "west")
+NAMES = ("north", "east", "south", "west", "nw", "ne", "se", "sw")
 
 
-def play_one(rng: random.Random, player: RandomPlayer) -> int:
+def play_one(game: Game[Any], players: int, rng: random.Random, choose: Any) -> int:
     """Play one game between random players; returns the number of decisions taken."""
-    state = StackState(PLAYERS)
-    decisions = 0
-    chance = Decision.CHANCE
-    while not state.is_over:
-        if state.decision is chance:
-            state.resolve_chance(rng)
-            continue
-        state.apply(player.choose(state, rng))
-        decisions += 1
-    return decisions
+    state = game.new_state(NAMES[:players], game.settings())
+    return play_out(game, state, [choose] * players, rng)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
+    parser.add_argument("--players", type=int, default=4, help="seats at the table")
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to play")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the dice")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the chance outcomes")
     args = parser.parse_args(argv)
+    game = games.get(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
     rng = random.Random(args.seed)
-    player = RandomPlayer()
-    games = decisions = 0
+    choose = game.make_ai("random").choose
+    played = decisions = 0
     start = time.perf_counter()
     deadline = start + args.seconds
     while time.perf_counter() < deadline:
-        decisions += play_one(rng, player)
-        games += 1
+        decisions += play_one(game, args.players, rng, choose)
+        played += 1
     elapsed = time.perf_counter() - start
-    print(f"{games} games of 4 random players to 200 in {elapsed:.2f} s (seed {args.seed})")
-    print(f"{decisions / games:.1f} decisions per game")
+    what = f"{game.title} games of {args.players} random players"
+    print(f"{played} {what} in {elapsed:.2f} s (seed {args.seed})")
+    print(f"{decisions / played:.1f} decisions per game")
     print(f"{decisions / elapsed:,.0f} turns/s")
-    print(f"{games / elapsed:.0f} games/s")
+    print(f"{played / elapsed:.0f} games/s")
 
 
 if __name__ == "__main__":

@@ -186,6 +186,14 @@ class Game(Generic[StateT]):
         replays the move log from the initial state)."""
         return True
 
+    def automatic(self, state: StateT) -> Any | None:
+        """The move the table plays now for the seat to act without asking (a forced turn:
+        Stack Up!'s stuck turn or a take with no Crash in hand), else ``None``. A host plays
+        these, like chance outcomes, until a player must decide. By default the state's own
+        ``automatic()`` if it has one."""
+        own = getattr(state, "automatic", None)
+        return own() if own is not None else None
+
     # -- moves
     def encode_move(self, move: Any) -> Any:
         """A move (or chance outcome) as a JSON value, for storage and button ids."""

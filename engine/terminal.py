@@ -1,72 +1,91 @@
-"""``stackbot play``: a game of Stack in a terminal, no Discord needed.
+"""``stackbot play [--game NAME]``: any game in a terminal, no Discord needed.
 
-Humans type the same commands as on Discord (``stack 3 on bob``, ``reroll 3``) plus
-``help``, ``hint``, ``scores`` and ``quit``; AI seats move by themselves. The streams are
-passed in, so tests drive it through stdin/stdout like a person would.
+Humans type the same moves as on Discord plus ``help``, ``hint``, ``show`` and ``quit``;
+AI seats move by themselves, and the table plays chance outcomes and forced moves. A game
+with hidden information shows each human only what their seat may see: the table as
+``render_text(state, viewer)`` draws it for the human to move (or, with one human, for
+that human throughout); with several humans at one keyboard the others are asked to look
+away before a hand is shown. Stack has its own front end with its round-by-round story
+(:mod:`engine.stack.terminal`); every other game plays through :class:`TerminalGame`.
+The streams are passed in, so tests drive it through stdin/stdout like a person would.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from pydantic import BaseModel
+
+from engine import games
 from engine.errors import MoveError
-from engine.game import Decision
-from engine.stack.ai import AIPlayer, GreedyPlayer, make_ai
-from engine.stack.describe import last_turn_words, pile_words
-from engine.stack.notation import SYNTAX, parse_move
-from engine.stack.record import export_record
-from engine.stack.render import plain, render_field, render_score_sheet, square
-from engine.stack.rules import StackRules
-from engine.stack.state import SetupError, StackState
-
-HELP = f"""Commands:
-  stack V on NAME [HEIGHT]   put one of your unstacked Vs on NAME's pile showing V
-  reroll V                   roll one of your unstacked Vs again
-  place on NAME [HEIGHT]     put a rerolled die on one of the piles it must go on
-  hint                       what the greedy AI would play
-  scores                     the score sheet
-  help                       this text
-  quit                       leave the game
-{SYNTAX}"""
-
+from engine.game import AIPlayer, Decision, Game, GameEnded, SetupError, TurnEnded
 
 ABANDONED = "Game abandoned"
 CTRL_C = "interrupted (Ctrl-C)"
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
+# games with a front end of their own: name -> module with a ``play`` like this one's
+OWN_TERMINAL = {"stack": "engine.stack.terminal"}
+
+COMMANDS = """Commands besides moves:
+  show    the table again        hint    what the greedy AI would play
+  help    this text and the rules  quit    leave the game"""
 
 
 @dataclass
 class Seat:
     name: str
-    ai: AIPlayer | None
+    ai: AIPlayer[Any] | None
+
+
+def build_seats(
+    humans: list[str], bots: int, level: str, game: Game[Any] | None = None
+) -> list[Seat]:
+    """Humans in the order given, then ``bots`` AI seats named ``bot1``, ``bot2``, …"""
+    game = game or games.get(games.DEFAULT)
+    seats = [Seat(name, None) for name in humans]
+    taken = {name.lower() for name in humans}
+    number = 1
+    for _ in range(bots):
+        while f"bot{number}" in taken:
+            number += 1
+        seats.append(Seat(f"bot{number}", game.make_ai(level)))
+        taken.add(f"bot{number}")
+    return seats
 
 
 class TerminalGame:
-    """One game at a terminal; :meth:`run` returns the process exit code."""
+    """One game of any game at a terminal; :meth:`run` returns the process exit code."""
 
     def __init__(
         self,
+        game: Game[Any],
         seats: list[Seat],
-        rules: StackRules,
+        settings: BaseModel,
         rng: random.Random,
         stdin: TextIO,
         stdout: TextIO,
         export: Path | None = None,
     ) -> None:
+        self.game = game
         self.seats = seats
         self.rng = rng
         self.stdin = stdin
         self.stdout = stdout
         self.export = export
-        self.state = StackState([s.name for s in seats], rules)
-        self.hinter = GreedyPlayer()
+        names = game.seat_order([s.name for s in seats], settings)
+        by_name = {s.name: s for s in seats}
+        self.seats = [by_name[name] for name in names]
+        self.state = game.new_state(names, settings)
+        self.humans = [i for i, s in enumerate(self.seats) if s.ai is None]
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(plain(text) + "\n")
+        self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def run(self) -> int:
@@ -79,65 +98,58 @@ class TerminalGame:
             return INTERRUPTED_EXIT
 
     def _play(self) -> int:
-        state = self.state
-        self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
-        self._roll_off()
+        game, state = self.game, self.state
+        self.say(f"{game.title}: {', '.join(state.players)}.")
         while True:
-            if state.decision is Decision.CHANCE:
-                self._roll_round()
-                continue
+            self._settle()
             if state.is_over:
                 self._finish()
                 return 0
-            seat = self.seats[state.current]  # type: ignore[index]
-            if seat.ai is not None:
-                self._apply(seat.ai.choose(state, self.rng), auto=True)
+            seat = state.current_player
+            assert seat is not None
+            ai = self.seats[seat].ai
+            if ai is not None:
+                self._apply(seat, ai.choose(state, self.rng))
                 continue
-            ended = self._human_turn()
+            ended = self._human_turn(seat)
             if ended is not None:
                 self.say(f"{ABANDONED}: {ended}.")
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
-    def _roll_off(self) -> None:
+    def _settle(self) -> None:
+        """Chance outcomes and the moves the table plays without asking."""
         state = self.state
-        while state.contenders is not None:
-            contenders = state.contenders
-            outcome = state.sample_chance(self.rng)
-            state.apply(outcome)
-            rolls = ", ".join(
-                f"{state.name(s)} {f}" for s, f in zip(contenders, state.rolloffs[-1], strict=True)
-            )
-            self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
-        assert state.first is not None
-        self.say(f"{state.name(state.first)} goes first.")
+        while not state.is_over:
+            if state.decision is Decision.CHANCE:
+                self._apply(None, state.sample_chance(self.rng))
+                continue
+            forced = self.game.automatic(state)
+            if forced is None:
+                return
+            self._apply(state.current_player, forced)
 
-    def _roll_round(self) -> None:
-        state = self.state
-        state.resolve_chance(self.rng)
-        if state.decision is Decision.CHANCE or state.current is None:
-            return
-        assert state.first is not None
-        self.say(
-            f"\n=== Round {state.round_number}: everyone rolls; {state.name(state.first)} starts."
-        )
-        self.say(render_field(state))
+    def _apply(self, seat: int | None, move: Any) -> None:
+        for event in self.state.apply(move, by=seat):
+            if isinstance(event, TurnEnded):
+                words = self.game.turn_words(self.state, event)
+                auto = self.seats[event.seat].ai is not None
+                self.say(f"{words}{' (AI)' if auto else ''}")
+            elif isinstance(event, GameEnded):
+                self.say("\n=== Game over.")
 
-    def _human_turn(self) -> str | None:
+    def _show(self, seat: int) -> None:
+        if self.viewer != seat and len(self.humans) > 1:
+            self.say(f"\n--- {self.state.players[seat]}'s turn: everyone else, look away. ---")
+        self.viewer = seat
+        self.say(self.game.render_text(self.state, seat))
+
+    def _human_turn(self, seat: int) -> str | None:
         """Read commands until the human has moved (``None``), or why the game ends."""
-        state = self.state
-        p = state.current
-        assert p is not None
-        if state.placing is not None:
-            options = " or ".join(
-                pile_words(state.name(o), state.placing or 0, h)
-                for o, h in state.targets_for(p, state.placing or 0)
-            )
-            self.say(
-                f"Your rerolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`."
-            )
+        state, game = self.state, self.game
+        self._show(seat)
         while True:
-            self.stdout.write(f"{state.name(p)}> ")
+            self.stdout.write(f"{state.players[seat]}> ")
             self.stdout.flush()
             try:
                 line = self.stdin.readline()
@@ -151,79 +163,36 @@ class TerminalGame:
             if command in ("quit", "exit"):
                 return "you quit"
             if command in ("help", "?"):
-                self.say(HELP)
+                self.say(game.rules_text())
+                self.say(COMMANDS)
                 continue
-            if command == "scores":
-                self.say(render_score_sheet(state))
-                continue
-            if command in ("show", "field", "board"):
-                self.say(render_field(state))
+            if command in ("show", "table"):
+                self.say(game.render_text(state, seat))
                 continue
             if command == "hint":
-                self.say("Hint: " + self.hinter.best(state).reason)
+                self.say("Hint: " + game.hint(state)[1])
                 continue
             try:
-                move = parse_move(state, line, seat=p)
+                move = game.parse_move(state, line, seat)
             except MoveError as err:
                 self.say(str(err))
                 continue
-            self._apply(move, auto=False)
+            self._apply(seat, move)
             return None
-
-    def _apply(self, move: object, *, auto: bool) -> None:
-        state = self.state
-        p = state.current
-        assert p is not None
-        before_rounds = len(state.round_scores)
-        before_turns = sum(len(r["turns"]) for r in state.history)
-        state.apply(move)  # type: ignore[arg-type]
-        if state.decision is Decision.CHANCE and state.chance_kind == "roll":
-            state.apply(state.sample_chance(self.rng))
-        if sum(len(r["turns"]) for r in state.history) == before_turns:
-            return  # a rerolled die waits to be placed
-        who = f"{square(p)} {state.name(p)}"
-        text = last_turn_words(state) or ""
-        self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
-        if len(state.round_scores) > before_rounds:
-            self._round_over()
-        else:
-            self.say(render_field(state))
-
-    def _round_over(self) -> None:
-        state = self.state
-        scores = state.round_scores[-1]
-        self.say(f"\n=== Round {len(state.round_scores)} is over.")
-        self.say(
-            "Round scores: "
-            + ", ".join(f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores))
-        )
-        self.say(render_score_sheet(state))
 
     def _finish(self) -> None:
         state = self.state
-        self.say("\n=== Game over.")
-        self.say(render_score_sheet(state))
-        assert state.winner is not None
-        self.say("Winner: " + " & ".join(state.name(s) for s in state.winner))
+        self.say(self.game.render_text(state, None))
+        outcome = state.outcome()
+        assert outcome is not None
+        self.say("Winner: " + " & ".join(state.players[s] for s in outcome.winners))
         self._write_export()
 
     def _write_export(self) -> None:
         if self.export is not None:
-            self.export.write_text(json.dumps(export_record(self.state), indent=1) + "\n")
+            record = self.game.export_record(self.state)
+            self.export.write_text(json.dumps(record, indent=1) + "\n")
             self.say(f"Game record written to {self.export}.")
-
-
-def build_seats(humans: list[str], bots: int, level: str) -> list[Seat]:
-    """Humans in the order given, then ``bots`` AI seats named ``bot1``, ``bot2``, …"""
-    seats = [Seat(name, None) for name in humans]
-    taken = {name.lower() for name in humans}
-    number = 1
-    for _ in range(bots):
-        while f"bot{number}" in taken:
-            number += 1
-        seats.append(Seat(f"bot{number}", make_ai(level)))
-        taken.add(f"bot{number}")
-    return seats
 
 
 def play(
@@ -232,17 +201,42 @@ def play(
     *,
     seed: int | None,
     level: str,
-    rules: StackRules,
     stdin: TextIO,
     stdout: TextIO,
     export: Path | None = None,
+    game: str = games.DEFAULT,
+    rules: Any = None,
+    settings: dict[str, Any] | None = None,
 ) -> int:
-    """Play one game; returns the exit code (2 when the table cannot be set up)."""
+    """Play one game of ``game``; returns the exit code (2 when the table cannot be set
+    up). Stack takes its ``rules`` (:class:`~engine.stack.rules.StackRules`); other games
+    take ``settings``, their table options by key."""
+    own = OWN_TERMINAL.get(game)
+    if own is not None:
+        front: Any = importlib.import_module(own)
+        kwargs: dict[str, Any] = {} if rules is None else {"rules": rules}
+        code: int = front.play(
+            humans,
+            bots,
+            seed=seed,
+            level=level,
+            stdin=stdin,
+            stdout=stdout,
+            export=export,
+            **kwargs,
+        )
+        return code
     try:
-        seats = build_seats(humans, bots, level)
-        rng = random.Random(seed)
-        game = TerminalGame(seats, rules, rng, stdin, stdout, export)
+        chosen = games.get(game)
+        options = chosen.settings.model_validate(settings or {})
+        seats = build_seats(humans, bots, level, chosen)
+        terminal = TerminalGame(chosen, seats, options, random.Random(seed), stdin, stdout, export)
     except (SetupError, ValueError) as err:
-        stdout.write(f"stackbot play: {err}\n")
+        stdout.write(f"stackbot play: {_first_line(err)}\n")
         return 2
-    return game.run()
+    return terminal.run()
+
+
+def _first_line(err: Exception) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0] if lines else type(err).__name__

@@ -76,6 +76,10 @@ class StackGame(Game[StackState]):
     def holds_whole_game(self, state: StackState) -> bool:
         return state.has_full_history
 
+    def automatic(self, state: StackState) -> Any | None:
+        """Stack has no forced moves: every turn is the player's choice."""
+        return None
+
     def encode_move(self, move: Any) -> Any:
         return move_to_json(move)
 

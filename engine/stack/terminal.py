@@ -1,0 +1,224 @@
+"""``stackbot play``: Stack's own terminal front end, no Discord needed.
+
+Humans type the same commands as on Discord (``stack 3 on bob``, ``reroll 3``) plus
+``help``, ``hint``, ``scores`` and ``quit``; AI seats move by themselves. The streams are
+passed in, so tests drive it through stdin/stdout like a person would.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import TextIO
+
+from engine.errors import MoveError
+from engine.game import Decision
+from engine.stack.ai import GreedyPlayer
+from engine.stack.describe import last_turn_words, pile_words
+from engine.stack.notation import SYNTAX, parse_move
+from engine.stack.record import export_record
+from engine.stack.render import plain, render_field, render_score_sheet, square
+from engine.stack.rules import StackRules
+from engine.stack.state import SetupError, StackState
+from engine.terminal import ABANDONED, CTRL_C, INTERRUPTED_EXIT, Seat, build_seats
+
+HELP = f"""Commands:
+  stack V on NAME [HEIGHT]   put one of your unstacked Vs on NAME's pile showing V
+  reroll V                   roll one of your unstacked Vs again
+  place on NAME [HEIGHT]     put a rerolled die on one of the piles it must go on
+  hint                       what the greedy AI would play
+  scores                     the score sheet
+  help                       this text
+  quit                       leave the game
+{SYNTAX}"""
+
+
+class TerminalGame:
+    """One game at a terminal; :meth:`run` returns the process exit code."""
+
+    def __init__(
+        self,
+        seats: list[Seat],
+        rules: StackRules,
+        rng: random.Random,
+        stdin: TextIO,
+        stdout: TextIO,
+        export: Path | None = None,
+    ) -> None:
+        self.seats = seats
+        self.rng = rng
+        self.stdin = stdin
+        self.stdout = stdout
+        self.export = export
+        self.state = StackState([s.name for s in seats], rules)
+        self.hinter = GreedyPlayer()
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(plain(text) + "\n")
+        self.stdout.flush()
+
+    def run(self) -> int:
+        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            self.stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
+            self.stdout.flush()
+            return INTERRUPTED_EXIT
+
+    def _play(self) -> int:
+        state = self.state
+        self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
+        self._roll_off()
+        while True:
+            if state.decision is Decision.CHANCE:
+                self._roll_round()
+                continue
+            if state.is_over:
+                self._finish()
+                return 0
+            seat = self.seats[state.current]  # type: ignore[index]
+            if seat.ai is not None:
+                self._apply(seat.ai.choose(state, self.rng), auto=True)
+                continue
+            ended = self._human_turn()
+            if ended is not None:
+                self.say(f"{ABANDONED}: {ended}.")
+                self._write_export()
+                return INTERRUPTED_EXIT if ended == CTRL_C else 0
+
+    def _roll_off(self) -> None:
+        state = self.state
+        while state.contenders is not None:
+            contenders = state.contenders
+            outcome = state.sample_chance(self.rng)
+            state.apply(outcome)
+            rolls = ", ".join(
+                f"{state.name(s)} {f}" for s, f in zip(contenders, state.rolloffs[-1], strict=True)
+            )
+            self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
+        assert state.first is not None
+        self.say(f"{state.name(state.first)} goes first.")
+
+    def _roll_round(self) -> None:
+        state = self.state
+        state.resolve_chance(self.rng)
+        if state.decision is Decision.CHANCE or state.current is None:
+            return
+        assert state.first is not None
+        self.say(
+            f"\n=== Round {state.round_number}: everyone rolls; {state.name(state.first)} starts."
+        )
+        self.say(render_field(state))
+
+    def _human_turn(self) -> str | None:
+        """Read commands until the human has moved (``None``), or why the game ends."""
+        state = self.state
+        p = state.current
+        assert p is not None
+        if state.placing is not None:
+            options = " or ".join(
+                pile_words(state.name(o), state.placing or 0, h)
+                for o, h in state.targets_for(p, state.placing or 0)
+            )
+            self.say(
+                f"Your rerolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`."
+            )
+        while True:
+            self.stdout.write(f"{state.name(p)}> ")
+            self.stdout.flush()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                self.stdout.write("\n")
+                return CTRL_C
+            if not line:
+                self.stdout.write("\n")
+                return "end of input"
+            command = line.strip().lower()
+            if command in ("quit", "exit"):
+                return "you quit"
+            if command in ("help", "?"):
+                self.say(HELP)
+                continue
+            if command == "scores":
+                self.say(render_score_sheet(state))
+                continue
+            if command in ("show", "field", "board"):
+                self.say(render_field(state))
+                continue
+            if command == "hint":
+                self.say("Hint: " + self.hinter.best(state).reason)
+                continue
+            try:
+                move = parse_move(state, line, seat=p)
+            except MoveError as err:
+                self.say(str(err))
+                continue
+            self._apply(move, auto=False)
+            return None
+
+    def _apply(self, move: object, *, auto: bool) -> None:
+        state = self.state
+        p = state.current
+        assert p is not None
+        before_rounds = len(state.round_scores)
+        before_turns = sum(len(r["turns"]) for r in state.history)
+        state.apply(move)  # type: ignore[arg-type]
+        if state.decision is Decision.CHANCE and state.chance_kind == "roll":
+            state.apply(state.sample_chance(self.rng))
+        if sum(len(r["turns"]) for r in state.history) == before_turns:
+            return  # a rerolled die waits to be placed
+        who = f"{square(p)} {state.name(p)}"
+        text = last_turn_words(state) or ""
+        self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
+        if len(state.round_scores) > before_rounds:
+            self._round_over()
+        else:
+            self.say(render_field(state))
+
+    def _round_over(self) -> None:
+        state = self.state
+        scores = state.round_scores[-1]
+        self.say(f"\n=== Round {len(state.round_scores)} is over.")
+        self.say(
+            "Round scores: "
+            + ", ".join(f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores))
+        )
+        self.say(render_score_sheet(state))
+
+    def _finish(self) -> None:
+        state = self.state
+        self.say("\n=== Game over.")
+        self.say(render_score_sheet(state))
+        assert state.winner is not None
+        self.say("Winner: " + " & ".join(state.name(s) for s in state.winner))
+        self._write_export()
+
+    def _write_export(self) -> None:
+        if self.export is not None:
+            self.export.write_text(json.dumps(export_record(self.state), indent=1) + "\n")
+            self.say(f"Game record written to {self.export}.")
+
+
+def play(
+    humans: list[str],
+    bots: int,
+    *,
+    seed: int | None,
+    level: str,
+    rules: StackRules,
+    stdin: TextIO,
+    stdout: TextIO,
+    export: Path | None = None,
+) -> int:
+    """Play one game; returns the exit code (2 when the table cannot be set up)."""
+    try:
+        seats = build_seats(humans, bots, level)
+        rng = random.Random(seed)
+        game = TerminalGame(seats, rules, rng, stdin, stdout, export)
+    except (SetupError, ValueError) as err:
+        stdout.write(f"stackbot play: {err}\n")
+        return 2
+    return game.run()
