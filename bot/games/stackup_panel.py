@@ -1,0 +1,450 @@
+"""The **My hand** panel's logic, without Discord: a player's hand sorted and in words, and
+their legal decisions as a tree of small steps that a few buttons can show.
+
+An engine move is one *complete* decision (:class:`~engine.stackup.moves.Play` with its
+cards, bonus, colour, target and count). A hand can allow dozens of them, more than
+Discord's 25 buttons, and a player thinks of them step by step anyway: pick a first card,
+add the next cards one by one, then "play these"; a 3+-card play then asks the bonus, a
+Switch the colour, a Snatch the player and the count. So the panel walks a tree whose
+leaves are the legal moves, and whose inner nodes are *steps*, each named by a short
+:data:`Path` carried in a button's custom id:
+
+==========  =====================================================================
+``""``      the root: what this decision is (direction, block/take, play/keep, a play)
+``c<cards>`` a number play being built (its cards so far; the next card, "play these")
+``b<cards>`` the bonus of that number play (a draw pass or a skip)
+``w``        the colour of a Switch from hand; ``dw`` of a drawn Switch
+``s``        the target of a Snatch from hand; ``s<seat>`` its count (``ds``, ``ds<seat>``
+             for a drawn Snatch)
+``d``        the drawn card: play it (then its choices) or keep it
+==========  =====================================================================
+
+Every node is computed from the state's legal moves, so every leaf is legal *now*: a
+path that no longer leads anywhere (the table moved on) has no node (:func:`node` returns
+``None``). Cards in a path are two characters each (:func:`card_code`), so a 15-card
+play fits a custom id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.stackup.cards import (
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    Card,
+    card_name,
+    colour_of,
+    is_special,
+    number_of,
+)
+from engine.stackup.moves import (
+    Block,
+    Direction,
+    Draw,
+    Keep,
+    Play,
+    PlayDrawn,
+    PlayerMove,
+    Take,
+    UsePass,
+)
+
+Path = str
+Style = Literal["primary", "secondary", "success", "danger"]
+
+SQUARES = {"R": "🟥", "B": "🟦", "Y": "🟨", "G": "🟩"}  # a colour as the text shows it
+COLOUR_STYLES: dict[str, Style] = {
+    "R": "danger",
+    "B": "primary",
+    "Y": "secondary",
+    "G": "success",
+}
+SPECIAL_EMOJI = {"Flip": "🔃", "Freeze": "🧊", "Snatch": "🫳", "Switch": "🎨", "Crash": "💥"}
+BONUS_WORDS = {"pass": "Draw pass", "skip": "Skip the next player"}
+_HEX = "0123456789abcdef"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button of a step: a final ``move`` (sent to the host) or the next ``path``."""
+
+    label: str
+    style: Style = "secondary"
+    emoji: str | None = None
+    move: PlayerMove | None = None
+    path: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A step of the decision: what it asks, its choices in rows (at most 5 rows of at
+    most 5), and the way back (``None`` at the root)."""
+
+    question: str
+    rows: tuple[tuple[Choice, ...], ...]
+    back: Path | None = None
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return tuple(choice for row in self.rows for choice in row)
+
+
+# ------------------------------------------------------------------ cards in words
+
+
+def card_code(card: Card) -> str:
+    """A card in two characters of a custom id: colour letter and hex number (``R7``,
+    ``Ra`` for R10), or ``X`` and the special's initial (``XF`` Flip, ``XZ`` Freeze, ``XN``
+    Snatch, ``XW`` Switch, ``XC`` Crash)."""
+    if is_special(card):
+        return "X" + "FZNWC"[card - 60]
+    colour, number = colour_of(card), number_of(card)
+    assert colour is not None and number is not None
+    return COLOUR_LETTERS[colour] + _HEX[number]
+
+
+_CARD_CODE = re.compile(r"[RBYG][1-9a-f]|X[FZNWC]")
+
+
+def cards_of_code(code: str) -> tuple[Card, ...] | None:
+    """The cards :func:`card_code` wrote, or ``None`` for anything else."""
+    if len(code) % 2 or any(
+        not _CARD_CODE.fullmatch(code[i : i + 2]) for i in range(0, len(code), 2)
+    ):
+        return None
+    cards = []
+    for i in range(0, len(code), 2):
+        part = code[i : i + 2]
+        if part[0] == "X":
+            cards.append(60 + "FZNWC".index(part[1]))
+        else:
+            cards.append(COLOUR_LETTERS.index(part[0]) * 15 + _HEX.index(part[1]) - 1)
+    return tuple(cards)
+
+
+def card_words(card: Card) -> str:
+    """``R7`` or ``Flip``: the record's name, which ``/play`` reads back."""
+    return card_name(card)
+
+
+def card_emoji(card: Card) -> str:
+    """The square of a number card's colour, or the special card's emoji."""
+    if is_special(card):
+        return SPECIAL_EMOJI[card_name(card)]
+    colour = colour_of(card)
+    assert colour is not None
+    return SQUARES[COLOUR_LETTERS[colour]]
+
+
+def card_style(card: Card) -> Style:
+    if is_special(card):
+        return "secondary"
+    colour = colour_of(card)
+    assert colour is not None
+    return COLOUR_STYLES[COLOUR_LETTERS[colour]]
+
+
+def hand_words(hand: Sequence[Card]) -> str:
+    """A hand sorted as the record sorts it, grouped by colour behind its square, then the
+    special cards with their counts: ``🟥 R3 R7 R8 · 🟦 B1 · 💥 Crash ×2``."""
+    if not hand:
+        return "(no cards)"
+    groups: list[str] = []
+    ordered = sorted(hand)
+    for colour, letter in enumerate(COLOUR_LETTERS):
+        cards = [c for c in ordered if not is_special(c) and colour_of(c) == colour]
+        if cards:
+            groups.append(f"{SQUARES[letter]} " + " ".join(card_name(c) for c in cards))
+    specials: dict[Card, int] = {}
+    for card in ordered:
+        if is_special(card):
+            specials[card] = specials.get(card, 0) + 1
+    for card, count in specials.items():
+        times = f" ×{count}" if count > 1 else ""
+        groups.append(f"{SPECIAL_EMOJI[card_name(card)]} {card_name(card)}{times}")
+    return " · ".join(groups)
+
+
+def play_words(cards: Sequence[Card]) -> str:
+    """A play's cards as typed: ``R7 R8 R9``."""
+    return " ".join(card_name(c) for c in cards)
+
+
+def colour_words(colour: int) -> str:
+    return f"{SQUARES[COLOUR_LETTERS[colour]]} {COLOUR_NAMES[colour]}"
+
+
+# ------------------------------------------------------------------ the tree
+
+
+def _rows(choices: Sequence[Choice], per_row: int = 5) -> list[tuple[Choice, ...]]:
+    return [tuple(choices[i : i + per_row]) for i in range(0, len(choices), per_row)]
+
+
+def _plays(legal: Sequence[PlayerMove]) -> list[Play]:
+    return [m for m in legal if isinstance(m, Play)]
+
+
+def _name_of(names: Sequence[str], seat: int, width: int = 24) -> str:
+    name = " ".join(names[seat].split())
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _snatch_choice(
+    moves: Sequence[Play | PlayDrawn], target: int, names: Sequence[str], prefix: str
+) -> Choice:
+    """The button of one Snatch target: its one move when only 1 card may be taken,
+    else the step to choose how many."""
+    counts = sorted({m.count for m in moves if m.target == target and m.count is not None})
+    who = _name_of(names, target)
+    if len(counts) == 1:
+        move = next(m for m in moves if m.target == target)
+        return Choice(f"{who}: take {counts[0]}", "primary", "🫳", move=move)
+    return Choice(who, "secondary", "🫳", path=f"{prefix}{target}")
+
+
+def _count_node(
+    moves: Sequence[Play | PlayDrawn], target: int, names: Sequence[str], back: Path
+) -> Node | None:
+    options = sorted(
+        (m for m in moves if m.target == target and m.count is not None),
+        key=lambda m: m.count or 0,
+    )
+    if not options:
+        return None
+    who = _name_of(names, target, 40)
+    choices = [
+        Choice(f"{m.count} card{'s' if m.count != 1 else ''}", "primary", move=m) for m in options
+    ]
+    return Node(
+        f"How many cards do you snatch from {who}? (taken at random)", (tuple(choices),), back
+    )
+
+
+def _target_node(
+    moves: Sequence[Play | PlayDrawn], names: Sequence[str], prefix: str, back: Path
+) -> Node | None:
+    targets = sorted({m.target for m in moves if m.target is not None})
+    if not targets:
+        return None
+    choices = [_snatch_choice(moves, t, names, prefix) for t in targets]
+    return Node("Snatch from whom? (they hold at least 2 cards)", tuple(_rows(choices)), back)
+
+
+def _colour_node(moves: Sequence[Play | PlayDrawn], back: Path) -> Node | None:
+    options = sorted((m for m in moves if m.colour is not None), key=lambda m: m.colour or 0)
+    if not options:
+        return None
+    choices = [
+        Choice(
+            COLOUR_NAMES[m.colour or 0],
+            COLOUR_STYLES[COLOUR_LETTERS[m.colour or 0]],
+            SQUARES[COLOUR_LETTERS[m.colour or 0]],
+            move=m,
+        )
+        for m in options
+    ]
+    return Node("Switch to which colour?", (tuple(choices),), back)
+
+
+def _root(legal: Sequence[PlayerMove], drawn: Card | None) -> Node | None:
+    """The first step: what kind of decision this is."""
+    if any(isinstance(m, Direction) for m in legal):
+        choices = [
+            Choice("Up 1→15", "primary", "⬆️", move=m)
+            if m.up
+            else Choice("Down 15→1", "primary", "⬇️", move=m)
+            for m in legal
+            if isinstance(m, Direction)
+        ]
+        choices.sort(key=lambda c: c.label != "Up 1→15")
+        return Node("You start: which way does the stack go?", (tuple(choices),))
+    if any(isinstance(m, Block | Take) for m in legal):
+        choices = []
+        if any(isinstance(m, Block) for m in legal):
+            choices.append(Choice("Block with a Crash", "danger", "💥", move=Block()))
+        if any(isinstance(m, Take) for m in legal):
+            choices.append(Choice("Take 3 cards", "secondary", "📥", move=Take()))
+        return Node(
+            "💥 A Crash is on you: block it with a Crash, or take 3 cards?", (tuple(choices),)
+        )
+    drawn_plays = [m for m in legal if isinstance(m, PlayDrawn)]
+    if drawn_plays or any(isinstance(m, Keep) for m in legal):
+        shown = card_name(drawn) if drawn is not None else "the card"
+        choices = []
+        if len(drawn_plays) == 1:
+            choices.append(Choice(f"Play {shown}", "success", "▶️", move=drawn_plays[0]))
+        elif drawn_plays:
+            step = "dw" if drawn_plays[0].colour is not None else "ds"
+            choices.append(Choice(f"Play {shown}…", "success", "▶️", path=step))
+        if any(isinstance(m, Keep) for m in legal):
+            choices.append(Choice(f"Keep {shown}", "secondary", "✋", move=Keep()))
+        return Node(f"You were stuck and drew **{shown}**. Play it or keep it?", (tuple(choices),))
+    plays = _plays(legal)
+    if plays:
+        return _first_cards(plays)
+    stuck = [m for m in legal if isinstance(m, UsePass | Draw)]
+    if stuck:
+        choices = [
+            Choice("Use a draw pass", "secondary", move=m)
+            if isinstance(m, UsePass)
+            else Choice("Draw a card", "secondary", move=m)
+            for m in stuck
+        ]
+        return Node("You have no legal play.", (tuple(choices),))
+    return None
+
+
+def _first_cards(plays: Sequence[Play]) -> Node:
+    """Pick the play's first card: the special cards (Flip, Freeze and Crash are played
+    at once; Switch and Snatch ask more) in one row, the number cards by colour."""
+    specials: dict[Card, list[Play]] = {}
+    numbers: list[Card] = []
+    for play in plays:
+        first = play.cards[0]
+        if is_special(first):
+            specials.setdefault(first, []).append(play)
+        elif first not in numbers:
+            numbers.append(first)
+    rows: list[tuple[Choice, ...]] = []
+    special_row: list[Choice] = []
+    for card in sorted(specials):
+        name = card_name(card)
+        moves = specials[card]
+        if name == "Switch":
+            special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="w"))
+        elif name == "Snatch":
+            special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="s"))
+        else:
+            special_row.append(
+                Choice(f"Play {name}", "secondary", SPECIAL_EMOJI[name], move=moves[0])
+            )
+    if special_row:
+        rows.append(tuple(special_row))
+    number_choices = [
+        Choice(card_name(c), card_style(c), card_emoji(c), path="c" + card_code(c))
+        for c in sorted(numbers)
+    ]
+    rows += _rows(number_choices)
+    question = "Your turn: pick the first card of your play."
+    if numbers:
+        question += " (Number cards: you add the next ones after.)"
+    return Node(question, tuple(rows[:5]))
+
+
+def _combo_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
+    """A number play being built: play these cards, or add the next one."""
+    k = len(cards)
+    exact = [p for p in plays if p.cards == cards]
+    longer = {p.cards[k] for p in plays if len(p.cards) > k and p.cards[:k] == cards}
+    if not exact and not longer:
+        return None
+    code = "".join(card_code(c) for c in cards)
+    row: list[Choice] = []
+    if exact:
+        bonuses = {p.bonus for p in exact}
+        label = f"Play {play_words(cards)}"
+        if bonuses == {None}:
+            row.append(Choice(label[:80], "success", "▶️", move=exact[0]))
+        else:
+            row.append(Choice(f"{label} + bonus…"[:80], "success", "▶️", path="b" + code))
+    for card in sorted(longer):
+        row.append(
+            Choice(
+                f"Add {card_name(card)}",
+                card_style(card),
+                card_emoji(card),
+                path="c" + code + card_code(card),
+            )
+        )
+    back = "" if k == 1 else "c" + code[:-2]
+    shown = play_words(cards)
+    question = f"Your play so far: **{shown}**."
+    if longer:
+        question += " Play these, or add the next card?"
+    if exact and {p.bonus for p in exact} != {None}:
+        question += " 3 cards or more earn a bonus."
+    return Node(question, (tuple(row),), back)
+
+
+def _bonus_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
+    options = sorted(
+        (p for p in plays if p.cards == cards and p.bonus), key=lambda p: p.bonus or ""
+    )
+    if not options:
+        return None
+    code = "".join(card_code(c) for c in cards)
+    choices = [
+        Choice(
+            BONUS_WORDS.get(p.bonus or "", p.bonus or ""),
+            "primary",
+            "🎟️" if p.bonus == "pass" else "⏭️",
+            move=p,
+        )
+        for p in options
+    ]
+    return Node(
+        f"**{play_words(cards)}**: your stacking bonus? A draw pass skips your next draw when "
+        "you are stuck; a skip skips the next player's turn.",
+        (tuple(choices),),
+        "c" + code,
+    )
+
+
+def node(
+    legal: Sequence[PlayerMove], path: Path, names: Sequence[str], drawn: Card | None = None
+) -> Node | None:
+    """The step at ``path`` of a decision whose complete legal moves are ``legal``, or
+    ``None`` when that step does not exist (any more)."""
+    if path == "":
+        return _root(legal, drawn)
+    plays = _plays(legal)
+    drawn_plays = [m for m in legal if isinstance(m, PlayDrawn)]
+    if path[0] in "cb":
+        cards = cards_of_code(path[1:])
+        if not cards or any(is_special(c) for c in cards):
+            return None
+        return _combo_node(plays, cards) if path[0] == "c" else _bonus_node(plays, cards)
+    if path == "w":
+        return _colour_node([p for p in plays if card_name(p.cards[0]) == "Switch"], "")
+    if path == "dw":
+        return _colour_node(drawn_plays, "")
+    snatch = re.fullmatch(r"(d?)s(\d?)", path)
+    if snatch:
+        moves: list[Play | PlayDrawn]
+        if snatch[1]:
+            moves = list(drawn_plays)
+        else:
+            moves = [p for p in plays if card_name(p.cards[0]) == "Snatch"]
+        if not snatch[2]:
+            return _target_node(moves, names, f"{snatch[1]}s", "")
+        return _count_node(moves, int(snatch[2]), names, f"{snatch[1]}s")
+    return None
+
+
+def leaves(
+    legal: Sequence[PlayerMove], names: Sequence[str], drawn: Card | None = None
+) -> set[PlayerMove]:
+    """Every move the tree reaches from the root (a test checks it is every legal move
+    a player decides)."""
+    found: set[PlayerMove] = set()
+    seen: set[Path] = set()
+    todo: list[Path] = [""]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        step = node(legal, path, names, drawn)
+        if step is None:
+            continue
+        for choice in step.choices:
+            if choice.move is not None:
+                found.add(choice.move)
+            if choice.path is not None:
+                todo.append(choice.path)
+    return found
