@@ -230,6 +230,8 @@ class Game(Generic[StateT]):
 
     # -- records
     def export_record(self, state: StateT, meta: Any = None) -> dict[str, Any]:
+        """The game as its record format writes it; ``meta`` (the table id, dates…) goes
+        where the format has a place for it, else it is left out."""
         raise NotImplementedError
 
     def check_record(self, record: dict[str, Any]) -> dict[str, Any]:

@@ -110,10 +110,8 @@ class StackGame(Game[StackState]):
         return best.move, best.reason
 
     def export_record(self, state: StackState, meta: Any = None) -> dict[str, Any]:
-        data = record.export_record(state)
-        if meta is not None:
-            data["meta"] = meta
-        return data
+        """Stack's record format has no place for ``meta``: it is left out."""
+        return record.export_record(state)
 
     def check_record(self, record_data: dict[str, Any]) -> dict[str, Any]:
         return record.check(record_data)
