@@ -1,0 +1,53 @@
+"""The table's options for Stack Up! as a validated settings model, and the fixed numbers
+of the rule book (``shared/spec/stackup-rules.md``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+HAND_SIZE = 10  # cards dealt to each player
+PENALTY_CARDS = 3  # a Crash penalty draws this many, never more
+BONUS_LENGTH = 3  # a number play of at least this many cards earns a stacking bonus
+MAX_SNATCH = 3  # a Snatch takes at most this many cards
+DEFAULT_TURN_LIMIT = 500
+
+
+class StackUpSettings(BaseModel):
+    """The rules of one game, as a game record's ``rules`` holds them.
+
+    The rule book fixes everything else; only the turn limit is a table option (a bot
+    needs every game to end, and 500 binds only on deliberate stalling).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn_limit: Annotated[
+        StrictInt,
+        Field(
+            ge=1,
+            description=(
+                "turns after which the game ends; the fewest cards in hand then win "
+                "(skipped turns do not count)"
+            ),
+        ),
+    ] = DEFAULT_TURN_LIMIT
+
+    def to_record(self) -> dict[str, object]:
+        """The settings as a record's ``rules`` object (every key written out)."""
+        return self.model_dump()
+
+
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a settings validation error, in words:
+    ``"turn_limit" must be a whole number of at least 1`` or ``unknown key 'colour'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return f"an unknown key {where!r} (the only key is 'turn_limit')"
+    if where == "turn_limit":
+        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
+    return f"{where}: {first['msg']}"
