@@ -38,6 +38,8 @@ from PIL import Image, ImageDraw
 
 from bot import fonts
 from bot.palette import THEMES, Colour, Theme, contrast_text, palette
+from engine.stackup.cards import COLOUR_LETTERS, card_names
+from engine.stackup.state import StackUpState
 
 WIDTH = 760  # shown at ~380 CSS px on a phone
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -47,7 +49,7 @@ GAP = 12
 RADIUS = 14
 BORDER = 4  # the gold edge of the seat to move
 SUPERSAMPLE = 4
-BIG_W, BIG_H = 150, 212  # the stack's top card
+BIG_W, BIG_H = 160, 212  # the stack's top card
 BIG_NUMBER = 96  # its number's size
 SMALL_H = 56  # a card of the last play
 SMALL_MIN_W = 66
@@ -104,6 +106,64 @@ class TablePicture:
     over: bool = False
     theme: Theme = "dark"
     turn_seconds: int | None = None
+
+    @classmethod
+    def of(
+        cls, state: StackUpState, *, theme: Theme = "dark", turn_seconds: int | None = None
+    ) -> TablePicture:
+        """The picture of ``state``: its public facts only (hand sizes, never a hand)."""
+        over = state.is_over
+        outcome = state.outcome()
+        last_seat, last_cards, note = last_turn(state)
+        return cls(
+            names=tuple(state.players),
+            hand_sizes=state.hand_sizes,
+            passes=tuple(state.passes),
+            colour=COLOUR_LETTERS[state.colour],
+            number=state.number,
+            direction=state.direction,  # type: ignore[arg-type]
+            draw_pile=state.pile_size,
+            current=None if over else state.current_player,
+            crash_on=None if over else state.pending_crash,
+            last_seat=last_seat,
+            last_cards=last_cards,
+            last_note=note,
+            turns_taken=state.turns_taken,
+            turn_limit=state.turn_limit,
+            winners=tuple(outcome.winners) if outcome is not None else (),
+            over=over,
+            theme=theme,
+            turn_seconds=turn_seconds,
+        )
+
+
+def last_turn(state: StackUpState) -> tuple[int | None, tuple[str, ...], str]:
+    """The last finished turn as (seat, the cards it put on the stack, a few words on the
+    rest): public facts only — never the cards drawn (``drew``) or snatched (``took``)."""
+    if not state.log:
+        return None, (), ""
+    turn = state.log[-1]
+    cards = tuple(card_names(turn.cards))
+    if turn.kind == "block":
+        return turn.seat, cards, "blocked the Crash"
+    if turn.kind == "take":
+        drawn = len(turn.drew)
+        return turn.seat, (), f"took {drawn} card{'s' if drawn != 1 else ''} (Crash)"
+    if turn.kind == "pass":
+        return turn.seat, (), "used a draw pass"
+    if turn.kind == "draw" and not cards:
+        return turn.seat, (), "drew a card and kept it" if turn.drew else "found no card to draw"
+    notes = []
+    if turn.kind == "draw":
+        notes.append("drawn and played")
+    if turn.bonus is not None:
+        notes.append("bonus: skip" if turn.bonus == "skip" else "bonus: draw pass")
+    if turn.colour is not None:
+        notes.append(f"→ {COLOUR_NAMES[COLOUR_LETTERS[turn.colour]]}")
+    if turn.target is not None and turn.count is not None:
+        victim = " ".join(state.players[turn.target].split())[:24]
+        notes.append(f"took {turn.count} from {victim}")
+    return turn.seat, cards, ", ".join(notes)
 
 
 # ------------------------------------------------------------------ words
@@ -802,45 +862,48 @@ def percentiles(times: Sequence[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
 
 
+def _play_until(
+    names: Sequence[str], seed: int, done: Callable[[StackUpState], bool], limit: int = 2000
+) -> StackUpState:
+    """A game of random moves until ``done`` holds at a player's decision."""
+    import random
+
+    from engine.game import Decision
+
+    rng = random.Random(seed)
+    state = StackUpState(names)
+    for _ in range(limit):
+        if state.is_over:
+            break
+        if state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if done(state):
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
 def sample_pictures(
     seats: int, count: int, seed: int = 1, theme: Theme = "dark"
 ) -> list[TablePicture]:
-    """``count`` pictures of made-up public tables of ``seats`` players (32-character
-    names): hand sizes, passes, the stack and the last play vary at random."""
+    """``count`` pictures of random games of ``seats`` players with 32-character names,
+    taken at about one decision in three."""
     import random
 
     rng = random.Random(seed)
     names = tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(seats))
-    pictures = []
-    for _ in range(count):
-        colour = rng.choice("RBYG")
-        number = rng.randint(1, 15)
-        run = rng.randint(1, 4)
-        last: tuple[str, ...] = tuple(
-            f"{colour}{n}" for n in range(max(1, number - run + 1), number + 1)
-        )
-        if rng.random() < 0.3:
-            last = (rng.choice(list(SPECIAL_MARKS)),)
-        current = rng.randrange(seats)
-        pictures.append(
-            TablePicture(
-                names=names,
-                hand_sizes=tuple(rng.randint(1, 25) for _ in range(seats)),
-                passes=tuple(rng.choice((0, 0, 0, 1, 2)) for _ in range(seats)),
-                colour=colour,
-                number=number,
-                direction=rng.choice(("up", "down")),
-                draw_pile=rng.randint(0, 40),
-                current=current,
-                crash_on=current if rng.random() < 0.15 else None,
-                last_seat=(current - 1) % seats,
-                last_cards=last,
-                last_note=rng.choice(("", "skip", "draw pass", "→ Blue")),
-                turns_taken=rng.randint(0, 200),
-                theme=theme,
-                turn_seconds=60,
-            )
-        )
+    pictures: list[TablePicture] = []
+    game = 0
+    while len(pictures) < count:
+        game += 1
+
+        def take(state: StackUpState) -> bool:
+            if rng.random() < 0.33:
+                pictures.append(TablePicture.of(state, theme=theme, turn_seconds=60))
+            return len(pictures) >= count
+
+        _play_until(names, seed * 1000 + game, take)
     return pictures
 
 
@@ -864,9 +927,30 @@ def bench(samples: int = 50) -> list[str]:
     return lines
 
 
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+
+
 def showcase() -> dict[str, TablePicture]:
-    """The pictures kept in ``docs/pictures/``, by file name."""
-    return {f"stackup-sample-{i}.png": p for i, p in enumerate(sample_pictures(4, 3))}
+    """The pictures kept in ``docs/pictures/``, by file name: a game under way in both
+    themes, the first player choosing the direction, a pending Crash, six seats of nasty
+    32-character names, and a finished game."""
+    four = ("Ālīce ✨", "ボブ", "😀", "Dmitri")
+    six = tuple((str(i) + NASTY).ljust(32, "x")[:32] for i in range(6))
+    mid = _play_until(
+        four, 3, lambda s: s.turns_taken >= 14 and bool(s.last_play) and len(s.last_play.cards) >= 2
+    )
+    crash = _play_until(four, 5, lambda s: s.pending_crash is not None and s.turns_taken > 4)
+    start = _play_until(("Ālīce ✨", "ボブ"), 1, lambda s: True)
+    names = _play_until(six, 8, lambda s: s.turns_taken >= 30)
+    over = _play_until(("Ālīce ✨", "ボブ", "Zoë"), 2, lambda s: False)
+    return {
+        "stackup-dark.png": TablePicture.of(mid, turn_seconds=60),
+        "stackup-light.png": TablePicture.of(mid, theme="light", turn_seconds=60),
+        "stackup-start.png": TablePicture.of(start, turn_seconds=120),
+        "stackup-crash.png": TablePicture.of(crash, theme="light"),
+        "stackup-names.png": TablePicture.of(names, turn_seconds=90),
+        "stackup-over.png": TablePicture.of(over),
+    }
 
 
 def save(folder: Path) -> list[Path]:
