@@ -392,6 +392,12 @@ class StackState:
         (asked by seat ``by``); return when it can."""
         self._check(move, by)
 
+    def outcome(self) -> Outcome | None:
+        """Who won and the final totals, once the game is over."""
+        if self.winner is None:
+            return None
+        return Outcome(self.winner, tuple(self.totals), "target")
+
     def apply(self, move: Move, *, by: int | None = None) -> tuple[Event, ...]:
         """Play ``move`` (a player's move or a chance outcome); returns what happened: a
         turn ended, then the round was scored, then the game ended (each when it did).
@@ -400,17 +406,7 @@ class StackState:
         refused as not their turn. Raises :class:`IllegalMoveError` and changes nothing
         when the move is not legal now.
         """
-        self._events = NO_EVENTS
-        self._apply(move, by)
-        return self._events
-
-    def outcome(self) -> Outcome | None:
-        """Who won and the final totals, once the game is over."""
-        if self.winner is None:
-            return None
-        return Outcome(self.winner, tuple(self.totals), "target")
-
-    def _apply(self, move: Move, by: int | None) -> None:
+        self._events = NO_EVENTS  # the mechanics below add what happens
         p = self.current
         decision = self.phase
         if type(move) is Stack:
@@ -426,7 +422,7 @@ class StackState:
             ):
                 self._take_single(p, f)
                 self._place(p, f, o, h, ("stack", p, f))
-                return
+                return self._events
         elif type(move) is Reroll:
             f = move.face
             if (
@@ -440,11 +436,11 @@ class StackState:
                 self.hand = f
                 self.phase, self.decision = _CHANCE, _D_CHANCE
                 self._chance = "roll"
-                return
+                return self._events
         elif type(move) is Roll:
             if decision is _CHANCE and self._chance == "roll" and 1 <= move.face <= 6:
                 self._rolled(move.face)
-                return
+                return self._events
         elif type(move) is Place:
             placing = self._placing
             o, h = move.owner, move.height
@@ -460,15 +456,15 @@ class StackState:
                 self._placing = None
                 self.phase, self.decision = _TURN, _D_TURN
                 self._place(p, placing, o, h, ("reroll", p, self.hand, placing))
-                return
+                return self._events
         elif type(move) is RoundDice:
             self._check(move, by)
             self._start_round(move.dice)
-            return
+            return self._events
         elif type(move) is RollOff:
             self._check(move, by)
             self._roll_off(move.rolls)
-            return
+            return self._events
         # Not playable now: _check raises the error that says why.
         self._check(move, by)
         raise AssertionError(f"{move!r} passed the checks but was not applied")
