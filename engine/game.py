@@ -155,6 +155,7 @@ class Game(Generic[StateT]):
     settings: type[BaseModel]
     ai_levels: tuple[str, ...] = ("random", "greedy")
     record_format: str  # the "format" of its game records
+    forced_moves: bool = True  # False: automatic() is always None, hosts need not ask
 
     # -- setting up
     def seat_order(self, names: Sequence[str], settings: BaseModel) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ def settle(game: Game[Any], state: GameState[Any], rng: random.Random) -> list[S
             continue
         if decision is Decision.OVER:
             return done
-        forced = game.automatic(state)
+        forced = game.automatic(state) if game.forced_moves else None
         if forced is None:
             return done
         seat = state.current_player
@@ -54,7 +54,7 @@ def play_out(
     benches' inner loop."""
     decisions = 0
     chance, over = Decision.CHANCE, Decision.OVER
-    automatic = game.automatic
+    automatic, forced = game.automatic, game.forced_moves
     apply, sample = state.apply, state.sample_chance
     while True:
         decision = state.decision
@@ -65,7 +65,7 @@ def play_out(
             return decisions
         else:
             seat = state.current_player
-            move = automatic(state)
+            move = automatic(state) if forced else None
             if move is None:
                 if decisions >= max_decisions:
                     raise RuntimeError(f"{game.title} did not end in {max_decisions} decisions")

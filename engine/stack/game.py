@@ -45,6 +45,7 @@ class StackGame(Game[StackState]):
     settings = HouseRules
     ai_levels = ("random", "greedy")
     record_format = record.FORMAT
+    forced_moves = False
 
     def __init__(self) -> None:
         self._hinter = GreedyPlayer()
