@@ -1,0 +1,1370 @@
+"""The state of a game of Stack Up!, following ``shared/spec/stackup-rules.md`` to the letter.
+
+A game is a sequence of decisions, each by one seat, and chance outcomes (OpenSpiel's
+chance nodes), each one a move of :mod:`engine.stackup.moves`:
+
+``Deal`` (chance) → ``Direction`` (the first player) → turns. A turn is one of
+
+* a :class:`~engine.stackup.moves.Play` (a Snatch then waits for ``Took``, chance);
+* under a Crash penalty: ``Block``, or ``Take`` (which may wait for a ``Reshuffle``);
+* stuck: ``UsePass``, or ``Draw`` (which may wait for a ``Reshuffle``) then ``PlayDrawn``
+  or ``Keep``.
+
+The moves the table plays without asking — a stuck turn (``UsePass``, ``Draw``), keeping
+a drawn card that cannot be played, a take by a player who holds no Crash — are ordinary
+moves of the seat to act: :meth:`StackUpState.legal_moves` then lists exactly that one
+move, and :meth:`StackUpState.automatic` returns it, so a host applies it in a loop.
+
+**Public read API** (for renderers; stable): :attr:`players`, :attr:`n`, :attr:`settings`,
+:attr:`turn_limit`, :attr:`current_player`, :attr:`decision`, :attr:`phase`,
+:attr:`is_over`, :meth:`hand` / :meth:`hand_size` / :attr:`hand_sizes`, :attr:`colour`,
+:attr:`number`, :attr:`up` / :attr:`direction`, :attr:`top_card`, :attr:`stack_cards`,
+:attr:`last_play`, :attr:`pile_size`, :attr:`passes`, :attr:`pending_crash`,
+:attr:`turns_taken`, :attr:`turns_left`, :attr:`drawn`, :attr:`drew_nothing`,
+:attr:`first`, :attr:`deck`, :attr:`log` (one :class:`LoggedTurn` per finished turn),
+:meth:`outcome`. Hands are omniscient here: a renderer shows a hand only to its owner.
+Nothing else the state says (``repr``, error messages to other seats) names a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Self
+
+from pydantic import ValidationError
+
+from engine.errors import IllegalMoveError, IllegalReason
+from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
+from engine.stackup.cards import (
+    COLOUR_NAMES,
+    COLOUR_OF,
+    COLOURS,
+    CRASH,
+    DECK_SIZE,
+    FLIP,
+    FREEZE,
+    FULL_DECK,
+    HIGHEST,
+    LOWEST,
+    NUMBER_OF,
+    SNATCH,
+    SWITCH,
+    Card,
+    Colour,
+    card_name,
+    card_names,
+    colour_letter,
+    is_card,
+    parse_card,
+    parse_colour_letter,
+)
+from engine.stackup.moves import (
+    BLOCK,
+    BONUSES,
+    DOWN,
+    DRAW,
+    KEEP,
+    PLAY_DRAWN,
+    TAKE,
+    UP,
+    USE_PASS,
+    Block,
+    ChanceMove,
+    Deal,
+    Direction,
+    Draw,
+    Keep,
+    Move,
+    Play,
+    PlayDrawn,
+    PlayerMove,
+    Reshuffle,
+    Take,
+    Took,
+    UsePass,
+)
+from engine.stackup.rules import (
+    BONUS_LENGTH,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MAX_SNATCH,
+    MIN_PLAYERS,
+    PENALTY_CARDS,
+    StackUpSettings,
+)
+
+STATE_FORMAT = 1
+
+# Phases: what the game waits for.
+DEAL = "deal"  # chance: the shuffled deck and the first player
+DIRECTION = "direction"  # the first player chooses up or down
+TURN = "turn"  # the start of a turn: a play, block/take, or a stuck turn
+DRAWN = "drawn"  # a stuck player drew: play the card alone or keep it
+RESHUFFLE = "reshuffle"  # chance: the rebuilt draw pile
+SNATCH_CARDS = "snatch"  # chance: the cards a Snatch takes
+OVER = "over"
+PHASES = (DEAL, DIRECTION, TURN, DRAWN, RESHUFFLE, SNATCH_CARDS, OVER)
+_DECISION = {
+    DEAL: Decision.CHANCE,
+    DIRECTION: Decision.TURN,
+    TURN: Decision.TURN,
+    DRAWN: Decision.TURN,
+    RESHUFFLE: Decision.CHANCE,
+    SNATCH_CARDS: Decision.CHANCE,
+    OVER: Decision.OVER,
+}
+EMPTY_HAND, TURN_LIMIT = "empty_hand", "turn_limit"
+TURN_KINDS = ("play", "block", "take", "pass", "draw")
+
+_NOT_LAST = (FLIP, FREEZE, SNATCH)  # special cards that may not be a player's last card
+_SPECIAL_PLAYS = {s: Play((s,)) for s in (FLIP, FREEZE, CRASH)}
+_EMPTY: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedTurn:
+    """One finished turn, as the record writes it (seats and cards as integers).
+
+    ``kind`` is ``play``, ``block``, ``take``, ``pass`` or ``draw``. ``cards`` are the cards
+    played (public): a play's cards, ``(CRASH,)`` for a block, the drawn card when a
+    ``draw`` played it. ``drew`` (the cards drawn) and ``took`` (the cards a Snatch took)
+    are hidden from everyone but their new owner: words for all players never name them.
+    """
+
+    seat: int
+    kind: str
+    cards: tuple[Card, ...] = _EMPTY
+    bonus: str | None = None
+    colour: Colour | None = None
+    target: int | None = None
+    count: int | None = None
+    took: tuple[Card, ...] = _EMPTY
+    drew: tuple[Card, ...] = _EMPTY
+    reshuffle: tuple[Card, ...] | None = None
+
+    @property
+    def skips_next(self) -> bool:
+        """Whether this turn skipped the next player (a Freeze or the skip bonus)."""
+        return self.bonus == "skip" or self.cards == (FREEZE,)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+        if self.cards:
+            data["cards"] = card_names(self.cards)
+        for key in ("bonus", "target", "count"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.colour is not None:
+            data["colour"] = colour_letter(self.colour)
+        if self.took:
+            data["took"] = card_names(self.took)
+        if self.drew:
+            data["drew"] = card_names(self.drew)
+        if self.reshuffle is not None:
+            data["reshuffle"] = card_names(self.reshuffle)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LoggedTurn:
+        colour = data.get("colour")
+        reshuffle = data.get("reshuffle")
+        kind = data["kind"]
+        if kind not in TURN_KINDS:
+            raise ValueError(f"unknown turn kind {kind!r}")
+        return cls(
+            seat=int(data["seat"]),
+            kind=kind,
+            cards=_cards(data.get("cards", [])),
+            bonus=data.get("bonus"),
+            colour=None if colour is None else parse_colour_letter(colour),
+            target=data.get("target"),
+            count=data.get("count"),
+            took=_cards(data.get("took", [])),
+            drew=_cards(data.get("drew", [])),
+            reshuffle=None if reshuffle is None else _cards(reshuffle),
+        )
+
+
+class LastPlay(NamedTuple):
+    """The most recent cards played onto the stack, and by whom (``block``: a Crash)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    kind: str
+
+
+class _Voice(NamedTuple):
+    """Whom a refusal speaks to: the player (``You hold``) or about them (``ben holds``)."""
+
+    who: str  # "You" / "ben" (a sentence's subject)
+    whom: str  # "you" / "ben" (inside a sentence)
+    whose: str  # "your" / "ben's"
+    hold: str  # "hold" / "holds"
+    have: str  # "have" / "has"
+    are: str  # "are" / "is"
+
+
+_YOU = _Voice("You", "you", "your", "hold", "have", "are")
+
+
+def _cards(raw: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(name) for name in raw)
+
+
+def stack_words(colour: Colour, number: int, up: bool | None) -> str:
+    """``Red 5 going up``: the stack's state in words."""
+    way = "" if up is None else (" going up" if up else " going down")
+    return f"{COLOUR_NAMES[colour]} {number}{way}"
+
+
+class StackUpState:
+    """A game of Stack Up!: hands, stack, draw pile, whose turn and what they must decide.
+
+    ``apply`` takes player moves and chance outcomes alike and returns the events they
+    caused; a refused move raises :class:`~engine.errors.IllegalMoveError` and changes
+    nothing. ``sample_chance`` draws the pending chance outcome from an injected RNG.
+    """
+
+    __slots__ = (
+        "_drawing",
+        "_drew",
+        "_entry",
+        "_reshuffled",
+        "_to_draw",
+        "base",
+        "colour",
+        "crash",
+        "deck",
+        "drawn",
+        "ended_by",
+        "first",
+        "hands",
+        "log",
+        "n",
+        "number",
+        "passes",
+        "phase",
+        "pile",
+        "players",
+        "seat",
+        "settings",
+        "snatch",
+        "stack",
+        "turns",
+        "up",
+        "winners",
+    )
+
+    players: tuple[str, ...]
+    settings: StackUpSettings
+    n: int
+    phase: str
+    seat: int | None  # whose turn it is (also during its chance outcomes)
+    deck: tuple[Card, ...] | None
+    first: int | None
+    up: bool | None
+    hands: list[list[Card]]  # each kept sorted
+    pile: list[Card]  # the draw pile, top LAST (pop() draws)
+    stack: list[Card]  # the stack, bottom first
+    base: int  # index in ``stack`` of its most recent number card
+    colour: Colour
+    number: int
+    passes: list[int]
+    crash: int | None  # the seat a Crash penalty is pending on
+    turns: int
+    drawn: Card | None  # the card a stuck player drew (phase DRAWN)
+    snatch: tuple[int, int] | None  # a Snatch's target and count, waiting for ``Took``
+    log: list[LoggedTurn]
+    winners: tuple[int, ...] | None
+    ended_by: str | None
+    _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
+    _drew: list[Card]  # cards drawn so far this turn
+    _reshuffled: tuple[Card, ...] | None  # this turn's rebuilt pile
+    _to_draw: int  # cards still to draw after a reshuffle
+    _drawing: str | None  # "take" or "draw": why cards are being drawn
+
+    def __init__(self, players: Sequence[str], settings: StackUpSettings | None = None) -> None:
+        """Seat ``players`` (clockwise) under ``settings``; the game waits for its ``Deal``."""
+        players = tuple(players)
+        check_players(players)
+        self.players = players
+        self.settings = settings or StackUpSettings()
+        self.n = len(players)
+        self.phase = DEAL
+        self.seat = None
+        self.deck = None
+        self.first = None
+        self.up = None
+        self.hands = [[] for _ in players]
+        self.pile = list(reversed(FULL_DECK))
+        self.stack = []
+        self.base = 0
+        self.colour = 0
+        self.number = 0
+        self.passes = [0] * self.n
+        self.crash = None
+        self.turns = 0
+        self.drawn = None
+        self.snatch = None
+        self.log = []
+        self.winners = None
+        self.ended_by = None
+        self._entry = None
+        self._drew = []
+        self._reshuffled = None
+        self._to_draw = 0
+        self._drawing = None
+
+    # ----------------------------------------------------------------- public queries
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now; ``None`` at a chance outcome and after the end."""
+        return self.seat if _DECISION[self.phase] is Decision.TURN else None
+
+    @property
+    def decision(self) -> Decision:
+        return _DECISION[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def chance_kind(self) -> str | None:
+        """At a chance outcome, which: ``deal``, ``reshuffle`` or ``snatch``."""
+        return self.phase if _DECISION[self.phase] is Decision.CHANCE else None
+
+    @property
+    def turn_limit(self) -> int:
+        return self.settings.turn_limit
+
+    @property
+    def turns_taken(self) -> int:
+        """Turns taken so far (skipped turns and the choice of direction are not turns)."""
+        return self.turns
+
+    @property
+    def turns_left(self) -> int:
+        """Turns still to be taken before the turn limit ends the game."""
+        return max(0, self.settings.turn_limit - self.turns)
+
+    @property
+    def direction(self) -> str | None:
+        """``"up"``, ``"down"``, or ``None`` before the first player has chosen."""
+        return None if self.up is None else ("up" if self.up else "down")
+
+    @property
+    def top_card(self) -> Card | None:
+        """The card on top of the stack (``None`` before the deal)."""
+        return self.stack[-1] if self.stack else None
+
+    @property
+    def stack_cards(self) -> tuple[Card, ...]:
+        """The stack, bottom first (all of it is face up)."""
+        return tuple(self.stack)
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.pile) if self.deck is not None else 0
+
+    @property
+    def pending_crash(self) -> int | None:
+        """The seat a Crash penalty waits on, if any."""
+        return self.crash
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self.hands)
+
+    @property
+    def drew_nothing(self) -> bool:
+        """In phase ``drawn``: whether the draw found no card at all."""
+        return self.phase == DRAWN and self.drawn is None
+
+    @property
+    def last_play(self) -> LastPlay | None:
+        """The most recent cards played onto the stack and by whom (``None`` before any)."""
+        entry = self._entry
+        if entry is not None and entry.get("cards"):
+            return LastPlay(entry["seat"], entry["cards"], entry["kind"])
+        for turn in reversed(self.log):
+            if turn.cards:
+                return LastPlay(turn.seat, turn.cards, turn.kind)
+        return None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s cards, sorted (R, B, Y, G by number, then the specials)."""
+        return tuple(self.hands[seat])
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def stack_words(self) -> str:
+        """The stack's state in words: ``Red 5 going up``."""
+        return stack_words(self.colour, self.number, self.up)
+
+    def outcome(self) -> Outcome | None:
+        """Who won and how, once the game is over (scores: cards left in each hand)."""
+        if self.winners is None or self.ended_by is None:
+            return None
+        return Outcome(self.winners, self.hand_sizes, self.ended_by, higher_wins=False)
+
+    def __repr__(self) -> str:
+        # Public words only: hand sizes, never cards in hand.
+        return (
+            f"<StackUpState {self.phase} seat={self.seat} turns={self.turns} "
+            f"hands={list(self.hand_sizes)} pile={self.pile_size}>"
+        )
+
+    # ----------------------------------------------------------------- the rules
+
+    def legal_on_stack(self, card: Card) -> bool:
+        """Whether number card ``card`` may start a play on the stack as it stands."""
+        if COLOUR_OF[card] == self.colour:
+            return True
+        return NUMBER_OF[card] == self.number + (1 if self.up else -1)
+
+    def snatch_targets(self, seat: int) -> list[int]:
+        """The players ``seat`` may name for a Snatch (at least 2 cards), clockwise."""
+        n, hands = self.n, self.hands
+        return [t for i in range(1, n) if len(hands[t := (seat + i) % n]) >= 2]
+
+    def snatch_counts(self, target: int) -> tuple[int, ...]:
+        """How many cards a Snatch may take from ``target``: 1–3, or only 1 (2–3 cards)."""
+        size = len(self.hands[target])
+        if size >= 4:
+            return tuple(range(1, MAX_SNATCH + 1))
+        return (1,) if size >= 2 else ()
+
+    def has_play(self, seat: int) -> bool:
+        """Whether ``seat`` has a legal play (is not stuck)."""
+        hand = self.hands[seat]
+        colour = self.colour
+        wanted = self.number + (1 if self.up else -1)
+        last = len(hand) == 1
+        for c in hand:
+            if c < FLIP:
+                if COLOUR_OF[c] == colour or NUMBER_OF[c] == wanted:
+                    return True
+            elif c in (SWITCH, CRASH) or (not last and (c != SNATCH or self.snatch_targets(seat))):
+                return True
+        return False
+
+    def plays(self, seat: int) -> list[Play]:
+        """Every legal play of ``seat`` from hand, each with every choice it needs.
+
+        Number plays by first card (hand order) then length, a bonus play as ``pass``
+        then ``skip``; then the special cards in order, Snatch targets clockwise and counts
+        rising, Switch colours R, B, Y, G.
+        """
+        hand = self.hands[seat]
+        size = len(hand)
+        colour = self.colour
+        step = 1 if self.up else -1
+        wanted = self.number + step
+        out: list[Play] = []
+        append = out.append
+        previous = -1
+        for c in hand:
+            if c >= FLIP:
+                if c == previous:
+                    continue
+                previous = c
+                if c == SWITCH:
+                    out.extend(Play((SWITCH,), colour=k) for k in COLOURS if k != colour)
+                elif c == CRASH:
+                    append(_SPECIAL_PLAYS[CRASH])
+                elif size > 1:
+                    if c == SNATCH:
+                        for t in self.snatch_targets(seat):
+                            out.extend(
+                                Play((SNATCH,), target=t, count=k) for k in self.snatch_counts(t)
+                            )
+                    else:
+                        append(_SPECIAL_PLAYS[c])
+                continue
+            if COLOUR_OF[c] != colour and NUMBER_OF[c] != wanted:
+                continue
+            seq = [c]
+            card, num = c, NUMBER_OF[c]
+            while True:
+                k = len(seq)
+                cards = tuple(seq)
+                if k >= BONUS_LENGTH and k < size:
+                    append(Play(cards, "pass"))
+                    append(Play(cards, "skip"))
+                else:
+                    append(Play(cards))
+                num += step
+                if not LOWEST <= num <= HIGHEST:
+                    break
+                card += step
+                if card not in hand:
+                    break
+                seq.append(card)
+        return out
+
+    def drawn_playable(self) -> bool:
+        """In phase ``drawn``: whether the drawn card is a legal play on its own."""
+        card = self.drawn
+        if card is None or self.phase != DRAWN:
+            return False
+        if card < FLIP:
+            return self.legal_on_stack(card)
+        if card == SNATCH:
+            assert self.seat is not None
+            return bool(self.snatch_targets(self.seat))
+        return True  # with the drawn card in hand the hand has 2+ cards
+
+    def drawn_plays(self) -> list[PlayDrawn]:
+        """The ways to play the drawn card, when it is a legal play on its own."""
+        if not self.drawn_playable():
+            return []
+        card = self.drawn
+        assert card is not None and self.seat is not None
+        if card == SWITCH:
+            return [PlayDrawn(colour=k) for k in COLOURS if k != self.colour]
+        if card == SNATCH:
+            return [
+                PlayDrawn(target=t, count=k)
+                for t in self.snatch_targets(self.seat)
+                for k in self.snatch_counts(t)
+            ]
+        return [PLAY_DRAWN]
+
+    def legal_moves(self) -> list[PlayerMove]:
+        """Every complete legal decision of the seat to act, distinct, in a fixed order
+        (empty at a chance outcome and after the game)."""
+        phase, p = self.phase, self.seat
+        if p is None:
+            return []
+        if phase == TURN:
+            if self.crash == p:
+                return [BLOCK, TAKE] if CRASH in self.hands[p] else [TAKE]
+            plays: list[PlayerMove] = list(self.plays(p))
+            if plays:
+                return plays
+            return [USE_PASS] if self.passes[p] else [DRAW]
+        if phase == DRAWN:
+            drawn: list[PlayerMove] = list(self.drawn_plays())
+            drawn.append(KEEP)
+            return drawn
+        if phase == DIRECTION:
+            return [UP, DOWN]
+        return []
+
+    def automatic(self) -> PlayerMove | None:
+        """The move the table plays now without asking, or ``None``.
+
+        A stuck turn (``UsePass`` or ``Draw``), keeping a drawn card that cannot be played
+        (or no card at all), and a take by a player who holds no Crash.
+        """
+        phase, p = self.phase, self.seat
+        if p is None:
+            return None
+        if phase == TURN:
+            if self.crash == p:
+                return None if CRASH in self.hands[p] else TAKE
+            if self.has_play(p):
+                return None
+            return USE_PASS if self.passes[p] else DRAW
+        if phase == DRAWN and not self.drawn_playable():
+            return KEEP
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.refusal(move) is None
+
+    def check(self, move: Move, *, by: int | None = None) -> None:
+        """Raise the :class:`IllegalMoveError` that says why ``move`` (asked by seat ``by``)
+        cannot be applied now; return when it can."""
+        err = self.refusal(move, by)
+        if err is not None:
+            raise err
+
+    # ----------------------------------------------------------------- refusals
+
+    def refusal(
+        self, move: Move, by: int | None = None, *, named: bool = False
+    ) -> IllegalMoveError | None:
+        """Why ``move`` cannot be applied now, or ``None`` when it can.
+
+        The message speaks to the player (``You hold no R7.``), or with ``named`` about
+        them (``ben holds no R7.``, for a record checker). Nothing is said about another
+        player's hand: who may not move is told so before anything else.
+        """
+        phase = self.phase
+        if phase == OVER:
+            return IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
+        if isinstance(move, Deal | Took | Reshuffle):
+            return self._chance_refusal(move, by)
+        if _DECISION[phase] is Decision.CHANCE:
+            what = {
+                DEAL: "the cards are dealt",
+                RESHUFFLE: "the draw pile is rebuilt",
+                SNATCH_CARDS: "the Snatch takes its cards",
+            }[phase]
+            return IllegalMoveError(f"Nobody can move while {what}.", IllegalReason.WRONG_DECISION)
+        p = self.seat
+        assert p is not None
+        if by is not None and by != p:
+            return IllegalMoveError(f"It's {self.players[p]}'s turn.", IllegalReason.NOT_YOUR_TURN)
+        voice = self._voice(p, named)
+        if phase == DIRECTION:
+            if isinstance(move, Direction) and type(move.up) is bool:
+                return None
+            return IllegalMoveError(
+                f"First {voice.whom} must choose the direction: up or down.",
+                IllegalReason.WRONG_DECISION,
+            )
+        if isinstance(move, Direction):
+            return IllegalMoveError(
+                "The direction was chosen at the start; only a Flip reverses it.",
+                IllegalReason.WRONG_DECISION,
+            )
+        if phase == DRAWN:
+            return self._drawn_refusal(move, p, voice)
+        return self._turn_refusal(move, p, voice)
+
+    def _voice(self, seat: int, named: bool) -> _Voice:
+        if not named:
+            return _YOU
+        name = self.players[seat]
+        return _Voice(name, name, f"{name}'s", "holds", "has", "is")
+
+    def _turn_refusal(self, move: Move, p: int, voice: _Voice) -> IllegalMoveError | None:
+        wrong = IllegalReason.WRONG_DECISION
+        hand = self.hands[p]
+        if self.crash == p:
+            if isinstance(move, Take):
+                return None
+            if isinstance(move, Block):
+                if CRASH in hand:
+                    return None
+                return IllegalMoveError(
+                    f"{voice.who} {voice.hold} no Crash to block with.",
+                    IllegalReason.CARD_NOT_HELD,
+                )
+            return IllegalMoveError(
+                f"A Crash penalty is on {voice.whom}: block it with a Crash or take "
+                f"{PENALTY_CARDS} cards, and nothing else.",
+                wrong,
+            )
+        if isinstance(move, Block | Take):
+            return IllegalMoveError("There is no Crash penalty to block or take.", wrong)
+        if isinstance(move, Keep | PlayDrawn):
+            return IllegalMoveError(f"{voice.who} {voice.have} not drawn a card.", wrong)
+        if isinstance(move, UsePass | Draw):
+            if self.has_play(p):
+                return IllegalMoveError(
+                    f"{voice.who} {voice.have} a legal play, so {voice.whom} must play: only a "
+                    "stuck player draws or uses a draw pass.",
+                    wrong,
+                )
+            if isinstance(move, UsePass):
+                if self.passes[p]:
+                    return None
+                return IllegalMoveError(
+                    f"{voice.who} {voice.hold} no draw pass, so the stuck turn draws a card.",
+                    wrong,
+                )
+            if self.passes[p]:
+                return IllegalMoveError(
+                    f"{voice.who} {voice.hold} a draw pass, which is used instead of drawing.",
+                    wrong,
+                )
+            return None
+        if not isinstance(move, Play):
+            return IllegalMoveError(f"{move!r} is not a move of Stack Up!.", wrong)
+        return self._play_refusal(move, p, voice)
+
+    def _play_refusal(self, move: Play, p: int, voice: _Voice) -> IllegalMoveError | None:
+        cards = move.cards
+        combo = IllegalReason.BAD_COMBO
+        if not isinstance(cards, tuple) or not cards:
+            return IllegalMoveError("A play needs at least one card.", combo)
+        for c in cards:
+            if not is_card(c):
+                return IllegalMoveError(f"{c!r} is not a card.", combo)
+        hand = self.hands[p]
+        left = list(hand)
+        for c in cards:
+            try:
+                left.remove(c)
+            except ValueError:
+                if c in hand:
+                    return IllegalMoveError(
+                        f"{voice.who} {voice.hold} only {hand.count(c)} {card_name(c)}.",
+                        IllegalReason.CARD_NOT_HELD,
+                    )
+                return IllegalMoveError(
+                    f"{voice.who} {voice.hold} no {card_name(c)}.", IllegalReason.CARD_NOT_HELD
+                )
+        if len(cards) > 1 and any(c >= FLIP for c in cards):
+            return IllegalMoveError(
+                "A special card is played alone, never with other cards.", combo
+            )
+        if cards[0] >= FLIP:
+            if move.bonus is not None:
+                return IllegalMoveError(
+                    "Only a number play of 3 or more cards earns a bonus.",
+                    IllegalReason.EXTRA_CHOICE,
+                )
+            return self._single_refusal(
+                cards[0], p, move.colour, move.target, move.count, voice, last=not left
+            )
+        if move.colour is not None or move.target is not None or move.count is not None:
+            return IllegalMoveError(
+                "A number play names no colour, player or count.", IllegalReason.EXTRA_CHOICE
+            )
+        first = cards[0]
+        if not self.legal_on_stack(first):
+            return IllegalMoveError(self._why_not_on_stack(first), IllegalReason.NOT_ON_STACK)
+        step = 1 if self.up else -1
+        colour = COLOUR_OF[first]
+        prev = first
+        for c in cards[1:]:
+            if COLOUR_OF[c] != colour:
+                return IllegalMoveError(
+                    f"Every card of a play has the colour of its first card: {card_name(c)} "
+                    f"is not {COLOUR_NAMES[colour].lower()}.",
+                    combo,
+                )
+            if NUMBER_OF[c] != NUMBER_OF[prev] + step:
+                way = "up" if self.up else "down"
+                after = NUMBER_OF[prev] + step
+                follows = f"{card_name(prev + step)}" if LOWEST <= after <= HIGHEST else "nothing"
+                return IllegalMoveError(
+                    f"After {card_name(prev)} going {way} comes {follows}, not {card_name(c)}.",
+                    combo,
+                )
+            prev = c
+        needs_bonus = len(cards) >= BONUS_LENGTH and bool(left)
+        if move.bonus is None:
+            if needs_bonus:
+                return IllegalMoveError(
+                    f"A play of {len(cards)} cards that keeps cards in {voice.whose} hand "
+                    "earns a stacking bonus: choose pass or skip.",
+                    IllegalReason.MISSING_CHOICE,
+                )
+            return None
+        if not needs_bonus:
+            why = "it empties the hand and wins" if not left else "it has fewer than 3 cards"
+            return IllegalMoveError(f"That play earns no bonus: {why}.", IllegalReason.EXTRA_CHOICE)
+        if move.bonus not in BONUSES:
+            return IllegalMoveError(
+                f"The bonus is pass or skip, not {move.bonus!r}.", IllegalReason.BAD_CHOICE
+            )
+        return None
+
+    def _why_not_on_stack(self, card: Card) -> str:
+        colour = COLOUR_NAMES[self.colour].lower()
+        wanted = self.number + (1 if self.up else -1)
+        if LOWEST <= wanted <= HIGHEST:
+            need = f"a {colour} card or a {wanted}"
+        else:
+            need = f"a {colour} card (nothing goes {'above 15' if self.up else 'below 1'})"
+        return f"{card_name(card)} is not legal on {self.stack_words()}: it takes {need}."
+
+    def _single_refusal(
+        self,
+        card: Card,
+        p: int,
+        colour: Colour | None,
+        target: int | None,
+        count: int | None,
+        voice: _Voice,
+        *,
+        last: bool,
+    ) -> IllegalMoveError | None:
+        """Why one special card (from hand or drawn) with these choices is not a legal play."""
+        extra = IllegalReason.EXTRA_CHOICE
+        bad = IllegalReason.BAD_CHOICE
+        name = card_name(card)
+        if last and card in _NOT_LAST:
+            return IllegalMoveError(
+                f"A {name} may not be {voice.whose} last card.", IllegalReason.LAST_CARD
+            )
+        if card == SWITCH:
+            if target is not None or count is not None:
+                return IllegalMoveError("A Switch names a colour, not a player.", extra)
+            if colour is None:
+                return IllegalMoveError(
+                    "Name the Switch's new colour (not "
+                    f"{COLOUR_NAMES[self.colour]}, the stack's colour).",
+                    IllegalReason.MISSING_CHOICE,
+                )
+            if colour not in COLOURS or type(colour) is not int:
+                return IllegalMoveError(f"{colour!r} is not a colour.", bad)
+            if colour == self.colour:
+                return IllegalMoveError(
+                    f"A Switch must change the colour: the stack is already "
+                    f"{COLOUR_NAMES[colour]}.",
+                    bad,
+                )
+            return None
+        if colour is not None:
+            return IllegalMoveError(f"A {name} names no colour.", extra)
+        if card != SNATCH:
+            if target is not None or count is not None:
+                return IllegalMoveError(f"A {name} names no player or count.", extra)
+            return None
+        targets = self.snatch_targets(p)
+        if not targets:
+            return IllegalMoveError(
+                "A Snatch needs another player holding at least 2 cards, and nobody does.",
+                IllegalReason.NOT_ON_STACK,
+            )
+        if target is None:
+            return IllegalMoveError(
+                "Name the player to snatch from: "
+                + ", ".join(self.players[t] for t in targets)
+                + ".",
+                IllegalReason.MISSING_CHOICE,
+            )
+        if type(target) is not int or not 0 <= target < self.n:
+            return IllegalMoveError(f"There is no seat {target!r}.", bad)
+        if target == p:
+            return IllegalMoveError(
+                f"A Snatch takes cards from another player, not from {voice.whom}.", bad
+            )
+        who = self.players[target]
+        if target not in targets:
+            return IllegalMoveError(
+                f"{who} holds only 1 card; a Snatch needs a player holding at least 2.", bad
+            )
+        counts = self.snatch_counts(target)
+        allowed = "exactly 1 card" if counts == (1,) else "1, 2 or 3 cards"
+        if count is None:
+            return IllegalMoveError(
+                f"Say how many cards to snatch from {who}: {allowed}.",
+                IllegalReason.MISSING_CHOICE,
+            )
+        if type(count) is not int or count not in counts:
+            return IllegalMoveError(
+                f"From {who} ({len(self.hands[target])} cards) a Snatch takes {allowed}, "
+                f"not {count!r}.",
+                bad,
+            )
+        return None
+
+    def _drawn_refusal(self, move: Move, p: int, voice: _Voice) -> IllegalMoveError | None:
+        if isinstance(move, Keep):
+            return None
+        card = self.drawn
+        if not isinstance(move, PlayDrawn):
+            what = (
+                "nothing could be drawn: keep"
+                if card is None
+                else f"play the card {voice.whom} drew, alone, or keep it"
+            )
+            return IllegalMoveError(
+                f"{voice.who} {voice.are} stuck and drew: {what}.", IllegalReason.WRONG_DECISION
+            )
+        if card is None:
+            return IllegalMoveError(
+                "No card could be drawn, so there is nothing to play: keep.",
+                IllegalReason.WRONG_DECISION,
+            )
+        if card < FLIP:
+            if not self.legal_on_stack(card):
+                return IllegalMoveError(
+                    self._why_not_on_stack(card) + " Keep it.", IllegalReason.NOT_ON_STACK
+                )
+            if move.colour is not None or move.target is not None or move.count is not None:
+                return IllegalMoveError(
+                    "A number card names no colour, player or count.", IllegalReason.EXTRA_CHOICE
+                )
+            return None
+        return self._single_refusal(
+            card, p, move.colour, move.target, move.count, voice, last=False
+        )
+
+    def _chance_refusal(self, move: ChanceMove, by: int | None) -> IllegalMoveError | None:
+        bad = IllegalReason.BAD_OUTCOME
+        if by is not None:
+            return IllegalMoveError(
+                "Chance outcomes are drawn by the table, not played.",
+                IllegalReason.WRONG_DECISION,
+            )
+        if isinstance(move, Deal):
+            if self.phase != DEAL:
+                return IllegalMoveError("The cards have already been dealt.", bad)
+            return deal_refusal(move.deck, move.first, self.n)
+        if isinstance(move, Reshuffle):
+            if self.phase != RESHUFFLE:
+                return IllegalMoveError("No draw pile is waiting to be rebuilt.", bad)
+            if not isinstance(move.cards, tuple) or not all(is_card(c) for c in move.cards):
+                return IllegalMoveError("A reshuffle is a list of cards.", bad)
+            below = self.stack[: self.base]
+            if sorted(move.cards) != sorted(below):
+                return IllegalMoveError(
+                    f"The rebuilt draw pile must hold exactly the {len(below)} cards below the "
+                    f"stack's most recent number card ({card_name(self.stack[self.base])}).",
+                    bad,
+                )
+            return None
+        if self.phase != SNATCH_CARDS or self.snatch is None:
+            return IllegalMoveError("No Snatch is waiting for its cards.", bad)
+        target, count = self.snatch
+        who = self.players[target]
+        if not isinstance(move.cards, tuple) or len(move.cards) != count:
+            return IllegalMoveError(f"The Snatch takes {count} card(s) from {who}.", bad)
+        left = list(self.hands[target])
+        for c in move.cards:
+            if not is_card(c) or c not in left:
+                return IllegalMoveError(f"The snatched cards must come from {who}'s hand.", bad)
+            left.remove(c)
+        return None
+
+    # ----------------------------------------------------------------- applying moves
+
+    def apply(self, move: Move, *, by: int | None = None) -> list[Event]:
+        """Play ``move`` (a player's decision or a chance outcome) and return what happened.
+
+        ``by``, when given, is the seat asking; anyone but the seat to act is refused.
+        Raises :class:`IllegalMoveError` and changes nothing when the move is not legal now.
+        """
+        err = self.refusal(move, by)
+        if err is not None:
+            raise err
+        kind = type(move)
+        p = self.seat
+        if kind is Play:
+            assert isinstance(move, Play) and p is not None
+            return self._play(p, move)
+        if kind is Deal:
+            assert isinstance(move, Deal)
+            self._deal(move.deck, move.first)
+            return []
+        if kind is Direction:
+            assert isinstance(move, Direction)
+            self.up = move.up
+            self.phase = TURN
+            return []
+        assert p is not None
+        if kind is Take:
+            self._entry = {"seat": p, "kind": "take"}
+            self._drawing = "take"
+            if not self._draw(p, PENALTY_CARDS):
+                return []
+            return self._end_turn(p)
+        if kind is Block:
+            self.hands[p].remove(CRASH)
+            self.stack.append(CRASH)
+            self._entry = {"seat": p, "kind": "block", "cards": (CRASH,)}
+            return self._end_turn(p, blocked=True)
+        if kind is UsePass:
+            self.passes[p] -= 1
+            self._entry = {"seat": p, "kind": "pass"}
+            return self._end_turn(p)
+        if kind is Draw:
+            self._entry = {"seat": p, "kind": "draw"}
+            self._drawing = "draw"
+            if self._draw(p, 1):
+                self._drawn()
+            return []
+        if kind is Keep:
+            self.drawn = None
+            self.phase = TURN
+            return self._end_turn(p)
+        if kind is PlayDrawn:
+            assert isinstance(move, PlayDrawn)
+            card = self.drawn
+            assert card is not None
+            self.drawn = None
+            self.phase = TURN
+            entry = self._entry
+            assert entry is not None
+            entry["cards"] = (card,)
+            return self._play_cards(p, (card,), None, move.colour, move.target, move.count)
+        if kind is Reshuffle:
+            assert isinstance(move, Reshuffle)
+            self._rebuild(move.cards)
+            drawing = self._drawing
+            self._draw(p, self._to_draw)
+            if drawing == "take":
+                self.phase = TURN
+                return self._end_turn(p)
+            self._drawn()
+            return []
+        assert isinstance(move, Took) and self.snatch is not None
+        target, _ = self.snatch
+        self.snatch = None
+        for c in move.cards:
+            self.hands[target].remove(c)
+            insort(self.hands[p], c)
+        entry = self._entry
+        assert entry is not None
+        entry["took"] = move.cards
+        self.phase = TURN
+        return self._end_turn(p)
+
+    def sample_chance(self, rng: random.Random) -> ChanceMove:
+        """The pending chance outcome drawn from ``rng`` (not applied).
+
+        A deal picks the first player, then shuffles until the deal leaves a number card
+        to start the stack; a Snatch takes random cards of its target's hand; a reshuffle
+        is the rebuilt pile in a random order.
+        """
+        phase = self.phase
+        if phase == SNATCH_CARDS:
+            assert self.snatch is not None
+            target, count = self.snatch
+            return Took(tuple(rng.sample(self.hands[target], count)))
+        if phase == RESHUFFLE:
+            cards = self.stack[: self.base]
+            rng.shuffle(cards)
+            return Reshuffle(tuple(cards))
+        if phase == DEAL:
+            first = rng.randrange(self.n)
+            deck = list(FULL_DECK)
+            dealt = HAND_SIZE * self.n
+            while True:
+                rng.shuffle(deck)
+                if any(c < FLIP for c in deck[dealt:]):
+                    return Deal(tuple(deck), first)
+        raise IllegalMoveError("No chance outcome is due.", IllegalReason.BAD_OUTCOME)
+
+    # ----------------------------------------------------------------- mechanics
+
+    def _deal(self, deck: tuple[Card, ...], first: int) -> None:
+        n = self.n
+        dealt = HAND_SIZE * n
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for k in range(dealt):
+            hands[(first + k) % n].append(deck[k])
+        for hand in hands:
+            hand.sort()
+        rest = list(deck[dealt:])
+        buried: list[Card] = []
+        i = 0
+        while rest[i] >= FLIP:
+            buried.append(rest[i])
+            i += 1
+        start = rest[i]
+        pile_top_first = rest[i + 1 :] + buried
+        self.deck = tuple(deck)
+        self.first = first
+        self.seat = first
+        self.hands = hands
+        self.pile = pile_top_first[::-1]
+        self.stack = [start]
+        self.base = 0
+        self.colour = COLOUR_OF[start]
+        self.number = NUMBER_OF[start]
+        self.phase = DIRECTION
+
+    def _draw(self, p: int, count: int) -> bool:
+        """Draw up to ``count`` cards into ``p``'s hand; ``False`` when a reshuffle must
+        come first (the phase is then ``reshuffle``)."""
+        pile, hand = self.pile, self.hands[p]
+        while count:
+            if not pile:
+                if self.base and self._reshuffled is None:
+                    self._to_draw = count
+                    self.phase = RESHUFFLE
+                    return False
+                break  # nothing to rebuild the pile from: the draw is lost
+            card = pile.pop()
+            insort(hand, card)
+            self._drew.append(card)
+            count -= 1
+        self._to_draw = 0
+        return True
+
+    def _rebuild(self, cards: tuple[Card, ...]) -> None:
+        """The pile is rebuilt from the cards below the stack's most recent number card."""
+        self.pile = list(reversed(cards))
+        del self.stack[: self.base]
+        self.base = 0
+        self._reshuffled = cards
+        self.phase = TURN
+
+    def _drawn(self) -> None:
+        """A stuck player's draw is done: the drawn card (if any) waits to be played or kept."""
+        self.drawn = self._drew[-1] if self._drew else None
+        self.phase = DRAWN
+
+    def _play(self, p: int, move: Play) -> list[Event]:
+        hand = self.hands[p]
+        for c in move.cards:
+            hand.remove(c)
+        self._entry = {"seat": p, "kind": "play", "cards": move.cards}
+        return self._play_cards(p, move.cards, move.bonus, move.colour, move.target, move.count)
+
+    def _play_cards(
+        self,
+        p: int,
+        cards: tuple[Card, ...],
+        bonus: str | None,
+        colour: Colour | None,
+        target: int | None,
+        count: int | None,
+    ) -> list[Event]:
+        """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects."""
+        entry = self._entry
+        assert entry is not None
+        if entry["kind"] == "draw":
+            self.hands[p].remove(cards[0])
+        stack = self.stack
+        stack.extend(cards)
+        first = cards[0]
+        if first < FLIP:
+            last = cards[-1]
+            self.colour = COLOUR_OF[last]
+            self.number = NUMBER_OF[last]
+            self.base = len(stack) - 1
+            if bonus is not None:
+                entry["bonus"] = bonus
+            return self._end_turn(p, skip=bonus == "skip", gain_pass=bonus == "pass")
+        if first == FLIP:
+            self.up = not self.up
+        elif first == SWITCH:
+            assert colour is not None
+            self.colour = colour
+            entry["colour"] = colour
+        elif first == SNATCH:
+            assert target is not None and count is not None
+            entry["target"] = target
+            entry["count"] = count
+            self.snatch = (target, count)
+            self.phase = SNATCH_CARDS
+            return []
+        return self._end_turn(p, skip=first == FREEZE, crash=first == CRASH)
+
+    def _end_turn(
+        self,
+        p: int,
+        *,
+        skip: bool = False,
+        crash: bool = False,
+        blocked: bool = False,
+        gain_pass: bool = False,
+    ) -> list[Event]:
+        """``p``'s turn is complete: log it, then end the game or pass the turn on."""
+        entry = self._entry
+        assert entry is not None
+        if self._drew:
+            entry["drew"] = tuple(self._drew)
+            self._drew = []
+        if self._reshuffled is not None:
+            entry["reshuffle"] = self._reshuffled
+            self._reshuffled = None
+        self.log.append(LoggedTurn(**entry))
+        self._entry = None
+        self._drawing = None
+        self.turns += 1
+        events: list[Event] = [TurnEnded(p)]
+        self.crash = None
+        if gain_pass:
+            self.passes[p] += 1
+        if not self.hands[p]:
+            self._finish((p,), EMPTY_HAND)
+            events.append(GameEnded())
+            return events
+        if self.turns >= self.settings.turn_limit:
+            sizes = self.hand_sizes
+            fewest = min(sizes)
+            self._finish(tuple(s for s in range(self.n) if sizes[s] == fewest), TURN_LIMIT)
+            events.append(GameEnded())
+            return events
+        n = self.n
+        nxt = (p + 2) % n if skip else (p + 1) % n
+        if crash or (blocked and n > 2):
+            self.crash = nxt
+        self.seat = nxt
+        self.phase = TURN
+        return events
+
+    def _finish(self, winners: tuple[int, ...], ended_by: str) -> None:
+        self.winners = winners
+        self.ended_by = ended_by
+        self.phase = OVER
+        self.seat = None
+        self.snatch = None
+        self.drawn = None
+
+    # ----------------------------------------------------------------- serialisation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data (cards by name); :meth:`from_dict` restores it
+        exactly."""
+        entry = self._entry
+        return {
+            "format": STATE_FORMAT,
+            "players": list(self.players),
+            "rules": self.settings.to_record(),
+            "phase": self.phase,
+            "seat": self.seat,
+            "deck": None if self.deck is None else card_names(self.deck),
+            "first": self.first,
+            "up": self.up,
+            "hands": [card_names(h) for h in self.hands],
+            "pile": card_names(self.pile[::-1]),
+            "stack": card_names(self.stack),
+            "base": self.base,
+            "colour": colour_letter(self.colour) if self.stack else None,
+            "number": self.number if self.stack else None,
+            "passes": list(self.passes),
+            "crash": self.crash,
+            "turns": self.turns,
+            "drawn": None if self.drawn is None else card_name(self.drawn),
+            "snatch": None if self.snatch is None else list(self.snatch),
+            "entry": None if entry is None else LoggedTurn(**entry).to_dict(),
+            "drew": card_names(self._drew),
+            "reshuffled": None if self._reshuffled is None else card_names(self._reshuffled),
+            "to_draw": self._to_draw,
+            "drawing": self._drawing,
+            "log": [t.to_dict() for t in self.log],
+            "winners": None if self.winners is None else list(self.winners),
+            "ended_by": self.ended_by,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Restore a state written by :meth:`to_dict`; ``ValueError`` if it is not one
+        (malformed, or its cards are not the 80 cards)."""
+        try:
+            if data["format"] != STATE_FORMAT:
+                raise ValueError(f"unknown state format {data['format']!r}")
+            self = cls.__new__(cls)
+            players = tuple(data["players"])
+            check_players(players)
+            self.players = players
+            self.n = len(players)
+            self.settings = StackUpSettings.model_validate(data["rules"])
+            phase = data["phase"]
+            if phase not in PHASES:
+                raise ValueError(f"unknown phase {phase!r}")
+            self.phase = phase
+            self.seat = _opt_seat(data["seat"], self.n)
+            self.deck = None if data["deck"] is None else _cards(data["deck"])
+            self.first = _opt_seat(data["first"], self.n)
+            up = data["up"]
+            if up is not None and type(up) is not bool:
+                raise ValueError("up must be true, false or null")
+            self.up = up
+            hands = [sorted(_cards(h)) for h in data["hands"]]
+            if len(hands) != self.n:
+                raise ValueError("one hand per player")
+            self.hands = hands
+            self.pile = list(_cards(data["pile"]))[::-1]
+            self.stack = list(_cards(data["stack"]))
+            self.base = int(data["base"])
+            self.colour = 0 if data["colour"] is None else parse_colour_letter(data["colour"])
+            self.number = 0 if data["number"] is None else int(data["number"])
+            self.passes = [int(x) for x in data["passes"]]
+            self.crash = _opt_seat(data["crash"], self.n)
+            self.turns = int(data["turns"])
+            self.drawn = None if data["drawn"] is None else parse_card(data["drawn"])
+            snatch = data["snatch"]
+            self.snatch = None if snatch is None else (int(snatch[0]), int(snatch[1]))
+            entry = data["entry"]
+            self._entry = None if entry is None else _entry_fields(LoggedTurn.from_dict(entry))
+            self._drew = list(_cards(data["drew"]))
+            reshuffled = data["reshuffled"]
+            self._reshuffled = None if reshuffled is None else _cards(reshuffled)
+            self._to_draw = int(data["to_draw"])
+            drawing = data["drawing"]
+            if drawing not in (None, "take", "draw"):
+                raise ValueError(f"unknown drawing {drawing!r}")
+            self._drawing = drawing
+            self.log = [LoggedTurn.from_dict(t) for t in data["log"]]
+            winners = data["winners"]
+            self.winners = None if winners is None else tuple(int(w) for w in winners)
+            self.ended_by = data["ended_by"]
+            if self.ended_by not in (None, EMPTY_HAND, TURN_LIMIT):
+                raise ValueError(f"unknown end {self.ended_by!r}")
+        except (KeyError, TypeError, IndexError, AttributeError, ValidationError) as exc:
+            raise ValueError(f"not a saved Stack Up! state: {exc!r}") from exc
+        except SetupError as exc:
+            raise ValueError(f"not a saved Stack Up! state: {exc}") from exc
+        held = sorted([c for h in self.hands for c in h] + self.pile + self.stack)
+        if phase != DEAL and held != sorted(FULL_DECK):
+            raise ValueError("not a saved Stack Up! state: its cards are not the 80 cards")
+        if len(self.passes) != self.n or (self.stack and not 0 <= self.base < len(self.stack)):
+            raise ValueError("not a saved Stack Up! state: passes or stack out of shape")
+        return self
+
+    def copy(self) -> Self:
+        """An independent copy of this state."""
+        other = type(self).__new__(type(self))
+        for slot in StackUpState.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        other.hands = [list(h) for h in self.hands]
+        other.pile = list(self.pile)
+        other.stack = list(self.stack)
+        other.passes = list(self.passes)
+        other.log = list(self.log)
+        other._drew = list(self._drew)
+        other._entry = None if self._entry is None else dict(self._entry)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StackUpState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _entry_fields(turn: LoggedTurn) -> dict[str, Any]:
+    """A logged turn as the keyword arguments that rebuild it (for a turn in progress)."""
+    data: dict[str, Any] = {"seat": turn.seat, "kind": turn.kind}
+    for key in ("cards", "took", "drew"):
+        if getattr(turn, key):
+            data[key] = getattr(turn, key)
+    for key in ("bonus", "colour", "target", "count", "reshuffle"):
+        if getattr(turn, key) is not None:
+            data[key] = getattr(turn, key)
+    return data
+
+
+def _opt_seat(value: object, n: int) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value < n:
+        raise ValueError(f"not a seat: {value!r}")
+    return value
+
+
+def check_players(players: tuple[str, ...]) -> None:
+    """Raise :class:`~engine.game.SetupError` unless ``players`` can sit at a table."""
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SetupError(
+            f"Stack Up! needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
+        )
+    if any(not isinstance(p, str) or not p for p in players):
+        raise SetupError("Every player needs a name.")
+    if len(set(players)) != len(players):
+        raise SetupError("Two players share a name; one of them should change nickname.")
+
+
+def deal_refusal(deck: object, first: object, n: int) -> IllegalMoveError | None:
+    """Why ``deck`` and ``first`` are not a deal for ``n`` players, or ``None``."""
+    bad = IllegalReason.BAD_OUTCOME
+    if type(first) is not int or not 0 <= first < n:
+        return IllegalMoveError(f"The first player must be a seat 0 to {n - 1}.", bad)
+    if not isinstance(deck, tuple) or len(deck) != DECK_SIZE or not all(map(is_card, deck)):
+        return IllegalMoveError(f"A deal is the {DECK_SIZE} cards, shuffled.", bad)
+    if sorted(deck) != list(FULL_DECK):
+        return IllegalMoveError(
+            f"A deal is the {DECK_SIZE} cards: each number card once, each special card 4 times.",
+            bad,
+        )
+    if all(c >= FLIP for c in deck[HAND_SIZE * n :]):
+        return IllegalMoveError(
+            "The deal leaves only special cards, so no number card can start the stack; "
+            "such a deal is shuffled and dealt again.",
+            bad,
+        )
+    return None
