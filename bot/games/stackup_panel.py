@@ -448,3 +448,65 @@ def leaves(
             if choice.path is not None:
                 todo.append(choice.path)
     return found
+
+
+# ------------------------------------------------------------------ moves in custom ids
+
+_SIMPLE_CODES: dict[str, PlayerMove] = {
+    "up": Direction(True),
+    "down": Direction(False),
+    "block": Block(),
+    "take": Take(),
+    "keep": Keep(),
+    "pass": UsePass(),
+    "draw": Draw(),
+}
+_MOVE_CODE = re.compile(
+    r"(?P<kind>[pd])(?P<cards>(?:[RBYG][1-9a-f]|X[FZNWC]){0,15})"
+    r"(?:-(?:(?P<bonus>[PS])|c(?P<colour>[RBYG])|t(?P<target>\d)\.(?P<count>\d)))?"
+)
+
+
+def move_code(move: PlayerMove) -> str:
+    """A decision in at most 33 characters of ``[A-Za-z0-9.-]``, for a custom id:
+    ``up``, ``block``, ``keep``; a play ``p`` + its cards (:func:`card_code`) + its choice
+    (``-P``/``-S`` the bonus, ``-cB`` a colour, ``-t2.3`` a Snatch of 3 from seat 2):
+    ``pR7R8R9-S``, ``pXW-cB``; the drawn card ``d`` + its choice (``d``, ``d-t1.1``)."""
+    for code, simple in _SIMPLE_CODES.items():
+        if move == simple:
+            return code
+    if isinstance(move, Play):
+        head = "p" + "".join(card_code(c) for c in move.cards)
+    elif isinstance(move, PlayDrawn):
+        head = "d"
+    else:
+        raise ValueError(f"not a player's decision: {move!r}")
+    if isinstance(move, Play) and move.bonus is not None:
+        return f"{head}-{'P' if move.bonus == 'pass' else 'S'}"
+    if move.colour is not None:
+        return f"{head}-c{COLOUR_LETTERS[move.colour]}"
+    if move.target is not None and move.count is not None:
+        return f"{head}-t{move.target}.{move.count}"
+    return head
+
+
+def move_of_code(code: str) -> PlayerMove | None:
+    """The decision :func:`move_code` wrote, or ``None`` for anything else."""
+    simple = _SIMPLE_CODES.get(code)
+    if simple is not None:
+        return simple
+    match = _MOVE_CODE.fullmatch(code)
+    if match is None:
+        return None
+    cards = cards_of_code(match["cards"]) or ()
+    colour = COLOUR_LETTERS.index(match["colour"]) if match["colour"] else None
+    target = int(match["target"]) if match["target"] else None
+    count = int(match["count"]) if match["count"] else None
+    if match["kind"] == "d":
+        if cards or match["bonus"]:
+            return None
+        return PlayDrawn(colour, target, count)
+    if not cards:
+        return None
+    bonus = {"P": "pass", "S": "skip"}.get(match["bonus"] or "")
+    return Play(cards, bonus, colour, target, count)

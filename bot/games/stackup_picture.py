@@ -936,9 +936,7 @@ def showcase() -> dict[str, TablePicture]:
     32-character names, and a finished game."""
     four = ("Ālīce ✨", "ボブ", "😀", "Dmitri")
     six = tuple((str(i) + NASTY).ljust(32, "x")[:32] for i in range(6))
-    mid = _play_until(
-        four, 3, lambda s: s.turns_taken >= 14 and bool(s.last_play) and len(s.last_play.cards) >= 2
-    )
+    mid = _play_until(four, 3, lambda s: s.turns_taken >= 14 and len(last_turn(s)[1]) >= 2)
     crash = _play_until(four, 5, lambda s: s.pending_crash is not None and s.turns_taken > 4)
     start = _play_until(("Ālīce ✨", "ボブ"), 1, lambda s: True)
     names = _play_until(six, 8, lambda s: s.turns_taken >= 30)
