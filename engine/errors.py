@@ -24,6 +24,13 @@ class IllegalReason(Enum):
     BAD_OUTCOME = "bad_outcome"
     PLACEMENT_PENDING = "placement_pending"  # a rerolled die waits for its pile
     NOTHING_TO_PLACE = "nothing_to_place"  # a placement, but no rerolled die waits
+    CARD_NOT_HELD = "card_not_held"  # Stack Up!: a card the player does not hold
+    NOT_ON_STACK = "not_on_stack"  # Stack Up!: a card not legal on the stack
+    BAD_COMBO = "bad_combo"  # Stack Up!: cards that do not make one play
+    LAST_CARD = "last_card"  # Stack Up!: a Flip, Freeze or Snatch as the last card
+    MISSING_CHOICE = "missing_choice"  # Stack Up!: a bonus, colour, target or count left out
+    EXTRA_CHOICE = "extra_choice"  # Stack Up!: a choice the play does not take
+    BAD_CHOICE = "bad_choice"  # Stack Up!: a choice that is not allowed (colour, target, count)
 
 
 class InvalidReason(Enum):
@@ -38,6 +45,7 @@ class InvalidReason(Enum):
     MISSING_TARGET = "missing_target"
     UNKNOWN_PLAYER = "unknown_player"
     UNCLEAR_NAME = "unclear_name"  # the name fits several players and none of them works
+    BAD_CARD = "bad_card"  # Stack Up!: a word that looks like a card but is none (R16, X3)
 
 
 @dataclass(frozen=True, slots=True)
