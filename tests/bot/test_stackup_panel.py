@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.stackup_views import hand_panel
 from bot.games.stackup_panel import (
     Choice,
     Node,
@@ -26,6 +25,7 @@ from bot.games.stackup_panel import (
     move_of_code,
     node,
 )
+from bot.games.stackup_views import hand_panel
 from engine.game import Decision
 from engine.stackup.cards import BLUE, GREEN, YELLOW
 from engine.stackup.moves import (
