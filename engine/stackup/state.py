@@ -242,6 +242,7 @@ class StackUpState:
         "drawn",
         "ended_by",
         "first",
+        "first_up",
         "hands",
         "log",
         "n",
@@ -267,6 +268,7 @@ class StackUpState:
     deck: tuple[Card, ...] | None
     first: int | None
     up: bool | None
+    first_up: bool | None  # the first player's choice of direction (the record's)
     hands: list[list[Card]]  # each kept sorted
     pile: list[Card]  # the draw pile, top LAST (pop() draws)
     stack: list[Card]  # the stack, bottom first
@@ -299,6 +301,7 @@ class StackUpState:
         self.deck = None
         self.first = None
         self.up = None
+        self.first_up = None
         self.hands = [[] for _ in players]
         self.pile = list(reversed(FULL_DECK))
         self.stack = []
@@ -947,7 +950,7 @@ class StackUpState:
             return []
         if kind is Direction:
             assert isinstance(move, Direction)
-            self.up = move.up
+            self.up = self.first_up = move.up
             self.phase = TURN
             return []
         assert p is not None
@@ -1208,6 +1211,7 @@ class StackUpState:
             "deck": None if self.deck is None else card_names(self.deck),
             "first": self.first,
             "up": self.up,
+            "first_up": self.first_up,
             "hands": [card_names(h) for h in self.hands],
             "pile": card_names(self.pile[::-1]),
             "stack": card_names(self.stack),
@@ -1253,6 +1257,10 @@ class StackUpState:
             if up is not None and type(up) is not bool:
                 raise ValueError("up must be true, false or null")
             self.up = up
+            first_up = data["first_up"]
+            if first_up is not None and type(first_up) is not bool:
+                raise ValueError("first_up must be true, false or null")
+            self.first_up = first_up
             hands = [sorted(_cards(h)) for h in data["hands"]]
             if len(hands) != self.n:
                 raise ValueError("one hand per player")

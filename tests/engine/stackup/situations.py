@@ -63,6 +63,7 @@ def table(
         "deck": card_names(FULL_DECK),
         "first": 0,
         "up": up,
+        "first_up": up,
         "hands": [card_names(h) for h in held],
         "pile": card_names(named_pile),
         "stack": card_names(stacked),

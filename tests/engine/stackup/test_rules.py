@@ -624,7 +624,8 @@ def test_every_turn_counts_towards_the_limit() -> None:
     play(state, DRAW, KEEP)  # dan is stuck
     assert state.turns_taken == 4 and not state.is_over
     play(state, p("R6"))
-    assert state.is_over and state.outcome().ended_by == "turn_limit"  # type: ignore[union-attr]
+    outcome = state.outcome()
+    assert state.is_over and outcome is not None and outcome.ended_by == "turn_limit"
 
 
 def test_hand_emptied_on_the_last_turn_wins_as_an_empty_hand() -> None:
