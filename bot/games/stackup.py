@@ -69,11 +69,13 @@ def _name(state: StackUpState, seat: int) -> str:
 # ------------------------------------------------------------------ typed plays
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+QUOTES = '"“”'
 
 
 def named_mentions(text: str, live: LiveTable) -> str:
     """``text`` with each mention of a seated user (``<@123>``) replaced by their seat's
-    name, as the engine's parser reads a Snatch's target."""
+    name in double quotes (read whole by the engine's parser, spaces and all), as a
+    Snatch's target is typed."""
     state = live.state
     if state is None:
         return text
@@ -82,7 +84,8 @@ def named_mentions(text: str, live: LiveTable) -> str:
         user = int(match[1])
         for seat in live.info.seats:
             if seat.user_id == user:
-                return str(state.players[seat.position])
+                name = str(state.players[seat.position])
+                return name if any(q in name for q in QUOTES) else f'"{name}"'
         return match[0]
 
     return _MENTION.sub(name, text)
