@@ -21,7 +21,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, bindparam, func, literal_column, null, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Integer,
+    String,
+    bindparam,
+    func,
+    literal_column,
+    null,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -72,51 +82,47 @@ class Prepared:
 
 
 def _stats_upsert(dialect: Dialect) -> ClauseElement:
-    names = STATS_COLUMNS
+    """A player's stats gain a game: the counts add up and the figures merge, all in the
+    one statement (no read first), whoever else writes the same row."""
+    values: dict[str, Any] = {n: bindparam(n) for n in STATS_COLUMNS}
+    keys = [player_stats.c.guild_id, player_stats.c.user_id, player_stats.c.game]
     if dialect.name == "sqlite":
-        stmt = sqlite.insert(player_stats).values({n: bindparam(n) for n in names})
+        stmt = sqlite.insert(player_stats).values(values)
         return stmt.on_conflict_do_update(
-            index_elements=[player_stats.c.guild_id, player_stats.c.user_id],
-            set_=_stats_sums(
-                stmt.excluded, func.max(player_stats.c.best_round, stmt.excluded.best_round)
-            ),
+            index_elements=keys, set_=_stats_sums(stmt.excluded, SQLITE_FIGURES)
         )
-    pg = postgresql.insert(player_stats).values({n: bindparam(n) for n in names})
-    return pg.on_conflict_do_update(
-        index_elements=[player_stats.c.guild_id, player_stats.c.user_id],
-        set_=_stats_sums(
-            pg.excluded, func.greatest(player_stats.c.best_round, pg.excluded.best_round)
-        ),
-    )
+    pg = postgresql.insert(player_stats).values(values)
+    return pg.on_conflict_do_update(index_elements=keys, set_=_stats_sums(pg.excluded, PG_FIGURES))
 
 
-def _stats_sums(excluded: Any, best: Any) -> dict[str, Any]:
+def _stats_sums(excluded: Any, figures: str) -> dict[str, Any]:
     c = player_stats.c
     return {
         "name": excluded.name,
         "games": c.games + excluded.games,
         "wins": c.wins + excluded.wins,
         "points": c.points + excluded.points,
-        "best_round": best,
-        "captures": c.captures + excluded.captures,
-        "rounds": c.rounds + excluded.rounds,
-        **{f: c[f] + excluded[f] for f in PLACED_COLUMNS},
+        "figures": literal_column(figures, type_=JSON),
     }
 
 
-PLACED_COLUMNS = tuple(f"placed_{face}" for face in range(1, 7))
-STATS_COLUMNS = (
-    "guild_id",
-    "user_id",
-    "name",
-    "games",
-    "wins",
-    "points",
-    "best_round",
-    "captures",
-    "rounds",
-    *PLACED_COLUMNS,
+# The stored figures merged with the game's: by key, a "best_" figure keeps the highest
+# value, any other is summed; a key on one side only is kept as it is.
+SQLITE_FIGURES = (
+    "(SELECT json_group_object(key, v) FROM ("
+    "SELECT key, CASE WHEN substr(key, 1, 5) = 'best_' THEN max(value) ELSE sum(value) END AS v "
+    "FROM (SELECT key, value FROM json_each(player_stats.figures) "
+    "UNION ALL SELECT key, value FROM json_each(excluded.figures)) GROUP BY key))"
 )
+PG_FIGURES = (
+    "(SELECT COALESCE(json_object_agg(key, v), '{}'::json) FROM ("
+    "SELECT key, CASE WHEN substr(key, 1, 5) = 'best_' THEN max(value::bigint) "
+    "ELSE sum(value::bigint)::bigint END AS v "
+    "FROM (SELECT key, value FROM json_each_text(player_stats.figures) "
+    "UNION ALL SELECT key, value FROM json_each_text(excluded.figures)) AS both_sides "
+    "GROUP BY key) AS merged)"
+)
+STATS_COLUMNS = ("guild_id", "user_id", "game", "name", "games", "wins", "points", "figures")
 OUTBOX_COLUMNS = ("table_id", "channel_id", "kind", "content", "created_at", "round_no")
 
 # PostgreSQL: the outbox rows of a batch in one statement, inserted in the order given (so
@@ -196,9 +202,12 @@ class Statements:
             "table_id",
             "guild_id",
             "channel_id",
+            "game",
             "winners",
-            "totals",
+            "scores",
             "rounds_played",
+            "ended_by",
+            "higher_wins",
             "finished_at",
         )
         self.upsert_stats = prep(_stats_upsert(dialect), *STATS_COLUMNS)

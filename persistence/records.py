@@ -1,15 +1,21 @@
-"""Small typed records the storage API returns (never raw rows)."""
+"""Small typed records the storage API returns (never raw rows).
+
+Every record names its game (``game``, a name of :mod:`engine.games`). What is a game's
+own stays the game's: its rules as stored JSON (:attr:`TableInfo.rules_record`), its state
+(a :class:`~engine.game.GameState`), its stats figures (:attr:`PlayerStats.figures`).
+Stack's fields of before (``TableInfo.rules`` as ``StackRules``, ``PlayerStats.captures``
+and the like) stay readable, so the bot may move to the generic ones at its own pace.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from engine.stack.rules import HouseRules, StackRules
-from engine.stack.state import StackState
-
-MAX_SEATS = 8
+MAX_SEATS = 8  # the most seats any table has (Stack's 8)
+DEFAULT_GAME = "stack"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +40,13 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
-    """A table: where it is, who hosts and sits at it, its status and version."""
+    """A table: where it is, which game it plays, who hosts and sits at it, its status and
+    version.
+
+    ``rules_record`` is the game's rules as stored at the start (JSON; ``None`` in the
+    lobby). ``rules`` is the same read for the bot of before: a Stack table's
+    ``StackRules``, another game's JSON (see :mod:`persistence.compat`).
+    """
 
     id: int
     guild_id: int
@@ -44,7 +56,7 @@ class TableInfo:
     options: dict[str, Any]
     seats: tuple[SeatInfo, ...]
     version: int
-    rules: StackRules | None
+    rules: Any
     message_channel_id: int | None
     message_id: int | None
     deadline: datetime | None
@@ -57,6 +69,8 @@ class TableInfo:
     moved_at: datetime | None = None
     # the table version whose turn ping was delivered
     pinged_version: int | None = None
+    game: str = DEFAULT_GAME
+    rules_record: dict[str, Any] | None = None
 
     @property
     def is_active(self) -> bool:
@@ -74,10 +88,11 @@ class TableInfo:
 
 @dataclass(slots=True)
 class LoadedTable:
-    """An active table as loaded at start-up: its info and, once started, its live state."""
+    """An active table as loaded at start-up: its info and, once started, its live state
+    (the game's :class:`~engine.game.GameState`, restored from its compact snapshot)."""
 
     info: TableInfo
-    state: StackState | None
+    state: Any
 
 
 THEMES = ("dark", "light")  # the themes a server may choose for its pictures
@@ -124,7 +139,11 @@ class MoveResult:
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """A game's score sheet: a row per player, a column per round, totals."""
+    """A game's score sheet: a row per player, a column per round (none for a game not
+    played in rounds), totals (the result's final figures once finished).
+
+    ``target_score`` is the rules' ``target_score`` when the game has one, else 0.
+    """
 
     table_id: int
     names: tuple[str, ...]
@@ -133,11 +152,14 @@ class ScoreSheet:
     target_score: int
     finished: bool
     winners: tuple[str, ...] | None
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """A finished game, for a channel's history."""
+    """A finished game, for a channel's history: ``totals`` are its final figures per
+    seat (the outcome's scores: Stack's totals, Stack Up!'s cards left), counted as
+    ``higher_wins`` says; ``ended_by`` is the game's word for how it ended."""
 
     table_id: int
     finished_at: datetime
@@ -145,14 +167,17 @@ class GameSummary:
     players: tuple[str, ...]
     totals: tuple[int, ...]
     winners: tuple[str, ...]
+    game: str = DEFAULT_GAME
+    ended_by: str = ""
+    higher_wins: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class RecentGame:
     """One of a player's finished games, for their stats chart: the table, when it ended,
-    their seat and final total (their own, also in team play), whether they won (their
-    team did, in team play), the game's target and rounds, and everyone's names in seat
-    order."""
+    their seat and final figure (their own, also in team play), whether they won (their
+    team did, in team play), the game's target (0 for a game without one) and rounds, and
+    everyone's names in seat order."""
 
     table_id: int
     finished_at: datetime
@@ -162,23 +187,28 @@ class RecentGame:
     target: int
     rounds: int
     players: tuple[str, ...]
+    game: str = DEFAULT_GAME
 
 
 FACE_COUNT = 6
+STACK_FIGURES = ("best_round", "captures", "rounds")  # PlayerStats' fields of before
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlayerStats:
-    """A player's record in one guild, over the games credited to them (a seat they left
-    mid-game credits nobody: :func:`persistence.writer.credited_stats`).
+    """A player's record in one game on one server, over the games credited to them (a
+    seat they left mid-game credits nobody: :func:`persistence.results.credited_stats`).
 
-    ``points`` is the sum of their final totals, ``rounds`` the rounds they played,
-    ``best_round`` their best round's score, ``captures`` the piles they captured.
-    ``placed[f - 1]`` counts the dice showing ``f`` they put on a pile (a stack, or a
-    rerolled die placed on a pile; a capture's fourth die too); :attr:`favourite_face`
-    is the face they placed most. ``recent`` holds their last finished games in the guild,
-    newest first (:meth:`persistence.store.Store.stats` gives the last 10; leaderboard
-    rows leave it empty).
+    ``games``, ``wins`` and ``points`` (the sum of their final figures) are every game's;
+    ``figures`` are the game's own (:meth:`engine.game.Game.stats_figures`, added up: a
+    ``best_`` figure is the highest seen). ``recent`` holds their last finished games of
+    this game on the server, newest first (:meth:`persistence.store.Store.stats` gives the
+    last 10; leaderboard rows leave it empty).
+
+    Stack's figures read as before: ``best_round`` (their best round's score),
+    ``captures`` (piles captured), ``rounds`` (rounds played) and ``placed[f - 1]`` (dice
+    showing ``f`` put on a pile); they may also be given to the constructor, positionally
+    as before, and then land in ``figures``.
     """
 
     user_id: int
@@ -186,11 +216,70 @@ class PlayerStats:
     games: int
     wins: int
     points: int
-    best_round: int
-    captures: int
-    rounds: int = 0
-    placed: tuple[int, ...] = (0,) * FACE_COUNT
-    recent: tuple[RecentGame, ...] = ()
+    figures: Mapping[str, int]
+    recent: tuple[RecentGame, ...]
+    game: str
+
+    def __init__(
+        self,
+        user_id: int,
+        name: str,
+        games: int,
+        wins: int,
+        points: int,
+        best_round: int | None = None,
+        captures: int | None = None,
+        rounds: int | None = None,
+        placed: tuple[int, ...] | None = None,
+        recent: tuple[RecentGame, ...] = (),
+        *,
+        figures: Mapping[str, int] | None = None,
+        game: str = DEFAULT_GAME,
+    ) -> None:
+        merged = dict(figures or {})
+        for key, value in zip(STACK_FIGURES, (best_round, captures, rounds), strict=True):
+            if value is not None:
+                merged[key] = value
+        if placed is not None:
+            for face, count in enumerate(placed, start=1):
+                merged[f"placed_{face}"] = count
+        fields: dict[str, object] = {
+            "user_id": user_id,
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "points": points,
+            "figures": merged,
+            "recent": tuple(recent),
+            "game": game,
+        }
+        for attribute, given in fields.items():
+            object.__setattr__(self, attribute, given)
+
+    def figure(self, key: str) -> int:
+        """One of the game's figures (0 before it was ever counted)."""
+        return int(self.figures.get(key, 0))
+
+    @property
+    def best_round(self) -> int:
+        """Stack: their best round's score."""
+        return self.figure("best_round")
+
+    @property
+    def captures(self) -> int:
+        """Stack: the piles they captured."""
+        return self.figure("captures")
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played (a game played in rounds)."""
+        return self.figure("rounds")
+
+    @property
+    def placed(self) -> tuple[int, ...]:
+        """Stack: ``placed[f - 1]`` counts the dice showing ``f`` they put on a pile (a
+        stack, or a rerolled die placed on a pile; a capture's fourth die too)."""
+        return tuple(self.figure(f"placed_{face}") for face in range(1, FACE_COUNT + 1))
 
     @property
     def average_round(self) -> float:
@@ -199,11 +288,12 @@ class PlayerStats:
 
     @property
     def favourite_face(self) -> int | None:
-        """The face (1-6) of the dice they placed on piles most often; on a tie, the
+        """Stack: the face (1-6) of the dice they placed on piles most often; on a tie, the
         face worth more (1 is worth 10, then 6, 5, ...). ``None`` before they placed any."""
-        if not any(self.placed):
+        placed = self.placed
+        if not any(placed):
             return None
-        return max(range(1, FACE_COUNT + 1), key=lambda f: (self.placed[f - 1], _worth(f)))
+        return max(range(1, FACE_COUNT + 1), key=lambda f: (placed[f - 1], _worth(f)))
 
 
 def _worth(face: int) -> int:
@@ -218,24 +308,28 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """A guild's house rules (and a channel's override, if asked for), turn timer and
-    expiry times.
+    """A guild's house rules of one game (and a channel's override, if asked for), turn
+    timer, expiry times and theme.
 
-    ``turn_seconds`` is the timer in force: the channel's override
-    (``channel_turn_seconds``) if set, else the server's.
+    ``rules`` and ``channel_rules`` are instances of the game's settings model
+    (:attr:`engine.game.Game.settings`; Stack's ``HouseRules``). ``turn_seconds`` is the
+    timer in force: the channel's override (``channel_turn_seconds``) if set, else the
+    server's. The timer, expiry and theme are the server's (or channel's), whatever the
+    game.
     """
 
     guild_id: int
-    rules: HouseRules
-    channel_rules: HouseRules | None = None
+    rules: Any
+    channel_rules: Any = None
     turn_seconds: int = 120
     channel_turn_seconds: int | None = None
     lobby_timeout: int = 3600  # seconds an idle lobby stays open
     idle_timeout: int = 86400  # seconds a game may go without a human move
     theme: str = "dark"  # the pictures' theme: "dark" or "light" (THEMES)
+    game: str = DEFAULT_GAME
 
     @property
-    def effective(self) -> HouseRules:
+    def effective(self) -> Any:
         """The rules in force: the channel's override, else the guild's."""
         return self.channel_rules or self.rules
 
@@ -251,3 +345,4 @@ class TableCursor:
     guild_id: int
     channel_id: int
     seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+    game: str = DEFAULT_GAME

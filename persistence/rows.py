@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Row, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from engine.stack.rules import StackRules
+from persistence.compat import rules_object
 from persistence.errors import TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem, SeatInfo, TableCursor, TableInfo
 from persistence.schema import seats, snapshots, tables
@@ -33,7 +33,8 @@ def seat_from_row(row: Any) -> SeatInfo:
     )
 
 
-def info_from_row(row: Row[Any], seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
+def info_from_row(row: Any, seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
+    record = None if row.rules is None else dict(row.rules)
     return TableInfo(
         id=row.id,
         guild_id=row.guild_id,
@@ -43,7 +44,7 @@ def info_from_row(row: Row[Any], seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
         options=dict(row.options or {}),
         seats=seat_infos,
         version=row.version,
-        rules=None if row.rules is None else StackRules.model_validate(row.rules),
+        rules=rules_object(row.game, record),
         message_channel_id=row.message_channel_id,
         message_id=row.message_id,
         deadline=aware(row.deadline),
@@ -53,6 +54,8 @@ def info_from_row(row: Row[Any], seat_infos: tuple[SeatInfo, ...]) -> TableInfo:
         last_active_at=aware(row.last_active_at),
         moved_at=aware(row.moved_at),
         pinged_version=row.pinged_version,
+        game=row.game,
+        rules_record=record,
     )
 
 
@@ -67,6 +70,10 @@ def outbox_item_from_row(row: Row[Any]) -> OutboxItem:
         round_no=row.round_no,
     )
 
+
+# A table's columns as TableInfo holds them: not its initial state, which only a replay of
+# its log reads (and which a join with the seats would repeat on every seat's row).
+INFO_COLUMNS = tuple(c for c in tables.c if c.name not in ("initial", "initial_version"))
 
 SEAT_COLUMNS = (
     seats.c.position,
@@ -83,7 +90,7 @@ async def read_table(conn: AsyncConnection, table_id: int) -> TableInfo:
     :class:`TableNotFound` if there is none."""
     rows = (
         await conn.execute(
-            select(tables, *SEAT_COLUMNS)
+            select(*INFO_COLUMNS, *SEAT_COLUMNS)
             .select_from(tables.outerjoin(seats, seats.c.table_id == tables.c.id))
             .where(tables.c.id == table_id)
             .order_by(seats.c.position)
@@ -96,8 +103,8 @@ async def read_table(conn: AsyncConnection, table_id: int) -> TableInfo:
 
 
 async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
-    """What the move writer needs to know of a table: version, rounds, snapshot, seats
-    (one query)."""
+    """What the move writer needs to know of a table: version, rounds, snapshot, seats,
+    game (one query)."""
     rows = (
         await conn.execute(
             select(
@@ -107,6 +114,7 @@ async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
                 tables.c.status,
                 tables.c.guild_id,
                 tables.c.channel_id,
+                tables.c.game,
                 *SEAT_COLUMNS,
             )
             .select_from(
@@ -129,6 +137,7 @@ async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
         row.guild_id,
         row.channel_id,
         tuple(seat_from_row(r) for r in rows if r.position is not None),
+        row.game,
     )
 
 

@@ -31,11 +31,14 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 ACTIVE = ("lobby", "playing")
 STATUSES = ("lobby", "playing", "finished", "abandoned")
 
+GAME_NAME = String(32)  # a game's registry name (engine.games): "stack", "stackup"
+SERVER_WIDE = 0  # house_rules.channel_id of a server's own rules (no channel id is 0)
+
+# Per server: what is not a game's rules (the turn timer, expiry times, the pictures' theme).
 guild_settings = Table(
     "guild_settings",
     metadata,
     Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("rules", JSON, nullable=True),
     Column("turn_seconds", Integer, nullable=False, server_default=text("120")),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     # seconds an idle lobby stays open, and a game may go without a human move
@@ -47,15 +50,27 @@ guild_settings = Table(
     CheckConstraint("theme IN ('dark', 'light')", name="ck_guild_theme"),
 )
 
+# A channel's own turn timer (a channel without one has no row).
 channel_settings = Table(
     "channel_settings",
     metadata,
     Column("channel_id", BigInteger, primary_key=True, autoincrement=False),
     Column("guild_id", BigInteger, nullable=False),
-    # a channel overrides the rules, the timer, or both (NULL: the server's)
-    Column("rules", JSON, nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("turn_seconds", Integer, nullable=True),
+    Column("turn_seconds", Integer, nullable=False),
+)
+
+# A game's house rules (its settings model, as JSON) for a server (channel_id
+# SERVER_WIDE) or one channel of it.
+house_rules = Table(
+    "house_rules",
+    metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("guild_id", "channel_id", "game"),
 )
 
 tables = Table(
@@ -65,10 +80,17 @@ tables = Table(
     Column("guild_id", BigInteger, nullable=False),
     Column("channel_id", BigInteger, nullable=False),
     Column("host_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False, server_default=text("'stack'")),
     Column("status", String(16), nullable=False),
     Column("options", JSON, nullable=False),
+    # the game's rules as the table plays them (JSON), from its start
     Column("rules", JSON, nullable=True),
+    # the game's state (its to_dict(), whole) at log position initial_version, from the
+    # start: the state every replay of the log starts from
+    Column("initial", JSON, nullable=True),
+    Column("initial_version", Integer, nullable=True),
     Column("version", Integer, nullable=False, server_default=text("0")),
+    # rounds scored so far (rows in round_scores), for games played in rounds
     Column("rounds_done", Integer, nullable=False, server_default=text("0")),
     Column("message_channel_id", BigInteger, nullable=True),
     Column("message_id", BigInteger, nullable=True),
@@ -133,6 +155,7 @@ moves = Table(
     UniqueConstraint("interaction_id", name="uq_moves_interaction"),
 )
 
+# The points of each seat in each scored round, for a game played in rounds.
 round_scores = Table(
     "round_scores",
     metadata,
@@ -143,39 +166,42 @@ round_scores = Table(
     PrimaryKeyConstraint("table_id", "round_no", "position"),
 )
 
+# A finished game's result: who won, the final figure of each seat (Outcome.scores, counted
+# as higher_wins says), how it ended (the game's word) and the rounds it took (0 for a game
+# not played in rounds).
 results = Table(
     "results",
     metadata,
     Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
     Column("guild_id", BigInteger, nullable=False),
     Column("channel_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False, server_default=text("'stack'")),
     Column("winners", JSON, nullable=False),
-    Column("totals", JSON, nullable=False),
+    Column("scores", JSON, nullable=False),
     Column("rounds_played", Integer, nullable=False),
+    Column("ended_by", String(32), nullable=False),
+    Column("higher_wins", Boolean, nullable=False, server_default=text("true")),
     Column("finished_at", DateTime(timezone=True), nullable=False),
-    Index("ix_results_channel", "channel_id", "finished_at"),
+    Index("ix_results_channel", "channel_id", "game", "finished_at"),
 )
 
+# A player's record in one game on one server: games, wins and points (their final figures
+# added up) for every game, and the game's own figures (Game.stats_figures) in ``figures``:
+# a key starting with ``best_`` keeps the highest value seen, every other key is summed.
 player_stats = Table(
     "player_stats",
     metadata,
     Column("guild_id", BigInteger, nullable=False),
     Column("user_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False),
     Column("name", String(100), nullable=False),
     Column("games", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
     Column("points", Integer, nullable=False),
-    Column("best_round", Integer, nullable=False),
-    Column("captures", Integer, nullable=False),
-    # rounds played, and dice placed on a pile per face (placed_1 .. placed_6)
-    Column("rounds", Integer, nullable=False, server_default=text("0")),
-    *(
-        Column(f"placed_{face}", Integer, nullable=False, server_default=text("0"))
-        for face in range(1, 7)
-    ),
-    PrimaryKeyConstraint("guild_id", "user_id"),
-    Index("ix_player_stats_wins", "guild_id", "wins"),
-    Index("ix_player_stats_points", "guild_id", "points"),
+    Column("figures", JSON, nullable=False),
+    PrimaryKeyConstraint("guild_id", "user_id", "game"),
+    Index("ix_player_stats_wins", "guild_id", "game", "wins"),
+    Index("ix_player_stats_points", "guild_id", "game", "points"),
 )
 
 # What a write owes a channel, committed with the write and delivered afterwards: a message

@@ -1,44 +1,52 @@
-"""House rules, turn timers and expiry times: reading them (through a cache, since they are
-read on every turn) and writing them (as move-writer operations)."""
+"""House rules (per game), turn timers, expiry times and the theme: reading them (through a
+cache, since they are read on every turn), validating them, and writing them (as
+move-writer operations).
+
+A game's house rules are its settings model (:attr:`engine.game.Game.settings`) stored as
+JSON for a server, or for one channel of it, in ``house_rules``; the turn timer, expiry
+times and theme are the server's (the timer may be a channel's), whatever the game.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-from sqlalchemy import delete, null, select, update
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from engine.stack.rules import HouseRules, rules_error
+from engine.game import Game
 from persistence.errors import InvalidSettings
 from persistence.records import GuildSettings
-from persistence.schema import channel_settings, guild_settings
+from persistence.schema import SERVER_WIDE, channel_settings, guild_settings, house_rules
 from persistence.writer import WriteContext
 
 DEFAULT_TURN_SECONDS = 120
 MAX_TURN_SECONDS = 3600
 LOBBY_TIMEOUT = (60, 7 * 86400)  # seconds: one minute to a week
 IDLE_TIMEOUT = (3600, 30 * 86400)  # seconds: one hour to thirty days
-CACHE_LIMIT = 10_000  # (guild, channel) pairs kept
+CACHE_LIMIT = 10_000  # (guild, channel, game) keys kept
+
+CacheKey = tuple[int, int | None, str]
 
 
 class SettingsCache:
-    """Settings read before, by (guild, channel). Every settings write of this process
-    empties it; a read that overlapped a write is not kept (``generation`` tells)."""
+    """Settings read before, by (guild, channel, game). Every settings write of this
+    process empties it; a read that overlapped a write is not kept (``generation`` tells)."""
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[int, int | None], GuildSettings] = {}
+        self._entries: dict[CacheKey, GuildSettings] = {}
         self.generation = 0
 
-    def get(self, guild_id: int, channel_id: int | None) -> GuildSettings | None:
-        return self._entries.get((guild_id, channel_id))
+    def get(self, guild_id: int, channel_id: int | None, game: str) -> GuildSettings | None:
+        return self._entries.get((guild_id, channel_id, game))
 
     def put(self, settings: GuildSettings, channel_id: int | None, generation: int) -> None:
         if generation != self.generation:
             return
         if len(self._entries) >= CACHE_LIMIT:
             self._entries.clear()
-        self._entries[(settings.guild_id, channel_id)] = settings
+        self._entries[(settings.guild_id, channel_id, settings.game)] = settings
 
     def invalidate(self) -> None:
         self.generation += 1
@@ -49,55 +57,86 @@ class SettingsCache:
 
 
 async def read_settings(
-    conn: AsyncConnection, guild_id: int, channel_id: int | None
+    conn: AsyncConnection, guild_id: int, channel_id: int | None, game: Game[Any]
 ) -> GuildSettings:
+    """The server's settings for ``game``, with ``channel_id``'s overrides if any."""
     row = (
         await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))
     ).first()
-    channel_rules = None
+    scopes = [SERVER_WIDE] if channel_id is None else [SERVER_WIDE, channel_id]
+    stored = {
+        r.channel_id: r.rules
+        for r in await conn.execute(
+            select(house_rules.c.channel_id, house_rules.c.rules).where(
+                house_rules.c.guild_id == guild_id,
+                house_rules.c.game == game.name,
+                house_rules.c.channel_id.in_(scopes),
+            )
+        )
+    }
     channel_seconds = None
     if channel_id is not None:
-        crow = (
+        channel_seconds = (
             await conn.execute(
-                select(channel_settings.c.rules, channel_settings.c.turn_seconds).where(
+                select(channel_settings.c.turn_seconds).where(
                     channel_settings.c.channel_id == channel_id
                 )
             )
-        ).first()
-        if crow is not None:
-            if crow.rules is not None:
-                channel_rules = HouseRules.model_validate(crow.rules)
-            channel_seconds = crow.turn_seconds
-    if row is None:
-        return GuildSettings(
-            guild_id,
-            HouseRules(),
-            channel_rules,
-            DEFAULT_TURN_SECONDS if channel_seconds is None else channel_seconds,
-            channel_seconds,
-        )
-    rules = HouseRules.model_validate(row.rules) if row.rules else HouseRules()
+        ).scalar_one_or_none()
+    rules = game.settings.model_validate(stored.get(SERVER_WIDE) or {})
+    here = stored.get(channel_id) if channel_id is not None else None
+    channel_rules = None if here is None else game.settings.model_validate(here)
+    server_seconds = DEFAULT_TURN_SECONDS if row is None else row.turn_seconds
+    common: dict[str, Any] = {}
+    if row is not None:
+        common = {
+            "lobby_timeout": row.lobby_timeout,
+            "idle_timeout": row.idle_timeout,
+            "theme": row.theme,
+        }
     return GuildSettings(
         guild_id,
         rules,
         channel_rules,
-        row.turn_seconds if channel_seconds is None else channel_seconds,
+        server_seconds if channel_seconds is None else channel_seconds,
         channel_seconds,
-        row.lobby_timeout,
-        row.idle_timeout,
-        row.theme,
+        game=game.name,
+        **common,
     )
 
 
-def validate_rules(rules: HouseRules | dict[str, Any]) -> HouseRules:
-    if isinstance(rules, HouseRules):
+def validate_rules(rules: object, game: Game[Any]) -> BaseModel:
+    """``rules`` (the game's settings model, another model or a dict of its keys) as the
+    game's settings model; :class:`InvalidSettings` saying what is wrong otherwise."""
+    model = game.settings
+    if isinstance(rules, model):
         return rules
+    if isinstance(rules, BaseModel):
+        rules = rules.model_dump()
     if not isinstance(rules, dict):
         raise InvalidSettings("House rules must be a mapping of rule names to values.")
     try:
-        return HouseRules.model_validate(rules)
+        return model.model_validate(rules)
     except ValidationError as err:
-        raise InvalidSettings(rules_error(err)) from None
+        raise InvalidSettings(settings_error(err)) from None
+
+
+def check_options(options: dict[str, Any], game: Game[Any]) -> None:
+    """A table's own options: keys of the game's settings, valid over its defaults."""
+    unknown = set(options) - set(game.settings.model_fields)
+    if unknown:
+        raise InvalidSettings(f"Unknown table option {sorted(unknown)[0]!r}.")
+    validate_rules(options, game)
+
+
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a settings model's validation error, in words: ``target_score:
+    Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return f"unknown key {where!r}"
+    return f"{where}: {first['msg']}"
 
 
 def check_turn_seconds(seconds: object) -> int:
@@ -138,48 +177,59 @@ async def upsert_guild(ctx: WriteContext, /, guild_id: int, **values: Any) -> No
         )
 
 
-async def upsert_channel(
-    ctx: WriteContext, /, guild_id: int, channel_id: int, **values: Any
+async def set_channel_timer(
+    ctx: WriteContext, /, guild_id: int, channel_id: int, seconds: int | None
 ) -> None:
-    """Set some of a channel's overrides, keeping the others; a channel left with no
-    override at all loses its row."""
-    current = (
-        await ctx.conn.execute(
-            select(channel_settings.c.rules, channel_settings.c.turn_seconds).where(
-                channel_settings.c.channel_id == channel_id
-            )
-        )
-    ).first()
-    merged = {
-        "rules": None if current is None else current.rules,
-        "turn_seconds": None if current is None else current.turn_seconds,
-        **values,
-    }
-    if merged["rules"] is None and merged["turn_seconds"] is None:
+    """A channel's own turn timer; ``None`` removes it (and so the channel's row)."""
+    if seconds is None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))
-    elif current is None:
-        rules = null() if merged["rules"] is None else merged["rules"]  # SQL NULL, not 'null'
+        return
+    changed = await ctx.write(
+        update(channel_settings)
+        .where(channel_settings.c.channel_id == channel_id)
+        .values(updated_at=ctx.now, turn_seconds=seconds)
+    )
+    if not changed.rowcount:
         await ctx.write(
             channel_settings.insert().values(
-                channel_id=channel_id,
-                guild_id=guild_id,
-                updated_at=ctx.now,
-                rules=rules,
-                turn_seconds=merged["turn_seconds"],
+                channel_id=channel_id, guild_id=guild_id, updated_at=ctx.now, turn_seconds=seconds
             )
         )
-    else:
+
+
+async def put_rules(
+    ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str, rules: dict[str, Any]
+) -> None:
+    """A game's house rules for the server (``channel_id`` ``None``) or a channel."""
+    scope = SERVER_WIDE if channel_id is None else channel_id
+    where = (
+        house_rules.c.guild_id == guild_id,
+        house_rules.c.channel_id == scope,
+        house_rules.c.game == game,
+    )
+    changed = await ctx.write(
+        update(house_rules).where(*where).values(rules=rules, updated_at=ctx.now)
+    )
+    if not changed.rowcount:
         await ctx.write(
-            update(channel_settings)
-            .where(channel_settings.c.channel_id == channel_id)
-            .values(updated_at=ctx.now, **values)
+            house_rules.insert().values(
+                guild_id=guild_id, channel_id=scope, game=game, rules=rules, updated_at=ctx.now
+            )
         )
 
 
-async def reset_rules(ctx: WriteContext, /, guild_id: int, channel_id: int | None) -> None:
-    if channel_id is None:
-        await ctx.write(
-            update(guild_settings).where(guild_settings.c.guild_id == guild_id).values(rules=null())
+async def reset_rules(
+    ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str
+) -> None:
+    """Back to the defaults: the server's rules of ``game``, or a channel's whole
+    override (its rules of ``game`` and its turn timer)."""
+    scope = SERVER_WIDE if channel_id is None else channel_id
+    await ctx.write(
+        delete(house_rules).where(
+            house_rules.c.guild_id == guild_id,
+            house_rules.c.channel_id == scope,
+            house_rules.c.game == game,
         )
-    else:
+    )
+    if channel_id is not None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))

@@ -38,6 +38,7 @@ from sqlalchemy.sql.expression import Executable
 from persistence.errors import StaleVersion, StorageError, WrongTableStatus
 from persistence.hotpath import BatchSQL, FastCommit, Statements, run_in_transaction
 from persistence.records import Announcement, MoveResult, SeatInfo, TableCursor
+from persistence.results import ResultRow, credited_stats
 from persistence.rows import read_cursor
 from persistence.schema import moves
 
@@ -48,53 +49,12 @@ T = TypeVar("T")
 
 
 @dataclass(slots=True)
-class ResultRow:
-    """A finished game: who won, the totals, and each seat's figures for the stats."""
-
-    winners: list[int]
-    totals: list[int]
-    rounds_played: int
-    best: list[int]  # per position: the seat's best round
-    captures: list[int]  # per position
-    # per position: dice placed on a pile, per face (1 to 6)
-    placed: list[list[int]] = field(default_factory=list)
-
-
-def credited_stats(result: ResultRow, seat_infos: Iterable[SeatInfo]) -> list[dict[str, Any]]:
-    """The stats the game adds, one row per seat whose result belongs to a player (with
-    the rounds played and the dice it placed per face).
-
-    A seat handed to an AI because its player left or was kicked (``left_game``) credits
-    nobody: the AI's play is not that player's. A seat that timed out into the AI keeps
-    its player's result (they did not leave; the AI played their turns for them).
-    """
-    rows = []
-    for seat in seat_infos:
-        if seat.user_id is None or seat.left_game:
-            continue
-        p = seat.position
-        rows.append(
-            {
-                "user_id": seat.user_id,
-                "name": seat.name,
-                "win": p in result.winners,
-                "points": result.totals[p],
-                "best": result.best[p],
-                "captures": result.captures[p],
-                "rounds": result.rounds_played,
-                "placed": result.placed[p] if p < len(result.placed) else [0] * 6,
-            }
-        )
-    return rows
-
-
-@dataclass(slots=True)
 class MoveWrite:
     """One call of ``record_move``, waiting for its commit."""
 
     table_id: int
     expected: int
-    moves: list[Any]
+    moves: list[Any]  # as the game encodes them (JSON values)
     interaction_id: str | None
     round_scores: list[list[int]]
     snapshot: dict[str, Any] | None
@@ -601,30 +561,32 @@ class MoveWriter:
                 )
             if w.result is not None:
                 finish_rows.append(st.finish_table.row(tid, now))
+                result = w.result
                 result_rows.append(
                     st.insert_result.row(
                         tid,
                         cur.guild_id,
                         cur.channel_id,
-                        w.result.winners,
-                        w.result.totals,
-                        w.result.rounds_played,
+                        cur.game,
+                        result.winners,
+                        result.scores,
+                        result.rounds_played,
+                        result.ended_by,
+                        result.higher_wins,
                         now,
                     )
                 )
-                for s in credited_stats(w.result, seat_infos):
+                for s in credited_stats(result, seat_infos):
                     stats_rows.append(
                         st.upsert_stats.row(
                             cur.guild_id,
                             s["user_id"],
+                            cur.game,
                             s["name"],
                             1,
                             1 if s["win"] else 0,
                             s["points"],
-                            s["best"],
-                            s["captures"],
-                            s["rounds"],
-                            *s["placed"],
+                            s["figures"],
                         )
                     )
             for a in w.announcements:

@@ -47,7 +47,6 @@ def _fill_in(conn: sa.Connection) -> None:
     from engine.stack.moves import move_from_json
     from engine.stack.rules import StackRules
     from engine.stack.state import StackState
-    from persistence.queries import placed_counts
 
     meta = sa.MetaData()
     results = sa.Table("results", meta, autoload_with=conn)
@@ -96,6 +95,21 @@ def _fill_in(conn: sa.Connection) -> None:
             .where(player_stats.c.guild_id == guild_id, player_stats.c.user_id == user_id)
             .values(rounds=tally[0], **{c: tally[i + 1] for i, c in enumerate(PLACED)})
         )
+
+
+def placed_counts(state: Any) -> list[list[int]]:
+    """Per seat, the dice it placed on a pile in the state's history, per face:
+    ``counts[seat][face - 1]``. A stack places the die's face; a reroll places the rolled
+    face when the die went onto a pile (not when it came back unstacked). The state holds
+    its whole history (it was replayed from the whole log)."""
+    counts = [[0] * 6 for _ in range(len(state.players))]
+    for rnd in state.history:
+        for turn in rnd["turns"]:
+            if turn[0] == "stack":
+                counts[turn[1]][turn[2] - 1] += 1
+            elif turn[4] is not None:  # ("reroll", seat, face, rolled, owner, height)
+                counts[turn[1]][turn[3] - 1] += 1
+    return counts
 
 
 def _json(value: Any) -> Any:

@@ -1,22 +1,20 @@
-"""The writes on tables, seats and the outbox, as move-writer operations.
+"""The writes on tables and seats, as move-writer operations, for any game.
 
 Each is an async function of a :class:`~persistence.writer.WriteContext` run inside the
 writer's shared transaction: it reads and checks first, raising its refusal (which then
 wrote nothing) before its first write, and keeps the writer's cursor of the table in step
-with what it changes. The :class:`~persistence.store.Store` methods queue them.
+with what it changes. :class:`~persistence.tables_api.TablesAPI` queues them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
 
-from engine.stack.moves import Move, move_to_json
-from engine.stack.state import StackState
+from persistence.checks import check_level
 from persistence.errors import (
     AlreadySeated,
     InvalidSettings,
@@ -26,12 +24,12 @@ from persistence.errors import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.records import MAX_SEATS, Announcement, SeatInfo, TableCursor, TableInfo
+from persistence.gamebook import stored_game
+from persistence.records import Announcement, SeatInfo, TableCursor, TableInfo
+from persistence.results import round_scores_of
 from persistence.rows import need_status, read_table
-from persistence.schema import is_active, moves, outbox, seats, snapshots, tables
+from persistence.schema import is_active, moves, seats, snapshots, tables
 from persistence.writer import WriteContext, seat_changed
-
-OUTBOX_CHUNK = 500  # ids per UPDATE when marking deliveries
 
 
 async def create_table(
@@ -41,6 +39,7 @@ async def create_table(
     host_id: int,
     host_name: str,
     options: dict[str, Any],
+    game: str,
 ) -> TableInfo:
     existing = (
         await ctx.conn.execute(
@@ -54,6 +53,7 @@ async def create_table(
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
+            game=game,
             status="lobby",
             options=options,
             created_at=ctx.now,
@@ -83,7 +83,14 @@ async def create_table(
         started_at=None,
         finished_at=None,
         last_active_at=ctx.now,
+        game=game,
     )
+
+
+def _check_room(info: TableInfo) -> None:
+    most = stored_game(info.game, f"Table {info.id}").max_players
+    if len(info.seats) >= most:
+        raise TableFull(f"The table is full ({most} players).")
 
 
 async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) -> TableInfo:
@@ -91,8 +98,7 @@ async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) 
     need_status(info, "lobby")
     if info.seat_of(user_id) is not None:
         raise AlreadySeated(f"{name} is already at this table.")
-    if len(info.seats) >= MAX_SEATS:
-        raise TableFull(f"The table is full ({MAX_SEATS} players).")
+    _check_room(info)
     seat = SeatInfo(len(info.seats), user_id, name, None)
     await ctx.write(
         seats.insert().values(table_id=table_id, position=seat.position, user_id=user_id, name=name)
@@ -104,8 +110,8 @@ async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) 
 async def add_ai(ctx: WriteContext, table_id: int, level: str) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
     need_status(info, "lobby")
-    if len(info.seats) >= MAX_SEATS:
-        raise TableFull(f"The table is full ({MAX_SEATS} players).")
+    check_level(level, stored_game(info.game, f"Table {table_id}"))
+    _check_room(info)
     names = {s.name for s in info.seats}
     number = 1
     while f"AI {number}" in names:
@@ -168,16 +174,27 @@ async def start_table(
     ctx: WriteContext,
     table_id: int,
     seat_order: Sequence[int],
-    state: StackState,
-    opening: Sequence[Move],
+    state: Any,
+    opening: Sequence[Any],
+    rules: dict[str, Any] | None,
 ) -> TableInfo:
+    """Seat the lobby in play order and store the game as it starts: its rules, its state
+    whole (every replay of the log starts there), its snapshot and the ``opening`` moves
+    that led to it."""
     info = await read_table(ctx.conn, table_id)
     need_status(info, "lobby")
+    game = stored_game(info.game, f"Table {table_id}")
     if sorted(seat_order) != list(range(len(info.seats))):
         raise InvalidSettings("The seat order must name every lobby seat once.")
     names = tuple(info.seats[p].name for p in seat_order)
-    if names != state.players:
+    if names != tuple(state.players):
         raise InvalidSettings("The game's players are not the lobby's, in that order.")
+    initial = state.to_dict()
+    if rules is None:
+        stated = initial.get("rules")
+        rules = dict(stated) if isinstance(stated, dict) else {}
+    logged = [game.encode_move(m) for m in opening]
+    rounds_done = len(round_scores_of(state))
     now = ctx.now
     # rewrite the seats in playing order (through temporary negative positions)
     for new, old in enumerate(seat_order):
@@ -189,13 +206,13 @@ async def start_table(
     await ctx.write(
         update(seats).where(seats.c.table_id == table_id).values(position=-seats.c.position - 1)
     )
-    version = len(opening)
-    if opening:
+    version = len(logged)
+    if logged:
         await ctx.write(
             moves.insert(),
             [
-                {"table_id": table_id, "seq": i + 1, "move": move_to_json(m), "created_at": now}
-                for i, m in enumerate(opening)
+                {"table_id": table_id, "seq": i + 1, "move": move, "created_at": now}
+                for i, move in enumerate(logged)
             ],
         )
     await ctx.write(
@@ -203,17 +220,17 @@ async def start_table(
         .where(tables.c.id == table_id)
         .values(
             status="playing",
-            rules=state.rules.to_record(),
+            rules=rules,
+            initial=initial,
+            initial_version=version,
             version=version,
-            rounds_done=len(state.round_scores),
+            rounds_done=rounds_done,
             started_at=now,
             last_active_at=now,
         )
     )
     await ctx.write(
-        snapshots.insert().values(
-            table_id=table_id, version=version, state=state.to_dict(full_history=False)
-        )
+        snapshots.insert().values(table_id=table_id, version=version, state=game.snapshot(state))
     )
     started = await read_table(ctx.conn, table_id)
     # the writer needs no query for this table's first move
@@ -221,12 +238,13 @@ async def start_table(
         table_id,
         TableCursor(
             version,
-            len(state.round_scores),
+            rounds_done,
             version,
             "playing",
             started.guild_id,
             started.channel_id,
             started.seats,
+            started.game,
         ),
     )
     return started
@@ -260,6 +278,7 @@ async def set_seat_ai(
     next seat (in seat order after theirs, wrapping) still played by a human."""
     info = await read_table(ctx.conn, table_id)
     need_status(info, "playing")
+    check_level(level, stored_game(info.game, f"Table {table_id}"))
     if not 0 <= position < len(info.seats):
         raise NotSeated(f"Table {table_id} has no seat {position}.")
     await ctx.write(
@@ -300,21 +319,3 @@ async def update_table(ctx: WriteContext, table_id: int, values: dict[str, Any])
     changed = await ctx.write(update(tables).where(tables.c.id == table_id).values(**values))
     if not changed.rowcount:
         raise TableNotFound(f"There is no table {table_id}.")
-
-
-async def mark_delivered(ctx: WriteContext, ids: Sequence[int]) -> None:
-    unique = sorted(set(ids))
-    for start in range(0, len(unique), OUTBOX_CHUNK):
-        await ctx.write(
-            update(outbox)
-            .where(
-                outbox.c.id.in_(unique[start : start + OUTBOX_CHUNK]),
-                outbox.c.delivered_at.is_(None),
-            )
-            .values(delivered_at=ctx.now)
-        )
-
-
-async def purge_delivered(ctx: WriteContext, before: datetime) -> int:
-    result = await ctx.write(delete(outbox).where(outbox.c.delivered_at < before))
-    return max(result.rowcount, 0)

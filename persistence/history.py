@@ -1,0 +1,207 @@
+"""Reads of played games, for any game: a table's score sheet, a channel's history, a
+server's leaderboard and a player's stats with their recent games."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from persistence.errors import InvalidSettings, WrongTableStatus
+from persistence.records import (
+    GameSummary,
+    LeaderboardRow,
+    PlayerStats,
+    RecentGame,
+    ScoreSheet,
+)
+from persistence.rows import aware, now, read_table
+from persistence.schema import player_stats, results, round_scores, seats, tables
+
+RECENT_GAMES = 10  # a player's last games, in their stats
+
+
+def target_of(rules: dict[str, Any] | None) -> int:
+    """The score that ends the game, for a game whose rules have one (Stack's
+    ``target_score``); 0 otherwise."""
+    target = (rules or {}).get("target_score", 0)
+    return target if type(target) is int else 0
+
+
+async def score_sheet(conn: AsyncConnection, table_id: int) -> ScoreSheet:
+    info = await read_table(conn, table_id)
+    if info.rules_record is None:
+        raise WrongTableStatus(table_id, info.status, "started")
+    rows = await conn.execute(
+        select(round_scores)
+        .where(round_scores.c.table_id == table_id)
+        .order_by(round_scores.c.round_no, round_scores.c.position)
+    )
+    n = len(info.seats)
+    rounds: dict[int, list[int]] = {}
+    for r in rows:
+        rounds.setdefault(r.round_no, [0] * n)[r.position] = r.points
+    result = (
+        await conn.execute(
+            select(results.c.winners, results.c.scores).where(results.c.table_id == table_id)
+        )
+    ).first()
+    table_rounds = tuple(tuple(rounds[k]) for k in sorted(rounds))
+    totals = tuple(sum(r[s] for r in table_rounds) for s in range(n))
+    names = tuple(s.name for s in info.seats)
+    winners = None
+    if result is not None:
+        winners = tuple(names[p] for p in result.winners)
+        totals = tuple(result.scores)
+    return ScoreSheet(
+        table_id,
+        names,
+        table_rounds,
+        totals,
+        target_of(info.rules_record),
+        result is not None,
+        winners,
+        info.game,
+    )
+
+
+async def _seat_names(conn: AsyncConnection, table_ids: list[int]) -> dict[int, list[str]]:
+    """The names on each table's seats, in seat order."""
+    names: dict[int, list[str]] = {i: [] for i in table_ids}
+    if table_ids:
+        for s in await conn.execute(
+            select(seats.c.table_id, seats.c.name)
+            .where(seats.c.table_id.in_(table_ids))
+            .order_by(seats.c.table_id, seats.c.position)
+        ):
+            names[s.table_id].append(s.name)
+    return names
+
+
+async def history(
+    conn: AsyncConnection, channel_id: int, limit: int, game: str
+) -> list[GameSummary]:
+    rows = (
+        await conn.execute(
+            select(results)
+            .where(results.c.channel_id == channel_id, results.c.game == game)
+            .order_by(results.c.finished_at.desc(), results.c.table_id.desc())
+            .limit(limit)
+        )
+    ).all()
+    names = await _seat_names(conn, [r.table_id for r in rows])
+    return [
+        GameSummary(
+            r.table_id,
+            aware(r.finished_at) or now(),
+            r.rounds_played,
+            tuple(names[r.table_id]),
+            tuple(r.scores),
+            tuple(names[r.table_id][p] for p in r.winners),
+            r.game,
+            r.ended_by,
+            bool(r.higher_wins),
+        )
+        for r in rows
+    ]
+
+
+def _stats(row: Any, recent: tuple[RecentGame, ...] = ()) -> PlayerStats:
+    """A player's stats from their ``player_stats`` row."""
+    return PlayerStats(
+        row.user_id,
+        row.name,
+        row.games,
+        row.wins,
+        row.points,
+        recent=recent,
+        figures={str(k): int(v) for k, v in (row.figures or {}).items()},
+        game=row.game,
+    )
+
+
+async def recent_games(
+    conn: AsyncConnection, guild_id: int, user_id: int, limit: int, game: str
+) -> tuple[RecentGame, ...]:
+    """The player's last ``limit`` finished games of ``game`` in the guild that are
+    credited to them (not those whose seat they left), newest first."""
+    rows = (
+        await conn.execute(
+            select(
+                results.c.table_id,
+                results.c.finished_at,
+                results.c.winners,
+                results.c.scores,
+                results.c.rounds_played,
+                seats.c.position,
+                tables.c.rules,
+            )
+            .select_from(
+                seats.join(results, results.c.table_id == seats.c.table_id).join(
+                    tables, tables.c.id == seats.c.table_id
+                )
+            )
+            .where(
+                seats.c.user_id == user_id,
+                results.c.guild_id == guild_id,
+                results.c.game == game,
+                seats.c.left_game.is_(False),
+            )
+            .order_by(results.c.finished_at.desc(), results.c.table_id.desc())
+            .limit(limit)
+        )
+    ).all()
+    names = await _seat_names(conn, [r.table_id for r in rows])
+    return tuple(
+        RecentGame(
+            table_id=r.table_id,
+            finished_at=aware(r.finished_at) or now(),
+            seat=r.position,
+            total=int(r.scores[r.position]),
+            won=r.position in r.winners,
+            target=target_of(r.rules),
+            rounds=r.rounds_played,
+            players=tuple(names[r.table_id]),
+            game=game,
+        )
+        for r in rows
+    )
+
+
+async def leaderboard(
+    conn: AsyncConnection,
+    guild_id: int,
+    by: Literal["wins", "points"],
+    limit: int,
+    game: str,
+) -> list[LeaderboardRow]:
+    if by not in ("wins", "points"):
+        raise InvalidSettings("The leaderboard is by 'wins' or by 'points'.")
+    first, second = (player_stats.c.wins, player_stats.c.points)
+    if by == "points":
+        first, second = second, first
+    rows = await conn.execute(
+        select(player_stats)
+        .where(player_stats.c.guild_id == guild_id, player_stats.c.game == game)
+        .order_by(first.desc(), second.desc(), player_stats.c.name)
+        .limit(limit)
+    )
+    return [LeaderboardRow(i + 1, _stats(r)) for i, r in enumerate(rows)]
+
+
+async def player(
+    conn: AsyncConnection, guild_id: int, user_id: int, game: str, recent: int = RECENT_GAMES
+) -> PlayerStats | None:
+    row = (
+        await conn.execute(
+            select(player_stats).where(
+                player_stats.c.guild_id == guild_id,
+                player_stats.c.user_id == user_id,
+                player_stats.c.game == game,
+            )
+        )
+    ).first()
+    if row is None:
+        return None
+    return _stats(row, await recent_games(conn, guild_id, user_id, recent, game))

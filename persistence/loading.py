@@ -1,0 +1,87 @@
+"""Games rebuilt from storage, for any game: a live state from its snapshot and the moves
+logged after it, or a whole game from its initial state and its whole log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from engine.game import Game
+from persistence.errors import TableNotFound, WrongTableStatus
+from persistence.gamebook import stored_game
+from persistence.records import LoadedTable, SeatInfo
+from persistence.rows import INFO_COLUMNS, info_from_row, seat_from_row
+from persistence.schema import moves, seats, snapshots, tables
+
+
+async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
+    """The tables matching ``where``, each with its live state (snapshot plus the moves
+    logged after it) once started."""
+    table_rows = (
+        await conn.execute(
+            select(*INFO_COLUMNS, snapshots.c.state.label("snapshot"))
+            .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
+            .where(where)
+            .order_by(tables.c.id)
+        )
+    ).all()
+    ids = [r.id for r in table_rows]
+    by_table: dict[int, list[SeatInfo]] = {i: [] for i in ids}
+    tails: dict[int, list[Any]] = {i: [] for i in ids}
+    if ids:
+        seat_rows = await conn.execute(
+            select(seats)
+            .join(tables, tables.c.id == seats.c.table_id)
+            .where(where)
+            .order_by(seats.c.table_id, seats.c.position)
+        )
+        for s in seat_rows:
+            by_table[s.table_id].append(seat_from_row(s))
+        move_rows = await conn.execute(
+            select(moves.c.table_id, moves.c.move)
+            .join(tables, tables.c.id == moves.c.table_id)
+            .join(snapshots, snapshots.c.table_id == moves.c.table_id)
+            .where(where, moves.c.seq > snapshots.c.version)
+            .order_by(moves.c.table_id, moves.c.seq)
+        )
+        for m in move_rows:
+            tails[m.table_id].append(m.move)
+    out = []
+    for row in table_rows:
+        info = info_from_row(row, tuple(by_table[row.id]))
+        state = None
+        if row.snapshot is not None:
+            game = stored_game(row.game, f"Table {row.id}")
+            state = game.state_from_dict(row.snapshot)
+            decode = game.decode_move
+            for move in tails[row.id]:
+                state.apply(decode(move))
+        out.append(LoadedTable(info, state))
+    return out
+
+
+async def replay_log(conn: AsyncConnection, table_id: int) -> tuple[Game[Any], Any]:
+    """The table's game, and its state rebuilt whole: its initial state with its whole log
+    played on it (no snapshot); :class:`WrongTableStatus` for a lobby."""
+    row = (
+        await conn.execute(
+            select(tables.c.game, tables.c.status, tables.c.initial, tables.c.initial_version)
+            .where(tables.c.id == table_id)
+        )
+    ).first()
+    if row is None:
+        raise TableNotFound(f"There is no table {table_id}.")
+    if row.initial is None:
+        raise WrongTableStatus(table_id, row.status, "started")
+    game = stored_game(row.game, f"Table {table_id}")
+    state = game.state_from_dict(row.initial)
+    decode = game.decode_move
+    for r in await conn.execute(
+        select(moves.c.move)
+        .where(moves.c.table_id == table_id, moves.c.seq > (row.initial_version or 0))
+        .order_by(moves.c.seq)
+    ):
+        state.apply(decode(r.move))
+    return game, state

@@ -1,0 +1,148 @@
+"""The store's moves: logging a step of any game (with what it owes the channel, and the
+game's result when it ends), and rebuilding games from their logs."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.game import Game
+from persistence.checks import check_announcements, check_level, check_position
+from persistence.core import StoreCore
+from persistence.errors import InvalidSettings, TableNotFound
+from persistence.gamebook import stored_game
+from persistence.loading import load_tables, replay_log
+from persistence.records import Announcement, LoadedTable, MoveResult
+from persistence.results import ResultRow, result_of, round_scores_of
+from persistence.schema import ACTIVE, tables
+from persistence.writer import MoveWrite
+
+
+class MovesAPI(StoreCore):
+    async def record_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        moves_made: Sequence[Any],
+        state: Any,
+        interaction_id: str | int | None = None,
+        *,
+        announcements: Sequence[Announcement] = (),
+        timeouts: Mapping[int, int] | None = None,
+        to_ai: Mapping[int, str] | None = None,
+        human: bool = False,
+    ) -> MoveResult:
+        """Durably log ``moves_made`` (a player's move and the chance outcomes it led to,
+        as the table's game encodes them), which took the table from
+        ``expected_version`` to ``state``.
+
+        Stored whole in one transaction — log rows, version, round scores (a game played
+        in rounds), and when the game ended its result (``state.outcome()``) and each
+        credited player's stats (the game's ``stats_figures``) — and with it: outbox rows
+        for the table's channel (``announcements``; their ids come back in
+        :attr:`MoveResult.outbox_ids`, in order), seats' timeout counts (``timeouts``:
+        position → count), seats handed to an AI after timing out (``to_ai``: position →
+        level; their players have not left), and, for a ``human`` move, the table's
+        ``last_active_at`` — or not at all.
+        :class:`~persistence.errors.StaleVersion` if the table is no longer at
+        ``expected_version``; an ``interaction_id`` seen before returns
+        ``MoveResult(duplicate=True)`` and writes nothing.
+        """
+        if not moves_made:
+            raise ValueError("record_move needs at least one move.")
+        check_announcements(announcements)
+        cur = await self.writer.cursor(table_id)
+        game = stored_game(cur.game, f"Table {table_id}")
+        seat_count = len(cur.seats)
+        for position, count in (timeouts or {}).items():
+            check_position(table_id, position, seat_count)
+            if type(count) is not int or count < 0:
+                raise InvalidSettings("A timeout count is a whole number, 0 or more.")
+        for position, level in (to_ai or {}).items():
+            check_position(table_id, position, seat_count)
+            check_level(level, game)
+        rounds = round_scores_of(state)
+        version_after = expected_version + len(moves_made)
+        over = state.is_over
+        due = (
+            version_after - cur.snapshot_version >= self.snapshot_every
+            or len(rounds) != cur.rounds_done
+            or over
+        )
+        loop_future: asyncio.Future[MoveResult] = asyncio.get_running_loop().create_future()
+        encode = game.encode_move
+        write = MoveWrite(
+            table_id=table_id,
+            expected=expected_version,
+            moves=[encode(m) for m in moves_made],
+            interaction_id=None if interaction_id is None else str(interaction_id),
+            round_scores=rounds,
+            snapshot=game.snapshot(state) if due else None,
+            result=await self._result(table_id, game, state, moves_made) if over else None,
+            future=loop_future,
+            announcements=list(announcements),
+            timeouts=dict(timeouts or {}),
+            to_ai=dict(to_ai or {}),
+            human=human,
+        )
+        return await self.writer.submit(write)
+
+    async def _result(
+        self, table_id: int, game: Game[Any], state: Any, moves_made: Sequence[Any]
+    ) -> ResultRow:
+        """The result of a game that ``moves_made`` just ended. The stats figures need the
+        whole game; a state loaded compact (after a restart) may not hold it, and the game
+        is then replayed from its log (once per game) with ``moves_made`` on top."""
+        if game.holds_whole_game(state):
+            return result_of(game, state, state)
+        async with self.engine.connect() as conn:
+            _, whole = await replay_log(conn, table_id)
+        for move in moves_made:
+            whole.apply(move)
+        return result_of(game, state, whole)
+
+    async def load_table(self, table_id: int) -> LoadedTable:
+        """A table with its live state rebuilt (snapshot plus the moves logged after it).
+
+        The state is as the game's snapshot keeps it (Stack's: only the current round's
+        turns; :meth:`replay_log` rebuilds the whole game).
+        """
+        async with self.engine.connect() as conn:
+            loaded = await load_tables(conn, tables.c.id == table_id)
+        if not loaded:
+            raise TableNotFound(f"There is no table {table_id}.")
+        return loaded[0]
+
+    async def load_active_tables(self) -> list[LoadedTable]:
+        """Every lobby and game in progress, with live states, for start-up.
+
+        The cyclic garbage collector is paused while the states are built (each pass would
+        rescan every state built so far), and the loaded objects are then frozen out of its
+        way: they live as long as their tables.
+        """
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            async with self.engine.connect() as conn:
+                loaded = await load_tables(conn, tables.c.status.in_(ACTIVE))
+        finally:
+            if was_enabled:
+                gc.enable()
+        gc.freeze()
+        return loaded
+
+    async def replay_log(self, table_id: int) -> Any:
+        """The table's game rebuilt whole from its initial state and its whole move log
+        (no snapshot)."""
+        async with self.engine.connect() as conn:
+            _, state = await replay_log(conn, table_id)
+        return state
+
+    async def export_record(self, table_id: int, meta: Any = None) -> dict[str, Any]:
+        """The game's record in its game's format (Stack: ``stack-record/1``), finished or
+        running, with ``meta`` when given."""
+        async with self.engine.connect() as conn:
+            game, whole = await replay_log(conn, table_id)
+        return game.export_record(whole, meta)

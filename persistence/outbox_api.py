@@ -1,0 +1,57 @@
+"""The store's outbox: what committed writes owe their channels, until it is delivered."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import delete, select, update
+
+from persistence.core import StoreCore, bind
+from persistence.errors import InvalidSettings
+from persistence.records import OutboxItem
+from persistence.rows import outbox_item_from_row
+from persistence.schema import outbox
+from persistence.writer import WriteContext
+
+OUTBOX_CHUNK = 500  # ids per UPDATE when marking deliveries
+
+
+class OutboxAPI(StoreCore):
+    async def pending_outbox(self, table_id: int | None = None) -> list[OutboxItem]:
+        """The announcements not yet delivered (of one table, or all), oldest first."""
+        query = select(outbox).where(outbox.c.delivered_at.is_(None))
+        if table_id is not None:
+            query = query.where(outbox.c.table_id == table_id)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(query.order_by(outbox.c.id))
+            return [outbox_item_from_row(r) for r in rows]
+
+    async def mark_delivered(self, ids: Sequence[int]) -> None:
+        """These outbox rows reached their channel."""
+        if ids:
+            await self.writer.run(bind(mark_delivered, list(ids)))
+
+    async def purge_delivered(self, before: datetime) -> int:
+        """Delete the outbox rows delivered before ``before``; how many there were."""
+        if before.tzinfo is None:
+            raise InvalidSettings("A time needs a time zone.")
+        return await self.writer.run(bind(purge_delivered, before))
+
+
+async def mark_delivered(ctx: WriteContext, ids: Sequence[int]) -> None:
+    unique = sorted(set(ids))
+    for start in range(0, len(unique), OUTBOX_CHUNK):
+        await ctx.write(
+            update(outbox)
+            .where(
+                outbox.c.id.in_(unique[start : start + OUTBOX_CHUNK]),
+                outbox.c.delivered_at.is_(None),
+            )
+            .values(delivered_at=ctx.now)
+        )
+
+
+async def purge_delivered(ctx: WriteContext, before: datetime) -> int:
+    result = await ctx.write(delete(outbox).where(outbox.c.delivered_at < before))
+    return max(result.rowcount, 0)

@@ -1,0 +1,54 @@
+"""The store's record of played games, per game: score sheets, a channel's history, a
+server's leaderboard and a player's stats."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from persistence import history
+from persistence.core import StoreCore
+from persistence.gamebook import game_named
+from persistence.records import DEFAULT_GAME, GameSummary, LeaderboardRow, PlayerStats, ScoreSheet
+
+
+class ResultsAPI(StoreCore):
+    async def score_sheet(self, table_id: int) -> ScoreSheet:
+        """The game's score sheet from the stored round scores (and its result once it
+        is finished)."""
+        async with self.engine.connect() as conn:
+            return await history.score_sheet(conn, table_id)
+
+    async def history(
+        self, channel_id: int, limit: int = 10, *, game: str = DEFAULT_GAME
+    ) -> list[GameSummary]:
+        """The channel's finished games of ``game``, newest first."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.history(conn, channel_id, limit, game)
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        by: Literal["wins", "points"] = "wins",
+        limit: int = 10,
+        *,
+        game: str = DEFAULT_GAME,
+    ) -> list[LeaderboardRow]:
+        """The guild's best players of ``game`` by wins (then points) or by points (then
+        wins)."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.leaderboard(conn, guild_id, by, limit, game)
+
+    async def stats(
+        self, guild_id: int, user_id: int, *, game: str = DEFAULT_GAME
+    ) -> PlayerStats | None:
+        """A player's stats of ``game`` in the guild, or ``None`` before their first
+        finished game of it: games, wins, points (their final figures added up), the
+        game's own figures (Stack: rounds played, best round, captures, dice placed per
+        face), and their last 10 finished games of it here, newest first
+        (:attr:`~PlayerStats.recent`). Only games credited to them count: not one whose
+        seat they left."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.player(conn, guild_id, user_id, game)
