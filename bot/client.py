@@ -1,4 +1,7 @@
-"""The bot: thin cogs loaded in ``setup_hook``, persistent buttons registered at start-up."""
+"""The bot: thin cogs loaded in ``setup_hook`` (the host's, then each hosted game's own),
+persistent buttons registered at start-up (the host's, the story's and each game's), and
+the one place where a slash command's refusal or failure is answered
+(:meth:`StackBot.on_tree_error`)."""
 
 from __future__ import annotations
 
@@ -12,11 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.config import Settings
 from bot.painter import Mode, Painter
 from bot.story import STORY_ITEMS
 from bot.tables import Tables
-from bot.views import DYNAMIC_ITEMS
+from bot.views import DYNAMIC_ITEMS, answer_error
 from persistence import Store
 
 log = logging.getLogger(__name__)
@@ -73,16 +77,25 @@ class StackBot(commands.Bot):
         assert self._tables is not None, "the bot has not started"
         return self._tables
 
+    async def _load_commands(self) -> None:
+        """The host's cogs, then each hosted game's own commands."""
+        for name in COGS:
+            await self.load_extension(name)
+        for game in games.all_games():
+            cog = game.cog(self)
+            if cog is not None:
+                await self.add_cog(cog)
+
     async def setup_hook(self) -> None:
         if self.sync_only:
-            for name in COGS:
-                await self.load_extension(name)
+            await self._load_commands()
             return
         self.store = await Store.open(self.settings.database_url)
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
-        for name in COGS:
-            await self.load_extension(name)
+        for game in games.all_games():
+            self.add_dynamic_items(*game.dynamic_items)
+        await self._load_commands()
         self.tree.error(self.on_tree_error)
         await self._tables.resume()
         if self.handle_signals:
@@ -109,23 +122,21 @@ class StackBot(commands.Bot):
     async def on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """Anything unexpected: logged with where it happened; the user gets a short note."""
-        log.error(
-            "guild=%s channel=%s user=%s command failed",
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            exc_info=error,
-        )
-        # Never "nothing was changed": the error may come after a move was committed.
-        text = "Something went wrong on our side. The table shows what was saved; try again."
+        """The one answer to a command that did not go through: a refusal is said as it is
+        (nothing changed); anything unexpected is logged with where it happened and the
+        user gets a short note (never "nothing was changed": the error may come after a
+        move was committed)."""
+        original = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            with contextlib.suppress(discord.HTTPException):
+                text = "You can't use that command here."
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+            return
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await answer_error(interaction, original, f"command /{name}")
 
     async def on_message(self, message: discord.Message) -> None:
         if self._tables is not None and message.channel.id in self._tables.service.by_channel:

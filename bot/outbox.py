@@ -1,9 +1,9 @@
 """Delivering what committed moves owe their channels: the outbox rows (round ends, game
 ends, closing messages, a closed table's last edit), in order, once each.
 
-A round's end goes out with its **Full scoring** button, a game's end with the chart of
-its running totals (:mod:`bot.story`; the text alone if the chart cannot be drawn or
-attached).
+A round's end goes out with its **Full scoring** button (:mod:`bot.story`), a game's end
+with the game's chart (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running
+totals; the text alone if the chart cannot be drawn or attached).
 
 A row is written in the same transaction as the move that owes it, so a crash between the
 commit and the message loses nothing: :meth:`Outbox.deliver` sends it later, and at
@@ -21,13 +21,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.story import game_chart_file, may_attach, round_view, theme_of
+from bot import games
+from bot.service import game_name
+from bot.story import may_attach, round_view
 from bot.text import fit_message
 from persistence import StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
+    from bot.tables import Tables  # the host: outbox rows are delivered through it
 
 log = logging.getLogger(__name__)
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
@@ -97,12 +99,9 @@ class Outbox:
         if may_attach(channel):
             try:
                 info = await tables.store.table(item.table_id)
-                sheet = await tables.store.score_sheet(item.table_id)
-                theme = await theme_of(tables.store, info.guild_id)
+                chart = await games.get(game_name(info)).game_chart(tables, item.table_id)
             except (StorageError, TableNotFound, WrongTableStatus) as err:
                 log.warning("outbox %s: no chart (%s); the text alone", item.id, err)
-            else:
-                chart = await game_chart_file(tables, sheet, theme, info)
         await tables.budget.acquire(item.channel_id)
         if chart is not None:
             try:

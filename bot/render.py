@@ -88,14 +88,12 @@ def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
 # ------------------------------------------------------------------ the lobby and table
 
 
-def lobby_text(info: TableInfo, rules: HouseRules) -> str:
-    """The lobby message: rules in short, the seats (humans mentioned, AIs named), the host."""
-    lines = [
-        f"**Stack** table — lobby · first to {rules.target_score} · "
-        f"{plural(rules.dice_per_player, 'die', 'dice')} each"
-    ]
-    if rules.teams:
-        lines.append("Team play: teams of two, seated apart (needs an even number, at least 4).")
+def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: int) -> str:
+    """The lobby message of any game: its title and rules in short (``summary``, the
+    game's lines), the seats (humans mentioned, AIs named), the host."""
+    first, more = (summary[0], list(summary[1:])) if summary else ("", [])
+    lines = [f"**{escape_name(title)}** table — lobby" + (f" · {first}" if first else "")]
+    lines += more
     for seat in info.seats:
         who = (
             f"🤖 {_name(seat.name)} ({seat.ai_level})"
@@ -104,7 +102,9 @@ def lobby_text(info: TableInfo, rules: HouseRules) -> str:
         )
         host = " — host" if seat.user_id is not None and seat.user_id == info.host_id else ""
         lines.append(f"{who}{host}")
-    lines.append(f"{len(info.seats)}/8 seated. **Join** to play; the host presses **Start**.")
+    lines.append(
+        f"{len(info.seats)}/{max_seats} seated. **Join** to play; the host presses **Start**."
+    )
     return fit_message("\n".join(lines))
 
 

@@ -7,10 +7,16 @@ so what anyone sees is a committed state. A move that cannot be stored is undone
 reloading the table from storage. A refused request raises :class:`Refusal` with a message
 for the user and changes nothing. One lock per table serialises everything done to it.
 
-A player's move and everything it leads to until a human must act again (the dice, the AI
-seats' turns, round and game ends) is one step, committed in one transaction together with
-what it owes the channel (round and game messages: an outbox, delivered by the Discord
-layer, after a restart too).
+A player's move and everything it leads to until a human must act again (chance outcomes,
+moves the table plays without asking, the AI seats' turns, round and game ends) is one
+step, committed in one transaction together with what it owes the channel (round and game
+messages: an outbox, delivered by the Discord layer, after a restart too).
+
+No game's rules are here: the table's game (:mod:`bot.games`, over :mod:`engine.games`)
+seats the players (``seat_order``), starts (``new_state``), reads typed moves
+(``parse_move``), plays AI seats (``make_ai``) and timed-out turns (``hint``); the events
+``apply`` returns say when a turn, a round or the game ended, and the game's Discord module
+words them.
 """
 
 from __future__ import annotations
@@ -23,20 +29,15 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from bot.render import game_end_messages, round_end_text
+from bot import games
+from bot.games.base import DiscordGame, settings_error
 from bot.text import escape_name
-from bot.wording import discord_words
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
-from engine.stack.ai import GreedyPlayer, make_ai
-from engine.stack.describe import move_words, turn_words
-from engine.stack.moves import Move, Place, PlayerMove, Stack
-from engine.stack.notation import parse_move
-from engine.stack.rules import HouseRules, TeamSizeError, rules_error, seat_teams
-from engine.stack.state import StackState
+from engine.game import Decision, Event, GameEnded, GameState, RoundEnded, SetupError, TurnEnded
 from persistence import (
     AlreadySeated,
     InvalidSettings,
@@ -55,6 +56,7 @@ RECENT_INTERACTIONS = 256
 RECENT_TURNS = 8
 TIMEOUTS_BEFORE_AI = 3
 TABLE = Announcement("table")  # re-render the table message (a table that closed)
+STEP_LIMIT = 100_000  # moves one step may play without a human (a game that never waits)
 
 
 class Refusal(Exception):
@@ -74,7 +76,7 @@ class LiveTable:
     """An active table in memory: its stored info, its committed state, lock and dice."""
 
     info: TableInfo
-    state: StackState | None
+    state: GameState[Any] | None
     rng: random.Random
     version: int = 0  # the stored state version (the move log's length)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -91,6 +93,11 @@ class LiveTable:
     def channel_id(self) -> int:
         return self.info.channel_id
 
+    @property
+    def game(self) -> DiscordGame:
+        """The table's game on Discord."""
+        return games.get(game_name(self.info))
+
     def user_at(self, seat: int) -> int | None:
         """The Discord user of a seat still played by its human, else ``None``."""
         s = self.info.seats[seat]
@@ -99,16 +106,16 @@ class LiveTable:
     def current_user(self) -> int | None:
         """The human whose turn it is, if a human is to move."""
         state = self.state
-        if state is None or state.is_over or state.current is None:
+        if state is None or state.is_over or state.current_player is None:
             return None
-        return self.user_at(state.current)
+        return self.user_at(state.current_player)
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One option of a chooser: the move and its words."""
 
-    move: PlayerMove
+    move: Any
     label: str
 
 
@@ -116,7 +123,9 @@ class Choice:
 class MoveOutcome:
     """What a request led to: the turns taken (the player's, then AI seats'), whether the
     game is over or the table closed, whether the channel is owed messages (stored in the
-    outbox), and a chooser when the player must pick."""
+    outbox), a chooser when a typed move was ambiguous, and whether the player's turn goes
+    on (``continues``: the same seat acts again before its turn ends, as Stack's rerolled
+    die to place)."""
 
     table: LiveTable
     turns: list[str] = field(default_factory=list)
@@ -124,7 +133,8 @@ class MoveOutcome:
     closed: bool = False
     announced: bool = False  # outbox rows were committed: deliver them
     chooser: list[Choice] | None = None
-    chooser_kind: Literal["ambiguous", "place"] | None = None
+    chooser_text: str = ""
+    continues: bool = False
     duplicate: bool = False
     note: str = ""  # a sentence for the one who asked
 
@@ -149,6 +159,48 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def game_name(info: TableInfo) -> str:
+    """The game a stored table plays (tables stored before games had names play Stack)."""
+    return str(getattr(info, "game", None) or games.DEFAULT)
+
+
+def with_game(method: Callable[..., Any], game: str) -> dict[str, Any]:
+    """``{"game": game}`` for a storage method that keys by game; ``{}`` for one that does
+    not yet (storage written before games had names knows only the default game)."""
+    import inspect
+
+    if "game" in inspect.signature(method).parameters:
+        return {"game": game}
+    if game != games.DEFAULT:
+        raise Refusal("This server's storage does not keep that game yet.")
+    return {}
+
+
+def settle(
+    state: GameState[Any], rng: random.Random, happened: Callable[[Event, int | None], None]
+) -> list[Any]:
+    """Play what the table plays without asking — chance outcomes (drawn from ``rng``) and
+    the state's ``automatic()`` moves, when it has that method — until a player must
+    decide or the game is over; each event goes to ``happened`` with the seat that played
+    the move (``None`` for chance). Returns the moves played."""
+    played: list[Any] = []
+    automatic = getattr(state, "automatic", None)
+    while not state.is_over and len(played) < STEP_LIMIT:
+        if state.decision is Decision.CHANCE:
+            move, by = state.sample_chance(rng), None
+            events = state.apply(move)
+        else:
+            move = automatic() if automatic is not None else None
+            if move is None:
+                break
+            by = state.current_player
+            events = state.apply(move, by=by)
+        played.append(move)
+        for event in events:
+            happened(event, by)
+    return played
+
+
 class Step:
     """A player's move and what follows it, played on the table's state under its lock
     (until the commit returns, no reader can see it)."""
@@ -156,46 +208,54 @@ class Step:
     def __init__(self, live: LiveTable) -> None:
         assert live.state is not None
         self.live = live
+        self.game = live.game
         self.state = live.state
-        self.moves: list[Move] = []
+        self.moves: list[Any] = []
         self.turns: list[str] = []
         self.announcements: list[Announcement] = []
+        self.ended: set[int] = set()  # seats whose turn ended in this step
+        self._auto: int | None = None
 
-    def play(self, seat: int, move: PlayerMove, *, auto: bool = False) -> None:
-        state, rng = self.state, self.live.rng
-        rounds_before = len(state.round_scores)
-        turns_before = _turn_count(state)
-        state.apply(move, by=seat)
+    def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
+        """Play ``seat``'s ``move`` (``auto``: the turn timer played it for them), then
+        what the table plays without asking."""
+        self._auto = seat if auto else None
+        events = self.state.apply(move, by=seat)
         self.moves.append(move)
-        if state.chance_kind == "roll":  # a reroll: its die is rolled before anything else
-            outcome = state.sample_chance(rng)
-            state.apply(outcome)
-            self.moves.append(outcome)
-        if _turn_count(state) > turns_before:
-            words = turn_words(state, _last_turn(state))
-            if auto:
+        for event in events:
+            self._happened(event, seat)
+        self.moves += settle(self.state, self.live.rng, self._happened)
+        self._auto = None
+
+    def _happened(self, event: Event, by: int | None) -> None:
+        """What an event owes the table message and the channel."""
+        state, game = self.state, self.game
+        if isinstance(event, TurnEnded):
+            self.ended.add(event.seat)
+            words = game.turn_text(state, event)
+            if self._auto is not None and event.seat == self._auto:
                 words += " (automatic: the turn timer ran out)"
             self.turns.append(escape_name(words))
-        if len(state.round_scores) > rounds_before:  # the field before the next round's dice
-            # one short message; its button answers with the round's full scoring
-            round_no = len(state.round_scores)
-            text = round_end_text(state, round_no)
-            self.announcements.append(Announcement("round", text, round_no=round_no))
-        if state.is_over:  # the result, delivered with the game's chart
-            for text in game_end_messages(state):
+        elif isinstance(event, RoundEnded):
+            # one short message, before the next round's chance outcomes change the table
+            text = game.round_text(state, event)
+            if text is not None:
+                self.announcements.append(Announcement("round", text, round_no=event.round_no))
+        elif isinstance(event, GameEnded):  # the result, delivered with the game's chart
+            for text in game.game_end_texts(state):
                 self.announcements.append(Announcement("game", text))
             self.announcements.append(TABLE)
-        self.moves += state.resolve_chance(rng)
 
     def run_ai(self) -> None:
         """AI seats take their turns until a human is to move or the game ends."""
         state, seats = self.state, self.live.info.seats
-        while not state.is_over and state.current is not None:
-            seat = seats[state.current]
-            if not seat.is_ai:
+        players: dict[str, Any] = {}
+        while not state.is_over and (seat := state.current_player) is not None:
+            if not seats[seat].is_ai:
                 return
-            ai = make_ai(seat.ai_level or "greedy")
-            self.play(state.current, ai.choose(state, self.live.rng))
+            level = seats[seat].ai_level or "greedy"
+            ai = players.get(level) or players.setdefault(level, self.game.game.make_ai(level))
+            self.play(seat, ai.choose(state, self.live.rng))
 
 
 class TableService:
@@ -215,7 +275,6 @@ class TableService:
         self.by_channel: dict[int, LiveTable] = {}
         self.by_id: dict[int, LiveTable] = {}
         self._seeds = random.Random(seed) if seed is not None else None
-        self.hinter = GreedyPlayer()
 
     # ------------------------------------------------------------ registry
 
@@ -224,7 +283,7 @@ class TableService:
             return random.Random(self._seeds.getrandbits(64))
         return random.Random(secrets.randbits(64))
 
-    def _track(self, info: TableInfo, state: StackState | None) -> LiveTable:
+    def _track(self, info: TableInfo, state: GameState[Any] | None) -> LiveTable:
         live = self.by_id.get(info.id)
         if live is None:
             live = LiveTable(info, state, self._rng(), info.version)
@@ -288,20 +347,54 @@ class TableService:
 
     # ------------------------------------------------------------ lobby
 
+    async def settings(self, info: TableInfo) -> Any:
+        """The server's and channel's settings for the table's game."""
+        store = self.store
+        return await store.guild_settings(
+            info.guild_id, info.channel_id, **with_game(store.guild_settings, game_name(info))
+        )
+
+    async def rules_of(self, info: TableInfo) -> BaseModel:
+        """The game's settings at this table: the house rules, then the table's options."""
+        settings = await self.settings(info)
+        values = {**settings.effective.model_dump(), **info.options}
+        return games.get(game_name(info)).settings_of(values)
+
     async def new_table(
-        self, guild_id: int, channel_id: int, host: Player, options: dict[str, Any]
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Player,
+        options: dict[str, Any],
+        *,
+        game: str = games.DEFAULT,
     ) -> LiveTable:
-        """Open a lobby with ``host`` seated; ``options`` override the house rules."""
+        """Open a lobby of ``game`` with ``host`` seated; ``options`` (fields of the game's
+        settings) override the house rules."""
         if channel_id in self.by_channel:
             raise Refusal("This channel already has a table. `/table show` brings it back.")
-        settings = await self.store.guild_settings(guild_id, channel_id)
+        try:
+            played = games.get(game)
+        except games.UnknownGame as err:
+            raise Refusal(str(err)) from None
+        store = self.store
+        settings = await store.guild_settings(
+            guild_id, channel_id, **with_game(store.guild_settings, game)
+        )
         chosen = {k: v for k, v in options.items() if v is not None}
         try:
-            HouseRules.model_validate({**settings.effective.model_dump(), **chosen})
+            played.settings_of({**settings.effective.model_dump(), **chosen})
         except ValidationError as err:
-            raise Refusal(f"That table can't be set up: {rules_error(err)}.") from None
+            raise Refusal(f"That table can't be set up: {settings_error(err)}.") from None
         try:
-            info = await self.store.create_table(guild_id, channel_id, host.id, host.name, chosen)
+            info = await store.create_table(
+                guild_id,
+                channel_id,
+                host.id,
+                host.name,
+                chosen,
+                **with_game(store.create_table, game),
+            )
         except TableExists:
             raise Refusal(
                 "This channel already has a table. `/table show` brings it back."
@@ -324,6 +417,7 @@ class TableService:
             if live.info.seat_of(player.id) is not None:
                 raise Refusal("You're already at this table.")
             self._lobby(live)
+            self._room(live)
             if any(seat.name == player.name for seat in live.info.seats):
                 raise Refusal(
                     f"Someone at this table is already called {escape_name(player.name)}: "
@@ -334,7 +428,7 @@ class TableService:
             except AlreadySeated:
                 raise Refusal("You're already at this table.") from None
             except TableFull:
-                raise Refusal(f"The table is full ({MAX_SEATS} players).") from None
+                raise Refusal(_full(live)) from None
             except InvalidSettings as err:
                 raise Refusal(str(err)) from None
             except WrongTableStatus:
@@ -348,15 +442,22 @@ class TableService:
         async with live.lock:
             self._lobby(live)
             self._seated(live, player)
+            self._room(live)
             try:
                 info = await self.store.add_ai(live.id, level)
             except TableFull:
-                raise Refusal(f"The table is full ({MAX_SEATS} players).") from None
+                raise Refusal(_full(live)) from None
             except InvalidSettings as err:
                 raise Refusal(str(err)) from None
             except WrongTableStatus:
                 raise Refusal("The game has already started; wait for the next one.") from None
             return self._track(info, None)
+
+    @staticmethod
+    def _room(live: LiveTable) -> None:
+        """A seat is left for one more player (the game's maximum, and storage's)."""
+        if len(live.info.seats) >= min(MAX_SEATS, live.game.game.max_players):
+            raise Refusal(_full(live))
 
     async def leave(self, channel_id: int, player: Player) -> MoveOutcome:
         """Leave the table: from a lobby, or mid-game (an AI takes the seat)."""
@@ -437,25 +538,24 @@ class TableService:
             if actor.id != live.info.host_id:
                 raise Refusal("Only the host can start the game.")
             seats = live.info.seats
-            if len(seats) < 2:
+            game = live.game.game
+            if len(seats) < game.min_players:
                 raise Refusal(
-                    "Stack needs at least 2 players: wait for someone to Join, or Add AI."
+                    f"{game.title} needs at least {game.min_players} players: wait for someone "
+                    "to Join, or Add AI."
                 )
-            settings = await self.store.guild_settings(live.info.guild_id, live.channel_id)
-            house = HouseRules.model_validate(
-                {**settings.effective.model_dump(), **live.info.options}
-            )
+            try:
+                rules = await self.rules_of(live.info)
+            except ValidationError as err:
+                raise Refusal(f"That table can't be set up: {settings_error(err)}.") from None
             lobby_names = [s.name for s in seats]
             try:
-                names = seat_teams(lobby_names) if house.teams else tuple(lobby_names)
-            except TeamSizeError as err:
+                names = game.seat_order(lobby_names, rules)
+                order = [lobby_names.index(n) for n in names]
+                state = game.new_state(names, rules)
+            except SetupError as err:
                 raise Refusal(str(err)) from None
-            if len(set(names)) != len(names):
-                raise Refusal("Two players share a name; one of them should change nickname.")
-            order = [lobby_names.index(n) for n in names]
-            rules = house.for_players(names)
-            state = StackState(names, rules)
-            opening = state.resolve_chance(live.rng)
+            opening = settle(state, live.rng, lambda event, by: None)
             info = await self.store.start_table(live.id, order, state, opening)
             live = self._track(info, state)
             live.turn_started = live.idle_since = self.now()
@@ -472,7 +572,9 @@ class TableService:
                 raise Refusal("Only the host or a server manager can end the table.")
             outcome = MoveOutcome(live)
             await self._close(
-                live, outcome, f"The Stack table was ended by {escape_name(actor.name)}."
+                live,
+                outcome,
+                f"The {live.game.title} table was ended by {escape_name(actor.name)}.",
             )
             return outcome
 
@@ -486,7 +588,7 @@ class TableService:
         async with live.lock:
             if not live.info.is_active:
                 return None
-            settings = await self.store.guild_settings(live.info.guild_id, live.channel_id)
+            settings = await self.settings(live.info)
             since = self.idle_since(live)
             if live.info.status == "lobby":
                 limit, what = settings.lobby_timeout, "lobby"
@@ -539,7 +641,7 @@ class TableService:
         player: Player,
         *,
         text: str | None = None,
-        move: PlayerMove | None = None,
+        move: Any = None,
         table_id: int | None = None,
         version: int | None = None,
         interaction_id: str | None = None,
@@ -565,56 +667,56 @@ class TableService:
                 )
             if state.is_over:
                 raise Refusal("The game is over.")
-            current = state.current
+            current = state.current_player
             if current is None:
-                raise Refusal("The dice are rolling; try again in a moment.")
+                raise Refusal("The table is busy; try again in a moment.")
             if current != seat:
-                raise Refusal(f"It's {escape_name(state.name(current))}'s turn.")
+                raise Refusal(f"It's {escape_name(state.players[current])}'s turn.")
+            game = live.game
             if move is None:
                 try:
-                    move = parse_move(state, text or "", seat)
+                    move = game.game.parse_move(state, text or "", seat)
                 except AmbiguousMoveError as err:
-                    outcome = MoveOutcome(live, chooser_kind="ambiguous")
+                    outcome = MoveOutcome(live, chooser_text=game.chooser_text(state, err))
                     outcome.chooser = [
-                        Choice(m, _choice_label(state, m))
+                        Choice(m, game.move_label(state, m))
                         for m in err.candidates
-                        if isinstance(m, Stack | Place)
+                        if state.is_legal(m)
                     ]
                     return outcome
                 except MoveError as err:
-                    raise Refusal(discord_words(err)) from None
+                    raise Refusal(game.refusal_words(err)) from None
             elif not state.is_legal(move):
                 try:
-                    state.copy().apply(move, by=seat)
+                    state.check(move, by=seat)
                 except IllegalMoveError as err:
-                    raise Refusal(discord_words(err)) from None
+                    raise Refusal(game.refusal_words(err)) from None
                 raise Refusal("That move can't be played now.")
             outcome = MoveOutcome(live)
             step = Step(live)
             step.play(seat, move)
-            placing = step.state.placing is not None and step.state.current == seat
-            if not placing:
-                step.run_ai()
+            step.run_ai()
             timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
             await self._commit(
                 live, step, outcome, interaction_id=interaction_id, timeouts=timeouts, human=True
             )
             if interaction_id is not None:
                 live.recent.append(interaction_id)
-            if placing and not outcome.duplicate:
-                committed = live.state
-                assert committed is not None
-                outcome.chooser_kind = "place"
-                outcome.chooser = [
-                    Choice(m, _choice_label(committed, m)) for m in committed.legal_moves()
-                ]
+            committed = live.state
+            outcome.continues = (
+                not outcome.duplicate
+                and committed is not None
+                and not committed.is_over
+                and committed.current_player == seat
+                and seat not in step.ended
+            )
             self.clock.turn_changed(live)
             return outcome
 
     async def auto_move(self, table_id: int, version: int) -> MoveOutcome | None:
-        """The turn timer ran out: the greedy AI plays one turn for the player (if nothing
-        moved since ``version``). After too many timeouts in a row the seat becomes an AI
-        seat; with no human left, the table closes."""
+        """The turn timer ran out: the game's hint plays the player's turn to its end (if
+        nothing moved since ``version``). After too many timeouts in a row the seat becomes
+        an AI seat; with no human left, the table closes."""
         live = self.by_id.get(table_id)
         if live is None:
             return None
@@ -622,19 +724,25 @@ class TableService:
             state = live.state
             if not live.info.is_active or state is None or state.is_over:
                 return None
-            if live.version != version or state.current is None:
+            if live.version != version or state.current_player is None:
                 return None
-            seat = state.current
+            seat = state.current_player
             if live.info.seats[seat].is_ai:
                 return None
             outcome = MoveOutcome(live)
             info_seat = live.info.seats[seat]
             count = info_seat.timeouts + 1
             step = Step(live)
-            # one turn for the player: their move, and its placement if a reroll asks for one
-            step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
-            if step.state.placing is not None and step.state.current == seat:
-                step.play(seat, self.hinter.choose(step.state, live.rng), auto=True)
+            game = live.game.game
+            # one turn for the player: every decision until their turn ends
+            for _ in range(STEP_LIMIT):
+                step.play(seat, game.hint(step.state)[0], auto=True)
+                if (
+                    seat in step.ended
+                    or step.state.is_over
+                    or step.state.current_player != seat
+                ):
+                    break
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
                 to_ai = {seat: "greedy"}
@@ -771,11 +879,11 @@ class TableService:
         if state is None:
             raise Refusal("The game hasn't started yet.")
         seat = self._seated(live, player)
-        if state.current != seat:
-            current = state.current
-            who = escape_name(state.name(current)) if current is not None else "nobody"
-            raise Refusal(f"It's {who}'s turn; a hint waits for yours.")
-        return escape_name(self.hinter.best(state).reason)
+        if state.is_over:
+            raise Refusal("The game is over.")
+        if state.current_player != seat:
+            raise Refusal(f"It's {_whose(state)} turn; a hint waits for yours.")
+        return escape_name(live.game.game.hint(state)[1])
 
     async def legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
@@ -787,11 +895,18 @@ class TableService:
         if state is None:
             raise Refusal("The game hasn't started yet. The host presses **Start**.")
         seat = self._seated(live, player)
-        if state.current != seat:
-            current = state.current
-            who = escape_name(state.name(current)) if current is not None else "nobody"
-            raise Refusal(f"It's {who}'s turn.")
-        return [Choice(m, _choice_label(state, m)) for m in state.legal_moves()]
+        if state.current_player != seat:
+            raise Refusal(f"It's {_whose(state)} turn.")
+        game = live.game
+        return [Choice(m, game.move_label(state, m)) for m in state.legal_moves()]
+
+    async def seat_of(self, live: LiveTable, player: Player) -> int:
+        """The seat ``player`` plays at a live table (refused otherwise)."""
+        async with live.lock:
+            self._still_open(live)
+            if live.state is None:
+                raise Refusal("The game hasn't started yet. The host presses **Start**.")
+            return self._seated(live, player)
 
     def forget_all(self) -> None:
         """Drop every table from memory (the bot is stopping)."""
@@ -809,17 +924,11 @@ def _duration(seconds: int) -> str:
     return f"{seconds} seconds"
 
 
-def _turn_count(state: StackState) -> int:
-    return sum(len(r["turns"]) for r in state.history)
+def _whose(state: GameState[Any]) -> str:
+    """``bob's`` (escaped), or ``nobody's`` while no seat is to act."""
+    current = state.current_player
+    return f"{escape_name(state.players[current])}'s" if current is not None else "nobody's"
 
 
-def _last_turn(state: StackState) -> tuple[Any, ...]:
-    for rnd in reversed(state.history):
-        if rnd["turns"]:
-            return tuple(rnd["turns"][-1])
-    raise ValueError("no turn yet")
-
-
-def _choice_label(state: StackState, move: PlayerMove) -> str:
-    words = move_words(state, move)
-    return words[0].upper() + words[1:]
+def _full(live: LiveTable) -> str:
+    return f"The table is full ({min(MAX_SEATS, live.game.game.max_players)} players)."

@@ -32,16 +32,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.palette import THEMES, Theme
-from bot.render import score_sheet_text, scoring_messages
+from bot.render import scoring_messages
+from bot.service import Refusal, game_name
 from bot.text import EMBED_FIELD, cut, plain_name, plural
-from bot.views import RefusedWhileStopping, answered, tables_of
+from bot.views import TableButton, host_of
 from engine.stack.record import RecordError, replay
 from engine.stack.render import COLOURS
 from persistence import Store, TableNotFound, WrongTableStatus
 from persistence.records import GameSummary, PlayerStats, ScoreSheet, TableInfo
 
 if TYPE_CHECKING:
-    from bot.tables import Tables
+    from bot.games.base import Host
 
 log = logging.getLogger(__name__)
 
@@ -54,30 +55,24 @@ NOT_STARTED = "That game never started, so it has no scores."
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class StoryRefusal(Exception):
+class StoryRefusal(Refusal):
     """A click that cannot be answered as asked; the message says why. Nothing changed."""
 
 
 # ---------------------------------------------------------------------------- buttons
 
 
-class ScoringButton(
-    RefusedWhileStopping,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"story:round:(?P<table>\d+):(?P<round>\d+)",
-):
+class ScoringButton(TableButton, template=r"story:round:(?P<table>\d+):(?P<round>\d+)"):
     """**Full scoring** under a round's end: round ``round_no``'s scoring, privately."""
 
     def __init__(self, table_id: int, round_no: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Full scoring",
-                emoji="🧮",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"story:round:{table_id}:{round_no}",
-            )
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="Full scoring",
+            emoji="🧮",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"story:round:{table_id}:{round_no}",
         )
-        self.table_id = table_id
+        super().__init__(button, table_id, 0)
         self.round_no = round_no
 
     @classmethod
@@ -86,27 +81,20 @@ class ScoringButton(
     ) -> ScoringButton:
         return cls(int(match["table"]), int(match["round"]))
 
-    @answered
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction, host: Host) -> None:
         await answer_scoring(interaction, self.table_id, self.round_no)
 
 
-class GameButton(
-    RefusedWhileStopping,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"story:game:(?P<table>\d+)",
-):
+class GameButton(TableButton, template=r"story:game:(?P<table>\d+)"):
     """One finished game of ``/scores show:history``: its chart and record, privately."""
 
     def __init__(self, table_id: int, label: str = "Game") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=cut(label, LABEL_LIMIT),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"story:game:{table_id}",
-            )
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=cut(label, LABEL_LIMIT),
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"story:game:{table_id}",
         )
-        self.table_id = table_id
+        super().__init__(button, table_id, 0)
 
     @classmethod
     async def from_custom_id(
@@ -114,8 +102,7 @@ class GameButton(
     ) -> GameButton:
         return cls(int(match["table"]))
 
-    @answered
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction, host: Host) -> None:
         await answer_game(interaction, self.table_id)
 
 
@@ -155,7 +142,7 @@ async def _answer(
     interaction: discord.Interaction, texts: Sequence[str], files: Sequence[discord.File] = ()
 ) -> None:
     """Answer privately: the first text (with ``files``), then the others as follow-ups."""
-    tables = tables_of(interaction)
+    tables = host_of(interaction)
     for i, text in enumerate(texts):
         extra: dict[str, Any] = {"files": list(files)} if i == 0 and files else {}
         await tables.say(interaction, text, **extra)
@@ -175,13 +162,9 @@ async def _table_of(store: Store, table_id: int, guild_id: int | None) -> TableI
 async def answer_scoring(interaction: discord.Interaction, table_id: int, round_no: int) -> None:
     """The **Full scoring** button: round ``round_no``'s pile-by-pile scoring, privately
     (split over follow-ups when it is long)."""
-    tables = tables_of(interaction)
-    try:
-        await _table_of(tables.store, table_id, interaction.guild_id)
-        texts = await tables.in_time(interaction, scoring_of(tables.store, table_id, round_no))
-    except StoryRefusal as refusal:
-        await tables.say(interaction, str(refusal))
-        return
+    tables = host_of(interaction)
+    await _table_of(tables.store, table_id, interaction.guild_id)
+    texts = await tables.in_time(interaction, scoring_of(tables.store, table_id, round_no))
     await _answer(interaction, texts)
 
 
@@ -226,17 +209,13 @@ async def scoring_of(store: Store, table_id: int, round_no: int) -> list[str]:
 
 async def answer_game(interaction: discord.Interaction, table_id: int) -> None:
     """A history button: the game's score sheet, chart and record, privately."""
-    tables = tables_of(interaction)
-    try:
-        info = await _table_of(tables.store, table_id, interaction.guild_id)
-        text, files = await tables.in_time(interaction, _game_answer(tables, info))
-    except StoryRefusal as refusal:
-        await tables.say(interaction, str(refusal))
-        return
+    tables = host_of(interaction)
+    info = await _table_of(tables.store, table_id, interaction.guild_id)
+    text, files = await tables.in_time(interaction, _game_answer(tables, info))
     await _answer(interaction, [text], files)
 
 
-async def _game_answer(tables: Tables, info: TableInfo) -> tuple[str, list[discord.File]]:
+async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord.File]]:
     """A finished game's sheet as text, with its chart (when it can be drawn) and record."""
     try:
         sheet = await tables.store.score_sheet(info.id)
@@ -245,16 +224,18 @@ async def _game_answer(tables: Tables, info: TableInfo) -> tuple[str, list[disco
         raise StoryRefusal(GONE) from None
     except WrongTableStatus:
         raise StoryRefusal(NOT_STARTED) from None
+    from bot import games
+
+    game = games.get(game_name(info))
     files = []
-    theme = await theme_of(tables.store, info.guild_id)
-    chart = await game_chart_file(tables, sheet, theme, info)
+    chart = await game.score_chart(tables, sheet, info)
     if chart is not None:
         files.append(chart)
     data = json.dumps(record, indent=1).encode()
-    files.append(discord.File(io.BytesIO(data), filename=f"stack-table-{info.id}.json"))
+    files.append(discord.File(io.BytesIO(data), filename=f"{game.name}-table-{info.id}.json"))
     text = (
-        score_sheet_text(sheet)
-        + "\n-# The game record (`stack-record/1`) is attached; check it with "
+        game.score_text(sheet)
+        + f"\n-# The game record (`{game.game.record_format}`) is attached; check it with "
         "`python -m engine.record check`."
     )
     return text, files
@@ -304,14 +285,14 @@ def stats_chart_description(name: str, stats: PlayerStats) -> str:
     return cut(text + f"oldest first: {each}.", EMBED_FIELD)
 
 
-async def draw(tables: Tables, chart: Any) -> bytes:
+async def draw(tables: Host, chart: Any) -> bytes:
     """A chart drawn off the event loop (by the table pictures' painter)."""
     png: bytes = await tables.painter.draw(chart)
     return png
 
 
 async def game_chart_file(
-    tables: Tables, sheet: ScoreSheet, theme: Theme, info: TableInfo | None = None
+    tables: Host, sheet: ScoreSheet, theme: Theme, info: TableInfo | None = None
 ) -> discord.File | None:
     """The chart of ``sheet`` as an attachment, or ``None`` (no round played yet, pictures
     are off, or the drawing failed: the caller sends its text alone)."""
@@ -333,7 +314,7 @@ async def game_chart_file(
 
 
 async def stats_chart_file(
-    tables: Tables, name: str, stats: PlayerStats, theme: Theme
+    tables: Host, name: str, stats: PlayerStats, theme: Theme
 ) -> discord.File | None:
     """A player's last games as a small chart, or ``None`` (no game, pictures are off, or
     the drawing failed)."""

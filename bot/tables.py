@@ -2,7 +2,10 @@
 coalesced, re-posted to ping), the outbox of round and game messages, and one clock per
 table (turn timer, ping, idle expiry).
 
-Rules are not decided here: every request goes to :class:`~bot.service.TableService`.
+Rules are not decided here: every request goes to :class:`~bot.service.TableService`, and
+what a table shows is its game's (:mod:`bot.games`): this module knows no game. A refused
+request raises :class:`~bot.service.Refusal`; the command tree's error handler and the
+buttons' base class (:func:`bot.views.answer_error`) answer it, in one place.
 
 How a table talks to its channel:
 
@@ -36,35 +39,30 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.image import FieldPicture
+from bot import games
+from bot.games.base import DiscordGame, Panel
 from bot.outbox import Outbox
-from bot.painter import Painter
-from bot.palette import Theme, seat_colour
-from bot.panel import panel_text
-from bot.render import alt_text, lobby_text, table_parts
-from bot.service import Choice, LiveTable, MoveOutcome, Player, Refusal, TableService
-from bot.text import escape_name, fit_message
+from bot.painter import DrawJob, Painter
+from bot.render import lobby_text
+from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService, game_name
+from bot.text import fit_message
 from bot.views import (
     PICTURE,
     TableLayout,
     closed_layout,
     end_view,
     lobby_layout,
-    move_from_code,
     moves_view,
-    panel_view,
     table_layout,
+    table_of_custom_id,
 )
-from engine.stack.advice import advise
-from engine.stack.rules import HouseRules
-from engine.stack.state import StackState
 from persistence import Store
-from persistence.records import OutboxItem, TableInfo
+from persistence.records import MAX_SEATS, OutboxItem, TableInfo
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
-PLACE_FALLBACK_SECONDS = 60  # a rerolled die waiting for its pile, with the timer off
+MID_TURN_SECONDS = 60  # a turn begun (Stack: a rerolled die to place), with the timer off
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
@@ -75,7 +73,10 @@ CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried 
 RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
-CLOSED = "This Stack table is closed. `/table new` opens another."
+
+
+def closed_text(game: DiscordGame) -> str:
+    return f"This {game.title} table is closed. `/table new` opens another."
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -125,7 +126,7 @@ class TableMessage:
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task[None] | None = None
-    picture: tuple[FieldPicture, bytes] | None = None  # the last picture drawn, and of what
+    picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
 
 
 class Tables:
@@ -306,11 +307,7 @@ class Tables:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
     async def _settings(self, info: TableInfo) -> Any:
-        return await self.store.guild_settings(info.guild_id, info.channel_id)
-
-    async def _rules_of(self, info: TableInfo) -> HouseRules:
-        settings = await self._settings(info)
-        return HouseRules.model_validate({**settings.effective.model_dump(), **info.options})
+        return await self.service.settings(info)
 
     async def deadline(self, live: LiveTable) -> datetime | None:
         """When the current human's turn runs out (``None``: no timer)."""
@@ -318,8 +315,8 @@ class Tables:
         if state is None or live.current_user() is None or live.turn_started is None:
             return None
         seconds = (await self._settings(live.info)).turn_seconds
-        if not seconds and state.placing is not None:
-            seconds = PLACE_FALLBACK_SECONDS
+        if not seconds and live.game.mid_turn(state):
+            seconds = MID_TURN_SECONDS
         return live.turn_started + timedelta(seconds=seconds) if seconds else None
 
     async def _payload(
@@ -328,21 +325,33 @@ class Tables:
         """The table message (components V2: a message that has them keeps them, so the
         lobby, the game and the closed table are all V2); ``picture``: with a gallery
         showing the attached picture."""
+        game = live.game
         if live.state is None:
             if not live.info.is_active:
-                return {"view": closed_layout(CLOSED)}
-            rules = await self._rules_of(live.info)
-            text = fit_message(lobby_text(live.info, rules))
+                return {"view": closed_layout(closed_text(game))}
+            rules = await self.service.rules_of(live.info)
+            seats = min(MAX_SEATS, game.game.max_players)
+            text = fit_message(lobby_text(live.info, game.title, game.lobby_summary(rules), seats))
             return {"view": lobby_layout(live.id, live.version, text)}
         over = live.state.is_over or not live.info.is_active
-        head, field = table_parts(
+        parts = game.table_parts(
             live.state,
             current_user=None if over else live.current_user(),
-            last_move="\n".join(live.turns) if live.turns else None,
+            turns=list(live.turns) or None,
             deadline=None if over else await self.deadline(live),
             note=note,
         )
-        return {"view": _table_view(live.id, live.version, live.state, head, field, picture, over)}
+        view = table_layout(
+            live.id,
+            live.version,
+            head=parts.head,
+            field=parts.field,
+            accent=parts.accent,
+            picture=parts.alt_text if picture else None,
+            playing=not over,
+            private=game.private_button,
+        )
+        return {"view": view}
 
     async def _render(
         self, live: LiveTable, channel: Any, *, note: str | None = None
@@ -350,29 +359,28 @@ class Tables:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
         async with live.lock:
-            attach = self.draw_pictures and live.state is not None and _may_attach(channel)
-            payload = await self._payload(live, note=note, picture=attach)
-            snapshot = None
-            if attach and live.state is not None:
-                snapshot = await self._picture(live.state, live.info), alt_text(live.state)
-        if snapshot is None:
+            job = None
+            if self.draw_pictures and live.state is not None and _may_attach(channel):
+                job = await self._picture(live.game, live.state, live.info)
+            payload = await self._payload(live, note=note, picture=job is not None)
+            description = live.game.alt_text(live.state) if job is not None else ""
+        if job is None:
             return payload, None
-        picture, description = snapshot
         record = self.messages.get(live.id)
-        if record is not None and record.picture is not None and record.picture[0] == picture:
+        if record is not None and record.picture is not None and record.picture[0] == job:
             png = record.picture[1]  # a re-post (a ping) shows the same position and theme
         else:
-            png = await self.painter.draw(picture)
+            png = await self.painter.draw(job)
             if record is not None:
-                record.picture = (picture, png)
+                record.picture = (job, png)
         return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
 
-    async def _picture(self, state: StackState, info: TableInfo) -> FieldPicture:
+    async def _picture(self, game: DiscordGame, state: Any, info: TableInfo) -> DrawJob | None:
         """What the picture of ``state`` shows, in the server's theme, with the turn timer
-        in force in the table's channel."""
+        in force in the table's channel (``None``: the game draws none)."""
         settings = await self._settings(info)
-        theme: Theme = "light" if settings.theme == "light" else "dark"
-        return FieldPicture.of(state, theme=theme, turn_seconds=settings.turn_seconds or None)
+        theme = "light" if settings.theme == "light" else "dark"
+        return game.picture(state, theme=theme, turn_seconds=settings.turn_seconds or None)
 
     # ------------------------------------------------------------ the table message
 
@@ -481,18 +489,29 @@ class Tables:
         channel = self._channel(info.message_channel_id or info.channel_id)
         picture: discord.File | None = None
         state = loaded.state
+        game = games.get(game_name(info))
         if state is None:
-            view = closed_layout(CLOSED)
+            view: TableLayout = closed_layout(closed_text(game))
         else:
             closed = None if state.is_over else "**This table is closed.**"
-            head, field = table_parts(state, current_user=None, last_move=None, note=closed)
-            attach = self.draw_pictures and _may_attach(channel)
-            if attach:
-                png = await self.painter.draw(await self._picture(state, info))
+            parts = game.table_parts(state, current_user=None, turns=None, note=closed)
+            job = None
+            if self.draw_pictures and _may_attach(channel):
+                job = await self._picture(game, state, info)
+            if job is not None:
+                png = await self.painter.draw(job)
                 picture = discord.File(
-                    io.BytesIO(png), filename=PICTURE, description=alt_text(state)
+                    io.BytesIO(png), filename=PICTURE, description=parts.alt_text
                 )
-            view = _table_view(table_id, 0, state, head, field, attach, True)
+            view = table_layout(
+                table_id,
+                0,
+                head=parts.head,
+                field=parts.field,
+                accent=parts.accent,
+                picture=parts.alt_text if job is not None else None,
+                playing=False,
+            )
         with contextlib.suppress(discord.NotFound):
             await channel.get_partial_message(info.message_id).edit(
                 content=None,
@@ -513,17 +532,35 @@ class Tables:
 
     # ------------------------------------------------------------ lobby
 
-    async def new(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        game: str = games.DEFAULT,
+    ) -> None:
+        """Open a table of ``game``; ``options`` are ``/table new``'s options by their
+        names there (each game says which it takes: :attr:`DiscordGame.table_options`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.say(interaction, "Stack tables live in server channels, not in DMs.")
-            return
+            raise Refusal("Tables live in server channels, not in DMs.")
         try:
-            live = await self.service.new_table(
-                interaction.guild_id, interaction.channel_id, self.player(interaction), options
-            )
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+            played = games.get(game)
+        except games.UnknownGame as err:
+            raise Refusal(str(err)) from None
+        settings: dict[str, Any] = {}
+        for option, value in options.items():
+            if value is None:
+                continue
+            field = played.table_options.get(option)
+            if field is None:
+                raise Refusal(f"{played.title} has no `{option}:` option.")
+            settings[field] = value
+        live = await self.service.new_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            self.player(interaction),
+            settings,
+            game=played.name,
+        )
         self._log(interaction, "opened a table", live)
         payload = await self._payload(live)
         await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
@@ -539,17 +576,12 @@ class Tables:
     ) -> None:
         live = self.service.by_id.get(table_id)
         if live is None or live.channel_id != interaction.channel_id:
-            await self.say(interaction, "This table has ended. Start a new one with `/table new`.")
-            return
+            raise Refusal("This table has ended. Start a new one with `/table new`.")
         handlers = {"join": self.join, "leave": self.leave, "ai": self.add_ai, "start": self.start}
         await handlers[action](interaction)
 
     async def _lobby_change(self, interaction: discord.Interaction, action: Any, done: str) -> None:
-        try:
-            result = await action
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        result = await action
         if isinstance(result, MoveOutcome):
             live, note = result.table, result.note
             self.committed(result)
@@ -593,34 +625,21 @@ class Tables:
         )
 
     async def start(self, interaction: discord.Interaction) -> None:
-        try:
-            outcome = await self.in_time(
-                interaction,
-                self.service.start(interaction.channel_id or 0, self.player(interaction)),
-                public=True,
-            )
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        outcome = await self.in_time(
+            interaction,
+            self.service.start(interaction.channel_id or 0, self.player(interaction)),
+            public=True,
+        )
         self.committed(outcome)
         live = outcome.table
         self._log(interaction, "started the game", live)
-        state = live.state
-        assert state is not None and state.first is not None
-        await self.say(
-            interaction,
-            f"The game is on! {escape_name(state.name(state.first))} won the roll-off and starts.",
-            ephemeral=False,
-        )
+        assert live.state is not None
+        await self.say(interaction, live.game.start_text(live.state), ephemeral=False)
 
     async def end(self, interaction: discord.Interaction) -> None:
-        try:
-            live = self.service.table_in(interaction.channel_id or 0)
-            if live.info.host_id != interaction.user.id and not self.is_manager(interaction):
-                raise Refusal("Only the host or a server manager can end the table.")
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        live = self.service.table_in(interaction.channel_id or 0)
+        if live.info.host_id != interaction.user.id and not self.is_manager(interaction):
+            raise Refusal("Only the host or a server manager can end the table.")
         await self.say(
             interaction,
             "End this table for everyone? The game so far is kept in the history.",
@@ -630,161 +649,141 @@ class Tables:
     async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None:
         live = self.service.by_id.get(table_id)
         if live is None:
-            await self.say(interaction, "This table has already ended.")
-            return
-        try:
-            outcome = await self.service.end(
-                live.channel_id, self.player(interaction), manager=self.is_manager(interaction)
-            )
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+            raise Refusal("This table has already ended.")
+        outcome = await self.service.end(
+            live.channel_id, self.player(interaction), manager=self.is_manager(interaction)
+        )
         self.committed(outcome)
         self._log(interaction, "ended the table", live)
         await self.edit_panel(interaction, content="The table is closed.", view=None)
 
     async def show(self, interaction: discord.Interaction) -> None:
-        try:
-            live = self.service.table_in(interaction.channel_id or 0)
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        live = self.service.table_in(interaction.channel_id or 0)
         await self.say(interaction, "The table is below.")
         await self.repost(live, ping=None)
 
     # ------------------------------------------------------------ moves
 
+    async def play_move(
+        self,
+        interaction: discord.Interaction,
+        *,
+        text: str | None = None,
+        move: Any = None,
+        table_id: int | None = None,
+        version: int | None = None,
+        edit: bool = False,
+    ) -> None:
+        """Play a move for the user — typed (``text``, in the channel's table) or given
+        (``move``, from a button of table ``table_id`` at ``version``) — and answer them:
+        the channel first (it is owed whatever happens to this answer), then the player,
+        ``edit``-ing the panel whose button was used or answering anew."""
+        channel_id = interaction.channel_id or 0
+        if table_id is not None:
+            channel_id = self.service.table_by_id(table_id).channel_id
+        outcome = await self.in_time(
+            interaction,
+            self.service.move(
+                channel_id,
+                self.player(interaction),
+                text=text,
+                move=move,
+                table_id=table_id,
+                version=version,
+                interaction_id=str(interaction.id),
+            ),
+            update=edit,
+        )
+        what = f"typed {text[:100]!r}" if text is not None else f"played {move!r}"
+        self._log(interaction, what, outcome.table)
+        await self._answer_move(interaction, outcome, edit=edit)
+
     async def play(self, interaction: discord.Interaction, text: str) -> None:
-        try:
-            outcome = await self.in_time(
-                interaction,
-                self.service.move(
-                    interaction.channel_id or 0,
-                    self.player(interaction),
-                    text=text,
-                    interaction_id=str(interaction.id),
-                ),
-            )
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
-        self._log(interaction, f"typed {text[:100]!r}", outcome.table)
-        await self._answer_move(interaction, outcome, edit=False)
+        """A move typed in a command."""
+        await self.play_move(interaction, text=text)
 
     async def tapped(
         self, interaction: discord.Interaction, table_id: int, version: int, code: str
     ) -> None:
-        move = move_from_code(code)
+        """A move button or select: ``code`` is the table's game's move code."""
+        live = self.service.table_by_id(table_id)
+        move = None
+        if live.state is not None:
+            move = live.game.move_from_code(live.state, code)
         if move is None:
-            await self.say(interaction, "That isn't a move this table knows.")
-            return
-        live = self.service.by_id.get(table_id)
-        try:
-            outcome = await self.in_time(
-                interaction,
-                self.service.move(
-                    live.channel_id if live else 0,
-                    self.player(interaction),
-                    move=move,
-                    table_id=table_id,
-                    version=version,
-                    interaction_id=str(interaction.id),
-                ),
-                update=True,
-            )
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
-        self._log(interaction, f"tapped {code}", outcome.table)
-        await self._answer_move(interaction, outcome, edit=True)
+            raise Refusal("That isn't a move this table knows.")
+        await self.play_move(interaction, move=move, table_id=table_id, version=version, edit=True)
 
     async def _answer_move(
         self, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool
     ) -> None:
-        """The channel first (it is owed whatever happens to this answer), then the player."""
         live = outcome.table
         if outcome.duplicate:
             await self.say(interaction, "That was already played.")
             return
         self.committed(outcome)
         if outcome.chooser is not None:
-            if outcome.chooser_kind == "ambiguous":
-                text = "Which pile do you mean?"
-                view, _ = moves_view(live.id, live.version, outcome.chooser)
-            else:
-                text, view = await self._place_panel(live, outcome.chooser)
-            if edit:
-                await self.edit_panel(interaction, content=text, view=view)
-            else:
-                await self.say(interaction, text, view=view)
+            view, _ = moves_view(live.game, live.id, live.version, outcome.chooser)
+            await self._answer(interaction, Panel(outcome.chooser_text, view), edit=edit)
+            return
+        if outcome.continues and live.state is not None:
+            seat = live.state.current_player
+            assert seat is not None
+            async with live.lock:
+                panel = await live.game.panel(self, live, seat)
+            await self._answer(interaction, panel, edit=edit)
             return
         text = "✅ " + (outcome.turns[0] if outcome.turns else "Done.")
+        await self._answer(interaction, Panel(text), edit=edit)
+
+    async def _answer(self, interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
+        """Answer with ``panel``: editing the message whose component was used, or anew."""
         if edit:
-            await self.edit_panel(interaction, content=text, view=None)
+            extra: dict[str, Any] = {"attachments": panel.files} if panel.files else {}
+            await self.edit_panel(interaction, content=panel.text, view=panel.view, **extra)
         else:
-            await self.say(interaction, text)
+            extra = {"files": panel.files} if panel.files else {}
+            if panel.view is not None:
+                extra["view"] = panel.view
+            await self.say(interaction, panel.text, **extra)
 
     async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
-        """**My turn**: the player's own row, their moves grouped by what they achieve
-        (captures, safe takes, takes, rerolls) with the greedy AI's pick suggested, and a
-        button (or menu option) per move."""
-        live = self.service.by_id.get(table_id)
-        if live is None:
-            await self.say(interaction, "This table has ended. Start a new one with `/table new`.")
-            return
-        try:
-            await self.service.legal_choices(live, self.player(interaction))
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        """The private button (**My turn**, **My hand**): the game's panel for the
+        clicker, answered privately and freshly on every click."""
+        live = self.service.table_by_id(table_id)
+        seat = await self.service.seat_of(live, self.player(interaction))
         async with live.lock:
-            state = live.state
-            assert state is not None and state.current is not None
-            advice = advise(state)
-            text = panel_text(state, state.current, advice)
-            view, hidden = panel_view(live.id, live.version, state, advice)
-        if hidden:
-            text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
-        await self.say(interaction, text, view=view)
-
-    async def _place_panel(
-        self, live: LiveTable, chooser: list[Choice]
-    ) -> tuple[str, discord.ui.View]:
-        """The panel for a rerolled die that must go on one of several piles: the piles
-        grouped by what they achieve, the suggestion marked."""
-        async with live.lock:
-            state = live.state
-            assert state is not None
-            if state.placing is not None and state.current is not None:
-                advice = advise(state)
-                view, _ = panel_view(live.id, live.version, state, advice)
-                return panel_text(state, state.current, advice), view
-            text = "Your rerolled die must go on a pile. Which one?"
-            return text, moves_view(live.id, live.version, chooser)[0]
+            panel = await live.game.panel(self, live, seat)
+        await self._answer(interaction, panel, edit=False)
 
     async def hint(self, interaction: discord.Interaction) -> None:
-        try:
-            text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
-        except Refusal as refusal:
-            await self.say(interaction, str(refusal))
-            return
+        text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
         await self.say(interaction, f"💡 The greedy AI would play: {text}")
 
     async def export(self, interaction: discord.Interaction) -> None:
+        """The record of the channel's game (a running one, unless its game hides
+        information: then only once it is over), else of its last finished game."""
         live = self.service.by_channel.get(interaction.channel_id or 0)
         table_id = live.id if live else None
         if table_id is None:
-            games = await self.store.history(interaction.channel_id or 0, limit=1)
-            table_id = games[0].table_id if games else None
+            finished = await self.store.history(interaction.channel_id or 0, limit=1)
+            table_id = finished[0].table_id if finished else None
         if table_id is None or (live is not None and live.state is None):
-            await self.say(interaction, "There's no game in this channel to export yet.")
-            return
+            raise Refusal("There's no game in this channel to export yet.")
+        info = live.info if live is not None else await self.store.table(table_id)
+        game = games.get(game_name(info))
+        if live is not None and game.hidden_information:
+            raise Refusal(
+                f"A running {game.title} game's record holds the cards nobody may see yet: "
+                "`/export` it once the game is over."
+            )
         record = await self.in_time(interaction, self.store.export_record(table_id))
         data = json.dumps(record, indent=1).encode()
         await self.say(
             interaction,
-            "The game record (`stack-record/1`); check it with `python -m engine.record check`.",
-            file=discord.File(io.BytesIO(data), filename=f"stack-table-{table_id}.json"),
+            f"The game record (`{game.game.record_format}`); check it with "
+            "`python -m engine.record check`.",
+            file=discord.File(io.BytesIO(data), filename=f"{game.name}-table-{table_id}.json"),
         )
 
     # ------------------------------------------------------------ clocks (TurnClock)
@@ -896,33 +895,6 @@ def _may_attach(channel: Any) -> bool:
     return me is not None and bool(channel.permissions_for(me).attach_files)
 
 
-def _table_view(
-    table_id: int,
-    version: int,
-    state: StackState,
-    head: str,
-    field: str,
-    picture: bool,
-    over: bool,
-) -> TableLayout:
-    """The table message's layout, coloured like the seat to move (or the winner)."""
-    seat = (state.winner or [None])[0] if state.is_over else state.current
-    return table_layout(
-        table_id,
-        version,
-        head=head,
-        field=field,
-        accent=_colour(seat) if seat is not None else None,
-        picture=alt_text(state) if picture else None,
-        playing=not over,
-    )
-
-
-def _colour(seat: int) -> int:
-    red, green, blue = seat_colour(seat)
-    return (red << 16) | (green << 8) | blue
-
-
 def _components(components: Any) -> Any:
     """Every component of a message, nested ones (in containers, rows, sections) too."""
     for component in components:
@@ -937,7 +909,6 @@ def _belongs_to(message: discord.Message, table_id: int) -> bool:
     """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
     for item in _components(message.components):
         custom_id = getattr(item, "custom_id", None) or ""
-        parts = custom_id.split(":")
-        if custom_id.startswith("stack:") and str(table_id) in parts[2:4]:
+        if table_of_custom_id(custom_id) == table_id:
             return True
     return False

@@ -1,5 +1,10 @@
 """Scores (with the game's chart), history (a button per game), leaderboard, stats (with
-a chart of the last games), rules and house rules (the picture theme among them)."""
+a chart of the last games), rules and house rules (the picture theme among them).
+
+``/scores``, ``/leaderboard``, ``/stats`` and ``/rules`` serve every hosted game: each
+answers with the game's own words (:class:`~bot.games.base.DiscordGame`); ``game:``
+chooses it (default: the channel's table's game, else Stack). ``/houserules`` sets
+Stack's house rules (the server-wide timers and theme apply to every game)."""
 
 from __future__ import annotations
 
@@ -11,22 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot import games
 from bot.client import StackBot
-from bot.render import (
-    RULES_BRIEF,
-    history_text,
-    house_rules_text,
-    leaderboard_text,
-    score_sheet_text,
-    stats_text,
-)
-from bot.story import (
-    MAX_GAME_BUTTONS,
-    game_chart_file,
-    history_view,
-    stats_chart_file,
-    theme_of,
-)
+from bot.cogs.table import game_choices
+from bot.games.base import DiscordGame
+from bot.render import history_text, house_rules_text, leaderboard_text
+from bot.service import game_name, with_game
+from bot.story import MAX_GAME_BUTTONS, history_view
 from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
@@ -112,16 +108,16 @@ class InfoCog(commands.Cog):
         channel_id = interaction.channel_id or 0
         tables = self.bot.tables
         if show == "history":
-            games = await self.store.history(channel_id, limit=MAX_GAME_BUTTONS)
-            view = history_view(games)
+            finished = await self.store.history(channel_id, limit=MAX_GAME_BUTTONS)
+            view = history_view(finished)
             extra = {"view": view} if view is not None else {}
-            await tables.say(interaction, history_text(games), **extra)
+            await tables.say(interaction, history_text(finished), **extra)
             return
         live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
         if table_id is None:
-            games = await self.store.history(channel_id, limit=1)
-            table_id = games[0].table_id if games else None
+            finished = await self.store.history(channel_id, limit=1)
+            table_id = finished[0].table_id if finished else None
         if table_id is None:
             await reply(interaction, "No game has been played in this channel yet.")
             return
@@ -131,48 +127,82 @@ class InfoCog(commands.Cog):
         except (TableNotFound, WrongTableStatus):
             await reply(interaction, "No game has been played in this channel yet.")
             return
-        theme = await theme_of(self.store, info.guild_id)
-        chart = await tables.in_time(interaction, game_chart_file(tables, sheet, theme, info))
+        game = games.get(game_name(info))
+        chart = await tables.in_time(interaction, game.score_chart(tables, sheet, info))
         extra = {"file": chart} if chart is not None else {}
-        await tables.say(interaction, score_sheet_text(sheet), **extra)
+        await tables.say(interaction, game.score_text(sheet), **extra)
 
-    @app_commands.command(name="leaderboard", description="This server's best Stack players")
+    def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+        """The game asked for, else the channel's table's, else the default (Stack)."""
+        if name is None:
+            live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
+            name = game_name(live.info) if live is not None else games.DEFAULT
+        return games.get(name)
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
-    @app_commands.describe(by="Rank by wins or by points")
+    @app_commands.describe(
+        by="Rank by wins or by points", game="Which game (default: this channel's, or Stack)"
+    )
+    @app_commands.choices(game=game_choices())
     async def leaderboard(
-        self, interaction: discord.Interaction, by: Literal["wins", "points"] = "wins"
+        self,
+        interaction: discord.Interaction,
+        by: Literal["wins", "points"] = "wins",
+        game: str | None = None,
     ) -> None:
-        rows = await self.store.leaderboard(interaction.guild_id or 0, by=by)
+        played = self._game(interaction, game)
+        store = self.store
+        rows = await store.leaderboard(
+            interaction.guild_id or 0, by=by, **with_game(store.leaderboard, played.name)
+        )
         await reply(interaction, leaderboard_text(rows, by))
 
-    @app_commands.command(name="stats", description="A player's Stack record on this server")
+    @app_commands.command(name="stats", description="A player's record in a game on this server")
     @app_commands.guild_only()
-    @app_commands.describe(player="Whose stats (default: yours)")
+    @app_commands.describe(
+        player="Whose stats (default: yours)",
+        game="Which game (default: this channel's, or Stack)",
+    )
+    @app_commands.choices(game=game_choices())
     async def stats(
-        self, interaction: discord.Interaction, player: discord.Member | None = None
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        game: str | None = None,
     ) -> None:
+        played = self._game(interaction, game)
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
-        record = await self.store.stats(guild_id, who.id)
+        store = self.store
+        record = await store.stats(guild_id, who.id, **with_game(store.stats, played.name))
         name = getattr(who, "display_name", who.name)
         tables = self.bot.tables
         chart = None
         if record is not None:
-            theme = await theme_of(self.store, guild_id)
-            chart = await tables.in_time(interaction, stats_chart_file(tables, name, record, theme))
+            chart = await tables.in_time(
+                interaction, played.stats_chart(tables, guild_id, name, record)
+            )
         extra = {"file": chart} if chart is not None else {}
-        await tables.say(interaction, stats_text(name, record), **extra)
+        await tables.say(interaction, played.stats_text(name, record), **extra)
 
     @app_commands.command(
-        name="rules", description="The rules in brief, with this channel's house rules"
+        name="rules", description="A game's rules in brief, with this channel's house rules"
     )
     @app_commands.guild_only()
-    async def rules(self, interaction: discord.Interaction) -> None:
-        settings = await self.store.guild_settings(
-            interaction.guild_id or 0, interaction.channel_id
+    @app_commands.describe(game="Which game (default: this channel's, or Stack)")
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        played = self._game(interaction, game)
+        store = self.store
+        settings = await store.guild_settings(
+            interaction.guild_id or 0,
+            interaction.channel_id,
+            **with_game(store.guild_settings, played.name),
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
-        text = f"{RULES_BRIEF}\n\n{house_rules_text(settings.effective)}\nTurn timer: {timer}"
+        house = played.settings_text(settings.effective)
+        text = f"{played.rules_brief()}\n\n{house}\nTurn timer: {timer}"
         await reply(interaction, text)
 
     houserules = app_commands.Group(

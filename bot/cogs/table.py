@@ -1,4 +1,5 @@
-"""``/table``: open, join, leave, start, add AI, kick, end and show a table."""
+"""``/table``: open (any hosted game), join, leave, start, add AI, kick, end and show a
+table."""
 
 from __future__ import annotations
 
@@ -8,32 +9,41 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.client import StackBot
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """``/table new game:``'s choices: every hosted game, the default first."""
+    return [app_commands.Choice(name=games.get(n).title, value=n) for n in games.names()]
 
 
 class TableCog(commands.Cog):
     table = app_commands.Group(
-        name="table", description="A Stack table in this channel", guild_only=True
+        name="table", description="A game table in this channel", guild_only=True
     )
 
     def __init__(self, bot: StackBot) -> None:
         self.bot = bot
 
-    @table.command(name="new", description="Open a Stack table in this channel")
+    @table.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
+        game="Which game (default: Stack)",
         teams="Play in teams of two (needs an even number of players, at least 4)",
         target="Points that end the game (default: the server's house rule, 200)",
         dice="Dice per player (default: the server's house rule, 14)",
     )
+    @app_commands.choices(game=game_choices())
     async def new(
         self,
         interaction: discord.Interaction,
+        game: str = games.DEFAULT,
         teams: bool | None = None,
         target: app_commands.Range[int, 1, 10_000] | None = None,
         dice: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
-        options = {"teams": teams, "target_score": target, "dice_per_player": dice}
-        await self.bot.tables.new(interaction, options)
+        options = {"teams": teams, "target": target, "dice": dice}
+        await self.bot.tables.new(interaction, options, game)
 
     @table.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:

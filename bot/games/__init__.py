@@ -24,6 +24,7 @@ _MODULES = {
 }
 DEFAULT = "stack"
 _loaded: dict[str, DiscordGame] = {}
+_missing: set[str] = set()  # games whose module could not be imported (said once)
 
 
 class UnknownGame(ValueError):
@@ -35,7 +36,7 @@ def _load(name: str) -> DiscordGame | None:
     if known is not None:
         return known
     module = _MODULES.get(name)
-    if module is None or importlib.util.find_spec(module) is None:
+    if module is None or name in _missing or importlib.util.find_spec(module) is None:
         return None
     try:
         game: DiscordGame = importlib.import_module(module).DISCORD_GAME
@@ -43,6 +44,7 @@ def _load(name: str) -> DiscordGame | None:
         if name == DEFAULT:
             raise
         log.warning("the game %s is not available: %s", name, err)
+        _missing.add(name)
         return None
     _loaded[name] = game
     return game

@@ -90,7 +90,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from bot.palette import seat_colour
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
@@ -112,6 +112,7 @@ __all__ = [
     "PrivateButton",
     "TableParts",
     "colour_of",
+    "settings_error",
 ]
 
 CODE_LIMIT = 40  # characters of a move code in a custom_id
@@ -208,6 +209,16 @@ class Host(Protocol):
     async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None: ...
 
 
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a settings model's validation error, in words:
+    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return f"unknown key {where!r}"
+    return f"{where}: {first['msg']}"
+
+
 def colour_of(seat: int) -> int:
     """A seat's colour as a container accent (``0xRRGGBB``)."""
     red, green, blue = seat_colour(seat)
@@ -255,6 +266,12 @@ class DiscordGame:
     def rules_brief(self) -> str:
         """``/rules``: the rules and how to play them on Discord, briefly."""
         return fit_message(f"**{escape_name(self.title)}**\n{self.game.rules_text()}")
+
+    def start_text(self, state: Any) -> str:
+        """The public answer to **Start**: who begins."""
+        seat = state.current_player
+        who = escape_name(state.players[seat]) if seat is not None else "The table"
+        return f"The game is on! {who} starts."
 
     # ------------------------------------------------------------ the table message
 
@@ -416,7 +433,7 @@ class DiscordGame:
         )
 
     async def stats_chart(
-        self, host: Host, name: str, stats: PlayerStats
+        self, host: Host, guild_id: int, name: str, stats: PlayerStats
     ) -> discord.File | None:
         """The chart ``/stats`` attaches (``None``: none)."""
         return None

@@ -56,6 +56,13 @@ from persistence.records import (
 if TYPE_CHECKING:
     from tests.bot.conftest import World
 
+
+def stack_lobby_text(info: TableInfo, rules: HouseRules) -> str:
+    """A Stack lobby's message, as the host writes it."""
+    from bot.games.stack import DISCORD_GAME
+
+    return lobby_text(info, "Stack", DISCORD_GAME.lobby_summary(rules), 8)
+
 NASTY = "<@&123456789012345678>__**x**__@everyone`|~"
 FRAGMENTS = [
     "<@&123456789012345678>",
@@ -248,7 +255,7 @@ def test_every_message_of_a_random_game_fits_discord_and_mentions_only_whom_it_m
         rolled_two_penalty=house,
         teams=house and len(names) in (4, 6, 8),
     )
-    assert_safe(lobby_text(table_info(names, ai_from), rules), allowed=set(USER_IDS))
+    assert_safe(stack_lobby_text(table_info(names, ai_from), rules), allowed=set(USER_IDS))
     assert_safe(house_rules_text(rules, channel=house))
     assert_safe(RULES_BRIEF + "\n\n" + house_rules_text(rules))
     state = StackState(names, rules.for_players(tuple(names)))
@@ -420,7 +427,7 @@ def test_the_table_mentions_the_player_to_move_and_counts_down_to_the_deadline()
 
 def test_the_lobby_mentions_seated_humans_and_escapes_ai_names() -> None:
     info = table_info(["alice", "AI_1 @here"], ai_from=1)
-    text = lobby_text(info, HouseRules(dice_per_player=1))
+    text = stack_lobby_text(info, HouseRules(dice_per_player=1))
     assert mention(USER_IDS[0]) + " — host" in text
     assert "🤖 AI\\_1 @\u200bhere (greedy)" in text and "1 die each" in text
 

@@ -215,8 +215,9 @@ async def test_ambiguous_target_gets_a_chooser(world: World) -> None:
     state.history_offset = 0
     state._chance = "dice"
     from engine.game import Decision
+    from engine.stack.state import Phase
 
-    state.decision = Decision.CHANCE
+    state.phase, state.decision = Phase.CHANCE, Decision.CHANCE
     state.first = a
     dice = [(3, 3, 6), (3, 3, 3)] if a == 0 else [(3, 3, 3), (3, 3, 6)]
     state.apply(RoundDice(tuple(dice)))

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.service import Player, Refusal, TableService
-from bot.views import move_from_code
+from bot.games.stack import move_from_code
 from persistence import Store
 
 CHANNEL = 500

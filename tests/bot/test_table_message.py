@@ -18,7 +18,8 @@ from bot.image import FieldPicture
 from bot.palette import seat_colour
 from bot.panel import SUGGESTED
 from bot.text import MESSAGE_LIMIT, escape_name
-from bot.views import move_code
+from bot.games.stack import move_code
+from bot.painter import as_job
 from engine.game import Decision
 from engine.stack.advice import advise
 from engine.stack.render import LINE_WIDTH, short_name
@@ -217,7 +218,7 @@ async def test_the_picture_is_drawn_in_the_servers_theme_with_the_turn_timer(
     draw = painter.draw
 
     async def spy(job: Any) -> bytes:
-        drawn.append(job)
+        drawn.append(as_job(job).args[0])  # Stack's picture: draw_field(FieldPicture)
         return await draw(job)
 
     monkeypatch.setattr(painter, "draw", spy)
