@@ -30,6 +30,7 @@ def table(
     turns: int = 0,
     turn_limit: int = 500,
     spare: int | None = None,
+    players: tuple[str, ...] = NAMES,
 ) -> StackUpState:
     """A table at the start of ``seat``'s turn.
 
@@ -56,7 +57,7 @@ def table(
     top = card_name(stacked[base])
     data: dict[str, Any] = {
         "format": 1,
-        "players": list(NAMES[: len(hands)]),
+        "players": list(players[: len(hands)]),
         "rules": {"turn_limit": turn_limit},
         "phase": "turn",
         "seat": seat,

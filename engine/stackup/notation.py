@@ -1,0 +1,444 @@
+"""Stack Up!'s typed notation: one parser for every front end.
+
+The notation (command words and card names ignore case):
+
+* cards by name, in the order played: ``r7``, ``R7 R8 R9``; a play of 3 or more cards
+  that keeps cards in hand ends with its bonus, ``R7 R8 R9 skip`` or ``R7 R8 R9 pass``;
+* ``flip``, ``freeze``, ``crash``;
+* ``switch blue`` (or ``switch b``): the Switch's new colour;
+* ``snatch bob 2``: a Snatch naming a player and a count. The name ignores case and a
+  leading ``@``, and may be any unique start of a name (``snatch bo 2``); the count may be
+  left out when only 1 card may be taken; a name in double quotes is read whole;
+* under a Crash penalty: ``block`` (or ``crash``) or ``take``;
+* stuck: ``pass`` (use a draw pass) or ``draw`` — the table does both without asking;
+* a card just drawn: ``play`` (or its name) or ``keep``; ``play switch red``, ``play red``
+  or ``play snatch bob 1`` for a drawn special that needs a choice;
+* at the start, the first player's ``up`` or ``down``.
+
+:func:`parse_move` lets exactly three errors escape, whatever the text:
+:class:`~engine.errors.InvalidMoveError` (not a move; the message gives the syntax),
+:class:`~engine.errors.IllegalMoveError` (a move the rules refuse now, and why) and
+:class:`~engine.errors.AmbiguousMoveError` (several legal moves fit: a 3-card play without
+its bonus, a Switch without a colour, a Snatch without a count; the candidates are listed).
+:func:`move_notation` writes a move so that :func:`parse_move` reads it back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import get_close_matches
+from typing import NamedTuple
+
+from engine.echo import cut, echo
+from engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    IllegalReason,
+    InvalidMoveError,
+    InvalidReason,
+)
+from engine.game import Decision
+from engine.stackup.cards import (
+    COLOUR_NAMES,
+    CRASH,
+    FLIP,
+    FREEZE,
+    SNATCH,
+    SWITCH,
+    Card,
+    card_name,
+    read_card,
+)
+from engine.stackup.describe import move_words
+from engine.stackup.moves import (
+    BLOCK,
+    DOWN,
+    DRAW,
+    KEEP,
+    TAKE,
+    UP,
+    USE_PASS,
+    Block,
+    Direction,
+    Draw,
+    Keep,
+    Play,
+    PlayDrawn,
+    PlayerMove,
+    Take,
+    UsePass,
+)
+from engine.stackup.state import DIRECTION, DRAWN, StackUpState
+
+SYNTAX = (
+    "Type cards by name (`r7 r8 r9`, adding `pass` or `skip` to a play of 3 or more cards "
+    "that keeps cards), `flip`, `freeze`, `crash`, `switch blue`, `snatch bob 2`; under a "
+    "Crash `block` or `take`; a drawn card `play` or `keep`; at the start `up` or `down`."
+)
+MAX_EXTRA_LENGTH = 100  # no move is longer than the longest name and this much more
+MAX_LISTED = 6  # an ambiguous text lists at most this many candidates
+
+_SIMPLE: dict[str, PlayerMove] = {
+    "up": UP,
+    "down": DOWN,
+    "block": BLOCK,
+    "take": TAKE,
+    "pass": USE_PASS,
+    "draw": DRAW,
+    "keep": KEEP,
+}
+_SPECIAL_WORDS = {"flip": FLIP, "freeze": FREEZE, "crash": CRASH}
+_COLOURS = {
+    "r": 0, "red": 0, "b": 1, "blue": 1, "y": 2, "yellow": 2, "g": 3, "green": 3,
+}  # fmt: skip
+_WORDS = (*_SIMPLE, "flip", "freeze", "crash", "switch", "snatch", "play", "skip")
+_CARDLIKE = re.compile(r"[rbygRBYG][0-9]+\Z")
+_COUNT = re.compile(r"(?P<name>.+?)\s+(?P<count>[0-9]+)\Z", re.DOTALL)
+_QUOTED = re.compile(r"[\"“”](?P<name>[^\"“”]+)[\"“”](?:\s+(?P<count>[0-9]+))?\Z", re.DOTALL)
+TYPO_CUTOFF = 0.75
+
+
+def parse_move(state: StackUpState, text: str, seat: int | None = None) -> PlayerMove:
+    """The move ``text`` names for the seat to act, or the error that says why not.
+
+    ``seat`` is who typed it; when it is not their turn, that is the error. The state is
+    never changed.
+    """
+    typed = text.strip()
+    if not typed:
+        raise InvalidMoveError(f"That's empty. {SYNTAX}", InvalidReason.EMPTY)
+    if len(typed) > MAX_EXTRA_LENGTH + max(len(name) for name in state.players):
+        raise InvalidMoveError(
+            f"That's too long to be a move ({echo(typed)}). {SYNTAX}", InvalidReason.TOO_LONG
+        )
+    if state.decision is Decision.OVER:
+        raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
+    p = state.current_player
+    if p is None:
+        raise IllegalMoveError(
+            "Nobody can move while the table deals or shuffles.", IllegalReason.WRONG_DECISION
+        )
+    if seat is not None and seat != p:
+        raise IllegalMoveError(f"It's {state.name(p)}'s turn.", IllegalReason.NOT_YOUR_TURN)
+    move = _read(state, p, typed)
+    _require(state, p, move)
+    return move
+
+
+def move_notation(state: StackUpState, move: PlayerMove) -> str:
+    """How a player types ``move`` (``R7 R8 R9 skip``, ``switch blue``, ``snatch bob 2``)."""
+    if isinstance(move, Play):
+        cards = move.cards
+        if cards and cards[0] >= FLIP:
+            return _special_notation(state, cards[0], move.colour, move.target, move.count)
+        text = " ".join(card_name(c) for c in cards)
+        return f"{text} {move.bonus}" if move.bonus else text
+    if isinstance(move, PlayDrawn):
+        card = state.drawn
+        if card is None or card < FLIP or card not in (SWITCH, SNATCH):
+            return "play"
+        return "play " + _special_notation(state, card, move.colour, move.target, move.count)
+    if isinstance(move, Direction):
+        return "up" if move.up else "down"
+    if isinstance(move, Block):
+        return "block"
+    if isinstance(move, Take):
+        return "take"
+    if isinstance(move, UsePass):
+        return "pass"
+    if isinstance(move, Draw):
+        return "draw"
+    assert isinstance(move, Keep)
+    return "keep"
+
+
+def _special_notation(
+    state: StackUpState, card: Card, colour: int | None, target: int | None, count: int | None
+) -> str:
+    if card == SWITCH:
+        return "switch" + (f" {COLOUR_NAMES[colour].lower()}" if colour is not None else "")
+    if card == SNATCH:
+        if target is None:
+            return "snatch"
+        return f"snatch {_name_notation(state.players, target, count)}"
+    return card_name(card).lower()
+
+
+# ------------------------------------------------------------------------ reading
+
+
+def _read(state: StackUpState, p: int, typed: str) -> PlayerMove:
+    """The move the words name (not yet checked against the rules)."""
+    first, _, rest = typed.partition(" ")
+    word = first.lower()
+    rest = rest.strip()
+    drawn = state.drawn if state.phase == DRAWN else None
+    if word in _SIMPLE and not rest:
+        return _SIMPLE[word]
+    if word == "crash" and not rest and state.pending_crash == p:
+        return BLOCK
+    if word == "play":
+        if state.phase == DRAWN:
+            return _drawn(state, p, rest)
+        if not rest:
+            raise IllegalMoveError(
+                "You have no drawn card to play; name the cards to play, as in `r7`.",
+                IllegalReason.WRONG_DECISION,
+            )
+        return _read(state, p, rest)
+    if word == "switch":
+        colour = _colour(rest) if rest else None
+        if drawn == SWITCH:
+            return PlayDrawn(colour=colour)
+        return _choose_colour(state, p, Play((SWITCH,), colour=colour))
+    if word == "snatch":
+        return _snatch(state, p, rest, drawn=drawn == SNATCH)
+    if word in _SPECIAL_WORDS and not rest:
+        card = _SPECIAL_WORDS[word]
+        if drawn == card:
+            return PlayDrawn()
+        return Play((card,))
+    return _cards(state, p, typed)
+
+
+def _drawn(state: StackUpState, p: int, rest: str) -> PlayerMove:
+    """``play`` / ``play red`` / ``play switch red`` / ``play snatch bob 1`` for a drawn card."""
+    card = state.drawn
+    if not rest:
+        if card == SWITCH:
+            return _choose_colour(state, p, PlayDrawn())
+        if card == SNATCH:
+            return _snatch(state, p, "", drawn=True)
+        return PlayDrawn()
+    word, _, more = rest.partition(" ")
+    more = more.strip()
+    if card == SWITCH:
+        colour_text = more if word.lower() == "switch" else rest
+        return _choose_colour(
+            state, p, PlayDrawn(colour=_colour(colour_text) if colour_text else None)
+        )
+    if card == SNATCH:
+        return _snatch(state, p, more if word.lower() == "snatch" else rest, drawn=True)
+    move = _read(state, p, rest)
+    if isinstance(move, PlayDrawn):
+        return move
+    raise IllegalMoveError(
+        "You drew a card: `play` plays it alone, `keep` keeps it.", IllegalReason.WRONG_DECISION
+    )
+
+
+def _cards(state: StackUpState, p: int, typed: str) -> PlayerMove:
+    """A list of card names, with a bonus word at its end."""
+    tokens = [t for t in re.split(r"[\s,]+", typed) if t]
+    bonus: str | None = None
+    if len(tokens) > 1 and tokens[-1].lower() in ("pass", "skip"):
+        bonus = tokens.pop().lower()
+    cards: list[Card] = []
+    for token in tokens:
+        card = read_card(token)
+        if card is None:
+            raise _not_a_card(token)
+        cards.append(card)
+    if state.phase == DRAWN and len(cards) == 1 and cards[0] == state.drawn and bonus is None:
+        if cards[0] in (SWITCH, SNATCH):
+            return _drawn(state, p, "")
+        return PlayDrawn()
+    if len(cards) == 1 and cards[0] == SWITCH:
+        return _choose_colour(state, p, Play((SWITCH,)))
+    if len(cards) == 1 and cards[0] == SNATCH:
+        return _snatch(state, p, "", drawn=False)
+    move = Play(tuple(cards), bonus)
+    if bonus is None and state.phase != DRAWN:
+        with_bonus = [Play(move.cards, b) for b in ("pass", "skip")]
+        legal = [m for m in with_bonus if state.is_legal(m)]
+        if legal and not state.is_legal(move):
+            raise _ambiguous(state, legal, "Which bonus")
+    return move
+
+
+def _not_a_card(token: str) -> InvalidMoveError:
+    if _CARDLIKE.match(token):
+        return InvalidMoveError(
+            f"There is no {cut(token.upper())}: number cards run 1 to 15 in R, B, Y and G.",
+            InvalidReason.BAD_CARD,
+        )
+    close = get_close_matches(token.lower(), _WORDS, n=1, cutoff=TYPO_CUTOFF)
+    if close:
+        return InvalidMoveError(
+            f"{echo(token)} is not a move; did you mean `{close[0]}`?",
+            InvalidReason.UNKNOWN_WORD,
+            suggestion=close[0],
+        )
+    return InvalidMoveError(f"{echo(token)} is not a card or a move. {SYNTAX}")
+
+
+def _colour(text: str) -> int:
+    colour = _COLOURS.get(text.strip().lower())
+    if colour is None:
+        raise InvalidMoveError(
+            f"{echo(text.strip())} is not a colour: say red, blue, yellow or green "
+            "(or R, B, Y, G), as in `switch blue`.",
+            InvalidReason.NOT_A_MOVE,
+        )
+    return colour
+
+
+def _choose_colour(state: StackUpState, p: int, move: Play | PlayDrawn) -> PlayerMove:
+    """A Switch; without its colour, the colours it may name are the candidates."""
+    if move.colour is not None:
+        return move
+    if isinstance(move, Play):
+        options: list[PlayerMove] = [m for m in state.plays(p) if m.cards == (SWITCH,)]
+    else:
+        options = list(state.drawn_plays())
+    if options:
+        raise _ambiguous(state, options, "Which colour")
+    return move  # the rules refuse it, and say why
+
+
+# ------------------------------------------------------------------------ Snatch and names
+
+
+class _Reading(NamedTuple):
+    seat: int
+    count_text: str | None
+
+
+def _find(players: tuple[str, ...], name: str) -> list[int]:
+    """Seats ``name`` may mean: equal but for case and spacing, else a unique start."""
+    forms = [name]
+    if name.startswith("@"):
+        forms.append(name[1:])
+    for form in forms:
+        key = " ".join(form.casefold().split())
+        if not key:
+            continue
+        exact = [s for s, n in enumerate(players) if " ".join(n.casefold().split()) == key]
+        if exact:
+            return exact
+    for form in forms:
+        key = " ".join(form.casefold().split())
+        if not key:
+            continue
+        starts = [
+            s for s, n in enumerate(players) if " ".join(n.casefold().split()).startswith(key)
+        ]
+        if starts:
+            return starts
+    return []
+
+
+def _readings(players: tuple[str, ...], text: str) -> list[_Reading]:
+    """Every way ``text`` names a player, with a count or without."""
+    quoted = _QUOTED.match(text)
+    if quoted:
+        return [_Reading(s, quoted["count"]) for s in _find(players, quoted["name"])]
+    out = [_Reading(s, None) for s in _find(players, text)]
+    tail = _COUNT.match(text)
+    if tail:
+        out += [_Reading(s, tail["count"]) for s in _find(players, tail["name"])]
+    return list(dict.fromkeys(out))
+
+
+def _name_notation(players: tuple[str, ...], target: int, count: int | None) -> str:
+    """The words naming ``target`` (and ``count``) that read back as exactly that."""
+    name = players[target]
+    tail = "" if count is None else f" {count}"
+    want = [_Reading(target, None if count is None else str(count))]
+    plain = f"{name}{tail}"
+    if _readings(players, plain) == want:
+        return plain
+    return f'"{name}"{tail}'
+
+
+def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMove:
+    def make(target: int, count: int | None) -> Play | PlayDrawn:
+        if drawn:
+            return PlayDrawn(target=target, count=count)
+        return Play((SNATCH,), target=target, count=count)
+
+    if not rest:
+        options: list[PlayerMove] = (
+            list(state.drawn_plays())
+            if drawn
+            else [m for m in state.plays(p) if m.cards == (SNATCH,)]
+        )
+        if options:
+            raise _ambiguous(state, options, "Snatch from whom, and how many")
+        return PlayDrawn() if drawn else Play((SNATCH,))  # the rules say why not
+    found = _readings(state.players, rest)
+    if not found:
+        shown = rest.strip().strip('"“”').lstrip("@")
+        raise InvalidMoveError(
+            f"There's no player called {echo(shown)} at this table "
+            f"(players: {', '.join(state.players)}).",
+            InvalidReason.UNKNOWN_PLAYER,
+            names=state.players,
+        )
+    moves: list[Play | PlayDrawn] = []
+    for reading in found:
+        count: int | None = None
+        if reading.count_text is not None:
+            digits = reading.count_text.lstrip("0") or "0"
+            count = int(digits) if len(digits) <= 3 else 1000
+        elif reading.seat != p:
+            counts = state.snatch_counts(reading.seat)
+            if len(counts) == 1:
+                count = counts[0]
+            elif counts:
+                counted: list[PlayerMove] = [make(reading.seat, k) for k in counts]
+                if len(found) == 1 and all(state.is_legal(m) for m in counted):
+                    raise _ambiguous(state, counted, "How many cards")
+        moves.append(make(reading.seat, count))
+    if len(moves) == 1:
+        return moves[0]
+    legal: list[PlayerMove] = [m for m in moves if state.is_legal(m)]
+    names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
+    if not legal:
+        raise InvalidMoveError(
+            f"{echo(rest)} could mean {_or(names)}, and none of them works here.",
+            InvalidReason.UNCLEAR_NAME,
+            names=names,
+        )
+    raise _ambiguous(state, legal, f"{echo(rest)} could mean {_or(names)}. Which one")
+
+
+def _or(names: tuple[str, ...]) -> str:
+    if len(names) <= 2:
+        return " or ".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+# ------------------------------------------------------------------------ checking
+
+
+def _ambiguous(
+    state: StackUpState, options: Sequence[PlayerMove], question: str
+) -> AmbiguousMoveError:
+    moves = list(dict.fromkeys(options))
+    choices = tuple(move_words(state, m) for m in moves)
+    listed = ", or ".join(choices[:MAX_LISTED])
+    if len(choices) > MAX_LISTED:
+        listed += f" (or {len(choices) - MAX_LISTED} more)"
+    commands = " or ".join(f"`{move_notation(state, m)}`" for m in moves[:MAX_LISTED])
+    return AmbiguousMoveError(f"{question}: {listed}? Type {commands}.", tuple(moves), choices)
+
+
+def _require(state: StackUpState, p: int, move: PlayerMove) -> None:
+    """Raise the rules' refusal of ``move`` for ``p``, worded for the notation."""
+    err = state.refusal(move, p)
+    if err is None:
+        return
+    if state.phase == DIRECTION and not isinstance(move, Direction):
+        raise IllegalMoveError(
+            "First choose the direction: `up` (1 → 15) or `down` (15 → 1).",
+            IllegalReason.WRONG_DECISION,
+        )
+    if state.phase == DRAWN and isinstance(move, Play):
+        drawn = "nothing could be drawn" if state.drawn is None else "you drew a card"
+        raise IllegalMoveError(
+            f"You were stuck and {drawn}: `play` plays it alone, `keep` keeps it.",
+            IllegalReason.WRONG_DECISION,
+        )
+    raise err

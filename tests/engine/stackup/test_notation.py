@@ -1,0 +1,278 @@
+"""The typed notation: every form, its errors, and the round trip of every legal move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    IllegalReason,
+    InvalidMoveError,
+    InvalidReason,
+)
+from engine.game import Decision
+from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH
+from engine.stackup.moves import (
+    BLOCK,
+    DOWN,
+    DRAW,
+    KEEP,
+    PLAY_DRAWN,
+    TAKE,
+    UP,
+    USE_PASS,
+    Deal,
+    Play,
+    PlayDrawn,
+)
+from engine.stackup.notation import move_notation, parse_move
+from engine.stackup.state import StackUpState
+
+from .situations import ANN, BEN, CAT, NAMES, cards, play, table
+
+
+def p(text: str, bonus: str | None = None) -> Play:
+    return Play(tuple(cards(text)), bonus)
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("r6", p("R6")),
+        ("R6 r7", p("R6 R7")),
+        ("  r6   R7  r8 skip ", p("R6 R7 R8", "skip")),
+        ("R6, R7, R8 PASS", p("R6 R7 R8", "pass")),
+        ("play r6", p("R6")),
+        ("flip", Play((FLIP,))),
+        ("FREEZE", Play((FREEZE,))),
+        ("crash", Play((CRASH,))),
+        ("switch blue", Play((SWITCH,), colour=1)),
+        ("switch B", Play((SWITCH,), colour=1)),
+        ("Switch green", Play((SWITCH,), colour=3)),
+        ("snatch ben 2", Play((SNATCH,), target=BEN, count=2)),
+        ("snatch @Ben 3", Play((SNATCH,), target=BEN, count=3)),
+        ("snatch be 1", Play((SNATCH,), target=BEN, count=1)),
+        ("snatch cat", Play((SNATCH,), target=CAT, count=1)),  # cat holds 3: only 1 allowed
+        ('snatch "cat" 1', Play((SNATCH,), target=CAT, count=1)),
+    ],
+)
+def test_a_turns_plays_are_typed_by_name(text: str, move: Play) -> None:
+    state = table(
+        "R6 R7 R8 R9 Flip Freeze Crash Switch Snatch", "G1 G2 G3 G4", "Y1 Y2 Y3", stack="R5"
+    )
+    assert parse_move(state, text, ANN) == move
+
+
+def test_a_combo_of_three_without_its_bonus_lists_both() -> None:
+    state = table("R6 R7 R8 B1", "G1 G2", stack="R5")
+    with pytest.raises(AmbiguousMoveError) as err:
+        parse_move(state, "r6 r7 r8", ANN)
+    assert err.value.candidates == (p("R6 R7 R8", "pass"), p("R6 R7 R8", "skip"))
+    assert "`R6 R7 R8 pass` or `R6 R7 R8 skip`" in str(err.value)
+    assert parse_move(state, "r6 r7 r8 pass") == p("R6 R7 R8", "pass")
+
+
+def test_a_winning_combo_needs_no_bonus() -> None:
+    state = table("R6 R7 R8", "G1 G2", stack="R5")
+    assert parse_move(state, "r6 r7 r8", ANN) == p("R6 R7 R8")
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "r6 r7 r8 skip", ANN)
+    assert err.value.reason is IllegalReason.EXTRA_CHOICE
+
+
+def test_switch_and_snatch_without_their_choices_list_the_options() -> None:
+    state = table("Switch Snatch R9", "G1 G2 G3 G4", "Y1", stack="R5")
+    with pytest.raises(AmbiguousMoveError) as err:
+        parse_move(state, "switch", ANN)
+    assert [m.colour for m in err.value.candidates] == [1, 2, 3]  # type: ignore[attr-defined]
+    with pytest.raises(AmbiguousMoveError) as err:
+        parse_move(state, "snatch ben", ANN)
+    assert [m.count for m in err.value.candidates] == [1, 2, 3]  # type: ignore[attr-defined]
+    with pytest.raises(AmbiguousMoveError):
+        parse_move(state, "snatch", ANN)
+    with pytest.raises(IllegalMoveError) as illegal:
+        parse_move(state, "snatch cat 1", ANN)
+    assert illegal.value.reason is IllegalReason.BAD_CHOICE
+    with pytest.raises(IllegalMoveError):
+        parse_move(state, "switch red", ANN)
+
+
+def test_an_unclear_or_unknown_name_is_not_guessed() -> None:
+    state = table("G1 G2", "Y1 Y2", "Snatch R9", seat=2, players=("bob", "bobby", "al"))
+    assert parse_move(state, "snatch bob 1") == Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, "snatch bobb 1") == Play((SNATCH,), target=1, count=1)
+    with pytest.raises(AmbiguousMoveError):
+        parse_move(state, "snatch bo 1")
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, "snatch zed 1")
+    assert err.value.reason is InvalidReason.UNKNOWN_PLAYER
+
+
+def test_under_a_crash_block_or_take() -> None:
+    state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
+    assert parse_move(state, "block", ANN) == BLOCK
+    assert parse_move(state, "crash", ANN) == BLOCK
+    assert parse_move(state, "Take", ANN) == TAKE
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "r6", ANN)
+    assert err.value.reason is IllegalReason.WRONG_DECISION
+
+
+def test_stuck_turns_are_typed_pass_and_draw() -> None:
+    state = table("B9 G2", "G1 G3", stack="R5", passes=[1, 0])
+    assert parse_move(state, "pass") == USE_PASS
+    with pytest.raises(IllegalMoveError):
+        parse_move(state, "draw")
+    state = table("B9 G2", "G1 G3", stack="R5")
+    assert parse_move(state, "draw") == DRAW
+
+
+def test_a_drawn_card_is_played_or_kept() -> None:
+    state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
+    play(state, DRAW)
+    assert parse_move(state, "play") == PLAY_DRAWN
+    assert parse_move(state, "R6") == PLAY_DRAWN
+    assert parse_move(state, "keep") == KEEP
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "b9")
+    assert err.value.reason is IllegalReason.WRONG_DECISION
+
+
+def test_a_drawn_special_takes_its_choice() -> None:
+    state = table("B9 G2", "G1 G3", stack="R5", pile="Switch")
+    play(state, DRAW)
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "play switch red")
+    assert err.value.reason is IllegalReason.BAD_CHOICE
+    assert parse_move(state, "play switch blue") == PlayDrawn(colour=1)
+    assert parse_move(state, "play yellow") == PlayDrawn(colour=2)
+    assert parse_move(state, "switch g") == PlayDrawn(colour=3)
+    with pytest.raises(AmbiguousMoveError):
+        parse_move(state, "play")
+    snatch = table("B9 G2", "G1 G3", stack="R5", pile="Snatch")
+    play(snatch, DRAW)
+    assert parse_move(snatch, "play snatch ben 1") == PlayDrawn(target=BEN, count=1)
+    assert parse_move(snatch, "play ben") == PlayDrawn(target=BEN, count=1)
+
+
+def test_the_first_player_types_up_or_down() -> None:
+    state = StackUpState(NAMES[:2])
+    state.apply(Deal(tuple(FULL_DECK), 0))
+    assert parse_move(state, "UP", ANN) == UP and parse_move(state, "down") == DOWN
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "flip", ANN)
+    assert "`up`" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", InvalidReason.EMPTY),
+        ("   ", InvalidReason.EMPTY),
+        ("r6 " * 60, InvalidReason.TOO_LONG),
+        ("r16", InvalidReason.BAD_CARD),
+        ("x7 r6", InvalidReason.NOT_A_MOVE),
+        ("flpi", InvalidReason.UNKNOWN_WORD),
+        ("hello there", InvalidReason.NOT_A_MOVE),
+        ("switch purple", InvalidReason.NOT_A_MOVE),
+        ("snatch nobody 1", InvalidReason.UNKNOWN_PLAYER),
+    ],
+)
+def test_text_that_is_no_move_says_how_to_type_one(text: str, reason: InvalidReason) -> None:
+    state = table("R6 R7 Flip Snatch", "G1 G2", stack="R5")
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, text, ANN)
+    assert err.value.reason is reason
+    if reason is InvalidReason.UNKNOWN_WORD:
+        assert err.value.suggestion == "flip"
+
+
+def test_moves_the_rules_refuse_say_why() -> None:
+    state = table("R6 B7 Flip", "G1 G2", stack="R5")
+    for text, reason in (
+        ("g1", IllegalReason.CARD_NOT_HELD),
+        ("b7", IllegalReason.NOT_ON_STACK),
+        ("r6 flip", IllegalReason.BAD_COMBO),
+        ("take", IllegalReason.WRONG_DECISION),
+        ("up", IllegalReason.WRONG_DECISION),
+    ):
+        with pytest.raises(IllegalMoveError) as err:
+            parse_move(state, text, ANN)
+        assert err.value.reason is reason, text
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "r6", BEN)
+    assert err.value.reason is IllegalReason.NOT_YOUR_TURN
+
+
+# ------------------------------------------------------------------------ round trips
+
+
+def random_position(seed: int, n: int, names: tuple[str, ...] = NAMES) -> StackUpState:
+    """A random game stopped at a random decision of a player."""
+    rng = random.Random(seed)
+    state = StackUpState(names[:n])
+    stop = rng.randrange(120)
+    decisions = 0
+    while not state.is_over:
+        if state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if decisions >= stop:
+            break
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+        decisions += 1
+    return state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6))
+def test_every_legal_move_reads_back_from_its_notation(seed: int, n: int) -> None:
+    state = random_position(seed, n)
+    for move in state.legal_moves():
+        text = move_notation(state, move)
+        assert parse_move(state, text, state.current_player) == move, text
+
+
+TRICKY = ("bob", "bob 2", "Bobby", "@al", "al", "Zoë Ann")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6))
+def test_notation_reads_back_with_names_that_look_alike(seed: int, n: int) -> None:
+    state = random_position(seed, n, TRICKY)
+    for move in state.legal_moves():
+        text = move_notation(state, move)
+        assert parse_move(state, text, state.current_player) == move, text
+
+
+# ------------------------------------------------------------------------ anything typed
+
+WORDS = st.sampled_from(
+    ["r7", "R8", "g15", "r16", "flip", "switch", "snatch", "crash", "block", "take", "pass",
+     "skip", "play", "keep", "draw", "up", "down", "blue", "b", "ben", "@ann", '"cat"', "2",
+     "0", "99999999999", "3", ",", "²", "\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(0, 2**16),
+    st.integers(2, 6),
+    st.text(max_size=60) | st.lists(WORDS, max_size=6).map(" ".join),
+)
+def test_anything_typed_raises_only_the_three_errors(seed: int, n: int, text: str) -> None:
+    state = random_position(seed, n)
+    before = state.to_dict()
+    try:
+        move = parse_move(state, text, state.current_player)
+    except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError):
+        pass
+    else:
+        assert state.is_legal(move)
+    assert state.to_dict() == before
