@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from bot import fonts
@@ -572,6 +573,7 @@ def forget_parts() -> None:
     """Drop every cached part (built again on use)."""
     for parts in (_LABELS, _WIDTHS, _BIG, _SMALL, _FANS, _PILES, _ARROWS, _PANELS, _TAGS):
         parts.clear()
+    _REDUCED.clear()
 
 
 # ------------------------------------------------------------------ the layout
@@ -780,9 +782,9 @@ def layout(picture: TablePicture) -> Layout:
 # ------------------------------------------------------------------ drawing
 
 
-def _palette_image(theme: Theme) -> Image.Image:
-    """A fixed palette for the theme: its grounds and inks, the card colours, and the
-    shades between them that smooth edges need."""
+def _palette_colours(theme: Theme) -> list[Colour]:
+    """The theme's palette: the picture's background first (entry 0), the grounds, inks
+    and card colours, then the shades between them that smooth edges need."""
     colours = palette(theme)
     grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
     inks = [
@@ -806,32 +808,56 @@ def _palette_image(theme: Theme) -> Image.Image:
     for fill in fills:
         for ink in ((250, 250, 250), (20, 20, 20), colours.outline):
             found += [_blend(fill, ink, t) for t in steps]
-    unique = list(dict.fromkeys(found))[:256]
-    flat = [c for colour in unique for c in colour]
-    flat += list(unique[0]) * (256 - len(unique))
-    image = Image.new("P", (1, 1))
-    image.putpalette(flat)
-    return image
+    return list(dict.fromkeys(found))[:256]
 
 
-_PALETTES = {theme: _palette_image(theme) for theme in THEMES}
+def _palette_bytes_of(theme: Theme) -> bytes:
+    found = _palette_colours(theme)
+    return bytes(c for colour in found for c in colour) + bytes(found[0]) * (256 - len(found))
+
+
+_PALETTE_BYTES = {theme: _palette_bytes_of(theme) for theme in THEMES}
+_PALETTE_ARRAYS = {
+    theme: np.frombuffer(_PALETTE_BYTES[theme], dtype=np.uint8).reshape(256, 3).astype(np.int32)
+    for theme in THEMES
+}
+
+
+def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
+    """An RGB part in the theme's palette, each colour as its nearest palette colour
+    (exactly: Pillow's quantizer rounds to a coarse grid first, which shifts the grounds)."""
+    pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
+    height, width = pixels.shape[:2]
+    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+    unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
+    found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
+    distances = ((found[:, None, :] - _PALETTE_ARRAYS[theme][None, :, :]) ** 2).sum(axis=2)
+    indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
+    part = Image.frombytes("P", (width, height), indices.tobytes())
+    part.putpalette(_PALETTE_BYTES[theme])
+    return part
+
+
+_REDUCED: _Parts[tuple[str, tuple[object, ...], Theme], Image.Image] = _Parts(
+    lambda key: _reduce(_BUILDERS[key[0]](key[1]), key[2]), 4096
+)
 
 
 def compose(picture: TablePicture, plan: Layout | None = None) -> Image.Image:
-    """The picture as an RGB image."""
+    """The picture in the theme's palette: every part reduced once (cached) and pasted."""
     plan = plan or layout(picture)
-    image = Image.new("RGB", (plan.width, plan.height), palette(picture.theme).background)
+    theme = picture.theme
+    image = Image.new("P", (plan.width, plan.height), 0)
+    image.putpalette(_PALETTE_BYTES[theme])
     for piece in plan.pieces:
-        image.paste(piece.image, (piece.left, piece.top))
+        image.paste(_REDUCED((piece.kind, piece.key, theme)), (piece.left, piece.top))
     return image
 
 
 def draw_table(picture: TablePicture) -> bytes:
-    """The picture as a PNG: reduced to the theme's palette (no dithering: the parts are
-    already smooth), with fast compression."""
-    image = compose(picture).quantize(palette=_PALETTES[picture.theme], dither=Image.Dither.NONE)
+    """The picture as a PNG (the theme's palette, fast compression)."""
     out = io.BytesIO()
-    image.save(out, format="PNG", **PNG_OPTIONS)
+    compose(picture).save(out, format="PNG", **PNG_OPTIONS)
     return out.getvalue()
 
 
@@ -936,7 +962,7 @@ def showcase() -> dict[str, TablePicture]:
     32-character names, and a finished game."""
     four = ("Ālīce ✨", "ボブ", "😀", "Dmitri")
     six = tuple((str(i) + NASTY).ljust(32, "x")[:32] for i in range(6))
-    mid = _play_until(four, 3, lambda s: s.turns_taken >= 14 and len(last_turn(s)[1]) >= 2)
+    mid = _play_until(four, 3, lambda s: s.turns_taken >= 10 and len(last_turn(s)[1]) >= 2)
     crash = _play_until(four, 5, lambda s: s.pending_crash is not None and s.turns_taken > 4)
     start = _play_until(("Ālīce ✨", "ボブ"), 1, lambda s: True)
     names = _play_until(six, 8, lambda s: s.turns_taken >= 30)
