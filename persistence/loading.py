@@ -67,8 +67,9 @@ async def replay_log(conn: AsyncConnection, table_id: int) -> tuple[Game[Any], A
     played on it (no snapshot); :class:`WrongTableStatus` for a lobby."""
     row = (
         await conn.execute(
-            select(tables.c.game, tables.c.status, tables.c.initial, tables.c.initial_version)
-            .where(tables.c.id == table_id)
+            select(
+                tables.c.game, tables.c.status, tables.c.initial, tables.c.initial_version
+            ).where(tables.c.id == table_id)
         )
     ).first()
     if row is None:

@@ -61,7 +61,8 @@ channel_settings = Table(
 )
 
 # A game's house rules (its settings model, as JSON) for a server (channel_id
-# SERVER_WIDE) or one channel of it.
+# SERVER_WIDE) or one channel of it. A channel's rules belong to the channel (found by
+# channel and game, whichever server asks, as a channel's settings always were).
 house_rules = Table(
     "house_rules",
     metadata,
@@ -71,6 +72,14 @@ house_rules = Table(
     Column("rules", JSON, nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("guild_id", "channel_id", "game"),
+    Index(
+        "uq_house_rules_channel",
+        "channel_id",
+        "game",
+        unique=True,
+        sqlite_where=text(f"channel_id <> {SERVER_WIDE}"),
+        postgresql_where=text(f"channel_id <> {SERVER_WIDE}"),
+    ),
 )
 
 tables = Table(

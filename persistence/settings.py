@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from engine.game import Game
@@ -63,14 +63,13 @@ async def read_settings(
     row = (
         await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))
     ).first()
-    scopes = [SERVER_WIDE] if channel_id is None else [SERVER_WIDE, channel_id]
-    stored = {
+    server = and_(house_rules.c.guild_id == guild_id, house_rules.c.channel_id == SERVER_WIDE)
+    scope = server if channel_id is None else or_(server, house_rules.c.channel_id == channel_id)
+    stored: dict[int, Any] = {
         r.channel_id: r.rules
         for r in await conn.execute(
             select(house_rules.c.channel_id, house_rules.c.rules).where(
-                house_rules.c.guild_id == guild_id,
-                house_rules.c.game == game.name,
-                house_rules.c.channel_id.in_(scopes),
+                house_rules.c.game == game.name, scope
             )
         )
     }
@@ -201,19 +200,19 @@ async def put_rules(
     ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str, rules: dict[str, Any]
 ) -> None:
     """A game's house rules for the server (``channel_id`` ``None``) or a channel."""
-    scope = SERVER_WIDE if channel_id is None else channel_id
-    where = (
-        house_rules.c.guild_id == guild_id,
-        house_rules.c.channel_id == scope,
-        house_rules.c.game == game,
-    )
     changed = await ctx.write(
-        update(house_rules).where(*where).values(rules=rules, updated_at=ctx.now)
+        update(house_rules)
+        .where(*_rules_of(guild_id, channel_id, game))
+        .values(rules=rules, updated_at=ctx.now)
     )
     if not changed.rowcount:
         await ctx.write(
             house_rules.insert().values(
-                guild_id=guild_id, channel_id=scope, game=game, rules=rules, updated_at=ctx.now
+                guild_id=guild_id,
+                channel_id=SERVER_WIDE if channel_id is None else channel_id,
+                game=game,
+                rules=rules,
+                updated_at=ctx.now,
             )
         )
 
@@ -223,13 +222,18 @@ async def reset_rules(
 ) -> None:
     """Back to the defaults: the server's rules of ``game``, or a channel's whole
     override (its rules of ``game`` and its turn timer)."""
-    scope = SERVER_WIDE if channel_id is None else channel_id
-    await ctx.write(
-        delete(house_rules).where(
-            house_rules.c.guild_id == guild_id,
-            house_rules.c.channel_id == scope,
-            house_rules.c.game == game,
-        )
-    )
+    await ctx.write(delete(house_rules).where(*_rules_of(guild_id, channel_id, game)))
     if channel_id is not None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))
+
+
+def _rules_of(guild_id: int, channel_id: int | None, game: str) -> tuple[Any, ...]:
+    """The row of a server's rules of ``game``, or of a channel's (the channel's alone:
+    whichever server asks)."""
+    if channel_id is None:
+        return (
+            house_rules.c.guild_id == guild_id,
+            house_rules.c.channel_id == SERVER_WIDE,
+            house_rules.c.game == game,
+        )
+    return (house_rules.c.channel_id == channel_id, house_rules.c.game == game)

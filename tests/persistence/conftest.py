@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from persistence import Store
+from tests.persistence.release import fetch_release
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 
@@ -56,3 +57,9 @@ async def store(backend: Backend) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture(scope="session")
+def release_code(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The code of the release before issue 9 (see :mod:`tests.persistence.release`)."""
+    return fetch_release(tmp_path_factory.mktemp("release"))

@@ -51,6 +51,21 @@ def next_step(state: StackState, rng: random.Random) -> list[Move]:
     return [move, *state.resolve_chance(rng)]
 
 
+def placed_counts(state: StackState) -> list[list[int]]:
+    """Per seat, the dice it placed on a pile in the state's history, per face:
+    ``counts[seat][face - 1]``. A stack places the die's face; a reroll places the rolled
+    face when the die went onto a pile (not when it came back unstacked)."""
+    assert state.has_full_history
+    counts = [[0] * 6 for _ in range(len(state.players))]
+    for rnd in state.history:
+        for turn in rnd["turns"]:
+            if turn[0] == "stack":
+                counts[turn[1]][turn[2] - 1] += 1
+            elif turn[4] is not None:  # ("reroll", seat, face, rolled, owner, height)
+                counts[turn[1]][turn[3] - 1] += 1
+    return counts
+
+
 async def play_moves(
     store: Store, info: TableInfo, state: StackState, rng: random.Random, count: int
 ) -> int:

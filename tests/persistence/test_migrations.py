@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -10,16 +11,16 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, select, text
 
-from engine.stack.rules import HouseRules
 from persistence import DatabaseRefused, Store
 from persistence.database import make_engine
 from persistence.migrate import alembic_config, head_revision, script_directory
 from persistence.records import Announcement
 from persistence.schema import metadata
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import GUILD, next_step, play_moves, started_table
+from tests.persistence.helpers import GUILD, next_step, play_moves
+from tests.persistence.release import Where, as_before, as_json, run_release
 
 # the tables of revision 0001, parents first
 TABLES_0001 = (
@@ -114,43 +115,51 @@ def as_utc(value: Any) -> Any:
     return value
 
 
-async def test_a_0001_database_with_games_in_it_upgrades_in_place(
-    backend: Backend, tmp_path: Path
-) -> None:
-    # The data: settings, a finished game, a game in progress and a lobby, played by the
-    # store on a scratch file; then copied, column by column, into a 0001 database.
-    source = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'source.db'}")
-    await source.set_house_rules(GUILD, {"target_score": 60})
-    await source.set_house_rules(GUILD, {"dice_per_player": 10}, channel_id=71)
-    await source.set_turn_timer(GUILD, 45)
-    done, dstate, drng = await started_table(source, 70, seed=4, rules=HouseRules(target_score=60))
-    await play_moves(source, done, dstate, drng, 10_000)
-    assert dstate.is_over
-    live, state, rng = await started_table(source, 71, seed=5, rules=HouseRules(target_score=500))
-    await play_moves(source, live, state, rng, 25)
-    lobby = await source.create_table(GUILD, 72, 7, "waiting")
-    expected = (
-        await source.history(70),
-        await source.leaderboard(GUILD),
-        await source.stats(GUILD, 1),
-        await source.score_sheet(done.id),
-        await source.guild_settings(GUILD, 71),
-    )
-    dump: dict[str, list[dict[str, Any]]] = {}
-    async with source.engine.connect() as conn:
-        for name in TABLES_0001:
-            rows = await conn.execute(select(metadata.tables[name]))
-            dump[name] = [{k: as_utc(v) for k, v in r._asdict().items()} for r in rows]
-    await source.close()
+@pytest.fixture(scope="session")
+def release_sqlite(
+    release_code: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Any]:
+    """A SQLite file built by the release before issue 9, and what that release read."""
+    folder = tmp_path_factory.mktemp("release-db")
+    path = folder / "release.db"
+    before = run_release(release_code, Where(f"sqlite+aiosqlite:///{path}"), folder / "out.json")
+    return path, before
 
+
+def copy_rows(target: Connection, source: Path, names: tuple[str, ...]) -> None:
+    """The rows of ``source``'s tables ``names`` into ``target``'s, column by column: the
+    columns both have; a row the target cannot hold (NULL where it needs a value) stays."""
+    engine = create_engine(f"sqlite:///{source}")
+    try:
+        with engine.connect() as conn:
+            for name in names:
+                into = Table(name, MetaData(), autoload_with=target)
+                needed = {
+                    c.name for c in into.columns if not c.nullable and c.server_default is None
+                }
+                rows = conn.execute(select(Table(name, MetaData(), autoload_with=conn))).all()
+                kept = []
+                for r in rows:
+                    values = {k: as_utc(v) for k, v in r._asdict().items() if k in into.columns}
+                    if all(values.get(c) is not None for c in needed):
+                        kept.append(values)
+                if kept:
+                    target.execute(into.insert(), kept)
+    finally:
+        engine.dispose()
+
+
+async def test_a_0001_database_with_games_in_it_upgrades_in_place(
+    backend: Backend, release_sqlite: tuple[Path, Any]
+) -> None:
+    # The data: a database the release before issue 9 built (settings, finished games, a
+    # game in progress, a lobby), copied column by column into a 0001 database.
+    source, before = release_sqlite
+    ids = before["ids"]
     engine = make_engine(backend.url, **backend.engine_options)
     async with engine.begin() as conn:
         await conn.run_sync(migrate_to, "0001")
-        for name in TABLES_0001:
-            columns = await conn.run_sync(column_names, name)
-            kept = [{k: v for k, v in r.items() if k in columns} for r in dump[name]]
-            if kept:
-                await conn.execute(metadata.tables[name].insert(), kept)
+        await conn.run_sync(copy_rows, source, TABLES_0001)
         if backend.name == "postgresql":
             await conn.execute(
                 text("SELECT setval(pg_get_serial_sequence('tables', 'id'), MAX(id)) FROM tables")
@@ -168,26 +177,39 @@ async def test_a_0001_database_with_games_in_it_upgrades_in_place(
             assert diff == []
             head = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
         assert head == head_revision()
-        # history, leaderboard, stats, score sheet and settings are unchanged
-        assert (
-            await store.history(70),
-            await store.leaderboard(GUILD),
-            await store.stats(GUILD, 1),
-            await store.score_sheet(done.id),
-            await store.guild_settings(GUILD, 71),
-        ) == expected
+        # history, leaderboard, stats (rounds and faces filled in by 0004 from the logs),
+        # score sheets and the house rules read as the release read them
+        for channel in ("70", "74", "75"):
+            expected = before["history"][channel]
+            assert as_before(expected, await store.history(int(channel))) == expected
+        for guild in (GUILD, 2000):
+            expected = before["leaderboard"][f"{guild}/wins"]
+            assert as_before(expected, await store.leaderboard(guild)) == expected
+            for user in (1, 2, 3, 4):
+                expected = before["stats"][f"{guild}/{user}"]
+                assert as_before(expected, await store.stats(guild, user)) == expected
+        for table_id in ids["finished"]:
+            expected = before["sheets"][str(table_id)]
+            assert as_before(expected, await store.score_sheet(table_id)) == expected
+        here = await store.guild_settings(GUILD, 71)
+        rules = {k: before["settings"][f"{GUILD}/71"][k] for k in ("rules", "channel_rules")}
+        assert as_before(rules, here) == rules
+        assert here.turn_seconds == 45  # 0001 had no channel timer: the server's
         # the game and the lobby load, with activity times from what was stored
         loaded = {t.info.id: t for t in await store.load_active_tables()}
-        assert set(loaded) == {live.id, lobby.id}
-        game = loaded[live.id]
-        assert game.state is not None
-        assert game.state.to_dict(full_history=False) == state.to_dict(full_history=False)
+        assert set(loaded) == {ids["live"], ids["lobby"]}
+        game = loaded[ids["live"]]
+        state = game.state
+        assert state is not None
+        assert as_json(state.to_dict(full_history=False)) == before["live_state"]
         assert game.info.moved_at is not None and game.info.last_active_at == game.info.started_at
-        assert loaded[lobby.id].info.last_active_at == loaded[lobby.id].info.created_at
+        lobby = loaded[ids["lobby"]].info
+        assert lobby.last_active_at == lobby.created_at
         # and the game resumes: moves (with the outbox) go on, to its end
+        rng = random.Random(3)
         version = game.info.version
         result = await store.record_move(
-            live.id,
+            game.info.id,
             version,
             next_step(state, rng),
             state,
@@ -195,14 +217,14 @@ async def test_a_0001_database_with_games_in_it_upgrades_in_place(
             announcements=[Announcement("table")],
         )
         assert result.version > version and len(result.outbox_ids) == 1
-        resumed = await store.table(live.id)
+        resumed = await store.table(game.info.id)
         assert resumed.moved_at is not None and resumed.moved_at > game.info.moved_at
         await play_moves(store, resumed, state, rng, 10_000)
-        assert state.is_over and (await store.table(live.id)).status == "finished"
+        assert state.is_over and (await store.table(game.info.id)).status == "finished"
         mine = await store.stats(GUILD, 1)
-        assert mine is not None and mine.games == 2
-        assert [h.table_id for h in await store.history(71)] == [live.id]
+        assert mine is not None and mine.games == before["stats"][f"{GUILD}/1"]["games"] + 1
+        assert [h.table_id for h in await store.history(71)] == [game.info.id]
         new = await store.create_table(GUILD, 73, 1, "again")
-        assert new.id > live.id
+        assert new.id > max(*ids["finished"], ids["live"], ids["lobby"], ids["ended"])
     finally:
         await store.close()

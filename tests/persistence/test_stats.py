@@ -10,7 +10,7 @@ from engine.stack.state import StackState
 from persistence import Store
 from persistence.records import PlayerStats
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import GUILD, play_moves, started_table
+from tests.persistence.helpers import GUILD, placed_counts, play_moves, started_table
 
 SHORT = HouseRules(target_score=40)  # a game of a few rounds
 
@@ -36,21 +36,6 @@ async def finished_game(
     await play_moves(store, info, state, rng, 100_000)
     assert state.is_over
     return state
-
-
-def placed_counts(state: StackState) -> list[list[int]]:
-    """Per seat, the dice it placed on a pile in the state's history, per face:
-    ``counts[seat][face - 1]``. A stack places the die's face; a reroll places the rolled
-    face when the die went onto a pile (not when it came back unstacked)."""
-    assert state.has_full_history
-    counts = [[0] * 6 for _ in range(len(state.players))]
-    for rnd in state.history:
-        for turn in rnd["turns"]:
-            if turn[0] == "stack":
-                counts[turn[1]][turn[2] - 1] += 1
-            elif turn[4] is not None:  # ("reroll", seat, face, rolled, owner, height)
-                counts[turn[1]][turn[3] - 1] += 1
-    return counts
 
 
 def seat_of(state: StackState, name: str) -> int:

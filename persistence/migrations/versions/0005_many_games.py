@@ -8,7 +8,7 @@ is stored as the game encodes it (JSON).
   log replays (for a table of before: a new Stack state among its seats under its rules,
   at position 0, since its whole log is stored).
 * ``house_rules`` (new): a game's house rules for a server (``channel_id`` 0) or a
-  channel, keyed by server, channel and game. The Stack rules of ``guild_settings`` and
+  channel, keyed by server, channel and game (a channel's unique by channel and game). The Stack rules of ``guild_settings`` and
   ``channel_settings`` move there as the ``'stack'`` game's; the timer, expiry times and
   theme stay where they were. A channel row that only held rules goes (a channel row is
   now its turn timer, never NULL).
@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 GAME = sa.String(32)
 STACK = "stack"
 SERVER_WIDE = 0
+A_CHANNEL = sa.text("channel_id <> 0")
 PLACED = tuple(f"placed_{face}" for face in range(1, 7))
 STACK_FIGURES = ("best_round", "captures", "rounds", *PLACED)
 CHUNK = 1000
@@ -109,6 +110,14 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("guild_id", "channel_id", "game"),
     )
+    op.create_index(
+        "uq_house_rules_channel",
+        "house_rules",
+        ["channel_id", "game"],
+        unique=True,
+        sqlite_where=A_CHANNEL,
+        postgresql_where=A_CHANNEL,
+    )
     _move_rules_up(conn)
     with op.batch_alter_table("guild_settings") as batch:
         batch.drop_column("rules")
@@ -118,9 +127,7 @@ def upgrade() -> None:
         batch.alter_column("turn_seconds", existing_type=sa.Integer, nullable=False)
 
     with op.batch_alter_table("results") as batch:
-        batch.add_column(
-            sa.Column("game", GAME, nullable=False, server_default=sa.text("'stack'"))
-        )
+        batch.add_column(sa.Column("game", GAME, nullable=False, server_default=sa.text("'stack'")))
         batch.alter_column(
             "totals", new_column_name="scores", existing_type=sa.JSON, existing_nullable=False
         )
@@ -162,6 +169,7 @@ def downgrade() -> None:
         batch.add_column(sa.Column("rules", sa.JSON, nullable=True))
         batch.alter_column("turn_seconds", existing_type=sa.Integer, nullable=True)
     _move_rules_down(conn)
+    op.drop_index("uq_house_rules_channel", table_name="house_rules")
     op.drop_table("house_rules")
 
     # plain DROP COLUMNs (SQLite 3.35+), for the reason given in upgrade()
@@ -250,9 +258,7 @@ def _rules_row(
 
 def _move_rules_down(conn: sa.Connection) -> None:
     """The 'stack' game's house rules back into the server's and channels' settings."""
-    stack = conn.execute(
-        sa.select(HOUSE_RULES).where(HOUSE_RULES.c.game == STACK)
-    ).all()
+    stack = conn.execute(sa.select(HOUSE_RULES).where(HOUSE_RULES.c.game == STACK)).all()
     guilds = {r.guild_id: r for r in stack if r.channel_id == SERVER_WIDE}
     channels = {r.channel_id: r for r in stack if r.channel_id != SERVER_WIDE}
     known_guilds = set(conn.execute(sa.select(GUILD_SETTINGS.c.guild_id)).scalars())

@@ -1,0 +1,190 @@
+"""Issue 9's upgrade: a database built by the release before it (its schema and data:
+finished games, one of them in teams and one a player left, a game in progress two rounds
+in, a lobby, an ended game, house rules and timers, stats in two servers, the outbox) is
+upgraded in place by this code. Everything reads as the release read it; the game in
+progress resumes and ends with this code, crediting its players on top of their stats of
+before; and the migration goes back down to what the release reads the same again.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.runtime.environment import EnvironmentContext
+from sqlalchemy import Connection, text
+
+from engine.stack.record import check
+from engine.stack.rules import HouseRules
+from persistence import Store
+from persistence.database import make_engine
+from persistence.migrate import alembic_config, head_revision, script_directory
+from persistence.schema import metadata
+from tests.persistence.conftest import Backend
+from tests.persistence.helpers import placed_counts, play_moves, started_table
+from tests.persistence.release import Where, as_before, as_json, run_release
+
+GUILD = 1000
+OTHER_GUILD = 2000
+USERS = (1, 2, 3, 4)
+# what the release read, compared field by field (the records and states: whole)
+READS = ("history", "leaderboard", "stats", "sheets", "settings", "live_info", "outbox", "active")
+
+
+async def read_now(store: Store, ids: dict[str, Any]) -> dict[str, Any]:
+    """What this code reads of the tables and players the release read."""
+    live = await store.load_table(ids["live"])
+    assert live.state is not None
+    return {
+        "history": {str(c): await store.history(c) for c in (70, 71, 74, 75, 80)},
+        "leaderboard": {
+            f"{guild}/{by}": await store.leaderboard(guild, by=by)  # type: ignore[arg-type]
+            for guild in (GUILD, OTHER_GUILD)
+            for by in ("wins", "points")
+        },
+        "stats": {
+            f"{guild}/{user}": await store.stats(guild, user)
+            for guild in (GUILD, OTHER_GUILD)
+            for user in (*USERS, 5, 6, 7)
+        },
+        "sheets": {str(t): await store.score_sheet(t) for t in (*ids["finished"], ids["live"])},
+        "settings": {
+            f"{guild}/{channel}": await store.guild_settings(guild, channel)
+            for guild in (GUILD, OTHER_GUILD)
+            for channel in (None, 70, 71, 72)
+        },
+        "records": {
+            str(t): await store.export_record(t) for t in (ids["finished"][0], ids["live"])
+        },
+        "live_state": live.state.to_dict(full_history=False),
+        "live_info": live.info,
+        "outbox": await store.pending_outbox(),
+        "active": sorted(t.info.id for t in await store.load_active_tables()),
+    }
+
+
+async def revision(backend: Backend) -> str:
+    engine = make_engine(backend.url, **backend.engine_options)
+    try:
+        async with engine.connect() as conn:
+            return str(
+                (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one()
+            )
+    finally:
+        await engine.dispose()
+
+
+def downgrade_to(connection: Connection, target: str) -> None:
+    script = script_directory()
+
+    def downgrade(rev: Any, context: Any) -> Any:
+        return script._downgrade_revs(target, rev)
+
+    with EnvironmentContext(alembic_config(), script, fn=downgrade, destination_rev=target) as env:
+        env.configure(connection=connection, target_metadata=metadata)
+        with env.begin_transaction():
+            env.run_migrations()
+
+
+def built_by_the_release(backend: Backend, release_code: Path, tmp_path: Path) -> Any:
+    return run_release(
+        release_code, Where.of(backend.url, backend.engine_options), tmp_path / "before.json"
+    )
+
+
+async def test_the_releases_database_upgrades_in_place_and_reads_as_before(
+    backend: Backend, release_code: Path, tmp_path: Path
+) -> None:
+    before = built_by_the_release(backend, release_code, tmp_path)
+    assert await revision(backend) == "0004"
+    store = await backend.open()
+    try:
+        assert await revision(backend) == head_revision()
+        async with store.engine.connect() as conn:
+            diff = await conn.run_sync(
+                lambda c: list(compare_metadata(MigrationContext.configure(c), metadata))
+            )
+        assert diff == []  # exactly the schema of this code
+        now = await read_now(store, before["ids"])
+        for key in READS:
+            assert as_before(before[key], now[key]) == before[key], key
+        assert as_json(now["records"]) == before["records"]
+        assert as_json(now["live_state"]) == before["live_state"]
+        # and what the generic fields say of the Stack data of before
+        info = now["live_info"]
+        assert info.game == "stack" and info.rules_record == before["live_info"]["rules"]
+        mine = now["stats"][f"{GUILD}/1"]
+        assert mine.game == "stack" and mine.figures["captures"] == mine.captures
+        assert {g.ended_by for g in now["history"]["70"]} == {"target"}
+    finally:
+        await store.close()
+
+
+async def test_the_game_in_progress_resumes_and_ends_with_this_code(
+    backend: Backend, release_code: Path, tmp_path: Path
+) -> None:
+    before = built_by_the_release(backend, release_code, tmp_path)
+    live_id = before["ids"]["live"]
+    store = await backend.open()
+    try:
+        loaded = await store.load_table(live_id)
+        state = loaded.state
+        assert state is not None and not state.has_full_history  # its snapshot is compact
+        assert loaded.info.version == before["ids"]["live_version"]
+        await play_moves(store, loaded.info, state, random.Random(17), 100_000)
+        assert state.is_over and (await store.table(live_id)).status == "finished"
+        # the whole game replays from the initial state the migration stored
+        whole = await store.replay_log(live_id)
+        assert whole.has_full_history
+        assert whole.to_dict(full_history=False) == state.to_dict(full_history=False)
+        result = check(await store.export_record(live_id))
+        assert result["ok"] and result["finished"]
+        # its players are credited on top of their stats of before
+        assert whole.winner is not None
+        for user in (1, 2):
+            old = before["stats"][f"{GUILD}/{user}"]
+            seat = whole.players.index(f"user{user}")
+            new = await store.stats(GUILD, user)
+            assert new is not None
+            assert new.games == old["games"] + 1
+            assert new.wins == old["wins"] + (seat in whole.winner)
+            assert new.points == old["points"] + whole.totals[seat]
+            assert new.rounds == old["rounds"] + len(whole.round_scores)
+            assert new.captures == old["captures"] + whole.capture_counts[seat]
+            best = max(r[seat] for r in whole.round_scores)
+            assert new.best_round == max(old["best_round"], best)
+            gained = placed_counts(whole)[seat]
+            assert list(new.placed) == [a + b for a, b in zip(old["placed"], gained, strict=True)]
+            assert new.recent[0].table_id == live_id and len(new.recent) == len(old["recent"]) + 1
+        assert [g.table_id for g in await store.history(71)] == [live_id]
+        sheet = await store.score_sheet(live_id)
+        assert sheet.finished and sheet.totals == tuple(whole.totals)
+        assert [list(r) for r in sheet.rounds] == whole.round_scores
+        # a new game in the upgraded database counts the same way
+        info, fresh, rng = await started_table(store, 76, seed=2, rules=HouseRules(target_score=40))
+        await play_moves(store, info, fresh, rng, 100_000)
+        stats = await store.stats(GUILD, 1)
+        assert stats is not None and stats.games == before["stats"][f"{GUILD}/1"]["games"] + 2
+    finally:
+        await store.close()
+
+
+async def test_the_upgrade_goes_back_down_to_what_the_release_reads_the_same(
+    backend: Backend, release_code: Path, tmp_path: Path
+) -> None:
+    before = built_by_the_release(backend, release_code, tmp_path)
+    store = await backend.open()  # upgraded
+    await store.close()
+    engine = make_engine(backend.url, **backend.engine_options)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(downgrade_to, "0004")
+    finally:
+        await engine.dispose()
+    assert await revision(backend) == "0004"
+    where = Where.of(backend.url, backend.engine_options)
+    again = run_release(release_code, where, tmp_path / "again.json", before["ids"])
+    assert again == before
