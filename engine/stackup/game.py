@@ -1,0 +1,105 @@
+"""Stack Up! as every host sees it: the :class:`~engine.game.Game` the registry loads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.game import Game, Outcome, TurnEnded
+from engine.stackup import ai, describe, notation, record, render
+from engine.stackup.cards import CRASH, FLIP
+from engine.stackup.moves import Move, PlayerMove, move_from_json, move_to_json
+from engine.stackup.rules import MAX_PLAYERS, MIN_PLAYERS, StackUpSettings
+from engine.stackup.state import StackUpState
+
+
+def _settings(settings: BaseModel) -> StackUpSettings:
+    if isinstance(settings, StackUpSettings):
+        return settings
+    return StackUpSettings.model_validate(settings.model_dump())
+
+
+class StackUpGame(Game[StackUpState]):
+    """The card game Stack Up! (``shared/spec/stackup-rules.md``)."""
+
+    name = "stackup"
+    title = "Stack Up!"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    settings = StackUpSettings
+    ai_levels = ("random", "greedy")
+    record_format = record.FORMAT
+
+    def new_state(self, players: Sequence[str], settings: BaseModel) -> StackUpState:
+        """A table waiting for its deal (a chance outcome: ``sample_chance`` draws it)."""
+        return StackUpState(self.seat_order(players, settings), _settings(settings))
+
+    def state_from_dict(self, data: dict[str, Any]) -> StackUpState:
+        return StackUpState.from_dict(data)
+
+    def encode_move(self, move: Any) -> Any:
+        return move_to_json(move)
+
+    def decode_move(self, data: Any) -> Move:
+        return move_from_json(data)
+
+    def parse_move(self, state: StackUpState, text: str, seat: int | None = None) -> PlayerMove:
+        return notation.parse_move(state, text, seat)
+
+    def move_notation(self, state: StackUpState, move: Any) -> str:
+        return notation.move_notation(state, move)
+
+    def move_words(self, state: StackUpState, move: Any) -> str:
+        return describe.move_words(state, move)
+
+    def turn_words(self, state: StackUpState, event: TurnEnded) -> str:
+        return describe.turn_words(state, event)
+
+    def make_ai(self, level: str) -> ai.RandomPlayer | ai.GreedyPlayer:
+        return ai.make_ai(level)
+
+    def hint(self, state: StackUpState) -> tuple[PlayerMove, str]:
+        return ai.GreedyPlayer().hint(state)
+
+    def export_record(self, state: StackUpState, meta: Any = None) -> dict[str, Any]:
+        return record.export_record(state, meta)
+
+    def check_record(self, data: dict[str, Any]) -> dict[str, Any]:
+        return record.check(data)
+
+    def replay_record(self, data: dict[str, Any]) -> StackUpState:
+        return record.replay(data)
+
+    def render_text(self, state: StackUpState, viewer: int | None = None) -> str:
+        return render.render_text(state, viewer)
+
+    def rules_text(self) -> str:
+        return render.rules_text()
+
+    def outcome(self, state: StackUpState) -> Outcome | None:
+        return state.outcome()
+
+    def stats_figures(self, state: StackUpState, seat: int) -> dict[str, int]:
+        """A seat's figures of a finished game: cards played (number and special, drawn
+        cards played included), special cards played, Crashes played (blocks included),
+        cards drawn, and cards left in hand."""
+        played = specials = crashes = drawn = 0
+        for turn in state.log:
+            if turn.seat != seat:
+                continue
+            played += len(turn.cards)
+            specials += sum(1 for c in turn.cards if c >= FLIP)
+            crashes += sum(1 for c in turn.cards if c == CRASH)
+            drawn += len(turn.drew)
+        return {
+            "cards_played": played,
+            "specials_played": specials,
+            "crashes": crashes,
+            "cards_drawn": drawn,
+            "cards_left": state.hand_size(seat),
+        }
+
+
+GAME = StackUpGame()
