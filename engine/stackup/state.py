@@ -15,15 +15,23 @@ a drawn card that cannot be played, a take by a player who holds no Crash — ar
 moves of the seat to act: :meth:`StackUpState.legal_moves` then lists exactly that one
 move, and :meth:`StackUpState.automatic` returns it, so a host applies it in a loop.
 
-**Public read API** (for renderers; stable): :attr:`players`, :attr:`n`, :attr:`settings`,
-:attr:`turn_limit`, :attr:`current_player`, :attr:`decision`, :attr:`phase`,
-:attr:`is_over`, :meth:`hand` / :meth:`hand_size` / :attr:`hand_sizes`, :attr:`colour`,
-:attr:`number`, :attr:`up` / :attr:`direction`, :attr:`top_card`, :attr:`stack_cards`,
-:attr:`last_play`, :attr:`pile_size`, :attr:`passes`, :attr:`pending_crash`,
-:attr:`turns_taken`, :attr:`turns_left`, :attr:`drawn`, :attr:`drew_nothing`,
-:attr:`first`, :attr:`deck`, :attr:`log` (one :class:`LoggedTurn` per finished turn),
-:meth:`outcome`. Hands are omniscient here: a renderer shows a hand only to its owner.
-Nothing else the state says (``repr``, error messages to other seats) names a hidden card.
+**Public read API** (for renderers; stable, read-only): :attr:`players`, :attr:`n`,
+:attr:`settings`, :attr:`turn_limit`, :attr:`current_player`, :attr:`decision`,
+:attr:`phase` (``deal``, ``direction``, ``turn``, ``drawn``, ``reshuffle``, ``snatch``,
+``over``), :attr:`chance_kind`, :attr:`is_over`, :meth:`hand` / :meth:`hand_size` /
+:attr:`hand_sizes`, :attr:`colour` (0–3: R, B, Y, G), :attr:`number`, :attr:`up` /
+:attr:`direction` (``"up"``/``"down"``/``None``), :meth:`stack_words`, :attr:`top_card`,
+:attr:`stack_cards`, :attr:`last_play` (:class:`LastPlay`: seat, cards, kind),
+:attr:`pile_size`, :attr:`passes` (per seat), :attr:`pending_crash` (a seat or ``None``),
+:attr:`turns_taken`, :attr:`turns_left`, :attr:`drawn` (the card a stuck player just
+drew: show it to that player only), :attr:`drew_nothing`, :attr:`snatch` (a Snatch's
+target and count waiting for its cards), :attr:`first`, :attr:`first_up`, :attr:`deck`,
+:attr:`log` (one :class:`LoggedTurn` per finished turn), :meth:`outcome`, :meth:`name`.
+The rules as queries: :meth:`legal_on_stack`, :meth:`has_play`, :meth:`plays`,
+:meth:`snatch_targets`, :meth:`snatch_counts`, :meth:`drawn_playable`,
+:meth:`drawn_plays`, :meth:`legal_moves`, :meth:`automatic`, :meth:`refusal`.
+Hands are omniscient here: a renderer shows a hand only to its owner. Nothing else the
+state says (``repr``, refusals to a seat not on turn) names a hidden card.
 """
 
 from __future__ import annotations
