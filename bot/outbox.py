@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import games
-from bot.service import game_name
 from bot.story import may_attach, round_view
 from bot.text import fit_message
 from persistence import StorageError, TableNotFound, WrongTableStatus
@@ -99,7 +98,7 @@ class Outbox:
         if may_attach(channel):
             try:
                 info = await tables.store.table(item.table_id)
-                chart = await games.get(game_name(info)).game_chart(tables, item.table_id)
+                chart = await games.get(info.game).game_chart(tables, item.table_id)
             except (StorageError, TableNotFound, WrongTableStatus) as err:
                 log.warning("outbox %s: no chart (%s); the text alone", item.id, err)
         await tables.budget.acquire(item.channel_id)

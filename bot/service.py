@@ -96,7 +96,7 @@ class LiveTable:
     @property
     def game(self) -> DiscordGame:
         """The table's game on Discord."""
-        return games.get(game_name(self.info))
+        return games.get(self.info.game)
 
     def user_at(self, seat: int) -> int | None:
         """The Discord user of a seat still played by its human, else ``None``."""
@@ -157,23 +157,6 @@ class NoClock:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def game_name(info: TableInfo) -> str:
-    """The game a stored table plays (tables stored before games had names play Stack)."""
-    return str(getattr(info, "game", None) or games.DEFAULT)
-
-
-def with_game(method: Callable[..., Any], game: str) -> dict[str, Any]:
-    """``{"game": game}`` for a storage method that keys by game; ``{}`` for one that does
-    not yet (storage written before games had names knows only the default game)."""
-    import inspect
-
-    if "game" in inspect.signature(method).parameters:
-        return {"game": game}
-    if game != games.DEFAULT:
-        raise Refusal("This server's storage does not keep that game yet.")
-    return {}
 
 
 def settle(
@@ -349,16 +332,13 @@ class TableService:
 
     async def settings(self, info: TableInfo) -> Any:
         """The server's and channel's settings for the table's game."""
-        store = self.store
-        return await store.guild_settings(
-            info.guild_id, info.channel_id, **with_game(store.guild_settings, game_name(info))
-        )
+        return await self.store.guild_settings(info.guild_id, info.channel_id, game=info.game)
 
     async def rules_of(self, info: TableInfo) -> BaseModel:
         """The game's settings at this table: the house rules, then the table's options."""
         settings = await self.settings(info)
         values = {**settings.effective.model_dump(), **info.options}
-        return games.get(game_name(info)).settings_of(values)
+        return games.get(info.game).settings_of(values)
 
     async def new_table(
         self,
@@ -378,9 +358,7 @@ class TableService:
         except games.UnknownGame as err:
             raise Refusal(str(err)) from None
         store = self.store
-        settings = await store.guild_settings(
-            guild_id, channel_id, **with_game(store.guild_settings, game)
-        )
+        settings = await store.guild_settings(guild_id, channel_id, game=game)
         chosen = {k: v for k, v in options.items() if v is not None}
         try:
             played.settings_of({**settings.effective.model_dump(), **chosen})
@@ -393,7 +371,7 @@ class TableService:
                 host.id,
                 host.name,
                 chosen,
-                **with_game(store.create_table, game),
+                game=game,
             )
         except TableExists:
             raise Refusal(

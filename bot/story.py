@@ -33,7 +33,7 @@ import discord
 
 from bot.palette import THEMES, Theme
 from bot.render import scoring_messages
-from bot.service import Refusal, game_name
+from bot.service import Refusal
 from bot.text import EMBED_FIELD, cut, plain_name, plural
 from bot.views import TableButton, host_of
 from engine.stack.record import RecordError, replay
@@ -226,7 +226,7 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
         raise StoryRefusal(NOT_STARTED) from None
     from bot import games
 
-    game = games.get(game_name(info))
+    game = games.get(info.game)
     files = []
     chart = await game.score_chart(tables, sheet, info)
     if chart is not None:

@@ -44,7 +44,7 @@ from bot.games.base import DiscordGame, Panel
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
-from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService, game_name
+from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import fit_message
 from bot.views import (
     PICTURE,
@@ -489,7 +489,7 @@ class Tables:
         channel = self._channel(info.message_channel_id or info.channel_id)
         picture: discord.File | None = None
         state = loaded.state
-        game = games.get(game_name(info))
+        game = games.get(info.game)
         if state is None:
             view: TableLayout = closed_layout(closed_text(game))
         else:
@@ -760,18 +760,26 @@ class Tables:
         text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
         await self.say(interaction, f"💡 The greedy AI would play: {text}")
 
+    async def last_finished(self, channel_id: int) -> int | None:
+        """The table of the channel's last finished game, of any game."""
+        newest: tuple[datetime, int] | None = None
+        for name in games.names():
+            finished = await self.store.history(channel_id, limit=1, game=name)
+            if finished and (newest is None or finished[0].finished_at > newest[0]):
+                newest = (finished[0].finished_at, finished[0].table_id)
+        return newest[1] if newest is not None else None
+
     async def export(self, interaction: discord.Interaction) -> None:
         """The record of the channel's game (a running one, unless its game hides
         information: then only once it is over), else of its last finished game."""
         live = self.service.by_channel.get(interaction.channel_id or 0)
         table_id = live.id if live else None
         if table_id is None:
-            finished = await self.store.history(interaction.channel_id or 0, limit=1)
-            table_id = finished[0].table_id if finished else None
+            table_id = await self.last_finished(interaction.channel_id or 0)
         if table_id is None or (live is not None and live.state is None):
             raise Refusal("There's no game in this channel to export yet.")
         info = live.info if live is not None else await self.store.table(table_id)
-        game = games.get(game_name(info))
+        game = games.get(info.game)
         if live is not None and game.hidden_information:
             raise Refusal(
                 f"A running {game.title} game's record holds the cards nobody may see yet: "

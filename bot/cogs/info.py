@@ -21,7 +21,6 @@ from bot.client import StackBot
 from bot.cogs.table import game_choices
 from bot.games.base import DiscordGame
 from bot.render import history_text, house_rules_text, leaderboard_text
-from bot.service import game_name, with_game
 from bot.story import MAX_GAME_BUTTONS, history_view
 from bot.text import echo, escape_name, fit_message
 from engine.stack.rules import HouseRules, rules_error
@@ -101,14 +100,24 @@ class InfoCog(commands.Cog):
         name="scores", description="The score sheet of this channel's game, or its history"
     )
     @app_commands.guild_only()
-    @app_commands.describe(show="sheet: the current (or last) game; history: finished games here")
+    @app_commands.describe(
+        show="sheet: the current (or last) game; history: finished games here",
+        game="The history of which game (default: this channel's, or Stack)",
+    )
+    @app_commands.choices(game=game_choices())
     async def scores(
-        self, interaction: discord.Interaction, show: Literal["sheet", "history"] = "sheet"
+        self,
+        interaction: discord.Interaction,
+        show: Literal["sheet", "history"] = "sheet",
+        game: str | None = None,
     ) -> None:
         channel_id = interaction.channel_id or 0
         tables = self.bot.tables
         if show == "history":
-            finished = await self.store.history(channel_id, limit=MAX_GAME_BUTTONS)
+            played = self._game(interaction, game)
+            finished = await self.store.history(
+                channel_id, limit=MAX_GAME_BUTTONS, game=played.name
+            )
             view = history_view(finished)
             extra = {"view": view} if view is not None else {}
             await tables.say(interaction, history_text(finished), **extra)
@@ -116,8 +125,7 @@ class InfoCog(commands.Cog):
         live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
         if table_id is None:
-            finished = await self.store.history(channel_id, limit=1)
-            table_id = finished[0].table_id if finished else None
+            table_id = await tables.last_finished(channel_id)
         if table_id is None:
             await reply(interaction, "No game has been played in this channel yet.")
             return
@@ -127,16 +135,16 @@ class InfoCog(commands.Cog):
         except (TableNotFound, WrongTableStatus):
             await reply(interaction, "No game has been played in this channel yet.")
             return
-        game = games.get(game_name(info))
-        chart = await tables.in_time(interaction, game.score_chart(tables, sheet, info))
+        shown = games.get(info.game)
+        chart = await tables.in_time(interaction, shown.score_chart(tables, sheet, info))
         extra = {"file": chart} if chart is not None else {}
-        await tables.say(interaction, game.score_text(sheet), **extra)
+        await tables.say(interaction, shown.score_text(sheet), **extra)
 
     def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
         """The game asked for, else the channel's table's, else the default (Stack)."""
         if name is None:
             live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
-            name = game_name(live.info) if live is not None else games.DEFAULT
+            name = live.info.game if live is not None else games.DEFAULT
         return games.get(name)
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
@@ -153,9 +161,7 @@ class InfoCog(commands.Cog):
     ) -> None:
         played = self._game(interaction, game)
         store = self.store
-        rows = await store.leaderboard(
-            interaction.guild_id or 0, by=by, **with_game(store.leaderboard, played.name)
-        )
+        rows = await store.leaderboard(interaction.guild_id or 0, by=by, game=played.name)
         await reply(interaction, leaderboard_text(rows, by))
 
     @app_commands.command(name="stats", description="A player's record in a game on this server")
@@ -175,7 +181,7 @@ class InfoCog(commands.Cog):
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
         store = self.store
-        record = await store.stats(guild_id, who.id, **with_game(store.stats, played.name))
+        record = await store.stats(guild_id, who.id, game=played.name)
         name = getattr(who, "display_name", who.name)
         tables = self.bot.tables
         chart = None
@@ -196,9 +202,7 @@ class InfoCog(commands.Cog):
         played = self._game(interaction, game)
         store = self.store
         settings = await store.guild_settings(
-            interaction.guild_id or 0,
-            interaction.channel_id,
-            **with_game(store.guild_settings, played.name),
+            interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
         house = played.settings_text(settings.effective)
