@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import games
+from engine.bench import play_one
 from engine.game import Decision, GameEnded, SetupError, TurnEnded
-from engine.stackup.bench import play_one
 from engine.stackup.cards import card_names
 from engine.stackup.game import GAME
 from engine.stackup.moves import Move
@@ -139,5 +139,8 @@ def test_render_never_shows_another_players_cards(seed: int, n: int, stop: int) 
 
 def test_bench_plays_one_game_like_a_host() -> None:
     rng = random.Random(1)
-    assert all(play_one(rng, n) > 0 for n in range(2, 7))
-    assert play_one(random.Random(5)) == play_one(random.Random(5))
+    choose = GAME.make_ai("random").choose
+    assert all(play_one(GAME, n, rng, choose) > 0 for n in range(2, 7))
+    assert play_one(GAME, 4, random.Random(5), choose) == play_one(
+        GAME, 4, random.Random(5), choose
+    )
