@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from engine import games
 from engine.errors import MoveError
@@ -132,9 +132,7 @@ class TerminalGame:
     def _apply(self, seat: int | None, move: Any) -> None:
         for event in self.state.apply(move, by=seat):
             if isinstance(event, TurnEnded):
-                words = self.game.turn_words(self.state, event)
-                auto = self.seats[event.seat].ai is not None
-                self.say(f"{words}{' (AI)' if auto else ''}")
+                self.say(self.game.turn_words(self.state, event))
             elif isinstance(event, GameEnded):
                 self.say("\n=== Game over.")
 
@@ -231,6 +229,11 @@ def play(
         options = chosen.settings.model_validate(settings or {})
         seats = build_seats(humans, bots, level, chosen)
         terminal = TerminalGame(chosen, seats, options, random.Random(seed), stdin, stdout, export)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "option"
+        stdout.write(f"stackbot play: bad {where} {first['input']!r}: {first['msg']}\n")
+        return 2
     except (SetupError, ValueError) as err:
         stdout.write(f"stackbot play: {_first_line(err)}\n")
         return 2

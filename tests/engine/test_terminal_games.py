@@ -1,0 +1,108 @@
+"""`stackbot play --game …` for games other than Stack, through stdin/stdout."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import games
+from engine.record import check_file
+from engine.stackup.cards import card_name
+from engine.stackup.state import StackUpState
+from engine.terminal import Seat, TerminalGame, play
+
+GAME = games.get("stackup")
+
+
+def test_unattended_stackup_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--game", "stackup", "--bots", "4"]
+        + ["--seed", "3", "--export", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "=== Game over." in proc.stdout and "Winner: bot" in proc.stdout
+    result = check_file(str(record))
+    assert result["ok"] is True and result["finished"] is True
+
+
+def test_bad_input_is_answered_and_the_game_goes_on() -> None:
+    stdin = io.StringIO("dance\nR99\nsnatch nobody 2\nhint\nhelp\nshow\nquit\n")
+    stdout = io.StringIO()
+    code = play(["alice"], 2, game="stackup", seed=2, level="greedy", stdin=stdin, stdout=stdout)
+    out = stdout.getvalue()
+    assert code == 0
+    assert "'dance' is not a card or a move" in out
+    assert "There is no R99" in out
+    assert "There's no player called 'nobody 2'" in out
+    assert "Hint: " in out and "How to type a move" in out
+    assert "Game abandoned: you quit." in out
+    assert "Traceback" not in out
+
+
+def test_bad_options_are_refused_with_exit_2() -> None:
+    out = io.StringIO()
+    code = play(["a"], 9, game="stackup", seed=1, level="greedy", stdin=io.StringIO(), stdout=out)
+    assert code == 2 and "2 to 6 players" in out.getvalue()
+    out = io.StringIO()
+    code = play(
+        ["a"],
+        1,
+        game="stackup",
+        seed=1,
+        level="greedy",
+        settings={"turn_limit": 0},
+        stdin=io.StringIO(),
+        stdout=out,
+    )
+    assert code == 2 and "turn_limit" in out.getvalue()
+
+
+class LegalTyper(io.StringIO):
+    """A player at the keyboard who types the first legal move of whoever is to act."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.terminal: TerminalGame | None = None
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.terminal is not None
+        state = self.terminal.state
+        return GAME.move_notation(state, state.legal_moves()[0]) + "\n"
+
+
+def test_two_humans_at_one_keyboard_each_see_only_their_own_hand() -> None:
+    stdin, stdout = LegalTyper(), io.StringIO()
+    seats = [Seat("alice", None), Seat("bob", None), Seat("bot1", GAME.make_ai("greedy"))]
+    terminal = TerminalGame(GAME, seats, GAME.settings(), random.Random(8), stdin, stdout)
+    stdin.terminal = terminal
+    shown: list[tuple[str, str]] = []  # (whose turn was announced, the hand line shown)
+    real_say = terminal.say
+
+    def say(text: str = "") -> None:
+        state = terminal.state
+        assert isinstance(state, StackUpState)
+        seat = state.current_player
+        if "Your hand:" in text and seat is not None:
+            own = {card_name(c) for c in state.hand(seat)}
+            line = next(x for x in text.splitlines() if x.startswith("Your hand:"))
+            assert set(line.removeprefix("Your hand:").split()) <= own
+            shown.append((state.players[seat], line))
+        real_say(text)
+
+    terminal.say = say  # type: ignore[method-assign]
+    assert terminal.run() == 0
+    out = stdout.getvalue()
+    assert {who for who, _ in shown} == {"alice", "bob"}
+    assert "everyone else, look away" in out
+    assert "Winner:" in out
+    json.dumps(GAME.export_record(terminal.state))
