@@ -16,13 +16,13 @@ from engine.stackup.state import StackUpState
 from engine.terminal import Seat, TerminalGame, play
 
 GAME = games.get("stackup")
+PLAY = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
 
 
 def test_unattended_stackup_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "play", "--game", "stackup", "--bots", "4"]
-        + ["--seed", "3", "--export", str(record)],
+        [*PLAY, "--bots", "4", "--seed", "3", "--export", str(record)],
         capture_output=True,
         text=True,
         timeout=120,
