@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from sqlalchemy import func, select, text
+from alembic.runtime.environment import EnvironmentContext
+from sqlalchemy import Connection, func, select, text
 
 from engine.game import Decision
 from engine.stack.ai import RandomPlayer
@@ -14,7 +16,9 @@ from engine.stack.moves import Move
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence import Store
+from persistence.migrate import alembic_config, script_directory
 from persistence.records import Announcement, TableInfo
+from persistence.schema import metadata
 
 GUILD = 1000
 TABLE = Announcement("table")
@@ -118,3 +122,16 @@ async def refusing_inserts(store: Store, table: str) -> AsyncIterator[None]:
         on = "" if store.engine.dialect.name == "sqlite" else f" ON {table}"
         async with store.engine.begin() as conn:
             await conn.execute(text(f"DROP TRIGGER {trigger}{on}"))
+
+
+def downgrade_to(connection: Connection, target: str) -> None:
+    """Take the database down to revision ``target`` (its migrations' downgrades)."""
+    script = script_directory()
+
+    def downgrade(rev: Any, context: Any) -> Any:
+        return script._downgrade_revs(target, rev)
+
+    with EnvironmentContext(alembic_config(), script, fn=downgrade, destination_rev=target) as env:
+        env.configure(connection=connection, target_metadata=metadata)
+        with env.begin_transaction():
+            env.run_migrations()

@@ -14,17 +14,16 @@ from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Connection, text
+from sqlalchemy import text
 
 from engine.stack.record import check
 from engine.stack.rules import HouseRules
 from persistence import Store
 from persistence.database import make_engine
-from persistence.migrate import alembic_config, head_revision, script_directory
+from persistence.migrate import head_revision
 from persistence.schema import metadata
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import placed_counts, play_moves, started_table
+from tests.persistence.helpers import downgrade_to, placed_counts, play_moves, started_table
 from tests.persistence.release import Where, as_before, as_json, run_release
 
 GUILD = 1000
@@ -75,18 +74,6 @@ async def revision(backend: Backend) -> str:
             )
     finally:
         await engine.dispose()
-
-
-def downgrade_to(connection: Connection, target: str) -> None:
-    script = script_directory()
-
-    def downgrade(rev: Any, context: Any) -> Any:
-        return script._downgrade_revs(target, rev)
-
-    with EnvironmentContext(alembic_config(), script, fn=downgrade, destination_rev=target) as env:
-        env.configure(connection=connection, target_metadata=metadata)
-        with env.begin_transaction():
-            env.run_migrations()
 
 
 def built_by_the_release(backend: Backend, release_code: Path, tmp_path: Path) -> Any:
