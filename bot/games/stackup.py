@@ -98,6 +98,7 @@ class StackUpCommands(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="play", description="Stack Up!: play cards by typing them")
+    @app_commands.guild_only()
     @app_commands.describe(
         cards="R7 R8 R9 skip · switch blue · snatch @bob 2 · crash · block · take · keep · up"
     )

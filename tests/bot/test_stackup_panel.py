@@ -246,7 +246,7 @@ def test_the_panel_message_fits_discord_at_any_step(players: int) -> None:
         rows: dict[int, int] = {}
         for item in panel.view.children:
             assert len(item.custom_id) <= 100, item.custom_id  # type: ignore[attr-defined]
-            rows[item.row or 0] = rows.get(item.row or 0, 0) + 1  # type: ignore[attr-defined]
+            rows[item.row or 0] = rows.get(item.row or 0, 0) + 1
         assert len(rows) <= 5 and all(n <= 5 for n in rows.values())
         # another seat sees its own hand and whom the table waits for, and no button
         other = (seat + 1) % players
@@ -263,7 +263,7 @@ def test_the_panel_shows_the_hand_and_the_question_to_the_seat_to_act() -> None:
     assert lines[1] == "🟥 R6 R7 · 🟦 B2 · 🎨 Switch"
     assert lines[2].startswith("Stack: 🟥 **Red 5** · ⬆️ up (1→15) · draw pile")
     assert "pick the first card" in lines[3]
-    ids = [item.custom_id for item in panel.view.children]  # type: ignore[union-attr,attr-defined]
+    ids = [item.custom_id for item in panel.view.children]  # type: ignore[union-attr]
     assert "stackup:7:3:s:w" in ids and "stackup:7:3:s:cR6" in ids
     waiting = hand_panel(live, BEN)  # type: ignore[arg-type]
     assert "B1 B3 B4 B5" in waiting.text and "R6" not in waiting.text

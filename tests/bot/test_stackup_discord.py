@@ -1,0 +1,305 @@
+"""Stack Up! on Discord through simcord, with the real bot, command tree and views: a whole
+game of three humans with 32-character names full of markdown and mentions and an AI
+seat, played through **My hand** (the decision built step by step) and ``/play``
+(mentions for a Snatch's target), checked for leaks after every step: nothing any player
+sees — the table message, the picture's alt text, the panels and answers addressed to
+them, the channel's messages — names a card of another player's hand, and the picture's
+job carries hand sizes only. Also: ``/export`` of a running game is refused, a stale
+panel is refused and changes nothing, refusals of typed plays are specific."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import deque
+from typing import Any
+
+import pytest
+
+from bot.games.stackup_panel import move_code, node
+from bot.games.stackup_picture import TablePicture
+from bot.painter import DrawJob
+from bot.text import MESSAGE_LIMIT, escape_name
+from engine.stackup.cards import card_name, is_special
+from engine.stackup.moves import Play, PlayDrawn, PlayerMove
+from engine.stackup.notation import move_notation
+from engine.stackup.state import StackUpState
+from tests.bot.conftest import World, buttons_of, message, table_text_of
+
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+CARD = re.compile(r"(?<![A-Za-z0-9])([RBYG](?:1[0-5]|[1-9]))(?![0-9])")
+LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
+
+
+def nasty_name(seat: int) -> str:
+    """A 32-character name full of markdown and mentions, unique by its first digit."""
+    return (str(seat) + NASTY).ljust(32, "x")[:32]
+
+
+def live_of(world: World) -> Any:
+    return world.bot.tables.service.by_channel.get(world.channel.id)
+
+
+def table_message(world: World, table_id: int) -> Any:
+    message_id = world.bot.tables.messages[table_id].message_id
+    assert message_id is not None
+    return message(world, message_id)
+
+
+class Watch:
+    """Everything the players saw, checked after every step."""
+
+    def __init__(self, world: World, humans: list[Any]) -> None:
+        self.world = world
+        self.humans = humans
+        self.public: set[str] = set()  # cards that have been on the stack (played openly)
+        self.jobs: list[DrawJob] = []
+        self.seen: dict[tuple[int, int], str] = {}  # (user, message): the text checked
+        self.scans = 0
+        self.pictures = 0
+
+    def texts_seen_by(self, user: Any) -> list[str]:
+        """What ``user``'s client shows in the channel that is new or changed since the
+        last check: contents, V2 text displays, buttons and menus, the picture's alt text,
+        embeds — their ephemeral answers too. (What a message showed before was checked
+        then: an old panel shows the player's hand of that time.)"""
+        backend = self.world.env.backend
+        out = []
+        for shown in self.world.channel.history(viewer=user):
+            stored = backend.get_message(self.world.channel.id, shown.id)
+            parts = [
+                stored.content or "",
+                json.dumps(stored.components, ensure_ascii=False),
+                json.dumps(stored.embeds, ensure_ascii=False),
+                *(a.description or "" for a in shown.attachments),
+            ]
+            text = "\n".join(parts)
+            if self.seen.get((user.id, shown.id)) != text:
+                self.seen[(user.id, shown.id)] = text
+                out.append(text)
+        return out
+
+    def check(self, state: StackUpState) -> None:
+        """No player sees a number card of another hand (cards once played openly are
+        public history: they may be named by the turns' words); the picture's jobs carry
+        no card of any hand."""
+        self.public |= {card_name(c) for c in state.stack_cards}
+        for turn in state.log:
+            self.public |= {card_name(c) for c in turn.cards}
+        live = live_of(self.world)
+        seats = {live.user_at(s): s for s in range(len(state.players))} if live else {}
+        for user in self.humans:
+            seat = seats.get(user.id)
+            hidden = {
+                card_name(c)
+                for other in range(len(state.players))
+                if other != seat
+                for c in state.hand(other)
+                if not is_special(c)
+            } - self.public
+            for text in self.texts_seen_by(user):
+                leaked = set(CARD.findall(text)) & hidden
+                assert not leaked, f"{user.name} sees {leaked} of another hand in {text[:300]!r}"
+            self.scans += 1
+        held = {card_name(c) for s in range(len(state.players)) for c in state.hand(s)}
+        for job in self.jobs:
+            assert job.function == "bot.games.stackup_picture:draw_table"
+            [picture] = job.args
+            assert isinstance(picture, TablePicture)
+            assert all(isinstance(n, int) for n in picture.hand_sizes)
+            assert set(picture.last_cards) <= self.public
+            fields = json.dumps([str(getattr(picture, f)) for f in picture.__dataclass_fields__])
+            assert not (set(CARD.findall(fields)) & held - self.public), fields
+            self.pictures += 1
+        self.jobs.clear()
+
+
+def route(state: StackUpState, move: PlayerMove) -> list[str]:
+    """The steps of **My hand** that lead to ``move`` (its button is on the last)."""
+    legal = state.legal_moves()
+    queue: deque[tuple[str, list[str]]] = deque([("", [])])
+    seen = set()
+    while queue:
+        path, trail = queue.popleft()
+        if path in seen:
+            continue
+        seen.add(path)
+        step = node(legal, path, state.players, state.drawn)
+        assert step is not None
+        for choice in step.choices:
+            if choice.move == move:
+                return trail
+            if choice.path is not None:
+                queue.append((choice.path, [*trail, choice.path]))
+    raise AssertionError(f"{move} is not on the panel")
+
+
+async def click_through(actor: Any, panel: Any, live: Any, move: PlayerMove) -> Any:
+    """Build ``move`` on the panel step by step, then play it; the last answer."""
+    prefix = f"stackup:{live.id}:{live.version}"
+    for path in route(live.state, move):
+        ids = [b["custom_id"] for b in buttons_of(panel)]
+        assert f"{prefix}:s:{path}" in ids, (path, ids)
+        result = await actor.click(panel, custom_id=f"{prefix}:s:{path}")
+        assert result.ephemeral or result.response is not None
+        panel = result.response
+        assert len(panel.content) <= MESSAGE_LIMIT
+    ids = [b["custom_id"] for b in buttons_of(panel)]
+    code = f"{prefix}:m:{move_code(move)}"
+    assert code in ids, (code, ids)
+    return await actor.click(panel, custom_id=code)
+
+
+def typed(state: StackUpState, move: PlayerMove, live: Any) -> str:
+    """How a player types ``move``, naming a human Snatch target by a mention."""
+    target = move.target if isinstance(move, Play | PlayDrawn) else None
+    user = live.user_at(target) if target is not None else None
+    if user is not None and move.count is not None:  # type: ignore[union-attr]
+        head = "play snatch" if isinstance(move, PlayDrawn) else "snatch"
+        return f"{head} <@{user}> {move.count}"  # type: ignore[union-attr]
+    return move_notation(state, move)
+
+
+async def stackup_table(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], Watch]:
+    humans = [
+        world.guild.add_member(world.env.create_user(f"p{i}"), nick=nasty_name(i)) for i in range(3)
+    ]
+    watch = Watch(world, humans)
+    painter = world.bot.tables.painter
+    draw = painter.draw
+
+    async def spy(job: Any) -> bytes:
+        watch.jobs.append(job)
+        return await draw(job)
+
+    monkeypatch.setattr(painter, "draw", spy)
+    opened = await humans[0].slash(world.channel, "table new", game="stackup")
+    assert opened.response is not None and not opened.ephemeral
+    lobby = opened.response
+    for human in humans[1:]:
+        joined = await human.click(lobby, label="Join")
+        assert joined.ephemeral, joined.response.content
+    await humans[0].click(lobby, label="Add AI")
+    started = await humans[0].click(lobby, label="Start")
+    assert started.response is not None
+    return humans, watch
+
+
+async def test_a_whole_game_on_discord_hides_every_hand(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, watch = await stackup_table(world, monkeypatch)
+    actors = {h.id: h for h in humans}
+    rng = random.Random(5)
+    live = live_of(world)
+    table_id = live.id
+    seen = {"panel": 0, "typed": 0, "steps": 0, "bonus": 0, "snatch_typed": 0, "stale": 0}
+    export = await humans[1].slash(world.channel, "export")
+    assert export.ephemeral and "once the game is over" in export.response.content
+    watch.check(live.state)
+    for step in range(600):
+        live = live_of(world)
+        if live is None or live.state.is_over:
+            break
+        state: StackUpState = live.state
+        seat = state.current_player
+        assert seat is not None
+        actor = actors[live.user_at(seat)]
+        # the table message: public facts only, within Discord's limits
+        shown = table_message(world, table_id)
+        text = table_text_of(shown)
+        assert len(text) <= MESSAGE_LIMIT
+        assert not LIVE_MENTION.sub("", text.replace(f"<@{actor.id}>", "")).count("<@")
+        assert escape_name(state.players[seat]) in text
+        assert f"{state.pile_size}**" in text
+        assert [b["label"] for b in buttons_of(shown)] == ["My hand"]
+        # a player waiting sees their own hand and whom the table waits for
+        waiting = next(h for h in humans if h is not actor)
+        theirs = await waiting.click(shown, label="My hand")
+        assert theirs.ephemeral and "Waiting for" in theirs.response.content
+        assert not buttons_of(theirs.response)
+        watch.check(state)  # what a click shows is checked against the table of that moment
+        move = rng.choice(state.legal_moves())
+        version = live.version
+        if step % 3 == 2:
+            words = typed(state, move, live)
+            if step % 9 == 2:  # a panel opened, then the move typed: the panel is stale
+                stale_panel = (await actor.click(shown, label="My hand")).response
+            else:
+                stale_panel = None
+            result = await actor.slash(world.channel, "play", cards=words)
+            assert result.ephemeral, result.response.content
+            assert result.response.content.startswith("✅"), (words, result.response.content)
+            seen["typed"] += 1
+            seen["snatch_typed"] += "<@" in words
+            if stale_panel is not None and buttons_of(stale_panel):
+                after = live_of(world)
+                before = (after.version, after.state.to_dict()) if after else None
+                refused = await actor.click(
+                    stale_panel, custom_id=buttons_of(stale_panel)[0]["custom_id"]
+                )
+                assert "older state" in (refused.response.content if refused.response else "")
+                after = live_of(world)
+                assert before == ((after.version, after.state.to_dict()) if after else None)
+                seen["stale"] += 1
+        else:
+            panel = await actor.click(shown, label="My hand")
+            assert panel.ephemeral
+            watch.check(state)
+            hand = panel.response.content.split("\n")[1]
+            assert set(CARD.findall(hand)) == {
+                card_name(c) for c in state.hand(seat) if not is_special(c)
+            }
+            steps = len(route(state, move))
+            result = await click_through(actor, panel.response, live, move)
+            content = result.response.content if result.response else ""
+            assert content.startswith(("✅", "🃏")), content  # 🃏: the same seat goes on
+            seen["panel"] += 1
+            seen["steps"] += steps
+            seen["bonus"] += isinstance(move, Play) and move.bonus is not None
+        after = live_of(world)
+        assert after is None or after.version > version
+        watch.check(after.state if after is not None else state)
+    else:
+        raise AssertionError("the game did not end")
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    assert any("🏆" in t for t in texts)
+    assert world.bot.store is not None
+    final = await world.bot.store.table(table_id)
+    assert final.status != "playing"
+    export = await humans[1].slash(world.channel, "export")
+    assert export.ephemeral and export.response.attachments  # over: the record is shown
+    assert seen["panel"] and seen["typed"] and seen["steps"] and seen["stale"], seen
+    assert watch.scans > 100 and watch.pictures > 10, (watch.scans, watch.pictures)
+    print("SEEN", seen)
+
+
+async def test_typed_refusals_are_specific_and_reveal_no_hand(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await stackup_table(world, monkeypatch)
+    live = live_of(world)
+    state: StackUpState = live.state
+    seat = state.current_player
+    assert seat is not None
+    actor = next(h for h in humans if h.id == live.user_at(seat))
+    other = next(h for h in humans if h.id != actor.id)
+    version = live.version
+    # not your turn: says whose turn it is, nothing more
+    early = await other.slash(world.channel, "play", cards="up")
+    assert early.ephemeral
+    assert f"It's {escape_name(state.players[seat])}'s turn" in early.response.content
+    # not a card
+    nonsense = await actor.slash(world.channel, "play", cards="R99")
+    assert nonsense.ephemeral and "R99" in nonsense.response.content
+    # a card another player holds: refused without saying who holds it
+    held = next(c for s, _ in enumerate(state.players) if s != seat for c in state.hand(s))
+    refused = await actor.slash(world.channel, "play", cards=card_name(held))
+    text = refused.response.content
+    assert refused.ephemeral
+    assert not any(
+        escape_name(name) in text for s, name in enumerate(state.players) if s != seat
+    ), text
+    assert live_of(world).version == version  # nothing changed
