@@ -155,17 +155,17 @@ class Bench:
             await self.open_table(channel)
             return
         state = live.state
-        seat = state.current
+        seat = state.current_player
         if seat is None:
             return
         user = live.user_at(seat)
         if user is None:
             return
-        move = self.player.choose(state, self.rng)
+        move = self.player.choose(state, self.rng)  # type: ignore[arg-type]
         try:
             outcome = await self.service.move(
                 channel,
-                Player(user, state.name(seat)),
+                Player(user, state.players[seat]),
                 move=move,
                 interaction_id=f"{channel}-{self.moves}-{self.refused}",
             )

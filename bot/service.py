@@ -715,11 +715,7 @@ class TableService:
             # one turn for the player: every decision until their turn ends
             for _ in range(STEP_LIMIT):
                 step.play(seat, game.hint(step.state)[0], auto=True)
-                if (
-                    seat in step.ended
-                    or step.state.is_over
-                    or step.state.current_player != seat
-                ):
+                if seat in step.ended or step.state.is_over or step.state.current_player != seat:
                     break
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:

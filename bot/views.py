@@ -46,9 +46,7 @@ def host_of(interaction: discord.Interaction) -> Host:
     return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
 
 
-async def answer_error(
-    interaction: discord.Interaction, error: BaseException, where: str
-) -> None:
+async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """The one answer to a failed interaction: a :class:`Refusal` is said to the user as
     it is (nothing changed); anything else is logged with where it happened and answered
     with a short note, never Discord's "This interaction failed"."""
@@ -99,7 +97,9 @@ class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
     ) -> TableButton:
         fields = match.groupdict()
         table, version = int(fields.pop("table")), int(fields.pop("version"))
-        return cls(table, version, **fields)  # type: ignore[call-arg]
+        make: Any = cls  # a subclass: (table_id, version, *its other groups as strings)
+        button: TableButton = make(table, version, **fields)
+        return button
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if host_of(interaction).accepting:
@@ -151,9 +151,7 @@ class PanelButton(
     """The private button on the live table (**My turn**, **My hand**: the game's
     :attr:`~bot.games.base.DiscordGame.private_button`): the player's own panel."""
 
-    def __init__(
-        self, table_id: int, version: int, looks: PrivateButton | None = None
-    ) -> None:
+    def __init__(self, table_id: int, version: int, looks: PrivateButton | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=looks.label if looks is not None else "My turn",
             emoji=looks.emoji if looks is not None else None,
@@ -218,7 +216,7 @@ class MoveSelect(
         super().__init__(select, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        values = self.item.values or ["-"]  # type: ignore[attr-defined]
+        values = self.item.values or ["-"]
         await host.tapped(interaction, self.table_id, self.version, values[0])
 
 

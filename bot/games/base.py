@@ -320,14 +320,14 @@ class DiscordGame:
     def alt_text(self, state: Any) -> str:
         """The picture's description for screen readers (at most 1,024 characters)."""
         who = state.current_player
-        status = "over" if state.is_over else (
-            f"{plain_name(state.players[who])} to move" if who is not None else "in play"
+        status = (
+            "over"
+            if state.is_over
+            else (f"{plain_name(state.players[who])} to move" if who is not None else "in play")
         )
         return cut(f"{self.title} table, {status}.", 1024)
 
-    def picture(
-        self, state: Any, *, theme: str, turn_seconds: int | None
-    ) -> DrawJob | None:
+    def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
         """The table's picture as a job for the painter, or ``None`` (no picture)."""
         return None
 
@@ -396,13 +396,13 @@ class DiscordGame:
         """The private panel of ``seat`` (called under the table's lock: read
         ``live.state`` freely, never call the service). The default lists the legal moves
         as buttons when it is the seat's turn."""
-        from bot.service import Refusal
+        from bot.service import Choice, Refusal
         from bot.views import moves_view
 
         state = live.state
         if state is None or state.current_player != seat:
             raise Refusal("It's not your turn.")
-        choices = [(m, self.move_label(state, m)) for m in state.legal_moves()]
+        choices = [Choice(m, self.move_label(state, m)) for m in state.legal_moves()]
         view, hidden = moves_view(self, live.id, live.version, choices)
         text = f"**Your turn.**\n{escape_name(self.game.render_text(state, seat))}"
         if hidden:

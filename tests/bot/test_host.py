@@ -143,9 +143,7 @@ async def test_buttons_posted_before_games_had_names_still_work(world: World) ->
     channel = world.bot.get_channel(world.channel.id)
     old = discord.ui.View(timeout=None)
     for action, label in (("join", "Join"), ("start", "Start")):
-        old.add_item(
-            discord.ui.Button(label=label, custom_id=f"stack:lobby:{action}:{live.id}:0")
-        )
+        old.add_item(discord.ui.Button(label=label, custom_id=f"stack:lobby:{action}:{live.id}:0"))
     posted = await channel.send("an old lobby", view=old)
     old.stop()
     joined = await world.bob.click(posted, label="Join")
@@ -196,7 +194,5 @@ def test_no_module_below_the_host_imports_it() -> None:
     imports it back (not even for typing: they use the Host protocol)."""
     for name in ("views.py", "story.py", "service.py", "games/base.py", "games/stack.py"):
         tree = ast.parse((BOT / name).read_text())
-        imported = {
-            node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-        }
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "bot.tables" not in imported and "bot.client" not in imported, name

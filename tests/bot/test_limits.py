@@ -63,6 +63,7 @@ def stack_lobby_text(info: TableInfo, rules: HouseRules) -> str:
 
     return lobby_text(info, "Stack", DISCORD_GAME.lobby_summary(rules), 8)
 
+
 NASTY = "<@&123456789012345678>__**x**__@everyone`|~"
 FRAGMENTS = [
     "<@&123456789012345678>",

@@ -14,12 +14,12 @@ import discord
 import pytest
 
 import bot.tables
+from bot.games.stack import move_code
 from bot.image import FieldPicture
+from bot.painter import as_job
 from bot.palette import seat_colour
 from bot.panel import SUGGESTED
 from bot.text import MESSAGE_LIMIT, escape_name
-from bot.games.stack import move_code
-from bot.painter import as_job
 from engine.game import Decision
 from engine.stack.advice import advise
 from engine.stack.render import LINE_WIDTH, short_name
