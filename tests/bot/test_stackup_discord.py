@@ -303,3 +303,28 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
         escape_name(name) in text for s, name in enumerate(state.players) if s != seat
     ), text
     assert live_of(world).version == version  # nothing changed
+
+
+async def test_rules_brief_the_game_and_its_notation(world: World) -> None:
+    answer = await world.alice.slash(world.channel, "rules", game="stackup")
+    text = answer.response.content
+    assert answer.ephemeral and len(text) <= MESSAGE_LIMIT
+    assert text.startswith("**Stack Up!**")
+    for typed_play in ("/play R7 R8 R9 skip", "/play switch blue", "/play snatch @bob 2"):
+        assert typed_play in text
+    assert "My hand" in text and "turn_limit" in text
+
+
+async def test_the_table_message_at_the_start_asks_the_first_player_the_direction(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await stackup_table(world, monkeypatch)
+    live = live_of(world)
+    state: StackUpState = live.state
+    text = table_text_of(table_message(world, live.id))
+    if live.user_at(state.current_player) is not None and state.phase == "direction":
+        assert "it's your turn: choose the direction" in text
+    assert "**Stack Up!** · turn " in text and "turns left before the limit" in text
+    for seat in range(state.n):
+        assert f"**{escape_name(state.players[seat])}** · {state.hand_size(seat)} cards" in text
+    _ = humans
