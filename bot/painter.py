@@ -234,7 +234,7 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
         if chart:
             gc.disable()
         try:
-            png = draw_job(job)
+            png = this.draw_job(job)  # the canonical module's DrawJob, as unpickled
         except Exception:
             traceback.print_exc()
             png = b""
