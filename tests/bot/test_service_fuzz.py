@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.service import Player, Refusal, TableService
 from bot.games.stack import move_from_code
+from bot.service import Player, Refusal, TableService
 from persistence import Store
 
 CHANNEL = 500
