@@ -36,6 +36,24 @@ COMMANDS = """Commands besides moves:
   help    this text and the rules  quit    leave the game"""
 
 
+def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | None]:
+    """Prompt ``name>`` and read one line: ``(line, None)``, or ``("", why)`` when the
+    player ends the game (``quit``/``exit``, Ctrl-C or the end of input)."""
+    stdout.write(f"{name}> ")
+    stdout.flush()
+    try:
+        line = stdin.readline()
+    except KeyboardInterrupt:
+        stdout.write("\n")
+        return "", CTRL_C
+    if not line:
+        stdout.write("\n")
+        return "", "end of input"
+    if line.strip().lower() in ("quit", "exit"):
+        return "", "you quit"
+    return line, None
+
+
 @dataclass
 class Seat:
     name: str
@@ -147,19 +165,10 @@ class TerminalGame:
         state, game = self.state, self.game
         self._show(seat)
         while True:
-            self.stdout.write(f"{state.players[seat]}> ")
-            self.stdout.flush()
-            try:
-                line = self.stdin.readline()
-            except KeyboardInterrupt:
-                self.stdout.write("\n")
-                return CTRL_C
-            if not line:
-                self.stdout.write("\n")
-                return "end of input"
+            line, ended = read_command(self.stdin, self.stdout, state.players[seat])
+            if ended is not None:
+                return ended
             command = line.strip().lower()
-            if command in ("quit", "exit"):
-                return "you quit"
             if command in ("help", "?"):
                 self.say(game.rules_text())
                 self.say(COMMANDS)

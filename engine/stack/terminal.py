@@ -21,7 +21,14 @@ from engine.stack.record import export_record
 from engine.stack.render import plain, render_field, render_score_sheet, square
 from engine.stack.rules import StackRules
 from engine.stack.state import SetupError, StackState
-from engine.terminal import ABANDONED, CTRL_C, INTERRUPTED_EXIT, Seat, build_seats
+from engine.terminal import (
+    ABANDONED,
+    CTRL_C,
+    INTERRUPTED_EXIT,
+    Seat,
+    build_seats,
+    read_command,
+)
 
 HELP = f"""Commands:
   stack V on NAME [HEIGHT]   put one of your unstacked Vs on NAME's pile showing V
@@ -126,19 +133,10 @@ class TerminalGame:
                 f"Your rerolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`."
             )
         while True:
-            self.stdout.write(f"{state.name(p)}> ")
-            self.stdout.flush()
-            try:
-                line = self.stdin.readline()
-            except KeyboardInterrupt:
-                self.stdout.write("\n")
-                return CTRL_C
-            if not line:
-                self.stdout.write("\n")
-                return "end of input"
+            line, ended = read_command(self.stdin, self.stdout, state.name(p))
+            if ended is not None:
+                return ended
             command = line.strip().lower()
-            if command in ("quit", "exit"):
-                return "you quit"
             if command in ("help", "?"):
                 self.say(HELP)
                 continue
