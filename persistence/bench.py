@@ -1,5 +1,8 @@
 """``python -m persistence.bench``: durable moves per second with 500 concurrent tables.
 
+Any game can be measured (``--game``, default ``stack``): tables are started and played
+through the engine's game interface, as the bot's host plays them.
+
 1. The raw rate of single-row INSERT + COMMIT with plain aiosqlite (WAL, synchronous=FULL,
    the same durability as the store) on the same file system, for reference.
 2. One move per commit: the CPU time of ``Store.record_move`` when each move is committed
@@ -35,15 +38,57 @@ from typing import Any
 import aiosqlite
 from sqlalchemy import select
 
-from engine.game import Decision
-from engine.stack.ai import RandomPlayer
-from engine.stack.moves import Move
-from engine.stack.rules import HouseRules
-from engine.stack.state import StackState
+from engine import games
+from engine.game import AIPlayer, Decision, Game
 from persistence.schema import moves, seats, snapshots, tables
 from persistence.store import Store
 
 GUILD = 1
+
+
+class Driver:
+    """Plays one game as the bot's host does: the random AI decides for the seat to act,
+    chance outcomes are drawn, and the table's own moves (``state.automatic()``, where the
+    game has it) are played, up to the next player's decision."""
+
+    def __init__(self, name: str) -> None:
+        self.game: Game[Any] = games.get(name)
+        self.ai: AIPlayer[Any] = self.game.make_ai("random")
+
+    def settle(self, state: Any, rng: random.Random) -> list[Any]:
+        made = []
+        automatic = getattr(state, "automatic", None)
+        while not state.is_over:
+            if state.decision is Decision.CHANCE:
+                move = state.sample_chance(rng)
+            else:
+                move = automatic() if automatic is not None else None
+                if move is None:
+                    break
+            state.apply(move)
+            made.append(move)
+        return made
+
+    def step(self, state: Any, rng: random.Random) -> list[Any]:
+        """The seat to act's move and what follows it: what one ``record_move`` stores."""
+        move = self.ai.choose(state, rng)
+        state.apply(move)
+        return [move, *self.settle(state, rng)]
+
+    async def start(self, store: Store, channel: int, rng: random.Random) -> tuple[int, int, Any]:
+        """A table of two players and two AIs, started: (id, version, state)."""
+        game = self.game
+        info = await store.create_table(GUILD, channel, channel * 10, f"p{channel}", game=game.name)
+        info = await store.join_table(info.id, channel * 10 + 1, f"q{channel}")
+        info = await store.add_ai(info.id, game.ai_levels[-1])
+        info = await store.add_ai(info.id, game.ai_levels[-1])
+        settings = game.settings()
+        lobby = [s.name for s in info.seats]
+        names = game.seat_order(lobby, settings)
+        state = game.new_state(names, settings)
+        opening = self.settle(state, rng)
+        info = await store.start_table(info.id, [lobby.index(n) for n in names], state, opening)
+        return info.id, info.version, state
 
 
 async def raw_aiosqlite_rate(folder: Path, seconds: float) -> float:
@@ -68,19 +113,16 @@ async def raw_aiosqlite_rate(folder: Path, seconds: float) -> float:
         return count / (time.perf_counter() - start)
 
 
-async def single_commit_cpu(store: Store, rng: random.Random, count: int) -> float:
+async def single_commit_cpu(store: Store, driver: Driver, rng: random.Random, count: int) -> float:
     """CPU seconds per ``record_move`` when each move is committed alone."""
-    player = RandomPlayer()
     channel = 900_000
-    table_id, version, state = await start_table(store, channel, rng)
+    table_id, version, state = await driver.start(store, channel, rng)
     cpu = 0.0
     for _ in range(count):
-        if state.decision is Decision.OVER:
+        if state.is_over:
             channel += 1
-            table_id, version, state = await start_table(store, channel, rng)
-        move = player.choose(state, rng)
-        state.apply(move)
-        step: list[Move] = [move, *state.resolve_chance(rng)]
+            table_id, version, state = await driver.start(store, channel, rng)
+        step = driver.step(state, rng)
         t0 = time.process_time()
         version = (await store.record_move(table_id, version, step, state)).version
         cpu += time.process_time() - t0
@@ -88,13 +130,15 @@ async def single_commit_cpu(store: Store, rng: random.Random, count: int) -> flo
     return cpu / count
 
 
-async def raw_single_commit_cpu(folder: Path, rng: random.Random, count: int) -> float:
+async def raw_single_commit_cpu(
+    folder: Path, driver: Driver, rng: random.Random, count: int
+) -> float:
     """CPU seconds per move for the same statements on plain aiosqlite: the INSERT of a
     move (its trigger keeps the table's version) and COMMIT, on the store's schema."""
     path = folder / "raw-moves.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     try:
-        table_id, version, _ = await start_table(store, 1, rng)
+        table_id, version, _ = await driver.start(store, 1, rng)
     finally:
         await store.close()
     stamp = "2026-01-01 00:00:00.000000"
@@ -115,43 +159,26 @@ async def raw_single_commit_cpu(folder: Path, rng: random.Random, count: int) ->
     return cpu / count
 
 
-async def start_table(
-    store: Store, channel: int, rng: random.Random
-) -> tuple[int, int, StackState]:
-    info = await store.create_table(GUILD, channel, channel * 10, f"p{channel}")
-    info = await store.join_table(info.id, channel * 10 + 1, f"q{channel}")
-    info = await store.add_ai(info.id)
-    info = await store.add_ai(info.id)
-    names = tuple(s.name for s in info.seats)
-    state = StackState(names, HouseRules().for_players(names))
-    opening = state.resolve_chance(rng)
-    info = await store.start_table(info.id, range(len(names)), state, opening)
-    return info.id, info.version, state
-
-
 async def play_tables(
-    store: Store, count: int, seconds: float, seed: int
+    store: Store, driver: Driver, count: int, seconds: float, seed: int
 ) -> tuple[int, int, list[float]]:
     """``count`` tables moving as fast as their commits return; (calls, rows, latencies)."""
     rng = random.Random(seed)
-    player = RandomPlayer()
-    opened = [await start_table(store, 100_000 + i, rng) for i in range(count)]
+    opened = [await driver.start(store, 100_000 + i, rng) for i in range(count)]
     gc.freeze()  # as after start-up: the long-lived tables stay out of the collector's way
     latencies: list[float] = []
     calls = rows = 0
     next_channel = 200_000
     stop_at = time.perf_counter() + seconds
 
-    async def table_loop(table_id: int, version: int, state: StackState) -> None:
+    async def table_loop(table_id: int, version: int, state: Any) -> None:
         nonlocal calls, rows, next_channel
         while time.perf_counter() < stop_at:
-            if state.decision is Decision.OVER:
+            if state.is_over:
                 next_channel += 1
-                table_id, version, state = await start_table(store, next_channel, rng)
+                table_id, version, state = await driver.start(store, next_channel, rng)
                 continue
-            move = player.choose(state, rng)
-            state.apply(move)
-            step: list[Move] = [move, *state.resolve_chance(rng)]
+            step = driver.step(state, rng)
             t0 = time.perf_counter()
             result = await store.record_move(table_id, version, step, state)
             latencies.append(time.perf_counter() - t0)
@@ -231,22 +258,27 @@ async def run(args: argparse.Namespace) -> None:
         raw = await raw_aiosqlite_rate(folder, args.raw_seconds)
         print(f"raw aiosqlite single-row insert+commit: {raw:,.0f}/s ({folder})")
         url = os.environ.get("DATABASE_URL") or f"sqlite+aiosqlite:///{folder / 'bench.db'}"
+        driver = Driver(args.game)
         store = await Store.open(url)
         backend = store.engine.dialect.name
         try:
-            single = await single_commit_cpu(store, random.Random(args.seed), args.single_moves)
+            single = await single_commit_cpu(
+                store, driver, random.Random(args.seed), args.single_moves
+            )
         except BaseException:
             await store.close()
             raise
         reference = ""
         if backend == "sqlite":
             raw_single = await raw_single_commit_cpu(
-                folder, random.Random(args.seed), args.single_moves
+                folder, driver, random.Random(args.seed), args.single_moves
             )
             reference = f" (plain aiosqlite, the same statements: {raw_single * 1000:.2f} ms)"
         print(f"one move per commit: {single * 1000:.2f} ms CPU per record_move{reference}")
         try:
-            calls, rows, latencies = await play_tables(store, args.tables, args.seconds, args.seed)
+            calls, rows, latencies = await play_tables(
+                store, driver, args.tables, args.seconds, args.seed
+            )
         finally:
             batches = store.writer.batches
             await store.close()
@@ -254,7 +286,7 @@ async def run(args: argparse.Namespace) -> None:
         p50 = percentile(latencies, 50) * 1000
         p99 = percentile(latencies, 99) * 1000
         print(
-            f"{backend}: {args.tables} tables, {calls:,} moves ({rows:,} log rows) "
+            f"{backend}: {args.tables} tables of {driver.game.title}, {calls:,} moves ({rows:,} log rows) "
             f"in {args.seconds:.0f} s, {batches:,} commits"
         )
         print(f"record_move latency: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
@@ -306,6 +338,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--load-tables", type=int, default=10_000)
     parser.add_argument("--single-moves", type=int, default=2000, help="moves committed alone")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
     parser.add_argument(
         "--dir",
         default=None,
