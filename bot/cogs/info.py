@@ -1,10 +1,13 @@
 """Scores (with the game's chart), history (a button per game), leaderboard, stats (with
 a chart of the last games), rules and house rules (the picture theme among them).
 
-``/scores``, ``/leaderboard``, ``/stats`` and ``/rules`` serve every hosted game: each
-answers with the game's own words (:class:`~bot.games.base.DiscordGame`); ``game:``
-chooses it (default: the channel's table's game, else Stack). ``/houserules`` sets
-Stack's house rules (the server-wide timers and theme apply to every game)."""
+``/scores``, ``/leaderboard``, ``/stats``, ``/rules`` and ``/houserules`` serve every
+hosted game: each answers with the game's own words (:class:`~bot.games.base.DiscordGame`);
+``game:`` chooses it (default: the channel's table's game, else Stack). A game's house
+rules are the fields of its settings model (:attr:`engine.game.Game.settings`, e.g.
+Stack's ``target_score``, Stack Up!'s ``turn_limit``), kept per server and per channel;
+the turn timer, the expiry times and the picture theme (:data:`COMMON_KEYS`) are the
+server's whatever the game, so ``/houserules set`` offers them beside every game's keys."""
 
 from __future__ import annotations
 
@@ -14,25 +17,68 @@ from typing import Literal
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot import games
 from bot.client import StackBot
 from bot.cogs.table import game_choices
-from bot.games.base import DiscordGame
-from bot.render import history_text, house_rules_text, leaderboard_text
+from bot.games.base import DiscordGame, settings_error
+from bot.render import history_text, leaderboard_text
+from bot.service import Refusal
 from bot.story import MAX_GAME_BUTTONS, history_view
-from bot.text import echo, escape_name, fit_message
-from engine.stack.rules import HouseRules, rules_error
+from bot.text import cut, echo, escape_name, fit_message
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
 from persistence.records import THEMES
 
 MIN_TURN_SECONDS = 15
+TURN_TIMER = "turn_timer"  # the server's turn timer, or a channel's (here)
 SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
 THEME = "theme"  # the server's picture theme (dark or light)
-RULE_KEYS = [*HouseRules.model_fields, "turn_timer", *SERVER_KEYS, THEME]
+COMMON_KEYS = (TURN_TIMER, *SERVER_KEYS, THEME)  # every game's: not kept per game
+COMMON_KEY_WORDS = {
+    TURN_TIMER: "seconds per turn, or off (every game)",
+    "lobby_timeout": "how long an idle lobby stays open (every game, server)",
+    "idle_timeout": "how long a game may go without a human move (every game, server)",
+    THEME: "the pictures' theme: dark or light (every game, server)",
+}
+MAX_AUTOCOMPLETE = 25  # Discord's limit of choices offered
 DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def game_keys(played: DiscordGame) -> tuple[str, ...]:
+    """The house rules of a game: its settings model's fields, in the model's order."""
+    return tuple(played.game.settings.model_fields)
+
+
+def rule_keys(played: DiscordGame) -> tuple[str, ...]:
+    """Every key ``/houserules set`` takes for a game: its own, then every game's."""
+    return (*game_keys(played), *COMMON_KEYS)
+
+
+def key_words(played: DiscordGame, key: str) -> str:
+    """What a key is, for the autocomplete list: the settings field's description."""
+    if key in COMMON_KEY_WORDS:
+        return COMMON_KEY_WORDS[key]
+    field = played.game.settings.model_fields.get(key)
+    return (field.description if field is not None else None) or played.title
+
+
+def unknown_key(played: DiscordGame, key: str) -> str:
+    """The refusal of a key the game has not: which game has it, if one does, and the
+    keys this game takes."""
+    owners = [g.title for g in games.all_games() if g is not played and key in game_keys(g)]
+    own = ", ".join(f"`{k}`" for k in game_keys(played)) or "none"
+    common = ", ".join(f"`{k}`" for k in COMMON_KEYS)
+    title = escape_name(played.title)
+    if owners:
+        head = (
+            f"`{key}` is a house rule of {' and '.join(escape_name(o) for o in owners)}, "
+            f"not of {title} (choose it with `game:`)."
+        )
+    else:
+        head = f"There's no house rule called {echo(key)} for {title}."
+    return f"{head} {title}'s house rules: {own}; every game's: {common}."
 
 
 def parse_duration(key: str, raw: str) -> int:
@@ -54,14 +100,16 @@ TRUE = {"on", "true", "yes", "1"}
 FALSE = {"off", "false", "no", "0"}
 
 
-def parse_value(key: str, raw: str) -> object:
-    """A house rule's value from what an admin typed."""
+def parse_value(key: str, raw: str, settings: type[BaseModel]) -> object:
+    """A house rule's value from what an admin typed, read by the type of the game's
+    settings field (``settings``): a whole number, on/off, or the word itself (which the
+    model then checks, e.g. a ``Literal``)."""
     text = raw.strip().lower()
     if key in SERVER_KEYS:
         return parse_duration(key, raw)
-    field = HouseRules.model_fields.get(key)
-    if key == "turn_timer" or (field is not None and field.annotation is int):
-        if text in FALSE and key == "turn_timer":
+    field = settings.model_fields.get(key)
+    if key == TURN_TIMER or (field is not None and field.annotation is int):
+        if text in FALSE and key == TURN_TIMER:
             return 0
         try:
             return int(text)
@@ -81,6 +129,11 @@ def shown_value(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return escape_name(str(value))
+
+
+def listed_value(value: object) -> str:
+    """A value as the games' ``settings_text`` lists it (``true``/``false``, numbers, words)."""
+    return escape_name(str(value).lower() if isinstance(value, bool) else str(value))
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -205,9 +258,22 @@ class InfoCog(commands.Cog):
             interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
-        house = played.settings_text(settings.effective)
+        house = played.settings_text(settings.effective, channel=settings.channel_rules is not None)
         text = f"{played.rules_brief()}\n\n{house}\nTurn timer: {timer}"
+        table = self._table_options(interaction, played)
+        if table:
+            text += f"\nThis channel's table: {table}"
         await reply(interaction, text)
+
+    def _table_options(self, interaction: discord.Interaction, played: DiscordGame) -> str:
+        """The options the channel's table of ``played`` was opened with, over the house
+        rules (``""``: none, or no such table here)."""
+        live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
+        if live is None or live.info.game != played.name or not live.info.options:
+            return ""
+        return ", ".join(f"`{k}` = {listed_value(v)}" for k, v in live.info.options.items())
+
+    # ------------------------------------------------------------ /houserules
 
     houserules = app_commands.Group(
         name="houserules",
@@ -223,97 +289,163 @@ class InfoCog(commands.Cog):
         await reply(interaction, "Only members with **Manage Server** can change house rules.")
         return False
 
-    @houserules.command(name="show", description="The house rules in force here")
-    async def show(self, interaction: discord.Interaction) -> None:
+    def _chosen(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+        """``game:`` of ``/houserules`` (default: the channel's table's game, else Stack);
+        a game not hosted is refused by name."""
+        try:
+            return self._game(interaction, name)
+        except games.UnknownGame as err:
+            raise Refusal(str(err)) from None
+
+    @houserules.command(name="show", description="A game's house rules in force here")
+    @app_commands.describe(game="Which game's rules (default: this channel's, or Stack)")
+    @app_commands.choices(game=game_choices())
+    async def show(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        played = self._chosen(interaction, game)
         settings = await self.store.guild_settings(
-            interaction.guild_id or 0, interaction.channel_id
+            interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
         if settings.channel_turn_seconds is not None:
             timer += " (this channel)"
         here = settings.channel_rules is not None
-        text = (
-            house_rules_text(settings.effective, channel=here)
-            + f"\n`turn_timer` = {timer}"
-            + f"\n`lobby_timeout` = {duration_words(settings.lobby_timeout)} (server)"
-            + f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
-            + f"\n`{THEME}` = {settings.theme} (server: the pictures' theme)"
+        text = played.settings_text(settings.effective, channel=here)
+        if here:
+            text += "\n" + self._server_differs(settings.rules, settings.channel_rules)
+        text += (
+            f"\n`{TURN_TIMER}` = {timer}"
+            f"\n`lobby_timeout` = {duration_words(settings.lobby_timeout)} (server)"
+            f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
+            f"\n`{THEME}` = {settings.theme} (server: the pictures' theme)"
         )
         await reply(interaction, text)
 
-    @houserules.command(name="set", description="Change one house rule")
+    @staticmethod
+    def _server_differs(server: BaseModel, channel: BaseModel) -> str:
+        """Under a channel's override: the server's values it replaces here."""
+        ours, theirs = server.model_dump(), channel.model_dump()
+        differs = [f"`{k}` = {listed_value(v)}" for k, v in ours.items() if theirs.get(k) != v]
+        if not differs:
+            return "-# This channel's override has the server's values."
+        return "-# The server's own values, overridden here: " + ", ".join(differs)
+
+    @houserules.command(name="set", description="Change one house rule of a game, or a timer")
     @app_commands.describe(
-        key="Which rule",
+        key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme",
         value="Its new value: a number, on/off, extra_round/shared, a duration (30m, 2h), "
         "or dark/light",
+        game="Which game's rule (default: this channel's, or Stack)",
         here="Only for this channel (overrides the server's value here), for any rule",
     )
-    @app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in RULE_KEYS])
+    @app_commands.choices(game=game_choices())
     async def set(
-        self, interaction: discord.Interaction, key: str, value: str, here: bool = False
+        self,
+        interaction: discord.Interaction,
+        key: str,
+        value: str,
+        game: str | None = None,
+        here: bool = False,
     ) -> None:
         if not await self._manager(interaction):
             return
-        guild_id = interaction.guild_id or 0
-        if key not in RULE_KEYS:
-            await reply(interaction, f"There's no house rule called {echo(key)}.")
+        played = self._chosen(interaction, game)
+        name = key.strip().lower()
+        if name not in rule_keys(played):
+            await reply(interaction, unknown_key(played, name))
             return
-        where = " in this channel" if here else " on this server"
-        if key == THEME:
-            await self._set_theme(interaction, guild_id, value, here)
+        if name == THEME:
+            await self._set_theme(interaction, value, here)
             return
         try:
-            parsed = parse_value(key, value)
-            if key in SERVER_KEYS:
-                if here:
-                    await reply(
-                        interaction,
-                        f"`{key}` is kept for the whole server; set it without `here`.",
-                    )
-                    return
-                assert isinstance(parsed, int)
-                await self.store.set_expiry(guild_id, **{key: parsed})
-                await reply(
-                    interaction,
-                    f"`{key}` is now {duration_words(parsed)} on this server, "
-                    "for every table from now on.",
-                )
-                return
-            if key == "turn_timer":
-                assert isinstance(parsed, int)
-                if 0 < parsed < MIN_TURN_SECONDS:
-                    await reply(
-                        interaction,
-                        f"The turn timer is off (0) or at least {MIN_TURN_SECONDS} s: a "
-                        "shorter turn leaves no time to be pinged and to answer.",
-                    )
-                    return
-                channel = interaction.channel_id if here else None
-                await self.store.set_turn_timer(guild_id, parsed, channel_id=channel)
-                shown = f"{parsed} s" if parsed else "off"
-                await reply(
-                    interaction, f"Turn timer: {shown}{where}. It applies from the next turn on."
-                )
-                return
+            parsed = parse_value(name, value, played.game.settings)
+            if name in SERVER_KEYS:
+                done = await self._set_expiry(interaction, name, parsed, here)
+            elif name == TURN_TIMER:
+                done = await self._set_turn_timer(interaction, parsed, here)
             else:
-                settings = await self.store.guild_settings(guild_id, interaction.channel_id)
-                base = settings.channel_rules if here and settings.channel_rules else settings.rules
-                rules = HouseRules.model_validate({**base.model_dump(), key: parsed})
-                await self.store.set_house_rules(
-                    guild_id, rules, channel_id=interaction.channel_id if here else None
-                )
-                done = f"`{key}` is now {shown_value(parsed)}{where}."
+                done = await self._set_rule(interaction, played, name, parsed, here)
         except ValidationError as err:
-            await reply(interaction, f"{rules_error(err)}.")
+            await reply(interaction, f"{settings_error(err)}.")
             return
         except (ValueError, InvalidSettings) as err:
             await reply(interaction, str(err))
             return
-        await reply(interaction, done + " It applies to tables opened from now on.")
+        await reply(interaction, done)
 
-    async def _set_theme(
-        self, interaction: discord.Interaction, guild_id: int, value: str, here: bool
-    ) -> None:
+    @set.autocomplete("key")
+    async def _key_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The keys of the game chosen so far (``game:``, else the channel's, else
+        Stack's) and every game's keys, those containing what was typed first."""
+        try:
+            played = self._game(interaction, getattr(interaction.namespace, "game", None))
+        except games.UnknownGame:
+            played = games.get(games.DEFAULT)
+        typed = current.strip().lower()
+        keys = [k for k in rule_keys(played) if typed in k]
+        return [
+            app_commands.Choice(name=cut(f"{k} · {key_words(played, k)}", 100), value=k)
+            for k in keys[:MAX_AUTOCOMPLETE]
+        ]
+
+    async def _set_expiry(
+        self, interaction: discord.Interaction, key: str, seconds: object, here: bool
+    ) -> str:
+        """The server's lobby or idle timeout (never a channel's)."""
+        if here:
+            return f"`{key}` is kept for the whole server; set it without `here`."
+        assert isinstance(seconds, int)
+        await self.store.set_expiry(interaction.guild_id or 0, **{key: seconds})
+        return (
+            f"`{key}` is now {duration_words(seconds)} on this server, for every table from now on."
+        )
+
+    async def _set_turn_timer(
+        self, interaction: discord.Interaction, seconds: object, here: bool
+    ) -> str:
+        """The server's turn timer, or this channel's (``here``), for every game."""
+        assert isinstance(seconds, int)
+        if 0 < seconds < MIN_TURN_SECONDS:
+            return (
+                f"The turn timer is off (0) or at least {MIN_TURN_SECONDS} s: a "
+                "shorter turn leaves no time to be pinged and to answer."
+            )
+        channel = interaction.channel_id if here else None
+        await self.store.set_turn_timer(interaction.guild_id or 0, seconds, channel_id=channel)
+        shown = f"{seconds} s" if seconds else "off"
+        where = " in this channel" if here else " on this server"
+        return f"Turn timer: {shown}{where}. It applies from the next turn on."
+
+    async def _set_rule(
+        self,
+        interaction: discord.Interaction,
+        played: DiscordGame,
+        key: str,
+        value: object,
+        here: bool,
+    ) -> str:
+        """One of ``played``'s house rules, validated by its settings model with the
+        others as they are (the channel's override, when ``here`` and there is one)."""
+        guild_id = interaction.guild_id or 0
+        settings = await self.store.guild_settings(
+            guild_id, interaction.channel_id, game=played.name
+        )
+        base = settings.channel_rules if here and settings.channel_rules else settings.rules
+        rules = played.settings_of({**base.model_dump(), key: value})
+        await self.store.set_house_rules(
+            guild_id,
+            rules,
+            channel_id=interaction.channel_id if here else None,
+            game=played.name,
+        )
+        where = " in this channel" if here else " on this server"
+        return (
+            f"`{key}` is now {shown_value(getattr(rules, key))}{where}. It applies to "
+            f"{escape_name(played.title)} tables opened from now on."
+        )
+
+    async def _set_theme(self, interaction: discord.Interaction, value: str, here: bool) -> None:
         """The server's picture theme: dark (the default) or light."""
         if here:
             await reply(
@@ -325,7 +457,7 @@ class InfoCog(commands.Cog):
             await reply(interaction, f"`{THEME}` is dark or light, not {echo(value)}.")
             return
         try:
-            await self.store.set_theme(guild_id, theme)
+            await self.store.set_theme(interaction.guild_id or 0, theme)
         except InvalidSettings as err:
             await reply(interaction, escape_name(str(err)))
             return
@@ -335,17 +467,30 @@ class InfoCog(commands.Cog):
             "on use it.",
         )
 
-    @houserules.command(name="reset", description="Back to the default rules")
-    @app_commands.describe(here="Only remove this channel's override")
-    async def reset(self, interaction: discord.Interaction, here: bool = False) -> None:
+    @houserules.command(name="reset", description="A game's house rules back to the defaults")
+    @app_commands.describe(
+        game="Which game's rules (default: this channel's, or Stack)",
+        here="Only remove this channel's override (its rules of the game and its turn timer)",
+    )
+    @app_commands.choices(game=game_choices())
+    async def reset(
+        self, interaction: discord.Interaction, game: str | None = None, here: bool = False
+    ) -> None:
         if not await self._manager(interaction):
             return
+        played = self._chosen(interaction, game)
         await self.store.reset_house_rules(
-            interaction.guild_id or 0, channel_id=interaction.channel_id if here else None
+            interaction.guild_id or 0,
+            channel_id=interaction.channel_id if here else None,
+            game=played.name,
         )
+        title = escape_name(played.title)
         await reply(
             interaction,
-            "This channel's override is gone." if here else "House rules are back to the defaults.",
+            f"This channel's override is gone: the server's {title} rules and turn timer "
+            "apply here."
+            if here
+            else f"{title}'s house rules are back to the defaults on this server.",
         )
 
 

@@ -1,8 +1,15 @@
 """``/table``: open (any hosted game), join, leave, start, add AI, kick, end and show a
-table."""
+table.
+
+Discord's slash options are fixed when the commands are synced, so ``/table new`` carries
+every hosted game's options at once (Stack's ``teams``, ``target``, ``dice``; Stack Up!'s
+``turn_limit``). Each game says which are its own (:attr:`DiscordGame.table_options`,
+option -> settings field); an option given for a game that does not take it is refused
+by name, with the options that game does take, before anything is opened."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 import discord
@@ -11,11 +18,40 @@ from discord.ext import commands
 
 from bot import games
 from bot.client import StackBot
+from bot.games.base import DiscordGame
+from bot.service import Refusal
+from bot.text import escape_name
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """``/table new game:``'s choices: every hosted game, the default first."""
     return [app_commands.Choice(name=games.get(n).title, value=n) for n in games.names()]
+
+
+def foreign_options(played: DiscordGame, options: Mapping[str, object]) -> str | None:
+    """The refusal of the options given (not ``None``) that ``played`` does not take,
+    naming the game each belongs to and the options ``played`` takes; ``None`` when
+    every option given is the game's: ``"`target` is a Stack option; Stack Up! takes
+    `turn_limit`."``"""
+    wrong = [o for o, v in options.items() if v is not None and o not in played.table_options]
+    if not wrong:
+        return None
+    by_owner: dict[str, list[str]] = {}
+    for option in wrong:
+        owners = [escape_name(g.title) for g in games.all_games() if option in g.table_options]
+        by_owner.setdefault(" and ".join(owners), []).append(f"`{option}`")
+    parts = [_belongs(named, owner) for owner, named in by_owner.items()]
+    takes = ", ".join(f"`{o}`" for o in played.table_options) or "no options"
+    return f"{'; '.join(parts)}; {escape_name(played.title)} takes {takes}."
+
+
+def _belongs(named: list[str], owner: str) -> str:
+    """``"`target` is a Stack option"``, ``"`target` and `dice` are Stack options"``."""
+    if not owner:
+        return f"{' and '.join(named)} belong{'s' if len(named) == 1 else ''} to no game here"
+    if len(named) == 1:
+        return f"{named[0]} is a {owner} option"
+    return f"{', '.join(named[:-1])} and {named[-1]} are {owner} options"
 
 
 class TableCog(commands.Cog):
@@ -29,9 +65,10 @@ class TableCog(commands.Cog):
     @table.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
         game="Which game (default: Stack)",
-        teams="Play in teams of two (needs an even number of players, at least 4)",
-        target="Points that end the game (default: the server's house rule, 200)",
-        dice="Dice per player (default: the server's house rule, 14)",
+        teams="Stack: play in teams of two (needs an even number of players, at least 4)",
+        target="Stack: points that end the game (default: the house rule, 200)",
+        dice="Stack: dice per player (default: the house rule, 14)",
+        turn_limit="Stack Up!: turns after which the fewest cards win (default: the house rule, 500)",
     )
     @app_commands.choices(game=game_choices())
     async def new(
@@ -41,8 +78,13 @@ class TableCog(commands.Cog):
         teams: bool | None = None,
         target: app_commands.Range[int, 1, 10_000] | None = None,
         dice: app_commands.Range[int, 1, 30] | None = None,
+        turn_limit: app_commands.Range[int, 1, None] | None = None,
     ) -> None:
-        options = {"teams": teams, "target": target, "dice": dice}
+        options = {"teams": teams, "target": target, "dice": dice, "turn_limit": turn_limit}
+        if game in games.names():  # an unknown game is refused by the host, by name
+            refusal = foreign_options(games.get(game), options)
+            if refusal is not None:
+                raise Refusal(refusal)
         await self.bot.tables.new(interaction, options, game)
 
     @table.command(name="join", description="Sit down at this channel's table")

@@ -37,7 +37,6 @@ from bot.render import (
     RULES_BRIEF,
     alt_text,
     game_end_messages,
-    house_rules_text,
     round_end_text,
     score_sheet_text,
     stats_text,
@@ -180,10 +179,6 @@ class StackOnDiscord(DiscordGame):
                 "Team play: teams of two, seated apart (needs an even number, at least 4)."
             )
         return lines
-
-    def settings_text(self, settings: BaseModel, *, channel: bool = False) -> str:
-        assert isinstance(settings, HouseRules)
-        return house_rules_text(settings, channel=channel)
 
     def rules_brief(self) -> str:
         return RULES_BRIEF

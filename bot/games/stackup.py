@@ -13,9 +13,10 @@ drawn fresh on every click: ephemeral messages cannot be edited after 15 minutes
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -147,6 +148,7 @@ class StackUpDiscord(DiscordGame):
 
     private_button = PrivateButton("My hand", "🃏")
     hidden_information = True
+    table_options: Mapping[str, str] = MappingProxyType({"turn_limit": "turn_limit"})
     dynamic_items = (HandStep, HandMove)
 
     def __init__(self) -> None:
