@@ -1,0 +1,262 @@
+"""House rules and table options per game (issue 9): ``/houserules show|set|reset game:``
+keys of the chosen game (autocompleted) beside the server's timer, expiry and theme, a
+key or value the game does not take refused by name and changing nothing; ``/rules
+game:`` shows the rules in force for that game; ``/table new`` takes Stack Up!'s
+``turn_limit`` and refuses an option of another game, naming the game's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot import games
+from bot.cogs.info import COMMON_KEYS
+from bot.cogs.table import foreign_options
+from engine.stack.rules import HouseRules
+from engine.stackup.rules import DEFAULT_TURN_LIMIT, StackUpSettings
+from tests.bot.conftest import World, table_text_of
+
+STACK_KEYS = list(HouseRules.model_fields)
+STACK_UP_KEYS = list(StackUpSettings.model_fields)
+TABLE_OPTIONS = {"teams": True, "target": 100, "dice": 3, "turn_limit": 40}
+
+
+def live_of(world: World, channel: Any = None) -> Any:
+    return world.bot.tables.service.by_channel.get((channel or world.channel).id)
+
+
+async def rules_of(world: World, game: str, channel: Any = None) -> Any:
+    """The rules in force for ``game`` in ``channel`` (default: the test's), as stored."""
+    settings = await world.bot.tables.store.guild_settings(
+        world.guild.id, (channel or world.channel).id, game=game
+    )
+    return settings.effective
+
+
+async def said(world: World, command: str, **options: Any) -> str:
+    """The admin runs a command; its ephemeral answer."""
+    result = await world.admin.slash(world.channel, command, **options)
+    assert result.ephemeral, result.response.content
+    return str(result.response.content)
+
+
+async def keys_offered(world: World, typed: str = "", **filled: Any) -> list[str]:
+    choices = await world.admin.autocomplete(
+        world.channel, "houserules set", "key", typed, **filled
+    )
+    return [c["value"] for c in choices]
+
+
+async def stack_up_lobby(world: World, **options: Any) -> Any:
+    opened = await world.alice.slash(world.channel, "table new", game="stackup", **options)
+    assert opened.response is not None and not opened.ephemeral, opened.response.content
+    return opened.response
+
+
+# ---------------------------------------------------------------------------- keys
+
+
+async def test_houserules_set_offers_the_chosen_games_keys_and_every_games_keys(
+    world: World,
+) -> None:
+    assert await keys_offered(world, game="stackup") == [*STACK_UP_KEYS, *COMMON_KEYS]
+    assert await keys_offered(world, game="stack") == [*STACK_KEYS, *COMMON_KEYS]
+    assert await keys_offered(world) == [*STACK_KEYS, *COMMON_KEYS]  # Stack by default
+    assert await keys_offered(world, "TURN", game="stackup") == ["turn_limit", "turn_timer"]
+    described = await world.admin.autocomplete(
+        world.channel, "houserules set", "key", "limit", game="stackup"
+    )
+    assert described[0]["name"].startswith("turn_limit · turns after which the game ends")
+    assert all(len(c["name"]) <= 100 for c in described)
+
+
+async def test_houserules_default_to_the_channels_tables_game(world: World) -> None:
+    await stack_up_lobby(world)
+    assert await keys_offered(world) == [*STACK_UP_KEYS, *COMMON_KEYS]
+    done = await said(world, "houserules set", key="turn_limit", value="50")
+    assert done.startswith("`turn_limit` is now 50 on this server.")
+    assert (await rules_of(world, "stackup")).turn_limit == 50
+    shown = await said(world, "houserules show")
+    assert shown.startswith("**Stack Up! house rules for this server**")
+    assert "`turn_limit` = 50" in shown and "target_score" not in shown
+    rules = await world.alice.slash(world.channel, "rules")
+    assert rules.response.content.startswith("**Stack Up!**")
+
+
+# ---------------------------------------------------------------------------- set, show
+
+
+async def test_a_stack_up_house_rule_is_set_shown_and_opens_the_next_table(
+    world: World,
+) -> None:
+    done = await said(world, "houserules set", game="stackup", key="turn_limit", value=" 40 ")
+    assert done == (
+        "`turn_limit` is now 40 on this server. It applies to Stack Up! tables opened from now on."
+    )
+    assert (await rules_of(world, "stackup")).turn_limit == 40
+    assert await rules_of(world, "stack") == HouseRules()  # Stack's rules untouched
+    shown = await said(world, "houserules show", game="stackup")
+    assert shown.startswith("**Stack Up! house rules for this server**\n`turn_limit` = 40")
+    for key in COMMON_KEYS:
+        assert f"`{key}` = " in shown
+    stack = await said(world, "houserules show", game="stack")
+    assert stack.startswith("**Stack house rules for this server**")
+    assert "`target_score` = 200" in stack and "turn_limit" not in stack
+    rules = await world.bob.slash(world.channel, "rules", game="stackup")
+    assert "**Stack Up! house rules for this server**\n`turn_limit` = 40" in (
+        rules.response.content
+    )
+    lobby = await stack_up_lobby(world)
+    assert "The game ends after 40 turns" in table_text_of(lobby)
+
+
+async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
+    world: World,
+) -> None:
+    common = "every game's: `turn_timer`, `lobby_timeout`, `idle_timeout`, `theme`."
+    other_game = await said(
+        world, "houserules set", game="stackup", key="target_score", value="100"
+    )
+    assert other_game == (
+        "`target_score` is a house rule of Stack, not of Stack Up! (choose it with `game:`). "
+        f"Stack Up!'s house rules: `turn_limit`; {common}"
+    )
+    back = await said(world, "houserules set", key="turn_limit", value="100")
+    assert back.startswith("`turn_limit` is a house rule of Stack Up!, not of Stack")
+    assert "Stack's house rules: `target_score`, `dice_per_player`" in back
+    unknown = await said(world, "houserules set", game="stackup", key="@everyone", value="1")
+    assert unknown.startswith("There's no house rule called '@\u200beveryone' for Stack Up!.")
+    assert unknown.endswith(f"Stack Up!'s house rules: `turn_limit`; {common}")
+    too_low = await said(world, "houserules set", game="stackup", key="turn_limit", value="0")
+    assert too_low == "turn_limit: Input should be greater than or equal to 1."
+    words = await said(world, "houserules set", game="stackup", key="turn_limit", value="lots")
+    assert words == "`turn_limit` takes a whole number, not 'lots'."
+    assert await rules_of(world, "stackup") == StackUpSettings()
+    assert await rules_of(world, "stack") == HouseRules()
+
+
+async def test_one_games_rules_leave_the_others_alone_and_reset_is_per_game(
+    world: World,
+) -> None:
+    await said(world, "houserules set", key="target_score", value="150")
+    await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
+    reset = await said(world, "houserules reset", game="stackup")
+    assert reset == "Stack Up!'s house rules are back to the defaults on this server."
+    assert (await rules_of(world, "stackup")).turn_limit == DEFAULT_TURN_LIMIT
+    assert (await rules_of(world, "stack")).target_score == 150
+    await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
+    await said(world, "houserules reset", game="stack")
+    assert (await rules_of(world, "stack")).target_score == 200
+    assert (await rules_of(world, "stackup")).turn_limit == 40
+
+
+async def test_a_channel_override_is_the_games_and_show_names_the_servers_values(
+    world: World,
+) -> None:
+    other = world.guild.create_text_channel("elsewhere")
+    await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
+    here = await said(
+        world, "houserules set", game="stackup", key="turn_limit", value="60", here=True
+    )
+    assert here.startswith("`turn_limit` is now 60 in this channel.")
+    shown = await said(world, "houserules show", game="stackup")
+    assert shown.startswith("**Stack Up! house rules for this channel**\n`turn_limit` = 60")
+    assert "The server's own values, overridden here: `turn_limit` = 40" in shown
+    assert (await rules_of(world, "stackup", other)).turn_limit == 40
+    assert (await said(world, "houserules show", game="stack")).startswith(
+        "**Stack house rules for this server**"
+    )
+    gone = await said(world, "houserules reset", game="stackup", here=True)
+    assert gone.startswith("This channel's override is gone")
+    assert (await rules_of(world, "stackup")).turn_limit == 40
+
+
+async def test_the_servers_keys_are_every_games(world: World) -> None:
+    timer = await said(world, "houserules set", game="stackup", key="turn_timer", value="30")
+    assert timer == "Turn timer: 30 s on this server. It applies from the next turn on."
+    theme = await said(world, "houserules set", game="stackup", key="theme", value="light")
+    assert theme.startswith("`theme` is now light on this server")
+    kept = await said(
+        world, "houserules set", game="stackup", key="idle_timeout", value="2h", here=True
+    )
+    assert kept == "`idle_timeout` is kept for the whole server; set it without `here`."
+    for game in ("stack", "stackup"):
+        shown = await said(world, "houserules show", game=game)
+        assert "`turn_timer` = 30 s" in shown and "`theme` = light" in shown
+        assert "`idle_timeout` = 1d (server)" in shown
+
+
+# ---------------------------------------------------------------------------- /table new
+
+
+async def test_table_new_takes_turn_limit_for_stack_up_and_the_lobby_and_rules_show_it(
+    world: World,
+) -> None:
+    lobby = await stack_up_lobby(world, turn_limit=30)
+    assert "The game ends after 30 turns (fewest cards win)." in table_text_of(lobby)
+    live = live_of(world)
+    assert live.info.game == "stackup" and live.info.options == {"turn_limit": 30}
+    rules = await world.bob.slash(world.channel, "rules", game="stackup")
+    assert "This channel's table: `turn_limit` = 30" in rules.response.content
+    stack_rules = await world.bob.slash(world.channel, "rules", game="stack")
+    assert "This channel's table" not in stack_rules.response.content
+    await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    assert live_of(world).state.turn_limit == 30
+
+
+async def test_an_option_of_another_game_is_refused_by_name_and_opens_nothing(
+    world: World,
+) -> None:
+    cases = [
+        (
+            {"game": "stackup", "target": 100},
+            "`target` is a Stack option; Stack Up! takes `turn_limit`.",
+        ),
+        (
+            {"game": "stackup", "target": 100, "dice": 3, "teams": False},
+            "`teams`, `target` and `dice` are Stack options; Stack Up! takes `turn_limit`.",
+        ),
+        (
+            {"turn_limit": 40},
+            "`turn_limit` is a Stack Up! option; Stack takes `teams`, `target`, `dice`.",
+        ),
+        (
+            {"game": "stack", "dice": 3, "turn_limit": 40},
+            "`turn_limit` is a Stack Up! option; Stack takes `teams`, `target`, `dice`.",
+        ),
+    ]
+    for options, refusal in cases:
+        result = await world.alice.slash(world.channel, "table new", **options)
+        assert result.ephemeral and result.response.content == refusal, options
+        assert live_of(world) is None
+    assert not world.channel.history()
+
+
+def test_turn_limit_is_a_whole_number_of_at_least_one_on_discord(world: World) -> None:
+    new = world.bot.tree.get_command("table").get_command("new")  # type: ignore[union-attr]
+    option = next(p for p in new.parameters if p.name == "turn_limit")
+    assert option.min_value == 1 and not option.required
+    assert option.description.startswith("Stack Up!")
+
+
+@given(
+    given_options=st.sets(st.sampled_from(sorted(TABLE_OPTIONS))),
+    name=st.sampled_from(["stack", "stackup"]),
+)
+def test_table_options_are_refused_exactly_when_one_is_another_games(
+    given_options: set[str], name: str
+) -> None:
+    played = games.get(name)
+    options = {o: (TABLE_OPTIONS[o] if o in given_options else None) for o in TABLE_OPTIONS}
+    refusal = foreign_options(played, options)
+    foreign = given_options - set(played.table_options)
+    assert (refusal is None) == (not foreign)
+    if refusal is not None:
+        for option in TABLE_OPTIONS:
+            assert (f"`{option}`" in refusal.split(";")[0]) == (option in foreign)
+        assert refusal.endswith(
+            f"{played.title} takes " + ", ".join(f"`{o}`" for o in played.table_options) + "."
+        )
