@@ -3,6 +3,7 @@ placed per face (the favourite face) and their recent games, credited as they pl
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from engine.stack.rules import HouseRules
@@ -10,7 +11,13 @@ from engine.stack.state import StackState
 from persistence import Store
 from persistence.records import PlayerStats
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import GUILD, placed_counts, play_moves, started_table
+from tests.persistence.helpers import (
+    GUILD,
+    next_step,
+    placed_counts,
+    play_moves,
+    started_table,
+)
 
 SHORT = HouseRules(target_score=40)  # a game of a few rounds
 
@@ -164,3 +171,40 @@ def test_the_favourite_face_is_the_most_placed_and_a_tie_goes_to_the_higher_wort
     assert stats((0, 4, 0, 0, 4, 0)).favourite_face == 5
     assert stats((0,) * 6).average_round == 2.5
     assert PlayerStats(1, "a", 0, 0, 0, 0, 0).average_round == 0.0
+
+
+async def test_two_games_ending_in_one_commit_both_count(store: Store) -> None:
+    """The stats of both games add up when their last moves share a commit (one upsert
+    statement after the other, each merging its figures into the row)."""
+    ending = []
+    for channel, seed in ((95, 1), (96, 2)):
+        info, state, rng = await started_table(store, channel, seed=seed, rules=SHORT)
+        version = info.version
+        while True:  # up to the move that ends the game
+            probe = state.copy()
+            step = next_step(probe, rng)
+            if probe.is_over:
+                break
+            version = (await store.record_move(info.id, version, step, probe)).version
+            state = probe
+        ending.append((info.id, version, step, probe))
+    before = store.writer.batches
+    await asyncio.gather(*(store.record_move(*end) for end in ending))
+    assert store.writer.batches == before + 1  # one commit for both
+    states = [end[3] for end in ending]
+    for user in (1, 2):
+        stats = await store.stats(GUILD, user)
+        assert stats is not None and stats.games == 2
+        seats = [seat_of(s, f"user{user}") for s in states]
+        assert stats.points == sum(s.totals[p] for s, p in zip(states, seats, strict=True))
+        assert stats.rounds == sum(len(s.round_scores) for s in states)
+        assert stats.captures == sum(
+            s.capture_counts[p] for s, p in zip(states, seats, strict=True)
+        )
+        assert stats.best_round == max(
+            r[p] for s, p in zip(states, seats, strict=True) for r in s.round_scores
+        )
+        assert list(stats.placed) == [
+            sum(placed_counts(s)[p][f] for s, p in zip(states, seats, strict=True))
+            for f in range(6)
+        ]
