@@ -156,6 +156,7 @@ class Game(Generic[StateT]):
     ai_levels: tuple[str, ...] = ("random", "greedy")
     record_format: str  # the "format" of its game records
     forced_moves: bool = True  # False: automatic() is always None, hosts need not ask
+    higher_wins: bool = True  # how its outcome's scores count (Stack Up!: cards left, fewer)
 
     # -- setting up
     def seat_order(self, names: Sequence[str], settings: BaseModel) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from engine import games
 from persistence.errors import InvalidSettings, WrongTableStatus
 from persistence.records import (
     GameSummary,
@@ -178,13 +179,18 @@ async def leaderboard(
 ) -> list[LeaderboardRow]:
     if by not in ("wins", "points"):
         raise InvalidSettings("The leaderboard is by 'wins' or by 'points'.")
-    first, second = (player_stats.c.wins, player_stats.c.points)
-    if by == "points":
-        first, second = second, first
+    # points are the outcome's scores summed: Stack's totals (more is better) or Stack Up!'s
+    # cards left (fewer is better, so it ranks by the fewest cards left per game played)
+    c = player_stats.c
+    if games.get(game).higher_wins:
+        points: Any = c.points.desc()
+    else:
+        points = (c.points * 1.0 / c.games).asc()
+    order = (c.wins.desc(), points) if by == "wins" else (points, c.wins.desc())
     rows = await conn.execute(
         select(player_stats)
-        .where(player_stats.c.guild_id == guild_id, player_stats.c.game == game)
-        .order_by(first.desc(), second.desc(), player_stats.c.name)
+        .where(c.guild_id == guild_id, c.game == game)
+        .order_by(*order, c.name)
         .limit(limit)
     )
     return [LeaderboardRow(i + 1, _stats(r)) for i, r in enumerate(rows)]

@@ -31,6 +31,7 @@ class StackUpGame(Game[StackUpState]):
     settings = StackUpSettings
     ai_levels = ("random", "greedy")
     record_format = record.FORMAT
+    higher_wins = False  # the outcome's scores are the cards left in hand
 
     def new_state(self, players: Sequence[str], settings: BaseModel) -> StackUpState:
         """A table waiting for its deal (a chance outcome: ``sample_chance`` draws it)."""
