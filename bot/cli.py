@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from engine import games
 from engine.echo import cut
 from engine.game import Game
-from engine.stack.ai import AI_LEVELS
 from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
 from engine.terminal import INTERRUPTED_EXIT, play
 
@@ -33,6 +32,11 @@ def _names(text: str) -> list[str]:
     return names
 
 
+def ai_levels() -> list[str]:
+    """Every hosted game's AI levels (each game refuses a level it does not have)."""
+    return sorted({level for game in games.all_games() for level in game.ai_levels})
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="stackbot", description="The Stack dice game bot.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -45,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", type=_names, default=[], help="human players, e.g. alice,bob")
     p.add_argument("--bots", type=int, default=0, help="how many AI seats to add")
-    p.add_argument("--level", choices=sorted(AI_LEVELS), default="greedy", help="AI level")
+    p.add_argument("--level", choices=ai_levels(), default="greedy", help="AI level")
     p.add_argument(
         "--seed", type=int, default=None, help="seed for the dice (same seed, same game)"
     )
@@ -159,6 +163,9 @@ def _play_command(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= game.max_players:
         print(f"stackbot play: --bots must be 0 to {game.max_players}", file=sys.stderr)
         return 2
+    if args.level not in game.ai_levels:
+        print(f"stackbot play: {game.title} has no AI level {args.level!r}", file=sys.stderr)
+        return 2
     if game.name != "stack":
         return _play_other(args, game)
     if args.turn_limit is not None:
@@ -199,9 +206,6 @@ def _play_other(args: argparse.Namespace, game: Game[Any]) -> int:
     except ValidationError as err:
         first = err.errors()[0]
         print(f"stackbot play: bad --turn-limit {first['input']}: {first['msg']}", file=sys.stderr)
-        return 2
-    if args.level not in game.ai_levels:
-        print(f"stackbot play: {game.title} has no AI level {args.level!r}", file=sys.stderr)
         return 2
     try:
         return play(

@@ -1,8 +1,9 @@
 """Delivering what committed moves owe their channels: the outbox rows (round ends, game
 ends, closing messages, a closed table's last edit), in order, once each.
 
-A round's end goes out with its **Full scoring** button (:mod:`bot.story`), a game's end
-with the game's chart (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running
+A round's end goes out with the buttons its game puts under it
+(:meth:`bot.games.base.DiscordGame.round_view`: Stack's **Full scoring** of
+:mod:`bot.story`), a game's end with the game's chart (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running
 totals; the text alone if the chart cannot be drawn or attached).
 
 A row is written in the same transaction as the move that owes it, so a crash between the
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import games
-from bot.story import may_attach, round_view
+from bot.story import may_attach
 from bot.text import fit_message
 from persistence import StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
@@ -70,7 +71,7 @@ class Outbox:
             else:
                 view = None
                 if item.kind == "round" and item.round_no is not None:
-                    view = round_view(item.table_id, item.round_no)
+                    view = await self._round_view(item)
                 await tables.budget.acquire(item.channel_id)
                 await tables._channel(item.channel_id).send(
                     fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
@@ -87,6 +88,17 @@ class Outbox:
             return False
         await tables.store.mark_delivered([item.id])
         return True
+
+    async def _round_view(self, item: OutboxItem) -> discord.ui.View | None:
+        """The buttons the table's game puts under a round's end (Stack's **Full
+        scoring**), or ``None`` (another game's, or a table no longer stored)."""
+        assert item.round_no is not None
+        try:
+            info = await self.tables.store.table(item.table_id)
+        except (StorageError, TableNotFound, WrongTableStatus) as err:
+            log.warning("outbox %s: the table's game unknown (%s); no buttons", item.id, err)
+            return None
+        return games.get(info.game).round_view(item.table_id, item.round_no)
 
     async def _send_game(self, item: OutboxItem) -> None:
         """A game's end: its text with the chart of the game attached; the text alone when

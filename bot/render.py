@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from bot import games as hosted
 from bot.text import (
     EMBED_FIELD,
     MESSAGE_LIMIT,
@@ -45,7 +46,9 @@ __all__ = [
     "round_end_text",
     "score_sheet_text",
     "scoring_messages",
+    "stack_history_line",
     "stats_text",
+    "summary_line",
     "table_parts",
     "table_text",
 ]
@@ -265,6 +268,7 @@ def _sheet_lines(
 
 
 def _leader_line(totals: Sequence[int], target: int) -> str:
+    """``Leader at 120/200 (60%)``; only for a game with a target (``target`` > 0)."""
     best = max(totals) if totals else 0
     return f"Leader at {best}/{target} ({min(100, max(0, best * 100 // target))}%)"
 
@@ -285,10 +289,12 @@ def _state_sheet(state: StackState) -> list[str]:
 def score_sheet_text(sheet: ScoreSheet) -> str:
     """A stored game's score sheet (``/scores``)."""
     if sheet.winners:
-        tail = f"Won by {' & '.join(_name(n) for n in sheet.winners)}."
-    else:
-        tail = _leader_line(sheet.totals, sheet.target_score) + "."
-    lines = ["**Score sheet**", *_sheet_lines(sheet.names, sheet.rounds, sheet.totals), tail]
+        tail = [f"Won by {' & '.join(_name(n) for n in sheet.winners)}."]
+    elif sheet.target_score > 0:
+        tail = [_leader_line(sheet.totals, sheet.target_score) + "."]
+    else:  # a game without a target has no leader to measure against it
+        tail = []
+    lines = ["**Score sheet**", *_sheet_lines(sheet.names, sheet.rounds, sheet.totals), *tail]
     return fit_message("\n".join(lines))
 
 
@@ -428,20 +434,39 @@ def game_end_messages(state: StackState) -> list[str]:
 # ------------------------------------------------------------------ records
 
 
+def stack_history_line(number: int, g: GameSummary) -> str:
+    """A finished Stack game in the channel's history: the rounds played, the winners,
+    every player's total."""
+    scores = ", ".join(
+        f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+    )
+    when = g.finished_at.strftime("%Y-%m-%d")
+    winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
+    return f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
+
+
+def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
+    """A finished game of any game in the channel's history: the winners (and ``how``
+    they won), then ``figure`` (what the final figures count: ``cards left``) per player,
+    and the rounds only for a game played in rounds."""
+    when = g.finished_at.strftime("%Y-%m-%d")
+    rounds = f" · {plural(g.rounds_played, 'round')}" if g.rounds_played else ""
+    winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners) or "no winner"
+    scores = ", ".join(
+        f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+    )
+    won = f" ({how})" if how else ""
+    return f"**{number}.** {when}{rounds} · 🏆 {winners}{won} · {figure}: {scores}"
+
+
 def history_text(games: list[GameSummary]) -> str:
-    """A channel's finished games, newest first; older ones are left out when long."""
+    """A channel's finished games, newest first, each in its game's words
+    (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out when long."""
     if not games:
         return "No finished games in this channel yet."
-    lines = ["**Finished games in this channel** (a button per game: its chart and record)"]
+    lines = ["**Finished games in this channel** (a button per game: its result and record)"]
     for number, g in enumerate(games, start=1):
-        scores = ", ".join(
-            f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
-        )
-        when = g.finished_at.strftime("%Y-%m-%d")
-        winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
-        lines.append(
-            f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
-        )
+        lines.append(hosted.get(g.game).history_line(number, g))
     for shown in range(len(games), -1, -1):
         hidden = len(games) - shown
         tail = [f"… {plural(hidden, 'older game')} not shown (shortened)"] if hidden else []
@@ -452,15 +477,19 @@ def history_text(games: list[GameSummary]) -> str:
 
 
 def leaderboard_text(rows: list[LeaderboardRow], by: str) -> str:
-    """A server's best players, by wins or points."""
+    """A server's best players of a game, by wins or by points; the points are named as
+    the game counts its final figures (:attr:`~bot.games.base.DiscordGame.figure_name`:
+    Stack's points, Stack Up!'s cards left)."""
     if not rows:
         return "Nobody has finished a game on this server yet."
-    lines = [f"**Leaderboard** (by {escape_name(cut(by, 20))})"]
+    one, many = hosted.get(rows[0].stats.game).figure_name
+    ranked = many if by == "points" else by
+    lines = [f"**Leaderboard** (by {escape_name(cut(ranked, 20))})"]
     for row in rows:
         s = row.stats
         lines.append(
             f"{row.rank}. {_name(s.name, 32)}: {plural(s.wins, 'win')} · "
-            f"{plural(s.points, 'point')} · {plural(s.games, 'game')}"
+            f"{plural(s.points, one, many)} · {plural(s.games, 'game')}"
         )
     return _fit_lines(lines, SHORTENED)
 

@@ -2,10 +2,15 @@
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
 engine to decide and change the state, and commits through persistence, all under the
-table's lock; every reader (the table message, **My turn**, ``/hint``) takes the lock too,
-so what anyone sees is a committed state. A move that cannot be stored is undone by
-reloading the table from storage. A refused request raises :class:`Refusal` with a message
-for the user and changes nothing. One lock per table serialises everything done to it.
+table's lock. A step is played on the live state itself and awaits its commit, so between
+two awaits a state read without the lock may be one nobody is allowed to see yet (a move
+half-played, or one about to be undone): every reader of ``LiveTable.state`` takes the lock
+too — the table message and its picture, the private panel (**My turn**, **My hand** and
+its steps), a move button's code read back into a move, the answer to a move, ``/hint``,
+``/scores``, the table's clock and a typed Snatch's mentions — so what anyone sees is a
+committed state. A move that cannot be stored is undone by reloading the table from
+storage. A refused request raises :class:`Refusal` with a message for the user and changes
+nothing. One lock per table serialises everything done to it.
 
 A player's move and everything it leads to until a human must act again (chance outcomes,
 moves the table plays without asking, the AI seats' turns, round and game ends) is one
@@ -73,7 +78,9 @@ class Player:
 
 @dataclass(slots=True)
 class LiveTable:
-    """An active table in memory: its stored info, its committed state, lock and dice."""
+    """An active table in memory: its stored info, its committed state (read it under
+    ``lock``), the lock that serialises everything done to the table, the random source of
+    its chance outcomes (``rng``), and what the table message recalls (the last turns)."""
 
     info: TableInfo
     state: GameState[Any] | None
@@ -125,9 +132,12 @@ class MoveOutcome:
     game is over or the table closed, whether the channel is owed messages (stored in the
     outbox), a chooser when a typed move was ambiguous, and whether the player's turn goes
     on (``continues``: the same seat acts again before its turn ends, as Stack's rerolled
-    die to place)."""
+    die to place). ``seat`` is the seat of the player who asked (``None`` for the host's
+    own steps): whoever answers them reads the table again under its lock and shows that
+    seat only, since another move may have committed since."""
 
     table: LiveTable
+    seat: int | None = None
     turns: list[str] = field(default_factory=list)
     game_over: bool = False
     closed: bool = False
@@ -205,6 +215,9 @@ class Step:
         self._auto = seat if auto else None
         events = self.state.apply(move, by=seat)
         self.moves.append(move)
+        said = self.game.decision_text(self.state, seat, move)
+        if said is not None:
+            self.turns.append(escape_name(self._automatic(said, seat)))
         for event in events:
             self._happened(event, seat)
         self.moves += settle(self.state, self.live.rng, self._happened)
@@ -215,9 +228,7 @@ class Step:
         state, game = self.state, self.game
         if isinstance(event, TurnEnded):
             self.ended.add(event.seat)
-            words = game.turn_text(state, event)
-            if self._auto is not None and event.seat == self._auto:
-                words += " (automatic: the turn timer ran out)"
+            words = self._automatic(game.turn_text(state, event), event.seat)
             self.turns.append(escape_name(words))
         elif isinstance(event, RoundEnded):
             # one short message, before the next round's chance outcomes change the table
@@ -228,6 +239,12 @@ class Step:
             for text in game.game_end_texts(state):
                 self.announcements.append(Announcement("game", text))
             self.announcements.append(TABLE)
+
+    def _automatic(self, words: str, seat: int | None) -> str:
+        """``words`` marked as the turn timer's when it played ``seat``'s move."""
+        if self._auto is not None and seat == self._auto:
+            return words + " (automatic: the turn timer ran out)"
+        return words
 
     def run_ai(self) -> None:
         """AI seats take their turns until a human is to move or the game ends."""
@@ -537,7 +554,8 @@ class TableService:
             info = await self.store.start_table(live.id, order, state, opening)
             live = self._track(info, state)
             live.turn_started = live.idle_since = self.now()
-            outcome = MoveOutcome(live)
+            # who begins, said before AI seats play (and read here, under the lock)
+            outcome = MoveOutcome(live, note=live.game.start_text(state))
             await self._play_ai_turns(live, outcome)
             self.clock.turn_changed(live)
             return outcome
@@ -670,7 +688,7 @@ class TableService:
                 except IllegalMoveError as err:
                     raise Refusal(game.refusal_words(err)) from None
                 raise Refusal("That move can't be played now.")
-            outcome = MoveOutcome(live)
+            outcome = MoveOutcome(live, seat=seat)
             step = Step(live)
             step.play(seat, move)
             step.run_ai()

@@ -11,9 +11,11 @@ of running totals, the channel's finished games with a button each, a player's c
   (:class:`GameButton`): a click answers privately with its chart and its record.
 
 Every button is a dynamic item whose custom_id carries what it needs (the table, the
-round), so it keeps working after a restart. Its custom_id starts with ``story:``, not
-``stack:``, so the start-up clean-up never takes a round's message for a table message
-left behind. A click on a game that no longer exists, a round out of range, or a button
+round), so it keeps working after a restart; a custom_id names any table, so each click is
+checked: the table must be of the clicker's server, and a running game with hidden
+information (:attr:`~bot.games.base.DiscordGame.hidden_information`) is never exported.
+Its custom_id starts with ``story:``, not ``stack:``, so the start-up clean-up never takes
+a round's message for a table message left behind. A click on a game that no longer exists, a round out of range, or a button
 brought from another server gets a clear private answer and changes nothing.
 """
 
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import games as hosted
 from bot.palette import THEMES, Theme
 from bot.render import scoring_messages
 from bot.service import Refusal
@@ -208,9 +211,17 @@ async def scoring_of(store: Store, table_id: int, round_no: int) -> list[str]:
 
 
 async def answer_game(interaction: discord.Interaction, table_id: int) -> None:
-    """A history button: the game's score sheet, chart and record, privately."""
+    """A history button: the game's score sheet, chart and record, privately; only for a
+    table of this server, and never while a game with hidden information runs (its record
+    holds the cards nobody may see yet: the rule of ``/export``)."""
     tables = host_of(interaction)
     info = await _table_of(tables.store, table_id, interaction.guild_id)
+    game = hosted.get(info.game)
+    if game.hidden_information and info.is_active:
+        raise StoryRefusal(
+            f"That {game.title} game is still running: its record holds the cards nobody may "
+            "see yet, so it is given once the game is over."
+        )
     text, files = await tables.in_time(interaction, _game_answer(tables, info))
     await _answer(interaction, [text], files)
 
@@ -224,9 +235,7 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
         raise StoryRefusal(GONE) from None
     except WrongTableStatus:
         raise StoryRefusal(NOT_STARTED) from None
-    from bot import games
-
-    game = games.get(info.game)
+    game = hosted.get(info.game)
     files = []
     chart = await game.score_chart(tables, sheet, info)
     if chart is not None:

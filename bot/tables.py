@@ -57,7 +57,7 @@ from bot.views import (
     table_of_custom_id,
 )
 from persistence import Store
-from persistence.records import MAX_SEATS, OutboxItem, TableInfo
+from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
@@ -310,7 +310,8 @@ class Tables:
         return await self.service.settings(info)
 
     async def deadline(self, live: LiveTable) -> datetime | None:
-        """When the current human's turn runs out (``None``: no timer)."""
+        """When the current human's turn runs out (``None``: no timer); call it under the
+        table's lock (it reads the state)."""
         state = live.state
         if state is None or live.current_user() is None or live.turn_started is None:
             return None
@@ -631,10 +632,8 @@ class Tables:
             public=True,
         )
         self.committed(outcome)
-        live = outcome.table
-        self._log(interaction, "started the game", live)
-        assert live.state is not None
-        await self.say(interaction, live.game.start_text(live.state), ephemeral=False)
+        self._log(interaction, "started the game", outcome.table)
+        await self.say(interaction, outcome.note, ephemeral=False)  # who begins
 
     async def end(self, interaction: discord.Interaction) -> None:
         live = self.service.table_in(interaction.channel_id or 0)
@@ -705,11 +704,13 @@ class Tables:
     async def tapped(
         self, interaction: discord.Interaction, table_id: int, version: int, code: str
     ) -> None:
-        """A move button or select: ``code`` is the table's game's move code."""
+        """A move button or select: ``code`` is the table's game's move code (read back
+        against the committed state, under the lock; the service checks it again)."""
         live = self.service.table_by_id(table_id)
         move = None
-        if live.state is not None:
-            move = live.game.move_from_code(live.state, code)
+        async with live.lock:
+            if live.state is not None:
+                move = live.game.move_from_code(live.state, code)
         if move is None:
             raise Refusal("That isn't a move this table knows.")
         await self.play_move(interaction, move=move, table_id=table_id, version=version, edit=True)
@@ -726,15 +727,30 @@ class Tables:
             view, _ = moves_view(live.game, live.id, live.version, outcome.chooser)
             await self._answer(interaction, Panel(outcome.chooser_text, view), edit=edit)
             return
-        if outcome.continues and live.state is not None:
-            seat = live.state.current_player
-            assert seat is not None
-            async with live.lock:
-                panel = await live.game.panel(self, live, seat)
-            await self._answer(interaction, panel, edit=edit)
-            return
+        if outcome.continues and outcome.seat is not None:
+            panel = await self._panel_again(live, outcome.seat, interaction.user.id)
+            if panel is not None:
+                await self._answer(interaction, panel, edit=edit)
+                return
         text = "✅ " + (outcome.turns[0] if outcome.turns else "Done.")
         await self._answer(interaction, Panel(text), edit=edit)
+
+    async def _panel_again(self, live: LiveTable, seat: int, user_id: int) -> Panel | None:
+        """The mover's panel after a move that left their turn going on, built under the
+        lock from the committed state; ``None`` when the table moved on meanwhile (another
+        move committed: a typed one, the turn timer's), so that the mover is never shown
+        another seat's panel — their hand, in a game of hidden hands."""
+        async with live.lock:
+            state = live.state
+            if (
+                not live.info.is_active
+                or state is None
+                or state.is_over
+                or state.current_player != seat
+                or live.user_at(seat) != user_id
+            ):
+                return None
+            return await live.game.panel(self, live, seat)
 
     async def _answer(self, interaction: discord.Interaction, panel: Panel, *, edit: bool) -> None:
         """Answer with ``panel``: editing the message whose component was used, or anew."""
@@ -759,6 +775,16 @@ class Tables:
     async def hint(self, interaction: discord.Interaction) -> None:
         text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
         await self.say(interaction, f"💡 The greedy AI would play: {text}")
+
+    async def score_text(self, sheet: ScoreSheet) -> str:
+        """``/scores``: the sheet in its game's words, with the table's committed state
+        (read under its lock) while its game runs here, e.g. Stack Up!'s hand sizes."""
+        game = games.get(sheet.game)
+        live = self.service.by_id.get(sheet.table_id)
+        if live is None:
+            return game.score_text(sheet)
+        async with live.lock:
+            return game.score_text(sheet, live.state)
 
     async def last_finished(self, channel_id: int) -> int | None:
         """The table of the channel's last finished game, of any game."""
@@ -828,12 +854,13 @@ class Tables:
         if record is None or record.clock is not asyncio.current_task():
             return
         events: list[tuple[datetime, str]] = []
-        user = live.current_user()
-        if user is not None and live.turn_started is not None:
+        async with live.lock:  # the committed state, never a step half-played
+            user = live.current_user()
             started = live.turn_started
+            deadline = await self.deadline(live) if user is not None else None
+        if user is not None and started is not None:
             if record.pinged_version != version:
                 events.append((started + timedelta(seconds=PING_AFTER), "ping"))
-            deadline = await self.deadline(live)
             if deadline is not None:
                 span = (deadline - started).total_seconds()
                 if span >= WARN_FROM:
@@ -872,7 +899,8 @@ class Tables:
             if record.pinged_version != version and user is not None:
                 await self.repost(live, ping=user)
         elif what == "warn" and user is not None:
-            deadline = await self.deadline(live)
+            async with live.lock:
+                deadline = await self.deadline(live)
             left = int((deadline - discord.utils.utcnow()).total_seconds()) if deadline else 0
             await self.repost(live, ping=user, note=f"⏳ Half your time is gone: {left} s left.")
         elif what == "expire":

@@ -20,9 +20,12 @@ and plays the chance outcomes (``state.sample_chance``) and, when the state has 
 must decide) inside the same step. The events ``state.apply`` returns drive what the
 channel is told: :class:`~engine.game.TurnEnded` -> :meth:`DiscordGame.turn_text` (shown
 on the table message and to the mover), :class:`~engine.game.RoundEnded` ->
-:meth:`DiscordGame.round_text` (an outbox message), :class:`~engine.game.GameEnded` ->
-:meth:`DiscordGame.game_end_texts` (outbox messages; the first carries the game chart
-when :meth:`DiscordGame.game_chart` draws one).
+:meth:`DiscordGame.round_text` (an outbox message, with the buttons of
+:meth:`DiscordGame.round_view` under it: Stack's **Full scoring**),
+:class:`~engine.game.GameEnded` -> :meth:`DiscordGame.game_end_texts` (outbox messages;
+the first carries the game chart when :meth:`DiscordGame.game_chart` draws one). A move
+that ends no turn but that the table should hear of (Stack Up!'s first player choosing
+the direction) is worded by :meth:`DiscordGame.decision_text`, shown like a turn.
 
 **The public table message** (components V2, one container): :meth:`DiscordGame.table_parts`
 gives its head (whose turn — mention ``current_user``, which an edit never pings — and
@@ -74,8 +77,12 @@ texts above must be checked for leaks by the game's tests.
 **Lobby, rules, stats.** :meth:`DiscordGame.lobby_summary` (the lobby's rule lines),
 :meth:`DiscordGame.rules_brief` (``/rules``), :meth:`DiscordGame.settings_text` (the
 house rules), :meth:`DiscordGame.stats_text` (``/stats``), :meth:`DiscordGame.score_text`
-(``/scores``), :attr:`DiscordGame.table_options` (which ``/table new`` options the game
-takes, and which settings field each sets).
+(``/scores``: the stored sheet, with the committed state while the game runs),
+:meth:`DiscordGame.history_line` (a finished game in ``/scores show:history``),
+:attr:`DiscordGame.figure_name` (what the outcome's figure per seat counts, in
+``/leaderboard``: Stack's points, Stack Up!'s cards left),
+:attr:`DiscordGame.table_options` (which ``/table new`` options the game takes, and which
+settings field each sets).
 
 Every method has a working default built on the engine interface, so a game can start
 with little and override what it shows better.
@@ -103,7 +110,7 @@ if TYPE_CHECKING:
     from bot.painter import DrawJob, Painter
     from bot.service import LiveTable, TableService
     from persistence import Store
-    from persistence.records import PlayerStats, ScoreSheet
+    from persistence.records import GameSummary, PlayerStats, ScoreSheet
 
 __all__ = [
     "DiscordGame",
@@ -234,6 +241,8 @@ class DiscordGame:
     hidden_information = False  # a running game's record is not exported
     table_options: Mapping[str, str] = {}  # `/table new` option -> settings field
     dynamic_items: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
+    # what the outcome's figure per seat counts (singular, plural): the leaderboard's words
+    figure_name: tuple[str, str] = ("point", "points")
 
     @property
     def name(self) -> str:
@@ -343,9 +352,21 @@ class DiscordGame:
         """A turn that just ended, in words everyone may see (plain: the host escapes)."""
         return self.game.turn_words(state, event)
 
+    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
+        """A move just played (``state`` is after it) that the table should hear of even
+        though it ends no turn (Stack Up!: the first player's direction), in words everyone
+        may see (plain: the host escapes); ``None``: nothing to say (turns are said by
+        :meth:`turn_text`)."""
+        return None
+
     def round_text(self, state: Any, event: RoundEnded) -> str | None:
         """The channel's message for a round that just ended (before the next round's
         chance outcomes), or ``None``. Markdown, names escaped."""
+        return None
+
+    def round_view(self, table_id: int, round_no: int) -> discord.ui.View | None:
+        """The buttons under round ``round_no``'s message (built when the outbox delivers
+        it, after a restart too), or ``None``."""
         return None
 
     def game_end_texts(self, state: Any) -> list[str]:
@@ -411,11 +432,21 @@ class DiscordGame:
 
     # ------------------------------------------------------------ records and stats
 
-    def score_text(self, sheet: ScoreSheet) -> str:
-        """``/scores``: a stored game's score sheet."""
+    def score_text(self, sheet: ScoreSheet, state: Any = None) -> str:
+        """``/scores``: a stored game's score sheet; ``state`` is the table's committed
+        state while the game runs (read under the lock; ``None`` otherwise). Nothing a
+        player may not see. The default: the rounds' scores and totals, and the leader
+        only for a game with a target score."""
         from bot.render import score_sheet_text
 
         return score_sheet_text(sheet)
+
+    def history_line(self, number: int, summary: GameSummary) -> str:
+        """One finished game of ``/scores show:history`` (markdown, names escaped): its
+        number in the list, the date, the winners and every seat's final figure."""
+        from bot.render import summary_line
+
+        return summary_line(number, summary, self.figure_name[1])
 
     async def score_chart(self, host: Host, sheet: ScoreSheet, info: Any) -> discord.File | None:
         """The chart ``/scores`` attaches (``None``: none)."""

@@ -39,6 +39,7 @@ from bot.render import (
     game_end_messages,
     round_end_text,
     score_sheet_text,
+    stack_history_line,
     stats_text,
     table_parts,
 )
@@ -53,7 +54,7 @@ from engine.stack.game import GAME
 from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stack
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
-from persistence.records import PlayerStats, ScoreSheet
+from persistence.records import GameSummary, PlayerStats, ScoreSheet
 
 __all__ = [
     "DISCORD_GAME",
@@ -230,6 +231,12 @@ class StackOnDiscord(DiscordGame):
     def round_text(self, state: Any, event: RoundEnded) -> str | None:
         return round_end_text(state, event.round_no)
 
+    def round_view(self, table_id: int, round_no: int) -> discord.ui.View | None:
+        """**Full scoring** (:mod:`bot.story`): the round pile by pile, privately."""
+        from bot.story import round_view
+
+        return round_view(table_id, round_no)
+
     def game_end_texts(self, state: Any) -> list[str]:
         return game_end_messages(state)
 
@@ -277,8 +284,11 @@ class StackOnDiscord(DiscordGame):
 
     # ------------------------------------------------------------ records and stats
 
-    def score_text(self, sheet: ScoreSheet) -> str:
+    def score_text(self, sheet: ScoreSheet, state: Any = None) -> str:
         return score_sheet_text(sheet)
+
+    def history_line(self, number: int, summary: GameSummary) -> str:
+        return stack_history_line(number, summary)
 
     async def score_chart(self, host: Host, sheet: ScoreSheet, info: Any) -> discord.File | None:
         from bot.story import game_chart_file, theme_of

@@ -27,8 +27,9 @@ from pydantic import BaseModel
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts
 from bot.games.stackup_panel import move_code, move_of_code, play_words
 from bot.games.stackup_picture import TablePicture, describe
-from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel
+from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.painter import DrawJob
+from bot.render import summary_line
 from bot.service import Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
 from engine import games as engine_games
@@ -49,6 +50,7 @@ from engine.stackup.state import StackUpState
 
 if TYPE_CHECKING:
     from bot.service import LiveTable
+    from persistence.records import GameSummary, ScoreSheet
 
 __all__ = ["DISCORD_GAME", "NOTATION", "StackUpDiscord", "named_mentions"]
 
@@ -61,6 +63,10 @@ NOTATION = (
     "Cards: colour letter and number (`R7`, `G15`; R Red, B Blue, Y Yellow, G Green), "
     "or a special card's name."
 )
+
+
+DIRECTION_WORDS = {"up": "up (1→15)", "down": "down (15→1)"}
+ENDED_BY = {"empty_hand": "emptied their hand", "turn_limit": "fewest cards at the turn limit"}
 
 
 def _name(state: StackUpState, seat: int) -> str:
@@ -76,7 +82,7 @@ QUOTES = '"“”'
 def named_mentions(text: str, live: LiveTable) -> str:
     """``text`` with each mention of a seated user (``<@123>``) replaced by their seat's
     name in double quotes (read whole by the engine's parser, spaces and all), as a
-    Snatch's target is typed."""
+    Snatch's target is typed. It reads the table's state: call it under the table's lock."""
     state = live.state
     if state is None:
         return text
@@ -111,7 +117,9 @@ class StackUpCommands(commands.Cog):
         live = host.service.table_in(channel)
         if live.game is not DISCORD_GAME:
             raise Refusal("`/play` is for Stack Up! tables; this table plays another game.")
-        await host.play_move(interaction, text=named_mentions(cards, live))
+        async with live.lock:
+            text = named_mentions(cards, live)
+        await host.play_move(interaction, text=text)
 
 
 # ------------------------------------------------------------------ the game
@@ -148,6 +156,7 @@ class StackUpDiscord(DiscordGame):
 
     private_button = PrivateButton("My hand", "🃏")
     hidden_information = True
+    figure_name = ("card left", "cards left")  # the outcome's figure: fewest wins
     table_options: Mapping[str, str] = MappingProxyType({"turn_limit": "turn_limit"})
     dynamic_items = (HandStep, HandMove)
 
@@ -199,11 +208,7 @@ class StackUpDiscord(DiscordGame):
         outcome = state.outcome()
         if outcome is not None:
             winners = " & ".join(f"**{_name(state, s)}**" for s in outcome.winners)
-            how = (
-                "emptied their hand"
-                if outcome.ended_by == "empty_hand"
-                else "fewest cards at the turn limit"
-            )
+            how = ENDED_BY.get(outcome.ended_by, outcome.ended_by)
             verb = "share the win" if len(outcome.winners) > 1 else "wins"
             head = f"🏆 {winners} {verb} ({how})!"
         elif seat is not None and current_user:
@@ -233,6 +238,15 @@ class StackUpDiscord(DiscordGame):
         return isinstance(state, StackUpState) and state.phase == "drawn"
 
     # ------------------------------------------------------------ what happened
+
+    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
+        """The first player's choice of direction (a decision, not a turn): told to the
+        table, which otherwise would learn it only from the stack's arrow."""
+        if isinstance(move, Direction) and isinstance(state, StackUpState):
+            way = DIRECTION_WORDS.get(state.direction or "")
+            if way is not None:
+                return f"{state.players[seat]} chose the direction: {way}"
+        return None
 
     def game_end_texts(self, state: Any) -> list[str]:
         outcome = state.outcome()
@@ -269,6 +283,37 @@ class StackUpDiscord(DiscordGame):
 
     async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
         return hand_panel(live, seat)
+
+    # ------------------------------------------------------------ records and stats
+
+    def score_text(self, sheet: ScoreSheet, state: Any = None) -> str:
+        """``/scores``: Stack Up! has no points and no rounds. While the game runs, every
+        hand's size (public, as on the table message; never a card); once it is over, the
+        winners and the cards left in every hand (the fewest cards win)."""
+        title = "**Stack Up!** · "
+        if sheet.winners is not None:
+            winners = " & ".join(f"**{escape_name(n)}**" for n in sheet.winners)
+            verb = "share the win" if len(sheet.winners) > 1 else "wins"
+            left = ", ".join(
+                f"{escape_name(name)} {plural(size, 'card')}"
+                for name, size in zip(sheet.names, sheet.totals, strict=True)
+            )
+            return fit_message(
+                f"{title}🏆 {winners} {verb} (the fewest cards left win).\nCards left: {left}."
+            )
+        if isinstance(state, StackUpState) and not state.is_over:
+            lines = [f"{title}the game is on: the cards in every hand"]
+            lines += [seat_line(state, seat) for seat in range(state.n)]
+            return fit_message("\n".join(lines))
+        names = ", ".join(escape_name(name) for name in sheet.names)
+        return fit_message(
+            f"{title}{names}: the game is on, and the fewest cards left will win. Every "
+            "hand's size is on the table message (`/table show`)."
+        )
+
+    def history_line(self, number: int, summary: GameSummary) -> str:
+        how = ENDED_BY.get(summary.ended_by, "")
+        return summary_line(number, summary, self.figure_name[1], how)
 
     def cog(self, bot: commands.Bot) -> commands.Cog | None:
         return StackUpCommands(bot)

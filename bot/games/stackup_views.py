@@ -180,7 +180,8 @@ def _view(live: LiveTable, step: Node) -> discord.ui.View:
 def hand_panel(live: LiveTable, seat: int, path: Path = "") -> Panel:
     """``seat``'s private panel at step ``path``: their hand sorted, the stack, and — when
     they are to act — the step's question and buttons; otherwise whom the table waits for.
-    Raises :class:`Refusal` when the step no longer exists."""
+    Raises :class:`Refusal` when the step no longer exists. Call it under the table's lock
+    (it reads the state)."""
     state = live.state
     if not isinstance(state, StackUpState):
         raise Refusal("The game hasn't started yet. The host presses **Start**.")
@@ -232,9 +233,10 @@ class HandStep(
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
         seat = await host.service.seat_of(live, _player(interaction))
-        if live.version != self.version:
-            raise Refusal(STALE)
-        panel = hand_panel(live, seat, self.path)
+        async with live.lock:  # the committed state, never a step half-played
+            if live.version != self.version:
+                raise Refusal(STALE)
+            panel = hand_panel(live, seat, self.path)
         await host.edit_panel(interaction, content=panel.text, view=panel.view)
 
 
