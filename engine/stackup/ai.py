@@ -43,7 +43,7 @@ from engine.stackup.moves import (
 )
 from engine.stackup.notation import move_notation
 from engine.stackup.rules import PENALTY_CARDS
-from engine.stackup.state import StackUpState
+from engine.stackup.state import StackUpState, cards_count
 
 CARD = 10.0  # one card out of hand
 WIN = 1000.0
@@ -185,7 +185,9 @@ class _Rater:
             best_run(self.hand, state.colour, state.number, up) for up in (move.up, not move.up)
         ]
         way = "up" if move.up else "down"
-        return float(runs[0] - runs[1]), f"going {way} gives you a play of {runs[0]} card(s)"
+        if not runs[0]:
+            return float(runs[0] - runs[1]), f"going {way} gives you no play"
+        return float(runs[0] - runs[1]), f"going {way} gives you a play of {cards_count(runs[0])}"
 
     def _play(
         self,
@@ -250,7 +252,8 @@ class _Rater:
         if card == SWITCH:
             assert colour is not None
             same = sum(1 for c in self.hand if c < FLIP and COLOUR_OF[c] == colour)
-            reasons.append(f"Switch to {COLOUR_NAMES[colour]}, your colour with {same} card(s)")
+            held = cards_count(same) if same else "no card"
+            reasons.append(f"Switch to {COLOUR_NAMES[colour]}, a colour you hold {held} of")
             return 0.5 * same
         reasons.append("Flip reverses the direction")
         return 0.0

@@ -123,7 +123,10 @@ def logged_turn_words(state: StackUpState, turn: LoggedTurn, index: int | None =
     who = state.name(turn.seat)
     nxt = state.name(_next(state, turn.seat))
     rebuilt = " (the draw pile was rebuilt)" if turn.reshuffle is not None else ""
+    final = _ended_the_game(state, index)
     if turn.kind == "block":
+        if final:
+            return f"{who} blocked the Crash with a Crash."
         if state.n == 2:
             return f"{who} blocked the Crash with a Crash: the penalty is cancelled."
         return f"{who} blocked the Crash with a Crash: the penalty passes to {nxt}."
@@ -137,18 +140,37 @@ def logged_turn_words(state: StackUpState, turn: LoggedTurn, index: int | None =
         if not turn.cards:
             return f"{who} was stuck and drew a card{rebuilt}."
         return f"{who} was stuck, drew a card{rebuilt} and played it: " + _effect(
-            state, turn, index, who, nxt
+            state, turn, index, who, nxt, final=final
         )
-    return f"{who} played " + _effect(state, turn, index, who, nxt)
+    return f"{who} played " + _effect(state, turn, index, who, nxt, final=final)
 
 
-def _effect(state: StackUpState, turn: LoggedTurn, index: int | None, who: str, nxt: str) -> str:
-    """The cards of a play and what they did."""
+def _ended_the_game(state: StackUpState, index: int | None) -> bool:
+    """Whether the turn ``state.log[index]`` (``None``: the latest) was the game's last.
+
+    The game ends at once, on an empty hand or at the turn limit, and nothing pending is
+    resolved: such a turn's words announce no skip, penalty or bonus to come."""
+    last = len(state.log) - 1
+    return state.is_over and (index is None or index == last)
+
+
+def _effect(
+    state: StackUpState,
+    turn: LoggedTurn,
+    index: int | None,
+    who: str,
+    nxt: str,
+    *,
+    final: bool = False,
+) -> str:
+    """The cards of a play and what they did (on the game's last turn, only to the stack)."""
     cards = turn.cards
     card = cards[0]
-    skipped = "plays again" if state.n == 2 else f"{nxt} is skipped"
+    skipped = f"{who} plays again" if state.n == 2 else f"{nxt} is skipped"
     if card < FLIP:
         text = cards_words(cards)
+        if final:
+            return f"{text}."
         if turn.bonus == "pass":
             return f"{text} and gains a draw pass."
         if turn.bonus == "skip":
@@ -157,13 +179,15 @@ def _effect(state: StackUpState, turn: LoggedTurn, index: int | None, who: str, 
     if card == FLIP:
         return "Flip: the stack now goes " + ("up." if _up_after(state, index) else "down.")
     if card == FREEZE:
-        return f"Freeze: {skipped if state.n > 2 else who + ' plays again'}."
+        return "Freeze." if final else f"Freeze: {skipped}."
     if card == SWITCH:
         assert turn.colour is not None
         return f"Switch: the colour is now {COLOUR_NAMES[turn.colour]}."
     if card == SNATCH:
         assert turn.target is not None
         return f"Snatch and took {count_words(len(turn.took))} from {state.name(turn.target)}."
+    if final:
+        return "Crash."
     return f"Crash: {nxt} must block it or take {PENALTY_CARDS} cards."
 
 
@@ -187,6 +211,15 @@ def turn_words(state: StackUpState, event: TurnEnded) -> str:
                 text += f" {state.name(turn.seat)} has no cards left and wins!"
             return text
     return f"{state.name(event.seat)} has not taken a turn yet."
+
+
+def direction_words(state: StackUpState) -> str | None:
+    """The first player's choice of direction in words for everyone (``ann chose to go up
+    (1 → 15).``), or ``None`` before it is made. It is not a turn, so no turn's words say it."""
+    if state.first is None or state.first_up is None:
+        return None
+    way = "up (1 → 15)" if state.first_up else "down (15 → 1)"
+    return f"{state.name(state.first)} chose to go {way}."
 
 
 def last_turn_words(state: StackUpState) -> str | None:

@@ -6,9 +6,11 @@ The notation (command words and card names ignore case):
   that keeps cards in hand ends with its bonus, ``R7 R8 R9 skip`` or ``R7 R8 R9 pass``;
 * ``flip``, ``freeze``, ``crash``;
 * ``switch blue`` (or ``switch b``): the Switch's new colour;
-* ``snatch bob 2``: a Snatch naming a player and a count. The name ignores case and a
-  leading ``@``, and may be any unique start of a name (``snatch bo 2``); the count may be
-  left out when only 1 card may be taken; a name in double quotes is read whole;
+* ``snatch bob 2``: a Snatch naming a player and a count. A name typed exactly names that
+  player ("Bob" beside "bob"); otherwise it ignores case and a leading ``@``, and may be
+  any unique start of a name (``snatch bo 2``). When a name fits several players but only
+  one of them may be snatched from, that one is meant. The count may be left out when
+  only 1 card may be taken; a name in double quotes is read whole;
 * under a Crash penalty: ``block`` (or ``crash``) or ``take``;
 * stuck: ``pass`` (use a draw pass) or ``draw`` — the table does both without asking;
 * a card just drawn: ``play`` (or its name) or ``keep``; ``play switch red``, ``play red``
@@ -56,6 +58,7 @@ from engine.stackup.moves import (
     DOWN,
     DRAW,
     KEEP,
+    PLAY_DRAWN,
     TAKE,
     UP,
     USE_PASS,
@@ -69,7 +72,7 @@ from engine.stackup.moves import (
     Take,
     UsePass,
 )
-from engine.stackup.state import DIRECTION, DRAWN, StackUpState
+from engine.stackup.state import DIRECTION, DRAWN, TURN, StackUpState
 
 SYNTAX = (
     "Type cards by name (`r7 r8 r9`, adding `pass` or `skip` to a play of 3 or more cards "
@@ -93,6 +96,7 @@ _COLOURS = {
     "r": 0, "red": 0, "b": 1, "blue": 1, "y": 2, "yellow": 2, "g": 3, "green": 3,
 }  # fmt: skip
 _WORDS = (*_SIMPLE, "flip", "freeze", "crash", "switch", "snatch", "play", "skip")
+_BONUS_WORDS = ("pass", "skip")
 _CARDLIKE = re.compile(r"[rbygRBYG][0-9]+\Z")
 _COUNT = re.compile(r"(?P<name>.+?)\s+(?P<count>[0-9]+)\Z", re.DOTALL)
 _QUOTED = re.compile(r"[\"“”](?P<name>[^\"“”]+)[\"“”](?:\s+(?P<count>[0-9]+))?\Z", re.DOTALL)
@@ -182,10 +186,12 @@ def _read(state: StackUpState, p: int, typed: str) -> PlayerMove:
         if state.phase == DRAWN:
             return _drawn(state, p, rest)
         if not rest:
-            raise IllegalMoveError(
-                "You have no drawn card to play; name the cards to play, as in `r7`.",
-                IllegalReason.WRONG_DECISION,
-            )
+            if state.phase == TURN and state.pending_crash != p:
+                raise IllegalMoveError(
+                    "You have no drawn card to play; name the cards to play, as in `r7`.",
+                    IllegalReason.WRONG_DECISION,
+                )
+            return PLAY_DRAWN  # refused as the moment asks: the direction, or the Crash
         return _read(state, p, rest)
     if word == "switch":
         colour = _colour(rest) if rest else None
@@ -223,22 +229,25 @@ def _drawn(state: StackUpState, p: int, rest: str) -> PlayerMove:
     move = _read(state, p, rest)
     if isinstance(move, PlayDrawn):
         return move
-    raise IllegalMoveError(
-        "You drew a card: `play` plays it alone, `keep` keeps it.", IllegalReason.WRONG_DECISION
-    )
+    raise _drawn_choice(state)
 
 
 def _cards(state: StackUpState, p: int, typed: str) -> PlayerMove:
     """A list of card names, with a bonus word at its end."""
     tokens = [t for t in re.split(r"[\s,]+", typed) if t]
     bonus: str | None = None
-    if len(tokens) > 1 and tokens[-1].lower() in ("pass", "skip"):
+    if len(tokens) > 1 and tokens[-1].lower() in _BONUS_WORDS:
         bonus = tokens.pop().lower()
     cards: list[Card] = []
-    for token in tokens:
+    for index, token in enumerate(tokens):
         card = read_card(token)
         if card is None:
-            raise _not_a_card(token)
+            opener = tokens[0].lower()
+            if index == 1 and opener in _SPECIAL_WORDS:
+                raise InvalidMoveError(
+                    f"`{opener}` takes nothing after it.", InvalidReason.NOT_A_MOVE
+                )
+            raise _not_a_card(token, first=index == 0)
         cards.append(card)
     if state.phase == DRAWN and len(cards) == 1 and cards[0] == state.drawn and bonus is None:
         if cards[0] in (SWITCH, SNATCH):
@@ -257,7 +266,26 @@ def _cards(state: StackUpState, p: int, typed: str) -> PlayerMove:
     return move
 
 
-def _not_a_card(token: str) -> InvalidMoveError:
+def _not_a_card(token: str, *, first: bool) -> InvalidMoveError:
+    """Why ``token`` among card names is none; ``first`` when it opened the text.
+
+    A command word said with more words than it takes is named as such, never offered
+    as a correction of itself."""
+    word = token.lower()
+    if word == "skip" or (word in _BONUS_WORDS and not first):
+        return InvalidMoveError(
+            f"`{word}` can only be said once, at the end of a play of 3 or more cards "
+            f"(as in `r7 r8 r9 {word}`).",
+            InvalidReason.NOT_A_MOVE,
+        )
+    if word in _WORDS:
+        if first:
+            said = "takes nothing after it"
+        elif word == "play":
+            said = "comes first, as in `play r7`"
+        else:
+            said = "is said alone, never with cards"
+        return InvalidMoveError(f"`{word}` {said}.", InvalidReason.NOT_A_MOVE)
     if _CARDLIKE.match(token):
         return InvalidMoveError(
             f"There is no {cut(token.upper())}: number cards run 1 to 15 in R, B, Y and G.",
@@ -305,25 +333,38 @@ class _Reading(NamedTuple):
     count_text: str | None
 
 
+def _exact(text: str) -> str:
+    return text
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
 def _find(players: tuple[str, ...], name: str) -> list[int]:
-    """Seats ``name`` may mean: equal but for case and spacing, else a unique start."""
-    forms = [name]
-    if name.startswith("@"):
-        forms.append(name[1:])
+    """Seats ``name`` may mean: the first of these that fits anyone decides — the name
+    exactly (case as the player's), then with runs of spaces read as one, then ignoring
+    case, then a start of a name ignoring case. So "Bob" names Bob even when bob sits at
+    the same table, and "BOB" could mean either. A leading ``@`` is ignored unless a name
+    starts with it."""
+    forms = [name, name[1:]] if name.startswith("@") else [name]
+    for key in (_exact, _spaced, _folded):
+        for form in forms:
+            wanted = key(form)
+            if not wanted.strip():
+                continue
+            hits = [s for s, player in enumerate(players) if key(player) == wanted]
+            if hits:
+                return hits
     for form in forms:
-        key = " ".join(form.casefold().split())
-        if not key:
+        wanted = _folded(form)
+        if not wanted:
             continue
-        exact = [s for s, n in enumerate(players) if " ".join(n.casefold().split()) == key]
-        if exact:
-            return exact
-    for form in forms:
-        key = " ".join(form.casefold().split())
-        if not key:
-            continue
-        starts = [
-            s for s, n in enumerate(players) if " ".join(n.casefold().split()).startswith(key)
-        ]
+        starts = [s for s, player in enumerate(players) if _folded(player).startswith(wanted)]
         if starts:
             return starts
     return []
@@ -352,6 +393,11 @@ def _name_notation(players: tuple[str, ...], target: int, count: int | None) -> 
     return f'"{name}"{tail}'
 
 
+def _bare_snatch(drawn: bool) -> Play | PlayDrawn:
+    """A Snatch naming nobody yet (the drawn one, or one from hand)."""
+    return PlayDrawn() if drawn else Play((SNATCH,))
+
+
 def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMove:
     def make(target: int, count: int | None) -> Play | PlayDrawn:
         if drawn:
@@ -366,7 +412,7 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
         )
         if options:
             raise _ambiguous(state, options, "Snatch from whom, and how many")
-        return PlayDrawn() if drawn else Play((SNATCH,))  # the rules say why not
+        return _bare_snatch(drawn)  # the rules say why not
     found = _readings(state.players, rest)
     if not found:
         shown = rest.strip().strip('"“”').lstrip("@")
@@ -376,6 +422,12 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
             InvalidReason.UNKNOWN_PLAYER,
             names=state.players,
         )
+    bare = _bare_snatch(drawn)
+    blocked = state.refusal(bare, p)
+    if blocked is not None and blocked.reason is not IllegalReason.MISSING_CHOICE:
+        # Text that names players, but no player could help (no Snatch held, a Crash
+        # pending…): the rules say why, rather than which names fail.
+        return bare
     moves: list[Play | PlayDrawn] = []
     for reading in found:
         count: int | None = None
@@ -394,6 +446,8 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
     if len(moves) == 1:
         return moves[0]
     legal: list[PlayerMove] = [m for m in moves if state.is_legal(m)]
+    if len(legal) == 1:
+        return legal[0]  # the only reading the rules allow: nothing to ask
     names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not legal:
         raise InvalidMoveError(
@@ -436,9 +490,14 @@ def _require(state: StackUpState, p: int, move: PlayerMove) -> None:
             IllegalReason.WRONG_DECISION,
         )
     if state.phase == DRAWN and isinstance(move, Play):
-        drawn = "nothing could be drawn" if state.drawn is None else "you drew a card"
-        raise IllegalMoveError(
-            f"You were stuck and {drawn}: `play` plays it alone, `keep` keeps it.",
-            IllegalReason.WRONG_DECISION,
-        )
+        raise _drawn_choice(state)
     raise err
+
+
+def _drawn_choice(state: StackUpState) -> IllegalMoveError:
+    """What a stuck player who drew may type: the rules' words, with the commands."""
+    if state.drawn is None:
+        what = "no card could be drawn: there is nothing to play, so `keep`"
+    else:
+        what = "drew a card: `play` plays it alone, `keep` keeps it"
+    return IllegalMoveError(f"You were stuck and {what}.", IllegalReason.WRONG_DECISION)

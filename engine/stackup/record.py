@@ -56,7 +56,14 @@ from engine.stackup.rules import (
     StackUpSettings,
     settings_error,
 )
-from engine.stackup.state import DRAWN, RESHUFFLE, SNATCH_CARDS, LoggedTurn, StackUpState
+from engine.stackup.state import (
+    DRAWN,
+    RESHUFFLE,
+    SNATCH_CARDS,
+    LoggedTurn,
+    StackUpState,
+    cards_count,
+)
 
 FORMAT = "stackup-record/1"
 _TOP_KEYS = ("format", "rules", "players", "deck", "first", "direction", "turns", "meta")
@@ -182,6 +189,11 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
+def _times(count: int) -> str:
+    """``once``, ``2 times``: how often a card appears."""
+    return "once" if count == 1 else f"{count} times"
+
+
 def _listed(cards: list[Card] | tuple[Card, ...]) -> str:
     return " ".join(card_names(cards)) if cards else "none"
 
@@ -241,7 +253,7 @@ class _Replay:
         try:
             return StackUpSettings.model_validate(raw)
         except ValidationError as err:
-            raise RecordError(f"The record's rules have {settings_error(err)}.") from None
+            raise RecordError(f"The record's rules are wrong: {settings_error(err)}.") from None
 
     def _players(self, raw: object) -> tuple[str, ...]:
         if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
@@ -275,7 +287,8 @@ class _Replay:
         wrong = [c for c in sorted(want | counts) if counts[c] != want[c]]
         if wrong:
             listed = ", ".join(
-                f"{card_name(c)} {counts[c]} time(s) instead of {want[c]}" for c in wrong[:4]
+                f"{card_name(c)} {_times(counts[c])} instead of {_times(want[c])}"
+                for c in wrong[:4]
             )
             raise RecordError(
                 '"deck" must hold each number card once and each special card 4 times, '
@@ -498,7 +511,8 @@ class _Replay:
         raw = turn.get("took")
         if not isinstance(raw, list):
             raise RecordError(
-                f'The Snatch needs "took": the {count} card(s) that came from {who}\'s hand.', t
+                f'The Snatch needs "took": the {cards_count(count)} that came from {who}\'s hand.',
+                t,
             )
         try:
             took = tuple(parse_card(name) for name in raw)
@@ -506,11 +520,11 @@ class _Replay:
             raise RecordError(f'"took": {err}', t) from None
         if len(took) != count:
             raise RecordError(
-                f'"took" must list the {count} card(s) the Snatch took, not {len(took)}.', t
+                f'"took" must list the {cards_count(count)} the Snatch took, not {len(took)}.', t
             )
         if state.refusal(Took(took)) is not None:
             raise RecordError(
-                f'"took" must be {count} card(s) of {who}\'s hand ({_listed(state.hand(target))}),'
+                f'"took" must be {cards_count(count)} of {who}\'s hand ({_listed(state.hand(target))}),'
                 f" not {_listed(took)}.",
                 t,
             )

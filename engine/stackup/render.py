@@ -52,7 +52,7 @@ def status_line(state: StackUpState) -> str:
     if state.pending_crash == seat:
         return f"▶ {who}: a Crash penalty! Block with a Crash or take {PENALTY_CARDS} cards."
     if state.phase == DRAWN:
-        return f"▶ {who} was stuck and drew: play that card or keep it."
+        return f"▶ {who} was stuck and drew a card: play it alone, or keep it."
     return f"▶ {who} to play."
 
 

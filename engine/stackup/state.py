@@ -214,13 +214,24 @@ class _Voice(NamedTuple):
     hold: str  # "hold" / "holds"
     have: str  # "have" / "has"
     are: str  # "are" / "is"
+    were: str  # "were" / "was"
 
 
-_YOU = _Voice("You", "you", "your", "hold", "have", "are")
+_YOU = _Voice("You", "you", "your", "hold", "have", "are", "were")
 
 
 def _cards(raw: Sequence[str]) -> tuple[Card, ...]:
     return tuple(parse_card(name) for name in raw)
+
+
+def _a(number: int) -> str:
+    """The article before a number said aloud: "an 8", "an 11", "a 5"."""
+    return "an" if str(number).startswith("8") or number in (11, 18) else "a"
+
+
+def cards_count(count: int) -> str:
+    """``1 card``, ``3 cards``: a count of cards with the right plural."""
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 def stack_words(colour: Colour, number: int, up: bool | None) -> str:
@@ -649,7 +660,7 @@ class StackUpState:
         if not named:
             return _YOU
         name = self.players[seat]
-        return _Voice(name, name, f"{name}'s", "holds", "has", "is")
+        return _Voice(name, name, f"{name}'s", "holds", "has", "is", "was")
 
     def _turn_refusal(self, move: Move, p: int, voice: _Voice) -> IllegalMoveError | None:
         wrong = IllegalReason.WRONG_DECISION
@@ -780,7 +791,7 @@ class StackUpState:
         colour = COLOUR_NAMES[self.colour].lower()
         wanted = self.number + (1 if self.up else -1)
         if LOWEST <= wanted <= HIGHEST:
-            need = f"a {colour} card or a {wanted}"
+            need = f"a {colour} card or {_a(wanted)} {wanted}"
         else:
             need = f"a {colour} card (nothing goes {'above 15' if self.up else 'below 1'})"
         return f"{card_name(card)} is not legal on {self.stack_words()}: it takes {need}."
@@ -871,19 +882,14 @@ class StackUpState:
         if isinstance(move, Keep):
             return None
         card = self.drawn
-        if not isinstance(move, PlayDrawn):
+        if not isinstance(move, PlayDrawn) or card is None:
             what = (
-                "nothing could be drawn: keep"
+                "no card could be drawn: there is nothing to play, so keep"
                 if card is None
-                else f"play the card {voice.whom} drew, alone, or keep it"
+                else "drew a card: play it alone, or keep it"
             )
             return IllegalMoveError(
-                f"{voice.who} {voice.are} stuck and drew: {what}.", IllegalReason.WRONG_DECISION
-            )
-        if card is None:
-            return IllegalMoveError(
-                "No card could be drawn, so there is nothing to play: keep.",
-                IllegalReason.WRONG_DECISION,
+                f"{voice.who} {voice.were} stuck and {what}.", IllegalReason.WRONG_DECISION
             )
         if card < FLIP:
             if not self.legal_on_stack(card):
@@ -928,7 +934,7 @@ class StackUpState:
         target, count = self.snatch
         who = self.players[target]
         if not isinstance(move.cards, tuple) or len(move.cards) != count:
-            return IllegalMoveError(f"The Snatch takes {count} card(s) from {who}.", bad)
+            return IllegalMoveError(f"The Snatch takes {cards_count(count)} from {who}.", bad)
         left = list(self.hands[target])
         for c in move.cards:
             if not is_card(c) or c not in left:

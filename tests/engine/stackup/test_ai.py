@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from engine.game import Decision
 from engine.simulate import greedy_win_rate
 from engine.stackup.ai import GreedyPlayer, NoMoveError, RandomPlayer, make_ai
-from engine.stackup.cards import CRASH, FREEZE, card_names
+from engine.stackup.cards import CRASH, FREEZE, FULL_DECK, card_names
 from engine.stackup.game import GAME
-from engine.stackup.moves import BLOCK, Play
+from engine.stackup.moves import BLOCK, Deal, Play
 from engine.stackup.state import StackUpState
 
 from .situations import BEN, NAMES, cards, table
@@ -97,3 +97,21 @@ def test_hints_never_name_another_players_cards(seed: int, n: int) -> None:
         named = set(re.findall(r"\b[RBYG][0-9]+\b", reason))
         assert named <= set(card_names(state.hand(p))) | set(card_names(state.stack_cards))
         state.apply(greedy.choose(state, rng))
+
+
+def test_reasons_count_cards_in_words_not_card_s() -> None:
+    state = StackUpState(NAMES[:2])
+    state.apply(Deal(tuple(FULL_DECK), 0))  # ann: R1 R3 … R15 B2 B4 on Blue 6
+    reasons = [r.reason for r in GreedyPlayer().rate(state)]
+    assert reasons == [
+        "up: going up gives you a play of 1 card.",
+        "down: going down gives you a play of 1 card.",
+    ]
+    switch = table("Switch B1 Y2 Y3", "G1 G2", stack="R5")
+    said = {r.reason for r in GreedyPlayer().rate(switch)}
+    assert {
+        "switch blue: Switch to Blue, a colour you hold 1 card of.",
+        "switch yellow: Switch to Yellow, a colour you hold 2 cards of.",
+        "switch green: Switch to Green, a colour you hold no card of.",
+    } <= said
+    assert not any("(s)" in reason for reason in said)

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game import Decision, TurnEnded
-from engine.stackup.cards import CRASH, FLIP, FREEZE, SNATCH, SWITCH, card_names
-from engine.stackup.describe import logged_turn_words, move_words, turn_words
-from engine.stackup.moves import BLOCK, DRAW, KEEP, PLAY_DRAWN, TAKE, Play, Took
+from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, card_names
+from engine.stackup.describe import direction_words, logged_turn_words, move_words, turn_words
+from engine.stackup.moves import BLOCK, DOWN, DRAW, KEEP, PLAY_DRAWN, TAKE, UP, Deal, Play, Took
 from engine.stackup.state import StackUpState
 
 from .situations import ANN, BEN, CAT, NAMES, cards, table
@@ -115,3 +115,46 @@ def test_turn_words_never_name_a_hidden_card(seed: int, n: int) -> None:
                 assert words.startswith(logged_turn_words(state, blank, len(state.log) - 1))
                 named = set(re.findall(r"\b[RBYG][0-9]+\b", words))
                 assert named <= set(card_names(turn.cards))
+
+
+def test_a_winning_crash_announces_no_penalty() -> None:
+    state = table("Crash", "G1 G2", "Y1 Y2", stack="R5")
+    assert said(state, Play((CRASH,))) == "ann played Crash. ann has no cards left and wins!"
+
+
+def test_a_winning_block_passes_nothing_on() -> None:
+    three = table("R6 B1", "Crash", "Y1 Y2", stack="R5", seat=BEN, crash=BEN)
+    assert (
+        said(three, BLOCK) == "ben blocked the Crash with a Crash. ben has no cards left and wins!"
+    )
+    two = table("R6 B1", "Crash", stack="R5", seat=BEN, crash=BEN)
+    assert said(two, BLOCK) == "ben blocked the Crash with a Crash. ben has no cards left and wins!"
+
+
+def test_the_turn_the_limit_ends_announces_nothing_pending() -> None:
+    skip = table("R6 R7 R8 B1", "G1 G2", "Y1 Y2", stack="R5", turn_limit=1)
+    assert said(skip, Play(tuple(cards("R6 R7 R8")), "skip")) == "ann played R6 R7 R8."
+    crash = table("Crash B1", "G1 G2", "Y1 Y2", stack="R5", turn_limit=1)
+    assert said(crash, Play((CRASH,))) == "ann played Crash."
+
+
+def test_the_two_player_bonus_skip_says_who_plays_again() -> None:
+    state = table("R6 R7 R8 B1", "G1 G2", stack="R5")
+    assert said(state, Play(tuple(cards("R6 R7 R8")), "skip")) == (
+        "ann played R6 R7 R8: ann plays again."
+    )
+    freeze = table("Freeze B1", "G1 G2", stack="R5")
+    assert said(freeze, Play((FREEZE,))) == "ann played Freeze: ann plays again."
+
+
+def test_the_first_players_direction_is_told_to_everyone() -> None:
+    state = StackUpState(NAMES[:3])
+    assert direction_words(state) is None
+    state.apply(Deal(tuple(FULL_DECK), BEN))
+    assert direction_words(state) is None
+    state.apply(UP)
+    assert direction_words(state) == "ben chose to go up (1 → 15)."
+    other = StackUpState(NAMES[:2])
+    other.apply(Deal(tuple(FULL_DECK), ANN))
+    other.apply(DOWN)
+    assert direction_words(other) == "ann chose to go down (15 → 1)."

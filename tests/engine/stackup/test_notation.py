@@ -113,6 +113,103 @@ def test_an_unclear_or_unknown_name_is_not_guessed() -> None:
     assert err.value.reason is InvalidReason.UNKNOWN_PLAYER
 
 
+LOOK_ALIKES = ("bob", "Bob", "al")
+
+
+def test_a_name_typed_exactly_names_that_player_beside_a_look_alike() -> None:
+    state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=LOOK_ALIKES)
+    assert parse_move(state, 'snatch "Bob" 1') == Play((SNATCH,), target=1, count=1)
+    assert parse_move(state, "snatch Bob 2") == Play((SNATCH,), target=1, count=2)
+    assert parse_move(state, "snatch bob 1") == Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, "snatch @bob") == Play((SNATCH,), target=0, count=1)
+
+
+def test_a_name_that_fits_look_alikes_asks_with_commands_that_read_back() -> None:
+    state = table("G1 G2", "Y1 Y2", "Snatch R9", seat=2, players=LOOK_ALIKES)
+    with pytest.raises(AmbiguousMoveError) as err:
+        parse_move(state, "snatch BOB 1")
+    assert "Type `snatch bob 1` or `snatch Bob 1`." in str(err.value)
+    for move in err.value.candidates:
+        assert parse_move(state, move_notation(state, move)) == move
+
+
+def test_a_name_that_fits_look_alikes_is_read_when_only_one_of_them_is_legal() -> None:
+    state = table("G1 G2", "Y1", "Snatch R9", seat=2, players=LOOK_ALIKES)  # Bob holds 1
+    assert parse_move(state, "snatch BOB 1") == Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, 'snatch "BOB"') == Play((SNATCH,), target=0, count=1)
+
+
+def test_a_snatch_nobody_could_play_says_why_before_weighing_the_names() -> None:
+    players = ("bot1", "bot2", "al")
+    state = table("G1 G2", "Y1 Y2", "R9 B7", seat=2, players=players)
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "snatch bot 1")
+    assert str(err.value) == "You hold no Snatch."
+    crashed = table("G1 G2", "Y1 Y2", "Snatch B7", seat=2, crash=2, players=players)
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(crashed, "snatch bot 1")
+    assert str(err.value).startswith("A Crash penalty is on you")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("up down", "`up` takes nothing after it."),
+        ("block now", "`block` takes nothing after it."),
+        ("take 3", "`take` takes nothing after it."),
+        ("keep it", "`keep` takes nothing after it."),
+        ("draw 1", "`draw` takes nothing after it."),
+        ("flip now", "`flip` takes nothing after it."),
+        ("r6 up", "`up` is said alone, never with cards."),
+        ("r6 play", "`play` comes first, as in `play r7`."),
+        (
+            "G10 G9 G8 skip skip",
+            "`skip` can only be said once, at the end of a play of 3 or more cards "
+            "(as in `r7 r8 r9 skip`).",
+        ),
+        (
+            "r6 pass r7",
+            "`pass` can only be said once, at the end of a play of 3 or more cards "
+            "(as in `r7 r8 r9 pass`).",
+        ),
+    ],
+)
+def test_a_command_word_with_words_it_does_not_take_is_named_not_suggested(
+    text: str, words: str
+) -> None:
+    state = table("R6 R7 Flip", "G1 G2", stack="R5")
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(state, text, ANN)
+    assert str(err.value) == words
+    assert err.value.reason is InvalidReason.NOT_A_MOVE
+
+
+def test_play_under_a_crash_penalty_answers_with_the_penalty() -> None:
+    state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(state, "play", ANN)
+    assert str(err.value) == (
+        "A Crash penalty is on you: block it with a Crash or take 3 cards, and nothing else."
+    )
+    free = table("R6 Crash", "G1 G2", stack="R5")
+    with pytest.raises(IllegalMoveError) as err:
+        parse_move(free, "play", ANN)
+    assert "name the cards to play" in str(err.value)
+
+
+def test_a_drawn_card_is_refused_in_one_phrasing() -> None:
+    state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
+    play(state, DRAW)
+    said = "You were stuck and drew a card: `play` plays it alone, `keep` keeps it."
+    for text in ("b9", "play b9", "flip"):
+        with pytest.raises(IllegalMoveError) as err:
+            parse_move(state, text)
+        assert str(err.value) == said, text
+    refusal = state.refusal(p("B9"))
+    assert refusal is not None
+    assert str(refusal) == "You were stuck and drew a card: play it alone, or keep it."
+
+
 def test_under_a_crash_block_or_take() -> None:
     state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
     assert parse_move(state, "block", ANN) == BLOCK
@@ -240,12 +337,15 @@ def test_every_legal_move_reads_back_from_its_notation(seed: int, n: int) -> Non
 
 
 TRICKY = ("bob", "bob 2", "Bobby", "@al", "al", "Zoë Ann")
+CASE_ALIKE = ("bob", "Bob", "BOB 2", "bob  2", "@Al", "al")  # equal but for case or spacing
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(2, 6))
-def test_notation_reads_back_with_names_that_look_alike(seed: int, n: int) -> None:
-    state = random_position(seed, n, TRICKY)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.sampled_from([TRICKY, CASE_ALIKE]))
+def test_notation_reads_back_with_names_that_look_alike(
+    seed: int, n: int, names: tuple[str, ...]
+) -> None:
+    state = random_position(seed, n, names)
     for move in state.legal_moves():
         text = move_notation(state, move)
         assert parse_move(state, text, state.current_player) == move, text

@@ -203,8 +203,8 @@ SIX_PLAYER_NUMBERS_DEALT = (
         (_set("deck", example()["deck"][:79]), "79 cards"),
         (_set("deck", ["r3", *example()["deck"][1:]]), "deck[0] 'r3' is not a card"),
         (_set("deck", ["R03", *example()["deck"][1:]]), "deck[0] 'R03'"),
-        (_set("deck", ["B1", *example()["deck"][1:]]), "B1 2 time(s) instead of 1"),
-        (_set("deck", ["Flip", *example()["deck"][1:]]), "Flip 5 time(s) instead of 4"),
+        (_set("deck", ["B1", *example()["deck"][1:]]), "B1 2 times instead of once"),
+        (_set("deck", ["Flip", *example()["deck"][1:]]), "Flip 5 times instead of 4 times"),
         (_without("deck"), '"deck"'),
         (_set("first", "zed"), '"first"'),
         (_without("first"), '"first"'),
@@ -433,3 +433,33 @@ def test_snatch_target_and_count_are_checked() -> None:
         wrong["turns"][i].update(change)
         turn, message = error(wrong)
         assert turn == i + 1 and words in message, message
+
+
+def test_wrong_rules_are_reported_in_one_sentence() -> None:
+    assert error(_set("rules", {"turn_limit": 0})) == (
+        None,
+        "The record's rules are wrong: 'turn_limit' must be a whole number of at least 1, not 0.",
+    )
+
+
+def test_took_errors_count_the_cards_in_words() -> None:
+    record = _records_with("took")
+    i = _first_index(record, "took")
+    count = record["turns"][i]["count"]
+    cards = "1 card" if count == 1 else f"{count} cards"
+    not_a_list = copy.deepcopy(record)
+    not_a_list["turns"][i]["took"] = "G1"
+    short = copy.deepcopy(record)
+    short["turns"][i]["took"] = record["turns"][i]["took"] + record["turns"][i]["took"][:1]
+    state = replay(dict(record, turns=record["turns"][:i]))
+    held = state.to_dict()["hands"][state.players.index(record["turns"][i]["target"])]
+    not_held = next(f"G{k}" for k in range(1, 16) if f"G{k}" not in held)
+    wrong = copy.deepcopy(record)
+    wrong["turns"][i]["took"] = [not_held] * count
+    for changed, words in (
+        (not_a_list, f'The Snatch needs "took": the {cards} that came from'),
+        (short, f'"took" must list the {cards} the Snatch took, not {count + 1}.'),
+        (wrong, f'"took" must be {cards} of'),
+    ):
+        message = error(changed)[1]
+        assert message.startswith(words) and "(s)" not in message, message

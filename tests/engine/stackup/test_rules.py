@@ -657,3 +657,48 @@ def test_legal_moves_are_distinct_and_each_is_legal() -> None:
     assert len(moves) == len(set(moves))
     assert all(state.is_legal(m) for m in moves)
     assert moves == state.legal_moves()  # a fixed order
+
+
+# ------------------------------------------------------------------------ refusals in words
+
+
+@pytest.mark.parametrize(
+    ("stack", "words"),
+    [
+        ("R7", "B3 is not legal on Red 7 going up: it takes a red card or an 8."),
+        ("R10", "B3 is not legal on Red 10 going up: it takes a red card or an 11."),
+        ("R4", "B3 is not legal on Red 4 going up: it takes a red card or a 5."),
+    ],
+)
+def test_a_card_not_legal_on_the_stack_says_what_the_stack_takes(stack: str, words: str) -> None:
+    state = table("B3 G1", "G2 G3", stack=stack)
+    assert refused(state, Play(tuple(cards("B3"))), IllegalReason.NOT_ON_STACK) == words
+
+
+def test_snatched_cards_of_the_wrong_count_are_counted_in_words() -> None:
+    one = table("Snatch B2", "G1 G2", "Y1 Y2", stack="R5")
+    one.apply(Play((SNATCH,), target=BEN, count=1))
+    msg = refused(one, Took(tuple(cards("G1 G2"))), IllegalReason.BAD_OUTCOME)
+    assert msg == "The Snatch takes 1 card from ben."
+    two = table("Snatch B2", "G1 G2 G3 G4", stack="R5")
+    two.apply(Play((SNATCH,), target=BEN, count=2))
+    msg = refused(two, Took(tuple(cards("G1"))), IllegalReason.BAD_OUTCOME)
+    assert msg == "The Snatch takes 2 cards from ben."
+
+
+def test_a_stuck_player_who_drew_is_refused_in_one_phrasing() -> None:
+    state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
+    state.apply(DRAW)
+    msg = refused(state, Play(tuple(cards("B9"))), IllegalReason.WRONG_DECISION)
+    assert msg == "You were stuck and drew a card: play it alone, or keep it."
+    named = state.refusal(Play(tuple(cards("B9"))), named=True)
+    assert named is not None
+    assert str(named) == "ann was stuck and drew a card: play it alone, or keep it."
+    nothing = table("B9 Y2", "", stack="R5", pile="", spare=BEN)  # no card to draw
+    nothing.apply(DRAW)
+    assert nothing.drew_nothing
+    for move in (PLAY_DRAWN, Play(tuple(cards("B9")))):
+        msg = refused(nothing, move, IllegalReason.WRONG_DECISION)
+        assert msg == (
+            "You were stuck and no card could be drawn: there is nothing to play, so keep."
+        )
