@@ -127,7 +127,7 @@ class TerminalGame:
             assert seat is not None
             ai = self.seats[seat].ai
             if ai is not None:
-                self._apply(seat, ai.choose(state, self.rng))
+                self._apply(seat, ai.choose(state, self.rng), chosen=True)
                 continue
             ended = self._human_turn(seat)
             if ended is not None:
@@ -147,8 +147,21 @@ class TerminalGame:
                 return
             self._apply(state.current_player, forced)
 
-    def _apply(self, seat: int | None, move: Any) -> None:
-        for event in self.state.apply(move, by=seat):
+    def _apply(self, seat: int | None, move: Any, *, chosen: bool = False) -> None:
+        """Apply ``move`` and say what happened. A player's choice that ends no turn (Stack
+        Up!'s direction) is said as the player's choice."""
+        words = self.game.move_words(self.state, move) if chosen else ""
+        events = self.state.apply(move, by=seat)
+        state = self.state
+        if (
+            chosen
+            and seat is not None
+            and state.decision is Decision.TURN
+            and state.current_player == seat
+            and not any(isinstance(e, TurnEnded) for e in events)
+        ):
+            self.say(f"{state.players[seat]} chose: {words}.")
+        for event in events:
             if isinstance(event, TurnEnded):
                 self.say(self.game.turn_words(self.state, event))
             elif isinstance(event, GameEnded):
@@ -184,7 +197,7 @@ class TerminalGame:
             except MoveError as err:
                 self.say(str(err))
                 continue
-            self._apply(seat, move)
+            self._apply(seat, move, chosen=True)
             return None
 
     def _finish(self) -> None:

@@ -31,6 +31,7 @@ def test_unattended_stackup_game_plays_to_the_end_and_exports(tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert "=== Game over." in proc.stdout and "Winner: bot" in proc.stdout
+    assert " chose: Up (1 → 15)." in proc.stdout or " chose: Down (15 → 1)." in proc.stdout
     result = check_file(str(record))
     assert result["ok"] is True and result["finished"] is True
 
