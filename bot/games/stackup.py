@@ -35,6 +35,7 @@ from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plai
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.stackup.cards import COLOUR_NAMES
+from engine.stackup.describe import direction_words
 from engine.stackup.moves import (
     Block,
     Direction,
@@ -65,7 +66,6 @@ NOTATION = (
 )
 
 
-DIRECTION_WORDS = {"up": "up (1→15)", "down": "down (15→1)"}
 ENDED_BY = {"empty_hand": "emptied their hand", "turn_limit": "fewest cards at the turn limit"}
 
 
@@ -243,9 +243,7 @@ class StackUpDiscord(DiscordGame):
         """The first player's choice of direction (a decision, not a turn): told to the
         table, which otherwise would learn it only from the stack's arrow."""
         if isinstance(move, Direction) and isinstance(state, StackUpState):
-            way = DIRECTION_WORDS.get(state.direction or "")
-            if way is not None:
-                return f"{state.players[seat]} chose the direction: {way}"
+            return direction_words(state)
         return None
 
     def game_end_texts(self, state: Any) -> list[str]:

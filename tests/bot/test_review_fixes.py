@@ -211,7 +211,7 @@ async def test_the_answer_to_a_move_never_shows_another_seats_hand(
     assert text.startswith("✅"), text
     assert "Your hand" not in text and not buttons_of(answer.response)
     assert not set(CARD.findall(text)) & hand_cards(state, other), text
-    assert "chose the direction: up (1→15)" in text
+    assert "chose to go up (1 → 15)." in text
 
 
 async def test_the_first_players_direction_is_told_on_the_table_message(world: World) -> None:
@@ -226,7 +226,7 @@ async def test_the_first_players_direction_is_told_on_the_table_message(world: W
     await world.env.advance_time(1)
     text = table_text_of(table_message(world, live))
     name = escape_name(live.state.players[mover])
-    assert f"{name} chose the direction: down (15→1)" in text, text
+    assert f"{name} chose to go down (15 → 1)." in text, text
 
 
 # ---------------------------------------------------------------------------- the lock
