@@ -191,7 +191,7 @@ class InfoCog(commands.Cog):
         shown = games.get(info.game)
         chart = await tables.in_time(interaction, shown.score_chart(tables, sheet, info))
         extra = {"file": chart} if chart is not None else {}
-        await tables.say(interaction, shown.score_text(sheet), **extra)
+        await tables.say(interaction, await tables.score_text(sheet), **extra)
 
     def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
         """The game asked for, else the channel's table's, else the default (Stack)."""

@@ -108,6 +108,9 @@ async def test_scores_of_a_running_stack_up_game_say_hand_sizes_not_points(
     no_points(text)
     for name in live.state.players:
         assert escape_name(name) in text
+    for seat in range(live.state.n):  # /scores itself gives every hand's size
+        size = live.state.hand_size(seat)
+        assert f"**{escape_name(live.state.players[seat])}** · {size} cards" in text, text
     # with the table's committed state (read under its lock): every hand's size, no card
     sheet = await world.bot.store.score_sheet(live.id)
     sized = await world.bot.tables.score_text(sheet)
