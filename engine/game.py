@@ -67,10 +67,11 @@ NO_EVENTS: tuple[Event, ...] = ()
 class Outcome:
     """How a finished game ended.
 
-    ``winners`` are seats (several when they share the win); ``scores`` is one figure per
-    seat as the game's score sheet ends (Stack: the totals; Stack Up!: cards left in hand);
-    ``higher_wins`` says which way the figure counts; ``ended_by`` is the game's word for
-    how it ended (``"target"``, ``"empty_hand"``, ``"turn_limit"``…).
+    ``winners`` are seats (several when they share the win; none for a draw); ``scores``
+    is one figure per seat as the game's score sheet ends (Stack: the totals; Stack Up!:
+    cards left in hand); ``higher_wins`` says which way the figure counts; ``ended_by`` is
+    the game's word for how it ended (``"target"``, ``"empty_hand"``, ``"turn_limit"``, ``"repetition"``,
+    ``"resignation"``…).
     """
 
     winners: tuple[int, ...]
@@ -157,6 +158,12 @@ class Game(Generic[StateT]):
     record_format: str  # the "format" of its game records
     forced_moves: bool = True  # False: automatic() is always None, hosts need not ask
     higher_wins: bool = True  # how its outcome's scores count (Stack Up!: cards left, fewer)
+    # True: a seat not to move may still make some moves (Color Stack's resignation), so a
+    # host asks ``state.check(move, by=seat)`` instead of refusing whoever is not to move
+    off_turn_moves: bool = False
+    # AI levels that search for a while (Color Stack's ``expert``: about a second a move):
+    # a host runs them off its event loop
+    thinking_levels: tuple[str, ...] = ()
 
     # -- setting up
     def seat_order(self, names: Sequence[str], settings: BaseModel) -> tuple[str, ...]:
