@@ -31,6 +31,8 @@ INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 # games with a front end of their own: name -> module with a ``play`` like this one's
 OWN_TERMINAL = {"stack": "engine.stack.terminal"}
 
+DRAW_WORDS = {"repetition": "threefold repetition", "turn_limit": "the turn limit was reached"}
+
 COMMANDS = """Commands besides moves:
   show    the table again        hint    what the greedy AI would play
   help    this text and the rules  quit    leave the game"""
@@ -205,7 +207,10 @@ class TerminalGame:
         self.say(self.game.render_text(state, None))
         outcome = state.outcome()
         assert outcome is not None
-        self.say("Winner: " + " & ".join(state.players[s] for s in outcome.winners))
+        if outcome.winners:
+            self.say("Winner: " + " & ".join(state.players[s] for s in outcome.winners))
+        else:
+            self.say(f"A draw ({DRAW_WORDS.get(outcome.ended_by, outcome.ended_by)}).")
         self._write_export()
 
     def _write_export(self) -> None:
