@@ -75,7 +75,8 @@ game's record is not exported (``/export`` refuses until the game is over) and t
 texts above must be checked for leaks by the game's tests.
 
 **Lobby, rules, stats.** :meth:`DiscordGame.lobby_summary` (the lobby's rule lines),
-:meth:`DiscordGame.rules_brief` (``/rules``), :meth:`DiscordGame.settings_text` (the
+:meth:`DiscordGame.rules_brief` (``/rules``, in the reader's locale when the game has a
+translation), :meth:`DiscordGame.settings_text` (the
 house rules), :meth:`DiscordGame.stats_text` (``/stats``), :meth:`DiscordGame.score_text`
 (``/scores``: the stored sheet, with the committed state while the game runs),
 :meth:`DiscordGame.history_line` (a finished game in ``/scores show:history``),
@@ -272,8 +273,11 @@ class DiscordGame:
             lines.append(f"`{key}` = {shown}")
         return fit_message("\n".join(lines))
 
-    def rules_brief(self) -> str:
-        """``/rules``: the rules and how to play them on Discord, briefly."""
+    def rules_brief(self, locale: str | None = None) -> str:
+        """``/rules``: the rules and how to play them on Discord, briefly. ``locale`` is
+        the reader's Discord locale (``str(interaction.locale)``: ``"ja"``, ``"en-US"``…;
+        ``None`` when unknown): a game with a translation answers in it, every other game
+        ignores it and answers in English."""
         return fit_message(f"**{escape_name(self.title)}**\n{self.game.rules_text()}")
 
     def start_text(self, state: Any) -> str:

@@ -181,7 +181,8 @@ class StackOnDiscord(DiscordGame):
             )
         return lines
 
-    def rules_brief(self) -> str:
+    def rules_brief(self, locale: str | None = None) -> str:
+        # English only: the locale is ignored
         return RULES_BRIEF
 
     def start_text(self, state: Any) -> str:

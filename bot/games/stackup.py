@@ -172,7 +172,8 @@ class StackUpDiscord(DiscordGame):
             [f"The game ends after {limit} turns (fewest cards win)."] if limit else []
         )
 
-    def rules_brief(self) -> str:
+    def rules_brief(self, locale: str | None = None) -> str:
+        # English only: the locale is ignored
         return fit_message(
             "**Stack Up!** (2–6 players, 10 cards each; empty your hand to win)\n"
             "80 cards: 1–15 in 🟥 Red, 🟦 Blue, 🟨 Yellow, 🟩 Green, and four each of "
