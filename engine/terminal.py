@@ -34,8 +34,10 @@ OWN_TERMINAL = {"stack": "engine.stack.terminal"}
 DRAW_WORDS = {"repetition": "threefold repetition", "turn_limit": "the turn limit was reached"}
 
 COMMANDS = """Commands besides moves:
-  show    the table again        hint    what the greedy AI would play
-  help    this text and the rules  quit    leave the game"""
+  show    the table again
+  hint    what the greedy AI would play, and why
+  help    this text and the rules
+  quit    leave the game"""
 
 
 def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | None]:
