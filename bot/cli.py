@@ -58,7 +58,13 @@ def _parser() -> argparse.ArgumentParser:
         "--dice", type=int, default=14, help=f"Stack: dice per player (1 to {MAX_DICE_PER_PLAYER})"
     )
     p.add_argument(
-        "--turn-limit", type=int, default=None, help="Stack Up!: turns after which the game ends"
+        "--turn-limit",
+        type=int,
+        default=None,
+        help="Stack Up!, Color Stack: turns after which the game ends",
+    )
+    p.add_argument(
+        "--board", default=None, help="Color Stack: light (6 cards, default) or heavy (9 cards)"
     )
     p.add_argument("--export", type=Path, default=None, help="write the game record here")
     return parser
@@ -168,8 +174,12 @@ def _play_command(args: argparse.Namespace) -> int:
         return 2
     if game.name != "stack":
         return _play_other(args, game)
-    if args.turn_limit is not None:
-        print("stackbot play: --turn-limit is a Stack Up! option", file=sys.stderr)
+    foreign = [f"--{k.replace('_', '-')}" for k, v in _game_options(args).items() if v is not None]
+    if foreign:
+        print(
+            f"stackbot play: Stack has no {' or '.join(foreign)} (choose the game with --game)",
+            file=sys.stderr,
+        )
         return 2
     try:
         rules = StackRules(target_score=args.target, dice_per_player=args.dice)
@@ -195,18 +205,29 @@ def _play_command(args: argparse.Namespace) -> int:
         return INTERRUPTED_EXIT
 
 
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of games other than Stack, by their settings key."""
+    return {"turn_limit": args.turn_limit, "board": args.board}
+
+
 def _play_other(args: argparse.Namespace, game: Game[Any]) -> int:
     """A game other than Stack: its options by key, the generic terminal front end."""
     if args.target != 200 or args.dice != 14:
         print("stackbot play: --target and --dice are Stack options", file=sys.stderr)
         return 2
-    options = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
+    given = {k: v for k, v in _game_options(args).items() if v is not None}
+    foreign = [f"--{k.replace('_', '-')}" for k in given if k not in game.settings.model_fields]
+    if foreign:
+        print(f"stackbot play: {game.title} has no {' or '.join(foreign)}", file=sys.stderr)
+        return 2
     try:
-        game.settings.model_validate(options)
+        game.settings.model_validate(given)
     except ValidationError as err:
         first = err.errors()[0]
-        print(f"stackbot play: bad --turn-limit {first['input']}: {first['msg']}", file=sys.stderr)
+        option = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "option"
+        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
         return 2
+    options = given
     try:
         return play(
             args.players,

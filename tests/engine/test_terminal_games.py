@@ -107,3 +107,16 @@ def test_two_humans_at_one_keyboard_each_see_only_their_own_hand() -> None:
     assert "everyone else, look away" in out
     assert "Winner:" in out
     json.dumps(GAME.export_record(terminal.state))
+
+
+def test_an_option_of_another_game_is_refused_by_name() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "bot.cli", "play", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+    stack = run("--turn-limit", "3")
+    assert stack.returncode == 2 and "Stack has no --turn-limit" in stack.stderr
+    stackup = run("--game", "stackup", "--board", "heavy")
+    assert stackup.returncode == 2 and "Stack Up! has no --board" in stackup.stderr
+    bad = run("--game", "stackup", "--turn-limit", "0")
+    assert bad.returncode == 2 and "bad --turn-limit 0" in bad.stderr
