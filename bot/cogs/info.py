@@ -259,7 +259,7 @@ class InfoCog(commands.Cog):
         )
         timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
         house = played.settings_text(settings.effective, channel=settings.channel_rules is not None)
-        text = f"{played.rules_brief()}\n\n{house}\nTurn timer: {timer}"
+        text = f"{played.rules_brief(str(interaction.locale))}\n\n{house}\nTurn timer: {timer}"
         table = self._table_options(interaction, played)
         if table:
             text += f"\nThis channel's table: {table}"
