@@ -1,0 +1,665 @@
+"""The Color Stack board picture: the board as the first player sees it, for a phone.
+
+What it shows: a title line (the turn and the turns left, or how the game ended), a row
+per player (name, their two colours as small dice, "to move" / "wins"), then the board —
+its 3 × 3 cards with their white and black squares, coordinates ``a``–``i`` under it and
+``1``–``6`` (heavy ``1``–``9``) beside it, row 1 at the bottom, the first player's side —
+with each stack on its square: its top die large in its colour with its number, the dice
+under it as edges peeking below (so a stack looks as high as it is), and a column of
+small marks beside it, one per die bottom to top, each the die's colour *and shape*
+(● red, ■ blue, ▲ green, ◆ yellow: :func:`bot.palette.seat_mark`'s shapes in the same
+colours), so hue never carries the meaning alone. The last move is an arrow along its
+path (its start and end squares tinted; a set is its square tinted and ringed). In a
+player's private panel, the piece they selected is framed and its legal destinations are
+marked: a dot on an empty square, corner brackets round a stack it may stack on.
+
+Readable on a phone like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380 CSS
+px, every text :data:`FONT` = 30 px (the dice's numbers larger).
+
+Fast: a square's tile (its colour, marks and stack) is drawn once supersampled and
+cached, keyed by what it shows; a picture is tiles and labels pasted, the arrow drawn
+supersampled on its own small mask, and saved with fast PNG compression.
+:func:`draw_board` is pure and thread-safe; the bot runs it in the painter worker with a
+:class:`BoardPicture` taken on the event loop (:meth:`BoardPicture.of`).
+
+``python -m bot.games.colorstack_picture`` prints the bench (CPU ms per picture);
+``python -m bot.games.colorstack_picture --save docs/pictures`` draws the docs' examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from PIL import Image, ImageDraw
+
+from bot import fonts
+from bot.palette import Colour, Theme, contrast_text, palette
+
+__all__ = [
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "DIE_COLOURS",
+    "BoardPicture",
+    "Mark",
+    "describe",
+    "draw_board",
+    "square_name",
+    "square_of",
+]
+
+WIDTH = 760  # shown at ~380 CSS px on a phone
+FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
+LINE = 40
+MARGIN = 12
+GAP = 8
+SUPERSAMPLE = 4
+COLUMNS = 9
+SQUARE = 72  # a square's tile
+SQUARE_GAP = 3  # between the squares of a card
+CARD_PAD = 4  # a card's rim round its squares
+CARD_GAP = 8  # between cards
+CARD = CARD_PAD * 2 + SQUARE * 3 + SQUARE_GAP * 2  # 230
+BOARD = CARD * 3 + CARD_GAP * 2  # 706: the board is as wide as high on heavy
+RANK_W = WIDTH - 2 * MARGIN - BOARD  # the row numbers' column: 30
+DIE = 46  # the top die of a stack
+DIE_LEFT, DIE_TOP = 4, 4
+LAYER = 5  # how far each die under the top one shows below it
+NUMBER = 34  # a die's number
+PIP = 15  # a die's mark in the column beside it
+PIP_LEFT = 54
+SEAT_H = 50  # a player's row
+CHIP = 34  # a player's colour as a small die
+PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
+
+COLOUR_LETTERS = ("R", "B", "Y", "G")  # the record's colour letters
+COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
+# Discord's 🟥🟦🟨🟩, as the text shows the colours (the same as Stack Up!'s cards)
+DIE_COLOURS: dict[str, Colour] = {
+    "R": (221, 46, 68),
+    "B": (85, 172, 238),
+    "Y": (253, 203, 88),
+    "G": (120, 177, 89),
+}
+# the shape of each colour: bot.palette's marks of the seats of these colours (red ●,
+# blue ■, green ▲, yellow ◆), so every picture of the bot pairs a colour with one shape
+SHAPES = {"R": "circle", "B": "square", "G": "triangle", "Y": "diamond"}
+SHAPE_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆"}
+
+Mark = Literal["", "last", "selected", "dest"]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The squares' colours: ``black[i]`` for square ``i`` (row-major from ``a1``)."""
+
+    rows: int
+    black: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPicture:
+    """What the picture shows, as plain values (picklable, hashable: the table message
+    caches the PNG by it). Squares are numbered row-major from ``a1`` (``a1`` 0, ``b1`` 1,
+    ``a2`` 9); ``stacks[i]`` is the stack on square ``i`` bottom to top as the record
+    writes it (``"B5G2"``; ``""`` empty), ``black[i]`` whether it is black.
+
+    ``path`` is the last move's path, start to end (``()``: no move yet); ``set_square``
+    the square of a last move that was a set. ``selected`` and ``destinations`` are a
+    private panel's: the piece chosen and where it may go."""
+
+    rows: int
+    black: tuple[bool, ...]
+    stacks: tuple[str, ...]
+    names: tuple[str, str]
+    colours: tuple[tuple[str, str], tuple[str, str]]  # each seat's colour letters
+    current: int | None = None
+    winners: tuple[int, ...] = ()
+    over: bool = False
+    ended_by: str = ""
+    turns_taken: int = 0
+    turn_limit: int = 300
+    path: tuple[int, ...] = ()
+    set_square: int | None = None
+    selected: int | None = None
+    destinations: tuple[int, ...] = ()
+    theme: Theme = "dark"
+    turn_seconds: int | None = None
+
+    def __post_init__(self) -> None:
+        size = self.rows * COLUMNS
+        if len(self.black) != size or len(self.stacks) != size:
+            raise ValueError(f"a {COLUMNS}x{self.rows} board has {size} squares")
+
+    @classmethod
+    def of(
+        cls,
+        state: Any,
+        *,
+        theme: Theme = "dark",
+        turn_seconds: int | None = None,
+        selected: str | None = None,
+    ) -> BoardPicture:
+        """The picture of a Color Stack state (``selected``: a square whose piece's legal
+        destinations are shown, as a private panel shows them)."""
+        from bot.games.colorstack_words import picture_facts
+
+        return cls(**picture_facts(state, selected), theme=theme, turn_seconds=turn_seconds)
+
+
+def square_name(index: int) -> str:
+    """``0`` -> ``"a1"``."""
+    return f"{'abcdefghi'[index % COLUMNS]}{index // COLUMNS + 1}"
+
+
+def square_of(name: str) -> int:
+    """``"a1"`` -> ``0`` (the name must be well formed)."""
+    return (int(name[1:]) - 1) * COLUMNS + "abcdefghi".index(name[0])
+
+
+def dice_of(stack: str) -> tuple[tuple[str, int], ...]:
+    """``"B5G2"`` -> ``(("B", 5), ("G", 2))``: colour letter and face, bottom to top."""
+    return tuple((stack[i], int(stack[i + 1])) for i in range(0, len(stack), 2))
+
+
+# ------------------------------------------------------------------ words
+
+
+def describe(picture: BoardPicture) -> str:
+    """The picture's alt text: the players and their colours, whose turn, the last move
+    and every stack (plain text, names as they are)."""
+    seats = []
+    for seat, name in enumerate(picture.names):
+        colours = " and ".join(COLOUR_NAMES[c] for c in picture.colours[seat])
+        words = f"{name} ({colours})"
+        if seat in picture.winners:
+            words += " wins"
+        elif seat == picture.current and not picture.over:
+            words += " to move"
+        seats.append(words)
+    size = "heavy 9x9" if picture.rows == 9 else "light 9x6"
+    parts = [f"Color Stack board, {size}: " + "; ".join(seats)]
+    if picture.path:
+        parts.append(f"last move {square_name(picture.path[0])}-{square_name(picture.path[-1])}")
+    elif picture.set_square is not None:
+        parts.append(f"last move a set on {square_name(picture.set_square)}")
+    stacks = [
+        f"{square_name(i)} "
+        + "/".join(f"{COLOUR_NAMES[c]} {face}" for c, face in dice_of(stack))
+        for i, stack in enumerate(picture.stacks)
+        if stack
+    ]
+    parts.append("stacks bottom to top: " + ", ".join(stacks))
+    if picture.selected is not None:
+        where = " ".join(square_name(i) for i in picture.destinations) or "nowhere"
+        parts.append(f"{square_name(picture.selected)} selected, it may go to {where}")
+    return ". ".join(parts)[:1024]
+
+
+def _title(picture: BoardPicture) -> tuple[str, str]:
+    """The title line's bold and muted parts."""
+    if picture.over:
+        how = {
+            "four_colours": "four colours",
+            "resignation": "resignation",
+            "repetition": "draw by repetition",
+            "turn_limit": "draw at the turn limit",
+        }.get(picture.ended_by, picture.ended_by)
+        return "Color Stack", f" · over after {picture.turns_taken} turns · {how}"
+    left = max(0, picture.turn_limit - picture.turns_taken)
+    timer = f" · {picture.turn_seconds} s a turn" if picture.turn_seconds else ""
+    return "Color Stack", f" · turn {picture.turns_taken + 1} · {left} left{timer}"
+
+
+# ------------------------------------------------------------------ colours
+
+
+def _blend(a: Colour, b: Colour, t: float) -> Colour:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoardColours:
+    """The board's colours in one theme."""
+
+    card: Colour  # a card's rim
+    white: Colour  # an open square
+    black: Colour  # an impassable square
+    hatch: Colour  # the lines across a black square
+    last: Colour  # the last move's squares
+    arrow: Colour
+    arrow_edge: Colour
+    mark: Colour  # the selection and destinations
+    mark_edge: Colour
+    die_edge: Colour
+
+
+def board_colours(theme: Theme) -> BoardColours:
+    colours = palette(theme)
+    if theme == "light":
+        return BoardColours(
+            card=(150, 132, 104),
+            white=(246, 241, 228),
+            black=(58, 56, 60),
+            hatch=(96, 94, 100),
+            last=(250, 224, 130),
+            arrow=(232, 110, 0),
+            arrow_edge=(60, 30, 0),
+            mark=colours.highlight,
+            mark_edge=(40, 40, 44),
+            die_edge=(40, 40, 44),
+        )
+    return BoardColours(
+        card=(112, 98, 78),
+        white=(222, 215, 198),
+        black=(44, 44, 50),
+        hatch=(78, 78, 86),
+        last=(240, 212, 110),
+        arrow=(255, 128, 0),
+        arrow_edge=(24, 12, 0),
+        mark=colours.highlight,
+        mark_edge=(20, 20, 22),
+        die_edge=(12, 12, 14),
+    )
+
+
+# ------------------------------------------------------------------ parts
+
+
+def _shape(draw: ImageDraw.ImageDraw, shape: str, box: tuple[float, float, float, float], fill: Colour, edge: Colour, width: float) -> None:
+    """One colour's shape (supersampled coordinates) inside ``box``."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if shape == "circle":
+        draw.ellipse(box, fill=fill, outline=edge, width=round(width))
+    elif shape == "square":
+        inset = (x1 - x0) * 0.08
+        draw.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=fill, outline=edge, width=round(width))
+    elif shape == "triangle":
+        draw.polygon([(cx, y0), (x1, y1), (x0, y1)], fill=fill, outline=edge, width=round(width))
+    else:
+        draw.polygon([(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=fill, outline=edge, width=round(width))
+
+
+@lru_cache(maxsize=4096)
+def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Image.Image:
+    """One square: its colour (tinted when the last move touched it), its stack, and a
+    panel's mark (``selected``: a frame; ``dest``: a dot or corner brackets)."""
+    s = SUPERSAMPLE
+    colours = board_colours(theme)
+    size = SQUARE * s
+    if black:
+        image = Image.new("RGB", (size, size), colours.black)
+        draw = ImageDraw.Draw(image)
+        step = 12 * s
+        for offset in range(-size, size, step):  # hatched: a wall in any theme
+            draw.line((offset, size, offset + size, 0), fill=colours.hatch, width=2 * s)
+        return image.reduce(s)
+    ground = colours.last if last else colours.white
+    image = Image.new("RGB", (size, size), ground)
+    draw = ImageDraw.Draw(image)
+    dice = dice_of(stack)
+    if mark == "selected":
+        draw.rectangle((0, 0, size - 1, size - 1), outline=colours.mark_edge, width=7 * s)
+        draw.rectangle((s, s, size - 1 - s, size - 1 - s), outline=colours.mark, width=5 * s)
+    # bottom die first, each lower than the one on it: the dice under the top one show
+    # their lower edges beneath it
+    height = len(dice)
+    for index, (colour, _face) in enumerate(dice):
+        top = (DIE_TOP + LAYER * (height - 1 - index)) * s
+        left = DIE_LEFT * s
+        draw.rounded_rectangle(
+            (left, top, left + DIE * s - 1, top + DIE * s - 1),
+            radius=8 * s,
+            fill=DIE_COLOURS[colour],
+            outline=colours.die_edge,
+            width=2 * s,
+        )
+    for index, (colour, _face) in enumerate(dice):
+        bottom = (SQUARE - 4 - (PIP + 1) * index) * s
+        box = (PIP_LEFT * s, bottom - PIP * s, (PIP_LEFT + PIP) * s, bottom)
+        _shape(draw, SHAPES[colour], box, DIE_COLOURS[colour], colours.die_edge, 1.5 * s)
+    if mark == "dest":
+        if dice:
+            arm, width = 18 * s, 5 * s
+            for x, dx in ((0, 1), (size - 1, -1)):
+                for y, dy in ((0, 1), (size - 1, -1)):
+                    for fill, grow in ((colours.mark_edge, 2 * s), (colours.mark, 0)):
+                        w = width + grow
+                        draw.rectangle(_bar(x, y, dx * (arm + grow), dy * w), fill=fill)
+                        draw.rectangle(_bar(x, y, dx * w, dy * (arm + grow)), fill=fill)
+        else:
+            radius = 12 * s
+            c = size / 2
+            draw.ellipse((c - radius, c - radius, c + radius, c + radius), fill=colours.mark, outline=colours.mark_edge, width=3 * s)
+    image = image.reduce(s)
+    if dice:
+        colour, face = dice[-1]
+        ink = contrast_text(DIE_COLOURS[colour])
+        mask = fonts.text_mask(str(face), NUMBER, DIE, "bold")
+        image.paste(ink, (DIE_LEFT + round((DIE - mask.width) / 2), DIE_TOP), mask)
+    return image
+
+
+def _bar(x: float, y: float, dx: float, dy: float) -> tuple[float, float, float, float]:
+    """The rectangle from corner ``x, y`` spanning ``dx, dy`` (either sign)."""
+    return (min(x, x + dx), min(y, y + dy), max(x, x + dx), max(y, y + dy))
+
+
+@lru_cache(maxsize=64)
+def _card_plate(theme: Theme) -> Image.Image:
+    """A card's rim: a rounded plate the squares are pasted on."""
+    s = SUPERSAMPLE
+    colours = board_colours(theme)
+    image = Image.new("RGB", (CARD * s, CARD * s), palette(theme).background)
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, CARD * s - 1, CARD * s - 1), radius=10 * s, fill=colours.card
+    )
+    return image.reduce(s)
+
+
+@lru_cache(maxsize=2048)
+def _label(text: str, weight: fonts.Weight, ink: Colour, ground: Colour) -> Image.Image:
+    mask = fonts.text_mask(text, FONT, LINE, weight)
+    image = Image.new("RGB", mask.size, ground)
+    image.paste(ink, (0, 0), mask)
+    return image
+
+
+@lru_cache(maxsize=64)
+def _chip(theme: Theme, colour: str, ground: Colour) -> Image.Image:
+    """A player's colour: a small die with the colour's shape on it."""
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (CHIP * s, CHIP * s), ground)
+    draw = ImageDraw.Draw(image)
+    fill = DIE_COLOURS[colour]
+    draw.rounded_rectangle(
+        (0, 0, CHIP * s - 1, CHIP * s - 1),
+        radius=7 * s,
+        fill=fill,
+        outline=board_colours(theme).die_edge,
+        width=2 * s,
+    )
+    inset = 8 * s
+    ink = contrast_text(fill)
+    _shape(draw, SHAPES[colour], (inset, inset, CHIP * s - inset, CHIP * s - inset), ink, ink, s)
+    return image.reduce(s)
+
+
+@lru_cache(maxsize=256)
+def _panel(theme: Theme, width: int, height: int, turn: bool) -> Image.Image:
+    """A player's row: gold-edged for the player to move (or the winner)."""
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, height * s), colours.background)
+    draw = ImageDraw.Draw(image)
+    fill = _seat_ground(theme, turn)
+    edge = colours.highlight if turn else colours.panel_edge
+    border = 4 if turn else 1
+    draw.rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius=12 * s, fill=edge)
+    draw.rounded_rectangle(
+        (border * s, border * s, (width - border) * s - 1, (height - border) * s - 1),
+        radius=(12 - border) * s,
+        fill=fill,
+    )
+    return image.reduce(s)
+
+
+def _seat_ground(theme: Theme, turn: bool) -> Colour:
+    colours = palette(theme)
+    return _blend(colours.panel, colours.highlight, 0.16) if turn else colours.panel
+
+
+@lru_cache(maxsize=256)
+def _tag(text: str, theme: Theme, ground: Colour) -> Image.Image:
+    """A gold pill with dark text ("to move", "wins")."""
+    colours = palette(theme)
+    width, height = math.ceil(fonts.text_width(text, FONT)) + 20, LINE - 4
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (width * s, height * s), ground)
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=colours.highlight
+    )
+    image = image.reduce(s)
+    mask = fonts.text_mask(text, FONT, height, "regular")
+    image.paste(colours.highlight_text, (10, 0), mask)
+    return image
+
+
+def forget_parts() -> None:
+    """Drop every cached part (built again on use)."""
+    for part in (_tile, _card_plate, _label, _chip, _panel, _tag):
+        part.cache_clear()
+
+
+# ------------------------------------------------------------------ the layout
+
+
+def board_top(picture: BoardPicture) -> int:
+    """Where the board starts: under the title and the two players' rows."""
+    return MARGIN + LINE + GAP + 2 * (SEAT_H + GAP)
+
+
+def board_height(rows: int) -> int:
+    cards = rows // 3
+    return CARD * cards + CARD_GAP * (cards - 1)
+
+
+def square_box(picture: BoardPicture, index: int) -> tuple[int, int]:
+    """The top left corner of square ``index``'s tile (row 1 at the bottom)."""
+    column, row = index % COLUMNS, index // COLUMNS
+    left = MARGIN + RANK_W + (column // 3) * (CARD + CARD_GAP) + CARD_PAD + (column % 3) * (
+        SQUARE + SQUARE_GAP
+    )
+    from_top = picture.rows - 1 - row
+    top = (
+        board_top(picture)
+        + (from_top // 3) * (CARD + CARD_GAP)
+        + CARD_PAD
+        + (from_top % 3) * (SQUARE + SQUARE_GAP)
+    )
+    return left, top
+
+
+def square_centre(picture: BoardPicture, index: int) -> tuple[float, float]:
+    left, top = square_box(picture, index)
+    return left + SQUARE / 2, top + SQUARE / 2
+
+
+def picture_height(picture: BoardPicture) -> int:
+    return board_top(picture) + board_height(picture.rows) + 4 + LINE + MARGIN
+
+
+def _text_width(text: str, weight: fonts.Weight = "regular") -> int:
+    return math.ceil(fonts.text_width(text, FONT, weight))
+
+
+def _paste_label(
+    image: Image.Image, text: str, weight: fonts.Weight, ink: Colour, ground: Colour, xy: tuple[int, int]
+) -> int:
+    part = _label(text, weight, ink, ground)
+    image.paste(part, xy)
+    return xy[0] + part.width
+
+
+def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
+    theme = picture.theme
+    colours = palette(theme)
+    bold, muted = _title(picture)
+    x = _paste_label(image, bold, "bold", colours.text, colours.background, (MARGIN, MARGIN))
+    room = WIDTH - MARGIN - x
+    _paste_label(image, fonts.fit(muted, room, FONT), "regular", colours.muted, colours.background, (x, MARGIN))
+    top = MARGIN + LINE + GAP
+    width = WIDTH - 2 * MARGIN
+    for seat, name in enumerate(picture.names):
+        turn = seat in picture.winners if picture.over else seat == picture.current
+        image.paste(_panel(theme, width, SEAT_H, turn), (MARGIN, top))
+        ground = _seat_ground(theme, turn)
+        x = MARGIN + 12
+        for colour in picture.colours[seat]:
+            image.paste(_chip(theme, colour, ground), (x, top + (SEAT_H - CHIP) // 2))
+            x += CHIP + 6
+        x += 6
+        tag = "wins" if seat in picture.winners else "to move" if turn and not picture.over else ""
+        tag_room = _text_width(tag) + 20 + GAP if tag else 0
+        shown = fonts.fit(name, WIDTH - MARGIN - 12 - x - tag_room, FONT, "bold")
+        x = _paste_label(image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2))
+        if tag:
+            image.paste(_tag(tag, theme, ground), (x + GAP, top + (SEAT_H - LINE) // 2 + 2))
+        top += SEAT_H + GAP
+
+
+def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
+    theme = picture.theme
+    colours = palette(theme)
+    top = board_top(picture)
+    plate = _card_plate(theme)
+    for card_row in range(picture.rows // 3):
+        for card_column in range(3):
+            image.paste(
+                plate,
+                (
+                    MARGIN + RANK_W + card_column * (CARD + CARD_GAP),
+                    top + card_row * (CARD + CARD_GAP),
+                ),
+            )
+    touched = {picture.path[0], picture.path[-1]} if picture.path else set()
+    if picture.set_square is not None:
+        touched.add(picture.set_square)
+    destinations = set(picture.destinations)
+    for index in range(picture.rows * COLUMNS):
+        mark: Mark = (
+            "selected"
+            if index == picture.selected
+            else "dest"
+            if index in destinations
+            else ""
+        )
+        tile = _tile(theme, picture.black[index], picture.stacks[index], mark, index in touched)
+        image.paste(tile, square_box(picture, index))
+    # coordinates: row numbers on the left, column letters under the board
+    for row in range(picture.rows):
+        text = str(row + 1)
+        _, tile_top = square_box(picture, row * COLUMNS)
+        width = _text_width(text)
+        _paste_label(
+            image,
+            text,
+            "regular",
+            colours.muted,
+            colours.background,
+            (MARGIN + (RANK_W - width) // 2 - 2, tile_top + (SQUARE - LINE) // 2),
+        )
+    bottom = top + board_height(picture.rows) + 4
+    for column in range(COLUMNS):
+        text = "abcdefghi"[column]
+        left, _ = square_box(picture, column)
+        width = _text_width(text)
+        _paste_label(
+            image, text, "regular", colours.muted, colours.background, (left + (SQUARE - width) // 2, bottom)
+        )
+
+
+def _draw_arrow(image: Image.Image, picture: BoardPicture) -> None:
+    """The last move's path as an arrow: a thick line through the squares' centres with
+    a dark edge, its head just inside the end square (drawn supersampled on a mask of its
+    own small box)."""
+    if len(picture.path) < 2:
+        if picture.set_square is not None:
+            _draw_ring(image, picture, picture.set_square)
+        return
+    colours = board_colours(picture.theme)
+    points = [square_centre(picture, i) for i in picture.path]
+    # the head ends at the last square's edge (its stack and marks stay clear)
+    (px, py), (ex, ey) = points[-2], points[-1]
+    length = math.hypot(ex - px, ey - py)
+    ux, uy = (ex - px) / length, (ey - py) / length
+    tip = (ex - ux * (SQUARE / 2 + 1), ey - uy * (SQUARE / 2 + 1))
+    head_len, head_half = 26.0, 17.0
+    base = (tip[0] - ux * head_len, tip[1] - uy * head_len)
+    shaft = [*points[:-1], base]
+    head = [
+        tip,
+        (base[0] - uy * head_half, base[1] + ux * head_half),
+        (base[0] + uy * head_half, base[1] - ux * head_half),
+    ]
+    xs = [p[0] for p in [*shaft, *head]]
+    ys = [p[1] for p in [*shaft, *head]]
+    pad = 24
+    left, top = int(min(xs)) - pad, int(min(ys)) - pad
+    right, bottom = int(max(xs)) + pad, int(max(ys)) + pad
+    s = SUPERSAMPLE
+    size = ((right - left) * s, (bottom - top) * s)
+
+    def local(point: tuple[float, float]) -> tuple[float, float]:
+        return ((point[0] - left) * s, (point[1] - top) * s)
+
+    for fill, grow in ((colours.arrow_edge, 3.0), (colours.arrow, 0.0)):
+        mask = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(mask)
+        width = round((10 + 2 * grow) * s)
+        line = [local(p) for p in shaft]
+        draw.line(line, fill=255, width=width, joint="curve")
+        for point in line:  # round ends and corners
+            r = width / 2
+            draw.ellipse((point[0] - r, point[1] - r, point[0] + r, point[1] + r), fill=255)
+        grown = _grow_triangle(head, grow)
+        draw.polygon([local(p) for p in grown], fill=255)
+        image.paste(fill, (left, top), mask.reduce(s))
+
+
+def _grow_triangle(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    """A triangle pushed out from its centroid by about ``by`` pixels (its outline)."""
+    if not by:
+        return points
+    cx = sum(p[0] for p in points) / 3
+    cy = sum(p[1] for p in points) / 3
+    out = []
+    for x, y in points:
+        d = math.hypot(x - cx, y - cy) or 1.0
+        out.append((x + (x - cx) / d * by * 2, y + (y - cy) / d * by * 2))
+    return out
+
+
+def _draw_ring(image: Image.Image, picture: BoardPicture, index: int) -> None:
+    """A set's square: ringed in the arrow's colour."""
+    colours = board_colours(picture.theme)
+    left, top = square_box(picture, index)
+    s = SUPERSAMPLE
+    mask = Image.new("L", (SQUARE * s, SQUARE * s), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.rounded_rectangle((0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=6 * s)
+    edge = Image.new("L", (SQUARE * s, SQUARE * s), 0)
+    ImageDraw.Draw(edge).rounded_rectangle(
+        (0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=8 * s
+    )
+    image.paste(colours.arrow_edge, (left, top), edge.reduce(s))
+    image.paste(colours.arrow, (left, top), mask.reduce(s))
+
+
+def compose(picture: BoardPicture) -> Image.Image:
+    """The picture as an RGB image."""
+    image = Image.new("RGB", (WIDTH, picture_height(picture)), palette(picture.theme).background)
+    _draw_header(image, picture)
+    _draw_board(image, picture)
+    _draw_arrow(image, picture)
+    return image
+
+
+def draw_board(picture: BoardPicture) -> bytes:
+    """The picture as a PNG (fast compression)."""
+    out = io.BytesIO()
+    compose(picture).save(out, format="PNG", **PNG_OPTIONS)
+    return out.getvalue()

@@ -1,0 +1,254 @@
+"""Color Stack in the words and text grid of the public table message, and the facts the
+picture shows — everything built from a :class:`~engine.colorstack.state.ColorStackState`,
+without Discord.
+
+The text grid is the board in a code block, nine cells of three characters each from
+``a`` to ``i`` with the cards' columns separated by ``|`` and their rows by a line, row 1
+at the bottom (the first player's side), 31 characters wide so a phone shows it unwrapped::
+
+      a  b  c  d  e  f  g  h  i
+    6 G2 ·  B5²|G4 ## B3 |G2 ## B1
+    …
+    1 R3 ·  Y4 |R6 ·  Y2 |R5 ·  Y1
+
+A cell is ``·`` (empty), ``##`` (black) or the stack's top die (colour letter and number)
+with its height as a superscript when it holds more than one die; the line under the grid
+spells out every stack of two dice or more, bottom to top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.text import escape_name, plural
+from engine.colorstack.board import COLOUR_LETTERS, COLOUR_NAMES, square_name
+from engine.colorstack.moves import Move, Set
+from engine.colorstack.state import ColorStackState, stack_text
+
+__all__ = [
+    "ENDED_BY",
+    "SQUARES",
+    "colours_words",
+    "die_words",
+    "end_words",
+    "field_text",
+    "grid",
+    "last_line",
+    "picture_facts",
+    "piece_words",
+    "seat_line",
+    "stacks_line",
+]
+
+SQUARES = ("🟥", "🟦", "🟨", "🟩")  # a colour as the text shows it (red, blue, yellow, green)
+HEIGHTS = {1: " ", 2: "²", 3: "³", 4: "⁴"}
+RECENT_TURNS = 3  # the turns' words the table message recalls
+ENDED_BY = {
+    "four_colours": "a stack of all four colours",
+    "resignation": "resignation",
+    "repetition": "draw by repetition",
+    "turn_limit": "draw at the turn limit",
+}
+
+
+def _name(state: ColorStackState, seat: int) -> str:
+    return escape_name(state.players[seat])
+
+
+def die_words(die: int) -> str:
+    """``🟨 yellow 4``."""
+    colour = die >> 3
+    return f"{SQUARES[colour]} {COLOUR_NAMES[colour]} {die & 7}"
+
+
+def colours_words(state: ColorStackState, seat: int) -> str:
+    """``🟥 red & 🟨 yellow``: a seat's two colours."""
+    if not state.colours:
+        return "colours not dealt yet"
+    first, second = state.colours[seat]
+    return (
+        f"{SQUARES[first]} {COLOUR_NAMES[first]} & {SQUARES[second]} {COLOUR_NAMES[second]}"
+    )
+
+
+def piece_words(state: ColorStackState, sq: int) -> str:
+    """``🟨 yellow 4 on c1``, and for a stack the dice it carries:
+    ``🟨 yellow 1 on c6 (over 🟩 green 2, 🟦 blue 5)``."""
+    stack = state.stack(sq)
+    if not stack:
+        return f"nothing on {square_name(sq)}"
+    words = f"{die_words(stack[-1])} on {square_name(sq)}"
+    if len(stack) > 1:
+        under = ", ".join(die_words(d) for d in reversed(stack[:-1]))
+        words += f" (over {under})"
+    return words
+
+
+# ------------------------------------------------------------------ the grid
+
+
+def _cell(state: ColorStackState, sq: int) -> str:
+    stack = state.stack(sq)
+    if stack:
+        top = stack[-1]
+        return f"{COLOUR_LETTERS[top >> 3]}{top & 7}{HEIGHTS.get(len(stack), '+')}"
+    return "## " if state.is_black(sq) else "·  "
+
+
+def grid(state: ColorStackState) -> str:
+    """The board as a code block (see the module's description)."""
+    lines = ["  " + "|".join("".join(f"{c}  " for c in "abcdefghi"[k : k + 3]) for k in (0, 3, 6))]
+    rule = "  " + "+".join("-" * 9 for _ in range(3))
+    for row in range(state.rows, 0, -1):
+        cells = [_cell(state, (row - 1) * 9 + column) for column in range(9)]
+        cards = ["".join(cells[k : k + 3]) for k in (0, 3, 6)]
+        lines.append(f"{row} " + "|".join(cards).rstrip())
+        if row % 3 == 1 and row > 1:
+            lines.append(rule)
+    lines[0] = lines[0].rstrip()
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def stacks_line(state: ColorStackState) -> str | None:
+    """``Stacks (bottom to top): c6 B5 G2 Y1 · e3 R6 B2``, or ``None`` when every die
+    stands alone."""
+    stacks = [
+        f"{square_name(sq)} {' '.join(stack_text((d,)) for d in state.stack(sq))}"
+        for sq in range(state.squares)
+        if len(state.stack(sq)) > 1
+    ]
+    return "Stacks (bottom to top): " + " · ".join(stacks) if stacks else None
+
+
+# ------------------------------------------------------------------ the table's words
+
+
+def seat_line(state: ColorStackState, seat: int) -> str:
+    """``▶ 🟥🟨 **alice** · red & yellow · moved first``."""
+    outcome = state.outcome()
+    if outcome is not None and seat in outcome.winners:
+        mark = "🏆"
+    elif seat == state.current_player:
+        mark = "▶"
+    else:
+        mark = "\u2003"
+    squares = "".join(SQUARES[c] for c in state.colours[seat]) if state.colours else ""
+    parts = [f"{mark} {squares} **{_name(state, seat)}**"]
+    if state.colours:
+        first, second = state.colours[seat]
+        parts.append(f"{COLOUR_NAMES[first]} & {COLOUR_NAMES[second]}")
+    if state.first == seat:
+        parts.append("moved first")
+    if state.setup is not None and not state.is_over and not state.has_piece(seat):
+        parts.append("no piece: skipped")
+    return " · ".join(parts)
+
+
+def last_line(state: ColorStackState) -> str | None:
+    """``Last: **bob** a6-c6 (🟩 green 2 stacks on 🟦 blue 5)`` or ``Last: **ann** set c5 1``."""
+    last = state.last_turn
+    if last is None:
+        return None
+    seat, move = last
+    if isinstance(move, Set):
+        return f"Last: **{_name(state, seat)}** set {square_name(move.square)} {move.face}"
+    assert isinstance(move, Move)
+    line = f"Last: **{_name(state, seat)}** {square_name(move.frm)}-{square_name(move.to)}"
+    below = stacked_on(state)
+    return line + (f" (stacked on {die_words(below)})" if below is not None else "")
+
+
+def stacked_on(state: ColorStackState) -> int | None:
+    """The top die of the stack the last move landed on, or ``None`` (the last turn was a
+    set, or a move to an empty square): the state is undone to before that move to see."""
+    last = state.last_turn
+    if last is None or not isinstance(last[1], Move):
+        return None
+    before = state.copy()
+    while before.log:
+        if before.pop() == last[1]:
+            break
+    return before.top(last[1].to)
+
+
+def end_words(state: ColorStackState) -> str:
+    """How the game ended, in a sentence (markdown, names escaped)."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "The game is on."
+    turns = plural(state.turns, "turn")
+    if outcome.ended_by == "resignation":
+        winner = outcome.winners[0]
+        return (
+            f"🏳️ **{_name(state, 1 - winner)}** resigned: **{_name(state, winner)}** wins "
+            f"after {turns}!"
+        )
+    if outcome.ended_by == "repetition":
+        return f"🤝 A draw: the same position came up a third time, after {turns}."
+    if outcome.ended_by == "turn_limit":
+        return f"🤝 A draw: {turns} were played without a winner (the turn limit)."
+    winner = outcome.winners[0]
+    last = state.last_turn
+    where = f" on {square_name(last[1].to)}" if last and isinstance(last[1], Move) else ""
+    return f"🏆 **{_name(state, winner)}** wins with a stack of all four colours{where} after {turns}!"
+
+
+def field_text(state: ColorStackState, turns: Sequence[str] | None) -> str:
+    """The table as text: the turn, each player's colours, the last move, the grid, the
+    stacks spelled out and the recent turns' words (``turns``: the host's, escaped)."""
+    if state.is_over:
+        top = f"**Color Stack** · game over after {plural(state.turns, 'turn')}"
+    else:
+        top = (
+            f"**Color Stack** · turn {state.turns + 1} · "
+            f"{plural(state.turns_left, 'turn')} left before a draw"
+        )
+    lines = [top, *(seat_line(state, seat) for seat in range(2))]
+    last = last_line(state)
+    if last:
+        lines.append(last)
+    lines.append(grid(state))
+    stacks = stacks_line(state)
+    if stacks:
+        lines.append(stacks)
+    recent = list(turns or ())[-RECENT_TURNS:]
+    if recent:
+        lines.append("-# " + " · ".join(recent))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the picture's facts
+
+
+def picture_facts(state: ColorStackState, selected: int | str | None = None) -> dict[str, Any]:
+    """The :class:`~bot.games.colorstack_picture.BoardPicture` fields of ``state`` (but the
+    theme and timer): plain values only. ``selected``: a square (number or name) whose
+    piece's legal destinations a private panel shows."""
+    outcome = state.outcome()
+    colours = state.colours or ((0, 2), (1, 3))
+    if isinstance(selected, str):
+        from bot.games.colorstack_picture import square_of
+
+        selected = square_of(selected)
+    last = state.last_turn
+    path = state.last_path() or ()
+    return {
+        "rows": state.rows,
+        "black": tuple(state.is_black(sq) for sq in range(state.squares)),
+        "stacks": tuple(stack_text(state.stack(sq)) for sq in range(state.squares)),
+        "names": (state.players[0], state.players[1]),
+        "colours": tuple(
+            (COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in colours
+        ),
+        "current": state.current_player,
+        "winners": tuple(outcome.winners) if outcome is not None else (),
+        "over": state.is_over,
+        "ended_by": state.ended_by or "",
+        "turns_taken": state.turns,
+        "turn_limit": state.turn_limit,
+        "path": tuple(path),
+        "set_square": last[1].square if last is not None and isinstance(last[1], Set) else None,
+        "selected": selected,
+        "destinations": tuple(state.destinations(selected)) if selected is not None else (),
+    }
