@@ -41,7 +41,8 @@ from pydantic import BaseModel, ValidationError
 from bot import games
 from bot.games.base import DiscordGame, settings_error
 from bot.text import escape_name
-from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveError
+from bot.thinking import Thinker
+from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Decision, Event, GameEnded, GameState, RoundEnded, SetupError, TurnEnded
 from persistence import (
     AlreadySeated,
@@ -198,15 +199,17 @@ class Step:
     """A player's move and what follows it, played on the table's state under its lock
     (until the commit returns, no reader can see it)."""
 
-    def __init__(self, live: LiveTable) -> None:
+    def __init__(self, live: LiveTable, thinker: Thinker | None = None) -> None:
         assert live.state is not None
         self.live = live
         self.game = live.game
         self.state = live.state
+        self.thinker = thinker or Thinker("thread")
         self.moves: list[Any] = []
         self.turns: list[str] = []
         self.announcements: list[Announcement] = []
         self.ended: set[int] = set()  # seats whose turn ended in this step
+        self.ending: str | None = None  # the game's end in words, when this step ended it
         self._auto: int | None = None
 
     def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
@@ -236,9 +239,11 @@ class Step:
             if text is not None:
                 self.announcements.append(Announcement("round", text, round_no=event.round_no))
         elif isinstance(event, GameEnded):  # the result, delivered with the game's chart
-            for text in game.game_end_texts(state):
+            texts = game.game_end_texts(state)
+            for text in texts:
                 self.announcements.append(Announcement("game", text))
             self.announcements.append(TABLE)
+            self.ending = texts[0] if texts else None
 
     def _automatic(self, words: str, seat: int | None) -> str:
         """``words`` marked as the turn timer's when it played ``seat``'s move."""
@@ -246,16 +251,26 @@ class Step:
             return words + " (automatic: the turn timer ran out)"
         return words
 
-    def run_ai(self) -> None:
-        """AI seats take their turns until a human is to move or the game ends."""
-        state, seats = self.state, self.live.info.seats
+    async def run_ai(self) -> None:
+        """AI seats take their turns until a human is to move or the game ends. A level
+        that searches for a while (the game's ``thinking_levels``) chooses in the
+        thinker's worker, off the event loop; the others choose here, at once. Call it
+        under the table's lock: the state stays mid-step (uncommitted) across the wait."""
+        state, seats, game = self.state, self.live.info.seats, self.game.game
         players: dict[str, Any] = {}
         while not state.is_over and (seat := state.current_player) is not None:
             if not seats[seat].is_ai:
                 return
             level = seats[seat].ai_level or "greedy"
-            ai = players.get(level) or players.setdefault(level, self.game.game.make_ai(level))
-            self.play(seat, ai.choose(state, self.live.rng))
+            if level in game.thinking_levels:
+                seed = self.live.rng.getrandbits(64)
+                move, why = await self.thinker.choose(game, state, level, seed)
+                if why is not None:
+                    log.warning("table %s: seat %s played the hint: %s", self.live.id, seat, why)
+            else:
+                ai = players.get(level) or players.setdefault(level, game.make_ai(level))
+                move = ai.choose(state, self.live.rng)
+            self.play(seat, move)
 
 
 class TableService:
@@ -268,6 +283,7 @@ class TableService:
         seed: int | None = None,
         clock: TurnClock | None = None,
         now: Callable[[], datetime] = _now,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.now = now  # the Discord layer passes Discord's clock
@@ -275,6 +291,8 @@ class TableService:
         self.by_channel: dict[int, LiveTable] = {}
         self.by_id: dict[int, LiveTable] = {}
         self._seeds = random.Random(seed) if seed is not None else None
+        # thinking AI levels choose in its worker processes (created on first use)
+        self.thinker = thinker or Thinker()
 
     # ------------------------------------------------------------ registry
 
@@ -663,12 +681,16 @@ class TableService:
                 )
             if state.is_over:
                 raise Refusal("The game is over.")
-            current = state.current_player
-            if current is None:
-                raise Refusal("The table is busy; try again in a moment.")
-            if current != seat:
-                raise Refusal(f"It's {escape_name(state.players[current])}'s turn.")
             game = live.game
+            # a game whose players may act out of turn (Color Stack's resignation) lets
+            # the engine say which moves a seat not to move may make
+            off_turn = game.game.off_turn_moves
+            current = state.current_player
+            if current is None and not off_turn:
+                raise Refusal("The table is busy; try again in a moment.")
+            if current != seat and not off_turn:
+                raise Refusal(f"It's {_whose(state)} turn.")
+            typed = move is None
             if move is None:
                 try:
                     move = game.game.parse_move(state, text or "", seat)
@@ -682,22 +704,24 @@ class TableService:
                     return outcome
                 except MoveError as err:
                     raise Refusal(game.refusal_words(err)) from None
-            elif not state.is_legal(move):
+            if off_turn or (not typed and not state.is_legal(move)):
                 try:
                     state.check(move, by=seat)
-                except IllegalMoveError as err:
+                except MoveError as err:
                     raise Refusal(game.refusal_words(err)) from None
-                raise Refusal("That move can't be played now.")
+                if not off_turn:
+                    raise Refusal("That move can't be played now.")
             outcome = MoveOutcome(live, seat=seat)
-            step = Step(live)
-            step.play(seat, move)
-            step.run_ai()
+            step = Step(live, self.thinker)
+            await self._steps(live, step, lambda: step.play(seat, move))
             timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
             await self._commit(
                 live, step, outcome, interaction_id=interaction_id, timeouts=timeouts, human=True
             )
             if interaction_id is not None:
                 live.recent.append(interaction_id)
+            if not step.turns and step.ending is not None:
+                outcome.note = step.ending  # a move that ended the game, not a turn
             committed = live.state
             outcome.continues = (
                 not outcome.duplicate
@@ -728,13 +752,18 @@ class TableService:
             outcome = MoveOutcome(live)
             info_seat = live.info.seats[seat]
             count = info_seat.timeouts + 1
-            step = Step(live)
+            step = Step(live, self.thinker)
             game = live.game.game
-            # one turn for the player: every decision until their turn ends
-            for _ in range(STEP_LIMIT):
-                step.play(seat, game.hint(step.state)[0], auto=True)
-                if seat in step.ended or step.state.is_over or step.state.current_player != seat:
-                    break
+
+            def one_turn() -> None:
+                """The player's turn: every decision until it ends."""
+                for _ in range(STEP_LIMIT):
+                    step.play(seat, game.hint(step.state)[0], auto=True)
+                    state = step.state
+                    if seat in step.ended or state.is_over or state.current_player != seat:
+                        break
+
+            await self._steps(live, step, one_turn, ai=False)
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
                 to_ai = {seat: "greedy"}
@@ -748,7 +777,7 @@ class TableService:
                 seats[seat] = replace(info_seat, ai_level="greedy")
                 live.info = replace(live.info, seats=tuple(seats))
             if live.info.humans:
-                step.run_ai()
+                await self._steps(live, step, None)
             await self._commit(live, step, outcome, timeouts={seat: count}, to_ai=to_ai)
             if live.info.is_active and not live.info.humans:
                 await self._close(
@@ -761,9 +790,25 @@ class TableService:
     async def _play_ai_turns(self, live: LiveTable, outcome: MoveOutcome) -> None:
         """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
         if live.state is not None:
-            step = Step(live)
-            step.run_ai()
+            step = Step(live, self.thinker)
+            await self._steps(live, step, None)
             await self._commit(live, step, outcome)
+
+    async def _steps(
+        self, live: LiveTable, step: Step, first: Callable[[], None] | None, *, ai: bool = True
+    ) -> None:
+        """Play ``first`` (a player's move, ``None`` for none) and then, if ``ai``, the AI
+        seats' turns, on the live state. Whatever goes wrong before the commit — an error,
+        or the task cancelled while a thinking AI's worker searches — leaves the live
+        state half-played: it is reloaded from storage, and the error goes on."""
+        try:
+            if first is not None:
+                first()
+            if ai:
+                await step.run_ai()
+        except BaseException:
+            await asyncio.shield(self._reload(live))
+            raise
 
     async def _commit(
         self,

@@ -46,6 +46,7 @@ from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
 from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import fit_message
+from bot.thinking import Thinker
 from bot.views import (
     PICTURE,
     TableLayout,
@@ -139,11 +140,14 @@ class Tables:
         *,
         seed: int | None = None,
         painter: Painter | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.bot = bot
         self.painter = painter or Painter("process")
         self.store = store
-        self.service = TableService(store, seed=seed, clock=self, now=discord.utils.utcnow)
+        self.service = TableService(
+            store, seed=seed, clock=self, now=discord.utils.utcnow, thinker=thinker
+        )
         self.messages: dict[int, TableMessage] = {}
         self.budget = ChannelBudget()
         self.draw_pictures = True
@@ -180,6 +184,7 @@ class Tables:
         for task in self._tasks:
             task.cancel()
         await self.painter.close()
+        await self.service.thinker.close()
 
     # ------------------------------------------------------------ start-up
 
@@ -732,7 +737,8 @@ class Tables:
             if panel is not None:
                 await self._answer(interaction, panel, edit=edit)
                 return
-        text = "✅ " + (outcome.turns[0] if outcome.turns else "Done.")
+        # a move that ends no turn but the game (a resignation) is answered with the end
+        text = "✅ " + (outcome.turns[0] if outcome.turns else outcome.note or "Done.")
         await self._answer(interaction, Panel(text), edit=edit)
 
     async def _panel_again(self, live: LiveTable, seat: int, user_id: int) -> Panel | None:
