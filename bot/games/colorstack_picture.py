@@ -34,7 +34,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -192,8 +192,7 @@ def describe(picture: BoardPicture) -> str:
     elif picture.set_square is not None:
         parts.append(f"last move a set on {square_name(picture.set_square)}")
     stacks = [
-        f"{square_name(i)} "
-        + "/".join(f"{COLOUR_NAMES[c]} {face}" for c, face in dice_of(stack))
+        f"{square_name(i)} " + "/".join(f"{COLOUR_NAMES[c]} {face}" for c, face in dice_of(stack))
         for i, stack in enumerate(picture.stacks)
         if stack
     ]
@@ -278,7 +277,14 @@ def board_colours(theme: Theme) -> BoardColours:
 # ------------------------------------------------------------------ parts
 
 
-def _shape(draw: ImageDraw.ImageDraw, shape: str, box: tuple[float, float, float, float], fill: Colour, edge: Colour, width: float) -> None:
+def _shape(
+    draw: ImageDraw.ImageDraw,
+    shape: str,
+    box: tuple[float, float, float, float],
+    fill: Colour,
+    edge: Colour,
+    width: float,
+) -> None:
     """One colour's shape (supersampled coordinates) inside ``box``."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -286,11 +292,18 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, box: tuple[float, float, float
         draw.ellipse(box, fill=fill, outline=edge, width=round(width))
     elif shape == "square":
         inset = (x1 - x0) * 0.08
-        draw.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=fill, outline=edge, width=round(width))
+        draw.rectangle(
+            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+            fill=fill,
+            outline=edge,
+            width=round(width),
+        )
     elif shape == "triangle":
         draw.polygon([(cx, y0), (x1, y1), (x0, y1)], fill=fill, outline=edge, width=round(width))
     else:
-        draw.polygon([(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=fill, outline=edge, width=round(width))
+        draw.polygon(
+            [(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=fill, outline=edge, width=round(width)
+        )
 
 
 @lru_cache(maxsize=4096)
@@ -317,8 +330,13 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
     # bottom die first, each lower than the one on it: the dice under the top one show
     # their lower edges beneath it
     height = len(dice)
+    # a winning stack may hold up to six dice (two stacks of three sharing colours): the
+    # layers and marks close up to stay inside the square
+    layer = min(LAYER, 15 / (height - 1)) if height > 1 else 0
+    step = min(PIP + 1, (SQUARE - 8) / height) if height else 0
+    pip = min(PIP, step - 1)
     for index, (colour, _face) in enumerate(dice):
-        top = (DIE_TOP + LAYER * (height - 1 - index)) * s
+        top = round((DIE_TOP + layer * (height - 1 - index)) * s)
         left = DIE_LEFT * s
         draw.rounded_rectangle(
             (left, top, left + DIE * s - 1, top + DIE * s - 1),
@@ -328,8 +346,9 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
             width=2 * s,
         )
     for index, (colour, _face) in enumerate(dice):
-        bottom = (SQUARE - 4 - (PIP + 1) * index) * s
-        box = (PIP_LEFT * s, bottom - PIP * s, (PIP_LEFT + PIP) * s, bottom)
+        bottom = (SQUARE - 4 - step * index) * s
+        left = (PIP_LEFT + (PIP - pip) / 2) * s
+        box = (left, bottom - pip * s, left + pip * s, bottom)
         _shape(draw, SHAPES[colour], box, DIE_COLOURS[colour], colours.die_edge, 1.5 * s)
     if mark == "dest":
         if dice:
@@ -343,7 +362,12 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
         else:
             radius = 12 * s
             c = size / 2
-            draw.ellipse((c - radius, c - radius, c + radius, c + radius), fill=colours.mark, outline=colours.mark_edge, width=3 * s)
+            draw.ellipse(
+                (c - radius, c - radius, c + radius, c + radius),
+                fill=colours.mark,
+                outline=colours.mark_edge,
+                width=3 * s,
+            )
     image = image.reduce(s)
     if dice:
         colour, face = dice[-1]
@@ -460,8 +484,12 @@ def board_height(rows: int) -> int:
 def square_box(picture: BoardPicture, index: int) -> tuple[int, int]:
     """The top left corner of square ``index``'s tile (row 1 at the bottom)."""
     column, row = index % COLUMNS, index // COLUMNS
-    left = MARGIN + RANK_W + (column // 3) * (CARD + CARD_GAP) + CARD_PAD + (column % 3) * (
-        SQUARE + SQUARE_GAP
+    left = (
+        MARGIN
+        + RANK_W
+        + (column // 3) * (CARD + CARD_GAP)
+        + CARD_PAD
+        + (column % 3) * (SQUARE + SQUARE_GAP)
     )
     from_top = picture.rows - 1 - row
     top = (
@@ -487,7 +515,12 @@ def _text_width(text: str, weight: fonts.Weight = "regular") -> int:
 
 
 def _paste_label(
-    image: Image.Image, text: str, weight: fonts.Weight, ink: Colour, ground: Colour, xy: tuple[int, int]
+    image: Image.Image,
+    text: str,
+    weight: fonts.Weight,
+    ink: Colour,
+    ground: Colour,
+    xy: tuple[int, int],
 ) -> int:
     part = _label(text, weight, ink, ground)
     image.paste(part, xy)
@@ -500,7 +533,14 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
     bold, muted = _title(picture)
     x = _paste_label(image, bold, "bold", colours.text, colours.background, (MARGIN, MARGIN))
     room = WIDTH - MARGIN - x
-    _paste_label(image, fonts.fit(muted, room, FONT), "regular", colours.muted, colours.background, (x, MARGIN))
+    _paste_label(
+        image,
+        fonts.fit(muted, room, FONT),
+        "regular",
+        colours.muted,
+        colours.background,
+        (x, MARGIN),
+    )
     top = MARGIN + LINE + GAP
     width = WIDTH - 2 * MARGIN
     for seat, name in enumerate(picture.names):
@@ -515,7 +555,9 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
         tag = "wins" if seat in picture.winners else "to move" if turn and not picture.over else ""
         tag_room = _text_width(tag) + 20 + GAP if tag else 0
         shown = fonts.fit(name, WIDTH - MARGIN - 12 - x - tag_room, FONT, "bold")
-        x = _paste_label(image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2))
+        x = _paste_label(
+            image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2)
+        )
         if tag:
             image.paste(_tag(tag, theme, ground), (x + GAP, top + (SEAT_H - LINE) // 2 + 2))
         top += SEAT_H + GAP
@@ -541,11 +583,7 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
     destinations = set(picture.destinations)
     for index in range(picture.rows * COLUMNS):
         mark: Mark = (
-            "selected"
-            if index == picture.selected
-            else "dest"
-            if index in destinations
-            else ""
+            "selected" if index == picture.selected else "dest" if index in destinations else ""
         )
         tile = _tile(theme, picture.black[index], picture.stacks[index], mark, index in touched)
         image.paste(tile, square_box(picture, index))
@@ -568,7 +606,12 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
         left, _ = square_box(picture, column)
         width = _text_width(text)
         _paste_label(
-            image, text, "regular", colours.muted, colours.background, (left + (SQUARE - width) // 2, bottom)
+            image,
+            text,
+            "regular",
+            colours.muted,
+            colours.background,
+            (left + (SQUARE - width) // 2, bottom),
         )
 
 
@@ -640,7 +683,9 @@ def _draw_ring(image: Image.Image, picture: BoardPicture, index: int) -> None:
     s = SUPERSAMPLE
     mask = Image.new("L", (SQUARE * s, SQUARE * s), 0)
     draw = ImageDraw.Draw(mask)
-    draw.rounded_rectangle((0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=6 * s)
+    draw.rounded_rectangle(
+        (0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=6 * s
+    )
     edge = Image.new("L", (SQUARE * s, SQUARE * s), 0)
     ImageDraw.Draw(edge).rounded_rectangle(
         (0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=8 * s
@@ -654,7 +699,8 @@ def compose(picture: BoardPicture) -> Image.Image:
     image = Image.new("RGB", (WIDTH, picture_height(picture)), palette(picture.theme).background)
     _draw_header(image, picture)
     _draw_board(image, picture)
-    _draw_arrow(image, picture)
+    if picture.selected is None:  # a panel's picture shows where the piece may go instead
+        _draw_arrow(image, picture)
     return image
 
 
@@ -663,3 +709,164 @@ def draw_board(picture: BoardPicture) -> bytes:
     out = io.BytesIO()
     compose(picture).save(out, format="PNG", **PNG_OPTIONS)
     return out.getvalue()
+
+
+# ------------------------------------------------------------------ examples and the bench
+
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+
+
+def cpu_ms(draw: Callable[[BoardPicture], object], pictures: Sequence[BoardPicture]) -> list[float]:
+    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
+    times = []
+    for picture in pictures:
+        start = time.thread_time_ns()
+        draw(picture)
+        times.append((time.thread_time_ns() - start) / 1e6)
+    return times
+
+
+def percentiles(times: Sequence[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+
+
+def _play_until(
+    names: Sequence[str],
+    seed: int,
+    done: Callable[[Any], bool],
+    *,
+    board: str = "light",
+    limit: int = 2000,
+    greedy: bool = False,
+) -> Any:
+    """A game of random (or, when ``greedy``, winning-when-possible) moves until ``done``
+    holds at a player's decision, or the game ends."""
+    import random
+
+    from engine.colorstack.rules import ColorStackSettings
+    from engine.colorstack.state import ColorStackState
+
+    rng = random.Random(seed)
+    state = ColorStackState(names, ColorStackSettings(board=board))  # type: ignore[arg-type]
+    state.apply(state.sample_chance(rng))
+    for _ in range(limit):
+        if state.is_over or done(state):
+            break
+        wins = state.winning_moves() if greedy else []
+        state.apply(wins[0] if wins else rng.choice(state.legal_moves()))
+    return state
+
+
+def sample_pictures(
+    board: str, count: int, seed: int = 1, theme: Theme = "dark"
+) -> list[BoardPicture]:
+    """``count`` pictures of random games with 32-character names, taken at about one
+    turn in four (a quarter of them with a piece selected, as a panel shows it)."""
+    import random
+
+    rng = random.Random(seed)
+    names = tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(2))
+    pictures: list[BoardPicture] = []
+    game = 0
+    while len(pictures) < count:
+        game += 1
+
+        def take(state: Any) -> bool:
+            if rng.random() < 0.25:
+                pieces = [m.frm for m in state.legal_moves() if hasattr(m, "frm")]
+                selected = rng.choice(pieces) if pieces and rng.random() < 0.25 else None
+                pictures.append(
+                    BoardPicture.of(state, theme=theme, turn_seconds=60, selected=selected)
+                )
+            return len(pictures) >= count
+
+        _play_until(names, seed * 1000 + game, take, board=board)
+    return pictures
+
+
+def bench(samples: int = 100) -> list[str]:
+    """CPU per picture (parts cached, as in a running bot), light and heavy; first, what
+    the first picture costs with every part to build. The last line is
+    ``picture heavy: p50 X ms, p99 Y ms``."""
+    fonts.prepare()
+    forget_parts()
+    first = cpu_ms(draw_board, sample_pictures("heavy", 1))[0]
+    lines = [f"first picture (heavy, every part built): {first:.1f} ms"]
+    for board in ("light", "heavy"):
+        pictures = sample_pictures(board, samples, seed=7 if board == "light" else 9)
+        cpu_ms(draw_board, pictures)  # warm
+        p50, p99 = percentiles(cpu_ms(draw_board, pictures))
+        size = statistics.median(len(draw_board(p)) for p in pictures[:20]) / 1024
+        tall = picture_height(pictures[0])
+        lines.append(f"picture {board}: median PNG {size:.1f} KiB, {WIDTH}x{tall} px")
+        lines.append(f"picture {board}: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    return lines
+
+
+def showcase() -> dict[str, BoardPicture]:
+    """The pictures kept in ``docs/pictures/``, by file name: a light game under way in
+    both themes, a heavy game with 32-character names full of markdown, a private panel's
+    picture with a piece selected, and a game won with all four colours."""
+    two = ("Ālīce ✨", "ボブ")
+    nasty = tuple((str(i) + NASTY).ljust(32, "x")[:32] for i in range(2))
+
+    def stacked(state: Any) -> bool:
+        return (
+            state.turns >= 24
+            and any(len(state.stack(sq)) > 1 for sq in range(state.squares))
+            and bool(state.last_path())
+        )
+
+    mid = _play_until(two, 4, stacked)
+    heavy = _play_until(nasty, 6, stacked, board="heavy")
+    chosen = _play_until(
+        two,
+        11,
+        lambda s: (
+            s.turns >= 16
+            and len({m.to for m in s.legal_moves() if hasattr(m, "to") and s.top(m.to) is not None})
+            >= 1
+        ),
+    )
+    stacks = [m for m in chosen.legal_moves() if hasattr(m, "to") and chosen.top(m.to) is not None]
+    selected = stacks[0].frm if stacks else chosen.pieces(chosen.to_move)[0]
+    won = _play_until(two, 2, lambda s: False, greedy=True)
+    return {
+        "colorstack-dark.png": BoardPicture.of(mid, turn_seconds=60),
+        "colorstack-light.png": BoardPicture.of(mid, theme="light", turn_seconds=60),
+        "colorstack-heavy.png": BoardPicture.of(heavy, turn_seconds=90),
+        "colorstack-selected.png": BoardPicture.of(chosen, selected=selected),
+        "colorstack-over.png": BoardPicture.of(won, theme="light"),
+    }
+
+
+def save(folder: Path) -> list[Path]:
+    """Draw :func:`showcase` into ``folder``; the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, picture in showcase().items():
+        path = folder / name
+        path.write_bytes(draw_board(picture))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.games.colorstack_picture", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
+    parser.add_argument("--samples", type=int, default=100, help="pictures per bench case")
+    args = parser.parse_args(argv)
+    if args.save is not None:
+        fonts.prepare()
+        for path in save(args.save):
+            print(path)
+        return
+    for line in bench(args.samples):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -67,9 +67,7 @@ def colours_words(state: ColorStackState, seat: int) -> str:
     if not state.colours:
         return "colours not dealt yet"
     first, second = state.colours[seat]
-    return (
-        f"{SQUARES[first]} {COLOUR_NAMES[first]} & {SQUARES[second]} {COLOUR_NAMES[second]}"
-    )
+    return f"{SQUARES[first]} {COLOUR_NAMES[first]} & {SQUARES[second]} {COLOUR_NAMES[second]}"
 
 
 def piece_words(state: ColorStackState, sq: int) -> str:
@@ -191,7 +189,9 @@ def end_words(state: ColorStackState) -> str:
     winner = outcome.winners[0]
     last = state.last_turn
     where = f" on {square_name(last[1].to)}" if last and isinstance(last[1], Move) else ""
-    return f"🏆 **{_name(state, winner)}** wins with a stack of all four colours{where} after {turns}!"
+    return (
+        f"🏆 **{_name(state, winner)}** wins with a stack of all four colours{where} after {turns}!"
+    )
 
 
 def field_text(state: ColorStackState, turns: Sequence[str] | None) -> str:
@@ -238,9 +238,7 @@ def picture_facts(state: ColorStackState, selected: int | str | None = None) -> 
         "black": tuple(state.is_black(sq) for sq in range(state.squares)),
         "stacks": tuple(stack_text(state.stack(sq)) for sq in range(state.squares)),
         "names": (state.players[0], state.players[1]),
-        "colours": tuple(
-            (COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in colours
-        ),
+        "colours": tuple((COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in colours),
         "current": state.current_player,
         "winners": tuple(outcome.winners) if outcome is not None else (),
         "over": state.is_over,

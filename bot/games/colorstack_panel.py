@@ -1,0 +1,284 @@
+"""The **My move** panel's logic, without Discord: a player's decision as small steps
+whose every choice is legal now.
+
+A turn is one of up to a few hundred actions (each piece's destinations and new faces),
+more than Discord's 25 components, and a player thinks of it in two steps anyway: pick a
+piece, then where it goes or what it shows. So the panel walks a tree named by a short
+:data:`Path` carried in a button's custom id:
+
+=========  =====================================================================
+``""``     the root: the player's pieces that can act (on their turn), and Resign…
+``p<sq>``  a piece (``pc1``): its legal destinations (a menu) and its legal new faces
+``r``      resigning: the confirmation (either player, at any time)
+=========  =====================================================================
+
+Every step is computed from the state, so a path that no longer leads anywhere (the
+table moved on, the piece was taken over) has no node (:func:`node` returns ``None``).
+Move codes (:func:`move_code`) are the notation with dots for spaces (``c1-e3``,
+``set.c1.4``) and ``resign.SEAT``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.games.colorstack_words import SQUARES, colours_words, die_words, piece_words
+from engine.colorstack.board import ALL_COLOURS, parse_square, square_name
+from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
+from engine.colorstack.state import ColorStackState
+
+__all__ = [
+    "Choice",
+    "Menu",
+    "Node",
+    "Path",
+    "destination_words",
+    "leaves",
+    "move_code",
+    "move_of_code",
+    "node",
+]
+
+Path = str
+Style = Literal["primary", "secondary", "success", "danger"]
+MENU_SIZE = 25  # a select's options at most
+PER_ROW = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button of a step: a final ``move`` (sent to the host) or the next ``path``."""
+
+    label: str
+    style: Style = "secondary"
+    emoji: str | None = None
+    move: PlayerMove | None = None
+    path: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One entry of a menu: a move, with a label and a line of description."""
+
+    label: str
+    move: PlayerMove
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """A select of moves (at most :data:`MENU_SIZE`)."""
+
+    placeholder: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A step of the decision: what it says and asks, its menus (first) and button rows,
+    the way back (``None`` at the root), and the square whose piece it shows selected
+    (the panel's picture highlights its destinations)."""
+
+    question: str
+    rows: tuple[tuple[Choice, ...], ...] = ()
+    menus: tuple[Menu, ...] = ()
+    back: Path | None = None
+    selected: int | None = None
+    lines: tuple[str, ...] = field(default=())
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return tuple(choice for row in self.rows for choice in row)
+
+
+# ------------------------------------------------------------------ words
+
+
+def destination_words(state: ColorStackState, frm: int, to: int) -> tuple[str, str | None]:
+    """A destination's label and description: ``e3`` (empty), ``c6 · stack on 🟦 blue 5``
+    and ``c6 · 🏆 stack on 🟦 blue 5: all four colours, you win``."""
+    name = square_name(to)
+    below = state.top(to)
+    if below is None:
+        return name, "an empty square"
+    words = f"stack on {die_words(below)}"
+    if state.colour_masks[frm] | state.colour_masks[to] == ALL_COLOURS:
+        return f"{name} · 🏆 {words}", "all four colours: you win"
+    height = len(state.stack(to)) + len(state.stack(frm))
+    return f"{name} · {words}", f"a stack of {height} dice, yours on top"
+
+
+def _rows(choices: list[Choice]) -> list[tuple[Choice, ...]]:
+    return [tuple(choices[i : i + PER_ROW]) for i in range(0, len(choices), PER_ROW)]
+
+
+def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
+    """``seat``'s pieces that can act now: square -> (destinations, new faces)."""
+    if state.is_over or state.current_player != seat:
+        return {}
+    out: dict[int, tuple[list[int], list[int]]] = {}
+    for mv in state.legal_moves():
+        frm = mv.frm if isinstance(mv, Move) else mv.square
+        ends, faces = out.setdefault(frm, ([], []))
+        if isinstance(mv, Move):
+            ends.append(mv.to)
+        else:
+            faces.append(mv.face)
+    return dict(sorted(out.items()))
+
+
+RESIGN = Choice("Resign…", "danger", "🏳️", path="r")
+
+
+def _root(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
+    actions = _actions(state, seat)
+    if not actions:
+        current = state.current_player
+        who = f"**{names[current]}**" if current is not None else "the table"
+        return Node(f"⏳ Waiting for {who} to move. You may resign at any time.", ((RESIGN,),))
+    choices = []
+    for sq, (ends, _faces) in actions.items():
+        top = state.top(sq)
+        assert top is not None
+        height = len(state.stack(sq))
+        label = f"{square_name(sq)} · {top & 7}" + (f" ({height} dice)" if height > 1 else "")
+        style: Style = "primary" if ends else "secondary"
+        choices.append(Choice(label, style, SQUARES[top >> 3], path=f"p{square_name(sq)}"))
+    rows = _rows(choices)
+    rows.append((RESIGN,))
+    wins = state.winning_moves(seat)
+    question = "Your turn: choose a piece to move or set."
+    if wins:
+        question += " 🏆 A move of yours makes all four colours!"
+    return Node(question, tuple(rows))
+
+
+def _piece(state: ColorStackState, seat: int, sq: int) -> Node | None:
+    found = _actions(state, seat).get(sq)
+    if found is None:
+        return None
+    ends, faces = found
+    top = state.top(sq)
+    assert top is not None
+    n = top & 7
+    menus = []
+    if ends:
+        ordered = sorted(ends, key=lambda to: (state.top(to) is None, to))  # stacks first
+        options = [Option(*destination_words(state, sq, to), move=move(sq, to)) for to in ordered]
+        for start in range(0, len(options), MENU_SIZE):
+            part = options[start : start + MENU_SIZE]
+            first, last = square_name(ordered[start]), square_name(ordered[start + len(part) - 1])
+            where = f" ({first}–{last})" if len(options) > MENU_SIZE else ""
+            menus.append(Menu(f"Move {square_name(sq)} to…{where}", tuple(part)))
+    sets = [Choice(f"Set {face}", "secondary", move=set_face(sq, face)) for face in sorted(faces)]
+    lines = [f"**{piece_words(state, sq)}**"]
+    if ends:
+        stacks = sum(1 for to in ends if state.top(to) is not None)
+        reach = f"{len(ends)} square{'s' if len(ends) != 1 else ''}"
+        lines.append(
+            f"Moves exactly {n} step{'s' if n != 1 else ''}: it can reach {reach}"
+            + (f", {stacks} of them a stack" if stacks else "")
+            + " (marked on the picture)."
+        )
+    else:
+        lines.append(f"No path of exactly {n} step{'s' if n != 1 else ''} is open: set it instead.")
+    question = "Where does it go, or which number should it show?"
+    return Node(
+        question, tuple(_rows(sets)), tuple(menus), back="", selected=sq, lines=tuple(lines)
+    )
+
+
+def _resign(state: ColorStackState, seat: int, names: Sequence[str]) -> Node | None:
+    if state.is_over:
+        return None
+    other = names[1 - seat]
+    return Node(
+        f"🏳️ Resign this game? **{other}** wins at once. (Resigning is not a turn; you may "
+        "do it any time.)",
+        ((Choice("Yes, resign", "danger", "🏳️", move=Resign(seat)),),),
+        back="",
+    )
+
+
+def node(
+    state: ColorStackState, seat: int, path: Path, names: Sequence[str] | None = None
+) -> Node | None:
+    """The step at ``path`` of ``seat``'s panel, or ``None`` when that step does not
+    exist (any more). ``names``: the players as the questions show them (the caller's
+    escaped names; the raw names by default)."""
+    if state.is_over or state.setup is None:
+        return None
+    shown = tuple(names) if names is not None else state.players
+    if path == "":
+        return _root(state, seat, shown)
+    if path == "r":
+        return _resign(state, seat, shown)
+    if path.startswith("p"):
+        sq = parse_square(path[1:], state.rows)
+        return None if sq is None else _piece(state, seat, sq)
+    return None
+
+
+def leaves(state: ColorStackState, seat: int) -> set[PlayerMove]:
+    """Every move the panel reaches from the root (a test checks that it is every legal
+    move of the seat, and its resignation)."""
+    found: set[PlayerMove] = set()
+    todo: list[Path] = [""]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        step = node(state, seat, path)
+        if step is None:
+            continue
+        for menu in step.menus:
+            found.update(option.move for option in menu.options)
+        for choice in step.choices:
+            if choice.move is not None:
+                found.add(choice.move)
+            if choice.path is not None:
+                todo.append(choice.path)
+    return found
+
+
+def seat_words(state: ColorStackState, seat: int) -> str:
+    """``Your colours: 🟥 red & 🟨 yellow``."""
+    return f"Your colours: {colours_words(state, seat)}"
+
+
+# ------------------------------------------------------------------ move codes
+
+_CODE = re.compile(
+    r"(?:(?P<frm>[a-i][1-9])-(?P<to>[a-i][1-9])|set\.(?P<sq>[a-i][1-9])\.(?P<face>[1-6])|resign\.(?P<seat>[01]))"
+)
+
+
+def move_code(mv: PlayerMove) -> str:
+    """A move in a custom id: ``c1-e3``, ``set.c1.4``, ``resign.0``."""
+    if isinstance(mv, Move):
+        return f"{square_name(mv.frm)}-{square_name(mv.to)}"
+    if isinstance(mv, Set):
+        return f"set.{square_name(mv.square)}.{mv.face}"
+    if isinstance(mv, Resign):
+        return f"resign.{mv.seat}"
+    raise ValueError(f"not a player's move: {mv!r}")
+
+
+def move_of_code(code: str, rows: int = 9) -> PlayerMove | None:
+    """The move :func:`move_code` wrote (squares on a board of ``rows`` rows), or
+    ``None`` for anything else."""
+    match = _CODE.fullmatch(code)
+    if match is None:
+        return None
+    if match["seat"] is not None:
+        return Resign(int(match["seat"]))
+    if match["sq"] is not None:
+        sq = parse_square(match["sq"], rows)
+        return None if sq is None else set_face(sq, int(match["face"]))
+    frm, to = parse_square(match["frm"], rows), parse_square(match["to"], rows)
+    return None if frm is None or to is None else move(frm, to)

@@ -1,0 +1,151 @@
+"""Color Stack's private **My move** panel on Discord: the steps of
+:mod:`bot.games.colorstack_panel` as buttons and menus.
+
+A step is a :class:`PanelStep` button (``colorstack:TABLE:VERSION:s:PATH``): a click
+redraws the clicker's panel at that step if the table has not moved on (a stale panel is
+refused and changes nothing); a piece's step carries a picture of the board with that
+piece framed and its legal destinations marked. A final choice — a destination from a
+menu, a new face, "Yes, resign" — is the host's generic :class:`~bot.views.MoveSelect` /
+:class:`~bot.views.MoveButton` with the move's code
+(:func:`~bot.games.colorstack_panel.move_code`): the host reads it back against the
+committed state and plays it with the panel's version, so a stale panel plays nothing.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games.base import Host, Panel
+from bot.games.colorstack_panel import Choice, Node, Path, move_code, node, seat_words
+from bot.games.colorstack_picture import BoardPicture
+from bot.painter import DrawJob
+from bot.service import Player, Refusal
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
+from bot.views import MoveButton, MoveSelect, TableButton
+from engine.colorstack.state import ColorStackState
+
+if TYPE_CHECKING:
+    from bot.service import LiveTable
+
+__all__ = ["PICTURE", "STALE", "PanelStep", "build_panel", "panel_picture"]
+
+STALE = (
+    "This panel is from an older state of the table, so nothing changed. "
+    "Press **My move** on the newest table message."
+)
+PICTURE = "board.png"  # the panel's picture of the board with a piece selected
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _item(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
+    item: TableButton
+    if choice.move is not None:
+        item = MoveButton(live.id, live.version, move_code(choice.move), choice.label)
+        item.item.style = _STYLES[choice.style]  # type: ignore[attr-defined]
+        item.item.emoji = choice.emoji  # type: ignore[attr-defined]
+    else:
+        item = PanelStep(live.id, live.version, choice.path or "", choice)
+    item.item.row = row
+    return item
+
+
+def _view(live: LiveTable, step: Node) -> discord.ui.View:
+    """Menus first (a row each), then the button rows, then Back."""
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for part, menu in enumerate(step.menus):
+        options = [
+            discord.SelectOption(
+                label=cut(option.label, 100),
+                value=move_code(option.move),
+                description=cut(option.description, 100) if option.description else None,
+            )
+            for option in menu.options
+        ]
+        select = MoveSelect(live.id, live.version, part, options, placeholder=menu.placeholder)
+        select.item.row = row
+        view.add_item(select)
+        row += 1
+    for choices in step.rows:
+        for choice in choices:
+            view.add_item(_item(live, choice, row))
+        row += 1
+    if step.back is not None:
+        view.add_item(_item(live, Choice("Back", "secondary", "◀️", path=step.back), min(row, 4)))
+    return view
+
+
+def build_panel(live: LiveTable, seat: int, path: Path = "") -> tuple[Panel, int | None]:
+    """``seat``'s panel at step ``path`` and the square it shows selected (``None``: no
+    picture). Raises :class:`Refusal` when the step no longer exists. Call it under the
+    table's lock (it reads the state)."""
+    state = live.state
+    if not isinstance(state, ColorStackState) or state.setup is None:
+        raise Refusal("The game hasn't started yet. The host presses **Start**.")
+    if state.is_over:
+        raise Refusal("The game is over.")
+    step = node(state, seat, path, [escape_name(name) for name in state.players])
+    if step is None:
+        raise Refusal(STALE)
+    lines = [f"🎲 **Your pieces** · {seat_words(state, seat)}", *step.lines, step.question]
+    return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)), step.selected
+
+
+def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:
+    """The board with ``selected`` framed and its legal destinations marked."""
+    shown = BoardPicture.of(state, theme="light" if theme == "light" else "dark", selected=selected)
+    return DrawJob("bot.games.colorstack_picture:draw_board", (shown,))
+
+
+def _player(interaction: discord.Interaction) -> Player:
+    user = interaction.user
+    return Player(user.id, getattr(user, "display_name", None) or user.name)
+
+
+class PanelStep(
+    TableButton,
+    template=r"colorstack:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[a-z0-9]{0,4})",
+):
+    """A step of **My move** (a piece, Resign…, Back): redraws the clicker's panel at that
+    step, with the board's picture when a piece is selected, if the table has not moved
+    on."""
+
+    def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
+        looks = looks or Choice("…")
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=cut(looks.label, 80),
+            emoji=looks.emoji,
+            style=_STYLES[looks.style],
+            custom_id=f"colorstack:{table_id}:{version}:s:{path}",
+        )
+        super().__init__(button, table_id, version)
+        self.path = path
+
+    async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        live = host.service.table_by_id(self.table_id)
+        seat = await host.service.seat_of(live, _player(interaction))
+        theme = "dark"
+        if host.draw_pictures and self.path.startswith("p"):
+            theme = getattr(await host.service.settings(live.info), "theme", "dark") or "dark"
+        job = None
+        async with live.lock:  # the committed state, never a step half-played
+            if live.version != self.version:
+                raise Refusal(STALE)
+            panel, selected = build_panel(live, seat, self.path)
+            if selected is not None and host.draw_pictures:
+                assert isinstance(live.state, ColorStackState)
+                job = panel_picture(live.state, selected, theme)
+        files: list[discord.File] = []
+        if job is not None:
+            png = await host.painter.draw(job)
+            files.append(discord.File(io.BytesIO(png), filename=PICTURE))
+        await host.edit_panel(interaction, content=panel.text, view=panel.view, attachments=files)
