@@ -290,6 +290,8 @@ def score_sheet_text(sheet: ScoreSheet) -> str:
     """A stored game's score sheet (``/scores``)."""
     if sheet.winners:
         tail = [f"Won by {' & '.join(_name(n) for n in sheet.winners)}."]
+    elif sheet.winners is not None:  # finished with no winner
+        tail = ["A draw."]
     elif sheet.target_score > 0:
         tail = [_leader_line(sheet.totals, sheet.target_score) + "."]
     else:  # a game without a target has no leader to measure against it
@@ -445,18 +447,28 @@ def stack_history_line(number: int, g: GameSummary) -> str:
     return f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
 
 
+DRAWN_BY = {"repetition": "by threefold repetition", "turn_limit": "at the turn limit"}
+
+
 def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
     """A finished game of any game in the channel's history: the winners (and ``how``
-    they won), then ``figure`` (what the final figures count: ``cards left``) per player,
+    they won: a resignation says so by itself), or ``draw`` and how for a game with no
+    winner; then ``figure`` (what the final figures count: ``cards left``) per player,
     and the rounds only for a game played in rounds."""
     when = g.finished_at.strftime("%Y-%m-%d")
     rounds = f" · {plural(g.rounds_played, 'round')}" if g.rounds_played else ""
-    winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners) or "no winner"
     scores = ", ".join(
         f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
     )
-    won = f" ({how})" if how else ""
-    return f"**{number}.** {when}{rounds} · 🏆 {winners}{won} · {figure}: {scores}"
+    if not g.winners:
+        drawn = how or DRAWN_BY.get(g.ended_by, "")
+        result = "🤝 draw" + (f" {drawn}" if drawn else "")
+    else:
+        winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
+        if not how and g.ended_by == "resignation":
+            how = "by resignation"
+        result = f"🏆 {winners}" + (f" ({how})" if how else "")
+    return f"**{number}.** {when}{rounds} · {result} · {figure}: {scores}"
 
 
 def history_text(games: list[GameSummary]) -> str:

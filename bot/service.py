@@ -455,6 +455,12 @@ class TableService:
         async with live.lock:
             self._lobby(live)
             self._seated(live, player)
+            game = live.game.game
+            if level not in game.ai_levels:
+                raise Refusal(
+                    f"{game.title} has no `{escape_name(level)}` AI; "
+                    f"its levels are {', '.join(game.ai_levels)}."
+                )
             self._room(live)
             try:
                 info = await self.store.add_ai(live.id, level)
@@ -553,10 +559,12 @@ class TableService:
             seats = live.info.seats
             game = live.game.game
             if len(seats) < game.min_players:
-                raise Refusal(
-                    f"{game.title} needs at least {game.min_players} players: wait for someone "
-                    "to Join, or Add AI."
+                needs = (
+                    f"is for {game.min_players} players"
+                    if game.min_players == game.max_players
+                    else f"needs at least {game.min_players} players"
                 )
+                raise Refusal(f"{game.title} {needs}: wait for someone to Join, or Add AI.")
             try:
                 rules = await self.rules_of(live.info)
             except ValidationError as err:
@@ -968,4 +976,10 @@ def _whose(state: GameState[Any]) -> str:
 
 
 def _full(live: LiveTable) -> str:
-    return f"The table is full ({min(MAX_SEATS, live.game.game.max_players)} players)."
+    """``The table is full (8 players).``; for a game of a fixed number of players, ``Color
+    Stack is for 2 players: the table is full.``"""
+    game = live.game.game
+    most = min(MAX_SEATS, game.max_players)
+    if game.min_players == game.max_players == most:
+        return f"{game.title} is for {most} players: the table is full."
+    return f"The table is full ({most} players)."

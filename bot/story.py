@@ -121,9 +121,12 @@ def round_view(table_id: int, round_no: int) -> discord.ui.View:
 
 def game_label(number: int, game: GameSummary) -> str:
     """A history button's label: its number in the list, the date, the winner(s) (plain
-    text: a label shows no markdown and mentions nobody), at most 80 characters."""
+    text: a label shows no markdown and mentions nobody) or ``draw`` (a game with no
+    winner), at most 80 characters."""
     when = game.finished_at.strftime("%Y-%m-%d")
-    winners = " & ".join(plain_name(cut(n, 24)) for n in game.winners) or "no winner"
+    if not game.winners:
+        return cut(f"{number}. {when} · 🤝 draw", LABEL_LIMIT)
+    winners = " & ".join(plain_name(cut(n, 24)) for n in game.winners)
     return cut(f"{number}. {when} · 🏆 {winners}", LABEL_LIMIT)
 
 

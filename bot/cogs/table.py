@@ -10,7 +10,6 @@ by name, with the options that game does take, before anything is opened."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -26,6 +25,16 @@ from bot.text import escape_name
 def game_choices() -> list[app_commands.Choice[str]]:
     """``/table new game:``'s choices: every hosted game, the default first."""
     return [app_commands.Choice(name=games.get(n).title, value=n) for n in games.names()]
+
+
+def level_choices() -> list[app_commands.Choice[str]]:
+    """``/table addbot level:``'s choices: every AI level of any hosted game, easiest
+    first as the games list them (a level the table's game lacks is refused by the host,
+    naming the game's levels)."""
+    levels: dict[str, None] = {}
+    for played in games.all_games():
+        levels.update(dict.fromkeys(played.game.ai_levels))
+    return [app_commands.Choice(name=level, value=level) for level in levels]
 
 
 def foreign_options(played: DiscordGame, options: Mapping[str, object]) -> str | None:
@@ -100,10 +109,11 @@ class TableCog(commands.Cog):
         await self.bot.tables.start(interaction)
 
     @table.command(name="addbot", description="Add an AI player to the lobby")
-    @app_commands.describe(level="How the AI plays: greedy (good) or random (easy)")
-    async def addbot(
-        self, interaction: discord.Interaction, level: Literal["greedy", "random"] = "greedy"
-    ) -> None:
+    @app_commands.describe(
+        level="How the AI plays: random (easy), greedy (good), expert (searches; some games)"
+    )
+    @app_commands.choices(level=level_choices())
+    async def addbot(self, interaction: discord.Interaction, level: str = "greedy") -> None:
         await self.bot.tables.add_ai(interaction, level)
 
     @table.command(name="kick", description="Remove a player from the table (host only)")

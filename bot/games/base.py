@@ -120,6 +120,7 @@ __all__ = [
     "PrivateButton",
     "TableParts",
     "colour_of",
+    "draw_words",
     "settings_error",
 ]
 
@@ -227,6 +228,17 @@ def settings_error(err: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+def draw_words(ended_by: str, turn_limit: int | None = None) -> str:
+    """A draw in words, by how it came (the outcome's ``ended_by``): ``Draw by threefold
+    repetition``, ``Draw: the turn limit (300 turns) was reached``, else ``Draw``."""
+    if ended_by == "repetition":
+        return "Draw by threefold repetition"
+    if ended_by == "turn_limit":
+        limit = f" ({plural(turn_limit, 'turn')})" if turn_limit is not None else ""
+        return f"Draw: the turn limit{limit} was reached"
+    return "Draw"
+
+
 def colour_of(seat: int) -> int:
     """A seat's colour as a container accent (``0xRRGGBB``)."""
     red, green, blue = seat_colour(seat)
@@ -304,9 +316,7 @@ class DiscordGame:
         when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
         seat = state.current_player
         if state.is_over:
-            outcome = state.outcome()
-            winners = " & ".join(escape_name(state.players[s]) for s in outcome.winners)
-            head = f"🏆 {winners} {'share the win' if len(outcome.winners) > 1 else 'wins'}!"
+            head = self.end_line(state)
         elif seat is not None and current_user:
             head = f"▶ {mention(current_user)}, it's your turn{when}"
         elif seat is not None:
@@ -373,15 +383,41 @@ class DiscordGame:
         it, after a restart too), or ``None``."""
         return None
 
-    def game_end_texts(self, state: Any) -> list[str]:
-        """The channel's messages for the game's end (markdown, names escaped)."""
+    def end_line(self, state: Any) -> str:
+        """How the finished game ``state`` ended, in a line (markdown, names escaped):
+        ``🏆 **ann** wins!``, ``🏆 **ann** & **bob** share the win!``, ``🏳️ **ann**
+        resigned; **bob** wins!``, ``🤝 Draw by threefold repetition.``, ``🤝 Draw: the
+        turn limit (300 turns) was reached.`` (an outcome with no winner is a draw)."""
         outcome = state.outcome()
-        names = " & ".join(f"**{escape_name(state.players[s])}**" for s in outcome.winners)
-        verb = "share the win" if len(outcome.winners) > 1 else "wins"
+        players = state.players
+        names = " & ".join(f"**{escape_name(players[s])}**" for s in outcome.winners)
+        if outcome.ended_by == "resignation" and outcome.winners:
+            losers = [s for s in range(len(players)) if s not in outcome.winners]
+            who = " & ".join(f"**{escape_name(players[s])}**" for s in losers) or "A player"
+            verb = "share the win" if len(outcome.winners) > 1 else "wins"
+            return f"🏳️ {who} resigned; {names} {verb}!"
+        if outcome.winners:
+            return f"🏆 {names} {'share the win' if len(outcome.winners) > 1 else 'wins'}!"
+        return "🤝 " + draw_words(outcome.ended_by, self.turn_limit(state)) + "."
+
+    def turn_limit(self, state: Any) -> int | None:
+        """The number of turns after which ``state``'s game ends (the draw by the turn
+        limit names it), or ``None``: the state's ``turn_limit``, or its settings' or
+        rules' by default."""
+        for holder in (state, getattr(state, "settings", None), getattr(state, "rules", None)):
+            limit = getattr(holder, "turn_limit", None)
+            if isinstance(limit, int) and not isinstance(limit, bool):
+                return limit
+        return None
+
+    def game_end_texts(self, state: Any) -> list[str]:
+        """The channel's messages for the game's end (markdown, names escaped): how it
+        ended (:meth:`end_line`), then every seat's final figure."""
+        outcome = state.outcome()
         scores = ", ".join(
             f"{escape_name(n)} {s}" for n, s in zip(state.players, outcome.scores, strict=True)
         )
-        return [fit_message(f"🏆 {names} {verb}! {scores}")]
+        return [fit_message(f"{self.end_line(state)} {scores}")]
 
     async def game_chart(self, host: Host, table_id: int) -> discord.File | None:
         """The chart sent with the game's end (``None``: the text alone); its errors are
