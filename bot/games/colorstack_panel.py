@@ -167,7 +167,10 @@ def _piece(state: ColorStackState, seat: int, sq: int) -> Node | None:
     menus = []
     if ends:
         ordered = sorted(ends, key=lambda to: (state.top(to) is None, to))  # stacks first
-        options = [Option(*destination_words(state, sq, to), move=move(sq, to)) for to in ordered]
+        options = []
+        for to in ordered:
+            label, description = destination_words(state, sq, to)
+            options.append(Option(label, move(sq, to), description))
         for start in range(0, len(options), MENU_SIZE):
             part = options[start : start + MENU_SIZE]
             first, last = square_name(ordered[start]), square_name(ordered[start + len(part) - 1])

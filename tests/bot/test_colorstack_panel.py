@@ -1,0 +1,333 @@
+"""Color Stack's **My move** panel (bot/games/colorstack_panel.py), its words and its
+picture's arguments, without Discord: the steps (a piece, then a destination or a new
+face; Resign with a confirmation), every legal action reachable and nothing else, within
+Discord's limits; the text grid; what the picture is told to draw.
+
+Positions come from the rule book's and the record format's example (cards C B C / B E E,
+Alice red and yellow moving first, Bob blue and green)."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.games.colorstack_panel import (
+    MENU_SIZE,
+    leaves,
+    move_code,
+    move_of_code,
+    node,
+)
+from bot.games.colorstack_picture import (
+    WIDTH,
+    BoardPicture,
+    describe,
+    draw_board,
+    picture_height,
+    square_of,
+)
+from bot.games.colorstack_rules import RULES_EN, RULES_JA, is_japanese, rules_brief
+from bot.games.colorstack_words import field_text, grid, last_line, stacked_on, stacks_line
+from bot.text import MESSAGE_LIMIT
+from engine.colorstack.board import BLUE, RED, YELLOW, die, parse_square, square_name
+from engine.colorstack.moves import Move, Resign, Set, Setup, move, set_face
+from engine.colorstack.rules import ColorStackSettings
+from engine.colorstack.state import ColorStackState
+
+ALICE, BOB = "alice", "bob"
+EXAMPLE = Setup(
+    0, (RED, YELLOW), ("C", "B", "C", "B", "E", "E"), (3, 4, 6, 2, 5, 1, 2, 5, 4, 3, 2, 1)
+)
+EXAMPLE_TURNS = ("c1-c5", "a6-c6", "set c5 1", "set i6 3", "c5-c6", "set g6 4", "d1-c6")
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+
+
+def sq(name: str) -> int:
+    found = parse_square(name, 9)
+    assert found is not None
+    return found
+
+
+def action(text: str) -> Move | Set:
+    if text.startswith("set "):
+        _, where, face = text.split()
+        return set_face(sq(where), int(face))
+    frm, to = text.split("-")
+    return move(sq(frm), sq(to))
+
+
+def example(turns: int = 0, names: tuple[str, str] = (ALICE, BOB)) -> ColorStackState:
+    """The record format's example game after ``turns`` of its turns."""
+    state = ColorStackState(names)
+    state.apply(EXAMPLE)
+    for text in EXAMPLE_TURNS[:turns]:
+        state.apply(action(text))
+    return state
+
+
+def random_state(seed: int, board: str = "light", turns: int | None = None) -> ColorStackState:
+    rng = random.Random(seed)
+    state = ColorStackState((ALICE, BOB), ColorStackSettings(board=board))  # type: ignore[arg-type]
+    state.apply(state.sample_chance(rng))
+    for _ in range(rng.randrange(80) if turns is None else turns):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+# ------------------------------------------------------------------ the steps
+
+
+def test_the_root_offers_the_player_to_move_each_piece_that_can_act_and_resign() -> None:
+    state = example()
+    root = node(state, 0, "")
+    assert root is not None and root.back is None
+    pieces = [c for c in root.choices if c.path and c.path.startswith("p")]
+    assert [c.path for c in pieces] == ["pa1", "pc1", "pd1", "pf1", "pg1", "pi1"]
+    assert pieces[1].label == "c1 · 4" and pieces[1].emoji == "🟨"
+    assert root.choices[-1].label == "Resign…" and root.choices[-1].path == "r"
+    assert all(len(row) <= 5 for row in root.rows) and len(root.rows) <= 5
+
+
+def test_the_player_not_to_move_may_only_resign() -> None:
+    state = example()
+    root = node(state, 1, "", ["ALICE", "BOB"])
+    assert root is not None
+    assert "Waiting for **ALICE**" in root.question
+    assert [c.path for c in root.choices] == ["r"]
+    assert node(state, 1, "pa6") is None  # no piece step off turn
+    confirm = node(state, 1, "r", ["ALICE", "BOB"])
+    assert confirm is not None and "**ALICE** wins" in confirm.question
+    assert [c.move for c in confirm.choices] == [Resign(1)]
+
+
+def test_a_piece_lists_its_legal_destinations_and_the_five_other_faces() -> None:
+    state = example(4)  # Alice to move; her yellow 1 stands on c5, Bob's B5 G2 on c6
+    step = node(state, 0, "pc5")
+    assert step is not None and step.selected == sq("c5") and step.back == ""
+    menu_moves = {o.move for menu in step.menus for o in menu.options}
+    assert menu_moves == {move(sq("c5"), to) for to in state.destinations(sq("c5"))}
+    assert [c.move for c in step.choices] == [set_face(sq("c5"), f) for f in (2, 3, 4, 5, 6)]
+    assert [c.label for c in step.choices] == ["Set 2", "Set 3", "Set 4", "Set 5", "Set 6"]
+    # stacking on Bob's c6 is labelled, and comes first
+    first = step.menus[0].options[0]
+    assert first.move == move(sq("c5"), sq("c6"))
+    assert first.label == "c6 · stack on 🟩 green 2"
+    assert "yellow 1 on c5" in step.lines[0]
+
+
+def test_the_winning_destination_is_marked() -> None:
+    state = example(6)  # Alice's red 6 on d1 can reach c6 and make all four colours
+    step = node(state, 0, "pd1")
+    assert step is not None
+    [win] = [o for menu in step.menus for o in menu.options if o.move == move(sq("d1"), sq("c6"))]
+    assert win.label.startswith("c6 · 🏆") and win.description == "all four colours: you win"
+    root = node(state, 0, "")
+    assert root is not None and "all four colours" in root.question
+
+
+def test_a_piece_of_the_other_player_or_a_wrong_path_has_no_step() -> None:
+    state = example()
+    for path in ("pa6", "pb2", "pz9", "p", "x", "pa10", "rr"):
+        assert node(state, 0, path) is None, path
+
+
+def test_no_step_once_the_game_is_over() -> None:
+    state = example(7)
+    assert state.is_over
+    assert node(state, 0, "") is None and node(state, 1, "r") is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["light", "heavy"]))
+def test_the_panel_reaches_every_legal_action_and_nothing_else(seed: int, board: str) -> None:
+    state = random_state(seed, board)
+    for seat in (0, 1):
+        reached = leaves(state, seat)
+        if state.is_over:
+            assert reached == set()
+            continue
+        mine = set(state.legal_moves()) if seat == state.current_player else set()
+        assert reached == mine | {Resign(seat)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["light", "heavy"]))
+def test_every_step_fits_discord(seed: int, board: str) -> None:
+    state = random_state(seed, board)
+    names = [(str(i) + NASTY).ljust(32, "x")[:32] for i in range(2)]
+    if state.is_over:
+        return
+    seat = state.current_player
+    assert seat is not None
+    paths = [""] + [f"p{square_name(s)}" for s in state.pieces(seat)] + ["r"]
+    for path in paths:
+        step = node(state, seat, path, names)
+        if step is None:
+            continue
+        assert len(step.menus) + len(step.rows) + (step.back is not None) <= 5
+        for menu in step.menus:
+            assert 1 <= len(menu.options) <= MENU_SIZE
+            assert all(len(o.label) <= 100 for o in menu.options)
+        for row in step.rows:
+            assert len(row) <= 5
+            assert all(len(c.label) <= 80 for c in row)
+        for code in [move_code(o.move) for m in step.menus for o in m.options] + [
+            move_code(c.move) for c in step.choices if c.move is not None
+        ]:
+            assert len(f"move:123456789012345678:99999:{code}") <= 100
+
+
+def test_move_codes_read_back_exactly() -> None:
+    state = random_state(3, "heavy", 30)
+    for mv in [*state.legal_moves(), Resign(0), Resign(1)]:
+        code = move_code(mv)
+        assert move_of_code(code, 9) == mv
+        assert len(code) <= 40
+    assert move_code(move(sq("c1"), sq("e3"))) == "c1-e3"
+    assert move_code(set_face(sq("c1"), 4)) == "set.c1.4"
+    assert move_code(Resign(1)) == "resign.1"
+    for bad in ("", "c1-e", "set.c1.7", "set.c1.0", "resign.2", "c1-j3", "a0-a1", "c1_e3"):
+        assert move_of_code(bad) is None, bad
+    assert move_of_code("a9-a8", 6) is None  # off a light board
+
+
+# ------------------------------------------------------------------ words
+
+
+def test_the_grid_shows_every_square_with_coordinates_phone_wide() -> None:
+    state = example(5)
+    text = grid(state)
+    lines = text.strip("`\n").split("\n")
+    assert lines[0] == "  a  b  c  |d  e  f  |g  h  i"
+    rows = [line for line in lines if line[:1].isdigit()]
+    assert [line.split()[0] for line in rows] == ["6", "5", "4", "3", "2", "1"]
+    assert max(len(line) for line in lines) <= 31
+    # c6 holds blue 5, green 2, yellow 1: its top and its height; e6 and h6 are black
+    assert rows[0] == "6 ·  ·  Y1³|G4 ## B3 |G2 ## B3"
+    assert rows[3].startswith("3 ## ")  # a3 is black (card C in printed orientation)
+    assert stacks_line(state) == "Stacks (bottom to top): c6 B5 G2 Y1"
+
+
+def test_the_last_move_says_what_it_stacked_on() -> None:
+    state = example(2)  # Bob's green 2 a6-c6 onto his blue 5
+    assert stacked_on(state) == die(BLUE, 5)
+    assert last_line(state) == "Last: **bob** a6-c6 (stacked on 🟦 blue 5)"
+    state.apply(action("set c5 1"))
+    assert last_line(state) == "Last: **alice** set c5 1"
+    assert stacked_on(state) is None
+
+
+def test_the_field_escapes_names_and_fits() -> None:
+    names = ((("0" + NASTY) * 2)[:32], (("1" + NASTY) * 2)[:32])
+    state = example(3, names)
+    text = field_text(state, ["one", "two", "three", "four"])
+    assert len(text) <= MESSAGE_LIMIT
+    assert NASTY not in text and "@everyone" not in text.replace("@\u200beveryone", "")
+    assert "turn 4 · 297 turns left before a draw" in text
+    assert "-# two · three · four" in text  # the last three turns' words
+    assert "moved first" in text
+
+
+# ------------------------------------------------------------------ the picture's arguments
+
+
+def test_the_picture_is_told_the_board_the_stacks_and_the_last_move() -> None:
+    state = example(5)
+    picture = BoardPicture.of(state, theme="light", turn_seconds=60)
+    assert picture.rows == 6 and len(picture.stacks) == 54
+    assert {i for i, b in enumerate(picture.black) if b} == set(state.black_squares)
+    assert picture.stacks[square_of("c6")] == "B5G2Y1"
+    assert picture.stacks[square_of("c5")] == ""
+    assert picture.colours == (("R", "Y"), ("B", "G"))
+    assert picture.current == 1 and not picture.over and picture.winners == ()
+    assert picture.path[0] == square_of("c5") and picture.path[-1] == square_of("c6")
+    assert picture.set_square is None and picture.selected is None
+    assert picture.theme == "light" and picture.turn_seconds == 60
+    assert picture.turns_taken == 5 and picture.turn_limit == 300
+    after_set = BoardPicture.of(example(6))
+    assert after_set.path == () and after_set.set_square == square_of("g6")
+
+
+def test_the_panel_picture_selects_a_piece_and_its_destinations() -> None:
+    state = example(6)
+    picture = BoardPicture.of(state, selected="d1")
+    assert picture.selected == square_of("d1")
+    assert set(picture.destinations) == set(state.destinations(sq("d1")))
+    assert square_of("c6") in picture.destinations
+
+
+def test_the_picture_of_a_finished_game_names_the_winner_and_how() -> None:
+    state = example(7)
+    picture = BoardPicture.of(state)
+    assert picture.over and picture.winners == (0,) and picture.ended_by == "four_colours"
+    assert picture.current is None
+    assert picture.stacks[square_of("c6")] == "B5G2Y1R6"
+    assert "alice (red and yellow) wins" in describe(picture)
+
+
+def test_the_heavy_picture_has_81_squares_and_is_taller() -> None:
+    heavy = BoardPicture.of(random_state(5, "heavy", 10))
+    light = BoardPicture.of(random_state(5, "light", 10))
+    assert heavy.rows == 9 and len(heavy.black) == 81
+    assert picture_height(heavy) > picture_height(light)
+
+
+def test_a_picture_with_the_wrong_number_of_squares_is_refused() -> None:
+    picture = BoardPicture.of(example())
+    with pytest.raises(ValueError, match="54 squares"):
+        BoardPicture(6, picture.black[:-1], picture.stacks, ("a", "b"), (("R", "Y"), ("B", "G")))
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_png_is_760_wide_and_as_tall_as_its_layout(theme: str) -> None:
+    picture = BoardPicture.of(example(5), theme=theme)  # type: ignore[arg-type]
+    png = draw_board(picture)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) == (WIDTH, picture_height(picture))
+    selected = draw_board(BoardPicture.of(example(5), theme=theme, selected="d1"))  # type: ignore[arg-type]
+    assert selected != png
+
+
+def test_the_alt_text_lists_every_stack_and_the_selection() -> None:
+    picture = BoardPicture.of(example(6), selected="d1")
+    words = describe(picture)
+    assert "c6 blue 5/green 2/yellow 1" in words
+    assert "last move a set on g6" in words
+    assert "d1 selected, it may go to" in words and "c6" in words.split("selected")[1]
+    assert len(words) <= 1024
+
+
+# ------------------------------------------------------------------ the rules
+
+
+def test_the_rules_are_japanese_for_ja_and_english_otherwise() -> None:
+    assert is_japanese("ja") and is_japanese("ja-JP")
+    assert not is_japanese("en-US") and not is_japanese(None) and not is_japanese("jv")
+    assert rules_brief("ja") == RULES_JA and rules_brief("en-GB") == RULES_EN
+    assert rules_brief(None) == RULES_EN
+    for text in (RULES_EN, RULES_JA):
+        assert len(text) <= 1500  # room for the house rules under it in one message
+        for typed in ("/move c1-e3", "/set c1 4", "/move resign", "My move"):
+            assert typed in text
+
+
+def test_the_japanese_brief_uses_the_originals_terms() -> None:
+    for term in (
+        "前後左右に自由に",
+        "積",
+        "同じあるいは上回っている",
+        "下のサイコロは上のサイコロと一緒に動きます",
+        "一度通ったマスは通れず",
+        "同じ色のサイコロを積むことはできません",
+        "6は1に勝ちます",
+        "引き分け",
+        "投了",
+    ):
+        assert term in RULES_JA, term
