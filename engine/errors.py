@@ -31,6 +31,16 @@ class IllegalReason(Enum):
     MISSING_CHOICE = "missing_choice"  # Stack Up!: a bonus, colour, target or count left out
     EXTRA_CHOICE = "extra_choice"  # Stack Up!: a choice the play does not take
     BAD_CHOICE = "bad_choice"  # Stack Up!: a choice that is not allowed (colour, target, count)
+    EMPTY_SQUARE = "empty_square"  # Color Stack: no piece on the square named
+    NOT_YOUR_PIECE = "not_your_piece"  # Color Stack: the square's top die is the opponent's
+    NO_SUCH_SQUARE = "no_such_square"  # Color Stack: a square off this board
+    NO_SUCH_FACE = "no_such_face"  # Color Stack: a set to a number no die shows
+    SAME_FACE = "same_face"  # Color Stack: a set to the number the die already shows
+    BLACK_SQUARE = "black_square"  # Color Stack: a move ending on a black square
+    NO_PATH = "no_path"  # Color Stack: no path of exactly n steps joins the squares
+    FIRST_TURN_STACK = "first_turn_stack"  # Color Stack: stacking on the very first turn
+    TOO_WEAK = "too_weak"  # Color Stack: the piece is not strong enough to stack there
+    SHARED_COLOUR = "shared_colour"  # Color Stack: the stacks share a colour
 
 
 class InvalidReason(Enum):

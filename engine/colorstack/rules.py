@@ -1,0 +1,51 @@
+"""The table's options for Color Stack as a validated settings model, and the fixed
+numbers of the rule book (``shared/spec/colorstack-rules.md``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+PLAYERS = 2
+DICE_PER_PLAYER = 6
+DEFAULT_TURN_LIMIT = 300
+REPETITIONS = 3  # a position occurring this often draws the game
+
+
+class ColorStackSettings(BaseModel):
+    """The rules of one game, as a game record's ``rules`` holds them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    board: Annotated[
+        Literal["light", "heavy"],
+        Field(description="light: 6 cards, a board of 9 × 6; heavy: 9 cards, 9 × 9"),
+    ] = "light"
+    turn_limit: Annotated[
+        StrictInt,
+        Field(
+            ge=1,
+            description=(
+                "turns (sets and moves of both players) after which a game without a "
+                "winner is drawn"
+            ),
+        ),
+    ] = DEFAULT_TURN_LIMIT
+
+    def to_record(self) -> dict[str, object]:
+        """The settings as a record's ``rules`` object (every key written out)."""
+        return self.model_dump()
+
+
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a settings validation error, in words."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return f"an unknown key {where!r} in rules (the keys are 'board' and 'turn_limit')"
+    if where == "board":
+        return f'\'board\' must be "light" or "heavy", not {first["input"]!r}'
+    if where == "turn_limit":
+        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
+    return f"{where}: {first['msg']}"

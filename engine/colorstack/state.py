@@ -1,0 +1,902 @@
+"""The state of a game of Color Stack, following ``shared/spec/colorstack-rules.md`` to
+the letter.
+
+A game is one chance outcome, :class:`~engine.colorstack.moves.Setup` (OpenSpiel's chance
+node: the first player, their colours, the cards as they lie and the rolled dice), then
+turns: each a :class:`~engine.colorstack.moves.Move` or a
+:class:`~engine.colorstack.moves.Set` of the player to move. A player with no piece is
+skipped inside the state (a skip is no decision and no turn). A
+:class:`~engine.colorstack.moves.Resign` by either seat ends the game at any time.
+
+Squares are integers (:mod:`engine.colorstack.board`: ``(row - 1) * 9 + column``), dice
+integers ``colour << 3 | face`` (colours 0–3: red, blue, yellow, green), a stack a tuple of
+dice bottom to top.
+
+**Public API** (stable; the search, the Discord picture and the tap UI use it):
+
+Game flow (the :class:`~engine.game.GameState` protocol): :attr:`players`,
+:attr:`settings`, :attr:`current_player` (``None`` at the set-up chance and once over),
+:attr:`decision`, :attr:`is_over`, :meth:`legal_moves` (turn actions only: sets and moves,
+never a resignation; a fresh list of interned moves, cached per position),
+:meth:`is_legal`, :meth:`check` (``by=`` any seat: resignation is allowed off turn),
+:meth:`refusal`, :meth:`apply` (validates; returns ``TurnEnded(seat)`` per turn and
+``GameEnded()``), :meth:`sample_chance`, :meth:`outcome`, :meth:`to_dict` /
+:meth:`from_dict` (exact: the set-up and every action, replayed), ``__eq__``.
+
+For search (no validation, no events, nothing allocated but the undo entry):
+:meth:`push` (a legal move from :meth:`legal_moves`, or a ``Resign``), :meth:`pop`
+(undoes the last push or apply; returns its move), :meth:`copy` (cheap, independent),
+:meth:`position_key` (a 64-bit Zobrist hash of every square's stack and the player to
+move: the repetition rule's position), :meth:`repetitions` (how often the current position
+has occurred, the start counting once), :attr:`to_move` (the seat to act, also readable
+when over), :attr:`winner`, :attr:`ended_by`, :attr:`turns` (turns played),
+:attr:`turns_left`, :attr:`first_turn` (the stacking ban is on), :meth:`has_piece`,
+:meth:`pieces` (a seat's squares), :meth:`winning_moves` (a seat's moves that make four
+colours now), :attr:`cells` (list: each square's stack, ``()`` when empty — read only),
+:attr:`colour_masks` (list: each square's colours as bits ``1 << colour``), :attr:`occupied`
+(bit mask of squares holding a stack), :attr:`black` (bit mask of black squares).
+
+For pictures and taps: :attr:`rows` (6 light, 9 heavy), :attr:`columns` (9),
+:attr:`squares` (``rows * 9``), :meth:`is_black`, :attr:`black_squares`, :meth:`stack`
+(a square's dice bottom to top), :meth:`top` (its top die or ``None``), :meth:`face` /
+:meth:`owner` (of a square's piece, ``None`` when empty), :attr:`cards` (as they lie),
+:attr:`first` (the first player's seat), :attr:`colours` (per seat: first and second
+colour), :meth:`seat_of_colour`, :attr:`log` (every action as ``(seat, move)``),
+:attr:`last_turn` (the last set or move and its seat), :meth:`last_path` (the squares of a
+path the last move could have taken, start to end, for an arrow), :meth:`destinations`
+(legal end squares of a piece), :meth:`set_faces` (legal new faces of a piece),
+:meth:`path` (a legal path for a move now), :attr:`turn_limit`, :meth:`name`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Self
+
+from pydantic import ValidationError
+
+from engine.colorstack.board import (
+    ALL_COLOURS,
+    COLOUR_NAMES,
+    DEFAULT_COLOURS,
+    DICE_FACES,
+    WIDTH,
+    all_start_squares,
+    black_mask,
+    cards_problem,
+    deal_cards,
+    die_name,
+    other_colours,
+    reach,
+    rows_of,
+    square_name,
+    start_colours,
+)
+from engine.colorstack.moves import (
+    AnyMove,
+    Move,
+    PlayerMove,
+    Resign,
+    Set,
+    Setup,
+    TurnMove,
+    move_from_json,
+    move_to_json,
+    moves_table,
+    sets_table,
+)
+from engine.colorstack.rules import PLAYERS, REPETITIONS, ColorStackSettings, settings_error
+from engine.errors import IllegalMoveError, IllegalReason
+from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
+
+STATE_FORMAT = 1
+FOUR_COLOURS, RESIGNATION, REPETITION, TURN_LIMIT = (
+    "four_colours",
+    "resignation",
+    "repetition",
+    "turn_limit",
+)
+ENDINGS = (FOUR_COLOURS, RESIGNATION, REPETITION, TURN_LIMIT)
+
+# STRONGER[m][t]: a piece showing m may stack on one showing t (smaller is stronger,
+# equal stacks, and 6 beats 1 — only that)
+STRONGER: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(m != 0 and t != 0 and (m <= t or (m, t) == (6, 1)) and (m, t) != (1, 6) for t in range(7))
+    for m in range(7)
+)
+
+_zrng = random.Random(0xC0105AC)
+# ZOBRIST[square][level][die]: levels 0–5 (a winning stack may join two of three dice)
+ZOBRIST: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_zrng.getrandbits(64) for _ in range(32)) for _ in range(6)) for _ in range(81)
+)
+SIDE = _zrng.getrandbits(64)  # the second seat (seat 1) to move
+del _zrng
+
+_MOVES = moves_table()
+_SETS = sets_table()
+_NO_MOVES: list[TurnMove] = []
+
+
+def check_players(players: Sequence[str]) -> None:
+    if len(players) != PLAYERS:
+        raise SetupError(f"Color Stack is for {PLAYERS} players, not {len(players)}.")
+    if len(set(players)) != len(players):
+        raise SetupError("Two players share a name; one of them should change nickname.")
+
+
+def stack_text(stack: Sequence[int]) -> str:
+    """``B5G2``: a stack's dice bottom to top, as the record's board writes it."""
+    return "".join(die_name(d) for d in stack)
+
+
+def _a(face: int) -> str:
+    return "an" if face == 8 else "a"
+
+
+class ColorStackState:
+    """A game of Color Stack: the board's stacks, whose turn, what is legal and how it ends.
+
+    ``apply`` takes player moves and the set-up chance outcome and returns the events they
+    caused; a refused move raises :class:`~engine.errors.IllegalMoveError` and changes
+    nothing. See the module's description for the whole public API.
+    """
+
+    __slots__ = (
+        "_counts",
+        "_entries",
+        "_hash",
+        "_legal",
+        "_legal_key",
+        "_owner",
+        "black",
+        "cards",
+        "cells",
+        "colour_masks",
+        "colours",
+        "ended_by",
+        "first",
+        "occupied",
+        "players",
+        "rows",
+        "settings",
+        "setup",
+        "squares",
+        "to_move",
+        "turns",
+        "winner",
+    )
+
+    players: tuple[str, ...]
+    settings: ColorStackSettings
+    rows: int
+    squares: int
+    setup: Setup | None
+    first: int | None
+    colours: tuple[tuple[int, int], ...]  # per seat (empty before set-up)
+    cards: tuple[str, ...]
+    black: int  # bit mask
+    cells: list[tuple[int, ...]]
+    colour_masks: list[int]
+    occupied: int  # bit mask
+    to_move: int
+    turns: int
+    winner: int | None
+    ended_by: str | None
+    _owner: list[int]  # colour -> seat
+    _counts: dict[int, int]  # position key -> occurrences
+    _hash: int
+    # (seat, move, undo datum, previous to_move, previous hash, key counted or None)
+    _entries: list[tuple[int, PlayerMove, int, int, int, int | None]]
+    _legal: list[TurnMove]
+    _legal_key: tuple[int, int] | None
+
+    columns = WIDTH
+
+    def __init__(self, players: Sequence[str], settings: ColorStackSettings | None = None) -> None:
+        """Seat ``players`` under ``settings``; the game waits for its ``Setup`` (chance)."""
+        players = tuple(players)
+        check_players(players)
+        self.players = players
+        self.settings = settings or ColorStackSettings()
+        self.rows = rows_of(self.settings.board)
+        self.squares = self.rows * WIDTH
+        self.setup = None
+        self.first = None
+        self.colours = ()
+        self.cards = ()
+        self.black = 0
+        self.cells = [()] * self.squares
+        self.colour_masks = [0] * self.squares
+        self.occupied = 0
+        self.to_move = 0
+        self.turns = 0
+        self.winner = None
+        self.ended_by = None
+        self._owner = [0, 0, 0, 0]
+        self._counts = {}
+        self._hash = 0
+        self._entries = []
+        self._legal = _NO_MOVES
+        self._legal_key = None
+
+    # ----------------------------------------------------------------- game flow
+
+    @property
+    def decision(self) -> Decision:
+        if self.ended_by is not None:
+            return Decision.OVER
+        return Decision.CHANCE if self.setup is None else Decision.TURN
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now; ``None`` at the set-up and after the end."""
+        if self.setup is None or self.ended_by is not None:
+            return None
+        return self.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_by is not None
+
+    @property
+    def turn_limit(self) -> int:
+        return self.settings.turn_limit
+
+    @property
+    def turns_left(self) -> int:
+        """Turns still to be played before the turn limit draws the game."""
+        return max(0, self.settings.turn_limit - self.turns)
+
+    @property
+    def first_turn(self) -> bool:
+        """Whether this is the first player's very first turn (no move may stack)."""
+        return self.turns == 0
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def outcome(self) -> Outcome | None:
+        """Who won and how, once over: scores are 1 for the winner, 0 otherwise (a draw:
+        no winner, both 0)."""
+        if self.ended_by is None:
+            return None
+        if self.winner is None:
+            return Outcome((), (0, 0), self.ended_by)
+        scores = (1, 0) if self.winner == 0 else (0, 1)
+        return Outcome((self.winner,), scores, self.ended_by)
+
+    # ----------------------------------------------------------------- board queries
+
+    @property
+    def black_squares(self) -> frozenset[int]:
+        return frozenset(sq for sq in range(self.squares) if self.black >> sq & 1)
+
+    def is_black(self, sq: int) -> bool:
+        return bool(self.black >> sq & 1)
+
+    def stack(self, sq: int) -> tuple[int, ...]:
+        """The dice on ``sq``, bottom to top (``()``: empty)."""
+        return self.cells[sq]
+
+    def top(self, sq: int) -> int | None:
+        cell = self.cells[sq]
+        return cell[-1] if cell else None
+
+    def face(self, sq: int) -> int | None:
+        """The number of the piece on ``sq`` (its top die's face), or ``None``."""
+        cell = self.cells[sq]
+        return cell[-1] & 7 if cell else None
+
+    def owner(self, sq: int) -> int | None:
+        """The seat whose piece stands on ``sq`` (its top die's owner), or ``None``."""
+        cell = self.cells[sq]
+        return self._owner[cell[-1] >> 3] if cell else None
+
+    def seat_of_colour(self, colour: int) -> int:
+        return self._owner[colour]
+
+    def pieces(self, seat: int) -> list[int]:
+        """The squares of ``seat``'s pieces, in square order."""
+        out = []
+        cells, owner = self.cells, self._owner
+        occ = self.occupied
+        while occ:
+            low = occ & -occ
+            sq = low.bit_length() - 1
+            occ ^= low
+            if owner[cells[sq][-1] >> 3] == seat:
+                out.append(sq)
+        return out
+
+    def has_piece(self, seat: int) -> bool:
+        cells, owner = self.cells, self._owner
+        occ = self.occupied
+        while occ:
+            low = occ & -occ
+            occ ^= low
+            if owner[cells[low.bit_length() - 1][-1] >> 3] == seat:
+                return True
+        return False
+
+    def position_key(self) -> int:
+        """The current position (every square's stack and the player to move) as a 64-bit
+        Zobrist hash, kept up to date incrementally."""
+        return self._hash
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (the start counting once)."""
+        return self._counts.get(self._hash, 0)
+
+    @property
+    def log(self) -> list[tuple[int, PlayerMove]]:
+        """Every action after the set-up, in order, as ``(seat, move)`` (resignations too)."""
+        return [(e[0], e[1]) for e in self._entries]
+
+    @property
+    def last_turn(self) -> tuple[int, TurnMove] | None:
+        """The last set or move and the seat that played it (``None`` before any)."""
+        for entry in reversed(self._entries):
+            mv = entry[1]
+            if isinstance(mv, Move | Set):
+                return entry[0], mv
+        return None
+
+    def last_path(self) -> tuple[int, ...] | None:
+        """When the last turn was a move: the squares of a path it could have taken, start
+        to end (for an arrow), else ``None``. The path passes only squares that were empty
+        then and still are (nothing else has moved since)."""
+        last = self.last_turn
+        if last is None or not isinstance(last[1], Move):
+            return None
+        mv = last[1]
+        n = self.cells[mv.to][-1] & 7  # nothing has been set since: the last turn moved
+        return self._find_path(mv.frm, mv.to, n, self.occupied | self.black)
+
+    def path(self, mv: Move) -> tuple[int, ...] | None:
+        """A path the legal move ``mv`` may take now (start to end, fewest turns), else
+        ``None``."""
+        cell = self.cells[mv.frm] if 0 <= mv.frm < self.squares else ()
+        if not cell or not 0 <= mv.to < self.squares:
+            return None
+        blocked = (self.occupied | self.black) & ~(1 << mv.frm)
+        return self._find_path(mv.frm, mv.to, cell[-1] & 7, blocked)
+
+    def _find_path(self, frm: int, to: int, n: int, blocked: int) -> tuple[int, ...] | None:
+        best: tuple[int, ...] | None = None
+        best_turns = 99
+        from engine.colorstack.board import neighbours
+
+        near = neighbours(self.rows)
+
+        def walk(path: list[int], visited: int, turns: int) -> None:
+            nonlocal best, best_turns
+            sq = path[-1]
+            left = n + 1 - len(path)
+            for q in near[sq]:
+                bit = 1 << q
+                if visited & bit or turns >= best_turns:
+                    continue
+                bend = turns
+                if len(path) >= 2 and q - sq != sq - path[-2]:
+                    bend += 1
+                if left == 1:
+                    if q == to and bend < best_turns:
+                        best, best_turns = (*path, q), bend
+                    continue
+                if blocked & bit:
+                    continue
+                path.append(q)
+                walk(path, visited | bit, bend)
+                path.pop()
+
+        if n >= 1 and not self.black >> to & 1:
+            walk([frm], 1 << frm, 0)
+        return best
+
+    # ----------------------------------------------------------------- the rules
+
+    def may_stack(self, frm: int, to: int) -> bool:
+        """Whether the piece on ``frm`` may stack on the stack on ``to`` (strength, colour,
+        the first-turn ban), paths aside."""
+        if self.turns == 0:
+            return False
+        mover, below = self.cells[frm], self.cells[to]
+        if not STRONGER[mover[-1] & 7][below[-1] & 7]:
+            return False
+        a, b = self.colour_masks[frm], self.colour_masks[to]
+        return not a & b or a | b == ALL_COLOURS
+
+    def destinations(self, sq: int) -> list[int]:
+        """The legal end squares of the piece on ``sq`` for the player to move now (empty
+        when it is not theirs, or the game is not being played)."""
+        return [m.to for m in self.legal_moves() if isinstance(m, Move) and m.frm == sq]
+
+    def set_faces(self, sq: int) -> list[int]:
+        """The faces the piece on ``sq`` may be set to now (the other five, when it is the
+        player to move's piece)."""
+        return [m.face for m in self.legal_moves() if isinstance(m, Set) and m.square == sq]
+
+    def legal_moves(self) -> list[TurnMove]:
+        """Every legal set and move of the player to move, distinct, in a fixed order (by
+        square; a piece's moves by end square, then its sets by face). Empty at the set-up
+        chance and once over. Never a resignation (always allowed; not a turn)."""
+        if self.ended_by is not None or self.setup is None:
+            return []
+        key = (self._hash, self.turns == 0)
+        if key == self._legal_key:
+            return list(self._legal)
+        out: list[TurnMove] = []
+        append = out.append
+        cells, masks, owner = self.cells, self.colour_masks, self._owner
+        seat, rows = self.to_move, self.rows
+        occ = self.occupied
+        blocked = occ | self.black
+        first = self.turns == 0
+        scan = occ
+        while scan:
+            low = scan & -scan
+            scan ^= low
+            sq = low.bit_length() - 1
+            top = cells[sq][-1]
+            if owner[top >> 3] != seat:
+                continue
+            n = top & 7
+            row = _MOVES[sq]
+            mine = masks[sq]
+            strong = STRONGER[n]
+            for end, paths in reach(rows, sq, n):
+                bit = 1 << end
+                if blocked & bit:
+                    if first or not occ & bit:
+                        continue  # black, or the first-turn ban
+                    if not strong[cells[end][-1] & 7]:
+                        continue
+                    theirs = masks[end]
+                    if mine & theirs and mine | theirs != ALL_COLOURS:
+                        continue
+                for m in paths:
+                    if not m & blocked:
+                        append(row[end])
+                        break
+            sets = _SETS[sq]
+            for f in DICE_FACES:
+                if f != n:
+                    append(sets[f])
+        self._legal = out
+        self._legal_key = key
+        return list(out)
+
+    def winning_moves(self, seat: int | None = None) -> list[Move]:
+        """The moves of ``seat`` (default: the player to move) that make a stack of all
+        four colours now, as if ``seat`` were to move."""
+        if self.ended_by is not None or self.setup is None:
+            return []
+        seat = self.to_move if seat is None else seat
+        cells, masks, owner = self.cells, self.colour_masks, self._owner
+        occ = self.occupied
+        blocked = occ | self.black
+        if self.turns == 0:
+            return []
+        out = []
+        for sq in self.pieces(seat):
+            n = cells[sq][-1] & 7
+            mine = masks[sq]
+            for end, paths in reach(self.rows, sq, n):
+                if not occ >> end & 1 or mine | masks[end] != ALL_COLOURS:
+                    continue
+                if not STRONGER[n][cells[end][-1] & 7]:
+                    continue
+                if any(not m & blocked for m in paths):
+                    out.append(_MOVES[sq][end])
+        del owner
+        return out
+
+    def is_legal(self, move: AnyMove) -> bool:
+        return self.refusal(move) is None
+
+    def check(self, move: AnyMove, *, by: int | None = None) -> None:
+        """Raise the :class:`IllegalMoveError` that says why ``move`` (asked by seat ``by``)
+        cannot be applied now; return when it can. Either seat may resign at any time."""
+        err = self.refusal(move, by)
+        if err is not None:
+            raise err
+
+    def refusal(
+        self, move: AnyMove, by: int | None = None, *, named: bool = False
+    ) -> IllegalMoveError | None:
+        """Why ``move`` cannot be applied now, or ``None`` when it can.
+
+        The message speaks to the player (``your 5 cannot stack on a 2``), or with
+        ``named`` about them (``ann's 5 …``, for a record checker).
+        """
+        if self.ended_by is not None:
+            return IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
+        if isinstance(move, Setup):
+            if self.setup is not None:
+                return IllegalMoveError("The game is already set up.", IllegalReason.WRONG_DECISION)
+            problem = self.setup_problem(move)
+            return None if problem is None else IllegalMoveError(problem, IllegalReason.BAD_OUTCOME)
+        if self.setup is None:
+            return IllegalMoveError(
+                "Nobody can move before the board is set up.", IllegalReason.WRONG_DECISION
+            )
+        if isinstance(move, Resign):
+            if move.seat not in (0, 1):
+                return IllegalMoveError(
+                    f"There is no seat {move.seat} at this table.", IllegalReason.NOT_YOUR_TURN
+                )
+            if by is not None and by != move.seat:
+                return IllegalMoveError(
+                    f"Only {self.players[move.seat]} can resign for themselves.",
+                    IllegalReason.NOT_YOUR_TURN,
+                )
+            return None
+        if not isinstance(move, Move | Set):
+            return IllegalMoveError(
+                f"{move!r} is not a Color Stack move.", IllegalReason.WRONG_DECISION
+            )
+        p = self.to_move
+        if by is not None and by != p:
+            return IllegalMoveError(f"It's {self.players[p]}'s turn.", IllegalReason.NOT_YOUR_TURN)
+        whose = f"{self.players[p]}'s" if named else "your"
+        frm = move.frm if isinstance(move, Move) else move.square
+        if not 0 <= frm < self.squares:
+            return self._off_board(frm)
+        cell = self.cells[frm]
+        here = square_name(frm)
+        if not cell:
+            if self.black >> frm & 1:
+                return IllegalMoveError(
+                    f"{here} is black: no piece stands there.", IllegalReason.EMPTY_SQUARE
+                )
+            return IllegalMoveError(f"There is no piece on {here}.", IllegalReason.EMPTY_SQUARE)
+        top = cell[-1]
+        n = top & 7
+        if self._owner[top >> 3] != p:
+            colour = COLOUR_NAMES[top >> 3]
+            return IllegalMoveError(
+                f"{here} is not {whose} piece: its top die is {self.players[1 - p]}'s "
+                f"{colour} {n}.",
+                IllegalReason.NOT_YOUR_PIECE,
+            )
+        if isinstance(move, Set):
+            if not 1 <= move.face <= 6:
+                return IllegalMoveError(
+                    f"A die shows 1 to 6, not {move.face}.", IllegalReason.NO_SUCH_FACE
+                )
+            if move.face == n:
+                return IllegalMoveError(
+                    f"{here} already shows {n}: set it to another number.",
+                    IllegalReason.SAME_FACE,
+                )
+            return None
+        to = move.to
+        if not 0 <= to < self.squares:
+            return self._off_board(to)
+        there = square_name(to)
+        if to == frm:
+            return IllegalMoveError(
+                f"A move must end elsewhere: {here}-{there} goes nowhere.",
+                IllegalReason.NO_PATH,
+            )
+        if self.black >> to & 1:
+            return IllegalMoveError(f"{there} is black.", IllegalReason.BLACK_SQUARE)
+        blocked = self.occupied | self.black
+        if not any(
+            end == to and any(not m & blocked for m in paths)
+            for end, paths in reach(self.rows, frm, n)
+        ):
+            steps = "step" if n == 1 else "steps"
+            return IllegalMoveError(
+                f"No path of exactly {n} {steps} leads from {here} to {there}.",
+                IllegalReason.NO_PATH,
+            )
+        below = self.cells[to]
+        if not below:
+            return None
+        if self.turns == 0:
+            return IllegalMoveError(
+                "Nothing may stack on the first player's first turn: choose an empty square.",
+                IllegalReason.FIRST_TURN_STACK,
+            )
+        t = below[-1] & 7
+        if not STRONGER[n][t]:
+            rule = " (6 beats 1, but 1 not 6)" if n == 1 and t == 6 else ""
+            return IllegalMoveError(
+                f"{'Your' if not named else whose} {n} cannot stack on {_a(t)} "
+                f"{t}: a piece stacks only on one as strong or weaker{rule}.",
+                IllegalReason.TOO_WEAK,
+            )
+        mine, theirs = self.colour_masks[frm], self.colour_masks[to]
+        shared = mine & theirs
+        if shared and mine | theirs != ALL_COLOURS:
+            colours = " and ".join(COLOUR_NAMES[c] for c in range(4) if shared >> c & 1)
+            return IllegalMoveError(
+                f"The stacks on {here} and {there} both hold {colours}: a stack never "
+                "holds a colour twice (unless it completes all four).",
+                IllegalReason.SHARED_COLOUR,
+            )
+        return None
+
+    def _off_board(self, sq: int) -> IllegalMoveError:
+        where = square_name(sq) if 0 <= sq < 81 else str(sq)
+        return IllegalMoveError(
+            f"{where} is off the board ({self.settings.board}: a1 to i{self.rows}).",
+            IllegalReason.NO_SUCH_SQUARE,
+        )
+
+    def setup_problem(self, setup: Setup) -> str | None:
+        """Why ``setup`` cannot set this game up, else ``None``."""
+        if setup.first not in (0, 1):
+            return f"the first player must be seat 0 or 1, not {setup.first!r}"
+        colours = setup.colours
+        if (
+            len(colours) != 2
+            or colours[0] == colours[1]
+            or not all(isinstance(c, int) and 0 <= c < 4 for c in colours)
+        ):
+            return "the first player's colours must be two different of red, blue, yellow, green"
+        problem = cards_problem(setup.cards, self.rows)
+        if problem is not None:
+            return problem
+        if len(setup.dice) != 12 or not all(type(d) is int and 1 <= d <= 6 for d in setup.dice):
+            return "the dice must be 12 faces from 1 to 6"
+        return None
+
+    # ----------------------------------------------------------------- playing
+
+    def sample_chance(self, rng: random.Random) -> Setup:
+        """The set-up drawn from ``rng``: the first player at random, who takes the default
+        colours (red and yellow; colours are cosmetic), the cards shuffled and laid, the
+        dice rolled."""
+        first = rng.randrange(PLAYERS)
+        cards = deal_cards(rng, self.rows)
+        dice = tuple(rng.randint(1, 6) for _ in range(12))
+        return Setup(first, DEFAULT_COLOURS, cards, dice)
+
+    def apply(self, move: AnyMove, *, by: int | None = None) -> list[Event]:
+        """Play ``move`` (a set, a move, a resignation, or the set-up chance outcome);
+        returns ``TurnEnded(seat)`` for a turn and ``GameEnded()`` when the game ends."""
+        err = self.refusal(move, by)
+        if err is not None:
+            raise err
+        if isinstance(move, Setup):
+            self._set_up(move)
+            return []
+        seat = self.to_move
+        self.push(move)
+        events: list[Event] = []
+        if not isinstance(move, Resign):
+            events.append(TurnEnded(seat))
+        if self.ended_by is not None:
+            events.append(GameEnded())
+        return events
+
+    def _set_up(self, setup: Setup) -> None:
+        self.setup = setup
+        self.first = setup.first
+        second = other_colours(setup.colours)
+        colours = [setup.colours, second] if setup.first == 0 else [second, setup.colours]
+        self.colours = (colours[0], colours[1])
+        for seat, pair in enumerate(self.colours):
+            for c in pair:
+                self._owner[c] = seat
+        self.cards = tuple(setup.cards)
+        self.black = black_mask(self.cards)
+        rows = self.rows
+        starts = all_start_squares(rows)
+        die_colours = start_colours(setup.colours, True) + start_colours(second, False)
+        h = 0
+        for sq, colour, face in zip(starts, die_colours, setup.dice, strict=True):
+            d = colour << 3 | face
+            self.cells[sq] = (d,)
+            self.colour_masks[sq] = 1 << colour
+            self.occupied |= 1 << sq
+            h ^= ZOBRIST[sq][0][d]
+        self.to_move = setup.first
+        if setup.first == 1:
+            h ^= SIDE
+        self._hash = h
+        self._counts = {h: 1}
+
+    def push(self, move: PlayerMove) -> None:
+        """Play a legal set, move or resignation without checking it and without events
+        (for search: ``move`` from :meth:`legal_moves`); :meth:`pop` undoes it."""
+        seat = self.to_move
+        prev_hash = self._hash
+        if isinstance(move, Resign):
+            self._entries.append((move.seat, move, 0, seat, prev_hash, None))
+            self.winner = 1 - move.seat
+            self.ended_by = RESIGNATION
+            return
+        cells, masks = self.cells, self.colour_masks
+        h = prev_hash
+        won = False
+        if isinstance(move, Move):
+            frm, to = move.frm, move.to
+            moving, below = cells[frm], cells[to]
+            base = len(below)
+            zf, zt = ZOBRIST[frm], ZOBRIST[to]
+            for i, d in enumerate(moving):
+                h ^= zf[i][d] ^ zt[base + i][d]
+            cells[frm] = ()
+            cells[to] = below + moving
+            joined = masks[to] | masks[frm]
+            masks[to] = joined
+            masks[frm] = 0
+            self.occupied = (self.occupied & ~(1 << frm)) | 1 << to
+            datum = len(moving)
+            won = joined == ALL_COLOURS
+        else:
+            sq = move.square
+            cell = cells[sq]
+            old = cell[-1]
+            new = (old & ~7) | move.face
+            level = ZOBRIST[sq][len(cell) - 1]
+            h ^= level[old] ^ level[new]
+            cells[sq] = (*cell[:-1], new)
+            datum = old & 7
+        self.turns += 1
+        if won:
+            self._hash = h
+            self._entries.append((seat, move, datum, seat, prev_hash, None))
+            self.winner = seat
+            self.ended_by = FOUR_COLOURS
+            return
+        other = 1 - seat
+        if self.has_piece(other):
+            self.to_move = other
+            h ^= SIDE
+        self._hash = h
+        count = self._counts.get(h, 0) + 1
+        self._counts[h] = count
+        self._entries.append((seat, move, datum, seat, prev_hash, h))
+        if count >= REPETITIONS:
+            self.ended_by = REPETITION
+        elif self.turns >= self.settings.turn_limit:
+            self.ended_by = TURN_LIMIT
+
+    def pop(self) -> PlayerMove:
+        """Undo the last action (a push or an applied turn or resignation); returns it."""
+        seat, move, datum, prev_to_move, prev_hash, counted = self._entries.pop()
+        self.winner = None
+        self.ended_by = None
+        self.to_move = prev_to_move
+        self._hash = prev_hash
+        if isinstance(move, Resign):
+            return move
+        if counted is not None:
+            left = self._counts[counted] - 1
+            if left:
+                self._counts[counted] = left
+            else:
+                del self._counts[counted]
+        cells, masks = self.cells, self.colour_masks
+        if isinstance(move, Move):
+            frm, to = move.frm, move.to
+            cell = cells[to]
+            split = len(cell) - datum
+            moving = cell[split:]
+            cells[frm] = moving
+            cells[to] = cell[:split]
+            mask = below = 0
+            for d in moving:
+                mask |= 1 << (d >> 3)
+            for d in cells[to]:
+                below |= 1 << (d >> 3)
+            masks[frm] = mask
+            masks[to] = below  # recounted: a winning stack may repeat a colour
+            self.occupied |= 1 << frm
+            if split == 0:
+                self.occupied &= ~(1 << to)
+        else:
+            cell = cells[move.square]
+            cells[move.square] = (*cell[:-1], (cell[-1] & ~7) | datum)
+        self.turns -= 1
+        del seat
+        return move
+
+    def copy(self) -> ColorStackState:
+        """An independent copy (the board, the repetition counts and the log)."""
+        new = ColorStackState.__new__(ColorStackState)
+        new.players = self.players
+        new.settings = self.settings
+        new.rows = self.rows
+        new.squares = self.squares
+        new.setup = self.setup
+        new.first = self.first
+        new.colours = self.colours
+        new.cards = self.cards
+        new.black = self.black
+        new.cells = self.cells.copy()
+        new.colour_masks = self.colour_masks.copy()
+        new.occupied = self.occupied
+        new.to_move = self.to_move
+        new.turns = self.turns
+        new.winner = self.winner
+        new.ended_by = self.ended_by
+        new._owner = self._owner.copy()
+        new._counts = self._counts.copy()
+        new._hash = self._hash
+        new._entries = self._entries.copy()
+        new._legal = self._legal
+        new._legal_key = self._legal_key
+        return new
+
+    def __copy__(self) -> ColorStackState:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ColorStackState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<ColorStackState {self.settings.board} turns={self.turns} "
+            f"to_move={self.to_move} ended_by={self.ended_by}>"
+        )
+
+    # ----------------------------------------------------------------- storage
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as plain JSON data: players, rules, the set-up and every action
+        (:meth:`from_dict` replays them, so a restored game is exactly this one)."""
+        return {
+            "format": STATE_FORMAT,
+            "players": list(self.players),
+            "rules": self.settings.to_record(),
+            "setup": None if self.setup is None else move_to_json(self.setup),
+            "actions": [[seat, move_to_json(mv)] for seat, mv in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """The game :meth:`to_dict` wrote; ``ValueError`` for anything else."""
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise ValueError("not a stored Color Stack state")
+        try:
+            settings = ColorStackSettings.model_validate(data.get("rules") or {})
+        except ValidationError as err:
+            raise ValueError(settings_error(err)) from None
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("players must be a list of names")
+        try:
+            state = cls(players, settings)
+        except SetupError as err:
+            raise ValueError(str(err)) from None
+        setup = data.get("setup")
+        if setup is not None:
+            state.apply(move_from_json(setup))
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise ValueError("actions must be a list")
+        for entry in actions:
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise ValueError(f"not a stored action: {entry!r}")
+            seat, raw = entry
+            mv = move_from_json(raw)
+            if isinstance(mv, Setup):
+                raise ValueError("a set-up among the actions")
+            state.apply(mv, by=seat)
+        return state
+
+    def board_rows(self) -> list[str]:
+        """The position as the record checker prints it: one string per row from the top,
+        each square ``#``, ``.`` or its stack (``B5G2``), separated by one space."""
+        out = []
+        for r in range(self.rows - 1, -1, -1):
+            row = []
+            for c in range(WIDTH):
+                sq = r * WIDTH + c
+                if self.black >> sq & 1:
+                    row.append("#")
+                else:
+                    row.append(stack_text(self.cells[sq]) or ".")
+            out.append(" ".join(row))
+        return out
