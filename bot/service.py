@@ -19,7 +19,10 @@ messages: an outbox, delivered by the Discord layer, after a restart too).
 
 No game's rules are here: the table's game (:mod:`bot.games`, over :mod:`engine.games`)
 seats the players (``seat_order``), starts (``new_state``), reads typed moves
-(``parse_move``), plays AI seats (``make_ai``) and timed-out turns (``hint``); the events
+(``parse_move``; a seat not to move too when the game has ``off_turn_moves``, the
+engine's ``check(move, by=seat)`` deciding), plays AI seats (``make_ai``; the game's
+``thinking_levels`` in a worker process, awaited under the table's lock:
+:mod:`bot.thinking`) and timed-out turns (``hint``); the events
 ``apply`` returns say when a turn, a round or the game ended, and the game's Discord module
 words them.
 """

@@ -14,7 +14,9 @@ The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
 **Engine.** ``game`` is the engine's :class:`~engine.game.Game`. The host seats players
 with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its
 message), starts with ``game.new_state``, reads typed moves with ``game.parse_move``,
-plays AI seats with ``game.make_ai(level)``, plays a timed-out turn with ``game.hint``,
+plays AI seats with ``game.make_ai(level)`` (a level of ``game.thinking_levels`` chooses
+in a worker process, off the event loop: :mod:`bot.thinking`), plays a timed-out turn
+with ``game.hint``,
 and plays the chance outcomes (``state.sample_chance``) and, when the state has one,
 ``state.automatic()`` (a move the table plays without asking: ``None`` when the player
 must decide) inside the same step. The events ``state.apply`` returns drive what the
@@ -46,6 +48,19 @@ turn."). After a player's move that leaves the same seat to act in the same turn
 a rerolled die to place; a drawn card to play or keep), the host answers the move with
 the panel again (editing the panel that was clicked).
 
+**Moves out of turn.** When ``game.off_turn_moves`` (Color Stack: either player may
+resign at any time), the host does not refuse a seated player who is not to move: it
+reads their typed move with ``game.parse_move(state, text, seat)`` and checks a typed or
+given move with ``state.check(move, by=seat)`` (the engine refuses, with its
+``NOT_YOUR_TURN`` message, everything but what the seat may do), and plays it with
+``state.apply(move, by=seat)``. A button sends such a move like any other
+(``host.play_move(..., move=..., table_id=..., version=...)``, or a
+:class:`~bot.views.MoveButton` whose code :meth:`DiscordGame.move_from_code` reads back
+even for a seat not to move: the default looks only among ``state.legal_moves()``);
+the version check, the lock and duplicate interactions apply as to any move. A move that
+ends the game without ending a turn (a resignation) is answered with the first of
+:meth:`DiscordGame.game_end_texts`.
+
 **Buttons.** Subclass :class:`bot.views.TableButton` (custom_id parsing of the table id
 and version, the bot-stopping check, refusals and unexpected errors answered in one place)
 for a game's own buttons and selects, and list them in :attr:`DiscordGame.dynamic_items`
@@ -73,6 +88,11 @@ of another player there.
 **Hidden information.** :attr:`DiscordGame.hidden_information` ``True`` means a running
 game's record is not exported (``/export`` refuses until the game is over) and the
 texts above must be checked for leaks by the game's tests.
+
+**Game ends.** An outcome with no winner is a draw; :meth:`DiscordGame.end_line` words a
+win, a resignation (``ended_by == "resignation"``) and a draw (``"repetition"``,
+``"turn_limit"``, naming :meth:`DiscordGame.turn_limit`) for the table's head and the
+end message.
 
 **Lobby, rules, stats.** :meth:`DiscordGame.lobby_summary` (the lobby's rule lines),
 :meth:`DiscordGame.rules_brief` (``/rules``, in the reader's locale when the game has a
