@@ -146,7 +146,7 @@ class BoardPicture:
         *,
         theme: Theme = "dark",
         turn_seconds: int | None = None,
-        selected: str | None = None,
+        selected: int | str | None = None,
     ) -> BoardPicture:
         """The picture of a Color Stack state (``selected``: a square whose piece's legal
         destinations are shown, as a private panel shows them)."""
@@ -332,9 +332,9 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
     height = len(dice)
     # a winning stack may hold up to six dice (two stacks of three sharing colours): the
     # layers and marks close up to stay inside the square
-    layer = min(LAYER, 15 / (height - 1)) if height > 1 else 0
-    step = min(PIP + 1, (SQUARE - 8) / height) if height else 0
-    pip = min(PIP, step - 1)
+    layer = min(float(LAYER), 15 / (height - 1)) if height > 1 else 0.0
+    spacing = min(float(PIP + 1), (SQUARE - 8) / height) if height else 0.0
+    pip = min(float(PIP), spacing - 1)
     for index, (colour, _face) in enumerate(dice):
         top = round((DIE_TOP + layer * (height - 1 - index)) * s)
         left = DIE_LEFT * s
@@ -346,9 +346,9 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
             width=2 * s,
         )
     for index, (colour, _face) in enumerate(dice):
-        bottom = (SQUARE - 4 - step * index) * s
-        left = (PIP_LEFT + (PIP - pip) / 2) * s
-        box = (left, bottom - pip * s, left + pip * s, bottom)
+        bottom = (SQUARE - 4 - spacing * index) * s
+        pip_left = (PIP_LEFT + (PIP - pip) / 2) * s
+        box = (pip_left, bottom - pip * s, pip_left + pip * s, bottom)
         _shape(draw, SHAPES[colour], box, DIE_COLOURS[colour], colours.die_edge, 1.5 * s)
     if mark == "dest":
         if dice:
@@ -748,7 +748,7 @@ def _play_until(
     from engine.colorstack.state import ColorStackState
 
     rng = random.Random(seed)
-    state = ColorStackState(names, ColorStackSettings(board=board))  # type: ignore[arg-type]
+    state = ColorStackState(names, ColorStackSettings(board=board))
     state.apply(state.sample_chance(rng))
     for _ in range(limit):
         if state.is_over or done(state):

@@ -50,8 +50,10 @@ def _item(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
     item: TableButton
     if choice.move is not None:
         item = MoveButton(live.id, live.version, move_code(choice.move), choice.label)
-        item.item.style = _STYLES[choice.style]  # type: ignore[attr-defined]
-        item.item.emoji = choice.emoji  # type: ignore[attr-defined]
+        button = item.item
+        assert isinstance(button, discord.ui.Button)
+        button.style = _STYLES[choice.style]
+        button.emoji = choice.emoji
     else:
         item = PanelStep(live.id, live.version, choice.path or "", choice)
     item.item.row = row

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games.base import draw_words
 from bot.text import escape_name, plural
 from engine.colorstack.board import COLOUR_LETTERS, COLOUR_NAMES, square_name
 from engine.colorstack.moves import Move, Set
@@ -171,21 +172,22 @@ def stacked_on(state: ColorStackState) -> int | None:
 
 
 def end_words(state: ColorStackState) -> str:
-    """How the game ended, in a sentence (markdown, names escaped)."""
+    """How the game ended, in a line (markdown, names escaped), in the host's forms
+    (:meth:`~bot.games.base.DiscordGame.end_line`) with Color Stack's facts: where the
+    four colours stand, and after how many turns."""
     outcome = state.outcome()
     if outcome is None:
         return "The game is on."
     turns = plural(state.turns, "turn")
-    if outcome.ended_by == "resignation":
+    if outcome.ended_by == "resignation" and outcome.winners:
         winner = outcome.winners[0]
         return (
-            f"🏳️ **{_name(state, 1 - winner)}** resigned: **{_name(state, winner)}** wins "
+            f"🏳️ **{_name(state, 1 - winner)}** resigned; **{_name(state, winner)}** wins "
             f"after {turns}!"
         )
-    if outcome.ended_by == "repetition":
-        return f"🤝 A draw: the same position came up a third time, after {turns}."
-    if outcome.ended_by == "turn_limit":
-        return f"🤝 A draw: {turns} were played without a winner (the turn limit)."
+    if not outcome.winners:
+        after = f", after {turns}" if outcome.ended_by != "turn_limit" else ""
+        return f"🤝 {draw_words(outcome.ended_by, state.turn_limit)}{after}."
     winner = outcome.winners[0]
     last = state.last_turn
     where = f" on {square_name(last[1].to)}" if last and isinstance(last[1], Move) else ""

@@ -71,7 +71,7 @@ def example(turns: int = 0, names: tuple[str, str] = (ALICE, BOB)) -> ColorStack
 
 def random_state(seed: int, board: str = "light", turns: int | None = None) -> ColorStackState:
     rng = random.Random(seed)
-    state = ColorStackState((ALICE, BOB), ColorStackSettings(board=board))  # type: ignore[arg-type]
+    state = ColorStackState((ALICE, BOB), ColorStackSettings(board=board))
     state.apply(state.sample_chance(rng))
     for _ in range(rng.randrange(80) if turns is None else turns):
         if state.is_over:

@@ -1,0 +1,228 @@
+"""Color Stack on Discord: the game's :class:`~bot.games.base.DiscordGame` — the public
+table message and its picture, the **My move** panel, typed moves (``/move``, ``/set``)
+and ``/rules`` in English or Japanese.
+
+Everything is public (perfect information): the table message shows the board as a text
+grid (:mod:`bot.games.colorstack_words`) and as a picture
+(:class:`~bot.games.colorstack_picture.BoardPicture`, drawn in the painter worker); the
+panel (:mod:`bot.games.colorstack_views`) walks a player from a piece to its legal
+destinations or new faces, and lets either player resign at any time (with a
+confirmation). Typed moves are read by the engine's parser, whose refusals speak to the
+player ("d2 is black", "your 5 cannot stack on a 2").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts
+from bot.games.colorstack_panel import move_code, move_of_code
+from bot.games.colorstack_picture import BoardPicture, describe
+from bot.games.colorstack_rules import rules_brief
+from bot.games.colorstack_views import PanelStep, build_panel
+from bot.games.colorstack_words import (
+    ENDED_BY,
+    colours_words,
+    end_words,
+    field_text,
+)
+from bot.painter import DrawJob
+from bot.render import summary_line
+from bot.service import Refusal
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name
+from engine import games as engine_games
+from engine.colorstack.moves import Move, Resign, Set
+from engine.colorstack.state import ColorStackState
+from engine.errors import MoveError
+
+if TYPE_CHECKING:
+    from bot.service import LiveTable
+    from persistence.records import GameSummary
+
+__all__ = ["DISCORD_GAME", "ColorStackCommands", "ColorStackDiscord"]
+
+
+def _name(state: ColorStackState, seat: int) -> str:
+    return escape_name(state.players[seat])
+
+
+# ------------------------------------------------------------------ typed moves
+
+
+async def _typed(bot: commands.Bot, interaction: discord.Interaction, text: str) -> None:
+    """Play ``text`` at the channel's table, which must be a Color Stack table."""
+    host: Host = bot.tables  # type: ignore[attr-defined]
+    channel = interaction.channel_id
+    if channel is None:
+        raise Refusal("Play in the table's channel.")
+    live = host.service.table_in(channel)
+    if live.game is not DISCORD_GAME:
+        raise Refusal(
+            f"`/move` and `/set` are for Color Stack tables; this table plays "
+            f"{escape_name(live.game.title)}."
+        )
+    await host.play_move(interaction, text=text)
+
+
+class ColorStackCommands(commands.Cog):
+    """Color Stack's own slash commands: ``/move`` and ``/set``."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="move", description="Color Stack: move a piece, or resign")
+    @app_commands.guild_only()
+    @app_commands.describe(move="from-to, like c1-e3 · or resign")
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        await _typed(self.bot, interaction, move)
+
+    @app_commands.command(name="set", description="Color Stack: turn a piece's top die to a number")
+    @app_commands.guild_only()
+    @app_commands.describe(square="your piece's square, like c1", number="its new number, 1–6")
+    async def set(
+        self,
+        interaction: discord.Interaction,
+        square: str,
+        number: app_commands.Range[int, 1, 6],
+    ) -> None:
+        await _typed(self.bot, interaction, f"set {square.strip()} {number}")
+
+
+# ------------------------------------------------------------------ the game
+
+
+class ColorStackDiscord(DiscordGame):
+    """Color Stack on Discord (see the module's description)."""
+
+    private_button = PrivateButton("My move", "🎲")
+    figure_name = ("win", "wins")  # the outcome's figure: 1 for the winner
+    table_options: Mapping[str, str] = MappingProxyType({"turn_limit": "turn_limit"})
+    dynamic_items = (PanelStep,)
+
+    def __init__(self) -> None:
+        self.game = engine_games.get("colorstack")
+
+    # ------------------------------------------------------------ lobby and rules
+
+    def lobby_summary(self, settings: BaseModel) -> list[str]:
+        board = getattr(settings, "board", "light")
+        size = "heavy board, 9×9" if board == "heavy" else "light board, 9×6"
+        limit = getattr(settings, "turn_limit", None)
+        lines = [f"Color Stack · 2 players · 6 dice each · {size} · four colours in a stack win"]
+        if limit:
+            lines.append(f"A draw after {limit} turns, or when a position comes up a third time.")
+        return lines
+
+    def rules_brief(self, locale: str | None = None) -> str:
+        return fit_message(rules_brief(locale))
+
+    def start_text(self, state: Any) -> str:
+        assert isinstance(state, ColorStackState)
+        first = state.first if state.first is not None else 0
+        second = 1 - first
+        return (
+            f"The game is on! **{_name(state, first)}** moves first with "
+            f"{colours_words(state, first)}; **{_name(state, second)}** has "
+            f"{colours_words(state, second)}."
+        )
+
+    # ------------------------------------------------------------ the table message
+
+    def table_parts(
+        self,
+        state: Any,
+        *,
+        current_user: int | None,
+        turns: Sequence[str] | None,
+        deadline: datetime | None = None,
+        note: str | None = None,
+    ) -> TableParts:
+        assert isinstance(state, ColorStackState)
+        when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
+        seat = state.current_player
+        if state.is_over:
+            head = self.end_line(state)
+        elif seat is not None and current_user:
+            head = f"▶ {mention(current_user)}, it's your turn ({colours_words(state, seat)}){when}"
+        elif seat is not None:
+            head = f"▶ **{_name(state, seat)}** to move ({colours_words(state, seat)}){when}"
+        else:
+            head = "…"
+        if note:
+            head += "\n" + cut(note, 300)
+        room = MESSAGE_LIMIT - len(head) - 1
+        field = fit_message(field_text(state, turns), room)
+        return TableParts(head, field, self.accent(state), self.alt_text(state))
+
+    def alt_text(self, state: Any) -> str:
+        picture = BoardPicture.of(state)
+        names = (plain_name(picture.names[0]), plain_name(picture.names[1]))
+        return cut(describe(_renamed(picture, names)), 1024)
+
+    def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
+        shown = BoardPicture.of(
+            state, theme="light" if theme == "light" else "dark", turn_seconds=turn_seconds
+        )
+        return DrawJob("bot.games.colorstack_picture:draw_board", (shown,))
+
+    # ------------------------------------------------------------ what happened
+
+    def end_line(self, state: Any) -> str:
+        """A win, a resignation or a draw in the host's words, with where the four
+        colours stand and after how many turns."""
+        assert isinstance(state, ColorStackState)
+        return end_words(state)
+
+    def game_end_texts(self, state: Any) -> list[str]:
+        return [fit_message(self.end_line(state))]
+
+    # ------------------------------------------------------------ moves
+
+    def move_code(self, move: Any) -> str:
+        return move_code(move)
+
+    def move_from_code(self, state: Any, code: str) -> Any | None:
+        """The move a button or menu carries, if it can be played now (a resignation is
+        checked for its seat by the host, which knows who clicked)."""
+        move = move_of_code(code, getattr(state, "rows", 9))
+        if isinstance(move, Resign):
+            return move if not state.is_over else None
+        return move if move is not None and state.is_legal(move) else None
+
+    def move_label(self, state: Any, move: Any) -> str:
+        if isinstance(move, Move | Set):
+            return cut(self.game.move_words(state, move), 80)
+        return "Resign"
+
+    def refusal_words(self, error: MoveError) -> str:
+        return escape_name(str(error)) if str(error) else "That can't be played now."
+
+    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+        panel, _ = build_panel(live, seat)
+        return panel
+
+    # ------------------------------------------------------------ records and stats
+
+    def history_line(self, number: int, summary: GameSummary) -> str:
+        how = ENDED_BY.get(summary.ended_by, "")
+        return summary_line(number, summary, self.figure_name[1], how)
+
+    def cog(self, bot: commands.Bot) -> commands.Cog | None:
+        return ColorStackCommands(bot)
+
+
+def _renamed(picture: BoardPicture, names: tuple[str, str]) -> BoardPicture:
+    from dataclasses import replace
+
+    return replace(picture, names=names)
+
+
+DISCORD_GAME = ColorStackDiscord()
