@@ -15,11 +15,13 @@ from engine.game import Game
 _MODULES = {
     "stack": "engine.stack.game",
     "stackup": "engine.stackup.game",
+    "colorstack": "engine.colorstack.game",
 }
 # a game record's "format" -> the game that writes and checks it
 _FORMATS = {
     "stack-record/1": "stack",
     "stackup-record/1": "stackup",
+    "colorstack-record/1": "colorstack",
 }
 DEFAULT = "stack"
 _loaded: dict[str, Game[Any]] = {}

@@ -42,7 +42,7 @@ For pictures and taps: :attr:`rows` (6 light, 9 heavy), :attr:`columns` (9),
 :meth:`owner` (of a square's piece, ``None`` when empty), :attr:`cards` (as they lie),
 :attr:`first` (the first player's seat), :attr:`colours` (per seat: first and second
 colour), :meth:`seat_of_colour`, :attr:`log` (every action as ``(seat, move)``),
-:attr:`last_turn` (the last set or move and its seat), :meth:`last_path` (the squares of a
+:attr:`last_turn` (the last set or move and its seat), :meth:`moved_dice`, :meth:`last_path` (the squares of a
 path the last move could have taken, start to end, for an arrow), :meth:`destinations`
 (legal end squares of a piece), :meth:`set_faces` (legal new faces of a piece),
 :meth:`path` (a legal path for a move now), :attr:`turn_limit`, :meth:`name`.
@@ -333,6 +333,14 @@ class ColorStackState:
     def log(self) -> list[tuple[int, PlayerMove]]:
         """Every action after the set-up, in order, as ``(seat, move)`` (resignations too)."""
         return [(e[0], e[1]) for e in self._entries]
+
+    def moved_dice(self, index: int = -1) -> int:
+        """How many dice the action at ``index`` of :attr:`log` moved (0 for a set or a
+        resignation): the top so many dice of its end square's stack, while nothing has
+        moved since."""
+        seat, mv, datum = self._entries[index][:3]
+        del seat
+        return datum if isinstance(mv, Move) else 0
 
     @property
     def last_turn(self) -> tuple[int, TurnMove] | None:
