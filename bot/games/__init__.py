@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 _MODULES = {
     "stack": "bot.games.stack",
     "stackup": "bot.games.stackup",
+    "colorstack": "bot.games.colorstack",
 }
 DEFAULT = "stack"
 _loaded: dict[str, DiscordGame] = {}
