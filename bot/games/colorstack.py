@@ -190,12 +190,10 @@ class ColorStackDiscord(DiscordGame):
         return move_code(move)
 
     def move_from_code(self, state: Any, code: str) -> Any | None:
-        """The move a button or menu carries, if it can be played now (a resignation is
-        checked for its seat by the host, which knows who clicked)."""
-        move = move_of_code(code, getattr(state, "rows", 9))
-        if isinstance(move, Resign):
-            return move if not state.is_over else None
-        return move if move is not None and state.is_legal(move) else None
+        """The move a button or menu carries, whether or not it can be played now: the
+        host refuses a stale panel's move by its version first ("an older state"), then
+        an illegal one in the engine's words, by the clicker's seat."""
+        return move_of_code(code, getattr(state, "rows", 9))
 
     def move_label(self, state: Any, move: Any) -> str:
         if isinstance(move, Move | Set):

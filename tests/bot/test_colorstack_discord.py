@@ -1,0 +1,484 @@
+"""Color Stack on Discord through simcord, with the real bot, command tree and views: a
+whole game of two humans with 32-character names full of markdown and mentions, played
+to a win both by typing (``/move c1-e3``, ``/set c1 4``) and by tapping (**My move**: a
+piece, then a destination from the menu or a new face), checked after every step (the
+table message within Discord's limits and escaping every name, the picture told the
+board as it is, the panel's picture with the piece selected). Also: illegal typed moves
+refused specifically and changing nothing, a stale panel refused, resignation by the
+player *not* to move (tapped, with its confirmation, and typed), ``/rules`` in Japanese
+for a Japanese client and in English otherwise, and a game against an AI seat.
+
+The moves are chosen from the engine's legal moves by a simple scripted pair: the first
+player takes a win when there is one, else the move that leaves the most winning moves
+for their next turn; the other player only sets dice (to 6 when they can), so the game
+ends in a win within a few dozen turns."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import simcord.interactions
+
+from bot.games.colorstack_panel import move_code
+from bot.games.colorstack_picture import BoardPicture
+from bot.games.colorstack_rules import RULES_EN, RULES_JA
+from bot.painter import DrawJob
+from bot.text import MESSAGE_LIMIT, escape_name
+from engine.colorstack.board import square_name
+from engine.colorstack.moves import Move, Resign, Set
+from engine.colorstack.state import ColorStackState, stack_text
+from engine.errors import IllegalReason
+from tests.bot.conftest import World, buttons_of, message, table_text_of
+
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+
+
+def nasty_name(seat: int) -> str:
+    """A 32-character name full of markdown and mentions, unique by its first digit."""
+    return (str(seat) + NASTY).ljust(32, "x")[:32]
+
+
+def live_of(world: World) -> Any:
+    return world.bot.tables.service.by_channel.get(world.channel.id)
+
+
+def table_message(world: World, table_id: int) -> Any:
+    message_id = world.bot.tables.messages[table_id].message_id
+    assert message_id is not None
+    return message(world, message_id)
+
+
+def notation(move: Move | Set | Resign) -> str:
+    if isinstance(move, Move):
+        return f"{square_name(move.frm)}-{square_name(move.to)}"
+    if isinstance(move, Set):
+        return f"set {square_name(move.square)} {move.face}"
+    return "resign"
+
+
+def scripted(state: ColorStackState, hero: int, rng: random.Random) -> Move | Set:
+    """The hero wins when they can, else builds threats; the other player sets dice."""
+    seat = state.current_player
+    assert seat is not None
+    if seat == hero:
+        wins = state.winning_moves(seat)
+        if wins:
+            return wins[0]
+        best: list[Move | Set] = []
+        score = -1
+        for move in state.legal_moves():
+            state.push(move)
+            threats = 0 if state.is_over else len(state.winning_moves(hero))
+            state.pop()
+            if threats > score:
+                best, score = [move], threats
+            elif threats == score:
+                best.append(move)
+        return rng.choice(best)
+    sets = [m for m in state.legal_moves() if isinstance(m, Set)]
+    return rng.choice([m for m in sets if m.face == 6] or sets)
+
+
+class Spy:
+    """The picture jobs the painter was given."""
+
+    def __init__(self) -> None:
+        self.jobs: list[DrawJob] = []
+
+
+async def colorstack_table(
+    world: World, monkeypatch: pytest.MonkeyPatch, *, ai: bool = False
+) -> tuple[list[Any], Spy]:
+    humans = [
+        world.guild.add_member(world.env.create_user(f"cs{i}"), nick=nasty_name(i))
+        for i in range(1 if ai else 2)
+    ]
+    spy = Spy()
+    painter = world.bot.tables.painter
+    draw = painter.draw
+
+    async def spying(job: Any) -> bytes:
+        spy.jobs.append(job)
+        return await draw(job)
+
+    monkeypatch.setattr(painter, "draw", spying)
+    opened = await humans[0].slash(world.channel, "table new", game="colorstack")
+    assert opened.response is not None and not opened.ephemeral, opened.response
+    lobby = opened.response
+    if ai:
+        added = await humans[0].click(lobby, label="Add AI")
+        assert added.response is not None
+    else:
+        joined = await humans[1].click(lobby, label="Join")
+        assert joined.ephemeral, joined.response.content
+    started = await humans[0].click(lobby, label="Start")
+    assert started.response is not None
+    return humans, spy
+
+
+def store_of(world: World) -> Any:
+    store = world.bot.store
+    assert store is not None
+    return store
+
+
+def to_move(state: ColorStackState) -> int:
+    seat = state.current_player
+    assert seat is not None
+    return seat
+
+
+def actor_of(world: World, humans: list[Any], seat: int) -> Any:
+    user = live_of(world).user_at(seat)
+    return next(h for h in humans if h.id == user)
+
+
+async def type_move(world: World, actor: Any, move: Move | Set | Resign) -> Any:
+    if isinstance(move, Set):
+        return await actor.slash(
+            world.channel, "set", square=square_name(move.square), number=move.face
+        )
+    return await actor.slash(world.channel, "move", move=notation(move))
+
+
+async def open_piece(world: World, actor: Any, live: Any, square: int) -> Any:
+    """**My move**, then the piece on ``square``: the piece's panel (with its picture)."""
+    shown = table_message(world, live.id)
+    panel = await actor.click(shown, label="My move")
+    assert panel.ephemeral, panel.response
+    prefix = f"colorstack:{live.id}:{live.version}"
+    ids = [b.get("custom_id") for b in buttons_of(panel.response)]
+    step = f"{prefix}:s:p{square_name(square)}"
+    assert step in ids, (step, ids)
+    opened = await actor.click(panel.response, custom_id=step)
+    assert opened.response is not None
+    return opened.response
+
+
+async def tap_move(world: World, actor: Any, live: Any, move: Move | Set) -> Any:
+    """Play ``move`` through **My move**: the piece, then its destination or face."""
+    frm = move.frm if isinstance(move, Move) else move.square
+    panel = await open_piece(world, actor, live, frm)
+    assert len(panel.content) <= MESSAGE_LIMIT
+    code = move_code(move)
+    if isinstance(move, Set):
+        custom_id = f"move:{live.id}:{live.version}:{code}"
+        assert custom_id in [b.get("custom_id") for b in buttons_of(panel)]
+        return await actor.click(panel, custom_id=custom_id)
+    menus = [
+        b
+        for b in buttons_of(panel)
+        if b.get("type") == 3 and code in [o["value"] for o in b["options"]]
+    ]
+    assert menus, (code, [b.get("custom_id") for b in buttons_of(panel)])
+    return await actor.select(panel, [code], custom_id=menus[0]["custom_id"])
+
+
+def check_table(world: World, live: Any, spy: Spy) -> str:
+    """The table message: within limits, every name escaped, the board's facts; and
+    the pictures drawn since the last check told the board as it is."""
+    state: ColorStackState = live.state
+    text = table_text_of(table_message(world, live.id))
+    assert len(text) <= MESSAGE_LIMIT
+    assert NASTY not in text
+    for seat in range(2):
+        assert escape_name(state.players[seat]) in text
+    assert "```" in text and "a  b  c  |d  e  f  |g  h  i" in text
+    if not state.is_over:
+        assert f"turn {state.turns + 1} · " in text
+        assert [b["label"] for b in buttons_of(table_message(world, live.id))] == ["My move"]
+    boards = [j.args[0] for j in spy.jobs if j.function.endswith("colorstack_picture:draw_board")]
+    for picture in boards:
+        assert isinstance(picture, BoardPicture) and picture.names == state.players
+    table_pictures = [p for p in boards if p.selected is None]
+    if table_pictures:
+        latest = table_pictures[-1]
+        assert latest.stacks == tuple(stack_text(state.stack(s)) for s in range(state.squares))
+        assert latest.turns_taken == state.turns
+    spy.jobs.clear()
+    return text
+
+
+async def test_a_whole_game_typed_and_tapped_to_a_win(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, spy = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    table_id = live.id
+    state: ColorStackState = live.state
+    hero = state.first
+    assert hero is not None
+    rng = random.Random(11)
+    seen = {"typed_move": 0, "typed_set": 0, "tapped_move": 0, "tapped_set": 0, "stacks": 0}
+    check_table(world, live, spy)
+    for step in range(400):
+        live = live_of(world)
+        if live is None or live.state.is_over:
+            break
+        state = live.state
+        seat = state.current_player
+        assert seat is not None
+        actor = actor_of(world, humans, seat)
+        move = scripted(state, hero, rng)
+        version = live.version
+        frm = move.frm if isinstance(move, Move) else move.square
+        destinations = set(state.destinations(frm))  # the state changes in place
+        if step // 2 % 2 == 0:  # each player types two turns in four and taps the others
+            result = await type_move(world, actor, move)
+            seen["typed_move" if isinstance(move, Move) else "typed_set"] += 1
+        else:
+            result = await tap_move(world, actor, live, move)
+            seen["tapped_move" if isinstance(move, Move) else "tapped_set"] += 1
+            panel_pictures = [j.args[0] for j in spy.jobs if j.args[0].selected is not None]
+            assert [p.selected for p in panel_pictures] == [frm]
+            assert set(panel_pictures[0].destinations) == destinations
+        content = result.response.content if result.response else ""
+        assert content.startswith("✅"), (notation(move), content)
+        assert result.ephemeral or result.response.flags.ephemeral  # typed, or a panel edited
+        after = live_of(world)
+        assert after is None or after.version > version
+        current = after.state if after is not None else state
+        seen["stacks"] += isinstance(move, Move) and len(current.stack(move.to)) > 1
+        if after is not None:
+            check_table(world, after, spy)
+    else:
+        raise AssertionError("the game did not end")
+    final: ColorStackState = live_of(world).state if live_of(world) else state
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    assert any("wins with a stack of all four colours" in t for t in texts), texts[-3:]
+    stored = await store_of(world).table(table_id)
+    assert stored.status != "playing"
+    assert all(seen[k] for k in ("typed_move", "typed_set", "tapped_move", "tapped_set")), seen
+    assert seen["stacks"], seen
+    export = await humans[0].slash(world.channel, "export")
+    assert export.ephemeral and export.response.attachments
+    _ = final
+
+
+async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    seat = to_move(state)
+    actor = actor_of(world, humans, seat)
+    other = next(h for h in humans if h is not actor)
+    before = (live.version, state.to_dict())
+    piece = state.pieces(seat)[0]
+    black = min(state.black_squares)
+    refused = await actor.slash(
+        world.channel, "move", move=f"{square_name(piece)}-{square_name(black)}"
+    )
+    assert refused.ephemeral and refused.response.content == f"{square_name(black)} is black."
+    nonsense = await actor.slash(world.channel, "move", move="c1-z9")
+    assert nonsense.ephemeral and "z9" in nonsense.response.content
+    theirs = state.pieces(1 - seat)[0]
+    not_mine = await actor.slash(world.channel, "set", square=square_name(theirs), number=2)
+    assert not_mine.ephemeral and "is not your piece" in not_mine.response.content
+    early = await other.slash(world.channel, "move", move=notation(state.legal_moves()[0]))
+    assert early.ephemeral and "turn" in early.response.content
+    assert escape_name(state.players[seat]) in early.response.content
+    live = live_of(world)
+    assert (live.version, live.state.to_dict()) == before
+    # play on until a piece could reach a stronger stack: "your 5 cannot stack on a 2"
+    rng = random.Random(3)
+    for _ in range(60):
+        live = live_of(world)
+        state = live.state
+        seat = to_move(state)
+        actor = actor_of(world, humans, seat)
+        weak = next(
+            (
+                (frm, to)
+                for frm in state.pieces(seat)
+                for to in range(state.squares)
+                if (err := state.refusal(Move(frm, to), seat)) is not None
+                and err.reason is IllegalReason.TOO_WEAK
+            ),
+            None,
+        )
+        if weak is not None:
+            frm, to = weak
+            before = (live.version, state.to_dict())
+            refused = await actor.slash(
+                world.channel, "move", move=f"{square_name(frm)}-{square_name(to)}"
+            )
+            n, t = state.face(frm), state.face(to)
+            assert refused.ephemeral
+            assert refused.response.content.startswith(f"Your {n} cannot stack on a")
+            assert f" {t}" in refused.response.content
+            live = live_of(world)
+            assert (live.version, live.state.to_dict()) == before
+            return
+        result = await type_move(world, actor, rng.choice(state.legal_moves()))
+        assert result.response.content.startswith("✅"), result.response.content
+    raise AssertionError("no position with a too-weak stacking came up")
+
+
+async def test_a_stale_panel_is_refused_and_changes_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    seat = to_move(state)
+    actor = actor_of(world, humans, seat)
+    piece = state.pieces(seat)[0]
+    stale = await open_piece(world, actor, live, piece)
+    face = next(f for f in range(1, 7) if f != state.face(piece))
+    stale_set = f"move:{live.id}:{live.version}:set.{square_name(piece)}.{face}"
+    stale_back = f"colorstack:{live.id}:{live.version}:s:"
+    typed = await type_move(world, actor, state.legal_moves()[-1])  # the table moves on
+    assert typed.response.content.startswith("✅")
+    live = live_of(world)
+    before = (live.version, live.state.to_dict())
+    refused = await actor.click(stale, custom_id=stale_set)
+    assert "older state" in refused.response.content
+    back = await actor.click(stale, custom_id=stale_back)
+    assert "older state" in back.response.content
+    live = live_of(world)
+    assert (live.version, live.state.to_dict()) == before
+
+
+async def test_the_player_not_to_move_resigns_from_the_panel(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    mover = to_move(state)
+    waiting = 1 - mover
+    resigner = actor_of(world, humans, waiting)
+    shown = table_message(world, live.id)
+    panel = await resigner.click(shown, label="My move")
+    assert panel.ephemeral and "Waiting for" in panel.response.content
+    assert [b["label"] for b in buttons_of(panel.response)] == ["Resign…"]
+    confirm = await resigner.click(panel.response, label="Resign…")
+    assert "Resign this game?" in confirm.response.content
+    assert escape_name(state.players[mover]) in confirm.response.content
+    back = await resigner.click(confirm.response, label="Back")
+    assert "Waiting for" in back.response.content  # Back changes nothing
+    assert live_of(world).version == live.version
+    confirm = await resigner.click(back.response, label="Resign…")
+    done = await resigner.click(
+        confirm.response, custom_id=f"move:{live.id}:{live.version}:resign.{waiting}"
+    )
+    assert done.response.content.startswith("✅"), done.response.content
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    resigned = f"🏳️ **{escape_name(state.players[waiting])}** resigned; "
+    assert any(
+        resigned in t and f"**{escape_name(state.players[mover])}** wins" in t for t in texts
+    )
+    stored = await store_of(world).table(live.id)
+    assert stored.status != "playing"
+
+
+async def test_resignation_typed_by_the_player_not_to_move(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    waiting = 1 - to_move(state)
+    resigner = actor_of(world, humans, waiting)
+    result = await resigner.slash(world.channel, "move", move="resign")
+    assert result.ephemeral and result.response.content.startswith("✅"), result.response
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    assert any(f"🏳️ **{escape_name(state.players[waiting])}** resigned" in t for t in texts)
+
+
+async def test_a_piece_panel_shows_only_legal_choices_and_a_picture(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, spy = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    seat = to_move(state)
+    actor = actor_of(world, humans, seat)
+    shown = table_message(world, live.id)
+    panel = (await actor.click(shown, label="My move")).response
+    steps = [b["custom_id"] for b in buttons_of(panel) if ":s:p" in b.get("custom_id", "")]
+    assert sorted(s.rsplit(":p", 1)[1] for s in steps) == sorted(
+        square_name(s) for s in state.pieces(seat)
+    )
+    piece = state.pieces(seat)[0]
+    spy.jobs.clear()
+    opened = await open_piece(world, actor, live, piece)
+    assert [a.filename for a in opened.attachments] == ["board.png"]
+    codes = {o["value"] for b in buttons_of(opened) if b.get("type") == 3 for o in b["options"]}
+    codes |= {
+        b["custom_id"].split(":", 3)[3]
+        for b in buttons_of(opened)
+        if b.get("custom_id", "").startswith("move:")
+    }
+    legal = {
+        move_code(m)
+        for m in state.legal_moves()
+        if getattr(m, "frm", getattr(m, "square", None)) == piece
+    }
+    assert codes == legal
+    [job] = spy.jobs
+    assert job.args[0].selected == piece
+    assert set(job.args[0].destinations) == set(state.destinations(piece))
+    back = await actor.click(opened, label="Back")
+    assert back.response.attachments == []  # the root shows no picture
+
+
+async def test_rules_in_japanese_for_a_japanese_client(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    english = await world.alice.slash(world.channel, "rules", game="colorstack")
+    assert english.ephemeral and english.response.content.startswith(RULES_EN)
+    assert len(english.response.content) <= MESSAGE_LIMIT
+    base = simcord.interactions.base_payload
+
+    def japanese(*args: Any, **kwargs: Any) -> Any:
+        record, payload = base(*args, **kwargs)
+        payload["locale"] = "ja"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", japanese)
+    answer = await world.alice.slash(world.channel, "rules", game="colorstack")
+    text = answer.response.content
+    assert answer.ephemeral and text.startswith(RULES_JA) and len(text) <= MESSAGE_LIMIT
+    assert "turn_limit" in text  # the house rules in force follow
+    stack = await world.alice.slash(world.channel, "rules", game="stack")
+    assert "カラースタック" not in stack.response.content  # other games stay English
+
+
+async def test_a_game_against_an_ai_seat(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    humans, spy = await colorstack_table(world, monkeypatch, ai=True)
+    [human] = humans
+    live = live_of(world)
+    me = next(s for s in range(2) if live.user_at(s) == human.id)
+    rng = random.Random(2)
+    for turn in range(6):
+        live = live_of(world)
+        state: ColorStackState = live.state
+        assert state.current_player == me  # the AI has answered every move at once
+        turns = state.turns
+        move = rng.choice(state.legal_moves())
+        if turn % 2:
+            result = await tap_move(world, human, live, move)
+        else:
+            result = await type_move(world, human, move)
+        assert result.response.content.startswith("✅"), result.response.content
+        after = live_of(world)
+        if after is None or after.state.is_over:
+            return  # the AI won
+        assert after.state.turns >= turns + 2 or after.state.current_player == me
+        check_table(world, after, spy)
+    result = await human.slash(world.channel, "move", move="resign")
+    assert result.response.content.startswith("✅")
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    mine = escape_name(nasty_name(0))
+    assert any(f"🏳️ **{mine}** resigned; " in t for t in texts), texts[-2:]
+    stored = await store_of(world).table(live.id)
+    assert stored.status != "playing"
