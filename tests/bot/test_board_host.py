@@ -29,6 +29,7 @@ from bot.story import game_label
 from bot.thinking import Thinker
 from engine import games
 from persistence import Store
+from tests.bot.conftest import World
 from tests.persistence import duel_game
 from tests.persistence.duel_game import GATE, PASS, RESIGN, STARTED
 
@@ -385,3 +386,77 @@ def test_addbot_offers_every_hosted_games_ai_levels(monkeypatch: pytest.MonkeyPa
     for played in hosted.all_games():
         assert set(played.game.ai_levels) <= set(levels)
     assert {"random", "greedy", "slow"} <= set(levels)
+
+
+# ---------------------------------------------------------------------------- Color Stack
+
+
+async def test_an_expert_seat_plays_color_stack_in_a_worker_while_another_table_plays(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On simulated Discord: alice against an expert AI in one channel, bob against carol
+    in another. The expert's search runs in the thinker's worker process (the search
+    itself refuses to run in the bot's process here); while alice's step awaits it, held
+    open by the test, bob's move at the other table is answered, and alice's table shows
+    nothing of her move until the expert's answer is committed with it."""
+    if "colorstack" not in hosted.names():
+        pytest.skip("Color Stack is not hosted yet")
+    from engine.colorstack.search import ExpertPlayer
+
+    def on_the_loop(self: Any, state: Any, rng: random.Random) -> Any:
+        raise AssertionError("the expert searched in the bot's own process")
+
+    monkeypatch.setattr(ExpertPlayer, "choose", on_the_loop)  # a spawned worker is unpatched
+    caplog.set_level(logging.WARNING)
+    service = world.bot.tables.service
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    added = await world.alice.slash(world.channel, "table addbot", level="expert")
+    assert added.response.content == "An AI player (expert) sits down."
+    started = await world.alice.click(opened.response, label="Start")
+    assert started.response is not None
+    thinking_table = service.by_channel[world.channel.id]
+    other_channel = world.guild.create_text_channel("other")
+    lobby = await world.bob.slash(other_channel, "table new", game="colorstack")
+    await world.carol.click(lobby.response, label="Join")
+    await world.bob.click(lobby.response, label="Start")
+    other = service.by_channel[other_channel.id]
+
+    thinker = service.thinker
+    search = thinker.choose
+    release = asyncio.Event()
+    asked: list[str] = []
+
+    async def held(game: Any, state: Any, level: str, seed: int) -> Any:
+        """The real search starts in the worker; its answer is held until the test has
+        played at the other table."""
+        asked.append(level)
+        searching = asyncio.ensure_future(search(game, state, level, seed))
+        await world.env.external_wait(release.wait(), reason="the test holds the answer")
+        return await searching
+
+    monkeypatch.setattr(thinker, "choose", held)
+    assert thinking_table.state is not None
+    assert thinking_table.current_user() == world.alice.id  # after the expert's opening
+    version = thinking_table.version
+    await world.alice.slash(world.channel, "move", move=first_move(thinking_table))
+    assert asked == ["expert"] and thinking_table.lock.locked()
+    assert thinking_table.version == version  # alice's move waits for the expert's answer
+    mover = world.bob if other.current_user() == world.bob.id else world.carol
+    other_version = other.version
+    answered = await mover.slash(other_channel, "move", move=first_move(other))
+    assert answered.response.content.startswith("✅"), answered.response.content
+    assert other.version == other_version + 1 and thinking_table.version == version
+    release.set()
+    await world.env.settle()
+    assert thinking_table.version == version + 2  # alice's move and the expert's: one step
+    assert thinking_table.current_user() == world.alice.id
+    assert "played the hint" not in caplog.text
+    await thinker.close()
+
+
+def first_move(live: LiveTable) -> str:
+    """A legal move of the seat to act that ``/move`` takes (a piece moving)."""
+    state = live.state
+    assert state is not None
+    notations = [live.game.game.move_notation(state, m) for m in state.legal_moves()]
+    return next(n for n in notations if "-" in n)
