@@ -37,9 +37,9 @@ from bot.games.colorstack_words import (
 from bot.painter import DrawJob
 from bot.render import summary_line
 from bot.service import Refusal
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
 from engine import games as engine_games
-from engine.colorstack.moves import Move, Resign, Set
+from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
 
@@ -118,7 +118,9 @@ class ColorStackDiscord(DiscordGame):
         limit = getattr(settings, "turn_limit", None)
         lines = [f"Color Stack · 2 players · 6 dice each · {size} · four colours in a stack win"]
         if limit:
-            lines.append(f"A draw after {limit} turns, or when a position comes up a third time.")
+            lines.append(
+                f"A draw after {plural(limit, 'turn')}, or when a position comes up a third time."
+            )
         return lines
 
     def rules_brief(self, locale: str | None = None) -> str:

@@ -482,3 +482,24 @@ async def test_a_game_against_an_ai_seat(world: World, monkeypatch: pytest.Monke
     assert any(f"🏳️ **{mine}** resigned; " in t for t in texts), texts[-2:]
     stored = await store_of(world).table(live.id)
     assert stored.status != "playing"
+
+
+async def test_a_draw_at_the_turn_limit_is_announced(world: World) -> None:
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack", turn_limit=1)
+    lobby = opened.response
+    assert "A draw after 1 turn, or when a position comes up a third time." in table_text_of(lobby)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    live = live_of(world)
+    state: ColorStackState = live.state
+    seat = to_move(state)
+    actor = world.alice if live.user_at(seat) == world.alice.id else world.bob
+    piece = state.pieces(seat)[0]
+    face = 1 if state.face(piece) != 1 else 2
+    result = await actor.slash(world.channel, "set", square=square_name(piece), number=face)
+    assert result.response.content.startswith("✅")
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    assert any("🤝 Draw: the turn limit (1 turn) was reached." in t for t in texts), texts[-2:]
+    stored = await store_of(world).table(live.id)
+    assert stored.status != "playing"

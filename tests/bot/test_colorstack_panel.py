@@ -31,7 +31,14 @@ from bot.games.colorstack_picture import (
     square_of,
 )
 from bot.games.colorstack_rules import RULES_EN, RULES_JA, is_japanese, rules_brief
-from bot.games.colorstack_words import field_text, grid, last_line, stacked_on, stacks_line
+from bot.games.colorstack_words import (
+    end_words,
+    field_text,
+    grid,
+    last_line,
+    stacked_on,
+    stacks_line,
+)
 from bot.text import MESSAGE_LIMIT
 from engine.colorstack.board import BLUE, RED, YELLOW, die, parse_square, square_name
 from engine.colorstack.moves import Move, Resign, Set, Setup, move, set_face
@@ -331,3 +338,36 @@ def test_the_japanese_brief_uses_the_originals_terms() -> None:
         "投了",
     ):
         assert term in RULES_JA, term
+
+
+# ------------------------------------------------------------------ how a game ends
+
+
+def test_each_ending_is_announced_in_its_words() -> None:
+    won = example(7)
+    assert end_words(won) == (
+        "🏆 **alice** wins with a stack of all four colours on c6 after 7 turns!"
+    )
+    resigned = example(2)
+    resigned.apply(Resign(0), by=0)  # Alice resigns on her turn
+    assert end_words(resigned) == "🏳️ **alice** resigned; **bob** wins after 2 turns!"
+    off_turn = example(1)  # Bob to move; Alice resigns off turn
+    off_turn.apply(Resign(0), by=0)
+    assert end_words(off_turn) == "🏳️ **alice** resigned; **bob** wins after 1 turn!"
+    limit = ColorStackState((ALICE, BOB), ColorStackSettings(turn_limit=1))
+    limit.apply(EXAMPLE)
+    limit.apply(action("set a1 4"))
+    assert end_words(limit) == "🤝 Draw: the turn limit (1 turn) was reached."
+    repeated = example()
+    for _ in range(2):  # the start position comes back twice more: a third occurrence
+        for text in ("set a1 4", "set a6 1", "set a1 3", "set a6 2"):
+            repeated.apply(action(text))
+    assert repeated.ended_by == "repetition"
+    assert end_words(repeated) == "🤝 Draw by threefold repetition, after 8 turns."
+
+
+def test_names_in_the_ending_are_escaped() -> None:
+    state = example(0, (NASTY[:32], "bob"))
+    state.apply(Resign(1), by=1)
+    words = end_words(state)
+    assert NASTY[:32] not in words and "@everyone" not in words.replace("@\u200beveryone", "")
