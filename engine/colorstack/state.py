@@ -709,6 +709,25 @@ class ColorStackState:
         self._hash = h
         self._counts = {h: 1}
 
+    def _recount(self) -> None:
+        """Recompute what follows from :attr:`cells` and :attr:`to_move` (colour masks,
+        occupancy, the position key) and count the position as a first occurrence: for
+        tests and puzzles that arrange a position by hand (the log then no longer
+        replays to it)."""
+        self.occupied = 0
+        h = SIDE if self.to_move == 1 else 0
+        for sq, cell in enumerate(self.cells):
+            mask = 0
+            for level, d in enumerate(cell):
+                mask |= 1 << (d >> 3)
+                h ^= ZOBRIST[sq][level][d]
+            self.colour_masks[sq] = mask
+            if cell:
+                self.occupied |= 1 << sq
+        self._hash = h
+        self._counts = {h: 1}
+        self._legal_key = None
+
     def push(self, move: PlayerMove) -> None:
         """Play a legal set, move or resignation without checking it and without events
         (for search: ``move`` from :meth:`legal_moves`); :meth:`pop` undoes it."""
