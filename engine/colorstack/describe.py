@@ -122,7 +122,9 @@ def end_words(state: ColorStackState) -> str:
     if ended == REPETITION:
         return "The same position occurred a third time: the game is drawn by repetition."
     if ended == TURN_LIMIT:
-        return f"{state.turn_limit} turns were played without a winner: the game is drawn."
+        limit = state.turn_limit
+        turns = "1 turn" if limit == 1 else f"{limit} turns"
+        return f"The turn limit of {turns} was reached without a winner: the game is drawn."
     return ""
 
 

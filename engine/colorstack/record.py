@@ -248,7 +248,10 @@ class _Replay:
             )
         err = state.refusal(mv, named=True)
         if err is not None:
-            raise RecordError(f"Entry {t}, {player}'s {action}, is illegal: {err}", t)
+            why = str(err)
+            raise RecordError(
+                f"Entry {t}, {player}'s {action}, is illegal: {why[:1].lower()}{why[1:]}", t
+            )
         state.apply(mv)
 
 
