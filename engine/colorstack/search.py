@@ -26,7 +26,8 @@ the missing colours after turning its die), its four-colour pairs still to be br
 together — and its pieces in play, the player to move's minus the opponent's.
 
 **Budget**: ``budget`` seconds a move (default 1), checked at every node against a hard
-deadline, and no new iteration once half of it is spent (the next would not finish); or
+deadline at 95 % of it, and no new iteration once 45 % is spent (the next would not
+finish: each costs several times the one before); or
 ``nodes``, a node budget, for reproducible play and tests (it then ignores the clock).
 
 The player holds only numbers, so it pickles; :func:`think` is a plain function of a
@@ -50,6 +51,7 @@ MATE_BOUND = WIN - 10_000  # scores beyond this are forced wins or losses
 INFINITY = WIN + 1
 MAX_DEPTH = 64
 SOFT_SHARE = 0.45  # start no new iteration after this share of the budget
+HARD_SHARE = 0.95  # stop searching here: the rest is for the answer's own work
 TT_LIMIT = 1_000_000  # entries before the table is cleared
 
 # evaluation weights (points; a win is WIN)
@@ -414,7 +416,7 @@ class ExpertPlayer:
         if self.nodes is not None:
             deadline = soft = None
         else:
-            deadline = start + self.budget
+            deadline = start + self.budget * HARD_SHARE
             soft = start + self.budget * SOFT_SHARE
         search = _Search(st, deadline, soft, self.nodes, self.max_depth)
         safe, unsafe = _split_safe(st, legal)

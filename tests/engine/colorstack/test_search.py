@@ -9,6 +9,7 @@ import pickle
 import random
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -315,3 +316,44 @@ def test_a_wrong_budget_is_refused_with_a_clear_message() -> None:
             assert words in str(err)
         else:
             raise AssertionError(f"{kwargs} accepted")
+
+
+# ------------------------------------------------------------------ head to head (engine.simulate)
+
+
+def test_expert_beats_greedy_head_to_head_with_the_first_player_alternating() -> None:
+    from engine import games
+    from engine.simulate import head_to_head
+
+    match = head_to_head(games.get("colorstack"), ("expert", "greedy"), 6, seed=3, nodes=400)
+    assert sum(match.wins) + match.draws == 6 == len(match.lengths)
+    assert match.wins_first[0] <= 3 and match.wins_first[1] <= 3  # each led 3 games
+    assert match.wins[0] > match.wins[1]
+    assert match.decisions[0] > 0 and match.decisions[1] > 0
+
+
+def test_simulate_refuses_levels_it_cannot_pit(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.simulate import main
+
+    for argv in (
+        ["--game", "colorstack", "--levels", "expert"],
+        ["--game", "colorstack", "--levels", "expert,wizard"],
+        ["--game", "colorstack", "--nodes", "0"],
+        ["--game", "colorstack", "--budget", "0"],
+        ["--game", "colorstack", "--setting", "board=huge"],
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+    err = capsys.readouterr().err
+    assert "--levels names two of random, greedy, expert" in err
+    assert "--nodes is at least 1, not 0" in err
+    assert "--budget is a positive number of seconds, not 0.0" in err
+    assert "bad --setting for Color Stack" in err
+
+
+def test_simulate_keeps_the_greedy_line_for_other_games(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.simulate import main
+
+    main(["--game", "stackup", "--players", "2", "--games", "4"])
+    out = capsys.readouterr().out
+    assert out.startswith("Stack Up!: greedy won ") and "of 4 2-player games" in out
