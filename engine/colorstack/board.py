@@ -284,3 +284,18 @@ def diamond(rows: int, start: int, n: int) -> int:
         if abs(sq % WIDTH - c0) + abs(sq // WIDTH - r0) <= n:
             mask |= 1 << sq
     return mask
+
+
+# (endpoint, its bit, masks): :func:`reach` with each endpoint's bit ready
+ReachBits = tuple[tuple[int, int, tuple[int, ...]], ...]
+_bits_cache: dict[tuple[int, int, int], ReachBits] = {}
+
+
+def reach_bits(rows: int, start: int, n: int) -> ReachBits:
+    """:func:`reach` as ``(end, 1 << end, masks)``: move generation's inner loop."""
+    key = (rows, start, n)
+    known = _bits_cache.get(key)
+    if known is None:
+        known = tuple((end, 1 << end, masks) for end, masks in reach(rows, start, n))
+        _bits_cache[key] = known
+    return known

@@ -69,6 +69,7 @@ from engine.colorstack.board import (
     die_name,
     other_colours,
     reach,
+    reach_bits,
     rows_of,
     square_name,
     start_colours,
@@ -116,6 +117,10 @@ del _zrng
 
 _MOVES = moves_table()
 _SETS = sets_table()
+# _OTHER_FACES[square][face]: the sets of a piece showing ``face``, to the other five
+_OTHER_FACES = [
+    [tuple(row[f] for f in DICE_FACES if f != face) for face in range(7)] for row in _SETS
+]
 _NO_MOVES: list[TurnMove] = []
 
 
@@ -439,8 +444,8 @@ class ColorStackState:
         append = out.append
         cells, masks, owner = self.cells, self.colour_masks, self._owner
         seat, rows = self.to_move, self.rows
-        occ = self.occupied
-        blocked = occ | self.black
+        occ, black = self.occupied, self.black
+        blocked = occ | black
         first = self.turns == 0
         scan = occ
         while scan:
@@ -454,13 +459,10 @@ class ColorStackState:
             row = _MOVES[sq]
             mine = masks[sq]
             strong = STRONGER[n]
-            for end, paths in reach(rows, sq, n):
-                bit = 1 << end
+            for end, bit, paths in reach_bits(rows, sq, n):
                 if blocked & bit:
-                    if first or not occ & bit:
-                        continue  # black, or the first-turn ban
-                    if not strong[cells[end][-1] & 7]:
-                        continue
+                    if first or not occ & bit or not strong[cells[end][-1] & 7]:
+                        continue  # black, the first-turn ban, or too weak
                     theirs = masks[end]
                     if mine & theirs and mine | theirs != ALL_COLOURS:
                         continue
@@ -468,10 +470,7 @@ class ColorStackState:
                     if not m & blocked:
                         append(row[end])
                         break
-            sets = _SETS[sq]
-            for f in DICE_FACES:
-                if f != n:
-                    append(sets[f])
+            out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._legal_key = key
         return list(out)
