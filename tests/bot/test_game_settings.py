@@ -124,7 +124,7 @@ async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
         f"Stack Up!'s house rules: `turn_limit`; {common}"
     )
     back = await said(world, "houserules set", key="turn_limit", value="100")
-    assert back.startswith("`turn_limit` is a house rule of Stack Up!, not of Stack")
+    assert back.startswith("`turn_limit` is a house rule of Stack Up! and Color Stack, not of Stack")
     assert "Stack's house rules: `target_score`, `dice_per_player`" in back
     unknown = await said(world, "houserules set", game="stackup", key="@everyone", value="1")
     assert unknown.startswith("There's no house rule called '@\u200beveryone' for Stack Up!.")
@@ -221,11 +221,11 @@ async def test_an_option_of_another_game_is_refused_by_name_and_opens_nothing(
         ),
         (
             {"turn_limit": 40},
-            "`turn_limit` is a Stack Up! option; Stack takes `teams`, `target`, `dice`.",
+            "`turn_limit` is a Stack Up! and Color Stack option; Stack takes `teams`, `target`, `dice`.",
         ),
         (
             {"game": "stack", "dice": 3, "turn_limit": 40},
-            "`turn_limit` is a Stack Up! option; Stack takes `teams`, `target`, `dice`.",
+            "`turn_limit` is a Stack Up! and Color Stack option; Stack takes `teams`, `target`, `dice`.",
         ),
     ]
     for options, refusal in cases:
