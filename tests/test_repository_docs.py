@@ -25,7 +25,14 @@ def relative_links(markdown: Path) -> list[str]:
     return [t for t in targets if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
 
 
-DOC_PAGES = ["stack-rules.md", "record-format.md", "stackup-rules.md", "stackup-record.md"]
+DOC_PAGES = [
+    "stack-rules.md",
+    "record-format.md",
+    "stackup-rules.md",
+    "stackup-record.md",
+    "colorstack-rules.md",
+    "colorstack-record.md",
+]
 
 
 @pytest.mark.parametrize("page", ["README.md", *(f"docs/{name}" for name in DOC_PAGES)])
