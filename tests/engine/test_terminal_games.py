@@ -8,8 +8,10 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine import games
+from engine.game import Game
 from engine.record import check_file
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
@@ -69,16 +71,21 @@ def test_bad_options_are_refused_with_exit_2() -> None:
 
 
 class LegalTyper(io.StringIO):
-    """A player at the keyboard who types the first legal move of whoever is to act."""
+    """A player at the keyboard who types the first legal move of whoever is to act (after
+    the lines of ``junk``, once each)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game[Any] = GAME) -> None:
         super().__init__()
+        self.game = game
         self.terminal: TerminalGame | None = None
+        self.junk: list[str] = []
 
     def readline(self, size: int | None = -1) -> str:
         assert self.terminal is not None
+        if self.junk:
+            return self.junk.pop(0) + "\n"
         state = self.terminal.state
-        return GAME.move_notation(state, state.legal_moves()[0]) + "\n"
+        return self.game.move_notation(state, state.legal_moves()[0]) + "\n"
 
 
 def test_two_humans_at_one_keyboard_each_see_only_their_own_hand() -> None:
@@ -120,3 +127,40 @@ def test_an_option_of_another_game_is_refused_by_name() -> None:
     assert stackup.returncode == 2 and "Stack Up! has no --board" in stackup.stderr
     bad = run("--game", "stackup", "--turn-limit", "0")
     assert bad.returncode == 2 and "bad --turn-limit 0" in bad.stderr
+
+
+def test_a_color_stack_game_in_the_terminal_typed_by_a_human_to_its_end(tmp_path: Path) -> None:
+    # a human types (the first legal action each time, plus some junk) against the greedy AI
+    board = games.get("colorstack")
+    stdin, stdout = LegalTyper(board), io.StringIO()
+    seats = [Seat("alice", None), Seat("bot1", board.make_ai("greedy"))]
+    record = tmp_path / "game.json"
+    settings = board.settings.model_validate({"turn_limit": 60})
+    terminal = TerminalGame(board, seats, settings, random.Random(4), stdin, stdout, record)
+    stdin.terminal = terminal
+    stdin.junk = ["d0-d9", "set a1 9", "c1-c1", "help", "show"]
+    assert terminal.run() == 0
+    out = stdout.getvalue()
+    assert "a   b   c" in out  # the board drawn with its coordinates
+    assert "is not a square" in out or "not a move" in out
+    assert "Winner:" in out or "A draw (" in out
+    assert "Traceback" not in out
+    assert check_file(str(record))["ok"] is True
+
+
+def test_an_unattended_color_stack_game_on_the_heavy_board(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    command = [sys.executable, "-m", "bot.cli", "play", "--game", "colorstack", "--bots", "2"]
+    proc = subprocess.run(
+        [*command, "--board", "heavy", "--seed", "5", "--export", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Color Stack (heavy)" in proc.stdout and "9  " in proc.stdout
+    result = check_file(str(record))
+    assert result["ok"] is True and result["finished"] is True
+    assert len(result["board"]) == 9
