@@ -163,4 +163,5 @@ def test_an_unattended_color_stack_game_on_the_heavy_board(tmp_path: Path) -> No
     assert "Color Stack (heavy)" in proc.stdout and "9  " in proc.stdout
     result = check_file(str(record))
     assert result["ok"] is True and result["finished"] is True
-    assert len(result["board"]) == 9
+    rows = result["board"]
+    assert isinstance(rows, list) and len(rows) == 9
