@@ -77,9 +77,16 @@ class TableCog(commands.Cog):
         teams="Stack: play in teams of two (needs an even number of players, at least 4)",
         target="Stack: points that end the game (default: the house rule, 200)",
         dice="Stack: dice per player (default: the house rule, 14)",
-        turn_limit="Stack Up!: turns after which the fewest cards win (default: the house rule, 500)",
+        turn_limit="Stack Up!, Color Stack: turns after which the game ends (house rule)",
+        board="Color Stack: light (6 cards, the default) or heavy (9 cards)",
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(
+        game=game_choices(),
+        board=[
+            app_commands.Choice(name="light (6 cards)", value="light"),
+            app_commands.Choice(name="heavy (9 cards)", value="heavy"),
+        ],
+    )
     async def new(
         self,
         interaction: discord.Interaction,
@@ -88,8 +95,15 @@ class TableCog(commands.Cog):
         target: app_commands.Range[int, 1, 10_000] | None = None,
         dice: app_commands.Range[int, 1, 30] | None = None,
         turn_limit: app_commands.Range[int, 1, None] | None = None,
+        board: str | None = None,
     ) -> None:
-        options = {"teams": teams, "target": target, "dice": dice, "turn_limit": turn_limit}
+        options = {
+            "teams": teams,
+            "target": target,
+            "dice": dice,
+            "turn_limit": turn_limit,
+            "board": board,
+        }
         if game in games.names():  # an unknown game is refused by the host, by name
             refusal = foreign_options(games.get(game), options)
             if refusal is not None:

@@ -104,7 +104,9 @@ class ColorStackDiscord(DiscordGame):
 
     private_button = PrivateButton("My move", "🎲")
     figure_name = ("win", "wins")  # the outcome's figure: 1 for the winner
-    table_options: Mapping[str, str] = MappingProxyType({"turn_limit": "turn_limit"})
+    table_options: Mapping[str, str] = MappingProxyType(
+        {"turn_limit": "turn_limit", "board": "board"}
+    )
     dynamic_items = (PanelStep,)
 
     def __init__(self) -> None:

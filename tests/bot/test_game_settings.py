@@ -124,7 +124,9 @@ async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
         f"Stack Up!'s house rules: `turn_limit`; {common}"
     )
     back = await said(world, "houserules set", key="turn_limit", value="100")
-    assert back.startswith("`turn_limit` is a house rule of Stack Up! and Color Stack, not of Stack")
+    assert back.startswith(
+        "`turn_limit` is a house rule of Stack Up! and Color Stack, not of Stack"
+    )
     assert "Stack's house rules: `target_score`, `dice_per_player`" in back
     unknown = await said(world, "houserules set", game="stackup", key="@everyone", value="1")
     assert unknown.startswith("There's no house rule called '@\u200beveryone' for Stack Up!.")
@@ -260,3 +262,22 @@ def test_table_options_are_refused_exactly_when_one_is_another_games(
         assert refusal.endswith(
             f"{played.title} takes " + ", ".join(f"`{o}`" for o in played.table_options) + "."
         )
+
+
+async def test_table_new_takes_the_board_for_color_stack_and_refuses_it_elsewhere(
+    world: World,
+) -> None:
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack", board="heavy")
+    assert opened.response is not None and not opened.ephemeral, opened.response.content
+    live = live_of(world)
+    assert live.info.game == "colorstack" and live.info.options == {"board": "heavy"}
+    await world.alice.click(opened.response, label="Add AI")
+    await world.alice.click(opened.response, label="Start")
+    state = live_of(world).state
+    assert state.settings.board == "heavy" and state.rows == 9
+    other = world.guild.create_text_channel("other")
+    refused = await world.bob.slash(other, "table new", board="heavy")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "`board` is a Color Stack option; Stack takes `teams`, `target`, `dice`."
+    )
