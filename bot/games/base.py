@@ -332,24 +332,39 @@ class DiscordGame:
         """The table message of ``state`` as every player may see it. ``turns``: the last
         turns' words (escaped markdown, oldest first; ``None``: the game's own account);
         ``current_user`` the human to move (mentioned), ``deadline`` when their time runs
-        out."""
+        out. The head names whose turn it is (:meth:`your_turn_words`,
+        :meth:`to_move_words`) or how the game ended (:meth:`end_line`); the field
+        (:meth:`field_text`) fills the rest of the message."""
         when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
         seat = state.current_player
         if state.is_over:
             head = self.end_line(state)
         elif seat is not None and current_user:
-            head = f"▶ {mention(current_user)}, it's your turn{when}"
+            head = f"▶ {mention(current_user)}, it's your turn{self.your_turn_words(state, seat)}"
+            head += when
         elif seat is not None:
-            head = f"▶ {escape_name(state.players[seat])} to play{when}"
+            head = f"▶ {self.to_move_words(state, seat)}{when}"
         else:
             head = "…"
         if note:
             head += "\n" + cut(note, 300)
+        room = MESSAGE_LIMIT - len(head) - 1
+        field = fit_message(self.field_text(state, turns), room)
+        return TableParts(head, field, self.accent(state), self.alt_text(state))
+
+    def your_turn_words(self, state: Any, seat: int) -> str:
+        """What follows "it's your turn" for the human to move (their decision)."""
+        return ""
+
+    def to_move_words(self, state: Any, seat: int) -> str:
+        """Who is to move, for a seat no human plays now (markdown, name escaped)."""
+        return f"{escape_name(state.players[seat])} to play"
+
+    def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
+        """The table's text under the head: the game's own text, then the last turns."""
         last = "\n".join(turns or ())
         body = escape_name(self.game.render_text(state, None))
-        text = f"{body}\n{last}" if last else body
-        room = MESSAGE_LIMIT - len(head) - 1
-        return TableParts(head, fit_message(text, room), self.accent(state), self.alt_text(state))
+        return f"{body}\n{last}" if last else body
 
     def accent(self, state: Any) -> int | None:
         """The table message's colour: the seat to move, or the (first) winner."""

@@ -14,7 +14,6 @@ player ("d2 is black", "your 5 cannot stack on a 2").
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts
+from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.colorstack_panel import move_code, move_of_code
 from bot.games.colorstack_picture import BoardPicture, describe
 from bot.games.colorstack_rules import rules_brief
@@ -37,7 +36,7 @@ from bot.games.colorstack_words import (
 from bot.painter import DrawJob
 from bot.render import summary_line
 from bot.service import Refusal
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
+from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState
@@ -140,31 +139,14 @@ class ColorStackDiscord(DiscordGame):
 
     # ------------------------------------------------------------ the table message
 
-    def table_parts(
-        self,
-        state: Any,
-        *,
-        current_user: int | None,
-        turns: Sequence[str] | None,
-        deadline: datetime | None = None,
-        note: str | None = None,
-    ) -> TableParts:
-        assert isinstance(state, ColorStackState)
-        when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
-        seat = state.current_player
-        if state.is_over:
-            head = self.end_line(state)
-        elif seat is not None and current_user:
-            head = f"▶ {mention(current_user)}, it's your turn ({colours_words(state, seat)}){when}"
-        elif seat is not None:
-            head = f"▶ **{_name(state, seat)}** to move ({colours_words(state, seat)}){when}"
-        else:
-            head = "…"
-        if note:
-            head += "\n" + cut(note, 300)
-        room = MESSAGE_LIMIT - len(head) - 1
-        field = fit_message(field_text(state, turns), room)
-        return TableParts(head, field, self.accent(state), self.alt_text(state))
+    def your_turn_words(self, state: Any, seat: int) -> str:
+        return f" ({colours_words(state, seat)})"
+
+    def to_move_words(self, state: Any, seat: int) -> str:
+        return f"**{_name(state, seat)}** to move ({colours_words(state, seat)})"
+
+    def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
+        return field_text(state, turns)
 
     def alt_text(self, state: Any) -> str:
         picture = BoardPicture.of(state)

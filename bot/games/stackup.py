@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +23,14 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts
+from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.stackup_panel import move_code, move_of_code, play_words
 from bot.games.stackup_picture import TablePicture, describe
 from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.painter import DrawJob
 from bot.render import summary_line
 from bot.service import Refusal
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
+from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.stackup.cards import COLOUR_NAMES
@@ -194,35 +193,21 @@ class StackUpDiscord(DiscordGame):
 
     # ------------------------------------------------------------ the table message
 
-    def table_parts(
-        self,
-        state: Any,
-        *,
-        current_user: int | None,
-        turns: Sequence[str] | None,
-        deadline: datetime | None = None,
-        note: str | None = None,
-    ) -> TableParts:
-        assert isinstance(state, StackUpState)
-        when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
-        seat = state.current_player
+    def end_line(self, state: Any) -> str:
         outcome = state.outcome()
-        if outcome is not None:
-            winners = " & ".join(f"**{_name(state, s)}**" for s in outcome.winners)
-            how = ENDED_BY.get(outcome.ended_by, outcome.ended_by)
-            verb = "share the win" if len(outcome.winners) > 1 else "wins"
-            head = f"🏆 {winners} {verb} ({how})!"
-        elif seat is not None and current_user:
-            head = f"▶ {mention(current_user)}, it's your turn: {asked(state)}{when}"
-        elif seat is not None:
-            head = f"▶ **{_name(state, seat)}** to {asked(state)}{when}"
-        else:
-            head = "…"
-        if note:
-            head += "\n" + cut(note, 300)
-        room = MESSAGE_LIMIT - len(head) - 1
-        field = fit_message(field_text(state, turns), room)
-        return TableParts(head, field, self.accent(state), self.alt_text(state))
+        winners = " & ".join(f"**{_name(state, s)}**" for s in outcome.winners)
+        how = ENDED_BY.get(outcome.ended_by, outcome.ended_by)
+        verb = "share the win" if len(outcome.winners) > 1 else "wins"
+        return f"🏆 {winners} {verb} ({how})!"
+
+    def your_turn_words(self, state: Any, seat: int) -> str:
+        return f": {asked(state)}"
+
+    def to_move_words(self, state: Any, seat: int) -> str:
+        return f"**{_name(state, seat)}** to {asked(state)}"
+
+    def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
+        return field_text(state, turns)
 
     def alt_text(self, state: Any) -> str:
         picture = TablePicture.of(state)
