@@ -40,13 +40,11 @@ import io
 import math
 import random
 import statistics
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, Literal, TypeVar
+from typing import Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -56,12 +54,16 @@ from bot.palette import (
     SEAT_COLOURS,
     THEMES,
     Colour,
+    Ground,
     Palette,
     Theme,
+    blend,
     contrast_text,
+    ground_colour,
     palette,
     seat_colour,
 )
+from bot.picture_parts import Parts
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.rules import StackRules
@@ -92,7 +94,6 @@ LABEL_CACHE_SIZE = 4096  # texts kept drawn (names, numbers)
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 TEAM_LETTERS = "ABCD"
 
-Ground = Literal["background", "panel", "turn"]  # what a part is drawn on
 BoxKind = Literal[
     "title",  # a piece of the top lines: game, round, target, timer, teams
     "card",  # a seat's card (everything of the seat is inside it)
@@ -590,61 +591,6 @@ def _png(image: Image.Image) -> bytes:
 
 # ------------------------------------------------------------------ cached parts
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class _Parts(Generic[K, V]):
-    """Parts built on first use, once each (builds run under one lock, so a font or a
-    half-built part is never shared between threads), then read without locking.
-    With ``limit``, the least recently built parts beyond it are dropped."""
-
-    def __init__(self, build: Callable[[K], V], limit: int | None = None) -> None:
-        self._build = build
-        self._limit = limit
-        self._parts: OrderedDict[K, V] = OrderedDict()
-
-    def __call__(self, key: K) -> V:
-        part = self._parts.get(key)
-        if part is not None:
-            return part
-        with _BUILD_LOCK:
-            part = self._parts.get(key)
-            if part is None:
-                part = self._build(key)
-                self._parts[key] = part
-                if self._limit is not None and len(self._parts) > self._limit:
-                    self._parts.popitem(last=False)
-            return part
-
-    def __len__(self) -> int:
-        return len(self._parts)
-
-    def clear(self) -> None:
-        with _BUILD_LOCK:
-            self._parts.clear()
-
-
-_BUILD_LOCK = threading.RLock()
-
-
-def _blend(a: Colour, b: Colour, t: float) -> Colour:
-    """``a`` moved ``t`` of the way to ``b``."""
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
-
-
-def ground_colour(theme: Theme, ground: Ground) -> Colour:
-    colours = palette(theme)
-    if ground == "background":
-        return colours.background
-    if ground == "turn":
-        return _blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
-    return colours.panel
-
 
 def _style_colour(colours: Palette, style: str) -> Colour:
     return {
@@ -674,13 +620,13 @@ def _palette_colours(theme: Theme) -> list[Colour]:
     steps = (0.14, 0.28, 0.43, 0.57, 0.71, 0.86)
     for ground in grounds:
         for ink in [*inks, colours.outline]:
-            shades += [_blend(ground, ink, t) for t in steps]
-    shades += [_blend(colours.highlight, colours.highlight_text, t) for t in steps]
+            shades += [blend(ground, ink, t) for t in steps]
+    shades += [blend(colours.highlight, colours.highlight_text, t) for t in steps]
     for fill in SEAT_COLOURS:
-        shades += [_blend(fill, colours.outline, t) for t in (0.33, 0.67)]
-        shades += [_blend(fill, contrast_text(fill), t) for t in (0.25, 0.5, 0.75)]
+        shades += [blend(fill, colours.outline, t) for t in (0.33, 0.67)]
+        shades += [blend(fill, contrast_text(fill), t) for t in (0.25, 0.5, 0.75)]
         for ground in grounds[1:]:
-            shades += [_blend(fill, ground, 0.5)]
+            shades += [blend(fill, ground, 0.5)]
     found = list(dict.fromkeys([*keys, *shades]))
     assert len(found) <= 256, len(found)
     return found
@@ -824,7 +770,7 @@ def _build_item(key: tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int]) -
     return _reduce(sprite, theme)
 
 
-_ITEMS: _Parts[tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int], Image.Image] = _Parts(
+_ITEMS: Parts[tuple[Theme, Ground, BoxKind, int, tuple[int, ...], int], Image.Image] = Parts(
     _build_item
 )
 
@@ -867,7 +813,7 @@ def _build_frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image
     return _reduce(image.reduce(s), theme)
 
 
-_FRAMES: _Parts[tuple[Theme, Ground, int, int, bool, bool], Image.Image] = _Parts(_build_frame, 512)
+_FRAMES: Parts[tuple[Theme, Ground, int, int, bool, bool], Image.Image] = Parts(_build_frame, 512)
 
 
 def _frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image:
@@ -897,7 +843,7 @@ def _build_card(key: tuple[Theme, int, int, Ground]) -> Image.Image:
     return _reduce(image.reduce(s), theme)
 
 
-_CARDS: _Parts[tuple[Theme, int, int, Ground], Image.Image] = _Parts(_build_card, 256)
+_CARDS: Parts[tuple[Theme, int, int, Ground], Image.Image] = Parts(_build_card, 256)
 
 
 def _card(key: tuple[Theme, int, int, Ground]) -> Image.Image:
@@ -923,14 +869,14 @@ def _build_chip(key: tuple[Theme, Ground, int]) -> Image.Image:
     return _reduce(image.reduce(s), theme)
 
 
-_CHIPS: _Parts[tuple[Theme, Ground, int], Image.Image] = _Parts(_build_chip)
+_CHIPS: Parts[tuple[Theme, Ground, int], Image.Image] = Parts(_build_chip)
 
 
 def _chip(key: tuple[Theme, Ground, int]) -> Image.Image:
     return _CHIPS(key)
 
 
-_WIDTHS: _Parts[tuple[str, fonts.Weight], int] = _Parts(
+_WIDTHS: Parts[tuple[str, fonts.Weight], int] = Parts(
     lambda key: max(1, math.ceil(fonts.text_width(key[0], FONT, key[1]))), LABEL_CACHE_SIZE
 )
 
@@ -955,7 +901,7 @@ def _build_label(key: tuple[str, fonts.Weight, str, Theme, Ground]) -> Image.Ima
     return _reduce(image, theme)
 
 
-_LABELS: _Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = _Parts(
+_LABELS: Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = Parts(
     _build_label, LABEL_CACHE_SIZE
 )
 
@@ -988,7 +934,7 @@ def _build_tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
     return _reduce(image, theme)
 
 
-_TAGS: _Parts[tuple[str, str, Theme, Ground], Image.Image] = _Parts(_build_tag)
+_TAGS: Parts[tuple[str, str, Theme, Ground], Image.Image] = Parts(_build_tag)
 
 
 def _tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:

@@ -177,3 +177,26 @@ def contrast_text(fill: Colour) -> Colour:
     """Black or white, whichever reads better on ``fill``."""
     r, g, b = fill
     return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)
+
+
+Ground = Literal["background", "panel", "turn"]  # what a picture's part is drawn on
+
+
+def blend(a: Colour, b: Colour, t: float) -> Colour:
+    """``a`` moved ``t`` of the way to ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def ground_colour(theme: Theme, ground: Ground) -> Colour:
+    """The colour of a picture's ground: its background, a panel, or the panel of the
+    seat to move (tinted with the highlight)."""
+    colours = palette(theme)
+    if ground == "background":
+        return colours.background
+    if ground == "turn":
+        return blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
+    return colours.panel

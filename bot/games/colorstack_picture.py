@@ -42,7 +42,7 @@ from typing import Any, Literal
 from PIL import Image, ImageDraw
 
 from bot import fonts
-from bot.palette import Colour, Theme, contrast_text, palette
+from bot.palette import Colour, Theme, blend, contrast_text, palette
 
 __all__ = [
     "COLOUR_LETTERS",
@@ -219,14 +219,6 @@ def _title(picture: BoardPicture) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------------ colours
-
-
-def _blend(a: Colour, b: Colour, t: float) -> Colour:
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,7 +435,7 @@ def _panel(theme: Theme, width: int, height: int, turn: bool) -> Image.Image:
 
 def _seat_ground(theme: Theme, turn: bool) -> Colour:
     colours = palette(theme)
-    return _blend(colours.panel, colours.highlight, 0.16) if turn else colours.panel
+    return blend(colours.panel, colours.highlight, 0.16) if turn else colours.panel
 
 
 @lru_cache(maxsize=256)

@@ -26,19 +26,27 @@ import argparse
 import io
 import math
 import statistics
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, Literal, TypeVar
+from typing import Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from bot import fonts
-from bot.palette import THEMES, Colour, Theme, contrast_text, palette
+from bot.palette import (
+    THEMES,
+    Colour,
+    Ground,
+    Theme,
+    blend,
+    contrast_text,
+    ground_colour,
+    palette,
+)
+from bot.picture_parts import Parts
 from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
 
@@ -76,8 +84,6 @@ SPECIAL_MARKS = {"Flip": "⇅", "Freeze": "❄", "Snatch": "☚", "Switch": "◐
 SPECIAL_FILL: Colour = (88, 70, 140)  # special cards: no colour of their own
 BACK_FILL: Colour = (64, 84, 120)  # the back of a card
 CRASH_FILL: Colour = (200, 48, 48)
-
-Ground = Literal["background", "panel", "turn"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,54 +211,6 @@ def _turn_piece(picture: TablePicture) -> str:
 
 # ------------------------------------------------------------------ cached parts
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-_BUILD_LOCK = threading.RLock()
-
-
-class _Parts(Generic[K, V]):
-    """Parts built once on first use (under one lock: a FreeType face and a half-built
-    part are never shared between threads), the oldest dropped beyond ``limit``."""
-
-    def __init__(self, build: Callable[[K], V], limit: int = CACHE_SIZE) -> None:
-        self._build = build
-        self._limit = limit
-        self._parts: OrderedDict[K, V] = OrderedDict()
-
-    def __call__(self, key: K) -> V:
-        part = self._parts.get(key)
-        if part is not None:
-            return part
-        with _BUILD_LOCK:
-            part = self._parts.get(key)
-            if part is None:
-                part = self._build(key)
-                self._parts[key] = part
-                if len(self._parts) > self._limit:
-                    self._parts.popitem(last=False)
-            return part
-
-    def clear(self) -> None:
-        with _BUILD_LOCK:
-            self._parts.clear()
-
-
-def _blend(a: Colour, b: Colour, t: float) -> Colour:
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
-
-
-def ground_colour(theme: Theme, ground: Ground) -> Colour:
-    colours = palette(theme)
-    if ground == "background":
-        return colours.background
-    if ground == "turn":
-        return _blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
-    return colours.panel
-
 
 def _ink(theme: Theme, style: str) -> Colour:
     colours = palette(theme)
@@ -279,8 +237,10 @@ def _build_label(key: tuple[str, fonts.Weight, str, Theme, Ground]) -> Image.Ima
     return image
 
 
-_LABELS: _Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = _Parts(_build_label)
-_WIDTHS: _Parts[tuple[str, fonts.Weight], int] = _Parts(
+_LABELS: Parts[tuple[str, fonts.Weight, str, Theme, Ground], Image.Image] = Parts(
+    _build_label, CACHE_SIZE
+)
+_WIDTHS: Parts[tuple[str, fonts.Weight], int] = Parts(
     lambda key: max(1, math.ceil(fonts.text_width(key[0], FONT, key[1]))), 8192
 )
 
@@ -371,7 +331,7 @@ def _build_big_card(key: tuple[Theme, str, int]) -> Image.Image:
     return image
 
 
-_BIG: _Parts[tuple[Theme, str, int], Image.Image] = _Parts(_build_big_card, 256)
+_BIG: Parts[tuple[Theme, str, int], Image.Image] = Parts(_build_big_card, 256)
 
 
 def _card_face(card: str) -> tuple[Colour, str]:
@@ -413,7 +373,7 @@ def _build_small_card(key: tuple[Theme, Ground, str]) -> Image.Image:
     return image
 
 
-_SMALL: _Parts[tuple[Theme, Ground, str], Image.Image] = _Parts(_build_small_card, 512)
+_SMALL: Parts[tuple[Theme, Ground, str], Image.Image] = Parts(_build_small_card, 512)
 
 
 def _back(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, theme: Theme) -> None:
@@ -430,7 +390,7 @@ def _back(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, theme: 
     draw.rounded_rectangle(
         (x + inset, y + inset, x + w * s - 1 - inset, y + h * s - 1 - inset),
         radius=3 * s,
-        outline=_blend(BACK_FILL, (255, 255, 255), 0.45),
+        outline=blend(BACK_FILL, (255, 255, 255), 0.45),
         width=max(1, s * 3 // 2),
     )
 
@@ -458,7 +418,7 @@ def _build_fan(key: tuple[Theme, Ground, int, int]) -> Image.Image:
     return image.reduce(s)
 
 
-_FANS: _Parts[tuple[Theme, Ground, int, int], Image.Image] = _Parts(_build_fan, 1024)
+_FANS: Parts[tuple[Theme, Ground, int, int], Image.Image] = Parts(_build_fan, 1024)
 
 
 def _build_pile(key: tuple[Theme, int]) -> Image.Image:
@@ -490,7 +450,7 @@ def _build_pile(key: tuple[Theme, int]) -> Image.Image:
     return image
 
 
-_PILES: _Parts[tuple[Theme, int], Image.Image] = _Parts(_build_pile, 256)
+_PILES: Parts[tuple[Theme, int], Image.Image] = Parts(_build_pile, 256)
 
 
 def _build_arrow(key: tuple[Theme, str]) -> Image.Image:
@@ -522,7 +482,7 @@ def _build_arrow(key: tuple[Theme, str]) -> Image.Image:
     return image
 
 
-_ARROWS: _Parts[tuple[Theme, str], Image.Image] = _Parts(_build_arrow, 16)
+_ARROWS: Parts[tuple[Theme, str], Image.Image] = Parts(_build_arrow, 16)
 
 
 def _build_panel(key: tuple[Theme, int, int, Ground]) -> Image.Image:
@@ -541,7 +501,7 @@ def _build_panel(key: tuple[Theme, int, int, Ground]) -> Image.Image:
     return image.reduce(SUPERSAMPLE)
 
 
-_PANELS: _Parts[tuple[Theme, int, int, Ground], Image.Image] = _Parts(_build_panel, 256)
+_PANELS: Parts[tuple[Theme, int, int, Ground], Image.Image] = Parts(_build_panel, 256)
 
 
 def _build_tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
@@ -566,7 +526,7 @@ def _build_tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
     return image
 
 
-_TAGS: _Parts[tuple[str, str, Theme, Ground], Image.Image] = _Parts(_build_tag, 512)
+_TAGS: Parts[tuple[str, str, Theme, Ground], Image.Image] = Parts(_build_tag, 512)
 
 
 def forget_parts() -> None:
@@ -800,14 +760,14 @@ def _palette_colours(theme: Theme) -> list[Colour]:
         (20, 20, 20),
     ]
     fills = [*CARD_COLOURS.values(), SPECIAL_FILL, BACK_FILL, CRASH_FILL]
-    found: list[Colour] = [*grounds, *inks, *fills, _blend(BACK_FILL, (255, 255, 255), 0.45)]
+    found: list[Colour] = [*grounds, *inks, *fills, blend(BACK_FILL, (255, 255, 255), 0.45)]
     steps = (0.2, 0.4, 0.6, 0.8)
     for ground in grounds:
         for ink in [*inks[:8], *fills]:
-            found += [_blend(ground, ink, t) for t in steps]
+            found += [blend(ground, ink, t) for t in steps]
     for fill in fills:
         for ink in ((250, 250, 250), (20, 20, 20), colours.outline):
-            found += [_blend(fill, ink, t) for t in steps]
+            found += [blend(fill, ink, t) for t in steps]
     return list(dict.fromkeys(found))[:256]
 
 
@@ -838,7 +798,7 @@ def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
     return part
 
 
-_REDUCED: _Parts[tuple[str, tuple[object, ...], Theme], Image.Image] = _Parts(
+_REDUCED: Parts[tuple[str, tuple[object, ...], Theme], Image.Image] = Parts(
     lambda key: _reduce(_BUILDERS[key[0]](key[1]), key[2]), 4096
 )
 
