@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -56,6 +57,22 @@ def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | N
     if line.strip().lower() in ("quit", "exit"):
         return "", "you quit"
     return line, None
+
+
+def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
+    """``play()``'s exit code; Ctrl-C abandons the game with one line instead."""
+    try:
+        return play()
+    except KeyboardInterrupt:
+        stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
+        stdout.flush()
+        return INTERRUPTED_EXIT
+
+
+def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> None:
+    """Write a game record to ``path`` (``--export``) and say so."""
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    say(f"Game record written to {path}.")
 
 
 @dataclass
@@ -112,12 +129,7 @@ class TerminalGame:
 
     def run(self) -> int:
         """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
-        try:
-            return self._play()
-        except KeyboardInterrupt:
-            self.stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
-            self.stdout.flush()
-            return INTERRUPTED_EXIT
+        return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
         game, state = self.game, self.state
@@ -217,9 +229,7 @@ class TerminalGame:
 
     def _write_export(self) -> None:
         if self.export is not None:
-            record = self.game.export_record(self.state)
-            self.export.write_text(json.dumps(record, indent=1) + "\n")
-            self.say(f"Game record written to {self.export}.")
+            write_record(self.export, self.game.export_record(self.state), self.say)
 
 
 def play(

@@ -7,7 +7,6 @@ passed in, so tests drive it through stdin/stdout like a person would.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import TextIO
@@ -28,6 +27,8 @@ from engine.terminal import (
     Seat,
     build_seats,
     read_command,
+    run_to_the_end,
+    write_record,
 )
 
 HELP = f"""Commands:
@@ -67,12 +68,7 @@ class TerminalGame:
 
     def run(self) -> int:
         """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
-        try:
-            return self._play()
-        except KeyboardInterrupt:
-            self.stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
-            self.stdout.flush()
-            return INTERRUPTED_EXIT
+        return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
         state = self.state
@@ -196,8 +192,7 @@ class TerminalGame:
 
     def _write_export(self) -> None:
         if self.export is not None:
-            self.export.write_text(json.dumps(export_record(self.state), indent=1) + "\n")
-            self.say(f"Game record written to {self.export}.")
+            write_record(self.export, export_record(self.state), self.say)
 
 
 def play(
