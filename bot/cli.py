@@ -172,22 +172,8 @@ def _play_command(args: argparse.Namespace) -> int:
     if args.level not in game.ai_levels:
         print(f"stackbot play: {game.title} has no AI level {args.level!r}", file=sys.stderr)
         return 2
-    if game.name != "stack":
-        return _play_other(args, game)
-    foreign = [f"--{k.replace('_', '-')}" for k, v in _game_options(args).items() if v is not None]
-    if foreign:
-        print(
-            f"stackbot play: Stack has no {' or '.join(foreign)} (choose the game with --game)",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        rules = StackRules(target_score=args.target, dice_per_player=args.dice)
-    except ValidationError as err:
-        first = err.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        option = PLAY_OPTIONS.get(field, field)
-        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
+    options = _stack_options(args) if game.name == "stack" else _other_options(args, game)
+    if options is None:
         return 2
     try:
         return play(
@@ -195,10 +181,10 @@ def _play_command(args: argparse.Namespace) -> int:
             args.bots,
             seed=args.seed,
             level=args.level,
-            rules=rules,
             stdin=sys.stdin,
             stdout=sys.stdout,
             export=args.export,
+            **options,
         )
     except KeyboardInterrupt:
         print("\nstackbot play: interrupted.", file=sys.stderr)
@@ -210,39 +196,46 @@ def _game_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"turn_limit": args.turn_limit, "board": args.board}
 
 
-def _play_other(args: argparse.Namespace, game: Game[Any]) -> int:
-    """A game other than Stack: its options by key, the generic terminal front end."""
+def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Stack's rules from ``--target`` and ``--dice`` for :func:`play`; ``None`` (the
+    error said) when they are wrong or another game's option is given."""
+    foreign = [f"--{k.replace('_', '-')}" for k, v in _game_options(args).items() if v is not None]
+    if foreign:
+        print(
+            f"stackbot play: Stack has no {' or '.join(foreign)} (choose the game with --game)",
+            file=sys.stderr,
+        )
+        return None
+    try:
+        rules = StackRules(target_score=args.target, dice_per_player=args.dice)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        option = PLAY_OPTIONS.get(field, field)
+        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
+        return None
+    return {"rules": rules}
+
+
+def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] | None:
+    """A game other than Stack: its options by key, for the generic terminal front end;
+    ``None`` (the error said) when one is wrong or not the game's."""
     if args.target != 200 or args.dice != 14:
         print("stackbot play: --target and --dice are Stack options", file=sys.stderr)
-        return 2
+        return None
     given = {k: v for k, v in _game_options(args).items() if v is not None}
     foreign = [f"--{k.replace('_', '-')}" for k in given if k not in game.settings.model_fields]
     if foreign:
         print(f"stackbot play: {game.title} has no {' or '.join(foreign)}", file=sys.stderr)
-        return 2
+        return None
     try:
         game.settings.model_validate(given)
     except ValidationError as err:
         first = err.errors()[0]
         option = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "option"
         print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
-        return 2
-    options = given
-    try:
-        return play(
-            args.players,
-            args.bots,
-            game=game.name,
-            seed=args.seed,
-            level=args.level,
-            settings=options,
-            stdin=sys.stdin,
-            stdout=sys.stdout,
-            export=args.export,
-        )
-    except KeyboardInterrupt:
-        print("\nstackbot play: interrupted.", file=sys.stderr)
-        return INTERRUPTED_EXIT
+        return None
+    return {"game": game.name, "settings": given}
 
 
 def main(argv: list[str] | None = None) -> int:
