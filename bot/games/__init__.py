@@ -2,20 +2,15 @@
 module of this package (its ``DISCORD_GAME``), over the engine's game of the same name
 (:mod:`engine.games`). The contract a game's module fulfils is :mod:`bot.games.base`.
 
-A game's module is imported on first use; one that cannot be imported (its engine package
-or its Discord module not written yet) is simply not offered, so the bot runs with the
-games that exist.
+A game's module is imported on first use; one that cannot be imported is an error, never
+a game quietly left out.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import logging
 
 from bot.games.base import DiscordGame
-
-log = logging.getLogger(__name__)
 
 # name -> the module whose ``DISCORD_GAME`` is the game on Discord, in the order offered
 _MODULES = {
@@ -25,7 +20,6 @@ _MODULES = {
 }
 DEFAULT = "stack"
 _loaded: dict[str, DiscordGame] = {}
-_missing: set[str] = set()  # games whose module could not be imported (said once)
 
 
 class UnknownGame(ValueError):
@@ -37,16 +31,9 @@ def _load(name: str) -> DiscordGame | None:
     if known is not None:
         return known
     module = _MODULES.get(name)
-    if module is None or name in _missing or importlib.util.find_spec(module) is None:
+    if module is None:
         return None
-    try:
-        game: DiscordGame = importlib.import_module(module).DISCORD_GAME
-    except ImportError as err:  # its engine package is not there yet
-        if name == DEFAULT:
-            raise
-        log.warning("the game %s is not available: %s", name, err)
-        _missing.add(name)
-        return None
+    game: DiscordGame = importlib.import_module(module).DISCORD_GAME
     _loaded[name] = game
     return game
 

@@ -30,12 +30,7 @@ def second_game(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     """A game other than Stack, as the registry gives it."""
     if request.param == "shed":
         return shed_game.register(monkeypatch)
-    try:
-        return games.get("stackup")
-    except ModuleNotFoundError as err:  # pragma: no cover - before Stack Up! was merged
-        if err.name != "engine.stackup.game":
-            raise
-        pytest.skip("engine/stackup/game.py is not there yet")
+    return games.get("stackup")
 
 
 def settle(state: Any, rng: random.Random) -> list[Any]:
