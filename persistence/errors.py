@@ -58,3 +58,25 @@ class NotSeated(StorageError, LookupError):
 
 class TableFull(StorageError):
     """The table has no free seat (8 players at most)."""
+
+
+class LeaseLost(StorageError):
+    """This process no longer holds the shard lease of what it tried to write (another
+    process took the shard over, or the lease expired): nothing was written."""
+
+    def __init__(self, shards: list[int]) -> None:
+        names = ", ".join(str(s) for s in shards)
+        super().__init__(f"This process no longer holds shard {names}; nothing was written.")
+        self.shards = shards
+
+
+class ShardCountMismatch(DatabaseRefused):
+    """Live shard leases were claimed under another shard count."""
+
+    def __init__(self, running: int, asked: int, owner: str) -> None:
+        super().__init__(
+            f"Processes already run with --shard-count {running} on this database (e.g. "
+            f"{owner}), not {asked}: stop them all before changing the shard count."
+        )
+        self.running = running
+        self.asked = asked

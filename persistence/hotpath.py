@@ -38,6 +38,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
+from persistence.errors import LeaseLost
+from persistence.fence import GUARD_SQL, Fence
 from persistence.schema import (
     moves,
     outbox,
@@ -223,6 +225,9 @@ class BatchSQL:
 
     steps: list[tuple[Prepared, list[tuple[Any, ...]]]] = field(default_factory=list)
     outbox: list[tuple[int, int, str, str, datetime, int | None]] = field(default_factory=list)
+    # with shard leases: the fence, and the shards whose leases the commit checks first
+    fence: Fence | None = None
+    fence_shards: list[int] = field(default_factory=list)
 
     def add(self, prepared: Prepared, rows: list[tuple[Any, ...]]) -> None:
         if rows:
@@ -230,7 +235,8 @@ class BatchSQL:
 
 
 async def run_in_transaction(conn: AsyncConnection, batch: BatchSQL) -> list[int]:
-    """Run ``batch`` inside the connection's open transaction; the new outbox ids."""
+    """Run ``batch`` inside the connection's open transaction (whose leases the writer has
+    already checked); the new outbox ids."""
     for prepared, rows in batch.steps:
         await conn.exec_driver_sql(prepared.sql, rows)
     if not batch.outbox:
@@ -262,6 +268,7 @@ class FastCommit:
         return await self._asyncpg(driver, batch)
 
     async def _sqlite(self, driver: Any, batch: BatchSQL) -> list[int]:
+        assert batch.fence is None, "shard leases need PostgreSQL"
         insert = self.statements.insert_outbox
         outbox_rows = [insert.row(*row) for row in batch.outbox]
         run_in_thread = getattr(driver, "_execute", None)
@@ -286,6 +293,11 @@ class FastCommit:
 
     async def _asyncpg(self, driver: Any, batch: BatchSQL) -> list[int]:
         async with driver.transaction():
+            if batch.fence is not None and batch.fence_shards:
+                leases = await driver.fetch(GUARD_SQL, batch.fence_shards)
+                lost = batch.fence.lost(batch.fence_shards, leases)
+                if lost:
+                    raise LeaseLost(sorted(lost))
             for prepared, rows in batch.steps:
                 await driver.executemany(prepared.sql, rows)
             if not batch.outbox:

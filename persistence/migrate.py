@@ -13,13 +13,17 @@ from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, inspect
+from sqlalchemy import Connection, inspect, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from persistence.errors import DatabaseRefused
 from persistence.schema import metadata
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# PostgreSQL: the advisory lock every start-up takes for its migration's transaction, so that
+# processes starting together (``stackbot run --shards``) upgrade the schema one at a time
+# (the second finds it done).
+MIGRATION_LOCK = 0x537461636B6D67  # "Stackmg"
 # One line per upgrade; Alembic's own INFO lines are left to the application's log set-up.
 log = logging.getLogger(__name__)
 
@@ -88,4 +92,6 @@ def _upgrade(connection: Connection) -> None:
 async def upgrade_database(engine: AsyncEngine) -> None:
     """Bring the database to the newest schema (or refuse it, leaving it untouched)."""
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         await conn.run_sync(_upgrade)

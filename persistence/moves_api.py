@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from sqlalchemy import and_
 
 from engine.game import Game
 from persistence.checks import check_announcements, check_level, check_position
 from persistence.core import StoreCore
 from persistence.errors import InvalidSettings, TableNotFound
+from persistence.fence import in_shards
 from persistence.gamebook import stored_game
 from persistence.loading import load_tables, replay_log
 from persistence.records import Announcement, LoadedTable, MoveResult
@@ -115,8 +118,12 @@ class MovesAPI(StoreCore):
             raise TableNotFound(f"There is no table {table_id}.")
         return loaded[0]
 
-    async def load_active_tables(self) -> list[LoadedTable]:
-        """Every lobby and game in progress, with live states, for start-up.
+    async def load_active_tables(
+        self, *, shard_count: int | None = None, shards: Iterable[int] | None = None
+    ) -> list[LoadedTable]:
+        """Every lobby and game in progress, with live states, for start-up; with
+        ``shards`` (of ``shard_count``), only those of guilds on these shards (a process of
+        several, adopting its shards).
 
         The cyclic garbage collector is paused while the states are built (each pass would
         rescan every state built so far), and the loaded objects are then frozen out of its
@@ -125,8 +132,13 @@ class MovesAPI(StoreCore):
         was_enabled = gc.isenabled()
         gc.disable()
         try:
+            where: Any = tables.c.status.in_(ACTIVE)
+            if shards is not None:
+                if shard_count is None:
+                    raise ValueError("shards need their shard_count")
+                where = and_(where, in_shards(tables.c.guild_id, shard_count, shards))
             async with self.engine.connect() as conn:
-                loaded = await load_tables(conn, tables.c.status.in_(ACTIVE))
+                loaded = await load_tables(conn, where)
         finally:
             if was_enabled:
                 gc.enable()

@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
 
 from persistence.core import StoreCore, bind
 from persistence.errors import InvalidSettings
+from persistence.fence import in_shards
 from persistence.records import OutboxItem
 from persistence.rows import outbox_item_from_row
-from persistence.schema import outbox
+from persistence.schema import outbox, tables
 from persistence.writer import WriteContext
 
 OUTBOX_CHUNK = 500  # ids per UPDATE when marking deliveries
 
 
 class OutboxAPI(StoreCore):
-    async def pending_outbox(self, table_id: int | None = None) -> list[OutboxItem]:
-        """The announcements not yet delivered (of one table, or all), oldest first."""
+    async def pending_outbox(
+        self,
+        table_id: int | None = None,
+        *,
+        shard_count: int | None = None,
+        shards: Iterable[int] | None = None,
+    ) -> list[OutboxItem]:
+        """The announcements not yet delivered (of one table, or all; with ``shards`` of
+        ``shard_count``, only those of tables of guilds on these shards), oldest first."""
         query = select(outbox).where(outbox.c.delivered_at.is_(None))
         if table_id is not None:
             query = query.where(outbox.c.table_id == table_id)
+        if shards is not None:
+            if shard_count is None:
+                raise ValueError("shards need their shard_count")
+            on_shards = select(tables.c.id).where(in_shards(tables.c.guild_id, shard_count, shards))
+            query = query.where(outbox.c.table_id.in_(on_shards))
         async with self.engine.connect() as conn:
             rows = await conn.execute(query.order_by(outbox.c.id))
             return [outbox_item_from_row(r) for r in rows]

@@ -237,6 +237,23 @@ outbox = Table(
 )
 
 
+# Which bot process owns which shard's tables, when several share one PostgreSQL database
+# (``stackbot run --shards``): the holder's node id, the fencing token (bumped at every
+# claim) and when the lease runs out unless renewed (persistence.leases). A single process
+# never writes it.
+shard_leases = Table(
+    "shard_leases",
+    metadata,
+    Column("shard_id", Integer, primary_key=True, autoincrement=False),
+    Column("shard_count", Integer, nullable=False),
+    Column("owner", String(64), nullable=True),
+    Column("token", BigInteger, nullable=False, server_default=text("0")),
+    Column("expires_at", DateTime(timezone=True), nullable=True),
+    Column("claimed_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint("shard_id >= 0 AND shard_id < shard_count", name="ck_shard_in_range"),
+)
+
+
 def is_active() -> ColumnElement[bool]:
     """``tables.status IN ('lobby', 'playing')`` with the statuses written out, as in the
     partial index on active channels, so that SQLite can use that index."""

@@ -165,6 +165,7 @@ def _duration(seconds: int) -> str:
 
 
 async def upsert_guild(ctx: WriteContext, /, guild_id: int, **values: Any) -> None:
+    await ctx.check_lease(guild_id)
     changed = await ctx.write(
         update(guild_settings)
         .where(guild_settings.c.guild_id == guild_id)
@@ -180,6 +181,7 @@ async def set_channel_timer(
     ctx: WriteContext, /, guild_id: int, channel_id: int, seconds: int | None
 ) -> None:
     """A channel's own turn timer; ``None`` removes it (and so the channel's row)."""
+    await ctx.check_lease(guild_id)
     if seconds is None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))
         return
@@ -200,6 +202,7 @@ async def put_rules(
     ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str, rules: dict[str, Any]
 ) -> None:
     """A game's house rules for the server (``channel_id`` ``None``) or a channel."""
+    await ctx.check_lease(guild_id)
     changed = await ctx.write(
         update(house_rules)
         .where(*_rules_of(guild_id, channel_id, game))
@@ -222,6 +225,7 @@ async def reset_rules(
 ) -> None:
     """Back to the defaults: the server's rules of ``game``, or a channel's whole
     override (its rules of ``game`` and its turn timer)."""
+    await ctx.check_lease(guild_id)
     await ctx.write(delete(house_rules).where(*_rules_of(guild_id, channel_id, game)))
     if channel_id is not None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))

@@ -6,7 +6,8 @@ outbox, scores and stats.
 :mod:`~persistence.tables_api` (lobbies, seats, start and end),
 :mod:`~persistence.moves_api` (the move log, loading and replaying games),
 :mod:`~persistence.results_api` (score sheets, history, leaderboards, stats) and
-:mod:`~persistence.outbox_api` (what writes owe their channels).
+:mod:`~persistence.outbox_api` (what writes owe their channels) and
+:mod:`~persistence.leases` (which process owns which shard, when several share PostgreSQL).
 
 Every method is async, validates its input before writing, and raises a specific
 :mod:`persistence.errors` exception (writing nothing) when the input is wrong. Every
@@ -18,10 +19,13 @@ states, moves and figures as the game encodes them (:class:`engine.game.Game`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from persistence.core import SNAPSHOT_EVERY
 from persistence.database import make_engine
+from persistence.fence import shard_of
+from persistence.leases import LeasesAPI
 from persistence.migrate import upgrade_database
 from persistence.moves_api import MovesAPI
 from persistence.outbox_api import OutboxAPI
@@ -33,8 +37,16 @@ from persistence.tables_api import TablesAPI
 __all__ = ["MAX_TURN_SECONDS", "SNAPSHOT_EVERY", "Store"]
 
 
-class Store(SettingsAPI, TablesAPI, MovesAPI, ResultsAPI, OutboxAPI):
+class Store(SettingsAPI, TablesAPI, MovesAPI, ResultsAPI, OutboxAPI, LeasesAPI):
     """The database of one bot. Open it with :meth:`open`; close it with :meth:`close`."""
+
+    def forget_shards(self, shard_count: int, shards: Iterable[int]) -> None:
+        """What this process kept in memory of the guilds of ``shards`` (the move writer's
+        cursors, cached settings) is dropped: it gave them up or takes them over, and
+        another process may have written them meanwhile."""
+        chosen = set(shards)
+        self.writer.forget_guilds(lambda guild: shard_of(guild, shard_count) in chosen)
+        self.settings_cache.invalidate()
 
     @classmethod
     async def open(cls, url: str | None = None, **engine_options: Any) -> Store:

@@ -1,8 +1,9 @@
 """The writes on tables and seats, as move-writer operations, for any game.
 
 Each is an async function of a :class:`~persistence.writer.WriteContext` run inside the
-writer's shared transaction: it reads and checks first, raising its refusal (which then
-wrote nothing) before its first write, and keeps the writer's cursor of the table in step
+writer's shared transaction: it reads and checks first (the table's shard lease too, when
+this process is one of several: :meth:`~persistence.writer.WriteContext.check_lease`),
+raising its refusal (which then wrote nothing) before its first write, and keeps the writer's cursor of the table in step
 with what it changes. :class:`~persistence.tables_api.TablesAPI` queues them.
 """
 
@@ -41,6 +42,7 @@ async def create_table(
     options: dict[str, Any],
     game: str,
 ) -> TableInfo:
+    await ctx.check_lease(guild_id)
     existing = (
         await ctx.conn.execute(
             select(tables.c.id).where(tables.c.channel_id == channel_id, is_active())
@@ -95,6 +97,7 @@ def _check_room(info: TableInfo) -> None:
 
 async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
     if info.seat_of(user_id) is not None:
         raise AlreadySeated(f"{name} is already at this table.")
@@ -109,6 +112,7 @@ async def join_table(ctx: WriteContext, table_id: int, user_id: int, name: str) 
 
 async def add_ai(ctx: WriteContext, table_id: int, level: str) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
     check_level(level, stored_game(info.game, f"Table {table_id}"))
     _check_room(info)
@@ -127,6 +131,7 @@ async def add_ai(ctx: WriteContext, table_id: int, level: str) -> TableInfo:
 
 async def leave_lobby(ctx: WriteContext, table_id: int, user_id: int) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
     seat = info.seat_of(user_id)
     if seat is None:
@@ -150,6 +155,7 @@ async def leave_lobby(ctx: WriteContext, table_id: int, user_id: int) -> TableIn
 
 async def remove_ai(ctx: WriteContext, table_id: int, position: int) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
     seat = next((s for s in info.seats if s.position == position), None)
     if seat is None or not seat.is_ai:
@@ -182,6 +188,7 @@ async def start_table(
     whole (every replay of the log starts there), its snapshot and the ``opening`` moves
     that led to it."""
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
     game = stored_game(info.game, f"Table {table_id}")
     if sorted(seat_order) != list(range(len(info.seats))):
@@ -254,6 +261,7 @@ async def end_table(
     ctx: WriteContext, table_id: int, status: str, announcements: Sequence[Announcement]
 ) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     if not info.is_active:
         raise WrongTableStatus(table_id, info.status, "lobby or playing")
     await ctx.write(
@@ -277,6 +285,7 @@ async def set_seat_ai(
     """Hand a seat to the AI; when its player left and hosted, the host passes on to the
     next seat (in seat order after theirs, wrapping) still played by a human."""
     info = await read_table(ctx.conn, table_id)
+    await ctx.check_lease(info.guild_id)
     need_status(info, "playing")
     check_level(level, stored_game(info.game, f"Table {table_id}"))
     if not 0 <= position < len(info.seats):
@@ -305,6 +314,7 @@ async def set_seat_ai(
 
 
 async def set_timeouts(ctx: WriteContext, table_id: int, position: int, count: int) -> None:
+    await ctx.check_table_lease(table_id)
     changed = await ctx.write(
         update(seats)
         .where(seats.c.table_id == table_id, seats.c.position == position)
@@ -316,6 +326,7 @@ async def set_timeouts(ctx: WriteContext, table_id: int, position: int, count: i
 
 
 async def update_table(ctx: WriteContext, table_id: int, values: dict[str, Any]) -> None:
+    await ctx.check_table_lease(table_id)
     changed = await ctx.write(update(tables).where(tables.c.id == table_id).values(**values))
     if not changed.rowcount:
         raise TableNotFound(f"There is no table {table_id}.")

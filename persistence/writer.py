@@ -15,6 +15,12 @@ Two kinds of write share the queue and the transactions, in the order they arriv
   ``TableFull``) leaves the shared transaction clean and reaches its caller after the
   commit; any other error rolls the transaction back, and the batch is retried one write
   at a time so that only the failing write fails.
+
+With a :class:`~persistence.fence.Fence` (a process of several sharing PostgreSQL, which
+holds shard leases), every transaction first checks the leases of what it writes: moves by
+their table's guild, operations by calling :meth:`WriteContext.check_lease` before they
+write. A write on a shard this process no longer holds fails with
+:class:`~persistence.errors.LeaseLost` and writes nothing; the others go on.
 """
 
 from __future__ import annotations
@@ -35,12 +41,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.expression import Executable
 
-from persistence.errors import StaleVersion, StorageError, WrongTableStatus
+from persistence.errors import LeaseLost, StaleVersion, StorageError, WrongTableStatus
+from persistence.fence import Fence
 from persistence.hotpath import BatchSQL, FastCommit, Statements, run_in_transaction
 from persistence.records import Announcement, MoveResult, SeatInfo, TableCursor
 from persistence.results import ResultRow, credited_stats
 from persistence.rows import read_cursor
-from persistence.schema import moves
+from persistence.schema import moves, tables
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 1000
@@ -93,6 +100,8 @@ class _Attempt:
         self.closed: set[int] = set()
         self.outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         self.hooks: list[Callable[[], None]] = []
+        self.fenced: set[int] = set()  # shards whose leases this transaction checked
+        self.refused: set[int] = set()  # id() of writes refused before writing
 
     def succeed(self, future: asyncio.Future[Any], value: Any) -> None:
         self.outcomes.append((future, value, None))
@@ -121,6 +130,28 @@ class WriteContext:
         if result.rowcount != 0:
             self.wrote = True
         return result
+
+    async def check_lease(self, guild_id: int) -> None:
+        """Before writing anything of the guild (a table, its settings): with a fence,
+        raise :class:`LeaseLost` unless this process still holds the guild's shard (its
+        lease row share-locked until the commit). Nothing to check for one process."""
+        fence = self.writer.fence
+        if fence is None:
+            return
+        shard = fence.shard_of(guild_id)
+        if shard not in self._attempt.fenced:
+            await fence.check(self.conn, [shard])
+            self._attempt.fenced.add(shard)
+
+    async def check_table_lease(self, table_id: int) -> None:
+        """:meth:`check_lease` for the table's guild (looked up only with a fence)."""
+        if self.writer.fence is None:
+            return
+        guild = (
+            await self.conn.execute(select(tables.c.guild_id).where(tables.c.id == table_id))
+        ).scalar_one_or_none()
+        if guild is not None:
+            await self.check_lease(int(guild))
 
     def cursor(self, table_id: int) -> TableCursor | None:
         """The move writer's cursor of the table as this transaction leaves it (to be
@@ -170,6 +201,8 @@ class MoveWriter:
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
         self.checkpoint: asyncio.Task[None] | None = None
+        # the shard leases every write is checked against (None: one process, no check)
+        self.fence: Fence | None = None
         self._since_checkpoint = 0
         self._epoch = 0  # bumped by every publish of cursors
         self._conn: AsyncConnection | None = None
@@ -233,6 +266,13 @@ class MoveWriter:
     def forget(self, table_id: int) -> None:
         """Drop the cached cursor of ``table_id`` (it is read again when next needed)."""
         self.cursors.pop(table_id, None)
+
+    def forget_guilds(self, belongs: Callable[[int], bool]) -> None:
+        """Drop the cached cursors of the tables whose guild ``belongs`` (a shard given up
+        or taken over: another process may have written them)."""
+        self._epoch += 1  # a cursor being read now is not kept either
+        for tid in [t for t, cur in self.cursors.items() if belongs(cur.guild_id)]:
+            del self.cursors[tid]
 
     async def cursor(self, table_id: int) -> TableCursor:
         """The table's cursor as of the last commit. Only tables being played are kept."""
@@ -360,6 +400,7 @@ class MoveWriter:
         else:
             async with conn.begin():
                 await self._load_missing(conn, attempt, move_tables)
+                await self._fence_moves(conn, attempt, moves_alone)
                 seen = await self._known_interactions(conn, pending) if careful else set()
                 stale: list[MoveWrite] = []
                 segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]] = []
@@ -394,8 +435,42 @@ class MoveWriter:
                 await self._settle_repeats(conn, attempt, stale)
         if segment:
             batch, counts = self._build(segment)
+            fence = self.fence
+            if fence is not None:  # the leases are checked in the commit's transaction
+                batch.fence = fence
+                batch.fence_shards = sorted(
+                    {fence.shard_of(cur.guild_id) for _, cur, _, _ in segment}
+                )
             ids = await self.fast.commit(conn, batch)
             self._accept(attempt, segment, counts, ids)
+
+    async def _fence_moves(
+        self, conn: AsyncConnection, attempt: _Attempt, writes: list[MoveWrite]
+    ) -> None:
+        """With a fence: check the leases of the moves' shards in this transaction; a move
+        on a shard this process no longer holds fails with :class:`LeaseLost`."""
+        fence = self.fence
+        if fence is None or not writes:
+            return
+        shard_of: dict[int, int] = {}
+        for w in writes:
+            cur = self._working_cursor(attempt, w.table_id)
+            assert cur is not None
+            shard_of[id(w)] = fence.shard_of(cur.guild_id)
+        shards = sorted(set(shard_of.values()))
+        try:
+            await fence.check(conn, shards)
+            lost: set[int] = set()
+        except LeaseLost as err:
+            lost = set(err.shards)
+            if len(lost) < len(shards):  # share-lock the rows of the shards still held
+                await fence.check(conn, [s for s in shards if s not in lost])
+        attempt.fenced.update(s for s in shards if s not in lost)
+        for w in writes:
+            shard = shard_of[id(w)]
+            if shard in lost:
+                attempt.refused.add(id(w))
+                attempt.fail(w.future, LeaseLost([shard]))
 
     async def _run_operation(self, conn: AsyncConnection, attempt: _Attempt, w: OpWrite) -> None:
         ctx = WriteContext(self, conn, attempt)
@@ -442,6 +517,8 @@ class MoveWriter:
         segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]],
         stale: list[MoveWrite],
     ) -> None:
+        if id(w) in attempt.refused:
+            return
         cur = self._working_cursor(attempt, w.table_id)
         assert cur is not None
         if w.interaction_id is not None and w.interaction_id in seen:

@@ -32,9 +32,10 @@ async def started_table(
     ais: int = 1,
     seed: int = 1,
     rules: HouseRules | None = None,
+    guild: int = GUILD,
 ) -> tuple[TableInfo, StackState, random.Random]:
-    """A table in ``channel`` with users 1..humans and AI seats, started."""
-    info = await store.create_table(GUILD, channel, 1, "user1")
+    """A table in ``channel`` (of ``guild``) with users 1..humans and AI seats, started."""
+    info = await store.create_table(guild, channel, 1, "user1")
     for user in range(2, humans + 1):
         info = await store.join_table(info.id, user, f"user{user}")
     for _ in range(ais):

@@ -1,0 +1,254 @@
+"""Shard leases: which bot process owns which shard's tables when several processes share
+one PostgreSQL database (``stackbot run --shards``), and the fence that keeps a process that
+lost a shard from ever writing its tables again.
+
+A guild's shard is ``(guild_id >> 22) % shard_count`` (Discord's rule), and a table belongs
+to its guild's shard. A process owns a shard through the shard's row in ``shard_leases``:
+
+* ``owner``: the process's node id (unique to one run of one process), NULL when free;
+* ``token``: the fencing token, bumped by every claim, so that an owner that was replaced
+  holds a token nobody has any more, even if it comes back under the same name;
+* ``expires_at``: when the lease runs out unless its holder renews it (the database's
+  clock, never a process's).
+
+The fence. Every write transaction of a process that holds leases (the move writer's, and
+every other write of a table or a server's settings) first reads the rows of the shards it
+writes ``FOR KEY SHARE`` and checks that each is still held by this process, under the token
+it claimed, unexpired and under the same shard count; a write on any other shard fails with
+:class:`~persistence.errors.LeaseLost` and writes nothing. A claim reads its row ``FOR
+UPDATE``, which waits for every transaction holding that share lock: so every write of the
+old owner either committed before the claim (and the new owner, which loads the shard's
+tables after its claim, sees it) or runs after it and is refused. Renewing is a plain update
+of ``expires_at``, which does not conflict with the share lock: writes never wait for a
+heartbeat. A lease that expired is lost too: its holder must claim it again (a new token)
+and reload.
+
+SQLite databases (one process) never use leases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import (
+    func,
+    literal,
+    select,
+    text,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from persistence.core import StoreCore
+from persistence.errors import ShardCountMismatch, StorageError
+from persistence.fence import Fence, in_shards, shard_of
+from persistence.rows import aware
+from persistence.schema import shard_leases
+
+# Claims and releases take this transaction-level advisory lock, so that two processes
+# started with different shard counts cannot both claim.
+CLAIM_LOCK = 0x537461636B6C73  # "Stackls"
+MAX_SHARDS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One shard's row: who holds it, under which token, and whether it is live now."""
+
+    shard: int
+    shard_count: int
+    owner: str | None
+    token: int
+    expires_at: datetime | None
+    live: bool  # held and unexpired, by the database's clock
+
+    @property
+    def free(self) -> bool:
+        return self.owner is None or not self.live
+
+
+def _lease(row: Any) -> Lease:
+    return Lease(
+        int(row.shard_id),
+        int(row.shard_count),
+        row.owner,
+        int(row.token),
+        aware(row.expires_at),
+        bool(row.live) and row.owner is not None,
+    )
+
+
+def _ttl(seconds: float) -> Any:
+    return func.now() + literal(timedelta(seconds=seconds))
+
+
+LEASE_COLUMNS = (
+    shard_leases.c.shard_id,
+    shard_leases.c.shard_count,
+    shard_leases.c.owner,
+    shard_leases.c.token,
+    shard_leases.c.expires_at,
+    (shard_leases.c.expires_at > func.now()).label("live"),
+)
+
+
+class LeasesAPI(StoreCore):
+    """Claiming, renewing and releasing shard leases (PostgreSQL only)."""
+
+    def _need_postgresql(self) -> None:
+        if self.engine.dialect.name != "postgresql":
+            raise StorageError(
+                "Shards need PostgreSQL: several processes cannot share a SQLite file. "
+                "Set DATABASE_URL=postgresql+asyncpg://..."
+            )
+
+    @property
+    def fence(self) -> Fence | None:
+        """The leases every write of this store is checked against (``None``: one process,
+        no check)."""
+        return self.writer.fence
+
+    def use_fence(self, fence: Fence) -> None:
+        """From now on, every write is checked against ``fence`` in its transaction."""
+        self._need_postgresql()
+        self.writer.fence = fence
+
+    async def prepare_leases(self, shard_count: int) -> None:
+        """Make sure every shard of ``shard_count`` has its row (free), and refuse a
+        shard count other than the one live leases were claimed under."""
+        self._need_postgresql()
+        if not 1 <= shard_count <= MAX_SHARDS:
+            raise StorageError(f"A shard count is 1 to {MAX_SHARDS}, not {shard_count}.")
+        async with self.engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CLAIM_LOCK})
+            await _refuse_other_count(conn, shard_count)
+            await conn.execute(
+                pg_insert(shard_leases)
+                .values([{"shard_id": s, "shard_count": shard_count} for s in range(shard_count)])
+                .on_conflict_do_nothing(index_elements=[shard_leases.c.shard_id])
+            )
+
+    async def leases(self, shard_count: int | None = None) -> list[Lease]:
+        """Every shard's lease (of ``shard_count``'s shards when given), by shard."""
+        self._need_postgresql()
+        query = select(*LEASE_COLUMNS).order_by(shard_leases.c.shard_id)
+        if shard_count is not None:
+            query = query.where(shard_leases.c.shard_id < shard_count)
+        async with self.engine.connect() as conn:
+            return [_lease(r) for r in await conn.execute(query)]
+
+    async def claim_shard(
+        self,
+        shard: int,
+        owner: str,
+        shard_count: int,
+        ttl: float,
+        *,
+        replacing: tuple[str, int] | None = None,
+    ) -> int | None:
+        """Claim ``shard`` for ``owner`` when it is free (never held, released, or
+        expired by the database's clock), or when it is still held by exactly
+        ``replacing`` (the owner and token of a process known to be dead). The new fencing
+        token, or ``None`` when the shard is held by someone else. Waits for every write
+        transaction of the former holder still under way (they hold the row's share
+        lock), so none of them commits after the claim."""
+        self._need_postgresql()
+        if not 0 <= shard < shard_count:
+            raise StorageError(f"Shard {shard} is not one of {shard_count} shards.")
+        async with self.engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CLAIM_LOCK})
+            await _refuse_other_count(conn, shard_count)
+            await conn.execute(
+                pg_insert(shard_leases)
+                .values(shard_id=shard, shard_count=shard_count)
+                .on_conflict_do_nothing(index_elements=[shard_leases.c.shard_id])
+            )
+            row = (
+                await conn.execute(
+                    select(*LEASE_COLUMNS).where(shard_leases.c.shard_id == shard).with_for_update()
+                )
+            ).one()
+            lease = _lease(row)
+            taken_over = replacing is not None and (lease.owner, lease.token) == replacing
+            if not (lease.free or taken_over):
+                return None
+            token = (
+                await conn.execute(
+                    update(shard_leases)
+                    .where(shard_leases.c.shard_id == shard)
+                    .values(
+                        owner=owner,
+                        token=shard_leases.c.token + 1,
+                        shard_count=shard_count,
+                        expires_at=_ttl(ttl),
+                        claimed_at=func.now(),
+                    )
+                    .returning(shard_leases.c.token)
+                )
+            ).scalar_one()
+            return int(token)
+
+    async def renew_leases(self, owner: str, tokens: Mapping[int, int], ttl: float) -> set[int]:
+        """Renew the leases ``owner`` holds (shard → token) for ``ttl`` seconds more; the
+        shards still held. One that expired, or that another process claimed, is lost."""
+        self._need_postgresql()
+        if not tokens:
+            return set()
+        pairs = sorted(tokens.items())
+        async with self.engine.begin() as conn:
+            renewed = await conn.execute(
+                update(shard_leases)
+                .where(
+                    shard_leases.c.owner == owner,
+                    tuple_(shard_leases.c.shard_id, shard_leases.c.token).in_(pairs),
+                    shard_leases.c.expires_at > func.now(),
+                )
+                .values(expires_at=_ttl(ttl))
+                .returning(shard_leases.c.shard_id)
+            )
+            return {int(r[0]) for r in renewed}
+
+    async def release_shards(self, owner: str, tokens: Mapping[int, int]) -> set[int]:
+        """Give up the leases ``owner`` holds under these tokens (its tables are written
+        and forgotten): free at once for the next claim. The shards released."""
+        self._need_postgresql()
+        if not tokens:
+            return set()
+        pairs = sorted(tokens.items())
+        async with self.engine.begin() as conn:
+            released = await conn.execute(
+                update(shard_leases)
+                .where(
+                    shard_leases.c.owner == owner,
+                    tuple_(shard_leases.c.shard_id, shard_leases.c.token).in_(pairs),
+                )
+                .values(owner=None, expires_at=func.now())
+                .returning(shard_leases.c.shard_id)
+            )
+            return {int(r[0]) for r in released}
+
+
+async def _refuse_other_count(conn: AsyncConnection, shard_count: int) -> None:
+    """Refuse while any live lease was claimed under another shard count (its guilds
+    would overlap this count's)."""
+    other = (
+        await conn.execute(
+            select(shard_leases.c.shard_count, shard_leases.c.owner)
+            .where(
+                shard_leases.c.shard_count != shard_count,
+                shard_leases.c.owner.is_not(None),
+                shard_leases.c.expires_at > func.now(),
+            )
+            .limit(1)
+        )
+    ).first()
+    if other is not None:
+        raise ShardCountMismatch(int(other.shard_count), shard_count, str(other.owner))
+
+
+__all__ = ["Fence", "Lease", "LeasesAPI", "in_shards", "shard_of"]
