@@ -20,7 +20,7 @@ from bot.config import Settings
 from bot.painter import Mode, Painter
 from bot.story import STORY_ITEMS
 from bot.tables import Tables
-from bot.views import DYNAMIC_ITEMS, answer_error
+from bot.views import DYNAMIC_ITEMS, admitted, answer_error
 from persistence import Store
 
 log = logging.getLogger(__name__)
@@ -31,14 +31,13 @@ STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
 
 
 class StackTree(app_commands.CommandTree["StackBot"]):
-    """Refuses commands while the bot is stopping."""
+    """Refuses commands while the bot is stopping (or, one process of several, while the
+    server's shard is not served here: :func:`bot.views.admitted`)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        tables = self.client._tables
-        if tables is not None and not tables.accepting:
-            await interaction.response.send_message(STOPPING, ephemeral=True)
-            return False
-        return True
+        if self.client._tables is None:
+            return True
+        return await admitted(interaction)
 
 
 class StackBot(commands.Bot):

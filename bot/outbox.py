@@ -56,6 +56,15 @@ class Outbox:
             if not lock.locked() and self._delivering.get(table_id) is lock:
                 del self._delivering[table_id]
 
+    async def finish(self, table_ids: set[int]) -> None:
+        """Wait for the deliveries under way of these tables (their shard is handed over:
+        what was sent is marked delivered before the next process looks)."""
+        for table_id in table_ids:
+            lock = self._delivering.get(table_id)
+            if lock is not None:
+                async with lock:
+                    pass
+
     async def _redeliver(self, table_id: int) -> None:
         await asyncio.sleep(REDELIVER_AFTER)
         await self.deliver(table_id)

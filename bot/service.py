@@ -50,6 +50,7 @@ from engine.game import Decision, Event, GameEnded, GameState, RoundEnded, Setup
 from persistence import (
     AlreadySeated,
     InvalidSettings,
+    LeaseLost,
     StaleVersion,
     StorageError,
     Store,
@@ -66,6 +67,10 @@ RECENT_TURNS = 8
 TIMEOUTS_BEFORE_AI = 3
 TABLE = Announcement("table")  # re-render the table message (a table that closed)
 STEP_LIMIT = 100_000  # moves one step may play without a human (a game that never waits)
+MOVED_AWAY = (
+    "This server's tables are moving to another process of the bot, so nothing was played. "
+    "Try again in a few seconds."
+)
 
 
 class Refusal(Exception):
@@ -95,6 +100,7 @@ class LiveTable:
     turns: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_TURNS))
     turn_started: datetime | None = None  # when the current turn began
     idle_since: datetime | None = None  # the last human action (for idle expiry)
+    away: bool = False  # its shard went to another process: nothing more is done here
 
     @property
     def id(self) -> int:
@@ -327,10 +333,14 @@ class TableService:
         self.by_id.pop(live.id, None)
         self.clock.table_closed(live)
 
-    async def load(self) -> list[LiveTable]:
-        """Load every active table from storage (at start-up), and play the turns the AI
-        seats owe (a crash may have come between a human's move and the AI's reply)."""
-        loaded = await self.store.load_active_tables()
+    async def load(
+        self, *, shard_count: int | None = None, shards: frozenset[int] | None = None
+    ) -> list[LiveTable]:
+        """Load every active table from storage (at start-up; with ``shards`` of
+        ``shard_count``, those of guilds on these shards: a process of several adopting
+        them), and play the turns the AI seats owe (a crash may have come between a
+        human's move and the AI's reply)."""
+        loaded = await self.store.load_active_tables(shard_count=shard_count, shards=shards)
         tables = [self._track(t.info, t.state) for t in loaded]
         for live in tables:
             await self.catch_up(live)
@@ -340,7 +350,7 @@ class TableService:
         """Play pending AI turns, and close a table that has no human left."""
         async with live.lock:
             outcome = MoveOutcome(live)
-            if not live.info.is_active or live.state is None:
+            if live.away or not live.info.is_active or live.state is None:
                 return outcome
             if not live.info.humans:
                 await self._close(live, outcome, "No human is left at the table, so it is closed.")
@@ -360,9 +370,18 @@ class TableService:
             raise Refusal("This table has ended. Start a new one with `/table new`.")
         return live
 
+    def let_go(self, live: LiveTable) -> None:
+        """The table's shard goes to another process: requests queued for its lock are
+        refused from now on, and it is forgotten here (its stored state stays whole)."""
+        live.away = True
+        self._forget(live)
+
     @staticmethod
     def _still_open(live: LiveTable) -> None:
-        """Checked once the lock is held: a request queued behind a game-ending move."""
+        """Checked once the lock is held: a request queued behind a game-ending move (or
+        behind the hand-over of the table's shard to another process)."""
+        if live.away:
+            raise Refusal(MOVED_AWAY)
         if not live.info.is_active:
             raise Refusal("This table has ended. Start a new one with `/table new`.")
 
@@ -611,7 +630,7 @@ class TableService:
             return None
         now = now or self.now()
         async with live.lock:
-            if not live.info.is_active:
+            if live.away or not live.info.is_active:
                 return None
             settings = await self.settings(live.info)
             since = self.idle_since(live)
@@ -753,7 +772,7 @@ class TableService:
             return None
         async with live.lock:
             state = live.state
-            if not live.info.is_active or state is None or state.is_over:
+            if live.away or not live.info.is_active or state is None or state.is_over:
                 return None
             if live.version != version or state.current_player is None:
                 return None
@@ -837,6 +856,9 @@ class TableService:
             return
         try:
             result = await self._record(live, step, interaction_id, timeouts, to_ai, human)
+        except LeaseLost as err:  # the shard went to another process: it plays on there
+            log.warning("table %s: move not stored (%s)", live.id, err)
+            raise Refusal(MOVED_AWAY) from None
         except (StaleVersion, StorageError, WrongTableStatus) as err:
             log.warning("table %s: move not stored (%s); reloading", live.id, err)
             raise Refusal(

@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -44,11 +44,12 @@ from bot.games.base import DiscordGame, Panel
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
-from bot.service import LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.service import MOVED_AWAY, LiveTable, MoveOutcome, Player, Refusal, TableService
 from bot.text import fit_message
 from bot.thinking import Thinker
 from bot.views import (
     PICTURE,
+    STOPPING,
     TableLayout,
     closed_layout,
     end_view,
@@ -58,7 +59,11 @@ from bot.views import (
     table_of_custom_id,
 )
 from persistence import Store
+from persistence.fence import shard_of
 from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
+
+if TYPE_CHECKING:
+    from bot.cluster import Cluster
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
@@ -154,6 +159,8 @@ class Tables:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.outbox = Outbox(self)
         self.accepting = True
+        # one process of several: the shards it serves (None: it serves every table)
+        self.cluster: Cluster | None = None
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` in the background; an error is logged, never lost or fatal."""
@@ -192,15 +199,23 @@ class Tables:
         """Load every active table (playing the turns AI seats owe), then bring every
         channel up to date from storage: table messages re-rendered, pings owed, the outbox
         delivered (what a crash left unsaid), stray table messages removed."""
-        tables = await self.service.load()
+        await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
+        await self.adopt(None, None)
+
+    async def adopt(self, shard_count: int | None, shards: frozenset[int] | None) -> None:
+        """As :meth:`resume`, for the tables of guilds on ``shards`` (of ``shard_count``)
+        only: this process (one of several) takes them over, from what is stored; ``None``
+        for every table."""
+        if shard_count is not None and shards is not None:
+            self.store.forget_shards(shard_count, shards)
+        tables = await self.service.load(shard_count=shard_count, shards=shards)
         for live in tables:
             self.messages[live.id] = TableMessage(
                 live.info.message_channel_id or live.channel_id,
                 live.info.message_id,
                 pinged_version=live.info.pinged_version,
             )
-        pending = await self.store.pending_outbox()
-        await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
+        pending = await self.store.pending_outbox(shard_count=shard_count, shards=shards)
         channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
@@ -208,7 +223,64 @@ class Tables:
             channels.setdefault(item.channel_id, ([], []))[1].append(item)
         for channel_id, (lives, items) in channels.items():
             self._spawn(self._recover(channel_id, lives, items), "recover channel")
-        log.info("resumed %d active tables", len(self.service.by_id))
+        where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
+        log.info("resumed %d active tables%s", len(tables), where)
+
+    def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable]:
+        return [
+            live
+            for live in self.service.by_id.values()
+            if shard_of(live.info.guild_id, shard_count) in shards
+        ]
+
+    async def release(self, shard_count: int, shards: frozenset[int]) -> None:
+        """Hand the tables of ``shards`` over to another process: their clocks stopped,
+        requests queued for them refused, the steps and deliveries under way finished (so
+        that everything they owe is written), then forgotten here."""
+        lives = self._on_shards(shard_count, shards)
+        records = [self.messages.get(live.id) for live in lives]
+        for live in lives:
+            self._stop_clock(live.id)
+        for live in lives:
+            async with live.lock:  # the step under way ends (and is committed) first
+                self.service.let_go(live)
+        for record in records:
+            if record is not None:
+                async with record.lock:  # a re-post under way records where it went
+                    pass
+        await self.outbox.finish({live.id for live in lives})
+        self.store.forget_shards(shard_count, shards)
+
+    async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
+        """The leases of ``shards`` were lost: their tables are forgotten at once (any
+        write of them would be refused now)."""
+        for live in self._on_shards(shard_count, shards):
+            self._stop_clock(live.id)
+            self.service.let_go(live)
+        self.store.forget_shards(shard_count, shards)
+
+    def admits(self, guild_id: int | None) -> str | None:
+        """Whether an interaction from ``guild_id`` is taken here: ``None`` yes; else the
+        refusal to say (the bot is stopping; the server's shard is being taken over), or
+        ``""`` to say nothing (another process of the bot serves that server)."""
+        if not self.accepting:
+            return STOPPING
+        cluster = self.cluster
+        if cluster is None or guild_id is None:
+            return None
+        shard = cluster.shard_of(guild_id)
+        if cluster.serves(shard):
+            return None
+        if cluster.served_elsewhere(shard) is not None:
+            return ""
+        return MOVED_AWAY
+
+    def health(self) -> dict[str, Any]:
+        """What this process serves, for its heartbeat and health report."""
+        return {"tables": len(self.service.by_id), "clocks": self._clocks()}
+
+    def _clocks(self) -> int:
+        return sum(1 for r in self.messages.values() if r.clock is not None and not r.clock.done())
 
     async def _recover(
         self, channel_id: int, lives: list[LiveTable], items: list[OutboxItem]

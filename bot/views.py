@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import Choice, Refusal
+from bot.service import MOVED_AWAY, Choice, Refusal
 from bot.text import cut
+from persistence import LeaseLost
 
 if TYPE_CHECKING:
     from bot.games.base import DiscordGame, Host, PrivateButton
@@ -52,6 +53,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     with a short note, never Discord's "This interaction failed"."""
     if isinstance(error, Refusal):
         text = str(error)
+    elif isinstance(error, LeaseLost):  # the table's shard went to another process
+        log.info("guild=%s %s: %s", interaction.guild_id, where, error)
+        text = MOVED_AWAY
     else:
         log.error(
             "guild=%s channel=%s user=%s %s failed",
@@ -71,6 +75,22 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+
+async def admitted(interaction: discord.Interaction) -> bool:
+    """Whether the host takes the interaction (a command or a click); if not, the user
+    is told why — the bot is stopping, or this server's shard is being taken over by
+    another process — or, when another process of the bot serves the server, nothing is
+    said here: that process answers."""
+    refusal = host_of(interaction).admits(interaction.guild_id)
+    if refusal is None:
+        return True
+    if refusal:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                refusal, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+    return False
 
 
 class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
@@ -102,10 +122,7 @@ class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return button
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if host_of(interaction).accepting:
-            return True
-        await interaction.response.send_message(STOPPING, ephemeral=True)
-        return False
+        return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

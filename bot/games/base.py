@@ -187,6 +187,10 @@ class Host(Protocol):
     draw_pictures: bool
     accepting: bool
 
+    def admits(self, guild_id: int | None) -> str | None:
+        """``None``: the interaction is taken; else the refusal to say (``""``: none)."""
+        ...
+
     async def say(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """Answer ephemerally (a follow-up when already answered)."""
         ...

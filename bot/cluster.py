@@ -1,0 +1,611 @@
+"""Several bot processes over one PostgreSQL database and one Redis: each owns some of
+Discord's shards — and so the tables of their guilds — and the others take over the
+shards of one that dies.
+
+Two well-kept engines, two jobs:
+
+* **PostgreSQL holds ownership** (:mod:`persistence.leases`): a lease per shard, with a
+  fencing token, checked in the same transaction as every write. Whatever Redis says, a
+  process writes a table only while the database says it holds the table's shard.
+* **Redis holds liveness**: every process writes a heartbeat (a counter, with what it
+  holds and how it is doing) into one hash every second, and says on a channel when it
+  joins, gives shards up or leaves. A process whose counter has not moved for
+  ``dead_after`` seconds — by the observer's own clock, so no two machines' clocks are
+  compared — is dead, and its leases may be taken over under their exact token.
+
+Each process computes the same assignment from the live processes it sees
+(:func:`assign`): a shard goes to the live process started with it in its ``--shards``
+(its home; the lowest node id if several), and otherwise, by rendezvous hashing, to one
+of the live processes — so a dead process's shards spread over the survivors, and come
+back to it (handed over cleanly) when it is running again. A process that just started
+takes only its home shards for its first ``boot_grace`` seconds, while the others of a
+cluster booting together show up. Then it converges: it gives up
+the shards assigned elsewhere (serving them no more, writing what it owes, releasing the
+lease) and claims those assigned to it that are free, expired, or held by a dead process,
+adopting each (its tables loaded, their timers and owed messages resumed) before serving
+it. Heartbeats run in their own task, so that a long adoption never looks like death.
+
+Without Redis (down, or unreachable) a process keeps what it holds, renews its leases,
+and claims only its own free or expired home shards: nobody is taken over on a guess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from persistence import Store
+from persistence.errors import StorageError
+from persistence.fence import Fence
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 1.0  # seconds between two heartbeats (and lease renewals)
+DEAD_AFTER = 5.0  # a heartbeat that has not moved for this long: the process is dead
+LEASE_TTL = 15.0  # a lease not renewed for this long expires (its holder is fenced)
+FORGET_AFTER = 60.0  # a dead process's entry is removed from the registry after this
+DEFAULT_PREFIX = "stackbot"
+
+
+class ShardHost(Protocol):
+    """What a process does with its shards (the bot: :class:`bot.sharding.BotShards`;
+    the load test's process: :class:`bot.tables.Tables` alone)."""
+
+    async def adopt(self, shard_count: int, shards: frozenset[int]) -> None:
+        """Load and serve the shards' tables (their leases are held)."""
+
+    async def release(self, shard_count: int, shards: frozenset[int]) -> None:
+        """Stop serving the shards and write everything owed (the leases are released
+        next)."""
+
+    async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
+        """The leases are lost: stop serving the shards at once (nothing more can be
+        written)."""
+
+    def health(self) -> dict[str, Any]:
+        """Figures for the heartbeat and the health report (tables, latencies...)."""
+
+
+def parse_shards(text: str, shard_count: int) -> frozenset[int]:
+    """``0-3``, ``0,2,5-7`` or ``none`` (a process that only takes over): the shards,
+    each checked against ``shard_count``. Raises ``ValueError`` naming what is wrong."""
+    words = text.strip().lower()
+    if words in ("", "none"):
+        return frozenset()
+    shards: set[int] = set()
+    for part in words.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ValueError(f"{part!r} is not a shard or a range like 0-3") from None
+        if first > last:
+            raise ValueError(f"{part!r} runs backwards")
+        if first < 0 or last >= shard_count:
+            raise ValueError(
+                f"shard {last if last >= shard_count else first} is not one of the "
+                f"{shard_count} shards (0 to {shard_count - 1})"
+            )
+        shards.update(range(first, last + 1))
+    return frozenset(shards)
+
+
+def shard_ranges(shards: frozenset[int] | set[int]) -> str:
+    """``0-3,6`` (``none`` for no shard): shards as a person reads them."""
+    ordered = sorted(shards)
+    if not ordered:
+        return "none"
+    runs: list[str] = []
+    start = prev = ordered[0]
+    for s in [*ordered[1:], None]:
+        if s is not None and s == prev + 1:
+            prev = s
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if s is not None:
+            start = prev = s
+    return ",".join(runs)
+
+
+def _rank(node: str, shard: int) -> bytes:
+    return hashlib.blake2b(f"{node}/{shard}".encode(), digest_size=8).digest()
+
+
+def assign(shard_count: int, homes: Mapping[str, frozenset[int]]) -> dict[int, str]:
+    """Which live process each shard belongs to: its home (the live process started with
+    it in ``--shards``; the lowest node id if several), else the live process ranking
+    highest for it (rendezvous hashing: when a process dies only its shards move, and
+    they spread over the others). ``homes``: every live process's home shards."""
+    if not homes:
+        return {}
+    nodes = sorted(homes)
+    owner: dict[int, str] = {}
+    for shard in range(shard_count):
+        pinned = [n for n in nodes if shard in homes[n]]
+        owner[shard] = pinned[0] if pinned else max(nodes, key=lambda n: _rank(n, shard))
+    return owner
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterConfig:
+    """How a process takes part: the shard count, its home shards, where Redis is, and
+    the timings (seconds)."""
+
+    shard_count: int
+    home: frozenset[int]
+    redis_url: str
+    prefix: str = DEFAULT_PREFIX  # the Redis keys' prefix (one cluster per prefix)
+    name: str = "stackbot"  # the readable start of the node id
+    heartbeat: float = HEARTBEAT
+    dead_after: float = DEAD_AFTER
+    lease_ttl: float = LEASE_TTL
+    forget_after: float = FORGET_AFTER
+    boot_grace: float = DEAD_AFTER  # after its start, a process takes only home shards
+
+    def __post_init__(self) -> None:
+        if not self.dead_after > 2 * self.heartbeat:
+            raise ValueError("dead_after must be more than two heartbeats")
+        if not self.lease_ttl > 2 * self.heartbeat:
+            raise ValueError("lease_ttl must be more than two heartbeats")
+
+
+@dataclass(slots=True)
+class Peer:
+    """A process as seen in the registry, and when its heartbeat last moved (the
+    observer's clock)."""
+
+    node: str
+    home: frozenset[int]
+    held: frozenset[int]
+    beat: int
+    changed: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ShardEvent:
+    """What happened to shards in this process, for the health report and the load
+    test: ``adopted``, ``released``, ``lost`` or ``failed``; ``seconds``: how long it took."""
+
+    at: float  # wall clock (time.time())
+    what: str
+    shards: frozenset[int]
+    seconds: float = 0.0
+
+
+def node_id(name: str) -> str:
+    """A node id unique to this run of this process: name, host, pid and a random tail."""
+    host = socket.gethostname().split(".")[0]
+    return f"{name}-{host}-{os.getpid()}-{secrets.token_hex(3)}"[-64:]
+
+
+class Cluster:
+    """This process's part in the cluster: its heartbeat, its leases, and the shards it
+    adopts and gives up through its :class:`ShardHost`."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: ClusterConfig,
+        *,
+        redis: aioredis.Redis | None = None,
+        node: str | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.node = node or node_id(config.name)
+        self.fence = Fence(self.node, config.shard_count)
+        self.redis = redis or aioredis.Redis.from_url(config.redis_url, socket_timeout=5)
+        self.ready: set[int] = set()  # adopted and served
+        self.peers: dict[str, Peer] = {}
+        self.redis_ok = True
+        self.beats = 0
+        self.events: deque[ShardEvent] = deque(maxlen=256)
+        self.lags: deque[float] = deque(maxlen=60)  # heartbeat lateness, s (event loop lag)
+        self.started_at = datetime.now(UTC)
+        self._host: ShardHost | None = None
+        self._gone: set[str] = set()  # processes that said they left
+        self._absent: dict[str, float] = {}  # lease owners missing from the registry, since
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+        self._converging = asyncio.Lock()
+        self._warned: set[str] = set()
+        self._joined = time.monotonic()
+
+    # ------------------------------------------------------------ keys
+
+    @property
+    def nodes_key(self) -> str:
+        return f"{self.config.prefix}:nodes"
+
+    @property
+    def events_key(self) -> str:
+        return f"{self.config.prefix}:events"
+
+    @property
+    def held(self) -> frozenset[int]:
+        return frozenset(self.fence.tokens)
+
+    def serves(self, shard: int) -> bool:
+        """Whether this process serves the shard now (held and adopted)."""
+        return shard in self.ready
+
+    def shard_of(self, guild_id: int) -> int:
+        return self.fence.shard_of(guild_id)
+
+    def served_elsewhere(self, shard: int) -> str | None:
+        """The live process that says it serves ``shard``, if another one does."""
+        now = time.monotonic()
+        for peer in self.peers.values():
+            live = peer.node != self.node and self._live(peer, now)
+            if live and shard in peer.info.get("ready", ()):
+                return peer.node
+        return None
+
+    # ------------------------------------------------------------ life cycle
+
+    async def start(self, host: ShardHost) -> None:
+        """Join: the leases' rows ready (the shard count checked), the fence in force,
+        the first heartbeat, the first convergence (free home shards adopted now), then
+        the heartbeat and convergence loops."""
+        self._host = host
+        self._joined = time.monotonic()
+        await self.store.prepare_leases(self.config.shard_count)
+        self.store.use_fence(self.fence)
+        await self.beat_once()
+        await self._say("joined", frozenset())
+        await self.converge_once()
+        self._tasks = [
+            asyncio.get_running_loop().create_task(self._beat_loop(), name="cluster-heartbeat"),
+            asyncio.get_running_loop().create_task(self._converge_loop(), name="cluster-converge"),
+            asyncio.get_running_loop().create_task(self._listen(), name="cluster-events"),
+        ]
+        log.info(
+            "cluster: %s joined with home shards %s of %d; serving %s",
+            self.node,
+            shard_ranges(self.config.home),
+            self.config.shard_count,
+            shard_ranges(self.ready),
+        )
+
+    async def stop(self) -> None:
+        """Leave cleanly: every shard given up (its tables written, the lease released,
+        so that the others take it over at once), the registry entry removed."""
+        await self._halt()
+        async with self._converging:
+            if self.held:
+                await self._give_up(self.held)
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.hdel(self.nodes_key, self.node)
+        await self._say("left", frozenset())
+        await self._close_redis()
+        log.info("cluster: %s left", self.node)
+
+    async def halt(self) -> None:
+        """Stop every loop and say nothing, giving nothing up: what the others see of a
+        process that was killed (tests and the load test's kill)."""
+        await self._halt()
+        await self._close_redis()
+
+    async def _halt(self) -> None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _close_redis(self) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    # ------------------------------------------------------------ heartbeat
+
+    async def _beat_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        due = loop.time()
+        while True:
+            due += self.config.heartbeat
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            late = loop.time() - due
+            self.lags.append(late)
+            if late > self.config.heartbeat:  # the loop was blocked: start afresh
+                due = loop.time()
+            try:
+                await self.beat_once()
+            except Exception:
+                log.exception("cluster: heartbeat failed")
+
+    async def beat_once(self) -> None:
+        """One heartbeat: this process's entry in the registry, then its leases renewed
+        (any it lost are dropped at once)."""
+        self.beats += 1
+        entry = json.dumps(self._entry(), separators=(",", ":"))
+        try:
+            await self.redis.hset(self.nodes_key, self.node, entry)
+            self._redis_back()
+        except (RedisError, OSError) as err:
+            self._redis_down(err)
+        tokens = dict(self.fence.tokens)
+        if not tokens:
+            return
+        try:
+            kept = await self.store.renew_leases(self.node, tokens, self.config.lease_ttl)
+        except (StorageError, OSError) as err:  # the database is unreachable: try again
+            self._warn("renew", f"cluster: renewing leases failed ({err}); trying again")
+            return
+        except Exception as err:  # a driver's own error (connection reset...)
+            self._warn("renew", f"cluster: renewing leases failed ({err!r}); trying again")
+            return
+        self._warned.discard("renew")
+        lost = frozenset(
+            s for s in tokens if s not in kept and self.fence.tokens.get(s) == tokens[s]
+        )
+        if lost:
+            await self._lose(lost)
+
+    def _entry(self) -> dict[str, Any]:
+        health = self._host.health() if self._host is not None else {}
+        return {
+            "home": sorted(self.config.home),
+            "held": sorted(self.held),
+            "ready": sorted(self.ready),
+            "beat": self.beats,
+            "shard_count": self.config.shard_count,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "started": self.started_at.isoformat(timespec="seconds"),
+            "lag_ms": round(max(self.lags, default=0.0) * 1000, 1),
+            **health,
+        }
+
+    # ------------------------------------------------------------ observing
+
+    async def observe(self) -> dict[str, Peer] | None:
+        """Read the registry and note whose heartbeat moved; ``None`` without Redis."""
+        now = time.monotonic()
+        try:
+            raw: dict[Any, Any] = await self.redis.hgetall(self.nodes_key)
+            self._redis_back()
+        except (RedisError, OSError) as err:
+            self._redis_down(err)
+            return None
+        seen: dict[str, Peer] = {}
+        for key, value in raw.items():
+            node = key.decode() if isinstance(key, bytes) else str(key)
+            try:
+                entry = json.loads(value)
+                beat = int(entry["beat"])
+                home = frozenset(int(s) for s in entry.get("home", ()))
+                held = frozenset(int(s) for s in entry.get("held", ()))
+            except (ValueError, KeyError, TypeError):
+                continue  # not a registry entry of this version: ignored
+            before = self.peers.get(node)
+            changed = now if before is None or before.beat != beat else before.changed
+            seen[node] = Peer(node, home, held, beat, changed, entry)
+        self.peers = seen
+        for node, peer in seen.items():
+            if node != self.node and now - peer.changed >= self.config.forget_after:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.redis.hdel(self.nodes_key, node)
+        return seen
+
+    def _live(self, peer: Peer, now: float) -> bool:
+        if peer.node == self.node:
+            return True
+        if peer.node in self._gone:
+            return False
+        return now - peer.changed < self.config.dead_after
+
+    def live_nodes(self) -> dict[str, frozenset[int]]:
+        """The live processes (this one included) and their home shards."""
+        now = time.monotonic()
+        homes = {p.node: p.home for p in self.peers.values() if self._live(p, now)}
+        homes[self.node] = self.config.home
+        return homes
+
+    def _dead(self, owner: str, now: float) -> bool:
+        """Whether a lease's holder is known dead: its heartbeat stopped, it said it
+        left, or it has been missing from the registry for ``dead_after``."""
+        if owner in self._gone:
+            return True
+        peer = self.peers.get(owner)
+        if peer is not None:
+            self._absent.pop(owner, None)
+            return not self._live(peer, now)
+        since = self._absent.setdefault(owner, now)
+        return now - since >= self.config.dead_after
+
+    # ------------------------------------------------------------ converging
+
+    async def _converge_loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.config.heartbeat)
+            self._wake.clear()
+            try:
+                await self.converge_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: converging failed; trying again")
+
+    async def converge_once(self) -> None:
+        """Give up the shards assigned elsewhere, claim and adopt those assigned here."""
+        async with self._converging:
+            peers = await self.observe()
+            count = self.config.shard_count
+            if peers is None:  # no Redis: nothing is taken over on a guess
+                mine = set(self.config.home) | set(self.held)
+            else:
+                desired = assign(count, self.live_nodes())
+                mine = {s for s, node in desired.items() if node == self.node}
+                give = frozenset(s for s in self.held if s not in mine)
+                if give:
+                    await self._give_up(give)
+                if time.monotonic() - self._joined < self.config.boot_grace:
+                    # just started: only home shards, while the others' processes (started
+                    # together, as a cluster boots) show up
+                    mine &= set(self.config.home) | set(self.held)
+            want = sorted(s for s in mine if s not in self.fence.tokens)
+            if want:
+                await self._take(want, redis=peers is not None)
+
+    async def _take(self, want: list[int], *, redis: bool) -> None:
+        count, now = self.config.shard_count, time.monotonic()
+        leases = {lease.shard: lease for lease in await self.store.leases(count)}
+        for shard in want:
+            lease = leases.get(shard)
+            replacing = None
+            if lease is not None and not lease.free:
+                if lease.owner is None or not redis or not self._dead(lease.owner, now):
+                    continue  # held by a live process, which gives it up by itself
+                replacing = (lease.owner, lease.token)
+            token = await self.store.claim_shard(
+                shard, self.node, count, self.config.lease_ttl, replacing=replacing
+            )
+            if token is None:
+                continue
+            self.fence.tokens[shard] = token
+            if replacing is not None:
+                log.warning(
+                    "cluster: took shard %d over from %s (its heartbeat stopped)",
+                    shard,
+                    replacing[0],
+                )
+            await self._adopt(frozenset({shard}))
+
+    async def _adopt(self, shards: frozenset[int]) -> None:
+        assert self._host is not None
+        started = time.perf_counter()
+        self.store.forget_shards(self.config.shard_count, shards)
+        try:
+            await self._host.adopt(self.config.shard_count, shards)
+        except Exception:
+            log.exception("cluster: adopting shards %s failed; giving them up", shards)
+            self.events.append(ShardEvent(time.time(), "failed", shards))
+            tokens = {s: self.fence.tokens.pop(s) for s in shards if s in self.fence.tokens}
+            with contextlib.suppress(Exception):
+                await self.store.release_shards(self.node, tokens)
+            return
+        if all(s in self.fence.tokens for s in shards):
+            self.ready |= shards
+        took = time.perf_counter() - started
+        self.events.append(ShardEvent(time.time(), "adopted", shards, took))
+        log.info("cluster: serving shard %s (adopted in %.2f s)", shard_ranges(shards), took)
+        await self._say("adopted", shards)
+
+    async def _give_up(self, shards: frozenset[int]) -> None:
+        """Hand shards over cleanly: no longer served, their tables' work finished and
+        written, then the leases released (the next holder claims them at once)."""
+        assert self._host is not None
+        started = time.perf_counter()
+        self.ready -= shards
+        try:
+            await self._host.release(self.config.shard_count, shards)
+        finally:
+            tokens = {s: self.fence.tokens[s] for s in shards if s in self.fence.tokens}
+            with contextlib.suppress(Exception):
+                await self.store.release_shards(self.node, tokens)
+            for s in tokens:
+                self.fence.tokens.pop(s, None)
+            self.store.forget_shards(self.config.shard_count, shards)
+        took = time.perf_counter() - started
+        self.events.append(ShardEvent(time.time(), "released", shards, took))
+        log.info("cluster: gave shard %s up (in %.2f s)", shard_ranges(shards), took)
+        await self._say("released", shards)
+
+    async def _lose(self, shards: frozenset[int]) -> None:
+        """The leases were lost (expired, or taken over): stop serving at once."""
+        self.ready -= shards
+        for s in shards:
+            self.fence.tokens.pop(s, None)
+        self.store.forget_shards(self.config.shard_count, shards)
+        self.events.append(ShardEvent(time.time(), "lost", shards))
+        log.error("cluster: lost the lease of shard %s; no longer serving it", shard_ranges(shards))
+        if self._host is not None:
+            await self._host.drop(self.config.shard_count, shards)
+        self._wake.set()
+
+    # ------------------------------------------------------------ events
+
+    async def _say(self, what: str, shards: frozenset[int]) -> None:
+        message = json.dumps({"node": self.node, "event": what, "shards": sorted(shards)})
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.publish(self.events_key, message)
+
+    async def _listen(self) -> None:
+        """Wake the convergence at once when another process joins, gives shards up or
+        leaves (a process that left is no longer waited for)."""
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.events_key)
+                while True:
+                    message = await pubsub.get_message(timeout=self.config.heartbeat)
+                    if message is None:
+                        continue
+                    try:
+                        event = json.loads(message["data"])
+                    except (ValueError, TypeError):
+                        continue
+                    if event.get("node") == self.node:
+                        continue
+                    if event.get("event") == "left":
+                        self._gone.add(str(event.get("node")))
+                    self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as err:
+                self._redis_down(err)
+                await asyncio.sleep(self.config.heartbeat)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    # ------------------------------------------------------------ reporting
+
+    def _redis_down(self, err: BaseException) -> None:
+        if self.redis_ok:
+            log.warning("cluster: Redis is unreachable (%s): keeping what is held", err)
+        self.redis_ok = False
+
+    def _redis_back(self) -> None:
+        if not self.redis_ok:
+            log.info("cluster: Redis is back")
+        self.redis_ok = True
+
+    def _warn(self, key: str, text: str) -> None:
+        if key not in self._warned:
+            self._warned.add(key)
+            log.warning(text)
+
+    def health(self) -> dict[str, Any]:
+        """This process's part: node, shards (home, held, served), Redis, heartbeat lag."""
+        return {
+            "node": self.node,
+            "shard_count": self.config.shard_count,
+            "home": shard_ranges(self.config.home),
+            "held": shard_ranges(set(self.held)),
+            "serving": shard_ranges(self.ready),
+            "redis": self.redis_ok,
+            "peers": sorted(self.live_nodes()),
+            "lag_ms": round(max(self.lags, default=0.0) * 1000, 1),
+        }

@@ -1,0 +1,205 @@
+"""Processes sharing shards through PostgreSQL (leases) and Redis (heartbeats): home shards
+adopted at start, a dead process's shards taken over once its heartbeat stops, handed back
+when it runs again, given up at once by a process that leaves cleanly, and nothing taken
+over on a guess while Redis is down. Processes are :class:`Cluster` objects in this test
+process, each with its own store (connections, move writer), so that a "kill" is exact:
+its loops stop and it says nothing.
+
+Needs the local PostgreSQL and Redis (``.ci/run`` points the tests at both)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from bot.cluster import Cluster, ClusterConfig, assign, parse_shards, shard_ranges
+from persistence import Store
+from tests.services import Services, fresh_services
+
+COUNT = 4
+FAST = {
+    "heartbeat": 0.05,
+    "dead_after": 0.4,
+    "lease_ttl": 3.0,
+    "forget_after": 5.0,
+    "boot_grace": 0.4,
+}
+
+
+class Host:
+    """A stand-in for what a process does with its shards: it notes each call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, frozenset[int]]] = []
+        self.serving: set[int] = set()
+
+    async def adopt(self, shard_count: int, shards: frozenset[int]) -> None:
+        self.calls.append(("adopt", shards))
+        self.serving |= shards
+
+    async def release(self, shard_count: int, shards: frozenset[int]) -> None:
+        self.calls.append(("release", shards))
+        self.serving -= shards
+
+    async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
+        self.calls.append(("drop", shards))
+        self.serving -= shards
+
+    def health(self) -> dict[str, Any]:
+        return {"tables": len(self.serving)}
+
+
+class Processes:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.running: list[Cluster] = []
+        self.stores: list[Store] = []
+
+    async def start(self, name: str, home: str, **timings: float) -> tuple[Cluster, Host]:
+        store = await Store.open(self.services.database_url, **self.services.engine_options)
+        self.stores.append(store)
+        config = ClusterConfig(
+            COUNT,
+            parse_shards(home, COUNT),
+            self.services.redis_url,
+            prefix=self.services.prefix,
+            name=name,
+            **{**FAST, **timings},
+        )
+        cluster, host = Cluster(store, config), Host()
+        await cluster.start(host)
+        self.running.append(cluster)
+        return cluster, host
+
+
+@pytest.fixture
+async def processes() -> AsyncIterator[Processes]:
+    async with fresh_services() as services:
+        made = Processes(services)
+        try:
+            yield made
+        finally:
+            for cluster in made.running:
+                await cluster.halt()
+            for store in made.stores:
+                await store.close()
+
+
+async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait (real time) until ``check()`` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not check():
+        assert loop.time() < deadline, "timed out waiting"
+        await asyncio.sleep(0.02)
+
+
+# ---------------------------------------------------------------- the assignment
+
+
+def test_shards_are_read_as_ranges_and_refused_by_name() -> None:
+    assert parse_shards("0-3", 8) == {0, 1, 2, 3}
+    assert parse_shards("0,2,5-7", 8) == {0, 2, 5, 6, 7}
+    assert parse_shards("none", 8) == frozenset()
+    assert shard_ranges({0, 1, 2, 3, 6}) == "0-3,6" and shard_ranges(set()) == "none"
+    for bad, says in [
+        ("0-8", "shard 8 is not one of the 8 shards (0 to 7)"),
+        ("3-1", "'3-1' runs backwards"),
+        ("a", "'a' is not a shard or a range like 0-3"),
+        ("-1", "is not a shard or a range"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            parse_shards(bad, 8)
+
+
+def test_a_shard_goes_home_else_by_rendezvous_so_only_a_dead_ones_shards_move() -> None:
+    homes = {"a": frozenset({0, 1}), "b": frozenset({2, 3}), "c": frozenset()}
+    owner = assign(6, homes)
+    assert [owner[s] for s in range(4)] == ["a", "a", "b", "b"]
+    assert {owner[4], owner[5]} <= {"a", "b", "c"}
+    without_c = assign(6, {"a": homes["a"], "b": homes["b"]})
+    assert all(without_c[s] == owner[s] for s in range(6) if owner[s] != "c")
+    floating = assign(64, {"x": frozenset(), "y": frozenset(), "z": frozenset()})
+    counts = {n: sum(1 for v in floating.values() if v == n) for n in "xyz"}
+    assert all(10 <= c <= 35 for c in counts.values()), counts  # spread, not piled up
+
+
+# ---------------------------------------------------------------- processes
+
+
+async def test_each_process_adopts_its_home_shards(processes: Processes) -> None:
+    a, host_a = await processes.start("a", "0-1")
+    b, host_b = await processes.start("b", "2-3")
+    assert a.ready == {0, 1} and host_a.calls == [("adopt", {0}), ("adopt", {1})]
+    assert b.ready == {2, 3} and host_b.serving == {2, 3}
+    leases = {lease.shard: lease.owner for lease in await a.store.leases(COUNT)}
+    assert leases == {0: a.node, 1: a.node, 2: b.node, 3: b.node}
+
+
+async def test_a_dead_processs_shards_are_taken_over_and_handed_back(
+    processes: Processes,
+) -> None:
+    a, host_a = await processes.start("a", "0-1")
+    b, _host_b = await processes.start("b", "2-3")
+    await b.halt()  # killed: its loops stop, it releases nothing and says nothing
+    await until(lambda: a.ready == {0, 1, 2, 3})
+    assert ("adopt", frozenset({2})) in host_a.calls and ("adopt", frozenset({3})) in host_a.calls
+    assert a.fence.tokens[2] == 2  # claimed under a new token: b's token is dead
+    # b runs again (a new process, a new node id): a hands its home shards back
+    b2, host_b2 = await processes.start("b", "2-3")
+    await until(lambda: b2.ready == {2, 3} and a.ready == {0, 1})
+    assert ("release", frozenset({2, 3})) in host_a.calls
+    assert host_b2.serving == {2, 3}
+    assert {e.what for e in a.events} >= {"adopted", "released"}
+
+
+async def test_a_process_that_leaves_cleanly_is_taken_over_at_once(
+    processes: Processes,
+) -> None:
+    slow = {"dead_after": 30.0}  # only the clean leave can explain a quick take-over
+    a, _host_a = await processes.start("a", "0-1", **slow)
+    b, host_b = await processes.start("b", "2-3", **slow)
+    await b.stop()
+    assert host_b.calls[-1] == ("release", frozenset({2, 3}))
+    await until(lambda: a.ready == {0, 1, 2, 3}, seconds=5)
+    leases = await a.store.leases(COUNT)
+    assert all(lease.owner == a.node for lease in leases)
+
+
+async def test_a_process_without_home_shards_only_takes_over(processes: Processes) -> None:
+    a, _ = await processes.start("a", "0-3")
+    spare, host = await processes.start("spare", "none")
+    await asyncio.sleep(0.3)
+    assert spare.ready == set() and host.calls == []
+    await a.halt()
+    await until(lambda: spare.ready == {0, 1, 2, 3})
+
+
+async def test_a_lost_lease_is_dropped_at_once(processes: Processes) -> None:
+    a, host_a = await processes.start("a", "0-1")
+    async with a.store.engine.begin() as conn:  # as if another process had claimed it
+        from sqlalchemy import text
+
+        await conn.execute(
+            text("UPDATE shard_leases SET owner = 'someone', token = token + 1 WHERE shard_id = 1")
+        )
+    await until(lambda: ("drop", frozenset({1})) in host_a.calls)
+    assert 1 not in a.ready and 1 not in a.fence.tokens
+
+
+async def test_without_redis_nothing_is_taken_over_on_a_guess(processes: Processes) -> None:
+    a, _ = await processes.start("a", "0-1")
+    b, _ = await processes.start("b", "2-3")
+    await a.redis.aclose()  # a can no longer reach Redis
+    broken = processes.services.redis_url.replace(":6379", ":1")
+    import redis.asyncio as aioredis
+
+    a.redis = aioredis.Redis.from_url(broken, socket_connect_timeout=0.2)
+    await b.halt()
+    await asyncio.sleep(1.0)
+    assert a.ready == {0, 1} and not a.redis_ok  # b's shards wait: b may be alive
+    assert set(a.fence.tokens) == {0, 1}  # a keeps renewing its own leases
