@@ -40,7 +40,19 @@ def ai_levels() -> list[str]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="stackbot", description="The Stack dice game bot.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    r = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    r.add_argument(
+        "--shards",
+        default=None,
+        help="one process of several: the shards it serves when it can, e.g. 0-3 or 0,2,5-7 "
+        "(none: it only takes over); needs --shard-count, PostgreSQL and Redis",
+    )
+    r.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help="the total number of shards, the same for every process",
+    )
     s = sub.add_parser("sync", help="publish the slash commands to Discord")
     s.add_argument("--guild", type=int, default=None, help="only to this guild (instant)")
     p = sub.add_parser("play", help="play a game in this terminal (no Discord needed)")
@@ -97,7 +109,45 @@ def _one_line(err: BaseException) -> str:
     return cut(lines[0] if lines else type(err).__name__, 200)
 
 
-def _bot_command(command: str, guild: int | None) -> int:
+def cluster_config(settings: Any, shards: str | None, shard_count: int | None) -> Any:
+    """The :class:`~bot.cluster.ClusterConfig` of ``stackbot run --shards S --shard-count
+    N`` (``None``: one process, no cluster); raises ``ValueError`` saying what is wrong."""
+    from bot.cluster import ClusterConfig, parse_shards
+    from persistence.config import database_url
+    from persistence.leases import MAX_SHARDS
+
+    if shard_count is None:
+        if shards is not None:
+            raise ValueError(
+                "--shards needs --shard-count (the total number of shards, the same for "
+                "every process)"
+            )
+        return None
+    if not 1 <= shard_count <= MAX_SHARDS:
+        raise ValueError(f"--shard-count must be 1 to {MAX_SHARDS}, not {shard_count}")
+    try:
+        home = parse_shards(shards if shards is not None else "none", shard_count)
+    except ValueError as err:
+        raise ValueError(f"bad --shards {shards!r}: {err}") from None
+    if not database_url(settings.database_url).startswith("postgresql"):
+        raise ValueError(
+            "several processes share PostgreSQL, not a SQLite file: set "
+            "DATABASE_URL=postgresql+asyncpg://user:password@host:5432/stackbot"
+        )
+    if settings.redis_url is None:
+        raise ValueError("several processes meet in Redis: set REDIS_URL=redis://host:6379/0")
+    return ClusterConfig(
+        shard_count,
+        home,
+        settings.redis_url,
+        prefix=settings.cluster_prefix,
+        name=settings.node_name or "stackbot",
+    )
+
+
+def _bot_command(
+    command: str, guild: int | None, shards: str | None = None, shard_count: int | None = None
+) -> int:
     import asyncio
 
     from bot.config import Settings
@@ -107,6 +157,11 @@ def _bot_command(command: str, guild: int | None) -> int:
     except ValidationError as err:
         print(f"stackbot: bad settings: {err.errors()[0]['msg']}", file=sys.stderr)
         return 2
+    try:
+        cluster = cluster_config(settings, shards, shard_count)
+    except ValueError as err:
+        print(f"stackbot {command}: {err}", file=sys.stderr)
+        return 2
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -114,11 +169,15 @@ def _bot_command(command: str, guild: int | None) -> int:
     import aiohttp
     import discord
 
-    from bot.client import StackBot
+    from bot.client import ShardedStackBot, StackBot
     from persistence.errors import DatabaseRefused
 
     token = settings.discord_token.get_secret_value()
-    bot = StackBot(settings, sync_only=command == "sync")
+    bot = (
+        StackBot(settings, sync_only=command == "sync")
+        if cluster is None
+        else ShardedStackBot(settings, cluster=cluster)
+    )
 
     async def sync() -> None:
         async with bot:
@@ -241,7 +300,12 @@ def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("run", "sync"):
-        return _bot_command(args.command, getattr(args, "guild", None))
+        return _bot_command(
+            args.command,
+            getattr(args, "guild", None),
+            getattr(args, "shards", None),
+            getattr(args, "shard_count", None),
+        )
     if args.command == "play":
         return _play_command(args)
     return 2  # pragma: no cover - argparse requires a command

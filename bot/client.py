@@ -1,7 +1,12 @@
 """The bot: thin cogs loaded in ``setup_hook`` (the host's, then each hosted game's own),
 persistent buttons registered at start-up (the host's, the story's and each game's), and
 the one place where a slash command's refusal or failure is answered
-(:meth:`StackBot.on_tree_error`)."""
+(:meth:`StackBot.on_tree_error`).
+
+:class:`StackBot` is one process serving every table. :class:`ShardedStackBot` is one
+process of several (``stackbot run --shards 0-3 --shard-count 8``): discord.py's
+:class:`~discord.AutoShardedClient`, connected to the shards it holds in the cluster
+(:mod:`bot.cluster`, :mod:`bot.sharding`), and serving their guilds' tables only."""
 
 from __future__ import annotations
 
@@ -16,10 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.cluster import Cluster, ClusterConfig, shard_ranges
 from bot.config import Settings
+from bot.health import Health
 from bot.painter import Mode, Painter
+from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
-from bot.tables import Tables
+from bot.tables import OUTBOX_KEPT, Tables
 from bot.views import DYNAMIC_ITEMS, admitted, answer_error
 from persistence import Store
 
@@ -52,6 +60,9 @@ class StackBot(commands.Bot):
         sync_only: bool = False,
         handle_signals: bool = True,
         pictures: Mode = "process",
+        cluster: ClusterConfig | None = None,
+        database_options: dict[str, Any] | None = None,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(
@@ -61,6 +72,7 @@ class StackBot(commands.Bot):
             tree_cls=StackTree,
             # nobody is pinged unless a message names exactly whom it may ping
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.settings = settings
         self.seed = seed
@@ -70,6 +82,27 @@ class StackBot(commands.Bot):
         self.store: Store | None = None
         self._tables: Tables | None = None
         self._closing_task: asyncio.Task[None] | None = None
+        self.cluster_config = cluster
+        self.database_options = database_options or {}  # engine options (a test's schema)
+        self.cluster: Cluster | None = None  # one process of several: its part
+        self.shards_host: BotShards | None = None
+        self.health = Health(self, settings.health_port, settings.health_host)
+
+    async def _join_cluster(self, config: ClusterConfig) -> None:
+        """Take part in the cluster: its home shards adopted (their tables loaded) before
+        the gateway connects to them; the others as they are assigned here."""
+        assert self.store is not None and self._tables is not None
+        await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
+        self.cluster = Cluster(self.store, config)
+        self._tables.cluster = self.cluster
+        self.shards_host = BotShards(self)  # type: ignore[arg-type]
+        await self.cluster.start(self.shards_host)
+        log.info(
+            "serving shards %s of %d as %s",
+            shard_ranges(self.cluster.ready),
+            config.shard_count,
+            self.cluster.node,
+        )
 
     @property
     def tables(self) -> Tables:
@@ -89,17 +122,22 @@ class StackBot(commands.Bot):
         if self.sync_only:
             await self._load_commands()
             return
-        self.store = await Store.open(self.settings.database_url)
+        self.store = await Store.open(self.settings.database_url, **self.database_options)
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():
             self.add_dynamic_items(*game.dynamic_items)
         await self._load_commands()
         self.tree.error(self.on_tree_error)
-        await self._tables.resume()
+        if self.cluster_config is None:
+            await self._tables.resume()
+        else:
+            await self._join_cluster(self.cluster_config)
         if self.handle_signals:
             self._stop_on_signals()
-        if self.settings.dev_guild_id:
+        await self.health.start()
+        # one process syncs: the one alone, or the one serving shard 0 as it starts
+        if self.settings.dev_guild_id and (self.cluster is None or self.cluster.serves(0)):
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
@@ -159,8 +197,47 @@ class StackBot(commands.Bot):
         writer and close the database; then disconnect."""
         if self._tables is not None:
             self._tables.accepting = False
+        if self.cluster is not None:  # shards handed over at once, not after a time-out
+            with contextlib.suppress(Exception):
+                await self.cluster.stop()
+        if self._tables is not None:
             await self._tables.drain()
+        await self.health.stop()
         if self.store is not None:
             await self.store.close()
             self.store = None
         await super().close()
+
+
+class ShardedStackBot(StackBot, commands.AutoShardedBot):
+    """One process of several: an :class:`~discord.AutoShardedClient` with
+    ``shard_count`` shards, connected to those its cluster gives it (``shard_ids`` are
+    the shards the client is built with: its home shards by default)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cluster: ClusterConfig,
+        shard_ids: list[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            settings,
+            cluster=cluster,
+            shard_count=cluster.shard_count,
+            shard_ids=sorted(cluster.home) if shard_ids is None else shard_ids,
+            **kwargs,
+        )
+
+    async def launch_shards(self) -> None:
+        """Connect the shards held when the client starts (the others as they are
+        adopted: :class:`~bot.sharding.BotShards`)."""
+        if self.is_closed():
+            return
+        assert self.shards_host is not None
+        await self.shards_host.launch()
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        if self.shards_host is not None:
+            await self.shards_host.keep_only_held(shard_id)

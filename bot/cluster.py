@@ -23,7 +23,8 @@ cluster booting together show up. Then it converges: it gives up
 the shards assigned elsewhere (serving them no more, writing what it owes, releasing the
 lease) and claims those assigned to it that are free, expired, or held by a dead process,
 adopting each (its tables loaded, their timers and owed messages resumed) before serving
-it. Heartbeats run in their own task, so that a long adoption never looks like death.
+it. Heartbeats and convergence rounds are two task loops (:mod:`discord.ext.tasks`), so
+that a long adoption never delays a heartbeat and looks like death.
 
 Without Redis (down, or unreachable) a process keeps what it holds, renews its leases,
 and claims only its own free or expired home shards: nobody is taken over on a guess.
@@ -47,6 +48,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from discord.ext import tasks
 from redis.exceptions import RedisError
 
 from persistence import Store
@@ -158,6 +160,7 @@ class ClusterConfig:
     lease_ttl: float = LEASE_TTL
     forget_after: float = FORGET_AFTER
     boot_grace: float = DEAD_AFTER  # after its start, a process takes only home shards
+    listen: bool = True  # react at once to the others' events (else at the next heartbeat)
 
     def __post_init__(self) -> None:
         if not self.dead_after > 2 * self.heartbeat:
@@ -224,7 +227,12 @@ class Cluster:
         self._gone: set[str] = set()  # processes that said they left
         self._absent: dict[str, float] = {}  # lease owners missing from the registry, since
         self._tasks: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
+        self._woken: asyncio.Task[None] | None = None
+        self._halted = False
+        self._last_beat: float | None = None
+        # the heartbeat and the convergence rounds: discord.py's task loops
+        self._beats = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._beat)
+        self._rounds = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._converge_logged)
         self._converging = asyncio.Lock()
         self._warned: set[str] = set()
         self._joined = time.monotonic()
@@ -272,11 +280,12 @@ class Cluster:
         await self.beat_once()
         await self._say("joined", frozenset())
         await self.converge_once()
-        self._tasks = [
-            asyncio.get_running_loop().create_task(self._beat_loop(), name="cluster-heartbeat"),
-            asyncio.get_running_loop().create_task(self._converge_loop(), name="cluster-converge"),
-            asyncio.get_running_loop().create_task(self._listen(), name="cluster-events"),
-        ]
+        self._beats.start()
+        self._rounds.start()
+        if self.config.listen:
+            self._tasks.append(
+                asyncio.get_running_loop().create_task(self._listen(), name="cluster-events")
+            )
         log.info(
             "cluster: %s joined with home shards %s of %d; serving %s",
             self.node,
@@ -288,6 +297,8 @@ class Cluster:
     async def stop(self) -> None:
         """Leave cleanly: every shard given up (its tables written, the lease released,
         so that the others take it over at once), the registry entry removed."""
+        if self._halted:
+            return  # killed (halt): it gives nothing up
         await self._halt()
         async with self._converging:
             if self.held:
@@ -301,14 +312,22 @@ class Cluster:
     async def halt(self) -> None:
         """Stop every loop and say nothing, giving nothing up: what the others see of a
         process that was killed (tests and the load test's kill)."""
+        self._halted = True
         await self._halt()
         await self._close_redis()
 
     async def _halt(self) -> None:
-        tasks, self._tasks = self._tasks, []
-        for task in tasks:
+        stopping, self._tasks = self._tasks, []
+        for loop in (self._beats, self._rounds):
+            running = loop.get_task()
+            if running is not None and not running.done():
+                loop.cancel()
+                stopping.append(running)
+        if self._woken is not None:
+            stopping.append(self._woken)
+        for task in stopping:
             task.cancel()
-        for task in tasks:
+        for task in stopping:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
@@ -318,20 +337,16 @@ class Cluster:
 
     # ------------------------------------------------------------ heartbeat
 
-    async def _beat_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        due = loop.time()
-        while True:
-            due += self.config.heartbeat
-            await asyncio.sleep(max(0.0, due - loop.time()))
-            late = loop.time() - due
-            self.lags.append(late)
-            if late > self.config.heartbeat:  # the loop was blocked: start afresh
-                due = loop.time()
-            try:
-                await self.beat_once()
-            except Exception:
-                log.exception("cluster: heartbeat failed")
+    async def _beat(self) -> None:
+        """The heartbeat loop's round (never raises: the loop goes on)."""
+        now = time.monotonic()
+        if self._last_beat is not None:
+            self.lags.append(max(0.0, now - self._last_beat - self.config.heartbeat))
+        self._last_beat = now
+        try:
+            await self.beat_once()
+        except Exception:
+            log.exception("cluster: heartbeat failed")
 
     async def beat_once(self) -> None:
         """One heartbeat: this process's entry in the registry, then its leases renewed
@@ -435,17 +450,21 @@ class Cluster:
 
     # ------------------------------------------------------------ converging
 
-    async def _converge_loop(self) -> None:
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.config.heartbeat)
-            self._wake.clear()
-            try:
-                await self.converge_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: converging failed; trying again")
+    async def _converge_logged(self) -> None:
+        try:
+            await self.converge_once()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cluster: converging failed; trying again")
+
+    def _wake(self) -> None:
+        """Converge now (another process joined, gave shards up or left), besides the
+        heartbeat's rounds; one extra round at a time."""
+        if self._woken is None or self._woken.done():
+            self._woken = asyncio.get_running_loop().create_task(
+                self._converge_logged(), name="cluster-wake"
+            )
 
     async def converge_once(self) -> None:
         """Give up the shards assigned elsewhere, claim and adopt those assigned here."""
@@ -542,7 +561,7 @@ class Cluster:
         log.error("cluster: lost the lease of shard %s; no longer serving it", shard_ranges(shards))
         if self._host is not None:
             await self._host.drop(self.config.shard_count, shards)
-        self._wake.set()
+        self._wake()
 
     # ------------------------------------------------------------ events
 
@@ -570,7 +589,7 @@ class Cluster:
                         continue
                     if event.get("event") == "left":
                         self._gone.add(str(event.get("node")))
-                    self._wake.set()
+                    self._wake()
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as err:

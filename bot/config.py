@@ -10,7 +10,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
-    """``DISCORD_TOKEN``, ``DATABASE_URL``, ``DEV_GUILD_ID``, ``LOG_LEVEL``."""
+    """``DISCORD_TOKEN``, ``DATABASE_URL``, ``DEV_GUILD_ID``, ``LOG_LEVEL``; for several
+    processes (``stackbot run --shards``) ``REDIS_URL``, ``NODE_NAME`` and
+    ``CLUSTER_PREFIX``; ``HEALTH_PORT`` for the health endpoint."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
@@ -18,6 +20,30 @@ class Settings(BaseSettings):
     database_url: str | None = Field(default=None, description="default: ./stackbot.db")
     dev_guild_id: int | None = Field(default=None, description="sync commands here at start")
     log_level: str = Field(default="INFO")
+    redis_url: str | None = Field(default=None, description="Redis, for several processes")
+    node_name: str | None = Field(default=None, description="the readable part of the node id")
+    cluster_prefix: str = Field(default="stackbot", description="Redis keys' prefix")
+    health_port: int | None = Field(default=None, description="GET /health on this port")
+    health_host: str = Field(default="0.0.0.0", description="the health endpoint's address")
+
+    @field_validator("redis_url", "node_name")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return value if value is None or value.strip() else None
+
+    @field_validator("health_port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 1 <= value <= 65535:
+            raise ValueError("HEALTH_PORT must be a port number, 1 to 65535")
+        return value
+
+    @field_validator("cluster_prefix")
+    @classmethod
+    def _prefix(cls, value: str) -> str:
+        if not value.strip() or not value.replace("-", "").replace("_", "").isalnum():
+            raise ValueError("CLUSTER_PREFIX must be letters, digits, - and _")
+        return value
 
     @field_validator("log_level")
     @classmethod

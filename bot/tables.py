@@ -30,6 +30,7 @@ import contextlib
 import io
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from discord.ext import commands
 
 from bot import games
 from bot.games.base import DiscordGame, Panel
+from bot.health import Timings
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
@@ -161,6 +163,7 @@ class Tables:
         self.accepting = True
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
+        self.move_timings = Timings()  # answering a move, for the health report
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` in the background; an error is logged, never lost or fatal."""
@@ -757,6 +760,7 @@ class Tables:
         channel_id = interaction.channel_id or 0
         if table_id is not None:
             channel_id = self.service.table_by_id(table_id).channel_id
+        started = time.perf_counter()
         outcome = await self.in_time(
             interaction,
             self.service.move(
@@ -770,6 +774,7 @@ class Tables:
             ),
             update=edit,
         )
+        self.move_timings.add(time.perf_counter() - started)
         what = f"typed {text[:100]!r}" if text is not None else f"played {move!r}"
         self._log(interaction, what, outcome.table)
         await self._answer_move(interaction, outcome, edit=edit)

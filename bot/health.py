@@ -1,0 +1,169 @@
+"""How a bot process is doing, for whoever watches it: a log line every minute and, with
+``HEALTH_PORT`` set, an HTTP endpoint (``GET /health``: JSON, status 200 when the process
+serves what it holds, 503 while it starts, stops, or has lost Redis).
+
+Both say the same: the process's node id and shards (home, held, served; one process of
+several), its active tables, how late its event loop runs (the lateness of a timer due
+every second: the loop lag), the time it takes to answer a move (p50 and p99 over the
+last minute), the gateway's heartbeat latency, and whether Redis answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import statistics
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+from discord.ext import tasks
+
+if TYPE_CHECKING:
+    from bot.client import StackBot
+
+log = logging.getLogger(__name__)
+LOG_EVERY = 60.0  # seconds between two health lines in the log
+WINDOW = 60.0  # seconds of moves the latency figures cover
+
+
+class Timings:
+    """Durations of one kind of work over the last ``WINDOW`` seconds."""
+
+    def __init__(self, window: float = WINDOW, most: int = 20_000) -> None:
+        self.window = window
+        self._samples: deque[tuple[float, float]] = deque(maxlen=most)
+
+    def add(self, seconds: float) -> None:
+        self._samples.append((time.monotonic(), seconds))
+
+    def recent(self) -> list[float]:
+        since = time.monotonic() - self.window
+        while self._samples and self._samples[0][0] < since:
+            self._samples.popleft()
+        return [s for _, s in self._samples]
+
+    def summary(self) -> dict[str, float | int]:
+        """``count``, and ``p50_ms`` and ``p99_ms`` when there are samples."""
+        values = self.recent()
+        out: dict[str, float | int] = {"count": len(values)}
+        if len(values) >= 2:
+            cuts = statistics.quantiles(values, n=100)
+            out["p50_ms"] = round(cuts[49] * 1000, 1)
+            out["p99_ms"] = round(cuts[98] * 1000, 1)
+        elif values:
+            out["p50_ms"] = out["p99_ms"] = round(values[0] * 1000, 1)
+        return out
+
+
+class LoopLag:
+    """The event loop's lateness: a timer due every second, and how late it ran."""
+
+    def __init__(self) -> None:
+        self.lags: deque[float] = deque(maxlen=60)
+        self._last: float | None = None
+        self.probe = tasks.loop(seconds=1.0, reconnect=False)(self._tick)
+
+    async def _tick(self) -> None:
+        now = time.monotonic()
+        if self._last is not None:
+            self.lags.append(max(0.0, now - self._last - 1.0))
+        self._last = now
+
+    def worst_ms(self) -> float:
+        return round(max(self.lags, default=0.0) * 1000, 1)
+
+
+class Health:
+    """The health report of a bot process, logged every minute and served over HTTP."""
+
+    def __init__(self, bot: StackBot, port: int | None, host: str = "0.0.0.0") -> None:
+        self.bot = bot
+        self.port = port
+        self.host = host
+        self.lag = LoopLag()
+        self._runner: web.AppRunner | None = None
+        self._logger = tasks.loop(seconds=LOG_EVERY, reconnect=False)(self._log_line)
+
+    def report(self) -> dict[str, Any]:
+        bot = self.bot
+        tables = bot._tables
+        cluster = getattr(bot, "cluster", None)
+        out: dict[str, Any] = {"status": self.status()}
+        if cluster is not None:
+            out.update(cluster.health())
+        else:
+            out["shards"] = "all (one process)"
+        out["tables"] = len(tables.service.by_id) if tables is not None else 0
+        out["loop_lag_ms"] = self.lag.worst_ms()
+        out["moves"] = tables.move_timings.summary() if tables is not None else {"count": 0}
+        latency = bot.latency
+        out["gateway_ms"] = round(latency * 1000, 1) if latency == latency else None
+        return out
+
+    def status(self) -> str:
+        bot = self.bot
+        tables = bot._tables
+        cluster = getattr(bot, "cluster", None)
+        if tables is None:
+            return "starting"
+        if not tables.accepting:
+            return "stopping"
+        if cluster is not None:
+            if not cluster.redis_ok:
+                return "degraded"
+            if cluster.held - cluster.ready:
+                return "starting"
+        return "ok"
+
+    def line(self) -> str:
+        r = self.report()
+        moves = r["moves"]
+        p99 = f"{moves['p99_ms']:.0f} ms" if "p99_ms" in moves else "-"
+        shards = (
+            f"shards={r['serving']}/{r['shard_count']} (home {r['home']}) node={r['node']}"
+            if "node" in r
+            else "shards=all"
+        )
+        gateway = f"{r['gateway_ms']:.0f} ms" if r.get("gateway_ms") is not None else "-"
+        return (
+            f"health: {r['status']} {shards} tables={r['tables']} "
+            f"moves/min={moves['count']} move_p99={p99} loop_lag={r['loop_lag_ms']:.0f} ms "
+            f"gateway={gateway}" + ("" if r.get("redis", True) else " redis=DOWN")
+        )
+
+    async def start(self) -> None:
+        """The loop-lag probe, the log line every minute, and the endpoint (with a port)."""
+        self.lag.probe.start()
+        self._logger.start()
+        if self.port is None:
+            return
+        app = web.Application()
+        app.router.add_get("/health", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        log.info("health: serving http://%s:%d/health", self.host, self.port)
+
+    async def stop(self) -> None:
+        for loop in (self._logger, self.lag.probe):
+            running = loop.get_task()
+            loop.cancel()
+            if running is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _handle(self, _request: web.Request) -> web.Response:
+        report = self.report()
+        return web.json_response(report, status=200 if report["status"] == "ok" else 503)
+
+    async def _log_line(self) -> None:
+        try:
+            log.info(self.line())
+        except Exception:  # a report that cannot be made must not stop the loop
+            log.exception("health: no report")
