@@ -20,6 +20,9 @@ Each with pictures on, then off. The last line is (a) with timers and pictures o
 
 ``--pictures`` instead measures the table picture alone (ms per picture).
 
+``--processes N`` instead runs N bot processes over PostgreSQL and Redis, 4,000 tables, and
+kills one under load (:mod:`bot.cluster_bench`).
+
 ``--charts`` measures the charts alone: CPU ms per chart (p50, p99) for a game of 2 and 8
 players over 10 and 40 rounds and a player's stats chart, drawn in this process after a
 warm-up, and the picture worker's cold start (a new worker's first chart, matplotlib's
@@ -337,7 +340,13 @@ async def _cold_chart() -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="the bot's production path under load")
-    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="N bot processes sharing PostgreSQL and Redis (bot.cluster_bench), one killed",
+    )
+    parser.add_argument("--tables", type=int, default=None, help="1,000 (4,000 with --processes)")
     parser.add_argument("--seconds", type=float, default=10.0, help="each open-loop run")
     parser.add_argument("--busy", type=float, default=200.0, help="(a): offered moves/s")
     parser.add_argument(
@@ -351,7 +360,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pictures", action="store_true", help="time the picture alone")
     parser.add_argument("--samples", type=int, default=200, help="pictures per case")
     parser.add_argument("--charts", action="store_true", help="time the charts alone")
+    from bot import cluster_bench
+
+    cluster_bench.add_driver_options(parser)
     args = parser.parse_args(argv)
+    if args.processes is not None:
+        if args.processes < 1:
+            parser.error("--processes must be 1 or more")
+        args.tables = args.tables or 4000
+        asyncio.run(cluster_bench.drive(args))
+        return
+    args.tables = args.tables or 1000
     if args.pictures:
         bench_pictures(args.samples)
         return

@@ -387,7 +387,7 @@ class Cluster:
             "host": socket.gethostname(),
             "pid": os.getpid(),
             "started": self.started_at.isoformat(timespec="seconds"),
-            "lag_ms": round(max(self.lags, default=0.0) * 1000, 1),
+            "lag_ms": self.lag_ms(),
             **health,
         }
 
@@ -616,6 +616,10 @@ class Cluster:
             self._warned.add(key)
             log.warning(text)
 
+    def lag_ms(self) -> float:
+        """The worst lateness of the last minute's heartbeats (the event loop's lag)."""
+        return round(max(self.lags, default=0.0) * 1000, 1)
+
     def health(self) -> dict[str, Any]:
         """This process's part: node, shards (home, held, served), Redis, heartbeat lag."""
         return {
@@ -626,5 +630,5 @@ class Cluster:
             "serving": shard_ranges(self.ready),
             "redis": self.redis_ok,
             "peers": sorted(self.live_nodes()),
-            "lag_ms": round(max(self.lags, default=0.0) * 1000, 1),
+            "lag_ms": self.lag_ms(),
         }

@@ -4,8 +4,9 @@ serves what it holds, 503 while it starts, stops, or has lost Redis).
 
 Both say the same: the process's node id and shards (home, held, served; one process of
 several), its active tables, how late its event loop runs (the lateness of a timer due
-every second: the loop lag), the time it takes to answer a move (p50 and p99 over the
-last minute), the gateway's heartbeat latency, and whether Redis answers.
+every second with shards, every minute without: the loop lag), the time it takes to
+answer a move (p50 and p99 over the last minute), the gateway's heartbeat latency, and
+whether Redis answers.
 """
 
 from __future__ import annotations
@@ -59,17 +60,17 @@ class Timings:
 
 
 class LoopLag:
-    """The event loop's lateness: a timer due every second, and how late it ran."""
+    """The event loop's lateness: how late a periodic timer ran, over its last rounds."""
 
-    def __init__(self) -> None:
+    def __init__(self, every: float) -> None:
+        self.every = every
         self.lags: deque[float] = deque(maxlen=60)
         self._last: float | None = None
-        self.probe = tasks.loop(seconds=1.0, reconnect=False)(self._tick)
 
-    async def _tick(self) -> None:
+    def tick(self) -> None:
         now = time.monotonic()
         if self._last is not None:
-            self.lags.append(max(0.0, now - self._last - 1.0))
+            self.lags.append(max(0.0, now - self._last - self.every))
         self._last = now
 
     def worst_ms(self) -> float:
@@ -83,7 +84,7 @@ class Health:
         self.bot = bot
         self.port = port
         self.host = host
-        self.lag = LoopLag()
+        self.lag = LoopLag(LOG_EVERY)  # the log line's timer (the heartbeat's, with shards)
         self._runner: web.AppRunner | None = None
         self._logger = tasks.loop(seconds=LOG_EVERY, reconnect=False)(self._log_line)
 
@@ -97,7 +98,7 @@ class Health:
         else:
             out["shards"] = "all (one process)"
         out["tables"] = len(tables.service.by_id) if tables is not None else 0
-        out["loop_lag_ms"] = self.lag.worst_ms()
+        out["loop_lag_ms"] = cluster.lag_ms() if cluster is not None else self.lag.worst_ms()
         out["moves"] = tables.move_timings.summary() if tables is not None else {"count": 0}
         latency = bot.latency
         out["gateway_ms"] = round(latency * 1000, 1) if latency == latency else None
@@ -135,8 +136,7 @@ class Health:
         )
 
     async def start(self) -> None:
-        """The loop-lag probe, the log line every minute, and the endpoint (with a port)."""
-        self.lag.probe.start()
+        """The log line every minute, and the endpoint (with a port)."""
         self._logger.start()
         if self.port is None:
             return
@@ -148,12 +148,11 @@ class Health:
         log.info("health: serving http://%s:%d/health", self.host, self.port)
 
     async def stop(self) -> None:
-        for loop in (self._logger, self.lag.probe):
-            running = loop.get_task()
-            loop.cancel()
-            if running is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+        running = self._logger.get_task()
+        self._logger.cancel()
+        if running is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -163,6 +162,7 @@ class Health:
         return web.json_response(report, status=200 if report["status"] == "ok" else 503)
 
     async def _log_line(self) -> None:
+        self.lag.tick()
         try:
             log.info(self.line())
         except Exception:  # a report that cannot be made must not stop the loop

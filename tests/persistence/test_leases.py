@@ -335,8 +335,6 @@ async def test_loading_and_outbox_by_shard(cluster: Cluster) -> None:
 
 
 async def test_processes_starting_together_migrate_once(cluster: Cluster) -> None:
-    stores = await asyncio.gather(
-        *(Store.open(cluster.url, **cluster.options) for _ in range(3))
-    )
+    stores = await asyncio.gather(*(Store.open(cluster.url, **cluster.options) for _ in range(3)))
     cluster.opened.extend(stores)
     assert [await s.count_tables() for s in stores] == [0, 0, 0]
