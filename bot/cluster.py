@@ -229,6 +229,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._woken: asyncio.Task[None] | None = None
         self._halted = False
+        self._listening = False
         self._last_beat: float | None = None
         # the heartbeat and the convergence rounds: discord.py's task loops
         self._beats = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._beat)
@@ -283,6 +284,7 @@ class Cluster:
         self._beats.start()
         self._rounds.start()
         if self.config.listen:
+            self._listening = True
             self._tasks.append(
                 asyncio.get_running_loop().create_task(self._listen(), name="cluster-events")
             )
@@ -317,19 +319,24 @@ class Cluster:
         await self._close_redis()
 
     async def _halt(self) -> None:
+        """Stop the loops: the listener ends by itself within a heartbeat; the task loops
+        are cancelled — again until they end, since a cancellation arriving inside a
+        driver's call may be swallowed there."""
+        self._listening = False
         stopping, self._tasks = self._tasks, []
+        if stopping:
+            await asyncio.wait(stopping, timeout=self.config.heartbeat + 1.0)
         for loop in (self._beats, self._rounds):
             running = loop.get_task()
-            if running is not None and not running.done():
-                loop.cancel()
+            if running is not None:
+                loop.stop()
                 stopping.append(running)
         if self._woken is not None:
             stopping.append(self._woken)
         for task in stopping:
-            task.cancel()
-        for task in stopping:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            while not task.done():
+                task.cancel()
+                await asyncio.wait({task}, timeout=0.5)
 
     async def _close_redis(self) -> None:
         with contextlib.suppress(RedisError, OSError):
@@ -488,8 +495,11 @@ class Cluster:
                 await self._take(want, redis=peers is not None)
 
     async def _take(self, want: list[int], *, redis: bool) -> None:
+        """Claim every shard of ``want`` that can be claimed now, then adopt them together
+        (one load of their tables)."""
         count, now = self.config.shard_count, time.monotonic()
         leases = {lease.shard: lease for lease in await self.store.leases(count)}
+        claimed: set[int] = set()
         for shard in want:
             lease = leases.get(shard)
             replacing = None
@@ -509,7 +519,9 @@ class Cluster:
                     shard,
                     replacing[0],
                 )
-            await self._adopt(frozenset({shard}))
+            claimed.add(shard)
+        if claimed:
+            await self._adopt(frozenset(claimed))
 
     async def _adopt(self, shards: frozenset[int]) -> None:
         assert self._host is not None
@@ -572,12 +584,13 @@ class Cluster:
 
     async def _listen(self) -> None:
         """Wake the convergence at once when another process joins, gives shards up or
-        leaves (a process that left is no longer waited for)."""
-        while True:
+        leaves (a process that left is no longer waited for). Ends when ``_listening`` is
+        cleared (redis-py's ``get_message`` may swallow a cancellation)."""
+        while self._listening:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.events_key)
-                while True:
+                while self._listening:
                     message = await pubsub.get_message(timeout=self.config.heartbeat)
                     if message is None:
                         continue
