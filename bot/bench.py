@@ -352,8 +352,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rates",
         type=lambda s: [float(x) for x in s.split(",")],
-        default=[500.0, 1000.0, 1250.0, 1500.0, 2000.0],
-        help="(b): offered rates tried, in order, until p99 exceeds 250 ms",
+        default=None,
+        help="(b): offered rates tried, in order, until p99 exceeds 250 ms "
+        "(default 500,1000,1250,1500,2000)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="where the SQLite files go (default: temp)")
@@ -371,6 +372,7 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(cluster_bench.drive(args))
         return
     args.tables = args.tables or 1000
+    args.rates = args.rates or [500.0, 1000.0, 1250.0, 1500.0, 2000.0]
     if args.pictures:
         bench_pictures(args.samples)
         return

@@ -8,10 +8,11 @@ Two well-kept engines, two jobs:
   fencing token, checked in the same transaction as every write. Whatever Redis says, a
   process writes a table only while the database says it holds the table's shard.
 * **Redis holds liveness**: every process writes a heartbeat (a counter, with what it
-  holds and how it is doing) into one hash every second, and says on a channel when it
-  joins, gives shards up or leaves. A process whose counter has not moved for
-  ``dead_after`` seconds — by the observer's own clock, so no two machines' clocks are
-  compared — is dead, and its leases may be taken over under their exact token.
+  holds and how it is doing) into one hash every half second, and says on a channel when
+  it joins, gives shards up or leaves. A process whose counter has not moved for
+  ``dead_after`` seconds (3 by default) — by the observer's own clock, so no two
+  machines' clocks are compared — is dead, and its leases may be taken over under their
+  exact token.
 
 Each process computes the same assignment from the live processes it sees
 (:func:`assign`): a shard goes to the live process started with it in its ``--shards``
@@ -57,9 +58,9 @@ from persistence.fence import Fence
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT = 1.0  # seconds between two heartbeats (and lease renewals)
-DEAD_AFTER = 5.0  # a heartbeat that has not moved for this long: the process is dead
-LEASE_TTL = 15.0  # a lease not renewed for this long expires (its holder is fenced)
+HEARTBEAT = 0.5  # seconds between two heartbeats (and lease renewals)
+DEAD_AFTER = 3.0  # a heartbeat that has not moved for this long: the process is dead
+LEASE_TTL = 10.0  # a lease not renewed for this long expires (its holder is fenced)
 FORGET_AFTER = 60.0  # a dead process's entry is removed from the registry after this
 DEFAULT_PREFIX = "stackbot"
 

@@ -212,6 +212,10 @@ class Tables:
         if shard_count is not None and shards is not None:
             self.store.forget_shards(shard_count, shards)
         tables = await self.service.load(shard_count=shard_count, shards=shards)
+        # every table's settings in a few queries, not one each as clocks and renders ask
+        await self.store.prefetch_settings(
+            (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
+        )
         for live in tables:
             self.messages[live.id] = TableMessage(
                 live.info.message_channel_id or live.channel_id,

@@ -11,17 +11,22 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from engine.game import Game
 from persistence.errors import TableNotFound, WrongTableStatus
 from persistence.gamebook import stored_game
-from persistence.records import LoadedTable, SeatInfo
+from persistence.records import LoadedTable, SeatInfo, TableCursor
 from persistence.rows import INFO_COLUMNS, info_from_row, seat_from_row
 from persistence.schema import moves, seats, snapshots, tables
 
 
 async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
     """The tables matching ``where``, each with its live state (snapshot plus the moves
-    logged after it) once started."""
+    logged after it) once started, and, for a game being played, the move writer's cursor
+    of it as read here."""
     table_rows = (
         await conn.execute(
-            select(*INFO_COLUMNS, snapshots.c.state.label("snapshot"))
+            select(
+                *INFO_COLUMNS,
+                snapshots.c.state.label("snapshot"),
+                snapshots.c.version.label("snapshot_version"),
+            )
             .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
             .where(where)
             .order_by(tables.c.id)
@@ -52,13 +57,25 @@ async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
     for row in table_rows:
         info = info_from_row(row, tuple(by_table[row.id]))
         state = None
+        cursor = None
         if row.snapshot is not None:
             game = stored_game(row.game, f"Table {row.id}")
             state = game.state_from_dict(row.snapshot)
             decode = game.decode_move
             for move in tails[row.id]:
                 state.apply(decode(move))
-        out.append(LoadedTable(info, state))
+            if row.status == "playing":
+                cursor = TableCursor(
+                    row.version,
+                    row.rounds_done,
+                    row.snapshot_version,
+                    row.status,
+                    row.guild_id,
+                    row.channel_id,
+                    info.seats,
+                    row.game,
+                )
+        out.append(LoadedTable(info, state, cursor))
     return out
 
 

@@ -143,6 +143,11 @@ class MovesAPI(StoreCore):
             if was_enabled:
                 gc.enable()
         gc.freeze()
+        # the writer needs no query for these tables' first moves (nothing of them has been
+        # written by this process since they were read: they are not served yet)
+        for table in loaded:
+            if table.cursor is not None:
+                self.writer.cursors.setdefault(table.info.id, table.cursor)
         return loaded
 
     async def replay_log(self, table_id: int) -> Any:

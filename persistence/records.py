@@ -93,6 +93,7 @@ class LoadedTable:
 
     info: TableInfo
     state: Any
+    cursor: TableCursor | None = None  # the move writer's, for a game being played
 
 
 THEMES = ("dark", "light")  # the themes a server may choose for its pictures

@@ -9,6 +9,7 @@ times and theme are the server's (the timer may be a channel's), whatever the ga
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -60,48 +61,71 @@ async def read_settings(
     conn: AsyncConnection, guild_id: int, channel_id: int | None, game: Game[Any]
 ) -> GuildSettings:
     """The server's settings for ``game``, with ``channel_id``'s overrides if any."""
-    row = (
-        await conn.execute(select(guild_settings).where(guild_settings.c.guild_id == guild_id))
-    ).first()
-    server = and_(house_rules.c.guild_id == guild_id, house_rules.c.channel_id == SERVER_WIDE)
-    scope = server if channel_id is None else or_(server, house_rules.c.channel_id == channel_id)
-    stored: dict[int, Any] = {
-        r.channel_id: r.rules
+    found = await read_many_settings(conn, [(guild_id, channel_id)], game)
+    return found[(guild_id, channel_id)]
+
+
+async def read_many_settings(
+    conn: AsyncConnection, keys: Sequence[tuple[int, int | None]], game: Game[Any]
+) -> dict[tuple[int, int | None], GuildSettings]:
+    """:func:`read_settings` for many (server, channel) pairs of one game, in three
+    queries (a process adopting a shard's tables reads them all at once)."""
+    guilds = sorted({g for g, _ in keys})
+    channels = sorted({c for _, c in keys if c is not None})
+    servers = {
+        r.guild_id: r
         for r in await conn.execute(
-            select(house_rules.c.channel_id, house_rules.c.rules).where(
-                house_rules.c.game == game.name, scope
-            )
+            select(guild_settings).where(guild_settings.c.guild_id.in_(guilds))
         )
     }
-    channel_seconds = None
-    if channel_id is not None:
-        channel_seconds = (
-            await conn.execute(
-                select(channel_settings.c.turn_seconds).where(
-                    channel_settings.c.channel_id == channel_id
+    scope = and_(house_rules.c.guild_id.in_(guilds), house_rules.c.channel_id == SERVER_WIDE)
+    if channels:
+        scope = or_(scope, house_rules.c.channel_id.in_(channels))
+    server_rules: dict[int, Any] = {}
+    channel_rules: dict[int, Any] = {}
+    for r in await conn.execute(
+        select(house_rules.c.guild_id, house_rules.c.channel_id, house_rules.c.rules).where(
+            house_rules.c.game == game.name, scope
+        )
+    ):
+        if r.channel_id == SERVER_WIDE:
+            server_rules[r.guild_id] = r.rules
+        else:
+            channel_rules[r.channel_id] = r.rules
+    timers: dict[int, int] = {}
+    if channels:
+        timers = {
+            r.channel_id: r.turn_seconds
+            for r in await conn.execute(
+                select(channel_settings.c.channel_id, channel_settings.c.turn_seconds).where(
+                    channel_settings.c.channel_id.in_(channels)
                 )
             )
-        ).scalar_one_or_none()
-    rules = game.settings.model_validate(stored.get(SERVER_WIDE) or {})
-    here = stored.get(channel_id) if channel_id is not None else None
-    channel_rules = None if here is None else game.settings.model_validate(here)
-    server_seconds = DEFAULT_TURN_SECONDS if row is None else row.turn_seconds
-    common: dict[str, Any] = {}
-    if row is not None:
-        common = {
-            "lobby_timeout": row.lobby_timeout,
-            "idle_timeout": row.idle_timeout,
-            "theme": row.theme,
         }
-    return GuildSettings(
-        guild_id,
-        rules,
-        channel_rules,
-        server_seconds if channel_seconds is None else channel_seconds,
-        channel_seconds,
-        game=game.name,
-        **common,
-    )
+    out: dict[tuple[int, int | None], GuildSettings] = {}
+    for guild_id, channel_id in keys:
+        row = servers.get(guild_id)
+        rules = game.settings.model_validate(server_rules.get(guild_id) or {})
+        here = channel_rules.get(channel_id) if channel_id is not None else None
+        channel_seconds = timers.get(channel_id) if channel_id is not None else None
+        server_seconds = DEFAULT_TURN_SECONDS if row is None else row.turn_seconds
+        common: dict[str, Any] = {}
+        if row is not None:
+            common = {
+                "lobby_timeout": row.lobby_timeout,
+                "idle_timeout": row.idle_timeout,
+                "theme": row.theme,
+            }
+        out[(guild_id, channel_id)] = GuildSettings(
+            guild_id,
+            rules,
+            None if here is None else game.settings.model_validate(here),
+            server_seconds if channel_seconds is None else channel_seconds,
+            channel_seconds,
+            game=game.name,
+            **common,
+        )
+    return out
 
 
 def validate_rules(rules: object, game: Game[Any]) -> BaseModel:

@@ -159,3 +159,56 @@ async def test_a_server_chooses_a_dark_or_light_theme_dark_by_default(store: Sto
     assert (await store.guild_settings(GUILD)).theme == "light"
     await store.set_turn_timer(GUILD, 30)  # other settings keep the theme
     assert (await store.guild_settings(GUILD)).theme == "light"
+
+
+async def test_prefetched_settings_are_exactly_those_read_one_by_one(store: Store) -> None:
+    """A process adopting a shard reads every table's settings at once: server rules, a
+    channel's own rules and timer, a server without a row, a game without house rules."""
+    other = GUILD + 1
+    await store.set_house_rules(GUILD, HouseRules(target_score=150))
+    await store.set_house_rules(GUILD, HouseRules(target_score=90), channel_id=7)
+    await store.set_turn_timer(GUILD, 45, channel_id=8)
+    await store.set_expiry(GUILD, lobby_timeout=600)
+    await store.set_theme(GUILD, "light")
+    await store.set_house_rules(other, {"turn_limit": 60}, game="stackup")
+    keys = [
+        (GUILD, 7, "stack"),
+        (GUILD, 8, "stack"),
+        (GUILD, None, "stack"),
+        (GUILD, 9, "stackup"),
+        (other, 3, "stackup"),
+        (other + 1, 4, "stack"),  # a server that never set anything
+    ]
+    one_by_one = {}
+    for key in keys:
+        one_by_one[key] = await store.guild_settings(*key)
+    store.settings_cache.invalidate()
+    async with CountedQueries(store) as queries:
+        await store.prefetch_settings(keys)
+    assert queries.count <= 3 * 2  # three per game, whatever the number of keys
+    async with CountedQueries(store) as queries:
+        prefetched = {key: await store.guild_settings(*key) for key in keys}
+    assert queries.count == 0
+    assert prefetched == one_by_one
+
+
+class CountedQueries:
+    """Counts the statements sent to the store's database while inside."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine.sync_engine
+        self.count = 0
+
+    def _seen(self, *_args: object) -> None:
+        self.count += 1
+
+    async def __aenter__(self) -> CountedQueries:
+        from sqlalchemy import event
+
+        event.listen(self.engine, "before_cursor_execute", self._seen)
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        from sqlalchemy import event
+
+        event.remove(self.engine, "before_cursor_execute", self._seen)
