@@ -286,6 +286,8 @@ class Router:
                     reader, writer = await asyncio.open_connection("127.0.0.1", int(entry["port"]))
                 except OSError:
                     continue
+                if link is not None and link.task is not None:  # the one it replaces
+                    link.task.cancel()
                 link = Link(node, int(entry["port"]), reader, writer)
                 link.task = asyncio.get_running_loop().create_task(link.read())
                 self.links[node] = link
@@ -327,6 +329,33 @@ class Router:
             link.writer.close()
             if link.task is not None:
                 link.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await link.task
+        if self._refreshing is not None and not self._refreshing.done():
+            self._refreshing.cancel()
+
+
+@dataclass
+class BenchResult:
+    """What ``python -m bot.bench --processes N`` measured (the kill's figures are NaN
+    and ``None`` without a kill)."""
+
+    processes: int
+    rate: float  # moves/s achieved in the steady run
+    p99_ms: float
+    takeover_s: float = float("nan")
+    lost: int | None = None
+    doubled: int | None = None
+    acknowledged: int = 0
+
+    def line(self) -> str:
+        label = "process" if self.processes == 1 else "processes"
+        head = f"{self.processes} {label}: {self.rate:,.0f} moves/s, p99 {self.p99_ms:.0f} ms"
+        if self.lost is None:
+            return head
+        return (
+            f"{head}; take-over {self.takeover_s:.1f} s, {self.lost} lost, {self.doubled} doubled"
+        )
 
 
 @dataclass
@@ -602,7 +631,7 @@ class Driver:
 
     # ------------------------------------------------------------ the runs
 
-    async def run(self) -> str:
+    async def run(self) -> BenchResult:
         import redis.asyncio as aioredis
         from sqlalchemy import text
         from sqlalchemy.ext.asyncio import create_async_engine
@@ -643,7 +672,7 @@ class Driver:
                     f.unlink()
                 self.folder.rmdir()
 
-    async def _runs(self, store: Any, router: Router) -> str:
+    async def _runs(self, store: Any, router: Router) -> BenchResult:
         a = self.args
         n = a.processes
         label = "process" if n == 1 else "processes"
@@ -686,11 +715,12 @@ class Driver:
                     break
                 best = rate
             print(f"  highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {best:,.0f}/s")
-        if a.no_kill:
-            return f"{n} {label}: {steady.rate:,.0f} moves/s, p99 {steady.pct(99):.0f} ms"
-        return await self._kill_run(store, router, steady, label)
+        result = BenchResult(n, steady.rate, steady.pct(99))
+        if not a.no_kill:
+            await self._kill_run(store, router, result)
+        return result
 
-    async def _kill_run(self, store: Any, router: Router, steady: RunFigures, label: str) -> str:
+    async def _kill_run(self, store: Any, router: Router, result: BenchResult) -> None:
         a = self.args
         n = a.processes
         victim_name, victim = self.procs[-1]
@@ -727,7 +757,7 @@ class Driver:
         lost, doubled, why = await self.check(store)
         who = "a restarted process" if n == 1 else "the others"
         print(
-            f"  kill: {victim_name} SIGKILLed {a.kill_after:.0f} s into {a.kill_seconds:.0f} s at "
+            f"  kill: {victim_name} SIGKILLed {a.kill_after:g} s into {a.kill_seconds:g} s at "
             f"{a.rate:,.0f}/s; its shards {sorted(orphaned)} served by {who} after "
             f"{takeover:.2f} s (first moves answered there after {moves_back:.2f} s); "
             f"{run.rate:,.0f} moves/s, p99 {run.pct(99):.0f} ms over the run; "
@@ -736,10 +766,8 @@ class Driver:
             f"replays differing {why['replay']})",
             flush=True,
         )
-        return (
-            f"{n} {label}: {steady.rate:,.0f} moves/s, p99 {steady.pct(99):.0f} ms; "
-            f"take-over {takeover:.1f} s, {lost} lost, {doubled} doubled"
-        )
+        result.takeover_s, result.lost, result.doubled = takeover, lost, doubled
+        result.acknowledged = len(self.acked)
 
 
 # ====================================================================== command line
@@ -798,13 +826,14 @@ def add_driver_options(p: argparse.ArgumentParser) -> None:
     timings(p)
 
 
-async def drive(args: argparse.Namespace) -> str:
-    """Run the bench (``python -m bot.bench --processes N``); its last line."""
+async def drive(args: argparse.Namespace) -> BenchResult:
+    """Run the bench (``python -m bot.bench --processes N``); it prints its figures, the
+    last line :meth:`BenchResult.line`."""
     if not args.database_url.startswith("postgresql"):
         raise SystemExit("bot.bench --processes needs PostgreSQL (--database-url)")
-    line = await Driver(args).run()
-    print(line, flush=True)
-    return line
+    result = await Driver(args).run()
+    print(result.line(), flush=True)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
