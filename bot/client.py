@@ -94,7 +94,7 @@ class StackBot(commands.Bot):
         assert self.store is not None and self._tables is not None
         await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
         self.cluster = Cluster(self.store, config)
-        self._tables.cluster = self.cluster
+        self._tables.use_cluster(self.cluster)
         self.shards_host = BotShards(self)  # type: ignore[arg-type]
         await self.cluster.start(self.shards_host)
         log.info(
@@ -239,5 +239,9 @@ class ShardedStackBot(StackBot, commands.AutoShardedBot):
         await self.shards_host.launch()
 
     async def on_shard_connect(self, shard_id: int) -> None:
+        if self.shards_host is not None:
+            await self.shards_host.keep_only_held(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
         if self.shards_host is not None:
             await self.shards_host.keep_only_held(shard_id)

@@ -62,6 +62,7 @@ HEARTBEAT = 0.5  # seconds between two heartbeats (and lease renewals)
 DEAD_AFTER = 3.0  # a heartbeat that has not moved for this long: the process is dead
 LEASE_TTL = 10.0  # a lease not renewed for this long expires (its holder is fenced)
 FORGET_AFTER = 60.0  # a dead process's entry is removed from the registry after this
+ADOPT_RETRY = 30.0  # seconds before a shard whose adoption failed is claimed again
 DEFAULT_PREFIX = "stackbot"
 
 
@@ -231,6 +232,10 @@ class Cluster:
         self._woken: asyncio.Task[None] | None = None
         self._halted = False
         self._listening = False
+        self._observed: float | None = None  # when the registry was last read
+        self._retry_after: dict[int, float] = {}  # shard -> no adoption before (failed)
+        self._closing: set[int] = set()  # shards being handed over (their tables go)
+        self._dropping: set[asyncio.Task[None]] = set()
         self._last_beat: float | None = None
         # the heartbeat and the convergence rounds: discord.py's task loops
         self._beats = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._beat)
@@ -252,6 +257,12 @@ class Cluster:
     @property
     def held(self) -> frozenset[int]:
         return frozenset(self.fence.tokens)
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process holds the guild's shard and is not handing it over: its
+        tables may be kept in memory here."""
+        shard = self.fence.shard_of(guild_id)
+        return shard in self.fence.tokens and shard not in self._closing
 
     def serves(self, shard: int) -> bool:
         """Whether this process serves the shard now (held and adopted)."""
@@ -410,6 +421,13 @@ class Cluster:
         except (RedisError, OSError) as err:
             self._redis_down(err)
             return None
+        # After a gap in what this process could see (Redis was down, or its own loop
+        # stalled), nobody's heartbeat could be seen moving: everyone starts afresh, so
+        # that no live process is taken for dead on the first look back.
+        gap = self._observed is not None and now - self._observed > 2 * self.config.heartbeat
+        if gap:
+            self._absent.clear()
+        self._observed = now
         seen: dict[str, Peer] = {}
         for key, value in raw.items():
             node = key.decode() if isinstance(key, bytes) else str(key)
@@ -421,7 +439,8 @@ class Cluster:
             except (ValueError, KeyError, TypeError):
                 continue  # not a registry entry of this version: ignored
             before = self.peers.get(node)
-            changed = now if before is None or before.beat != beat else before.changed
+            fresh = gap or before is None or before.beat != beat
+            changed = now if fresh else before.changed  # type: ignore[union-attr]
             seen[node] = Peer(node, home, held, beat, changed, entry)
         self.peers = seen
         for node, peer in seen.items():
@@ -479,8 +498,13 @@ class Cluster:
         async with self._converging:
             peers = await self.observe()
             count = self.config.shard_count
-            if peers is None:  # no Redis: nothing is taken over on a guess
-                mine = set(self.config.home) | set(self.held)
+            if peers is None:
+                # no Redis: no process is taken for dead on a guess; only the home shards
+                # and leases the database says expired (their holder stopped renewing:
+                # fenced already) are claimed
+                leases = await self.store.leases(count)
+                expired = {x.shard for x in leases if x.owner is not None and not x.live}
+                mine = set(self.config.home) | set(self.held) | expired
             else:
                 desired = assign(count, self.live_nodes())
                 mine = {s for s, node in desired.items() if node == self.node}
@@ -491,7 +515,12 @@ class Cluster:
                     # just started: only home shards, while the others' processes (started
                     # together, as a cluster boots) show up
                     mine &= set(self.config.home) | set(self.held)
-            want = sorted(s for s in mine if s not in self.fence.tokens)
+            now = time.monotonic()
+            want = sorted(
+                s
+                for s in mine
+                if s not in self.fence.tokens and self._retry_after.get(s, 0.0) <= now
+            )
             if want:
                 await self._take(want, redis=peers is not None)
 
@@ -508,9 +537,14 @@ class Cluster:
                 if lease.owner is None or not redis or not self._dead(lease.owner, now):
                     continue  # held by a live process, which gives it up by itself
                 replacing = (lease.owner, lease.token)
-            token = await self.store.claim_shard(
-                shard, self.node, count, self.config.lease_ttl, replacing=replacing
-            )
+            try:
+                token = await self.store.claim_shard(
+                    shard, self.node, count, self.config.lease_ttl, replacing=replacing
+                )
+            except Exception as err:  # the row stayed locked (a paused holder): again later
+                self._warn(f"claim-{shard}", f"cluster: claiming shard {shard} failed ({err!r})")
+                continue
+            self._warned.discard(f"claim-{shard}")
             if token is None:
                 continue
             self.fence.tokens[shard] = token
@@ -526,23 +560,35 @@ class Cluster:
 
     async def _adopt(self, shards: frozenset[int]) -> None:
         assert self._host is not None
+        count = self.config.shard_count
         started = time.perf_counter()
-        self.store.forget_shards(self.config.shard_count, shards)
+        self.store.forget_shards(count, shards)
         try:
-            await self._host.adopt(self.config.shard_count, shards)
+            await self._host.adopt(count, shards)
         except Exception:
-            log.exception("cluster: adopting shards %s failed; giving them up", shards)
+            log.exception(
+                "cluster: adopting shard %s failed; giving it up for %.0f s",
+                shard_ranges(shards),
+                ADOPT_RETRY,
+            )
             self.events.append(ShardEvent(time.time(), "failed", shards))
+            with contextlib.suppress(Exception):
+                await self._host.drop(count, shards)  # whatever was loaded goes
             tokens = {s: self.fence.tokens.pop(s) for s in shards if s in self.fence.tokens}
             with contextlib.suppress(Exception):
                 await self.store.release_shards(self.node, tokens)
+            for s in shards:
+                self._retry_after[s] = time.monotonic() + ADOPT_RETRY
             return
-        if all(s in self.fence.tokens for s in shards):
-            self.ready |= shards
+        kept = frozenset(s for s in shards if s in self.fence.tokens)
+        if kept != shards:  # a lease was lost while its tables loaded: they go again
+            with contextlib.suppress(Exception):
+                await self._host.drop(count, shards - kept)
+        self.ready |= kept
         took = time.perf_counter() - started
-        self.events.append(ShardEvent(time.time(), "adopted", shards, took))
-        log.info("cluster: serving shard %s (adopted in %.2f s)", shard_ranges(shards), took)
-        await self._say("adopted", shards)
+        self.events.append(ShardEvent(time.time(), "adopted", kept, took))
+        log.info("cluster: serving shard %s (adopted in %.2f s)", shard_ranges(kept), took)
+        await self._say("adopted", kept)
 
     async def _give_up(self, shards: frozenset[int]) -> None:
         """Hand shards over cleanly: no longer served, their tables' work finished and
@@ -550,6 +596,7 @@ class Cluster:
         assert self._host is not None
         started = time.perf_counter()
         self.ready -= shards
+        self._closing |= shards
         try:
             await self._host.release(self.config.shard_count, shards)
         finally:
@@ -558,6 +605,7 @@ class Cluster:
                 await self.store.release_shards(self.node, tokens)
             for s in tokens:
                 self.fence.tokens.pop(s, None)
+            self._closing -= shards
             self.store.forget_shards(self.config.shard_count, shards)
         took = time.perf_counter() - started
         self.events.append(ShardEvent(time.time(), "released", shards, took))
@@ -565,7 +613,8 @@ class Cluster:
         await self._say("released", shards)
 
     async def _lose(self, shards: frozenset[int]) -> None:
-        """The leases were lost (expired, or taken over): stop serving at once."""
+        """The leases were lost (expired, or taken over): no longer served, at once; the
+        host forgets their tables in a task of its own (the heartbeat never waits on it)."""
         self.ready -= shards
         for s in shards:
             self.fence.tokens.pop(s, None)
@@ -573,7 +622,11 @@ class Cluster:
         self.events.append(ShardEvent(time.time(), "lost", shards))
         log.error("cluster: lost the lease of shard %s; no longer serving it", shard_ranges(shards))
         if self._host is not None:
-            await self._host.drop(self.config.shard_count, shards)
+            task = asyncio.get_running_loop().create_task(
+                self._host.drop(self.config.shard_count, shards), name="cluster-drop"
+            )
+            self._dropping.add(task)
+            task.add_done_callback(self._dropping.discard)
         self._wake()
 
     # ------------------------------------------------------------ events

@@ -20,13 +20,19 @@ Runs, on a fresh PostgreSQL schema and Redis key prefix (dropped afterwards):
    table, a table's moves one at a time): moves/s achieved and p50/p99 from a move's
    arrival to its answer;
 3. with ``--max``: the highest offered rate of ``--rates`` whose p99 stays within 250 ms;
-4. the kill: the same load, one process (the last) SIGKILLed after ``--kill-after``
-   seconds. Moves sent to it that got no answer are sent again, with the same interaction
-   id, to whichever process serves the shard next. Take-over: from the kill until every
-   shard it served is served again (by the cluster's registry). Lost: acknowledged moves
-   missing from the log. Doubled: interactions logged twice, logs with gaps or repeats,
-   and tables whose log does not replay to their stored state. With one process, a fresh
-   process is started after the kill (as a restart policy would) and takes over.
+4. the pause (two processes or more): the same load, the first process paused (SIGSTOP)
+   after ``--kill-after`` seconds, as a stalled or cut-off process would be; once the
+   others serve its shards it runs again (SIGCONT) with the moves sent to it meanwhile:
+   each must be refused by the fence (none written), and its home shards come back to it;
+5. the kill: the same load, the last process SIGKILLed after ``--kill-after`` seconds.
+   Moves sent to it that got no answer are sent again, with the same interaction id, to
+   whichever process serves the shard next. Take-over: from the kill until every shard it
+   served is served again (by the cluster's registry: tables loaded, timers and owed
+   messages resumed; a real bot then also connects each gateway shard). With one process,
+   a fresh process is started after the kill (as a restart policy would) and takes over;
+6. the check: lost — acknowledged moves missing from the log; doubled — interactions
+   logged twice, logs with gaps or repeats, tables whose log does not replay to their
+   stored state; announcements (outbox rows) left undelivered.
 
 The last line: ``N processes: M moves/s, p99 X ms; take-over Y s, L lost, D doubled`` (M
 and X from the steady run).
@@ -75,7 +81,8 @@ class NodeHost:
     def __init__(self, tables: Any, port: int) -> None:
         self.tables = tables
         self.port = port
-        self.moves = 0
+        self.moves = 0  # moves committed here
+        self.fenced = 0  # moves refused at their commit: the shard is another's now
 
     async def adopt(self, shard_count: int, shards: frozenset[int]) -> None:
         await self.tables.adopt(shard_count, shards)
@@ -131,7 +138,7 @@ class Node:
             boot_grace=args.boot_grace,
         )
         self.cluster = Cluster(store, config)
-        self.tables.cluster = self.cluster
+        self.tables.use_cluster(self.cluster)
         server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         self.host = NodeHost(self.tables, port)
@@ -174,13 +181,15 @@ class Node:
         legal move, with the request's interaction id."""
         from bot.service import MOVED_AWAY, Player, Refusal
 
+        if request["op"] == "stats":
+            return {"s": "ok", "moves": self.host.moves, "fenced": self.host.fenced}
         channel, guild = int(request["c"]), int(request["g"])
         if self.tables.admits(guild) is not None:
-            return {"s": "moved"}
+            return {"s": "moved", "by": "process"}
         try:
             live = self.service.by_channel.get(channel)
             if request["op"] == "open" or live is None or live.state is None:
-                await self.open_table(guild, channel)
+                await self.open_table(guild, channel, request.get("o") or {})
                 return {"s": "opened"}
             async with live.lock:
                 state = live.state
@@ -194,19 +203,22 @@ class Node:
                 channel, Player(user, name), move=move, interaction_id=str(request["i"])
             )
         except Refusal as refusal:
-            return {"s": "moved" if str(refusal) == MOVED_AWAY else "refused", "why": str(refusal)}
+            if str(refusal) == MOVED_AWAY:  # at its commit, or queued behind a hand-over
+                self.host.fenced += 1
+                return {"s": "moved", "by": "fence"}
+            return {"s": "refused", "why": str(refusal)}
         self.tables.committed(outcome)
         if outcome.duplicate:
             return {"s": "dup", "v": outcome.table.version}
         self.host.moves += 1
         return {"s": "ok", "v": outcome.table.version}
 
-    async def open_table(self, guild: int, channel: int) -> None:
+    async def open_table(self, guild: int, channel: int, options: dict[str, Any]) -> None:
         from bot.service import Player
 
         alice, bob = Player(channel * 2, f"a{channel}"), Player(channel * 2 + 1, f"b{channel}")
         if channel not in self.service.by_channel:
-            self.tables.refresh(await self.service.new_table(guild, channel, alice, {}))
+            self.tables.refresh(await self.service.new_table(guild, channel, alice, options))
         live = self.service.by_channel[channel]
         if live.info.seat_of(bob.id) is None:
             self.tables.refresh(await self.service.join(channel, bob))
@@ -228,15 +240,32 @@ class Link:
     ids: itertools.count[int] = field(default_factory=itertools.count)
     alive: bool = True
     task: asyncio.Task[None] | None = None
+    # requests given up on (sent at); with ``watch``, every answer (sent at, status),
+    # late ones (to requests given up on) too
+    abandoned: dict[int, float] = field(default_factory=dict)
+    watch: bool = False
+    answers: list[tuple[float, str]] = field(default_factory=list)  # "ok", "moved/fence"...
 
-    async def request(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def request(self, body: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """The process's answer; ``TimeoutError`` when none comes in ``timeout`` seconds
+        (a paused process: the request is sent again elsewhere, under the same id)."""
         if not self.alive:
             raise ConnectionError(f"{self.node} is gone")
         rid = next(self.ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[rid] = future
+        sent = time.perf_counter()
         self.writer.write(json.dumps({**body, "id": rid}).encode() + b"\n")
-        return await future
+        try:
+            reply = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            self.abandoned[rid] = sent
+            raise
+        finally:
+            self.pending.pop(rid, None)
+        if self.watch:
+            self.answers.append((sent, answer_of(reply)))
+        return reply
 
     async def read(self) -> None:
         try:
@@ -245,6 +274,10 @@ class Link:
                 future = self.pending.pop(reply["id"], None)
                 if future is not None and not future.done():
                     future.set_result(reply)
+                elif reply["id"] in self.abandoned:
+                    sent = self.abandoned.pop(reply["id"])
+                    if self.watch:
+                        self.answers.append((sent, answer_of(reply)))
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
@@ -253,6 +286,13 @@ class Link:
                 if not future.done():
                     future.set_exception(ConnectionError(f"{self.node} is gone"))
             self.pending.clear()
+
+
+def answer_of(reply: dict[str, Any]) -> str:
+    """``ok``, ``dup``, ``moved/fence`` (refused at its commit: the lease is another's),
+    ``moved/process`` (refused first: the process saw the shard go), ``refused``..."""
+    by = reply.get("by")
+    return f"{reply['s']}/{by}" if by else str(reply["s"])
 
 
 class Router:
@@ -267,18 +307,25 @@ class Router:
         self.links: dict[str, Link] = {}
         self.dead: set[str] = set()
         self.ready: dict[str, set[int]] = {}
+        self.beats: dict[str, tuple[int, float]] = {}  # node -> (beat, when it last moved)
         self._refreshing: asyncio.Task[None] | None = None
         self._last = 0.0
 
     async def refresh(self) -> None:
         raw = await self.redis.hgetall(self.key)
+        now = time.perf_counter()
         routes: dict[int, Link] = {}
+        fresh: dict[int, float] = {}  # shard -> when its process's heartbeat last moved
         ready: dict[str, set[int]] = {}
         for key, value in raw.items():
             node = key.decode()
             entry = json.loads(value)
             if node in self.dead or "port" not in entry:
                 continue
+            beat = int(entry.get("beat", 0))
+            before = self.beats.get(node)
+            moved = now if before is None or before[0] != beat else before[1]
+            self.beats[node] = (beat, moved)
             ready[node] = {int(s) for s in entry.get("ready", ())}
             link = self.links.get(node)
             if link is None or not link.alive:
@@ -292,7 +339,11 @@ class Router:
                 link.task = asyncio.get_running_loop().create_task(link.read())
                 self.links[node] = link
             for shard in ready[node]:
-                routes[shard] = link
+                # a process that stopped (paused) still says it serves its shards: the one
+                # whose heartbeat moved last gets them, as Discord's newest session would
+                if shard not in routes or moved > fresh[shard]:
+                    routes[shard] = link
+                    fresh[shard] = moved
         self.routes = routes
         self.ready = ready
         self._last = time.perf_counter()
@@ -347,6 +398,9 @@ class BenchResult:
     lost: int | None = None
     doubled: int | None = None
     acknowledged: int = 0
+    undelivered: int | None = None  # announcements owed and not delivered at the end
+    paused_stale: int | None = None  # moves a paused process wrote after its take-over
+    paused_sent: int = 0  # moves sent to the paused process while it slept
 
     def line(self) -> str:
         label = "process" if self.processes == 1 else "processes"
@@ -395,6 +449,10 @@ class Driver:
         self.acked: dict[str, str] = {}  # interaction id -> "ok" or "dup"
         self.served_at: dict[int, float] = {}  # shard -> first move answered after a kill
         self.iids = itertools.count()
+        self.killed_at: float | None = None
+        self.options: dict[str, int] = {"dice_per_player": args.dice, "target_score": args.target}
+        # a move unanswered this long is sent again (to whoever serves its shard then)
+        self.request_timeout = max(5.0, 2 * args.dead_after)
 
     # ------------------------------------------------------------ processes
 
@@ -482,14 +540,24 @@ class Driver:
     ) -> dict[str, Any]:
         """Send a table's request to the process serving its shard, again (same id)
         wherever it is served next if the process is gone or gave the shard up."""
-        body = {"op": op, "c": self.channel_of[table], "g": self.guild_of[table], "i": iid}
+        body = {
+            "op": op,
+            "c": self.channel_of[table],
+            "g": self.guild_of[table],
+            "i": iid,
+            "o": self.options,
+        }
         shard = self.shard_of[table]
         while True:
             link = await router.link_for(shard, deadline)
             try:
-                reply = await link.request(body)
+                reply = await link.request(body, self.request_timeout)
             except ConnectionError:
                 router.forget(link)
+                continue
+            except TimeoutError:  # no answer (a paused process): ask the registry again
+                router.routes.pop(shard, None)
+                await router.refresh_soon()
                 continue
             if reply["s"] == "moved":  # given up, or not yet adopted: look again
                 router.routes.pop(shard, None)
@@ -525,6 +593,7 @@ class Driver:
             async def worker() -> None:
                 while (at := await arrivals.get()) >= 0:
                     iid = f"{self.tag[:4]}{next(self.iids):x}"
+                    sent = time.perf_counter()
                     try:
                         reply = await self.send(router, t, "move", iid, stop + 120)
                     except TimeoutError:
@@ -536,7 +605,8 @@ class Driver:
                         latencies.append(time.perf_counter() - at)
                         counts["moves"] += 1
                         shard = self.shard_of[t]
-                        if shard not in self.served_at:
+                        after_kill = self.killed_at is not None and sent > self.killed_at
+                        if after_kill and shard not in self.served_at:
                             self.served_at[shard] = time.perf_counter()
                     elif status == "opened":
                         counts["opened"] += 1
@@ -716,58 +786,152 @@ class Driver:
                 best = rate
             print(f"  highest offered rate with p99 <= {TARGET_P99_MS:.0f} ms: {best:,.0f}/s")
         result = BenchResult(n, steady.rate, steady.pct(99))
+        self.acked.clear()
+        if n > 1 and not a.no_kill:
+            await self._pause_run(store, router, result)
         if not a.no_kill:
-            await self._kill_run(store, router, result)
+            await self._kill_run(router, result)
+            await self._final_check(store, router, result)
         return result
 
-    async def _kill_run(self, store: Any, router: Router, result: BenchResult) -> None:
+    async def _node_of(self, router: Router, name: str) -> str:
+        await router.refresh()
+        for node in router.ready:
+            if node.startswith(f"{name}-"):
+                return node
+        raise RuntimeError(f"process {name} is not in the cluster's registry")
+
+    async def _served_elsewhere(
+        self, router: Router, shards: set[int], since: float, *, without: str | None = None
+    ) -> float:
+        """Seconds from ``since`` until every one of ``shards`` is served (by the registry;
+        by a process other than ``without``)."""
+        while True:
+            await router.refresh()
+            others = set().union(*(r for n, r in router.ready.items() if n != without))
+            if shards <= others and shards <= set(router.routes):
+                return time.perf_counter() - since
+            await asyncio.sleep(0.05)
+
+    async def _pause_run(self, store: Any, router: Router, result: BenchResult) -> None:
+        """A process paused (SIGSTOP) under load, as a stalled or partitioned process would
+        be: the others take its shards over; when it runs again (SIGCONT) with the moves
+        sent to it meanwhile, the fence refuses every one of them, and its home shards are
+        handed back to it."""
+        a = self.args
+        name, proc = self.procs[0]
+        node = await self._node_of(router, name)
+        home = set(router.ready.get(node, set()))
+        if not home:
+            raise RuntimeError(f"process {name} serves no shard: nothing to take over")
+        link = router.links[node]
+        link.watch = True
+        took: dict[str, float] = {}
+
+        async def pause() -> None:
+            await asyncio.sleep(a.kill_after)
+            proc.send_signal(signal.SIGSTOP)
+            took["stopped"] = stopped = time.perf_counter()
+            took["served"] = await self._served_elsewhere(router, home, stopped, without=node)
+            proc.send_signal(signal.SIGCONT)
+            took["woke"] = woke = time.perf_counter()
+            while True:  # its home shards come back to it: claimed anew, and served
+                await router.refresh()
+                leases = {x.shard: x for x in await store.leases(a.shard_count)}
+                claimed = all(leases[s].owner == node and leases[s].live for s in home)
+                if claimed and router.ready.get(node, set()) >= home:
+                    took["back"] = time.perf_counter() - woke
+                    return
+                if time.perf_counter() - woke > 60:
+                    return
+                await asyncio.sleep(0.05)
+
+        run = await self.open_loop(router, a.rate, a.kill_seconds, during=pause())
+        await asyncio.sleep(1.0)  # the late answers of the woken process come in
+        link.watch = False
+        asleep = [status for sent, status in link.answers if took["stopped"] <= sent < took["woke"]]
+        stale = asleep.count("ok")
+        fenced = asleep.count("moved/fence")
+        seen_gone = asleep.count("moved/process")
+        result.paused_stale = stale
+        result.paused_sent = len(asleep)
+        print(
+            f"  pause: {name} SIGSTOPped {a.kill_after:g} s into {a.kill_seconds:g} s; its shards "
+            f"{sorted(home)} served by the others after {took['served']:.2f} s; woken then, "
+            f"with {len(asleep)} moves sent to it while it slept: {fenced} refused at their "
+            f"commit by the fence, {seen_gone} refused once it saw its leases gone, {stale} "
+            f"written; its shards back to it "
+            f"{took.get('back', float('nan')):.2f} s after it woke; {run.rate:,.0f} moves/s, "
+            f"p99 {run.pct(99):.0f} ms over the run",
+            flush=True,
+        )
+
+    async def _kill_run(self, router: Router, result: BenchResult) -> None:
         a = self.args
         n = a.processes
-        victim_name, victim = self.procs[-1]
-        await router.refresh()
-        victim_node = next(
-            (node for node, link in router.links.items() if link.node.startswith(victim_name)),
-            None,
-        )
-        orphaned = set(router.ready.get(victim_node or "", set()))
-        self.acked.clear()
+        name, victim = self.procs[-1]
+        node = await self._node_of(router, name)
+        orphaned = set(router.ready.get(node, set()))
+        if not orphaned:
+            raise RuntimeError(f"process {name} serves no shard: nothing to take over")
         took: dict[str, float] = {}
 
         async def kill() -> None:
             await asyncio.sleep(a.kill_after)
             victim.send_signal(signal.SIGKILL)
-            killed = time.perf_counter()
-            took["killed"] = killed
-            if victim_node is not None:
-                router.dead.add(victim_node)
+            killed = self.killed_at = took["killed"] = time.perf_counter()
+            router.dead.add(node)
             self.served_at.clear()
             if n == 1:  # nobody else: a restart policy starts a fresh process
                 self.spawn("p0-restarted", self.homes(1)[0])
-            while True:
-                await router.refresh()
-                if orphaned <= set(router.routes):
-                    took["served"] = time.perf_counter() - killed
-                    return
-                await asyncio.sleep(0.05)
+            took["served"] = await self._served_elsewhere(router, orphaned, killed)
 
         run = await self.open_loop(router, a.rate, a.kill_seconds, during=kill())
         takeover = took.get("served", float("nan"))
         first = [self.served_at[s] - took["killed"] for s in orphaned if s in self.served_at]
-        moves_back = max(first) if len(first) == len(orphaned) and first else float("nan")
-        lost, doubled, why = await self.check(store)
+        moves_back = max(first) if len(first) == len(orphaned) else float("nan")
         who = "a restarted process" if n == 1 else "the others"
         print(
-            f"  kill: {victim_name} SIGKILLed {a.kill_after:g} s into {a.kill_seconds:g} s at "
+            f"  kill: {name} SIGKILLed {a.kill_after:g} s into {a.kill_seconds:g} s at "
             f"{a.rate:,.0f}/s; its shards {sorted(orphaned)} served by {who} after "
-            f"{takeover:.2f} s (first moves answered there after {moves_back:.2f} s); "
-            f"{run.rate:,.0f} moves/s, p99 {run.pct(99):.0f} ms over the run; "
-            f"{len(self.acked):,} acknowledged, {lost} lost, {doubled} doubled "
-            f"(logged twice {why['twice']}, logs with gaps {why['gaps']}, "
-            f"replays differing {why['replay']})",
+            f"{takeover:.2f} s (their tables loaded, timers and owed messages resumed; a real "
+            f"bot then identifies each gateway shard, one per 5 s per bucket), first moves "
+            f"answered there {moves_back:.2f} s after the kill; "
+            f"{run.rate:,.0f} moves/s, p99 {run.pct(99):.0f} ms over the run",
             flush=True,
         )
-        result.takeover_s, result.lost, result.doubled = takeover, lost, doubled
+        result.takeover_s = takeover
+
+    async def _final_check(self, store: Any, router: Router, result: BenchResult) -> None:
+        """Every acknowledged move in the log once; every table's log replaying to its
+        stored state; every announcement owed delivered."""
+        from sqlalchemy import func, select
+
+        from persistence.schema import outbox
+
+        deadline = time.perf_counter() + 30
+        while True:  # what the processes owe the channels goes out
+            async with store.engine.connect() as conn:
+                undelivered = (
+                    await conn.execute(
+                        select(func.count())
+                        .select_from(outbox)
+                        .where(outbox.c.delivered_at.is_(None))
+                    )
+                ).scalar_one()
+            if not undelivered or time.perf_counter() > deadline:
+                break
+            await asyncio.sleep(0.5)
+        lost, doubled, why = await self.check(store)
+        result.lost, result.doubled = lost, doubled
         result.acknowledged = len(self.acked)
+        result.undelivered = int(undelivered)
+        print(
+            f"  check: {len(self.acked):,} acknowledged moves, {lost} lost, {doubled} doubled "
+            f"(logged twice {why['twice']}, logs with gaps {why['gaps']}, replays differing "
+            f"{why['replay']}); {undelivered} announcements left undelivered",
+            flush=True,
+        )
 
 
 # ====================================================================== command line
@@ -809,7 +973,9 @@ def add_driver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=float, default=400.0, help="offered moves/s (steady, kill)")
     p.add_argument("--kill-seconds", type=float, default=20.0, help="the kill run's length")
     p.add_argument("--kill-after", type=float, default=5.0, help="seconds into it")
-    p.add_argument("--no-kill", action="store_true", help="skip the kill run")
+    p.add_argument("--no-kill", action="store_true", help="skip the pause and kill runs")
+    p.add_argument("--dice", type=int, default=14, help="Stack's dice per player at the tables")
+    p.add_argument("--target", type=int, default=200, help="Stack's target score")
     p.add_argument(
         "--max",
         action="store_true",

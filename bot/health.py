@@ -19,8 +19,11 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+import discord
 from aiohttp import web
 from discord.ext import tasks
+
+from bot.sharding import gateway_latencies
 
 if TYPE_CHECKING:
     from bot.client import StackBot
@@ -100,8 +103,13 @@ class Health:
         out["tables"] = len(tables.service.by_id) if tables is not None else 0
         out["loop_lag_ms"] = cluster.lag_ms() if cluster is not None else self.lag.worst_ms()
         out["moves"] = tables.move_timings.summary() if tables is not None else {"count": 0}
-        latency = bot.latency
-        out["gateway_ms"] = round(latency * 1000, 1) if latency == latency else None
+        if isinstance(bot, discord.AutoShardedClient):
+            connected = [x for _, x in gateway_latencies(bot)]
+            latency = sum(connected) / len(connected) if connected else float("nan")
+        else:
+            latency = bot.latency
+        finite = latency == latency and latency != float("inf")
+        out["gateway_ms"] = round(latency * 1000, 1) if finite else None
         return out
 
     def status(self) -> str:

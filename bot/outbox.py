@@ -43,31 +43,37 @@ class Outbox:
         self.tables = tables
         self._delivering: dict[int, asyncio.Lock] = {}
 
-    async def deliver(self, table_id: int) -> None:
-        """Send the table's undelivered outbox rows, in order, once each."""
+    async def deliver(self, table_id: int, guild_id: int | None = None) -> None:
+        """Send the table's undelivered outbox rows, in order, once each — unless the
+        table's server (``guild_id``) is served by another process of the bot now: that
+        one delivers them."""
+        if guild_id is not None and not self.tables.owns_guild(guild_id):
+            return
         lock = self._delivering.setdefault(table_id, asyncio.Lock())
         try:
             async with lock:
                 for item in await self.tables.store.pending_outbox(table_id):
+                    guild_id = item.guild_id if item.guild_id is not None else guild_id
+                    if guild_id is not None and not self.tables.owns_guild(guild_id):
+                        return  # the shard went to another process meanwhile
                     if not await self._deliver_one(item):
-                        self.tables._spawn(self._redeliver(table_id), "redeliver")
+                        self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
                         return
         finally:
             if not lock.locked() and self._delivering.get(table_id) is lock:
                 del self._delivering[table_id]
 
-    async def finish(self, table_ids: set[int]) -> None:
-        """Wait for the deliveries under way of these tables (their shard is handed over:
-        what was sent is marked delivered before the next process looks)."""
-        for table_id in table_ids:
-            lock = self._delivering.get(table_id)
-            if lock is not None:
-                async with lock:
-                    pass
+    async def finish(self) -> None:
+        """Wait for the deliveries under way (a shard is handed over: what was sent is
+        marked delivered before the next process looks; a delivery that starts now sees
+        the shard is no longer this process's and sends nothing)."""
+        for lock in list(self._delivering.values()):
+            async with lock:
+                pass
 
-    async def _redeliver(self, table_id: int) -> None:
+    async def _redeliver(self, table_id: int, guild_id: int | None) -> None:
         await asyncio.sleep(REDELIVER_AFTER)
-        await self.deliver(table_id)
+        await self.deliver(table_id, guild_id)
 
     async def _deliver_one(self, item: OutboxItem) -> bool:
         """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""

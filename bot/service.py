@@ -302,6 +302,9 @@ class TableService:
         self._seeds = random.Random(seed) if seed is not None else None
         # thinking AI levels choose in its worker processes (created on first use)
         self.thinker = thinker or Thinker()
+        # one process of several: whether a guild's tables may be kept here (its shard held
+        # and not being handed over); None: every table is
+        self.owns: Callable[[int], bool] | None = None
 
     # ------------------------------------------------------------ registry
 
@@ -311,6 +314,13 @@ class TableService:
         return random.Random(secrets.randbits(64))
 
     def _track(self, info: TableInfo, state: GameState[Any] | None) -> LiveTable:
+        if self.owns is not None and not self.owns(info.guild_id):
+            # another process has (or is about to have) the table's shard: a table read
+            # back now (a reload, a lobby just written) is not kept here
+            gone = self.by_id.get(info.id) or LiveTable(info, state, self._rng(), info.version)
+            gone.away = True
+            self._forget(gone)
+            return gone
         live = self.by_id.get(info.id)
         if live is None:
             live = LiveTable(info, state, self._rng(), info.version)
@@ -437,6 +447,8 @@ class TableService:
         except InvalidSettings as err:
             raise Refusal(str(err)) from None
         live = self._track(info, None)
+        if live.away:  # stored, and shown by the process that takes the shard over
+            raise Refusal(MOVED_AWAY)
         live.idle_since = self.now()
         return live
 

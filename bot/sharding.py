@@ -8,7 +8,10 @@ tables are there; giving one up disconnects the gateway shard first (no new inte
 then lets the tables' work finish. At start the client launches only the shards the
 cluster holds by then (none, for a process that only takes over); a shard adopted later is
 connected then (``ShardInfo.connect`` for one the client knows, ``launch_shard`` for a
-new one).
+new one), in a task of its own: Discord lets a bot identify one shard every 5 seconds (per
+``max_concurrency`` bucket), so connecting several takes a while, and the tables are served
+(their timers run, their messages are edited) meanwhile. A connection that does not come up
+within ``CONNECT_TIMEOUT`` is tried again later, as long as the shard is held.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ if TYPE_CHECKING:
     from bot.client import ShardedStackBot
 
 log = logging.getLogger(__name__)
+CONNECT_TIMEOUT = 120.0  # seconds for one gateway shard to connect
+CONNECT_RETRY = 30.0  # seconds before a failed connection is tried again
 
 
 class BotShards:
@@ -34,10 +39,12 @@ class BotShards:
         self.bot = bot
         self.launched = False  # the client's gateway has started
         self._gateway = asyncio.Lock()
+        self._connecting: dict[int, asyncio.Task[None]] = {}
 
     async def adopt(self, shard_count: int, shards: frozenset[int]) -> None:
         await self.bot.tables.adopt(shard_count, shards)
-        await self.connect(shards)
+        for shard in shards:
+            self._connect_later(shard)
 
     async def release(self, shard_count: int, shards: frozenset[int]) -> None:
         await self.disconnect(shards)
@@ -47,21 +54,30 @@ class BotShards:
         await self.disconnect(shards)
         await self.bot.tables.drop(shard_count, shards)
 
+    def _connect_later(self, shard: int) -> None:
+        running = self._connecting.get(shard)
+        if running is None or running.done():
+            self._connecting[shard] = asyncio.get_running_loop().create_task(
+                self._keep_connecting(shard), name=f"gateway-shard-{shard}"
+            )
+
+    async def _keep_connecting(self, shard: int) -> None:
+        """Connect the shard's gateway, again after a failure, while the shard is held."""
+        cluster = self.bot.cluster
+        while cluster is not None and shard in cluster.held:
+            try:
+                await asyncio.wait_for(self.connect(frozenset({shard})), CONNECT_TIMEOUT)
+                return
+            except (TimeoutError, OSError, discord.HTTPException, discord.GatewayNotFound) as err:
+                log.error("gateway: shard %d did not connect (%r); trying again", shard, err)
+            await asyncio.sleep(CONNECT_RETRY)
+
     def health(self) -> dict[str, Any]:
         figures = self.bot.tables.health()
-        latencies = {
-            shard: round(latency * 1000, 1)
-            for shard, latency in self._latencies()
-            if latency == latency and latency != float("inf")  # NaN before the first ACK
+        figures["gateway_ms"] = {
+            shard: round(latency * 1000, 1) for shard, latency in gateway_latencies(self.bot)
         }
-        figures["gateway_ms"] = latencies
         return figures
-
-    def _latencies(self) -> list[tuple[int, float]]:
-        try:
-            return list(self.bot.latencies)
-        except (AttributeError, KeyError):
-            return []
 
     # ------------------------------------------------------------ the gateway
 
@@ -86,19 +102,25 @@ class BotShards:
             for shard in sorted(shards):
                 info = bot.get_shard(shard)
                 if info is not None:
-                    if info.is_closed():
-                        await info.connect()
+                    if not info.is_closed():
+                        continue
+                    await info.connect()
                 elif self.launched:
                     if bot.shard_ids is None:
                         bot.shard_ids = []
                     if shard not in bot.shard_ids:
                         bot.shard_ids.append(shard)
                     await bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard)
-                # before the client connects, launch() connects it with the others
+                else:
+                    continue  # the client is not connected yet: launch() connects it
                 log.info("gateway: shard %d connected", shard)
 
     async def disconnect(self, shards: frozenset[int]) -> None:
         """Receive none of the shards' events any more."""
+        for shard in shards:
+            pending = self._connecting.pop(shard, None)
+            if pending is not None and not pending.done():
+                pending.cancel()
         async with self._gateway:
             for shard in sorted(shards):
                 info = self.bot.get_shard(shard)
@@ -111,9 +133,19 @@ class BotShards:
                         log.info("gateway: shard %d disconnected", shard)
 
     async def keep_only_held(self, shard_id: int) -> None:
-        """A shard connected that this process does not serve (a client that connects
-        every shard it was built with, as a test's simulated Discord does): disconnect
-        it."""
+        """A shard connected (or resumed) that this process does not hold — a client that
+        connects every shard it was built with, as a test's simulated Discord does, or a
+        resume Discord asked for just as the shard was given up: disconnect it."""
         cluster = self.bot.cluster
         if cluster is not None and shard_id not in cluster.held:
             await self.disconnect(frozenset({shard_id}))
+
+
+def gateway_latencies(bot: Any) -> list[tuple[int, float]]:
+    """Each connected shard's gateway heartbeat latency (s): none for a shard closed or
+    not yet acknowledged (discord.py says ``inf`` or NaN for those)."""
+    try:
+        pairs = list(bot.latencies)
+    except (AttributeError, KeyError):
+        return []
+    return [(shard, x) for shard, x in pairs if x == x and x != float("inf")]

@@ -233,6 +233,16 @@ class Tables:
         where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
         log.info("resumed %d active tables%s", len(tables), where)
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process serves the server's tables (always, alone)."""
+        return self.cluster is None or self.cluster.owns(guild_id)
+
+    def use_cluster(self, cluster: Cluster) -> None:
+        """This process is one of several: it serves, and keeps in memory, the tables of
+        the shards ``cluster`` gives it only."""
+        self.cluster = cluster
+        self.service.owns = cluster.owns
+
     def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable]:
         return [
             live
@@ -255,7 +265,7 @@ class Tables:
             if record is not None:
                 async with record.lock:  # a re-post under way records where it went
                     pass
-        await self.outbox.finish({live.id for live in lives})
+        await self.outbox.finish()
         self.store.forget_shards(shard_count, shards)
 
     async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
@@ -311,8 +321,9 @@ class Tables:
                         await m.delete()
             self.refresh(live)
             self._arm(live)
-        for table_id in {i.table_id for i in items if i.id not in done}:
-            await self.outbox.deliver(table_id)
+        owed = {i.table_id: i.guild_id for i in items if i.id not in done}
+        for table_id, guild_id in owed.items():
+            await self.outbox.deliver(table_id, guild_id)
 
     # ------------------------------------------------------------ helpers
 
@@ -473,7 +484,7 @@ class Tables:
         """Bring the table message up to date. Edits are coalesced: while one is under way
         or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
         then carries all of them."""
-        if not live.info.is_active:
+        if not live.info.is_active or live.away:
             return  # a closed table's last edit comes from the outbox
         record = self.message(live)
         if record.editing:
@@ -611,8 +622,10 @@ class Tables:
         """What a committed change owes the channel; each step runs on its own, so one
         that fails (a refused message) never stops the others."""
         live = outcome.table
+        if live.away:  # its shard went to another process, which says it all
+            return
         if outcome.announced:
-            self._spawn(self.outbox.deliver(live.id), "deliver")
+            self._spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
         self.refresh(live)
 
     # ------------------------------------------------------------ lobby
@@ -927,7 +940,7 @@ class Tables:
     def _arm(self, live: LiveTable) -> None:
         """Replace the table's clock, atomically (no await between cancel and start): one
         clock per table, and it reads nothing across an await that it does not re-check."""
-        if not live.info.is_active:
+        if not live.info.is_active or live.away:
             return
         record = self.message(live)
         self._stop_clock(live.id)

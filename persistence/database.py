@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from persistence.config import database_url
 
 SQLITE_BUSY_SECONDS = 30
+IDLE_IN_TRANSACTION_MS = 10_000  # PostgreSQL ends a transaction idle for this long
 
 
 def json_dumps(value: Any) -> str:
@@ -56,4 +57,12 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 10)
     kwargs.setdefault("pool_pre_ping", True)
-    return create_async_engine(resolved, **kwargs)
+    # A transaction left open (its process paused, or hung) is ended by the server, so that
+    # the locks it holds (a shard lease's share lock) never stop another process's claim.
+    connect_args = dict(kwargs.pop("connect_args", {}))
+    server_settings = {
+        "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS),
+        **connect_args.get("server_settings", {}),
+    }
+    connect_args["server_settings"] = server_settings
+    return create_async_engine(resolved, connect_args=connect_args, **kwargs)

@@ -54,6 +54,7 @@ from persistence.schema import shard_leases
 # started with different shard counts cannot both claim.
 CLAIM_LOCK = 0x537461636B6C73  # "Stackls"
 MAX_SHARDS = 4096
+CLAIM_WAIT_MS = 15_000  # a claim gives up (and is tried again) after waiting this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,9 @@ class LeasesAPI(StoreCore):
         if not 0 <= shard < shard_count:
             raise StorageError(f"Shard {shard} is not one of {shard_count} shards.")
         async with self.engine.begin() as conn:
+            # a claim waits for the writes under way, never for long: a transaction of a
+            # paused process is ended by the server (idle_in_transaction_session_timeout)
+            await conn.execute(text(f"SET LOCAL lock_timeout = '{CLAIM_WAIT_MS}ms'"))
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CLAIM_LOCK})
             await _refuse_other_count(conn, shard_count)
             await conn.execute(

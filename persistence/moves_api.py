@@ -126,8 +126,9 @@ class MovesAPI(StoreCore):
         several, adopting its shards).
 
         The cyclic garbage collector is paused while the states are built (each pass would
-        rescan every state built so far), and the loaded objects are then frozen out of its
-        way: they live as long as their tables.
+        rescan every state built so far), and the objects of the start-up load are then
+        frozen out of its way: they live as long as their tables (a shard's tables, adopted
+        later, may be given up again: they are not frozen).
         """
         was_enabled = gc.isenabled()
         gc.disable()
@@ -142,7 +143,8 @@ class MovesAPI(StoreCore):
         finally:
             if was_enabled:
                 gc.enable()
-        gc.freeze()
+        if shards is None:  # the start-up load, to live as long as the process
+            gc.freeze()
         # the writer needs no query for these tables' first moves (nothing of them has been
         # written by this process since they were read: they are not served yet)
         for table in loaded:

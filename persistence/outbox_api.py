@@ -27,15 +27,19 @@ class OutboxAPI(StoreCore):
         shards: Iterable[int] | None = None,
     ) -> list[OutboxItem]:
         """The announcements not yet delivered (of one table, or all; with ``shards`` of
-        ``shard_count``, only those of tables of guilds on these shards), oldest first."""
-        query = select(outbox).where(outbox.c.delivered_at.is_(None))
+        ``shard_count``, only those of tables of guilds on these shards), oldest first, each
+        with its table's server."""
+        query = (
+            select(outbox, tables.c.guild_id)
+            .select_from(outbox.join(tables, tables.c.id == outbox.c.table_id))
+            .where(outbox.c.delivered_at.is_(None))
+        )
         if table_id is not None:
             query = query.where(outbox.c.table_id == table_id)
         if shards is not None:
             if shard_count is None:
                 raise ValueError("shards need their shard_count")
-            on_shards = select(tables.c.id).where(in_shards(tables.c.guild_id, shard_count, shards))
-            query = query.where(outbox.c.table_id.in_(on_shards))
+            query = query.where(in_shards(tables.c.guild_id, shard_count, shards))
         async with self.engine.connect() as conn:
             rows = await conn.execute(query.order_by(outbox.c.id))
             return [outbox_item_from_row(r) for r in rows]

@@ -125,6 +125,7 @@ class OutboxItem:
     content: str
     created_at: datetime
     round_no: int | None = None
+    guild_id: int | None = None  # the table's server (read with it; None when not)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,7 @@ def outbox_item_from_row(row: Row[Any]) -> OutboxItem:
         content=row.content,
         created_at=aware(row.created_at) or now(),
         round_no=row.round_no,
+        guild_id=getattr(row, "guild_id", None),
     )
 
 

@@ -428,14 +428,21 @@ class MoveWriter:
         segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]] = []
         stale: list[MoveWrite] = []
         seen: set[str] = set()
+        fence = self.fence
         for w in pending:
+            if fence is not None:  # a shard already given up fails alone, at once
+                cur = self._working_cursor(attempt, w.table_id)
+                shard = fence.shard_of(cur.guild_id) if cur is not None else None
+                if shard is not None and shard not in fence.tokens:
+                    attempt.refused.add(id(w))
+                    attempt.fail(w.future, LeaseLost([shard]))
+                    continue
             self._check_move(attempt, w, seen, segment, stale)
         if stale:
             async with conn.begin():
                 await self._settle_repeats(conn, attempt, stale)
         if segment:
             batch, counts = self._build(segment)
-            fence = self.fence
             if fence is not None:  # the leases are checked in the commit's transaction
                 batch.fence = fence
                 batch.fence_shards = sorted(

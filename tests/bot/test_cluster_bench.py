@@ -6,7 +6,8 @@ others (or, alone, a restarted process) take the dead one's shards over, and eve
 acknowledged move is in the log, none twice, and every table's log replays to its stored
 state. Timings are shortened (heartbeat 0.2 s, dead after 1 s) so that the test is quick;
 no figure is asserted, only that nothing was lost or doubled and that the take-over
-happened."""
+happened. With two processes, one is first paused (SIGSTOP) until the other serves its
+shards, then woken with the moves sent to it meanwhile: the fence refuses every one."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def bench_args(database: str, redis: str, processes: int) -> argparse.Namespace:
             "--lease-ttl=4",
             "--boot-grace=1.0",
             "--no-pictures",
+            "--dice=2",  # short rounds and games: round and game ends owed, and delivered
+            "--target=15",
         ]
     )
 
@@ -61,6 +64,10 @@ async def test_a_killed_process_loses_and_doubles_nothing(
     assert result.acknowledged > 0 and result.rate > 0
     assert result.lost == 0
     assert result.doubled == 0
+    assert result.undelivered == 0
     assert math.isfinite(result.takeover_s), printed
+    if processes > 1:  # a paused process, woken after its take-over, wrote nothing
+        assert result.paused_sent > 0, printed  # it was sent moves while it slept
+        assert result.paused_stale == 0, printed
     assert printed.splitlines()[-1] == result.line()
     assert result.line().endswith(f"{result.takeover_s:.1f} s, 0 lost, 0 doubled")
