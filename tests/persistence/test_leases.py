@@ -277,11 +277,13 @@ async def test_a_lost_shard_fails_only_its_own_moves_in_a_batch(cluster: Cluster
     two, s2, r2 = await started_table(a, 18, guild=guild_on(1))
     b = await cluster.process("b")
     await claim(b, 1, replacing=("a", a.fence.tokens[1]))  # type: ignore[union-attr]
-    kept, lost = await asyncio.gather(
-        a.record_move(one.id, one.version, next_step(s1, r1), s1),
-        a.record_move(two.id, two.version, next_step(s2, r2), s2),
-        return_exceptions=True,
-    )
+    writes = [
+        asyncio.ensure_future(a.record_move(one.id, one.version, next_step(s1, r1), s1)),
+        asyncio.ensure_future(a.record_move(two.id, two.version, next_step(s2, r2), s2)),
+    ]
+    await asyncio.sleep(0)
+    assert len(a.writer.queue) == 2  # both wait in one batch for the writer
+    kept, lost = await asyncio.gather(*writes, return_exceptions=True)
     assert not isinstance(kept, BaseException) and kept.version > one.version
     assert isinstance(lost, LeaseLost) and lost.shards == [1]
     assert len(await logged(a, two.id)) == two.version
@@ -301,8 +303,10 @@ async def test_a_move_retried_at_the_new_owner_is_applied_once(cluster: Cluster)
         info.id, done.version, next_step(loaded.state, rng), loaded.state, interaction_id="i-1"
     )
     assert again.duplicate
-    with pytest.raises(StaleVersion):  # and the old owner's stale retry is refused as well
-        await b.record_move(info.id, info.version, step, state, interaction_id="i-2")
+    with pytest.raises(LeaseLost):  # and the old owner, were it alive, writes nothing more
+        await a.record_move(info.id, done.version, step, state, interaction_id="i-2")
+    with pytest.raises(StaleVersion):  # a stale retry at the new owner is refused too
+        await b.record_move(info.id, info.version, step, state, interaction_id="i-3")
     async with b.engine.connect() as conn:
         counted = await conn.execute(
             select(moves.c.interaction_id, func.count())
