@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import itertools
 import json
 import logging
@@ -183,6 +184,10 @@ class Node:
 
         if request["op"] == "stats":
             return {"s": "ok", "moves": self.host.moves, "fenced": self.host.fenced}
+        if request["op"] == "settle":  # the tables are open: long-lived, as after a start
+            gc.collect()
+            gc.freeze()
+            return {"s": "ok"}
         channel, guild = int(request["c"]), int(request["g"])
         if self.tables.admits(guild) is not None:
             return {"s": "moved", "by": "process"}
@@ -759,6 +764,12 @@ class Driver:
         started = time.perf_counter()
         await self.open_all(router)
         print(f"  {a.tables:,} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
+        # the tables are long-lived, as after a start-up (which freezes what it loaded out of
+        # the cyclic collector's way): the same in every process, and in this driver
+        for link in list(router.links.values()):
+            await link.request({"op": "settle"})
+        gc.collect()
+        gc.freeze()
         await self.open_loop(router, a.rate, 2.0)  # warm-up: caches, compiled statements
         self.acked.clear()
         cpu = self.cpu_seconds()
