@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
-from bot.cluster import Cluster, ClusterConfig, shard_ranges
+from bot.cluster import Cluster, ClusterConfig, node_id, shard_ranges
 from bot.config import Settings
 from bot.health import Health
 from bot.painter import Mode, Painter
@@ -83,6 +83,8 @@ class StackBot(commands.Bot):
         self._tables: Tables | None = None
         self._closing_task: asyncio.Task[None] | None = None
         self.cluster_config = cluster
+        # one process of several: its node id, also its database sessions' name
+        self.node = node_id(cluster.name) if cluster is not None else None
         self.database_options = database_options or {}  # engine options (a test's schema)
         self.cluster: Cluster | None = None  # one process of several: its part
         self.shards_host: BotShards | None = None
@@ -93,7 +95,7 @@ class StackBot(commands.Bot):
         the gateway connects to them; the others as they are assigned here."""
         assert self.store is not None and self._tables is not None
         await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
-        self.cluster = Cluster(self.store, config)
+        self.cluster = Cluster(self.store, config, node=self.node)
         self._tables.use_cluster(self.cluster)
         self.shards_host = BotShards(self)  # type: ignore[arg-type]
         await self.cluster.start(self.shards_host)
@@ -122,7 +124,9 @@ class StackBot(commands.Bot):
         if self.sync_only:
             await self._load_commands()
             return
-        self.store = await Store.open(self.settings.database_url, **self.database_options)
+        self.store = await Store.open(
+            self.settings.database_url, application_name=self.node, **self.database_options
+        )
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():

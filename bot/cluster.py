@@ -8,9 +8,9 @@ Two well-kept engines, two jobs:
   fencing token, checked in the same transaction as every write. Whatever Redis says, a
   process writes a table only while the database says it holds the table's shard.
 * **Redis holds liveness**: every process writes a heartbeat (a counter, with what it
-  holds and how it is doing) into one hash every half second, and says on a channel when
+  holds and how it is doing) into one hash every second, and says on a channel when
   it joins, gives shards up or leaves. A process whose counter has not moved for
-  ``dead_after`` seconds (3 by default) — by the observer's own clock, so no two
+  ``dead_after`` seconds (6 by default) — by the observer's own clock, so no two
   machines' clocks are compared — is dead, and its leases may be taken over under their
   exact token.
 
@@ -58,9 +58,9 @@ from persistence.fence import Fence
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT = 0.5  # seconds between two heartbeats (and lease renewals)
-DEAD_AFTER = 3.0  # a heartbeat that has not moved for this long: the process is dead
-LEASE_TTL = 10.0  # a lease not renewed for this long expires (its holder is fenced)
+HEARTBEAT = 1.0  # seconds between two heartbeats (and lease renewals)
+DEAD_AFTER = 6.0  # a heartbeat that has not moved for this long: the process is dead
+LEASE_TTL = 15.0  # a lease not renewed for this long expires (its holder is fenced)
 FORGET_AFTER = 60.0  # a dead process's entry is removed from the registry after this
 ADOPT_RETRY = 30.0  # seconds before a shard whose adoption failed is claimed again
 DEFAULT_PREFIX = "stackbot"
@@ -198,7 +198,7 @@ class ShardEvent:
 def node_id(name: str) -> str:
     """A node id unique to this run of this process: name, host, pid and a random tail."""
     host = socket.gethostname().split(".")[0]
-    return f"{name}-{host}-{os.getpid()}-{secrets.token_hex(3)}"[-64:]
+    return f"{name}-{host}-{os.getpid()}-{secrets.token_hex(3)}"[-63:]
 
 
 class Cluster:
@@ -233,6 +233,7 @@ class Cluster:
         self._halted = False
         self._listening = False
         self._observed: float | None = None  # when the registry was last read
+        self._blind = False  # the last read of the registry failed
         self._retry_after: dict[int, float] = {}  # shard -> no adoption before (failed)
         self._closing: set[int] = set()  # shards being handed over (their tables go)
         self._dropping: set[asyncio.Task[None]] = set()
@@ -360,7 +361,15 @@ class Cluster:
         """The heartbeat loop's round (never raises: the loop goes on)."""
         now = time.monotonic()
         if self._last_beat is not None:
-            self.lags.append(max(0.0, now - self._last_beat - self.config.heartbeat))
+            late = max(0.0, now - self._last_beat - self.config.heartbeat)
+            self.lags.append(late)
+            if late > self.config.dead_after / 2:
+                log.warning(
+                    "cluster: heartbeat %.1f s late (the event loop was blocked): the others "
+                    "take this process for dead after %.0f s",
+                    late,
+                    self.config.dead_after,
+                )
         self._last_beat = now
         try:
             await self.beat_once()
@@ -377,6 +386,9 @@ class Cluster:
             self._redis_back()
         except (RedisError, OSError) as err:
             self._redis_down(err)
+        revoked = frozenset(s for s in self.fence.revoked if s in self.fence.tokens)
+        if revoked:  # a write found them taken: no renewal can bring them back
+            await self._lose(revoked)
         tokens = dict(self.fence.tokens)
         if not tokens:
             return
@@ -420,13 +432,17 @@ class Cluster:
             self._redis_back()
         except (RedisError, OSError) as err:
             self._redis_down(err)
+            self._blind = True
             return None
-        # After a gap in what this process could see (Redis was down, or its own loop
-        # stalled), nobody's heartbeat could be seen moving: everyone starts afresh, so
-        # that no live process is taken for dead on the first look back.
-        gap = self._observed is not None and now - self._observed > 2 * self.config.heartbeat
+        # After a gap in what this process could see — Redis was down, or its own loop
+        # stalled for as long as it takes to call a process dead — nobody's heartbeat could
+        # be seen moving: everyone starts afresh, so that no live process is taken for dead
+        # on the first look back.
+        late = self._observed is not None and now - self._observed >= self.config.dead_after
+        gap = self._blind or late
         if gap:
             self._absent.clear()
+        self._blind = False
         self._observed = now
         seen: dict[str, Peer] = {}
         for key, value in raw.items():
@@ -530,6 +546,7 @@ class Cluster:
         count, now = self.config.shard_count, time.monotonic()
         leases = {lease.shard: lease for lease in await self.store.leases(count)}
         claimed: set[int] = set()
+        ended: set[str] = set()
         for shard in want:
             lease = leases.get(shard)
             replacing = None
@@ -541,13 +558,32 @@ class Cluster:
                 token = await self.store.claim_shard(
                     shard, self.node, count, self.config.lease_ttl, replacing=replacing
                 )
-            except Exception as err:  # the row stayed locked (a paused holder): again later
-                self._warn(f"claim-{shard}", f"cluster: claiming shard {shard} failed ({err!r})")
-                continue
+            except Exception as err:
+                if replacing is None or replacing[0] in ended:
+                    self._warn(
+                        f"claim-{shard}", f"cluster: claiming shard {shard} failed ({err!r})"
+                    )
+                    continue
+                # the row stayed locked: a transaction of the dead (or paused) holder is
+                # open; its sessions are ended, so that none of them holds a lock or commits
+                ended.add(replacing[0])
+                with contextlib.suppress(Exception):
+                    gone = await self.store.end_sessions_of(replacing[0])
+                    log.warning("cluster: ended %d database sessions of %s", gone, replacing[0])
+                try:
+                    token = await self.store.claim_shard(
+                        shard, self.node, count, self.config.lease_ttl, replacing=replacing
+                    )
+                except Exception as again:
+                    self._warn(
+                        f"claim-{shard}", f"cluster: claiming shard {shard} failed ({again!r})"
+                    )
+                    continue
             self._warned.discard(f"claim-{shard}")
             if token is None:
                 continue
             self.fence.tokens[shard] = token
+            self.fence.revoked.discard(shard)
             if replacing is not None:
                 log.warning(
                     "cluster: took shard %d over from %s (its heartbeat stopped)",
@@ -618,6 +654,7 @@ class Cluster:
         self.ready -= shards
         for s in shards:
             self.fence.tokens.pop(s, None)
+            self.fence.revoked.discard(s)
         self.store.forget_shards(self.config.shard_count, shards)
         self.events.append(ShardEvent(time.time(), "lost", shards))
         log.error("cluster: lost the lease of shard %s; no longer serving it", shard_ranges(shards))

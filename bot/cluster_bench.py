@@ -60,7 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,15 +107,17 @@ class Node:
 
     async def run(self) -> None:
         from bot.bench import BenchBot
-        from bot.cluster import Cluster, ClusterConfig, parse_shards
+        from bot.cluster import Cluster, ClusterConfig, node_id, parse_shards
         from bot.painter import Painter
         from bot.tables import Tables
         from engine.stack.ai import RandomPlayer
         from persistence import Store
 
         args = self.args
+        node = node_id(args.name)
         store = await Store.open(
             args.database_url,
+            application_name=node,
             connect_args={"server_settings": {"search_path": args.schema}},
         )
         self.tables = Tables(
@@ -138,7 +140,7 @@ class Node:
             lease_ttl=args.lease_ttl,
             boot_grace=args.boot_grace,
         )
-        self.cluster = Cluster(store, config)
+        self.cluster = Cluster(store, config, node=node)
         self.tables.use_cluster(self.cluster)
         server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
@@ -864,14 +866,16 @@ class Driver:
         stale = asleep.count("ok")
         fenced = asleep.count("moved/fence")
         seen_gone = asleep.count("moved/process")
+        others = Counter(x for x in asleep if x not in ("ok", "moved/fence", "moved/process"))
         result.paused_stale = stale
         result.paused_sent = len(asleep)
         print(
             f"  pause: {name} SIGSTOPped {a.kill_after:g} s into {a.kill_seconds:g} s; its shards "
             f"{sorted(home)} served by the others after {took['served']:.2f} s; woken then, "
             f"with {len(asleep)} moves sent to it while it slept: {fenced} refused at their "
-            f"commit by the fence, {seen_gone} refused once it saw its leases gone, {stale} "
-            f"written; its shards back to it "
+            f"commit by the fence, {seen_gone} refused once it saw its leases gone, "
+            f"{', '.join(f'{n} {k}' for k, n in sorted(others.items())) or 'no other answer'}, "
+            f"{stale} written; its shards back to it "
             f"{took.get('back', float('nan')):.2f} s after it woke; {run.rate:,.0f} moves/s, "
             f"p99 {run.pct(99):.0f} ms over the run",
             flush=True,

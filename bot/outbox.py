@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -42,6 +43,7 @@ class Outbox:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._delivering: dict[int, asyncio.Lock] = {}
+        self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
 
     async def deliver(self, table_id: int, guild_id: int | None = None) -> None:
         """Send the table's undelivered outbox rows, in order, once each — unless the
@@ -50,6 +52,8 @@ class Outbox:
         if guild_id is not None and not self.tables.owns_guild(guild_id):
             return
         lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        if guild_id is not None:
+            self._guild_of[table_id] = guild_id
         try:
             async with lock:
                 for item in await self.tables.store.pending_outbox(table_id):
@@ -62,14 +66,19 @@ class Outbox:
         finally:
             if not lock.locked() and self._delivering.get(table_id) is lock:
                 del self._delivering[table_id]
+                self._guild_of.pop(table_id, None)
 
-    async def finish(self) -> None:
-        """Wait for the deliveries under way (a shard is handed over: what was sent is
-        marked delivered before the next process looks; a delivery that starts now sees
-        the shard is no longer this process's and sends nothing)."""
-        for lock in list(self._delivering.values()):
-            async with lock:
-                pass
+    async def finish(self, belongs: Callable[[int], bool]) -> None:
+        """Wait for the deliveries under way of tables whose server ``belongs`` (their
+        shard is handed over: what was sent is marked delivered before the next process
+        looks; a delivery that starts now sees the shard is no longer this process's and
+        sends nothing)."""
+        waiting = [
+            lock
+            for table_id, lock in list(self._delivering.items())
+            if (guild := self._guild_of.get(table_id)) is None or belongs(guild)
+        ]
+        await asyncio.gather(*(_after(lock) for lock in waiting))
 
     async def _redeliver(self, table_id: int, guild_id: int | None) -> None:
         await asyncio.sleep(REDELIVER_AFTER)
@@ -150,3 +159,8 @@ class Outbox:
         if done:
             await self.tables.store.mark_delivered(done)
         return done
+
+
+async def _after(lock: asyncio.Lock) -> None:
+    async with lock:
+        pass

@@ -255,17 +255,28 @@ class Tables:
         requests queued for them refused, the steps and deliveries under way finished (so
         that everything they owe is written), then forgotten here."""
         lives = self._on_shards(shard_count, shards)
-        records = [self.messages.get(live.id) for live in lives]
+        records = [r for live in lives if (r := self.messages.get(live.id)) is not None]
+        busy = []
         for live in lives:
             self._stop_clock(live.id)
-        for live in lives:
+            if live.lock.locked():
+                busy.append(live)
+            else:  # no step under way: let go at once (nothing awaited in between)
+                self.service.let_go(live)
+
+        async def after_its_step(live: LiveTable) -> None:
             async with live.lock:  # the step under way ends (and is committed) first
                 self.service.let_go(live)
-        for record in records:
-            if record is not None:
-                async with record.lock:  # a re-post under way records where it went
-                    pass
-        await self.outbox.finish()
+
+        async def after_its_post(record: TableMessage) -> None:
+            async with record.lock:  # a re-post under way records where it went
+                pass
+
+        await asyncio.gather(
+            *(after_its_step(live) for live in busy),
+            *(after_its_post(r) for r in records if r.lock.locked()),
+        )
+        await self.outbox.finish(lambda guild: shard_of(guild, shard_count) in shards)
         self.store.forget_shards(shard_count, shards)
 
     async def drop(self, shard_count: int, shards: frozenset[int]) -> None:

@@ -27,11 +27,15 @@ def is_sqlite(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
+def make_engine(
+    url: str | None = None, *, application_name: str | None = None, **kwargs: Any
+) -> AsyncEngine:
     """An async engine for ``url`` (default: ``$DATABASE_URL`` or ``./stackbot.db``).
 
     SQLite runs in WAL mode with foreign keys on and ``synchronous=FULL``, so a commit
-    that returned is on disk; PostgreSQL runs through asyncpg.
+    that returned is on disk; PostgreSQL runs through asyncpg, its sessions named
+    ``application_name`` when given (a process of several: its node id, so that the
+    process taking its shards over can end its sessions).
     """
     resolved = make_url(database_url(url))
     kwargs = {**JSON_OPTIONS, **kwargs}
@@ -62,6 +66,7 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     connect_args = dict(kwargs.pop("connect_args", {}))
     server_settings = {
         "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS),
+        **({"application_name": application_name[:63]} if application_name else {}),
         **connect_args.get("server_settings", {}),
     }
     connect_args["server_settings"] = server_settings

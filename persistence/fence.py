@@ -49,12 +49,19 @@ class Fence:
     owner: str
     shard_count: int
     tokens: dict[int, int] = field(default_factory=dict)  # shard -> fencing token
+    # shards a write found taken (or expired) before this process's heartbeat noticed:
+    # every later write of them fails at once, without asking the database
+    revoked: set[int] = field(default_factory=set)
 
     def shard_of(self, guild_id: int) -> int:
         return shard_of(guild_id, self.shard_count)
 
+    def holds(self, shard: int) -> bool:
+        """Whether this process may still try to write the shard."""
+        return shard in self.tokens and shard not in self.revoked
+
     def holds_guild(self, guild_id: int) -> bool:
-        return self.shard_of(guild_id) in self.tokens
+        return self.holds(self.shard_of(guild_id))
 
     def lost(self, shards: Iterable[int], rows: Iterable[Any]) -> set[int]:
         """Of ``shards``, those this process does not hold by the guard's ``rows``
@@ -81,7 +88,7 @@ class Fence:
         wanted = sorted(set(shards))
         if not wanted:
             return
-        missing = [s for s in wanted if s not in self.tokens]
+        missing = [s for s in wanted if not self.holds(s)]
         if missing:
             raise LeaseLost(missing)
         rows = await conn.execute(
@@ -98,4 +105,5 @@ class Fence:
         )
         lost = self.lost(wanted, rows)
         if lost:
+            self.revoked |= lost
             raise LeaseLost(sorted(lost))

@@ -297,6 +297,7 @@ class FastCommit:
                 leases = await driver.fetch(GUARD_SQL, batch.fence_shards)
                 lost = batch.fence.lost(batch.fence_shards, leases)
                 if lost:
+                    batch.fence.revoked |= lost
                     raise LeaseLost(sorted(lost))
             for prepared, rows in batch.steps:
                 await driver.executemany(prepared.sql, rows)

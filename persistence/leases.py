@@ -54,7 +54,7 @@ from persistence.schema import shard_leases
 # started with different shard counts cannot both claim.
 CLAIM_LOCK = 0x537461636B6C73  # "Stackls"
 MAX_SHARDS = 4096
-CLAIM_WAIT_MS = 15_000  # a claim gives up (and is tried again) after waiting this long
+CLAIM_WAIT_MS = 2_000  # a claim waiting this long on a transaction of the holder gives up
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +162,9 @@ class LeasesAPI(StoreCore):
         if not 0 <= shard < shard_count:
             raise StorageError(f"Shard {shard} is not one of {shard_count} shards.")
         async with self.engine.begin() as conn:
-            # a claim waits for the writes under way, never for long: a transaction of a
-            # paused process is ended by the server (idle_in_transaction_session_timeout)
+            # a claim waits for the writes under way, never for long: a transaction left
+            # open by a dead or paused holder makes it fail, and the claimer ends that
+            # holder's sessions (end_sessions_of) before trying again
             await conn.execute(text(f"SET LOCAL lock_timeout = '{CLAIM_WAIT_MS}ms'"))
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CLAIM_LOCK})
             await _refuse_other_count(conn, shard_count)
@@ -196,6 +197,23 @@ class LeasesAPI(StoreCore):
                 )
             ).scalar_one()
             return int(token)
+
+    async def end_sessions_of(self, owner: str) -> int:
+        """End every database session of process ``owner`` (known dead, or paused: its
+        sessions are named after it), so that none of its transactions holds a lease's
+        lock any longer, nor commits; how many were ended. A role that may not end them
+        ends none (the server's idle-transaction time-out still does, later)."""
+        self._need_postgresql()
+        async with self.engine.begin() as conn:
+            ended = await conn.execute(
+                text(
+                    "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) "
+                    "FROM pg_stat_activity "
+                    "WHERE application_name = :owner AND pid <> pg_backend_pid()"
+                ),
+                {"owner": owner[:63]},
+            )
+            return int(ended.scalar_one() or 0)
 
     async def renew_leases(self, owner: str, tokens: Mapping[int, int], ttl: float) -> set[int]:
         """Renew the leases ``owner`` holds (shard → token) for ``ttl`` seconds more; the

@@ -89,6 +89,7 @@ class MovesAPI(StoreCore):
             timeouts=dict(timeouts or {}),
             to_ai=dict(to_ai or {}),
             human=human,
+            guild_id=cur.guild_id,
         )
         return await self.writer.submit(write)
 

@@ -49,13 +49,16 @@ class Store(SettingsAPI, TablesAPI, MovesAPI, ResultsAPI, OutboxAPI, LeasesAPI):
         self.settings_cache.invalidate()
 
     @classmethod
-    async def open(cls, url: str | None = None, **engine_options: Any) -> Store:
-        """Connect to ``url`` (default ``$DATABASE_URL`` or ``./stackbot.db``) and migrate.
+    async def open(
+        cls, url: str | None = None, *, application_name: str | None = None, **engine_options: Any
+    ) -> Store:
+        """Connect to ``url`` (default ``$DATABASE_URL`` or ``./stackbot.db``) and migrate;
+        on PostgreSQL the sessions are named ``application_name`` when given.
 
         Raises :class:`~persistence.errors.DatabaseRefused` for a database that is newer
         than this code or not stackbot's; it is left untouched.
         """
-        engine = make_engine(url, **engine_options)
+        engine = make_engine(url, application_name=application_name, **engine_options)
         try:
             await upgrade_database(engine)
         except BaseException:

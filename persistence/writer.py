@@ -71,6 +71,7 @@ class MoveWrite:
     timeouts: dict[int, int] = field(default_factory=dict)  # position -> count
     to_ai: dict[int, str] = field(default_factory=dict)  # position -> AI level
     human: bool = False
+    guild_id: int | None = None  # the table's server (its shard, for the lease check)
 
 
 Operation = Callable[["WriteContext"], Awaitable[T]]
@@ -363,6 +364,20 @@ class MoveWriter:
                 if not w.future.done():
                     w.future.set_exception(self._explain(w, exc))
                 return
+            if isinstance(exc, LeaseLost) and self.fence is not None:
+                # shards another process holds now: their writes fail, the rest commit
+                # together again (the lost shards are revoked: refused at once from now on)
+                rest = []
+                for w in batch:
+                    if isinstance(w, MoveWrite) and not w.future.done() and w.guild_id:
+                        shard = self.fence.shard_of(w.guild_id)
+                        if not self.fence.holds(shard):
+                            w.future.set_exception(LeaseLost([shard]))
+                            continue
+                    rest.append(w)
+                if len(rest) < len(batch):
+                    await self._commit_batch(rest)
+                    return
             # Something in the batch failed (a conflict with another process, a raced
             # interaction id, a broken write): store the writes one by one so that only
             # the failing one fails.
@@ -433,7 +448,7 @@ class MoveWriter:
             if fence is not None:  # a shard already given up fails alone, at once
                 cur = self._working_cursor(attempt, w.table_id)
                 shard = fence.shard_of(cur.guild_id) if cur is not None else None
-                if shard is not None and shard not in fence.tokens:
+                if shard is not None and not fence.holds(shard):
                     attempt.refused.add(id(w))
                     attempt.fail(w.future, LeaseLost([shard]))
                     continue

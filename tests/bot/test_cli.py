@@ -193,3 +193,64 @@ def test_ctrl_c_at_the_prompt_ends_the_game_with_one_line(tmp_path: Path) -> Non
     assert proc.returncode == 130
     assert err == ""
     assert out.strip().splitlines()[-1] == "Game abandoned: interrupted (Ctrl-C)."
+
+
+# ---------------------------------------------------------------- run as one process of several
+
+SHARD_MISTAKES = [
+    (["--shards", "0-3"], "--shards needs --shard-count (the total number of shards"),
+    (["--shard-count", "0"], "--shard-count must be 1 to 4096, not 0"),
+    (["--shards", "0-9", "--shard-count", "8"], "bad --shards '0-9': shard 9 is not one of the"),
+    (["--shards", "2-1", "--shard-count", "8"], "bad --shards '2-1': '2-1' runs backwards"),
+    (["--shards", "x", "--shard-count", "8"], "bad --shards 'x': 'x' is not a shard or a range"),
+]
+
+
+@pytest.mark.usefixtures("bot_env")
+@pytest.mark.parametrize(("args", "says"), SHARD_MISTAKES)
+def test_run_with_bad_shards_is_refused_in_one_line(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("stackbot run: ") and says in err[0], err
+
+
+@pytest.mark.usefixtures("bot_env")
+def test_shards_need_postgresql_and_redis(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", "--shards", "0-3", "--shard-count", "8"]
+    assert main(args) == 2  # the test's database is a SQLite file
+    assert "share PostgreSQL, not a SQLite file" in capsys.readouterr().err
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://stackbot@127.0.0.1:1/stackbot")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(args) == 2
+    assert "set REDIS_URL=redis://host:6379/0" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("bot_env")
+def test_run_with_shards_builds_the_sharded_client(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`stackbot run --shards 0-3 --shard-count 8` runs an AutoShardedClient with those
+    shards as its home (here it cannot log in, and says so in one line)."""
+    from bot.client import ShardedStackBot
+
+    built: list[ShardedStackBot] = []
+    real_init = ShardedStackBot.__init__
+
+    def spy(self: ShardedStackBot, *args: object, **kwargs: object) -> None:
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+        built.append(self)
+
+    monkeypatch.setattr(ShardedStackBot, "__init__", spy)
+    monkeypatch.setattr(StackBot, "login", login_raising(discord.LoginFailure("no")))
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://stackbot@127.0.0.1:1/stackbot")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    assert main(["run", "--shards", "0-3", "--shard-count", "8"]) == 1
+    assert "Discord refused the token" in capsys.readouterr().err
+    (bot,) = built
+    assert isinstance(bot, discord.AutoShardedClient)
+    assert bot.shard_count == 8 and bot.shard_ids == [0, 1, 2, 3]
+    assert bot.cluster_config is not None and bot.cluster_config.home == {0, 1, 2, 3}
