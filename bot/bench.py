@@ -195,17 +195,25 @@ class Bench:
                     await self.one_move(channel, at)
 
             task = asyncio.create_task(worker())
-            due = time.perf_counter() + self.rng.expovariate(1 / mean_gap)
-            while due < stop:
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
-                arrivals.put_nowait(due)
-                due += self.rng.expovariate(1 / mean_gap)
-            arrivals.put_nowait(-1)
+            await arrive(arrivals, self.rng, mean_gap, stop)
             await task
 
         start = time.perf_counter()
         await asyncio.gather(*(table(c) for c in channels))
         return time.perf_counter() - start
+
+
+async def arrive(
+    arrivals: asyncio.Queue[float], rng: random.Random, mean_gap: float, stop: float
+) -> None:
+    """Put each arrival's time (exponential gaps of ``mean_gap`` s on average: an open
+    loop) into ``arrivals`` until ``stop``, then ``-1``."""
+    due = time.perf_counter() + rng.expovariate(1 / mean_gap)
+    while due < stop:
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        arrivals.put_nowait(due)
+        due += rng.expovariate(1 / mean_gap)
+    arrivals.put_nowait(-1)
 
 
 def pct(values: list[float], q: int) -> float:

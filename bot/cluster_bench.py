@@ -587,6 +587,8 @@ class Driver:
     ) -> RunFigures:
         """Moves arrive at ``rate`` per second in all (exponential gaps per table), for
         ``seconds``; then the moves still under way are waited for."""
+        from bot.bench import arrive
+
         tables = self.args.tables
         mean_gap = tables / rate
         latencies: list[float] = []
@@ -623,12 +625,7 @@ class Driver:
                         counts["refused"] += 1
 
             task = asyncio.get_running_loop().create_task(worker())
-            due = time.perf_counter() + self.rng.expovariate(1 / mean_gap)
-            while due < stop:
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
-                arrivals.put_nowait(due)
-                due += self.rng.expovariate(1 / mean_gap)
-            arrivals.put_nowait(-1)
+            await arrive(arrivals, self.rng, mean_gap, stop)
             await task
 
         work = [table(t) for t in range(tables)]

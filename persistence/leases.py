@@ -221,15 +221,10 @@ class LeasesAPI(StoreCore):
         self._need_postgresql()
         if not tokens:
             return set()
-        pairs = sorted(tokens.items())
         async with self.engine.begin() as conn:
             renewed = await conn.execute(
                 update(shard_leases)
-                .where(
-                    shard_leases.c.owner == owner,
-                    tuple_(shard_leases.c.shard_id, shard_leases.c.token).in_(pairs),
-                    shard_leases.c.expires_at > func.now(),
-                )
+                .where(*_held_by(owner, tokens), shard_leases.c.expires_at > func.now())
                 .values(expires_at=_ttl(ttl))
                 .returning(shard_leases.c.shard_id)
             )
@@ -241,18 +236,23 @@ class LeasesAPI(StoreCore):
         self._need_postgresql()
         if not tokens:
             return set()
-        pairs = sorted(tokens.items())
         async with self.engine.begin() as conn:
             released = await conn.execute(
                 update(shard_leases)
-                .where(
-                    shard_leases.c.owner == owner,
-                    tuple_(shard_leases.c.shard_id, shard_leases.c.token).in_(pairs),
-                )
+                .where(*_held_by(owner, tokens))
                 .values(owner=None, expires_at=func.now())
                 .returning(shard_leases.c.shard_id)
             )
             return {int(r[0]) for r in released}
+
+
+def _held_by(owner: str, tokens: Mapping[int, int]) -> tuple[Any, ...]:
+    """The lease rows ``owner`` holds under exactly these tokens (shard -> token)."""
+    pairs = sorted(tokens.items())
+    return (
+        shard_leases.c.owner == owner,
+        tuple_(shard_leases.c.shard_id, shard_leases.c.token).in_(pairs),
+    )
 
 
 async def _refuse_other_count(conn: AsyncConnection, shard_count: int) -> None:

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from engine.game import Game
 from persistence.errors import TableNotFound, WrongTableStatus
 from persistence.gamebook import stored_game
-from persistence.records import LoadedTable, SeatInfo, TableCursor
-from persistence.rows import INFO_COLUMNS, info_from_row, seat_from_row
+from persistence.records import LoadedTable, SeatInfo
+from persistence.rows import INFO_COLUMNS, cursor_from_row, info_from_row, seat_from_row
 from persistence.schema import moves, seats, snapshots, tables
 
 
@@ -65,16 +65,7 @@ async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
             for move in tails[row.id]:
                 state.apply(decode(move))
             if row.status == "playing":
-                cursor = TableCursor(
-                    row.version,
-                    row.rounds_done,
-                    row.snapshot_version,
-                    row.status,
-                    row.guild_id,
-                    row.channel_id,
-                    info.seats,
-                    row.game,
-                )
+                cursor = cursor_from_row(row, info.seats)
         out.append(LoadedTable(info, state, cursor))
     return out
 

@@ -129,15 +129,20 @@ async def read_cursor(conn: AsyncConnection, table_id: int) -> TableCursor:
     ).all()
     if not rows:
         raise TableNotFound(f"There is no table {table_id}.")
-    row = rows[0]
+    return cursor_from_row(rows[0], tuple(seat_from_row(r) for r in rows if r.position is not None))
+
+
+def cursor_from_row(row: Any, seat_infos: tuple[SeatInfo, ...]) -> TableCursor:
+    """The move writer's cursor from a row with the table's columns and its snapshot's
+    version (``snapshot_version``)."""
     return TableCursor(
         row.version,
         row.rounds_done,
-        row.snapshot_version,
+        row.snapshot_version or 0,
         row.status,
         row.guild_id,
         row.channel_id,
-        tuple(seat_from_row(r) for r in rows if r.position is not None),
+        seat_infos,
         row.game,
     )
 
