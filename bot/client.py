@@ -36,6 +36,7 @@ COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")
 
 
 STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
+STOP_HANDOVER = 8.0  # seconds a stopping process of several spends handing its shards over
 
 
 class StackTree(app_commands.CommandTree["StackBot"]):
@@ -89,6 +90,7 @@ class StackBot(commands.Bot):
         self.cluster: Cluster | None = None  # one process of several: its part
         self.shards_host: BotShards | None = None
         self.health = Health(self, settings.health_port, settings.health_host)
+        self.serving = False  # the tables are loaded (start-up is over)
 
     async def _join_cluster(self, config: ClusterConfig) -> None:
         """Take part in the cluster: its home shards adopted (their tables loaded) before
@@ -133,13 +135,14 @@ class StackBot(commands.Bot):
             self.add_dynamic_items(*game.dynamic_items)
         await self._load_commands()
         self.tree.error(self.on_tree_error)
+        await self.health.start()  # says "starting" (503) until the tables are loaded
         if self.cluster_config is None:
             await self._tables.resume()
         else:
             await self._join_cluster(self.cluster_config)
         if self.handle_signals:
             self._stop_on_signals()
-        await self.health.start()
+        self.serving = True
         # one process syncs: the one alone, or the one serving shard 0 as it starts
         if self.settings.dev_guild_id and (self.cluster is None or self.cluster.serves(0)):
             guild = discord.Object(self.settings.dev_guild_id)
@@ -202,8 +205,10 @@ class StackBot(commands.Bot):
         if self._tables is not None:
             self._tables.accepting = False
         if self.cluster is not None:  # shards handed over at once, not after a time-out
-            with contextlib.suppress(Exception):
-                await self.cluster.stop()
+            try:
+                await asyncio.wait_for(self.cluster.stop(), STOP_HANDOVER)
+            except Exception:  # the others take the rest over once the heartbeat stops
+                log.exception("cluster: the hand-over did not end in %.0f s", STOP_HANDOVER)
         if self._tables is not None:
             await self._tables.drain()
         await self.health.stop()

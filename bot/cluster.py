@@ -28,7 +28,8 @@ it. Heartbeats and convergence rounds are two task loops (:mod:`discord.ext.task
 that a long adoption never delays a heartbeat and looks like death.
 
 Without Redis (down, or unreachable) a process keeps what it holds, renews its leases,
-and claims only its own free or expired home shards: nobody is taken over on a guess.
+and claims only its own home shards when free and leases the database says expired (their
+holder stopped renewing: fenced already): nobody is taken over on a guess.
 """
 
 from __future__ import annotations

@@ -38,8 +38,11 @@ The last line: ``N processes: M moves/s, p99 X ms; take-over Y s, L lost, D doub
 and X from the steady run).
 
 What it skips, plainly: Discord (no network latency, no rate limits, no interaction
-tokens) and the gateway connections (the driver routes moves itself); and its driver runs
-on the same machine, taking CPU the processes would otherwise have.
+tokens), discord.py's client with the command and button handlers (the driver calls the
+table service, as those handlers do), the gateway connections (the driver routes moves
+itself; a real process connects each gateway shard it takes over, 5 s apart) and the
+SIGTERM hand-over; its driver runs on the same machine, taking CPU the processes would
+otherwise have.
 """
 
 from __future__ import annotations
@@ -907,7 +910,7 @@ class Driver:
             f"  kill: {name} SIGKILLed {a.kill_after:g} s into {a.kill_seconds:g} s at "
             f"{a.rate:,.0f}/s; its shards {sorted(orphaned)} served by {who} after "
             f"{takeover:.2f} s (their tables loaded, timers and owed messages resumed; a real "
-            f"bot then identifies each gateway shard, one per 5 s per bucket), first moves "
+            f"bot also connects each gateway shard, 5 s apart), first moves "
             f"answered there {moves_back:.2f} s after the kill; "
             f"{run.rate:,.0f} moves/s, p99 {run.pct(99):.0f} ms over the run",
             flush=True,

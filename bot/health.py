@@ -36,7 +36,7 @@ WINDOW = 60.0  # seconds of moves the latency figures cover
 class Timings:
     """Durations of one kind of work over the last ``WINDOW`` seconds."""
 
-    def __init__(self, window: float = WINDOW, most: int = 20_000) -> None:
+    def __init__(self, window: float = WINDOW, most: int = 200_000) -> None:
         self.window = window
         self._samples: deque[tuple[float, float]] = deque(maxlen=most)
 
@@ -116,7 +116,7 @@ class Health:
         bot = self.bot
         tables = bot._tables
         cluster = getattr(bot, "cluster", None)
-        if tables is None:
+        if tables is None or not getattr(bot, "serving", True):
             return "starting"
         if not tables.accepting:
             return "stopping"
@@ -144,7 +144,9 @@ class Health:
         )
 
     async def start(self) -> None:
-        """The log line every minute, and the endpoint (with a port)."""
+        """The log line every minute, and the endpoint (with a port); once."""
+        if self._logger.is_running():
+            return
         self._logger.start()
         if self.port is None:
             return
