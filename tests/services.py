@@ -5,10 +5,11 @@ that needs one skips when it is not there; ``.ci/run`` sets both."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -81,3 +82,12 @@ async def fresh_services() -> AsyncIterator[Services]:
         if keys:
             await client.delete(*keys)
         await client.aclose()
+
+
+async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait (real time) until ``check()`` holds; fail after ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not check():
+        assert loop.time() < deadline, "timed out waiting"
+        await asyncio.sleep(0.02)

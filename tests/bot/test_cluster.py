@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from bot.cluster import Cluster, ClusterConfig, assign, parse_shards, shard_ranges
 from persistence import Store
-from tests.services import Services, fresh_services
+from tests.services import Services, fresh_services, until
 
 COUNT = 4
 FAST = {
@@ -87,15 +87,6 @@ async def processes() -> AsyncIterator[Processes]:
                 await cluster.halt()
             for store in made.stores:
                 await store.close()
-
-
-async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
-    """Wait (real time) until ``check()`` holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not check():
-        assert loop.time() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
 
 
 # ---------------------------------------------------------------- the assignment

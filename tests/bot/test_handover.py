@@ -8,7 +8,7 @@ store, tables and cluster, on the local PostgreSQL and Redis; Discord is a stand
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from bot.painter import Painter
 from bot.service import MOVED_AWAY, MoveOutcome, Player, Refusal
 from bot.tables import Tables
 from persistence import LeaseLost, Store
-from tests.services import Services, fresh_services
+from tests.services import Services, fresh_services, until
 
 COUNT = 2
 ANN, BOB = Player(11, "ann"), Player(12, "bob")
@@ -79,14 +79,6 @@ async def processes() -> AsyncIterator[Processes]:
                 p.tables.accepting = False
                 await p.tables.drain()
                 await p.store.close()
-
-
-async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not check():
-        assert loop.time() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
 
 
 async def game(p: Process, channel: int, shard: int) -> Any:
