@@ -209,6 +209,8 @@ class StackBot(commands.Bot):
                 await asyncio.wait_for(self.cluster.stop(), STOP_HANDOVER)
             except Exception:  # the others take the rest over once the heartbeat stops
                 log.exception("cluster: the hand-over did not end in %.0f s", STOP_HANDOVER)
+                with contextlib.suppress(Exception):
+                    await self.cluster.halt()  # no heartbeat any more; Redis closed
         if self._tables is not None:
             await self._tables.drain()
         await self.health.stop()

@@ -44,11 +44,12 @@ import secrets
 import socket
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+import discord
 import redis.asyncio as aioredis
 from discord.ext import tasks
 from redis.exceptions import RedisError
@@ -110,6 +111,34 @@ def parse_shards(text: str, shard_count: int) -> frozenset[int]:
             )
         shards.update(range(first, last + 1))
     return frozenset(shards)
+
+
+class SteadyLoop(tasks.Loop[Callable[[], Coroutine[Any, Any, None]]]):
+    """A :mod:`discord.ext.tasks` loop every ``seconds`` that a step of the wall clock
+    cannot space out. discord.py times a loop's rounds by the wall clock (each sleeps until
+    a datetime), so a clock set back by an NTP step or a restored VM would hold the next
+    heartbeat back by as much — long enough for the others to take this process for dead —
+    and a clock set forward would run the missed rounds back to back. Here no sleep is
+    longer than one period, and a round already due runs once, with no catching up."""
+
+    def __init__(self, body: Callable[[], Coroutine[Any, Any, None]], seconds: float) -> None:
+        super().__init__(
+            body,
+            seconds=seconds,
+            minutes=0,
+            hours=0,
+            time=discord.utils.MISSING,
+            count=None,
+            reconnect=False,
+            name=None,
+        )
+        self.period = timedelta(seconds=seconds)
+
+    def _get_next_sleep_time(self, now: datetime = discord.utils.MISSING) -> datetime:
+        return max(super()._get_next_sleep_time(now), discord.utils.utcnow())
+
+    def _try_sleep_until(self, dt: datetime) -> Any:
+        return super()._try_sleep_until(min(dt, discord.utils.utcnow() + self.period))
 
 
 def shard_ranges(shards: frozenset[int] | set[int]) -> str:
@@ -237,11 +266,13 @@ class Cluster:
         self._blind = False  # the last read of the registry failed
         self._retry_after: dict[int, float] = {}  # shard -> no adoption before (failed)
         self._closing: set[int] = set()  # shards being handed over (their tables go)
-        self._dropping: set[asyncio.Task[None]] = set()
+        self._drops: dict[int, asyncio.Task[None]] = {}  # shard -> its tables being dropped
+        self._unreleased: dict[int, int] = {}  # shard -> token whose release failed
         self._last_beat: float | None = None
-        # the heartbeat and the convergence rounds: discord.py's task loops
-        self._beats = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._beat)
-        self._rounds = tasks.loop(seconds=config.heartbeat, reconnect=False)(self._converge_logged)
+        # the heartbeat and the convergence rounds: discord.py's task loops (which simcord
+        # runs on its virtual clock), kept steady when the wall clock steps
+        self._beats = SteadyLoop(self._beat, config.heartbeat)
+        self._rounds = SteadyLoop(self._converge_logged, config.heartbeat)
         self._converging = asyncio.Lock()
         self._warned: set[str] = set()
         self._joined = time.monotonic()
@@ -347,6 +378,7 @@ class Cluster:
                 stopping.append(running)
         if self._woken is not None:
             stopping.append(self._woken)
+        stopping.extend(self._drops.values())
         for task in stopping:
             while not task.done():
                 task.cancel()
@@ -532,11 +564,14 @@ class Cluster:
                     # just started: only home shards, while the others' processes (started
                     # together, as a cluster boots) show up
                     mine &= set(self.config.home) | set(self.held)
+            await self._release_again()
             now = time.monotonic()
             want = sorted(
                 s
                 for s in mine
-                if s not in self.fence.tokens and self._retry_after.get(s, 0.0) <= now
+                if s not in self.fence.tokens
+                and s not in self._drops  # its old tables are still going
+                and self._retry_after.get(s, 0.0) <= now
             )
             if want:
                 await self._take(want, redis=peers is not None)
@@ -612,8 +647,7 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self._host.drop(count, shards)  # whatever was loaded goes
             tokens = {s: self.fence.tokens.pop(s) for s in shards if s in self.fence.tokens}
-            with contextlib.suppress(Exception):
-                await self.store.release_shards(self.node, tokens)
+            await self._release(tokens)
             for s in shards:
                 self._retry_after[s] = time.monotonic() + ADOPT_RETRY
             return
@@ -638,8 +672,7 @@ class Cluster:
             await self._host.release(self.config.shard_count, shards)
         finally:
             tokens = {s: self.fence.tokens[s] for s in shards if s in self.fence.tokens}
-            with contextlib.suppress(Exception):
-                await self.store.release_shards(self.node, tokens)
+            await self._release(tokens)
             for s in tokens:
                 self.fence.tokens.pop(s, None)
             self._closing -= shards
@@ -648,6 +681,30 @@ class Cluster:
         self.events.append(ShardEvent(time.time(), "released", shards, took))
         log.info("cluster: gave shard %s up (in %.2f s)", shard_ranges(shards), took)
         await self._say("released", shards)
+
+    async def _release(self, tokens: Mapping[int, int]) -> None:
+        """Release leases given up; one that could not be released (the database did not
+        answer) is released again at the next round, so that its shard is not left
+        unserved until the lease expires."""
+        if not tokens:
+            return
+        try:
+            await self.store.release_shards(self.node, tokens)
+        except Exception as err:
+            log.warning(
+                "cluster: releasing shard %s failed (%r); trying again",
+                shard_ranges(set(tokens)),
+                err,
+            )
+            self._unreleased.update(tokens)
+        else:
+            for s in tokens:
+                self._unreleased.pop(s, None)
+
+    async def _release_again(self) -> None:
+        pending = {s: token for s, token in self._unreleased.items() if s not in self.fence.tokens}
+        self._unreleased = {}
+        await self._release(pending)
 
     async def _lose(self, shards: frozenset[int]) -> None:
         """The leases were lost (expired, or taken over): no longer served, at once; the
@@ -663,9 +720,18 @@ class Cluster:
             task = asyncio.get_running_loop().create_task(
                 self._host.drop(self.config.shard_count, shards), name="cluster-drop"
             )
-            self._dropping.add(task)
-            task.add_done_callback(self._dropping.discard)
+            for s in shards:  # not claimed again before its old tables are gone
+                self._drops[s] = task
+            task.add_done_callback(lambda _: self._forget_drop(shards, task))
         self._wake()
+
+    def _forget_drop(self, shards: frozenset[int], task: asyncio.Task[None]) -> None:
+        for s in shards:
+            if self._drops.get(s) is task:
+                del self._drops[s]
+        if self._beats.is_running():  # running: the shard may be claimed again now
+            with contextlib.suppress(RuntimeError):  # the event loop is closing
+                self._wake()
 
     # ------------------------------------------------------------ events
 
@@ -690,6 +756,8 @@ class Cluster:
                         event = json.loads(message["data"])
                     except (ValueError, TypeError):
                         continue
+                    if not isinstance(event, dict):
+                        continue  # not an event of this version: ignored
                     if event.get("node") == self.node:
                         continue
                     if event.get("event") == "left":

@@ -26,7 +26,7 @@ import discord
 from bot import games
 from bot.story import may_attach
 from bot.text import fit_message
-from persistence import StorageError, TableNotFound, WrongTableStatus
+from persistence import LeaseLost, StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
 
 if TYPE_CHECKING:
@@ -58,7 +58,13 @@ class Outbox:
             async with lock:
                 for item in await self.tables.store.pending_outbox(table_id):
                     guild_id = item.guild_id if item.guild_id is not None else guild_id
-                    if guild_id is not None and not self.tables.owns_guild(guild_id):
+                    try:
+                        ours = guild_id is None or await self._still_ours(guild_id)
+                    except StorageError as err:  # the database is unreachable: later
+                        log.warning("outbox %s: lease not confirmed (%s); will retry", item.id, err)
+                        self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                        return
+                    if not ours:
                         return  # the shard went to another process meanwhile
                     if not await self._deliver_one(item):
                         self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
@@ -67,6 +73,18 @@ class Outbox:
             if not lock.locked() and self._delivering.get(table_id) is lock:
                 del self._delivering[table_id]
                 self._guild_of.pop(table_id, None)
+
+    async def _still_ours(self, guild_id: int) -> bool:
+        """Whether this process may send the server's announcements now: it holds the
+        shard here and, by the database, still holds its lease (a process paused or cut
+        off while its shard was taken over learns it here, before posting anything)."""
+        if not self.tables.owns_guild(guild_id):
+            return False
+        try:
+            await self.tables.store.confirm_lease(guild_id)
+        except LeaseLost:
+            return False
+        return True
 
     async def finish(self, belongs: Callable[[int], bool]) -> None:
         """Wait for the deliveries under way of tables whose server ``belongs`` (their

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = 120.0  # seconds for one gateway shard to connect
 CONNECT_RETRY = 30.0  # seconds before a failed connection is tried again
+DISCONNECT_WAIT = 5.0  # seconds a disconnect waits for its shards' cancelled connections
 
 
 class BotShards:
@@ -116,21 +117,27 @@ class BotShards:
                 log.info("gateway: shard %d connected", shard)
 
     async def disconnect(self, shards: frozenset[int]) -> None:
-        """Receive none of the shards' events any more."""
-        for shard in shards:
-            pending = self._connecting.pop(shard, None)
-            if pending is not None and not pending.done():
-                pending.cancel()
-        async with self._gateway:
-            for shard in sorted(shards):
-                info = self.bot.get_shard(shard)
-                if info is not None and not info.is_closed():
-                    try:
-                        await info.disconnect()
-                    except (discord.HTTPException, OSError, RuntimeError) as err:
-                        log.warning("gateway: disconnecting shard %d failed: %s", shard, err)
-                    else:
-                        log.info("gateway: shard %d disconnected", shard)
+        """Receive none of the shards' events any more. Their own connections under way
+        are cancelled first; another shard's (which may wait minutes on a Discord outage)
+        is not waited for, so a hand-over never stalls behind it."""
+        pending = [
+            task
+            for shard in shards
+            if (task := self._connecting.pop(shard, None)) is not None and not task.done()
+        ]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=DISCONNECT_WAIT)
+        for shard in sorted(shards):
+            info = self.bot.get_shard(shard)
+            if info is not None and not info.is_closed():
+                try:
+                    await info.disconnect()
+                except (discord.HTTPException, OSError, RuntimeError) as err:
+                    log.warning("gateway: disconnecting shard %d failed: %s", shard, err)
+                else:
+                    log.info("gateway: shard %d disconnected", shard)
 
     async def keep_only_held(self, shard_id: int) -> None:
         """A shard connected (or resumed) that this process does not hold — a client that

@@ -44,11 +44,12 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from persistence.core import StoreCore
+from persistence.core import StoreCore, bind
 from persistence.errors import ShardCountMismatch, StorageError
 from persistence.fence import Fence, in_shards, shard_of
 from persistence.rows import aware
 from persistence.schema import shard_leases
+from persistence.writer import WriteContext
 
 # Claims and releases take this transaction-level advisory lock, so that two processes
 # started with different shard counts cannot both claim.
@@ -198,6 +199,15 @@ class LeasesAPI(StoreCore):
             ).scalar_one()
             return int(token)
 
+    async def confirm_lease(self, guild_id: int) -> None:
+        """Raise :class:`LeaseLost` unless this process still holds the guild's shard, by
+        the database (a write transaction's check, writing nothing); nothing to check
+        without a fence. Asked before something leaves for Discord that no transaction
+        can take back (an announcement), so that a process woken after its shard was
+        taken over sends nothing."""
+        if self.writer.fence is not None:
+            await self.writer.run(bind(_confirm_lease, guild_id))
+
     async def end_sessions_of(self, owner: str) -> int:
         """End every database session of process ``owner`` (known dead, or paused: its
         sessions are named after it), so that none of its transactions holds a lease's
@@ -244,6 +254,10 @@ class LeasesAPI(StoreCore):
                 .returning(shard_leases.c.shard_id)
             )
             return {int(r[0]) for r in released}
+
+
+async def _confirm_lease(ctx: WriteContext, guild_id: int) -> None:
+    await ctx.check_lease(guild_id)
 
 
 def _held_by(owner: str, tokens: Mapping[int, int]) -> tuple[Any, ...]:

@@ -59,7 +59,9 @@ class Processes:
         self.running: list[Cluster] = []
         self.stores: list[Store] = []
 
-    async def start(self, name: str, home: str, **timings: float) -> tuple[Cluster, Host]:
+    async def start(
+        self, name: str, home: str, host: Host | None = None, **timings: float
+    ) -> tuple[Cluster, Host]:
         store = await Store.open(self.services.database_url, **self.services.engine_options)
         self.stores.append(store)
         config = ClusterConfig(
@@ -70,7 +72,7 @@ class Processes:
             name=name,
             **{**FAST, **timings},
         )
-        cluster, host = Cluster(store, config), Host()
+        cluster, host = Cluster(store, config), host or Host()
         await cluster.start(host)
         self.running.append(cluster)
         return cluster, host
@@ -194,3 +196,107 @@ async def test_without_redis_nothing_is_taken_over_on_a_guess(processes: Process
     await asyncio.sleep(1.0)
     assert a.ready == {0, 1} and not a.redis_ok  # b's shards wait: b may be alive
     assert set(a.fence.tokens) == {0, 1}  # a keeps renewing its own leases
+
+
+class SlowDrop(Host):
+    """A host whose forgetting of a shard's tables takes a while (its gateway shard is
+    slow to close)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
+        await self.gate.wait()
+        await super().drop(shard_count, shards)
+
+
+async def test_a_shard_lost_is_claimed_again_only_once_its_old_tables_are_gone(
+    processes: Processes,
+) -> None:
+    """A lease lost (the database was unreachable past its expiry) and free again: the
+    process claims it back only after the old tables are dropped, so a late drop never
+    wipes the tables it adopts anew."""
+    slow = SlowDrop()
+    a, _ = await processes.start("a", "0-1", host=slow)
+    async with a.store.engine.begin() as conn:  # expired and released meanwhile
+        from sqlalchemy import text
+
+        await conn.execute(text("UPDATE shard_leases SET owner = NULL WHERE shard_id = 1"))
+    await until(lambda: any(e.what == "lost" for e in a.events))
+    await asyncio.sleep(0.3)  # rounds go by while the old tables are still going
+    assert 1 not in a.held and ("adopt", frozenset({1})) not in slow.calls
+    slow.gate.set()
+    await until(lambda: a.ready == {0, 1})
+    assert slow.calls[-2:] == [("drop", frozenset({1})), ("adopt", frozenset({1}))]
+    assert slow.serving == {0, 1}
+
+
+async def test_a_message_of_another_shape_on_the_events_channel_is_ignored(
+    processes: Processes,
+) -> None:
+    """What another version (or anyone) publishes on the events channel never stops the
+    listener: a later event still wakes the process."""
+    a, _ = await processes.start("a", "0-1")
+    await until(lambda: a.ready == {0, 1, 2, 3})  # nobody else: it serves every shard
+    for junk in ("[1, 2]", "42", "null", "not json", '"text"'):
+        await a.redis.publish(a.events_key, junk)
+    await asyncio.sleep(0.2)
+    listener = next(t for t in a._tasks if t.get_name() == "cluster-events")
+    assert not listener.done()
+    b, _ = await processes.start("b", "2-3")
+    await until(lambda: b.ready == {2, 3} and a.ready == {0, 1})
+    assert not listener.done()
+
+
+async def test_a_clock_set_back_or_forward_keeps_the_heartbeat_steady(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """discord.py times its task loops by the wall clock; the cluster's heartbeat and
+    rounds go on every period whatever a clock step does: set back a minute, the next
+    round is not a minute late; set forward, the missed rounds are not run back to back."""
+    import datetime as real
+    import types
+
+    import discord
+    from discord.ext import tasks
+
+    from bot.cluster import SteadyLoop
+
+    class Shifted(real.datetime):
+        offset = real.timedelta(0)
+
+        @classmethod
+        def now(cls, tz: real.tzinfo | None = None) -> Shifted:  # type: ignore[override]
+            return real.datetime.now(tz) + cls.offset  # type: ignore[return-value]
+
+    shifted = types.SimpleNamespace(**{**vars(real), "datetime": Shifted})
+    monkeypatch.setattr(discord.utils, "datetime", shifted)
+    monkeypatch.setattr(tasks, "datetime", shifted)
+    rounds = {"steady": 0, "plain": 0}
+
+    async def steady_round() -> None:
+        rounds["steady"] += 1
+
+    async def plain_round() -> None:
+        rounds["plain"] += 1
+
+    steady = SteadyLoop(steady_round, 0.05)
+    plain = tasks.loop(seconds=0.05)(plain_round)
+    steady.start()
+    plain.start()
+    try:
+        await asyncio.sleep(0.2)
+        Shifted.offset = real.timedelta(seconds=-60)  # set back a minute
+        before = dict(rounds)
+        await asyncio.sleep(0.5)
+        assert rounds["steady"] - before["steady"] >= 5
+        assert rounds["plain"] - before["plain"] <= 1  # discord.py's own loop waits it out
+        plain.cancel()
+        Shifted.offset = real.timedelta(seconds=60)  # then forward: two minutes on
+        before = dict(rounds)
+        await asyncio.sleep(0.5)
+        assert 5 <= rounds["steady"] - before["steady"] <= 15  # no 2,400 rounds in a burst
+    finally:
+        steady.cancel()
+        plain.cancel()

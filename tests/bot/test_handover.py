@@ -191,3 +191,73 @@ async def test_after_redis_comes_back_nobody_is_taken_for_dead(processes: Proces
     assert a.cluster.ready == {0} and b.cluster.ready == {1}
     assert [e.what for e in a.cluster.events] == ["adopted"]
     assert [e.what for e in b.cluster.events] == ["adopted"]
+
+
+async def owe(p: Process, live: Any, content: str) -> None:
+    """An announcement the table owes its channel (as a committed move leaves one)."""
+    from datetime import UTC, datetime
+
+    from persistence.schema import outbox
+
+    async with p.store.engine.begin() as conn:
+        await conn.execute(
+            outbox.insert().values(
+                table_id=live.id,
+                channel_id=live.info.channel_id,
+                kind="message",
+                content=content,
+                created_at=datetime.now(UTC),
+            )
+        )
+
+
+async def test_a_process_woken_after_its_shard_was_taken_posts_no_announcement(
+    processes: Processes,
+) -> None:
+    """A process paused (its loops stopped, so it still believes it holds the shard) while
+    another claims its shard posts nothing of what the table owes: the lease is confirmed
+    by the database before anything leaves for Discord, and the announcement stays owed
+    for the new holder."""
+    a = await processes.start("a", "0-1")
+    live = await game(a, 400, shard=0)
+    channel = a.tables.bot.get_channel(400)
+    await owe(a, live, "round 1 is over")
+    before = channel.calls
+    await a.tables.outbox.deliver(live.id, guild_on(0))
+    assert channel.calls == before + 1  # delivered while the lease is held
+    assert await a.store.pending_outbox(live.id) == []
+    await a.cluster.halt()  # paused: nothing of it notices what follows
+    lease = {x.shard: x for x in await a.store.leases(COUNT)}[0]
+    token = await a.store.claim_shard(0, "b", COUNT, 10.0, replacing=(a.cluster.node, lease.token))
+    assert token is not None
+    assert a.tables.owns_guild(guild_on(0))  # it still thinks the shard is its own
+    await owe(a, live, "round 2 is over")
+    await a.tables.outbox.deliver(live.id, guild_on(0))
+    assert channel.calls == before + 1  # nothing posted
+    owed = await a.store.pending_outbox(live.id)
+    assert [item.content for item in owed] == ["round 2 is over"]  # left to the new holder
+
+
+async def test_a_lease_whose_release_failed_is_released_at_the_next_round(
+    processes: Processes,
+) -> None:
+    """A shard given up while the database did not answer the release is not left
+    unserved until its lease expires: the release is made again at the next round."""
+    a = await processes.start("a", "0-1", lease_ttl=60.0)
+    release = a.store.release_shards
+    failing = True
+
+    async def flaky(owner: str, tokens: Any) -> set[int]:
+        if failing:
+            raise OSError("the database did not answer")
+        return await release(owner, tokens)
+
+    a.store.release_shards = flaky  # type: ignore[method-assign]
+    await a.cluster._give_up(frozenset({1}))
+    leases = {x.shard: x for x in await a.store.leases(COUNT)}
+    assert leases[1].owner == a.cluster.node and leases[1].live  # still held, unserved
+    await asyncio.sleep(0.3)  # rounds go by: its own live lease keeps it from the shard
+    assert a.cluster.ready == {0} and 1 in a.cluster._unreleased
+    failing = False
+    await until(lambda: a.cluster.ready == {0, 1}, seconds=5.0)  # released, claimed again
+    assert not a.cluster._unreleased

@@ -15,6 +15,7 @@ clock: ``advance_time`` is what lets heartbeats happen and deaths be noticed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -228,3 +229,18 @@ def message_of(channel: Any, message_id: int | None) -> Any:
         if m.id == message_id:
             return m
     raise AssertionError(f"no message {message_id}")
+
+
+async def test_a_shard_disconnects_while_another_shards_connection_is_stuck(
+    simcord_env: simcord.Env, simcord_bot: ShardedStackBot, services: Services
+) -> None:
+    """A gateway connection that hangs (a Discord outage: discord.py retries it inside
+    ``launch_shard`` for minutes) holds the gateway lock; a shard given up meanwhile is
+    disconnected at once all the same, so a hand-over never stalls behind it."""
+    bot = simcord_bot
+    assert bot.cluster is not None and bot.cluster.ready == {1}
+    host = bot.shards_host
+    assert host is not None and not bot.get_shard(1).is_closed()
+    async with host._gateway:  # shard 0's connection, stuck
+        await asyncio.wait_for(host.disconnect(frozenset({1})), 5.0)
+        assert bot.get_shard(1).is_closed()
