@@ -690,14 +690,15 @@ class Cluster:
             return
         try:
             await self.store.release_shards(self.node, tokens)
-        except Exception as err:
-            log.warning(
-                "cluster: releasing shard %s failed (%r); trying again",
-                shard_ranges(set(tokens)),
-                err,
+        except Exception as err:  # said once until a release goes through, as renewals
+            self._warn(
+                "release",
+                f"cluster: releasing shard {shard_ranges(set(tokens))} failed ({err!r}); "
+                "trying again every round",
             )
             self._unreleased.update(tokens)
         else:
+            self._warned.discard("release")
             for s in tokens:
                 self._unreleased.pop(s, None)
 
