@@ -106,7 +106,9 @@ class TerminalGame:
             )
             self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
         assert state.first is not None
-        self.say(f"{state.name(state.first)} goes first.")
+        self.say(
+            "You go first." if state.first == self.you else f"{state.name(state.first)} goes first."
+        )
 
     def _roll_round(self) -> None:
         state = self.state
@@ -115,7 +117,8 @@ class TerminalGame:
             return
         assert state.first is not None
         self.say(
-            f"\n=== Round {state.round_number}: everyone rolls; {state.name(state.first)} starts."
+            f"\n=== Round {state.round_number}: everyone rolls; "
+            + ("you start." if state.first == self.you else f"{state.name(state.first)} starts.")
         )
         self._show_field()
 

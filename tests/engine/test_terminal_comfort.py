@@ -213,6 +213,8 @@ def test_the_player_at_the_keyboard_hears_of_your_pile_not_you_s() -> None:
     assert "stacked a 6 on your single 6" in text
     assert "you's" not in text
     assert "Last: bot1 stacked a 6 on your single 6" in text
+    assert "You go first." in text and "everyone rolls; you start." in text
+    assert "you goes" not in text and "you starts" not in text
     # a name that is not "you" reads the same way for the one human at the keyboard
     text = _stack(["alice"], 1, "stack 3 on bot1\n")
     assert "stacked a 6 on your single 6" in text and "alice's single 6" not in text
