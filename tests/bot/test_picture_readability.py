@@ -80,6 +80,12 @@ def test_the_pictures_own_words_and_icons_need_no_optional_font(without_debian_f
                 text = str(piece.key[0])
                 if text not in picture.names:
                     assert fonts.missing(text) == set(), text
+    # the cards' special marks and the colours' shapes come from the font always there
+    for mark in [
+        *stackup_picture.SPECIAL_MARKS.values(),
+        *colorstack_picture.SHAPE_GLYPHS.values(),
+    ]:
+        assert fonts.missing(mark) == set(), mark
     for picture in colorstack_picture.showcase().values():
         for text in [*colorstack_picture._title(picture), "wins", "to move", "abcdefghi"]:
             assert fonts.missing(text) == set(), text
