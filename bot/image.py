@@ -3,9 +3,11 @@
 What it shows: the game, round and target, the turn timer's length (the live countdown is
 in the message text) and, in team play, each team's total; then a card per seat with its
 colour chip (the seat's mark on its emoji square's colour), name, team, this round's
-points and total; its unstacked dice grouped by face (``×3``), the piles it owns (towers
-of dice in their owners' colours, so height and owner read at once) and the piles it
-captured (framed towers of four). Whose turn it is is marked (a gold card and a
+points and total (labelled ``round +9``, ``total 37``); its unstacked dice grouped by face
+(``×3``), the piles it owns (towers of dice in their owners' colours, each lower die a
+strip tall enough for its owner's mark, so height and owner read at once) and the piles
+it captured (towers of four in a red frame with a ticked red disc, which a legend under
+the cards explains). Icons are drawn as shapes, never as a font's glyph. Whose turn it is is marked (a gold card and a
 "to move" tag), the last move is framed in gold (it always lies in the card of the
 player who made it), and during the last turns each seat is tagged "out" (no unstacked
 die left), "last turn" (one more to come) or "done" (had it). Rows wrap, so 1 to 30
@@ -80,8 +82,9 @@ RADIUS = 14  # a card's corners
 BORDER = 4  # the gold border of the seat to move
 CHIP = 34  # a seat's colour chip
 DIE = 44  # a die's side
-STEP = 10  # how far each die of a pile sits above the one below it
-CAPTURED_STEP = 7  # the same in a captured pile (four dice)
+STEP = 18  # how far each die of a pile sits above the one below it (its visible strip)
+CAPTURED_STEP = 18  # the same in a captured pile (four dice)
+MARK_OF_STRIP = 0.33  # a lower die's mark: this much of its strip in radius (12 px across)
 PAD = 5  # around an item (die group, pile, captured pile): room for its frame
 FRAME = 4  # the width of the last move's frame
 ITEM_GAP = 2  # between two items' boxes
@@ -89,13 +92,16 @@ SECTION_GAP = 26  # between unstacked dice, piles and captured piles
 LINE_GAP = 2  # between two lines of items
 TAG_PAD = 10  # inside a tag, left and right
 GAP = 12  # between the parts of a card's header
+ICON = 34  # an icon drawn before a title's text (the turn timer's stopwatch)
+BADGE = 20  # the captured mark's size
+BADGE_ROOM = BADGE + 8  # how much wider a captured pile's box is, for its mark
 SUPERSAMPLE = 4  # sprites are drawn this much larger, then reduced (smooth edges)
 LABEL_CACHE_SIZE = 4096  # texts kept drawn (names, numbers)
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 TEAM_LETTERS = "ABCD"
 
 BoxKind = Literal[
-    "title",  # a piece of the top lines: game, round, target, timer, teams
+    "title",  # a piece of the top lines (game, round, target, timer, teams) or the legend
     "card",  # a seat's card (everything of the seat is inside it)
     "chip",  # the seat's colour and mark
     "name",
@@ -293,11 +299,14 @@ def _seat_ground(picture: FieldPicture, seat: int) -> Ground:
 
 
 def _item_size(kind: BoxKind, height: int, count: int) -> tuple[int, int]:
-    """The box of an item: its sprite (``height`` dice high) and its count, padded."""
+    """The box of an item: its sprite (``height`` dice high) and its count, padded; a
+    captured pile's has room for its mark on the right."""
     width = DIE
     label = _count_text(count)
     if label:
         width += 4 + _label_width(label, "regular")
+    if kind == "captured":
+        width += BADGE_ROOM
     return width + 2 * PAD, pile_height(height) + 2 * PAD
 
 
@@ -355,7 +364,7 @@ def _title_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
     if picture.last_turns:
         pieces.append(("last turns", "gold"))
     if picture.turn_seconds and not picture.over:
-        pieces.append((f"⏱ {picture.turn_seconds} s a turn", "muted"))
+        pieces.append((f"{picture.turn_seconds} s a turn", "timer"))
     return pieces
 
 
@@ -378,7 +387,8 @@ def _flow_title(boxes: list[Box], pieces: list[tuple[str, str]], top: int) -> in
     x = left
     dot = _label_width(" · ", "regular")
     for text, style in pieces:
-        width = min(_label_width(text, _weight(style)), right - left)
+        icon = ICON if style in ICON_STYLES else 0
+        width = min(icon + _label_width(text, _weight(style)), right - left)
         if x > left and x + dot + width > right:
             top += LINE
             x = left
@@ -388,6 +398,22 @@ def _flow_title(boxes: list[Box], pieces: list[tuple[str, str]], top: int) -> in
         boxes.append(Box("title", -1, x, top, x + width, top + LINE, text=text, style=style))
         x += width
     return top + LINE
+
+
+# Title pieces drawn with an icon of shapes before their text (never a font's glyph): the
+# turn timer's stopwatch, and the legend's captured mark and last-move frame.
+ICON_STYLES = ("timer", "key-captured", "key-last")
+
+
+def _legend_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
+    """The legend under the cards, when a captured pile is shown: its mark, and the
+    last move's frame."""
+    if not any(picture.captures):
+        return []
+    pieces = [("captured pile", "key-captured")]
+    if picture.last is not None:
+        pieces.append(("last move", "key-last"))
+    return pieces
 
 
 def _weight(style: str) -> fonts.Weight:
@@ -408,8 +434,11 @@ def layout(picture: FieldPicture) -> Layout:
     inner_left, inner_right = MARGIN + CARD_PAD_X, WIDTH - MARGIN - CARD_PAD_X
     totals = [_total_text(picture, seat) for seat in range(n)]
     points = [_points_text(picture, seat) for seat in range(n)]
-    total_column = max(_label_width(text, "bold") for text in totals)
+    total_column = max(_total_width(text) for text in totals)
     points_column = max((_label_width(text, "regular") for text in points if text), default=0)
+    if total_column + points_column > SCORES_ROOM:  # huge numbers: the points unlabelled
+        points = [text.removeprefix(ROUND_WORD) for text in points]
+        points_column = max((_label_width(text, "regular") for text in points if text), default=0)
     for seat in range(n):
         card: list[Box] = []
         y = top + CARD_PAD_Y
@@ -430,8 +459,8 @@ def layout(picture: FieldPicture) -> Layout:
         tags = _tags(picture, seat)
         tag_widths = [_tag_width(text) for text, _ in tags]
         room = right - name_left - sum(w + GAP for w in tag_widths)
-        name = fonts.fit(picture.names[seat], max(room, 4 * FONT), FONT, "bold")
-        name_width = min(_label_width(name, "bold"), max(room, 4 * FONT))
+        name = fonts.fit(picture.names[seat], max(room, FONT), FONT, "bold")
+        name_width = min(_label_width(name, "bold"), max(room, FONT))
         card.append(Box("name", seat, name_left, y, name_left + name_width, y + LINE, text=name))
         x = name_left + name_width + GAP
         for (text, style), width in zip(tags, tag_widths, strict=True):
@@ -466,7 +495,12 @@ def layout(picture: FieldPicture) -> Layout:
         )
         boxes.extend(card)
         top = bottom + CARD_GAP
-    height = top - CARD_GAP + MARGIN
+    legend = _legend_pieces(picture)
+    if legend:
+        top = _flow_title(boxes, legend, top)
+    else:
+        top -= CARD_GAP
+    height = top + MARGIN
     return Layout(WIDTH, height, tuple(boxes))
 
 
@@ -499,14 +533,26 @@ def _close_line(
     return bottom + LINE_GAP
 
 
+TOTAL_WORD = "total "  # before a seat's total, in the muted colour
+ROUND_WORD = "round "  # before a seat's points this round
+SCORES_ROOM = 320  # the most a card's header gives its points and total (labelled)
+
+
 def _total_text(picture: FieldPicture, seat: int) -> str:
-    return str(picture.totals[seat]) if seat < len(picture.totals) else "0"
+    """A seat's running total, labelled: ``total 37``."""
+    return TOTAL_WORD + (str(picture.totals[seat]) if seat < len(picture.totals) else "0")
+
+
+def _total_width(text: str) -> int:
+    """``total 37``'s width: the word regular, the number bold."""
+    return _label_width(TOTAL_WORD, "regular") + _label_width(text.removeprefix(TOTAL_WORD), "bold")
 
 
 def _points_text(picture: FieldPicture, seat: int) -> str:
+    """This round's points so far, labelled: ``round +9``."""
     if not picture.round or seat >= len(picture.points):
         return ""
-    return f"{picture.points[seat]:+d}"
+    return f"{ROUND_WORD}{picture.points[seat]:+d}"
 
 
 def _tags(picture: FieldPicture, seat: int) -> list[tuple[str, str]]:
@@ -567,18 +613,25 @@ def _compose(picture: FieldPicture, plan: Layout) -> Image.Image:
             style = "muted" if box.seat in picture.out else "text"
             paste(_label((box.text, "bold", style, theme, ground)), (box.left, box.top))
         elif kind == "total":
-            label = _label((box.text, "bold", "text", theme, ground))
+            label = _label((box.text.removeprefix(TOTAL_WORD), "bold", "text", theme, ground))
+            word = _label((TOTAL_WORD, "regular", "muted", theme, ground))
             paste(label, (box.right - label.width, box.top))
+            paste(word, (box.right - label.width - word.width, box.top))
         elif kind == "points":
             label = _label((box.text, "regular", "muted", theme, ground))
             paste(label, (box.right - label.width, box.top))
         elif kind == "tag":
             paste(_tag((box.text, box.style, theme, ground)), (box.left, box.top))
         elif kind == "title":
-            label = _label((box.text, _weight(box.style), box.style, theme, "background"))
+            left, room = box.left, box.width
+            style = box.style
+            if style in ICON_STYLES:
+                paste(_icon((theme, style)), (left, box.top))
+                left, room, style = left + ICON, room - ICON, "muted"
+            label = _label((box.text, _weight(style), style, theme, "background"))
             paste(
-                label.crop((0, 0, box.width, box.height)) if label.width > box.width else label,
-                (box.left, box.top),
+                label.crop((0, 0, room, box.height)) if label.width > room else label,
+                (left, box.top),
             )
     return image
 
@@ -738,7 +791,7 @@ def _draw_die(
     )
     pip = contrast_text(fill)
     if face is None:
-        r = min(3.2, strip / 2 - 1.6) * s
+        r = min(strip * MARK_OF_STRIP, 7.0) * s
         _shape(draw, owner, x + side / 2, y + side - strip * s / 2 - s / 2, r, pip)
         return
     for px, py in PIPS[face]:
@@ -789,11 +842,14 @@ def sprite(
 
 
 def _build_frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image:
-    """The frame around an item: gold for the last move, red for a captured pile."""
+    """The frame around an item: gold for the last move; for a captured pile, a thick red
+    frame with the captured mark (:func:`_draw_badge`) on its right (the legend under the
+    cards shows the same mark)."""
     theme, ground, width, height, lit, captured = key
     colours = palette(theme)
     s = SUPERSAMPLE
-    image = Image.new("RGB", (width * s, height * s), ground_colour(theme, ground))
+    back = ground_colour(theme, ground)
+    image = Image.new("RGB", (width * s, height * s), back)
     draw = ImageDraw.Draw(image)
     if captured:
         inset = (FRAME - 1) * s
@@ -801,8 +857,10 @@ def _build_frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image
             (inset, inset, width * s - 1 - inset, height * s - 1 - inset),
             radius=6 * s,
             outline=colours.captured,
-            width=2 * s,
+            width=3 * s,
         )
+        centre = width - PAD - 4 - BADGE / 2
+        _draw_badge(draw, theme, centre * s, (PAD + BADGE / 2 + 2) * s, BADGE / 2 * s)
     if lit:
         draw.rounded_rectangle(
             (0, 0, width * s - 1, height * s - 1),
@@ -814,6 +872,56 @@ def _build_frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image
 
 
 _FRAMES: Parts[tuple[Theme, Ground, int, int, bool, bool], Image.Image] = Parts(_build_frame, 512)
+
+
+def _draw_badge(draw: ImageDraw.ImageDraw, theme: Theme, cx: float, cy: float, r: float) -> None:
+    """The captured mark: a red disc with a white tick (shapes, not a font's glyph)."""
+    colours = palette(theme)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colours.captured)
+    tick = [
+        (cx - r * 0.5, cy + r * 0.02),
+        (cx - r * 0.12, cy + r * 0.42),
+        (cx + r * 0.55, cy - r * 0.4),
+    ]
+    draw.line(tick, fill=(250, 250, 250), width=max(1, round(r * 0.28)), joint="curve")
+
+
+def _build_icon(key: tuple[Theme, str]) -> Image.Image:
+    """A title's icon, :data:`ICON` wide and a line high, drawn as shapes: the turn
+    timer's stopwatch, or the legend's captured mark or last-move frame."""
+    theme, style = key
+    colours = palette(theme)
+    s = SUPERSAMPLE
+    back = ground_colour(theme, "background")
+    image = Image.new("RGB", (ICON * s, LINE * s), back)
+    draw = ImageDraw.Draw(image)
+    cx, cy = (ICON / 2 - 2) * s, (LINE / 2 + 1) * s
+    if style == "timer":
+        ink = colours.muted
+        r = 11 * s
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=3 * s)
+        draw.rectangle((cx - 4 * s, cy - r - 6 * s, cx + 4 * s, cy - r - 3 * s), fill=ink)
+        draw.rectangle((cx - 1.5 * s, cy - r - 4 * s, cx + 1.5 * s, cy - r), fill=ink)
+        draw.line([(cx, cy), (cx, cy - 7 * s)], fill=ink, width=3 * s)
+        draw.line([(cx, cy), (cx + 5 * s, cy + 3 * s)], fill=ink, width=3 * s)
+    elif style == "key-captured":
+        _draw_badge(draw, theme, cx, cy, BADGE / 2 * s)
+    else:
+        side = 11 * s
+        draw.rounded_rectangle(
+            (cx - side, cy - side, cx + side, cy + side),
+            radius=6 * s,
+            outline=colours.highlight,
+            width=FRAME * s,
+        )
+    return _reduce(image.reduce(s), theme)
+
+
+_ICONS: Parts[tuple[Theme, str], Image.Image] = Parts(_build_icon)
+
+
+def _icon(key: tuple[Theme, str]) -> Image.Image:
+    return _ICONS(key)
 
 
 def _frame(key: tuple[Theme, Ground, int, int, bool, bool]) -> Image.Image:
@@ -943,7 +1051,7 @@ def _tag(key: tuple[str, str, Theme, Ground]) -> Image.Image:
 
 def forget_parts() -> None:
     """Drop every cached part (they are built again on use)."""
-    for parts in (_ITEMS, _FRAMES, _CARDS, _CHIPS, _WIDTHS, _LABELS, _TAGS):
+    for parts in (_ITEMS, _FRAMES, _CARDS, _CHIPS, _WIDTHS, _LABELS, _TAGS, _ICONS):
         parts.clear()
 
 

@@ -95,6 +95,7 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     """The lobby message of any game: its title and rules in short (``summary``, the
     game's lines), the seats (humans mentioned, AIs named), the host."""
     first, more = (summary[0], list(summary[1:])) if summary else ("", [])
+    first = first.removeprefix(f"{title} · ").removeprefix(title)  # the title once
     lines = [f"**{escape_name(title)}** table — lobby" + (f" · {first}" if first else "")]
     lines += more
     for seat in info.seats:

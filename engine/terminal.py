@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,22 +42,55 @@ COMMANDS = """Commands besides moves:
   quit    leave the game"""
 
 
+# Clears a terminal's screen and its scroll-back, and puts the cursor at the top left.
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+# What stands for a cleared screen when the output is not a terminal (a pipe, a file).
+CLEARED = "\n" + "=" * 24 + " screen cleared " + "=" * 24 + "\n"
+
+
+def at_a_terminal(stdin: TextIO, stdout: TextIO) -> bool:
+    """Whether a person types at this process's own terminal: only then do lines go
+    through :mod:`readline` (editing, the arrow keys, history)."""
+    return stdin is sys.stdin and stdout is sys.stdout and stdin.isatty() and stdout.isatty()
+
+
+def read_line(stdin: TextIO, stdout: TextIO, prompt: str) -> str:
+    """Prompt and read one line ("" at the end of input). At a terminal the line is read
+    with :mod:`readline`, so the arrow keys edit it and recall earlier lines."""
+    if at_a_terminal(stdin, stdout):
+        import readline  # noqa: F401  (importing it gives input() line editing and history)
+
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return ""
+    stdout.write(prompt)
+    stdout.flush()
+    return stdin.readline()
+
+
 def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | None]:
     """Prompt ``name>`` and read one line: ``(line, None)``, or ``("", why)`` when the
-    player ends the game (``quit``/``exit``, Ctrl-C or the end of input)."""
-    stdout.write(f"{name}> ")
-    stdout.flush()
+    player ends the game (``quit``/``exit``, Ctrl-C or the end of input). A leading ``/``
+    is dropped, so Discord's slash-command forms (``/move c1-e3``) read as typed."""
     try:
-        line = stdin.readline()
+        line = read_line(stdin, stdout, f"{name}> ")
     except KeyboardInterrupt:
         stdout.write("\n")
         return "", CTRL_C
     if not line:
         stdout.write("\n")
         return "", "end of input"
+    line = line.strip().removeprefix("/") + "\n"
     if line.strip().lower() in ("quit", "exit"):
         return "", "you quit"
     return line, None
+
+
+def clear_screen(stdout: TextIO) -> None:
+    """Clear the screen (at a terminal), or write a separator that says so (elsewhere)."""
+    stdout.write(CLEAR_SCREEN if stdout.isatty() else CLEARED + "\n")
+    stdout.flush()
 
 
 def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
@@ -122,6 +156,7 @@ class TerminalGame:
         self.state = game.new_state(names, settings)
         self.humans = [i for i, s in enumerate(self.seats) if s.ai is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.since: list[str] = []  # public lines since a hand was last shown
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -133,7 +168,7 @@ class TerminalGame:
 
     def _play(self) -> int:
         game, state = self.game, self.state
-        self.say(f"{game.title}: {', '.join(state.players)}.")
+        self._tell(f"{game.title}: {', '.join(state.players)}.")
         while True:
             self._settle()
             if state.is_over:
@@ -176,23 +211,56 @@ class TerminalGame:
             and state.current_player == seat
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
-            self.say(f"{state.players[seat]} chose: {words}.")
+            self._tell(f"{state.players[seat]} chose: {words}.")
         for event in events:
             if isinstance(event, TurnEnded):
-                self.say(self.game.turn_words(self.state, event))
+                self._tell(self.game.turn_words(self.state, event))
             elif isinstance(event, GameEnded):
-                self.say("\n=== Game over.")
+                self._tell("\n=== Game over.")
 
-    def _show(self, seat: int) -> None:
+    def _tell(self, text: str) -> None:
+        """Say a public line, kept to be said again after the screen is cleared."""
+        self.say(text)
+        self.since.append(text)
+
+    def _show(self, seat: int) -> str | None:
+        """Show the table as ``seat`` may see it; ``None``, or why the game ends. With
+        several humans at one keyboard, a hand that is not the last one shown waits behind
+        a cleared screen: the others are asked to look away, the player presses Enter, the
+        screen is cleared again and only then is the hand shown, below what happened since
+        the last hand was shown."""
         if self.viewer != seat and len(self.humans) > 1:
-            self.say(f"\n--- {self.state.players[seat]}'s turn: everyone else, look away. ---")
+            name = self.state.players[seat]
+            clear_screen(self.stdout)  # the hand shown last leaves the screen
+            self._recap()
+            self.say(f"--- {name}'s turn: everyone else, look away. ---")
+            try:
+                line = read_line(self.stdin, self.stdout, f"{name}, press Enter to see your hand. ")
+            except KeyboardInterrupt:
+                self.say()
+                return CTRL_C
+            if not line:
+                self.say()
+                return "end of input"
+            if line.strip().lower() in ("quit", "exit"):
+                return "you quit"
+            clear_screen(self.stdout)
+            self._recap()
         self.viewer = seat
+        self.since.clear()
         self.say(self.game.render_text(self.state, seat))
+        return None
+
+    def _recap(self) -> None:
+        for text in self.since:
+            self.say(text)
 
     def _human_turn(self, seat: int) -> str | None:
         """Read commands until the human has moved (``None``), or why the game ends."""
         state, game = self.state, self.game
-        self._show(seat)
+        ended = self._show(seat)
+        if ended is not None:
+            return ended
         while True:
             line, ended = read_command(self.stdin, self.stdout, state.players[seat])
             if ended is not None:

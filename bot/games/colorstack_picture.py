@@ -10,8 +10,10 @@ small marks beside it, one per die bottom to top, each the die's colour *and sha
 (● red, ■ blue, ▲ green, ◆ yellow: :func:`bot.palette.seat_mark`'s shapes in the same
 colours), so hue never carries the meaning alone. The last move is an arrow along its
 path (its start and end squares tinted; a set is its square tinted and ringed). In a
-player's private panel, the piece they selected is framed and its legal destinations are
-marked: a dot on an empty square, corner brackets round a stack it may stack on.
+player's private panel, the piece they selected is the board's strongest mark (its
+square filled gold in a thick frame; the last move is left out there) and its legal
+destinations are marked: a dot on an empty square, corner brackets round a stack it may
+stack on.
 
 Readable on a phone like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380 CSS
 px, every text :data:`FONT` = 30 px (the dice's numbers larger).
@@ -75,6 +77,7 @@ DIE_LEFT, DIE_TOP = 4, 4
 LAYER = 5  # how far each die under the top one shows below it
 NUMBER = 34  # a die's number
 PIP = 15  # a die's mark in the column beside it
+SELECTED_FILL = 0.55  # the selected square: this much of the mark's gold in its fill
 PIP_LEFT = 54
 SEAT_H = 50  # a player's row
 CHIP = 34  # a player's colour as a small die
@@ -313,12 +316,16 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
             draw.line((offset, size, offset + size, 0), fill=colours.hatch, width=2 * s)
         return image.reduce(s)
     ground = colours.last if last else colours.white
+    if mark == "selected":  # the strongest mark of the board: filled and thickly framed
+        ground = blend(colours.white, colours.mark, SELECTED_FILL)
     image = Image.new("RGB", (size, size), ground)
     draw = ImageDraw.Draw(image)
     dice = dice_of(stack)
     if mark == "selected":
-        draw.rectangle((0, 0, size - 1, size - 1), outline=colours.mark_edge, width=7 * s)
-        draw.rectangle((s, s, size - 1 - s, size - 1 - s), outline=colours.mark, width=5 * s)
+        draw.rectangle((0, 0, size - 1, size - 1), outline=colours.mark_edge, width=10 * s)
+        draw.rectangle(
+            (2 * s, 2 * s, size - 1 - 2 * s, size - 1 - 2 * s), outline=colours.mark, width=7 * s
+        )
     # bottom die first, each lower than the one on it: the dice under the top one show
     # their lower edges beneath it
     height = len(dice)
@@ -572,6 +579,10 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
     touched = {picture.path[0], picture.path[-1]} if picture.path else set()
     if picture.set_square is not None:
         touched.add(picture.set_square)
+    if picture.selected is not None:
+        # a panel's picture is about the choice: no last move (neither its arrow nor its
+        # tinted squares) competes with the selected piece and where it may go
+        touched = set()
     destinations = set(picture.destinations)
     for index in range(picture.rows * COLUMNS):
         mark: Mark = (

@@ -278,13 +278,14 @@ class StackUpDiscord(DiscordGame):
         if sheet.winners is not None:
             winners = " & ".join(f"**{escape_name(n)}**" for n in sheet.winners)
             verb = "share the win" if len(sheet.winners) > 1 else "wins"
+            sizes = dict(zip(sheet.names, sheet.totals, strict=True))
+            kept = min((sizes.get(n, 0) for n in sheet.winners), default=0)
+            how = "by playing every card" if kept == 0 else f"with the fewest cards left ({kept})"
             left = ", ".join(
                 f"{escape_name(name)} {plural(size, 'card')}"
                 for name, size in zip(sheet.names, sheet.totals, strict=True)
             )
-            return fit_message(
-                f"{title}🏆 {winners} {verb} (the fewest cards left win).\nCards left: {left}."
-            )
+            return fit_message(f"{title}🏆 {winners} {verb} {how}.\nCards left: {left}.")
         if isinstance(state, StackUpState) and not state.is_over:
             lines = [f"{title}the game is on: the cards in every hand"]
             lines += [seat_line(state, seat) for seat in range(state.n)]

@@ -625,9 +625,11 @@ def layout(picture: TablePicture) -> Layout:
     top = MARGIN + LINE + GAP
     # the stack: the top card, the direction, the draw pile, left to right
     pieces.append(Piece("big", MARGIN + 8, top, (theme, picture.colour, picture.number)))
-    column = MARGIN + 8 + BIG_W + 36
-    pieces.append(Piece("arrow", column, top + 14, (theme, picture.direction or "?")))
     words = {"up": "up 1→15", "down": "down 15→1"}.get(picture.direction or "", "choosing")
+    words_width = _width(words, "bold")
+    # the direction's disc, its words centred under it and clear of the top card
+    column = MARGIN + 8 + BIG_W + max(36, (words_width - ARROW) // 2 + 2 * GAP)
+    pieces.append(Piece("arrow", column, top + 14, (theme, picture.direction or "?")))
     centre = column + ARROW // 2
     _label_piece(
         pieces,
@@ -636,7 +638,7 @@ def layout(picture: TablePicture) -> Layout:
         "text",
         theme,
         "background",
-        centre - _width(words, "bold") // 2,
+        centre - words_width // 2,
         top + 14 + ARROW + 8,
     )
     pile_left = right_edge - 8 - max(PILE_W, _width("draw pile"))
@@ -652,18 +654,23 @@ def layout(picture: TablePicture) -> Layout:
         pile_left + (max(PILE_W, _width("draw pile")) - _width("draw pile")) // 2,
         top + PILE_H + 8,
     )
-    if picture.crash_on is not None and not picture.over:
-        tag = "✸ Crash pending"
-        middle = (column + ARROW + pile_left) // 2
-        pieces.append(
-            Piece(
-                "tag",
-                middle - (_width(tag) + 20) // 2,
-                top + 40,
-                (tag, "crash", theme, "background"),
-            )
-        )
     top += BIG_H + GAP
+    if picture.crash_on is not None and not picture.over:
+        # between the disc and the draw pile when it fits there with room around it,
+        # else on a line of its own under the stack
+        tag = "✸ Crash pending"
+        tag_width = _width(tag) + 20
+        free_left = max(column + ARROW, centre + words_width // 2) + 2 * GAP
+        free_right = pile_left - 2 * GAP
+        if free_right - free_left >= tag_width:
+            middle = (free_left + free_right) // 2
+            tag_top = top - BIG_H - GAP + 40
+            pieces.append(
+                Piece("tag", middle - tag_width // 2, tag_top, (tag, "crash", theme, "background"))
+            )
+        else:
+            pieces.append(Piece("tag", MARGIN + 8, top, (tag, "crash", theme, "background")))
+            top += LINE - 4 + GAP
     # the last play
     if picture.last_seat is not None and (picture.last_cards or picture.last_note):
         name = picture.names[picture.last_seat]

@@ -2,7 +2,9 @@
 
 * ``c1-e3`` (also ``c1 e3``, ``c1 to e3``): the piece on c1 moves to e3;
 * ``set c1 4`` (also ``set c1 to 4``): the piece on c1 turns its top die to 4;
-* ``resign``: the player typing it resigns (allowed at any time, on turn or not).
+* ``resign``: the player typing it resigns (allowed at any time, on turn or not);
+* ``move c1-e3``, ``move resign``: the same, as Discord's ``/move`` command spells them
+  (a terminal drops the ``/``).
 
 **Ambiguity cannot arise**: a move is named fully by its start and end squares (the path
 does not matter: it is legal when any path fits), a set by its square and face, and a
@@ -53,6 +55,8 @@ def move_notation(state: ColorStackState, mv: PlayerMove) -> str:
 
 def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerMove:
     words = typed.replace("-", " - ").split()
+    if words[0] == "move" and len(words) > 1:  # Discord's /move, typed out
+        words = words[1:]
     head = words[0]
     if head == "resign" and len(words) == 1:
         who = state.current_player if seat is None else seat

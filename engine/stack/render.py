@@ -143,6 +143,7 @@ def render_field(
     compact: bool = False,
     status: bool = True,
     legend: bool | None = None,
+    you: int | None = None,
 ) -> str:
     """The whole table as text: header, every player's dice and piles, last move, status.
 
@@ -155,7 +156,8 @@ def render_field(
 
     ``name`` writes each (shortened) player name; ``compact`` shortens names further,
     for big tables; ``status`` adds the line saying whose turn it is; ``legend`` the
-    line explaining the marks (by default in the first round only, for newcomers).
+    line explaining the marks (by default in the first round only, for newcomers); ``you``
+    the reader's own seat, whose piles the last move calls "your" (at a terminal).
     """
     rules = state.rules
     width = NAME_WIDTH // 2 + 2 if compact else NAME_WIDTH
@@ -177,7 +179,7 @@ def render_field(
                 for side, total in sides.items()
             )
         )
-    last = last_move if last_move is not None else last_turn_words(state)
+    last = last_move if last_move is not None else last_turn_words(state, you=you)
     if last:
         lines.append(f"Last: {last}")
     if status:

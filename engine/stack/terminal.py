@@ -61,6 +61,10 @@ class TerminalGame:
         self.export = export
         self.state = StackState([s.name for s in seats], rules)
         self.hinter = GreedyPlayer()
+        humans = [i for i, s in enumerate(seats) if s.ai is None]
+        # the one human at the keyboard is "you" in the words (their piles are "your")
+        self.you: int | None = humans[0] if len(humans) == 1 else None
+        self.shown = False  # whether the field on screen is the current one
 
     def say(self, text: str = "") -> None:
         self.stdout.write(plain(text) + "\n")
@@ -102,7 +106,9 @@ class TerminalGame:
             )
             self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
         assert state.first is not None
-        self.say(f"{state.name(state.first)} goes first.")
+        self.say(
+            "You go first." if state.first == self.you else f"{state.name(state.first)} goes first."
+        )
 
     def _roll_round(self) -> None:
         state = self.state
@@ -111,18 +117,26 @@ class TerminalGame:
             return
         assert state.first is not None
         self.say(
-            f"\n=== Round {state.round_number}: everyone rolls; {state.name(state.first)} starts."
+            f"\n=== Round {state.round_number}: everyone rolls; "
+            + ("you start." if state.first == self.you else f"{state.name(state.first)} starts.")
         )
-        self.say(render_field(state))
+        self._show_field()
+
+    def _show_field(self) -> None:
+        self.say(render_field(self.state, you=self.you))
+        self.shown = True
 
     def _human_turn(self) -> str | None:
-        """Read commands until the human has moved (``None``), or why the game ends."""
+        """Read commands until the human has moved (``None``), or why the game ends. The
+        field is shown once when the human is to act (the AI's moves are one line each)."""
         state = self.state
         p = state.current
         assert p is not None
+        if not self.shown:
+            self._show_field()
         if state.placing is not None:
             options = " or ".join(
-                pile_words(state.name(o), state.placing or 0, h)
+                pile_words(state.name(o), state.placing or 0, h, yours=o == self.you)
                 for o, h in state.targets_for(p, state.placing or 0)
             )
             self.say(
@@ -140,7 +154,7 @@ class TerminalGame:
                 self.say(render_score_sheet(state))
                 continue
             if command in ("show", "field", "board"):
-                self.say(render_field(state))
+                self._show_field()
                 continue
             if command == "hint":
                 self.say("Hint: " + self.hinter.best(state).reason)
@@ -164,13 +178,12 @@ class TerminalGame:
             state.apply(state.sample_chance(self.rng))
         if sum(len(r["turns"]) for r in state.history) == before_turns:
             return  # a rerolled die waits to be placed
+        self.shown = False
         who = f"{square(p)} {state.name(p)}"
-        text = last_turn_words(state) or ""
+        text = last_turn_words(state, you=self.you) or ""
         self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
         if len(state.round_scores) > before_rounds:
             self._round_over()
-        else:
-            self.say(render_field(state))
 
     def _round_over(self) -> None:
         state = self.state
@@ -180,7 +193,8 @@ class TerminalGame:
             "Round scores: "
             + ", ".join(f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores))
         )
-        self.say(render_score_sheet(state))
+        if not state.is_over:  # the game's end shows the final sheet once
+            self.say(render_score_sheet(state))
 
     def _finish(self) -> None:
         state = self.state

@@ -1,0 +1,307 @@
+"""`stackbot play` as a person at a keyboard meets it: hot-seat hands behind a cleared
+screen, line editing and history at a terminal, words for "you", the table shown once per
+turn, the final score sheet once, and Discord's command forms typed out."""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine import games
+from engine.stack.ai import GreedyPlayer
+from engine.stack.notation import move_notation
+from engine.stack.rules import StackRules
+from engine.stack.terminal import TerminalGame as StackTerminal
+from engine.stackup.cards import card_name
+from engine.stackup.state import StackUpState
+from engine.terminal import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
+
+STACKUP = games.get("stackup")
+COLORSTACK = games.get("colorstack")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class HotSeatTyper(io.StringIO):
+    """Two people at one keyboard: each presses Enter when asked to, and types the first
+    legal move otherwise. Each read notes what the screen held since the last clear."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.terminal: TerminalGame | None = None
+        self.enters = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.terminal is not None
+        if self.out.getvalue().endswith("press Enter to see your hand. "):
+            self.enters += 1
+            return "\n"
+        state = self.terminal.state
+        return STACKUP.move_notation(state, state.legal_moves()[0]) + "\n"
+
+
+class Screen(io.StringIO):
+    """An output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _hands(screen: str) -> list[str]:
+    """Whose hands a screen shows (each hand is followed by its owner's prompt)."""
+    return re.findall(r"^Your hand:.*\n(?:You drew .*\n)?(\w+)> ", screen, re.M)
+
+
+def _hot_seat(out: io.StringIO, seed: int) -> tuple[TerminalGame, HotSeatTyper]:
+    stdin = HotSeatTyper(out)
+    seats = [Seat("alice", None), Seat("bob", None), Seat("bot1", STACKUP.make_ai("greedy"))]
+    terminal = TerminalGame(STACKUP, seats, STACKUP.settings(), random.Random(seed), stdin, out)
+    stdin.terminal = terminal
+    return terminal, stdin
+
+
+def test_a_hot_seat_hand_waits_for_enter_behind_a_cleared_screen() -> None:
+    out = io.StringIO()
+    terminal, stdin = _hot_seat(out, 8)
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert "Winner:" in text and stdin.enters >= 2
+    # the output as screens: each clear wipes everything before it
+    screens = text.split(CLEARED)
+    hands = 0
+    for screen in screens:
+        # a screen holds one player's hand at most, and only after that player pressed Enter
+        shown = _hands(screen)
+        assert len(set(shown)) <= 1, screen
+        if shown:
+            hands += 1
+            assert "look away" not in screen.split("Your hand:")[0]
+    assert hands >= 2
+    # every "look away" is followed by the wait for Enter, then a cleared screen, and
+    # never by a hand on the same screen
+    for screen in screens:
+        if "everyone else, look away" in screen:
+            after = screen.split("everyone else, look away")[1]
+            assert after.rstrip().endswith("press Enter to see your hand.")
+            assert "Your hand:" not in after
+
+
+def test_each_hot_seat_hand_is_its_owners_alone_and_the_last_turns_are_said_again() -> None:
+    out = io.StringIO()
+    terminal, _ = _hot_seat(out, 3)
+    seen: list[str] = []
+    real_say = terminal.say
+
+    def say(text: str = "") -> None:
+        state = terminal.state
+        assert isinstance(state, StackUpState)
+        if "Your hand:" in text and state.current_player is not None:
+            own = {card_name(c) for c in state.hand(state.current_player)}
+            line = next(x for x in text.splitlines() if x.startswith("Your hand:"))
+            assert set(line.removeprefix("Your hand:").split()) <= own
+            seen.append(state.players[state.current_player])
+        real_say(text)
+
+    terminal.say = say  # type: ignore[method-assign]
+    assert terminal.run() == 0
+    assert {"alice", "bob"} <= set(seen)
+    screens = out.getvalue().split(CLEARED)
+    # after the first turns, a screen shown to a player starts with what happened since
+    # that player's hand was last shown (the public turn lines), not with an empty screen
+    later = [s for s in screens[2:] if "Your hand:" in s]
+    assert later and all(re.search(r"\b(played|was stuck|drew)\b", s) for s in later[:5])
+
+
+def test_the_hot_seat_clears_a_real_terminal_with_the_clear_code() -> None:
+    out = Screen()
+    terminal, stdin = _hot_seat(out, 5)
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert CLEARED not in text
+    assert text.count(CLEAR_SCREEN) == 2 * stdin.enters
+    for screen in text.split(CLEAR_SCREEN):
+        assert len(set(_hands(screen))) <= 1, screen
+
+
+def test_end_of_input_at_the_hot_seat_wait_abandons_the_game() -> None:
+    stdin, out = io.StringIO("up\n"), io.StringIO()
+    code = play(
+        ["alice", "bob"], 0, game="stackup", seed=2, level="greedy", stdin=stdin, stdout=out
+    )
+    assert code == 0
+    text = out.getvalue()
+    assert "Game abandoned: end of input." in text and "Traceback" not in text
+
+
+def _read_until(fd: int, seen: bytearray, pattern: bytes, count: int = 1) -> None:
+    deadline = time.monotonic() + 60
+    while seen.count(pattern) < count:
+        assert time.monotonic() < deadline, seen.decode(errors="replace")[-2000:]
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                chunk = b""
+            assert chunk, seen.decode(errors="replace")[-2000:]
+            seen.extend(chunk)
+
+
+def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
+    """Through a pseudo-terminal, as a person types: "hint", then the up arrow and Enter
+    recall "hint" (readline), where the escape code used to be read as a move."""
+    main, child = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
+    command = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
+    proc = subprocess.Popen(
+        [*command, "--players", "you", "--bots", "1", "--seed", "2"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(child)
+    seen = bytearray()
+    try:
+        _read_until(main, seen, b"you> ")
+        os.write(main, b"hint\r")
+        _read_until(main, seen, b"Hint: ")
+        _read_until(main, seen, b"you> ", 2)
+        os.write(main, b"\x1b[A\r")  # the up arrow, then Enter
+        _read_until(main, seen, b"Hint: ", 2)
+        _read_until(main, seen, b"you> ", 3)
+        os.write(main, b"quit\r")
+        _read_until(main, seen, b"Game abandoned: you quit.")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
+        os.close(main)
+    text = seen.decode(errors="replace")
+    assert "is not a card or a move" not in text
+    assert "Game abandoned: you quit." in text
+
+
+def _stack(humans: list[str], bots: int, typed: str, **rules: int) -> str:
+    out = io.StringIO()
+    play(
+        humans,
+        bots,
+        seed=1,
+        level="greedy",
+        rules=StackRules(**rules),
+        stdin=io.StringIO(typed),
+        stdout=out,
+    )
+    return out.getvalue()
+
+
+def test_the_player_at_the_keyboard_hears_of_your_pile_not_you_s() -> None:
+    # seed 1: you stack a 3 on bot1, and bot1 answers with a 6 on your single 6
+    text = _stack(["you"], 1, "stack 3 on bot1\n")
+    assert "stacked a 6 on your single 6" in text
+    assert "you's" not in text
+    assert "Last: bot1 stacked a 6 on your single 6" in text
+    assert "You go first." in text and "everyone rolls; you start." in text
+    assert "you goes" not in text and "you starts" not in text
+    # a name that is not "you" reads the same way for the one human at the keyboard
+    text = _stack(["alice"], 1, "stack 3 on bot1\n")
+    assert "stacked a 6 on your single 6" in text and "alice's single 6" not in text
+
+
+class StackTyper(io.StringIO):
+    """A Stack player who types the greedy AI's move each turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.terminal: StackTerminal | None = None
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.terminal is not None
+        state = self.terminal.state
+        return move_notation(state, GreedyPlayer().best(state).move) + "\n"
+
+
+def test_ai_moves_are_one_line_each_and_the_table_shows_once_per_human_turn() -> None:
+    stdin, out = StackTyper(), io.StringIO()
+    seats = build_seats(["you"], 3, "greedy")
+    rules = StackRules(target_score=60, dice_per_player=6)
+    terminal = StackTerminal(seats, rules, random.Random(4), stdin, out)
+    stdin.terminal = terminal
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert "Winner:" in text and text.count("you> ") > 3
+    # a table at each round's start and for each turn of the human; an AI's move is its
+    # line alone
+    tables = text.count("Stack · round")
+    assert tables <= text.count("you> ") + text.count("everyone rolls")
+    assert tables < text.count("(AI):")
+    # the table is shown before each prompt of the human, once
+    for chunk in text.split("you> ")[:-1]:
+        assert chunk.rsplit("(AI):", 1)[-1].count("Stack · round") <= 1, chunk
+
+
+def test_an_unattended_stack_game_prints_each_field_once_per_round_and_the_final_sheet_once() -> (
+    None
+):
+    text = _stack([], 3, "", target_score=40, dice_per_player=5)
+    assert "=== Game over." in text
+    rounds = text.count("=== Round ") // 2  # "=== Round N: everyone rolls" and "is over"
+    assert text.count("Stack · round") == rounds
+    final = text.split("=== Game over.")[1]
+    header = next(line for line in final.splitlines() if "Total" in line)
+    assert text.count(header) == 1
+
+
+def test_color_stack_takes_discords_move_forms_typed_out() -> None:
+    for typed in ("move a1-b1", "/move a1-b1", "move a1 b1"):
+        out = io.StringIO()
+        code = play(
+            ["you"],
+            1,
+            game="colorstack",
+            seed=1,
+            level="greedy",
+            stdin=io.StringIO(typed + "\nquit\n"),
+            stdout=out,
+        )
+        text = out.getvalue()
+        assert code == 0
+        assert "is not a move" not in text and "you moved " in text, text[-600:]
+    out = io.StringIO()
+    play(
+        ["you"],
+        1,
+        game="colorstack",
+        seed=1,
+        level="greedy",
+        stdin=io.StringIO("move resign\n"),
+        stdout=out,
+    )
+    assert "you resigned: bot1 wins" in out.getvalue()
+
+
+def test_color_stack_set_takes_the_slash_form() -> None:
+    out = io.StringIO()
+    play(
+        ["you"],
+        1,
+        game="colorstack",
+        seed=1,
+        level="greedy",
+        stdin=io.StringIO("/set a1 2\nquit\n"),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "is not a command" not in text and "not a move" not in text
