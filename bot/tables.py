@@ -955,7 +955,26 @@ class Tables:
             return
         record = self.message(live)
         self._stop_clock(live.id)
+        if _owes_ai(live):  # an AI seat is to move: its turn is the table's next event
+            record.clock = self._spawn(self._ai_turn(live, live.version), "AI turn")
+            return
         record.clock = self._spawn(self._clock(live, live.version), "table clock")
+
+    async def _ai_turn(self, live: LiveTable, version: int) -> None:
+        """The turns AI seats owe, as a step of their own: those a move left for later (a
+        thinking level's, so that the mover was answered first), or those whose commit
+        failed (tried again a little later, until storage answers)."""
+        try:
+            outcome = await self.service.play_owed(live.id, version)
+        except Exception as err:  # a refused commit (storage down), a search that broke
+            log.warning("table=%s AI turn not played yet: %s", live.id, err)
+            await asyncio.sleep(CLOCK_RETRY)
+            record = self.messages.get(live.id)
+            if record is not None and record.clock is asyncio.current_task():
+                self._arm(live)
+            return
+        if outcome is not None:
+            self.committed(outcome)
 
     async def _clock(self, live: LiveTable, version: int) -> None:
         """Sleep until the table's next event — the ping, the half-time warning, the turn
@@ -1028,6 +1047,14 @@ class Tables:
             self._arm(live)  # a human acted meanwhile: look again
             return True
         return False
+
+
+def _owes_ai(live: LiveTable) -> bool:
+    """Whether an AI seat is to move at the table (its committed state)."""
+    state = live.state
+    if state is None or state.is_over or state.current_player is None:
+        return False
+    return live.info.seats[state.current_player].is_ai
 
 
 def _release(view: discord.ui.View | None) -> None:
