@@ -26,6 +26,9 @@ from bot.service import NOT_SAVED, LiveTable, Player, Refusal, TableService
 from engine.errors import MoveError
 from persistence import StorageError, Store
 from persistence.schema import moves, outbox, snapshots, tables
+from tests.bot.conftest import World, make_bot, table_text_of
+from tests.bot.test_game import live_of, table_message, tap
+from tests.bot.test_refusals import actor_of, started
 from tests.persistence import conftest as persistence_tests
 from tests.persistence.conftest import Backend
 
@@ -396,3 +399,100 @@ async def play_as(service: TableService, live: LiveTable, player: Player) -> Non
         table_id=live.id,
         version=live.version,
     )
+
+
+# ---------------------------------------------------------------------------- restarts
+
+
+@pytest.mark.parametrize("game", ["stack", "stackup", "colorstack"])
+async def test_the_recent_turns_are_rebuilt_from_the_log_after_a_restart(
+    tmp_path: Any, game: str
+) -> None:
+    """The turns a table message recalls are kept in memory only: a restart reads them
+    back from the stored log, the same words."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'turns.db'}"
+    store = await Store.open(url)
+    try:
+        service = TableService(store, seed=31)
+        live = await a_game(service, game)
+        for _ in range(12):
+            if live.current_user() != ANN.id:
+                break
+            await play(service, live)
+        turns = list(live.turns)
+        assert len(turns) >= 4, turns
+    finally:
+        await store.close()
+    store = await Store.open(url)
+    try:
+        (resumed,) = await TableService(store, seed=32).load()
+        assert list(resumed.turns) == turns
+    finally:
+        await store.close()
+
+
+async def test_the_table_message_shows_the_same_recent_turns_after_a_restart(
+    world: World,
+) -> None:
+    live = await started(world, ai=True, target=60, dice=5)
+    for _ in range(6):
+        live = live_of(world)
+        mover = actor_of(world, live.user_at(live.state.current))
+        panel = await mover.click(table_message(world), label="My turn")
+        await tap(mover, panel.response, live.state.legal_moves()[0])
+    shown = table_text_of(table_message(world))
+    turns = list(live_of(world).turns)
+    assert len(turns) >= 3 and all(t in shown for t in turns[-3:]), shown
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    assert list(live_of(world).turns) == turns
+    assert table_text_of(table_message(world)) == shown
+
+
+async def test_a_kill_while_the_ai_thinks_keeps_the_human_move_and_the_ai_plays_after(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice against Color Stack's expert AI: her move is committed and answered without
+    waiting for the expert's search; the process dies before the search ends (it never
+    does here); after the restart her move is there and the expert plays its owed turn."""
+    service = world.bot.tables.service
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="expert")
+    await world.alice.click(opened.response, label="Start")
+    live = service.by_channel[world.channel.id]
+    assert live.current_user() == world.alice.id  # after the expert's opening
+    never = asyncio.Event()
+    asked: list[str] = []
+
+    async def stuck(game: Any, state: Any, level: str, seed: int) -> Any:
+        asked.append(level)
+        await world.env.external_wait(never.wait(), reason="a search that never ends")
+        raise AssertionError("the search was never to end")
+
+    monkeypatch.setattr(service.thinker, "choose", stuck)
+    version = live.version
+    state = live.state
+    assert state is not None
+    move = next(
+        n for n in (live.game.game.move_notation(state, m) for m in state.legal_moves()) if "-" in n
+    )
+    moved = await world.alice.slash(world.channel, "move", move=move)
+    assert moved.ephemeral and moved.response.content.startswith("✅"), moved.response.content
+    await world.env.settle()
+    assert asked == ["expert"]  # the expert is searching (for ever)
+    assert live.version == version + 1
+    loaded = await world.bot.store.load_table(live.id)
+    assert loaded.info.version == version + 1  # her move is stored
+    # the table message shows her move meanwhile (the search holds nothing of the table)
+    said = moved.response.content.removeprefix("✅ ").rstrip(".")
+    assert said in table_text_of(table_message(world))
+
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)  # the old process is gone, its search with it
+    world.bot = new_bot
+    resumed = live_of(world)
+    assert resumed.version == version + 2  # the expert's owed turn, played at start-up
+    assert resumed.current_user() == world.alice.id
+    stored_moves = await new_bot.store.game_logs([resumed.id])
+    assert len(stored_moves[resumed.id][1]) >= 2
