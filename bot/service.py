@@ -2,27 +2,32 @@
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
 engine to decide and change the state, and commits through persistence, all under the
-table's lock. A step is played on the live state itself and awaits its commit, so between
-two awaits a state read without the lock may be one nobody is allowed to see yet (a move
-half-played, or one about to be undone): every reader of ``LiveTable.state`` takes the lock
-too — the table message and its picture, the private panel (**My turn**, **My hand** and
-its steps), a move button's code read back into a move, the answer to a move, ``/hint``,
-``/scores``, the table's clock and a typed Snatch's mentions — so what anyone sees is a
-committed state. A move that cannot be stored is undone by reloading the table from
-storage. A refused request raises :class:`Refusal` with a message for the user and changes
-nothing. One lock per table serialises everything done to it.
+table's lock. A step is played on a copy of the table's committed state and replaces it
+only once its commit returned: a step that fails, or whose commit fails (whatever else
+fails with it: storage down), leaves the table as it was, and a table whose commit failed
+is read back from storage before its next step (the commit may have been made before its
+answer was lost). Every reader of ``LiveTable.state`` still takes the lock — the table
+message and its picture, the private panel (**My turn**, **My hand** and its steps), a
+move button's code read back into a move, the answer to a move, ``/hint``, ``/scores``,
+the table's clock and a typed Snatch's mentions — so that what it reads is one state. A
+refused request raises :class:`Refusal` with a message for the user and changes nothing.
+One lock per table serialises everything done to it.
 
-A player's move and everything it leads to until a human must act again (chance outcomes,
-moves the table plays without asking, the AI seats' turns, round and game ends) is one
-step, committed in one transaction together with what it owes the channel (round and game
-messages: an outbox, delivered by the Discord layer, after a restart too).
+A player's move and what it leads to without anyone choosing (chance outcomes, moves the
+table plays without asking, round and game ends) is one step, committed in one transaction
+together with what it owes the channel (round and game messages: an outbox, delivered by
+the Discord layer, after a restart too). The AI seats' answer is a step of its own,
+committed after the player's (whose move stands whatever becomes of it); a level that
+searches for a while is left for later (:meth:`TableService.play_owed`, which the Discord
+layer runs once the player is answered, searching on a copy without holding the table's
+lock), so that no answer to a move waits on a search. Start-up plays what AI seats owe
+(:meth:`TableService.catch_up`), as do a start and a seat handed to an AI.
 
 No game's rules are here: the table's game (:mod:`bot.games`, over :mod:`engine.games`)
 seats the players (``seat_order``), starts (``new_state``), reads typed moves
 (``parse_move``; a seat not to move too when the game has ``off_turn_moves``, the
 engine's ``check(move, by=seat)`` deciding), plays AI seats (``make_ai``; the game's
-``thinking_levels`` in a worker process, awaited under the table's lock:
-:mod:`bot.thinking`) and timed-out turns (``hint``); the events
+``thinking_levels`` in a worker process: :mod:`bot.thinking`) and timed-out turns (``hint``); the events
 ``apply`` returns say when a turn, a round or the game ended, and the game's Discord module
 words them.
 """
@@ -418,7 +423,9 @@ class TableService:
 
     async def _recall_turns(self, tables: list[LiveTable]) -> None:
         """The recent turns each table message recalls, rebuilt from the stored log (they
-        are kept in memory only): the game replayed from its start, in words."""
+        are kept in memory only): each game replayed from its start, the last turns in
+        words. The loop is given back between tables (a process taking shards over serves
+        its other tables meanwhile)."""
         started = [live for live in tables if live.state is not None and live.info.is_active]
         for i in range(0, len(started), RECALL_BATCH):
             batch = started[i : i + RECALL_BATCH]
@@ -429,20 +436,12 @@ class TableService:
                 return
             for live in batch:
                 if live.id in logs:
-                    start, played = logs[live.id]
-                    self._recall(live, start, played)
-
-    @staticmethod
-    def _recall(live: LiveTable, start: Any, played: list[Any]) -> None:
-        step = Step(live, state=start)
-        try:
-            for move in played:
-                step.replay(move)
-        except Exception as err:  # pragma: no cover - the live state replayed this log
-            log.warning("table %s: recent turns not recalled (%s)", live.id, err)
-            return
-        live.turns.clear()
-        live.turns.extend(step.turns)
+                    start, played = logs.pop(live.id)
+                    try:
+                        live.turns.extend(_recall(live, start, played))
+                    except Exception as err:  # pragma: no cover - the live state replayed
+                        log.warning("table %s: recent turns not recalled (%s)", live.id, err)
+                    await asyncio.sleep(0)
 
     async def catch_up(self, live: LiveTable) -> MoveOutcome:
         """Play pending AI turns, and close a table that has no human left."""
@@ -974,7 +973,9 @@ class TableService:
 
     async def _play_ai_turns(self, live: LiveTable, outcome: MoveOutcome) -> None:
         """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
-        if live.state is not None:
+        if live.unsure:  # a commit of it failed: played on what storage holds, or not yet
+            await self._try_reload(live)
+        if live.state is not None and not live.unsure and live.info.is_active:
             step = Step(live, self.thinker)
             await step.run_ai()
             await self._commit(live, step, outcome)
@@ -1173,6 +1174,29 @@ class TableService:
         """Drop every table from memory (the bot is stopping)."""
         for live in list(self.by_id.values()):
             self._forget(live)
+
+
+def _recall(live: LiveTable, start: Any, played: list[Any]) -> list[str]:
+    """The words of the last turns of a game that ``played`` took from ``start``. The game
+    is replayed without words, its state kept (as storage's snapshot) every
+    ``RECENT_TURNS`` turns; the last turns are then replayed, in words, from the latest
+    of those kept that comes ``RECENT_TURNS`` turns or more before the end."""
+    game = live.game.game
+    state = start
+    ends = 0  # turns ended so far
+    # (moves played, turns ended, the state then): the last three kept
+    kept: deque[tuple[int, int, dict[str, Any]]] = deque([(0, 0, game.snapshot(state))], 3)
+    for i, move in enumerate(played):
+        ended = sum(isinstance(event, TurnEnded) for event in state.apply(move))
+        if ended and (ends + ended) // RECENT_TURNS > ends // RECENT_TURNS:
+            kept.append((i + 1, ends + ended, game.snapshot(state)))
+        ends += ended
+    enough = [k for k in kept if k[1] <= ends - RECENT_TURNS]
+    index, _, snapshot = enough[-1] if enough else kept[0]
+    step = Step(live, state=game.state_from_dict(snapshot))
+    for move in played[index:]:
+        step.replay(move)
+    return step.turns[-RECENT_TURNS:]
 
 
 def _duration(seconds: int) -> str:
