@@ -494,3 +494,73 @@ async def test_a_kill_while_the_ai_thinks_keeps_the_human_move_and_the_ai_plays_
     assert resumed.current_user() == world.alice.id
     stored_moves = await new_bot.store.game_logs([resumed.id])
     assert len(stored_moves[resumed.id][1]) >= 2
+
+
+# ---------------------------------------------------------------------------- on Discord
+
+
+async def test_a_move_tapped_while_the_database_is_cut_is_refused_and_plays_after(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On simulated Discord (SQLite failing mid-move): the player is told the move was not
+    saved, the table message still shows the stored table, and the same tap plays once the
+    database is back."""
+    fault = SqliteCut(monkeypatch)
+    live = await started(world, ai=True, target=60, dice=5)
+    mover = actor_of(world, live.user_at(live.state.current))
+    panel = await mover.click(table_message(world), label="My turn")
+    shown = table_text_of(table_message(world))
+    before = (live.version, live.state.to_dict())
+    store = world.bot.store
+    assert store is not None
+    cut_at_next_commit(store, fault, monkeypatch)
+    move = live.state.legal_moves()[0]
+    refused = await tap(mover, panel.response, move)
+    assert refused.ephemeral and refused.response.content == NOT_SAVED
+    assert (live_of(world).version, live_of(world).state.to_dict()) == before
+    assert table_text_of(table_message(world)) == shown
+    fault.restore()
+    panel = await mover.click(table_message(world), label="My turn")
+    played = await tap(mover, panel.response, move)
+    content = played.response.content if played.response else ""
+    assert content and content != NOT_SAVED, content
+    now = live_of(world)
+    assert now.version > before[0]
+    assert await stored(store, now) == (now.version, snapshot(now))
+
+
+async def test_a_table_whose_log_does_not_replay_is_closed_in_its_channel_at_restart(
+    world: World,
+) -> None:
+    live = await started(world, ai=True, target=60, dice=5)
+    other_channel = world.guild.create_text_channel("other")
+    lobby = await world.carol.slash(other_channel, "table new")
+    await world.carol.click(lobby.response, label="Add AI")
+    await world.carol.click(lobby.response, label="Start")
+    other = world.bot.tables.service.by_channel[other_channel.id]
+    store = world.bot.store
+    assert store is not None
+    while True:  # a move logged after the snapshot, to be damaged
+        async with store.engine.connect() as conn:
+            since = (
+                await conn.execute(
+                    select(snapshots.c.version).where(snapshots.c.table_id == live.id)
+                )
+            ).scalar_one()
+        if live_of(world).version > since:
+            break
+        live = live_of(world)
+        mover = actor_of(world, live.user_at(live.state.current))
+        panel = await mover.click(table_message(world), label="My turn")
+        await tap(mover, panel.response, live.state.legal_moves()[0])
+    await corrupt_the_tail(store, live_of(world))
+
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)  # the bot starts: no IllegalMoveError
+    world.bot = new_bot
+    service = new_bot.tables.service
+    assert world.channel.id not in service.by_channel
+    assert service.by_channel[other_channel.id].version == other.version  # loaded
+    said = [table_text_of(m) for m in world.channel.history()]
+    assert any("could not be read back" in t for t in said), said
+    assert (await new_bot.store.table(live.id)).status == "abandoned"
