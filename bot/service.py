@@ -943,7 +943,7 @@ class TableService:
                 if live.away or not live.info.is_active or live.state is None:
                     return played()
                 await self._sync(live)
-                if live.version != version or not live.info.is_active or live.state is None:
+                if live.version != version or not ai_to_move(live):
                     return played()
                 step = Step(live, self.thinker)
                 await step.run_ai(think=False)  # the levels that choose at once
@@ -975,7 +975,7 @@ class TableService:
         """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
         if live.unsure:  # a commit of it failed: played on what storage holds, or not yet
             await self._try_reload(live)
-        if live.state is not None and not live.unsure and live.info.is_active:
+        if ai_to_move(live) and not live.unsure and live.info.is_active:
             step = Step(live, self.thinker)
             await step.run_ai()
             await self._commit(live, step, outcome)
@@ -986,7 +986,7 @@ class TableService:
         stands whatever becomes of it). A seat of a thinking level is left to play later
         (``outcome.ai_owed``: :meth:`play_owed`), so that no answer waits on a search; so
         is an answer that could not be stored."""
-        if live.away or not live.info.is_active or live.state is None:
+        if live.away or not live.info.is_active or not ai_to_move(live):
             return
         step = Step(live, self.thinker)
         try:
@@ -1174,6 +1174,14 @@ class TableService:
         """Drop every table from memory (the bot is stopping)."""
         for live in list(self.by_id.values()):
             self._forget(live)
+
+
+def ai_to_move(live: LiveTable) -> bool:
+    """Whether an AI seat is to move at the table (its committed state)."""
+    state = live.state
+    if state is None or state.is_over or state.current_player is None:
+        return False
+    return live.info.seats[state.current_player].is_ai
 
 
 def _recall(live: LiveTable, start: Any, played: list[Any]) -> list[str]:

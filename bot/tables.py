@@ -46,7 +46,15 @@ from bot.health import Timings
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
-from bot.service import MOVED_AWAY, LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.service import (
+    MOVED_AWAY,
+    LiveTable,
+    MoveOutcome,
+    Player,
+    Refusal,
+    TableService,
+    ai_to_move,
+)
 from bot.text import fit_message
 from bot.thinking import Thinker
 from bot.views import (
@@ -955,7 +963,7 @@ class Tables:
             return
         record = self.message(live)
         self._stop_clock(live.id)
-        if _owes_ai(live):  # an AI seat is to move: its turn is the table's next event
+        if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
             record.clock = self._spawn(self._ai_turn(live, live.version), "AI turn")
             return
         record.clock = self._spawn(self._clock(live, live.version), "table clock")
@@ -1047,14 +1055,6 @@ class Tables:
             self._arm(live)  # a human acted meanwhile: look again
             return True
         return False
-
-
-def _owes_ai(live: LiveTable) -> bool:
-    """Whether an AI seat is to move at the table (its committed state)."""
-    state = live.state
-    if state is None or state.is_over or state.current_player is None:
-        return False
-    return live.info.seats[state.current_player].is_ai
 
 
 def _release(view: discord.ui.View | None) -> None:
