@@ -22,6 +22,7 @@ import aiosqlite
 import pytest
 from sqlalchemy import select, update
 
+import bot.tables
 from bot.service import NOT_SAVED, RECENT_TURNS, LiveTable, Player, Refusal, TableService
 from engine.errors import MoveError
 from persistence import StorageError, Store
@@ -564,3 +565,43 @@ async def test_a_table_whose_log_does_not_replay_is_closed_in_its_channel_at_res
     said = [table_text_of(m) for m in world.channel.history()]
     assert any("could not be read back" in t for t in said), said
     assert (await new_bot.store.table(live.id)).status == "abandoned"
+
+
+async def test_the_human_move_stands_when_the_ai_answer_cannot_be_stored(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails between the human's commit and the AI's: the human is answered
+    (their move is stored), the AI's turn stays owed, and it is played once the database
+    is back (the table's AI turn is tried again a little later)."""
+    fault = SqliteCut(monkeypatch)
+    live = await started(world, ai=True, target=60, dice=5)
+    store = world.bot.store
+    assert store is not None
+    record = store.record_move
+    cuts: list[int] = []  # the version the AI's answer was to be stored at
+
+    async def cut_before_the_ais(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("human") and len(cuts) < 1:  # the AI's answer, a step of its own
+            cuts.append(args[1])
+            fault.cut()
+        return await record(*args, **kwargs)
+
+    monkeypatch.setattr(store, "record_move", cut_before_the_ais)
+    for _ in range(20):  # the human plays until their turn ends and the AI is owed a turn
+        live = live_of(world)
+        mover = actor_of(world, live.user_at(live.state.current))
+        panel = await mover.click(table_message(world), label="My turn")
+        answer = await tap(mover, panel.response, live.state.legal_moves()[0])
+        assert answer.response.content != NOT_SAVED
+        if fault.down:
+            break
+    assert fault.down, "the AI never had to answer"
+    live = live_of(world)
+    assert cuts and live.version == cuts[0]  # the human's move is kept, and shown
+    assert live.info.seats[live.state.current_player].is_ai  # the AI's turn is owed
+    fault.restore()
+    assert await stored(store, live) == (live.version, snapshot(live))
+    await world.env.advance_time(bot.tables.CLOCK_RETRY + 1)
+    live = live_of(world)
+    assert live.version > cuts[0] and not live.info.seats[live.state.current_player].is_ai
+    assert await stored(store, live) == (live.version, snapshot(live))
