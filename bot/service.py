@@ -2,27 +2,32 @@
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
 engine to decide and change the state, and commits through persistence, all under the
-table's lock. A step is played on the live state itself and awaits its commit, so between
-two awaits a state read without the lock may be one nobody is allowed to see yet (a move
-half-played, or one about to be undone): every reader of ``LiveTable.state`` takes the lock
-too — the table message and its picture, the private panel (**My turn**, **My hand** and
-its steps), a move button's code read back into a move, the answer to a move, ``/hint``,
-``/scores``, the table's clock and a typed Snatch's mentions — so what anyone sees is a
-committed state. A move that cannot be stored is undone by reloading the table from
-storage. A refused request raises :class:`Refusal` with a message for the user and changes
-nothing. One lock per table serialises everything done to it.
+table's lock. A step is played on a copy of the table's committed state and replaces it
+only once its commit returned: a step that fails, or whose commit fails (whatever else
+fails with it: storage down), leaves the table as it was, and a table whose commit failed
+is read back from storage before its next step (the commit may have been made before its
+answer was lost). Every reader of ``LiveTable.state`` still takes the lock — the table
+message and its picture, the private panel (**My turn**, **My hand** and its steps), a
+move button's code read back into a move, the answer to a move, ``/hint``, ``/scores``,
+the table's clock and a typed Snatch's mentions — so that what it reads is one state. A
+refused request raises :class:`Refusal` with a message for the user and changes nothing.
+One lock per table serialises everything done to it.
 
-A player's move and everything it leads to until a human must act again (chance outcomes,
-moves the table plays without asking, the AI seats' turns, round and game ends) is one
-step, committed in one transaction together with what it owes the channel (round and game
-messages: an outbox, delivered by the Discord layer, after a restart too).
+A player's move and what it leads to without anyone choosing (chance outcomes, moves the
+table plays without asking, round and game ends) is one step, committed in one transaction
+together with what it owes the channel (round and game messages: an outbox, delivered by
+the Discord layer, after a restart too). The AI seats' answer is a step of its own,
+committed after the player's (whose move stands whatever becomes of it); a level that
+searches for a while is left for later (:meth:`TableService.play_owed`, which the Discord
+layer runs once the player is answered, searching on a copy without holding the table's
+lock), so that no answer to a move waits on a search. Start-up plays what AI seats owe
+(:meth:`TableService.catch_up`), as do a start and a seat handed to an AI.
 
 No game's rules are here: the table's game (:mod:`bot.games`, over :mod:`engine.games`)
 seats the players (``seat_order``), starts (``new_state``), reads typed moves
 (``parse_move``; a seat not to move too when the game has ``off_turn_moves``, the
 engine's ``check(move, by=seat)`` deciding), plays AI seats (``make_ai``; the game's
-``thinking_levels`` in a worker process, awaited under the table's lock:
-:mod:`bot.thinking`) and timed-out turns (``hint``); the events
+``thinking_levels`` in a worker process: :mod:`bot.thinking`) and timed-out turns (``hint``); the events
 ``apply`` returns say when a turn, a round or the game ended, and the game's Discord module
 words them.
 """
@@ -64,9 +69,11 @@ from persistence.records import MAX_SEATS, Announcement, MoveResult, TableInfo
 log = logging.getLogger(__name__)
 RECENT_INTERACTIONS = 256
 RECENT_TURNS = 8
+RECALL_BATCH = 200  # tables whose logs are read back at once, at start-up
 TIMEOUTS_BEFORE_AI = 3
 TABLE = Announcement("table")  # re-render the table message (a table that closed)
 STEP_LIMIT = 100_000  # moves one step may play without a human (a game that never waits)
+NOT_SAVED = "That move could not be saved, so nothing was played; try again."
 MOVED_AWAY = (
     "This server's tables are moving to another process of the bot, so nothing was played. "
     "Try again in a few seconds."
@@ -101,6 +108,9 @@ class LiveTable:
     turn_started: datetime | None = None  # when the current turn began
     idle_since: datetime | None = None  # the last human action (for idle expiry)
     away: bool = False  # its shard went to another process: nothing more is done here
+    # a commit of it failed (perhaps after it was made) or was abandoned: what storage
+    # holds is read again before its next step
+    unsure: bool = False
 
     @property
     def id(self) -> int:
@@ -152,6 +162,9 @@ class MoveOutcome:
     game_over: bool = False
     closed: bool = False
     announced: bool = False  # outbox rows were committed: deliver them
+    # an AI seat of a thinking level is to move: its turn is a step of its own, played
+    # after this answer (:meth:`TableService.play_owed`)
+    ai_owed: bool = False
     chooser: list[Choice] | None = None
     chooser_text: str = ""
     continues: bool = False
@@ -205,14 +218,20 @@ def settle(
 
 
 class Step:
-    """A player's move and what follows it, played on the table's state under its lock
-    (until the commit returns, no reader can see it)."""
+    """A player's move and what follows it, played under the table's lock on a copy of its
+    committed state: the table shows it only once it is committed (a step that fails, or
+    whose commit fails, leaves the table as it was)."""
 
-    def __init__(self, live: LiveTable, thinker: Thinker | None = None) -> None:
-        assert live.state is not None
+    def __init__(
+        self, live: LiveTable, thinker: Thinker | None = None, *, state: Any = None
+    ) -> None:
+        if state is None:
+            assert live.state is not None
+            state = live.state.copy()
         self.live = live
         self.game = live.game
-        self.state = live.state
+        self.state = state
+        self.seats = live.info.seats  # as the step leaves them (a seat handed to an AI)
         self.thinker = thinker or Thinker("thread")
         self.moves: list[Any] = []
         self.turns: list[str] = []
@@ -220,6 +239,7 @@ class Step:
         self.ended: set[int] = set()  # seats whose turn ended in this step
         self.ending: str | None = None  # the game's end in words, when this step ended it
         self._auto: int | None = None
+        self.owed = False  # an AI seat of a thinking level is to move: left for later
 
     def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
         """Play ``seat``'s ``move`` (``auto``: the turn timer played it for them), then
@@ -234,6 +254,19 @@ class Step:
             self._happened(event, seat)
         self.moves += settle(self.state, self.live.rng, self._happened)
         self._auto = None
+
+    def replay(self, move: Any) -> None:
+        """A logged move played again for its words (as loading plays it: the state says
+        whose it is); what it owes the channel was delivered when it was first played."""
+        state = self.state
+        seat = None if state.decision is Decision.CHANCE else state.current_player
+        events = state.apply(move)
+        if seat is not None:
+            said = self.game.decision_text(state, seat, move)
+            if said is not None:
+                self.turns.append(escape_name(said))
+        for event in events:
+            self._happened(event, seat)
 
     def _happened(self, event: Event, by: int | None) -> None:
         """What an event owes the table message and the channel."""
@@ -260,18 +293,23 @@ class Step:
             return words + " (automatic: the turn timer ran out)"
         return words
 
-    async def run_ai(self) -> None:
+    async def run_ai(self, *, think: bool = True) -> None:
         """AI seats take their turns until a human is to move or the game ends. A level
         that searches for a while (the game's ``thinking_levels``) chooses in the
-        thinker's worker, off the event loop; the others choose here, at once. Call it
-        under the table's lock: the state stays mid-step (uncommitted) across the wait."""
-        state, seats, game = self.state, self.live.info.seats, self.game.game
+        thinker's worker, off the event loop (unless ``think`` is false: then the step
+        stops before such a seat's turn, and notes it as ``owed``); the others choose
+        here, at once. Call it under the table's lock (the step's state is uncommitted
+        across the wait)."""
+        state, seats, game = self.state, self.seats, self.game.game
         players: dict[str, Any] = {}
         while not state.is_over and (seat := state.current_player) is not None:
             if not seats[seat].is_ai:
                 return
             level = seats[seat].ai_level or "greedy"
             if level in game.thinking_levels:
+                if not think:
+                    self.owed = True
+                    return
                 seed = self.live.rng.getrandbits(64)
                 move, why = await self.thinker.choose(game, state, level, seed)
                 if why is not None:
@@ -351,15 +389,67 @@ class TableService:
         them), and play the turns the AI seats owe (a crash may have come between a
         human's move and the AI's reply)."""
         loaded = await self.store.load_active_tables(shard_count=shard_count, shards=shards)
-        tables = [self._track(t.info, t.state) for t in loaded]
+        tables = []
+        for t in loaded:
+            if t.broken is not None:  # closed, and never in the way of the others
+                await self._quarantine(t.info, t.broken)
+                continue
+            tables.append(self._track(t.info, t.state))
+        await self._recall_turns(tables)
         for live in tables:
-            await self.catch_up(live)
+            try:
+                await self.catch_up(live)
+            except Exception as err:  # owed still: played when its clock is armed
+                log.warning("table %s: the AI turns owed are not played yet (%s)", live.id, err)
         return [t for t in tables if t.info.is_active]
+
+    async def _quarantine(self, info: TableInfo, why: str) -> None:
+        """A table whose stored game does not read back (its log does not replay) is
+        closed with a message in its channel; its rows are kept as they are, for whoever
+        runs the bot to look into."""
+        log.error("table %s is closed: its stored game does not read back (%s)", info.id, why)
+        title = games.get(info.game).title if info.game in games.names() else "game"
+        text = (
+            f"This {title} table's saved game could not be read back after a restart, so "
+            "the table is closed (its record is kept for the bot's operators). "
+            "`/table new` opens another."
+        )
+        try:
+            await self.store.end_table(
+                info.id, "abandoned", announcements=[Announcement("message", text), TABLE]
+            )
+        except Exception as err:  # read back, and closed, at the next start
+            log.warning("table %s: could not be closed (%s)", info.id, err)
+
+    async def _recall_turns(self, tables: list[LiveTable]) -> None:
+        """The recent turns each table message recalls, rebuilt from the stored log (they
+        are kept in memory only): each game replayed from its start, the last turns in
+        words. The loop is given back between tables (a process taking shards over serves
+        its other tables meanwhile)."""
+        started = [live for live in tables if live.state is not None and live.info.is_active]
+        for i in range(0, len(started), RECALL_BATCH):
+            batch = started[i : i + RECALL_BATCH]
+            try:
+                logs = await self.store.game_logs([live.id for live in batch])
+            except Exception as err:  # the turns are words only: the game plays on
+                log.warning("recent turns not recalled (%s)", err)
+                return
+            for live in batch:
+                if live.id in logs:
+                    start, played = logs.pop(live.id)
+                    try:
+                        live.turns.extend(_recall(live, start, played))
+                    except Exception as err:  # pragma: no cover - the live state replayed
+                        log.warning("table %s: recent turns not recalled (%s)", live.id, err)
+                    await asyncio.sleep(0)
 
     async def catch_up(self, live: LiveTable) -> MoveOutcome:
         """Play pending AI turns, and close a table that has no human left."""
         async with live.lock:
             outcome = MoveOutcome(live)
+            if live.away or not live.info.is_active or live.state is None:
+                return outcome
+            await self._sync(live)
             if live.away or not live.info.is_active or live.state is None:
                 return outcome
             if not live.info.humans:
@@ -712,6 +802,8 @@ class TableService:
             if interaction_id is not None and interaction_id in live.recent:
                 return MoveOutcome(live, duplicate=True)
             self._still_open(live)
+            await self._sync(live)
+            self._still_open(live)
             state = live.state
             if state is None:
                 raise Refusal("The game hasn't started yet. The host presses **Start**.")
@@ -755,7 +847,7 @@ class TableService:
                     raise Refusal("That move can't be played now.")
             outcome = MoveOutcome(live, seat=seat)
             step = Step(live, self.thinker)
-            await self._steps(live, step, lambda: step.play(seat, move))
+            step.play(seat, move)
             timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
             await self._commit(
                 live, step, outcome, interaction_id=interaction_id, timeouts=timeouts, human=True
@@ -772,6 +864,8 @@ class TableService:
                 and committed.current_player == seat
                 and seat not in step.ended
             )
+            if not outcome.duplicate:
+                await self._ai_replies(live, outcome)
             self.clock.turn_changed(live)
             return outcome
 
@@ -787,6 +881,9 @@ class TableService:
             if live.away or not live.info.is_active or state is None or state.is_over:
                 return None
             if live.version != version or state.current_player is None:
+                return None
+            await self._sync(live)  # a failed commit: storage may have moved on
+            if live.version != version or live.state is not state or not live.info.is_active:
                 return None
             seat = state.current_player
             if live.info.seats[seat].is_ai:
@@ -805,7 +902,7 @@ class TableService:
                     if seat in step.ended or state.is_over or state.current_player != seat:
                         break
 
-            await self._steps(live, step, one_turn, ai=False)
+            one_turn()
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
                 to_ai = {seat: "greedy"}
@@ -815,42 +912,93 @@ class TableService:
                 )
                 step.announcements.insert(0, Announcement("message", words))
                 step.turns.append(words)
-                seats = list(live.info.seats)
-                seats[seat] = replace(info_seat, ai_level="greedy")
-                live.info = replace(live.info, seats=tuple(seats))
-            if live.info.humans:
-                await self._steps(live, step, None)
             await self._commit(live, step, outcome, timeouts={seat: count}, to_ai=to_ai)
             if live.info.is_active and not live.info.humans:
                 await self._close(
                     live, outcome, "No human is left playing, so the table is closed."
                 )
                 outcome.turns.append("No human is left playing, so the table is closed.")
+            else:
+                await self._ai_replies(live, outcome)
             self.clock.turn_changed(live)
             return outcome
 
+    async def play_owed(self, table_id: int, version: int) -> MoveOutcome | None:
+        """The AI seats play the turns they owe (a thinking level's too: the step a move
+        left for later, ``MoveOutcome.ai_owed``), if nothing moved since ``version``; each
+        turn is committed on its own. A thinking level searches without holding the
+        table's lock, on a copy of the committed state, so the table is shown (and may
+        be resigned) meanwhile; a search whose table moved on is dropped. ``None`` when
+        there was nothing to play."""
+        live = self.by_id.get(table_id)
+        if live is None:
+            return None
+        outcome = MoveOutcome(live)
+
+        def played() -> MoveOutcome | None:
+            return outcome if outcome.turns or outcome.announced or outcome.game_over else None
+
+        while True:
+            async with live.lock:
+                if live.away or not live.info.is_active or live.state is None:
+                    return played()
+                await self._sync(live)
+                if live.version != version or not ai_to_move(live):
+                    return played()
+                step = Step(live, self.thinker)
+                await step.run_ai(think=False)  # the levels that choose at once
+                await self._commit(live, step, outcome)
+                version = live.version
+                state = live.state
+                seat = state.current_player if state is not None else None
+                if not step.owed or state is None or seat is None:
+                    self.clock.turn_changed(live)
+                    return played()
+                level = live.info.seats[seat].ai_level or "greedy"
+                seed = live.rng.getrandbits(64)
+                searched = state.copy()
+            game = live.game.game
+            move, why = await self.thinker.choose(game, searched, level, seed)
+            if why is not None:
+                log.warning("table %s: seat %s played the hint: %s", live.id, seat, why)
+            async with live.lock:
+                if live.away or live.version != version or not live.info.is_active:
+                    return played()  # the table moved on (a resignation) while it searched
+                step = Step(live, self.thinker)
+                step.play(seat, move)
+                await self._commit(live, step, outcome)
+                version = live.version
+                if not live.info.is_active:  # the AI's move ended the game
+                    return outcome
+
     async def _play_ai_turns(self, live: LiveTable, outcome: MoveOutcome) -> None:
         """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
-        if live.state is not None:
+        if live.unsure:  # a commit of it failed: played on what storage holds, or not yet
+            await self._try_reload(live)
+        if ai_to_move(live) and not live.unsure and live.info.is_active:
             step = Step(live, self.thinker)
-            await self._steps(live, step, None)
+            await step.run_ai()
             await self._commit(live, step, outcome)
 
-    async def _steps(
-        self, live: LiveTable, step: Step, first: Callable[[], None] | None, *, ai: bool = True
-    ) -> None:
-        """Play ``first`` (a player's move, ``None`` for none) and then, if ``ai``, the AI
-        seats' turns, on the live state. Whatever goes wrong before the commit — an error,
-        or the task cancelled while a thinking AI's worker searches — leaves the live
-        state half-played: it is reloaded from storage, and the error goes on."""
+    async def _ai_replies(self, live: LiveTable, outcome: MoveOutcome) -> None:
+        """After a step that a human (or their turn timer) played, committed: the AI
+        seats' answers, as a step of their own, committed on its own (the human's move
+        stands whatever becomes of it). A seat of a thinking level is left to play later
+        (``outcome.ai_owed``: :meth:`play_owed`), so that no answer waits on a search; so
+        is an answer that could not be stored."""
+        if live.away or not live.info.is_active or not ai_to_move(live):
+            return
+        step = Step(live, self.thinker)
         try:
-            if first is not None:
-                first()
-            if ai:
-                await step.run_ai()
-        except BaseException:
-            await asyncio.shield(self._reload(live))
-            raise
+            await step.run_ai(think=False)
+            outcome.ai_owed = step.owed
+            await self._commit(live, step, outcome)
+        except Exception as err:  # the AI seats still owe their turns (played later)
+            outcome.ai_owed = True
+            if isinstance(err, Refusal):  # not stored (said in the log when it failed)
+                log.warning("table %s: the AI seats' turns are owed (%s)", live.id, err)
+            else:
+                log.exception("table %s: the AI seats' turns failed; they are owed", live.id)
 
     async def _commit(
         self,
@@ -863,7 +1011,10 @@ class TableService:
         to_ai: dict[int, str] | None = None,
         human: bool = False,
     ) -> None:
-        """Store ``step`` in one transaction; only then does the table show it."""
+        """Store ``step`` in one transaction; only then does the table show it. When the
+        commit fails the table stays as it was (the step was played on a copy) — whatever
+        else fails — and is read again from storage before its next step: a commit whose
+        answer was lost may have been made, and another process may have moved on."""
         if not step.moves:
             return
         try:
@@ -872,12 +1023,16 @@ class TableService:
             log.warning("table %s: move not stored (%s)", live.id, err)
             raise Refusal(MOVED_AWAY) from None
         except (StaleVersion, StorageError, WrongTableStatus) as err:
-            log.warning("table %s: move not stored (%s); reloading", live.id, err)
-            raise Refusal(
-                "That move could not be saved, so nothing was played; try again."
-            ) from None
+            log.warning("table %s: move not stored (%s)", live.id, err)
+            live.unsure = True
+            await self._try_reload(live)
+            raise Refusal(NOT_SAVED) from None
+        except BaseException:  # cancelled while the commit was under way, or a bug
+            live.unsure = True
+            raise
         if result.duplicate:  # played before: what is stored is the table
-            await self._reload(live)
+            live.unsure = True
+            await self._try_reload(live)
             outcome.duplicate = True
             return
         self._committed(live, step, outcome, result, timeouts, to_ai, human)
@@ -891,23 +1046,18 @@ class TableService:
         to_ai: dict[int, str] | None,
         human: bool,
     ) -> MoveResult:
-        """Store the step; if anything goes wrong the table is reloaded from storage (the
-        step was played on the live state), and the error goes on."""
-        try:
-            return await self.store.record_move(
-                live.id,
-                live.version,
-                step.moves,
-                step.state,
-                interaction_id,
-                announcements=step.announcements,
-                timeouts=timeouts,
-                to_ai=to_ai,
-                human=human,
-            )
-        except BaseException:
-            await asyncio.shield(self._reload(live))
-            raise
+        """Store the step (nothing of the table changes here)."""
+        return await self.store.record_move(
+            live.id,
+            live.version,
+            step.moves,
+            step.state,
+            interaction_id,
+            announcements=step.announcements,
+            timeouts=timeouts,
+            to_ai=to_ai,
+            human=human,
+        )
 
     def _committed(
         self,
@@ -942,12 +1092,42 @@ class TableService:
             self._forget(live)
 
     async def _reload(self, live: LiveTable) -> None:
+        """The table as storage holds it (forgotten here once it is no longer active)."""
         try:
             loaded = await self.store.load_table(live.id)
         except TableNotFound:
+            live.unsure = False
+            self._forget(live)
+            return
+        live.unsure = False
+        if loaded.broken is not None:
+            await self._quarantine(loaded.info, loaded.broken)
+            live.info = replace(loaded.info, status="abandoned")
+            live.state = None
             self._forget(live)
             return
         self._track(loaded.info, loaded.state)
+
+    async def _try_reload(self, live: LiveTable) -> None:
+        """:meth:`_reload`, now if storage answers (storage down too: ``live.unsure``
+        stays set, and the next step reads it again first)."""
+        try:
+            await self._reload(live)
+        except Exception as err:
+            log.warning("table %s: not read again yet (%s)", live.id, err)
+
+    async def _sync(self, live: LiveTable) -> None:
+        """Before a step (under the lock): a table whose last commit failed is read again
+        from storage; refused while storage does not answer (nothing is played on a table
+        that may not be what storage holds)."""
+        if not live.unsure:
+            return
+        try:
+            await self._reload(live)
+        except Exception as err:
+            log.warning("table %s: not read again yet (%s)", live.id, err)
+            raise Refusal(NOT_SAVED) from None
+        self.clock.turn_changed(live)
 
     # ------------------------------------------------------------ reading (committed state)
 
@@ -994,6 +1174,37 @@ class TableService:
         """Drop every table from memory (the bot is stopping)."""
         for live in list(self.by_id.values()):
             self._forget(live)
+
+
+def ai_to_move(live: LiveTable) -> bool:
+    """Whether an AI seat is to move at the table (its committed state)."""
+    state = live.state
+    if state is None or state.is_over or state.current_player is None:
+        return False
+    return live.info.seats[state.current_player].is_ai
+
+
+def _recall(live: LiveTable, start: Any, played: list[Any]) -> list[str]:
+    """The words of the last turns of a game that ``played`` took from ``start``. The game
+    is replayed without words, its state kept (as storage's snapshot) every
+    ``RECENT_TURNS`` turns; the last turns are then replayed, in words, from the latest
+    of those kept that comes ``RECENT_TURNS`` turns or more before the end."""
+    game = live.game.game
+    state = start
+    ends = 0  # turns ended so far
+    # (moves played, turns ended, the state then): the last three kept
+    kept: deque[tuple[int, int, dict[str, Any]]] = deque([(0, 0, game.snapshot(state))], 3)
+    for i, move in enumerate(played):
+        ended = sum(isinstance(event, TurnEnded) for event in state.apply(move))
+        if ended and (ends + ended) // RECENT_TURNS > ends // RECENT_TURNS:
+            kept.append((i + 1, ends + ended, game.snapshot(state)))
+        ends += ended
+    enough = [k for k in kept if k[1] <= ends - RECENT_TURNS]
+    index, _, snapshot = enough[-1] if enough else kept[0]
+    step = Step(live, state=game.state_from_dict(snapshot))
+    for move in played[index:]:
+        step.replay(move)
+    return step.turns[-RECENT_TURNS:]
 
 
 def _duration(seconds: int) -> str:

@@ -46,7 +46,15 @@ from bot.health import Timings
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
-from bot.service import MOVED_AWAY, LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.service import (
+    MOVED_AWAY,
+    LiveTable,
+    MoveOutcome,
+    Player,
+    Refusal,
+    TableService,
+    ai_to_move,
+)
 from bot.text import fit_message
 from bot.thinking import Thinker
 from bot.views import (
@@ -955,7 +963,26 @@ class Tables:
             return
         record = self.message(live)
         self._stop_clock(live.id)
+        if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
+            record.clock = self._spawn(self._ai_turn(live, live.version), "AI turn")
+            return
         record.clock = self._spawn(self._clock(live, live.version), "table clock")
+
+    async def _ai_turn(self, live: LiveTable, version: int) -> None:
+        """The turns AI seats owe, as a step of their own: those a move left for later (a
+        thinking level's, so that the mover was answered first), or those whose commit
+        failed (tried again a little later, until storage answers)."""
+        try:
+            outcome = await self.service.play_owed(live.id, version)
+        except Exception as err:  # a refused commit (storage down), a search that broke
+            log.warning("table=%s AI turn not played yet: %s", live.id, err)
+            await asyncio.sleep(CLOCK_RETRY)
+            record = self.messages.get(live.id)
+            if record is not None and record.clock is asyncio.current_task():
+                self._arm(live)
+            return
+        if outcome is not None:
+            self.committed(outcome)
 
     async def _clock(self, live: LiveTable, version: int) -> None:
         """Sleep until the table's next event — the ping, the half-time warning, the turn

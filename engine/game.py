@@ -126,6 +126,10 @@ class GameState(Protocol[MoveT]):
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self: ...
 
+    def copy(self) -> Self:
+        """An independent copy (a host plays a step on one, and keeps it once stored)."""
+        ...
+
 
 StateT = TypeVar("StateT", bound=GameState[Any])
 StateT_contra = TypeVar("StateT_contra", bound=GameState[Any], contravariant=True)

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import and_
+from sqlalchemy.exc import DBAPIError
 
 from engine.game import Game
 from persistence.checks import check_announcements, check_level, check_position
 from persistence.core import StoreCore
-from persistence.errors import InvalidSettings, TableNotFound
+from persistence.errors import InvalidSettings, StorageError, TableNotFound
 from persistence.fence import in_shards
 from persistence.gamebook import stored_game
-from persistence.loading import load_tables, replay_log
+from persistence.loading import game_logs, load_tables, replay_log
 from persistence.records import Announcement, LoadedTable, MoveResult
 from persistence.results import ResultRow, result_of, round_scores_of
 from persistence.schema import ACTIVE, tables
 from persistence.writer import MoveWrite
+
+T = TypeVar("T")
 
 
 class MovesAPI(StoreCore):
@@ -56,7 +59,7 @@ class MovesAPI(StoreCore):
         if not moves_made:
             raise ValueError("record_move needs at least one move.")
         check_announcements(announcements)
-        cur = await self.writer.cursor(table_id)
+        cur = await _read(self.writer.cursor(table_id))
         game = stored_game(cur.game, f"Table {table_id}")
         seat_count = len(cur.seats)
         for position, count in (timeouts or {}).items():
@@ -83,7 +86,7 @@ class MovesAPI(StoreCore):
             interaction_id=None if interaction_id is None else str(interaction_id),
             round_scores=rounds,
             snapshot=game.snapshot(state) if due else None,
-            result=await self._result(table_id, game, state, moves_made) if over else None,
+            result=await _read(self._result(table_id, game, state, moves_made)) if over else None,
             future=loop_future,
             announcements=list(announcements),
             timeouts=dict(timeouts or {}),
@@ -153,6 +156,12 @@ class MovesAPI(StoreCore):
                 self.writer.cursors.setdefault(table.info.id, table.cursor)
         return loaded
 
+    async def game_logs(self, table_ids: Sequence[int]) -> dict[int, tuple[Any, list[Any]]]:
+        """For each started table of ``table_ids``: its initial state and every move
+        logged after it, decoded, in order (a host replays them for their words)."""
+        async with self.engine.connect() as conn:
+            return await game_logs(conn, list(table_ids))
+
     async def replay_log(self, table_id: int) -> Any:
         """The table's game rebuilt whole from its initial state and its whole move log
         (no snapshot)."""
@@ -166,3 +175,12 @@ class MovesAPI(StoreCore):
         async with self.engine.connect() as conn:
             game, whole = await replay_log(conn, table_id)
         return game.export_record(whole, meta)
+
+
+async def _read(reading: Awaitable[T]) -> T:
+    """What a write reads first; storage not answering is a :class:`StorageError` (the
+    write was not made), as the writer's own failures are."""
+    try:
+        return await reading
+    except (DBAPIError, OSError) as exc:
+        raise StorageError(f"reading failed: {exc}") from exc

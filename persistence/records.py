@@ -94,6 +94,9 @@ class LoadedTable:
     info: TableInfo
     state: Any
     cursor: TableCursor | None = None  # the move writer's, for a game being played
+    # why its stored game does not read back (a log that does not replay): the table is
+    # then loaded without a state, for its host to close it; its rows stay as they are
+    broken: str | None = None
 
 
 THEMES = ("dark", "light")  # the themes a server may choose for its pictures

@@ -159,9 +159,22 @@ async def wait_until_thinking() -> None:
     assert await asyncio.to_thread(STARTED.wait, 30), "the slow AI never started"
 
 
+async def move_and_reply(service: TableService, live: LiveTable, text: str) -> list[str]:
+    """ann's move (answered, and committed, without waiting for the thinking AI), then the
+    AI's answer, played as a step of its own; the turns of both."""
+    moved = await service.move(live.channel_id, ANN, text=text)
+    assert moved.ai_owed
+    replied = await service.play_owed(live.id, live.version)
+    assert replied is not None
+    return moved.turns + replied.turns
+
+
 async def test_another_table_plays_while_an_ai_thinks_and_its_own_table_waits(
     service: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The mover's step is committed (and answered) first; the thinking AI's answer is a
+    step of its own (issue 18: one transaction for both lost the mover's move when the
+    process died during the search)."""
     thinking_table = await duel_table(service, 1, ai="slow")
     other = await duel_table(service, 2, CAT, other=BOB)
     commits: list[int] = []
@@ -173,48 +186,68 @@ async def test_another_table_plays_while_an_ai_thinks_and_its_own_table_waits(
 
     monkeypatch.setattr(service.store, "record_move", counted)
     version = thinking_table.version
-    thinking = asyncio.create_task(service.move(1, ANN, text="add 1"))
+    moved = await service.move(1, ANN, text="add 1")
+    assert moved.turns == ["ann played add 1"] and moved.ai_owed
+    assert thinking_table.version == version + 1  # committed before the AI thinks
+    thinking = asyncio.create_task(service.play_owed(thinking_table.id, version + 1))
     await wait_until_thinking()
     # the loop is free: the other table's move is answered while the AI searches
     answered = await service.move(2, CAT, text="add 2")
     assert answered.turns == ["cat played add 2"] and other.version == 1
-    # nothing else moves at the thinking table: ann's resignation waits for the lock
-    resigning = asyncio.create_task(service.move(1, ANN, text="resign"))
-    await asyncio.sleep(0)
-    assert thinking_table.lock.locked() and not thinking.done() and not resigning.done()
-    assert thinking_table.version == version  # nothing is shown before the commit
+    # the AI searches on a copy, without the table's lock: the table shows ann's move
+    assert not thinking_table.lock.locked() and not thinking.done()
+    assert thinking_table.version == version + 1  # nothing of the AI's is shown yet
     GATE.set()
     outcome = await thinking
-    assert outcome.turns == ["ann played add 1", "AI 1 played pass"]
-    ended = await resigning  # after the AI's move: its step is over
+    assert outcome is not None and outcome.turns == ["AI 1 played pass"]
+    assert thinking_table.version == version + 2
+    ended = await service.move(1, ANN, text="resign")
     assert ended.game_over and ended.note.startswith("🏳️ **ann** resigned; **AI 1** wins!")
-    assert thinking_table.version == version + 3
-    # one commit for ann's move and the AI's answer, then one for the resignation
-    assert commits == [other.id, thinking_table.id, thinking_table.id]
+    # one commit for ann's move, one for the AI's answer, one for the resignation
+    assert commits == [thinking_table.id, other.id, thinking_table.id, thinking_table.id]
 
 
-async def test_a_step_cancelled_while_an_ai_thinks_is_undone(service: TableService) -> None:
+async def test_a_resignation_while_the_ai_thinks_is_played_and_the_search_dropped(
+    service: TableService,
+) -> None:
     live = await duel_table(service, 1, ai="slow")
+    await service.move(1, ANN, text="add 1")
+    thinking = asyncio.create_task(service.play_owed(live.id, live.version))
+    await wait_until_thinking()
+    ended = await service.move(1, ANN, text="resign")  # not kept waiting by the search
+    assert ended.game_over and live.version == 2
+    GATE.set()
+    assert await thinking is None  # its table moved on: the answer is dropped
+    assert live.version == 2 and live.info.status == "finished"
+
+
+async def test_an_ai_step_cancelled_while_it_thinks_leaves_the_move_before_it_standing(
+    service: TableService,
+) -> None:
+    live = await duel_table(service, 1, ai="slow")
+    moved = await service.move(1, ANN, text="add 1")
+    assert moved.ai_owed
     before = stored(live)
-    thinking = asyncio.create_task(service.move(1, ANN, text="add 1"))
+    thinking = asyncio.create_task(service.play_owed(live.id, live.version))
     await wait_until_thinking()
     thinking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await thinking
     live = service.by_id[live.id]
-    assert stored(live) == before  # ann's move, half a step, was never committed
+    assert stored(live) == before  # ann's move stands; nothing of the AI's was shown
+    assert not live.lock.locked()
     GATE.set()
-    outcome = await service.move(1, ANN, text="add 1")
-    assert outcome.turns == ["ann played add 1", "AI 1 played pass"]
+    outcome = await service.play_owed(live.id, live.version)
+    assert outcome is not None and outcome.turns == ["AI 1 played pass"]
 
 
 async def test_a_thinking_ai_that_fails_plays_the_hint_and_it_is_logged(
     service: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
-    await duel_table(service, 1, ai="broken")
+    live = await duel_table(service, 1, ai="broken")
     with caplog.at_level(logging.WARNING):
-        outcome = await service.move(1, ANN, text="add 1")
-    assert outcome.turns == ["ann played add 1", "AI 1 played add 1"]  # greedy's move
+        turns = await move_and_reply(service, live, "add 1")
+    assert turns == ["ann played add 1", "AI 1 played add 1"]  # greedy's move
     assert "the search broke" in caplog.text and "played the hint" in caplog.text
 
 
@@ -222,10 +255,10 @@ async def test_a_thinking_ai_that_overruns_its_time_plays_the_hint(
     service: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
     service.thinker = Thinker("thread", budget=0.0, margin=0.05)
-    await duel_table(service, 1, ai="slow")  # its gate stays shut
+    live = await duel_table(service, 1, ai="slow")  # its gate stays shut
     with caplog.at_level(logging.WARNING):
-        outcome = await service.move(1, ANN, text="add 1")
-    assert outcome.turns == ["ann played add 1", "AI 1 played add 1"]
+        turns = await move_and_reply(service, live, "add 1")
+    assert turns == ["ann played add 1", "AI 1 played add 1"]
     assert "took longer than 0.05 s" in caplog.text
 
 
@@ -235,10 +268,10 @@ async def test_a_thinking_ai_answering_an_illegal_move_plays_the_hint(
     import bot.thinking
 
     monkeypatch.setattr(bot.thinking, "think", lambda job: ["add", 7])
-    await duel_table(service, 1, ai="slow")
+    live = await duel_table(service, 1, ai="slow")
     with caplog.at_level(logging.WARNING):
-        outcome = await service.move(1, ANN, text="add 1")
-    assert outcome.turns == ["ann played add 1", "AI 1 played add 1"]
+        turns = await move_and_reply(service, live, "add 1")
+    assert turns == ["ann played add 1", "AI 1 played add 1"]
     assert "['add', 7] is not legal" in caplog.text
 
 
@@ -252,21 +285,21 @@ async def test_a_thinking_ai_moves_first_when_the_game_starts(service: TableServ
     outcome = await service.start(1, ANN)
     live = outcome.table
     assert live.state is not None and live.state.current_player == 0  # ann first, lobby order
-    await service.move(1, ANN, text="add 2")
+    await move_and_reply(service, live, "add 2")
     assert live.state.to_dict()["log"] == [[0, ["add", 2]], [1, ["pass"]]]
 
 
-async def test_the_turn_timer_and_then_a_thinking_ai_play_in_one_step(
+async def test_the_turn_timer_plays_and_then_a_thinking_ai_as_a_step_of_its_own(
     service: TableService,
 ) -> None:
     GATE.set()
     live = await duel_table(service, 1, ai="slow")
     outcome = await service.auto_move(live.id, live.version)
-    assert outcome is not None
-    assert outcome.turns == [
-        "ann played add 1 (automatic: the turn timer ran out)",
-        "AI 1 played pass",
-    ]
+    assert outcome is not None and outcome.ai_owed
+    assert outcome.turns == ["ann played add 1 (automatic: the turn timer ran out)"]
+    assert live.version == 1
+    replied = await service.play_owed(live.id, live.version)
+    assert replied is not None and replied.turns == ["AI 1 played pass"]
     assert live.version == 2
 
 
@@ -397,8 +430,8 @@ async def test_an_expert_seat_plays_color_stack_in_a_worker_while_another_table_
     """On simulated Discord: alice against an expert AI in one channel, bob against carol
     in another. The expert's search runs in the thinker's worker process (the search
     itself refuses to run in the bot's process here); while alice's step awaits it, held
-    open by the test, bob's move at the other table is answered, and alice's table shows
-    nothing of her move until the expert's answer is committed with it."""
+    open by the test, bob's move at the other table is answered; alice's move was committed
+    and answered before the expert began, and its answer is a step of its own."""
     if "colorstack" not in hosted.names():
         pytest.skip("Color Stack is not hosted yet")
     from engine.colorstack.search import ExpertPlayer
@@ -427,28 +460,34 @@ async def test_an_expert_seat_plays_color_stack_in_a_worker_while_another_table_
     asked: list[str] = []
 
     async def held(game: Any, state: Any, level: str, seed: int) -> Any:
-        """The real search starts in the worker; its answer is held until the test has
+        """The real search, in the worker, held (with its answer) until the test has
         played at the other table."""
         asked.append(level)
-        searching = asyncio.ensure_future(search(game, state, level, seed))
-        await world.env.external_wait(release.wait(), reason="the test holds the answer")
-        return await searching
+
+        async def searched() -> Any:
+            await release.wait()
+            return await search(game, state, level, seed)
+
+        return await world.env.external_wait(searched(), reason="the test holds the search")
 
     monkeypatch.setattr(thinker, "choose", held)
     assert thinking_table.state is not None
     assert thinking_table.current_user() == world.alice.id  # after the expert's opening
     version = thinking_table.version
-    await world.alice.slash(world.channel, "move", move=first_move(thinking_table))
-    assert asked == ["expert"] and thinking_table.lock.locked()
-    assert thinking_table.version == version  # alice's move waits for the expert's answer
+    moved = await world.alice.slash(world.channel, "move", move=first_move(thinking_table))
+    assert moved.response.content.startswith("✅"), moved.response.content
+    await world.env.settle()
+    assert asked == ["expert"]
+    # alice's move is committed and answered; the expert's answer is a step of its own
+    assert thinking_table.version == version + 1
     mover = world.bob if other.current_user() == world.bob.id else world.carol
     other_version = other.version
     answered = await mover.slash(other_channel, "move", move=first_move(other))
     assert answered.response.content.startswith("✅"), answered.response.content
-    assert other.version == other_version + 1 and thinking_table.version == version
+    assert other.version == other_version + 1 and thinking_table.version == version + 1
     release.set()
     await world.env.settle()
-    assert thinking_table.version == version + 2  # alice's move and the expert's: one step
+    assert thinking_table.version == version + 2  # the expert's step, committed on its own
     assert thinking_table.current_user() == world.alice.id
     assert "played the hint" not in caplog.text
     await thinker.close()

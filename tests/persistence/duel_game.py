@@ -145,6 +145,9 @@ class DuelState:
             "winner": self.winner,
         }
 
+    def copy(self) -> Self:
+        return type(self).from_dict(self.to_dict())
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         self = cls(data["players"], DuelSettings.model_validate(data["settings"]))

@@ -131,6 +131,9 @@ class ShedState:
             "ended_by": self.ended_by,
         }
 
+    def copy(self) -> Self:
+        return type(self).from_dict(self.to_dict())
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         self = cls(data["players"], ShedSettings.model_validate(data["settings"]))
