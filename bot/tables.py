@@ -57,6 +57,7 @@ from bot.views import (
     end_view,
     lobby_layout,
     moves_view,
+    owns_panel,
     table_layout,
     table_of_custom_id,
 )
@@ -378,9 +379,20 @@ class Tables:
 
     @staticmethod
     async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
-        """Edit the message whose component was used (after a deferral too)."""
+        """Edit the message whose component was used (after a deferral too) when it is
+        the user's own; anyone else's press is answered in a new private message (a panel
+        answers its owner only: it never shows another member's hand, nor loses its
+        buttons)."""
         if "content" in kwargs:
             kwargs["content"] = fit_message(kwargs["content"])
+        if not owns_panel(interaction):
+            extra: dict[str, Any] = {}
+            if kwargs.get("view") is not None:
+                extra["view"] = kwargs["view"]
+            if kwargs.get("attachments"):
+                extra["files"] = kwargs["attachments"]
+            await Tables.say(interaction, kwargs.get("content") or "Done.", **extra)
+            return
         if interaction.response.is_done():
             await interaction.edit_original_response(**kwargs)
         else:

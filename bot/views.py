@@ -38,6 +38,10 @@ MAX_SELECT_OPTIONS = 25
 CHOOSER_BUTTONS = 10  # a chooser of at most this many moves shows them all as buttons
 STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
 ERROR_NOTE = "Something went wrong on our side. The table shows what was saved; try again."
+FOREIGN_PANEL = (
+    "That panel is another member's, so nothing was played. "
+    "The button on the table message opens your own."
+)
 OLD = "(?:stack:)?"  # ids of messages posted before games had names
 CODE = r"[A-Za-z0-9._-]{1,40}"
 
@@ -75,6 +79,17 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+
+def owns_panel(interaction: discord.Interaction) -> bool:
+    """Whether the message whose component was used is the user's own: an answer to an
+    interaction of theirs (a private panel, a chooser, a confirmation). A panel answers
+    only its owner: pressed by anyone else (a panel posted publicly, a custom id replayed
+    by a modified client) it is neither edited nor played from."""
+    message = interaction.message
+    meta = getattr(message, "interaction_metadata", None) if message is not None else None
+    user = getattr(meta, "user", None)
+    return user is not None and user.id == interaction.user.id
 
 
 async def admitted(interaction: discord.Interaction) -> bool:
@@ -207,6 +222,8 @@ class MoveButton(
         self.code = code
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if not owns_panel(interaction):
+            raise Refusal(FOREIGN_PANEL)
         await host.tapped(interaction, self.table_id, self.version, self.code)
 
 
@@ -233,6 +250,8 @@ class MoveSelect(
         super().__init__(select, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if not owns_panel(interaction):
+            raise Refusal(FOREIGN_PANEL)
         values = self.item.values or ["-"]
         await host.tapped(interaction, self.table_id, self.version, values[0])
 
@@ -252,6 +271,8 @@ class EndButton(
         super().__init__(button, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if not owns_panel(interaction):
+            raise Refusal("That confirmation is another member's; `/table end` asks yours.")
         await host.end_confirmed(interaction, self.table_id)
 
 
@@ -389,6 +410,7 @@ __all__ = [
     "TableButton",
     "TableLayout",
     "answer_error",
+    "owns_panel",
     "closed_layout",
     "end_view",
     "host_of",
