@@ -565,6 +565,7 @@ class Tables:
         and delete the old one. Call with ``record.lock`` held."""
         channel = self._channel(record.channel_id)
         old = record.message_id
+        version = live.version  # what is shown (a move committed meanwhile is pinged anew)
         payload, picture = await self._render(live, channel, note=note)
         kwargs = dict(payload)
         if picture is not None:
@@ -576,7 +577,7 @@ class Tables:
         record.message_id = message.id
         record.posted_at = discord.utils.utcnow()
         record.messages_since = 0
-        pinged = live.version if ping is not None else record.pinged_version
+        pinged = version if ping is not None else record.pinged_version
         record.pinged_version = pinged
         if live.info.is_active:
             await self.store.set_message(
@@ -587,10 +588,28 @@ class Tables:
                 await channel.get_partial_message(old).delete()
 
     async def repost(self, live: LiveTable, *, ping: int | None, note: str | None = None) -> None:
+        """Post the table message anew (pinging ``ping`` only) and delete the old one, as
+        one unit: once begun, a re-post finishes even if its caller is cancelled — a move
+        stops the clock that is pinging, maybe while Discord's answer to the new message
+        is on its way — so the new message's id is stored and the old one deleted, and
+        the channel never keeps a second live table message. (The move's own edit waits
+        for the re-post, then brings the new message up to date.)"""
         record = self.message(live)
-        async with record.lock:
-            await self._post(live, record, ping=ping, note=note)
-            record.last_edit = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+
+        async def whole() -> None:
+            async with record.lock:
+                await self._post(live, record, ping=ping, note=note)
+                record.last_edit = loop.time()
+
+        task = loop.create_task(whole())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_log_failed_repost)  # nobody awaits it any more
+            raise
 
     def message_seen(self, channel_id: int) -> None:
         """Another message in a channel with a table: the table message scrolls up."""
@@ -1047,6 +1066,11 @@ def _release(view: discord.ui.View | None) -> None:
     custom ids, so discord.py need not keep each panel (and a 15-minute timer) alive."""
     if view is not None:
         view.stop()
+
+
+def _log_failed_repost(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("a re-post of a table message failed: %r", error)
 
 
 def _may_attach(channel: Any) -> bool:

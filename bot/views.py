@@ -401,6 +401,7 @@ def end_view(table_id: int, version: int) -> discord.ui.View:
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "FOREIGN_PANEL",
     "PICTURE",
     "EndButton",
     "LobbyButton",
@@ -410,12 +411,12 @@ __all__ = [
     "TableButton",
     "TableLayout",
     "answer_error",
-    "owns_panel",
     "closed_layout",
     "end_view",
     "host_of",
     "lobby_layout",
     "moves_view",
+    "owns_panel",
     "table_layout",
     "table_of_custom_id",
 ]
