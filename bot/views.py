@@ -81,15 +81,28 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             )
 
 
-def owns_panel(interaction: discord.Interaction) -> bool:
-    """Whether the message whose component was used is the user's own: an answer to an
-    interaction of theirs (a private panel, a chooser, a confirmation). A panel answers
-    only its owner: pressed by anyone else (a panel posted publicly, a custom id replayed
-    by a modified client) it is neither edited nor played from."""
+def panel_owner(interaction: discord.Interaction) -> int | None:
+    """Who the message whose component was used answers: the user of the interaction it
+    answered (a private panel, a chooser, a confirmation); ``None`` for a message posted
+    to the channel."""
     message = interaction.message
     meta = getattr(message, "interaction_metadata", None) if message is not None else None
     user = getattr(meta, "user", None)
-    return user is not None and user.id == interaction.user.id
+    return user.id if user is not None else None
+
+
+def owns_panel(interaction: discord.Interaction) -> bool:
+    """Whether the message whose component was used is the user's own panel, which a
+    press may edit. A panel answers its owner only: anyone else's press (a panel posted
+    publicly, a custom id replayed by a modified client) is answered anew, privately."""
+    return panel_owner(interaction) == interaction.user.id
+
+
+def foreign_panel(interaction: discord.Interaction) -> bool:
+    """Whether the message whose component was used is another member's panel: nothing
+    is played from it."""
+    owner = panel_owner(interaction)
+    return owner is not None and owner != interaction.user.id
 
 
 async def admitted(interaction: discord.Interaction) -> bool:
@@ -222,7 +235,7 @@ class MoveButton(
         self.code = code
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        if not owns_panel(interaction):
+        if foreign_panel(interaction):
             raise Refusal(FOREIGN_PANEL)
         await host.tapped(interaction, self.table_id, self.version, self.code)
 
@@ -250,7 +263,7 @@ class MoveSelect(
         super().__init__(select, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        if not owns_panel(interaction):
+        if foreign_panel(interaction):
             raise Refusal(FOREIGN_PANEL)
         values = self.item.values or ["-"]
         await host.tapped(interaction, self.table_id, self.version, values[0])
@@ -271,7 +284,7 @@ class EndButton(
         super().__init__(button, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        if not owns_panel(interaction):
+        if foreign_panel(interaction):
             raise Refusal("That confirmation is another member's; `/table end` asks yours.")
         await host.end_confirmed(interaction, self.table_id)
 
@@ -413,10 +426,12 @@ __all__ = [
     "answer_error",
     "closed_layout",
     "end_view",
+    "foreign_panel",
     "host_of",
     "lobby_layout",
     "moves_view",
     "owns_panel",
+    "panel_owner",
     "table_layout",
     "table_of_custom_id",
 ]

@@ -30,7 +30,7 @@ from bot.games.stackup_panel import (
 from bot.games.stackup_picture import last_turn
 from bot.service import Player, Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
-from bot.views import FOREIGN_PANEL, TableButton, owns_panel
+from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
 
@@ -261,7 +261,7 @@ class HandMove(
         self.code = code
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        if not owns_panel(interaction):
+        if foreign_panel(interaction):
             raise Refusal(FOREIGN_PANEL)
         move = move_of_code(self.code)
         if move is None:
