@@ -136,6 +136,8 @@ class TableMessage:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task[None] | None = None
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
+    # whether the message as Discord has it shows a picture (None: not known yet)
+    had_picture: bool | None = None
 
 
 class Tables:
@@ -326,6 +328,9 @@ class Tables:
         done = await self.outbox.already_posted(items, recent)
         for live in lives:
             stored = self.message(live).message_id
+            shown = next((m for m in recent if m.id == stored), None)
+            if shown is not None:  # what it shows now, before the server is cached
+                self.message(live).had_picture = bool(shown.attachments)
             for m in recent:  # table messages a crash left behind (a ping mid-repost)
                 if m.id != stored and _belongs_to(m, live.id):
                     with contextlib.suppress(discord.HTTPException):
@@ -477,15 +482,18 @@ class Tables:
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
+        record = self.messages.get(live.id)
+        attach = False
+        if self.draw_pictures and live.state is not None:
+            attach = await self._may_attach(channel, record.message_id if record else None, record)
         async with live.lock:
             job = None
-            if self.draw_pictures and live.state is not None and _may_attach(channel):
+            if attach and live.state is not None:
                 job = await self._picture(live.game, live.state, live.info)
             payload = await self._payload(live, note=note, picture=job is not None)
             description = live.game.alt_text(live.state) if job is not None else ""
         if job is None:
             return payload, None
-        record = self.messages.get(live.id)
         if record is not None and record.picture is not None and record.picture[0] == job:
             png = record.picture[1]  # a re-post (a ping) shows the same position and theme
         else:
@@ -493,6 +501,33 @@ class Tables:
             if record is not None:
                 record.picture = (job, png)
         return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
+
+    async def _may_attach(
+        self, channel: Any, message_id: int | None, record: TableMessage | None = None
+    ) -> bool:
+        """Whether the table message (``message_id`` in ``channel``) gets a picture: the
+        bot's permission to attach files there once the server is cached; before that (a
+        restart: the gateway has not delivered the servers yet, the channel is a partial
+        one) whether the message has a picture now — as recovery found it, else as
+        Discord says — so that a cold cache never strips a picture."""
+        allowed = _attach_permission(channel)
+        if allowed is not None:
+            return allowed
+        if record is not None and record.had_picture is not None:
+            return record.had_picture
+        if message_id is None:
+            return False  # a new message, permission unknown: the next edit adds it
+        try:
+            message = await channel.fetch_message(message_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as err:  # Discord failing: never strip a picture
+            log.info("message %s: not read (%s); keeping its picture", message_id, err)
+            return True
+        had = bool(message.attachments)
+        if record is not None:
+            record.had_picture = had
+        return had
 
     async def _picture(self, game: DiscordGame, state: Any, info: TableInfo) -> DrawJob | None:
         """What the picture of ``state`` shows, in the server's theme, with the turn timer
@@ -549,6 +584,7 @@ class Tables:
                 allowed_mentions=NO_MENTIONS,
                 **payload,
             )
+            record.had_picture = picture is not None
             _release(payload["view"])
         except discord.NotFound:
             log.info("table %s: its message is gone; posting anew", live.id)
@@ -575,6 +611,7 @@ class Tables:
         message = await channel.send(**kwargs)
         _release(kwargs["view"])
         record.message_id = message.id
+        record.had_picture = picture is not None
         record.posted_at = discord.utils.utcnow()
         record.messages_since = 0
         pinged = version if ping is not None else record.pinged_version
@@ -634,7 +671,7 @@ class Tables:
             closed = None if state.is_over else "**This table is closed.**"
             parts = game.table_parts(state, current_user=None, turns=None, note=closed)
             job = None
-            if self.draw_pictures and _may_attach(channel):
+            if self.draw_pictures and await self._may_attach(channel, info.message_id):
                 job = await self._picture(game, state, info)
             if job is not None:
                 png = await self.painter.draw(job)
@@ -1073,9 +1110,13 @@ def _log_failed_repost(task: asyncio.Task[None]) -> None:
         log.warning("a re-post of a table message failed: %r", error)
 
 
-def _may_attach(channel: Any) -> bool:
+def _attach_permission(channel: Any) -> bool | None:
+    """Whether the bot may attach files in ``channel``; ``None`` when not known (a partial
+    channel: its server is not cached yet)."""
     me = getattr(getattr(channel, "guild", None), "me", None)
-    return me is not None and bool(channel.permissions_for(me).attach_files)
+    if me is None or not hasattr(channel, "permissions_for"):
+        return None
+    return bool(channel.permissions_for(me).attach_files)
 
 
 def _components(components: Any) -> Any:
