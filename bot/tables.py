@@ -19,8 +19,8 @@ How a table talks to its channel:
 * Every message create and delete in a channel goes through :class:`ChannelBudget` (at
   most 5 per 5 s per channel, Discord's limit).
 * Round ends, game ends and closings are committed with the move as outbox rows and
-  delivered from there, also after a restart (then checked against the channel's recent
-  messages so that nothing is posted twice).
+  delivered from there, also after a restart (then looked for among the bot's own
+  messages in the channel since each row was written, so that nothing is posted twice).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ WARN_FROM = 20.0  # turns at least this long get a ping at half time
 CHANNEL_WRITES = 5  # message creates and deletes per channel ...
 CHANNEL_WINDOW = 5.0  # ... per this many seconds
 CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
-RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
+RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -325,7 +325,7 @@ class Tables:
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
-        done = await self.outbox.already_posted(items, recent)
+        done = await self.outbox.already_posted(channel, items, recent)
         for live in lives:
             stored = self.message(live).message_id
             shown = next((m for m in recent if m.id == stored), None)
