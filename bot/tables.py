@@ -30,6 +30,7 @@ import contextlib
 import io
 import json
 import logging
+import random
 import time
 from collections import deque
 from collections.abc import Coroutine
@@ -46,7 +47,15 @@ from bot.health import Timings
 from bot.outbox import Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
-from bot.service import MOVED_AWAY, LiveTable, MoveOutcome, Player, Refusal, TableService
+from bot.service import (
+    MOVED_AWAY,
+    LiveTable,
+    MoveOutcome,
+    Player,
+    Refusal,
+    TableService,
+    settle,
+)
 from bot.text import fit_message
 from bot.thinking import Thinker
 from bot.views import (
@@ -82,6 +91,7 @@ CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried 
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
+WARM_WAIT = 20.0  # seconds start-up waits at most for the picture worker to be warm
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -214,6 +224,7 @@ class Tables:
         for every table."""
         if shard_count is not None and shards is not None:
             self.store.forget_shards(shard_count, shards)
+        self.painter.start(warm_up_jobs())  # warms up while the tables load
         tables = await self.service.load(shard_count=shard_count, shards=shards)
         # every table's settings in a few queries, not one each as clocks and renders ask
         await self.store.prefetch_settings(
@@ -226,6 +237,10 @@ class Tables:
                 pinged_version=live.info.pinged_version,
             )
         pending = await self.store.pending_outbox(shard_count=shard_count, shards=shards)
+        # the first pictures (these tables' own) and the first taps find the worker warm;
+        # if it is not warm in time, pictures are drawn on threads until it is
+        if not await self.painter.wait_warm(WARM_WAIT):
+            log.warning("the picture worker is not warm yet; drawing on threads meanwhile")
         channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
@@ -1096,6 +1111,28 @@ class Tables:
             self._arm(live)  # a human acted meanwhile: look again
             return True
         return False
+
+
+def warm_up_jobs() -> list[DrawJob]:
+    """A picture of a new two-player game of each game, for the picture worker to draw at
+    start-up: every game's drawing code and fonts are loaded before a table asks."""
+    jobs = []
+    for game in games.all_games():
+        played = game.game
+        try:
+            settings = played.settings()
+            names = played.seat_order(
+                [f"player {n + 1}" for n in range(max(2, played.min_players))], settings
+            )
+            state = played.new_state(names, settings)
+            settle(state, random.Random(0), lambda event, seat: None)
+            job = game.picture(state, theme="dark", turn_seconds=None)
+        except Exception:  # a game that cannot show a sample: its first picture is cold
+            log.exception("no warm-up picture for %s", game.name)
+            continue
+        if job is not None:
+            jobs.append(job)
+    return jobs
 
 
 def _release(view: discord.ui.View | None) -> None:

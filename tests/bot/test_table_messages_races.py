@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -206,53 +207,63 @@ async def test_a_restart_with_a_cold_cache_keeps_every_table_picture(
 
 
 async def test_the_picture_worker_is_started_and_warm_once_the_bot_is_ready(
-    world: World,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A bot drawing in its worker process (as in production) starts the worker and
-    warms it — every game's drawing code imported, a picture of each drawn — before it
-    serves interactions."""
+    """The bot's start-up (its ``setup_hook``, run before the gateway connects and any
+    interaction is served), drawing in its worker process as in production, starts the
+    worker and warms it: every game's drawing code imported, a picture of each drawn.
+    (Not through simcord: a real worker process's pipe is outside its virtual time.)"""
+    monkeypatch.setattr(tables_module, "WARM_WAIT", 600.0)  # however busy the machine
     proc_bot = StackBot(
-        Settings(database_url=f"sqlite+aiosqlite:///{world.db}", discord_token=None),
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", discord_token=None),
         seed=7,
         handle_signals=False,
         pictures="process",
     )
-    await world.env.restart_bot(proc_bot)
-    world.bot = proc_bot
-    painter = proc_bot.tables.painter
-    assert painter.mode == "process"
-    assert painter.warm, "the worker is not warm when the bot serves"
-    assert painter.worker_alive()
-    assert set(painter.warmed) >= {
-        "bot.image:draw_field",
-        "bot.games.stackup_picture:draw_table",
-        "bot.games.colorstack_picture:draw_board",
-    }
+    try:
+        await proc_bot.setup_hook()
+        painter = proc_bot.tables.painter
+        assert painter.mode == "process"
+        assert painter.warm, "the worker is not warm when the bot starts serving"
+        assert painter.worker_alive()
+        assert set(painter.warmed) >= {
+            "bot.image:draw_field",
+            "bot.games.stackup_picture:draw_table",
+            "bot.games.colorstack_picture:draw_board",
+        }
+    finally:
+        if proc_bot._tables is not None:
+            await proc_bot.tables.drain()
+        if proc_bot.store is not None:
+            await proc_bot.store.close()
+        await proc_bot.health.stop()
 
 
 async def test_a_cold_worker_never_makes_a_drawing_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the worker has answered its warm-up, pictures are drawn on a thread of the
-    bot: nothing waits on a worker still importing."""
+    """Until the started worker has answered its warm-up, pictures are drawn on a thread
+    of the bot: nothing waits on a worker still starting or importing."""
     from bot import games
     from bot.games.colorstack_picture import BoardPicture
     from bot.painter import DrawJob, Painter
     from engine.colorstack.state import ColorStackState
 
     painter = Painter("process")
-    asked: list[Any] = []
 
     async def never_ready() -> Any:
-        asked.append("worker")
-        await asyncio.Event().wait()
+        await asyncio.Event().wait()  # a worker that takes forever to start
 
     monkeypatch.setattr(painter, "_ready", never_ready)
     colorstack = games.get("colorstack").game
     state = colorstack.new_state(("a", "b"), colorstack.settings())
     assert isinstance(state, ColorStackState)
     job = DrawJob("bot.games.colorstack_picture:draw_board", (BoardPicture.of(state),))
-    png = await asyncio.wait_for(painter.draw(job), timeout=60)
-    assert png.startswith(b"\x89PNG")
-    assert not asked, "a drawing waited on the worker before it was warm"
+    try:
+        painter.start([job])
+        png = await asyncio.wait_for(painter.draw(job), timeout=60)
+        assert png.startswith(b"\x89PNG")
+        assert not painter.warm
+    finally:
+        await painter.close()
 
 
 async def test_the_color_stack_piece_step_answers_before_it_draws(
