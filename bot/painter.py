@@ -146,10 +146,14 @@ class Painter:
         return self._worker is not None and self._worker.returncode is None
 
     async def draw(self, job: Job) -> bytes:
-        """``job`` drawn as PNG bytes: in the worker process, else on a thread (also while
-        a started worker is not warm yet: nothing waits on a cold worker)."""
+        """``job`` drawn as PNG bytes: in the worker process, else on a thread (a table
+        picture also while a started worker is not warm yet: no picture waits on a cold
+        worker)."""
         job = as_job(job)
-        if self.mode == "process" and self._started and not (self.warm and self.worker_alive()):
+        # a chart still goes to the worker (matplotlib stays out of the bot's process;
+        # charts are answered after a deferral)
+        cold = self._started and not (self.warm and self.worker_alive())
+        if self.mode == "process" and cold and not job.chart:
             if not self.worker_alive():
                 self._rewarm()  # a worker that died is replaced, and warmed again
         elif self.mode == "process":
