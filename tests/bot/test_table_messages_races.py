@@ -23,7 +23,7 @@ from bot.client import StackBot
 from bot.config import Settings
 from bot.service import Player
 from persistence import StorageError
-from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
+from tests.bot.conftest import World, buttons_of, make_bot, message, table_text_of
 from tests.bot.test_colorstack_discord import colorstack_table, to_move
 from tests.bot.test_colorstack_discord import open_piece as open_colorstack_piece
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
@@ -201,6 +201,30 @@ async def test_a_restart_with_a_cold_cache_keeps_every_table_picture(
     assert edits, "the table message was re-rendered at the restart"
     assert attachments_of(world, shown), "the restart stripped the table's picture"
     assert world.bot.tables.messages[live.id].message_id == shown
+
+
+async def test_a_game_ended_before_a_cold_restart_keeps_its_final_picture(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's last move was committed, then the process died before any message:
+    the restarted bot, its cache still cold, gives the table message its final edit
+    (the outbox's) with the final position's picture."""
+    live = await game(world, target=1, dice=1)
+    table_id = live.id
+    monkeypatch.setattr(tables_module.Tables, "committed", lambda self, outcome: None)
+    await finish_game(world)
+    monkeypatch.undo()
+    info = await world.bot.store.table(table_id)
+    assert info.message_id is not None and attachments_of(world, info.message_id)
+    new_bot = make_bot(world.db, seed=99)
+    monkeypatch.setattr(new_bot, "get_channel", lambda channel_id: None)  # cold cache
+    monkeypatch.setattr(new_bot, "get_guild", lambda guild_id: None)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    await world.env.advance_time(30)
+    final = message(world, info.message_id)
+    assert "🏆" in table_text_of(final) and not buttons_of(final)
+    assert attachments_of(world, info.message_id), "the final edit stripped the picture"
 
 
 # ---------------------------------------------------------------- item 7
