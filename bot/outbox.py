@@ -70,7 +70,7 @@ class Outbox:
                     return
                 for item in pending:
                     if item.id in self._unmarked:  # posted already: only its mark is owed
-                        if not await self._mark(item, None):
+                        if not await self._mark(item):
                             self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
                             return
                         continue
@@ -145,9 +145,9 @@ class Outbox:
         except OSError as err:
             log.warning("outbox %s: no connection (%s); will retry", item.id, err)
             return False
-        return await self._mark(item, None)
+        return await self._mark(item)
 
-    async def _mark(self, item: OutboxItem, error: Exception | None) -> bool:
+    async def _mark(self, item: OutboxItem) -> bool:
         """Mark a posted row delivered; ``False`` if the database failed: the row is then
         remembered as posted (warned of once), and only its mark is tried again."""
         try:
@@ -209,15 +209,16 @@ class Outbox:
         channel: Any,
         items: list[OutboxItem],
         recent: Sequence[discord.Message] = (),
-    ) -> list[int]:
+    ) -> list[int] | None:
         """Of a channel's undelivered ``items``, those the bot posted before a crash (or
         before a failed mark): its own messages in the channel since the earliest row was
         written (less ``CLOCK_SKEW``), read oldest first, page after page, until each row
         is found or the channel's end is reached, so that no amount of members' chatter
         hides a post. Each message stands for one row (same text, posted after the row
         was written); ``recent``, the bot's last messages there, are looked at first.
-        Found rows are marked delivered (remembered as posted, if the
-        database fails); returns their ids."""
+        Found rows are marked delivered (remembered as posted, if the database fails);
+        returns their ids, or ``None`` if the channel could not be read (then nothing is
+        known: the caller asks again later rather than post anything twice)."""
         wanted = [i for i in items if i.kind != "table" and i.id not in self._unmarked]
         found = [i.id for i in items if i.id in self._unmarked]
         me = self.tables.bot.user
@@ -246,14 +247,19 @@ class Outbox:
                         break
             except (discord.HTTPException, OSError) as err:
                 log.warning(
-                    "channel %s: its messages not read (%s)", getattr(channel, "id", "?"), err
+                    "channel %s: its messages not read (%s); will look again",
+                    getattr(channel, "id", "?"),
+                    err,
                 )
+                return None
         if found:
             try:
                 await self.tables.store.mark_delivered(found)
             except StorageError as err:
                 log.warning("outbox %s: posted, not marked delivered (%s); later", found, err)
                 self._unmarked.update(found)
+            else:
+                self._unmarked.difference_update(found)
         return found
 
 

@@ -44,7 +44,7 @@ from discord.ext import commands
 from bot import games
 from bot.games.base import DiscordGame, Panel
 from bot.health import Timings
-from bot.outbox import Outbox
+from bot.outbox import REDELIVER_AFTER, Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
 from bot.service import (
@@ -353,6 +353,16 @@ class Tables:
                         await m.delete()
             self.refresh(live)
             self._arm(live)
+        await self._deliver_owed(channel, items, done)
+
+    async def _deliver_owed(
+        self, channel: Any, items: list[OutboxItem], done: list[int] | None
+    ) -> None:
+        """Deliver the ``items`` not found posted (``done``); if the channel could not be
+        searched (``None``), search it again a little later first: never post blind."""
+        while done is None:
+            await asyncio.sleep(REDELIVER_AFTER)
+            done = await self.outbox.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():
             await self.outbox.deliver(table_id, guild_id)

@@ -124,6 +124,34 @@ async def test_an_announcement_is_posted_once_however_much_members_chatted_befor
     assert not await world.bot.store.pending_outbox()
 
 
+async def test_a_channel_that_cannot_be_read_at_the_restart_is_searched_again_not_posted_blind(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The winner was posted but not marked delivered; at the restart Discord fails to
+    list the channel's messages: the bot posts nothing blind, looks again later, finds
+    its post, and marks it."""
+    monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)
+    await game(world, target=1, dice=1)
+
+    async def never(self: Any, ids: Any) -> None:
+        return None
+
+    real = type(world.bot.store).mark_delivered
+    monkeypatch.setattr(type(world.bot.store), "mark_delivered", never)
+    await finish_game(world)
+    await world.env.advance_time(30)
+    assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    monkeypatch.setattr(type(world.bot.store), "mark_delivered", real)
+    world.env.inject_error("GET", f"/channels/{world.channel.id}/messages*", times=None)
+    await restart(world)
+    await world.env.advance_time(40)
+    assert await world.bot.store.pending_outbox(), "nothing was found, nor marked"
+    world.env.backend.faults.clear()  # Discord answers again
+    await world.env.advance_time(60)
+    assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    assert not await world.bot.store.pending_outbox()
+
+
 async def test_a_mark_that_fails_in_a_database_cut_is_warned_of_once_and_posts_nothing_twice(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
