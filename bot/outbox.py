@@ -223,12 +223,13 @@ class Outbox:
         found = [i.id for i in items if i.id in self._unmarked]
         me = self.tables.bot.user
         seen: set[int] = set()
+        texts = {item.id: fit_message(item.content) for item in wanted}  # as posted
 
         def match(message: discord.Message, after_row: bool) -> None:
             if message.id in seen or me is None or message.author.id != me.id:
                 return
             for item in wanted:
-                if message.content == fit_message(item.content) and (
+                if message.content == texts[item.id] and (
                     not after_row or message.created_at >= item.created_at - CLOCK_SKEW
                 ):
                     seen.add(message.id)
