@@ -8,18 +8,21 @@ totals; the text alone if the chart cannot be drawn or attached).
 
 A row is written in the same transaction as the move that owes it, so a crash between the
 commit and the message loses nothing: :meth:`Outbox.deliver` sends it later, and at
-start-up :meth:`Outbox.already_posted` checks the channel's recent messages first so that
-nothing is posted twice. A row Discord fails on (5xx, 429, no connection) is tried again
-after ``REDELIVER_AFTER`` seconds; one it refuses (4xx) is dropped, and the rows after it
-still go out.
+start-up :meth:`Outbox.already_posted` first looks for the bot's own posts in the channel
+since the row was written (page after page, however many members' messages came since),
+so that nothing is posted twice. A row Discord fails on (5xx, 429, no connection) is tried
+again after ``REDELIVER_AFTER`` seconds; one it refuses (4xx) is dropped, and the rows
+after it still go out. A row posted but not marked delivered (the database cut at that
+moment) is remembered as posted, warned of once, and marked later, never posted again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
+# how far before a row's time (the database's clock) its post is looked for (Discord's)
+CLOCK_SKEW = timedelta(minutes=2)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -44,6 +49,7 @@ class Outbox:
         self.tables = tables
         self._delivering: dict[int, asyncio.Lock] = {}
         self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
+        self._unmarked: set[int] = set()  # rows posted, not marked delivered yet (a cut)
 
     async def deliver(self, table_id: int, guild_id: int | None = None) -> None:
         """Send the table's undelivered outbox rows, in order, once each — unless the
@@ -56,7 +62,18 @@ class Outbox:
             self._guild_of[table_id] = guild_id
         try:
             async with lock:
-                for item in await self.tables.store.pending_outbox(table_id):
+                try:
+                    pending = await self.tables.store.pending_outbox(table_id)
+                except StorageError as err:  # the database is unreachable: later
+                    log.warning("outbox of table %s: not read (%s); will retry", table_id, err)
+                    self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                    return
+                for item in pending:
+                    if item.id in self._unmarked:  # posted already: only its mark is owed
+                        if not await self._mark(item):
+                            self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                            return
+                        continue
                     guild_id = item.guild_id if item.guild_id is not None else guild_id
                     try:
                         ours = guild_id is None or await self._still_ours(guild_id)
@@ -128,7 +145,27 @@ class Outbox:
         except OSError as err:
             log.warning("outbox %s: no connection (%s); will retry", item.id, err)
             return False
-        await tables.store.mark_delivered([item.id])
+        return await self._mark(item)
+
+    async def _mark(self, item: OutboxItem) -> bool:
+        """Mark a posted row delivered; ``False`` if the database failed: the row is then
+        remembered as posted (warned of once), and only its mark is tried again."""
+        try:
+            await self.tables.store.mark_delivered([item.id])
+        except StorageError as err:
+            if item.id not in self._unmarked:
+                self._unmarked.add(item.id)
+                log.warning(
+                    "outbox %s: posted, but not marked delivered (%s); will mark it later",
+                    item.id,
+                    err,
+                )
+            else:
+                log.debug("outbox %s: still not marked delivered (%s)", item.id, err)
+            return False
+        if item.id in self._unmarked:
+            self._unmarked.discard(item.id)
+            log.info("outbox %s: marked delivered", item.id)
         return True
 
     async def _round_view(self, item: OutboxItem) -> discord.ui.View | None:
@@ -168,15 +205,63 @@ class Outbox:
         await channel.send(content, allowed_mentions=NO_MENTIONS)
 
     async def already_posted(
-        self, items: list[OutboxItem], recent: list[discord.Message]
-    ) -> list[int]:
-        """Of a channel's undelivered ``items``, those found among the bot's ``recent``
-        messages there (they went out before a crash): marked delivered, their ids."""
-        posted = {m.content for m in recent}
-        done = [i.id for i in items if i.kind != "table" and i.content in posted]
-        if done:
-            await self.tables.store.mark_delivered(done)
-        return done
+        self,
+        channel: Any,
+        items: list[OutboxItem],
+        recent: Sequence[discord.Message] = (),
+    ) -> list[int] | None:
+        """Of a channel's undelivered ``items``, those the bot posted before a crash (or
+        before a failed mark): its own messages in the channel since the earliest row was
+        written (less ``CLOCK_SKEW``), read oldest first, page after page, until each row
+        is found or the channel's end is reached, so that no amount of members' chatter
+        hides a post. Each message stands for one row (same text, posted after the row
+        was written); ``recent``, the bot's last messages there, are looked at first.
+        Found rows are marked delivered (remembered as posted, if the database fails);
+        returns their ids, or ``None`` if the channel could not be read (then nothing is
+        known: the caller asks again later rather than post anything twice)."""
+        wanted = [i for i in items if i.kind != "table" and i.id not in self._unmarked]
+        found = [i.id for i in items if i.id in self._unmarked]
+        me = self.tables.bot.user
+        seen: set[int] = set()
+        texts = {item.id: fit_message(item.content) for item in wanted}  # as posted
+
+        def match(message: discord.Message, after_row: bool) -> None:
+            if message.id in seen or me is None or message.author.id != me.id:
+                return
+            for item in wanted:
+                if message.content == texts[item.id] and (
+                    not after_row or message.created_at >= item.created_at - CLOCK_SKEW
+                ):
+                    seen.add(message.id)
+                    wanted.remove(item)
+                    found.append(item.id)
+                    return
+
+        for message in reversed(recent):  # oldest first
+            match(message, after_row=False)
+        if wanted and me is not None:
+            since = min(i.created_at for i in wanted) - CLOCK_SKEW
+            try:
+                async for message in channel.history(limit=None, after=since, oldest_first=True):
+                    match(message, after_row=True)
+                    if not wanted:
+                        break
+            except (discord.HTTPException, OSError) as err:
+                log.warning(
+                    "channel %s: its messages not read (%s); will look again",
+                    getattr(channel, "id", "?"),
+                    err,
+                )
+                return None
+        if found:
+            try:
+                await self.tables.store.mark_delivered(found)
+            except StorageError as err:
+                log.warning("outbox %s: posted, not marked delivered (%s); later", found, err)
+                self._unmarked.update(found)
+            else:
+                self._unmarked.difference_update(found)
+        return found
 
 
 async def _after(lock: asyncio.Lock) -> None:

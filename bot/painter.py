@@ -18,6 +18,11 @@ the tests use it). A job the worker fails to draw is answered with an empty mess
 drawn again on a thread (which raises its error to the caller); the worker lives on.
 Once it has been idle for :data:`WARM_AFTER` seconds, the worker loads matplotlib and
 its fonts, so that the first chart costs only its drawing.
+
+The bot starts the worker at start-up (:meth:`Painter.start`) and warms it with a small
+picture of each game (the drawing modules imported, the fonts loaded), in the background;
+until the worker has answered those, and while a worker that died is replaced and warmed
+again, pictures are drawn on threads: no picture ever waits on a cold worker.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import struct
 import sys
 import traceback
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -92,24 +97,83 @@ class Painter:
         self._waiting: deque[asyncio.Future[bytes]] = deque()
         self._reader: asyncio.Task[None] | None = None
         self._starting: asyncio.Lock | None = None
+        self._started = False  # start() was called: a cold worker is never waited on
+        self._warm_jobs: tuple[DrawJob, ...] = ()
+        self._warming: asyncio.Task[None] | None = None
+        self.warm = False  # the worker has drawn the warm-up pictures (or: threads only)
+        self.warmed: list[str] = []  # the draw functions the worker has warmed up
+
+    def start(self, jobs: Iterable[Job] = ()) -> None:
+        """Start the worker and warm it in the background: it draws ``jobs`` (a small
+        picture of each game) once, so that its imports and fonts are loaded before the
+        first table asks. Until it is warm, pictures are drawn on threads."""
+        if self._started:
+            return
+        self._started = True
+        self._warm_jobs = tuple(as_job(job) for job in jobs)
+        if self.mode != "process":
+            self.warm = True
+            return
+        self._rewarm()
+
+    def _rewarm(self) -> None:
+        if self._warming is None or self._warming.done():
+            self.warm = False
+            self.warmed = []
+            self._warming = asyncio.get_running_loop().create_task(self._warm_up())
+
+    async def _warm_up(self) -> None:
+        try:
+            worker = await self._ready()
+            if worker is None:
+                return
+            for job in self._warm_jobs:
+                await self._in_worker(worker, job)
+                self.warmed.append(job.function)
+            self.warm = self.worker_alive()
+        except (ConnectionError, asyncio.IncompleteReadError, DrawFailed, OSError) as err:
+            log.warning("the picture worker did not warm up (%r); drawing on threads", err)
+
+    async def wait_warm(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds, without blocking the loop) for the worker to
+        be warm; whether it is."""
+        warming = self._warming
+        if warming is not None and not warming.done():
+            await asyncio.wait({warming}, timeout=timeout)
+        return self.warm
+
+    def worker_alive(self) -> bool:
+        return self._worker is not None and self._worker.returncode is None
 
     async def draw(self, job: Job) -> bytes:
-        """``job`` drawn as PNG bytes: in the worker process, else on a thread."""
+        """``job`` drawn as PNG bytes: in the worker process, else on a thread (a table
+        picture also while a started worker is not warm yet: no picture waits on a cold
+        worker)."""
         job = as_job(job)
-        if self.mode == "process":
+        # a chart still goes to the worker (matplotlib stays out of the bot's process;
+        # charts are answered after a deferral)
+        cold = self._started and not (self.warm and self.worker_alive())
+        if self.mode == "process" and cold and not job.chart:
+            if not self.worker_alive():
+                self._rewarm()  # a worker that died is replaced, and warmed again
+        elif self.mode == "process":
             worker = await self._ready()
             if worker is not None and worker.stdin is not None:
-                future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-                data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
-                self._waiting.append(future)
-                worker.stdin.write(HEADER.pack(len(data)) + data)
                 try:
-                    return await future
+                    return await self._in_worker(worker, job)
                 except (ConnectionError, asyncio.IncompleteReadError):
                     log.warning("the picture worker stopped; drawing this one on a thread")
                 except DrawFailed:
                     log.warning("the picture worker failed to draw %r; trying a thread", job)
         return await asyncio.get_running_loop().run_in_executor(None, draw_job, job)
+
+    async def _in_worker(self, worker: asyncio.subprocess.Process, job: DrawJob) -> bytes:
+        assert worker.stdin is not None
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        self._waiting.append(future)
+        worker.stdin.write(HEADER.pack(len(data)) + data)
+        return await future
 
     async def _ready(self) -> asyncio.subprocess.Process | None:
         if self._worker is not None and self._worker.returncode is None:
@@ -154,6 +218,9 @@ class Painter:
                     future.set_exception(ConnectionError(f"picture worker: {err!r}"))
 
     async def close(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+            self._warming = None
         worker, self._worker = self._worker, None
         if worker is not None and worker.returncode is None:
             if worker.stdin is not None:

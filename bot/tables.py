@@ -19,8 +19,8 @@ How a table talks to its channel:
 * Every message create and delete in a channel goes through :class:`ChannelBudget` (at
   most 5 per 5 s per channel, Discord's limit).
 * Round ends, game ends and closings are committed with the move as outbox rows and
-  delivered from there, also after a restart (then checked against the channel's recent
-  messages so that nothing is posted twice).
+  delivered from there, also after a restart (then looked for among the bot's own
+  messages in the channel since each row was written, so that nothing is posted twice).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import contextlib
 import io
 import json
 import logging
+import random
 import time
 from collections import deque
 from collections.abc import Coroutine
@@ -43,7 +44,7 @@ from discord.ext import commands
 from bot import games
 from bot.games.base import DiscordGame, Panel
 from bot.health import Timings
-from bot.outbox import Outbox
+from bot.outbox import REDELIVER_AFTER, Outbox
 from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
 from bot.service import (
@@ -54,6 +55,7 @@ from bot.service import (
     Refusal,
     TableService,
     ai_to_move,
+    settle,
 )
 from bot.text import fit_message
 from bot.thinking import Thinker
@@ -65,6 +67,7 @@ from bot.views import (
     end_view,
     lobby_layout,
     moves_view,
+    owns_panel,
     table_layout,
     table_of_custom_id,
 )
@@ -86,9 +89,10 @@ WARN_FROM = 20.0  # turns at least this long get a ping at half time
 CHANNEL_WRITES = 5  # message creates and deletes per channel ...
 CHANNEL_WINDOW = 5.0  # ... per this many seconds
 CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
-RECENT_HISTORY = 30  # messages read at start-up to find what was already posted
+RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
+WARM_WAIT = 20.0  # seconds start-up waits at most for the picture worker to be warm
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -143,6 +147,8 @@ class TableMessage:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task[None] | None = None
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
+    # whether the message as Discord has it shows a picture (None: not known yet)
+    had_picture: bool | None = None
 
 
 class Tables:
@@ -219,6 +225,7 @@ class Tables:
         for every table."""
         if shard_count is not None and shards is not None:
             self.store.forget_shards(shard_count, shards)
+        self.painter.start(warm_up_jobs())  # warms up while the tables load
         tables = await self.service.load(shard_count=shard_count, shards=shards)
         # every table's settings in a few queries, not one each as clocks and renders ask
         await self.store.prefetch_settings(
@@ -231,6 +238,10 @@ class Tables:
                 pinged_version=live.info.pinged_version,
             )
         pending = await self.store.pending_outbox(shard_count=shard_count, shards=shards)
+        # the first pictures (these tables' own) and the first taps find the worker warm;
+        # if it is not warm in time, pictures are drawn on threads until it is
+        if not await self.painter.wait_warm(WARM_WAIT):
+            log.warning("the picture worker is not warm yet; drawing on threads meanwhile")
         channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
@@ -330,9 +341,12 @@ class Tables:
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
-        done = await self.outbox.already_posted(items, recent)
+        done = await self.outbox.already_posted(channel, items, recent)
         for live in lives:
             stored = self.message(live).message_id
+            shown = next((m for m in recent if m.id == stored), None)
+            if shown is not None:  # what it shows now, before the server is cached
+                self.message(live).had_picture = bool(shown.attachments)
             for m in recent:  # table messages a crash left behind (a ping mid-repost)
                 if m.id != stored and _belongs_to(m, live.id):
                     with contextlib.suppress(discord.HTTPException):
@@ -340,6 +354,16 @@ class Tables:
                         await m.delete()
             self.refresh(live)
             self._arm(live)
+        await self._deliver_owed(channel, items, done)
+
+    async def _deliver_owed(
+        self, channel: Any, items: list[OutboxItem], done: list[int] | None
+    ) -> None:
+        """Deliver the ``items`` not found posted (``done``); if the channel could not be
+        searched (``None``), search it again a little later first: never post blind."""
+        while done is None:
+            await asyncio.sleep(REDELIVER_AFTER)
+            done = await self.outbox.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():
             await self.outbox.deliver(table_id, guild_id)
@@ -386,9 +410,20 @@ class Tables:
 
     @staticmethod
     async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
-        """Edit the message whose component was used (after a deferral too)."""
+        """Edit the message whose component was used (after a deferral too) when it is
+        the user's own; anyone else's press is answered in a new private message (a panel
+        answers its owner only: it never shows another member's hand, nor loses its
+        buttons)."""
         if "content" in kwargs:
             kwargs["content"] = fit_message(kwargs["content"])
+        if not owns_panel(interaction):
+            extra: dict[str, Any] = {}
+            if kwargs.get("view") is not None:
+                extra["view"] = kwargs["view"]
+            if kwargs.get("attachments"):
+                extra["files"] = kwargs["attachments"]
+            await Tables.say(interaction, kwargs.get("content") or "Done.", **extra)
+            return
         if interaction.response.is_done():
             await interaction.edit_original_response(**kwargs)
         else:
@@ -473,15 +508,18 @@ class Tables:
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
+        record = self.messages.get(live.id)
+        attach = False
+        if self.draw_pictures and live.state is not None:
+            attach = await self._may_attach(channel, record.message_id if record else None, record)
         async with live.lock:
             job = None
-            if self.draw_pictures and live.state is not None and _may_attach(channel):
+            if attach and live.state is not None:
                 job = await self._picture(live.game, live.state, live.info)
             payload = await self._payload(live, note=note, picture=job is not None)
             description = live.game.alt_text(live.state) if job is not None else ""
         if job is None:
             return payload, None
-        record = self.messages.get(live.id)
         if record is not None and record.picture is not None and record.picture[0] == job:
             png = record.picture[1]  # a re-post (a ping) shows the same position and theme
         else:
@@ -489,6 +527,33 @@ class Tables:
             if record is not None:
                 record.picture = (job, png)
         return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
+
+    async def _may_attach(
+        self, channel: Any, message_id: int | None, record: TableMessage | None = None
+    ) -> bool:
+        """Whether the table message (``message_id`` in ``channel``) gets a picture: the
+        bot's permission to attach files there once the server is cached; before that (a
+        restart: the gateway has not delivered the servers yet, the channel is a partial
+        one) whether the message has a picture now — as recovery found it, else as
+        Discord says — so that a cold cache never strips a picture."""
+        allowed = _attach_permission(channel)
+        if allowed is not None:
+            return allowed
+        if record is not None and record.had_picture is not None:
+            return record.had_picture
+        if message_id is None:
+            return False  # a new message, permission unknown: the next edit adds it
+        try:
+            message = await channel.fetch_message(message_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as err:  # Discord failing: never strip a picture
+            log.info("message %s: not read (%s); keeping its picture", message_id, err)
+            return True
+        had = bool(message.attachments)
+        if record is not None:
+            record.had_picture = had
+        return had
 
     async def _picture(self, game: DiscordGame, state: Any, info: TableInfo) -> DrawJob | None:
         """What the picture of ``state`` shows, in the server's theme, with the turn timer
@@ -545,6 +610,7 @@ class Tables:
                 allowed_mentions=NO_MENTIONS,
                 **payload,
             )
+            record.had_picture = picture is not None
             _release(payload["view"])
         except discord.NotFound:
             log.info("table %s: its message is gone; posting anew", live.id)
@@ -561,6 +627,7 @@ class Tables:
         and delete the old one. Call with ``record.lock`` held."""
         channel = self._channel(record.channel_id)
         old = record.message_id
+        version = live.version  # what is shown (a move committed meanwhile is pinged anew)
         payload, picture = await self._render(live, channel, note=note)
         kwargs = dict(payload)
         if picture is not None:
@@ -570,9 +637,10 @@ class Tables:
         message = await channel.send(**kwargs)
         _release(kwargs["view"])
         record.message_id = message.id
+        record.had_picture = picture is not None
         record.posted_at = discord.utils.utcnow()
         record.messages_since = 0
-        pinged = live.version if ping is not None else record.pinged_version
+        pinged = version if ping is not None else record.pinged_version
         record.pinged_version = pinged
         if live.info.is_active:
             await self.store.set_message(
@@ -583,10 +651,28 @@ class Tables:
                 await channel.get_partial_message(old).delete()
 
     async def repost(self, live: LiveTable, *, ping: int | None, note: str | None = None) -> None:
+        """Post the table message anew (pinging ``ping`` only) and delete the old one, as
+        one unit: once begun, a re-post finishes even if its caller is cancelled — a move
+        stops the clock that is pinging, maybe while Discord's answer to the new message
+        is on its way — so the new message's id is stored and the old one deleted, and
+        the channel never keeps a second live table message. (The move's own edit waits
+        for the re-post, then brings the new message up to date.)"""
         record = self.message(live)
-        async with record.lock:
-            await self._post(live, record, ping=ping, note=note)
-            record.last_edit = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+
+        async def whole() -> None:
+            async with record.lock:
+                await self._post(live, record, ping=ping, note=note)
+                record.last_edit = loop.time()
+
+        task = loop.create_task(whole())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_log_failed_repost)  # nobody awaits it any more
+            raise
 
     def message_seen(self, channel_id: int) -> None:
         """Another message in a channel with a table: the table message scrolls up."""
@@ -611,7 +697,7 @@ class Tables:
             closed = None if state.is_over else "**This table is closed.**"
             parts = game.table_parts(state, current_user=None, turns=None, note=closed)
             job = None
-            if self.draw_pictures and _may_attach(channel):
+            if self.draw_pictures and await self._may_attach(channel, info.message_id):
                 job = await self._picture(game, state, info)
             if job is not None:
                 png = await self.painter.draw(job)
@@ -1057,6 +1143,28 @@ class Tables:
         return False
 
 
+def warm_up_jobs() -> list[DrawJob]:
+    """A picture of a new two-player game of each game, for the picture worker to draw at
+    start-up: every game's drawing code and fonts are loaded before a table asks."""
+    jobs = []
+    for game in games.all_games():
+        played = game.game
+        try:
+            settings = played.settings()
+            names = played.seat_order(
+                [f"player {n + 1}" for n in range(max(2, played.min_players))], settings
+            )
+            state = played.new_state(names, settings)
+            settle(state, random.Random(0), lambda event, seat: None)
+            job = game.picture(state, theme="dark", turn_seconds=None)
+        except Exception:  # a game that cannot show a sample: its first picture is cold
+            log.exception("no warm-up picture for %s", game.name)
+            continue
+        if job is not None:
+            jobs.append(job)
+    return jobs
+
+
 def _release(view: discord.ui.View | None) -> None:
     """Stop tracking a view once it is sent: its buttons are dynamic items, found by their
     custom ids, so discord.py need not keep each panel (and a 15-minute timer) alive."""
@@ -1064,9 +1172,18 @@ def _release(view: discord.ui.View | None) -> None:
         view.stop()
 
 
-def _may_attach(channel: Any) -> bool:
+def _log_failed_repost(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("a re-post of a table message failed: %r", error)
+
+
+def _attach_permission(channel: Any) -> bool | None:
+    """Whether the bot may attach files in ``channel``; ``None`` when not known (a partial
+    channel: its server is not cached yet)."""
     me = getattr(getattr(channel, "guild", None), "me", None)
-    return me is not None and bool(channel.permissions_for(me).attach_files)
+    if me is None or not hasattr(channel, "permissions_for"):
+        return None
+    return bool(channel.permissions_for(me).attach_files)
 
 
 def _components(components: Any) -> Any:

@@ -38,6 +38,10 @@ MAX_SELECT_OPTIONS = 25
 CHOOSER_BUTTONS = 10  # a chooser of at most this many moves shows them all as buttons
 STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
 ERROR_NOTE = "Something went wrong on our side. The table shows what was saved; try again."
+FOREIGN_PANEL = (
+    "That panel is another member's, so nothing was played. "
+    "The button on the table message opens your own."
+)
 OLD = "(?:stack:)?"  # ids of messages posted before games had names
 CODE = r"[A-Za-z0-9._-]{1,40}"
 
@@ -75,6 +79,30 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+
+
+def panel_owner(interaction: discord.Interaction) -> int | None:
+    """Who the message whose component was used answers: the user of the interaction it
+    answered (a private panel, a chooser, a confirmation); ``None`` for a message posted
+    to the channel."""
+    message = interaction.message
+    meta = getattr(message, "interaction_metadata", None) if message is not None else None
+    user = getattr(meta, "user", None)
+    return user.id if user is not None else None
+
+
+def owns_panel(interaction: discord.Interaction) -> bool:
+    """Whether the message whose component was used is the user's own panel, which a
+    press may edit. A panel answers its owner only: anyone else's press (a panel posted
+    publicly, a custom id replayed by a modified client) is answered anew, privately."""
+    return panel_owner(interaction) == interaction.user.id
+
+
+def foreign_panel(interaction: discord.Interaction) -> bool:
+    """Whether the message whose component was used is another member's panel: nothing
+    is played from it."""
+    owner = panel_owner(interaction)
+    return owner is not None and owner != interaction.user.id
 
 
 async def admitted(interaction: discord.Interaction) -> bool:
@@ -207,6 +235,8 @@ class MoveButton(
         self.code = code
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if foreign_panel(interaction):
+            raise Refusal(FOREIGN_PANEL)
         await host.tapped(interaction, self.table_id, self.version, self.code)
 
 
@@ -233,6 +263,8 @@ class MoveSelect(
         super().__init__(select, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if foreign_panel(interaction):
+            raise Refusal(FOREIGN_PANEL)
         values = self.item.values or ["-"]
         await host.tapped(interaction, self.table_id, self.version, values[0])
 
@@ -252,6 +284,8 @@ class EndButton(
         super().__init__(button, table_id, version)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if foreign_panel(interaction):
+            raise Refusal("That confirmation is another member's; `/table end` asks yours.")
         await host.end_confirmed(interaction, self.table_id)
 
 
@@ -380,6 +414,7 @@ def end_view(table_id: int, version: int) -> discord.ui.View:
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "FOREIGN_PANEL",
     "PICTURE",
     "EndButton",
     "LobbyButton",
@@ -391,9 +426,12 @@ __all__ = [
     "answer_error",
     "closed_layout",
     "end_view",
+    "foreign_panel",
     "host_of",
     "lobby_layout",
     "moves_view",
+    "owns_panel",
+    "panel_owner",
     "table_layout",
     "table_of_custom_id",
 ]

@@ -24,7 +24,7 @@ from bot.games.colorstack_picture import BoardPicture
 from bot.painter import DrawJob
 from bot.service import Player, Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
-from bot.views import MoveButton, MoveSelect, TableButton
+from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
 from engine.colorstack.state import ColorStackState
 
 if TYPE_CHECKING:
@@ -134,16 +134,22 @@ class PanelStep(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
+        # a panel answers its owner only: anyone else gets their own panel, anew
+        own = owns_panel(interaction)
+        path = self.path if own else ""
+        drawing = host.draw_pictures and path.startswith("p")
+        if drawing and not interaction.response.is_done():
+            await interaction.response.defer()  # answered before anything is drawn
         seat = await host.service.seat_of(live, _player(interaction))
         theme = "dark"
-        if host.draw_pictures and self.path.startswith("p"):
+        if drawing:
             theme = getattr(await host.service.settings(live.info), "theme", "dark") or "dark"
         job = None
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
                 raise Refusal(STALE)
-            panel, selected = build_panel(live, seat, self.path)
-            if selected is not None and host.draw_pictures:
+            panel, selected = build_panel(live, seat, path)
+            if selected is not None and drawing:
                 assert isinstance(live.state, ColorStackState)
                 job = panel_picture(live.state, selected, theme)
         files: list[discord.File] = []

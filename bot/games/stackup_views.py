@@ -30,7 +30,7 @@ from bot.games.stackup_panel import (
 from bot.games.stackup_picture import last_turn
 from bot.service import Player, Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
-from bot.views import TableButton
+from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
 
@@ -233,10 +233,12 @@ class HandStep(
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
         seat = await host.service.seat_of(live, _player(interaction))
+        # a panel answers its owner only: anyone else gets their own hand, anew
+        path = self.path if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
                 raise Refusal(STALE)
-            panel = hand_panel(live, seat, self.path)
+            panel = hand_panel(live, seat, path)
         await host.edit_panel(interaction, content=panel.text, view=panel.view)
 
 
@@ -259,6 +261,8 @@ class HandMove(
         self.code = code
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        if foreign_panel(interaction):
+            raise Refusal(FOREIGN_PANEL)
         move = move_of_code(self.code)
         if move is None:
             raise Refusal("That button is not a move of this game; nothing was played.")

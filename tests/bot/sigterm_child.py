@@ -17,7 +17,11 @@ from engine.stack.moves import Stack
 
 
 async def main(db: Path) -> int:
-    bot = StackBot(Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None), seed=5)
+    bot = StackBot(
+        Settings(database_url=f"sqlite+aiosqlite:///{db}", discord_token=None),
+        seed=5,
+        pictures="thread",  # a worker's pipe, started at start-up, is outside simcord's time
+    )
     async with simcord.run(bot, check_errors=False, settle_timeout=0.5) as env:
         await bot.tree.sync()
         guild = env.create_guild()
