@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import AppCommand
 from discord.ext import commands
 
 from bot import games
@@ -47,6 +48,43 @@ class StackTree(app_commands.CommandTree["StackBot"]):
         if self.client._tables is None:
             return True
         return await admitted(interaction)
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[AppCommand]:
+        """discord.py's sync, each command sent as Discord documents it today: where it may
+        be used in ``contexts`` only, without the deprecated ``dm_permission`` (discord.py
+        still sends it beside ``contexts``)."""
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        commands = self._get_all_commands(guild=guild)
+        translator = self.translator
+        payload = [
+            without_dm_permission(
+                await command.get_translated_payload(self, translator)
+                if translator is not None
+                else command.to_dict(self)
+            )
+            for command in commands
+        ]
+        http = self.client.http
+        try:
+            if guild is None:
+                data = await http.bulk_upsert_global_commands(
+                    self.client.application_id, payload=payload
+                )
+            else:
+                data = await http.bulk_upsert_guild_commands(
+                    self.client.application_id, guild.id, payload=payload
+                )
+        except discord.HTTPException as err:
+            if err.status == 400 and err.code == 50035:
+                raise app_commands.CommandSyncFailure(err, commands) from None
+            raise
+        return [AppCommand(data=d, state=self.client._connection) for d in data]
+
+
+def without_dm_permission(payload: dict[str, Any]) -> dict[str, Any]:
+    """A command's payload without ``dm_permission``: ``contexts`` says where it runs."""
+    return {k: v for k, v in payload.items() if k != "dm_permission"}
 
 
 class StackBot(commands.Bot):
