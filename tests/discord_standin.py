@@ -23,7 +23,7 @@ Every request is recorded (:attr:`DiscordStandIn.requests`) with its JSON body (
 deadline, for any condition on what was recorded.
 
 A client is pointed at it from inside its own process (:func:`point_discord_py_at`, or
-``python -m tests.discord_standin_child URL -- stackbot arguments``)::
+``python -m tests.discord_standin_child URL run`` for ``stackbot run``)::
 
     async with DiscordStandIn() as discord_:
         guild = discord_.add_guild("Tables", channels=["stack"])
