@@ -29,12 +29,13 @@ RUN useradd --create-home --uid 10001 stackbot \
 
 WORKDIR /app
 
-# The dependencies in a layer of their own, rebuilt only when pyproject.toml changes: the
-# pinned list is read from pyproject.toml and installed before any source is copied.
-COPY pyproject.toml ./
+# The dependencies in a layer of their own, rebuilt only when pyproject.toml or
+# constraints.txt changes: the pinned list is read from pyproject.toml and installed, with
+# their own dependencies at the versions of constraints.txt, before any source is copied.
+COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
         > /tmp/requirements.txt \
-    && pip install --requirement /tmp/requirements.txt \
+    && pip install --constraint constraints.txt --requirement /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 
 # The package itself, without touching the dependencies installed above.

@@ -38,7 +38,11 @@ def ai_levels() -> list[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="stackbot", description="The Stack dice game bot.")
+    parser = argparse.ArgumentParser(
+        prog="stackbot",
+        description="The Discord bot of the table games Stack, Stack Up! and Color Stack "
+        "(or play them in this terminal).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     r.add_argument(

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import AppCommand
 from discord.ext import commands
 
 from bot import games
@@ -47,6 +48,43 @@ class StackTree(app_commands.CommandTree["StackBot"]):
         if self.client._tables is None:
             return True
         return await admitted(interaction)
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[AppCommand]:
+        """discord.py's sync, each command sent as Discord documents it today: where it may
+        be used in ``contexts`` only, without the deprecated ``dm_permission`` (discord.py
+        still sends it beside ``contexts``)."""
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        commands = self._get_all_commands(guild=guild)
+        translator = self.translator
+        payload = [
+            without_dm_permission(
+                await command.get_translated_payload(self, translator)
+                if translator is not None
+                else command.to_dict(self)
+            )
+            for command in commands
+        ]
+        http = self.client.http
+        try:
+            if guild is None:
+                data = await http.bulk_upsert_global_commands(
+                    self.client.application_id, payload=payload
+                )
+            else:
+                data = await http.bulk_upsert_guild_commands(
+                    self.client.application_id, guild.id, payload=payload
+                )
+        except discord.HTTPException as err:
+            if err.status == 400 and err.code == 50035:
+                raise app_commands.CommandSyncFailure(err, commands) from None
+            raise
+        return [AppCommand(data=d, state=self.client._connection) for d in data]
+
+
+def without_dm_permission(payload: dict[str, Any]) -> dict[str, Any]:
+    """A command's payload without ``dm_permission``: ``contexts`` says where it runs."""
+    return {k: v for k, v in payload.items() if k != "dm_permission"}
 
 
 class StackBot(commands.Bot):
@@ -82,7 +120,10 @@ class StackBot(commands.Bot):
         self.pictures: Mode = pictures  # where table pictures are drawn
         self.store: Store | None = None
         self._tables: Tables | None = None
-        self._closing_task: asyncio.Task[None] | None = None
+        # the stop (shutdown steps, then discord.py's close), run once whoever asks: a
+        # signal, discord.py itself, or the caller. Not ``_closing_task``: that is
+        # discord.py's own (``Client.close`` awaits it), and ``is_closed()`` reads it.
+        self._stopping: asyncio.Task[None] | None = None
         self.cluster_config = cluster
         # one process of several: its node id, also its database sessions' name
         self.node = node_id(cluster.name) if cluster is not None else None
@@ -195,15 +236,40 @@ class StackBot(commands.Bot):
                 loop.add_signal_handler(sig, self._signalled, sig)
 
     def _signalled(self, sig: signal.Signals) -> None:
+        if self._stopping is not None:
+            log.info("%s received: already stopping", sig.name)
+            return
         log.info("%s received: stopping", sig.name)
-        if self._closing_task is None:
-            self._closing_task = asyncio.get_running_loop().create_task(self.close())
+        self._start_stopping()
+
+    def _start_stopping(self) -> asyncio.Task[None]:
+        if self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_task(self._stop(), name="stop")
+        return self._stopping
 
     async def close(self) -> None:
-        """Stop taking interactions, let the steps under way finish, flush the move
-        writer and close the database; then disconnect."""
+        """Stop taking interactions, hand the shards over (one process of several), let the
+        steps under way finish, flush the move writer and close the database; then
+        disconnect (discord.py's own close, which ends ``bot.run()``). It all runs once,
+        however many ask (a signal, discord.py itself, ``async with``), in a task of its
+        own: a caller cancelled while it waits does not cut the steps short."""
+        await asyncio.shield(self._start_stopping())
+
+    async def _stop(self) -> None:
+        try:
+            await self._shut_down()
+        finally:
+            await super().close()
+            if self._tables is not None:
+                log.info("stopped: disconnected from Discord")
+
+    async def _shut_down(self) -> None:
+        """The bot's own shutdown steps, before discord.py closes the connection."""
+        if self._tables is None and self.store is None:
+            return  # never started (``stackbot sync``, or start-up failed early)
         if self._tables is not None:
             self._tables.accepting = False
+        log.info("stopping: no new interactions are taken")
         if self.cluster is not None:  # shards handed over at once, not after a time-out
             try:
                 await asyncio.wait_for(self.cluster.stop(), STOP_HANDOVER)
@@ -211,13 +277,18 @@ class StackBot(commands.Bot):
                 log.exception("cluster: the hand-over did not end in %.0f s", STOP_HANDOVER)
                 with contextlib.suppress(Exception):
                     await self.cluster.halt()  # no heartbeat any more; Redis closed
-        if self._tables is not None:
-            await self._tables.drain()
-        await self.health.stop()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
-        await super().close()
+            else:
+                log.info("stopping: the shards are handed over")
+        try:
+            if self._tables is not None:
+                await self._tables.drain()
+            log.info("stopping: the steps under way are finished")
+        finally:
+            await self.health.stop()
+            if self.store is not None:
+                await self.store.close()
+                self.store = None
+                log.info("stopping: the database is closed")
 
 
 class ShardedStackBot(StackBot, commands.AutoShardedBot):

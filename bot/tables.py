@@ -83,6 +83,7 @@ REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 MID_TURN_SECONDS = 60  # a turn begun (Stack: a rerolled die to place), with the timer off
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
+DEFERRAL_ANSWERED = "stackbot.deferral_answered"  # interaction.extras: "thinking…" was edited
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
 WARN_FROM = 20.0  # turns at least this long get a ping at half time
@@ -377,14 +378,26 @@ class Tables:
 
     @staticmethod
     async def say(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        """Answer ephemerally (as a follow-up if the interaction was already answered)."""
+        """Answer ephemerally: the answer itself; after a deferral (:meth:`in_time`'s
+        "thinking…"), that deferred message edited into the answer (a follow-up in its place
+        is deprecated); after an answer, a follow-up."""
         kwargs.setdefault("ephemeral", True)
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         text = fit_message(text)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, **kwargs)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(text, **kwargs)
+        elif (
+            interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get(DEFERRAL_ANSWERED)
+        ):
+            del kwargs["ephemeral"]  # the deferral chose it; a message's cannot change
+            if "file" in kwargs or "files" in kwargs:
+                one = kwargs.pop("file", None)
+                kwargs["attachments"] = [*kwargs.pop("files", ()), *([one] if one else [])]
+            await interaction.edit_original_response(content=text, **kwargs)
+            interaction.extras[DEFERRAL_ANSWERED] = True
+        else:
+            await interaction.followup.send(text, **kwargs)
         _release(kwargs.get("view"))
 
     async def in_time(

@@ -180,8 +180,9 @@ def test_dockerfile_installs_the_dependencies_in_a_layer_before_the_source() -> 
         if {"engine", "persistence", "bot"} & {s.strip("./") for s in sources}
     )
     # before the dependencies: the system packages' list (its own layer), then pyproject.toml
+    # and the constraints on their dependencies
     before = [sources for i, sources in copies if i < pip_runs[0]]
-    assert before == [["system-packages.txt"], ["pyproject.toml"]], before
+    assert before == [["system-packages.txt"], ["pyproject.toml", "constraints.txt"]], before
     dependency_step = pip_runs[0]
     assert copies[1][0] < dependency_step < first_source
     assert "--no-deps" not in steps[dependency_step][1]

@@ -278,7 +278,7 @@ class InfoCog(commands.Cog):
     houserules = app_commands.Group(
         name="houserules",
         description="This server's house rules (Manage Server)",
-        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # servers only
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

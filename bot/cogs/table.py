@@ -65,7 +65,9 @@ def _belongs(named: list[str], owner: str) -> str:
 
 class TableCog(commands.Cog):
     table = app_commands.Group(
-        name="table", description="A game table in this channel", guild_only=True
+        name="table",
+        description="A game table in this channel",
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # servers only
     )
 
     def __init__(self, bot: StackBot) -> None:

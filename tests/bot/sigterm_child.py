@@ -33,7 +33,7 @@ async def main(db: Path) -> int:
         await bob.click(lobby.response, label="Join")
         await alice.click(lobby.response, label="Start")
         print("READY", flush=True)
-        while not bot.is_closed():
+        while bot.tables.accepting:  # until SIGTERM's shutdown begins
             live = bot.tables.service.by_channel.get(channel.id)
             if live is None or live.current_user() is None:
                 await asyncio.sleep(0.01)
