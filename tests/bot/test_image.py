@@ -15,8 +15,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import fonts
-from bot.image import (
+from engine.game import Decision
+from engine.stack.ai import GreedyPlayer, RandomPlayer
+from engine.stack.render import COLOURS, SQUARES
+from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
+from engine.stack.state import StackState
+from pictures import fonts
+from pictures.palette import (
+    SEAT_COLOURS,
+    THEMES,
+    palette,
+    seat_colour,
+    seat_ink,
+    seat_mark,
+    seat_marker,
+)
+from pictures.stack import (
     FONT,
     ITEM_KINDS,
     WIDTH,
@@ -31,20 +45,6 @@ from bot.image import (
     showcase,
     sprite,
 )
-from bot.palette import (
-    SEAT_COLOURS,
-    THEMES,
-    palette,
-    seat_colour,
-    seat_ink,
-    seat_mark,
-    seat_marker,
-)
-from engine.game import Decision
-from engine.stack.ai import GreedyPlayer, RandomPlayer
-from engine.stack.render import COLOURS, SQUARES
-from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
-from engine.stack.state import StackState
 from tests.bot.test_fonts import needs_debian_fonts
 
 NAMES = [f"Player {seat} with a very long name"[:32] for seat in range(MAX_PLAYERS)]

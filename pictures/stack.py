@@ -21,17 +21,17 @@ text in the picture is 30 px; a 412 px phone shows 16.3). Wider pictures would n
 proportionally bigger text. Cards fill the width; rows are as tall as what they hold.
 
 Colour-blind players: hue never carries meaning alone. Every seat has a mark
-(:func:`bot.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
+(:func:`pictures.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
 shape, its chip carries it, and the lower dice of a pile show their owners' marks.
 
 Fast: drawn from cached parts, each built once on the ground it is pasted on and reduced
 to the theme's 256-colour palette (die and pile sprites per face, owners, theme and
 ground; a label per text, colour and ground; a card per size and kind), pasted onto a
 palette image and saved with fast PNG compression. :func:`draw_field` is pure and
-thread-safe; the bot calls it in a worker process (:mod:`bot.painter`) with a
+thread-safe; the bot calls it in a worker process (:mod:`pictures.painter`) with a
 :class:`FieldPicture` taken on the event loop.
 
-``python -m bot.image`` prints the bench; ``python -m bot.image --save docs/pictures``
+``python -m pictures.stack`` prints the bench; ``python -m pictures.stack --save docs/pictures``
 draws the pictures of ``docs/pictures/`` again.
 """
 
@@ -51,8 +51,12 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot import fonts
-from bot.palette import (
+from engine.game import Decision
+from engine.stack.ai import GreedyPlayer, RandomPlayer
+from engine.stack.rules import StackRules
+from engine.stack.state import StackState
+from pictures import fonts
+from pictures.palette import (
     SEAT_COLOURS,
     THEMES,
     Colour,
@@ -65,11 +69,7 @@ from bot.palette import (
     palette,
     seat_colour,
 )
-from bot.picture_parts import Parts
-from engine.game import Decision
-from engine.stack.ai import GreedyPlayer, RandomPlayer
-from engine.stack.rules import StackRules
-from engine.stack.state import StackState
+from pictures.parts import Parts
 
 WIDTH = 760  # every picture is this wide (shown at ~380 CSS px on a phone); it grows down
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -1223,7 +1223,9 @@ def save(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.image", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m pictures.stack", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
     parser.add_argument("--samples", type=int, default=300, help="pictures per bench case")
     args = parser.parse_args(argv)

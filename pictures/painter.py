@@ -1,16 +1,17 @@
 """Drawing pictures off the event loop, in a worker process, for every game: a job is a
-:class:`DrawJob` — a module-level draw function of the ``bot`` package, named
-``"module:function"``, and its picklable arguments — so any game's picture runs through the
-same worker. Stack's table pictures (:class:`~bot.image.FieldPicture`, drawn by
-:func:`bot.image.draw_field`) and the charts (:class:`~bot.charts.GameChart`,
-:class:`~bot.charts.StatsChart`, drawn by :func:`bot.charts.draw_chart`; matplotlib is
+:class:`DrawJob` — a picture's name in the registry :mod:`pictures.games` (a game's name,
+or ``"chart"``) and its picklable arguments — so any game's picture runs through the same
+worker, which imports neither Discord nor the host. Stack's table pictures
+(:class:`~pictures.stack.FieldPicture`, drawn by :func:`pictures.stack.draw_field`) and the
+charts (:class:`~pictures.charts.GameChart`,
+:class:`~pictures.charts.StatsChart`, drawn by :func:`pictures.charts.draw_chart`; matplotlib is
 imported by the first chart, so the first table picture does not wait for it) may be
 given as they are: they become the jobs of those functions.
 
 A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
 and the event loop take turns at the interpreter lock (and so does a process pool's
 management thread), and every move waits behind them. So the bot keeps one worker
-process, ``python -m bot.painter``, and talks to it over its standard input and output
+process, ``python -m pictures.painter``, and talks to it over its standard input and output
 with asyncio's own pipes: the loop only writes a small pickled job and reads the PNG back, and the drawing runs on the other core. Answers come back in the
 order asked. If the worker dies, a new one is started; if none can be started, pictures
 are drawn on the loop's thread pool (``Painter("thread")`` does that from the start:
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import logging
 import os
 import pickle
@@ -42,9 +42,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot import fonts
-from bot.charts import GameChart, StatsChart
-from bot.image import FieldPicture, draw_field
+from pictures import fonts
+from pictures.charts import GameChart, StatsChart
+from pictures.games import CHART, drawing
+from pictures.stack import FieldPicture, draw_field
 
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
@@ -54,20 +55,18 @@ WARM_AFTER = 1.0  # seconds of quiet before the worker loads matplotlib
 
 @dataclass(frozen=True, slots=True)
 class DrawJob:
-    """A picture to draw: ``function`` (``"bot.module:name"``, a module-level function of
-    the ``bot`` package returning PNG bytes) called with ``args``. Equal jobs draw equal
-    pictures (the table message caches by it), so ``args`` hold what the picture shows."""
+    """A picture to draw: ``picture`` (a name of :data:`pictures.games.DRAWINGS`: a game's
+    name, or ``"chart"``) drawn from ``args``. Equal jobs draw equal pictures (the table
+    message caches by it), so ``args`` hold what the picture shows."""
 
-    function: str
+    picture: str
     args: tuple[Any, ...] = ()
     chart: bool = False  # a matplotlib chart: drawn with the garbage collector paused
 
     def resolve(self) -> Callable[..., bytes]:
-        module, _, name = self.function.partition(":")
-        if not (module == "bot" or module.startswith("bot.")) or not name:
-            raise ValueError(f"not a draw function of the bot: {self.function!r}")
-        function: Callable[..., bytes] = getattr(importlib.import_module(module), name)
-        return function
+        """The drawing function (:exc:`~pictures.games.UnknownPicture` for a name that is
+        not registered)."""
+        return drawing(self.picture)
 
 
 Job = DrawJob | FieldPicture | GameChart | StatsChart
@@ -78,9 +77,9 @@ def as_job(job: Job) -> DrawJob:
     if isinstance(job, DrawJob):
         return job
     if isinstance(job, FieldPicture):
-        return DrawJob("bot.image:draw_field", (job,))
+        return DrawJob("stack", (job,))
     if isinstance(job, GameChart | StatsChart):
-        return DrawJob("bot.charts:draw_chart", (job,), chart=True)
+        return DrawJob(CHART, (job,), chart=True)
     raise TypeError(f"nothing to draw in {job!r}")
 
 
@@ -101,7 +100,7 @@ class Painter:
         self._warm_jobs: tuple[DrawJob, ...] = ()
         self._warming: asyncio.Task[None] | None = None
         self.warm = False  # the worker has drawn the warm-up pictures (or: threads only)
-        self.warmed: list[str] = []  # the draw functions the worker has warmed up
+        self.warmed: list[str] = []  # the pictures the worker has warmed up
 
     def start(self, jobs: Iterable[Job] = ()) -> None:
         """Start the worker and warm it in the background: it draws ``jobs`` (a small
@@ -129,7 +128,7 @@ class Painter:
                 return
             for job in self._warm_jobs:
                 await self._in_worker(worker, job)
-                self.warmed.append(job.function)
+                self.warmed.append(job.picture)
             self.warm = self.worker_alive()
         except (ConnectionError, asyncio.IncompleteReadError, DrawFailed, OSError) as err:
             log.warning("the picture worker did not warm up (%r); drawing on threads", err)
@@ -187,7 +186,7 @@ class Painter:
                 self._worker = await asyncio.create_subprocess_exec(
                     sys.executable,
                     "-m",
-                    "bot.painter",
+                    "pictures.painter",
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                 )
@@ -244,7 +243,7 @@ def draw_job(job: Job) -> bytes:
 
 def warm_up() -> None:
     """Load matplotlib and the fonts charts use (by drawing a small one)."""
-    from bot.charts import SAMPLE_NAMES, GameChart, draw_chart
+    from pictures.charts import SAMPLE_NAMES, GameChart, draw_chart
 
     draw_chart(GameChart(SAMPLE_NAMES, ((1,) * len(SAMPLE_NAMES),), 10))
 
@@ -271,7 +270,7 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
     sent; what the first chart (or the warm-up) left alive — modules, fonts — is then
     frozen out of the collector's way.
     """
-    from bot import painter as this
+    from pictures import painter as this
 
     source, sink = sys.stdin.fileno(), sys.stdout.buffer
     fonts.prepare()  # every font's character map, before the first picture is asked for

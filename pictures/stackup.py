@@ -8,7 +8,7 @@ on it, its draw passes and its hand as a fan of face-down cards with the count. 
 card of any hand: :class:`TablePicture` holds hand *sizes* only, so the worker that draws
 it is never even told a hidden card.
 
-Readable on a phone, like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380
+Readable on a phone, like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380
 CSS px, every text :data:`FONT` = 30 px (about Discord's own 16 px there).
 
 Fast: every part (the big card per colour and number, a fan per size, labels per text)
@@ -16,8 +16,8 @@ is drawn once, supersampled for smooth edges, cached, and pasted; the picture is
 to a fixed palette of the theme's colours and saved with fast PNG compression.
 :func:`draw_table` is pure and thread-safe; the bot runs it in the painter worker.
 
-``python -m bot.games.stackup_picture`` prints the bench (CPU ms per picture);
-``python -m bot.games.stackup_picture --save docs/pictures`` draws the docs' examples.
+``python -m pictures.stackup`` prints the bench (CPU ms per picture);
+``python -m pictures.stackup --save docs/pictures`` draws the docs' examples.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot import fonts
-from bot.palette import (
+from engine.stackup.cards import COLOUR_LETTERS, card_names
+from engine.stackup.state import StackUpState
+from pictures import fonts
+from pictures.palette import (
     THEMES,
     Colour,
     Ground,
@@ -46,9 +48,7 @@ from bot.palette import (
     ground_colour,
     palette,
 )
-from bot.picture_parts import Parts
-from engine.stackup.cards import COLOUR_LETTERS, card_names
-from engine.stackup.state import StackUpState
+from pictures.parts import Parts
 
 WIDTH = 760  # shown at ~380 CSS px on a phone
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -957,7 +957,7 @@ def save(folder: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bot.games.stackup_picture", description=(__doc__ or "").split("\n")[0]
+        prog="python -m pictures.stackup", description=(__doc__ or "").split("\n")[0]
     )
     parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
     parser.add_argument("--samples", type=int, default=50, help="pictures per bench case")
