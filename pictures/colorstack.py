@@ -30,15 +30,12 @@ supersampled on its own small mask, and saved with fast PNG compression.
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal
 
 from PIL import Image, ImageDraw
@@ -744,21 +741,6 @@ def draw_board(picture: BoardPicture) -> bytes:
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 
 
-def cpu_ms(draw: Callable[[BoardPicture], object], pictures: Sequence[BoardPicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
-def percentiles(times: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
-
-
 def _play_until(
     names: Sequence[str],
     seed: int,
@@ -817,6 +799,8 @@ def bench(samples: int = 100) -> list[str]:
     """CPU per picture (parts cached, as in a running bot), light and heavy; first, what
     the first picture costs with every part to build. The last line is
     ``picture heavy: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     fonts.prepare()
     forget_parts()
     first = cpu_ms(draw_board, sample_pictures("heavy", 1))[0]
@@ -869,31 +853,18 @@ def showcase() -> dict[str, BoardPicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_board(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m pictures.colorstack", description=(__doc__ or "").split("\n")[0]
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.colorstack",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_board,
+        bench=bench,
+        samples=100,
     )
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=100, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        fonts.prepare()
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
 
 
 if __name__ == "__main__":

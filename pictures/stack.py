@@ -37,15 +37,12 @@ draws the pictures of ``docs/pictures/`` again.
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import random
 import statistics
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -1090,20 +1087,12 @@ def sample_pictures(
     return pictures
 
 
-def cpu_ms(draw: Callable[[FieldPicture], object], pictures: Iterable[FieldPicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
 def bench(samples: int = 300) -> list[str]:
     """CPU per picture for 2, 4 and 8 seats of 14 dice and 8 of 30, parts already cached
     (as in a running bot); first, what filling the caches costs. The last line is
     ``picture 8x14: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     lines = []
     forget_parts()
     cold = sample_pictures(8, 30, 1, seed=0)
@@ -1112,8 +1101,7 @@ def bench(samples: int = 300) -> list[str]:
     for seats, dice in ((8, 30), (2, 14), (4, 14), (8, 14)):
         pictures = sample_pictures(seats, dice, samples)
         cpu_ms(draw_field, pictures)  # warm: every sprite and label built
-        times = sorted(cpu_ms(draw_field, pictures))
-        p50, p99 = statistics.median(times), times[min(len(times) - 1, len(times) * 99 // 100)]
+        p50, p99 = percentiles(cpu_ms(draw_field, pictures))
         size = statistics.median(len(draw_field(p)) for p in pictures[:50]) / 1024
         tall = statistics.median(layout(p).height for p in pictures[:50])
         lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
@@ -1211,30 +1199,18 @@ def showcase() -> dict[str, FieldPicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_field(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m pictures.stack", description=__doc__.split("\n")[0]
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.stack",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_field,
+        bench=bench,
+        samples=300,
     )
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=300, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
 
 
 if __name__ == "__main__":

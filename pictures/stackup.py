@@ -22,14 +22,11 @@ to a fixed palette of the theme's colours and saved with fast PNG compression.
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -840,21 +837,6 @@ SAMPLE_NAMES = (
 )
 
 
-def cpu_ms(draw: Callable[[TablePicture], object], pictures: Sequence[TablePicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
-def percentiles(times: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
-
-
 def _play_until(
     names: Sequence[str], seed: int, done: Callable[[StackUpState], bool], limit: int = 2000
 ) -> StackUpState:
@@ -904,6 +886,8 @@ def bench(samples: int = 50) -> list[str]:
     """CPU per picture (parts cached, as in a running bot) for 2, 4 and 6 seats; first,
     what the first picture costs with every part to build. The last line is
     ``picture 6 seats: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     fonts.prepare()
     forget_parts()
     lines = [
@@ -944,31 +928,18 @@ def showcase() -> dict[str, TablePicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_table(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m pictures.stackup", description=(__doc__ or "").split("\n")[0]
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.stackup",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_table,
+        bench=bench,
+        samples=50,
     )
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=50, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        fonts.prepare()
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
 
 
 if __name__ == "__main__":
