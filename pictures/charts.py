@@ -112,6 +112,8 @@ class GameChart:
     combined totals are drawn too (they are what reach the target).
     """
 
+    PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
+
     names: tuple[str, ...]
     rounds: tuple[tuple[int, ...], ...]
     target: int
@@ -179,6 +181,8 @@ class StatsChart:
     """A player's last finished games, newest first as
     :attr:`persistence.records.PlayerStats.recent` gives them: a bar per game (their final
     total, drawn oldest to newest), the wins marked, each game's target drawn."""
+
+    PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
 
     name: str
     games: tuple[FinishedGame, ...]

@@ -119,6 +119,8 @@ class BoardPicture:
     the square of a last move that was a set. ``selected`` and ``destinations`` are a
     private panel's: the piece chosen and where it may go."""
 
+    PICTURE = "colorstack"  # its drawing in pictures.games (a class attribute, not a field)
+
     rows: int
     black: tuple[bool, ...]
     stacks: tuple[str, ...]

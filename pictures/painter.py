@@ -1,12 +1,12 @@
 """Drawing pictures off the event loop, in a worker process, for every game: a job is a
 :class:`DrawJob` — a picture's name in the registry :mod:`pictures.games` (a game's name,
 or ``"chart"``) and its picklable arguments — so any game's picture runs through the same
-worker, which imports neither Discord nor the host. Stack's table pictures
-(:class:`~pictures.stack.FieldPicture`, drawn by :func:`pictures.stack.draw_field`) and the
-charts (:class:`~pictures.charts.GameChart`,
-:class:`~pictures.charts.StatsChart`, drawn by :func:`pictures.charts.draw_chart`; matplotlib is
-imported by the first chart, so the first table picture does not wait for it) may be
-given as they are: they become the jobs of those functions.
+worker, which imports neither Discord nor the host. A picture's value that names its
+drawing (:class:`Picture`: Stack's :class:`~pictures.stack.FieldPicture`, the charts'
+:class:`~pictures.charts.GameChart` and :class:`~pictures.charts.StatsChart`…) may be
+given as it is: it becomes the job of that drawing. Each drawing's module is imported on
+its first job (matplotlib with the first chart, so the first table picture does not wait
+for it).
 
 A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
 and the event loop take turns at the interpreter lock (and so does a process pool's
@@ -40,12 +40,10 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pictures import fonts
-from pictures.charts import GameChart, StatsChart
 from pictures.games import CHART, drawing
-from pictures.stack import FieldPicture, draw_field
 
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
@@ -69,18 +67,26 @@ class DrawJob:
         return drawing(self.picture)
 
 
-Job = DrawJob | FieldPicture | GameChart | StatsChart
+class Picture(Protocol):
+    """A picture's value that names its drawing (:class:`~pictures.stack.FieldPicture`,
+    :class:`~pictures.charts.GameChart`…): it may be given to the painter as it is."""
+
+    @property
+    def PICTURE(self) -> str:  # a name of pictures.games.DRAWINGS (a class attribute)
+        ...
+
+
+Job = DrawJob | Picture
 
 
 def as_job(job: Job) -> DrawJob:
-    """Any job as a :class:`DrawJob` (Stack's pictures and the charts as they are)."""
+    """Any job as a :class:`DrawJob` (a picture's value as the job of its drawing)."""
     if isinstance(job, DrawJob):
         return job
-    if isinstance(job, FieldPicture):
-        return DrawJob("stack", (job,))
-    if isinstance(job, GameChart | StatsChart):
-        return DrawJob(CHART, (job,), chart=True)
-    raise TypeError(f"nothing to draw in {job!r}")
+    name = getattr(type(job), "PICTURE", None)
+    if not isinstance(name, str):
+        raise TypeError(f"nothing to draw in {job!r}")
+    return DrawJob(name, (job,), chart=name == CHART)
 
 
 class DrawFailed(Exception):
@@ -235,8 +241,6 @@ class Painter:
 
 def draw_job(job: Job) -> bytes:
     """Draw any job: a game's picture, or a chart (matplotlib imported on the first)."""
-    if isinstance(job, FieldPicture):
-        return draw_field(job)
     job = as_job(job)
     return job.resolve()(*job.args)
 

@@ -138,6 +138,8 @@ class FieldPicture:
     process (immutable and picklable). Only the first three fields are needed; the rest
     default to a table with nothing more to say."""
 
+    PICTURE = "stack"  # its drawing in pictures.games (a class attribute, not a field)
+
     names: tuple[str, ...]
     singles: tuple[tuple[int, ...], ...]  # per seat, faces of unstacked dice
     piles: tuple[tuple[int, tuple[int, ...]], ...]  # (face, owners bottom to top)

@@ -92,6 +92,8 @@ class TablePicture:
     play's cards, one special card, or nothing for a take, a pass or a kept draw);
     ``last_note`` says the rest in a few words ("skip", "→ Blue", "took 3")."""
 
+    PICTURE = "stackup"  # its drawing in pictures.games (a class attribute, not a field)
+
     names: tuple[str, ...]
     hand_sizes: tuple[int, ...]
     passes: tuple[int, ...]

@@ -44,9 +44,15 @@ def test_pictures_import_only_the_engine_and_drawing_libraries(path: Path) -> No
 
 
 def test_every_game_has_its_picture_in_the_one_registry() -> None:
+    """Every game of the engine's registry has a drawing here, and its picture's value
+    names it (so the painter takes the value as it is)."""
     for name in engine.games.names():
         assert callable(drawing(name))
-    assert as_job(sample_game(3, 4)).picture == "chart"
+        module = importlib.import_module(DRAWINGS[name].partition(":")[0])
+        for picture in module.showcase().values():
+            assert as_job(picture) == DrawJob(name, (picture,))
+    for chart in (sample_game(3, 4), sample_stats()):
+        assert as_job(chart) == DrawJob("chart", (chart,), chart=True)
 
 
 def test_a_picture_name_not_registered_is_refused() -> None:
