@@ -1,4 +1,4 @@
-"""The table picture (bot/image.py): a PNG of fixed width, laid out for a phone, in which
+"""The table picture (pictures/stack.py): a PNG of fixed width, laid out for a phone, in which
 every seat, unstacked die, pile and captured pile has its box inside the picture, no two
 labels overlap, whose turn it is and the last move are marked, and nothing is drawn
 outside the boxes; the same on any thread or process. Layout properties, not pixels."""
@@ -45,7 +45,7 @@ from pictures.stack import (
     showcase,
     sprite,
 )
-from tests.bot.test_fonts import needs_debian_fonts
+from tests.pictures.test_fonts import needs_debian_fonts
 
 NAMES = [f"Player {seat} with a very long name"[:32] for seat in range(MAX_PLAYERS)]
 HARD_NAMES = [
