@@ -16,7 +16,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The Debian packages of system-packages.txt (also installed by .ci/run): the fonts of the
 # table picture, Latin, Greek and Cyrillic (DejaVu), Chinese, Japanese and Korean (Noto
 # CJK) and emoji and symbols in one colour (Symbola, drawn at any size), so that display
-# names draw as typed. bot/fonts.py finds them at run time.
+# names draw as typed. pictures/fonts.py finds them at run time.
 COPY system-packages.txt /tmp/system-packages.txt
 RUN apt-get update \
     && grep -v '^[[:space:]]*#' /tmp/system-packages.txt \
@@ -42,6 +42,7 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
 COPY README.md LICENSE ./
 COPY engine ./engine
 COPY persistence ./persistence
+COPY pictures ./pictures
 COPY bot ./bot
 RUN pip install --no-deps . \
     && rm -rf build ./*.egg-info

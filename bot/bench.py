@@ -44,11 +44,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.painter import Painter
 from bot.service import Player, Refusal
 from bot.tables import Tables
 from engine.stack.ai import RandomPlayer
 from persistence.store import Store
+from pictures.painter import Painter
 
 GUILD = 1
 TARGET_P99_MS = 250.0
@@ -286,17 +286,17 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def bench_pictures(samples: int) -> None:
-    from bot import image
+    from pictures import stack
 
-    bench = getattr(image, "bench", None)
+    bench = getattr(stack, "bench", None)
     if bench is None:
-        raise SystemExit("bot.image has no picture bench")
+        raise SystemExit("pictures.stack has no picture bench")
     for line in bench(samples):
         print(line, flush=True)
 
 
 def bench_charts(samples: int) -> None:
-    from bot.charts import draw_chart, sample_game, sample_stats
+    from pictures.charts import draw_chart, sample_game, sample_stats
 
     cold = asyncio.run(_cold_chart())
     print(f"worker cold start: first chart in {cold:.0f} ms (matplotlib and fonts loaded)")
@@ -335,7 +335,7 @@ def bench_charts(samples: int) -> None:
 
 async def _cold_chart() -> float:
     """Wall-clock ms from a new worker's start to its first chart (8 players, 40 rounds)."""
-    from bot.charts import sample_game
+    from pictures.charts import sample_game
 
     painter = Painter("process")
     try:

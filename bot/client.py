@@ -25,12 +25,12 @@ from bot import games
 from bot.cluster import Cluster, ClusterConfig, node_id, shard_ranges
 from bot.config import Settings
 from bot.health import Health
-from bot.painter import Mode, Painter
 from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
 from bot.views import DYNAMIC_ITEMS, admitted, answer_error
 from persistence import Store
+from pictures.painter import Mode, Painter
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")

@@ -111,10 +111,10 @@ class Node:
     async def run(self) -> None:
         from bot.bench import BenchBot
         from bot.cluster import Cluster, ClusterConfig, node_id, parse_shards
-        from bot.painter import Painter
         from bot.tables import Tables
         from engine.stack.ai import RandomPlayer
         from persistence import Store
+        from pictures.painter import Painter
 
         args = self.args
         node = node_id(args.name)

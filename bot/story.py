@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import games as hosted
-from bot.palette import THEMES, Theme
 from bot.render import scoring_messages
 from bot.service import Refusal
 from bot.text import EMBED_FIELD, cut, plain_name, plural
@@ -43,6 +42,7 @@ from engine.stack.record import RecordError, replay
 from engine.stack.render import COLOURS
 from persistence import Store, TableNotFound, WrongTableStatus
 from persistence.records import GameSummary, PlayerStats, ScoreSheet, TableInfo
+from pictures.palette import THEMES, Theme
 
 if TYPE_CHECKING:
     from bot.games.base import Host
@@ -311,7 +311,7 @@ async def game_chart_file(
     if not sheet.rounds or not tables.draw_pictures:
         return None
     try:
-        from bot.charts import GameChart
+        from pictures.charts import GameChart
 
         rules = info.rules if info is not None else None
         teams = rules.team_of(sheet.names) if rules is not None else None
@@ -333,7 +333,7 @@ async def stats_chart_file(
     if not stats.recent or not tables.draw_pictures:
         return None
     try:
-        from bot.charts import StatsChart
+        from pictures.charts import StatsChart
 
         png = await draw(tables, StatsChart(name, stats.recent, theme))
     except Exception:

@@ -45,7 +45,6 @@ from bot import games
 from bot.games.base import DiscordGame, Panel
 from bot.health import Timings
 from bot.outbox import REDELIVER_AFTER, Outbox
-from bot.painter import DrawJob, Painter
 from bot.render import lobby_text
 from bot.service import (
     MOVED_AWAY,
@@ -74,6 +73,7 @@ from bot.views import (
 from persistence import Store
 from persistence.fence import shard_of
 from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
+from pictures.painter import DrawJob, Painter
 
 if TYPE_CHECKING:
     from bot.cluster import Cluster

@@ -105,5 +105,5 @@ def test_readme_layout_lists_every_doc_and_how_to_redraw_every_picture() -> None
     layout = readme[readme.index("## Layout") :].split("\n## ", 1)[0]
     for doc in sorted((ROOT / "docs").glob("*.md")):
         assert f"(docs/{doc.name})" in layout, doc.name
-    for module in ("bot.image", "bot.games.stackup_picture", "bot.games.colorstack_picture"):
+    for module in ("pictures.stack", "pictures.stackup", "pictures.colorstack", "pictures.charts"):
         assert f"python -m {module} --save docs/pictures" in layout, module

@@ -1,4 +1,4 @@
-"""The code is formatted, linted and typed (ruff; mypy strict on engine/)."""
+"""The code is formatted, linted and typed (ruff; mypy strict on engine, persistence, pictures)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_ruff_format() -> None:
 
 
 def test_mypy() -> None:
-    proc = run("mypy", "engine", "persistence", "bot")
+    proc = run("mypy", "engine", "persistence", "pictures", "bot")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -170,6 +170,22 @@ def test_dockerignore_keeps_everything_the_dockerfile_copies() -> None:
                 assert not ignored_by_docker(source.strip("./") or "."), source
 
 
+def test_the_image_copies_every_package_pyproject_installs() -> None:
+    """A package setuptools installs (``[tool.setuptools.packages.find] include``) and
+    the Dockerfile leaves out would be missing from the image at run time."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    included = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {pattern.rstrip("*") for pattern in included}
+    copied = {
+        source.strip("./")
+        for op, args in dockerfile_instructions()
+        if op == "COPY"
+        for source in args.split()[:-1]
+    }
+    assert all((ROOT / package / "__init__.py").is_file() for package in packages)
+    assert packages <= copied, packages - copied
+
+
 def test_dockerfile_installs_the_dependencies_in_a_layer_before_the_source() -> None:
     steps = dockerfile_instructions()
     copies = [(i, args.split()[:-1]) for i, (op, args) in enumerate(steps) if op == "COPY"]
@@ -177,7 +193,7 @@ def test_dockerfile_installs_the_dependencies_in_a_layer_before_the_source() -> 
     first_source = min(
         i
         for i, sources in copies
-        if {"engine", "persistence", "bot"} & {s.strip("./") for s in sources}
+        if {"engine", "persistence", "pictures", "bot"} & {s.strip("./") for s in sources}
     )
     # before the dependencies: the system packages' list (its own layer), then pyproject.toml
     # and the constraints on their dependencies

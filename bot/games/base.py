@@ -32,8 +32,8 @@ the direction) is worded by :meth:`DiscordGame.decision_text`, shown like a turn
 **The public table message** (components V2, one container): :meth:`DiscordGame.table_parts`
 gives its head (whose turn — mention ``current_user``, which an edit never pings — and
 the countdown), its text field, its accent colour and the picture's alt text;
-:meth:`DiscordGame.picture` an optional :class:`~bot.painter.DrawJob` (a module-level
-draw function of ``bot.*`` and picklable arguments; the painter runs it in its worker
+:meth:`DiscordGame.picture` an optional :class:`~pictures.painter.DrawJob` (the game's
+name in :mod:`pictures.games` and picklable arguments; the painter draws it in its worker
 process, off the event loop, and the table message caches the PNG by the job's
 equality). Under it, the private button (:attr:`DiscordGame.private_button`: "My turn"
 for Stack, "My hand" for Stack Up!). **Nothing a player may not see goes in any of
@@ -120,18 +120,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 from pydantic import BaseModel, ValidationError
 
-from bot.palette import seat_colour
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Game, RoundEnded, TurnEnded
+from pictures.palette import seat_colour
 
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from bot.painter import DrawJob, Painter
     from bot.service import LiveTable, TableService
     from persistence import Store
     from persistence.records import GameSummary, PlayerStats, ScoreSheet
+    from pictures.painter import DrawJob, Painter
 
 __all__ = [
     "DiscordGame",

@@ -4,7 +4,7 @@ and ``/rules`` in English or Japanese.
 
 Everything is public (perfect information): the table message shows the board as a text
 grid (:mod:`bot.games.colorstack_words`) and as a picture
-(:class:`~bot.games.colorstack_picture.BoardPicture`, drawn in the painter worker); the
+(:class:`~pictures.colorstack.BoardPicture`, drawn in the painter worker); the
 panel (:mod:`bot.games.colorstack_views`) walks a player from a piece to its legal
 destinations or new faces, and lets either player resign at any time (with a
 confirmation). Typed moves are read by the engine's parser, whose refusals speak to the
@@ -24,7 +24,6 @@ from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.colorstack_panel import move_code, move_of_code
-from bot.games.colorstack_picture import BoardPicture, describe
 from bot.games.colorstack_rules import rules_brief
 from bot.games.colorstack_views import PanelStep, build_panel
 from bot.games.colorstack_words import (
@@ -33,7 +32,6 @@ from bot.games.colorstack_words import (
     end_words,
     field_text,
 )
-from bot.painter import DrawJob
 from bot.render import summary_line
 from bot.service import Refusal
 from bot.text import cut, escape_name, fit_message, plain_name, plural
@@ -41,6 +39,8 @@ from engine import games as engine_games
 from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
+from pictures.colorstack import BoardPicture, describe
+from pictures.painter import DrawJob
 
 if TYPE_CHECKING:
     from bot.service import LiveTable
@@ -157,7 +157,7 @@ class ColorStackDiscord(DiscordGame):
         shown = BoardPicture.of(
             state, theme="light" if theme == "light" else "dark", turn_seconds=turn_seconds
         )
-        return DrawJob("bot.games.colorstack_picture:draw_board", (shown,))
+        return DrawJob("colorstack", (shown,))
 
     # ------------------------------------------------------------ what happened
 

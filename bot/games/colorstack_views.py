@@ -20,12 +20,12 @@ import discord
 
 from bot.games.base import Host, Panel
 from bot.games.colorstack_panel import Choice, Node, Path, move_code, node, seat_words
-from bot.games.colorstack_picture import BoardPicture
-from bot.painter import DrawJob
 from bot.service import Player, Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
 from engine.colorstack.state import ColorStackState
+from pictures.colorstack import BoardPicture
+from pictures.painter import DrawJob
 
 if TYPE_CHECKING:
     from bot.service import LiveTable
@@ -105,7 +105,7 @@ def build_panel(live: LiveTable, seat: int, path: Path = "") -> tuple[Panel, int
 def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:
     """The board with ``selected`` framed and its legal destinations marked."""
     shown = BoardPicture.of(state, theme="light" if theme == "light" else "dark", selected=selected)
-    return DrawJob("bot.games.colorstack_picture:draw_board", (shown,))
+    return DrawJob("colorstack", (shown,))
 
 
 def _player(interaction: discord.Interaction) -> Player:

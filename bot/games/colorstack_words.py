@@ -19,7 +19,6 @@ spells out every stack of two dice or more, bottom to top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.games.base import draw_words
 from bot.text import escape_name, plural
@@ -36,7 +35,6 @@ __all__ = [
     "field_text",
     "grid",
     "last_line",
-    "picture_facts",
     "piece_words",
     "seat_line",
     "stacks_line",
@@ -218,37 +216,3 @@ def field_text(state: ColorStackState, turns: Sequence[str] | None) -> str:
     if recent:
         lines.append("-# " + " · ".join(recent))
     return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ the picture's facts
-
-
-def picture_facts(state: ColorStackState, selected: int | str | None = None) -> dict[str, Any]:
-    """The :class:`~bot.games.colorstack_picture.BoardPicture` fields of ``state`` (but the
-    theme and timer): plain values only. ``selected``: a square (number or name) whose
-    piece's legal destinations a private panel shows."""
-    outcome = state.outcome()
-    colours = state.colours or ((0, 2), (1, 3))
-    if isinstance(selected, str):
-        from bot.games.colorstack_picture import square_of
-
-        selected = square_of(selected)
-    last = state.last_turn
-    path = state.last_path() or ()
-    return {
-        "rows": state.rows,
-        "black": tuple(state.is_black(sq) for sq in range(state.squares)),
-        "stacks": tuple(stack_text(state.stack(sq)) for sq in range(state.squares)),
-        "names": (state.players[0], state.players[1]),
-        "colours": tuple((COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in colours),
-        "current": state.current_player,
-        "winners": tuple(outcome.winners) if outcome is not None else (),
-        "over": state.is_over,
-        "ended_by": state.ended_by or "",
-        "turns_taken": state.turns,
-        "turn_limit": state.turn_limit,
-        "path": tuple(path),
-        "set_square": last[1].square if last is not None and isinstance(last[1], Set) else None,
-        "selected": selected,
-        "destinations": tuple(state.destinations(selected)) if selected is not None else (),
-    }

@@ -1,8 +1,8 @@
 """Stack on Discord: everything that is Stack's own (the host knows none of it).
 
 * The table message: :func:`bot.render.table_parts` (whose turn, the field as text, the
-  last turns) and the picture (:class:`bot.image.FieldPicture`, drawn by
-  :func:`bot.image.draw_field` in the painter's worker).
+  last turns) and the picture (:class:`pictures.stack.FieldPicture`, drawn by
+  :func:`pictures.stack.draw_field` in the painter's worker).
 * **My turn**: the player's own row and their moves grouped by what they achieve
   (:mod:`engine.stack.advice`), the greedy AI's pick suggested (:mod:`bot.panel`, and
   :func:`panel_view` here); the same panel for a rerolled die to place (a turn begun: the
@@ -29,9 +29,6 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts, colour_of
-from bot.image import FieldPicture
-from bot.painter import DrawJob
-from bot.palette import Theme
 from bot.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note, panel_text
 from bot.render import (
     RULES_BRIEF,
@@ -55,6 +52,9 @@ from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stac
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.records import GameSummary, PlayerStats, ScoreSheet
+from pictures.painter import DrawJob
+from pictures.palette import Theme
+from pictures.stack import FieldPicture
 
 __all__ = [
     "DISCORD_GAME",
@@ -221,7 +221,7 @@ class StackOnDiscord(DiscordGame):
     def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
         shade: Theme = "light" if theme == "light" else "dark"
         picture = FieldPicture.of(state, theme=shade, turn_seconds=turn_seconds)
-        return DrawJob("bot.image:draw_field", (picture,))
+        return DrawJob("stack", (picture,))
 
     def mid_turn(self, state: Any) -> bool:
         """A rerolled die waits for its pile."""

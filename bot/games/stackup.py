@@ -3,7 +3,7 @@ table message and its picture, **My hand**, typed plays (``/play``) and ``/rules
 
 Hands are hidden. Everything public — the table message (:meth:`StackUpDiscord.table_parts`,
 words of :mod:`bot.games.stackup_views`), its picture
-(:class:`~bot.games.stackup_picture.TablePicture`, built from hand *sizes*), the turn and
+(:class:`~pictures.stackup.TablePicture`, built from hand *sizes*), the turn and
 game-end texts — is made from what every player may see: the stack, the last play's cards
 (on the stack now), hand sizes, the draw pile's size, draw passes, a pending Crash. A
 player's own cards appear only in the panel answered to that player alone (ephemeral,
@@ -25,9 +25,7 @@ from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.stackup_panel import move_code, move_of_code, play_words
-from bot.games.stackup_picture import TablePicture, describe
 from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
-from bot.painter import DrawJob
 from bot.render import summary_line
 from bot.service import Refusal
 from bot.text import cut, escape_name, fit_message, plain_name, plural
@@ -47,6 +45,8 @@ from engine.stackup.moves import (
     UsePass,
 )
 from engine.stackup.state import StackUpState
+from pictures.painter import DrawJob
+from pictures.stackup import TablePicture, describe
 
 if TYPE_CHECKING:
     from bot.service import LiveTable
@@ -218,7 +218,7 @@ class StackUpDiscord(DiscordGame):
         shown = TablePicture.of(
             state, theme="light" if theme == "light" else "dark", turn_seconds=turn_seconds
         )
-        return DrawJob("bot.games.stackup_picture:draw_table", (shown,))
+        return DrawJob("stackup", (shown,))
 
     def mid_turn(self, state: Any) -> bool:
         return isinstance(state, StackUpState) and state.phase == "drawn"

@@ -27,12 +27,12 @@ from bot.games.stackup_panel import (
     move_of_code,
     node,
 )
-from bot.games.stackup_picture import last_turn
 from bot.service import Player, Refusal
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
+from pictures.stackup import last_turn
 
 if TYPE_CHECKING:
     from bot.service import LiveTable

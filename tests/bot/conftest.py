@@ -11,10 +11,10 @@ import pytest
 import simcord
 from simcord.components import walk_components
 
-from bot import fonts
 from bot.client import StackBot
 from bot.config import Settings
-from bot.painter import warm_up
+from pictures import fonts
+from pictures.painter import warm_up
 
 
 def make_bot(db: Path, seed: int = 7) -> StackBot:

@@ -22,14 +22,14 @@ import pytest
 import simcord.interactions
 
 from bot.games.colorstack_panel import move_code
-from bot.games.colorstack_picture import BoardPicture
 from bot.games.colorstack_rules import RULES_EN, RULES_JA
-from bot.painter import DrawJob
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.colorstack.board import square_name
 from engine.colorstack.moves import Move, Resign, Set
 from engine.colorstack.state import ColorStackState, stack_text
 from engine.errors import IllegalReason
+from pictures.colorstack import BoardPicture
+from pictures.painter import DrawJob
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"
@@ -189,7 +189,7 @@ def check_table(world: World, live: Any, spy: Spy) -> str:
     if not state.is_over:
         assert f"turn {state.turns + 1} · " in text
         assert [b["label"] for b in buttons_of(table_message(world, live.id))] == ["My move"]
-    boards = [j.args[0] for j in spy.jobs if j.function.endswith("colorstack_picture:draw_board")]
+    boards = [j.args[0] for j in spy.jobs if j.picture == "colorstack"]
     for picture in boards:
         assert isinstance(picture, BoardPicture) and picture.names == state.players
     table_pictures = [p for p in boards if p.selected is None]

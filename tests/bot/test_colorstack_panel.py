@@ -22,14 +22,6 @@ from bot.games.colorstack_panel import (
     move_of_code,
     node,
 )
-from bot.games.colorstack_picture import (
-    WIDTH,
-    BoardPicture,
-    describe,
-    draw_board,
-    picture_height,
-    square_of,
-)
 from bot.games.colorstack_rules import RULES_EN, RULES_JA, is_japanese, rules_brief
 from bot.games.colorstack_words import (
     end_words,
@@ -44,6 +36,14 @@ from engine.colorstack.board import BLUE, RED, YELLOW, die, parse_square, square
 from engine.colorstack.moves import Move, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings
 from engine.colorstack.state import ColorStackState
+from pictures.colorstack import (
+    WIDTH,
+    BoardPicture,
+    describe,
+    draw_board,
+    picture_height,
+    square_of,
+)
 
 ALICE, BOB = "alice", "bob"
 EXAMPLE = Setup(

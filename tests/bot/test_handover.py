@@ -15,10 +15,10 @@ import pytest
 
 from bot.bench import BenchBot
 from bot.cluster import Cluster, ClusterConfig, parse_shards
-from bot.painter import Painter
 from bot.service import MOVED_AWAY, MoveOutcome, Player, Refusal
 from bot.tables import Tables
 from persistence import LeaseLost, Store
+from pictures.painter import Painter
 from tests.services import Services, fresh_services, until
 
 COUNT = 2

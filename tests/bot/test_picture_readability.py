@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot import fonts
-from bot import image as stack_image
-from bot.games import colorstack_picture, stackup_picture
 from bot.games.stackup import DISCORD_GAME as STACKUP
-from bot.image import (
+from persistence.records import ScoreSheet
+from pictures import colorstack as colorstack_picture
+from pictures import fonts
+from pictures import stack as stack_image
+from pictures import stackup as stackup_picture
+from pictures.palette import contrast_text, palette, seat_colour
+from pictures.stack import (
     BADGE,
     DIE,
     FieldPicture,
@@ -27,8 +30,6 @@ from bot.image import (
     showcase,
     sprite,
 )
-from bot.palette import contrast_text, palette, seat_colour
-from persistence.records import ScoreSheet
 from tests.bot.conftest import World, table_text_of
 
 PHONE_SCALE = 380 / 760  # a phone shows the pictures at about half size

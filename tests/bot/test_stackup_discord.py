@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 
 from bot.games.stackup_panel import move_code, node
-from bot.games.stackup_picture import TablePicture
-from bot.painter import DrawJob
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.stackup.cards import card_name, is_special
 from engine.stackup.moves import Play, PlayDrawn, PlayerMove
 from engine.stackup.notation import move_notation
 from engine.stackup.state import StackUpState
+from pictures.painter import DrawJob
+from pictures.stackup import TablePicture
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"
@@ -104,7 +104,7 @@ class Watch:
             self.scans += 1
         held = {card_name(c) for s in range(len(state.players)) for c in state.hand(s)}
         for job in self.jobs:
-            assert job.function == "bot.games.stackup_picture:draw_table"
+            assert job.picture == "stackup"
             [picture] = job.args
             assert isinstance(picture, TablePicture)
             assert all(isinstance(n, int) for n in picture.hand_sizes)

@@ -14,7 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.games.stackup_picture import (
+from bot.games.stackup_views import field_text, seat_line
+from bot.text import MESSAGE_LIMIT, escape_name
+from engine.game import Decision
+from engine.stackup.cards import card_name
+from engine.stackup.moves import Play
+from engine.stackup.state import StackUpState
+from pictures.stackup import (
     WIDTH,
     TablePicture,
     describe,
@@ -23,12 +29,6 @@ from bot.games.stackup_picture import (
     layout,
     showcase,
 )
-from bot.games.stackup_views import field_text, seat_line
-from bot.text import MESSAGE_LIMIT, escape_name
-from engine.game import Decision
-from engine.stackup.cards import card_name
-from engine.stackup.moves import Play
-from engine.stackup.state import StackUpState
 from tests.engine.stackup.situations import ANN, BEN, CAT, cards, table
 
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"

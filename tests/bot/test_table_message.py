@@ -15,14 +15,14 @@ import pytest
 
 import bot.tables
 from bot.games.stack import move_code
-from bot.image import FieldPicture
-from bot.painter import as_job
-from bot.palette import seat_colour
 from bot.panel import SUGGESTED
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.game import Decision
 from engine.stack.advice import advise
 from engine.stack.render import LINE_WIDTH, short_name
+from pictures.painter import as_job
+from pictures.palette import seat_colour
+from pictures.stack import FieldPicture
 from tests.bot.conftest import World, buttons_of, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 

@@ -279,9 +279,9 @@ async def test_the_picture_worker_is_started_and_warm_once_the_bot_is_ready(
         assert painter.warm, "the worker is not warm when the bot starts serving"
         assert painter.worker_alive()
         assert set(painter.warmed) >= {
-            "bot.image:draw_field",
-            "bot.games.stackup_picture:draw_table",
-            "bot.games.colorstack_picture:draw_board",
+            "stack",
+            "stackup",
+            "colorstack",
         }
     finally:
         if proc_bot._tables is not None:
@@ -295,9 +295,9 @@ async def test_a_cold_worker_never_makes_a_drawing_wait(monkeypatch: pytest.Monk
     """Until the started worker has answered its warm-up, pictures are drawn on a thread
     of the bot: nothing waits on a worker still starting or importing."""
     from bot import games
-    from bot.games.colorstack_picture import BoardPicture
-    from bot.painter import DrawJob, Painter
     from engine.colorstack.state import ColorStackState
+    from pictures.colorstack import BoardPicture
+    from pictures.painter import DrawJob, Painter
 
     painter = Painter("process")
 
@@ -308,7 +308,7 @@ async def test_a_cold_worker_never_makes_a_drawing_wait(monkeypatch: pytest.Monk
     colorstack = games.get("colorstack").game
     state = colorstack.new_state(("a", "b"), colorstack.settings())
     assert isinstance(state, ColorStackState)
-    job = DrawJob("bot.games.colorstack_picture:draw_board", (BoardPicture.of(state),))
+    job = DrawJob("colorstack", (BoardPicture.of(state),))
     try:
         painter.start([job])
         png = await asyncio.wait_for(painter.draw(job), timeout=60)
@@ -333,7 +333,7 @@ async def test_the_color_stack_piece_step_answers_before_it_draws(
     draw = painter.draw
 
     async def watching(job: Any) -> bytes:
-        if job.function.endswith("draw_board") and job.args[0].selected is not None:
+        if job.picture == "colorstack" and job.args[0].selected is not None:
             newest = max(backend.interactions.values(), key=lambda i: i.id)
             answered_first.append(newest.responded)
         return await draw(job)

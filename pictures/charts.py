@@ -2,9 +2,10 @@
 (:class:`GameChart`), and a player's last games (:class:`StatsChart`).
 
 A chart is described by a small frozen, picklable value built on the event loop (from a
-:class:`~persistence.records.ScoreSheet` or a player's
-:class:`~persistence.records.RecentGame` list) and drawn by :func:`draw_chart` into PNG
-bytes somewhere else: the picture worker (:mod:`bot.painter`) or a thread. Drawing uses
+score sheet, :class:`Sheet`, or a player's last games, :class:`FinishedGame`: what
+:class:`~persistence.records.ScoreSheet` and :class:`~persistence.records.RecentGame` hold,
+read without importing storage) and drawn by :func:`draw_chart` into PNG
+bytes somewhere else: the picture worker (:mod:`pictures.painter`) or a thread. Drawing uses
 matplotlib's object API only (a :class:`~matplotlib.figure.Figure` on its own Agg canvas,
 never pyplot), so two charts may be drawn on two threads at once; matplotlib itself is
 imported on the first drawing, not with this module.
@@ -12,11 +13,11 @@ imported on the first drawing, not with this module.
 Made for a phone: Discord shows an image about 380 CSS pixels wide there, and a chart is
 :data:`WIDTH` pixels wide, so text drawn :data:`TEXT` pixels high reads as
 ``TEXT * 380 / WIDTH`` (15-16) CSS pixels, the size of Discord's own message text. Every
-seat has its colour *and* its mark (:mod:`bot.palette`), on its line and in the legend.
+seat has its colour *and* its mark (:mod:`pictures.palette`), on its line and in the legend.
 Names are any text: mathtext is off on every text drawn, and fonts for accents, Japanese
 and symbols/emoji are registered at the first drawing (:func:`font_families`).
 
-``python -m bot.charts --save docs/pictures`` draws the sample charts of the docs.
+``python -m pictures.charts --save docs/pictures`` draws the sample charts of the docs.
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bot import fonts
-from bot.palette import (
+from pictures import fonts
+from pictures.palette import (
     DEFAULT_THEME,
+    SEAT_COLOURS,
     Colour,
     Theme,
     hex_colour,
@@ -43,7 +44,6 @@ from bot.palette import (
     seat_ink,
     seat_marker,
 )
-from persistence.records import MAX_SEATS, RecentGame, ScoreSheet
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -61,10 +61,45 @@ STATS_PLOT_HEIGHT = 300
 TITLE_HEIGHT = TITLE + 24
 BELOW_PLOT = SMALL + 14 + SMALL + 18  # the game chart's tick labels and x caption
 STATS_BELOW = SMALL + 22  # the stats chart's caption
+MAX_SEATS = len(SEAT_COLOURS)  # a chart tells the players apart by colour and mark
 MAX_MARKS = 14  # marks drawn along one line (every round up to that, then spaced out)
 PNG_OPTIONS: dict[str, Any] = {"compress_level": 1}
 
 # ---------------------------------------------------------------------------- the charts
+
+
+class Sheet(Protocol):
+    """What a game chart reads of a score sheet (:class:`persistence.records.ScoreSheet`)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def rounds(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def target_score(self) -> int: ...
+    @property
+    def winners(self) -> tuple[str, ...] | None: ...
+
+
+class FinishedGame(Protocol):
+    """What a stats chart reads of one of a player's finished games
+    (:class:`persistence.records.RecentGame`)."""
+
+    @property
+    def total(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def target(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One bar of a stats chart: the player's final figure, whether they won, the target."""
+
+    total: int
+    won: bool
+    target: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +111,8 @@ class GameChart:
     (empty while the game runs); ``teams[seat]`` is the seat's team in team play, whose
     combined totals are drawn too (they are what reach the target).
     """
+
+    PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
 
     names: tuple[str, ...]
     rounds: tuple[tuple[int, ...], ...]
@@ -99,7 +136,7 @@ class GameChart:
     @classmethod
     def of_sheet(
         cls,
-        sheet: ScoreSheet,
+        sheet: Sheet,
         *,
         theme: Theme = DEFAULT_THEME,
         teams: tuple[int, ...] | None = None,
@@ -145,9 +182,16 @@ class StatsChart:
     :attr:`persistence.records.PlayerStats.recent` gives them: a bar per game (their final
     total, drawn oldest to newest), the wins marked, each game's target drawn."""
 
+    PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
+
     name: str
-    games: tuple[RecentGame, ...]
+    games: tuple[FinishedGame, ...]
     theme: Theme = DEFAULT_THEME
+
+    def __post_init__(self) -> None:
+        # plain values of this module: what the worker unpickles needs no storage module
+        plain = tuple(PlayedGame(g.total, g.won, g.target) for g in self.games)
+        object.__setattr__(self, "games", plain)
 
 
 Chart = GameChart | StatsChart
@@ -195,7 +239,7 @@ _families: list[str] | None = None
 
 def font_families() -> list[str]:
     """The font families every text is drawn with, in fallback order: the fonts of the
-    table picture (:func:`bot.fonts.faces`, regular and bold: DejaVu Sans, Noto Sans CJK,
+    table picture (:func:`pictures.fonts.faces`, regular and bold: DejaVu Sans, Noto Sans CJK,
     Symbola, matplotlib's DejaVu Sans), registered with matplotlib once per process."""
     global _families
     with _FONT_LOCK:
@@ -221,7 +265,7 @@ def font_families() -> list[str]:
 def shown(text: str, *, bold: bool = False) -> str:
     """``text`` as the charts draw it, like the table picture: on one line, without the
     characters that only modify others, and a character no font has as
-    :data:`bot.fonts.SUBSTITUTE` (never an empty box)."""
+    :data:`pictures.fonts.SUBSTITUTE` (never an empty box)."""
     return "".join(run for run, _face in fonts.runs(text, "bold" if bold else "regular"))
 
 
@@ -773,21 +817,13 @@ def sample_game(
 
 def sample_stats(games: int = 10, *, seed: int = 1, name: str = "Ālīce ✨") -> StatsChart:
     rng = random.Random(seed)
-    now = datetime(2025, 3, 14, 20, 0, tzinfo=UTC)
-    recent = tuple(
-        RecentGame(
-            table_id=100 - i,
-            finished_at=now - timedelta(days=i),
-            seat=i % 4,
-            total=(total := rng.randint(60, 260)),
-            won=total >= 200 and rng.random() < 0.7,
-            target=200,
-            rounds=rng.randint(5, 14),
-            players=("Ālīce ✨", "ボブ", "😀", "Dee"),
-        )
-        for i in range(games)
-    )
-    return StatsChart(name, recent)
+    recent = []
+    for _ in range(games):
+        total = rng.randint(60, 260)
+        won = total >= 200 and rng.random() < 0.7
+        rng.randint(5, 14)  # the game's rounds (not drawn): drawn still, so samples stay the same
+        recent.append(PlayedGame(total, won, target=200))
+    return StatsChart(name, tuple(recent))
 
 
 SAMPLE_NAMES: tuple[str, ...] = (

@@ -1,5 +1,5 @@
 """The bot's colours: the two themes (dark, the default, and light) and each seat's colour
-and mark, shared by the table picture (:mod:`bot.image`) and the charts.
+and mark, shared by the table picture (:mod:`pictures.stack`) and the charts.
 
 A seat's colour is the colour of the emoji square the text shows for it
 (:data:`engine.stack.render.SQUARES`: 🟥🟦🟩🟨🟪🟧🟫⬜, as Discord draws them), so the

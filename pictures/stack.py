@@ -21,38 +21,39 @@ text in the picture is 30 px; a 412 px phone shows 16.3). Wider pictures would n
 proportionally bigger text. Cards fill the width; rows are as tall as what they hold.
 
 Colour-blind players: hue never carries meaning alone. Every seat has a mark
-(:func:`bot.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
+(:func:`pictures.palette.seat_mark`: ● ■ ▲ ◆ ★ ✚ ▼ ⬟): its dice's pips are drawn in that
 shape, its chip carries it, and the lower dice of a pile show their owners' marks.
 
 Fast: drawn from cached parts, each built once on the ground it is pasted on and reduced
 to the theme's 256-colour palette (die and pile sprites per face, owners, theme and
 ground; a label per text, colour and ground; a card per size and kind), pasted onto a
 palette image and saved with fast PNG compression. :func:`draw_field` is pure and
-thread-safe; the bot calls it in a worker process (:mod:`bot.painter`) with a
+thread-safe; the bot calls it in a worker process (:mod:`pictures.painter`) with a
 :class:`FieldPicture` taken on the event loop.
 
-``python -m bot.image`` prints the bench; ``python -m bot.image --save docs/pictures``
+``python -m pictures.stack`` prints the bench; ``python -m pictures.stack --save docs/pictures``
 draws the pictures of ``docs/pictures/`` again.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import random
 import statistics
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot import fonts
-from bot.palette import (
+from engine.game import Decision
+from engine.stack.ai import GreedyPlayer, RandomPlayer
+from engine.stack.rules import StackRules
+from engine.stack.state import StackState
+from pictures import fonts
+from pictures.palette import (
     SEAT_COLOURS,
     THEMES,
     Colour,
@@ -65,11 +66,7 @@ from bot.palette import (
     palette,
     seat_colour,
 )
-from bot.picture_parts import Parts
-from engine.game import Decision
-from engine.stack.ai import GreedyPlayer, RandomPlayer
-from engine.stack.rules import StackRules
-from engine.stack.state import StackState
+from pictures.parts import Parts
 
 WIDTH = 760  # every picture is this wide (shown at ~380 CSS px on a phone); it grows down
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -140,6 +137,8 @@ class FieldPicture:
     """What the picture shows, copied from the state so it can be drawn in another
     process (immutable and picklable). Only the first three fields are needed; the rest
     default to a table with nothing more to say."""
+
+    PICTURE = "stack"  # its drawing in pictures.games (a class attribute, not a field)
 
     names: tuple[str, ...]
     singles: tuple[tuple[int, ...], ...]  # per seat, faces of unstacked dice
@@ -1090,20 +1089,12 @@ def sample_pictures(
     return pictures
 
 
-def cpu_ms(draw: Callable[[FieldPicture], object], pictures: Iterable[FieldPicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
 def bench(samples: int = 300) -> list[str]:
     """CPU per picture for 2, 4 and 8 seats of 14 dice and 8 of 30, parts already cached
     (as in a running bot); first, what filling the caches costs. The last line is
     ``picture 8x14: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     lines = []
     forget_parts()
     cold = sample_pictures(8, 30, 1, seed=0)
@@ -1112,8 +1103,7 @@ def bench(samples: int = 300) -> list[str]:
     for seats, dice in ((8, 30), (2, 14), (4, 14), (8, 14)):
         pictures = sample_pictures(seats, dice, samples)
         cpu_ms(draw_field, pictures)  # warm: every sprite and label built
-        times = sorted(cpu_ms(draw_field, pictures))
-        p50, p99 = statistics.median(times), times[min(len(times) - 1, len(times) * 99 // 100)]
+        p50, p99 = percentiles(cpu_ms(draw_field, pictures))
         size = statistics.median(len(draw_field(p)) for p in pictures[:50]) / 1024
         tall = statistics.median(layout(p).height for p in pictures[:50])
         lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
@@ -1211,28 +1201,18 @@ def showcase() -> dict[str, FieldPicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_field(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.image", description=__doc__.split("\n")[0])
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=300, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.stack",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_field,
+        bench=bench,
+        samples=300,
+    )
 
 
 if __name__ == "__main__":

@@ -1,16 +1,17 @@
 """Drawing pictures off the event loop, in a worker process, for every game: a job is a
-:class:`DrawJob` — a module-level draw function of the ``bot`` package, named
-``"module:function"``, and its picklable arguments — so any game's picture runs through the
-same worker. Stack's table pictures (:class:`~bot.image.FieldPicture`, drawn by
-:func:`bot.image.draw_field`) and the charts (:class:`~bot.charts.GameChart`,
-:class:`~bot.charts.StatsChart`, drawn by :func:`bot.charts.draw_chart`; matplotlib is
-imported by the first chart, so the first table picture does not wait for it) may be
-given as they are: they become the jobs of those functions.
+:class:`DrawJob` — a picture's name in the registry :mod:`pictures.games` (a game's name,
+or ``"chart"``) and its picklable arguments — so any game's picture runs through the same
+worker, which imports neither Discord nor the host. A picture's value that names its
+drawing (:class:`Picture`: Stack's :class:`~pictures.stack.FieldPicture`, the charts'
+:class:`~pictures.charts.GameChart` and :class:`~pictures.charts.StatsChart`…) may be
+given as it is: it becomes the job of that drawing. Each drawing's module is imported on
+its first job (matplotlib with the first chart, so the first table picture does not wait
+for it).
 
 A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
 and the event loop take turns at the interpreter lock (and so does a process pool's
 management thread), and every move waits behind them. So the bot keeps one worker
-process, ``python -m bot.painter``, and talks to it over its standard input and output
+process, ``python -m pictures.painter``, and talks to it over its standard input and output
 with asyncio's own pipes: the loop only writes a small pickled job and reads the PNG back, and the drawing runs on the other core. Answers come back in the
 order asked. If the worker dies, a new one is started; if none can be started, pictures
 are drawn on the loop's thread pool (``Painter("thread")`` does that from the start:
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import logging
 import os
 import pickle
@@ -40,11 +40,10 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
-from bot import fonts
-from bot.charts import GameChart, StatsChart
-from bot.image import FieldPicture, draw_field
+from pictures import fonts
+from pictures.games import CHART, drawing
 
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
@@ -54,34 +53,40 @@ WARM_AFTER = 1.0  # seconds of quiet before the worker loads matplotlib
 
 @dataclass(frozen=True, slots=True)
 class DrawJob:
-    """A picture to draw: ``function`` (``"bot.module:name"``, a module-level function of
-    the ``bot`` package returning PNG bytes) called with ``args``. Equal jobs draw equal
-    pictures (the table message caches by it), so ``args`` hold what the picture shows."""
+    """A picture to draw: ``picture`` (a name of :data:`pictures.games.DRAWINGS`: a game's
+    name, or ``"chart"``) drawn from ``args``. Equal jobs draw equal pictures (the table
+    message caches by it), so ``args`` hold what the picture shows."""
 
-    function: str
+    picture: str
     args: tuple[Any, ...] = ()
     chart: bool = False  # a matplotlib chart: drawn with the garbage collector paused
 
     def resolve(self) -> Callable[..., bytes]:
-        module, _, name = self.function.partition(":")
-        if not (module == "bot" or module.startswith("bot.")) or not name:
-            raise ValueError(f"not a draw function of the bot: {self.function!r}")
-        function: Callable[..., bytes] = getattr(importlib.import_module(module), name)
-        return function
+        """The drawing function (:exc:`~pictures.games.UnknownPicture` for a name that is
+        not registered)."""
+        return drawing(self.picture)
 
 
-Job = DrawJob | FieldPicture | GameChart | StatsChart
+class Picture(Protocol):
+    """A picture's value that names its drawing (:class:`~pictures.stack.FieldPicture`,
+    :class:`~pictures.charts.GameChart`…): it may be given to the painter as it is."""
+
+    @property
+    def PICTURE(self) -> str:  # a name of pictures.games.DRAWINGS (a class attribute)
+        ...
+
+
+Job = DrawJob | Picture
 
 
 def as_job(job: Job) -> DrawJob:
-    """Any job as a :class:`DrawJob` (Stack's pictures and the charts as they are)."""
+    """Any job as a :class:`DrawJob` (a picture's value as the job of its drawing)."""
     if isinstance(job, DrawJob):
         return job
-    if isinstance(job, FieldPicture):
-        return DrawJob("bot.image:draw_field", (job,))
-    if isinstance(job, GameChart | StatsChart):
-        return DrawJob("bot.charts:draw_chart", (job,), chart=True)
-    raise TypeError(f"nothing to draw in {job!r}")
+    name = getattr(type(job), "PICTURE", None)
+    if not isinstance(name, str):
+        raise TypeError(f"nothing to draw in {job!r}")
+    return DrawJob(name, (job,), chart=name == CHART)
 
 
 class DrawFailed(Exception):
@@ -101,7 +106,7 @@ class Painter:
         self._warm_jobs: tuple[DrawJob, ...] = ()
         self._warming: asyncio.Task[None] | None = None
         self.warm = False  # the worker has drawn the warm-up pictures (or: threads only)
-        self.warmed: list[str] = []  # the draw functions the worker has warmed up
+        self.warmed: list[str] = []  # the pictures the worker has warmed up
 
     def start(self, jobs: Iterable[Job] = ()) -> None:
         """Start the worker and warm it in the background: it draws ``jobs`` (a small
@@ -129,7 +134,7 @@ class Painter:
                 return
             for job in self._warm_jobs:
                 await self._in_worker(worker, job)
-                self.warmed.append(job.function)
+                self.warmed.append(job.picture)
             self.warm = self.worker_alive()
         except (ConnectionError, asyncio.IncompleteReadError, DrawFailed, OSError) as err:
             log.warning("the picture worker did not warm up (%r); drawing on threads", err)
@@ -187,7 +192,7 @@ class Painter:
                 self._worker = await asyncio.create_subprocess_exec(
                     sys.executable,
                     "-m",
-                    "bot.painter",
+                    "pictures.painter",
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                 )
@@ -236,15 +241,13 @@ class Painter:
 
 def draw_job(job: Job) -> bytes:
     """Draw any job: a game's picture, or a chart (matplotlib imported on the first)."""
-    if isinstance(job, FieldPicture):
-        return draw_field(job)
     job = as_job(job)
     return job.resolve()(*job.args)
 
 
 def warm_up() -> None:
     """Load matplotlib and the fonts charts use (by drawing a small one)."""
-    from bot.charts import SAMPLE_NAMES, GameChart, draw_chart
+    from pictures.charts import SAMPLE_NAMES, GameChart, draw_chart
 
     draw_chart(GameChart(SAMPLE_NAMES, ((1,) * len(SAMPLE_NAMES),), 10))
 
@@ -271,7 +274,7 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
     sent; what the first chart (or the warm-up) left alive — modules, fonts — is then
     frozen out of the collector's way.
     """
-    from bot import painter as this
+    from pictures import painter as this
 
     source, sink = sys.stdin.fileno(), sys.stdout.buffer
     fonts.prepare()  # every font's character map, before the first picture is asked for

@@ -8,7 +8,7 @@ on it, its draw passes and its hand as a fan of face-down cards with the count. 
 card of any hand: :class:`TablePicture` holds hand *sizes* only, so the worker that draws
 it is never even told a hidden card.
 
-Readable on a phone, like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380
+Readable on a phone, like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380
 CSS px, every text :data:`FONT` = 30 px (about Discord's own 16 px there).
 
 Fast: every part (the big card per colour and number, a fan per size, labels per text)
@@ -16,27 +16,26 @@ is drawn once, supersampled for smooth edges, cached, and pasted; the picture is
 to a fixed palette of the theme's colours and saved with fast PNG compression.
 :func:`draw_table` is pure and thread-safe; the bot runs it in the painter worker.
 
-``python -m bot.games.stackup_picture`` prints the bench (CPU ms per picture);
-``python -m bot.games.stackup_picture --save docs/pictures`` draws the docs' examples.
+``python -m pictures.stackup`` prints the bench (CPU ms per picture);
+``python -m pictures.stackup --save docs/pictures`` draws the docs' examples.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot import fonts
-from bot.palette import (
+from engine.stackup.cards import COLOUR_LETTERS, card_names
+from engine.stackup.state import StackUpState
+from pictures import fonts
+from pictures.palette import (
     THEMES,
     Colour,
     Ground,
@@ -46,9 +45,7 @@ from bot.palette import (
     ground_colour,
     palette,
 )
-from bot.picture_parts import Parts
-from engine.stackup.cards import COLOUR_LETTERS, card_names
-from engine.stackup.state import StackUpState
+from pictures.parts import Parts
 
 WIDTH = 760  # shown at ~380 CSS px on a phone
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -94,6 +91,8 @@ class TablePicture:
     ``last_cards`` are the cards of the last play (on the stack now, so public: a number
     play's cards, one special card, or nothing for a take, a pass or a kept draw);
     ``last_note`` says the rest in a few words ("skip", "→ Blue", "took 3")."""
+
+    PICTURE = "stackup"  # its drawing in pictures.games (a class attribute, not a field)
 
     names: tuple[str, ...]
     hand_sizes: tuple[int, ...]
@@ -840,21 +839,6 @@ SAMPLE_NAMES = (
 )
 
 
-def cpu_ms(draw: Callable[[TablePicture], object], pictures: Sequence[TablePicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
-def percentiles(times: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
-
-
 def _play_until(
     names: Sequence[str], seed: int, done: Callable[[StackUpState], bool], limit: int = 2000
 ) -> StackUpState:
@@ -904,6 +888,8 @@ def bench(samples: int = 50) -> list[str]:
     """CPU per picture (parts cached, as in a running bot) for 2, 4 and 6 seats; first,
     what the first picture costs with every part to build. The last line is
     ``picture 6 seats: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     fonts.prepare()
     forget_parts()
     lines = [
@@ -944,31 +930,18 @@ def showcase() -> dict[str, TablePicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_table(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.games.stackup_picture", description=(__doc__ or "").split("\n")[0]
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.stackup",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_table,
+        bench=bench,
+        samples=50,
     )
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=50, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        fonts.prepare()
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
 
 
 if __name__ == "__main__":

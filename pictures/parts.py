@@ -1,6 +1,6 @@
 """The parts a picture is composed of (labels, cards, chips…), built once and reused: one
-cache type and one build lock for every game's picture (:mod:`bot.image`,
-:mod:`bot.games.stackup_picture`)."""
+cache type and one build lock for every game's picture (:mod:`pictures.stack`,
+:mod:`pictures.stackup`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 # Every build runs under this lock, so a FreeType face (shared by every picture through
-# bot.fonts) or a half-built part is never used by two threads at once.
+# pictures.fonts) or a half-built part is never used by two threads at once.
 BUILD_LOCK = threading.RLock()
 
 

@@ -7,7 +7,7 @@ its 3 × 3 cards with their white and black squares, coordinates ``a``–``i`` u
 with each stack on its square: its top die large in its colour with its number, the dice
 under it as edges peeking below (so a stack looks as high as it is), and a column of
 small marks beside it, one per die bottom to top, each the die's colour *and shape*
-(● red, ■ blue, ▲ green, ◆ yellow: :func:`bot.palette.seat_mark`'s shapes in the same
+(● red, ■ blue, ▲ green, ◆ yellow: :func:`pictures.palette.seat_mark`'s shapes in the same
 colours), so hue never carries the meaning alone. The last move is an arrow along its
 path (its start and end squares tinted; a set is its square tinted and ringed). In a
 player's private panel, the piece they selected is the board's strongest mark (its
@@ -15,7 +15,7 @@ square filled gold in a thick frame; the last move is left out there) and its le
 destinations are marked: a dot on an empty square, corner brackets round a stack it may
 stack on.
 
-Readable on a phone like :mod:`bot.image`: :data:`WIDTH` = 760 px shown at about 380 CSS
+Readable on a phone like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380 CSS
 px, every text :data:`FONT` = 30 px (the dice's numbers larger).
 
 Fast: a square's tile (its colour, marks and stack) is drawn once supersampled and
@@ -24,27 +24,27 @@ supersampled on its own small mask, and saved with fast PNG compression.
 :func:`draw_board` is pure and thread-safe; the bot runs it in the painter worker with a
 :class:`BoardPicture` taken on the event loop (:meth:`BoardPicture.of`).
 
-``python -m bot.games.colorstack_picture`` prints the bench (CPU ms per picture);
-``python -m bot.games.colorstack_picture --save docs/pictures`` draws the docs' examples.
+``python -m pictures.colorstack`` prints the bench (CPU ms per picture);
+``python -m pictures.colorstack --save docs/pictures`` draws the docs' examples.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal
 
 from PIL import Image, ImageDraw
 
-from bot import fonts
-from bot.palette import Colour, Theme, blend, contrast_text, palette
+from engine.colorstack.board import COLOUR_LETTERS as LETTERS
+from engine.colorstack.moves import Set
+from engine.colorstack.state import ColorStackState, stack_text
+from pictures import fonts
+from pictures.palette import Colour, Theme, blend, contrast_text, palette
 
 __all__ = [
     "COLOUR_LETTERS",
@@ -83,7 +83,7 @@ SEAT_H = 50  # a player's row
 CHIP = 34  # a player's colour as a small die
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
-COLOUR_LETTERS = ("R", "B", "Y", "G")  # the record's colour letters
+COLOUR_LETTERS = tuple(LETTERS)  # the record's colour letters: R B Y G
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
 # Discord's 🟥🟦🟨🟩, as the text shows the colours (the same as Stack Up!'s cards)
 DIE_COLOURS: dict[str, Colour] = {
@@ -92,7 +92,7 @@ DIE_COLOURS: dict[str, Colour] = {
     "Y": (253, 203, 88),
     "G": (120, 177, 89),
 }
-# the shape of each colour: bot.palette's marks of the seats of these colours (red ●,
+# the shape of each colour: pictures.palette's marks of the seats of these colours (red ●,
 # blue ■, green ▲, yellow ◆), so every picture of the bot pairs a colour with one shape
 SHAPES = {"R": "circle", "B": "square", "G": "triangle", "Y": "diamond"}
 SHAPE_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆"}
@@ -118,6 +118,8 @@ class BoardPicture:
     ``path`` is the last move's path, start to end (``()``: no move yet); ``set_square``
     the square of a last move that was a set. ``selected`` and ``destinations`` are a
     private panel's: the piece chosen and where it may go."""
+
+    PICTURE = "colorstack"  # its drawing in pictures.games (a class attribute, not a field)
 
     rows: int
     black: tuple[bool, ...]
@@ -145,17 +147,39 @@ class BoardPicture:
     @classmethod
     def of(
         cls,
-        state: Any,
+        state: ColorStackState,
         *,
         theme: Theme = "dark",
         turn_seconds: int | None = None,
         selected: int | str | None = None,
     ) -> BoardPicture:
-        """The picture of a Color Stack state (``selected``: a square whose piece's legal
-        destinations are shown, as a private panel shows them)."""
-        from bot.games.colorstack_words import picture_facts
-
-        return cls(**picture_facts(state, selected), theme=theme, turn_seconds=turn_seconds)
+        """The picture of a Color Stack state (``selected``: a square, number or name,
+        whose piece's legal destinations are shown, as a private panel shows them)."""
+        if isinstance(selected, str):
+            selected = square_of(selected)
+        outcome = state.outcome()
+        pairs = state.colours or ((0, 2), (1, 3))
+        colours = tuple((COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in pairs)
+        last = state.last_turn
+        return cls(
+            rows=state.rows,
+            black=tuple(state.is_black(sq) for sq in range(state.squares)),
+            stacks=tuple(stack_text(state.stack(sq)) for sq in range(state.squares)),
+            names=(state.players[0], state.players[1]),
+            colours=(colours[0], colours[1]),
+            current=state.current_player,
+            winners=tuple(outcome.winners) if outcome is not None else (),
+            over=state.is_over,
+            ended_by=state.ended_by or "",
+            turns_taken=state.turns,
+            turn_limit=state.turn_limit,
+            path=tuple(state.last_path() or ()),
+            set_square=last[1].square if last is not None and isinstance(last[1], Set) else None,
+            selected=selected,
+            destinations=tuple(state.destinations(selected)) if selected is not None else (),
+            theme=theme,
+            turn_seconds=turn_seconds,
+        )
 
 
 def square_name(index: int) -> str:
@@ -719,21 +743,6 @@ def draw_board(picture: BoardPicture) -> bytes:
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 
 
-def cpu_ms(draw: Callable[[BoardPicture], object], pictures: Sequence[BoardPicture]) -> list[float]:
-    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
-    times = []
-    for picture in pictures:
-        start = time.thread_time_ns()
-        draw(picture)
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
-
-
-def percentiles(times: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
-
-
 def _play_until(
     names: Sequence[str],
     seed: int,
@@ -792,6 +801,8 @@ def bench(samples: int = 100) -> list[str]:
     """CPU per picture (parts cached, as in a running bot), light and heavy; first, what
     the first picture costs with every part to build. The last line is
     ``picture heavy: p50 X ms, p99 Y ms``."""
+    from pictures.samples import cpu_ms, percentiles
+
     fonts.prepare()
     forget_parts()
     first = cpu_ms(draw_board, sample_pictures("heavy", 1))[0]
@@ -844,31 +855,18 @@ def showcase() -> dict[str, BoardPicture]:
     }
 
 
-def save(folder: Path) -> list[Path]:
-    """Draw :func:`showcase` into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in showcase().items():
-        path = folder / name
-        path.write_bytes(draw_board(picture))
-        written.append(path)
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.games.colorstack_picture", description=(__doc__ or "").split("\n")[0]
+    from pictures import samples
+
+    samples.main(
+        argv,
+        module="pictures.colorstack",
+        doc=__doc__,
+        showcase=showcase,
+        draw=draw_board,
+        bench=bench,
+        samples=100,
     )
-    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
-    parser.add_argument("--samples", type=int, default=100, help="pictures per bench case")
-    args = parser.parse_args(argv)
-    if args.save is not None:
-        fonts.prepare()
-        for path in save(args.save):
-            print(path)
-        return
-    for line in bench(args.samples):
-        print(line)
 
 
 if __name__ == "__main__":

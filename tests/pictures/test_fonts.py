@@ -1,4 +1,4 @@
-"""Fonts for the pictures (bot/fonts.py): each character drawn by the first font that has
+"""Fonts for the pictures (pictures/fonts.py): each character drawn by the first font that has
 it, names in any script found in the Debian fonts, and something legible (never an empty
 box) for a character that no font has."""
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from bot import fonts
+from pictures import fonts
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 NOTO_CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")

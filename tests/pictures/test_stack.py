@@ -1,4 +1,4 @@
-"""The table picture (bot/image.py): a PNG of fixed width, laid out for a phone, in which
+"""The table picture (pictures/stack.py): a PNG of fixed width, laid out for a phone, in which
 every seat, unstacked die, pile and captured pile has its box inside the picture, no two
 labels overlap, whose turn it is and the last move are marked, and nothing is drawn
 outside the boxes; the same on any thread or process. Layout properties, not pixels."""
@@ -15,8 +15,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import fonts
-from bot.image import (
+from engine.game import Decision
+from engine.stack.ai import GreedyPlayer, RandomPlayer
+from engine.stack.render import COLOURS, SQUARES
+from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
+from engine.stack.state import StackState
+from pictures import fonts
+from pictures.palette import (
+    SEAT_COLOURS,
+    THEMES,
+    palette,
+    seat_colour,
+    seat_ink,
+    seat_mark,
+    seat_marker,
+)
+from pictures.stack import (
     FONT,
     ITEM_KINDS,
     WIDTH,
@@ -31,21 +45,7 @@ from bot.image import (
     showcase,
     sprite,
 )
-from bot.palette import (
-    SEAT_COLOURS,
-    THEMES,
-    palette,
-    seat_colour,
-    seat_ink,
-    seat_mark,
-    seat_marker,
-)
-from engine.game import Decision
-from engine.stack.ai import GreedyPlayer, RandomPlayer
-from engine.stack.render import COLOURS, SQUARES
-from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
-from engine.stack.state import StackState
-from tests.bot.test_fonts import needs_debian_fonts
+from tests.pictures.test_fonts import needs_debian_fonts
 
 NAMES = [f"Player {seat} with a very long name"[:32] for seat in range(MAX_PLAYERS)]
 HARD_NAMES = [

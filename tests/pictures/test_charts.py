@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from bot import fonts
-from bot.charts import (
+from persistence.records import RecentGame, ScoreSheet
+from pictures import fonts
+from pictures.charts import (
     WIDTH,
     GameChart,
     StatsChart,
@@ -25,7 +26,6 @@ from bot.charts import (
     sample_game,
     sample_stats,
 )
-from persistence.records import RecentGame, ScoreSheet
 
 PNG = b"\x89PNG\r\n\x1a\n"
 HOSTILE = (

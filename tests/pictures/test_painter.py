@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.charts import GameChart, StatsChart, sample_game, sample_stats
-from bot.image import FieldPicture
-from bot.painter import Painter
 from engine.stack.state import StackState
 from persistence.records import RecentGame
+from pictures.charts import GameChart, StatsChart, sample_game, sample_stats
+from pictures.painter import Painter
+from pictures.stack import FieldPicture
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -100,8 +100,8 @@ async def test_something_that_is_not_a_job_is_refused() -> None:
 def test_the_painter_and_table_pictures_load_no_matplotlib() -> None:
     code = (
         "import sys, random\n"
-        "from bot.painter import draw_job\n"
-        "from bot.image import FieldPicture\n"
+        "from pictures.painter import draw_job\n"
+        "from pictures.stack import FieldPicture\n"
         "from engine.stack.state import StackState\n"
         "s = StackState(('a', 'b')); s.resolve_chance(random.Random(1))\n"
         "draw_job(FieldPicture.of(s))\n"

@@ -1,0 +1,71 @@
+"""The pictures' command line, the same for every game's picture module: ``--save FOLDER``
+draws the module's showcase (the examples in ``docs/pictures/``), else the module's CPU
+bench is printed; and the bench's measures. A tool: nothing at run time imports it (the
+modules import it in their ``main`` and ``bench`` only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from pictures import fonts
+
+P = TypeVar("P")
+
+
+def cpu_ms(draw: Callable[[P], object], pictures: Iterable[P]) -> list[float]:
+    """CPU milliseconds (this thread's) that ``draw`` takes for each picture."""
+    times = []
+    for picture in pictures:
+        start = time.thread_time_ns()
+        draw(picture)
+        times.append((time.thread_time_ns() - start) / 1e6)
+    return times
+
+
+def percentiles(times: Sequence[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of ``times``."""
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+
+
+def save(folder: Path, pictures: Mapping[str, P], draw: Callable[[P], bytes]) -> list[Path]:
+    """Draw ``pictures`` (by file name) into ``folder``; the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, picture in pictures.items():
+        path = folder / name
+        path.write_bytes(draw(picture))
+        written.append(path)
+    return written
+
+
+def main(
+    argv: list[str] | None,
+    *,
+    module: str,
+    doc: str | None,
+    showcase: Callable[[], Mapping[str, P]],
+    draw: Callable[[P], bytes],
+    bench: Callable[[int], list[str]],
+    samples: int,
+) -> None:
+    """``python -m <module> [--save FOLDER] [--samples N]``."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {module}", description=(doc or "").split("\n")[0]
+    )
+    parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
+    parser.add_argument("--samples", type=int, default=samples, help="pictures per bench case")
+    args = parser.parse_args(argv)
+    if args.save is not None:
+        fonts.prepare()
+        for path in save(args.save, showcase(), draw):
+            print(path)
+        return
+    for line in bench(args.samples):
+        print(line)
