@@ -36,6 +36,7 @@ from engine.game import Decision, Event, Game, GameState
 
 # moves one call may play without a human's decision (a game that never waits is a bug)
 STEP_LIMIT = 100_000
+_UNBOUNDED = -1  # a bound never reached: a count down from it never hits 0, nor one up
 
 
 class By(Enum):
@@ -156,34 +157,36 @@ def _run(
     """The loop itself: returns the number of AI decisions taken. ``limit`` bounds the
     moves played; ``max_decisions`` the AI decisions (for a whole game played out)."""
     chance, over = Decision.CHANCE, Decision.OVER
+    by_chance, by_forced, by_ai = By.CHANCE, By.FORCED, By.AI
     automatic = game.automatic if game.forced_moves else None
     apply, sample = state.apply, state.sample_chance
-    moves = decisions = 0
+    moves_left = _UNBOUNDED if limit is None else limit
+    most_decisions = _UNBOUNDED if max_decisions is None else max_decisions
+    decisions = 0
     while True:
         decision = state.decision
         if decision is chance:
             move: Any = sample(rng)
             seat = None
-            by = By.CHANCE
+            by = by_chance
         elif decision is over:
             return decisions
         else:
             seat = state.current_player
-            move = automatic(state) if automatic is not None else None
-            by = By.FORCED
+            move = None if automatic is None else automatic(state)
+            by = by_forced
             if move is None:
-                choose = ai(seat) if ai is not None and seat is not None else None
+                choose = None if ai is None or seat is None else ai(seat)
                 if choose is None:
                     return decisions  # a human decides
-                if max_decisions is not None and decisions >= max_decisions:
+                if decisions == most_decisions:
                     raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
                 move = choose(state, rng)
                 decisions += 1
-                by = By.AI
-        if limit is not None:
-            if moves >= limit:
-                raise FlowError(f"{game.title} played {limit} moves without waiting for a player")
-            moves += 1
+                by = by_ai
+        if not moves_left:
+            raise FlowError(f"{game.title} played {limit} moves without waiting for a player")
+        moves_left -= 1
         events = apply(move, by=seat)
         if emit is not None:
             emit(Played(seat, move, events, by))
