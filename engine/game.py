@@ -3,7 +3,9 @@
 Each game is a package of :mod:`engine` with one :class:`Game` object (found by name in
 :mod:`engine.games`) and a state class of the :class:`GameState` shape. The host (the bot,
 the terminal, the benches, storage) only ever uses these two, so adding a game is one
-package plus one Discord module.
+package plus one Discord module; every hook a host reads is here, typed (the round scores
+of the score sheet, the goal of the table's head, the forced moves), and every host
+advances a game through the one table loop, :mod:`engine.flow`.
 
 Learned from OpenSpiel's Python games (a chance node is an explicit decision, drawn from
 an injected RNG, so a history of actions replays exactly) and boardgame.io (one reducer

@@ -56,6 +56,8 @@ def test_registry_finds_every_game_by_its_name_and_record_format(name: str) -> N
     assert 2 <= game.min_players <= game.max_players
     assert {"random", "greedy"} <= set(game.ai_levels)
     game.settings()  # every option has a default
+    # a game with forced moves says so, or the table loop never asks for them
+    assert game.forced_moves or type(game).automatic is Game.automatic
     with pytest.raises(games.UnknownGame, match="no game called"):
         games.get("chess")
 
