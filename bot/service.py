@@ -50,8 +50,18 @@ from bot import games
 from bot.games.base import DiscordGame, settings_error
 from bot.text import escape_name
 from bot.thinking import Thinker
+from engine import flow
 from engine.errors import AmbiguousMoveError, MoveError
-from engine.game import Decision, Event, GameEnded, GameState, RoundEnded, SetupError, TurnEnded
+from engine.game import (
+    Decision,
+    Event,
+    Game,
+    GameEnded,
+    GameState,
+    RoundEnded,
+    SetupError,
+    TurnEnded,
+)
 from persistence import (
     AlreadySeated,
     InvalidSettings,
@@ -193,28 +203,21 @@ def _now() -> datetime:
 
 
 def settle(
-    state: GameState[Any], rng: random.Random, happened: Callable[[Event, int | None], None]
+    game: Game[Any],
+    state: GameState[Any],
+    rng: random.Random,
+    happened: Callable[[Event, int | None], None],
 ) -> list[Any]:
     """Play what the table plays without asking — chance outcomes (drawn from ``rng``) and
-    the state's ``automatic()`` moves, when it has that method — until a player must
-    decide or the game is over; each event goes to ``happened`` with the seat that played
-    the move (``None`` for chance). Returns the moves played."""
-    played: list[Any] = []
-    automatic = getattr(state, "automatic", None)
-    while not state.is_over and len(played) < STEP_LIMIT:
-        if state.decision is Decision.CHANCE:
-            move, by = state.sample_chance(rng), None
-            events = state.apply(move)
-        else:
-            move = automatic() if automatic is not None else None
-            if move is None:
-                break
-            by = state.current_player
-            events = state.apply(move, by=by)
-        played.append(move)
-        for event in events:
-            happened(event, by)
-    return played
+    the game's forced moves — through the table loop (:func:`engine.flow.settle`) until a
+    player must decide or the game is over; each event goes to ``happened`` with the seat
+    that played the move (``None`` for chance), as it happens. Returns the moves played."""
+
+    def told(step: flow.Played) -> None:
+        for event in step.events:
+            happened(event, step.seat)
+
+    return [step.move for step in flow.settle(game, state, rng, on_step=told, limit=STEP_LIMIT)]
 
 
 class Step:
@@ -252,7 +255,7 @@ class Step:
             self.turns.append(escape_name(self._automatic(said, seat)))
         for event in events:
             self._happened(event, seat)
-        self.moves += settle(self.state, self.live.rng, self._happened)
+        self.moves += settle(self.game.game, self.state, self.live.rng, self._happened)
         self._auto = None
 
     def replay(self, move: Any) -> None:
@@ -700,7 +703,7 @@ class TableService:
                 state = game.new_state(names, rules)
             except SetupError as err:
                 raise Refusal(str(err)) from None
-            opening = settle(state, live.rng, lambda event, by: None)
+            opening = settle(game, state, live.rng, lambda event, by: None)
             info = await self.store.start_table(live.id, order, state, opening)
             live = self._track(info, state)
             live.turn_started = live.idle_since = self.now()

@@ -1168,7 +1168,7 @@ def warm_up_jobs() -> list[DrawJob]:
                 [f"player {n + 1}" for n in range(max(2, played.min_players))], settings
             )
             state = played.new_state(names, settings)
-            settle(state, random.Random(0), lambda event, seat: None)
+            settle(played, state, random.Random(0), lambda event, seat: None)
             job = game.picture(state, theme="dark", turn_seconds=None)
         except Exception:  # a game that cannot show a sample: its first picture is cold
             log.exception("no warm-up picture for %s", game.name)

@@ -1,8 +1,8 @@
 """``python -m engine.bench [--game NAME]``: random self-play through the game interface.
 
 Plays whole games between random players for a few seconds on one core, exactly as a
-host drives any game (:mod:`engine.selfplay`: chance outcomes from the RNG, forced moves
-played by the table, every decision by the game's ``random`` AI through ``apply``), and
+host drives any game (:mod:`engine.flow`, the table loop: chance outcomes from the RNG,
+forced moves played by the table, every decision by the game's ``random`` AI), and
 prints games/s and decisions/s. The last line is ``N games/s``. Stack: 4 players to 200;
 Stack Up!: 4 players (``--players`` changes it).
 """
@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 from engine import games
+from engine.flow import play_out
 from engine.game import Game
-from engine.selfplay import play_out
 
 NAMES = ("north", "east", "south", "west", "nw", "ne", "se", "sw")
 

@@ -3,7 +3,9 @@
 Each game is a package of :mod:`engine` with one :class:`Game` object (found by name in
 :mod:`engine.games`) and a state class of the :class:`GameState` shape. The host (the bot,
 the terminal, the benches, storage) only ever uses these two, so adding a game is one
-package plus one Discord module.
+package plus one Discord module; every hook a host reads is here, typed (the round scores
+of the score sheet, the goal of the table's head, the forced moves), and every host
+advances a game through the one table loop, :mod:`engine.flow`.
 
 Learned from OpenSpiel's Python games (a chance node is an explicit decision, drawn from
 an injected RNG, so a history of actions replays exactly) and boardgame.io (one reducer
@@ -78,6 +80,16 @@ class Outcome:
     scores: tuple[int, ...]
     ended_by: str
     higher_wins: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What ends a game besides its play, for a table's header and its end: the score a
+    player must reach (Stack's target) and the number of turns after which the game ends
+    (Stack Up!'s and Color Stack's turn limit); ``None`` where the game has none."""
+
+    target_score: int | None = None
+    turn_limit: int | None = None
 
 
 class SetupError(ValueError):
@@ -160,7 +172,9 @@ class Game(Generic[StateT]):
     settings: type[BaseModel]
     ai_levels: tuple[str, ...] = ("random", "greedy")
     record_format: str  # the "format" of its game records
-    forced_moves: bool = True  # False: automatic() is always None, hosts need not ask
+    # True: the game has forced moves (:meth:`automatic`); False: ``automatic`` is always
+    # ``None`` and the table loop (:mod:`engine.flow`) does not ask
+    forced_moves: bool = False
     higher_wins: bool = True  # how its outcome's scores count (Stack Up!: cards left, fewer)
     # True: a seat not to move may still make some moves (Color Stack's resignation), so a
     # host asks ``state.check(move, by=seat)`` instead of refusing whoever is not to move
@@ -201,11 +215,22 @@ class Game(Generic[StateT]):
 
     def automatic(self, state: StateT) -> Any | None:
         """The move the table plays now for the seat to act without asking (a forced turn:
-        Stack Up!'s stuck turn or a take with no Crash in hand), else ``None``. A host plays
-        these, like chance outcomes, until a player must decide. By default the state's own
-        ``automatic()`` if it has one."""
-        own = getattr(state, "automatic", None)
-        return own() if own is not None else None
+        Stack Up!'s stuck turn or a take with no Crash in hand), else ``None``. The table
+        loop (:mod:`engine.flow`) plays these, like chance outcomes, until a player must
+        decide; it asks only a game with :attr:`forced_moves`. By default: none."""
+        return None
+
+    # -- the score sheet and the header
+    def round_scores(self, state: StateT) -> Sequence[Sequence[int]]:
+        """The scores of every round ``state`` has finished, a figure per seat (Stack's
+        score sheet): one row per :class:`RoundEnded` the game has returned; a game not
+        played in rounds returns ``()``. Storage keeps them round by round."""
+        raise NotImplementedError
+
+    def goal(self, state: StateT) -> Goal:
+        """The target score or turn limit of ``state``'s game (its rules and settings), for
+        the table's header and the words of a draw at the turn limit."""
+        raise NotImplementedError
 
     # -- moves
     def encode_move(self, move: Any) -> Any:

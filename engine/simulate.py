@@ -1,7 +1,7 @@
 """``python -m engine.simulate [--game NAME]``: the greedy AI against random players.
 
-Plays whole games through the game interface (:mod:`engine.selfplay`) with one greedy
-player in a rotating seat and every other seat random, and reports the greedy player's win
+Plays whole games through the table loop (:mod:`engine.flow`) with one greedy player in
+a rotating seat and every other seat random, and reports the greedy player's win
 rate (a shared win counts as a win) next to what a random player would win. Stack: four
 players; Stack Up!: 2, 4 and 6 players (``--players`` chooses).
 
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import games
+from engine.flow import Chooser, play_out, settle
 from engine.game import Game
-from engine.selfplay import Chooser, play_out, settle
 
 NAMES = ("north", "east", "south", "west", "nw", "ne", "se", "sw")
 DEFAULT_PLAYERS = {"stack": (4,), "stackup": (2, 4, 6)}

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from engine import games
+from engine import flow, games
 from engine.errors import MoveError
 from engine.game import AIPlayer, Decision, Game, GameEnded, SetupError, TurnEnded
 
@@ -157,6 +157,7 @@ class TerminalGame:
         self.humans = [i for i, s in enumerate(self.seats) if s.ai is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.since: list[str] = []  # public lines since a hand was last shown
+        self.words = ""  # the words of the player's move being played
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -170,51 +171,49 @@ class TerminalGame:
         game, state = self.game, self.state
         self._tell(f"{game.title}: {', '.join(state.players)}.")
         while True:
-            self._settle()
+            # chance outcomes, forced moves and AI seats, through the table loop
+            flow.advance(game, state, self.rng, self._ai, on_step=self._said)
             if state.is_over:
                 self._finish()
                 return 0
             seat = state.current_player
             assert seat is not None
-            ai = self.seats[seat].ai
-            if ai is not None:
-                self._apply(seat, ai.choose(state, self.rng), chosen=True)
-                continue
             ended = self._human_turn(seat)
             if ended is not None:
                 self.say(f"{ABANDONED}: {ended}.")
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
-    def _settle(self) -> None:
-        """Chance outcomes and the moves the table plays without asking."""
-        state = self.state
-        while not state.is_over:
-            if state.decision is Decision.CHANCE:
-                self._apply(None, state.sample_chance(self.rng))
-                continue
-            forced = self.game.automatic(state)
-            if forced is None:
-                return
-            self._apply(state.current_player, forced)
+    def _ai(self, seat: int) -> flow.Chooser | None:
+        """The chooser of an AI seat (``None`` for a human's): it notes the chosen move's
+        words, read before the move changes the table."""
+        ai = self.seats[seat].ai
+        if ai is None:
+            return None
+        choose = ai.choose
 
-    def _apply(self, seat: int | None, move: Any, *, chosen: bool = False) -> None:
-        """Apply ``move`` and say what happened. A player's choice that ends no turn (Stack
-        Up!'s direction) is said as the player's choice."""
-        words = self.game.move_words(self.state, move) if chosen else ""
-        events = self.state.apply(move, by=seat)
-        state = self.state
+        def chooser(state: Any, rng: random.Random) -> Any:
+            move = choose(state, rng)
+            self.words = self.game.move_words(state, move)
+            return move
+
+        return chooser
+
+    def _said(self, step: flow.Played) -> None:
+        """Say what a move the table played led to. A player's choice that ends no turn
+        (Stack Up!'s direction) is said as the player's choice."""
+        state, seat, events = self.state, step.seat, step.events
         if (
-            chosen
+            step.by in (flow.By.AI, flow.By.PLAYER)
             and seat is not None
             and state.decision is Decision.TURN
             and state.current_player == seat
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
-            self._tell(f"{state.players[seat]} chose: {words}.")
+            self._tell(f"{state.players[seat]} chose: {self.words}.")
         for event in events:
             if isinstance(event, TurnEnded):
-                self._tell(self.game.turn_words(self.state, event))
+                self._tell(self.game.turn_words(state, event))
             elif isinstance(event, GameEnded):
                 self._tell("\n=== Game over.")
 
@@ -281,7 +280,8 @@ class TerminalGame:
             except MoveError as err:
                 self.say(str(err))
                 continue
-            self._apply(seat, move, chosen=True)
+            self.words = game.move_words(state, move)
+            flow.play(game, state, move, self.rng, by=seat, ai=self._ai, on_step=self._said)
             return None
 
     def _finish(self) -> None:

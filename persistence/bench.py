@@ -38,8 +38,8 @@ from typing import Any
 import aiosqlite
 from sqlalchemy import select
 
-from engine import games
-from engine.game import AIPlayer, Decision, Game
+from engine import flow, games
+from engine.game import AIPlayer, Game
 from persistence.schema import moves, seats, snapshots, tables
 from persistence.store import Store
 
@@ -47,33 +47,22 @@ GUILD = 1
 
 
 class Driver:
-    """Plays one game as the bot's host does: the random AI decides for the seat to act,
-    chance outcomes are drawn, and the table's own moves (``state.automatic()``, where the
-    game has it) are played, up to the next player's decision."""
+    """Plays one game as the bot's host does, through the table loop (:mod:`engine.flow`):
+    the random AI decides for the seat to act, then chance outcomes are drawn and the
+    game's forced moves played, up to the next player's decision."""
 
     def __init__(self, name: str) -> None:
         self.game: Game[Any] = games.get(name)
         self.ai: AIPlayer[Any] = self.game.make_ai("random")
 
     def settle(self, state: Any, rng: random.Random) -> list[Any]:
-        made = []
-        automatic = getattr(state, "automatic", None)
-        while not state.is_over:
-            if state.decision is Decision.CHANCE:
-                move = state.sample_chance(rng)
-            else:
-                move = automatic() if automatic is not None else None
-                if move is None:
-                    break
-            state.apply(move)
-            made.append(move)
-        return made
+        return [step.move for step in flow.settle(self.game, state, rng)]
 
     def step(self, state: Any, rng: random.Random) -> list[Any]:
         """The seat to act's move and what follows it: what one ``record_move`` stores."""
         move = self.ai.choose(state, rng)
-        state.apply(move)
-        return [move, *self.settle(state, rng)]
+        played = flow.play(self.game, state, move, rng, by=state.current_player)
+        return [step.move for step in played]
 
     async def start(self, store: Store, channel: int, rng: random.Random) -> tuple[int, int, Any]:
         """A table of two players and two AIs, started: (id, version, state)."""

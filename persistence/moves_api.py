@@ -69,7 +69,7 @@ class MovesAPI(StoreCore):
         for position, level in (to_ai or {}).items():
             check_position(table_id, position, seat_count)
             check_level(level, game)
-        rounds = round_scores_of(state)
+        rounds = round_scores_of(game, state)
         version_after = expected_version + len(moves_made)
         over = state.is_over
         due = (

@@ -1,14 +1,15 @@
 """What a game's end leaves in storage, for any game: the result (winners, each seat's
 final figure, how it ended) and each credited player's stats (the game's own figures).
 
-A game played in rounds (one that emits :class:`~engine.game.RoundEnded`) may keep its
-finished rounds' scores as ``state.round_scores`` (a list per round, a figure per seat):
-storage then keeps them, round by round, for the score sheet (:func:`round_scores_of`).
+A game played in rounds (one that emits :class:`~engine.game.RoundEnded`) gives its
+finished rounds' scores by :meth:`~engine.game.Game.round_scores` (a row per round, a
+figure per seat): storage keeps them, round by round, for the score sheet
+(:func:`round_scores_of`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -39,13 +40,10 @@ class CreditedStats(TypedDict):
     figures: dict[str, int]
 
 
-def round_scores_of(state: object) -> list[list[int]]:
-    """The scores of every round ``state`` has finished (``state.round_scores``, for a
-    game played in rounds), or none."""
-    rounds: Sequence[Sequence[int]] | None = getattr(state, "round_scores", None)
-    if rounds is None:
-        return []
-    return [list(r) for r in rounds]
+def round_scores_of(game: Game[Any], state: Any) -> list[list[int]]:
+    """The scores of every round ``state`` has finished (:meth:`Game.round_scores`: none
+    for a game not played in rounds)."""
+    return [list(r) for r in game.round_scores(state)]
 
 
 def result_of(game: Game[Any], state: Any, whole: Any) -> ResultRow:
@@ -64,7 +62,7 @@ def result_of(game: Game[Any], state: Any, whole: Any) -> ResultRow:
         scores=list(outcome.scores),
         ended_by=outcome.ended_by,
         higher_wins=outcome.higher_wins,
-        rounds_played=len(round_scores_of(state)),
+        rounds_played=len(round_scores_of(game, state)),
         figures=[checked_figures(game, game.stats_figures(whole, p)) for p in range(seat_count)],
     )
 

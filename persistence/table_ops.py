@@ -201,7 +201,7 @@ async def start_table(
         stated = initial.get("rules")
         rules = dict(stated) if isinstance(stated, dict) else {}
     logged = [game.encode_move(m) for m in opening]
-    rounds_done = len(round_scores_of(state))
+    rounds_done = len(round_scores_of(game, state))
     now = ctx.now
     # rewrite the seats in playing order (through temporary negative positions)
     for new, old in enumerate(seat_order):

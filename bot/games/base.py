@@ -17,9 +17,8 @@ message), starts with ``game.new_state``, reads typed moves with ``game.parse_mo
 plays AI seats with ``game.make_ai(level)`` (a level of ``game.thinking_levels`` chooses
 in a worker process, off the event loop: :mod:`bot.thinking`), plays a timed-out turn
 with ``game.hint``,
-and plays the chance outcomes (``state.sample_chance``) and, when the state has one,
-``state.automatic()`` (a move the table plays without asking: ``None`` when the player
-must decide) inside the same step. The events ``state.apply`` returns drive what the
+and plays the chance outcomes (``state.sample_chance``) and the game's forced moves
+(``game.automatic``) inside the same step, through the table loop (:mod:`engine.flow`). The events ``state.apply`` returns drive what the
 channel is told: :class:`~engine.game.TurnEnded` -> :meth:`DiscordGame.turn_text` (shown
 on the table message and to the mover), :class:`~engine.game.RoundEnded` ->
 :meth:`DiscordGame.round_text` (an outbox message, with the buttons of
@@ -441,13 +440,8 @@ class DiscordGame:
 
     def turn_limit(self, state: Any) -> int | None:
         """The number of turns after which ``state``'s game ends (the draw by the turn
-        limit names it), or ``None``: the state's ``turn_limit``, or its settings' or
-        rules' by default."""
-        for holder in (state, getattr(state, "settings", None), getattr(state, "rules", None)):
-            limit = getattr(holder, "turn_limit", None)
-            if isinstance(limit, int) and not isinstance(limit, bool):
-                return limit
-        return None
+        limit names it), or ``None``: the game's :meth:`~engine.game.Game.goal`."""
+        return self.game.goal(state).turn_limit
 
     def game_end_texts(self, state: Any) -> list[str]:
         """The channel's messages for the game's end (markdown, names escaped): how it

@@ -11,7 +11,7 @@ from engine.colorstack import ai, describe, notation, record, render
 from engine.colorstack.moves import AnyMove, Move, PlayerMove, Set, move_from_json, move_to_json
 from engine.colorstack.rules import PLAYERS, ColorStackSettings
 from engine.colorstack.state import FOUR_COLOURS, ColorStackState
-from engine.game import Game, Outcome, TurnEnded
+from engine.game import Game, Goal, Outcome, TurnEnded
 
 
 def _settings(settings: BaseModel) -> ColorStackSettings:
@@ -40,6 +40,14 @@ class ColorStackGame(Game[ColorStackState]):
 
     def state_from_dict(self, data: dict[str, Any]) -> ColorStackState:
         return ColorStackState.from_dict(data)
+
+    def round_scores(self, state: ColorStackState) -> Sequence[Sequence[int]]:
+        """Color Stack is not played in rounds."""
+        return ()
+
+    def goal(self, state: ColorStackState) -> Goal:
+        """The game is drawn at its turn limit (a house rule)."""
+        return Goal(turn_limit=state.turn_limit)
 
     def encode_move(self, move: Any) -> Any:
         return move_to_json(move)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.game import AIPlayer, Game, SetupError, TurnEnded
+from engine.game import AIPlayer, Game, Goal, SetupError, TurnEnded
 from engine.stack import describe, notation, record, render
 from engine.stack.ai import GreedyPlayer, make_ai
 from engine.stack.moves import FACES, Move, move_from_json, move_to_json
@@ -45,7 +45,7 @@ class StackGame(Game[StackState]):
     settings = HouseRules
     ai_levels = ("random", "greedy")
     record_format = record.FORMAT
-    forced_moves = False
+    forced_moves = False  # every turn is the player's choice
 
     def __init__(self) -> None:
         self._hinter = GreedyPlayer()
@@ -76,10 +76,6 @@ class StackGame(Game[StackState]):
 
     def holds_whole_game(self, state: StackState) -> bool:
         return state.has_full_history
-
-    def automatic(self, state: StackState) -> Any | None:
-        """Stack has no forced moves: every turn is the player's choice."""
-        return None
 
     def encode_move(self, move: Any) -> Any:
         return move_to_json(move)
@@ -148,6 +144,13 @@ class StackGame(Game[StackState]):
 
     def rules_of(self, state: StackState) -> StackRules:
         return state.rules
+
+    def round_scores(self, state: StackState) -> Sequence[Sequence[int]]:
+        return state.round_scores
+
+    def goal(self, state: StackState) -> Goal:
+        """First to the rules' target score wins; there is no turn limit."""
+        return Goal(target_score=state.rules.target_score)
 
 
 GAME = StackGame()

@@ -11,10 +11,13 @@ import random
 from pathlib import Path
 from typing import TextIO
 
+from engine import flow
 from engine.errors import MoveError
-from engine.game import Decision
+from engine.game import Decision, RoundEnded, TurnEnded
 from engine.stack.ai import GreedyPlayer
 from engine.stack.describe import last_turn_words, pile_words
+from engine.stack.game import GAME
+from engine.stack.moves import RollOff, RoundDice
 from engine.stack.notation import SYNTAX, parse_move
 from engine.stack.record import export_record
 from engine.stack.render import plain, render_field, render_score_sheet, square
@@ -65,6 +68,7 @@ class TerminalGame:
         # the one human at the keyboard is "you" in the words (their piles are "your")
         self.you: int | None = humans[0] if len(humans) == 1 else None
         self.shown = False  # whether the field on screen is the current one
+        self.contenders = self.state.contenders  # who rolls off, before the roll
 
     def say(self, text: str = "") -> None:
         self.stdout.write(plain(text) + "\n")
@@ -77,42 +81,53 @@ class TerminalGame:
     def _play(self) -> int:
         state = self.state
         self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
-        self._roll_off()
         while True:
-            if state.decision is Decision.CHANCE:
-                self._roll_round()
-                continue
+            # the dice rolled and the AI seats' turns, through the table loop
+            flow.advance(GAME, state, self.rng, self._ai, on_step=self._said)
             if state.is_over:
                 self._finish()
                 return 0
-            seat = self.seats[state.current]  # type: ignore[index]
-            if seat.ai is not None:
-                self._apply(seat.ai.choose(state, self.rng), auto=True)
-                continue
             ended = self._human_turn()
             if ended is not None:
                 self.say(f"{ABANDONED}: {ended}.")
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
-    def _roll_off(self) -> None:
-        state = self.state
-        while state.contenders is not None:
-            contenders = state.contenders
-            outcome = state.sample_chance(self.rng)
-            state.apply(outcome)
-            rolls = ", ".join(
-                f"{state.name(s)} {f}" for s, f in zip(contenders, state.rolloffs[-1], strict=True)
-            )
-            self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
-        assert state.first is not None
-        self.say(
-            "You go first." if state.first == self.you else f"{state.name(state.first)} goes first."
-        )
+    def _ai(self, seat: int) -> flow.Chooser | None:
+        ai = self.seats[seat].ai
+        return None if ai is None else ai.choose
 
-    def _roll_round(self) -> None:
+    def _said(self, step: flow.Played) -> None:
+        """Say what a move the table played led to, the state as it then is."""
         state = self.state
-        state.resolve_chance(self.rng)
+        if isinstance(step.move, RollOff):
+            self._rolled_off(step.move)
+        elif isinstance(step.move, RoundDice):
+            self._round_rolled()
+        for event in step.events:
+            if isinstance(event, TurnEnded):
+                self._turn_ended(event.seat)
+            elif isinstance(event, RoundEnded):
+                self._round_over()
+        self.contenders = state.contenders
+
+    def _rolled_off(self, outcome: RollOff) -> None:
+        state = self.state
+        assert self.contenders is not None
+        rolls = ", ".join(
+            f"{state.name(s)} {f}" for s, f in zip(self.contenders, outcome.rolls, strict=True)
+        )
+        self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
+        if state.contenders is None:
+            assert state.first is not None
+            self.say(
+                "You go first."
+                if state.first == self.you
+                else f"{state.name(state.first)} goes first."
+            )
+
+    def _round_rolled(self) -> None:
+        state = self.state
         if state.decision is Decision.CHANCE or state.current is None:
             return
         assert state.first is not None
@@ -164,26 +179,17 @@ class TerminalGame:
             except MoveError as err:
                 self.say(str(err))
                 continue
-            self._apply(move, auto=False)
+            flow.play(GAME, state, move, self.rng, by=p, ai=self._ai, on_step=self._said)
             return None
 
-    def _apply(self, move: object, *, auto: bool) -> None:
+    def _turn_ended(self, p: int) -> None:
+        """Say ``p``'s turn, just ended (a rerolled die placed, or left unstacked)."""
         state = self.state
-        p = state.current
-        assert p is not None
-        before_rounds = len(state.round_scores)
-        before_turns = sum(len(r["turns"]) for r in state.history)
-        state.apply(move)  # type: ignore[arg-type]
-        if state.decision is Decision.CHANCE and state.chance_kind == "roll":
-            state.apply(state.sample_chance(self.rng))
-        if sum(len(r["turns"]) for r in state.history) == before_turns:
-            return  # a rerolled die waits to be placed
         self.shown = False
         who = f"{square(p)} {state.name(p)}"
+        auto = self.seats[p].ai is not None
         text = last_turn_words(state, you=self.you) or ""
         self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
-        if len(state.round_scores) > before_rounds:
-            self._round_over()
 
     def _round_over(self) -> None:
         state = self.state

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.game import Game, Outcome, TurnEnded
+from engine.game import Game, Goal, Outcome, TurnEnded
 from engine.stackup import ai, describe, notation, record, render
 from engine.stackup.cards import CRASH, FLIP
 from engine.stackup.moves import Move, PlayerMove, move_from_json, move_to_json
@@ -32,6 +32,7 @@ class StackUpGame(Game[StackUpState]):
     ai_levels = ("random", "greedy")
     record_format = record.FORMAT
     higher_wins = False  # the outcome's scores are the cards left in hand
+    forced_moves = True  # a stuck turn, a take with no Crash in hand
 
     def new_state(self, players: Sequence[str], settings: BaseModel) -> StackUpState:
         """A table waiting for its deal (a chance outcome: ``sample_chance`` draws it)."""
@@ -39,6 +40,18 @@ class StackUpGame(Game[StackUpState]):
 
     def state_from_dict(self, data: dict[str, Any]) -> StackUpState:
         return StackUpState.from_dict(data)
+
+    def automatic(self, state: StackUpState) -> PlayerMove | None:
+        """The state's forced move (:meth:`StackUpState.automatic`), if any."""
+        return state.automatic()
+
+    def round_scores(self, state: StackUpState) -> Sequence[Sequence[int]]:
+        """Stack Up! is one hand, not played in rounds."""
+        return ()
+
+    def goal(self, state: StackUpState) -> Goal:
+        """The game ends at its turn limit (a house rule) if no hand empties first."""
+        return Goal(turn_limit=state.turn_limit)
 
     def encode_move(self, move: Any) -> Any:
         return move_to_json(move)

@@ -308,7 +308,7 @@ async def test_the_worker_process_chooses_a_legal_move_of_a_registered_game() ->
     and answers the encoded move (Stack Up!'s greedy AI stands in for a thinking one)."""
     game = games.get("stackup")
     state = game.new_state(("ann", "bob"), game.settings())
-    settle(state, random.Random(3), lambda event, by: None)
+    settle(game, state, random.Random(3), lambda event, by: None)
     thinker = Thinker("process", workers=1)
     try:
         move, why = await thinker.choose(game, state, "greedy", seed=11)

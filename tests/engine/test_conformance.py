@@ -4,7 +4,9 @@ As OpenSpiel checks every game with one random-simulation test: random games end
 an exception, every decision taken was legal, a state serialises and restores exactly, a
 finished game exports to a record that its checker accepts and that replays to the same
 game, the same seed plays the same game, and the parser answers arbitrary text with a
-move or one of the three errors, never anything else.
+move or one of the three errors, never anything else. Every game is played through the
+table loop production runs (:mod:`engine.flow`), and the contract's hooks that hosts
+read (forced moves, round scores, the goal) are checked along the way.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from hypothesis import strategies as st
 
 from engine import games
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from engine.game import Decision, Game, GameEnded, GameState, TurnEnded
-from engine.selfplay import play_out, settle
+from engine.flow import By, play, play_out, settle
+from engine.game import Decision, Game, GameEnded, GameState, Goal, RoundEnded, TurnEnded
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
 GAMES = games.names()
@@ -54,6 +56,8 @@ def test_registry_finds_every_game_by_its_name_and_record_format(name: str) -> N
     assert 2 <= game.min_players <= game.max_players
     assert {"random", "greedy"} <= set(game.ai_levels)
     game.settings()  # every option has a default
+    # a game with forced moves says so, or the table loop never asks for them
+    assert game.forced_moves or type(game).automatic is Game.automatic
     with pytest.raises(games.UnknownGame, match="no game called"):
         games.get("chess")
 
@@ -69,16 +73,26 @@ def test_random_games_end_and_every_decision_was_legal(name: str, data: st.DataO
     rand = game.make_ai("random")
     turns = 0
     ended = 0
+    rounds = 0
+    steps = settle(game, state, rng)
     while True:
-        for _seat, move, events in settle(game, state, rng):
-            json.dumps(game.encode_move(move))
-            turns += sum(isinstance(e, TurnEnded) for e in events)
-            ended += sum(isinstance(e, GameEnded) for e in events)
+        for step in steps:
+            json.dumps(game.encode_move(step.move))
+            assert (step.seat is None) is (step.by is By.CHANCE)
+            turns += sum(isinstance(e, TurnEnded) for e in step.events)
+            ended += sum(isinstance(e, GameEnded) for e in step.events)
+            rounds += sum(isinstance(e, RoundEnded) for e in step.events)
+        # the contract's hooks a host reads: a row of scores per round ended, the goal
+        assert len(game.round_scores(state)) == rounds
+        assert all(len(row) == players for row in game.round_scores(state))
+        assert isinstance(game.goal(state), Goal)
         if state.is_over:
             break
         assert state.decision is Decision.TURN
         seat = state.current_player
         assert seat is not None
+        # the table loop stopped: no forced move is left (and none where the game has none)
+        assert game.automatic(state) is None
         legal = list(state.legal_moves())
         assert legal, "a player to decide always has a legal move"
         assert len(set(legal)) == len(legal), "legal moves are distinct"
@@ -88,12 +102,13 @@ def test_random_games_end_and_every_decision_was_legal(name: str, data: st.DataO
         with pytest.raises(IllegalMoveError):
             state.check(move, by=other)  # not your turn
         assert game.decode_move(json.loads(json.dumps(game.encode_move(move)))) == move
-        events = state.apply(move, by=seat)
-        turns += sum(isinstance(e, TurnEnded) for e in events)
-        ended += sum(isinstance(e, GameEnded) for e in events)
+        steps = play(game, state, move, rng, by=seat)
+        assert steps[0].move == move and steps[0].seat == seat and steps[0].by is By.PLAYER
     outcome = state.outcome()
     assert outcome is not None and outcome.ended_by
     assert outcome.winners or outcome.ended_by in DRAWS  # a game without a winner is a draw
+    if outcome.ended_by == "turn_limit":  # the draw's words name the limit
+        assert game.goal(state).turn_limit is not None
     assert len(outcome.scores) == players
     assert ended == 1 and turns > 0
     assert list(state.legal_moves()) == []
@@ -118,6 +133,7 @@ def test_a_state_serialises_and_restores_exactly_and_plays_on_the_same(
         settle(game, state, rng)
         if state.is_over:
             break
+        # the player's move alone: the state may be left at a chance node
         state.apply(choose(state, rng), by=state.current_player)
     for data_dict in (state.to_dict(), game.snapshot(state)):
         text = json.dumps(data_dict)
@@ -176,12 +192,11 @@ def test_the_parser_answers_any_text_with_a_move_or_one_of_three_errors(
     rng = random.Random(seed)
     state = new_game(game, min(game.min_players + seed % 2, game.max_players))
     choose = game.make_ai("random").choose
+    settle(game, state, rng)
     for _ in range(stop):
-        settle(game, state, rng)
         if state.is_over:
             break
-        state.apply(choose(state, rng), by=state.current_player)
-    settle(game, state, rng)
+        play(game, state, choose(state, rng), rng, by=state.current_player)
     before = json.dumps(state.to_dict())
     seat = state.current_player
     try:
@@ -200,8 +215,8 @@ def test_every_legal_move_reads_back_from_its_notation(name: str) -> None:
     state = new_game(game, min(game.min_players + 1, game.max_players))
     choose = game.make_ai("random").choose
     checked = 0
+    settle(game, state, rng)
     while checked < 300:
-        settle(game, state, rng)
         if state.is_over:
             break
         seat = state.current_player
@@ -213,7 +228,7 @@ def test_every_legal_move_reads_back_from_its_notation(name: str) -> None:
                 assert move in err.candidates, typed
             assert game.move_words(state, move)
             checked += 1
-        state.apply(choose(state, rng), by=seat)
+        play(game, state, choose(state, rng), rng, by=seat)
     assert checked > 0
 
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from engine import games
 from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError
-from engine.game import Decision, Event, Game, GameEnded, Outcome, SetupError, TurnEnded
+from engine.game import Decision, Event, Game, GameEnded, Goal, Outcome, SetupError, TurnEnded
 
 Move = tuple[Any, ...]  # ("add", 1 | 2), ("pass",) or ("resign",)
 PASS: Move = ("pass",)
@@ -205,6 +205,12 @@ class DuelGame(Game[DuelState]):
 
     def state_from_dict(self, data: dict[str, Any]) -> DuelState:
         return DuelState.from_dict(data)
+
+    def round_scores(self, state: DuelState) -> Sequence[Sequence[int]]:
+        return ()
+
+    def goal(self, state: DuelState) -> Goal:
+        return Goal(turn_limit=state.settings.turn_limit)
 
     def encode_move(self, move: Any) -> Any:
         return list(move)

@@ -28,6 +28,7 @@ from engine.game import (
     Event,
     Game,
     GameEnded,
+    Goal,
     Outcome,
     TurnEnded,
 )
@@ -178,6 +179,12 @@ class ShedGame(Game[ShedState]):
 
     def holds_whole_game(self, state: ShedState) -> bool:
         return state.log_offset == 0
+
+    def round_scores(self, state: ShedState) -> Sequence[Sequence[int]]:
+        return ()
+
+    def goal(self, state: ShedState) -> Goal:
+        return Goal(turn_limit=state.settings.turn_limit)
 
     def encode_move(self, move: Any) -> Any:
         return list(move)

@@ -8,9 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine import games
+from engine import flow, games
 from engine.colorstack.moves import Resign
-from engine.game import Decision
 from tests.persistence.conftest import Backend
 from tests.persistence.helpers import GUILD
 
@@ -18,12 +17,7 @@ CHANNEL = 700
 
 
 def settle(state: Any, rng: random.Random) -> list[Any]:
-    made = []
-    while state.decision is Decision.CHANCE:
-        move = state.sample_chance(rng)
-        state.apply(move)
-        made.append(move)
-    return made
+    return [played.move for played in flow.settle(games.get("colorstack"), state, rng)]
 
 
 async def test_a_color_stack_game_resumes_after_a_restart_and_ends_by_resignation(

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from engine import games
-from engine.game import Decision, Game
+from engine import flow, games
+from engine.game import Game
 from engine.stack.rules import HouseRules
 from persistence import InvalidSettings, StorageError, Store
 from persistence.database import make_engine
@@ -33,28 +33,16 @@ def second_game(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     return games.get("stackup")
 
 
-def settle(state: Any, rng: random.Random) -> list[Any]:
-    """As a host plays a step on: the chance outcomes and the table's own moves
-    (``state.automatic()``, where the game has it) up to a player's decision."""
-    made = []
-    automatic = getattr(state, "automatic", None)
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            move = state.sample_chance(rng)
-        else:
-            move = automatic() if automatic is not None else None
-            if move is None:
-                break
-        state.apply(move)
-        made.append(move)
-    return made
+def settle(game: Game[Any], state: Any, rng: random.Random) -> list[Any]:
+    """As a host plays a step on (the table loop): the chance outcomes and the game's
+    forced moves up to a player's decision."""
+    return [played.move for played in flow.settle(game, state, rng)]
 
 
 def step(game: Game[Any], state: Any, rng: random.Random) -> list[Any]:
     """The random AI's decision for the seat to act, and what it leads to."""
     move = game.make_ai("random").choose(state, rng)
-    state.apply(move)
-    return [move, *settle(state, rng)]
+    return [played.move for played in flow.play(game, state, move, rng, by=state.current_player)]
 
 
 async def play(
@@ -86,7 +74,7 @@ async def start(
     names = game.seat_order([s.name for s in info.seats], settings)
     state = game.new_state(names, settings)
     rng = random.Random(seed)
-    opening = settle(state, rng)
+    opening = settle(game, state, rng)
     order = [[s.name for s in info.seats].index(n) for n in names]
     info = await store.start_table(info.id, order, state, opening, rules=settings)
     assert info.rules_record == settings.model_dump(mode="json")
