@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "persistence", "pictures", "bot")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -36,3 +38,17 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     command = ci[-1]
     assert command.startswith("python -m pip install")
     assert f"    {command}\n" in readme
+
+
+def test_every_rule_book_a_docstring_names_is_in_the_repository() -> None:
+    """A docstring's ``….md`` path names a file of this repository (the rule books and
+    record formats are docs/*.md), not a copy kept somewhere else."""
+    named = re.compile(r"``([\w./-]+\.md)``")
+    missing = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name in named.findall(path.read_text())
+        if not (ROOT / name).is_file()
+    ]
+    assert not missing, "\n".join(missing)
