@@ -1,4 +1,5 @@
-"""The code is formatted, linted and typed (ruff; mypy strict on engine, persistence, pictures)."""
+"""The code is formatted, linted and typed (ruff; mypy strict on engine, persistence, pictures),
+and its imports keep the layers (import-linter)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,20 @@ def test_ruff_format() -> None:
 
 def test_mypy() -> None:
     proc = run("mypy", "engine", "persistence", "pictures", "bot")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_import_contracts() -> None:
+    """import-linter's contracts (pyproject.toml): the layers, what each package may not
+    import, benches as tools, and no circles."""
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    proc = subprocess.run(
+        [str(lint_imports), "--no-cache", "--no-logo"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
