@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import itertools
 import random
 import shutil
 import statistics
@@ -44,6 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.bench_kit import BenchBot, arrive
 from bot.service import Player, Refusal
 from bot.tables import Tables
 from engine.stack.ai import RandomPlayer
@@ -52,80 +52,6 @@ from pictures.painter import Painter
 
 GUILD = 1
 TARGET_P99_MS = 250.0
-
-
-class BenchMessage:
-    def __init__(self, channel: BenchChannel, message_id: int) -> None:
-        self.channel = channel
-        self.id = message_id
-
-    async def edit(self, **kwargs: Any) -> BenchMessage:
-        self.channel.calls += 1
-        _consume(kwargs)
-        return self
-
-    async def delete(self) -> None:
-        self.channel.calls += 1
-
-
-class Permissions:
-    attach_files = True
-
-
-class BenchGuild:
-    me = object()
-
-
-class BenchChannel:
-    """A stand-in for a text channel: answers every call at once and counts them."""
-
-    ids = itertools.count(1)
-
-    def __init__(self, channel_id: int) -> None:
-        self.id = channel_id
-        self.calls = 0
-        self.guild = BenchGuild()
-
-    def permissions_for(self, _member: Any) -> Permissions:
-        return Permissions()
-
-    async def send(self, content: str | None = None, **kwargs: Any) -> BenchMessage:
-        self.calls += 1
-        _consume(kwargs)
-        return BenchMessage(self, next(self.ids))
-
-    def get_partial_message(self, message_id: int) -> BenchMessage:
-        return BenchMessage(self, message_id)
-
-    def history(self, limit: int = 0) -> Any:
-        async def empty() -> Any:
-            return
-            yield
-
-        return empty()
-
-
-def _consume(kwargs: dict[str, Any]) -> None:
-    """Read the attached picture as discord.py would when uploading it."""
-    files = list(kwargs.get("attachments") or [])
-    if kwargs.get("file") is not None:
-        files.append(kwargs["file"])
-    for f in files:
-        f.fp.read()
-
-
-class BenchBot:
-    def __init__(self) -> None:
-        self.channels: dict[int, BenchChannel] = {}
-        self.user = None
-
-    def get_channel(self, channel_id: int) -> BenchChannel:
-        channel = self.channels.get(channel_id)
-        if channel is None:
-            channel = self.channels[channel_id] = BenchChannel(channel_id)
-        return channel
-
-    get_partial_messageable = get_channel
 
 
 class Bench:
@@ -201,19 +127,6 @@ class Bench:
         start = time.perf_counter()
         await asyncio.gather(*(table(c) for c in channels))
         return time.perf_counter() - start
-
-
-async def arrive(
-    arrivals: asyncio.Queue[float], rng: random.Random, mean_gap: float, stop: float
-) -> None:
-    """Put each arrival's time (exponential gaps of ``mean_gap`` s on average: an open
-    loop) into ``arrivals`` until ``stop``, then ``-1``."""
-    due = time.perf_counter() + rng.expovariate(1 / mean_gap)
-    while due < stop:
-        await asyncio.sleep(max(0.0, due - time.perf_counter()))
-        arrivals.put_nowait(due)
-        due += rng.expovariate(1 / mean_gap)
-    arrivals.put_nowait(-1)
 
 
 def pct(values: list[float], q: int) -> float:

@@ -140,7 +140,7 @@ class StackBot(commands.Bot):
         await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
         self.cluster = Cluster(self.store, config, node=self.node)
         self._tables.use_cluster(self.cluster)
-        self.shards_host = BotShards(self)  # type: ignore[arg-type]
+        self.shards_host = BotShards(self, self._tables, self.cluster)  # type: ignore[arg-type]
         await self.cluster.start(self.shards_host)
         log.info(
             "serving shards %s of %d as %s",

@@ -9,7 +9,7 @@ one turn clock per table, the outbox) — with Discord replaced by a stand-in: t
 is this driver, which sends each table's moves, as interactions would arrive, to the
 process serving the table's shard (found in the cluster's registry in Redis, as Discord
 routes a guild's events to the session that identified its shard), and channels answer at
-once (:class:`bot.bench.BenchBot`). A move is a random legal move of the player to move,
+once (:class:`bot.bench_kit.BenchBot`). A move is a random legal move of the player to move,
 chosen by the process and played through ``TableService.move`` with a unique interaction
 id; the driver counts it acknowledged when the answer comes back (after its commit).
 
@@ -109,7 +109,7 @@ class Node:
         self.rng = random.Random(args.seed)
 
     async def run(self) -> None:
-        from bot.bench import BenchBot
+        from bot.bench_kit import BenchBot
         from bot.cluster import Cluster, ClusterConfig, node_id, parse_shards
         from bot.tables import Tables
         from engine.stack.ai import RandomPlayer
@@ -590,7 +590,7 @@ class Driver:
     ) -> RunFigures:
         """Moves arrive at ``rate`` per second in all (exponential gaps per table), for
         ``seconds``; then the moves still under way are waited for."""
-        from bot.bench import arrive
+        from bot.bench_kit import arrive
 
         tables = self.args.tables
         mean_gap = tables / rate

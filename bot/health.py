@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import statistics
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from aiohttp import web
@@ -26,40 +25,21 @@ from discord.ext import tasks
 from bot.sharding import gateway_latencies
 
 if TYPE_CHECKING:
-    from bot.client import StackBot
+    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 LOG_EVERY = 60.0  # seconds between two health lines in the log
-WINDOW = 60.0  # seconds of moves the latency figures cover
 
 
-class Timings:
-    """Durations of one kind of work over the last ``WINDOW`` seconds."""
+class Watched(Protocol):
+    """What the report reads of its bot (:class:`bot.client.StackBot` is it): its tables
+    (``None`` until they are loaded) and its gateway latency; also, where the bot has them,
+    ``cluster`` (one process of several) and ``serving`` (start-up is over)."""
 
-    def __init__(self, window: float = WINDOW, most: int = 200_000) -> None:
-        self.window = window
-        self._samples: deque[tuple[float, float]] = deque(maxlen=most)
+    _tables: Tables | None
 
-    def add(self, seconds: float) -> None:
-        self._samples.append((time.monotonic(), seconds))
-
-    def recent(self) -> list[float]:
-        since = time.monotonic() - self.window
-        while self._samples and self._samples[0][0] < since:
-            self._samples.popleft()
-        return [s for _, s in self._samples]
-
-    def summary(self) -> dict[str, float | int]:
-        """``count``, and ``p50_ms`` and ``p99_ms`` when there are samples."""
-        values = self.recent()
-        out: dict[str, float | int] = {"count": len(values)}
-        if len(values) >= 2:
-            cuts = statistics.quantiles(values, n=100)
-            out["p50_ms"] = round(cuts[49] * 1000, 1)
-            out["p99_ms"] = round(cuts[98] * 1000, 1)
-        elif values:
-            out["p50_ms"] = out["p99_ms"] = round(values[0] * 1000, 1)
-        return out
+    @property
+    def latency(self) -> float: ...
 
 
 class LoopLag:
@@ -83,7 +63,7 @@ class LoopLag:
 class Health:
     """The health report of a bot process, logged every minute and served over HTTP."""
 
-    def __init__(self, bot: StackBot, port: int | None, host: str = "0.0.0.0") -> None:
+    def __init__(self, bot: Watched, port: int | None, host: str = "0.0.0.0") -> None:
         self.bot = bot
         self.port = port
         self.host = host

@@ -20,20 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
+from discord.ext import commands
 
 from bot import games
+from bot.games.base import Host
 from bot.story import may_attach
 from bot.text import fit_message
 from persistence import LeaseLost, StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
-
-if TYPE_CHECKING:
-    from bot.tables import Tables  # the host: outbox rows are delivered through it
 
 log = logging.getLogger(__name__)
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
@@ -42,10 +41,47 @@ CLOCK_SKEW = timedelta(minutes=2)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class Outbox:
-    """The outbox delivery of every table, for :class:`~bot.tables.Tables`."""
+class Budget(Protocol):
+    """Message creates per channel, kept within Discord's rate limit."""
 
-    def __init__(self, tables: Tables) -> None:
+    async def acquire(self, channel_id: int, count: int = 1) -> None: ...
+
+
+class OutboxHost(Host, Protocol):
+    """What the outbox uses of its host (:class:`bot.tables.Tables` is it), besides what
+    a game may use (:class:`~bot.games.base.Host`: a game's end chart is drawn for it)."""
+
+    @property
+    def bot(self) -> commands.Bot:
+        """The bot (its own user: its posts are looked for)."""
+        ...
+
+    @property
+    def budget(self) -> Budget:
+        """The channels' message budget."""
+        ...
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process serves the server's tables now."""
+        ...
+
+    def channel(self, channel_id: int) -> Any:
+        """The channel to send to."""
+        ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
+        """Run ``coro`` in the background (a delivery tried again later)."""
+        ...
+
+    async def final_edit(self, table_id: int) -> None:
+        """The last edit of a closed table's message."""
+        ...
+
+
+class Outbox:
+    """The outbox delivery of every table, for its host (:class:`~bot.tables.Tables`)."""
+
+    def __init__(self, tables: OutboxHost) -> None:
         self.tables = tables
         self._delivering: dict[int, asyncio.Lock] = {}
         self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
@@ -66,12 +102,12 @@ class Outbox:
                     pending = await self.tables.store.pending_outbox(table_id)
                 except StorageError as err:  # the database is unreachable: later
                     log.warning("outbox of table %s: not read (%s); will retry", table_id, err)
-                    self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                    self.tables.spawn(self._redeliver(table_id, guild_id), "redeliver")
                     return
                 for item in pending:
                     if item.id in self._unmarked:  # posted already: only its mark is owed
                         if not await self._mark(item):
-                            self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                            self.tables.spawn(self._redeliver(table_id, guild_id), "redeliver")
                             return
                         continue
                     guild_id = item.guild_id if item.guild_id is not None else guild_id
@@ -79,12 +115,12 @@ class Outbox:
                         ours = guild_id is None or await self._still_ours(guild_id)
                     except StorageError as err:  # the database is unreachable: later
                         log.warning("outbox %s: lease not confirmed (%s); will retry", item.id, err)
-                        self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                        self.tables.spawn(self._redeliver(table_id, guild_id), "redeliver")
                         return
                     if not ours:
                         return  # the shard went to another process meanwhile
                     if not await self._deliver_one(item):
-                        self.tables._spawn(self._redeliver(table_id, guild_id), "redeliver")
+                        self.tables.spawn(self._redeliver(table_id, guild_id), "redeliver")
                         return
         finally:
             if not lock.locked() and self._delivering.get(table_id) is lock:
@@ -132,7 +168,7 @@ class Outbox:
                 if item.kind == "round" and item.round_no is not None:
                     view = await self._round_view(item)
                 await tables.budget.acquire(item.channel_id)
-                await tables._channel(item.channel_id).send(
+                await tables.channel(item.channel_id).send(
                     fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
                 )
                 if view is not None:
@@ -183,7 +219,7 @@ class Outbox:
         """A game's end: its text with the chart of the game attached; the text alone when
         the chart cannot be drawn, or the bot may not attach files there."""
         tables = self.tables
-        channel = tables._channel(item.channel_id)
+        channel = tables.channel(item.channel_id)
         content = fit_message(item.content)
         chart = None
         if may_attach(channel):

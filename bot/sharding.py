@@ -24,7 +24,8 @@ import discord
 from discord.gateway import DiscordWebSocket
 
 if TYPE_CHECKING:
-    from bot.client import ShardedStackBot
+    from bot.cluster import Cluster
+    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = 120.0  # seconds for one gateway shard to connect
@@ -34,26 +35,29 @@ DISCONNECT_WAIT = 5.0  # seconds a disconnect waits for its shards' cancelled co
 
 class BotShards:
     """What the bot does with the shards the cluster gives it (a
-    :class:`~bot.cluster.ShardHost`)."""
+    :class:`~bot.cluster.ShardHost`): its client (the gateway, a
+    :class:`~bot.client.ShardedStackBot`), its tables and its cluster are given to it."""
 
-    def __init__(self, bot: ShardedStackBot) -> None:
+    def __init__(self, bot: discord.AutoShardedClient, tables: Tables, cluster: Cluster) -> None:
         self.bot = bot
+        self.tables = tables
+        self.cluster = cluster
         self.launched = False  # the client's gateway has started
         self._gateway = asyncio.Lock()
         self._connecting: dict[int, asyncio.Task[None]] = {}
 
     async def adopt(self, shard_count: int, shards: frozenset[int]) -> None:
-        await self.bot.tables.adopt(shard_count, shards)
+        await self.tables.adopt(shard_count, shards)
         for shard in shards:
             self._connect_later(shard)
 
     async def release(self, shard_count: int, shards: frozenset[int]) -> None:
         await self.disconnect(shards)
-        await self.bot.tables.release(shard_count, shards)
+        await self.tables.release(shard_count, shards)
 
     async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
         await self.disconnect(shards)
-        await self.bot.tables.drop(shard_count, shards)
+        await self.tables.drop(shard_count, shards)
 
     def _connect_later(self, shard: int) -> None:
         running = self._connecting.get(shard)
@@ -64,8 +68,7 @@ class BotShards:
 
     async def _keep_connecting(self, shard: int) -> None:
         """Connect the shard's gateway, again after a failure, while the shard is held."""
-        cluster = self.bot.cluster
-        while cluster is not None and shard in cluster.held:
+        while shard in self.cluster.held:
             try:
                 await asyncio.wait_for(self.connect(frozenset({shard})), CONNECT_TIMEOUT)
                 return
@@ -74,7 +77,7 @@ class BotShards:
             await asyncio.sleep(CONNECT_RETRY)
 
     def health(self) -> dict[str, Any]:
-        figures = self.bot.tables.health()
+        figures = self.tables.health()
         figures["gateway_ms"] = {
             shard: round(latency * 1000, 1) for shard, latency in gateway_latencies(self.bot)
         }
@@ -86,7 +89,7 @@ class BotShards:
         """The client connects: launch the shards held now (the others as they come)."""
         async with self._gateway:
             bot = self.bot
-            held = sorted(bot.cluster.ready) if bot.cluster is not None else []
+            held = sorted(self.cluster.ready)
             bot.shard_ids = held
             bot._connection.shard_count = bot.shard_count
             bot._connection.shard_ids = held
@@ -143,8 +146,7 @@ class BotShards:
         """A shard connected (or resumed) that this process does not hold — a client that
         connects every shard it was built with, as a test's simulated Discord does, or a
         resume Discord asked for just as the shard was given up: disconnect it."""
-        cluster = self.bot.cluster
-        if cluster is not None and shard_id not in cluster.held:
+        if shard_id not in self.cluster.held:
             await self.disconnect(frozenset({shard_id}))
 
 

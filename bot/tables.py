@@ -43,7 +43,6 @@ from discord.ext import commands
 
 from bot import games
 from bot.games.base import DiscordGame, Panel
-from bot.health import Timings
 from bot.outbox import REDELIVER_AFTER, Outbox
 from bot.render import lobby_text
 from bot.service import (
@@ -58,6 +57,7 @@ from bot.service import (
 )
 from bot.text import fit_message
 from bot.thinking import Thinker
+from bot.timings import Timings
 from bot.views import (
     PICTURE,
     STOPPING,
@@ -180,7 +180,7 @@ class Tables:
         self.cluster: Cluster | None = None
         self.move_timings = Timings()  # answering a move, for the health report
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` in the background; an error is logged, never lost or fatal."""
         task = asyncio.get_running_loop().create_task(self._logged(coro, name))
         self._tasks.add(task)
@@ -249,7 +249,7 @@ class Tables:
         for item in pending:
             channels.setdefault(item.channel_id, ([], []))[1].append(item)
         for channel_id, (lives, items) in channels.items():
-            self._spawn(self._recover(channel_id, lives, items), "recover channel")
+            self.spawn(self._recover(channel_id, lives, items), "recover channel")
         where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
         log.info("resumed %d active tables%s", len(tables), where)
 
@@ -333,7 +333,7 @@ class Tables:
     async def _recover(
         self, channel_id: int, lives: list[LiveTable], items: list[OutboxItem]
     ) -> None:
-        channel = self._channel(channel_id)
+        channel = self.channel(channel_id)
         recent: list[discord.Message] = []
         me = self.bot.user
         with contextlib.suppress(discord.HTTPException, AttributeError):
@@ -465,7 +465,8 @@ class Tables:
             )
         return record
 
-    def _channel(self, channel_id: int) -> Any:
+    def channel(self, channel_id: int) -> Any:
+        """The channel to send to (a partial one when it is not cached)."""
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
     async def _settings(self, info: TableInfo) -> Any:
@@ -588,7 +589,7 @@ class Tables:
             record.dirty = True
             return
         record.editing = True
-        self._spawn(self._edit_loop(live, record), "table edit")
+        self.spawn(self._edit_loop(live, record), "table edit")
 
     async def _edit_loop(self, live: LiveTable, record: TableMessage) -> None:
         loop = asyncio.get_running_loop()
@@ -609,7 +610,7 @@ class Tables:
             record.editing = False
 
     async def _edit(self, live: LiveTable, record: TableMessage) -> None:
-        channel = self._channel(record.channel_id)
+        channel = self.channel(record.channel_id)
         now = discord.utils.utcnow()
         stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
         if record.message_id is None or stale or record.messages_since >= REPOST_AFTER_MESSAGES:
@@ -638,7 +639,7 @@ class Tables:
     ) -> None:
         """Post the table message anew at the bottom of the channel (pinging ``ping`` only)
         and delete the old one. Call with ``record.lock`` held."""
-        channel = self._channel(record.channel_id)
+        channel = self.channel(record.channel_id)
         old = record.message_id
         version = live.version  # what is shown (a move committed meanwhile is pinged anew)
         payload, picture = await self._render(live, channel, note=note)
@@ -700,7 +701,7 @@ class Tables:
         info = loaded.info
         if info.message_id is None:
             return
-        channel = self._channel(info.message_channel_id or info.channel_id)
+        channel = self.channel(info.message_channel_id or info.channel_id)
         picture: discord.File | None = None
         state = loaded.state
         game = games.get(info.game)
@@ -743,7 +744,7 @@ class Tables:
         if live.away:  # its shard went to another process, which says it all
             return
         if outcome.announced:
-            self._spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
+            self.spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
         self.refresh(live)
 
     # ------------------------------------------------------------ lobby
@@ -810,7 +811,7 @@ class Tables:
             await self.say(interaction, note)
         if not live.info.is_active and live.info.status == "abandoned" and live.state is None:
             # a lobby left by its last player: no game was played, so no outbox
-            self._spawn(self.final_edit(live.id), "lobby closed")
+            self.spawn(self.final_edit(live.id), "lobby closed")
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(
@@ -1063,9 +1064,9 @@ class Tables:
         record = self.message(live)
         self._stop_clock(live.id)
         if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
-            record.clock = self._spawn(self._ai_turn(live, live.version), "AI turn")
+            record.clock = self.spawn(self._ai_turn(live, live.version), "AI turn")
             return
-        record.clock = self._spawn(self._clock(live, live.version), "table clock")
+        record.clock = self.spawn(self._clock(live, live.version), "table clock")
 
     async def _ai_turn(self, live: LiveTable, version: int) -> None:
         """The turns AI seats owe, as a step of their own: those a move left for later (a

@@ -2,8 +2,8 @@
 
 The record's ``format`` names its game (``stack-record/1``, ``stackup-record/1``…); the
 record goes to that game's checker, which prints exactly one JSON object on stdout as the
-game's record page specifies (``shared/spec/record-format.md`` for Stack,
-``stackup-record.md`` for Stack Up!): exit 0 for a legal record, 1 for an illegal or
+game's record page specifies (``docs/record-format.md`` for Stack,
+``docs/stackup-record.md`` for Stack Up!): exit 0 for a legal record, 1 for an illegal or
 malformed one (or a file that cannot be read as JSON), 2 for a wrong command line. A file
 that is not JSON, or whose format no game knows, is answered as Stack's checker always
 did (Stack's output is unchanged byte for byte).

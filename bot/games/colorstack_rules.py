@@ -1,4 +1,4 @@
-"""``/rules`` for Color Stack: the rule book (``shared/spec/colorstack-rules.md``) in
+"""``/rules`` for Color Stack: the rule book (``docs/colorstack-rules.md``) in
 brief, in English and in Japanese, with how to play it on Discord.
 
 The printed game is Japanese, and the rule book follows the Japanese original where the

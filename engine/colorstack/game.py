@@ -21,7 +21,7 @@ def _settings(settings: BaseModel) -> ColorStackSettings:
 
 
 class ColorStackGame(Game[ColorStackState]):
-    """The board game Color Stack (``shared/spec/colorstack-rules.md``)."""
+    """The board game Color Stack (``docs/colorstack-rules.md``)."""
 
     name = "colorstack"
     title = "Color Stack"

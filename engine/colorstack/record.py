@@ -1,6 +1,6 @@
 """Color Stack game records (``colorstack-record/1``): export a game, replay one, check one.
 
-The format and the checker's output are specified in ``shared/spec/colorstack-record.md``.
+The format and the checker's output are specified in ``docs/colorstack-record.md``.
 :func:`check` returns exactly the checker's JSON object: ``{"ok": true, "turns",
 "finished", "winner", "ended_by", "to_move", "board"}`` for a legal record, ``{"ok":
 false, "turn", "error"}`` for a wrong one, ``turn`` counting the entries of ``turns`` from 1

@@ -1,5 +1,5 @@
 """The table's options for Color Stack as a validated settings model, and the fixed
-numbers of the rule book (``shared/spec/colorstack-rules.md``)."""
+numbers of the rule book (``docs/colorstack-rules.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The state of a game of Color Stack, following ``shared/spec/colorstack-rules.md`` to
+"""The state of a game of Color Stack, following ``docs/colorstack-rules.md`` to
 the letter.
 
 A game is one chance outcome, :class:`~engine.colorstack.moves.Setup` (OpenSpiel's chance

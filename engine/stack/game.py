@@ -36,7 +36,7 @@ target wins; ties play another round (or share the win).
 
 
 class StackGame(Game[StackState]):
-    """The dice game Stack (``shared/spec/stack-rules.md``)."""
+    """The dice game Stack (``docs/stack-rules.md``)."""
 
     name = "stack"
     title = "Stack"

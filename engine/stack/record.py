@@ -1,6 +1,6 @@
 """Game records (``stack-record/1``): export any game, replay one, and check one.
 
-The format and the checker's output are specified in ``shared/spec/record-format.md``.
+The format and the checker's output are specified in ``docs/record-format.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The state of a game of Stack, following ``shared/spec/stack-rules.md`` to the letter.
+"""The state of a game of Stack, following ``docs/stack-rules.md`` to the letter.
 
 The field is kept as counts of piles by (top owner, face, height) — all that matters for
 play and scoring — plus, for each pile of two or three dice, which colours it holds, so

@@ -7,7 +7,7 @@ A card is an ``int``:
 * ``60``–``64`` are the special cards Flip, Freeze, Snatch, Switch and Crash. The four
   copies of a special card are interchangeable, so they share one value.
 
-This order is the record's hand order (``stackup-record.md``: number cards by colour R, B,
+This order is the record's hand order (``docs/stackup-record.md``: number cards by colour R, B,
 Y, G then number, then Flip, Freeze, Snatch, Switch, Crash), so ``sorted(hand)`` is a hand
 as a record lists it. The integers are fast to compare and hash; :func:`card_name` and
 :func:`parse_card` are the only way in and out of the record's words.

@@ -22,7 +22,7 @@ def _settings(settings: BaseModel) -> StackUpSettings:
 
 
 class StackUpGame(Game[StackUpState]):
-    """The card game Stack Up! (``shared/spec/stackup-rules.md``)."""
+    """The card game Stack Up! (``docs/stackup-rules.md``)."""
 
     name = "stackup"
     title = "Stack Up!"

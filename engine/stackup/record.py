@@ -1,6 +1,6 @@
 """Stack Up! game records (``stackup-record/1``): export a game, replay one, check one.
 
-The format and the checker's output are specified in ``shared/spec/stackup-record.md``.
+The format and the checker's output are specified in ``docs/stackup-record.md``.
 A record is omniscient (every hand, and through the deck every card to come): never
 show a running game's record to its players.
 

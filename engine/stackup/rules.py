@@ -1,5 +1,5 @@
 """The table's options for Stack Up! as a validated settings model, and the fixed numbers
-of the rule book (``shared/spec/stackup-rules.md``)."""
+of the rule book (``docs/stackup-rules.md``)."""
 
 from __future__ import annotations
 

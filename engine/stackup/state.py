@@ -1,4 +1,4 @@
-"""The state of a game of Stack Up!, following ``shared/spec/stackup-rules.md`` to the letter.
+"""The state of a game of Stack Up!, following ``docs/stackup-rules.md`` to the letter.
 
 A game is a sequence of decisions, each by one seat, and chance outcomes (OpenSpiel's
 chance nodes), each one a move of :mod:`engine.stackup.moves`:

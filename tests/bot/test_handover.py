@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.bench import BenchBot
+from bot.bench_kit import BenchBot
 from bot.cluster import Cluster, ClusterConfig, parse_shards
 from bot.service import MOVED_AWAY, MoveOutcome, Player, Refusal
 from bot.tables import Tables

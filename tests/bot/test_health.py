@@ -11,7 +11,8 @@ from typing import Any
 
 import aiohttp
 
-from bot.health import Health, Timings
+from bot.health import Health
+from bot.timings import Timings
 from tests.bot.conftest import make_bot
 
 

@@ -8,7 +8,7 @@ import gc
 import time
 from pathlib import Path
 
-from bot.bench import BenchBot
+from bot.bench_kit import BenchBot
 from bot.service import Player
 from bot.tables import Tables
 from persistence import Store

@@ -1,4 +1,4 @@
-"""One test per rule of shared/spec/stack-rules.md, on hand-built situations.
+"""One test per rule of docs/stack-rules.md, on hand-built situations.
 
 Test names follow the rule book's sections: table, first player, a round, ending the
 round, scoring, winning, team play, house rules, and what a screen makes moot.

@@ -1,4 +1,4 @@
-"""One test per rule of ``shared/spec/stackup-rules.md``, each on a hand-made table."""
+"""One test per rule of ``docs/stackup-rules.md``, each on a hand-made table."""
 
 from __future__ import annotations
 

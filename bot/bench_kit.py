@@ -1,0 +1,99 @@
+"""What the two benches share (:mod:`bot.bench`, one process; :mod:`bot.cluster_bench`,
+several): the stand-in Discord the production host talks to (:class:`BenchBot`, whose
+channels answer every call at once and count them) and the open loop's arrivals
+(:func:`arrive`). A tool: nothing at run time imports it."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import time
+from typing import Any
+
+
+class BenchMessage:
+    def __init__(self, channel: BenchChannel, message_id: int) -> None:
+        self.channel = channel
+        self.id = message_id
+
+    async def edit(self, **kwargs: Any) -> BenchMessage:
+        self.channel.calls += 1
+        _consume(kwargs)
+        return self
+
+    async def delete(self) -> None:
+        self.channel.calls += 1
+
+
+class Permissions:
+    attach_files = True
+
+
+class BenchGuild:
+    me = object()
+
+
+class BenchChannel:
+    """A stand-in for a text channel: answers every call at once and counts them."""
+
+    ids = itertools.count(1)
+
+    def __init__(self, channel_id: int) -> None:
+        self.id = channel_id
+        self.calls = 0
+        self.guild = BenchGuild()
+
+    def permissions_for(self, _member: Any) -> Permissions:
+        return Permissions()
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> BenchMessage:
+        self.calls += 1
+        _consume(kwargs)
+        return BenchMessage(self, next(self.ids))
+
+    def get_partial_message(self, message_id: int) -> BenchMessage:
+        return BenchMessage(self, message_id)
+
+    def history(self, limit: int = 0) -> Any:
+        async def empty() -> Any:
+            return
+            yield
+
+        return empty()
+
+
+def _consume(kwargs: dict[str, Any]) -> None:
+    """Read the attached picture as discord.py would when uploading it."""
+    files = list(kwargs.get("attachments") or [])
+    if kwargs.get("file") is not None:
+        files.append(kwargs["file"])
+    for f in files:
+        f.fp.read()
+
+
+class BenchBot:
+    def __init__(self) -> None:
+        self.channels: dict[int, BenchChannel] = {}
+        self.user = None
+
+    def get_channel(self, channel_id: int) -> BenchChannel:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            channel = self.channels[channel_id] = BenchChannel(channel_id)
+        return channel
+
+    get_partial_messageable = get_channel
+
+
+async def arrive(
+    arrivals: asyncio.Queue[float], rng: random.Random, mean_gap: float, stop: float
+) -> None:
+    """Put each arrival's time (exponential gaps of ``mean_gap`` s on average: an open
+    loop) into ``arrivals`` until ``stop``, then ``-1``."""
+    due = time.perf_counter() + rng.expovariate(1 / mean_gap)
+    while due < stop:
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        arrivals.put_nowait(due)
+        due += rng.expovariate(1 / mean_gap)
+    arrivals.put_nowait(-1)
