@@ -45,9 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.painter import Painter
-from bot.service import Player, Refusal
 from bot.tables import Tables
 from engine.stack.ai import RandomPlayer
+from host.refusals import Refusal
+from host.service import Player
 from persistence.store import Store
 
 GUILD = 1

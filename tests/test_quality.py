@@ -26,7 +26,7 @@ def test_ruff_format() -> None:
 
 
 def test_mypy() -> None:
-    proc = run("mypy", "engine", "persistence", "bot")
+    proc = run("mypy", "engine", "persistence", "host", "bot")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -1,6 +1,6 @@
 """The per-game Discord interface: what a game is on Discord beyond its engine.
 
-The host — :mod:`bot.service` (lobby, seats, host powers, locks, duplicate interactions,
+The host — :mod:`host.service` (lobby, seats, host powers, locks, duplicate interactions,
 AI seats, timers, expiry), :mod:`bot.tables` (the live table message, pings, the outbox,
 the clocks) and the game-agnostic cogs (``/table``, ``/scores``, ``/leaderboard``,
 ``/stats``, ``/rules``, ``/export``, ``/hint``) — knows no game's rules. Everything that is
@@ -15,7 +15,7 @@ The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
 with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its
 message), starts with ``game.new_state``, reads typed moves with ``game.parse_move``,
 plays AI seats with ``game.make_ai(level)`` (a level of ``game.thinking_levels`` chooses
-in a worker process, off the event loop: :mod:`bot.thinking`), plays a timed-out turn
+in a worker process, off the event loop: :mod:`host.thinking`), plays a timed-out turn
 with ``game.hint``,
 and plays the chance outcomes (``state.sample_chance``) and, when the state has one,
 ``state.automatic()`` (a move the table plays without asking: ``None`` when the player
@@ -43,7 +43,7 @@ these** (nor in :meth:`turn_text`, :meth:`round_text`, :meth:`game_end_texts`).
 and the clicker seated (refusals answered for you), takes the table's lock and awaits
 :meth:`DiscordGame.panel` (``host, live, seat``) -> :class:`Panel` (text, view, files),
 then answers it ephemerally, freshly on every click (ephemeral messages cannot be edited
-after 15 minutes). Refuse with :class:`~bot.service.Refusal` (e.g. Stack: "It's bob's
+after 15 minutes). Refuse with :class:`~host.refusals.Refusal` (e.g. Stack: "It's bob's
 turn."). After a player's move that leaves the same seat to act in the same turn (Stack:
 a rerolled die to place; a drawn card to play or keep), the host answers the move with
 the panel again (editing the panel that was clicked).
@@ -77,7 +77,7 @@ messages.
 
 **Commands.** :meth:`DiscordGame.cog` returns the game's own cog (Stack: ``/stack``,
 ``/reroll``; Stack Up!: ``/play``); its commands call ``host.play_move(interaction,
-text=...)``. A :class:`~bot.service.Refusal` raised anywhere in a command or a
+text=...)``. A :class:`~host.refusals.Refusal` raised anywhere in a command or a
 :class:`~bot.views.TableButton` callback is answered ephemerally with its message by the
 command tree's / button base's error handler: never catch it to answer it yourself.
 
@@ -129,7 +129,8 @@ if TYPE_CHECKING:
     from discord.ext import commands
 
     from bot.painter import DrawJob, Painter
-    from bot.service import LiveTable, TableService
+    from host.live import LiveTable
+    from host.service import TableService
     from persistence import Store
     from persistence.records import GameSummary, PlayerStats, ScoreSheet
 
@@ -181,7 +182,7 @@ class Host(Protocol):
     """What a game's module, its buttons and the generic buttons may use of the host
     (:class:`bot.tables.Tables` is it; ``interaction.client.tables`` finds it)."""
 
-    service: TableService
+    service: TableService[DiscordGame]
     store: Store
     painter: Painter
     draw_pictures: bool
@@ -222,7 +223,7 @@ class Host(Protocol):
     ) -> None:
         """Play a typed (``text``) or given (``move``) move for the user and answer them
         (``edit``: by editing the panel whose button was used); refusals raise
-        :class:`~bot.service.Refusal`."""
+        :class:`~host.refusals.Refusal`."""
         ...
 
     async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -492,16 +493,17 @@ class DiscordGame:
         """The question above the chooser of an ambiguous typed move."""
         return "Which one do you mean?"
 
-    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+    async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         """The private panel of ``seat`` (called under the table's lock: read
         ``live.state`` freely, never call the service). The default lists the legal moves
         as buttons when it is the seat's turn."""
-        from bot.service import Choice, Refusal
+        from bot.refusal_words import Refused
         from bot.views import moves_view
+        from host.live import Choice
 
         state = live.state
         if state is None or state.current_player != seat:
-            raise Refusal("It's not your turn.")
+            raise Refused("It's not your turn.")
         choices = [Choice(m, self.move_label(state, m)) for m in state.legal_moves()]
         view, hidden = moves_view(self, live.id, live.version, choices)
         text = f"**Your turn.**\n{escape_name(self.game.render_text(state, seat))}"
