@@ -206,9 +206,9 @@ async def test_a_database_cut_mid_move_leaves_storage_and_memory_agreeing(
         cut_at = cut_at_next_commit(store, database.fault, monkeypatch)
         state = live.state
         assert state is not None
-        with pytest.raises(Refusal) as refused:
+        with pytest.raises(Refusal) as caught:
             await play(service, live)
-        assert refusal_text(refused.value) == NOT_SAVED
+        assert refusal_text(caught.value) == NOT_SAVED
         assert cut_at == [before[0]]
         # nothing of the move is in memory: the table shows what storage holds
         assert (live.version, snapshot(live)) == before and live.state is state

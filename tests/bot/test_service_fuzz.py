@@ -1,5 +1,5 @@
 """Bad input, anywhere (issue 7, item 12): random commands from seated players, strangers,
-the host and admins through every handler of ``bot/service.py``. Nothing escapes but a
+the host and admins through every handler of ``host/service.py``. Nothing escapes but a
 refusal, and a refusal changes nothing (state, version, seats, stored log)."""
 
 from __future__ import annotations
