@@ -42,6 +42,7 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
 COPY README.md LICENSE ./
 COPY engine ./engine
 COPY persistence ./persistence
+COPY host ./host
 COPY bot ./bot
 RUN pip install --no-deps . \
     && rm -rf build ./*.egg-info

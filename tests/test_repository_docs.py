@@ -170,6 +170,19 @@ def test_dockerignore_keeps_everything_the_dockerfile_copies() -> None:
                 assert not ignored_by_docker(source.strip("./") or "."), source
 
 
+def test_the_image_copies_every_package_of_the_distribution() -> None:
+    """Every package pyproject.toml ships (``engine*``, ``host*``…) is copied into the image."""
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = {p.rstrip("*") for p in found["packages"]["find"]["include"]}
+    copied = {
+        source.strip("./")
+        for op, args in dockerfile_instructions()
+        if op == "COPY"
+        for source in args.split()[:-1]
+    }
+    assert packages <= copied, packages - copied
+
+
 def test_dockerfile_installs_the_dependencies_in_a_layer_before_the_source() -> None:
     steps = dockerfile_instructions()
     copies = [(i, args.split()[:-1]) for i, (op, args) in enumerate(steps) if op == "COPY"]
