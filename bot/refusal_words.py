@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot import games
-from bot.games.base import settings_error
+from pydantic import ValidationError
+
 from bot.text import escape_name
 from host.refusals import Refusal, Why
 
@@ -22,6 +22,16 @@ MOVED_AWAY = (
     "Try again in a few seconds."
 )
 NOT_SAVED = "That move could not be saved, so nothing was played; try again."
+
+
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a settings model's validation error, in words:
+    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return f"unknown key {where!r}"
+    return f"{where}: {first['msg']}"
 
 
 class Refused(Exception):
@@ -104,7 +114,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
         "Use the newest table message (or `/table show`)."
     ),
     Why.BUSY: lambda d: "The table is busy; try again in a moment.",
-    Why.ILLEGAL_MOVE: lambda d: games.get(d["game"]).refusal_words(d["error"]),
+    Why.ILLEGAL_MOVE: lambda d: d["game"].refusal_words(d["error"]),
     Why.NOT_NOW: lambda d: "That move can't be played now.",
 }
 
@@ -116,4 +126,13 @@ def refusal_text(refusal: Refusal | Refused) -> str:
     return WORDS[refusal.code](refusal.data)
 
 
-__all__ = ["MOVED_AWAY", "NOT_SAVED", "WORDS", "Refusal", "Refused", "Why", "refusal_text"]
+__all__ = [
+    "MOVED_AWAY",
+    "NOT_SAVED",
+    "WORDS",
+    "Refusal",
+    "Refused",
+    "Why",
+    "refusal_text",
+    "settings_error",
+]

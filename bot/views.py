@@ -6,7 +6,7 @@ state version, so it keeps working after a restart and an outdated click is refu
 turns the custom_id into ``__init__`` arguments, refuses while the bot is stopping, and
 answers a :class:`~host.refusals.Refusal` (and logs and answers an unexpected error) in one
 place. The host is reached through :func:`host_of`, typed by the
-:class:`~bot.games.base.Host` protocol: this module never imports :mod:`bot.tables`.
+:class:`~bot.hosting.Host` protocol: this module never imports :mod:`bot.tables`.
 
 Custom ids: ``lobby:ACTION:TABLE:VERSION``, ``panel:TABLE:VERSION`` (the private button),
 ``move:TABLE:VERSION:CODE``, ``pick:TABLE:VERSION:PART``, ``end:TABLE:VERSION``. Messages
@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -30,7 +30,7 @@ from host.refusals import Refusal
 from persistence import LeaseLost
 
 if TYPE_CHECKING:
-    from bot.games.base import DiscordGame, Host, PrivateButton
+    from bot.hosting import Host, PrivateButton
 
 log = logging.getLogger(__name__)
 
@@ -381,8 +381,15 @@ def closed_layout(text: str) -> TableLayout:
     return TableLayout([text])
 
 
+class MoveCodes(Protocol):
+    """A game as a chooser needs it: a move as a button's code
+    (:meth:`~bot.games.base.DiscordGame.move_code`)."""
+
+    def move_code(self, move: Any) -> str: ...
+
+
 def moves_view(
-    game: DiscordGame, table_id: int, version: int, choices: list[Choice]
+    game: MoveCodes, table_id: int, version: int, choices: list[Choice]
 ) -> tuple[discord.ui.View, int]:
     """A chooser: up to :data:`CHOOSER_BUTTONS` moves as buttons, more in selects of 25;
     returns the view and how many moves did not fit (those can still be typed)."""

@@ -123,7 +123,7 @@ def test_a_refusal_says_what_the_bot_said_before(
 def test_an_illegal_move_is_worded_by_its_game() -> None:
     """The engine's error, in the words of the table's game on Discord."""
     error = IllegalMoveError("No pile 9 here.", IllegalReason.NO_SUCH_PILE)
-    refusal = Refusal(Why.ILLEGAL_MOVE, game="stack", error=error)
+    refusal = Refusal(Why.ILLEGAL_MOVE, game=games.get("stack"), error=error)
     words = refusal_text(refusal)
     assert words == games.get("stack").refusal_words(error) and words
 
