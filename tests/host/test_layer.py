@@ -65,3 +65,76 @@ def test_every_refusal_of_the_host_is_a_code_not_words() -> None:
                         f"{path.name}:{node.lineno}: words in a refusal's facts"
                     )
     assert calls > 30  # the service's refusals are all seen
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports (at any depth of its code, typing-only
+    imports too), over engine/, persistence/, host/ and bot/."""
+    root = HOST.parent
+    modules: dict[str, Path] = {}
+    for top in ("engine", "persistence", "host", "bot"):
+        for path in (root / top).rglob("*.py"):
+            parts = path.relative_to(root).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            found: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            targets.update(f for f in found if f in modules and f != name)
+        graph[name] = targets
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_runs_through_the_host_or_the_game_contract() -> None:
+    """The table host, the game contract, the generic buttons, the renderings and the
+    refusals' words stand in layers (the circle games/base -> service -> views -> render
+    -> games is gone)."""
+    watched = {
+        "bot.games",
+        "bot.games.base",
+        "bot.views",
+        "bot.render",
+        "bot.refusal_words",
+        "bot.front",
+    }
+    for component in circles(import_graph()):
+        assert not {m for m in component if m.startswith("host")}, component
+        assert not component & watched, component
