@@ -43,6 +43,7 @@ COPY README.md LICENSE ./
 COPY engine ./engine
 COPY persistence ./persistence
 COPY pictures ./pictures
+COPY host ./host
 COPY bot ./bot
 RUN pip install --no-deps . \
     && rm -rf build ./*.egg-info

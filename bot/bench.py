@@ -44,9 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench_kit import BenchBot, arrive
-from bot.service import Player, Refusal
 from bot.tables import Tables
 from engine.stack.ai import RandomPlayer
+from host.refusals import Refusal
+from host.service import Player
 from persistence.store import Store
 from pictures.painter import Painter
 

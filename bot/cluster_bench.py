@@ -3,7 +3,7 @@
 
 Each process is the production host of one process of several — :class:`~bot.cluster.
 Cluster` (leases in PostgreSQL, heartbeats in Redis), :class:`~bot.tables.Tables` and
-:class:`~bot.service.TableService` (the handlers, the group-commit writer with its lease
+:class:`~host.service.TableService` (the handlers, the group-commit writer with its lease
 check, the table messages edited and coalesced, pictures drawn in its painter process,
 one turn clock per table, the outbox) — with Discord replaced by a stand-in: the gateway
 is this driver, which sends each table's moves, as interactions would arrive, to the
@@ -185,7 +185,8 @@ class Node:
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """``open`` a table in a channel, or ``move``: the player to move plays a random
         legal move, with the request's interaction id."""
-        from bot.service import MOVED_AWAY, Player, Refusal
+        from host.refusals import Refusal, Why
+        from host.service import Player
 
         if request["op"] == "stats":
             return {"s": "ok", "moves": self.host.moves, "fenced": self.host.fenced}
@@ -213,7 +214,7 @@ class Node:
                 channel, Player(user, name), move=move, interaction_id=str(request["i"])
             )
         except Refusal as refusal:
-            if str(refusal) == MOVED_AWAY:  # at its commit, or queued behind a hand-over
+            if refusal.code is Why.MOVED_AWAY:  # at its commit, or queued behind a hand-over
                 self.host.fenced += 1
                 return {"s": "moved", "by": "fence"}
             return {"s": "refused", "why": str(refusal)}
@@ -224,7 +225,7 @@ class Node:
         return {"s": "ok", "v": outcome.table.version}
 
     async def open_table(self, guild: int, channel: int, options: dict[str, Any]) -> None:
-        from bot.service import Player
+        from host.service import Player
 
         alice, bob = Player(channel * 2, f"a{channel}"), Player(channel * 2 + 1, f"b{channel}")
         if channel not in self.service.by_channel:

@@ -11,13 +11,19 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot import games as hosted
+from bot.sheets import (
+    HISTORY_NAME,
+    leader_line,
+    score_sheet_text,
+    sheet_lines,
+    short_escaped,
+    summary_line,
+)
 from bot.text import (
     EMBED_FIELD,
     MESSAGE_LIMIT,
     SHORTENED,
-    code_name,
     cut,
-    display_width,
     escape_name,
     fit_message,
     mention,
@@ -31,7 +37,7 @@ from engine.stack.moves import face_value
 from engine.stack.render import COLOURS, render_field, short_name, square, status_line
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
-from persistence.records import GameSummary, LeaderboardRow, PlayerStats, ScoreSheet, TableInfo
+from persistence.records import GameSummary, LeaderboardRow, PlayerStats, TableInfo
 
 __all__ = [
     "RULES_BRIEF",
@@ -61,15 +67,8 @@ A pile that reaches 4 is **captured** by whoever placed the 4th die. Piles of 2�
 The round ends when someone **goes out** (no unstacked dice left) or **covers an opponent's last die** (both are out): everyone else still holding dice gets one last turn. First to the target wins; ties play another round (or share the win).
 The full rule book: `{RULES_PAGE}` in the bot's repository."""
 
-SHEET_ROUNDS = 10  # round columns a score sheet shows (the last ones; totals count all)
-HISTORY_NAME = 16  # a name's width in the channel's history
 NOTE_LIMIT = 300
 LAST_MOVE_LIMIT = 300
-
-
-def _name(name: str, width: int = 20) -> str:
-    """A name shortened to ``width`` and escaped for markdown."""
-    return escape_name(short_name(name, width))
 
 
 def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -100,9 +99,9 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     lines += more
     for seat in info.seats:
         who = (
-            f"🤖 {_name(seat.name)} ({seat.ai_level})"
+            f"🤖 {short_escaped(seat.name)} ({seat.ai_level})"
             if seat.is_ai
-            else f"{square(seat.position)} {mention(seat.user_id) or _name(seat.name)}"
+            else f"{square(seat.position)} {mention(seat.user_id) or short_escaped(seat.name)}"
         )
         host = " — host" if seat.user_id is not None and seat.user_id == info.host_id else ""
         lines.append(f"{who}{host}")
@@ -246,59 +245,17 @@ def alt_text(state: StackState) -> str:
 # ------------------------------------------------------------------ score sheets
 
 
-def _sheet_lines(
-    names: Sequence[str], rounds: Sequence[Sequence[int]], totals: Sequence[int]
-) -> list[str]:
-    """A score sheet as a code block: a row per player, a column for each of the last
-    :data:`SHEET_ROUNDS` rounds (a line says which rounds are left out), totals."""
-    shown = list(rounds[-SHEET_ROUNDS:])
-    skipped = len(rounds) - len(shown)
-    shorts = [short_name(" ".join(n.split())) for n in names]
-    width = max(display_width(s) for s in shorts)
-    labels = " ".join(f"{'R' + str(skipped + i + 1):>4}" for i in range(len(shown)))
-    rows = [f"{'':{width}} {labels} {'Total':>6}".rstrip()]
-    for seat, short in enumerate(shorts):
-        cells = " ".join(f"{r[seat]:>4}" for r in shown)
-        label = code_name(short) + " " * (width - display_width(short))
-        rows.append(f"{label} {cells} {totals[seat]:>6}")
-    lines = ["```", *rows, "```"]
-    if skipped:
-        left_out = "Round 1 is" if skipped == 1 else f"Rounds 1–{skipped} are"
-        lines.insert(0, f"-# {left_out} left out (shortened); the totals count every round.")
-    return lines
-
-
-def _leader_line(totals: Sequence[int], target: int) -> str:
-    """``Leader at 120/200 (60%)``; only for a game with a target (``target`` > 0)."""
-    best = max(totals) if totals else 0
-    return f"Leader at {best}/{target} ({min(100, max(0, best * 100 // target))}%)"
-
-
 def _state_sheet(state: StackState) -> list[str]:
     """The score sheet of a game in play (or just over), with team totals."""
-    lines = _sheet_lines(state.players, state.round_scores, state.totals)
+    lines = sheet_lines(state.players, state.round_scores, state.totals)
     target = state.rules.target_score
     if state.team is not None:
         for side, total in state.side_totals().items():
-            names = " & ".join(_name(state.name(s)) for s in side)
+            names = " & ".join(short_escaped(state.name(s)) for s in side)
             lines.append(f"{names}: {total}/{target}")
     elif state.winner is None:  # a game over says who won instead
-        lines.append(_leader_line(state.totals, target))
+        lines.append(leader_line(state.totals, target))
     return lines
-
-
-def score_sheet_text(sheet: ScoreSheet) -> str:
-    """A stored game's score sheet (``/scores``)."""
-    if sheet.winners:
-        tail = [f"Won by {' & '.join(_name(n) for n in sheet.winners)}."]
-    elif sheet.winners is not None:  # finished with no winner
-        tail = ["A draw."]
-    elif sheet.target_score > 0:
-        tail = [_leader_line(sheet.totals, sheet.target_score) + "."]
-    else:  # a game without a target has no leader to measure against it
-        tail = []
-    lines = ["**Score sheet**", *_sheet_lines(sheet.names, sheet.rounds, sheet.totals), *tail]
-    return fit_message("\n".join(lines))
 
 
 # ------------------------------------------------------------------ round and game ends
@@ -344,7 +301,7 @@ def _best_pile(state: StackState) -> str | None:
     others = sum(1 for p in piles if p[0] == points) - 1
     tail = f" (and {plural(others, 'more pile')} as good)" if others else ""
     return (
-        f"🏅 Best pile: {square(owner)} {_name(state.name(owner))}'s {kind} of {face}s, "
+        f"🏅 Best pile: {square(owner)} {short_escaped(state.name(owner))}'s {kind} of {face}s, "
         f"{plural(points, 'point')}{tail}"
     )
 
@@ -368,11 +325,11 @@ def _went_out(state: StackState) -> str | None:
             left[owner] -= 1
         if height == 1 and left[owner] == 0:
             return (
-                f"🚪 {square(p)} {_name(state.name(p))} covered {square(owner)} "
-                f"{_name(state.name(owner))}'s last die: both are out."
+                f"🚪 {square(p)} {short_escaped(state.name(p))} covered {square(owner)} "
+                f"{short_escaped(state.name(owner))}'s last die: both are out."
             )
         if left[p] == 0:
-            return f"🚪 {square(p)} {_name(state.name(p))} went out."
+            return f"🚪 {square(p)} {short_escaped(state.name(p))} went out."
     return None
 
 
@@ -387,13 +344,13 @@ def round_end_text(state: StackState, round_no: int) -> str:
     lines = [f"**Round {round_no} is over.** First to {state.rules.target_score}."]
     for seat, pts in enumerate(scores):
         lines.append(
-            f"{square(seat)} {_name(state.name(seat))} **{pts:+d}** → {state.totals[seat]}"
+            f"{square(seat)} {short_escaped(state.name(seat))} **{pts:+d}** → {state.totals[seat]}"
         )
     if state.team is not None:
         lines.append(
             "Teams: "
             + " · ".join(
-                " & ".join(_name(state.name(s), 12) for s in side) + f" {total}"
+                " & ".join(short_escaped(state.name(s), 12) for s in side) + f" {total}"
                 for side, total in state.side_totals().items()
             )
         )
@@ -417,7 +374,7 @@ def scoring_messages(state: StackState, round_no: int) -> list[str]:
     scores = state.round_scores[round_no - 1]
     for seat, pts in enumerate(scores):
         piles = _pile_lines(state, seat)
-        who = f"{square(seat)} **{_name(state.name(seat))}** **{pts:+d}** → {state.totals[seat]}"
+        who = f"{square(seat)} **{short_escaped(state.name(seat))}** **{pts:+d}** → {state.totals[seat]}"
         lines.append(who if piles else who + " · nothing scored")
         lines += piles
     return split_message(lines)
@@ -427,7 +384,7 @@ def game_end_messages(state: StackState) -> list[str]:
     """The game's result in one message (its chart goes with it): the winner(s), the
     rounds played and the final score sheet."""
     assert state.winner is not None
-    names = " & ".join(f"**{_name(state.name(s))}**" for s in state.winner)
+    names = " & ".join(f"**{short_escaped(state.name(s))}**" for s in state.winner)
     verb = "share the win" if len(state.winner) > 1 else "wins"
     rounds = plural(len(state.round_scores), "round")
     lines = [f"🏆 {names} {verb}! The game took {rounds}.", *_state_sheet(state)]
@@ -441,35 +398,11 @@ def stack_history_line(number: int, g: GameSummary) -> str:
     """A finished Stack game in the channel's history: the rounds played, the winners,
     every player's total."""
     scores = ", ".join(
-        f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+        f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
     )
     when = g.finished_at.strftime("%Y-%m-%d")
-    winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
+    winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
     return f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
-
-
-DRAWN_BY = {"repetition": "by threefold repetition", "turn_limit": "at the turn limit"}
-
-
-def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
-    """A finished game of any game in the channel's history: the winners (and ``how``
-    they won: a resignation says so by itself), or ``draw`` and how for a game with no
-    winner; then ``figure`` (what the final figures count: ``cards left``) per player,
-    and the rounds only for a game played in rounds."""
-    when = g.finished_at.strftime("%Y-%m-%d")
-    rounds = f" · {plural(g.rounds_played, 'round')}" if g.rounds_played else ""
-    scores = ", ".join(
-        f"{_name(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
-    )
-    if not g.winners:
-        drawn = how or DRAWN_BY.get(g.ended_by, "")
-        result = "🤝 draw" + (f" {drawn}" if drawn else "")
-    else:
-        winners = " & ".join(_name(n, HISTORY_NAME) for n in g.winners)
-        if not how and g.ended_by == "resignation":
-            how = "by resignation"
-        result = f"🏆 {winners}" + (f" ({how})" if how else "")
-    return f"**{number}.** {when}{rounds} · {result} · {figure}: {scores}"
 
 
 def history_text(games: list[GameSummary]) -> str:
@@ -501,7 +434,7 @@ def leaderboard_text(rows: list[LeaderboardRow], by: str) -> str:
     for row in rows:
         s = row.stats
         lines.append(
-            f"{row.rank}. {_name(s.name, 32)}: {plural(s.wins, 'win')} · "
+            f"{row.rank}. {short_escaped(s.name, 32)}: {plural(s.wins, 'win')} · "
             f"{plural(s.points, one, many)} · {plural(s.games, 'game')}"
         )
     return _fit_lines(lines, SHORTENED)
@@ -509,7 +442,7 @@ def leaderboard_text(rows: list[LeaderboardRow], by: str) -> str:
 
 def stats_text(name: str, stats: PlayerStats | None) -> str:
     """A player's record on a server."""
-    who = _name(name, 32)
+    who = short_escaped(name, 32)
     if stats is None:
         return f"{who} has not finished a game on this server yet."
     rate = stats.wins * 100 // stats.games if stats.games else 0

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import games as hosted
+from bot.refusal_words import Refused
 from bot.render import scoring_messages
-from bot.service import Refusal
 from bot.text import EMBED_FIELD, cut, plain_name, plural
 from bot.views import TableButton, host_of
 from engine.stack.record import RecordError, replay
@@ -58,7 +58,7 @@ NOT_STARTED = "That game never started, so it has no scores."
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class StoryRefusal(Refusal):
+class StoryRefusal(Refused):
     """A click that cannot be answered as asked; the message says why. Nothing changed."""
 
 

@@ -2,9 +2,9 @@
 coalesced, re-posted to ping), the outbox of round and game messages, and one clock per
 table (turn timer, ping, idle expiry).
 
-Rules are not decided here: every request goes to :class:`~bot.service.TableService`, and
+Rules are not decided here: every request goes to :class:`~host.service.TableService`, and
 what a table shows is its game's (:mod:`bot.games`): this module knows no game. A refused
-request raises :class:`~bot.service.Refusal`; the command tree's error handler and the
+request raises :class:`~host.refusals.Refusal`; the command tree's error handler and the
 buttons' base class (:func:`bot.views.answer_error`) answer it, in one place.
 
 How a table talks to its channel:
@@ -42,21 +42,12 @@ import discord
 from discord.ext import commands
 
 from bot import games
+from bot.front import DISCORD
 from bot.games.base import DiscordGame, Panel
 from bot.outbox import REDELIVER_AFTER, Outbox
+from bot.refusal_words import MOVED_AWAY, Refused
 from bot.render import lobby_text
-from bot.service import (
-    MOVED_AWAY,
-    LiveTable,
-    MoveOutcome,
-    Player,
-    Refusal,
-    TableService,
-    ai_to_move,
-    settle,
-)
-from bot.text import fit_message
-from bot.thinking import Thinker
+from bot.text import escape_name, fit_message
 from bot.timings import Timings
 from bot.views import (
     PICTURE,
@@ -70,6 +61,9 @@ from bot.views import (
     table_layout,
     table_of_custom_id,
 )
+from host.refusals import Refusal, Why
+from host.service import LiveTable, MoveOutcome, Player, TableService, ai_to_move, settle
+from host.thinking import Thinker
 from persistence import Store
 from persistence.fence import shard_of
 from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
@@ -168,7 +162,7 @@ class Tables:
         self.painter = painter or Painter("process")
         self.store = store
         self.service = TableService(
-            store, seed=seed, clock=self, now=discord.utils.utcnow, thinker=thinker
+            store, front=DISCORD, seed=seed, clock=self, now=discord.utils.utcnow, thinker=thinker
         )
         self.messages: dict[int, TableMessage] = {}
         self.budget = ChannelBudget()
@@ -243,7 +237,7 @@ class Tables:
         # if it is not warm in time, pictures are drawn on threads until it is
         if not await self.painter.wait_warm(WARM_WAIT):
             log.warning("the picture worker is not warm yet; drawing on threads meanwhile")
-        channels: dict[int, tuple[list[LiveTable], list[OutboxItem]]] = {}
+        channels: dict[int, tuple[list[LiveTable[DiscordGame]], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
         for item in pending:
@@ -263,7 +257,7 @@ class Tables:
         self.cluster = cluster
         self.service.owns = cluster.owns
 
-    def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable]:
+    def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable[DiscordGame]]:
         return [
             live
             for live in self.service.by_id.values()
@@ -284,7 +278,7 @@ class Tables:
             else:  # no step under way: let go at once (nothing awaited in between)
                 self.service.let_go(live)
 
-        async def after_its_step(live: LiveTable) -> None:
+        async def after_its_step(live: LiveTable[DiscordGame]) -> None:
             async with live.lock:  # the step under way ends (and is committed) first
                 self.service.let_go(live)
 
@@ -331,7 +325,7 @@ class Tables:
         return sum(1 for r in self.messages.values() if r.clock is not None and not r.clock.done())
 
     async def _recover(
-        self, channel_id: int, lives: list[LiveTable], items: list[OutboxItem]
+        self, channel_id: int, lives: list[LiveTable[DiscordGame]], items: list[OutboxItem]
     ) -> None:
         channel = self.channel(channel_id)
         recent: list[discord.Message] = []
@@ -447,7 +441,9 @@ class Tables:
     def is_manager(interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions.manage_guild)
 
-    def _log(self, interaction: discord.Interaction, what: str, live: LiveTable | None) -> None:
+    def _log(
+        self, interaction: discord.Interaction, what: str, live: LiveTable[DiscordGame] | None
+    ) -> None:
         log.info(
             "guild=%s channel=%s table=%s user=%s %s",
             interaction.guild_id,
@@ -457,7 +453,7 @@ class Tables:
             what,
         )
 
-    def message(self, live: LiveTable) -> TableMessage:
+    def message(self, live: LiveTable[DiscordGame]) -> TableMessage:
         record = self.messages.get(live.id)
         if record is None:
             record = self.messages[live.id] = TableMessage(
@@ -472,7 +468,7 @@ class Tables:
     async def _settings(self, info: TableInfo) -> Any:
         return await self.service.settings(info)
 
-    async def deadline(self, live: LiveTable) -> datetime | None:
+    async def deadline(self, live: LiveTable[DiscordGame]) -> datetime | None:
         """When the current human's turn runs out (``None``: no timer); call it under the
         table's lock (it reads the state)."""
         state = live.state
@@ -484,7 +480,7 @@ class Tables:
         return live.turn_started + timedelta(seconds=seconds) if seconds else None
 
     async def _payload(
-        self, live: LiveTable, *, note: str | None = None, picture: bool = False
+        self, live: LiveTable[DiscordGame], *, note: str | None = None, picture: bool = False
     ) -> dict[str, Any]:
         """The table message (components V2: a message that has them keeps them, so the
         lobby, the game and the closed table are all V2); ``picture``: with a gallery
@@ -518,7 +514,7 @@ class Tables:
         return {"view": view}
 
     async def _render(
-        self, live: LiveTable, channel: Any, *, note: str | None = None
+        self, live: LiveTable[DiscordGame], channel: Any, *, note: str | None = None
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
@@ -578,7 +574,7 @@ class Tables:
 
     # ------------------------------------------------------------ the table message
 
-    def refresh(self, live: LiveTable) -> None:
+    def refresh(self, live: LiveTable[DiscordGame]) -> None:
         """Bring the table message up to date. Edits are coalesced: while one is under way
         or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
         then carries all of them."""
@@ -591,7 +587,7 @@ class Tables:
         record.editing = True
         self.spawn(self._edit_loop(live, record), "table edit")
 
-    async def _edit_loop(self, live: LiveTable, record: TableMessage) -> None:
+    async def _edit_loop(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
         loop = asyncio.get_running_loop()
         try:
             while True:
@@ -609,7 +605,7 @@ class Tables:
         finally:
             record.editing = False
 
-    async def _edit(self, live: LiveTable, record: TableMessage) -> None:
+    async def _edit(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
         channel = self.channel(record.channel_id)
         now = discord.utils.utcnow()
         stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
@@ -635,7 +631,12 @@ class Tables:
             await self._post(live, record, ping=None)
 
     async def _post(
-        self, live: LiveTable, record: TableMessage, *, ping: int | None, note: str | None = None
+        self,
+        live: LiveTable[DiscordGame],
+        record: TableMessage,
+        *,
+        ping: int | None,
+        note: str | None = None,
     ) -> None:
         """Post the table message anew at the bottom of the channel (pinging ``ping`` only)
         and delete the old one. Call with ``record.lock`` held."""
@@ -664,7 +665,9 @@ class Tables:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
 
-    async def repost(self, live: LiveTable, *, ping: int | None, note: str | None = None) -> None:
+    async def repost(
+        self, live: LiveTable[DiscordGame], *, ping: int | None, note: str | None = None
+    ) -> None:
         """Post the table message anew (pinging ``ping`` only) and delete the old one, as
         one unit: once begun, a re-post finishes even if its caller is cancelled — a move
         stops the clock that is pinging, maybe while Discord's answer to the new message
@@ -758,18 +761,18 @@ class Tables:
         """Open a table of ``game``; ``options`` are ``/table new``'s options by their
         names there (each game says which it takes: :attr:`DiscordGame.table_options`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal("Tables live in server channels, not in DMs.")
+            raise Refused("Tables live in server channels, not in DMs.")
         try:
             played = games.get(game)
         except games.UnknownGame as err:
-            raise Refusal(str(err)) from None
+            raise Refused(str(err)) from None
         settings: dict[str, Any] = {}
         for option, value in options.items():
             if value is None:
                 continue
             field = played.table_options.get(option)
             if field is None:
-                raise Refusal(f"{played.title} has no `{option}:` option.")
+                raise Refused(f"{played.title} has no `{option}:` option.")
             settings[field] = value
         live = await self.service.new_table(
             interaction.guild_id,
@@ -793,7 +796,7 @@ class Tables:
     ) -> None:
         live = self.service.by_id.get(table_id)
         if live is None or live.channel_id != interaction.channel_id:
-            raise Refusal("This table has ended. Start a new one with `/table new`.")
+            raise Refusal(Why.TABLE_ENDED)
         handlers = {"join": self.join, "leave": self.leave, "ai": self.add_ai, "start": self.start}
         await handlers[action](interaction)
 
@@ -854,7 +857,7 @@ class Tables:
     async def end(self, interaction: discord.Interaction) -> None:
         live = self.service.table_in(interaction.channel_id or 0)
         if live.info.host_id != interaction.user.id and not self.is_manager(interaction):
-            raise Refusal("Only the host or a server manager can end the table.")
+            raise Refusal(Why.HOST_ONLY, power="end")
         await self.say(
             interaction,
             "End this table for everyone? The game so far is kept in the history.",
@@ -864,7 +867,7 @@ class Tables:
     async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None:
         live = self.service.by_id.get(table_id)
         if live is None:
-            raise Refusal("This table has already ended.")
+            raise Refused("This table has already ended.")
         outcome = await self.service.end(
             live.channel_id, self.player(interaction), manager=self.is_manager(interaction)
         )
@@ -930,7 +933,7 @@ class Tables:
             if live.state is not None:
                 move = live.game.move_from_code(live.state, code)
         if move is None:
-            raise Refusal("That isn't a move this table knows.")
+            raise Refused("That isn't a move this table knows.")
         await self.play_move(interaction, move=move, table_id=table_id, version=version, edit=True)
 
     async def _answer_move(
@@ -954,7 +957,9 @@ class Tables:
         text = "✅ " + (outcome.turns[0] if outcome.turns else outcome.note or "Done.")
         await self._answer(interaction, Panel(text), edit=edit)
 
-    async def _panel_again(self, live: LiveTable, seat: int, user_id: int) -> Panel | None:
+    async def _panel_again(
+        self, live: LiveTable[DiscordGame], seat: int, user_id: int
+    ) -> Panel | None:
         """The mover's panel after a move that left their turn going on, built under the
         lock from the committed state; ``None`` when the table moved on meanwhile (another
         move committed: a typed one, the turn timer's), so that the mover is never shown
@@ -993,7 +998,7 @@ class Tables:
 
     async def hint(self, interaction: discord.Interaction) -> None:
         text = await self.service.hint(interaction.channel_id or 0, self.player(interaction))
-        await self.say(interaction, f"💡 The greedy AI would play: {text}")
+        await self.say(interaction, f"💡 The greedy AI would play: {escape_name(text)}")
 
     async def score_text(self, sheet: ScoreSheet) -> str:
         """``/scores``: the sheet in its game's words, with the table's committed state
@@ -1022,11 +1027,11 @@ class Tables:
         if table_id is None:
             table_id = await self.last_finished(interaction.channel_id or 0)
         if table_id is None or (live is not None and live.state is None):
-            raise Refusal("There's no game in this channel to export yet.")
+            raise Refused("There's no game in this channel to export yet.")
         info = live.info if live is not None else await self.store.table(table_id)
         game = games.get(info.game)
         if live is not None and game.hidden_information:
-            raise Refusal(
+            raise Refused(
                 f"A running {game.title} game's record holds the cards nobody may see yet: "
                 "`/export` it once the game is over."
             )
@@ -1041,10 +1046,10 @@ class Tables:
 
     # ------------------------------------------------------------ clocks (TurnClock)
 
-    def turn_changed(self, live: LiveTable) -> None:
+    def turn_changed(self, live: LiveTable[DiscordGame]) -> None:
         self._arm(live)
 
-    def table_closed(self, live: LiveTable) -> None:
+    def table_closed(self, live: LiveTable[DiscordGame]) -> None:
         """Free what the table held in memory; its last edit comes from the outbox."""
         self._stop_clock(live.id)
         self.messages.pop(live.id, None)
@@ -1056,7 +1061,7 @@ class Tables:
                 record.clock.cancel()
             record.clock = None
 
-    def _arm(self, live: LiveTable) -> None:
+    def _arm(self, live: LiveTable[DiscordGame]) -> None:
         """Replace the table's clock, atomically (no await between cancel and start): one
         clock per table, and it reads nothing across an await that it does not re-check."""
         if not live.info.is_active or live.away:
@@ -1068,7 +1073,7 @@ class Tables:
             return
         record.clock = self.spawn(self._clock(live, live.version), "table clock")
 
-    async def _ai_turn(self, live: LiveTable, version: int) -> None:
+    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int) -> None:
         """The turns AI seats owe, as a step of their own: those a move left for later (a
         thinking level's, so that the mover was answered first), or those whose commit
         failed (tried again a little later, until storage answers)."""
@@ -1084,7 +1089,7 @@ class Tables:
         if outcome is not None:
             self.committed(outcome)
 
-    async def _clock(self, live: LiveTable, version: int) -> None:
+    async def _clock(self, live: LiveTable[DiscordGame], version: int) -> None:
         """Sleep until the table's next event — the ping, the half-time warning, the turn
         running out, the idle limit — and handle it; re-armed after every change."""
         settings = await self._settings(live.info)
@@ -1128,7 +1133,7 @@ class Tables:
                     return
 
     async def _clock_event(
-        self, live: LiveTable, version: int, what: str, user: int | None
+        self, live: LiveTable[DiscordGame], version: int, what: str, user: int | None
     ) -> bool:
         """Handle one event of the table's clock; ``True`` when the clock's work is done
         (the table changed, and a new clock was armed)."""

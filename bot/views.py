@@ -4,9 +4,9 @@ Every button and select is a dynamic item whose custom_id carries the table id a
 state version, so it keeps working after a restart and an outdated click is refused.
 :class:`TableButton` is the one base class of them (and of every game's own buttons): it
 turns the custom_id into ``__init__`` arguments, refuses while the bot is stopping, and
-answers a :class:`~bot.service.Refusal` (and logs and answers an unexpected error) in one
+answers a :class:`~host.refusals.Refusal` (and logs and answers an unexpected error) in one
 place. The host is reached through :func:`host_of`, typed by the
-:class:`~bot.games.base.Host` protocol: this module never imports :mod:`bot.tables`.
+:class:`~bot.hosting.Host` protocol: this module never imports :mod:`bot.tables`.
 
 Custom ids: ``lobby:ACTION:TABLE:VERSION``, ``panel:TABLE:VERSION`` (the private button),
 ``move:TABLE:VERSION:CODE``, ``pick:TABLE:VERSION:PART``, ``end:TABLE:VERSION``. Messages
@@ -19,16 +19,18 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.service import MOVED_AWAY, Choice, Refusal
+from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
 from bot.text import cut
+from host.live import Choice
+from host.refusals import Refusal
 from persistence import LeaseLost
 
 if TYPE_CHECKING:
-    from bot.games.base import DiscordGame, Host, PrivateButton
+    from bot.hosting import Host, PrivateButton
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +57,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     """The one answer to a failed interaction: a :class:`Refusal` is said to the user as
     it is (nothing changed); anything else is logged with where it happened and answered
     with a short note, never Discord's "This interaction failed"."""
-    if isinstance(error, Refusal):
-        text = str(error)
+    if isinstance(error, (Refusal, Refused)):
+        text = refusal_text(error)
     elif isinstance(error, LeaseLost):  # the table's shard went to another process
         log.info("guild=%s %s: %s", interaction.guild_id, where, error)
         text = MOVED_AWAY
@@ -126,7 +128,7 @@ class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
     whose named groups ``table`` and ``version`` are numbers; other named groups are
     passed to ``__init__`` as strings, after ``table_id`` and ``version``).
 
-    Override :meth:`run`; a :class:`~bot.service.Refusal` it raises is answered
+    Override :meth:`run`; a :class:`~host.refusals.Refusal` it raises is answered
     ephemerally, and an unexpected error is logged and answered (:func:`answer_error`).
     While the bot is stopping, every click is refused before :meth:`run`.
     """
@@ -236,7 +238,7 @@ class MoveButton(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
-            raise Refusal(FOREIGN_PANEL)
+            raise Refused(FOREIGN_PANEL)
         await host.tapped(interaction, self.table_id, self.version, self.code)
 
 
@@ -264,7 +266,7 @@ class MoveSelect(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
-            raise Refusal(FOREIGN_PANEL)
+            raise Refused(FOREIGN_PANEL)
         values = self.item.values or ["-"]
         await host.tapped(interaction, self.table_id, self.version, values[0])
 
@@ -285,7 +287,7 @@ class EndButton(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
-            raise Refusal("That confirmation is another member's; `/table end` asks yours.")
+            raise Refused("That confirmation is another member's; `/table end` asks yours.")
         await host.end_confirmed(interaction, self.table_id)
 
 
@@ -379,8 +381,15 @@ def closed_layout(text: str) -> TableLayout:
     return TableLayout([text])
 
 
+class MoveCodes(Protocol):
+    """A game as a chooser needs it: a move as a button's code
+    (:meth:`~bot.games.base.DiscordGame.move_code`)."""
+
+    def move_code(self, move: Any) -> str: ...
+
+
 def moves_view(
-    game: DiscordGame, table_id: int, version: int, choices: list[Choice]
+    game: MoveCodes, table_id: int, version: int, choices: list[Choice]
 ) -> tuple[discord.ui.View, int]:
     """A chooser: up to :data:`CHOOSER_BUTTONS` moves as buttons, more in selects of 25;
     returns the view and how many moves did not fit (those can still be typed)."""

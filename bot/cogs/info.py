@@ -23,8 +23,8 @@ from bot import games
 from bot.client import StackBot
 from bot.cogs.table import game_choices
 from bot.games.base import DiscordGame, settings_error
+from bot.refusal_words import Refused
 from bot.render import history_text, leaderboard_text
-from bot.service import Refusal
 from bot.story import MAX_GAME_BUTTONS, history_view
 from bot.text import cut, echo, escape_name, fit_message
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
@@ -295,7 +295,7 @@ class InfoCog(commands.Cog):
         try:
             return self._game(interaction, name)
         except games.UnknownGame as err:
-            raise Refusal(str(err)) from None
+            raise Refused(str(err)) from None
 
     @houserules.command(name="show", description="A game's house rules in force here")
     @app_commands.describe(game="Which game's rules (default: this channel's, or Stack)")

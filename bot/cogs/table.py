@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import games
 from bot.client import StackBot
 from bot.games.base import DiscordGame
-from bot.service import Refusal
+from bot.refusal_words import Refused
 from bot.text import escape_name
 
 
@@ -109,7 +109,7 @@ class TableCog(commands.Cog):
         if game in games.names():  # an unknown game is refused by the host, by name
             refusal = foreign_options(games.get(game), options)
             if refusal is not None:
-                raise Refusal(refusal)
+                raise Refused(refusal)
         await self.bot.tables.new(interaction, options, game)
 
     @table.command(name="join", description="Sit down at this channel's table")

@@ -1,6 +1,6 @@
 """The per-game Discord interface: what a game is on Discord beyond its engine.
 
-The host — :mod:`bot.service` (lobby, seats, host powers, locks, duplicate interactions,
+The host — :mod:`host.service` (lobby, seats, host powers, locks, duplicate interactions,
 AI seats, timers, expiry), :mod:`bot.tables` (the live table message, pings, the outbox,
 the clocks) and the game-agnostic cogs (``/table``, ``/scores``, ``/leaderboard``,
 ``/stats``, ``/rules``, ``/export``, ``/hint``) — knows no game's rules. Everything that is
@@ -15,7 +15,7 @@ The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
 with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its
 message), starts with ``game.new_state``, reads typed moves with ``game.parse_move``,
 plays AI seats with ``game.make_ai(level)`` (a level of ``game.thinking_levels`` chooses
-in a worker process, off the event loop: :mod:`bot.thinking`), plays a timed-out turn
+in a worker process, off the event loop: :mod:`host.thinking`), plays a timed-out turn
 with ``game.hint``,
 and plays the chance outcomes (``state.sample_chance``) and the game's forced moves
 (``game.automatic``) inside the same step, through the table loop (:mod:`engine.flow`). The events ``state.apply`` returns drive what the
@@ -42,8 +42,9 @@ these** (nor in :meth:`turn_text`, :meth:`round_text`, :meth:`game_end_texts`).
 and the clicker seated (refusals answered for you), takes the table's lock and awaits
 :meth:`DiscordGame.panel` (``host, live, seat``) -> :class:`Panel` (text, view, files),
 then answers it ephemerally, freshly on every click (ephemeral messages cannot be edited
-after 15 minutes). Refuse with :class:`~bot.service.Refusal` (e.g. Stack: "It's bob's
-turn."). After a player's move that leaves the same seat to act in the same turn (Stack:
+after 15 minutes). Refuse with the host's :class:`~host.refusals.Refusal` (a code:
+Stack's ``Refusal(Why.NOT_YOUR_TURN, player="bob", hint=False)``, "It's bob's turn.") or,
+for what only Discord knows, :class:`~bot.refusal_words.Refused` (its words). After a player's move that leaves the same seat to act in the same turn (Stack:
 a rerolled die to place; a drawn card to play or keep), the host answers the move with
 the panel again (editing the panel that was clicked).
 
@@ -76,9 +77,10 @@ messages.
 
 **Commands.** :meth:`DiscordGame.cog` returns the game's own cog (Stack: ``/stack``,
 ``/reroll``; Stack Up!: ``/play``); its commands call ``host.play_move(interaction,
-text=...)``. A :class:`~bot.service.Refusal` raised anywhere in a command or a
-:class:`~bot.views.TableButton` callback is answered ephemerally with its message by the
-command tree's / button base's error handler: never catch it to answer it yourself.
+text=...)``. A :class:`~host.refusals.Refusal` or :class:`~bot.refusal_words.Refused`
+raised anywhere in a command or a :class:`~bot.views.TableButton` callback is answered
+ephemerally, in its words (:func:`bot.refusal_words.refusal_text`), by the command tree's /
+button base's error handler: never catch it to answer it yourself.
 
 **Refusals.** :meth:`DiscordGame.refusal_words` words the engine's three errors for
 Discord (Stack: slash commands instead of the terminal's syntax); never name a hidden card
@@ -114,11 +116,13 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import discord
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from bot.hosting import Host, PrivateButton
+from bot.refusal_words import Refused, settings_error
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Game, RoundEnded, TurnEnded
@@ -127,10 +131,9 @@ from pictures.palette import seat_colour
 if TYPE_CHECKING:
     from discord.ext import commands
 
-    from bot.service import LiveTable, TableService
-    from persistence import Store
+    from host.live import LiveTable
     from persistence.records import GameSummary, PlayerStats, ScoreSheet
-    from pictures.painter import DrawJob, Painter
+    from pictures.painter import DrawJob
 
 __all__ = [
     "DiscordGame",
@@ -144,14 +147,6 @@ __all__ = [
 ]
 
 CODE_LIMIT = 40  # characters of a move code in a custom_id
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateButton:
-    """The button under the table message that opens a player's private panel."""
-
-    label: str
-    emoji: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,81 +169,6 @@ class Panel:
     text: str
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
-
-
-class Host(Protocol):
-    """What a game's module, its buttons and the generic buttons may use of the host
-    (:class:`bot.tables.Tables` is it; ``interaction.client.tables`` finds it)."""
-
-    service: TableService
-    store: Store
-    painter: Painter
-    draw_pictures: bool
-    accepting: bool
-
-    def admits(self, guild_id: int | None) -> str | None:
-        """``None``: the interaction is taken; else the refusal to say (``""``: none)."""
-        ...
-
-    async def say(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        """Answer ephemerally (a follow-up when already answered)."""
-        ...
-
-    async def edit_panel(self, interaction: discord.Interaction, **kwargs: Any) -> None:
-        """Edit the message whose component was used."""
-        ...
-
-    async def in_time(
-        self,
-        interaction: discord.Interaction,
-        work: Any,
-        *,
-        update: bool = False,
-        public: bool = False,
-    ) -> Any:
-        """Await ``work``, deferring the interaction first when it is slow."""
-        ...
-
-    async def play_move(
-        self,
-        interaction: discord.Interaction,
-        *,
-        text: str | None = None,
-        move: Any = None,
-        table_id: int | None = None,
-        version: int | None = None,
-        edit: bool = False,
-    ) -> None:
-        """Play a typed (``text``) or given (``move``) move for the user and answer them
-        (``edit``: by editing the panel whose button was used); refusals raise
-        :class:`~bot.service.Refusal`."""
-        ...
-
-    async def open_panel(self, interaction: discord.Interaction, table_id: int) -> None:
-        """Answer the user with their private panel (as the private button does)."""
-        ...
-
-    async def tapped(
-        self, interaction: discord.Interaction, table_id: int, version: int, code: str
-    ) -> None:
-        """A move button or select (``code`` is :meth:`DiscordGame.move_code`) was used."""
-        ...
-
-    async def lobby_button(
-        self, interaction: discord.Interaction, action: str, table_id: int
-    ) -> None: ...
-
-    async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None: ...
-
-
-def settings_error(err: ValidationError) -> str:
-    """The first problem of a settings model's validation error, in words:
-    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"unknown key {where!r}"
-    return f"{where}: {first['msg']}"
 
 
 def draw_words(ended_by: str, turn_limit: int | None = None) -> str:
@@ -486,16 +406,16 @@ class DiscordGame:
         """The question above the chooser of an ambiguous typed move."""
         return "Which one do you mean?"
 
-    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+    async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         """The private panel of ``seat`` (called under the table's lock: read
         ``live.state`` freely, never call the service). The default lists the legal moves
         as buttons when it is the seat's turn."""
-        from bot.service import Choice, Refusal
         from bot.views import moves_view
+        from host.live import Choice
 
         state = live.state
         if state is None or state.current_player != seat:
-            raise Refusal("It's not your turn.")
+            raise Refused("It's not your turn.")
         choices = [Choice(m, self.move_label(state, m)) for m in state.legal_moves()]
         view, hidden = moves_view(self, live.id, live.version, choices)
         text = f"**Your turn.**\n{escape_name(self.game.render_text(state, seat))}"
@@ -510,14 +430,14 @@ class DiscordGame:
         state while the game runs (read under the lock; ``None`` otherwise). Nothing a
         player may not see. The default: the rounds' scores and totals, and the leader
         only for a game with a target score."""
-        from bot.render import score_sheet_text
+        from bot.sheets import score_sheet_text
 
         return score_sheet_text(sheet)
 
     def history_line(self, number: int, summary: GameSummary) -> str:
         """One finished game of ``/scores show:history`` (markdown, names escaped): its
         number in the list, the date, the winners and every seat's final figure."""
-        from bot.render import summary_line
+        from bot.sheets import summary_line
 
         return summary_line(number, summary, self.figure_name[1])
 

@@ -32,8 +32,8 @@ from bot.games.colorstack_words import (
     end_words,
     field_text,
 )
+from bot.refusal_words import Refused
 from bot.render import summary_line
-from bot.service import Refusal
 from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.colorstack.moves import Move, Set
@@ -43,7 +43,7 @@ from pictures.colorstack import BoardPicture, describe
 from pictures.painter import DrawJob
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable
+    from host.live import LiveTable
     from persistence.records import GameSummary
 
 __all__ = ["DISCORD_GAME", "ColorStackCommands", "ColorStackDiscord"]
@@ -61,10 +61,10 @@ async def _typed(bot: commands.Bot, interaction: discord.Interaction, text: str)
     host: Host = bot.tables  # type: ignore[attr-defined]
     channel = interaction.channel_id
     if channel is None:
-        raise Refusal("Play in the table's channel.")
+        raise Refused("Play in the table's channel.")
     live = host.service.table_in(channel)
     if live.game is not DISCORD_GAME:
-        raise Refusal(
+        raise Refused(
             f"`/move` and `/set` are for Color Stack tables; this table plays "
             f"{escape_name(live.game.title)}."
         )
@@ -189,7 +189,7 @@ class ColorStackDiscord(DiscordGame):
     def refusal_words(self, error: MoveError) -> str:
         return escape_name(str(error)) if str(error) else "That can't be played now."
 
-    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+    async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         panel, _ = build_panel(live, seat)
         return panel
 

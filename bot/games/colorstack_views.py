@@ -18,17 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Host, Panel
+from bot.games.base import DiscordGame, Host, Panel
 from bot.games.colorstack_panel import Choice, Node, Path, move_code, node, seat_words
-from bot.service import Player, Refusal
+from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
 from engine.colorstack.state import ColorStackState
+from host.live import Player
+from host.refusals import Refusal, Why
 from pictures.colorstack import BoardPicture
 from pictures.painter import DrawJob
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable
+    from host.live import LiveTable
 
 __all__ = ["PICTURE", "STALE", "PanelStep", "build_panel", "panel_picture"]
 
@@ -46,7 +48,7 @@ _STYLES = {
 }
 
 
-def _item(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
+def _item(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
     item: TableButton
     if choice.move is not None:
         item = MoveButton(live.id, live.version, move_code(choice.move), choice.label)
@@ -60,7 +62,7 @@ def _item(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
     return item
 
 
-def _view(live: LiveTable, step: Node) -> discord.ui.View:
+def _view(live: LiveTable[DiscordGame], step: Node) -> discord.ui.View:
     """Menus first (a row each), then the button rows, then Back."""
     view = discord.ui.View(timeout=None)
     row = 0
@@ -86,18 +88,20 @@ def _view(live: LiveTable, step: Node) -> discord.ui.View:
     return view
 
 
-def build_panel(live: LiveTable, seat: int, path: Path = "") -> tuple[Panel, int | None]:
+def build_panel(
+    live: LiveTable[DiscordGame], seat: int, path: Path = ""
+) -> tuple[Panel, int | None]:
     """``seat``'s panel at step ``path`` and the square it shows selected (``None``: no
-    picture). Raises :class:`Refusal` when the step no longer exists. Call it under the
+    picture). Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the
     table's lock (it reads the state)."""
     state = live.state
     if not isinstance(state, ColorStackState) or state.setup is None:
-        raise Refusal("The game hasn't started yet. The host presses **Start**.")
+        raise Refusal(Why.GAME_NOT_STARTED, hint=False)
     if state.is_over:
-        raise Refusal("The game is over.")
+        raise Refusal(Why.GAME_OVER)
     step = node(state, seat, path, [escape_name(name) for name in state.players])
     if step is None:
-        raise Refusal(STALE)
+        raise Refused(STALE)
     lines = [f"🎲 **Your pieces** · {seat_words(state, seat)}", *step.lines, step.question]
     return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)), step.selected
 
@@ -147,7 +151,7 @@ class PanelStep(
         job = None
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
-                raise Refusal(STALE)
+                raise Refused(STALE)
             panel, selected = build_panel(live, seat, path)
             if selected is not None and drawing:
                 assert isinstance(live.state, ColorStackState)

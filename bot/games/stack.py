@@ -40,7 +40,6 @@ from bot.render import (
     stats_text,
     table_parts,
 )
-from bot.service import LiveTable, Refusal
 from bot.text import cut, escape_name, fit_message, plural
 from bot.views import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, MoveButton, MoveSelect
 from bot.wording import discord_words
@@ -51,6 +50,8 @@ from engine.stack.game import GAME
 from engine.stack.moves import PLACES, REROLLS, STACKS, PlayerMove, Reroll, Stack
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
+from host.live import LiveTable
+from host.refusals import Refusal, Why
 from persistence.records import GameSummary, PlayerStats, ScoreSheet
 from pictures.painter import DrawJob
 from pictures.palette import Theme
@@ -266,7 +267,7 @@ class StackOnDiscord(DiscordGame):
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return "Which pile do you mean?"
 
-    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+    async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         """**My turn**: the player's own row, their moves grouped by what they achieve
         (captures, safe takes, takes, rerolls) with the greedy AI's pick suggested, and a
         button (or menu option) per move; for a rerolled die, its piles."""
@@ -274,8 +275,8 @@ class StackOnDiscord(DiscordGame):
         assert isinstance(state, StackState)
         if state.current != seat:
             current = state.current
-            who = escape_name(state.name(current)) if current is not None else "nobody"
-            raise Refusal(f"It's {who}'s turn.")
+            who = state.name(current) if current is not None else None
+            raise Refusal(Why.NOT_YOUR_TURN, player=who, hint=False)
         advice = advise(state)
         text = panel_text(state, seat, advice)
         view, hidden = panel_view(live.id, live.version, state, advice)

@@ -26,8 +26,8 @@ from pydantic import BaseModel
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.stackup_panel import move_code, move_of_code, play_words
 from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
+from bot.refusal_words import Refused
 from bot.render import summary_line
-from bot.service import Refusal
 from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
@@ -49,7 +49,7 @@ from pictures.painter import DrawJob
 from pictures.stackup import TablePicture, describe
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable
+    from host.live import LiveTable
     from persistence.records import GameSummary, ScoreSheet
 
 __all__ = ["DISCORD_GAME", "NOTATION", "StackUpDiscord", "named_mentions"]
@@ -78,7 +78,7 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 QUOTES = '"“”'
 
 
-def named_mentions(text: str, live: LiveTable) -> str:
+def named_mentions(text: str, live: LiveTable[DiscordGame]) -> str:
     """``text`` with each mention of a seated user (``<@123>``) replaced by their seat's
     name in double quotes (read whole by the engine's parser, spaces and all), as a
     Snatch's target is typed. It reads the table's state: call it under the table's lock."""
@@ -112,10 +112,10 @@ class StackUpCommands(commands.Cog):
         host: Host = self.bot.tables  # type: ignore[attr-defined]
         channel = interaction.channel_id
         if channel is None:
-            raise Refusal("Play in the table's channel.")
+            raise Refused("Play in the table's channel.")
         live = host.service.table_in(channel)
         if live.game is not DISCORD_GAME:
-            raise Refusal("`/play` is for Stack Up! tables; this table plays another game.")
+            raise Refused("`/play` is for Stack Up! tables; this table plays another game.")
         async with live.lock:
             text = named_mentions(cards, live)
         await host.play_move(interaction, text=text)
@@ -265,7 +265,7 @@ class StackUpDiscord(DiscordGame):
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return "Which do you mean? (or press **My hand**)"
 
-    async def panel(self, host: Host, live: LiveTable, seat: int) -> Panel:
+    async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         return hand_panel(live, seat)
 
     # ------------------------------------------------------------ records and stats

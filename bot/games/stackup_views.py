@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Host, Panel
+from bot.games.base import DiscordGame, Host, Panel
 from bot.games.stackup_panel import (
     SQUARES,
     Choice,
@@ -27,15 +27,17 @@ from bot.games.stackup_panel import (
     move_of_code,
     node,
 )
-from bot.service import Player, Refusal
+from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
+from host.live import Player
+from host.refusals import Refusal, Why
 from pictures.stackup import last_turn
 
 if TYPE_CHECKING:
-    from bot.service import LiveTable
+    from host.live import LiveTable
 
 __all__ = [
     "HandMove",
@@ -154,7 +156,7 @@ def _style(choice: Choice) -> discord.ButtonStyle:
     return _STYLES[choice.style]
 
 
-def _button(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
+def _button(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
     item: TableButton
     if choice.move is not None:
         item = HandMove(live.id, live.version, move_code(choice.move), choice)
@@ -164,7 +166,7 @@ def _button(live: LiveTable, choice: Choice, row: int) -> discord.ui.Item[Any]:
     return item
 
 
-def _view(live: LiveTable, step: Node) -> discord.ui.View:
+def _view(live: LiveTable[DiscordGame], step: Node) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     rows = list(step.rows)
     for row, choices in enumerate(rows[:5]):
@@ -177,14 +179,14 @@ def _view(live: LiveTable, step: Node) -> discord.ui.View:
     return view
 
 
-def hand_panel(live: LiveTable, seat: int, path: Path = "") -> Panel:
+def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Panel:
     """``seat``'s private panel at step ``path``: their hand sorted, the stack, and — when
     they are to act — the step's question and buttons; otherwise whom the table waits for.
-    Raises :class:`Refusal` when the step no longer exists. Call it under the table's lock
+    Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the table's lock
     (it reads the state)."""
     state = live.state
     if not isinstance(state, StackUpState):
-        raise Refusal("The game hasn't started yet. The host presses **Start**.")
+        raise Refusal(Why.GAME_NOT_STARTED, hint=False)
     hand = state.hand(seat)
     head = f"🃏 **Your hand** · {plural(len(hand), 'card')}"
     if state.passes[seat]:
@@ -202,7 +204,7 @@ def hand_panel(live: LiveTable, seat: int, path: Path = "") -> Panel:
         return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT))
     step = node(state.legal_moves(), path, state.players, state.drawn)
     if step is None:
-        raise Refusal(STALE)
+        raise Refused(STALE)
     lines.append(step.question)
     return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step))
 
@@ -237,7 +239,7 @@ class HandStep(
         path = self.path if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
-                raise Refusal(STALE)
+                raise Refused(STALE)
             panel = hand_panel(live, seat, path)
         await host.edit_panel(interaction, content=panel.text, view=panel.view)
 
@@ -262,10 +264,10 @@ class HandMove(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
-            raise Refusal(FOREIGN_PANEL)
+            raise Refused(FOREIGN_PANEL)
         move = move_of_code(self.code)
         if move is None:
-            raise Refusal("That button is not a move of this game; nothing was played.")
+            raise Refused("That button is not a move of this game; nothing was played.")
         await host.play_move(
             interaction, move=move, table_id=self.table_id, version=self.version, edit=True
         )

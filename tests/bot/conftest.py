@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,8 @@ from simcord.components import walk_components
 
 from bot.client import StackBot
 from bot.config import Settings
+from bot.refusal_words import Refused, refusal_text
+from host.refusals import Refusal
 from pictures import fonts
 from pictures.painter import warm_up
 
@@ -111,3 +116,13 @@ def _components(message: Any) -> list[dict[str, Any]]:
     """Every component of a message, nested ones too, as wire dictionaries."""
     roots = [c if isinstance(c, dict) else c.to_dict() for c in message.components]
     return list(walk_components(roots))
+
+
+@contextlib.contextmanager
+def refused(match: str) -> Iterator[None]:
+    """The block is refused (by the host, or by the Discord layer itself), and the words a
+    player reads for it match ``match`` (as ``pytest.raises(..., match=...)``)."""
+    with pytest.raises((Refusal, Refused)) as caught:
+        yield
+    words = refusal_text(caught.value)
+    assert re.search(match, words), words

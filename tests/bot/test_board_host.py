@@ -3,7 +3,7 @@ where the game allows one (Color Stack's resignation, whoever is to move), AI le
 that think for a while off the event loop (Color Stack's expert), draws and resignations
 in words and in storage, and a lobby of exactly two players.
 
-Played through :class:`~bot.service.TableService` with Duel (a tiny board game of
+Played through :class:`~host.service.TableService` with Duel (a tiny board game of
 :mod:`tests.persistence.duel_game`, registered for each test), so that nothing here waits
 for Color Stack; the last test plays Color Stack itself on simulated Discord once its
 engine is registered.
@@ -22,14 +22,15 @@ import pytest
 
 from bot import games as hosted
 from bot.cogs.table import level_choices
+from bot.front import DISCORD
 from bot.games.base import DiscordGame
 from bot.render import history_text, score_sheet_text
-from bot.service import LiveTable, Player, Refusal, TableService, settle
 from bot.story import game_label
-from bot.thinking import Thinker
 from engine import games
+from host.service import LiveTable, Player, TableService, settle
+from host.thinking import Thinker
 from persistence import Store
-from tests.bot.conftest import World
+from tests.bot.conftest import World, refused
 from tests.persistence import duel_game
 from tests.persistence.duel_game import GATE, PASS, RESIGN, STARTED
 
@@ -43,7 +44,7 @@ async def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
     duel_game.register_discord(monkeypatch)
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'board.db'}")
     try:
-        yield TableService(store, seed=5, thinker=Thinker("thread"))
+        yield TableService(store, front=DISCORD, seed=5, thinker=Thinker("thread"))
     finally:
         GATE.set()  # a slow AI a test left waiting ends its search
         await store.close()
@@ -103,7 +104,7 @@ async def test_a_resignation_from_a_button_is_refused_on_an_older_state(
     old = live.version
     await service.move(1, ANN, text="add 1")
     before = stored(live)
-    with pytest.raises(Refusal, match="older state of the table"):
+    with refused(match="older state of the table"):
         await service.move(1, ANN, move=RESIGN, table_id=live.id, version=old)
     assert stored(live) == before
     # bob is to move now; ann, not to move, resigns from the newest panel
@@ -122,12 +123,12 @@ async def test_any_other_move_out_of_turn_is_refused_by_the_engine_changing_noth
 ) -> None:
     live = await duel_table(service, 1)
     before = stored(live)
-    with pytest.raises(Refusal, match=r"^It's ann's turn; you may only resign\.$"):
+    with refused(match=r"^It's ann's turn; you may only resign\.$"):
         await service.move(1, BOB, text="add 1")
-    with pytest.raises(Refusal, match=r"^It's ann's turn; you may only resign\.$"):
+    with refused(match=r"^It's ann's turn; you may only resign\.$"):
         await service.move(1, BOB, move=("add", 1), table_id=live.id, version=live.version)
     assert stored(live) == before
-    with pytest.raises(Refusal, match="You're not playing at this table"):
+    with refused(match="You're not playing at this table"):
         await service.move(1, CAT, text="resign")  # a stranger resigns nobody
     assert stored(live) == before
 
@@ -146,7 +147,7 @@ async def test_a_game_without_off_turn_moves_refuses_whoever_is_not_to_move_up_f
     monkeypatch.setattr(duel_game.GAME, "parse_move", reading)
     live = await duel_table(service, 1)
     before = stored(live)
-    with pytest.raises(Refusal, match=r"^It's ann's turn\.$"):
+    with refused(match=r"^It's ann's turn\.$"):
         await service.move(1, BOB, text="resign")
     assert read == [] and stored(live) == before  # refused before the move was read
 
@@ -265,9 +266,9 @@ async def test_a_thinking_ai_that_overruns_its_time_plays_the_hint(
 async def test_a_thinking_ai_answering_an_illegal_move_plays_the_hint(
     service: TableService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import bot.thinking
+    import host.thinking
 
-    monkeypatch.setattr(bot.thinking, "think", lambda job: ["add", 7])
+    monkeypatch.setattr(host.thinking, "think", lambda job: ["add", 7])
     live = await duel_table(service, 1, ai="slow")
     with caplog.at_level(logging.WARNING):
         turns = await move_and_reply(service, live, "add 1")
@@ -387,18 +388,16 @@ async def test_join_and_add_ai_are_refused_once_two_are_seated(service: TableSer
     await service.new_table(GUILD, 1, ANN, {}, game="duel")
     await service.join(1, BOB)
     full = r"^Duel is for 2 players: the table is full\.$"
-    with pytest.raises(Refusal, match=full):
+    with refused(match=full):
         await service.join(1, CAT)
-    with pytest.raises(Refusal, match=full):
+    with refused(match=full):
         await service.add_ai(1, ANN, "greedy")
     assert len(service.table_in(1).info.seats) == 2
 
 
 async def test_start_with_one_player_is_refused_in_words(service: TableService) -> None:
     await service.new_table(GUILD, 1, ANN, {}, game="duel")
-    with pytest.raises(
-        Refusal, match=r"^Duel is for 2 players: wait for someone to Join, or Add AI\.$"
-    ):
+    with refused(match=r"^Duel is for 2 players: wait for someone to Join, or Add AI\.$"):
         await service.start(1, ANN)
     assert service.table_in(1).info.status == "lobby"
 
@@ -407,7 +406,7 @@ async def test_an_ai_level_the_tables_game_lacks_is_refused_naming_its_levels(
     service: TableService,
 ) -> None:
     await service.new_table(GUILD, 1, ANN, {})  # Stack
-    with pytest.raises(Refusal, match=r"^Stack has no `slow` AI; its levels are random, greedy\.$"):
+    with refused(match=r"^Stack has no `slow` AI; its levels are random, greedy\.$"):
         await service.add_ai(1, ANN, "slow")
     assert len(service.table_in(1).info.seats) == 1
 

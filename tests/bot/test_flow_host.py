@@ -2,7 +2,7 @@
 forced moves are the game's own (:meth:`engine.game.Game.automatic`), played for the seat
 to act inside the step of the move that led to them, worded and stored with it.
 
-Played through :class:`~bot.service.TableService` (no Discord) with Duel, whose forced
+Played through :class:`~host.service.TableService` (no Discord) with Duel, whose forced
 moves here are the game object's alone: its state has no ``automatic`` method to find.
 """
 
@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from bot import games as hosted
+from bot.front import DISCORD
 from bot.games.base import DiscordGame
-from bot.service import Player, TableService
-from bot.thinking import Thinker
 from engine import games
 from engine.game import Game
+from host.service import Player, TableService
+from host.thinking import Thinker
 from persistence import Store
 from tests.persistence import duel_game
 
@@ -58,7 +59,7 @@ async def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
     monkeypatch.setitem(hosted._loaded, GAME.name, OnDiscord())
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'flow.db'}")
     try:
-        yield TableService(store, seed=5, thinker=Thinker("thread"))
+        yield TableService(store, front=DISCORD, seed=5, thinker=Thinker("thread"))
     finally:
         await store.close()
 

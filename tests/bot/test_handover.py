@@ -15,10 +15,12 @@ import pytest
 
 from bot.bench_kit import BenchBot
 from bot.cluster import Cluster, ClusterConfig, parse_shards
-from bot.service import MOVED_AWAY, MoveOutcome, Player, Refusal
+from bot.refusal_words import MOVED_AWAY
 from bot.tables import Tables
+from host.service import MoveOutcome, Player
 from persistence import LeaseLost, Store
 from pictures.painter import Painter
+from tests.bot.conftest import refused
 from tests.services import Services, fresh_services, until
 
 COUNT = 2
@@ -110,7 +112,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
     await asyncio.sleep(0.05)
     live.lock.release()
     await giving
-    with pytest.raises(Refusal, match=MOVED_AWAY):
+    with refused(match=MOVED_AWAY):
         await queued
     assert live.away and live.id not in a.service.by_id and 100 not in a.service.by_channel
     assert live.id not in a.tables.messages  # its clock and message record are gone
@@ -133,7 +135,7 @@ async def test_nothing_brings_a_table_of_a_shard_given_up_back(processes: Proces
     assert live.id not in a.tables.messages  # nothing is edited or delivered for it here
     a.cluster._closing.add(1)  # shard 1 is being handed over: a lobby opened meanwhile
     try:
-        with pytest.raises(Refusal, match=MOVED_AWAY):
+        with refused(match=MOVED_AWAY):
             await a.service.new_table(guild_on(1), 201, ANN, {})
     finally:
         a.cluster._closing.discard(1)

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import bot.tables as tables_module
-from bot.service import Player, Refusal
 from bot.tables import Tables
-from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
+from host.service import Player
+from tests.bot.conftest import World, buttons_of, make_bot, refused, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
@@ -259,7 +259,7 @@ async def test_a_leave_queued_behind_the_end_of_the_table_is_a_refusal(world: Wo
     ending = asyncio.ensure_future(service.end(world.channel.id, alice, manager=False))
     leaving = asyncio.ensure_future(service.leave(world.channel.id, bob))
     await ending
-    with pytest.raises(Refusal, match="This table has ended"):
+    with refused(match="This table has ended"):
         await leaving
     _ = live
 

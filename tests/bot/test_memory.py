@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from bot.bench_kit import BenchBot
-from bot.service import Player
 from bot.tables import Tables
+from host.service import Player
 from persistence import Store
 
 GAMES = 2000

@@ -23,11 +23,14 @@ import pytest
 from sqlalchemy import select, update
 
 import bot.tables
-from bot.service import NOT_SAVED, RECENT_TURNS, LiveTable, Player, Refusal, TableService
+from bot.front import DISCORD
+from bot.refusal_words import NOT_SAVED, refusal_text
 from engine.errors import MoveError
+from host.refusals import Refusal
+from host.service import RECENT_TURNS, LiveTable, Player, TableService
 from persistence import StorageError, Store
 from persistence.schema import moves, outbox, snapshots, tables
-from tests.bot.conftest import World, make_bot, table_text_of
+from tests.bot.conftest import World, make_bot, refused, table_text_of
 from tests.bot.test_game import live_of, table_message, tap
 from tests.bot.test_refusals import actor_of, started
 from tests.persistence import conftest as persistence_tests
@@ -194,7 +197,7 @@ async def test_a_database_cut_mid_move_leaves_storage_and_memory_agreeing(
 ) -> None:
     store = await database.open()
     try:
-        service = TableService(store, seed=11)
+        service = TableService(store, front=DISCORD, seed=11)
         live = await a_game(service, game)
         await play(service, live, 2)
         before = (live.version, snapshot(live))
@@ -203,14 +206,14 @@ async def test_a_database_cut_mid_move_leaves_storage_and_memory_agreeing(
         cut_at = cut_at_next_commit(store, database.fault, monkeypatch)
         state = live.state
         assert state is not None
-        with pytest.raises(Refusal) as refused:
+        with pytest.raises(Refusal) as caught:
             await play(service, live)
-        assert str(refused.value) == NOT_SAVED
+        assert refusal_text(caught.value) == NOT_SAVED
         assert cut_at == [before[0]]
         # nothing of the move is in memory: the table shows what storage holds
         assert (live.version, snapshot(live)) == before and live.state is state
         # still down: a move is refused the same way, and changes nothing
-        with pytest.raises(Refusal, match=NOT_SAVED.replace("?", r"\?")):
+        with refused(match=NOT_SAVED.replace("?", r"\?")):
             await play(service, live)
         assert (live.version, snapshot(live)) == before
 
@@ -229,7 +232,7 @@ async def test_a_database_cut_mid_move_leaves_storage_and_memory_agreeing(
     # a restart: a new store and host over the same database read the game back
     store = await database.open()
     try:
-        service = TableService(store, seed=12)
+        service = TableService(store, front=DISCORD, seed=12)
         (resumed,) = await service.load()
         assert (resumed.version, snapshot(resumed)) == (version, state_now)
         await play(service, resumed)
@@ -248,7 +251,7 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_before_the_next_move(
     and nothing is stored twice or at a version already taken."""
     store = await database.open()
     try:
-        service = TableService(store, seed=13)
+        service = TableService(store, front=DISCORD, seed=13)
         live = await a_game(service, game)
         await play(service, live)
         before = live.version
@@ -264,7 +267,7 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_before_the_next_move(
             return result
 
         monkeypatch.setattr(store, "record_move", answer_lost)
-        with pytest.raises(Refusal, match="could not be saved"):
+        with refused(match="could not be saved"):
             await play(service, live)
         assert live.version == before and live.unsure  # storage went on, memory did not
         database.fault.restore()
@@ -272,7 +275,7 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_before_the_next_move(
         assert stored_version == lost[0] > before
         # the next step reads the table back first: the button was pressed on the table
         # as it was shown, which has moved on since, so it is refused as outdated
-        with pytest.raises(Refusal, match="older state of the table"):
+        with refused(match="older state of the table"):
             await play(service, live)
         assert not live.unsure and live.version == stored_version
         assert await stored(store, live) == (live.version, snapshot(live))
@@ -325,7 +328,7 @@ async def test_a_table_whose_log_does_not_replay_is_closed_and_the_others_load(
 ) -> None:
     store = await database.open()
     try:
-        service = TableService(store, seed=21)
+        service = TableService(store, front=DISCORD, seed=21)
         stack = await a_game(service, "stack")
         await service.new_table(GUILD, 2, BOB, {}, game="stackup")
         await service.add_ai(2, BOB, "greedy")
@@ -355,7 +358,7 @@ async def test_a_table_whose_log_does_not_replay_is_closed_and_the_others_load(
 
     store = await database.open()
     try:
-        service = TableService(store, seed=22)
+        service = TableService(store, front=DISCORD, seed=22)
         loaded = await service.load()  # no IllegalMoveError: the bot starts
         assert [t.id for t in loaded] == [other.id]
         assert snapshot(loaded[0]) == other_state
@@ -384,7 +387,7 @@ async def test_a_table_whose_log_does_not_replay_is_closed_and_the_others_load(
         # a restart after that loads the other table alone, and says nothing again
         await store.close()
         store = await database.open()
-        service = TableService(store, seed=23)
+        service = TableService(store, front=DISCORD, seed=23)
         assert [t.id for t in await service.load()] == [other.id]
     finally:
         await store.close()
@@ -414,7 +417,7 @@ async def test_the_recent_turns_are_rebuilt_from_the_log_after_a_restart(
     url = f"sqlite+aiosqlite:///{tmp_path / 'turns.db'}"
     store = await Store.open(url)
     try:
-        service = TableService(store, seed=31)
+        service = TableService(store, front=DISCORD, seed=31)
         live = await a_game(service, game)
         while live.version < 30:  # long enough for the replay to start from a kept state
             await play(service, live)
@@ -424,7 +427,7 @@ async def test_the_recent_turns_are_rebuilt_from_the_log_after_a_restart(
         await store.close()
     store = await Store.open(url)
     try:
-        (resumed,) = await TableService(store, seed=32).load()
+        (resumed,) = await TableService(store, front=DISCORD, seed=32).load()
         assert list(resumed.turns) == turns
     finally:
         await store.close()

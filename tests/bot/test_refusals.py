@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import Player
 from engine.stack.moves import FACES, RoundDice, Stack
+from host.service import Player
 from tests.bot.conftest import World, buttons_of, message
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 

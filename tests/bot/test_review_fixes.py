@@ -20,13 +20,13 @@ import bot.games.stackup
 import bot.games.stackup_views
 from bot import cli, games
 from bot.render import score_sheet_text
-from bot.service import Player
 from bot.story import ScoringButton, history_view
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine import games as engine_games
 from engine.stackup.cards import card_name, is_special
 from engine.stackup.moves import Direction
 from engine.stackup.state import StackUpState
+from host.service import Player
 from persistence.records import GameSummary, OutboxItem, ScoreSheet
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 from tests.bot.test_stackup_discord import click_through

@@ -1,5 +1,5 @@
 """Bad input, anywhere (issue 7, item 12): random commands from seated players, strangers,
-the host and admins through every handler of ``bot/service.py``. Nothing escapes but a
+the host and admins through every handler of ``host/service.py``. Nothing escapes but a
 refusal, and a refusal changes nothing (state, version, seats, stored log)."""
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.front import DISCORD
 from bot.games.stack import move_from_code
-from bot.service import Player, Refusal, TableService
+from bot.refusal_words import refusal_text
+from host.refusals import Refusal
+from host.service import Player, TableService
 from persistence import Store
 
 CHANNEL = 500
@@ -66,7 +69,7 @@ def snapshot(service: TableService) -> Any:
 async def run(script: list[tuple[Any, ...]], folder: Path) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{folder / 'fuzz.db'}")
     try:
-        service = TableService(store, seed=3)
+        service = TableService(store, front=DISCORD, seed=3)
         host = PEOPLE[0]
         await service.new_table(GUILD, CHANNEL, host, {"target_score": 30, "dice_per_player": 3})
         for what, who, whom, text, code, manager in script:
@@ -103,8 +106,8 @@ async def run(script: list[tuple[Any, ...]], folder: Path) -> None:
                 else:
                     await service.legal_choices(service.table_in(CHANNEL), player)
             except Refusal as refusal:
-                assert str(refusal), "a refusal says why"
-                assert len(str(refusal)) <= 2000
+                assert refusal_text(refusal), "a refusal says why"
+                assert len(refusal_text(refusal)) <= 2000
                 assert snapshot(service) == before, f"{what} by {player} was refused but changed"
             if CHANNEL not in service.by_channel:
                 await service.new_table(GUILD, CHANNEL, host, {"target_score": 30})

@@ -28,11 +28,13 @@ import simcord
 from bot.client import ShardedStackBot
 from bot.cluster import ClusterConfig
 from bot.config import Settings
-from bot.service import MOVED_AWAY, Player, Refusal, TableService
+from bot.front import DISCORD
+from bot.refusal_words import MOVED_AWAY
 from bot.text import escape_name
+from host.service import Player, TableService
 from persistence import Store
 from persistence.fence import Fence
-from tests.bot.conftest import buttons_of, table_text_of
+from tests.bot.conftest import buttons_of, refused, table_text_of
 from tests.bot.test_game import tap
 from tests.services import Services, fresh_services
 
@@ -107,7 +109,7 @@ class DeadProcess:
     def __init__(self, services: Services, store: Store) -> None:
         self.services = services
         self.store = store
-        self.service = TableService(store, seed=3)
+        self.service = TableService(store, front=DISCORD, seed=3)
 
     @classmethod
     async def start(cls, services: Services) -> DeadProcess:
@@ -195,7 +197,7 @@ async def test_a_dead_processs_shard_is_taken_over_on_discord_and_handed_back(
     assert mover_id in (ann.id, bob.id)
     zombie_live = dead.service.by_channel[ch0.id]
     name = "bob" if mover_id == bob.id else ann.name
-    with pytest.raises(Refusal, match=re.escape(MOVED_AWAY)):
+    with refused(match=re.escape(MOVED_AWAY)):
         await dead.service.move(
             ch0.id, Player(mover_id, name), move=zombie_live.state.legal_moves()[0]
         )

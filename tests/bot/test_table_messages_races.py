@@ -21,7 +21,7 @@ import bot.tables as tables_module
 import persistence.writer
 from bot.client import StackBot
 from bot.config import Settings
-from bot.service import Player
+from host.service import Player
 from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, message, table_text_of
 from tests.bot.test_colorstack_discord import colorstack_table, to_move

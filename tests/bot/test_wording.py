@@ -129,7 +129,7 @@ def test_wording_does_not_import_discord() -> None:
 def test_score_sheet_columns_line_up_for_wide_and_accented_names() -> None:
     """A code block is monospaced: Japanese and emoji take two columns, combining marks
     none, so the round and total columns stay aligned whatever the names."""
-    from bot.render import _sheet_lines
+    from bot.sheets import sheet_lines
     from bot.text import display_width
 
     assert [display_width(t) for t in ("alice", "ボブ", "😀", "Ālīce ✨", "a\u200bb")] == [
@@ -139,7 +139,7 @@ def test_score_sheet_columns_line_up_for_wide_and_accented_names() -> None:
         8,
         2,
     ]
-    rows = _sheet_lines(["alice", "ボブ", "😀 x", "Ālīce ✨"], [[1, 2, 3, 4]], [1, 2, 3, 4])[2:-1]
+    rows = sheet_lines(["alice", "ボブ", "😀 x", "Ālīce ✨"], [[1, 2, 3, 4]], [1, 2, 3, 4])[2:-1]
     assert len({display_width(row) for row in rows}) == 1, rows
 
 

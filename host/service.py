@@ -1,35 +1,36 @@
-"""Tables as the bot runs them, without Discord: the handlers every front end calls.
+"""Tables as the host runs them: the handlers every front end calls.
 
 The Discord cogs and ``python -m bot.bench`` call these. Each checks who may act, asks the
 engine to decide and change the state, and commits through persistence, all under the
-table's lock. A step is played on a copy of the table's committed state and replaces it
-only once its commit returned: a step that fails, or whose commit fails (whatever else
-fails with it: storage down), leaves the table as it was, and a table whose commit failed
-is read back from storage before its next step (the commit may have been made before its
-answer was lost). Every reader of ``LiveTable.state`` still takes the lock — the table
-message and its picture, the private panel (**My turn**, **My hand** and its steps), a
-move button's code read back into a move, the answer to a move, ``/hint``, ``/scores``,
-the table's clock and a typed Snatch's mentions — so that what it reads is one state. A
-refused request raises :class:`Refusal` with a message for the user and changes nothing.
-One lock per table serialises everything done to it.
+table's lock. A step (:class:`~host.step.Step`) is played on a copy of the table's
+committed state and replaces it only once its commit returned: a step that fails, or whose
+commit fails (whatever else fails with it: storage down), leaves the table as it was, and a
+table whose commit failed is read back from storage before its next step (the commit may
+have been made before its answer was lost). Every reader of ``LiveTable.state`` still takes
+the lock — the table message and its picture, the private panel, a move button's code read
+back into a move, the answer to a move, ``/hint``, ``/scores``, the table's clock and a
+typed Snatch's mentions — so that what it reads is one state. A refused request raises a
+typed :class:`~host.refusals.Refusal` (a reason code and its facts; the front end words
+it) and changes nothing. One lock per table serialises everything done to it.
 
 A player's move and what it leads to without anyone choosing (chance outcomes, moves the
 table plays without asking, round and game ends) is one step, committed in one transaction
 together with what it owes the channel (round and game messages: an outbox, delivered by
-the Discord layer, after a restart too). The AI seats' answer is a step of its own,
+the front end, after a restart too). The AI seats' answer is a step of its own,
 committed after the player's (whose move stands whatever becomes of it); a level that
-searches for a while is left for later (:meth:`TableService.play_owed`, which the Discord
-layer runs once the player is answered, searching on a copy without holding the table's
+searches for a while is left for later (:meth:`TableService.play_owed`, which the front
+end runs once the player is answered, searching on a copy without holding the table's
 lock), so that no answer to a move waits on a search. Start-up plays what AI seats owe
 (:meth:`TableService.catch_up`), as do a start and a seat handed to an AI.
 
-No game's rules are here: the table's game (:mod:`bot.games`, over :mod:`engine.games`)
-seats the players (``seat_order``), starts (``new_state``), reads typed moves
-(``parse_move``; a seat not to move too when the game has ``off_turn_moves``, the
-engine's ``check(move, by=seat)`` deciding), plays AI seats (``make_ai``; the game's
-``thinking_levels`` in a worker process: :mod:`bot.thinking`) and timed-out turns (``hint``); the events
-``apply`` returns say when a turn, a round or the game ended, and the game's Discord module
-words them.
+No game's rules and no words are here: the table's game (the front end's
+:class:`~host.words.HostedGame`, over :mod:`engine.games`) seats the players
+(``seat_order``), starts (``new_state``), reads typed moves (``parse_move``; a seat not to
+move too when the game has ``off_turn_moves``, the engine's ``check(move, by=seat)``
+deciding), plays AI seats (``make_ai``; the game's ``thinking_levels`` in a worker process:
+:mod:`host.thinking`) and timed-out turns (``hint``); the events ``apply`` returns say when
+a turn, a round or the game ended, and the front end words them
+(:class:`~host.words.FrontEnd`).
 """
 
 from __future__ import annotations
@@ -40,28 +41,31 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Generic
 
 from pydantic import BaseModel, ValidationError
 
-from bot import games
-from bot.games.base import DiscordGame, settings_error
-from bot.text import escape_name
-from bot.thinking import Thinker
-from engine import flow
 from engine.errors import AmbiguousMoveError, MoveError
-from engine.game import (
-    Decision,
-    Event,
-    Game,
-    GameEnded,
-    GameState,
-    RoundEnded,
-    SetupError,
-    TurnEnded,
+from engine.game import GameState, SetupError, TurnEnded
+from host.live import (
+    RECENT_INTERACTIONS,
+    RECENT_TURNS,
+    TABLE,
+    Choice,
+    G,
+    LiveTable,
+    MoveOutcome,
+    NoClock,
+    Player,
+    TurnClock,
+    ai_to_move,
 )
+from host.refusals import Refusal, Why
+from host.step import STEP_LIMIT, Step, settle
+from host.thinking import Thinker
+from host.words import FrontEnd, Notice
 from persistence import (
     AlreadySeated,
     InvalidSettings,
@@ -77,269 +81,50 @@ from persistence import (
 from persistence.records import MAX_SEATS, Announcement, MoveResult, TableInfo
 
 log = logging.getLogger(__name__)
-RECENT_INTERACTIONS = 256
-RECENT_TURNS = 8
 RECALL_BATCH = 200  # tables whose logs are read back at once, at start-up
 TIMEOUTS_BEFORE_AI = 3
-TABLE = Announcement("table")  # re-render the table message (a table that closed)
-STEP_LIMIT = 100_000  # moves one step may play without a human (a game that never waits)
-NOT_SAVED = "That move could not be saved, so nothing was played; try again."
-MOVED_AWAY = (
-    "This server's tables are moving to another process of the bot, so nothing was played. "
-    "Try again in a few seconds."
-)
 
-
-class Refusal(Exception):
-    """A request refused with a message for the user; nothing was changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A Discord user as the service sees one."""
-
-    id: int
-    name: str
-
-
-@dataclass(slots=True)
-class LiveTable:
-    """An active table in memory: its stored info, its committed state (read it under
-    ``lock``), the lock that serialises everything done to the table, the random source of
-    its chance outcomes (``rng``), and what the table message recalls (the last turns)."""
-
-    info: TableInfo
-    state: GameState[Any] | None
-    rng: random.Random
-    version: int = 0  # the stored state version (the move log's length)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_INTERACTIONS))
-    turns: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_TURNS))
-    turn_started: datetime | None = None  # when the current turn began
-    idle_since: datetime | None = None  # the last human action (for idle expiry)
-    away: bool = False  # its shard went to another process: nothing more is done here
-    # a commit of it failed (perhaps after it was made) or was abandoned: what storage
-    # holds is read again before its next step
-    unsure: bool = False
-
-    @property
-    def id(self) -> int:
-        return self.info.id
-
-    @property
-    def channel_id(self) -> int:
-        return self.info.channel_id
-
-    @property
-    def game(self) -> DiscordGame:
-        """The table's game on Discord."""
-        return games.get(self.info.game)
-
-    def user_at(self, seat: int) -> int | None:
-        """The Discord user of a seat still played by its human, else ``None``."""
-        s = self.info.seats[seat]
-        return None if s.is_ai else s.user_id
-
-    def current_user(self) -> int | None:
-        """The human whose turn it is, if a human is to move."""
-        state = self.state
-        if state is None or state.is_over or state.current_player is None:
-            return None
-        return self.user_at(state.current_player)
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One option of a chooser: the move and its words."""
-
-    move: Any
-    label: str
-
-
-@dataclass(slots=True)
-class MoveOutcome:
-    """What a request led to: the turns taken (the player's, then AI seats'), whether the
-    game is over or the table closed, whether the channel is owed messages (stored in the
-    outbox), a chooser when a typed move was ambiguous, and whether the player's turn goes
-    on (``continues``: the same seat acts again before its turn ends, as Stack's rerolled
-    die to place). ``seat`` is the seat of the player who asked (``None`` for the host's
-    own steps): whoever answers them reads the table again under its lock and shows that
-    seat only, since another move may have committed since."""
-
-    table: LiveTable
-    seat: int | None = None
-    turns: list[str] = field(default_factory=list)
-    game_over: bool = False
-    closed: bool = False
-    announced: bool = False  # outbox rows were committed: deliver them
-    # an AI seat of a thinking level is to move: its turn is a step of its own, played
-    # after this answer (:meth:`TableService.play_owed`)
-    ai_owed: bool = False
-    chooser: list[Choice] | None = None
-    chooser_text: str = ""
-    continues: bool = False
-    duplicate: bool = False
-    note: str = ""  # a sentence for the one who asked
-
-
-class TurnClock(Protocol):
-    """Told whenever a table's turn may have changed (the Discord layer runs timers)."""
-
-    def turn_changed(self, live: LiveTable) -> None: ...
-
-    def table_closed(self, live: LiveTable) -> None: ...
-
-
-class NoClock:
-    def turn_changed(self, live: LiveTable) -> None:
-        return None
-
-    def table_closed(self, live: LiveTable) -> None:
-        return None
+__all__ = [
+    "RECENT_INTERACTIONS",
+    "RECENT_TURNS",
+    "STEP_LIMIT",
+    "Choice",
+    "LiveTable",
+    "MoveOutcome",
+    "Player",
+    "Refusal",
+    "Step",
+    "TableService",
+    "TurnClock",
+    "Why",
+    "ai_to_move",
+    "settle",
+]
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def settle(
-    game: Game[Any],
-    state: GameState[Any],
-    rng: random.Random,
-    happened: Callable[[Event, int | None], None],
-) -> list[Any]:
-    """Play what the table plays without asking — chance outcomes (drawn from ``rng``) and
-    the game's forced moves — through the table loop (:func:`engine.flow.settle`) until a
-    player must decide or the game is over; each event goes to ``happened`` with the seat
-    that played the move (``None`` for chance), as it happens. Returns the moves played."""
-
-    def told(step: flow.Played) -> None:
-        for event in step.events:
-            happened(event, step.seat)
-
-    return [step.move for step in flow.settle(game, state, rng, on_step=told, limit=STEP_LIMIT)]
-
-
-class Step:
-    """A player's move and what follows it, played under the table's lock on a copy of its
-    committed state: the table shows it only once it is committed (a step that fails, or
-    whose commit fails, leaves the table as it was)."""
-
-    def __init__(
-        self, live: LiveTable, thinker: Thinker | None = None, *, state: Any = None
-    ) -> None:
-        if state is None:
-            assert live.state is not None
-            state = live.state.copy()
-        self.live = live
-        self.game = live.game
-        self.state = state
-        self.seats = live.info.seats  # as the step leaves them (a seat handed to an AI)
-        self.thinker = thinker or Thinker("thread")
-        self.moves: list[Any] = []
-        self.turns: list[str] = []
-        self.announcements: list[Announcement] = []
-        self.ended: set[int] = set()  # seats whose turn ended in this step
-        self.ending: str | None = None  # the game's end in words, when this step ended it
-        self._auto: int | None = None
-        self.owed = False  # an AI seat of a thinking level is to move: left for later
-
-    def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
-        """Play ``seat``'s ``move`` (``auto``: the turn timer played it for them), then
-        what the table plays without asking."""
-        self._auto = seat if auto else None
-        events = self.state.apply(move, by=seat)
-        self.moves.append(move)
-        said = self.game.decision_text(self.state, seat, move)
-        if said is not None:
-            self.turns.append(escape_name(self._automatic(said, seat)))
-        for event in events:
-            self._happened(event, seat)
-        self.moves += settle(self.game.game, self.state, self.live.rng, self._happened)
-        self._auto = None
-
-    def replay(self, move: Any) -> None:
-        """A logged move played again for its words (as loading plays it: the state says
-        whose it is); what it owes the channel was delivered when it was first played."""
-        state = self.state
-        seat = None if state.decision is Decision.CHANCE else state.current_player
-        events = state.apply(move)
-        if seat is not None:
-            said = self.game.decision_text(state, seat, move)
-            if said is not None:
-                self.turns.append(escape_name(said))
-        for event in events:
-            self._happened(event, seat)
-
-    def _happened(self, event: Event, by: int | None) -> None:
-        """What an event owes the table message and the channel."""
-        state, game = self.state, self.game
-        if isinstance(event, TurnEnded):
-            self.ended.add(event.seat)
-            words = self._automatic(game.turn_text(state, event), event.seat)
-            self.turns.append(escape_name(words))
-        elif isinstance(event, RoundEnded):
-            # one short message, before the next round's chance outcomes change the table
-            text = game.round_text(state, event)
-            if text is not None:
-                self.announcements.append(Announcement("round", text, round_no=event.round_no))
-        elif isinstance(event, GameEnded):  # the result, delivered with the game's chart
-            texts = game.game_end_texts(state)
-            for text in texts:
-                self.announcements.append(Announcement("game", text))
-            self.announcements.append(TABLE)
-            self.ending = texts[0] if texts else None
-
-    def _automatic(self, words: str, seat: int | None) -> str:
-        """``words`` marked as the turn timer's when it played ``seat``'s move."""
-        if self._auto is not None and seat == self._auto:
-            return words + " (automatic: the turn timer ran out)"
-        return words
-
-    async def run_ai(self, *, think: bool = True) -> None:
-        """AI seats take their turns until a human is to move or the game ends. A level
-        that searches for a while (the game's ``thinking_levels``) chooses in the
-        thinker's worker, off the event loop (unless ``think`` is false: then the step
-        stops before such a seat's turn, and notes it as ``owed``); the others choose
-        here, at once. Call it under the table's lock (the step's state is uncommitted
-        across the wait)."""
-        state, seats, game = self.state, self.seats, self.game.game
-        players: dict[str, Any] = {}
-        while not state.is_over and (seat := state.current_player) is not None:
-            if not seats[seat].is_ai:
-                return
-            level = seats[seat].ai_level or "greedy"
-            if level in game.thinking_levels:
-                if not think:
-                    self.owed = True
-                    return
-                seed = self.live.rng.getrandbits(64)
-                move, why = await self.thinker.choose(game, state, level, seed)
-                if why is not None:
-                    log.warning("table %s: seat %s played the hint: %s", self.live.id, seat, why)
-            else:
-                ai = players.get(level) or players.setdefault(level, game.make_ai(level))
-                move = ai.choose(state, self.live.rng)
-            self.play(seat, move)
-
-
-class TableService:
+class TableService(Generic[G]):
     """Every table the bot runs, by channel."""
 
     def __init__(
         self,
         store: Store,
         *,
+        front: FrontEnd[G],
         seed: int | None = None,
         clock: TurnClock | None = None,
         now: Callable[[], datetime] = _now,
         thinker: Thinker | None = None,
     ) -> None:
         self.store = store
+        self.front = front  # its games, and its words for what the host says
         self.now = now  # the Discord layer passes Discord's clock
         self.clock: TurnClock = clock or NoClock()
-        self.by_channel: dict[int, LiveTable] = {}
-        self.by_id: dict[int, LiveTable] = {}
+        self.by_channel: dict[int, LiveTable[G]] = {}
+        self.by_id: dict[int, LiveTable[G]] = {}
         self._seeds = random.Random(seed) if seed is not None else None
         # thinking AI levels choose in its worker processes (created on first use)
         self.thinker = thinker or Thinker()
@@ -354,17 +139,19 @@ class TableService:
             return random.Random(self._seeds.getrandbits(64))
         return random.Random(secrets.randbits(64))
 
-    def _track(self, info: TableInfo, state: GameState[Any] | None) -> LiveTable:
+    def _track(self, info: TableInfo, state: GameState[Any] | None) -> LiveTable[G]:
         if self.owns is not None and not self.owns(info.guild_id):
             # another process has (or is about to have) the table's shard: a table read
             # back now (a reload, a lobby just written) is not kept here
-            gone = self.by_id.get(info.id) or LiveTable(info, state, self._rng(), info.version)
+            gone = self.by_id.get(info.id) or LiveTable(
+                info, state, self._rng(), self.front, info.version
+            )
             gone.away = True
             self._forget(gone)
             return gone
         live = self.by_id.get(info.id)
         if live is None:
-            live = LiveTable(info, state, self._rng(), info.version)
+            live = LiveTable(info, state, self._rng(), self.front, info.version)
             now = self.now()
             # a time stored by another clock is never taken to be in the future
             live.turn_started = min(info.moved_at or info.started_at or now, now)
@@ -378,7 +165,7 @@ class TableService:
             self._forget(live)
         return live
 
-    def _forget(self, live: LiveTable) -> None:
+    def _forget(self, live: LiveTable[G]) -> None:
         if self.by_channel.get(live.channel_id) is live:
             del self.by_channel[live.channel_id]
         self.by_id.pop(live.id, None)
@@ -386,7 +173,7 @@ class TableService:
 
     async def load(
         self, *, shard_count: int | None = None, shards: frozenset[int] | None = None
-    ) -> list[LiveTable]:
+    ) -> list[LiveTable[G]]:
         """Load every active table from storage (at start-up; with ``shards`` of
         ``shard_count``, those of guilds on these shards: a process of several adopting
         them), and play the turns the AI seats owe (a crash may have come between a
@@ -411,12 +198,9 @@ class TableService:
         closed with a message in its channel; its rows are kept as they are, for whoever
         runs the bot to look into."""
         log.error("table %s is closed: its stored game does not read back (%s)", info.id, why)
-        title = games.get(info.game).title if info.game in games.names() else "game"
-        text = (
-            f"This {title} table's saved game could not be read back after a restart, so "
-            "the table is closed (its record is kept for the bot's operators). "
-            "`/table new` opens another."
-        )
+        front = self.front
+        title = front.game(info.game).title if info.game in front.game_names() else None
+        text = front.notice(Notice.QUARANTINED, {"title": title})
         try:
             await self.store.end_table(
                 info.id, "abandoned", announcements=[Announcement("message", text), TABLE]
@@ -424,7 +208,7 @@ class TableService:
         except Exception as err:  # read back, and closed, at the next start
             log.warning("table %s: could not be closed (%s)", info.id, err)
 
-    async def _recall_turns(self, tables: list[LiveTable]) -> None:
+    async def _recall_turns(self, tables: list[LiveTable[G]]) -> None:
         """The recent turns each table message recalls, rebuilt from the stored log (they
         are kept in memory only): each game replayed from its start, the last turns in
         words. The loop is given back between tables (a process taking shards over serves
@@ -446,7 +230,7 @@ class TableService:
                         log.warning("table %s: recent turns not recalled (%s)", live.id, err)
                     await asyncio.sleep(0)
 
-    async def catch_up(self, live: LiveTable) -> MoveOutcome:
+    async def catch_up(self, live: LiveTable[G]) -> MoveOutcome:
         """Play pending AI turns, and close a table that has no human left."""
         async with live.lock:
             outcome = MoveOutcome(live)
@@ -456,37 +240,37 @@ class TableService:
             if live.away or not live.info.is_active or live.state is None:
                 return outcome
             if not live.info.humans:
-                await self._close(live, outcome, "No human is left at the table, so it is closed.")
+                await self._close(live, outcome, self._say(Notice.NO_HUMAN_AT_START))
                 return outcome
             await self._play_ai_turns(live, outcome)
             return outcome
 
-    def table_in(self, channel_id: int) -> LiveTable:
+    def table_in(self, channel_id: int) -> LiveTable[G]:
         live = self.by_channel.get(channel_id)
         if live is None:
-            raise Refusal("There's no table in this channel. Start one with `/table new`.")
+            raise Refusal(Why.NO_TABLE)
         return live
 
-    def table_by_id(self, table_id: int) -> LiveTable:
+    def table_by_id(self, table_id: int) -> LiveTable[G]:
         live = self.by_id.get(table_id)
         if live is None:
-            raise Refusal("This table has ended. Start a new one with `/table new`.")
+            raise Refusal(Why.TABLE_ENDED)
         return live
 
-    def let_go(self, live: LiveTable) -> None:
+    def let_go(self, live: LiveTable[G]) -> None:
         """The table's shard goes to another process: requests queued for its lock are
         refused from now on, and it is forgotten here (its stored state stays whole)."""
         live.away = True
         self._forget(live)
 
     @staticmethod
-    def _still_open(live: LiveTable) -> None:
+    def _still_open(live: LiveTable[G]) -> None:
         """Checked once the lock is held: a request queued behind a game-ending move (or
         behind the hand-over of the table's shard to another process)."""
         if live.away:
-            raise Refusal(MOVED_AWAY)
+            raise Refusal(Why.MOVED_AWAY)
         if not live.info.is_active:
-            raise Refusal("This table has ended. Start a new one with `/table new`.")
+            raise Refusal(Why.TABLE_ENDED)
 
     # ------------------------------------------------------------ lobby
 
@@ -498,7 +282,7 @@ class TableService:
         """The game's settings at this table: the house rules, then the table's options."""
         settings = await self.settings(info)
         values = {**settings.effective.model_dump(), **info.options}
-        return games.get(info.game).settings_of(values)
+        return self.front.game(info.game).settings_of(values)
 
     async def new_table(
         self,
@@ -507,23 +291,23 @@ class TableService:
         host: Player,
         options: dict[str, Any],
         *,
-        game: str = games.DEFAULT,
-    ) -> LiveTable:
+        game: str | None = None,
+    ) -> LiveTable[G]:
         """Open a lobby of ``game`` with ``host`` seated; ``options`` (fields of the game's
         settings) override the house rules."""
         if channel_id in self.by_channel:
-            raise Refusal("This channel already has a table. `/table show` brings it back.")
-        try:
-            played = games.get(game)
-        except games.UnknownGame as err:
-            raise Refusal(str(err)) from None
+            raise Refusal(Why.TABLE_EXISTS)
+        game = game or self.front.default_game
+        if game not in self.front.game_names():
+            raise Refusal(Why.UNKNOWN_GAME, name=game, games=self.front.game_names())
+        played = self.front.game(game)
         store = self.store
         settings = await store.guild_settings(guild_id, channel_id, game=game)
         chosen = {k: v for k, v in options.items() if v is not None}
         try:
             played.settings_of({**settings.effective.model_dump(), **chosen})
         except ValidationError as err:
-            raise Refusal(f"That table can't be set up: {settings_error(err)}.") from None
+            raise Refusal(Why.BAD_SETTINGS, error=err) from None
         try:
             info = await store.create_table(
                 guild_id,
@@ -534,50 +318,45 @@ class TableService:
                 game=game,
             )
         except TableExists:
-            raise Refusal(
-                "This channel already has a table. `/table show` brings it back."
-            ) from None
+            raise Refusal(Why.TABLE_EXISTS) from None
         except InvalidSettings as err:
-            raise Refusal(str(err)) from None
+            raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
         live = self._track(info, None)
         if live.away:  # stored, and shown by the process that takes the shard over
-            raise Refusal(MOVED_AWAY)
+            raise Refusal(Why.MOVED_AWAY)
         live.idle_since = self.now()
         return live
 
-    def _lobby(self, live: LiveTable) -> None:
+    def _lobby(self, live: LiveTable[G]) -> None:
         self._still_open(live)
         if live.info.status != "lobby":
-            raise Refusal("The game has already started; wait for the next one.")
+            raise Refusal(Why.ALREADY_STARTED)
 
-    async def join(self, channel_id: int, player: Player) -> LiveTable:
+    async def join(self, channel_id: int, player: Player) -> LiveTable[G]:
         live = self.table_in(channel_id)
         async with live.lock:
             self._still_open(live)
             if live.info.seat_of(player.id) is not None:
-                raise Refusal("You're already at this table.")
+                raise Refusal(Why.ALREADY_SEATED)
             self._lobby(live)
             self._room(live)
             if any(seat.name == player.name for seat in live.info.seats):
-                raise Refusal(
-                    f"Someone at this table is already called {escape_name(player.name)}: "
-                    "change your server nickname, then Join."
-                )
+                raise Refusal(Why.NAME_TAKEN, name=player.name)
             try:
                 info = await self.store.join_table(live.id, player.id, player.name)
             except AlreadySeated:
-                raise Refusal("You're already at this table.") from None
+                raise Refusal(Why.ALREADY_SEATED) from None
             except TableFull:
-                raise Refusal(_full(live)) from None
+                raise _full(live) from None
             except InvalidSettings as err:
-                raise Refusal(str(err)) from None
+                raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
             except WrongTableStatus:
-                raise Refusal("The game has already started; wait for the next one.") from None
+                raise Refusal(Why.ALREADY_STARTED) from None
             live = self._track(info, None)
             live.idle_since = self.now()
             return live
 
-    async def add_ai(self, channel_id: int, player: Player, level: str = "greedy") -> LiveTable:
+    async def add_ai(self, channel_id: int, player: Player, level: str = "greedy") -> LiveTable[G]:
         live = self.table_in(channel_id)
         async with live.lock:
             self._lobby(live)
@@ -585,25 +364,24 @@ class TableService:
             game = live.game.game
             if level not in game.ai_levels:
                 raise Refusal(
-                    f"{game.title} has no `{escape_name(level)}` AI; "
-                    f"its levels are {', '.join(game.ai_levels)}."
+                    Why.NO_SUCH_AI, title=game.title, level=level, levels=tuple(game.ai_levels)
                 )
             self._room(live)
             try:
                 info = await self.store.add_ai(live.id, level)
             except TableFull:
-                raise Refusal(_full(live)) from None
+                raise _full(live) from None
             except InvalidSettings as err:
-                raise Refusal(str(err)) from None
+                raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
             except WrongTableStatus:
-                raise Refusal("The game has already started; wait for the next one.") from None
+                raise Refusal(Why.ALREADY_STARTED) from None
             return self._track(info, None)
 
     @staticmethod
-    def _room(live: LiveTable) -> None:
+    def _room(live: LiveTable[G]) -> None:
         """A seat is left for one more player (the game's maximum, and storage's)."""
         if len(live.info.seats) >= min(MAX_SEATS, live.game.game.max_players):
-            raise Refusal(_full(live))
+            raise _full(live)
 
     async def leave(self, channel_id: int, player: Player) -> MoveOutcome:
         """Leave the table: from a lobby, or mid-game (an AI takes the seat)."""
@@ -611,23 +389,23 @@ class TableService:
         async with live.lock:
             self._still_open(live)
             seat = self._seated(live, player)
-            return await self._remove(live, seat, f"{escape_name(player.name)} left")
+            return await self._remove(live, seat, self._say(Notice.LEFT, name=player.name))
 
     async def kick(self, channel_id: int, actor: Player, target_id: int) -> MoveOutcome:
         live = self.table_in(channel_id)
         async with live.lock:
             self._still_open(live)
             if actor.id != live.info.host_id:
-                raise Refusal("Only the host can kick a player.")
+                raise Refusal(Why.HOST_ONLY, power="kick")
             seat = live.info.seat_of(target_id)
             if seat is None or seat.is_ai:
-                raise Refusal("That player isn't at this table.")
+                raise Refusal(Why.NOT_AT_TABLE)
             if target_id == actor.id:
-                raise Refusal("You can't kick yourself; use `/table leave`.")
-            why = f"{escape_name(seat.name)} was removed by the host"
+                raise Refusal(Why.KICK_SELF)
+            why = self._say(Notice.KICKED, name=seat.name)
             return await self._remove(live, seat.position, why)
 
-    async def _remove(self, live: LiveTable, position: int, why: str) -> MoveOutcome:
+    async def _remove(self, live: LiveTable[G], position: int, why: str) -> MoveOutcome:
         seat = live.info.seats[position]
         outcome = MoveOutcome(live)
         host_before = live.info.host_id
@@ -637,15 +415,15 @@ class TableService:
             live = outcome.table = self._track(info, None)
             if info.status == "abandoned":
                 outcome.closed = True
-                outcome.note = f"{why}; with nobody left, the table is closed."
+                outcome.note = self._say(Notice.LOBBY_EMPTY, why=why)
             else:
-                outcome.note = f"{why}." + self._host_note(host_before, info)
+                host = self._new_host(host_before, info)
+                outcome.note = self._say(Notice.LOBBY_LEFT, why=why, host=host)
             return outcome
         # mid-game: an AI takes the seat; the host's powers move on to the next human
         host_info = self._next_host(live.info, position) if seat.user_id == host_before else None
-        words = f"{why}; an AI plays their seat from now on."
-        if host_info is not None:
-            words += f" {escape_name(host_info.name)} is the host now."
+        host = host_info.name if host_info is not None else None
+        words = self._say(Notice.SEAT_TO_AI, why=why, host=host)
         humans_left = [s for s in live.info.humans if s.position != position]
         announcements = [Announcement("message", words)] if humans_left else []
         live.info = await self.store.set_seat_ai(
@@ -654,8 +432,9 @@ class TableService:
         outcome.announced = bool(announcements)
         outcome.note = words
         if not live.info.humans:
-            await self._close(live, outcome, f"{why}; with no human left, the table is closed.")
-            outcome.note = f"{why}; with no human left, the table is closed."
+            gone = self._say(Notice.NO_HUMAN_LEFT, why=why)
+            await self._close(live, outcome, gone)
+            outcome.note = gone
             return outcome
         await self._play_ai_turns(live, outcome)
         self.clock.turn_changed(live)
@@ -671,38 +450,41 @@ class TableService:
         return None
 
     @staticmethod
-    def _host_note(before: int, info: TableInfo) -> str:
+    def _new_host(before: int, info: TableInfo) -> str | None:
+        """The name of the table's host when it is no longer ``before``."""
         if info.host_id == before:
-            return ""
+            return None
         seat = info.seat_of(info.host_id)
-        return f" {escape_name(seat.name)} is the host now." if seat is not None else ""
+        return seat.name if seat is not None else None
+
+    def _say(self, notice: Notice, **data: Any) -> str:
+        """A notice of the host's in the front end's words."""
+        return self.front.notice(notice, data)
 
     async def start(self, channel_id: int, actor: Player) -> MoveOutcome:
         live = self.table_in(channel_id)
         async with live.lock:
             self._lobby(live)
             if actor.id != live.info.host_id:
-                raise Refusal("Only the host can start the game.")
+                raise Refusal(Why.HOST_ONLY, power="start")
             seats = live.info.seats
             game = live.game.game
             if len(seats) < game.min_players:
-                needs = (
-                    f"is for {game.min_players} players"
-                    if game.min_players == game.max_players
-                    else f"needs at least {game.min_players} players"
+                fixed = game.min_players == game.max_players
+                raise Refusal(
+                    Why.TOO_FEW_PLAYERS, title=game.title, least=game.min_players, fixed=fixed
                 )
-                raise Refusal(f"{game.title} {needs}: wait for someone to Join, or Add AI.")
             try:
                 rules = await self.rules_of(live.info)
             except ValidationError as err:
-                raise Refusal(f"That table can't be set up: {settings_error(err)}.") from None
+                raise Refusal(Why.BAD_SETTINGS, error=err) from None
             lobby_names = [s.name for s in seats]
             try:
                 names = game.seat_order(lobby_names, rules)
                 order = [lobby_names.index(n) for n in names]
                 state = game.new_state(names, rules)
             except SetupError as err:
-                raise Refusal(str(err)) from None
+                raise Refusal(Why.SETUP_FAILED, detail=str(err)) from None
             opening = settle(game, state, live.rng, lambda event, by: None)
             info = await self.store.start_table(live.id, order, state, opening)
             live = self._track(info, state)
@@ -718,12 +500,12 @@ class TableService:
         async with live.lock:
             self._still_open(live)
             if actor.id != live.info.host_id and not manager:
-                raise Refusal("Only the host or a server manager can end the table.")
+                raise Refusal(Why.HOST_ONLY, power="end")
             outcome = MoveOutcome(live)
             await self._close(
                 live,
                 outcome,
-                f"The {live.game.title} table was ended by {escape_name(actor.name)}.",
+                self._say(Notice.ENDED_BY, title=live.game.title, name=actor.name),
             )
             return outcome
 
@@ -746,20 +528,15 @@ class TableService:
             if now - since < timedelta(seconds=limit):
                 return None
             outcome = MoveOutcome(live)
-            if what == "lobby":
-                text = f"The lobby closed: no game started within {_duration(limit)}."
-            else:
-                text = (
-                    f"The game ended as abandoned: no player moved for {_duration(limit)}. "
-                    "`/table new` opens another."
-                )
+            expired = Notice.LOBBY_EXPIRED if what == "lobby" else Notice.GAME_EXPIRED
+            text = self._say(expired, seconds=limit)
             await self._close(live, outcome, text)
             return outcome
 
-    def idle_since(self, live: LiveTable) -> datetime:
+    def idle_since(self, live: LiveTable[G]) -> datetime:
         return live.idle_since or self.now()
 
-    async def _close(self, live: LiveTable, outcome: MoveOutcome, text: str) -> None:
+    async def _close(self, live: LiveTable[G], outcome: MoveOutcome, text: str) -> None:
         announcements = [Announcement("message", text), TABLE]
         try:
             live.info = await self.store.end_table(
@@ -772,14 +549,14 @@ class TableService:
         outcome.note = text
         self._forget(live)
 
-    def _seated(self, live: LiveTable, player: Player) -> int:
+    def _seated(self, live: LiveTable[G], player: Player) -> int:
         seat = live.info.seat_of(player.id)
         if seat is None:
             if live.info.status == "lobby":
-                raise Refusal("You're not at this table. Press **Join** to sit down.")
-            raise Refusal("You're not playing at this table; join the next game.")
+                raise Refusal(Why.NOT_SEATED, lobby=True)
+            raise Refusal(Why.NOT_SEATED, lobby=False)
         if seat.is_ai:
-            raise Refusal("You left this game; an AI plays your seat now.")
+            raise Refusal(Why.SEAT_LEFT)
         return seat.position
 
     # ------------------------------------------------------------ moves
@@ -809,24 +586,21 @@ class TableService:
             self._still_open(live)
             state = live.state
             if state is None:
-                raise Refusal("The game hasn't started yet. The host presses **Start**.")
+                raise Refusal(Why.GAME_NOT_STARTED, hint=False)
             seat = self._seated(live, player)
             if version is not None and version != live.version:
-                raise Refusal(
-                    "That button is from an older state of the table, so nothing was played. "
-                    "Use the newest table message (or `/table show`)."
-                )
+                raise Refusal(Why.STALE_PANEL)
             if state.is_over:
-                raise Refusal("The game is over.")
+                raise Refusal(Why.GAME_OVER)
             game = live.game
             # a game whose players may act out of turn (Color Stack's resignation) lets
             # the engine say which moves a seat not to move may make
             off_turn = game.game.off_turn_moves
             current = state.current_player
             if current is None and not off_turn:
-                raise Refusal("The table is busy; try again in a moment.")
+                raise Refusal(Why.BUSY)
             if current != seat and not off_turn:
-                raise Refusal(f"It's {_whose(state)} turn.")
+                raise Refusal(Why.NOT_YOUR_TURN, player=_whose(state), hint=False)
             typed = move is None
             if move is None:
                 try:
@@ -840,14 +614,14 @@ class TableService:
                     ]
                     return outcome
                 except MoveError as err:
-                    raise Refusal(game.refusal_words(err)) from None
+                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err) from None
             if off_turn or (not typed and not state.is_legal(move)):
                 try:
                     state.check(move, by=seat)
                 except MoveError as err:
-                    raise Refusal(game.refusal_words(err)) from None
+                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err) from None
                 if not off_turn:
-                    raise Refusal("That move can't be played now.")
+                    raise Refusal(Why.NOT_NOW)
             outcome = MoveOutcome(live, seat=seat)
             step = Step(live, self.thinker)
             step.play(seat, move)
@@ -909,18 +683,16 @@ class TableService:
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
                 to_ai = {seat: "greedy"}
-                words = (
-                    f"{escape_name(info_seat.name)} let {TIMEOUTS_BEFORE_AI} turns in a row run "
-                    "out: an AI plays their seat from now on."
+                words = self._say(
+                    Notice.TIMED_OUT_TO_AI, name=info_seat.name, count=TIMEOUTS_BEFORE_AI
                 )
                 step.announcements.insert(0, Announcement("message", words))
                 step.turns.append(words)
             await self._commit(live, step, outcome, timeouts={seat: count}, to_ai=to_ai)
             if live.info.is_active and not live.info.humans:
-                await self._close(
-                    live, outcome, "No human is left playing, so the table is closed."
-                )
-                outcome.turns.append("No human is left playing, so the table is closed.")
+                gone = self._say(Notice.NO_HUMAN_PLAYING)
+                await self._close(live, outcome, gone)
+                outcome.turns.append(gone)
             else:
                 await self._ai_replies(live, outcome)
             self.clock.turn_changed(live)
@@ -974,7 +746,7 @@ class TableService:
                 if not live.info.is_active:  # the AI's move ended the game
                     return outcome
 
-    async def _play_ai_turns(self, live: LiveTable, outcome: MoveOutcome) -> None:
+    async def _play_ai_turns(self, live: LiveTable[G], outcome: MoveOutcome) -> None:
         """AI seats play the turns they owe, in one step (nothing when a human is to move)."""
         if live.unsure:  # a commit of it failed: played on what storage holds, or not yet
             await self._try_reload(live)
@@ -983,7 +755,7 @@ class TableService:
             await step.run_ai()
             await self._commit(live, step, outcome)
 
-    async def _ai_replies(self, live: LiveTable, outcome: MoveOutcome) -> None:
+    async def _ai_replies(self, live: LiveTable[G], outcome: MoveOutcome) -> None:
         """After a step that a human (or their turn timer) played, committed: the AI
         seats' answers, as a step of their own, committed on its own (the human's move
         stands whatever becomes of it). A seat of a thinking level is left to play later
@@ -1005,7 +777,7 @@ class TableService:
 
     async def _commit(
         self,
-        live: LiveTable,
+        live: LiveTable[G],
         step: Step,
         outcome: MoveOutcome,
         *,
@@ -1024,12 +796,12 @@ class TableService:
             result = await self._record(live, step, interaction_id, timeouts, to_ai, human)
         except LeaseLost as err:  # the shard went to another process: it plays on there
             log.warning("table %s: move not stored (%s)", live.id, err)
-            raise Refusal(MOVED_AWAY) from None
+            raise Refusal(Why.MOVED_AWAY) from None
         except (StaleVersion, StorageError, WrongTableStatus) as err:
             log.warning("table %s: move not stored (%s)", live.id, err)
             live.unsure = True
             await self._try_reload(live)
-            raise Refusal(NOT_SAVED) from None
+            raise Refusal(Why.NOT_SAVED) from None
         except BaseException:  # cancelled while the commit was under way, or a bug
             live.unsure = True
             raise
@@ -1042,7 +814,7 @@ class TableService:
 
     async def _record(
         self,
-        live: LiveTable,
+        live: LiveTable[G],
         step: Step,
         interaction_id: str | None,
         timeouts: dict[int, int] | None,
@@ -1064,7 +836,7 @@ class TableService:
 
     def _committed(
         self,
-        live: LiveTable,
+        live: LiveTable[G],
         step: Step,
         outcome: MoveOutcome,
         result: MoveResult,
@@ -1094,7 +866,7 @@ class TableService:
         if step.state.is_over:
             self._forget(live)
 
-    async def _reload(self, live: LiveTable) -> None:
+    async def _reload(self, live: LiveTable[G]) -> None:
         """The table as storage holds it (forgotten here once it is no longer active)."""
         try:
             loaded = await self.store.load_table(live.id)
@@ -1111,7 +883,7 @@ class TableService:
             return
         self._track(loaded.info, loaded.state)
 
-    async def _try_reload(self, live: LiveTable) -> None:
+    async def _try_reload(self, live: LiveTable[G]) -> None:
         """:meth:`_reload`, now if storage answers (storage down too: ``live.unsure``
         stays set, and the next step reads it again first)."""
         try:
@@ -1119,7 +891,7 @@ class TableService:
         except Exception as err:
             log.warning("table %s: not read again yet (%s)", live.id, err)
 
-    async def _sync(self, live: LiveTable) -> None:
+    async def _sync(self, live: LiveTable[G]) -> None:
         """Before a step (under the lock): a table whose last commit failed is read again
         from storage; refused while storage does not answer (nothing is played on a table
         that may not be what storage holds)."""
@@ -1129,7 +901,7 @@ class TableService:
             await self._reload(live)
         except Exception as err:
             log.warning("table %s: not read again yet (%s)", live.id, err)
-            raise Refusal(NOT_SAVED) from None
+            raise Refusal(Why.NOT_SAVED) from None
         self.clock.turn_changed(live)
 
     # ------------------------------------------------------------ reading (committed state)
@@ -1139,38 +911,38 @@ class TableService:
         async with live.lock:
             return self._hint(live, player)
 
-    def _hint(self, live: LiveTable, player: Player) -> str:
+    def _hint(self, live: LiveTable[G], player: Player) -> str:
         state = live.state
         if state is None:
-            raise Refusal("The game hasn't started yet.")
+            raise Refusal(Why.GAME_NOT_STARTED, hint=True)
         seat = self._seated(live, player)
         if state.is_over:
-            raise Refusal("The game is over.")
+            raise Refusal(Why.GAME_OVER)
         if state.current_player != seat:
-            raise Refusal(f"It's {_whose(state)} turn; a hint waits for yours.")
-        return escape_name(live.game.game.hint(state)[1])
+            raise Refusal(Why.NOT_YOUR_TURN, player=_whose(state), hint=True)
+        return live.game.game.hint(state)[1]
 
-    async def legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
+    async def legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
         async with live.lock:
             return self._legal_choices(live, player)
 
-    def _legal_choices(self, live: LiveTable, player: Player) -> list[Choice]:
+    def _legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
         state = live.state
         if state is None:
-            raise Refusal("The game hasn't started yet. The host presses **Start**.")
+            raise Refusal(Why.GAME_NOT_STARTED, hint=False)
         seat = self._seated(live, player)
         if state.current_player != seat:
-            raise Refusal(f"It's {_whose(state)} turn.")
+            raise Refusal(Why.NOT_YOUR_TURN, player=_whose(state), hint=False)
         game = live.game
         return [Choice(m, game.move_label(state, m)) for m in state.legal_moves()]
 
-    async def seat_of(self, live: LiveTable, player: Player) -> int:
+    async def seat_of(self, live: LiveTable[G], player: Player) -> int:
         """The seat ``player`` plays at a live table (refused otherwise)."""
         async with live.lock:
             self._still_open(live)
             if live.state is None:
-                raise Refusal("The game hasn't started yet. The host presses **Start**.")
+                raise Refusal(Why.GAME_NOT_STARTED, hint=False)
             return self._seated(live, player)
 
     def forget_all(self) -> None:
@@ -1179,15 +951,7 @@ class TableService:
             self._forget(live)
 
 
-def ai_to_move(live: LiveTable) -> bool:
-    """Whether an AI seat is to move at the table (its committed state)."""
-    state = live.state
-    if state is None or state.is_over or state.current_player is None:
-        return False
-    return live.info.seats[state.current_player].is_ai
-
-
-def _recall(live: LiveTable, start: Any, played: list[Any]) -> list[str]:
+def _recall(live: LiveTable[Any], start: Any, played: list[Any]) -> list[str]:
     """The words of the last turns of a game that ``played`` took from ``start``. The game
     is replayed without words, its state kept (as storage's snapshot) every
     ``RECENT_TURNS`` turns; the last turns are then replayed, in words, from the latest
@@ -1210,27 +974,15 @@ def _recall(live: LiveTable, start: Any, played: list[Any]) -> list[str]:
     return step.turns[-RECENT_TURNS:]
 
 
-def _duration(seconds: int) -> str:
-    if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return "an hour" if hours == 1 else f"{hours} hours"
-    if seconds % 60 == 0:
-        minutes = seconds // 60
-        return "a minute" if minutes == 1 else f"{minutes} minutes"
-    return f"{seconds} seconds"
-
-
-def _whose(state: GameState[Any]) -> str:
-    """``bob's`` (escaped), or ``nobody's`` while no seat is to act."""
+def _whose(state: GameState[Any]) -> str | None:
+    """The name of the player to act, or ``None`` while no seat is to act."""
     current = state.current_player
-    return f"{escape_name(state.players[current])}'s" if current is not None else "nobody's"
+    return state.players[current] if current is not None else None
 
 
-def _full(live: LiveTable) -> str:
-    """``The table is full (8 players).``; for a game of a fixed number of players, ``Color
-    Stack is for 2 players: the table is full.``"""
+def _full(live: LiveTable[Any]) -> Refusal:
+    """The table is full: the game's most players (and whether it is for exactly them)."""
     game = live.game.game
     most = min(MAX_SEATS, game.max_players)
-    if game.min_players == game.max_players == most:
-        return f"{game.title} is for {most} players: the table is full."
-    return f"The table is full ({most} players)."
+    fixed = game.min_players == game.max_players == most
+    return Refusal(Why.TABLE_FULL, title=game.title, most=most, fixed=fixed)

@@ -1,0 +1,95 @@
+"""Score sheets and history lines of any game, in Discord's words: the defaults of the
+game contract (:meth:`bot.games.base.DiscordGame.score_text`,
+:meth:`~bot.games.base.DiscordGame.history_line`), which games' own words build on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.text import code_name, display_width, escape_name, fit_message, plural
+from engine.stack.render import short_name
+from persistence.records import GameSummary, ScoreSheet
+
+__all__ = [
+    "HISTORY_NAME",
+    "SHEET_ROUNDS",
+    "leader_line",
+    "score_sheet_text",
+    "sheet_lines",
+    "short_escaped",
+    "summary_line",
+]
+
+SHEET_ROUNDS = 10  # round columns a score sheet shows (the last ones; totals count all)
+HISTORY_NAME = 16  # a name's width in the channel's history
+
+
+def short_escaped(name: str, width: int = 20) -> str:
+    """A name shortened to ``width`` and escaped for markdown."""
+    return escape_name(short_name(name, width))
+
+
+def sheet_lines(
+    names: Sequence[str], rounds: Sequence[Sequence[int]], totals: Sequence[int]
+) -> list[str]:
+    """A score sheet as a code block: a row per player, a column for each of the last
+    :data:`SHEET_ROUNDS` rounds (a line says which rounds are left out), totals."""
+    shown = list(rounds[-SHEET_ROUNDS:])
+    skipped = len(rounds) - len(shown)
+    shorts = [short_name(" ".join(n.split())) for n in names]
+    width = max(display_width(s) for s in shorts)
+    labels = " ".join(f"{'R' + str(skipped + i + 1):>4}" for i in range(len(shown)))
+    rows = [f"{'':{width}} {labels} {'Total':>6}".rstrip()]
+    for seat, short in enumerate(shorts):
+        cells = " ".join(f"{r[seat]:>4}" for r in shown)
+        label = code_name(short) + " " * (width - display_width(short))
+        rows.append(f"{label} {cells} {totals[seat]:>6}")
+    lines = ["```", *rows, "```"]
+    if skipped:
+        left_out = "Round 1 is" if skipped == 1 else f"Rounds 1–{skipped} are"
+        lines.insert(0, f"-# {left_out} left out (shortened); the totals count every round.")
+    return lines
+
+
+def leader_line(totals: Sequence[int], target: int) -> str:
+    """``Leader at 120/200 (60%)``; only for a game with a target (``target`` > 0)."""
+    best = max(totals) if totals else 0
+    return f"Leader at {best}/{target} ({min(100, max(0, best * 100 // target))}%)"
+
+
+def score_sheet_text(sheet: ScoreSheet) -> str:
+    """A stored game's score sheet (``/scores``)."""
+    if sheet.winners:
+        tail = [f"Won by {' & '.join(short_escaped(n) for n in sheet.winners)}."]
+    elif sheet.winners is not None:  # finished with no winner
+        tail = ["A draw."]
+    elif sheet.target_score > 0:
+        tail = [leader_line(sheet.totals, sheet.target_score) + "."]
+    else:  # a game without a target has no leader to measure against it
+        tail = []
+    lines = ["**Score sheet**", *sheet_lines(sheet.names, sheet.rounds, sheet.totals), *tail]
+    return fit_message("\n".join(lines))
+
+
+DRAWN_BY = {"repetition": "by threefold repetition", "turn_limit": "at the turn limit"}
+
+
+def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
+    """A finished game of any game in the channel's history: the winners (and ``how``
+    they won: a resignation says so by itself), or ``draw`` and how for a game with no
+    winner; then ``figure`` (what the final figures count: ``cards left``) per player,
+    and the rounds only for a game played in rounds."""
+    when = g.finished_at.strftime("%Y-%m-%d")
+    rounds = f" · {plural(g.rounds_played, 'round')}" if g.rounds_played else ""
+    scores = ", ".join(
+        f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+    )
+    if not g.winners:
+        drawn = how or DRAWN_BY.get(g.ended_by, "")
+        result = "🤝 draw" + (f" {drawn}" if drawn else "")
+    else:
+        winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
+        if not how and g.ended_by == "resignation":
+            how = "by resignation"
+        result = f"🏆 {winners}" + (f" ({how})" if how else "")
+    return f"**{number}.** {when}{rounds} · {result} · {figure}: {scores}"

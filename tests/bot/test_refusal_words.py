@@ -1,0 +1,209 @@
+"""Every reason the host refuses for, and every notice it gives, has Discord words — the
+very sentences the Discord bot said before the host was typed (issue 19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from bot import games
+from bot.front import DISCORD
+from bot.refusal_words import MOVED_AWAY, NOT_SAVED, WORDS, refusal_text
+from engine.errors import IllegalMoveError, IllegalReason
+from host.refusals import Refusal, Why
+from host.words import Notice
+
+
+def settings_problem() -> ValidationError:
+    try:
+        games.get("stack").settings_of({"target_score": 0})
+    except ValidationError as err:
+        return err
+    raise AssertionError("a target of 0 is refused")
+
+
+# (code, facts, the words) — the words as bot/service.py said them before the codes
+SAID: list[tuple[Why, dict[str, Any], str]] = [
+    (Why.NO_TABLE, {}, "There's no table in this channel. Start one with `/table new`."),
+    (Why.TABLE_ENDED, {}, "This table has ended. Start a new one with `/table new`."),
+    (Why.MOVED_AWAY, {}, MOVED_AWAY),
+    (Why.NOT_SAVED, {}, "That move could not be saved, so nothing was played; try again."),
+    (Why.TABLE_EXISTS, {}, "This channel already has a table. `/table show` brings it back."),
+    (
+        Why.UNKNOWN_GAME,
+        {"name": "chess", "games": ("stack", "stackup")},
+        "There is no game called 'chess' here; the games are stack, stackup.",
+    ),
+    (
+        Why.BAD_SETTINGS,
+        {"error": settings_problem()},
+        "That table can't be set up: target_score: Input should be greater than or equal to 1.",
+    ),
+    (Why.INVALID_SETTINGS, {"detail": "unknown board"}, "unknown board"),
+    (Why.ALREADY_STARTED, {}, "The game has already started; wait for the next one."),
+    (Why.ALREADY_SEATED, {}, "You're already at this table."),
+    (
+        Why.NAME_TAKEN,
+        {"name": "a_b"},
+        "Someone at this table is already called a\\_b: change your server nickname, then Join.",
+    ),
+    (
+        Why.TABLE_FULL,
+        {"title": "Stack", "most": 8, "fixed": False},
+        "The table is full (8 players).",
+    ),
+    (
+        Why.TABLE_FULL,
+        {"title": "Color Stack", "most": 2, "fixed": True},
+        "Color Stack is for 2 players: the table is full.",
+    ),
+    (
+        Why.NO_SUCH_AI,
+        {"title": "Stack", "level": "slow", "levels": ("random", "greedy")},
+        "Stack has no `slow` AI; its levels are random, greedy.",
+    ),
+    (Why.HOST_ONLY, {"power": "kick"}, "Only the host can kick a player."),
+    (Why.HOST_ONLY, {"power": "start"}, "Only the host can start the game."),
+    (Why.HOST_ONLY, {"power": "end"}, "Only the host or a server manager can end the table."),
+    (Why.NOT_AT_TABLE, {}, "That player isn't at this table."),
+    (Why.KICK_SELF, {}, "You can't kick yourself; use `/table leave`."),
+    (
+        Why.TOO_FEW_PLAYERS,
+        {"title": "Stack", "least": 2, "fixed": False},
+        "Stack needs at least 2 players: wait for someone to Join, or Add AI.",
+    ),
+    (
+        Why.TOO_FEW_PLAYERS,
+        {"title": "Duel", "least": 2, "fixed": True},
+        "Duel is for 2 players: wait for someone to Join, or Add AI.",
+    ),
+    (Why.SETUP_FAILED, {"detail": "Teams need an even number"}, "Teams need an even number"),
+    (
+        Why.GAME_NOT_STARTED,
+        {"hint": False},
+        "The game hasn't started yet. The host presses **Start**.",
+    ),
+    (Why.GAME_NOT_STARTED, {"hint": True}, "The game hasn't started yet."),
+    (Why.GAME_OVER, {}, "The game is over."),
+    (Why.NOT_SEATED, {"lobby": True}, "You're not at this table. Press **Join** to sit down."),
+    (Why.NOT_SEATED, {"lobby": False}, "You're not playing at this table; join the next game."),
+    (Why.SEAT_LEFT, {}, "You left this game; an AI plays your seat now."),
+    (Why.NOT_YOUR_TURN, {"player": "b*b", "hint": False}, "It's b\\*b's turn."),
+    (Why.NOT_YOUR_TURN, {"player": None, "hint": False}, "It's nobody's turn."),
+    (
+        Why.NOT_YOUR_TURN,
+        {"player": "bob", "hint": True},
+        "It's bob's turn; a hint waits for yours.",
+    ),
+    (
+        Why.STALE_PANEL,
+        {},
+        "That button is from an older state of the table, so nothing was played. "
+        "Use the newest table message (or `/table show`).",
+    ),
+    (Why.BUSY, {}, "The table is busy; try again in a moment."),
+    (Why.NOT_NOW, {}, "That move can't be played now."),
+]
+
+
+def test_every_refusal_code_has_words() -> None:
+    assert set(WORDS) == set(Why)
+    assert {code for code, _, _ in SAID} | {Why.ILLEGAL_MOVE} == set(Why)
+
+
+@pytest.mark.parametrize(("code", "data", "words"), SAID, ids=[c.value for c, _, _ in SAID])
+def test_a_refusal_says_what_the_bot_said_before(
+    code: Why, data: dict[str, Any], words: str
+) -> None:
+    assert refusal_text(Refusal(code, **data)) == words
+
+
+def test_an_illegal_move_is_worded_by_its_game() -> None:
+    """The engine's error, in the words of the table's game on Discord."""
+    error = IllegalMoveError("No pile 9 here.", IllegalReason.NO_SUCH_PILE)
+    refusal = Refusal(Why.ILLEGAL_MOVE, game=games.get("stack"), error=error)
+    words = refusal_text(refusal)
+    assert words == games.get("stack").refusal_words(error) and words
+
+
+def test_not_saved_is_one_sentence_kept_in_one_place() -> None:
+    assert refusal_text(Refusal(Why.NOT_SAVED)) == NOT_SAVED
+
+
+NOTICES: list[tuple[Notice, dict[str, Any], str]] = [
+    (
+        Notice.QUARANTINED,
+        {"title": "Stack Up!"},
+        "This Stack Up! table's saved game could not be read back after a restart, so the "
+        "table is closed (its record is kept for the bot's operators). `/table new` opens "
+        "another.",
+    ),
+    (
+        Notice.QUARANTINED,
+        {"title": None},
+        "This game table's saved game could not be read back after a restart, so the "
+        "table is closed (its record is kept for the bot's operators). `/table new` opens "
+        "another.",
+    ),
+    (Notice.NO_HUMAN_AT_START, {}, "No human is left at the table, so it is closed."),
+    (Notice.LEFT, {"name": "a_b"}, "a\\_b left"),
+    (Notice.KICKED, {"name": "bob"}, "bob was removed by the host"),
+    (Notice.LOBBY_LEFT, {"why": "ann left", "host": None}, "ann left."),
+    (Notice.LOBBY_LEFT, {"why": "ann left", "host": "bob"}, "ann left. bob is the host now."),
+    (
+        Notice.LOBBY_EMPTY,
+        {"why": "ann left"},
+        "ann left; with nobody left, the table is closed.",
+    ),
+    (
+        Notice.SEAT_TO_AI,
+        {"why": "ann left", "host": "bob"},
+        "ann left; an AI plays their seat from now on. bob is the host now.",
+    ),
+    (
+        Notice.NO_HUMAN_LEFT,
+        {"why": "ann left"},
+        "ann left; with no human left, the table is closed.",
+    ),
+    (
+        Notice.ENDED_BY,
+        {"title": "Stack", "name": "ann"},
+        "The Stack table was ended by ann.",
+    ),
+    (
+        Notice.LOBBY_EXPIRED,
+        {"seconds": 3600},
+        "The lobby closed: no game started within an hour.",
+    ),
+    (
+        Notice.GAME_EXPIRED,
+        {"seconds": 600},
+        "The game ended as abandoned: no player moved for 10 minutes. `/table new` opens another.",
+    ),
+    (
+        Notice.TIMED_OUT_TO_AI,
+        {"name": "ann", "count": 3},
+        "ann let 3 turns in a row run out: an AI plays their seat from now on.",
+    ),
+    (Notice.NO_HUMAN_PLAYING, {}, "No human is left playing, so the table is closed."),
+]
+
+
+def test_every_notice_has_words() -> None:
+    assert {notice for notice, _, _ in NOTICES} == set(Notice)
+
+
+@pytest.mark.parametrize(("notice", "data", "words"), NOTICES, ids=[n.value for n, _, _ in NOTICES])
+def test_a_notice_says_what_the_bot_said_before(
+    notice: Notice, data: dict[str, Any], words: str
+) -> None:
+    assert DISCORD.notice(notice, data) == words
+
+
+def test_a_turn_line_is_escaped_and_marks_the_timer() -> None:
+    assert DISCORD.turn_line("a_b took 3", automatic=False) == "a\\_b took 3"
+    assert DISCORD.turn_line("ann took 3", automatic=True) == (
+        "ann took 3 (automatic: the turn timer ran out)"
+    )
