@@ -29,7 +29,9 @@ from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
 from bot.views import DYNAMIC_ITEMS, admitted, answer_error
-from persistence import Store
+from persistence import DatabaseRefused, Store
+from persistence.database import check_writable, database_problem
+from persistence.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")
@@ -122,13 +124,39 @@ class StackBot(commands.Bot):
             if cog is not None:
                 await self.add_cog(cog)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Open the database before logging in to Discord: a database that cannot be used
+        stops the start with :class:`~persistence.errors.DatabaseUnavailable` (naming the
+        problem) before anything is asked of Discord."""
+        if not self.sync_only:
+            await self.open_database()
+        await super().start(token, reconnect=reconnect)
+
+    async def open_database(self) -> None:
+        """Connect, migrate, and check that the database takes writes (once)."""
+        if self.store is not None:
+            return
+        url = self.settings.database_url
+        store = None
+        try:
+            store = await Store.open(url, application_name=self.node, **self.database_options)
+            await check_writable(store.engine)
+        except Exception as err:
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    await store.close()
+            problem = None if isinstance(err, DatabaseRefused) else database_problem(err, url)
+            if problem is None:
+                raise
+            raise DatabaseUnavailable(problem) from err
+        self.store = store
+
     async def setup_hook(self) -> None:
         if self.sync_only:
             await self._load_commands()
             return
-        self.store = await Store.open(
-            self.settings.database_url, application_name=self.node, **self.database_options
-        )
+        await self.open_database()  # done already by start(); not by a test's login
+        assert self.store is not None
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():
