@@ -28,7 +28,7 @@ from bot.painter import Mode, Painter
 from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
-from bot.views import DYNAMIC_ITEMS, admitted, answer_error
+from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
 from persistence import DatabaseRefused, Store
 from persistence.database import check_writable, database_problem
 from persistence.errors import DatabaseUnavailable
@@ -49,6 +49,17 @@ class StackTree(app_commands.CommandTree["StackBot"]):
         if self.client._tables is None:
             return True
         return await admitted(interaction)
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """discord.py reads a command's options before it calls the command: one it cannot
+        read (a modified client's: "abc" for a user) goes to :meth:`on_error` as
+        :class:`~bot.views.UnreadableOptions`, answered as a refusal, not left unanswered."""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            raise UnreadableOptions(str(err)) from err
 
 
 class StackBot(commands.Bot):
