@@ -26,7 +26,7 @@ from bot.views import STORAGE_NOTE
 from persistence import StorageError, Store
 from persistence.errors import DatabaseUnavailable
 from tests.bot.conftest import World, buttons_of
-from tests.bot.test_game import live_of
+from tests.bot.test_game import live_of, table_message
 from tests.bot.test_refusals import started
 from tests.persistence.helpers import next_step, started_table
 from tests.services import POSTGRES_URL
@@ -284,3 +284,25 @@ def test_a_storage_error_of_the_writer_is_a_storage_error() -> None:
     assert issubclass(DatabaseUnavailable, StorageError)
     assert persistence.database.is_database_fault(TimeoutError())
     assert not persistence.database.is_database_fault(StorageError("a refusal"))
+
+
+async def test_my_turn_while_the_table_waits_on_a_stalled_database_is_answered_in_time(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = await started(world, target=10_000, dice=20)
+    waiting = mover_of(world, live)
+    other = world.bob if waiting == world.alice else world.alice
+    service = world.bot.tables.service
+    seat_of = service.seat_of
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        # the table's lock is held as long as a move waits on a stalled database
+        await asyncio.sleep(persistence.writer.BATCH_SECONDS)
+        return await seat_of(*args, **kwargs)
+
+    monkeypatch.setattr(service, "seat_of", held)
+    panel = await other.click(table_message(world), label="My turn")
+    assert panel.deferred and not panel.followups  # answered in time while it waits
+    await world.env.advance_time(persistence.writer.BATCH_SECONDS)
+    shown = panel.followups[0] if panel.followups else panel.response
+    assert shown is not None and shown.content.startswith("It's "), shown
