@@ -50,7 +50,7 @@ class StackTree(app_commands.CommandTree["StackBot"]):
             return True
         return await admitted(interaction)
 
-    async def _call(self, interaction: discord.Interaction) -> None:
+    async def _call(self, interaction: discord.Interaction[StackBot]) -> None:
         """discord.py reads a command's options before it calls the command: one it cannot
         read (a modified client's: "abc" for a user) goes to :meth:`on_error` as
         :class:`~bot.views.UnreadableOptions`, answered as a refusal, not left unanswered."""
