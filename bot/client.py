@@ -30,8 +30,15 @@ from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
 from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
 from persistence import DatabaseRefused, Store
-from persistence.database import check_writable, database_problem
+from persistence.config import database_url
+from persistence.database import (
+    check_writable,
+    database_problem,
+    make_engine,
+    migration_options,
+)
 from persistence.errors import DatabaseUnavailable
+from persistence.migrate import upgrade_database
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")
@@ -150,6 +157,8 @@ class StackBot(commands.Bot):
         url = self.settings.database_url
         store = None
         try:
+            if database_url(url).startswith("postgresql"):  # migrated without a time limit
+                await upgrade_database_at(url, migration_options(self.database_options))
             store = await Store.open(url, application_name=self.node, **self.database_options)
             await check_writable(store.engine)
         except Exception as err:
@@ -257,6 +266,15 @@ class StackBot(commands.Bot):
             await self.store.close()
             self.store = None
         await super().close()
+
+
+async def upgrade_database_at(url: str | None, options: dict[str, Any]) -> None:
+    """Migrate the database at ``url`` on an engine of its own (``options``)."""
+    engine = make_engine(url, **options)
+    try:
+        await upgrade_database(engine)
+    finally:
+        await engine.dispose()
 
 
 class ShardedStackBot(StackBot, commands.AutoShardedBot):

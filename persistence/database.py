@@ -93,6 +93,19 @@ def make_engine(
     return create_async_engine(resolved, connect_args=connect_args, **kwargs)
 
 
+def migration_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` (an engine's) for migrating at start-up: on PostgreSQL its statements
+    have no time limit (upgrading a large database may take minutes); connecting is still
+    bounded."""
+    connect_args = dict(options.get("connect_args", {}))
+    connect_args["command_timeout"] = None
+    connect_args["server_settings"] = {
+        **connect_args.get("server_settings", {}),
+        "statement_timeout": "0",
+    }
+    return {**options, "connect_args": connect_args}
+
+
 # ---------------------------------------------------------------- what is wrong, in words
 
 

@@ -306,3 +306,23 @@ async def test_my_turn_while_the_table_waits_on_a_stalled_database_is_answered_i
     await world.env.advance_time(persistence.writer.BATCH_SECONDS)
     shown = panel.followups[0] if panel.followups else panel.response
     assert shown is not None and shown.content.startswith("It's "), shown
+
+
+async def test_postgresql_sessions_are_time_limited_but_the_start_up_migration_is_not() -> None:
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    from persistence.database import make_engine, migration_options
+
+    for options, statement, command in [
+        ({}, "12s", persistence.database.STATEMENT_SECONDS),
+        (migration_options({}), "0", None),
+    ]:
+        engine = make_engine(POSTGRES_URL, **options)
+        try:
+            async with engine.connect() as conn:
+                shown = (await conn.execute(text("SHOW statement_timeout"))).scalar_one()
+                raw = (await conn.get_raw_connection()).driver_connection
+                assert shown == statement
+                assert raw._config.command_timeout == command
+        finally:
+            await engine.dispose()

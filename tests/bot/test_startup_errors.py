@@ -208,7 +208,8 @@ async def read_only_postgres(postgres_url: str) -> AsyncIterator[str]:
     admin = make_engine(postgres_url, isolation_level="AUTOCOMMIT")
     try:
         async with admin.connect() as conn:
-            await conn.execute(text(f'CREATE DATABASE "{name}"'))
+            # from template0, which nobody is connected to (template1 may be in use)
+            await conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
             await conn.execute(
                 text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
             )
