@@ -154,8 +154,10 @@ def is_database_fault(error: BaseException) -> bool:
             return True
         if isinstance(e, StorageError):
             continue  # another refusal wraps nothing of the kind unless its cause says so
-        if isinstance(e, (OSError, TimeoutError, asyncio.TimeoutError, exc.TimeoutError)):
+        if isinstance(e, exc.TimeoutError):  # no free connection in the pool
             return True
+        if isinstance(e, (OSError, TimeoutError, asyncio.TimeoutError)) and _raised_by_driver(e):
+            return True  # a connection refused or cut, a statement timed out
         if isinstance(e, (exc.OperationalError, exc.InterfaceError)):
             return True
         if isinstance(e, exc.DBAPIError) and e.connection_invalidated:
@@ -177,6 +179,21 @@ def is_database_fault(error: BaseException) -> bool:
             for c in type(e).__mro__
         ):
             return True
+    return False
+
+
+DRIVER_CODE = ("asyncpg", "sqlalchemy", "aiosqlite", "sqlite3")
+
+
+def _raised_by_driver(error: BaseException) -> bool:
+    """Whether ``error`` (an OSError or a timeout, which a drawing or Discord may raise
+    too) came out of the database drivers."""
+    tb = error.__traceback__
+    while tb is not None:
+        parts = Path(tb.tb_frame.f_code.co_filename).parts
+        if any(name in parts for name in DRIVER_CODE):
+            return True
+        tb = tb.tb_next
     return False
 
 

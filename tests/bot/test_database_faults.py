@@ -282,8 +282,11 @@ async def test_a_database_cut_answers_other_actions_clearly_and_warns_once(
 def test_a_storage_error_of_the_writer_is_a_storage_error() -> None:
     # the move path turns every StorageError into "could not be saved": a timeout too
     assert issubclass(DatabaseUnavailable, StorageError)
-    assert persistence.database.is_database_fault(TimeoutError())
+    assert persistence.database.is_database_fault(DatabaseUnavailable("timed out"))
     assert not persistence.database.is_database_fault(StorageError("a refusal"))
+    # an OSError or a timeout of something else (a drawing, Discord) is no database fault
+    assert not persistence.database.is_database_fault(TimeoutError())
+    assert not persistence.database.is_database_fault(FileNotFoundError(2, "font.ttf"))
 
 
 async def test_my_turn_while_the_table_waits_on_a_stalled_database_is_answered_in_time(
