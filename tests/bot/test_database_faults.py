@@ -9,7 +9,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -32,65 +35,57 @@ from tests.persistence.helpers import next_step, started_table
 from tests.services import POSTGRES_URL
 
 NOT_SAVED = "That move could not be saved, so nothing was played; try again."
+ROOT = Path(__file__).resolve().parents[2]
 BOUND = 60.0  # far above every limit the tests set: only a wait without limit reaches it
 
 
 class StallingProxy:
-    """A TCP proxy to PostgreSQL that can stop forwarding (the connections stay open and
-    nothing more arrives either way: a stalled server or network) and heal (the stalled
-    connections are dropped, new ones are forwarded again)."""
+    """A TCP proxy to PostgreSQL (:mod:`tests.bot.stall_proxy`, a process of its own) that
+    can stop forwarding (``stall``), be cut (``cut``) and ``heal``."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
-        self.flowing = asyncio.Event()
-        self.flowing.set()
-        self.writers: set[asyncio.StreamWriter] = set()
-        self.server: asyncio.Server | None = None
+        self.child: subprocess.Popen[str] | None = None
         self.port = 0
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.stall_proxy", self.target[0], str(self.target[1])],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert self.child.stdout is not None
+        self.port = int(self.child.stdout.readline())
+
+    def _say(self, word: str) -> None:
+        assert self.child is not None and self.child.stdin and self.child.stdout
+        self.child.stdin.write(word + "\n")
+        self.child.stdin.flush()
+        assert self.child.stdout.readline().strip() == "ok"
 
     def stall(self) -> None:
-        self.flowing.clear()
+        self._say("stall")
+
+    def cut(self) -> None:
+        self._say("cut")
 
     def heal(self) -> None:
-        for w in list(self.writers):
-            w.transport.abort()
-        self.writers.clear()
-        self.flowing.set()
+        self._say("heal")
 
     async def close(self) -> None:
-        self.heal()
-        if self.server is not None:
-            self.server.close()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await self.flowing.wait()
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.transport.abort()
-            return
-        self.writers |= {writer, up_writer}
-        await asyncio.gather(
-            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
-        )
-        for w in (writer, up_writer):
-            self.writers.discard(w)
-            w.transport.abort()
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        while True:
-            data = await reader.read(65536)
-            if not data:
-                return
-            await self.flowing.wait()  # a stall holds what arrived
-            if writer.transport.is_closing():
-                return
-            writer.write(data)
-            await writer.drain()
+        if self.child is not None:
+            assert self.child.stdin is not None
+            self.child.stdin.close()
+            try:
+                self.child.wait(BOUND)
+            except subprocess.TimeoutExpired:
+                self.child.kill()
+                self.child.wait()
+            if self.child.stdout is not None:
+                self.child.stdout.close()
 
 
 @pytest.fixture
