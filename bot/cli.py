@@ -107,10 +107,10 @@ def configure_logging(level: str) -> None:
     VoiceClient.warn_dave = False
 
 
-def _one_line(err: BaseException) -> str:
+def _one_line(err: BaseException, most: int = 200) -> str:
     """The first line of an error's message (or its type's name), cut to a short line."""
     lines = str(err).strip().splitlines()
-    return cut(lines[0] if lines else type(err).__name__, 200)
+    return cut(lines[0] if lines else type(err).__name__, most)
 
 
 def cluster_config(settings: Any, shards: str | None, shard_count: int | None) -> Any:
@@ -159,7 +159,9 @@ def _bot_command(
     try:
         settings = Settings()
     except ValidationError as err:
-        print(f"stackbot: bad settings: {err.errors()[0]['msg']}", file=sys.stderr)
+        first = err.errors()[0]
+        name = str(first["loc"][0]).upper() if first["loc"] else "a setting"
+        print(f"stackbot: bad setting {name}: {first['msg']}", file=sys.stderr)
         return 2
     try:
         cluster = cluster_config(settings, shards, shard_count)
@@ -174,7 +176,7 @@ def _bot_command(
     import discord
 
     from bot.client import ShardedStackBot, StackBot
-    from persistence.errors import DatabaseRefused
+    from persistence.errors import DatabaseRefused, DatabaseUnavailable
 
     token = settings.discord_token.get_secret_value()
     bot = (
@@ -198,6 +200,9 @@ def _bot_command(
             asyncio.run(sync())
         else:
             bot.run(token, log_handler=None)
+    except (DatabaseRefused, DatabaseUnavailable) as err:  # found before logging in
+        print(f"stackbot: {_one_line(err, 400)}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("stackbot: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
         return 1
@@ -217,9 +222,6 @@ def _bot_command(
         discord.HTTPException,
     ) as err:
         print(f"stackbot: cannot reach Discord: {_one_line(err)}", file=sys.stderr)
-        return 1
-    except DatabaseRefused as err:
-        print(f"stackbot: {_one_line(err)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("stackbot: interrupted.", file=sys.stderr)

@@ -28,8 +28,17 @@ from bot.health import Health
 from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
-from bot.views import DYNAMIC_ITEMS, admitted, answer_error
-from persistence import Store
+from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
+from persistence import DatabaseRefused, Store
+from persistence.config import database_url
+from persistence.database import (
+    check_writable,
+    database_problem,
+    make_engine,
+    migration_options,
+)
+from persistence.errors import DatabaseUnavailable
+from persistence.migrate import upgrade_database
 from pictures.painter import Mode, Painter
 
 log = logging.getLogger(__name__)
@@ -80,6 +89,17 @@ class StackTree(app_commands.CommandTree["StackBot"]):
                 raise app_commands.CommandSyncFailure(err, commands) from None
             raise
         return [AppCommand(data=d, state=self.client._connection) for d in data]
+
+    async def _call(self, interaction: discord.Interaction[StackBot]) -> None:
+        """discord.py reads a command's options before it calls the command: one it cannot
+        read (a modified client's: "abc" for a user) goes to :meth:`on_error` as
+        :class:`~bot.views.UnreadableOptions`, answered as a refusal, not left unanswered."""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            raise UnreadableOptions(str(err)) from err
 
 
 def without_dm_permission(payload: dict[str, Any]) -> dict[str, Any]:
@@ -163,13 +183,41 @@ class StackBot(commands.Bot):
             if cog is not None:
                 await self.add_cog(cog)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Open the database before logging in to Discord: a database that cannot be used
+        stops the start with :class:`~persistence.errors.DatabaseUnavailable` (naming the
+        problem) before anything is asked of Discord."""
+        if not self.sync_only:
+            await self.open_database()
+        await super().start(token, reconnect=reconnect)
+
+    async def open_database(self) -> None:
+        """Connect, migrate, and check that the database takes writes (once)."""
+        if self.store is not None:
+            return
+        url = self.settings.database_url
+        store = None
+        try:
+            if database_url(url).startswith("postgresql"):  # migrated without a time limit
+                await upgrade_database_at(url, migration_options(self.database_options))
+            store = await Store.open(url, application_name=self.node, **self.database_options)
+            await check_writable(store.engine)
+        except Exception as err:
+            if store is not None:
+                with contextlib.suppress(Exception):
+                    await store.close()
+            problem = None if isinstance(err, DatabaseRefused) else database_problem(err, url)
+            if problem is None:
+                raise
+            raise DatabaseUnavailable(problem) from err
+        self.store = store
+
     async def setup_hook(self) -> None:
         if self.sync_only:
             await self._load_commands()
             return
-        self.store = await Store.open(
-            self.settings.database_url, application_name=self.node, **self.database_options
-        )
+        await self.open_database()  # done already by start(); not by a test's login
+        assert self.store is not None
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():
@@ -289,6 +337,15 @@ class StackBot(commands.Bot):
                 await self.store.close()
                 self.store = None
                 log.info("stopping: the database is closed")
+
+
+async def upgrade_database_at(url: str | None, options: dict[str, Any]) -> None:
+    """Migrate the database at ``url`` on an engine of its own (``options``)."""
+    engine = make_engine(url, **options)
+    try:
+        await upgrade_database(engine)
+    finally:
+        await engine.dispose()
 
 
 class ShardedStackBot(StackBot, commands.AutoShardedBot):

@@ -31,6 +31,12 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value if value is None or value.strip() else None
 
+    @field_validator("dev_guild_id", "health_port", "database_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """``DEV_GUILD_ID=`` (as .env.example leaves it) is the setting left unset."""
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("health_port")
     @classmethod
     def _port(cls, value: int | None) -> int | None:

@@ -991,9 +991,14 @@ class Tables:
         """The private button (**My turn**, **My hand**): the game's panel for the
         clicker, answered privately and freshly on every click."""
         live = self.service.table_by_id(table_id)
-        seat = await self.service.seat_of(live, self.player(interaction))
-        async with live.lock:
-            panel = await live.game.panel(self, live, seat)
+
+        async def build() -> Panel:
+            seat = await self.service.seat_of(live, self.player(interaction))
+            async with live.lock:
+                return await live.game.panel(self, live, seat)
+
+        # deferred when the table's lock is held long (a move waiting on a stalled database)
+        panel = await self.in_time(interaction, build())
         await self._answer(interaction, panel, edit=False)
 
     async def hint(self, interaction: discord.Interaction) -> None:

@@ -19,15 +19,18 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
+from discord import app_commands
 
 from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
-from bot.text import cut
+from bot.text import cut, escape_name
 from host.live import Choice
 from host.refusals import Refusal
-from persistence import LeaseLost
+from persistence import InvalidSettings, LeaseLost
+from persistence.database import is_database_fault
 
 if TYPE_CHECKING:
     from bot.hosting import Host, PrivateButton
@@ -44,6 +47,13 @@ FOREIGN_PANEL = (
     "That panel is another member's, so nothing was played. "
     "The button on the table message opens your own."
 )
+STORAGE_NOTE = (
+    "That could not be saved or read just now: the database did not answer. Nothing "
+    "was changed; try again in a moment."
+)
+CHANGED_NOTE = "That command has changed since your Discord app loaded it; try it again."
+FAULT_WARN_EVERY = 60.0  # seconds: one WARNING per database outage, INFO for the rest
+_fault_warned_at = -FAULT_WARN_EVERY
 OLD = "(?:stack:)?"  # ids of messages posted before games had names
 CODE = r"[A-Za-z0-9._-]{1,40}"
 
@@ -62,6 +72,18 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     elif isinstance(error, LeaseLost):  # the table's shard went to another process
         log.info("guild=%s %s: %s", interaction.guild_id, where, error)
         text = MOVED_AWAY
+    elif (refused := refusal_of_input(error)) is not None:  # what a modified client sent
+        log.info(
+            "guild=%s user=%s %s refused: %s",
+            interaction.guild_id,
+            interaction.user.id,
+            where,
+            cut(str(error), 200),
+        )
+        text = refused
+    elif is_database_fault(error):
+        _database_fault(interaction, error, where)
+        text = STORAGE_NOTE
     else:
         log.error(
             "guild=%s channel=%s user=%s %s failed",
@@ -73,7 +95,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         )
         text = ERROR_NOTE
     with contextlib.suppress(discord.HTTPException):
-        if interaction.response.is_done():
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+            # deferred ("thinking…") while the work went on: the answer replaces it
+            await interaction.edit_original_response(
+                content=text, allowed_mentions=discord.AllowedMentions.none()
+            )
+        elif interaction.response.is_done():  # a panel's click: the panel stays as it was
             await interaction.followup.send(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -105,6 +132,50 @@ def foreign_panel(interaction: discord.Interaction) -> bool:
     is played from it."""
     owner = panel_owner(interaction)
     return owner is not None and owner != interaction.user.id
+
+
+class UnreadableOptions(app_commands.AppCommandError):
+    """A command's options could not be read (not what Discord sends for them)."""
+
+
+def refusal_of_input(error: BaseException) -> str | None:
+    """What to say to a value the bot cannot take (a modified client's, or a member who
+    left the server), or to a command Discord knows in another shape; ``None`` for other
+    errors."""
+    if isinstance(error, InvalidSettings):
+        return str(error)
+    if isinstance(error, app_commands.TransformerError):
+        value = escape_name(cut(str(error.value), 40))
+        return f"“{value}” isn't something that option takes; pick one of its choices."
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return CHANGED_NOTE
+    if isinstance(error, UnreadableOptions):
+        return "That command's options could not be read; pick them from Discord's menus."
+    return None
+
+
+def _database_fault(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """A database outage is logged without a traceback: one WARNING, then (while it lasts)
+    one INFO line per action."""
+    global _fault_warned_at
+    now = time.monotonic()
+    words = cut(
+        str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__, 200
+    )
+    if now - _fault_warned_at >= FAULT_WARN_EVERY:
+        _fault_warned_at = now
+        log.warning(
+            "guild=%s %s: the database is unavailable (%s); answered 'try again' (more such "
+            "failures within %.0f s are logged at INFO)",
+            interaction.guild_id,
+            where,
+            words,
+            FAULT_WARN_EVERY,
+        )
+    else:
+        log.info(
+            "guild=%s %s: the database is unavailable (%s)", interaction.guild_id, where, words
+        )
 
 
 async def admitted(interaction: discord.Interaction) -> bool:
@@ -432,6 +503,7 @@ __all__ = [
     "PanelButton",
     "TableButton",
     "TableLayout",
+    "UnreadableOptions",
     "answer_error",
     "closed_layout",
     "end_view",

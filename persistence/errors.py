@@ -80,3 +80,9 @@ class ShardCountMismatch(DatabaseRefused):
         )
         self.running = running
         self.asked = asked
+
+
+class DatabaseUnavailable(StorageError):
+    """The database could not be reached, did not answer in time, or cannot be written
+    (a connection refused or cut, a stall, a read-only file): nothing was written, and
+    the same request may work once it is back. Its message names the problem."""

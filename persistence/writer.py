@@ -41,7 +41,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.expression import Executable
 
-from persistence.errors import LeaseLost, StaleVersion, StorageError, WrongTableStatus
+from persistence.database import STATEMENT_SECONDS, is_database_fault
+from persistence.errors import (
+    DatabaseUnavailable,
+    LeaseLost,
+    StaleVersion,
+    StorageError,
+    WrongTableStatus,
+)
 from persistence.fence import Fence
 from persistence.hotpath import BatchSQL, FastCommit, Statements, run_in_transaction
 from persistence.records import Announcement, MoveResult, SeatInfo, TableCursor
@@ -52,6 +59,10 @@ from persistence.schema import moves, tables
 log = logging.getLogger(__name__)
 MAX_BATCH = 1000
 CHECKPOINT_EVERY = 100  # commits between two SQLite checkpoints
+# One transaction of the writer (its statements are bounded one by one too) gives up after
+# this long: its writes fail as "could not be saved", and the writer reconnects.
+BATCH_SECONDS = 2 * STATEMENT_SECONDS
+RELEASE_SECONDS = 2.0  # closing a connection that may be stalled
 T = TypeVar("T")
 
 
@@ -236,11 +247,17 @@ class MoveWriter:
             self._conn = await self.engine.connect()
         return self._conn
 
-    async def _release_connection(self) -> None:
+    async def _release_connection(self, *, broken: bool = False) -> None:
+        """Give the writer's connection back; a ``broken`` one (its transaction failed or
+        timed out: the server or the network may be stalled) is thrown away without
+        waiting on it, so that the next batch opens a new one."""
         conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        if conn is None:
+            return
+        with contextlib.suppress(Exception):
+            if broken:
+                await asyncio.wait_for(conn.invalidate(), RELEASE_SECONDS)
+            await asyncio.wait_for(conn.close(), RELEASE_SECONDS)
 
     def _maybe_checkpoint(self) -> None:
         """On SQLite, copy the write-ahead log into the database now and then, on another
@@ -346,19 +363,28 @@ class MoveWriter:
             await self._commit_batch(batch)
         except Exception as exc:  # pragma: no cover - last resort, keeps the writer alive
             log.exception("move writer failed")
-            await self._release_connection()
+            await self._release_connection(broken=True)
             for w in batch:
                 if not w.future.done():
                     w.future.set_exception(StorageError(f"storing failed: {exc}"))
 
     async def _commit_batch(self, batch: list[Write], *, careful: bool = False) -> None:
         try:
-            await self._commit(batch, careful=careful)
+            await asyncio.wait_for(self._commit(batch, careful=careful), BATCH_SECONDS)
         except Exception as exc:
-            await self._release_connection()  # a clean (or new) connection for the retry
+            # a clean (or new) connection for the retry
+            await self._release_connection(broken=True)
             for w in batch:
                 if isinstance(w, MoveWrite):
                     self.forget(w.table_id)  # another process may have written meanwhile
+            if is_database_fault(exc) and not isinstance(exc, StorageError):
+                # the database is out of reach or stalled: every write of the batch fails
+                # now (one by one, each would wait as long again)
+                log.warning("storing %d writes failed: %s", len(batch), _fault(exc))
+                for w in batch:
+                    if not w.future.done():
+                        w.future.set_exception(self._explain(w, exc))
+                return
             if careful:
                 w = batch[0]
                 if not w.future.done():
@@ -393,7 +419,10 @@ class MoveWriter:
                 return StaleVersion(w.table_id, w.expected, -1)
             if w.explain is not None:
                 return w.explain(exc)
-        error = StorageError(f"storing failed: {exc}")
+        if is_database_fault(exc):
+            error: StorageError = DatabaseUnavailable(f"storing failed: {_fault(exc)}")
+        else:
+            error = StorageError(f"storing failed: {exc}")
         error.__cause__ = exc
         return error
 
@@ -702,6 +731,14 @@ class MoveWriter:
         batch.add(st.insert_result, result_rows)
         batch.add(st.upsert_stats, stats_rows)
         return batch, counts
+
+
+def _fault(exc: BaseException) -> str:
+    """A database fault in a few words (a timeout says so: its message is empty)."""
+    if isinstance(exc, TimeoutError):
+        return "the database did not answer in time"
+    words = str(exc).strip().splitlines()
+    return words[0][:200] if words else type(exc).__name__
 
 
 def _copy(cur: TableCursor) -> TableCursor:

@@ -198,7 +198,14 @@ class InfoCog(commands.Cog):
         if name is None:
             live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
             name = live.info.game if live is not None else games.DEFAULT
-        return games.get(name)
+        try:
+            return games.get(name)
+        except games.UnknownGame:
+            hosted = ", ".join(games.names())
+            raise Refused(
+                f"There is no game called “{escape_name(cut(name, 40))}” here; the games "
+                f"are {hosted}."
+            ) from None
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
@@ -212,6 +219,8 @@ class InfoCog(commands.Cog):
         by: Literal["wins", "points"] = "wins",
         game: str | None = None,
     ) -> None:
+        if by not in ("wins", "points"):  # only a modified client sends another
+            raise Refused("The leaderboard is by wins or by points.")
         played = self._game(interaction, game)
         store = self.store
         rows = await store.leaderboard(interaction.guild_id or 0, by=by, game=played.name)
@@ -227,7 +236,7 @@ class InfoCog(commands.Cog):
     async def stats(
         self,
         interaction: discord.Interaction,
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
         game: str | None = None,
     ) -> None:
         played = self._game(interaction, game)
@@ -292,10 +301,7 @@ class InfoCog(commands.Cog):
     def _chosen(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
         """``game:`` of ``/houserules`` (default: the channel's table's game, else Stack);
         a game not hosted is refused by name."""
-        try:
-            return self._game(interaction, name)
-        except games.UnknownGame as err:
-            raise Refused(str(err)) from None
+        return self._game(interaction, name)
 
     @houserules.command(name="show", description="A game's house rules in force here")
     @app_commands.describe(game="Which game's rules (default: this channel's, or Stack)")
@@ -380,7 +386,7 @@ class InfoCog(commands.Cog):
         Stack's) and every game's keys, those containing what was typed first."""
         try:
             played = self._game(interaction, getattr(interaction.namespace, "game", None))
-        except games.UnknownGame:
+        except Refused:  # a game not hosted
             played = games.get(games.DEFAULT)
         typed = current.strip().lower()
         keys = [k for k in rule_keys(played) if typed in k]

@@ -134,7 +134,9 @@ class TableCog(commands.Cog):
 
     @table.command(name="kick", description="Remove a player from the table (host only)")
     @app_commands.describe(player="The player to remove")
-    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+    async def kick(
+        self, interaction: discord.Interaction, player: discord.Member | discord.User
+    ) -> None:  # a User: someone who left the server (still seated)
         await self.bot.tables.kick(interaction, player.id)
 
     @table.command(name="end", description="End the table (host or server manager)")

@@ -242,7 +242,8 @@ def test_run_with_shards_builds_the_sharded_client(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`stackbot run --shards 0-3 --shard-count 8` runs an AutoShardedClient with those
-    shards as its home (here it cannot log in, and says so in one line)."""
+    shards as its home (here its database cannot be reached, found before logging in, and
+    it says so in one line)."""
     from bot.client import ShardedStackBot
 
     built: list[ShardedStackBot] = []
@@ -257,7 +258,7 @@ def test_run_with_shards_builds_the_sharded_client(
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://stackbot@127.0.0.1:1/stackbot")
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
     assert main(["run", "--shards", "0-3", "--shard-count", "8"]) == 1
-    assert "Discord refused the token" in capsys.readouterr().err
+    assert "Cannot reach PostgreSQL at 127.0.0.1:1" in capsys.readouterr().err
     (bot,) = built
     assert isinstance(bot, discord.AutoShardedClient)
     assert bot.shard_count == 8 and bot.shard_ids == [0, 1, 2, 3]

@@ -1,0 +1,258 @@
+"""Start-up with a database that cannot be used (issue 18, item 12): the real ``stackbot
+run`` opens and migrates the database before it logs in to Discord, and each problem is
+one line naming it and its fix, with exit status 1 and no traceback. Empty settings in
+the environment or ``.env`` are taken as unset; a bad one is named."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from persistence import Store
+from persistence.database import make_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "not.a.real-token"
+LOGIN = "logging in using static token"  # discord.py's INFO line as the login starts
+
+
+def stackbot_run(
+    cwd: Path, database_url: str | None, *, prefix: list[str] | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot.cli run`` (what the ``stackbot run`` script calls) with a fake
+    token, at INFO, optionally started through ``prefix`` (e.g. ``unshare``)."""
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "HEALTH_PORT")
+    }
+    settings = {"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "INFO"}
+    if database_url is not None:
+        settings["DATABASE_URL"] = database_url
+    return subprocess.run(
+        [*(prefix or []), sys.executable, "-m", "bot.cli", "run"],
+        cwd=cwd,
+        env={**clean, "PYTHONPATH": str(ROOT), **settings, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def refused_in_one_line(proc: subprocess.CompletedProcess[str], *says: str) -> str:
+    """The child stopped before logging in, with one ``stackbot:`` line that says each
+    of ``says``; that line."""
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-3000:]
+    assert LOGIN not in proc.stderr, "Discord was tried before the database was checked"
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("stackbot")]
+    assert len(lines) == 1, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == lines[0]
+    for words in says:
+        assert words in lines[0], lines[0]
+    assert TOKEN not in proc.stderr
+    return lines[0]
+
+
+def sqlite(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def migrated(db: Path) -> None:
+    async def make() -> None:
+        store = await Store.open(sqlite(db))
+        await store.close()
+
+    asyncio.run(make())
+
+
+def read_only_mount(source: Path) -> list[str]:
+    """A prefix that runs the child with ``source`` (a folder or a file) mounted read-only
+    (root ignores file modes, so a read-only mount is what stops it writing); skipped where
+    the machine does not allow a private mount namespace."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare here")
+    probe = subprocess.run(
+        [unshare, "-m", "sh", "-c", f"mount --bind -o ro '{source}' '{source}'"],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"no private read-only mount here: {probe.stderr.decode()[:200]}")
+    return [
+        unshare,
+        "-m",
+        "sh",
+        "-c",
+        f"mount --bind -o ro '{source}' '{source}' && exec \"$@\"",
+        "-",
+    ]
+
+
+# ---------------------------------------------------------------- SQLite
+
+
+def test_a_sqlite_file_in_a_missing_folder_gets_its_folder_created(tmp_path: Path) -> None:
+    # as .env.example's DATABASE_URL=sqlite+aiosqlite:////var/lib/stackbot/stackbot.db on a
+    # machine where /var/lib/stackbot does not exist yet
+    db = tmp_path / "var" / "lib" / "stackbot" / "stackbot.db"
+    proc = stackbot_run(tmp_path, sqlite(db))
+    assert "database schema upgraded" in proc.stderr, proc.stderr[-3000:]
+    assert db.exists()
+    assert "Traceback" not in proc.stderr
+    # then it goes on to Discord (unreachable here, or refusing the fake token)
+    assert LOGIN in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("stackbot: ")
+
+
+def test_a_sqlite_folder_that_cannot_be_created_is_named_with_the_fix(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the folder should be")
+    line = refused_in_one_line(stackbot_run(tmp_path, sqlite(blocker / "stackbot.db")))
+    assert line.startswith(f"stackbot: The folder {blocker} of the SQLite database does not exist")
+    assert "create it" in line and "DATABASE_URL" in line
+
+
+def test_a_sqlite_folder_not_writable_is_named_with_the_fix(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        prefix = read_only_mount(folder)
+    else:
+        folder.chmod(0o555)
+    try:
+        proc = stackbot_run(tmp_path, sqlite(folder / "stackbot.db"), prefix=prefix)
+    finally:
+        folder.chmod(0o755)
+    line = refused_in_one_line(proc, f"The folder {folder} of the SQLite database is not writable")
+    assert "make it writable" in line
+    assert not (folder / "stackbot.db").exists()
+
+
+def test_a_read_only_sqlite_database_is_one_line_not_a_storage_error_traceback(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "stackbot.db"
+    migrated(db)  # an existing database at the newest schema: nothing to migrate
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        prefix = read_only_mount(db)
+    else:
+        db.chmod(0o444)
+    proc = stackbot_run(tmp_path, sqlite(db), prefix=prefix)
+    line = refused_in_one_line(proc, f"The SQLite database {db} is read-only")
+    assert "writable" in line and "StorageError" not in proc.stderr
+
+
+def test_a_sqlite_database_opened_read_only_by_its_url_is_named(tmp_path: Path) -> None:
+    db = tmp_path / "stackbot.db"
+    migrated(db)
+    url = f"sqlite+aiosqlite:///file:{db}?mode=ro&uri=true"
+    refused_in_one_line(stackbot_run(tmp_path, url), "read-only (mode=ro in DATABASE_URL)")
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_postgresql_not_listening_is_not_called_a_discord_problem(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"postgresql+asyncpg://stackbot:secret@127.0.0.1:{port}/stackbot"
+    line = refused_in_one_line(
+        stackbot_run(tmp_path, url), f"Cannot reach PostgreSQL at 127.0.0.1:{port}"
+    )
+    assert "connection refused" in line and "start it" in line
+    assert "Discord" not in line and "secret" not in line
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    return url
+
+
+def test_a_postgresql_database_that_does_not_exist_is_named_with_the_fix(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    name = f"stackbot_missing_{uuid.uuid4().hex[:10]}"
+    url = make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    line = refused_in_one_line(stackbot_run(tmp_path, url), f"has no database '{name}'")
+    assert "createdb" in line and "DATABASE_URL" in line
+
+
+@pytest.fixture
+async def read_only_postgres(postgres_url: str) -> AsyncIterator[str]:
+    """A PostgreSQL database of its own whose sessions are read-only by default."""
+    name = f"stackbot_ro_{uuid.uuid4().hex[:10]}"
+    admin = make_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            # from template0, which nobody is connected to (template1 may be in use)
+            await conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
+            await conn.execute(
+                text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+            )
+        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await admin.dispose()
+
+
+def test_a_read_only_postgresql_database_is_named_with_the_fix(
+    tmp_path: Path, read_only_postgres: str
+) -> None:
+    line = refused_in_one_line(stackbot_run(tmp_path, read_only_postgres), "is read-only")
+    assert "primary" in line
+
+
+# ---------------------------------------------------------------- settings
+
+
+@pytest.fixture
+def env_file(tmp_path: Path) -> Iterator[Path]:
+    yield tmp_path / ".env"
+
+
+@pytest.mark.parametrize("where", ["environment", ".env"])
+def test_empty_dev_guild_id_and_health_port_are_unset(
+    tmp_path: Path, env_file: Path, where: str
+) -> None:
+    db = tmp_path / "bot.db"
+    if where == "environment":
+        proc = stackbot_run(tmp_path, sqlite(db), DEV_GUILD_ID="", HEALTH_PORT="")
+    else:
+        env_file.write_text("DEV_GUILD_ID=\nHEALTH_PORT=\n")
+        proc = stackbot_run(tmp_path, sqlite(db))
+    assert "bad setting" not in proc.stderr, proc.stderr
+    assert "database schema upgraded" in proc.stderr and LOGIN in proc.stderr
+
+
+def test_a_bad_setting_is_named(tmp_path: Path) -> None:
+    proc = stackbot_run(tmp_path, sqlite(tmp_path / "bot.db"), DEV_GUILD_ID="my server")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "stackbot: bad setting DEV_GUILD_ID: Input should be a valid integer, unable to parse "
+        "string as an integer"
+    )
