@@ -368,7 +368,9 @@ class MoveWriter:
                 if not w.future.done():
                     w.future.set_exception(StorageError(f"storing failed: {exc}"))
 
-    async def _commit_batch(self, batch: list[Write], *, careful: bool = False) -> None:
+    async def _commit_batch(
+        self, batch: list[Write], *, careful: bool = False, reconnected: bool = False
+    ) -> None:
         try:
             await asyncio.wait_for(self._commit(batch, careful=careful), BATCH_SECONDS)
         except Exception as exc:
@@ -377,6 +379,13 @@ class MoveWriter:
             for w in batch:
                 if isinstance(w, MoveWrite):
                     self.forget(w.table_id)  # another process may have written meanwhile
+            stale = is_database_fault(exc) and not isinstance(exc, StorageError | TimeoutError)
+            if stale and not reconnected:
+                # the connection held died since its last use (a cut the database came
+                # back from): the batch is tried once more on a new one; a database still
+                # out of reach fails it below, without waiting again
+                await self._commit_batch(batch, careful=careful, reconnected=True)
+                return
             if is_database_fault(exc) and not isinstance(exc, StorageError):
                 # the database is out of reach or stalled: every write of the batch fails
                 # now (one by one, each would wait as long again)
