@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,26 @@ def configure_logging(level: str) -> None:
     VoiceClient.warn_dave = False
 
 
+def quiet_late_sqlite_threads() -> None:
+    """aiosqlite finishes a connection's last operation on a thread of its own; when the
+    bot stops at start-up (a database it cannot use, said in one line), that operation
+    may end after the event loop closed, and the thread would print a traceback under the
+    one line. Only that one error of those threads is silenced; any other still prints."""
+    default = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        thread = args.thread.name if args.thread is not None else ""
+        if (
+            isinstance(args.exc_value, RuntimeError)
+            and str(args.exc_value) == "Event loop is closed"
+            and "_connection_worker_thread" in thread
+        ):
+            return
+        default(args)
+
+    threading.excepthook = hook
+
+
 def _one_line(err: BaseException, most: int = 200) -> str:
     """The first line of an error's message (or its type's name), cut to a short line."""
     lines = str(err).strip().splitlines()
@@ -172,6 +193,7 @@ def _bot_command(
         print(NO_TOKEN, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    quiet_late_sqlite_threads()
     import aiohttp
     import discord
 
