@@ -9,8 +9,8 @@ words; its :class:`DiscordGame` object in the package's ``game`` module), found 
 the registry (:func:`bot.games.get`). Stack's is
 :mod:`bot.games.stack.game`; Stack Up!'s is ``bot.games.stackup.game``.
 
-The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
-============================================================================
+The contract (a new game's ``bot/games/<game>/game.py`` defines ``DISCORD_GAME = MyDiscordGame()``)
+==================================================================================================
 
 **Engine.** ``game`` is the engine's :class:`~engine.game.Game`. The host seats players
 with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its
