@@ -3,7 +3,7 @@ ends, closing messages, a closed table's last edit), in order, once each.
 
 A round's end goes out with the buttons its game puts under it
 (:meth:`bot.games.base.DiscordGame.round_view`: Stack's **Full scoring** of
-:mod:`bot.story`), a game's end with the game's chart (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running
+:mod:`bot.games.stack.story`), a game's end with the game's chart (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running
 totals; the text alone if the chart cannot be drawn or attached).
 
 A row is written in the same transaction as the move that owes it, so a crash between the

@@ -1,61 +1,42 @@
-"""The story of a game on Discord: a round's full scoring one click away, a game's chart
-of running totals, the channel's finished games with a button each, a player's chart.
+"""The story of any game on Discord: the channel's finished games with a button each
+(``/scores show:history``, :class:`GameButton`): a click answers privately with the
+game's sheet, its chart (when the game draws one) and its record. The answers' shared
+parts (:func:`private_answer`, :func:`table_of`, :class:`StoryRefusal`) are used by a
+game's own story too (Stack's **Full scoring** and charts: :mod:`bot.games.stack.story`).
 
-* A round's end is one short message (:func:`bot.render.round_end_text`) with a
-  **Full scoring** button (:class:`ScoringButton`): a click answers privately with that
-  round's pile-by-pile scoring, rebuilt from storage (the table's log replayed to the
-  moment the round ended: its scores in, the next round's dice not rolled yet).
-* A game's end carries the chart of its running totals (:func:`game_chart_file`), as
-  ``/scores`` does for the game in the channel.
-* ``/scores show:history`` lists the channel's finished games with a button per game
-  (:class:`GameButton`): a click answers privately with its chart and its record.
-
-Every button is a dynamic item whose custom_id carries what it needs (the table, the
-round), so it keeps working after a restart; a custom_id names any table, so each click is
-checked: the table must be of the clicker's server, and a running game with hidden
-information (:attr:`~bot.games.base.DiscordGame.hidden_information`) is never exported.
-Its custom_id starts with ``story:``, not ``stack:``, so the start-up clean-up never takes
-a round's message for a table message left behind. A click on a game that no longer exists, a round out of range, or a button
-brought from another server gets a clear private answer and changes nothing.
+Every button is a dynamic item whose custom_id carries what it needs (the table), so it
+keeps working after a restart; a custom_id names any table, so each click is checked: the
+table must be of the clicker's server, and a running game with hidden information
+(:attr:`~bot.games.base.DiscordGame.hidden_information`) is never exported. Its
+custom_id starts with ``story:``, not a game's name, so the start-up clean-up never takes
+a story message for a table message left behind. A click on a game that no longer
+exists, or a button brought from another server gets a clear private answer and changes
+nothing. The game is the host's (``host.service.front``): this module looks no game up.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
-import logging
 import re
-import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import games as hosted
+from bot.hosting import Host
 from bot.refusal_words import Refused
-from bot.render import scoring_messages
-from bot.text import EMBED_FIELD, cut, plain_name, plural
+from bot.text import cut, plain_name
 from bot.views import TableButton, host_of
-from engine.stack.record import RecordError, replay
-from engine.stack.render import COLOURS
 from persistence import Store, TableNotFound, WrongTableStatus
-from persistence.records import GameSummary, PlayerStats, ScoreSheet, TableInfo
+from persistence.records import GameSummary, TableInfo
 from pictures.palette import THEMES, Theme
-
-if TYPE_CHECKING:
-    from bot.games.base import Host
-
-log = logging.getLogger(__name__)
 
 MAX_GAME_BUTTONS = 25  # Discord: 5 rows of 5 buttons
 LABEL_LIMIT = 80  # Discord: a button's label
-SCORINGS_KEPT = 64  # rounds whose full scoring is kept in memory, per store
 GONE = "That game is no longer stored, so there is nothing to show."
 ELSEWHERE = "That button belongs to a game on another server."
 NOT_STARTED = "That game never started, so it has no scores."
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class StoryRefusal(Refused):
@@ -63,29 +44,6 @@ class StoryRefusal(Refused):
 
 
 # ---------------------------------------------------------------------------- buttons
-
-
-class ScoringButton(TableButton, template=r"story:round:(?P<table>\d+):(?P<round>\d+)"):
-    """**Full scoring** under a round's end: round ``round_no``'s scoring, privately."""
-
-    def __init__(self, table_id: int, round_no: int) -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label="Full scoring",
-            emoji="🧮",
-            style=discord.ButtonStyle.secondary,
-            custom_id=f"story:round:{table_id}:{round_no}",
-        )
-        super().__init__(button, table_id, 0)
-        self.round_no = round_no
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ScoringButton:
-        return cls(int(match["table"]), int(match["round"]))
-
-    async def run(self, interaction: discord.Interaction, host: Host) -> None:
-        await answer_scoring(interaction, self.table_id, self.round_no)
 
 
 class GameButton(TableButton, template=r"story:game:(?P<table>\d+)"):
@@ -109,14 +67,7 @@ class GameButton(TableButton, template=r"story:game:(?P<table>\d+)"):
         await answer_game(interaction, self.table_id)
 
 
-STORY_ITEMS = (ScoringButton, GameButton)
-
-
-def round_view(table_id: int, round_no: int) -> discord.ui.View:
-    """The button under round ``round_no``'s end."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ScoringButton(table_id, round_no))
-    return view
+STORY_ITEMS = (GameButton,)
 
 
 def game_label(number: int, game: GameSummary) -> str:
@@ -144,7 +95,7 @@ def history_view(games: Sequence[GameSummary]) -> discord.ui.View | None:
 # ---------------------------------------------------------------------------- answers
 
 
-async def _answer(
+async def private_answer(
     interaction: discord.Interaction, texts: Sequence[str], files: Sequence[discord.File] = ()
 ) -> None:
     """Answer privately: the first text (with ``files``), then the others as follow-ups."""
@@ -154,7 +105,7 @@ async def _answer(
         await tables.say(interaction, text, **extra)
 
 
-async def _table_of(store: Store, table_id: int, guild_id: int | None) -> TableInfo:
+async def table_of(store: Store, table_id: int, guild_id: int | None) -> TableInfo:
     """The table a button names, checked to be of this server."""
     try:
         info = await store.table(table_id)
@@ -165,68 +116,20 @@ async def _table_of(store: Store, table_id: int, guild_id: int | None) -> TableI
     return info
 
 
-async def answer_scoring(interaction: discord.Interaction, table_id: int, round_no: int) -> None:
-    """The **Full scoring** button: round ``round_no``'s pile-by-pile scoring, privately
-    (split over follow-ups when it is long)."""
-    tables = host_of(interaction)
-    await _table_of(tables.store, table_id, interaction.guild_id)
-    texts = await tables.in_time(interaction, scoring_of(tables.store, table_id, round_no))
-    await _answer(interaction, texts)
-
-
-_scorings: weakref.WeakKeyDictionary[Store, OrderedDict[tuple[int, int], list[str]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-async def scoring_of(store: Store, table_id: int, round_no: int) -> list[str]:
-    """Round ``round_no``'s full scoring (:func:`bot.render.scoring_messages`), from the
-    table's stored record replayed to the end of that round. A finished round never
-    changes, so the last :data:`SCORINGS_KEPT` asked are kept. :class:`StoryRefusal` for
-    a game that is gone or never started, or a round that is not over."""
-    kept = _scorings.setdefault(store, OrderedDict())
-    key = (table_id, round_no)
-    if key in kept:
-        kept.move_to_end(key)
-        return kept[key]
-    try:
-        record = await store.export_record(table_id)
-    except TableNotFound:
-        raise StoryRefusal(GONE) from None
-    except WrongTableStatus:
-        raise StoryRefusal(NOT_STARTED) from None
-    rounds = record["rounds"]
-    if not 1 <= round_no <= len(rounds):
-        raise StoryRefusal(f"That game has no round {round_no}.")
-    upto = {**record, "rounds": rounds[:round_no]}
-    try:
-        state = await asyncio.to_thread(replay, upto)
-    except RecordError as err:  # storage that does not replay: say so, do not guess
-        log.error("table %s: round %s does not replay: %s", table_id, round_no, err)
-        raise StoryRefusal("That round's scoring cannot be rebuilt from storage.") from None
-    if len(state.round_scores) < round_no:
-        raise StoryRefusal(f"Round {round_no} of that game is not over yet.")
-    texts = scoring_messages(state, round_no)
-    kept[key] = texts
-    while len(kept) > SCORINGS_KEPT:
-        kept.popitem(last=False)
-    return texts
-
-
 async def answer_game(interaction: discord.Interaction, table_id: int) -> None:
     """A history button: the game's score sheet, chart and record, privately; only for a
     table of this server, and never while a game with hidden information runs (its record
     holds the cards nobody may see yet: the rule of ``/export``)."""
     tables = host_of(interaction)
-    info = await _table_of(tables.store, table_id, interaction.guild_id)
-    game = hosted.get(info.game)
+    info = await table_of(tables.store, table_id, interaction.guild_id)
+    game = tables.service.front.game(info.game)
     if game.hidden_information and info.is_active:
         raise StoryRefusal(
             f"That {game.title} game is still running: its record holds the cards nobody may "
             "see yet, so it is given once the game is over."
         )
     text, files = await tables.in_time(interaction, _game_answer(tables, info))
-    await _answer(interaction, [text], files)
+    await private_answer(interaction, [text], files)
 
 
 async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord.File]]:
@@ -238,7 +141,7 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
         raise StoryRefusal(GONE) from None
     except WrongTableStatus:
         raise StoryRefusal(NOT_STARTED) from None
-    game = hosted.get(info.game)
+    game = tables.service.front.game(info.game)
     files = []
     chart = await game.score_chart(tables, sheet, info)
     if chart is not None:
@@ -253,7 +156,7 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
     return text, files
 
 
-# ---------------------------------------------------------------------------- charts
+# ---------------------------------------------------------------------------- pictures
 
 
 async def theme_of(store: Store, guild_id: int, channel_id: int | None = None) -> Theme:
@@ -271,91 +174,19 @@ def may_attach(channel: Any) -> bool:
     return bool(channel.permissions_for(me).attach_files)
 
 
-def game_chart_description(sheet: ScoreSheet) -> str:
-    """The game chart's alt text (at most 1,024 characters): the rounds, the target and
-    each player's colour and final total, the winners named."""
-    winners = set(sheet.winners or ())
-    parts = [
-        f"Chart of the running totals round by round over {plural(len(sheet.rounds), 'round')}, "
-        f"target {sheet.target_score}."
-    ]
-    for seat, name in enumerate(sheet.names):
-        won = ", winner" if name in winners else ""
-        parts.append(
-            f"{plain_name(cut(name, 32))} ({COLOURS[seat % len(COLOURS)]}): "
-            f"{sheet.totals[seat]}{won}."
-        )
-    return cut(" ".join(parts), EMBED_FIELD)
-
-
-def stats_chart_description(name: str, stats: PlayerStats) -> str:
-    """The stats chart's alt text: the last games' totals, oldest first, wins marked."""
-    games = list(reversed(stats.recent))
-    each = ", ".join(f"{g.total} (target {g.target}{', won' if g.won else ''})" for g in games)
-    last = "last game" if len(games) == 1 else f"last {len(games)} games"
-    text = f"Bar chart of {plain_name(cut(name, 32))}'s {last}, "
-    return cut(text + f"oldest first: {each}.", EMBED_FIELD)
-
-
-async def draw(tables: Host, chart: Any) -> bytes:
-    """A chart drawn off the event loop (by the table pictures' painter)."""
-    png: bytes = await tables.painter.draw(chart)
-    return png
-
-
-async def game_chart_file(
-    tables: Host, sheet: ScoreSheet, theme: Theme, info: TableInfo | None = None
-) -> discord.File | None:
-    """The chart of ``sheet`` as an attachment, or ``None`` (no round played yet, pictures
-    are off, or the drawing failed: the caller sends its text alone)."""
-    if not sheet.rounds or not tables.draw_pictures:
-        return None
-    try:
-        from pictures.charts import GameChart
-
-        rules = info.rules if info is not None else None
-        teams = rules.team_of(sheet.names) if rules is not None else None
-        chart = GameChart.of_sheet(sheet, theme=theme, teams=teams)
-        png = await draw(tables, chart)
-    except Exception:
-        log.exception("table %s: the game chart could not be drawn", sheet.table_id)
-        return None
-    return discord.File(
-        io.BytesIO(png), filename="game.png", description=game_chart_description(sheet)
-    )
-
-
-async def stats_chart_file(
-    tables: Host, name: str, stats: PlayerStats, theme: Theme
-) -> discord.File | None:
-    """A player's last games as a small chart, or ``None`` (no game, pictures are off, or
-    the drawing failed)."""
-    if not stats.recent or not tables.draw_pictures:
-        return None
-    try:
-        from pictures.charts import StatsChart
-
-        png = await draw(tables, StatsChart(name, stats.recent, theme))
-    except Exception:
-        log.exception("the stats chart of %s could not be drawn", stats.user_id)
-        return None
-    return discord.File(
-        io.BytesIO(png), filename="stats.png", description=stats_chart_description(name, stats)
-    )
-
-
 __all__ = [
+    "ELSEWHERE",
+    "GONE",
+    "MAX_GAME_BUTTONS",
+    "NOT_STARTED",
     "STORY_ITEMS",
     "GameButton",
-    "ScoringButton",
     "StoryRefusal",
     "answer_game",
-    "answer_scoring",
-    "game_chart_file",
+    "game_label",
     "history_view",
     "may_attach",
-    "round_view",
-    "scoring_of",
-    "stats_chart_file",
+    "private_answer",
+    "table_of",
     "theme_of",
 ]

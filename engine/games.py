@@ -17,12 +17,6 @@ _MODULES = {
     "stackup": "engine.stackup.game",
     "colorstack": "engine.colorstack.game",
 }
-# a game record's "format" -> the game that writes and checks it
-_FORMATS = {
-    "stack-record/1": "stack",
-    "stackup-record/1": "stackup",
-    "colorstack-record/1": "colorstack",
-}
 DEFAULT = "stack"
 _loaded: dict[str, Game[Any]] = {}
 
@@ -55,6 +49,8 @@ def all_games() -> list[Game[Any]]:
 
 
 def by_record_format(fmt: object) -> Game[Any] | None:
-    """The game whose records have ``"format": fmt``, or ``None``."""
-    name = _FORMATS.get(fmt) if isinstance(fmt, str) else None
-    return None if name is None else get(name)
+    """The game whose records have ``"format": fmt`` (its :attr:`~engine.game.Game.record_format`),
+    or ``None``."""
+    if not isinstance(fmt, str):
+        return None
+    return next((game for game in all_games() if game.record_format == fmt), None)

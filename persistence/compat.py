@@ -1,9 +1,11 @@
 """The one place storage still reads a game's rules as Stack's own model.
 
-The bot of before reads a Stack table's rules as ``StackRules`` (``team_of`` for the game
-chart, ``target_score``): :attr:`persistence.records.TableInfo.rules` keeps giving it that,
-built from the stored JSON. Every other reader uses
-:attr:`~persistence.records.TableInfo.rules_record`; this module goes once the bot does too.
+Readers of before read a Stack table's rules as ``StackRules``:
+:attr:`persistence.records.TableInfo.rules` keeps giving them that, built from the stored
+JSON, and the upgrade test checks a release's database reads as before. Nothing the bot
+or the host runs reads it any more (the bot's Stack chart reads
+:attr:`~persistence.records.TableInfo.rules_record` in :mod:`bot.games.stack.story`); this
+module goes when ``TableInfo.rules`` does.
 """
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ class InfoCog(commands.Cog):
             )
             view = history_view(finished)
             extra = {"view": view} if view is not None else {}
-            await tables.say(interaction, history_text(finished), **extra)
+            await tables.say(interaction, history_text(finished, played.history_line), **extra)
             return
         live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
@@ -224,7 +224,7 @@ class InfoCog(commands.Cog):
         played = self._game(interaction, game)
         store = self.store
         rows = await store.leaderboard(interaction.guild_id or 0, by=by, game=played.name)
-        await reply(interaction, leaderboard_text(rows, by))
+        await reply(interaction, leaderboard_text(rows, by, played.figure_name))
 
     @app_commands.command(name="stats", description="A player's record in a game on this server")
     @app_commands.guild_only()

@@ -1,5 +1,5 @@
 """Help during any game: ``/hint`` and ``/export`` (each game's own moves are its cog's:
-Stack's ``/stack`` and ``/reroll`` are in :mod:`bot.games.stack`)."""
+Stack's ``/stack`` and ``/reroll`` are in :mod:`bot.games.stack.game`)."""
 
 from __future__ import annotations
 

@@ -1,22 +1,27 @@
-"""The games the bot hosts, by name: each is a :class:`~bot.games.base.DiscordGame` in one
-module of this package (its ``DISCORD_GAME``), over the engine's game of the same name
-(:mod:`engine.games`). The contract a game's module fulfils is :mod:`bot.games.base`.
+"""The games the bot hosts, by name: each is one package of this folder,
+``bot/games/<game>/``, holding all that is the game's on Discord (its panel, views and
+words); its ``game`` module's ``DISCORD_GAME`` is a :class:`~bot.games.base.DiscordGame`
+over the engine's game of the same name (:mod:`engine.games`). The contract a game
+fulfils is :mod:`bot.games.base`. A new game is one line in :data:`_MODULES`.
 
-A game's module is imported on first use; one that cannot be imported is an error, never
+A game's package is imported on first use; one that cannot be imported is an error, never
 a game quietly left out.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from bot.games.base import DiscordGame
+if TYPE_CHECKING:  # a game's Discord-free parts (its words) import without discord.py
+    from bot.games.base import DiscordGame
 
-# name -> the module whose ``DISCORD_GAME`` is the game on Discord, in the order offered
+# name -> the module (a game package's ``game``) whose ``DISCORD_GAME`` is the game on
+# Discord, in the order offered
 _MODULES = {
-    "stack": "bot.games.stack",
-    "stackup": "bot.games.stackup",
-    "colorstack": "bot.games.colorstack",
+    "stack": "bot.games.stack.game",
+    "stackup": "bot.games.stackup.game",
+    "colorstack": "bot.games.colorstack.game",
 }
 DEFAULT = "stack"
 _loaded: dict[str, DiscordGame] = {}
@@ -56,4 +61,4 @@ def all_games() -> list[DiscordGame]:
     return [get(name) for name in names()]
 
 
-__all__ = ["DEFAULT", "DiscordGame", "UnknownGame", "all_games", "get", "names"]
+__all__ = ["DEFAULT", "UnknownGame", "all_games", "get", "names"]

@@ -4,12 +4,13 @@ The host — :mod:`host.service` (lobby, seats, host powers, locks, duplicate in
 AI seats, timers, expiry), :mod:`bot.tables` (the live table message, pings, the outbox,
 the clocks) and the game-agnostic cogs (``/table``, ``/scores``, ``/leaderboard``,
 ``/stats``, ``/rules``, ``/export``, ``/hint``) — knows no game's rules. Everything that is
-a game's own on Discord is one :class:`DiscordGame` object in one module of
-:mod:`bot.games`, found by name in the registry (:func:`bot.games.get`). Stack's is
-:mod:`bot.games.stack`; Stack Up!'s is ``bot.games.stackup``.
+a game's own on Discord is in one package of :mod:`bot.games` (its panel, views and
+words; its :class:`DiscordGame` object in the package's ``game`` module), found by name in
+the registry (:func:`bot.games.get`). Stack's is
+:mod:`bot.games.stack.game`; Stack Up!'s is ``bot.games.stackup.game``.
 
-The contract (a new game's module defines ``DISCORD_GAME = MyDiscordGame()``)
-============================================================================
+The contract (a new game's ``bot/games/<game>/game.py`` defines ``DISCORD_GAME = MyDiscordGame()``)
+==================================================================================================
 
 **Engine.** ``game`` is the engine's :class:`~engine.game.Game`. The host seats players
 with ``game.seat_order`` (a :class:`~engine.game.SetupError` is refused with its

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 import simcord.interactions
 
-from bot.games.colorstack_panel import move_code
-from bot.games.colorstack_rules import RULES_EN, RULES_JA
+from bot.games.colorstack.panel import move_code
+from bot.games.colorstack.rules import RULES_EN, RULES_JA
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.colorstack.board import square_name
 from engine.colorstack.moves import Move, Resign, Set

@@ -1,4 +1,4 @@
-"""Color Stack's **My move** panel (bot/games/colorstack_panel.py), its words and its
+"""Color Stack's **My move** panel (bot/games/colorstack/panel.py), its words and its
 picture's arguments, without Discord: the steps (a piece, then a destination or a new
 face; Resign with a confirmation), every legal action reachable and nothing else, within
 Discord's limits; the text grid; what the picture is told to draw.
@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.colorstack_panel import (
+from bot.games.colorstack.panel import (
     MENU_SIZE,
     leaves,
     move_code,
     move_of_code,
     node,
 )
-from bot.games.colorstack_rules import RULES_EN, RULES_JA, is_japanese, rules_brief
-from bot.games.colorstack_words import (
+from bot.games.colorstack.rules import RULES_EN, RULES_JA, is_japanese, rules_brief
+from bot.games.colorstack.words import (
     end_words,
     field_text,
     grid,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.stack import move_code
+from bot.games.stack.game import move_code
 from engine.stack.moves import Place, Reroll, Stack
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 

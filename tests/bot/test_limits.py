@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.render import (
+from bot import games as hosted
+from bot.games.stack.words import (
     RULES_BRIEF,
     alt_text,
     game_end_messages,
-    history_text,
     house_rules_text,
-    leaderboard_text,
-    lobby_text,
     round_end_text,
     score_sheet_text,
     scoring_messages,
@@ -27,6 +25,7 @@ from bot.render import (
     table_parts,
     table_text,
 )
+from bot.render import history_text, leaderboard_text, lobby_text
 from bot.text import (
     EMBED_FIELD,
     MESSAGE_LIMIT,
@@ -59,7 +58,7 @@ if TYPE_CHECKING:
 
 def stack_lobby_text(info: TableInfo, rules: HouseRules) -> str:
     """A Stack lobby's message, as the host writes it."""
-    from bot.games.stack import DISCORD_GAME
+    from bot.games.stack.game import DISCORD_GAME
 
     return lobby_text(info, "Stack", DISCORD_GAME.lobby_summary(rules), 8)
 
@@ -94,6 +93,7 @@ FRAGMENTS = [
     "\n",
 ]
 USER_IDS = [10**17 + i for i in range(8)]
+STACK = hosted.get("stack")
 # A mention Discord would act on: users, roles, channels, slash commands, everyone, here.
 LIVE_MENTION = re.compile(r"<@!?\d+>|<@&\d+>|<#\d+>|</[^>]+:\d+>|@everyone|@here")
 FENCE_LINE = re.compile(r"^```", re.MULTILINE)
@@ -178,11 +178,11 @@ def check_records(names: list[str], state: StackState) -> None:
         winners=tuple(state.name(s) for s in state.winner) if state.winner else None,
     )
     assert_safe(score_sheet_text(sheet))
-    assert_safe(history_text(summaries(names, 10, len(state.round_scores))))
+    assert_safe(history_text(summaries(names, 10, len(state.round_scores)), STACK.history_line))
     rows = [
         LeaderboardRow(rank=i + 1, stats=player_stats(n, 10**6)) for i, n in enumerate(names * 3)
     ]
-    assert_safe(leaderboard_text(rows, "wins"))
+    assert_safe(leaderboard_text(rows, "wins", STACK.figure_name))
     for name in names:
         assert_safe(stats_text(name, player_stats(name, 1)))
         assert_safe(stats_text(name, None))
@@ -384,17 +384,17 @@ def test_plurals_say_one_game_one_win_one_round() -> None:
     text = stats_text("bob", player_stats("bob", 1))
     assert "1 game," in text and "1 win " in text and "1 point," in text
     assert "1 capture" in text and "games" not in text and "wins" not in text
-    board = leaderboard_text([LeaderboardRow(1, player_stats("bob", 1))], "wins")
+    board = leaderboard_text([LeaderboardRow(1, player_stats("bob", 1))], "wins", STACK.figure_name)
     assert "1 win ·" in board and "1 game" in board and "1 games" not in board
-    assert "· 1 round ·" in history_text(summaries(["a", "b"], 1, 1))
+    assert "· 1 round ·" in history_text(summaries(["a", "b"], 1, 1), STACK.history_line)
 
 
-# ------------------------------------------------------------------ bot.render
+# ------------------------------------------------------------------ bot.games.stack.words
 
 
 def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened() -> None:
     names = [f"{i}{'Maximilian-Alexander the Third'}{i}"[:32] for i in range(8)]
-    text = history_text(summaries(names, 10, 12))
+    text = history_text(summaries(names, 10, 12), STACK.history_line)
     assert len(text) <= MESSAGE_LIMIT
     assert "(shortened)" in text and "older game" in text
 

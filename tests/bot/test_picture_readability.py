@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot.games.stackup import DISCORD_GAME as STACKUP
+from bot.games.stackup.game import DISCORD_GAME as STACKUP
 from persistence.records import ScoreSheet
 from pictures import colorstack as colorstack_picture
 from pictures import fonts

@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-import bot.games.stackup
-import bot.games.stackup_views
+import bot.games.stackup.game
+import bot.games.stackup.views
 from bot import cli, games
-from bot.render import score_sheet_text
-from bot.story import ScoringButton, history_view
+from bot.games.stack.story import ScoringButton
+from bot.sheets import score_sheet_text
+from bot.story import history_view
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine import games as engine_games
 from engine.stackup.cards import card_name, is_special
@@ -168,10 +169,13 @@ def test_stack_keeps_its_history_and_leaderboard_words() -> None:
     from persistence.records import LeaderboardRow, PlayerStats
 
     when = datetime(2024, 5, 1, tzinfo=UTC)
-    text = history_text([GameSummary(3, when, 4, ("ann", "bob"), (210, 150), ("ann",))])
+    stack = games.get("stack")
+    text = history_text(
+        [GameSummary(3, when, 4, ("ann", "bob"), (210, 150), ("ann",))], stack.history_line
+    )
     assert "**1.** 2024-05-01 · 4 rounds · 🏆 ann · ann 210, bob 150" in text
     rows = [LeaderboardRow(1, PlayerStats(1, "ann", 2, 1, 360))]
-    board = leaderboard_text(rows, "points")
+    board = leaderboard_text(rows, "points", stack.figure_name)
     assert "(by points)" in board and "1. ann: 1 win · 360 points · 2 games" in board
 
 
@@ -257,8 +261,8 @@ async def test_every_reader_of_a_table_holds_its_lock(
     def live_now() -> Any:
         return live_of(world) or live
 
-    spy(bot.games.stackup_views, "hand_panel")
-    spy(bot.games.stackup, "named_mentions")
+    spy(bot.games.stackup.views, "hand_panel")
+    spy(bot.games.stackup.game, "named_mentions")
     real_deadline = tables.deadline
 
     async def deadline(live_table: Any) -> Any:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.front import DISCORD
-from bot.games.stack import move_from_code
+from bot.games.stack.game import move_from_code
 from bot.refusal_words import refusal_text
 from host.refusals import Refusal
 from host.service import Player, TableService

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.stackup_panel import move_code, node
+from bot.games.stackup.panel import move_code, node
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.stackup.cards import card_name, is_special
 from engine.stackup.moves import Play, PlayDrawn, PlayerMove

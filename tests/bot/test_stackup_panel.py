@@ -1,4 +1,4 @@
-"""The **My hand** panel's decision tree (bot/games/stackup_panel.py), without Discord: a
+"""The **My hand** panel's decision tree (bot/games/stackup/panel.py), without Discord: a
 combo built card by card, the bonus of a 3+-card play, Switch's colour, Snatch's target
 and count, block or take, play or keep a drawn card, the first player's direction; every
 legal decision reachable and nothing else; within Discord's limits of 5 rows of 5 buttons,
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.stackup_panel import (
+from bot.games.stackup.panel import (
     Choice,
     Node,
     card_code,
@@ -25,7 +25,7 @@ from bot.games.stackup_panel import (
     move_of_code,
     node,
 )
-from bot.games.stackup_views import hand_panel
+from bot.games.stackup.views import hand_panel
 from engine.game import Decision
 from engine.stackup.cards import BLUE, GREEN, YELLOW
 from engine.stackup.moves import (

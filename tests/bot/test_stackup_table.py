@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.games.stackup_views import field_text, seat_line
+from bot.games.stackup.views import field_text, seat_line
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.game import Decision
 from engine.stackup.cards import card_name

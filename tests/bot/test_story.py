@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+import bot.games.stack.story
 import bot.story
-from bot.render import round_end_text, scoring_messages, stats_text
-from bot.story import round_view
+from bot.games.stack.story import round_view
+from bot.games.stack.words import round_end_text, scoring_messages, stats_text
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer
@@ -292,7 +293,7 @@ async def test_a_game_end_whose_chart_cannot_be_drawn_goes_out_as_text(
     async def broken(tables: Any, chart: Any) -> bytes:
         raise RuntimeError("no matplotlib today")
 
-    monkeypatch.setattr(bot.story, "draw", broken)
+    monkeypatch.setattr(bot.games.stack.story, "draw", broken)
     await seat(world, [world.alice, world.bob], target=5, dice=1)
     await play(world, [world.alice, world.bob])
     (end,) = posted(world, "🏆 ")
@@ -321,13 +322,13 @@ async def test_the_picture_theme_is_a_server_setting_the_charts_use(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     themes: list[str] = []
-    real = bot.story.draw
+    real = bot.games.stack.story.draw
 
     async def spy(tables: Any, chart: Any) -> bytes:
         themes.append(chart.theme)
         return await real(tables, chart)
 
-    monkeypatch.setattr(bot.story, "draw", spy)
+    monkeypatch.setattr(bot.games.stack.story, "draw", spy)
     refused = await world.admin.slash(
         world.channel, "houserules set", key="theme", value="<@&1> purple"
     )

@@ -14,8 +14,8 @@ import discord
 import pytest
 
 import bot.tables
-from bot.games.stack import move_code
-from bot.panel import SUGGESTED
+from bot.games.stack.game import move_code
+from bot.games.stack.panel import SUGGESTED
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.game import Decision
 from engine.stack.advice import advise

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.wording import discord_words
+from bot.games.stack.wording import discord_words
 from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError, MoveError
 from engine.stack.moves import Reroll, Roll
 from engine.stack.notation import SYNTAX, parse_move
@@ -121,7 +121,7 @@ def test_no_discord_wording_mentions_place_or_the_terminal_syntax() -> None:
 
 
 def test_wording_does_not_import_discord() -> None:
-    code = "import sys, bot.wording; sys.exit('discord' in sys.modules)"
+    code = "import sys, bot.games.stack.wording; sys.exit('discord' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
     assert proc.returncode == 0
 
@@ -146,7 +146,7 @@ def test_score_sheet_columns_line_up_for_wide_and_accented_names() -> None:
 def test_a_finished_games_sheet_names_no_leader_the_result_says_who_won() -> None:
     import random
 
-    from bot.render import game_end_messages
+    from bot.games.stack.words import game_end_messages
     from engine.game import Decision
     from engine.stack.ai import RandomPlayer
     from engine.stack.rules import StackRules

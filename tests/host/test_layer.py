@@ -132,6 +132,7 @@ def test_no_import_circle_runs_through_the_host_or_the_game_contract() -> None:
         "bot.games.base",
         "bot.views",
         "bot.render",
+        "bot.story",
         "bot.refusal_words",
         "bot.front",
     }

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.games.colorstack_words import SQUARES, colours_words, die_words, piece_words
+from bot.games.colorstack.words import SQUARES, colours_words, die_words, piece_words
 from engine.colorstack.board import ALL_COLOURS, parse_square, square_name
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
 from engine.colorstack.state import ColorStackState

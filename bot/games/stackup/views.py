@@ -2,7 +2,7 @@
 the table message (the stack, a pending Crash, the last play, every hand's *size*), and
 the panel a player gets alone (their hand sorted, the step of their decision as buttons).
 
-Steps of the decision (:mod:`bot.games.stackup_panel`) are :class:`HandStep` buttons
+Steps of the decision (:mod:`bot.games.stackup.panel`) are :class:`HandStep` buttons
 (``stackup:TABLE:VERSION:s:PATH``): a click redraws the clicker's panel at that step if the
 table has not moved on (a stale panel is refused and changes nothing). A complete decision
 is a :class:`HandMove` (``stackup:TABLE:VERSION:m:CODE``): one engine move sent to the
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import DiscordGame, Host, Panel
-from bot.games.stackup_panel import (
+from bot.games.stackup.panel import (
     SQUARES,
     Choice,
     Node,

@@ -1,5 +1,5 @@
 """Color Stack's private **My move** panel on Discord: the steps of
-:mod:`bot.games.colorstack_panel` as buttons and menus.
+:mod:`bot.games.colorstack.panel` as buttons and menus.
 
 A step is a :class:`PanelStep` button (``colorstack:TABLE:VERSION:s:PATH``): a click
 redraws the clicker's panel at that step if the table has not moved on (a stale panel is
@@ -7,7 +7,7 @@ refused and changes nothing); a piece's step carries a picture of the board with
 piece framed and its legal destinations marked. A final choice — a destination from a
 menu, a new face, "Yes, resign" — is the host's generic :class:`~bot.views.MoveSelect` /
 :class:`~bot.views.MoveButton` with the move's code
-(:func:`~bot.games.colorstack_panel.move_code`): the host reads it back against the
+(:func:`~bot.games.colorstack.panel.move_code`): the host reads it back against the
 committed state and plays it with the panel's version, so a stale panel plays nothing.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import DiscordGame, Host, Panel
-from bot.games.colorstack_panel import Choice, Node, Path, move_code, node, seat_words
+from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import MoveButton, MoveSelect, TableButton, owns_panel

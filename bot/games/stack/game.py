@@ -1,16 +1,16 @@
 """Stack on Discord: everything that is Stack's own (the host knows none of it).
 
-* The table message: :func:`bot.render.table_parts` (whose turn, the field as text, the
+* The table message: :func:`bot.games.stack.words.table_parts` (whose turn, the field as text, the
   last turns) and the picture (:class:`pictures.stack.FieldPicture`, drawn by
   :func:`pictures.stack.draw_field` in the painter's worker).
 * **My turn**: the player's own row and their moves grouped by what they achieve
-  (:mod:`engine.stack.advice`), the greedy AI's pick suggested (:mod:`bot.panel`, and
+  (:mod:`engine.stack.advice`), the greedy AI's pick suggested (:mod:`bot.games.stack.panel`, and
   :func:`panel_view` here); the same panel for a rerolled die to place (a turn begun: the
   host shows the panel again after the reroll).
-* The story: a round's end (:func:`bot.render.round_end_text`, with its **Full scoring**
-  button of :mod:`bot.story`), the game's end with the chart of its running totals.
+* The story: a round's end (:func:`bot.games.stack.words.round_end_text`, with its **Full scoring**
+  button of :mod:`bot.games.stack.story`), the game's end with the chart of its running totals.
 * ``/stack`` and ``/reroll`` (:class:`StackCog`); refusals in Discord's words
-  (:mod:`bot.wording`).
+  (:mod:`bot.games.stack.wording`).
 * Move codes in custom ids: ``s3.1.2`` (stack a 3 on seat 1's single), ``r3`` (reroll a
   3), ``p1.2`` (place the rerolled die on seat 1's pile of 2).
 """
@@ -29,8 +29,10 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts, colour_of
-from bot.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note, panel_text
-from bot.render import (
+from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note, panel_text
+from bot.games.stack.story import ScoringButton, game_chart_file, round_view, stats_chart_file
+from bot.games.stack.wording import discord_words
+from bot.games.stack.words import (
     RULES_BRIEF,
     alt_text,
     game_end_messages,
@@ -40,9 +42,9 @@ from bot.render import (
     stats_text,
     table_parts,
 )
+from bot.story import theme_of
 from bot.text import cut, escape_name, fit_message, plural
 from bot.views import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, MoveButton, MoveSelect
-from bot.wording import discord_words
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import RoundEnded, TurnEnded
 from engine.stack.advice import Advice, Group, advise
@@ -166,6 +168,7 @@ class StackOnDiscord(DiscordGame):
     game = GAME
     private_button = PrivateButton("My turn", "🎲")
     hidden_information = False  # every die is on the table
+    dynamic_items = (ScoringButton,)  # **Full scoring** under a round's end
     table_options: Mapping[str, str] = MappingProxyType(
         {"teams": "teams", "target": "target_score", "dice": "dice_per_player"}
     )
@@ -234,17 +237,13 @@ class StackOnDiscord(DiscordGame):
         return round_end_text(state, event.round_no)
 
     def round_view(self, table_id: int, round_no: int) -> discord.ui.View | None:
-        """**Full scoring** (:mod:`bot.story`): the round pile by pile, privately."""
-        from bot.story import round_view
-
+        """**Full scoring** (:mod:`bot.games.stack.story`): the round pile by pile, privately."""
         return round_view(table_id, round_no)
 
     def game_end_texts(self, state: Any) -> list[str]:
         return game_end_messages(state)
 
     async def game_chart(self, host: Host, table_id: int) -> discord.File | None:
-        from bot.story import game_chart_file, theme_of
-
         info = await host.store.table(table_id)
         sheet = await host.store.score_sheet(table_id)
         theme = await theme_of(host.store, info.guild_id)
@@ -293,8 +292,6 @@ class StackOnDiscord(DiscordGame):
         return stack_history_line(number, summary)
 
     async def score_chart(self, host: Host, sheet: ScoreSheet, info: Any) -> discord.File | None:
-        from bot.story import game_chart_file, theme_of
-
         theme = await theme_of(host.store, info.guild_id)
         return await game_chart_file(host, sheet, theme, info)
 
@@ -304,8 +301,6 @@ class StackOnDiscord(DiscordGame):
     async def stats_chart(
         self, host: Host, guild_id: int, name: str, stats: PlayerStats
     ) -> discord.File | None:
-        from bot.story import stats_chart_file, theme_of
-
         theme = await theme_of(host.store, guild_id)
         return await stats_chart_file(host, name, stats, theme)
 

@@ -2,7 +2,7 @@
 table message and its picture, **My hand**, typed plays (``/play``) and ``/rules``.
 
 Hands are hidden. Everything public — the table message (:meth:`StackUpDiscord.table_parts`,
-words of :mod:`bot.games.stackup_views`), its picture
+words of :mod:`bot.games.stackup.views`), its picture
 (:class:`~pictures.stackup.TablePicture`, built from hand *sizes*), the turn and
 game-end texts — is made from what every player may see: the stack, the last play's cards
 (on the stack now), hand sizes, the draw pile's size, draw passes, a pending Crash. A
@@ -24,10 +24,10 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
-from bot.games.stackup_panel import move_code, move_of_code, play_words
-from bot.games.stackup_views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
+from bot.games.stackup.panel import move_code, move_of_code, play_words
+from bot.games.stackup.views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.refusal_words import Refused
-from bot.render import summary_line
+from bot.sheets import summary_line
 from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError

@@ -3,9 +3,9 @@ table message and its picture, the **My move** panel, typed moves (``/move``, ``
 and ``/rules`` in English or Japanese.
 
 Everything is public (perfect information): the table message shows the board as a text
-grid (:mod:`bot.games.colorstack_words`) and as a picture
+grid (:mod:`bot.games.colorstack.words`) and as a picture
 (:class:`~pictures.colorstack.BoardPicture`, drawn in the painter worker); the
-panel (:mod:`bot.games.colorstack_views`) walks a player from a piece to its legal
+panel (:mod:`bot.games.colorstack.views`) walks a player from a piece to its legal
 destinations or new faces, and lets either player resign at any time (with a
 confirmation). Typed moves are read by the engine's parser, whose refusals speak to the
 player ("d2 is black", "your 5 cannot stack on a 2").
@@ -23,17 +23,17 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
-from bot.games.colorstack_panel import move_code, move_of_code
-from bot.games.colorstack_rules import rules_brief
-from bot.games.colorstack_views import PanelStep, build_panel
-from bot.games.colorstack_words import (
+from bot.games.colorstack.panel import move_code, move_of_code
+from bot.games.colorstack.rules import rules_brief
+from bot.games.colorstack.views import PanelStep, build_panel
+from bot.games.colorstack.words import (
     ENDED_BY,
     colours_words,
     end_words,
     field_text,
 )
 from bot.refusal_words import Refused
-from bot.render import summary_line
+from bot.sheets import summary_line
 from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.colorstack.moves import Move, Set

@@ -1,0 +1,396 @@
+"""Stack's messages, as text: the live table, round and game ends, its score sheets,
+history lines, stats and house rules. Pure functions (no Discord objects). The texts
+every game shares (the lobby, the history and the leaderboard) are :mod:`bot.render`'s.
+
+Every text fits Discord's limits (:mod:`bot.text`); every name in it is escaped, so it
+shows as typed and pings nobody. The only mentions are those of :func:`bot.text.mention`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.sheets import (
+    HISTORY_NAME,
+    leader_line,
+    score_sheet_text,
+    sheet_lines,
+    short_escaped,
+)
+from bot.text import (
+    EMBED_FIELD,
+    MESSAGE_LIMIT,
+    cut,
+    escape_name,
+    fit_message,
+    mention,
+    plain_name,
+    plural,
+    split_message,
+)
+from engine.game import Decision
+from engine.stack.describe import last_turn_words
+from engine.stack.moves import face_value
+from engine.stack.render import COLOURS, render_field, short_name, square, status_line
+from engine.stack.rules import HouseRules
+from engine.stack.state import StackState
+from persistence.records import GameSummary, PlayerStats
+
+__all__ = [
+    "RULES_BRIEF",
+    "RULES_PAGE",
+    "alt_text",
+    "game_end_messages",
+    "house_rules_text",
+    "round_end_text",
+    "score_sheet_text",
+    "scoring_messages",
+    "stack_history_line",
+    "stats_text",
+    "table_parts",
+    "table_text",
+]
+
+RULES_PAGE = "docs/stack-rules.md"
+RULES_BRIEF = f"""**Stack** — every player rolls all their dice; on your turn do one thing:
+• **stack** one of your unstacked dice on another player's pile (1–3 high) showing the same face — never directly on your own colour;
+• **reroll** one of your unstacked dice: if a pile can take the new face it must go on one (you choose which), else it stays.
+A pile that reaches 4 is **captured** by whoever placed the 4th die. Piles of 2–3 score their face for the owner of the top die (a 1 is worth 10); captured piles score for their captor.
+The round ends when someone **goes out** (no unstacked dice left) or **covers an opponent's last die** (both are out): everyone else still holding dice gets one last turn. First to the target wins; ties play another round (or share the win).
+The full rule book: `{RULES_PAGE}` in the bot's repository."""
+
+NOTE_LIMIT = 300
+LAST_MOVE_LIMIT = 300
+
+
+# ------------------------------------------------------------------ the table
+
+
+def _head(state: StackState, current_user: int | None, deadline: datetime | None) -> str:
+    """Whose turn it is (a mention of ``current_user``, which an edit never pings), what
+    they must decide, and when their time runs out; or how the game ended."""
+    when = f"<t:{int(deadline.timestamp())}:R>" if deadline is not None else ""
+    p = state.current
+    if state.decision is Decision.OVER or p is None or not current_user:
+        line = status_line(state, name=escape_name)
+        return line + (f" · this turn ends {when}" if when and p is not None else "")
+    line = f"▶ {square(p)} {mention(current_user)}, it's your turn"
+    if state.placing is not None:
+        line += f": your rerolled {state.placing} must go on a pile"
+    elif state.in_last_turns:
+        line += " (your last one this round)"
+    return line + (f" · time runs out {when}" if when else "")
+
+
+def _squeeze(field: str, budget: int) -> str:
+    """The field cut line by line, longest lines first, until it fits in ``budget``."""
+    lines = field.split("\n")
+    while len("\n".join(lines)) > budget:
+        longest = max(range(len(lines)), key=lambda i: len(lines[i]))
+        excess = len("\n".join(lines)) - budget
+        width = max(60, len(lines[longest]) - excess)
+        if width >= len(lines[longest]):
+            break
+        lines[longest] = cut(lines[longest], width)
+    return "\n".join(lines)
+
+
+def _recent(lines: list[str], room: int) -> str:
+    """The most recent of ``lines`` (the last ones) that fit in ``room`` characters; "… "
+    marks that earlier ones were left out."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > room - 2:
+            break
+        kept.insert(0, line)
+        size += len(line) + 1
+    if len(kept) < len(lines):
+        kept = ["… " + kept[0] if kept else "…", *kept[1:]]
+    return "\n".join(kept)
+
+
+def table_text(
+    state: StackState,
+    *,
+    current_user: int | None,
+    last_move: str | None,
+    deadline: datetime | None = None,
+    note: str | None = None,
+) -> str:
+    """The live table message as one text: :func:`table_parts` joined by a line break
+    (at most 2,000 characters)."""
+    return "\n".join(
+        part
+        for part in table_parts(
+            state, current_user=current_user, last_move=last_move, deadline=deadline, note=note
+        )
+        if part
+    )
+
+
+def table_parts(
+    state: StackState,
+    *,
+    current_user: int | None,
+    last_move: str | None,
+    deadline: datetime | None = None,
+    note: str | None = None,
+) -> tuple[str, str]:
+    """The live table message's two texts: the head — whose turn it is, mentioning
+    ``current_user``, and when their time runs out, as a timestamp Discord counts down —
+    with an optional ``note``; and the field (every seat, the last turns).
+
+    ``last_move`` (one turn per line, oldest first) and ``note`` are markdown whose names
+    are already escaped (the service escapes its turn words); without ``last_move`` the
+    state's last turn is written. Together at most 2,000 characters (with the line break
+    between them): a big table is written compactly, the oldest of several last turns are
+    left out, and then long lines are cut.
+    """
+    head = "\n".join(
+        line
+        for line in (_head(state, current_user, deadline), cut(note, NOTE_LIMIT) if note else "")
+        if line
+    )
+    if last_move is None:
+        words = last_turn_words(state)
+        turns = [escape_name(cut(words, LAST_MOVE_LIMIT))] if words else []
+    else:
+        turns = [cut(line, LAST_MOVE_LIMIT) for line in last_move.split("\n") if line.strip()]
+    budget = MESSAGE_LIMIT - len(head) - 1
+
+    def field_of(last: str, compact: bool = False) -> str:
+        return render_field(state, last_move=last, name=escape_name, compact=compact, status=False)
+
+    field = field_of("\n".join(turns))
+    if len(field) <= budget:  # the usual case: everything fits
+        return head, field
+    wanted = sum(len(t) + 1 for t in turns)
+    compact = False
+    room = budget - len(field_of("")) - len("\nLast: ")
+    if room < min(wanted, LAST_MOVE_LIMIT):
+        compact = True
+        room = budget - len(field_of("", True)) - len("\nLast: ")
+    last = _recent(turns, max(room, LAST_MOVE_LIMIT))
+    field = field_of(last, compact)
+    if len(field) > budget:
+        field = _squeeze(field, budget)
+    return head, fit_message(field, budget)
+
+
+def alt_text(state: StackState) -> str:
+    """A description of the table picture for screen readers (at most 1,024 characters):
+    round, whose turn, and per player their colour, total and dice left."""
+    if state.decision is Decision.OVER and state.winner is not None:
+        status = "won by " + " and ".join(plain_name(state.name(s)) for s in state.winner)
+    elif state.current is not None:
+        status = f"{plain_name(state.name(state.current))} to move"
+    else:
+        status = "rolling the dice"
+    parts = [f"Stack table, round {max(state.round_number, 1)}, {status}."]
+    for seat in range(state.n):
+        left = plural(state.single_total[seat], "die", "dice")
+        parts.append(
+            f"{plain_name(short_name(state.name(seat)))} ({COLOURS[seat % len(COLOURS)]}): "
+            f"{state.totals[seat]} points, {left} unstacked."
+        )
+    return cut(" ".join(parts), EMBED_FIELD)
+
+
+# ------------------------------------------------------------------ score sheets
+
+
+def _state_sheet(state: StackState) -> list[str]:
+    """The score sheet of a game in play (or just over), with team totals."""
+    lines = sheet_lines(state.players, state.round_scores, state.totals)
+    target = state.rules.target_score
+    if state.team is not None:
+        for side, total in state.side_totals().items():
+            names = " & ".join(short_escaped(state.name(s)) for s in side)
+            lines.append(f"{names}: {total}/{target}")
+    elif state.winner is None:  # a game over says who won instead
+        lines.append(leader_line(state.totals, target))
+    return lines
+
+
+# ------------------------------------------------------------------ round and game ends
+
+
+def _pile_lines(state: StackState, seat: int) -> list[str]:
+    """What ``seat`` scored this round, a line per kind of pile (piles of one face and
+    height counted together), then captured piles by face, then penalties:
+    ``· 3-high piles of 5s ×2: 10``."""
+    lines = []
+    for owner, face, height, count in state.pile_counts():
+        if owner == seat:
+            piles = f"{height}-high pile{'s' if count > 1 else ''} of {face}s"
+            times = f" ×{count}" if count > 1 else ""
+            lines.append(f"· {piles}{times}: {face_value(face) * count}")
+    bonus = 2 if state.rules.four_high_bonus else 1
+    caught: dict[int, int] = {}
+    for face, _ in state.captures[seat]:
+        caught[face] = caught.get(face, 0) + 1
+    for face, count in sorted(caught.items(), key=lambda fc: -face_value(fc[0])):
+        piles = f"captured pile{'s' if count > 1 else ''} of {face}s"
+        times = f" ×{count}" if count > 1 else ""
+        lines.append(f"· {piles}{times}: {face_value(face) * bonus * count}")
+    if state.penalties[seat]:
+        lines.append(f"· penalties: {state.penalties[seat]}")
+    return lines
+
+
+def _best_pile(state: StackState) -> str | None:
+    """The round's best pile (the most points; a captured pile before a 3-high one before
+    a 2-high one of the same worth), and how many others are as good: a line, or ``None``
+    when no pile scored."""
+    bonus = 2 if state.rules.four_high_bonus else 1
+    piles: list[tuple[int, int, int, int]] = []  # (points, height, owner, face), one per pile
+    for owner, face, height, count in state.pile_counts():
+        piles += [(face_value(face), height, owner, face)] * count
+    for seat, caught in enumerate(state.captures):
+        piles += [(face_value(face) * bonus, 4, seat, face) for face, _ in caught]
+    if not piles:
+        return None
+    points, height, owner, face = max(piles, key=lambda p: (p[0], p[1], -p[2]))
+    kind = "captured pile" if height == 4 else f"{height}-high pile"
+    others = sum(1 for p in piles if p[0] == points) - 1
+    tail = f" (and {plural(others, 'more pile')} as good)" if others else ""
+    return (
+        f"🏅 Best pile: {square(owner)} {short_escaped(state.name(owner))}'s {kind} of {face}s, "
+        f"{plural(points, 'point')}{tail}"
+    )
+
+
+def _went_out(state: StackState) -> str | None:
+    """Who ended the latest round (in ``state.history``): the player who went out, or who
+    covered an opponent's last die (both are out then)."""
+    if not state.history:
+        return None
+    rnd = state.history[-1]
+    left = [len(d) for d in rnd["dice"]]
+    for turn in rnd["turns"]:
+        if turn[0] == "stack":
+            _, p, _, owner, height = turn
+        else:
+            _, p, _, _, owner, height = turn
+            if owner is None:  # the rerolled die found no pile: it stays in the hand
+                continue
+        left[p] -= 1
+        if height == 1:
+            left[owner] -= 1
+        if height == 1 and left[owner] == 0:
+            return (
+                f"🚪 {square(p)} {short_escaped(state.name(p))} covered {square(owner)} "
+                f"{short_escaped(state.name(owner))}'s last die: both are out."
+            )
+        if left[p] == 0:
+            return f"🚪 {square(p)} {short_escaped(state.name(p))} went out."
+    return None
+
+
+def round_end_text(state: StackState, round_no: int) -> str:
+    """A finished round for the channel, in one short message: a line per player (round
+    points, new total), the team totals in team play, the round's best pile and who went
+    out. The full scoring is one click away (:func:`scoring_messages`, privately).
+
+    Call it when the round has just ended, before the next round's dice are rolled (the
+    field and the round's turns are still there)."""
+    scores = state.round_scores[round_no - 1]
+    lines = [f"**Round {round_no} is over.** First to {state.rules.target_score}."]
+    for seat, pts in enumerate(scores):
+        lines.append(
+            f"{square(seat)} {short_escaped(state.name(seat))} **{pts:+d}** → {state.totals[seat]}"
+        )
+    if state.team is not None:
+        lines.append(
+            "Teams: "
+            + " · ".join(
+                " & ".join(short_escaped(state.name(s), 12) for s in side) + f" {total}"
+                for side, total in state.side_totals().items()
+            )
+        )
+    lines.append(_best_pile(state) or "No pile scored this round.")
+    out = _went_out(state)
+    if out:
+        lines.append(out)
+    return fit_message("\n".join(lines))
+
+
+def scoring_messages(state: StackState, round_no: int) -> list[str]:
+    """Round ``round_no``'s full scoring, for the one who asks (``state`` as the round
+    ended, before the next round's dice): pile by pile, grouped by player (their round
+    points and new total, then each kind of pile with its points), split over as many
+    messages as it takes (three at most: eight players of thirty dice); nothing is left
+    out."""
+    head = f"**Round {round_no}, pile by pile** · first to {state.rules.target_score}"
+    lines = [head]
+    if state.rules.four_high_bonus:
+        lines.append("-# Captured piles count double (house rule `four_high_bonus`).")
+    scores = state.round_scores[round_no - 1]
+    for seat, pts in enumerate(scores):
+        piles = _pile_lines(state, seat)
+        who = f"{square(seat)} **{short_escaped(state.name(seat))}** **{pts:+d}** → {state.totals[seat]}"
+        lines.append(who if piles else who + " · nothing scored")
+        lines += piles
+    return split_message(lines)
+
+
+def game_end_messages(state: StackState) -> list[str]:
+    """The game's result in one message (its chart goes with it): the winner(s), the
+    rounds played and the final score sheet."""
+    assert state.winner is not None
+    names = " & ".join(f"**{short_escaped(state.name(s))}**" for s in state.winner)
+    verb = "share the win" if len(state.winner) > 1 else "wins"
+    rounds = plural(len(state.round_scores), "round")
+    lines = [f"🏆 {names} {verb}! The game took {rounds}.", *_state_sheet(state)]
+    return [fit_message("\n".join(lines))]
+
+
+# ------------------------------------------------------------------ records
+
+
+def stack_history_line(number: int, g: GameSummary) -> str:
+    """A finished Stack game in the channel's history: the rounds played, the winners,
+    every player's total."""
+    scores = ", ".join(
+        f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+    )
+    when = g.finished_at.strftime("%Y-%m-%d")
+    winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
+    return f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
+
+
+def stats_text(name: str, stats: PlayerStats | None) -> str:
+    """A player's record on a server."""
+    who = short_escaped(name, 32)
+    if stats is None:
+        return f"{who} has not finished a game on this server yet."
+    rate = stats.wins * 100 // stats.games if stats.games else 0
+    lines = [
+        f"**{who}** — {plural(stats.games, 'game')}, {plural(stats.wins, 'win')} ({rate}%), "
+        f"{plural(stats.points, 'point')}, best round {stats.best_round}, "
+        f"{plural(stats.captures, 'capture')}"
+    ]
+    more = []
+    if stats.rounds:
+        more.append(
+            f"{stats.average_round:.1f} points a round on average "
+            f"({plural(stats.rounds, 'round')} played)"
+        )
+    if stats.favourite_face is not None:
+        more.append(f"favourite face {stats.favourite_face}")
+    if more:
+        lines.append(" · ".join(more).capitalize())
+    if stats.recent:
+        games = " · ".join(f"{'🏆 ' if g.won else ''}{g.total}/{g.target}" for g in stats.recent)
+        lines.append(f"Last games, newest first: {games}")
+    return fit_message("\n".join(lines))
+
+
+def house_rules_text(rules: HouseRules, *, channel: bool = False) -> str:
+    """The house rules in force, a line per key."""
+    where = "this channel" if channel else "this server"
+    lines = [f"**House rules for {where}**"]
+    for key, value in rules.model_dump().items():
+        lines.append(f"`{key}` = {str(value).lower() if isinstance(value, bool) else value}")
+    return fit_message("\n".join(lines))
