@@ -19,10 +19,10 @@ from engine import games
 from engine.stack.ai import GreedyPlayer
 from engine.stack.notation import move_notation
 from engine.stack.rules import StackRules
-from engine.stack.terminal import TerminalGame as StackTerminal
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
-from engine.terminal import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
+from terminal.stack import TerminalGame as StackTerminal
+from terminal.table import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
 
 STACKUP = games.get("stackup")
 COLORSTACK = games.get("colorstack")

@@ -15,8 +15,8 @@ from engine.stack.moves import PlayerMove, Reroll, Roll
 from engine.stack.record import check
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
-from engine.stack.terminal import TerminalGame
-from engine.terminal import INTERRUPTED_EXIT, Seat, play
+from terminal.stack import TerminalGame
+from terminal.table import INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
 
 

@@ -6,7 +6,7 @@ with hidden information shows each human only what their seat may see: the table
 ``render_text(state, viewer)`` draws it for the human to move (or, with one human, for
 that human throughout); with several humans at one keyboard the others are asked to look
 away before a hand is shown. Stack has its own front end with its round-by-round story
-(:mod:`engine.stack.terminal`); every other game plays through :class:`TerminalGame`.
+(:mod:`terminal.stack`); every other game plays through :class:`TerminalGame`.
 The streams are passed in, so tests drive it through stdin/stdout like a person would.
 """
 
@@ -31,7 +31,7 @@ ABANDONED = "Game abandoned"
 CTRL_C = "interrupted (Ctrl-C)"
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 # games with a front end of their own: name -> module with a ``play`` like this one's
-OWN_TERMINAL = {"stack": "engine.stack.terminal"}
+OWN_TERMINAL = {"stack": "terminal.stack"}
 
 DRAW_WORDS = {"repetition": "threefold repetition", "turn_limit": "the turn limit was reached"}
 

@@ -15,7 +15,7 @@ from engine.game import Game
 from engine.record import check_file
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
-from engine.terminal import Seat, TerminalGame, play
+from terminal.table import Seat, TerminalGame, play
 
 GAME = games.get("stackup")
 PLAY = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]

@@ -23,7 +23,7 @@ from engine.stack.record import export_record
 from engine.stack.render import plain, render_field, render_score_sheet, square
 from engine.stack.rules import StackRules
 from engine.stack.state import SetupError, StackState
-from engine.terminal import (
+from terminal.table import (
     ABANDONED,
     CTRL_C,
     INTERRUPTED_EXIT,
