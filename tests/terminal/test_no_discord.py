@@ -33,6 +33,9 @@ class HintTyper(io.StringIO):
 
     def readline(self, size: int | None = -1) -> str:
         state = self.terminal.state
+        # what the terminal shows is the host's table: its committed state, move for move
+        hosted = self.terminal.table.live.state
+        assert hosted is not state and hosted.to_dict() == state.to_dict()
         game = games.get(self.terminal_game)
         self.typed += 1
         return game.move_notation(state, game.hint(state)[0]) + "\n"
