@@ -44,6 +44,7 @@ COPY engine ./engine
 COPY persistence ./persistence
 COPY pictures ./pictures
 COPY host ./host
+COPY terminal ./terminal
 COPY bot ./bot
 RUN pip install --no-deps . \
     && rm -rf build ./*.egg-info

@@ -16,7 +16,7 @@ from engine import games
 from engine.echo import cut
 from engine.game import Game
 from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
-from engine.terminal import INTERRUPTED_EXIT, play
+from terminal.table import INTERRUPTED_EXIT, play
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
 # "Will assume non-transactional DDL." and "Running upgrade" (persistence.migrate logs one

@@ -112,6 +112,20 @@ async def replay_log(conn: AsyncConnection, table_id: int) -> tuple[Game[Any], A
     return game, state
 
 
+async def logged_moves(conn: AsyncConnection, table_id: int, after: int) -> list[Any]:
+    """The table's moves logged after its first ``after``, decoded, in order."""
+    row = (await conn.execute(select(tables.c.game).where(tables.c.id == table_id))).first()
+    if row is None:
+        raise TableNotFound(f"There is no table {table_id}.")
+    decode = stored_game(row.game, f"Table {table_id}").decode_move
+    logged = await conn.execute(
+        select(moves.c.move)
+        .where(moves.c.table_id == table_id, moves.c.seq > after)
+        .order_by(moves.c.seq)
+    )
+    return [decode(r.move) for r in logged]
+
+
 async def game_logs(
     conn: AsyncConnection, table_ids: list[int]
 ) -> dict[int, tuple[Any, list[Any]]]:

@@ -17,7 +17,7 @@ from persistence.core import StoreCore
 from persistence.errors import InvalidSettings, StorageError, TableNotFound
 from persistence.fence import in_shards
 from persistence.gamebook import stored_game
-from persistence.loading import game_logs, load_tables, replay_log
+from persistence.loading import game_logs, load_tables, logged_moves, replay_log
 from persistence.records import Announcement, LoadedTable, MoveResult
 from persistence.results import ResultRow, result_of, round_scores_of
 from persistence.schema import ACTIVE, tables
@@ -161,6 +161,13 @@ class MovesAPI(StoreCore):
         logged after it, decoded, in order (a host replays them for their words)."""
         async with self.engine.connect() as conn:
             return await game_logs(conn, list(table_ids))
+
+    async def logged_moves(self, table_id: int, after: int = 0) -> list[Any]:
+        """The moves logged at a table after its first ``after`` (its opening's too: the
+        chance outcomes that led to its initial state), decoded, in order: what a front
+        end that follows the table move by move (the terminal) says."""
+        async with self.engine.connect() as conn:
+            return await logged_moves(conn, table_id, after)
 
     async def replay_log(self, table_id: int) -> Any:
         """The table's game rebuilt whole from its initial state and its whole move log

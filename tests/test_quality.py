@@ -29,7 +29,7 @@ def test_ruff_format() -> None:
 
 
 def test_mypy() -> None:
-    proc = run("mypy", "engine", "persistence", "pictures", "host", "bot")
+    proc = run("mypy", "engine", "persistence", "pictures", "host", "terminal", "bot")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -15,7 +15,7 @@ from engine.game import Game
 from engine.record import check_file
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
-from engine.terminal import Seat, TerminalGame, play
+from terminal.table import Seat, TerminalGame, play
 
 GAME = games.get("stackup")
 PLAY = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
@@ -32,7 +32,7 @@ def test_unattended_stackup_game_plays_to_the_end_and_exports(tmp_path: Path) ->
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "=== Game over." in proc.stdout and "Winner: bot" in proc.stdout
+    assert "=== Game over." in proc.stdout and "Winner: AI " in proc.stdout
     assert " chose: Up (1 → 15)." in proc.stdout or " chose: Down (15 → 1)." in proc.stdout
     result = check_file(str(record))
     assert result["ok"] is True and result["finished"] is True
@@ -90,7 +90,7 @@ class LegalTyper(io.StringIO):
 
 def test_two_humans_at_one_keyboard_each_see_only_their_own_hand() -> None:
     stdin, stdout = LegalTyper(), io.StringIO()
-    seats = [Seat("alice", None), Seat("bob", None), Seat("bot1", GAME.make_ai("greedy"))]
+    seats = [Seat("alice"), Seat("bob"), Seat("AI 1", "greedy")]
     terminal = TerminalGame(GAME, seats, GAME.settings(), random.Random(8), stdin, stdout)
     stdin.terminal = terminal
     shown: list[tuple[str, str]] = []  # (whose turn was announced, the hand line shown)
@@ -133,7 +133,7 @@ def test_a_color_stack_game_in_the_terminal_typed_by_a_human_to_its_end(tmp_path
     # a human types (the first legal action each time, plus some junk) against the greedy AI
     board = games.get("colorstack")
     stdin, stdout = LegalTyper(board), io.StringIO()
-    seats = [Seat("alice", None), Seat("bot1", board.make_ai("greedy"))]
+    seats = [Seat("alice"), Seat("AI 1", "greedy")]
     record = tmp_path / "game.json"
     settings = board.settings.model_validate({"turn_limit": 60})
     terminal = TerminalGame(board, seats, settings, random.Random(4), stdin, stdout, record)

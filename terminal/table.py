@@ -1,12 +1,18 @@
 """``stackbot play [--game NAME]``: any game in a terminal, no Discord needed.
 
-Humans type the same moves as on Discord plus ``help``, ``hint``, ``show`` and ``quit``;
-AI seats move by themselves, and the table plays chance outcomes and forced moves. A game
+The table is the host's (:mod:`terminal.hosting`): the players are seated through its
+lobby, each typed move is played by it — or refused, with a code said in the terminal's
+words (:mod:`terminal.words`) — and it plays chance outcomes, forced moves and the AI
+seats' turns; the terminal follows the moves it committed and says them. A table without
+a human (AI seats only: the host, as on Discord, keeps no table nobody plays at) is played
+out by the table loop (:mod:`engine.flow`) here.
+
+Humans type the same moves as on Discord plus ``help``, ``hint``, ``show`` and ``quit``. A game
 with hidden information shows each human only what their seat may see: the table as
 ``render_text(state, viewer)`` draws it for the human to move (or, with one human, for
 that human throughout); with several humans at one keyboard the others are asked to look
 away before a hand is shown. Stack has its own front end with its round-by-round story
-(:mod:`engine.stack.terminal`); every other game plays through :class:`TerminalGame`.
+(:mod:`terminal.stack`); every other game plays through :class:`TerminalGame`.
 The streams are passed in, so tests drive it through stdin/stdout like a person would.
 """
 
@@ -24,14 +30,16 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ValidationError
 
 from engine import flow, games
-from engine.errors import MoveError
-from engine.game import AIPlayer, Decision, Game, GameEnded, SetupError, TurnEnded
+from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
+from host.refusals import Refusal
+from terminal.hosting import HostedTable, replayed
+from terminal.words import refusal_text
 
 ABANDONED = "Game abandoned"
 CTRL_C = "interrupted (Ctrl-C)"
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 # games with a front end of their own: name -> module with a ``play`` like this one's
-OWN_TERMINAL = {"stack": "engine.stack.terminal"}
+OWN_TERMINAL = {"stack": "terminal.stack"}
 
 DRAW_WORDS = {"repetition": "threefold repetition", "turn_limit": "the turn limit was reached"}
 
@@ -111,24 +119,44 @@ def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None])
 
 @dataclass
 class Seat:
+    """A seat: its player's name, and its AI level (``None``: a human plays it)."""
+
     name: str
-    ai: AIPlayer[Any] | None
+    level: str | None = None
 
 
-def build_seats(
-    humans: list[str], bots: int, level: str, game: Game[Any] | None = None
-) -> list[Seat]:
-    """Humans in the order given, then ``bots`` AI seats named ``bot1``, ``bot2``, …"""
-    game = game or games.get(games.DEFAULT)
-    seats = [Seat(name, None) for name in humans]
-    taken = {name.lower() for name in humans}
+def build_seats(humans: list[str], bots: int, level: str) -> list[Seat]:
+    """Humans in the order given, then ``bots`` AI seats named as the host's lobby names
+    them (``AI 1``, ``AI 2``, …)."""
+    seats = [Seat(name) for name in humans]
+    taken = set(humans)
     number = 1
     for _ in range(bots):
-        while f"bot{number}" in taken:
+        while f"AI {number}" in taken:
             number += 1
-        seats.append(Seat(f"bot{number}", game.make_ai(level)))
-        taken.add(f"bot{number}")
+        seats.append(Seat(f"AI {number}", level))
+        taken.add(f"AI {number}")
     return seats
+
+
+def open_table(
+    game: Game[Any], seats: list[Seat], settings: BaseModel, rng: random.Random
+) -> tuple[HostedTable, list[Seat], Any]:
+    """A table of ``game`` on the host with ``seats`` (its humans by name, its AI seats by
+    level), started: the table, its seats as the host named and ordered them, and the game
+    as it starts (to follow the host's moves on)."""
+    table = HostedTable(game.name)
+    try:
+        state = table.open(
+            [s.name for s in seats if s.level is None],
+            [s.level for s in seats if s.level is not None],
+            settings.model_dump(mode="json"),
+            rng,
+        )
+    except BaseException:
+        table.close()
+        raise
+    return table, [Seat(name, level) for name, level in table.seats()], state
 
 
 class TerminalGame:
@@ -145,7 +173,7 @@ class TerminalGame:
         export: Path | None = None,
     ) -> None:
         self.game = game
-        self.seats = seats
+        self.settings = settings
         self.rng = rng
         self.stdin = stdin
         self.stdout = stdout
@@ -153,11 +181,14 @@ class TerminalGame:
         names = game.seat_order([s.name for s in seats], settings)
         by_name = {s.name: s for s in seats}
         self.seats = [by_name[name] for name in names]
+        # the table as the terminal follows it (the host's committed moves played on it)
         self.state = game.new_state(names, settings)
-        self.humans = [i for i, s in enumerate(self.seats) if s.ai is None]
+        self.humans = [i for i, s in enumerate(self.seats) if s.level is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.since: list[str] = []  # public lines since a hand was last shown
         self.words = ""  # the words of the player's move being played
+        self.table: HostedTable | None = None  # the host's table (with a human seated)
+        self.seen = 0  # the host's moves followed so far
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -168,11 +199,28 @@ class TerminalGame:
         return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
-        game, state = self.game, self.state
-        self._tell(f"{game.title}: {', '.join(state.players)}.")
+        if not self.humans:  # AI seats only: played out here, by the table loop
+            self._tell(f"{self.game.title}: {', '.join(self.state.players)}.")
+            flow.advance(self.game, self.state, self.rng, self._ai, on_step=self._said)
+            self._finish()
+            return 0
+        try:
+            self.table, self.seats, self.state = open_table(
+                self.game, self.seats, self.settings, self.rng
+            )
+        except Refusal as refusal:  # the host would not seat these players
+            self.say(f"stackbot play: {refusal_text(refusal)}")
+            return 2
+        try:
+            return self._play_hosted()
+        finally:
+            self.table.close()
+
+    def _play_hosted(self) -> int:
+        self._tell(f"{self.game.title}: {', '.join(self.state.players)}.")
         while True:
-            # chance outcomes, forced moves and AI seats, through the table loop
-            flow.advance(game, state, self.rng, self._ai, on_step=self._said)
+            self._follow()  # chance outcomes, forced moves and AI seats, as the host played them
+            state = self.state
             if state.is_over:
                 self._finish()
                 return 0
@@ -184,13 +232,26 @@ class TerminalGame:
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
+    def _follow(self) -> None:
+        """Play the moves the host committed since on the terminal's table, saying each."""
+        assert self.table is not None
+        for move in self.table.moves_since(self.seen):
+            state, game = self.state, self.game
+            if state.decision is not Decision.CHANCE and state.current_player is not None:
+                self.words = game.move_words(state, move)
+            self._said(replayed(game, state, move, self._is_ai))
+            self.seen += 1
+
+    def _is_ai(self, seat: int) -> bool:
+        return self.seats[seat].level is not None
+
     def _ai(self, seat: int) -> flow.Chooser | None:
         """The chooser of an AI seat (``None`` for a human's): it notes the chosen move's
         words, read before the move changes the table."""
-        ai = self.seats[seat].ai
-        if ai is None:
+        level = self.seats[seat].level
+        if level is None:
             return None
-        choose = ai.choose
+        choose = self.game.make_ai(level).choose
 
         def chooser(state: Any, rng: random.Random) -> Any:
             move = choose(state, rng)
@@ -272,16 +333,19 @@ class TerminalGame:
             if command in ("show", "table"):
                 self.say(game.render_text(state, seat))
                 continue
-            if command == "hint":
-                self.say("Hint: " + game.hint(state)[1])
-                continue
+            assert self.table is not None
+            name = state.players[seat]
             try:
-                move = game.parse_move(state, line, seat)
-            except MoveError as err:
-                self.say(str(err))
+                if command == "hint":
+                    self.say("Hint: " + self.table.hint(name))
+                    continue
+                question = self.table.move(name, line)
+            except Refusal as refusal:
+                self.say(refusal_text(refusal))
                 continue
-            self.words = game.move_words(state, move)
-            flow.play(game, state, move, self.rng, by=seat, ai=self._ai, on_step=self._said)
+            if question is not None:  # a move that may be meant several ways
+                self.say(question)
+                continue
             return None
 
     def _finish(self) -> None:
@@ -334,7 +398,7 @@ def play(
     try:
         chosen = games.get(game)
         options = chosen.settings.model_validate(settings or {})
-        seats = build_seats(humans, bots, level, chosen)
+        seats = build_seats(humans, bots, level)
         terminal = TerminalGame(chosen, seats, options, random.Random(seed), stdin, stdout, export)
     except ValidationError as err:
         first = err.errors()[0]

@@ -19,10 +19,10 @@ from engine import games
 from engine.stack.ai import GreedyPlayer
 from engine.stack.notation import move_notation
 from engine.stack.rules import StackRules
-from engine.stack.terminal import TerminalGame as StackTerminal
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
-from engine.terminal import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
+from terminal.stack import TerminalGame as StackTerminal
+from terminal.table import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
 
 STACKUP = games.get("stackup")
 COLORSTACK = games.get("colorstack")
@@ -62,7 +62,7 @@ def _hands(screen: str) -> list[str]:
 
 def _hot_seat(out: io.StringIO, seed: int) -> tuple[TerminalGame, HotSeatTyper]:
     stdin = HotSeatTyper(out)
-    seats = [Seat("alice", None), Seat("bob", None), Seat("bot1", STACKUP.make_ai("greedy"))]
+    seats = [Seat("alice"), Seat("bob"), Seat("AI 1", "greedy")]
     terminal = TerminalGame(STACKUP, seats, STACKUP.settings(), random.Random(seed), stdin, out)
     stdin.terminal = terminal
     return terminal, stdin
@@ -208,15 +208,15 @@ def _stack(humans: list[str], bots: int, typed: str, **rules: int) -> str:
 
 
 def test_the_player_at_the_keyboard_hears_of_your_pile_not_you_s() -> None:
-    # seed 1: you stack a 3 on bot1, and bot1 answers with a 6 on your single 6
-    text = _stack(["you"], 1, "stack 3 on bot1\n")
+    # seed 1: you stack a 3 on AI 1, and AI 1 answers with a 6 on your single 6
+    text = _stack(["you"], 1, "stack 3 on AI 1\n")
     assert "stacked a 6 on your single 6" in text
     assert "you's" not in text
-    assert "Last: bot1 stacked a 6 on your single 6" in text
+    assert "Last: AI 1 stacked a 6 on your single 6" in text
     assert "You go first." in text and "everyone rolls; you start." in text
     assert "you goes" not in text and "you starts" not in text
     # a name that is not "you" reads the same way for the one human at the keyboard
-    text = _stack(["alice"], 1, "stack 3 on bot1\n")
+    text = _stack(["alice"], 1, "stack 3 on AI 1\n")
     assert "stacked a 6 on your single 6" in text and "alice's single 6" not in text
 
 
@@ -289,7 +289,7 @@ def test_color_stack_takes_discords_move_forms_typed_out() -> None:
         stdin=io.StringIO("move resign\n"),
         stdout=out,
     )
-    assert "you resigned: bot1 wins" in out.getvalue()
+    assert "you resigned: AI 1 wins" in out.getvalue()
 
 
 def test_color_stack_set_takes_the_slash_form() -> None:

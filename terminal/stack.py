@@ -1,5 +1,10 @@
 """``stackbot play``: Stack's own terminal front end, no Discord needed.
 
+The table is the host's, as every game's at the terminal (:mod:`terminal.table`): the
+players seated through its lobby, each typed command played (or refused) by it, the dice
+and the AI seats' turns played by it; this front end follows the moves the host committed
+and tells the round-by-round story.
+
 Humans type the same commands as on Discord (``stack 3 on bob``, ``reroll 3``) plus
 ``help``, ``hint``, ``scores`` and ``quit``; AI seats move by themselves. The streams are
 passed in, so tests drive it through stdin/stdout like a person would.
@@ -9,30 +14,32 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from engine import flow
-from engine.errors import MoveError
-from engine.game import Decision, RoundEnded, TurnEnded
-from engine.stack.ai import GreedyPlayer
+from engine.game import AIPlayer, Decision, RoundEnded, TurnEnded
 from engine.stack.describe import last_turn_words, pile_words
 from engine.stack.game import GAME
 from engine.stack.moves import RollOff, RoundDice
-from engine.stack.notation import SYNTAX, parse_move
+from engine.stack.notation import SYNTAX
 from engine.stack.record import export_record
 from engine.stack.render import plain, render_field, render_score_sheet, square
 from engine.stack.rules import StackRules
 from engine.stack.state import SetupError, StackState
-from engine.terminal import (
+from host.refusals import Refusal
+from terminal.hosting import HostedTable, replayed
+from terminal.table import (
     ABANDONED,
     CTRL_C,
     INTERRUPTED_EXIT,
     Seat,
     build_seats,
+    open_table,
     read_command,
     run_to_the_end,
     write_record,
 )
+from terminal.words import refusal_text
 
 HELP = f"""Commands:
   stack V on NAME [HEIGHT]   put one of your unstacked Vs on NAME's pile showing V
@@ -58,17 +65,20 @@ class TerminalGame:
         export: Path | None = None,
     ) -> None:
         self.seats = seats
+        self.rules = rules
         self.rng = rng
         self.stdin = stdin
         self.stdout = stdout
         self.export = export
+        # the table as the terminal follows it (the host's committed moves played on it)
         self.state = StackState([s.name for s in seats], rules)
-        self.hinter = GreedyPlayer()
-        humans = [i for i, s in enumerate(seats) if s.ai is None]
+        humans = [i for i, s in enumerate(seats) if s.level is None]
         # the one human at the keyboard is "you" in the words (their piles are "your")
         self.you: int | None = humans[0] if len(humans) == 1 else None
         self.shown = False  # whether the field on screen is the current one
         self.contenders = self.state.contenders  # who rolls off, before the roll
+        self.table: HostedTable | None = None  # the host's table (with a human seated)
+        self.seen = 0  # the host's moves followed so far
 
     def say(self, text: str = "") -> None:
         self.stdout.write(plain(text) + "\n")
@@ -79,11 +89,44 @@ class TerminalGame:
         return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
+        if self.you is None and all(s.level is not None for s in self.seats):
+            # AI seats only: played out here, by the table loop
+            self._intro()
+            flow.advance(GAME, self.state, self.rng, self._ai, on_step=self._said)
+            self._finish()
+            return 0
+        try:
+            self.table, self.seats, state = open_table(GAME, self.seats, self.rules, self.rng)
+        except Refusal as refusal:  # the host would not seat these players
+            self.say(f"stackbot play: {refusal_text(refusal)}")
+            return 2
+        assert isinstance(state, StackState)
+        self.state, self.contenders = state, state.contenders
+        try:
+            return self._play_hosted()
+        finally:
+            self.table.close()
+
+    def _intro(self) -> None:
         state = self.state
         self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
+
+    def _follow(self) -> None:
+        """Play the moves the host committed since on the terminal's table, saying each."""
+        assert self.table is not None
+        for move in self.table.moves_since(self.seen):
+            self._said(replayed(GAME, self.state, move, self._is_ai))
+            self.seen += 1
+
+    def _is_ai(self, seat: int) -> bool:
+        return self.seats[seat].level is not None
+
+    def _play_hosted(self) -> int:
+        self._intro()
         while True:
-            # the dice rolled and the AI seats' turns, through the table loop
-            flow.advance(GAME, state, self.rng, self._ai, on_step=self._said)
+            # the dice rolled and the AI seats' turns, as the host played them
+            self._follow()
+            state = self.state
             if state.is_over:
                 self._finish()
                 return 0
@@ -94,8 +137,11 @@ class TerminalGame:
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
     def _ai(self, seat: int) -> flow.Chooser | None:
-        ai = self.seats[seat].ai
-        return None if ai is None else ai.choose
+        level = self.seats[seat].level
+        if level is None:
+            return None
+        ai: AIPlayer[Any] = GAME.make_ai(level)
+        return ai.choose
 
     def _said(self, step: flow.Played) -> None:
         """Say what a move the table played led to, the state as it then is."""
@@ -171,15 +217,20 @@ class TerminalGame:
             if command in ("show", "field", "board"):
                 self._show_field()
                 continue
-            if command == "hint":
-                self.say("Hint: " + self.hinter.best(state).reason)
-                continue
+            if self.table is None:  # nothing to play on (a table not opened)
+                return "no table"
+            name = state.name(p)
             try:
-                move = parse_move(state, line, seat=p)
-            except MoveError as err:
-                self.say(str(err))
+                if command == "hint":
+                    self.say("Hint: " + self.table.hint(name))
+                    continue
+                question = self.table.move(name, line)
+            except Refusal as refusal:
+                self.say(refusal_text(refusal))
                 continue
-            flow.play(GAME, state, move, self.rng, by=p, ai=self._ai, on_step=self._said)
+            if question is not None:  # a move that may be meant several ways
+                self.say(question)
+                continue
             return None
 
     def _turn_ended(self, p: int) -> None:
@@ -187,7 +238,7 @@ class TerminalGame:
         state = self.state
         self.shown = False
         who = f"{square(p)} {state.name(p)}"
-        auto = self.seats[p].ai is not None
+        auto = self.seats[p].level is not None
         text = last_turn_words(state, you=self.you) or ""
         self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
 

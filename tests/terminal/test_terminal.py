@@ -10,13 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.cli import main
+from engine.stack.game import GAME
 from engine.stack.moves import PlayerMove, Reroll, Roll
 from engine.stack.record import check
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
-from engine.stack.terminal import TerminalGame
-from engine.terminal import INTERRUPTED_EXIT, Seat, play
+from terminal.stack import TerminalGame
+from terminal.table import INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
 
 
@@ -39,7 +42,7 @@ def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     out = proc.stdout
     assert "Roll-off for first player" in out
     assert "=== Round 1" in out and "=== Game over." in out
-    assert "Winner: bot" in out
+    assert "Winner: AI " in out
     sheet = out[out.index("=== Game over.") :].splitlines()
     assert sheet[1].split()[0] == "R1" and sheet[1].split()[-1] == "Total"
     result = check(json.loads(record.read_text()))
@@ -60,7 +63,7 @@ def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
 
 def test_session_with_bad_input_keeps_going() -> None:
     # alice plays against one AI; junk and illegal commands are answered and she carries on.
-    lines = ["dance", "stack 9 on bot1", "stack 3 on nobody", "help", "scores", "hint"]
+    lines = ["dance", "stack 9 on AI 1", "stack 3 on nobody", "help", "scores", "hint"]
     lines += ["reroll 1", "reroll 2", "reroll 3", "reroll 4", "reroll 5", "reroll 6"] * 40
     lines += ["quit"]
     stdin = io.StringIO("\n".join(lines) + "\n")
@@ -87,7 +90,7 @@ def test_session_with_bad_input_keeps_going() -> None:
 
 def test_illegal_move_message_then_the_game_goes_on() -> None:
     stdin = io.StringIO(
-        "stack 6 on bot1\n" + "reroll 1\nreroll 2\nreroll 3\nreroll 4\nreroll 5\nreroll 6\n" * 30
+        "stack 6 on AI 1\n" + "reroll 1\nreroll 2\nreroll 3\nreroll 4\nreroll 5\nreroll 6\n" * 30
     )
     stdout = io.StringIO()
     play(
@@ -100,7 +103,7 @@ def test_illegal_move_message_then_the_game_goes_on() -> None:
         stdout=stdout,
     )
     out = stdout.getvalue()
-    assert ("You have no unstacked 6" in out) or ("bot1 has no" in out) or ("bot1's 6" in out)
+    assert ("You have no unstacked 6" in out) or ("AI 1 has no" in out) or ("AI 1's 6" in out)
     assert "alice: rerolled" in out
 
 
@@ -141,10 +144,16 @@ def test_ctrl_c_at_the_prompt_abandons_the_game_in_one_line(tmp_path: Path) -> N
     assert "Traceback" not in out and check(json.loads(record.read_text()))["ok"]
 
 
-def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line() -> None:
+@pytest.mark.parametrize("humans", [[], ["alice"]], ids=["ai-only", "on-the-host"])
+def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line(
+    humans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every AI seat is thinking when Ctrl-C comes (on the host: while it plays their turns)
+    monkeypatch.setattr(GAME, "make_ai", lambda level: InterruptedAI())
     stdout = io.StringIO()
-    seats = [Seat("bot1", InterruptedAI()), Seat("bot2", InterruptedAI())]
-    game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO(), stdout)
+    seats = [Seat(name) for name in humans] + [Seat("AI 1", "greedy"), Seat("AI 2", "greedy")]
+    typed = io.StringIO("reroll 1\nreroll 2\nreroll 3\nreroll 4\nreroll 5\nreroll 6\n" * 5)
+    game = TerminalGame(seats, StackRules(), random.Random(1), typed, stdout)
     assert game.run() == INTERRUPTED_EXIT
     assert stdout.getvalue().endswith("\nGame abandoned: interrupted (Ctrl-C).\n")
 
@@ -161,7 +170,7 @@ def test_the_end_of_input_abandons_the_game_in_one_line() -> None:
 
 def test_a_rerolled_die_with_several_piles_is_called_rerolled() -> None:
     stdout = io.StringIO()
-    seats = [Seat("alice", None), Seat("bob", None), Seat("carol", None)]
+    seats = [Seat("alice"), Seat("bob"), Seat("carol")]
     game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO("quit\n"), stdout)
     game.state = deal([3, 4], [5, 6], [6, 1])
     game.state.apply(Reroll(4))

@@ -1,0 +1,237 @@
+"""A table of the terminal's, on the host: the host's service over a SQLite store of its own.
+
+:class:`HostedTable` opens a table on :class:`host.service.TableService` — the host the
+Discord bot runs — over a store in a temporary file (storage refuses an in-memory SQLite
+database: its connections would each see another one), seats the players through the
+host's lobby (``new_table``, ``join``, ``add_ai``, ``start``), and plays each typed move
+with ``move``: the host checks it, plays it and what follows it (chance, forced moves, the
+AI seats' turns, a thinking level's through ``play_owed``), commits it, or refuses it with
+a code (:mod:`terminal.words` says it). The terminal follows the table move by move as the
+host logged it (:meth:`HostedTable.moves_since`), and says each in its own words.
+
+The terminal is synchronous (it reads lines); each request runs on an event loop of its
+own (:class:`asyncio.Runner`) that lives as long as the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import tempfile
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from engine import flow, games
+from engine.errors import AmbiguousMoveError
+from engine.game import Decision, Game, GameState, RoundEnded, TurnEnded
+from host.live import LiveTable, MoveOutcome, Player
+from host.refusals import Refusal
+from host.service import TableService
+from host.thinking import Thinker
+from host.words import Notice
+from persistence import Store
+from terminal.words import NOTICES
+
+T = TypeVar("T")
+GUILD = CHANNEL = 1  # the terminal's one table, in its one "channel"
+THINKING_MARGIN = 60.0  # seconds a thinking AI may overrun (a loaded machine) before its hint
+
+
+class TerminalHostedGame:
+    """An engine game as the terminal hosts it: the words the host commits with a step
+    (the terminal says what happened from the moves themselves, as it follows the table)."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.title = game.title
+
+    def settings_of(self, values: Mapping[str, Any]) -> BaseModel:
+        return self.game.settings.model_validate(dict(values))
+
+    def start_text(self, state: Any) -> str:
+        return f"{self.title}: {', '.join(state.players)}."
+
+    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
+        return None
+
+    def turn_text(self, state: Any, event: TurnEnded) -> str:
+        return self.game.turn_words(state, event)
+
+    def round_text(self, state: Any, event: RoundEnded) -> str | None:
+        return f"Round {event.round_no} is over."
+
+    def game_end_texts(self, state: Any) -> list[str]:
+        return ["Game over."]
+
+    def move_label(self, state: Any, move: Any) -> str:
+        return self.game.move_words(state, move)
+
+    def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
+        return str(error)
+
+
+class TerminalFront:
+    """The terminal as the host's front end (:class:`host.words.FrontEnd`)."""
+
+    @property
+    def default_game(self) -> str:
+        return games.DEFAULT
+
+    def game_names(self) -> tuple[str, ...]:
+        return tuple(games.names())
+
+    def game(self, name: str) -> TerminalHostedGame:
+        return TerminalHostedGame(games.get(name))
+
+    def turn_line(self, words: str, *, automatic: bool) -> str:
+        return words + " (automatic)" if automatic else words
+
+    def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
+        return NOTICES[notice](data)
+
+
+TERMINAL = TerminalFront()
+
+
+class HostedTable:
+    """One table of ``game`` on a host of its own; :meth:`close` when done."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.runner = asyncio.Runner()
+        self.folder = tempfile.TemporaryDirectory(prefix="stackbot-play-")
+        self.store: Store | None = None
+        self.service: TableService[TerminalHostedGame] | None = None
+        self.live: LiveTable[TerminalHostedGame] | None = None
+        self.players: dict[str, Player] = {}  # the humans, by name
+
+    def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        return self.runner.run(work())
+
+    def open(
+        self,
+        humans: list[str],
+        levels: list[str],
+        options: Mapping[str, Any],
+        rng: random.Random,
+    ) -> GameState[Any]:
+        """Seat ``humans`` (the first opens the table and hosts it) and one AI seat per
+        level of ``levels`` through the host's lobby, and start; ``rng`` draws the table's
+        chance outcomes and its AI seats' choices. Returns the game as it starts, before
+        its opening (the chance outcomes the host played at once): follow it with
+        :meth:`moves_since`. Raises :class:`~host.refusals.Refusal`."""
+        self.players = {name: Player(i + 1, name) for i, name in enumerate(humans)}
+        return self._run(lambda: self._open(humans, levels, dict(options), rng))
+
+    async def _open(
+        self, humans: list[str], levels: list[str], options: dict[str, Any], rng: random.Random
+    ) -> GameState[Any]:
+        self.store = store = await Store.open(f"sqlite+aiosqlite:///{self.folder.name}/play.db")
+        thinker = Thinker("thread", margin=THINKING_MARGIN)
+        self.service = service = TableService(store, front=TERMINAL, thinker=thinker)
+        host, *others = (self.players[name] for name in humans)
+        live = await service.new_table(GUILD, CHANNEL, host, options, game=self.game)
+        live.rng = rng  # the same seed, the same game
+        for player in others:
+            await service.join(CHANNEL, player)
+        for level in levels:
+            await service.add_ai(CHANNEL, host, level)
+        started = await service.start(CHANNEL, host)
+        self.live = started.table
+        await self._owed(started)
+        state = self.live.state
+        assert state is not None
+        game = self.live.game.game
+        begun: GameState[Any] = game.new_state(
+            list(state.players), await service.rules_of(self.live.info)
+        )
+        return begun
+
+    def seats(self) -> list[tuple[str, str | None]]:
+        """Each seat in play order: its player's name, and its AI level (``None``: human)."""
+        assert self.live is not None
+        return [(s.name, s.ai_level) for s in self.live.info.seats]
+
+    def move(self, name: str, text: str) -> str | None:
+        """Play the move ``name`` typed (and the AI seats' answers): ``None``, or the
+        question a move that may be meant several ways asks. Raises
+        :class:`~host.refusals.Refusal` (nothing played)."""
+        player = self.players[name]
+
+        async def move() -> str | None:
+            assert self.service is not None
+            outcome = await self.service.move(CHANNEL, player, text=text)
+            if outcome.chooser is not None:
+                return outcome.chooser_text
+            await self._owed(outcome)
+            return None
+
+        return self._run(move)
+
+    async def _owed(self, outcome: MoveOutcome) -> None:
+        """The turns AI seats of a thinking level owe, played as the bot plays them."""
+        assert self.service is not None
+        live = outcome.table
+        while outcome.ai_owed or (outcome.game_over is False and _ai_to_act(live)):
+            owed = await self.service.play_owed(live.id, live.version)
+            if owed is None:
+                return
+            outcome = owed
+
+    def hint(self, name: str) -> str:
+        async def hint() -> str:
+            assert self.service is not None
+            return await self.service.hint(CHANNEL, self.players[name])
+
+        return self._run(hint)
+
+    def moves_since(self, seen: int) -> list[Any]:
+        """The moves the host committed after the first ``seen`` (its opening's too)."""
+
+        async def logged() -> list[Any]:
+            assert self.store is not None and self.live is not None
+            return await self.store.logged_moves(self.live.id, seen)
+
+        return self._run(logged)
+
+    def close(self) -> None:
+        """Close the store and the event loop, and remove the store's file."""
+        with contextlib.suppress(Exception):
+            if self.store is not None:
+                store = self.store
+                self.store = None
+                self.runner.run(store.close())
+        with contextlib.suppress(Exception):
+            self.runner.close()
+        self.folder.cleanup()
+
+
+def _ai_to_act(live: LiveTable[Any]) -> bool:
+    state = live.state
+    if state is None or state.is_over or state.current_player is None:
+        return False
+    return live.info.is_active and live.info.seats[state.current_player].is_ai
+
+
+def replayed(
+    game: Game[Any], state: GameState[Any], move: Any, is_ai: Callable[[int], bool]
+) -> flow.Played:
+    """Apply a move the host committed to the terminal's copy of the table, and say how
+    it came to be played, as the table loop (:mod:`engine.flow`) says it."""
+    if state.decision is Decision.CHANCE:
+        return flow.Played(None, move, state.apply(move), flow.By.CHANCE)
+    seat = state.current_player
+    forced = game.forced_moves and game.automatic(state) == move
+    if forced:
+        by = flow.By.FORCED
+    elif seat is not None and is_ai(seat):
+        by = flow.By.AI
+    else:
+        by = flow.By.PLAYER
+    return flow.Played(seat, move, state.apply(move), by)
+
+
+__all__ = ["TERMINAL", "HostedTable", "Refusal", "TerminalFront", "TerminalHostedGame", "replayed"]
