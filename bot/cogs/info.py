@@ -193,11 +193,17 @@ class InfoCog(commands.Cog):
         extra = {"file": chart} if chart is not None else {}
         await tables.say(interaction, await tables.score_text(sheet), **extra)
 
-    def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+    def _game_name(self, interaction: discord.Interaction, name: str | None) -> str:
         """The game asked for, else the channel's table's, else the default (Stack)."""
         if name is None:
             live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
             name = live.info.game if live is not None else games.DEFAULT
+        return name
+
+    def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+        """The game asked for, else the channel's table's, else the default (Stack); a game
+        not hosted is refused by name."""
+        name = self._game_name(interaction, name)
         try:
             return games.get(name)
         except games.UnknownGame:
@@ -384,10 +390,8 @@ class InfoCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The keys of the game chosen so far (``game:``, else the channel's, else
         Stack's) and every game's keys, those containing what was typed first."""
-        try:
-            played = self._game(interaction, getattr(interaction.namespace, "game", None))
-        except Refused:  # a game not hosted
-            played = games.get(games.DEFAULT)
+        name = self._game_name(interaction, getattr(interaction.namespace, "game", None))
+        played = games.get(name if name in games.names() else games.DEFAULT)
         typed = current.strip().lower()
         keys = [k for k in rule_keys(played) if typed in k]
         return [
