@@ -1,0 +1,484 @@
+"""One host conformance suite for every registered game, as the engine's is for the rules.
+
+Random tables are played through :class:`host.service.TableService` for a front end that is
+not Discord (:mod:`tests.host.plain`), on SQLite: a lobby (joins, AI seats of every level
+that chooses at once, and the refusals of a lobby: the channel taken, a full table, a
+player seated twice, a name taken, an unknown AI level, a start by another than the host
+or with too few players), a start, random legal moves of the humans — by button (a move
+and the table's version) and typed (the engine's notation), each with an interaction id —
+interleaved with moves out of turn, illegal moves, stale buttons, unknown players and
+repeated interaction ids, a player leaving mid-game, a restart from storage at a random
+step (the store closed, a new service loading the table: it must be the table that was
+live), and the game's end (or the host's).
+
+After every request: nothing but a typed :class:`~host.refusals.Refusal` is raised; a
+refusal changes nothing, live or stored; an accepted move advances the version, and
+storage agrees with the live table — its info and seats, the state its snapshot loads and
+the state its whole move log replays to, the outbox rows the step owed (each round's end,
+the game's end, the host's notices), and once the game is over its result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import games
+from engine.game import Game, GameState
+from host.live import LiveTable
+from host.refusals import Refusal, Why
+from host.service import MoveOutcome, Player, TableService
+from host.thinking import Thinker
+from persistence import Store
+from tests.host.plain import PlainFront, PlainGame
+
+GUILD, CHANNEL = 11, 500
+PLAYERS = tuple(Player(100 + i, f"p{i}") for i in range(8))
+OUTSIDER = Player(999, "stranger")
+# options that keep a game short (each move is a commit to a SQLite file)
+SHORT: dict[str, dict[str, Any]] = {
+    "stack": {"target_score": 25, "dice_per_player": 3},
+    "stackup": {"turn_limit": 40},
+    "colorstack": {"turn_limit": 40},
+}
+MAX_REQUESTS = 400  # then the host ends the table
+NONSENSE = ("", "xyzzy", "0 0 0 0 0", "?!", "99 99")
+FRONT = PlainFront()
+# rolls of :meth:`Table.request`: a button, typed, a button pressed again, moves out of
+# turn, an old button and nonsense, a restart, then again, and a player leaving
+SCRIPT = (0.1, 0.5, 0.77, 0.82, 0.86, 0.94, 0.1, 0.77, 0.82, 0.86, 0.89)
+EVERY_REFUSAL = {
+    Why.NO_TABLE,
+    Why.TABLE_ENDED,
+    Why.TABLE_EXISTS,
+    Why.UNKNOWN_GAME,
+    Why.BAD_SETTINGS,
+    Why.ALREADY_STARTED,
+    Why.ALREADY_SEATED,
+    Why.NAME_TAKEN,
+    Why.NO_SUCH_AI,
+    Why.HOST_ONLY,
+    Why.NOT_SEATED,
+    Why.SEAT_LEFT,
+    Why.TOO_FEW_PLAYERS,
+    Why.NOT_YOUR_TURN,
+    Why.STALE_PANEL,
+}
+EXAMPLES = settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+class Table:
+    """One table played through the host, checked after every request against what the
+    host shows and what storage holds."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        rng: random.Random,
+        *,
+        humans: int | None = None,
+        script: tuple[float, ...] = (),
+    ) -> None:
+        self.humans_wanted = humans  # else drawn
+        self.script = list(script)  # the first requests' rolls (see :meth:`request`)
+        self.url = url
+        self.name = name
+        self.rng = rng
+        self.front = FRONT.game(name)
+        self.game: Game[Any] = self.front.game
+        self.store: Store | None = None
+        self.service: TableService[PlainGame] | None = None
+        self.table_id: int | None = None
+        self.rows: list[tuple[str, str, int | None]] = []  # the outbox as checked so far
+        self.interactions: list[str] = []
+        self.seen_moves: list[Any] = []  # legal once: some are not legal any more
+        self.refusals: set[Why] = set()
+        self.restarted = False
+        self.left = False  # a player left mid-game
+        self.ended = False  # the game's end was checked
+        self._last: LiveTable[PlainGame] | None = None
+
+    # ---------------------------------------------------------------- plumbing
+
+    async def open(self) -> None:
+        self.store = await Store.open(self.url)
+        self.service = TableService(
+            self.store, front=FRONT, seed=self.rng.getrandbits(32), thinker=Thinker("thread")
+        )
+
+    async def close(self) -> None:
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    @property
+    def live(self) -> LiveTable[PlainGame]:
+        assert self.service is not None and self.table_id is not None
+        live = self.service.by_id.get(self.table_id) or self._last
+        assert live is not None  # over or closed: forgotten by the host, kept by the test
+        self._last = live
+        return live
+
+    @property
+    def state(self) -> GameState[Any] | None:
+        return self.live.state
+
+    # ---------------------------------------------------------------- the checks
+
+    async def picture(self) -> tuple[Any, ...]:
+        """What the table is, live and stored, for a refusal to leave as it was."""
+        assert self.store is not None
+        live = self.live
+        # as storage keeps it (a table read back from storage holds a compact state)
+        state = None if live.state is None else self.game.snapshot(live.state)
+        stored = await self.store.table(live.id)
+        outbox = await self.store.pending_outbox(live.id)
+        return (
+            live.info.status,
+            live.info.seats,
+            live.info.host_id,
+            live.version,
+            state,
+            list(live.turns),
+            stored.status,
+            stored.seats,
+            stored.version,
+            len(outbox),
+        )
+
+    async def refused(self, work: Awaitable[Any], *codes: Why) -> Refusal:
+        """``work`` is refused with one of ``codes``, and nothing changed."""
+        before = await self.picture() if self.table_id is not None else None
+        try:
+            await work
+        except Refusal as refusal:
+            assert refusal.code in codes, (refusal, codes)
+            self.refusals.add(refusal.code)
+            if before is not None:
+                assert await self.picture() == before, refusal
+            return refusal
+        raise AssertionError(f"not refused (expected {codes})")
+
+    async def check(self, *owed: tuple[str, str]) -> None:
+        """Storage holds what the host shows; the outbox rows added since the last check
+        are ``owed`` (the host's notices), then those of the rounds and the game that
+        ended meanwhile."""
+        assert self.store is not None
+        live, store = self.live, self.store
+        stored = await store.table(live.id)
+        assert stored.status == live.info.status
+        assert stored.seats == live.info.seats
+        assert stored.host_id == live.info.host_id
+        assert stored.version == live.version == live.info.version
+        state = live.state
+        rounds: list[tuple[str, str, int | None]] = []
+        over = False
+        if state is not None:
+            snapshot = self.game.snapshot(state)
+            whole = await store.replay_log(live.id)  # the whole log, replayed
+            assert self.game.snapshot(whole) == snapshot
+            if self.game.holds_whole_game(state):
+                assert whole.to_dict() == state.to_dict()
+            if live.info.is_active:
+                loaded = await store.load_table(live.id)  # the snapshot and the log after it
+                assert self.game.snapshot(loaded.state) == snapshot
+                assert loaded.info.version == live.version
+            rows = self.game.round_scores(state)
+            rounds = [("round", f"round {n}", n) for n in range(1, len(rows) + 1)]
+            over = state.is_over
+        outbox = [(i.kind, i.content, i.round_no) for i in await store.pending_outbox(live.id)]
+        assert outbox[: len(self.rows)] == self.rows, "an outbox row changed"
+        added = outbox[len(self.rows) :]
+        expected = [(kind, text, None) for kind, text in owed]
+        expected += [r for r in rounds if r not in self.rows]
+        if over and not self.ended:
+            assert live.info.status == "finished"
+            expected += [("game", "over", None), ("table", "", None)]
+        assert added == expected, (added, expected)
+        self.rows = outbox
+        if over and not self.ended:
+            self.ended = True
+            await self.check_result()
+
+    async def check_result(self) -> None:
+        """A finished game's result is stored: its score sheet and the channel's history."""
+        assert self.store is not None
+        state = self.live.state
+        assert state is not None and state.is_over
+        outcome = state.outcome()
+        assert outcome is not None
+        winners = tuple(state.players[s] for s in outcome.winners)
+        sheet = await self.store.score_sheet(self.live.id)
+        assert sheet.finished and sheet.names == state.players
+        assert (sheet.winners or ()) == winners
+        assert sheet.totals == outcome.scores
+        history = await self.store.history(CHANNEL, game=self.name)
+        assert [g.table_id for g in history] == [self.live.id]
+        assert history[0].winners == winners and history[0].ended_by == outcome.ended_by
+
+    # ---------------------------------------------------------------- the lobby
+
+    async def lobby(self) -> None:
+        """Open the table, seat humans and AI seats (with the lobby's refusals), start."""
+        service, rng, game = self.service, self.rng, self.game
+        assert service is not None
+        host = PLAYERS[0]
+        await self.refused(service.start(CHANNEL, host), Why.NO_TABLE)
+        await self.refused(service.new_table(GUILD, CHANNEL, host, {}, game="go"), Why.UNKNOWN_GAME)
+        whole = next(k for k, v in self.game.settings().model_dump().items() if type(v) is int)
+        bad = {whole: "many"}
+        await self.refused(
+            service.new_table(GUILD, CHANNEL, host, bad, game=self.name), Why.BAD_SETTINGS
+        )
+        options = {k: rng.randint(1, v) for k, v in SHORT[self.name].items()}
+        live = await service.new_table(GUILD, CHANNEL, host, options, game=self.name)
+        self.table_id = live.id
+        assert live.info.status == "lobby" and live.state is None
+        await self.check()
+        await self.refused(service.new_table(GUILD, CHANNEL, PLAYERS[1], {}), Why.TABLE_EXISTS)
+        await self.refused(service.join(CHANNEL, Player(1, host.name)), Why.NAME_TAKEN)
+        most = game.max_players
+        seats = rng.randint(game.min_players, min(most, 5))
+        humans = self.humans_wanted or rng.randint(1, seats)
+        levels = [lv for lv in game.ai_levels if lv not in game.thinking_levels]
+        ais = [rng.choice(levels) for _ in range(seats - humans)]
+        if len(ais) >= len(levels) or rng.random() < 0.5:  # every level, when seats allow
+            ais[: len(levels)] = levels[: len(ais)]
+        await self.refused(service.start(CHANNEL, host), Why.TOO_FEW_PLAYERS)
+        await self.refused(service.add_ai(CHANNEL, OUTSIDER, levels[0]), Why.NOT_SEATED)
+        await self.refused(service.add_ai(CHANNEL, host, "grandmaster"), Why.NO_SUCH_AI)
+        joiners = list(PLAYERS[1:humans])
+        order: list[str | Player] = [*joiners, *ais]
+        rng.shuffle(order)
+        for who in order:
+            if isinstance(who, Player):
+                await service.join(CHANNEL, who)
+                await self.refused(service.join(CHANNEL, who), Why.ALREADY_SEATED)
+                taken = Player(who.id + 50, who.name)
+                full = len(self.live.info.seats) >= most  # said before the name
+                await self.refused(
+                    service.join(CHANNEL, taken), Why.TABLE_FULL if full else Why.NAME_TAKEN
+                )
+                if rng.random() < 0.3:  # leaves the lobby, and comes back
+                    out = await service.leave(CHANNEL, who)
+                    assert not out.closed and not out.announced
+                    await self.check()
+                    await service.join(CHANNEL, who)
+                await self.refused(service.start(CHANNEL, who), Why.HOST_ONLY)
+            else:
+                await service.add_ai(CHANNEL, rng.choice(self.humans()), who)
+            await self.check()
+        assert len(self.live.info.seats) == seats
+        if seats == most:
+            await self.refused(service.join(CHANNEL, OUTSIDER), Why.TABLE_FULL)
+            await self.refused(service.add_ai(CHANNEL, host, levels[0]), Why.TABLE_FULL)
+        elif seats < game.min_players:  # pragma: no cover - seats are drawn from the range
+            raise AssertionError(seats)
+        started = await service.start(CHANNEL, host)
+        assert started.note.startswith("start: ")
+        assert self.live.info.status == "playing" and self.state is not None
+        await self.check()
+        await self.refused(service.join(CHANNEL, OUTSIDER), Why.ALREADY_STARTED)
+        await self.refused(service.add_ai(CHANNEL, host, levels[0]), Why.ALREADY_STARTED)
+        await self.refused(service.start(CHANNEL, host), Why.ALREADY_STARTED)
+
+    # ---------------------------------------------------------------- the game
+
+    def humans(self) -> list[Player]:
+        seated = {s.user_id for s in self.live.info.humans}
+        return [p for p in PLAYERS if p.id in seated]
+
+    def player_of(self, user: int) -> Player:
+        return next(p for p in PLAYERS if p.id == user)
+
+    async def accepted(self, outcome: MoveOutcome, version: int) -> None:
+        """A move the host took: the version moved on, and storage agrees."""
+        assert not outcome.duplicate and not outcome.ai_owed
+        assert self.live.version > version
+        await self.check()
+
+    async def request(self) -> None:
+        """One random request of a player, or of the host's; checked."""
+        service, rng, live = self.service, self.rng, self.live
+        assert service is not None
+        state = live.state
+        assert state is not None and live.info.is_active
+        user = live.current_user()
+        assert user is not None, "a table between requests waits for a human"
+        mover = self.player_of(user)
+        others = [p for p in self.humans() if p != mover]
+        version = live.version
+        legal = list(state.legal_moves())
+        self.seen_moves += legal
+        roll = self.script.pop(0) if self.script else rng.random()
+        if roll < 0.45:  # a button: the move and the table's version
+            move = rng.choice(legal)
+            interaction = f"i{len(self.interactions)}"
+            self.interactions.append(interaction)
+            out = await service.move(
+                CHANNEL,
+                mover,
+                move=move,
+                table_id=live.id,
+                version=version,
+                interaction_id=interaction,
+            )
+            await self.accepted(out, version)
+        elif roll < 0.75:  # typed, in the engine's notation (perhaps ambiguous)
+            move = rng.choice(legal)
+            text = self.game.move_notation(state, move)
+            before = await self.picture()
+            out = await service.move(CHANNEL, mover, text=text)
+            if out.chooser is not None:  # the player picks among the moves it may mean
+                assert await self.picture() == before
+                assert move in [c.move for c in out.chooser]
+                out = await service.move(CHANNEL, mover, move=move, version=version)
+            await self.accepted(out, version)
+        elif roll < 0.80 and self.interactions:  # a button pressed twice: played once
+            before = await self.picture()
+            again = rng.choice(self.interactions)
+            out = await service.move(CHANNEL, mover, move=legal[0], interaction_id=again)
+            assert out.duplicate
+            assert await self.picture() == before
+        elif roll < 0.84 and others:  # out of turn
+            offturn = (Why.NOT_YOUR_TURN, Why.ILLEGAL_MOVE)
+            await self.refused(service.move(CHANNEL, rng.choice(others), move=legal[0]), *offturn)
+            text = self.game.move_notation(state, legal[0])
+            await self.refused(service.move(CHANNEL, rng.choice(others), text=text), *offturn)
+            await self.refused(service.hint(CHANNEL, rng.choice(others)), Why.NOT_YOUR_TURN)
+        elif roll < 0.88:  # an old button, nonsense typed, a stranger, a hint
+            stale = service.move(CHANNEL, mover, move=legal[0], version=version - 1)
+            await self.refused(stale, Why.STALE_PANEL)
+            old = [m for m in self.seen_moves if not state.is_legal(m)]
+            if old:
+                bad = service.move(CHANNEL, mover, move=rng.choice(old), version=version)
+                await self.refused(bad, Why.NOT_NOW, Why.ILLEGAL_MOVE)
+            before = await self.picture()
+            try:
+                out = await service.move(CHANNEL, mover, text=rng.choice(NONSENSE))
+            except Refusal as refusal:
+                assert refusal.code is Why.ILLEGAL_MOVE, refusal
+            else:  # nonsense that reads as several moves: a chooser, nothing played
+                assert out.chooser is not None and not out.turns
+            assert await self.picture() == before
+            await self.refused(service.move(CHANNEL, OUTSIDER, move=legal[0]), Why.NOT_SEATED)
+            assert await service.hint(CHANNEL, mover)
+            assert await self.picture() == before
+        elif roll < 0.90 and others:  # a player leaves mid-game: an AI takes the seat
+            leaver = rng.choice([mover, *others])
+            humans_left = len(self.humans()) - 1
+            out = await service.leave(CHANNEL, leaver)
+            self.left = True
+            assert live.info.seats[live.info.seat_of(leaver.id).position].is_ai  # type: ignore[union-attr]
+            assert humans_left > 0 and not out.closed
+            await self.check(("message", out.note))
+            if live.info.is_active:
+                await self.refused(service.move(CHANNEL, leaver, move=legal[0]), Why.SEAT_LEFT)
+            else:  # the AI seats' turns that followed ended the game
+                await self.refused(service.move(CHANNEL, leaver, move=legal[0]), Why.NO_TABLE)
+        elif roll < 0.91 and not others:  # the last human leaves: the table closes
+            out = await service.leave(CHANNEL, mover)
+            assert out.closed and live.info.status == "abandoned"
+            await self.check(("message", out.note), ("table", ""))
+        elif roll < 0.915:  # the host ends the table (another may not)
+            if others:
+                await self.refused(service.end(CHANNEL, others[0], manager=False), Why.HOST_ONLY)
+            host = self.player_of(live.info.host_id)
+            out = await service.end(CHANNEL, host, manager=False)
+            assert out.closed and live.info.status == "abandoned"
+            await self.check(("message", out.note), ("table", ""))
+        elif not self.restarted and roll < 0.95:
+            await self.restart()
+
+    async def restart(self) -> None:
+        """The store is closed and a new service loads the table: the table it was."""
+        self.restarted = True
+        old = self.live
+        await self.close()
+        await self.open()
+        assert self.service is not None
+        loaded = await self.service.load()
+        assert [t.id for t in loaded] == [old.id]
+        live = loaded[0]
+        assert live.state is not None and old.state is not None
+        assert live.info.seats == old.info.seats and live.info.host_id == old.info.host_id
+        assert live.version == old.version and live.info.status == old.info.status
+        assert self.game.snapshot(live.state) == self.game.snapshot(old.state)
+        if self.game.holds_whole_game(live.state):
+            assert live.state.to_dict() == old.state.to_dict()
+        assert list(live.turns) == list(old.turns)
+        assert live.current_user() == old.current_user()
+        self._last = live
+        await self.check()
+        if self.interactions:  # an interaction from before the restart: played once
+            before = await self.picture()
+            state = live.state
+            user = live.current_user()
+            assert user is not None
+            move = state.legal_moves()[0]
+            again = self.service.move(
+                CHANNEL, self.player_of(user), move=move, interaction_id=self.interactions[0]
+            )
+            assert (await again).duplicate
+            assert await self.picture() == before
+
+    async def play(self) -> None:
+        await self.lobby()
+        for _ in range(MAX_REQUESTS):
+            if not self.live.info.is_active:
+                break
+            await self.request()
+        service = self.service  # a new one after a restart
+        assert service is not None
+        if self.live.info.is_active:  # a long game: the host ends it
+            host = self.player_of(self.live.info.host_id)
+            out = await service.end(CHANNEL, host, manager=False)
+            await self.check(("message", out.note), ("table", ""))
+        live = self.live
+        assert live.id not in service.by_id and CHANNEL not in service.by_channel
+        assert live.info.status in ("finished", "abandoned")
+        await self.refused(service.move(CHANNEL, PLAYERS[0], text="x"), Why.NO_TABLE)
+        await self.refused(
+            service.move(CHANNEL, PLAYERS[0], move=None, table_id=live.id), Why.TABLE_ENDED
+        )
+
+
+async def play_table(name: str, seed: int, **how: Any) -> Table:
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'host.db'}"
+        table = Table(url, name, random.Random(seed), **how)
+        await table.open()
+        try:
+            await table.play()
+        finally:
+            await table.close()
+    return table
+
+
+@pytest.mark.parametrize("name", games.names())
+@EXAMPLES
+@given(seed=st.integers(0, 2**32))
+def test_random_tables_through_the_host_refuse_only_by_code_and_store_what_they_show(
+    name: str, seed: int
+) -> None:
+    asyncio.run(play_table(name, seed))
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_long_table_meets_every_refusal_and_a_restart(name: str) -> None:
+    """One table played with more of every request, so that each kind is met at least
+    once for every game (the random examples may miss some)."""
+    table = asyncio.run(play_table(name, 20261126, humans=2, script=SCRIPT))
+    assert table.restarted and table.left
+    assert table.refusals >= EVERY_REFUSAL, EVERY_REFUSAL - table.refusals
