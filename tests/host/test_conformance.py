@@ -392,9 +392,9 @@ class Table:
             assert out.closed and live.info.status == "abandoned"
             await self.check(("message", out.note), ("table", ""))
         elif roll < 0.915:  # the host ends the table (another may not)
-            if others:
-                await self.refused(service.end(CHANNEL, others[0], manager=False), Why.HOST_ONLY)
             host = self.player_of(live.info.host_id)
+            guest = next((p for p in self.humans() if p != host), OUTSIDER)
+            await self.refused(service.end(CHANNEL, guest, manager=False), Why.HOST_ONLY)
             out = await service.end(CHANNEL, host, manager=False)
             assert out.closed and live.info.status == "abandoned"
             await self.check(("message", out.note), ("table", ""))
