@@ -77,6 +77,26 @@ EXAMPLES = settings(
 )
 
 
+class QuickThinker(Thinker):
+    """The seats of a thinking level (Color Stack's ``expert``, a search of a second a
+    move) choose as the game's hint does, at once: what is tested is the host's path for
+    them (their turn left owed after a player's move, then played off the table's lock
+    by :meth:`~host.service.TableService.play_owed`, or at once at a start, a leave and a
+    restart), not the search."""
+
+    def __init__(self) -> None:
+        super().__init__("thread")
+        self.asked = 0
+
+    async def choose(
+        self, game: Game[Any], state: GameState[Any], level: str, seed: int
+    ) -> tuple[Any, str | None]:
+        assert level in game.thinking_levels
+        self.asked += 1
+        await asyncio.sleep(0)  # as the worker's answer: the loop runs meanwhile
+        return game.hint(state)[0], None
+
+
 class Table:
     """One table played through the host, checked after every request against what the
     host shows and what storage holds."""
@@ -88,9 +108,11 @@ class Table:
         rng: random.Random,
         *,
         humans: int | None = None,
+        ais: tuple[str, ...] | None = None,
         script: tuple[float, ...] = (),
     ) -> None:
         self.humans_wanted = humans  # else drawn
+        self.ais_wanted = ais  # the AI seats' levels, else drawn
         self.script = list(script)  # the first requests' rolls (see :meth:`request`)
         self.url = url
         self.name = name
@@ -106,6 +128,7 @@ class Table:
         self.refusals: set[Why] = set()
         self.restarted = False
         self.left = False  # a player left mid-game
+        self.owed = 0  # requests after which a thinking seat's turns were owed
         self.ended = False  # the game's end was checked
         self._last: LiveTable[PlainGame] | None = None
 
@@ -114,7 +137,7 @@ class Table:
     async def open(self) -> None:
         self.store = await Store.open(self.url)
         self.service = TableService(
-            self.store, front=FRONT, seed=self.rng.getrandbits(32), thinker=Thinker("thread")
+            self.store, front=FRONT, seed=self.rng.getrandbits(32), thinker=QuickThinker()
         )
 
     async def close(self) -> None:
@@ -251,10 +274,14 @@ class Table:
         most = game.max_players
         seats = rng.randint(game.min_players, min(most, 5))
         humans = self.humans_wanted or rng.randint(1, seats)
-        levels = [lv for lv in game.ai_levels if lv not in game.thinking_levels]
+        if self.ais_wanted is not None:
+            seats = humans + len(self.ais_wanted)
+        levels = list(game.ai_levels)
         ais = [rng.choice(levels) for _ in range(seats - humans)]
-        if len(ais) >= len(levels) or rng.random() < 0.5:  # every level, when seats allow
+        if rng.random() < 0.5:  # every level, as far as the seats go
+            rng.shuffle(levels)
             ais[: len(levels)] = levels[: len(ais)]
+        ais = list(self.ais_wanted) if self.ais_wanted is not None else ais
         await self.refused(service.start(CHANNEL, host), Why.TOO_FEW_PLAYERS)
         await self.refused(service.add_ai(CHANNEL, OUTSIDER, levels[0]), Why.NOT_SEATED)
         await self.refused(service.add_ai(CHANNEL, host, "grandmaster"), Why.NO_SUCH_AI)
@@ -306,10 +333,20 @@ class Table:
         return next(p for p in PLAYERS if p.id == user)
 
     async def accepted(self, outcome: MoveOutcome, version: int) -> None:
-        """A move the host took: the version moved on, and storage agrees."""
-        assert not outcome.duplicate and not outcome.ai_owed
+        """A move the host took: the version moved on, and storage agrees. The turns of
+        a thinking AI seat are left owed, and played (:meth:`TableService.play_owed`)
+        once the player is answered, each committed on its own."""
+        assert not outcome.duplicate
         assert self.live.version > version
         await self.check()
+        if outcome.ai_owed:
+            assert self.service is not None
+            assert any(s.ai_level in self.game.thinking_levels for s in self.live.info.seats)
+            version = self.live.version
+            owed = await self.service.play_owed(self.live.id, version)
+            self.owed += 1
+            assert owed is not None and self.live.version > version
+            await self.check()
 
     async def request(self) -> None:
         """One random request of a player, or of the host's; checked."""
@@ -485,3 +522,15 @@ def test_a_long_table_meets_every_refusal_and_a_restart(name: str) -> None:
     table = asyncio.run(play_table(name, 20261126, humans=2, script=SCRIPT))
     assert table.restarted and table.left
     assert table.refusals >= EVERY_REFUSAL, EVERY_REFUSAL - table.refusals
+
+
+@pytest.mark.parametrize("name", [n for n in games.names() if games.get(n).thinking_levels])
+def test_a_thinking_seat_s_turns_are_owed_then_played_and_stored(name: str) -> None:
+    """A seat of a level that searches: its turns after a player's move are left owed and
+    played by ``play_owed`` (each commit checked as every other), and at a restart."""
+    game = games.get(name)
+    level = game.thinking_levels[0]
+    ais = (level,) * (game.min_players - 1)
+    script = (0.1, 0.5, 0.94, 0.1, 0.5)
+    table = asyncio.run(play_table(name, 7, humans=1, ais=ais, script=script))
+    assert table.restarted and table.owed >= 2
