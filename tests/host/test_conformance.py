@@ -24,6 +24,7 @@ import asyncio
 import random
 import tempfile
 from collections.abc import Awaitable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,9 @@ from engine import games
 from engine.game import Game, GameState
 from host.live import LiveTable
 from host.refusals import Refusal, Why
-from host.service import MoveOutcome, Player, TableService
+from host.service import TIMEOUTS_BEFORE_AI, MoveOutcome, Player, TableService
 from host.thinking import Thinker
+from host.words import Notice
 from persistence import Store
 from tests.host.plain import PlainFront, PlainGame
 
@@ -54,7 +56,7 @@ NONSENSE = ("", "xyzzy", "0 0 0 0 0", "?!", "99 99")
 FRONT = PlainFront()
 # rolls of :meth:`Table.request`: a button, typed, a button pressed again, moves out of
 # turn, an old button and nonsense, a restart, then again, and a player leaving
-SCRIPT = (0.1, 0.5, 0.77, 0.82, 0.86, 0.94, 0.1, 0.77, 0.82, 0.86, 0.89)
+SCRIPT = (0.1, 0.5, 0.77, 0.82, 0.86, 0.99, 0.975, 0.96, 0.94, 0.1, 0.77, 0.82, 0.86, 0.89)
 EVERY_REFUSAL = {
     Why.NO_TABLE,
     Why.TABLE_ENDED,
@@ -71,6 +73,8 @@ EVERY_REFUSAL = {
     Why.TOO_FEW_PLAYERS,
     Why.NOT_YOUR_TURN,
     Why.STALE_PANEL,
+    Why.KICK_SELF,
+    Why.NOT_AT_TABLE,
 }
 EXAMPLES = settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -129,6 +133,8 @@ class Table:
         self.restarted = False
         self.left = False  # a player left mid-game
         self.owed = 0  # requests after which a thinking seat's turns were owed
+        self.timeouts = 0  # turns the timer played
+        self.to_ai = False  # a seat handed to an AI after too many timeouts
         self.ended = False  # the game's end was checked
         self._last: LiveTable[PlainGame] | None = None
 
@@ -193,10 +199,10 @@ class Table:
             return refusal
         raise AssertionError(f"not refused (expected {codes})")
 
-    async def check(self, *owed: tuple[str, str]) -> None:
+    async def check(self, *owed: tuple[str, str], then: tuple[tuple[str, str], ...] = ()) -> None:
         """Storage holds what the host shows; the outbox rows added since the last check
         are ``owed`` (the host's notices), then those of the rounds and the game that
-        ended meanwhile."""
+        ended meanwhile, then ``then`` (a table closed after them)."""
         assert self.store is not None
         live, store = self.live, self.store
         stored = await store.table(live.id)
@@ -228,6 +234,7 @@ class Table:
         if over and not self.ended:
             assert live.info.status == "finished"
             expected += [("game", "over", None), ("table", "", None)]
+        expected += [(kind, text, None) for kind, text in then]
         assert added == expected, (added, expected)
         self.rows = outbox
         if over and not self.ended:
@@ -339,6 +346,10 @@ class Table:
         assert not outcome.duplicate
         assert self.live.version > version
         await self.check()
+        await self.play_owed(outcome)
+
+    async def play_owed(self, outcome: MoveOutcome) -> None:
+        """What the front end does once it answered: the thinking seats' owed turns."""
         if outcome.ai_owed:
             assert self.service is not None
             assert any(s.ai_level in self.game.thinking_levels for s in self.live.info.seats)
@@ -438,8 +449,88 @@ class Table:
             out = await service.end(CHANNEL, host, manager=False)
             assert out.closed and live.info.status == "abandoned"
             await self.check(("message", out.note), ("table", ""))
-        elif not self.restarted and roll < 0.95:
-            await self.restart()
+        elif roll < 0.95:
+            if not self.restarted:
+                await self.restart()
+        elif roll < 0.97:  # the turn timer runs out (perhaps until an AI takes the seat)
+            await self.timer(user, until_ai=roll < 0.955)
+        elif roll < 0.98:  # the host's kick (and the refused ones)
+            await self.kick(mover)
+        elif roll < 0.985:  # the game goes idle: it expires
+            assert await service.expire(live.id, service.now()) is None  # not idle yet
+            out = await service.expire(live.id, service.now() + timedelta(days=400))
+            assert out is not None and out.closed and live.info.status == "abandoned"
+            await self.check(("message", out.note), ("table", ""))
+        else:  # what the panels read: the choices, the seat
+            before = await self.picture()
+            choices = await service.legal_choices(live, mover)
+            assert [c.move for c in choices] == legal and all(c.label for c in choices)
+            assert await service.seat_of(live, mover) == state.current_player
+            for other in others:
+                await self.refused(service.legal_choices(live, other), Why.NOT_YOUR_TURN)
+            await self.refused(service.seat_of(live, OUTSIDER), Why.NOT_SEATED)
+            assert await self.picture() == before
+
+    async def timer(self, user: int, *, until_ai: bool) -> None:
+        """The turn timer plays the hint for the player (``auto_move``); after
+        ``TIMEOUTS_BEFORE_AI`` in a row an AI takes the seat, and with no human left the
+        table closes."""
+        service, live = self.service, self.live
+        assert service is not None
+        player = self.player_of(user)
+        for _ in range(TIMEOUTS_BEFORE_AI):
+            version = live.version
+            seat = live.info.seat_of(user)
+            assert seat is not None
+            humans = len(live.info.humans)
+            assert await service.auto_move(live.id, version - 1) is None  # an old timer
+            out = await service.auto_move(live.id, version)
+            assert out is not None and live.version > version
+            assert live.info.seats[seat.position].timeouts == seat.timeouts + 1
+            self.timeouts += 1
+            if seat.timeouts + 1 < TIMEOUTS_BEFORE_AI:
+                assert not live.info.seats[seat.position].is_ai
+                await self.check()
+                await self.play_owed(out)
+            else:
+                self.to_ai = True
+                assert live.info.seats[seat.position].ai_level == "greedy"
+                words = FRONT.notice(
+                    Notice.TIMED_OUT_TO_AI, {"name": player.name, "count": TIMEOUTS_BEFORE_AI}
+                )
+                assert words in out.turns
+                gone = FRONT.notice(Notice.NO_HUMAN_PLAYING, {})
+                if humans == 1 and live.info.status == "abandoned":
+                    assert out.closed
+                    await self.check(("message", words), then=(("message", gone), ("table", "")))
+                else:
+                    await self.check(("message", words))
+                    await self.play_owed(out)
+                return
+            if not until_ai or not live.info.is_active or live.current_user() != user:
+                return
+
+    async def kick(self, mover: Player) -> None:
+        """The host removes a player mid-game (an AI takes the seat); nobody else may, nor
+        kick themself or someone not seated."""
+        service, live = self.service, self.live
+        assert service is not None
+        host = self.player_of(live.info.host_id)
+        guests = [p for p in self.humans() if p != host]
+        await self.refused(
+            service.kick(CHANNEL, guests[0] if guests else OUTSIDER, host.id), Why.HOST_ONLY
+        )
+        await self.refused(service.kick(CHANNEL, host, host.id), Why.KICK_SELF)
+        await self.refused(service.kick(CHANNEL, host, OUTSIDER.id), Why.NOT_AT_TABLE)
+        if guests and self.rng.random() < 0.5:
+            target = self.rng.choice(guests)
+            out = await service.kick(CHANNEL, host, target.id)
+            self.left = True
+            seat = live.info.seat_of(target.id)
+            assert seat is not None and seat.is_ai and not out.closed
+            await self.check(("message", out.note))
+            if live.info.is_active:
+                await self.refused(service.kick(CHANNEL, host, target.id), Why.NOT_AT_TABLE)
 
     async def restart(self) -> None:
         """The store is closed and a new service loads the table: the table it was."""
@@ -457,7 +548,14 @@ class Table:
         assert self.game.snapshot(live.state) == self.game.snapshot(old.state)
         if self.game.holds_whole_game(live.state):
             assert live.state.to_dict() == old.state.to_dict()
-        assert list(live.turns) == list(old.turns)
+        # the recent turns, rebuilt from the log: the same, but the log does not say which
+        # moves the turn timer played (their mark is lost, and the notice of a seat handed
+        # to an AI after its timeouts)
+        mine, theirs = list(live.turns), recalled(old.turns)
+        n = min(len(mine), len(theirs))
+        assert mine[len(mine) - n :] == theirs[len(theirs) - n :] and (n > 0) == bool(theirs)
+        if not self.timeouts:
+            assert list(live.turns) == list(old.turns)
         assert live.current_user() == old.current_user()
         self._last = live
         await self.check()
@@ -492,6 +590,13 @@ class Table:
         await self.refused(
             service.move(CHANNEL, PLAYERS[0], move=None, table_id=live.id), Why.TABLE_ENDED
         )
+
+
+def recalled(turns: Any) -> list[str]:
+    """Recent turns as a restart recalls them: the plain front end's turn lines, without
+    the turn timer's mark."""
+    timer = FRONT.turn_line("", automatic=True)[len(FRONT.turn_line("", automatic=False)) :]
+    return [t.removesuffix(timer) for t in turns if t.startswith("[")]
 
 
 async def play_table(name: str, seed: int, **how: Any) -> Table:
