@@ -353,6 +353,9 @@ class Table:
         if outcome.ai_owed:
             assert self.service is not None
             assert any(s.ai_level in self.game.thinking_levels for s in self.live.info.seats)
+            if not self.restarted and self.rng.random() < 0.3:  # a crash before they played
+                await self.restart(owed=True)
+                return
             version = self.live.version
             owed = await self.service.play_owed(self.live.id, version)
             self.owed += 1
@@ -452,6 +455,8 @@ class Table:
         elif roll < 0.95:
             if not self.restarted:
                 await self.restart()
+            elif others:  # the mover's button twice at once, and a leave meanwhile
+                await self.at_once(mover, others[0], legal)
         elif roll < 0.97:  # the turn timer runs out (perhaps until an AI takes the seat)
             await self.timer(user, until_ai=roll < 0.955)
         elif roll < 0.98:  # the host's kick (and the refused ones)
@@ -470,6 +475,44 @@ class Table:
                 await self.refused(service.legal_choices(live, other), Why.NOT_YOUR_TURN)
             await self.refused(service.seat_of(live, OUTSIDER), Why.NOT_SEATED)
             assert await self.picture() == before
+
+    async def at_once(self, mover: Player, other: Player, legal: list[Any]) -> None:
+        """Requests at the same time: two presses of the mover's buttons of one version
+        (one is played, the other refused as stale), the other player's move out of turn,
+        and the other leaving; each is answered as it would be alone, in some order."""
+        service, live = self.service, self.live
+        assert service is not None
+        version = live.version
+        presses = [
+            service.move(CHANNEL, mover, move=self.rng.choice(legal), version=version)
+            for _ in range(2)
+        ]
+        late = service.move(CHANNEL, other, move=legal[0], version=version)
+        done = await asyncio.gather(
+            *presses, late, service.leave(CHANNEL, other), return_exceptions=True
+        )
+        for result in done:
+            if isinstance(result, BaseException) and not isinstance(result, Refusal):
+                raise result
+        first, second, third, left = done
+        moved = [r for r in (first, second) if isinstance(r, MoveOutcome)]
+        assert len(moved) == 1, done
+        refused = first if isinstance(second, MoveOutcome) else second
+        assert isinstance(refused, Refusal) and refused.code in (
+            Why.STALE_PANEL,
+            Why.TABLE_ENDED,
+        ), done
+        assert isinstance(third, Refusal) and third.code in (
+            Why.NOT_YOUR_TURN,
+            Why.ILLEGAL_MOVE,
+            Why.STALE_PANEL,
+            Why.SEAT_LEFT,
+            Why.TABLE_ENDED,
+        ), done
+        self.left = True
+        assert isinstance(left, MoveOutcome), done  # a table over first: NO_TABLE
+        await self.check(("message", left.note))
+        await self.play_owed(moved[0])
 
     async def timer(self, user: int, *, until_ai: bool) -> None:
         """The turn timer plays the hint for the player (``auto_move``); after
@@ -532,14 +575,28 @@ class Table:
             if live.info.is_active:
                 await self.refused(service.kick(CHANNEL, host, target.id), Why.NOT_AT_TABLE)
 
-    async def restart(self) -> None:
-        """The store is closed and a new service loads the table: the table it was."""
+    async def restart(self, *, owed: bool = False) -> None:
+        """The store is closed and a new service loads the table: the table it was (and,
+        when AI seats ``owed`` turns, which loading plays, that table moved on)."""
         self.restarted = True
         old = self.live
         await self.close()
         await self.open()
-        assert self.service is not None
+        assert self.service is not None and self.store is not None
         loaded = await self.service.load()
+        if owed:
+            stored = await self.store.load_table(old.id)
+            assert stored.info.version > old.version  # the AI seats played at start-up
+            if not loaded:  # and ended the game
+                assert stored.info.status == "finished"
+                self._last = LiveTable(
+                    stored.info, stored.state, random.Random(0), FRONT, stored.info.version
+                )
+            else:
+                self._last = loaded[0]
+                assert self._last.current_user() is not None
+            await self.check()
+            return
         assert [t.id for t in loaded] == [old.id]
         live = loaded[0]
         assert live.state is not None and old.state is not None
