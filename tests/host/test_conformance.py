@@ -54,6 +54,7 @@ SHORT: dict[str, dict[str, Any]] = {
 MAX_REQUESTS = 400  # then the host ends the table
 NONSENSE = ("", "xyzzy", "0 0 0 0 0", "?!", "99 99")
 FRONT = PlainFront()
+Row = tuple[str, str, int | None]  # an outbox row: kind, words, round
 # rolls of :meth:`Table.request`: a button, typed, a button pressed again, moves out of
 # turn, an old button and nonsense, a restart, then again, and a player leaving
 SCRIPT = (0.1, 0.5, 0.77, 0.82, 0.86, 0.99, 0.975, 0.96, 0.94, 0.1, 0.77, 0.82, 0.86, 0.89)
@@ -77,7 +78,7 @@ EVERY_REFUSAL = {
     Why.NOT_AT_TABLE,
 }
 EXAMPLES = settings(
-    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
@@ -126,7 +127,7 @@ class Table:
         self.store: Store | None = None
         self.service: TableService[PlainGame] | None = None
         self.table_id: int | None = None
-        self.rows: list[tuple[str, str, int | None]] = []  # the outbox as checked so far
+        self.rows: list[Row] = []  # the outbox as checked so far
         self.interactions: list[str] = []
         self.seen_moves: list[Any] = []  # legal once: some are not legal any more
         self.refusals: set[Why] = set()
@@ -211,7 +212,7 @@ class Table:
         assert stored.host_id == live.info.host_id
         assert stored.version == live.version == live.info.version
         state = live.state
-        rounds: list[tuple[str, str, int | None]] = []
+        rounds: list[Row] = []
         over = False
         if state is not None:
             snapshot = self.game.snapshot(state)
@@ -226,10 +227,12 @@ class Table:
             rows = self.game.round_scores(state)
             rounds = [("round", f"round {n}", n) for n in range(1, len(rows) + 1)]
             over = state.is_over
-        outbox = [(i.kind, i.content, i.round_no) for i in await store.pending_outbox(live.id)]
+        outbox: list[Row] = [
+            (i.kind, i.content, i.round_no) for i in await store.pending_outbox(live.id)
+        ]
         assert outbox[: len(self.rows)] == self.rows, "an outbox row changed"
         added = outbox[len(self.rows) :]
-        expected = [(kind, text, None) for kind, text in owed]
+        expected: list[Row] = [(kind, text, None) for kind, text in owed]
         expected += [r for r in rounds if r not in self.rows]
         if over and not self.ended:
             assert live.info.status == "finished"
@@ -463,9 +466,9 @@ class Table:
             await self.kick(mover)
         elif roll < 0.985:  # the game goes idle: it expires
             assert await service.expire(live.id, service.now()) is None  # not idle yet
-            out = await service.expire(live.id, service.now() + timedelta(days=400))
-            assert out is not None and out.closed and live.info.status == "abandoned"
-            await self.check(("message", out.note), ("table", ""))
+            expired = await service.expire(live.id, service.now() + timedelta(days=400))
+            assert expired is not None and expired.closed and live.info.status == "abandoned"
+            await self.check(("message", expired.note), ("table", ""))
         else:  # what the panels read: the choices, the seat
             before = await self.picture()
             choices = await service.legal_choices(live, mover)
