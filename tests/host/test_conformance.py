@@ -274,6 +274,14 @@ class Table:
         await self.refused(
             service.new_table(GUILD, CHANNEL, host, bad, game=self.name), Why.BAD_SETTINGS
         )
+        if rng.random() < 0.2:  # a lobby its only player leaves: closed, the channel free
+            assert self.store is not None
+            first = await service.new_table(GUILD, CHANNEL, host, {}, game=self.name)
+            out = await service.leave(CHANNEL, host)
+            assert out.closed and first.info.status == "abandoned"
+            assert CHANNEL not in service.by_channel
+            assert (await self.store.table(first.id)).status == "abandoned"
+            assert await self.store.pending_outbox(first.id) == []
         options = {k: rng.randint(1, v) for k, v in SHORT[self.name].items()}
         live = await service.new_table(GUILD, CHANNEL, host, options, game=self.name)
         self.table_id = live.id
@@ -315,6 +323,24 @@ class Table:
                 await self.refused(service.start(CHANNEL, who), Why.HOST_ONLY)
             else:
                 await service.add_ai(CHANNEL, rng.choice(self.humans()), who)
+            await self.check()
+        guests = [p for p in self.humans() if p != host]
+        if guests and rng.random() < 0.3:  # the host leaves (their powers move on), and back
+            out = await service.leave(CHANNEL, host)
+            assert not out.closed and self.live.info.host_id != host.id
+            await self.check()
+            await self.refused(service.start(CHANNEL, host), Why.HOST_ONLY)
+            await service.join(CHANNEL, host)
+            host = self.player_of(self.live.info.host_id)
+            await self.check()
+        guests = [p for p in self.humans() if p != host]
+        if guests and rng.random() < 0.3:  # the host kicks a guest, who comes back
+            guest = rng.choice(guests)
+            await self.refused(service.kick(CHANNEL, guest, host.id), Why.HOST_ONLY)
+            out = await service.kick(CHANNEL, host, guest.id)
+            assert not out.closed and self.live.info.seat_of(guest.id) is None
+            await self.check()
+            await service.join(CHANNEL, guest)
             await self.check()
         assert len(self.live.info.seats) == seats
         if seats == most:
