@@ -9,79 +9,18 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 from engine import games
-from engine.errors import AmbiguousMoveError
-from engine.game import Game, RoundEnded, TurnEnded
-from host.refusals import Refusal, Why
+from host.refusals import Why
 from host.service import Player, TableService
 from host.thinking import Thinker
-from host.words import Notice
+from tests.host.plain import PlainFront, code_of
 
 ANN, BOB = Player(1, "ann"), Player(2, "bob")
 GUILD = 7
-
-
-class PlainGame:
-    """An engine game with a terminal's plain words."""
-
-    def __init__(self, game: Game[Any]) -> None:
-        self.game = game
-        self.title = game.title
-
-    def settings_of(self, values: Mapping[str, Any]) -> BaseModel:
-        return self.game.settings.model_validate(dict(values))
-
-    def start_text(self, state: Any) -> str:
-        return f"start: {state.players[state.current_player]}"
-
-    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
-        return None
-
-    def turn_text(self, state: Any, event: TurnEnded) -> str:
-        return "turn: " + self.game.turn_words(state, event)
-
-    def round_text(self, state: Any, event: RoundEnded) -> str | None:
-        return f"round {event.round_no}"
-
-    def game_end_texts(self, state: Any) -> list[str]:
-        return ["over"]
-
-    def move_label(self, state: Any, move: Any) -> str:
-        return self.game.move_words(state, move)
-
-    def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
-        return "which?"
-
-
-class PlainFront:
-    default_game = "stack"
-
-    def game_names(self) -> tuple[str, ...]:
-        return tuple(games.names())
-
-    def game(self, name: str) -> PlainGame:
-        return PlainGame(games.get(name))
-
-    def turn_line(self, words: str, *, automatic: bool) -> str:
-        return f"[{words}]" + (" (timer)" if automatic else "")
-
-    def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
-        return f"{notice.value} {sorted(data.items())}"
-
-
-async def code_of(work: Any) -> tuple[Why, Mapping[str, Any]]:
-    try:
-        await work
-    except Refusal as refusal:
-        return refusal.code, refusal.data
-    raise AssertionError("not refused")
 
 
 async def scenario(db: str, game: str) -> None:
