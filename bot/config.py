@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     @field_validator("log_level")
     @classmethod
     def _level(cls, value: str) -> str:
-        level = value.upper()
+        level = value.strip().upper() or "INFO"  # left empty: the default, as every setting
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return level

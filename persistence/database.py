@@ -212,10 +212,17 @@ def database_problem(error: BaseException, url: str | None = None) -> str | None
     for e in chain:
         if isinstance(e, DatabaseUnavailable):
             return str(e)
+    if resolved.drivername not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
+        return (
+            f"DATABASE_URL names a database or driver stackbot does not use "
+            f"({resolved.drivername!r}): use sqlite+aiosqlite:///PATH (or a plain "
+            "sqlite:///PATH) or postgresql+asyncpg://USER@HOST/DATABASE (or postgres://…)."
+        )
     first = next((str(e) for e in chain if str(e).strip()), type(error).__name__)
     messages = " | ".join(str(e) for e in chain).lower()
     if resolved.get_backend_name() == "sqlite":
-        return _sqlite_problem(resolved, messages, first) if is_database_fault(error) else None
+        known = is_database_fault(error) or "file is not a database" in messages
+        return _sqlite_problem(resolved, messages, first) if known else None
     where = _where(resolved)
     if _postgres_error(error, "InvalidCatalogNameError"):
         return (
@@ -276,6 +283,11 @@ def _sqlite_problem(url: URL, messages: str, first: str) -> str:
     database = url.database or ""
     file = Path(database.removeprefix("file:").split("?")[0]).expanduser().absolute()
     folder = file.parent
+    if "file is not a database" in messages:
+        return (
+            f"The file {file} is not a SQLite database (or it is damaged): move it away, or "
+            "set DATABASE_URL to another file."
+        )
     if not folder.is_dir():
         return (
             f"The folder {folder} of the SQLite database does not exist: create it, or set "

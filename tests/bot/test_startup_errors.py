@@ -256,3 +256,34 @@ def test_a_bad_setting_is_named(tmp_path: Path) -> None:
         "stackbot: bad setting DEV_GUILD_ID: Input should be a valid integer, unable to parse "
         "string as an integer"
     )
+
+
+def test_a_database_url_of_another_kind_is_named_in_one_line(tmp_path: Path) -> None:
+    """A URL of a database or driver stackbot does not use is one line naming what to use
+    (it was SQLAlchemy's NoSuchModuleError traceback)."""
+    refused_in_one_line(stackbot_run(tmp_path, "mysql://root@127.0.0.1/db"), "'mysql'")
+
+
+def test_a_file_that_is_not_a_database_is_named_with_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "notes.db").write_text("garbage, not a database\n" * 100)
+    refused_in_one_line(
+        stackbot_run(tmp_path, sqlite(tmp_path / "notes.db")), "is not a SQLite database"
+    )
+
+
+def test_the_short_url_forms_name_the_drivers_stackbot_uses() -> None:
+    """``postgres://`` (as many hosts hand it out), ``postgresql://`` and ``sqlite://`` are
+    read as the async drivers, not refused with an import error."""
+    from persistence.config import database_url
+
+    assert database_url("postgres://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert database_url("postgresql://u@h:5/db") == "postgresql+asyncpg://u@h:5/db"
+    assert database_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert database_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+
+
+def test_an_empty_log_level_is_the_default(tmp_path: Path) -> None:
+    """``LOG_LEVEL=`` is unset, as every setting left empty is (it was refused)."""
+    from bot.config import Settings
+
+    assert Settings(_env_file=None, LOG_LEVEL="").log_level == "INFO"  # type: ignore[call-arg]
