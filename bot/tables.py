@@ -1111,8 +1111,9 @@ class Tables:
                 events.append((started + timedelta(seconds=PING_AFTER), "ping"))
             if deadline is not None:
                 span = (deadline - started).total_seconds()
-                if span >= WARN_FROM:
-                    events.append((started + timedelta(seconds=span / 2), "warn"))
+                warn_at = started + timedelta(seconds=span / 2)
+                if span >= WARN_FROM and not _warned(record, version, warn_at):
+                    events.append((warn_at, "warn"))
                 events.append((deadline, "expire"))
         limit = settings.lobby_timeout if live.info.status == "lobby" else settings.idle_timeout
         events.append((self.service.idle_since(live) + timedelta(seconds=limit), "idle"))
@@ -1187,6 +1188,15 @@ def warm_up_jobs() -> list[DrawJob]:
         if job is not None:
             jobs.append(job)
     return jobs
+
+
+def _warned(record: TableMessage, version: int, warn_at: datetime) -> bool:
+    """Whether this turn's half-time warning is in the channel already: the warning posts
+    the table message anew, pinging, so a message posted for this version at or after the
+    half-time mark carries it (after a restart too: read from the message id's time)."""
+    if record.message_id is None or record.pinged_version != version:
+        return False
+    return discord.utils.snowflake_time(record.message_id) >= warn_at
 
 
 def _release(view: discord.ui.View | None) -> None:

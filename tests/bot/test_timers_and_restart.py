@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 
 import bot.tables
+import persistence.writer
 from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
 from tests.bot.test_game import live_of, table_message, tap
 from tests.bot.test_refusals import actor_of, started
+from tests.bot.test_table_messages_races import DiscordClock
 
 
 def texts(world: World) -> list[str]:
@@ -183,3 +185,25 @@ async def test_a_turn_timer_too_short_to_answer_a_ping_is_refused(world: World) 
     )
     shown = await world.admin.slash(world.channel, "houserules show")
     assert "`turn_timer` = 120 s" in shown.response.content
+
+
+async def test_a_restart_after_the_half_time_warning_does_not_warn_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warning is one ping a turn: a bot killed after posting it and started again
+    finds it in the channel (the table message posted at half time) and does not post
+    the table anew to ping the player a second time."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
+    monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)  # stored times
+    live = await started(world, ai=True, target=60, dice=5)
+    user = live.user_at(live.state.current)
+    await world.env.advance_time(61)  # the ping, then the warning at half of 120 s
+    warned = table_message(world)
+    assert "Half your time is gone" in table_text_of(warned)
+    assert pinged(world, warned) == [user]
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    await world.env.advance_time(20)  # before the turn runs out
+    assert table_message(world).id == warned.id  # not posted anew (it pings when it is)
+    assert world.channel.last_message.id == warned.id
