@@ -81,7 +81,7 @@ class TerminalGame:
         self.seen = 0  # the host's moves followed so far
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(plain(text) + "\n")
+        self.stdout.write(plain(text, names=self.state.players) + "\n")
         self.stdout.flush()
 
     def run(self) -> int:

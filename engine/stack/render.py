@@ -3,7 +3,7 @@ as a Discord message (markdown bold, colour square emoji)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.game import Decision
 from engine.stack.describe import last_turn_words, pile_words
@@ -241,8 +241,13 @@ def render_score_sheet(state: StackState, *, name: NameFormat = as_is) -> str:
     return "\n".join(lines)
 
 
-def plain(text: str) -> str:
-    """Discord markdown made plain for a terminal: no bold, code fences or subtext marks."""
+def plain(text: str, *, names: Sequence[str] = ()) -> str:
+    """Discord markdown made plain for a terminal: no bold, code fences or subtext marks;
+    the players' ``names`` are kept as they are, ``**`` and all."""
+    kept = sorted({n for n in names if "**" in n}, key=len, reverse=True)
+    shields = {n: f"\x00{i}\x00" for i, n in enumerate(kept)}
+    for n, shield in shields.items():
+        text = text.replace(n, shield)
     lines = []
     for line in text.splitlines():
         if line.strip() == "```":
@@ -250,4 +255,7 @@ def plain(text: str) -> str:
         if line.startswith("-# "):
             line = line[3:]
         lines.append(line.replace("**", ""))
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    for n, shield in shields.items():
+        text = text.replace(shield, n)
+    return text

@@ -179,3 +179,24 @@ def test_a_rerolled_die_with_several_piles_is_called_rerolled() -> None:
     out = stdout.getvalue()
     assert "Your rerolled 6 must go on bob's single 6 or carol's single 6" in out
     assert "Your rolled" not in out
+
+
+def test_names_with_markdown_are_shown_as_typed() -> None:
+    """The terminal drops Discord's bold, never the ``**`` inside a name: the roll-off, the
+    field and the prompt show ``**bob**`` as typed (a name shown as ``bob`` was refused
+    when typed back)."""
+    stdin = io.StringIO("hint\nshow\nquit\n")
+    stdout = io.StringIO()
+    play(
+        ["@everyone", "**bob**"],
+        0,
+        seed=5,
+        level="greedy",
+        rules=StackRules(dice_per_player=5, target_score=40),
+        stdin=stdin,
+        stdout=stdout,
+    )
+    out = stdout.getvalue()
+    assert "Stack: @everyone, **bob**." in out
+    assert "**bob** 0 pts" in out
+    assert " bob 0 pts" not in out and ", bob" not in out
