@@ -21,12 +21,12 @@ from bot.games.stackup.panel import (
     SQUARES,
     Choice,
     Node,
-    Path,
     hand_words,
     move_code,
     move_of_code,
     node,
 )
+from bot.games.steps import Path
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
