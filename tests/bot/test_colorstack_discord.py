@@ -30,24 +30,15 @@ from engine.colorstack.state import ColorStackState, stack_text
 from engine.errors import IllegalReason
 from pictures.colorstack import BoardPicture
 from pictures.painter import DrawJob
-from tests.bot.conftest import World, buttons_of, message, table_text_of
-
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its first digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
-
-
-def live_of(world: World) -> Any:
-    return world.bot.tables.service.by_channel.get(world.channel.id)
-
-
-def table_message(world: World, table_id: int) -> Any:
-    message_id = world.bot.tables.messages[table_id].message_id
-    assert message_id is not None
-    return message(world, message_id)
+from tests.bot.conftest import (
+    NASTY,
+    World,
+    buttons_of,
+    live_of,
+    nasty_name,
+    table_message,
+    table_text_of,
+)
 
 
 def notation(move: Move | Set | Resign) -> str:

@@ -23,17 +23,11 @@ from engine.stack.render import LINE_WIDTH, short_name
 from pictures.painter import as_job
 from pictures.palette import seat_colour
 from pictures.stack import FieldPicture
-from tests.bot.conftest import World, buttons_of, table_text_of
+from tests.bot.conftest import World, buttons_of, nasty_name, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 COMPONENTS_V2 = 1 << 15
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its seat digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
 
 
 def stored(world: World, message: Any) -> Any:
