@@ -41,7 +41,7 @@ import io
 import math
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -1093,7 +1093,7 @@ def bench(samples: int = 300) -> list[str]:
     """CPU per picture for 2, 4 and 8 seats of 14 dice and 8 of 30, parts already cached
     (as in a running bot); first, what filling the caches costs. The last line is
     ``picture 8x14: p50 X ms, p99 Y ms``."""
-    from pictures.samples import cpu_ms, percentiles
+    from pictures.samples import cpu_ms, measure
 
     lines = []
     forget_parts()
@@ -1102,13 +1102,14 @@ def bench(samples: int = 300) -> list[str]:
     lines.append(f"first picture (8x30, every part built): {first:.1f} ms")
     for seats, dice in ((8, 30), (2, 14), (4, 14), (8, 14)):
         pictures = sample_pictures(seats, dice, samples)
-        cpu_ms(draw_field, pictures)  # warm: every sprite and label built
-        p50, p99 = percentiles(cpu_ms(draw_field, pictures))
-        size = statistics.median(len(draw_field(p)) for p in pictures[:50]) / 1024
-        tall = statistics.median(layout(p).height for p in pictures[:50])
-        lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
-        lines.append(f"picture {seats}x{dice}: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        lines += measure(
+            f"{seats}x{dice}", draw_field, pictures, width=WIDTH, tall=_median_height, sized=50
+        )
     return lines
+
+
+def _median_height(pictures: Sequence[FieldPicture]) -> float:
+    return statistics.median(layout(p).height for p in pictures)
 
 
 # ------------------------------------------------------------------ the pictures of docs/

@@ -884,11 +884,15 @@ def sample_pictures(
     return pictures
 
 
+def _median_height(pictures: Sequence[TablePicture]) -> float:
+    return statistics.median(layout(p).height for p in pictures)
+
+
 def bench(samples: int = 50) -> list[str]:
     """CPU per picture (parts cached, as in a running bot) for 2, 4 and 6 seats; first,
     what the first picture costs with every part to build. The last line is
     ``picture 6 seats: p50 X ms, p99 Y ms``."""
-    from pictures.samples import cpu_ms, percentiles
+    from pictures.samples import cpu_ms, measure
 
     fonts.prepare()
     forget_parts()
@@ -897,12 +901,7 @@ def bench(samples: int = 50) -> list[str]:
     ]
     for seats in (2, 4, 6):
         pictures = sample_pictures(seats, samples, seed=seats)
-        cpu_ms(draw_table, pictures)  # warm
-        p50, p99 = percentiles(cpu_ms(draw_table, pictures))
-        size = statistics.median(len(draw_table(p)) for p in pictures[:20]) / 1024
-        tall = statistics.median(layout(p).height for p in pictures[:20])
-        lines.append(f"picture {seats} seats: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
-        lines.append(f"picture {seats} seats: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        lines += measure(f"{seats} seats", draw_table, pictures, width=WIDTH, tall=_median_height)
     return lines
 
 
