@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel
+from bot.games.base import DiscordGame, Host, Panel, seat_mark
 from bot.games.stackup.panel import (
     SQUARES,
     Choice,
@@ -100,13 +100,7 @@ def last_line(state: StackUpState) -> str | None:
 
 def seat_line(state: StackUpState, seat: int) -> str:
     """``▶ **ann** · 7 cards · 🎟️ 1 draw pass · 💥 Crash``: a hand's size, never its cards."""
-    outcome = state.outcome()
-    if outcome is not None and seat in outcome.winners:
-        mark = "🏆"
-    elif seat == state.current_player:
-        mark = "▶"
-    else:
-        mark = "\u2003"
+    mark = seat_mark(state, seat)
     parts = [f"{mark} **{_name(state, seat)}**", plural(state.hand_size(seat), "card")]
     if state.passes[seat]:
         parts.append("🎟️ " + plural(state.passes[seat], "draw pass", "draw passes"))
