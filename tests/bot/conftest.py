@@ -109,6 +109,20 @@ def table_message(world: World, table_id: int) -> discord.Message:
     return message(world, message_id)
 
 
+def drawings(world: World, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The picture jobs the bot's painter is given from now on (it still draws them)."""
+    jobs: list[Any] = []
+    painter = world.bot.tables.painter
+    draw = painter.draw
+
+    async def spying(job: Any) -> bytes:
+        jobs.append(job)
+        return await draw(job)
+
+    monkeypatch.setattr(painter, "draw", spying)
+    return jobs
+
+
 NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 
 

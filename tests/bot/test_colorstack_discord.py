@@ -34,6 +34,7 @@ from tests.bot.conftest import (
     NASTY,
     World,
     buttons_of,
+    drawings,
     live_of,
     nasty_name,
     table_message,
@@ -87,14 +88,7 @@ async def colorstack_table(
         for i in range(1 if ai else 2)
     ]
     spy = Spy()
-    painter = world.bot.tables.painter
-    draw = painter.draw
-
-    async def spying(job: Any) -> bytes:
-        spy.jobs.append(job)
-        return await draw(job)
-
-    monkeypatch.setattr(painter, "draw", spying)
+    spy.jobs = drawings(world, monkeypatch)
     opened = await humans[0].slash(world.channel, "table new", game="colorstack")
     assert opened.response is not None and not opened.ephemeral, opened.response
     lobby = opened.response

@@ -28,6 +28,7 @@ from pictures.stackup import TablePicture
 from tests.bot.conftest import (
     World,
     buttons_of,
+    drawings,
     live_of,
     nasty_name,
     table_message,
@@ -157,14 +158,7 @@ async def stackup_table(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[
         world.guild.add_member(world.env.create_user(f"p{i}"), nick=nasty_name(i)) for i in range(3)
     ]
     watch = Watch(world, humans)
-    painter = world.bot.tables.painter
-    draw = painter.draw
-
-    async def spy(job: Any) -> bytes:
-        watch.jobs.append(job)
-        return await draw(job)
-
-    monkeypatch.setattr(painter, "draw", spy)
+    watch.jobs = drawings(world, monkeypatch)
     opened = await humans[0].slash(world.channel, "table new", game="stackup")
     assert opened.response is not None and not opened.ephemeral
     lobby = opened.response
