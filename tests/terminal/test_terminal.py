@@ -6,7 +6,6 @@ import io
 import json
 import random
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from engine.stack.state import StackState
 from terminal.stack import TerminalGame
 from terminal.table import INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
+from tests.terminal.helpers import unattended
 
 
 def stackbot() -> list[str]:
@@ -30,14 +30,7 @@ def stackbot() -> list[str]:
 
 def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    proc = subprocess.run(
-        [*stackbot(), "play", "--bots", "4", "--seed", "7", "--export", str(record)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    proc = unattended([*stackbot(), "play", "--bots", "4", "--seed", "7", "--export", str(record)])
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Roll-off for first player" in out
@@ -48,14 +41,7 @@ def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     result = check(json.loads(record.read_text()))
     assert result["ok"] and result["finished"]
     # the same seed gives the same game
-    again = subprocess.run(
-        [*stackbot(), "play", "--bots", "4", "--seed", "7"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    again = unattended([*stackbot(), "play", "--bots", "4", "--seed", "7"])
     assert again.stdout.replace(f"Game record written to {record}.\n", "") == out.replace(
         f"Game record written to {record}.\n", ""
     )
