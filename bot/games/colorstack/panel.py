@@ -212,25 +212,12 @@ def node(
 def leaves(state: ColorStackState, seat: int) -> set[PlayerMove]:
     """Every move the panel reaches from the root (a test checks that it is every legal
     move of the seat, and its resignation)."""
-    found: set[PlayerMove] = set()
-    todo: list[Path] = [""]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        step = node(state, seat, path)
-        if step is None:
-            continue
-        for menu in step.menus:
-            found.update(option.move for option in menu.options)
-        for choice in step.choices:
-            if choice.move is not None:
-                found.add(choice.move)
-            if choice.path is not None:
-                todo.append(choice.path)
-    return found
+
+    def moves(step: Node) -> list[PlayerMove]:
+        menus = [option.move for menu in step.menus for option in menu.options]
+        return menus + list(steps.choice_moves(step))
+
+    return steps.leaves(lambda path: node(state, seat, path), moves)
 
 
 def seat_words(state: ColorStackState, seat: int) -> str:

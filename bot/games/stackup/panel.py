@@ -416,22 +416,7 @@ def leaves(
 ) -> set[PlayerMove]:
     """Every move the tree reaches from the root (a test checks it is every legal move
     a player decides)."""
-    found: set[PlayerMove] = set()
-    seen: set[Path] = set()
-    todo: list[Path] = [""]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        step = node(legal, path, names, drawn)
-        if step is None:
-            continue
-        for choice in step.choices:
-            if choice.move is not None:
-                found.add(choice.move)
-            if choice.path is not None:
-                todo.append(choice.path)
+    found: set[PlayerMove] = steps.leaves(lambda path: node(legal, path, names, drawn))
     return found
 
 
