@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import DiscordGame, Host, Panel, seat_mark
+from bot.games.buttons import button_of
 from bot.games.stackup.panel import (
     SQUARES,
     Choice,
@@ -28,7 +29,7 @@ from bot.games.stackup.panel import (
 )
 from bot.games.steps import Path
 from bot.refusal_words import Refused
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
+from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
@@ -138,18 +139,6 @@ def field_text(state: StackUpState, turns: Sequence[str] | None) -> str:
 # ------------------------------------------------------------------ the panel
 
 
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-
-def _style(choice: Choice) -> discord.ButtonStyle:
-    return _STYLES[choice.style]
-
-
 def _button(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
     item: TableButton
     if choice.move is not None:
@@ -217,12 +206,7 @@ class HandStep(
 
     def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
         looks = looks or Choice("…")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=cut(looks.label, 80),
-            emoji=looks.emoji,
-            style=_style(looks),
-            custom_id=f"stackup:{table_id}:{version}:s:{path}",
-        )
+        button = button_of(looks, f"stackup:{table_id}:{version}:s:{path}")
         super().__init__(button, table_id, version)
         self.path = path
 
@@ -247,12 +231,7 @@ class HandMove(
 
     def __init__(self, table_id: int, version: int, code: str, looks: Choice | None = None) -> None:
         looks = looks or Choice("Play")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=cut(looks.label, 80),
-            emoji=looks.emoji,
-            style=_style(looks),
-            custom_id=f"stackup:{table_id}:{version}:m:{code}",
-        )
+        button = button_of(looks, f"stackup:{table_id}:{version}:m:{code}")
         super().__init__(button, table_id, version)
         self.code = code
 
