@@ -103,6 +103,17 @@ async def colorstack_table(
     return humans, spy
 
 
+async def first_turn(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Any], Any, ColorStackState, int]:
+    """A game of two humans just started: the humans, the live table, its state and the
+    seat to move."""
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    return humans, live, state, to_move(state)
+
+
 def store_of(world: World) -> Any:
     store = world.bot.store
     assert store is not None
@@ -246,10 +257,7 @@ async def test_a_whole_game_typed_and_tapped_to_a_win(
 async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    seat = to_move(state)
+    humans, live, state, seat = await first_turn(world, monkeypatch)
     actor = actor_of(world, humans, seat)
     other = next(h for h in humans if h is not actor)
     before = (live.version, state.to_dict())
@@ -307,10 +315,7 @@ async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
 async def test_a_stale_panel_is_refused_and_changes_nothing(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    seat = to_move(state)
+    humans, live, state, seat = await first_turn(world, monkeypatch)
     actor = actor_of(world, humans, seat)
     piece = state.pieces(seat)[0]
     stale = await open_piece(world, actor, live, piece)
@@ -332,10 +337,7 @@ async def test_a_stale_panel_is_refused_and_changes_nothing(
 async def test_the_player_not_to_move_resigns_from_the_panel(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    mover = to_move(state)
+    humans, live, state, mover = await first_turn(world, monkeypatch)
     waiting = 1 - mover
     resigner = actor_of(world, humans, waiting)
     shown = table_message(world, live.id)
@@ -366,10 +368,8 @@ async def test_the_player_not_to_move_resigns_from_the_panel(
 async def test_resignation_typed_by_the_player_not_to_move(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    waiting = 1 - to_move(state)
+    humans, _, state, mover = await first_turn(world, monkeypatch)
+    waiting = 1 - mover
     resigner = actor_of(world, humans, waiting)
     result = await resigner.slash(world.channel, "move", move="resign")
     assert result.ephemeral and result.response.content.startswith("✅"), result.response
