@@ -25,7 +25,6 @@ from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
 from engine.colorstack.state import ColorStackState
-from host.live import Player
 from host.refusals import Refusal, Why
 from pictures.colorstack import BoardPicture
 from pictures.painter import DrawJob
@@ -106,11 +105,6 @@ def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:
     return DrawJob("colorstack", (shown,))
 
 
-def _player(interaction: discord.Interaction) -> Player:
-    user = interaction.user
-    return Player(user.id, getattr(user, "display_name", None) or user.name)
-
-
 class PanelStep(
     TableButton,
     template=r"colorstack:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[a-z0-9]{0,4})",
@@ -133,7 +127,7 @@ class PanelStep(
         drawing = host.draw_pictures and path.startswith("p")
         if drawing and not interaction.response.is_done():
             await interaction.response.defer()  # answered before anything is drawn
-        seat = await host.service.seat_of(live, _player(interaction))
+        seat = await host.service.seat_of(live, host.player(interaction))
         theme = "dark"
         if drawing:
             theme = getattr(await host.service.settings(live.info), "theme", "dark") or "dark"

@@ -33,7 +33,6 @@ from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
-from host.live import Player
 from host.refusals import Refusal, Why
 from pictures.stackup import last_turn
 
@@ -192,11 +191,6 @@ def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Pane
     return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step))
 
 
-def _player(interaction: discord.Interaction) -> Player:
-    user = interaction.user
-    return Player(user.id, getattr(user, "display_name", None) or user.name)
-
-
 class HandStep(
     TableButton,
     template=r"stackup:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[A-Za-z0-9]{0,40})",
@@ -212,7 +206,7 @@ class HandStep(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
-        seat = await host.service.seat_of(live, _player(interaction))
+        seat = await host.service.seat_of(live, host.player(interaction))
         # a panel answers its owner only: anyone else gets their own hand, anew
         path = self.path if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
