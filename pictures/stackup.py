@@ -29,14 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
 from pictures import fonts
 from pictures.palette import (
-    THEMES,
     Colour,
     Ground,
     Theme,
@@ -45,7 +43,7 @@ from pictures.palette import (
     ground_colour,
     palette,
 )
-from pictures.parts import Parts
+from pictures.parts import IndexedPalette, Parts
 
 WIDTH = 760  # shown at ~380 CSS px on a phone
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -777,31 +775,9 @@ def _palette_colours(theme: Theme) -> list[Colour]:
     return list(dict.fromkeys(found))[:256]
 
 
-def _palette_bytes_of(theme: Theme) -> bytes:
-    found = _palette_colours(theme)
-    return bytes(c for colour in found for c in colour) + bytes(found[0]) * (256 - len(found))
-
-
-_PALETTE_BYTES = {theme: _palette_bytes_of(theme) for theme in THEMES}
-_PALETTE_ARRAYS = {
-    theme: np.frombuffer(_PALETTE_BYTES[theme], dtype=np.uint8).reshape(256, 3).astype(np.int32)
-    for theme in THEMES
-}
-
-
-def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
-    """An RGB part in the theme's palette, each colour as its nearest palette colour
-    (exactly: Pillow's quantizer rounds to a coarse grid first, which shifts the grounds)."""
-    pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
-    height, width = pixels.shape[:2]
-    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-    unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
-    found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
-    distances = ((found[:, None, :] - _PALETTE_ARRAYS[theme][None, :, :]) ** 2).sum(axis=2)
-    indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
-    part = Image.frombytes("P", (width, height), indices.tobytes())
-    part.putpalette(_PALETTE_BYTES[theme])
-    return part
+_PALETTE = IndexedPalette(_palette_colours)
+_PALETTE_BYTES = _PALETTE.bytes
+_reduce = _PALETTE.reduce  # an RGB part in the theme's palette
 
 
 _REDUCED: Parts[tuple[str, tuple[object, ...], Theme], Image.Image] = Parts(
