@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 if TYPE_CHECKING:
+    from host.live import Player
     from host.service import TableService
     from persistence import Store
     from pictures.painter import Painter
@@ -35,6 +36,10 @@ class Host(Protocol):
     painter: Painter
     draw_pictures: bool
     accepting: bool
+
+    def player(self, interaction: discord.Interaction) -> Player:
+        """The user of ``interaction`` as the host knows players (id, display name)."""
+        ...
 
     def admits(self, guild_id: int | None) -> str | None:
         """``None``: the interaction is taken; else the refusal to say (``""``: none)."""

@@ -12,26 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
 from bot.text import escape_name
 from host.refusals import Refusal, Why
+from persistence.settings import settings_error  # storage's words for the same error
 
 MOVED_AWAY = (
     "This server's tables are moving to another process of the bot, so nothing was played. "
     "Try again in a few seconds."
 )
 NOT_SAVED = "That move could not be saved, so nothing was played; try again."
-
-
-def settings_error(err: ValidationError) -> str:
-    """The first problem of a settings model's validation error, in words:
-    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"unknown key {where!r}"
-    return f"{where}: {first['msg']}"
 
 
 class Refused(Exception):

@@ -8,6 +8,10 @@ that would restyle a terminal) become "�".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine.errors import InvalidMoveError, InvalidReason
+
 ECHO_LIMIT = 40
 ELLIPSIS = "…"
 REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
@@ -25,3 +29,16 @@ def cut(text: str, limit: int = ECHO_LIMIT) -> str:
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` cut as :func:`cut` does, in single quotes: ``'Zed'``."""
     return f"'{cut(text, limit)}'"
+
+
+def typed_move(text: str, names: Sequence[str], extra: int, syntax: str) -> str:
+    """``text`` stripped, refused (with ``syntax``, how moves are typed) when it is empty
+    or longer than any move can be: the longest of ``names`` and ``extra`` characters."""
+    typed = text.strip()
+    if not typed:
+        raise InvalidMoveError(f"That's empty. {syntax}", InvalidReason.EMPTY)
+    if len(typed) > extra + max(len(name) for name in names):
+        raise InvalidMoveError(
+            f"That's too long to be a move ({echo(typed)}). {syntax}", InvalidReason.TOO_LONG
+        )
+    return typed

@@ -40,7 +40,8 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
@@ -343,15 +344,10 @@ class TableService(Generic[G]):
             if any(seat.name == player.name for seat in live.info.seats):
                 raise Refusal(Why.NAME_TAKEN, name=player.name)
             try:
-                info = await self.store.join_table(live.id, player.id, player.name)
+                with _seating_refused(live):
+                    info = await self.store.join_table(live.id, player.id, player.name)
             except AlreadySeated:
                 raise Refusal(Why.ALREADY_SEATED) from None
-            except TableFull:
-                raise _full(live) from None
-            except InvalidSettings as err:
-                raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
-            except WrongTableStatus:
-                raise Refusal(Why.ALREADY_STARTED) from None
             live = self._track(info, None)
             live.idle_since = self.now()
             return live
@@ -367,14 +363,8 @@ class TableService(Generic[G]):
                     Why.NO_SUCH_AI, title=game.title, level=level, levels=tuple(game.ai_levels)
                 )
             self._room(live)
-            try:
+            with _seating_refused(live):
                 info = await self.store.add_ai(live.id, level)
-            except TableFull:
-                raise _full(live) from None
-            except InvalidSettings as err:
-                raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
-            except WrongTableStatus:
-                raise Refusal(Why.ALREADY_STARTED) from None
             return self._track(info, None)
 
     @staticmethod
@@ -978,6 +968,20 @@ def _whose(state: GameState[Any]) -> str | None:
     """The name of the player to act, or ``None`` while no seat is to act."""
     current = state.current_player
     return state.players[current] if current is not None else None
+
+
+@contextmanager
+def _seating_refused(live: LiveTable[Any]) -> Iterator[None]:
+    """Storage's refusals of a new seat at ``live`` (a full table, settings the seat
+    breaks, a game already started) as the host's refusals."""
+    try:
+        yield
+    except TableFull:
+        raise _full(live) from None
+    except InvalidSettings as err:
+        raise Refusal(Why.INVALID_SETTINGS, detail=str(err)) from None
+    except WrongTableStatus:
+        raise Refusal(Why.ALREADY_STARTED) from None
 
 
 def _full(live: LiveTable[Any]) -> Refusal:

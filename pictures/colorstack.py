@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import io
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -797,11 +796,15 @@ def sample_pictures(
     return pictures
 
 
+def _first_height(pictures: Sequence[BoardPicture]) -> int:
+    return picture_height(pictures[0])
+
+
 def bench(samples: int = 100) -> list[str]:
     """CPU per picture (parts cached, as in a running bot), light and heavy; first, what
     the first picture costs with every part to build. The last line is
     ``picture heavy: p50 X ms, p99 Y ms``."""
-    from pictures.samples import cpu_ms, percentiles
+    from pictures.samples import cpu_ms, measure
 
     fonts.prepare()
     forget_parts()
@@ -809,12 +812,7 @@ def bench(samples: int = 100) -> list[str]:
     lines = [f"first picture (heavy, every part built): {first:.1f} ms"]
     for board in ("light", "heavy"):
         pictures = sample_pictures(board, samples, seed=7 if board == "light" else 9)
-        cpu_ms(draw_board, pictures)  # warm
-        p50, p99 = percentiles(cpu_ms(draw_board, pictures))
-        size = statistics.median(len(draw_board(p)) for p in pictures[:20]) / 1024
-        tall = picture_height(pictures[0])
-        lines.append(f"picture {board}: median PNG {size:.1f} KiB, {WIDTH}x{tall} px")
-        lines.append(f"picture {board}: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        lines += measure(board, draw_board, pictures, width=WIDTH, tall=_first_height)
     return lines
 
 

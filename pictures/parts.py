@@ -7,7 +7,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+from PIL import Image
+
+from pictures.palette import THEMES, Colour, Theme
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -45,3 +50,33 @@ class Parts(Generic[K, V]):
     def clear(self) -> None:
         with BUILD_LOCK:
             self._parts.clear()
+
+
+class IndexedPalette:
+    """A picture's palette per theme (at most 256 colours, entry 0 its background,
+    padded with it) and the reduction of an RGB part to it: each colour becomes its
+    nearest palette colour, exactly (Pillow's own quantizer rounds colours to a coarse
+    grid first, which would shift a ground colour next to a shade of it)."""
+
+    def __init__(self, colours: Callable[[Theme], list[Colour]]) -> None:
+        self.bytes: dict[Theme, bytes] = {}
+        self._arrays: dict[Theme, Any] = {}
+        for theme in THEMES:
+            found = colours(theme)
+            padding = bytes(found[0]) * (256 - len(found))
+            self.bytes[theme] = bytes(c for colour in found for c in colour) + padding
+            array = np.frombuffer(self.bytes[theme], dtype=np.uint8)
+            self._arrays[theme] = array.reshape(256, 3).astype(np.int32)
+
+    def reduce(self, image: Image.Image, theme: Theme) -> Image.Image:
+        """``image`` (RGB) as a "P" image in the theme's palette."""
+        pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
+        height, width = pixels.shape[:2]
+        keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+        unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
+        found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
+        distances = ((found[:, None, :] - self._arrays[theme][None, :, :]) ** 2).sum(axis=2)
+        indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
+        part = Image.frombytes("P", (width, height), indices.tobytes())
+        part.putpalette(self.bytes[theme])
+        return part

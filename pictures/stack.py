@@ -41,11 +41,10 @@ import io
 import math
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from engine.game import Decision
@@ -55,7 +54,6 @@ from engine.stack.state import StackState
 from pictures import fonts
 from pictures.palette import (
     SEAT_COLOURS,
-    THEMES,
     Colour,
     Ground,
     Palette,
@@ -66,7 +64,7 @@ from pictures.palette import (
     palette,
     seat_colour,
 )
-from pictures.parts import Parts
+from pictures.parts import IndexedPalette, Parts
 
 WIDTH = 760  # every picture is this wide (shown at ~380 CSS px on a phone); it grows down
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -684,16 +682,8 @@ def _palette_colours(theme: Theme) -> list[Colour]:
     return found
 
 
-def _palette_bytes_of(theme: Theme) -> bytes:
-    colours = _palette_colours(theme)
-    return bytes(c for colour in colours for c in colour) + bytes(colours[0]) * (256 - len(colours))
-
-
-_PALETTE_BYTES = {theme: _palette_bytes_of(theme) for theme in THEMES}
-_PALETTE_ARRAYS = {
-    theme: np.frombuffer(_PALETTE_BYTES[theme], dtype=np.uint8).reshape(256, 3).astype(np.int32)
-    for theme in THEMES
-}
+_PALETTE = IndexedPalette(_palette_colours)
+_PALETTE_BYTES = _PALETTE.bytes
 
 
 def _palette_bytes(theme: Theme) -> bytes:
@@ -701,18 +691,8 @@ def _palette_bytes(theme: Theme) -> bytes:
 
 
 def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
-    """An RGB part in the theme's palette: each colour as its nearest palette colour
-    (exactly: Pillow's own quantizer rounds colours to a coarse grid first, which would
-    shift a ground colour next to a shade of it)."""
-    pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
-    height, width = pixels.shape[:2]
-    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-    unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
-    colours = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
-    distances = ((colours[:, None, :] - _PALETTE_ARRAYS[theme][None, :, :]) ** 2).sum(axis=2)
-    indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
-    part = Image.frombytes("P", (width, height), indices.tobytes())
-    part.putpalette(_PALETTE_BYTES[theme])
+    """An RGB part in the theme's palette (:class:`~pictures.parts.IndexedPalette`)."""
+    part = _PALETTE.reduce(image, theme)
     part.load()
     return part
 
@@ -1093,7 +1073,7 @@ def bench(samples: int = 300) -> list[str]:
     """CPU per picture for 2, 4 and 8 seats of 14 dice and 8 of 30, parts already cached
     (as in a running bot); first, what filling the caches costs. The last line is
     ``picture 8x14: p50 X ms, p99 Y ms``."""
-    from pictures.samples import cpu_ms, percentiles
+    from pictures.samples import cpu_ms, measure
 
     lines = []
     forget_parts()
@@ -1102,13 +1082,14 @@ def bench(samples: int = 300) -> list[str]:
     lines.append(f"first picture (8x30, every part built): {first:.1f} ms")
     for seats, dice in ((8, 30), (2, 14), (4, 14), (8, 14)):
         pictures = sample_pictures(seats, dice, samples)
-        cpu_ms(draw_field, pictures)  # warm: every sprite and label built
-        p50, p99 = percentiles(cpu_ms(draw_field, pictures))
-        size = statistics.median(len(draw_field(p)) for p in pictures[:50]) / 1024
-        tall = statistics.median(layout(p).height for p in pictures[:50])
-        lines.append(f"picture {seats}x{dice}: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
-        lines.append(f"picture {seats}x{dice}: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        lines += measure(
+            f"{seats}x{dice}", draw_field, pictures, width=WIDTH, tall=_median_height, sized=50
+        )
     return lines
+
+
+def _median_height(pictures: Sequence[FieldPicture]) -> float:
+    return statistics.median(layout(p).height for p in pictures)
 
 
 # ------------------------------------------------------------------ the pictures of docs/

@@ -29,14 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
 from pictures import fonts
 from pictures.palette import (
-    THEMES,
     Colour,
     Ground,
     Theme,
@@ -45,7 +43,7 @@ from pictures.palette import (
     ground_colour,
     palette,
 )
-from pictures.parts import Parts
+from pictures.parts import IndexedPalette, Parts
 
 WIDTH = 760  # shown at ~380 CSS px on a phone
 FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
@@ -777,31 +775,9 @@ def _palette_colours(theme: Theme) -> list[Colour]:
     return list(dict.fromkeys(found))[:256]
 
 
-def _palette_bytes_of(theme: Theme) -> bytes:
-    found = _palette_colours(theme)
-    return bytes(c for colour in found for c in colour) + bytes(found[0]) * (256 - len(found))
-
-
-_PALETTE_BYTES = {theme: _palette_bytes_of(theme) for theme in THEMES}
-_PALETTE_ARRAYS = {
-    theme: np.frombuffer(_PALETTE_BYTES[theme], dtype=np.uint8).reshape(256, 3).astype(np.int32)
-    for theme in THEMES
-}
-
-
-def _reduce(image: Image.Image, theme: Theme) -> Image.Image:
-    """An RGB part in the theme's palette, each colour as its nearest palette colour
-    (exactly: Pillow's quantizer rounds to a coarse grid first, which shifts the grounds)."""
-    pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
-    height, width = pixels.shape[:2]
-    keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-    unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
-    found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
-    distances = ((found[:, None, :] - _PALETTE_ARRAYS[theme][None, :, :]) ** 2).sum(axis=2)
-    indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
-    part = Image.frombytes("P", (width, height), indices.tobytes())
-    part.putpalette(_PALETTE_BYTES[theme])
-    return part
+_PALETTE = IndexedPalette(_palette_colours)
+_PALETTE_BYTES = _PALETTE.bytes
+_reduce = _PALETTE.reduce  # an RGB part in the theme's palette
 
 
 _REDUCED: Parts[tuple[str, tuple[object, ...], Theme], Image.Image] = Parts(
@@ -884,11 +860,15 @@ def sample_pictures(
     return pictures
 
 
+def _median_height(pictures: Sequence[TablePicture]) -> float:
+    return statistics.median(layout(p).height for p in pictures)
+
+
 def bench(samples: int = 50) -> list[str]:
     """CPU per picture (parts cached, as in a running bot) for 2, 4 and 6 seats; first,
     what the first picture costs with every part to build. The last line is
     ``picture 6 seats: p50 X ms, p99 Y ms``."""
-    from pictures.samples import cpu_ms, percentiles
+    from pictures.samples import cpu_ms, measure
 
     fonts.prepare()
     forget_parts()
@@ -897,12 +877,7 @@ def bench(samples: int = 50) -> list[str]:
     ]
     for seats in (2, 4, 6):
         pictures = sample_pictures(seats, samples, seed=seats)
-        cpu_ms(draw_table, pictures)  # warm
-        p50, p99 = percentiles(cpu_ms(draw_table, pictures))
-        size = statistics.median(len(draw_table(p)) for p in pictures[:20]) / 1024
-        tall = statistics.median(layout(p).height for p in pictures[:20])
-        lines.append(f"picture {seats} seats: median PNG {size:.1f} KiB, {WIDTH}x{tall:.0f} px")
-        lines.append(f"picture {seats} seats: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        lines += measure(f"{seats} seats", draw_table, pictures, width=WIDTH, tall=_median_height)
     return lines
 
 

@@ -35,6 +35,7 @@ from terminal.table import (
     Seat,
     build_seats,
     open_table,
+    play_line,
     read_command,
     run_to_the_end,
     write_record,
@@ -219,19 +220,8 @@ class TerminalGame:
                 continue
             if self.table is None:  # nothing to play on (a table not opened)
                 return "no table"
-            name = state.name(p)
-            try:
-                if command == "hint":
-                    self.say("Hint: " + self.table.hint(name))
-                    continue
-                question = self.table.move(name, line)
-            except Refusal as refusal:
-                self.say(refusal_text(refusal))
-                continue
-            if question is not None:  # a move that may be meant several ways
-                self.say(question)
-                continue
-            return None
+            if play_line(self.table, state.name(p), line, self.say):
+                return None
 
     def _turn_ended(self, p: int) -> None:
         """Say ``p``'s turn, just ended (a rerolled die placed, or left unstacked)."""

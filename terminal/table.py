@@ -117,6 +117,24 @@ def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None])
     say(f"Game record written to {path}.")
 
 
+def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], None]) -> bool:
+    """Play the line ``name`` typed at the host's ``table`` (``hint`` asks for a hint):
+    ``True`` once a move is played, ``False`` when the player is to type again (after a
+    hint, a refusal, or the question a move that may be meant several ways asks)."""
+    try:
+        if line.strip().lower() == "hint":
+            say("Hint: " + table.hint(name))
+            return False
+        question = table.move(name, line)
+    except Refusal as refusal:
+        say(refusal_text(refusal))
+        return False
+    if question is not None:  # a move that may be meant several ways
+        say(question)
+        return False
+    return True
+
+
 @dataclass
 class Seat:
     """A seat: its player's name, and its AI level (``None``: a human plays it)."""
@@ -334,19 +352,8 @@ class TerminalGame:
                 self.say(game.render_text(state, seat))
                 continue
             assert self.table is not None
-            name = state.players[seat]
-            try:
-                if command == "hint":
-                    self.say("Hint: " + self.table.hint(name))
-                    continue
-                question = self.table.move(name, line)
-            except Refusal as refusal:
-                self.say(refusal_text(refusal))
-                continue
-            if question is not None:  # a move that may be meant several ways
-                self.say(question)
-                continue
-            return None
+            if play_line(self.table, state.players[seat], line, self.say):
+                return None
 
     def _finish(self) -> None:
         state = self.state

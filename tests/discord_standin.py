@@ -606,13 +606,19 @@ class DiscordStandIn:
         message = self.messages.get(channel, {}).get(mid)
         if message is None:
             return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        return self._on_message(message, r, lambda: self.messages[channel].pop(mid))
+
+    def _on_message(
+        self, message: dict[str, Any], r: Recorded, delete: Callable[[], object]
+    ) -> web.StreamResponse | None:
+        """A GET, PATCH or DELETE (by ``delete``) of a message that exists."""
         if r.method == "GET":
             return _json(message)
         if r.method == "PATCH":
             self._edit(message, r.body or {}, r.files)
             return _json(message)
         if r.method == "DELETE":
-            del self.messages[channel][mid]
+            delete()
             return web.Response(status=204)
         return None
 
@@ -650,12 +656,5 @@ class DiscordStandIn:
             message = next((m for m in answers if m["id"] == which), None)
         if message is None:
             return _json({"message": "Unknown Message", "code": 10008}, status=404)
-        if r.method == "GET":
-            return _json(message)
-        if r.method == "PATCH":
-            self._edit(message, r.body or {}, r.files)
-            return _json(message)
-        if r.method == "DELETE":
-            answers.remove(message)
-            return web.Response(status=204)
-        return None
+        found = message
+        return self._on_message(found, r, lambda: answers.remove(found))

@@ -126,7 +126,7 @@ from bot.hosting import Host, PrivateButton
 from bot.refusal_words import Refused, settings_error
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
 from engine.errors import AmbiguousMoveError, MoveError
-from engine.game import Game, RoundEnded, TurnEnded
+from engine.game import Game, GameState, RoundEnded, TurnEnded
 from pictures.palette import seat_colour
 
 if TYPE_CHECKING:
@@ -144,6 +144,7 @@ __all__ = [
     "TableParts",
     "colour_of",
     "draw_words",
+    "seat_mark",
     "settings_error",
 ]
 
@@ -181,6 +182,17 @@ def draw_words(ended_by: str, turn_limit: int | None = None) -> str:
         limit = f" ({plural(turn_limit, 'turn')})" if turn_limit is not None else ""
         return f"Draw: the turn limit{limit} was reached"
     return "Draw"
+
+
+def seat_mark(state: GameState[Any], seat: int) -> str:
+    """The mark before a seat's line on the table: 🏆 a winner, ▶ the seat to act, else
+    an em space."""
+    outcome = state.outcome()
+    if outcome is not None and seat in outcome.winners:
+        return "🏆"
+    if seat == state.current_player:
+        return "▶"
+    return "\u2003"
 
 
 def colour_of(seat: int) -> int:

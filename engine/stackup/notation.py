@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import NamedTuple
 
-from engine.echo import cut, echo
+from engine.echo import cut, echo, typed_move
 from engine.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -109,13 +109,7 @@ def parse_move(state: StackUpState, text: str, seat: int | None = None) -> Playe
     ``seat`` is who typed it; when it is not their turn, that is the error. The state is
     never changed.
     """
-    typed = text.strip()
-    if not typed:
-        raise InvalidMoveError(f"That's empty. {SYNTAX}", InvalidReason.EMPTY)
-    if len(typed) > MAX_EXTRA_LENGTH + max(len(name) for name in state.players):
-        raise InvalidMoveError(
-            f"That's too long to be a move ({echo(typed)}). {SYNTAX}", InvalidReason.TOO_LONG
-        )
+    typed = typed_move(text, state.players, MAX_EXTRA_LENGTH, SYNTAX)
     if state.decision is Decision.OVER:
         raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
     p = state.current_player

@@ -97,6 +97,40 @@ def message(world: World, message_id: int) -> discord.Message:
     raise AssertionError(f"no message {message_id} in the channel")
 
 
+def live_of(world: World) -> Any:
+    """The host's live table in the world's channel (``None`` without one)."""
+    return world.bot.tables.service.by_channel.get(world.channel.id)
+
+
+def table_message(world: World, table_id: int) -> discord.Message:
+    """Table ``table_id``'s message, as the channel shows it now."""
+    message_id = world.bot.tables.messages[table_id].message_id
+    assert message_id is not None
+    return message(world, message_id)
+
+
+def drawings(world: World, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The picture jobs the bot's painter is given from now on (it still draws them)."""
+    jobs: list[Any] = []
+    painter = world.bot.tables.painter
+    draw = painter.draw
+
+    async def spying(job: Any) -> bytes:
+        jobs.append(job)
+        return await draw(job)
+
+    monkeypatch.setattr(painter, "draw", spying)
+    return jobs
+
+
+NASTY = "**__@everyone__**~~`<@123>`~~||x||"
+
+
+def nasty_name(seat: int) -> str:
+    """A 32-character name full of markdown and mentions, unique by its first digit."""
+    return (str(seat) + NASTY).ljust(32, "x")[:32]
+
+
 def table_text_of(message: Any) -> str:
     """The text a message shows: its content, or (components V2, as the table message)
     its text displays joined by line breaks. ``message`` is a channel message or an

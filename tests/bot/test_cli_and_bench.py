@@ -3,32 +3,16 @@ command's own tests are in test_cli.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
-    return subprocess.run(
-        [sys.executable, "-m", *args],
-        cwd=cwd,
-        env={**clean, "PYTHONPATH": str(ROOT), **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.bot.test_cli import run
 
 
 def test_bot_bench_drives_the_production_path_and_prints_its_summary_line(
     tmp_path: Path,
 ) -> None:
     proc = run(
-        ["bot.bench", "--tables", "6", "--seconds", "1", "--busy", "6", "--rates", "12"],
+        ["-m", "bot.bench", "--tables", "6", "--seconds", "1", "--busy", "6", "--rates", "12"],
         tmp_path,
         TMPDIR=str(tmp_path),
     )
@@ -41,7 +25,7 @@ def test_bot_bench_drives_the_production_path_and_prints_its_summary_line(
 
 
 def test_picture_bench_prints_the_8x14_figure(tmp_path: Path) -> None:
-    proc = run(["bot.bench", "--pictures", "--samples", "5"], tmp_path)
+    proc = run(["-m", "bot.bench", "--pictures", "--samples", "5"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
     assert last.startswith("picture 8x14: p50 ") and " ms, p99 " in last

@@ -30,24 +30,16 @@ from engine.colorstack.state import ColorStackState, stack_text
 from engine.errors import IllegalReason
 from pictures.colorstack import BoardPicture
 from pictures.painter import DrawJob
-from tests.bot.conftest import World, buttons_of, message, table_text_of
-
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its first digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
-
-
-def live_of(world: World) -> Any:
-    return world.bot.tables.service.by_channel.get(world.channel.id)
-
-
-def table_message(world: World, table_id: int) -> Any:
-    message_id = world.bot.tables.messages[table_id].message_id
-    assert message_id is not None
-    return message(world, message_id)
+from tests.bot.conftest import (
+    NASTY,
+    World,
+    buttons_of,
+    drawings,
+    live_of,
+    nasty_name,
+    table_message,
+    table_text_of,
+)
 
 
 def notation(move: Move | Set | Resign) -> str:
@@ -96,14 +88,7 @@ async def colorstack_table(
         for i in range(1 if ai else 2)
     ]
     spy = Spy()
-    painter = world.bot.tables.painter
-    draw = painter.draw
-
-    async def spying(job: Any) -> bytes:
-        spy.jobs.append(job)
-        return await draw(job)
-
-    monkeypatch.setattr(painter, "draw", spying)
+    spy.jobs = drawings(world, monkeypatch)
     opened = await humans[0].slash(world.channel, "table new", game="colorstack")
     assert opened.response is not None and not opened.ephemeral, opened.response
     lobby = opened.response
@@ -116,6 +101,17 @@ async def colorstack_table(
     started = await humans[0].click(lobby, label="Start")
     assert started.response is not None
     return humans, spy
+
+
+async def first_turn(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Any], Any, ColorStackState, int]:
+    """A game of two humans just started: the humans, the live table, its state and the
+    seat to move."""
+    humans, _ = await colorstack_table(world, monkeypatch)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    return humans, live, state, to_move(state)
 
 
 def store_of(world: World) -> Any:
@@ -261,10 +257,7 @@ async def test_a_whole_game_typed_and_tapped_to_a_win(
 async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    seat = to_move(state)
+    humans, live, state, seat = await first_turn(world, monkeypatch)
     actor = actor_of(world, humans, seat)
     other = next(h for h in humans if h is not actor)
     before = (live.version, state.to_dict())
@@ -322,10 +315,7 @@ async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
 async def test_a_stale_panel_is_refused_and_changes_nothing(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    seat = to_move(state)
+    humans, live, state, seat = await first_turn(world, monkeypatch)
     actor = actor_of(world, humans, seat)
     piece = state.pieces(seat)[0]
     stale = await open_piece(world, actor, live, piece)
@@ -347,10 +337,7 @@ async def test_a_stale_panel_is_refused_and_changes_nothing(
 async def test_the_player_not_to_move_resigns_from_the_panel(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    mover = to_move(state)
+    humans, live, state, mover = await first_turn(world, monkeypatch)
     waiting = 1 - mover
     resigner = actor_of(world, humans, waiting)
     shown = table_message(world, live.id)
@@ -381,10 +368,8 @@ async def test_the_player_not_to_move_resigns_from_the_panel(
 async def test_resignation_typed_by_the_player_not_to_move(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await colorstack_table(world, monkeypatch)
-    live = live_of(world)
-    state: ColorStackState = live.state
-    waiting = 1 - to_move(state)
+    humans, _, state, mover = await first_turn(world, monkeypatch)
+    waiting = 1 - mover
     resigner = actor_of(world, humans, waiting)
     result = await resigner.slash(world.channel, "move", move="resign")
     assert result.ephemeral and result.response.content.startswith("✅"), result.response

@@ -29,7 +29,13 @@ from engine.stackup.moves import Direction
 from engine.stackup.state import StackUpState
 from host.service import Player
 from persistence.records import GameSummary, OutboxItem, ScoreSheet
-from tests.bot.conftest import World, buttons_of, message, table_text_of
+from tests.bot.conftest import (
+    World,
+    buttons_of,
+    live_of,
+    table_message,
+    table_text_of,
+)
 from tests.bot.test_stackup_discord import click_through
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([RBYG](?:1[0-5]|[1-9]))(?![0-9])")
@@ -37,16 +43,6 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
 # ---------------------------------------------------------------------------- driving
-
-
-def live_of(world: World) -> Any:
-    return world.bot.tables.service.by_channel.get(world.channel.id)
-
-
-def table_message(world: World, live: Any) -> Any:
-    message_id = world.bot.tables.messages[live.id].message_id
-    assert message_id is not None
-    return message(world, message_id)
 
 
 async def stackup_table(world: World, **options: Any) -> Any:
@@ -209,7 +205,7 @@ async def test_the_answer_to_a_move_never_shows_another_seats_hand(
     if how == "typed":
         answer = await actor.slash(world.channel, "play", cards="up")
     else:
-        panel = (await actor.click(table_message(world, live), label="My hand")).response
+        panel = (await actor.click(table_message(world, live.id), label="My hand")).response
         answer = await click_through(actor, panel, live, Direction(True))
     state = live.state
     other = 1 - mover
@@ -231,7 +227,7 @@ async def test_the_first_players_direction_is_told_on_the_table_message(world: W
     shown = set(CARD.findall(answer.response.content.split("\n")[1]))
     assert shown == hand_cards(live.state, mover)
     await world.env.advance_time(1)
-    text = table_text_of(table_message(world, live))
+    text = table_text_of(table_message(world, live.id))
     name = escape_name(live.state.players[mover])
     assert f"{name} chose to go down (15 → 1)." in text, text
 
@@ -273,7 +269,7 @@ async def test_every_reader_of_a_table_holds_its_lock(
     live = await stackup_table(world)
     actor = actor_of(world, live, live.state.current_player)
     await actor.slash(world.channel, "play", cards="up")
-    panel = (await actor.click(table_message(world, live), label="My hand")).response
+    panel = (await actor.click(table_message(world, live.id), label="My hand")).response
     step = next(b for b in buttons_of(panel) if ":s:" in b["custom_id"])
     stepped = await actor.click(panel, custom_id=step["custom_id"])
     assert stepped.response.content.startswith("🃏")
@@ -299,7 +295,7 @@ async def test_a_move_button_is_read_back_under_the_lock(
     await world.alice.click(opened.response, label="Start")
     live = live_of(world)
     actor = actor_of(world, live, live.state.current_player)
-    panel = (await actor.click(table_message(world, live), label="My turn")).response
+    panel = (await actor.click(table_message(world, live.id), label="My turn")).response
     move = next(b for b in buttons_of(panel) if b["custom_id"].startswith("move:"))
     version = live.version
     await actor.click(panel, custom_id=move["custom_id"])

@@ -34,18 +34,12 @@ from bot.text import escape_name
 from host.service import Player, TableService
 from persistence import Store
 from persistence.fence import Fence
-from tests.bot.conftest import buttons_of, refused, table_text_of
+from tests.bot.conftest import buttons_of, nasty_name, refused, table_text_of
 from tests.bot.test_game import tap
 from tests.services import Services, fresh_services
 
 COUNT = 2
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its first digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
 
 
 @pytest.fixture

@@ -25,26 +25,18 @@ from engine.stackup.notation import move_notation
 from engine.stackup.state import StackUpState
 from pictures.painter import DrawJob
 from pictures.stackup import TablePicture
-from tests.bot.conftest import World, buttons_of, message, table_text_of
+from tests.bot.conftest import (
+    World,
+    buttons_of,
+    drawings,
+    live_of,
+    nasty_name,
+    table_message,
+    table_text_of,
+)
 
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 CARD = re.compile(r"(?<![A-Za-z0-9])([RBYG](?:1[0-5]|[1-9]))(?![0-9])")
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its first digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
-
-
-def live_of(world: World) -> Any:
-    return world.bot.tables.service.by_channel.get(world.channel.id)
-
-
-def table_message(world: World, table_id: int) -> Any:
-    message_id = world.bot.tables.messages[table_id].message_id
-    assert message_id is not None
-    return message(world, message_id)
 
 
 class Watch:
@@ -166,14 +158,7 @@ async def stackup_table(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[
         world.guild.add_member(world.env.create_user(f"p{i}"), nick=nasty_name(i)) for i in range(3)
     ]
     watch = Watch(world, humans)
-    painter = world.bot.tables.painter
-    draw = painter.draw
-
-    async def spy(job: Any) -> bytes:
-        watch.jobs.append(job)
-        return await draw(job)
-
-    monkeypatch.setattr(painter, "draw", spy)
+    watch.jobs = drawings(world, monkeypatch)
     opened = await humans[0].slash(world.channel, "table new", game="stackup")
     assert opened.response is not None and not opened.ephemeral
     lobby = opened.response

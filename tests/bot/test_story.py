@@ -25,7 +25,7 @@ from engine.stack.render import short_name, square
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
 from persistence.records import PlayerStats, RecentGame
-from tests.bot.conftest import World, make_bot, message
+from tests.bot.conftest import World, live_of, make_bot, message, table_message
 from tests.engine.situations import deal, reroll, stack
 
 NASTY = "<@&123456789012345678>__**x**__@everyone`|~"
@@ -57,16 +57,6 @@ def assert_safe(text: str) -> None:
 
 
 # ---------------------------------------------------------------------------- driving
-
-
-def live_of(world: World) -> Any:
-    return world.bot.tables.service.by_channel.get(world.channel.id)
-
-
-def table_message(world: World, live: Any) -> Any:
-    message_id = world.bot.tables.messages[live.id].message_id
-    assert message_id is not None
-    return message(world, message_id)
 
 
 async def seat(world: World, members: list[Any], **options: Any) -> Any:
@@ -110,7 +100,7 @@ async def play(world: World, members: list[Any], *, rounds: int | None = None) -
         if rounds is not None and len(live.state.round_scores) >= rounds:
             return live
         actor = actors[live.user_at(live.state.current)]
-        panel = await actor.click(table_message(world, live), label="My turn")
+        panel = await actor.click(table_message(world, live.id), label="My turn")
         assert panel.ephemeral, panel.response.content
         await tap_first(actor, panel.response)
     raise AssertionError("the game did not end")

@@ -23,17 +23,11 @@ from engine.stack.render import LINE_WIDTH, short_name
 from pictures.painter import as_job
 from pictures.palette import seat_colour
 from pictures.stack import FieldPicture
-from tests.bot.conftest import World, buttons_of, table_text_of
+from tests.bot.conftest import World, buttons_of, drawings, nasty_name, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 COMPONENTS_V2 = 1 << 15
-NASTY = "**__@everyone__**~~`<@123>`~~||x||"
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
-
-
-def nasty_name(seat: int) -> str:
-    """A 32-character name full of markdown and mentions, unique by its seat digit."""
-    return (str(seat) + NASTY).ljust(32, "x")[:32]
 
 
 def stored(world: World, message: Any) -> Any:
@@ -213,18 +207,12 @@ async def test_the_picture_is_drawn_in_the_servers_theme_with_the_turn_timer(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await world.bot.store.set_theme(world.guild.id, "light")
-    drawn: list[FieldPicture] = []
-    painter = world.bot.tables.painter
-    draw = painter.draw
-
-    async def spy(job: Any) -> bytes:
-        drawn.append(as_job(job).args[0])  # Stack's picture: draw_field(FieldPicture)
-        return await draw(job)
-
-    monkeypatch.setattr(painter, "draw", spy)
+    jobs = drawings(world, monkeypatch)
     lobby = await open_lobby(world, dice=3)
     await world.bob.click(lobby, label="Join")
     await world.alice.click(lobby, label="Start")
+    # Stack's picture: draw_field(FieldPicture)
+    drawn: list[FieldPicture] = [as_job(job).args[0] for job in jobs]
     assert drawn and all(p.theme == "light" and p.turn_seconds == 120 for p in drawn)
 
 

@@ -94,12 +94,10 @@ class DiscordClock(datetime):
         return discord.utils.utcnow()
 
 
-async def test_an_announcement_is_posted_once_however_much_members_chatted_before_the_restart(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The winner was posted, the process died before marking it delivered, then 60
-    members' messages came: the restarted bot finds its own post (searching its messages
-    after the outbox row's time, page after page), and posts nothing twice."""
+async def winner_posted_unmarked(world: World, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A one-round game played to its end whose announcements are posted but never marked
+    delivered (as if the process died in between): the winner is in the channel once.
+    Returns storage's real ``mark_delivered``, to put back."""
     monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)
     await game(world, target=1, dice=1)
 
@@ -111,6 +109,16 @@ async def test_an_announcement_is_posted_once_however_much_members_chatted_befor
     await finish_game(world)
     await world.env.advance_time(30)
     assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    return real
+
+
+async def test_an_announcement_is_posted_once_however_much_members_chatted_before_the_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The winner was posted, the process died before marking it delivered, then 60
+    members' messages came: the restarted bot finds its own post (searching its messages
+    after the outbox row's time, page after page), and posts nothing twice."""
+    real = await winner_posted_unmarked(world, monkeypatch)
     rounds = sum("Round 1" in t for t in texts(world))
     assert rounds >= 1
     assert await world.bot.store.pending_outbox()
@@ -130,17 +138,7 @@ async def test_a_channel_that_cannot_be_read_at_the_restart_is_searched_again_no
     """The winner was posted but not marked delivered; at the restart Discord fails to
     list the channel's messages: the bot posts nothing blind, looks again later, finds
     its post, and marks it."""
-    monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)
-    await game(world, target=1, dice=1)
-
-    async def never(self: Any, ids: Any) -> None:
-        return None
-
-    real = type(world.bot.store).mark_delivered
-    monkeypatch.setattr(type(world.bot.store), "mark_delivered", never)
-    await finish_game(world)
-    await world.env.advance_time(30)
-    assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    real = await winner_posted_unmarked(world, monkeypatch)
     monkeypatch.setattr(type(world.bot.store), "mark_delivered", real)
     world.env.inject_error("GET", f"/channels/{world.channel.id}/messages*", times=None)
     await restart(world)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
+from engine.game import Decision
+from engine.stack.ai import RandomPlayer
 from engine.stack.moves import Place, PlayerMove, Reroll, Roll, RoundDice, Stack
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
@@ -33,3 +37,15 @@ def reroll(state: StackState, face: int, rolled: int, place: tuple[int, int] | N
 def play(state: StackState, *moves: PlayerMove | Roll) -> None:
     for move in moves:
         state.apply(move)
+
+
+def random_steps(state: StackState, rng: random.Random, steps: int) -> None:
+    """Play up to ``steps`` random steps (dice rolled, moves chosen at random) on
+    ``state``, stopping when the game is over."""
+    for _ in range(steps):
+        if state.is_over:
+            break
+        if state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(RandomPlayer().choose(state, rng))

@@ -17,12 +17,12 @@ from engine.errors import (
     InvalidReason,
 )
 from engine.game import Decision
-from engine.stack.ai import RandomPlayer
 from engine.stack.moves import Reroll, Roll, RoundDice, Stack
 from engine.stack.names import find_players, target_notation
 from engine.stack.notation import move_notation, parse_move
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
+from tests.engine.situations import random_steps
 
 
 def table(names: list[str], dice: list[list[int]], first: int = 0) -> StackState:
@@ -180,13 +180,7 @@ def tables(draw: st.DrawFn) -> StackState:
     rules = StackRules(dice_per_player=draw(st.integers(1, 8)), target_score=30)
     state = StackState(names, rules)
     rng = random.Random(draw(st.integers(0, 2**32)))
-    for _ in range(draw(st.integers(0, 60))):
-        if state.is_over:
-            break
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(RandomPlayer().choose(state, rng))
+    random_steps(state, rng, draw(st.integers(0, 60)))
     if state.decision is Decision.CHANCE:
         state.resolve_chance(rng)
     return state

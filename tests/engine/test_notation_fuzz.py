@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from engine.game import Decision
-from engine.stack.ai import RandomPlayer
 from engine.stack.notation import parse_move
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
+from tests.engine.situations import random_steps
 
 DISCORD_LIMIT = 2_000
 ECHO_LIMIT = 40
@@ -39,13 +39,7 @@ def tables(draw: st.DrawFn) -> StackState:
     )
     state = StackState(names, rules)
     rng = random.Random(draw(st.integers(0, 2**32)))
-    for _ in range(draw(st.integers(0, 150))):
-        if state.is_over:
-            break
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(RandomPlayer().choose(state, rng))
+    random_steps(state, rng, draw(st.integers(0, 150)))
     if draw(st.booleans()) and state.decision is Decision.CHANCE:
         state.resolve_chance(rng)
     return state

@@ -127,12 +127,19 @@ async def refusing_inserts(store: Store, table: str) -> AsyncIterator[None]:
 
 def downgrade_to(connection: Connection, target: str) -> None:
     """Take the database down to revision ``target`` (its migrations' downgrades)."""
+    migrate(connection, target, down=True)
+
+
+def migrate(connection: Connection, target: str, *, down: bool = False) -> None:
+    """Run the migrations from the database's revision up (or ``down``) to ``target``."""
     script = script_directory()
 
-    def downgrade(rev: Any, context: Any) -> Any:
-        return script._downgrade_revs(target, rev)
+    def steps(rev: Any, context: Any) -> Any:
+        if down:
+            return script._downgrade_revs(target, rev)
+        return script._upgrade_revs(target, rev)
 
-    with EnvironmentContext(alembic_config(), script, fn=downgrade, destination_rev=target) as env:
+    with EnvironmentContext(alembic_config(), script, fn=steps, destination_rev=target) as env:
         env.configure(connection=connection, target_metadata=metadata)
         with env.begin_transaction():
             env.run_migrations()

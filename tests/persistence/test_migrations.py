@@ -10,16 +10,15 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from alembic.runtime.environment import EnvironmentContext
 from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, select, text
 
 from persistence import DatabaseRefused, Store
 from persistence.database import make_engine
-from persistence.migrate import alembic_config, head_revision, script_directory
+from persistence.migrate import head_revision
 from persistence.records import Announcement
 from persistence.schema import metadata
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import GUILD, next_step, play_moves
+from tests.persistence.helpers import GUILD, migrate, next_step, play_moves
 from tests.persistence.release import Where, as_before, as_json, run_release
 
 # the tables of revision 0001, parents first
@@ -94,15 +93,7 @@ async def test_sqlite_runs_in_wal_mode_with_foreign_keys(backend: Backend) -> No
 
 def migrate_to(connection: Connection, revision: str) -> None:
     """Bring an empty database to ``revision`` (not the head)."""
-    script = script_directory()
-
-    def upgrade(rev: Any, context: Any) -> Any:
-        return script._upgrade_revs(revision, rev)
-
-    with EnvironmentContext(alembic_config(), script, fn=upgrade, destination_rev=revision) as env:
-        env.configure(connection=connection, target_metadata=metadata)
-        with env.begin_transaction():
-            env.run_migrations()
+    migrate(connection, revision)
 
 
 def column_names(connection: Connection, table: str) -> set[str]:

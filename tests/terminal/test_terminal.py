@@ -6,7 +6,6 @@ import io
 import json
 import random
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from engine.stack.state import StackState
 from terminal.stack import TerminalGame
 from terminal.table import INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
+from tests.terminal.helpers import typed_game, unattended
 
 
 def stackbot() -> list[str]:
@@ -30,14 +30,7 @@ def stackbot() -> list[str]:
 
 def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    proc = subprocess.run(
-        [*stackbot(), "play", "--bots", "4", "--seed", "7", "--export", str(record)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    proc = unattended([*stackbot(), "play", "--bots", "4", "--seed", "7", "--export", str(record)])
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Roll-off for first player" in out
@@ -48,14 +41,7 @@ def test_unattended_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     result = check(json.loads(record.read_text()))
     assert result["ok"] and result["finished"]
     # the same seed gives the same game
-    again = subprocess.run(
-        [*stackbot(), "play", "--bots", "4", "--seed", "7"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    again = unattended([*stackbot(), "play", "--bots", "4", "--seed", "7"])
     assert again.stdout.replace(f"Game record written to {record}.\n", "") == out.replace(
         f"Game record written to {record}.\n", ""
     )
@@ -66,18 +52,14 @@ def test_session_with_bad_input_keeps_going() -> None:
     lines = ["dance", "stack 9 on AI 1", "stack 3 on nobody", "help", "scores", "hint"]
     lines += ["reroll 1", "reroll 2", "reroll 3", "reroll 4", "reroll 5", "reroll 6"] * 40
     lines += ["quit"]
-    stdin = io.StringIO("\n".join(lines) + "\n")
-    stdout = io.StringIO()
-    code = play(
+    code, out = typed_game(
         ["alice"],
         1,
+        "\n".join(lines) + "\n",
         seed=3,
         level="greedy",
         rules=StackRules(dice_per_player=4, target_score=30),
-        stdin=stdin,
-        stdout=stdout,
     )
-    out = stdout.getvalue()
     assert code == 0
     assert "'dance' is not a move" in out
     assert "A die shows 1 to 6, not 9." in out
@@ -89,20 +71,11 @@ def test_session_with_bad_input_keeps_going() -> None:
 
 
 def test_illegal_move_message_then_the_game_goes_on() -> None:
-    stdin = io.StringIO(
+    typed = (
         "stack 6 on AI 1\n" + "reroll 1\nreroll 2\nreroll 3\nreroll 4\nreroll 5\nreroll 6\n" * 30
     )
-    stdout = io.StringIO()
-    play(
-        ["alice"],
-        1,
-        seed=1,
-        level="random",
-        rules=StackRules(dice_per_player=3, target_score=20),
-        stdin=stdin,
-        stdout=stdout,
-    )
-    out = stdout.getvalue()
+    rules = StackRules(dice_per_player=3, target_score=20)
+    _, out = typed_game(["alice"], 1, typed, seed=1, level="random", rules=rules)
     assert ("You have no unstacked 6" in out) or ("AI 1 has no" in out) or ("AI 1's 6" in out)
     assert "alice: rerolled" in out
 

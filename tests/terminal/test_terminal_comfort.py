@@ -23,6 +23,7 @@ from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
 from terminal.stack import TerminalGame as StackTerminal
 from terminal.table import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
+from tests.terminal.helpers import typed_game
 
 STACKUP = games.get("stackup")
 COLORSTACK = games.get("colorstack")
@@ -194,17 +195,7 @@ def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
 
 
 def _stack(humans: list[str], bots: int, typed: str, **rules: int) -> str:
-    out = io.StringIO()
-    play(
-        humans,
-        bots,
-        seed=1,
-        level="greedy",
-        rules=StackRules(**rules),
-        stdin=io.StringIO(typed),
-        stdout=out,
-    )
-    return out.getvalue()
+    return typed_game(humans, bots, typed, seed=1, level="greedy", rules=StackRules(**rules))[1]
 
 
 def test_the_player_at_the_keyboard_hears_of_your_pile_not_you_s() -> None:
@@ -266,42 +257,15 @@ def test_an_unattended_stack_game_prints_each_field_once_per_round_and_the_final
 
 def test_color_stack_takes_discords_move_forms_typed_out() -> None:
     for typed in ("move a1-b1", "/move a1-b1", "move a1 b1"):
-        out = io.StringIO()
-        code = play(
-            ["you"],
-            1,
-            game="colorstack",
-            seed=1,
-            level="greedy",
-            stdin=io.StringIO(typed + "\nquit\n"),
-            stdout=out,
+        code, text = typed_game(
+            ["you"], 1, typed + "\nquit\n", game="colorstack", seed=1, level="greedy"
         )
-        text = out.getvalue()
         assert code == 0
         assert "is not a move" not in text and "you moved " in text, text[-600:]
-    out = io.StringIO()
-    play(
-        ["you"],
-        1,
-        game="colorstack",
-        seed=1,
-        level="greedy",
-        stdin=io.StringIO("move resign\n"),
-        stdout=out,
-    )
-    assert "you resigned: AI 1 wins" in out.getvalue()
+    _, text = typed_game(["you"], 1, "move resign\n", game="colorstack", seed=1, level="greedy")
+    assert "you resigned: AI 1 wins" in text
 
 
 def test_color_stack_set_takes_the_slash_form() -> None:
-    out = io.StringIO()
-    play(
-        ["you"],
-        1,
-        game="colorstack",
-        seed=1,
-        level="greedy",
-        stdin=io.StringIO("/set a1 2\nquit\n"),
-        stdout=out,
-    )
-    text = out.getvalue()
+    _, text = typed_game(["you"], 1, "/set a1 2\nquit\n", game="colorstack", seed=1, level="greedy")
     assert "is not a command" not in text and "not a move" not in text

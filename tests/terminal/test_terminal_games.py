@@ -16,6 +16,7 @@ from engine.record import check_file
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
 from terminal.table import Seat, TerminalGame, play
+from tests.terminal.helpers import unattended
 
 GAME = games.get("stackup")
 PLAY = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
@@ -23,14 +24,7 @@ PLAY = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
 
 def test_unattended_stackup_game_plays_to_the_end_and_exports(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    proc = subprocess.run(
-        [*PLAY, "--bots", "4", "--seed", "3", "--export", str(record)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    proc = unattended([*PLAY, "--bots", "4", "--seed", "3", "--export", str(record)])
     assert proc.returncode == 0, proc.stderr
     assert "=== Game over." in proc.stdout and "Winner: AI " in proc.stdout
     assert " chose: Up (1 → 15)." in proc.stdout or " chose: Down (15 → 1)." in proc.stdout
@@ -151,14 +145,7 @@ def test_a_color_stack_game_in_the_terminal_typed_by_a_human_to_its_end(tmp_path
 def test_an_unattended_color_stack_game_on_the_heavy_board(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     command = [sys.executable, "-m", "bot.cli", "play", "--game", "colorstack", "--bots", "2"]
-    proc = subprocess.run(
-        [*command, "--board", "heavy", "--seed", "5", "--export", str(record)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    proc = unattended([*command, "--board", "heavy", "--seed", "5", "--export", str(record)])
     assert proc.returncode == 0, proc.stderr
     assert "Color Stack (heavy)" in proc.stdout and "9  " in proc.stdout
     result = check_file(str(record))

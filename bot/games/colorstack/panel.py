@@ -23,9 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
+from bot.games import steps
 from bot.games.colorstack.words import SQUARES, colours_words, die_words, piece_words
+from bot.games.steps import Path, Style
 from engine.colorstack.board import ALL_COLOURS, parse_square, square_name
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
 from engine.colorstack.state import ColorStackState
@@ -42,21 +43,8 @@ __all__ = [
     "node",
 ]
 
-Path = str
-Style = Literal["primary", "secondary", "success", "danger"]
+Choice = steps.Choice[PlayerMove]  # one button of a step
 MENU_SIZE = 25  # a select's options at most
-PER_ROW = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One button of a step: a final ``move`` (sent to the host) or the next ``path``."""
-
-    label: str
-    style: Style = "secondary"
-    emoji: str | None = None
-    move: PlayerMove | None = None
-    path: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +99,6 @@ def destination_words(state: ColorStackState, frm: int, to: int) -> tuple[str, s
     return f"{name} · {words}", f"a stack of {height} dice, yours on top"
 
 
-def _rows(choices: list[Choice]) -> list[tuple[Choice, ...]]:
-    return [tuple(choices[i : i + PER_ROW]) for i in range(0, len(choices), PER_ROW)]
-
-
 def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
     """``seat``'s pieces that can act now: square -> (destinations, new faces)."""
     if state.is_over or state.current_player != seat:
@@ -147,7 +131,7 @@ def _root(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
         label = f"{square_name(sq)} · {top & 7}" + (f" ({height} dice)" if height > 1 else "")
         style: Style = "primary" if ends else "secondary"
         choices.append(Choice(label, style, SQUARES[top >> 3], path=f"p{square_name(sq)}"))
-    rows = _rows(choices)
+    rows = steps.rows(choices)
     rows.append((RESIGN,))
     wins = state.winning_moves(seat)
     question = "Your turn: choose a piece to move or set."
@@ -190,7 +174,7 @@ def _piece(state: ColorStackState, seat: int, sq: int) -> Node | None:
         lines.append(f"No path of exactly {n} step{'s' if n != 1 else ''} is open: set it instead.")
     question = "Where does it go, or which number should it show?"
     return Node(
-        question, tuple(_rows(sets)), tuple(menus), back="", selected=sq, lines=tuple(lines)
+        question, tuple(steps.rows(sets)), tuple(menus), back="", selected=sq, lines=tuple(lines)
     )
 
 
@@ -228,25 +212,12 @@ def node(
 def leaves(state: ColorStackState, seat: int) -> set[PlayerMove]:
     """Every move the panel reaches from the root (a test checks that it is every legal
     move of the seat, and its resignation)."""
-    found: set[PlayerMove] = set()
-    todo: list[Path] = [""]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        step = node(state, seat, path)
-        if step is None:
-            continue
-        for menu in step.menus:
-            found.update(option.move for option in menu.options)
-        for choice in step.choices:
-            if choice.move is not None:
-                found.add(choice.move)
-            if choice.path is not None:
-                todo.append(choice.path)
-    return found
+
+    def moves(step: Node) -> list[PlayerMove]:
+        menus = [option.move for menu in step.menus for option in menu.options]
+        return menus + list(steps.choice_moves(step))
+
+    return steps.leaves(lambda path: node(state, seat, path), moves)
 
 
 def seat_words(state: ColorStackState, seat: int) -> str:

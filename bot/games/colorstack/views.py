@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import DiscordGame, Host, Panel
+from bot.games.buttons import STYLES, button_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
 from engine.colorstack.state import ColorStackState
-from host.live import Player
 from host.refusals import Refusal, Why
 from pictures.colorstack import BoardPicture
 from pictures.painter import DrawJob
@@ -40,13 +40,6 @@ STALE = (
 )
 PICTURE = "board.png"  # the panel's picture of the board with a piece selected
 
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
 
 def _item(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
     item: TableButton
@@ -54,7 +47,7 @@ def _item(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.
         item = MoveButton(live.id, live.version, move_code(choice.move), choice.label)
         button = item.item
         assert isinstance(button, discord.ui.Button)
-        button.style = _STYLES[choice.style]
+        button.style = STYLES[choice.style]
         button.emoji = choice.emoji
     else:
         item = PanelStep(live.id, live.version, choice.path or "", choice)
@@ -112,11 +105,6 @@ def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:
     return DrawJob("colorstack", (shown,))
 
 
-def _player(interaction: discord.Interaction) -> Player:
-    user = interaction.user
-    return Player(user.id, getattr(user, "display_name", None) or user.name)
-
-
 class PanelStep(
     TableButton,
     template=r"colorstack:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[a-z0-9]{0,4})",
@@ -127,12 +115,7 @@ class PanelStep(
 
     def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
         looks = looks or Choice("…")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=cut(looks.label, 80),
-            emoji=looks.emoji,
-            style=_STYLES[looks.style],
-            custom_id=f"colorstack:{table_id}:{version}:s:{path}",
-        )
+        button = button_of(looks, f"colorstack:{table_id}:{version}:s:{path}")
         super().__init__(button, table_id, version)
         self.path = path
 
@@ -144,7 +127,7 @@ class PanelStep(
         drawing = host.draw_pictures and path.startswith("p")
         if drawing and not interaction.response.is_done():
             await interaction.response.defer()  # answered before anything is drawn
-        seat = await host.service.seat_of(live, _player(interaction))
+        seat = await host.service.seat_of(live, host.player(interaction))
         theme = "dark"
         if drawing:
             theme = getattr(await host.service.settings(live.info), "theme", "dark") or "dark"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.base import draw_words
+from bot.games.base import draw_words, seat_mark
 from bot.text import escape_name, plural
 from engine.colorstack.board import COLOUR_LETTERS, COLOUR_NAMES, square_name
 from engine.colorstack.moves import Move, Set
@@ -123,13 +123,7 @@ def stacks_line(state: ColorStackState) -> str | None:
 
 def seat_line(state: ColorStackState, seat: int) -> str:
     """``▶ 🟥🟨 **alice** · red & yellow · moved first``."""
-    outcome = state.outcome()
-    if outcome is not None and seat in outcome.winners:
-        mark = "🏆"
-    elif seat == state.current_player:
-        mark = "▶"
-    else:
-        mark = "\u2003"
+    mark = seat_mark(state, seat)
     squares = "".join(SQUARES[c] for c in state.colours[seat]) if state.colours else ""
     parts = [f"{mark} {squares} **{_name(state, seat)}**"]
     if state.colours:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from bot.games import steps
+from bot.games.steps import Path, Style
 from engine.stackup.cards import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
@@ -53,8 +54,7 @@ from engine.stackup.moves import (
     UsePass,
 )
 
-Path = str
-Style = Literal["primary", "secondary", "success", "danger"]
+Choice = steps.Choice[PlayerMove]  # one button of a step
 
 SQUARES = {"R": "🟥", "B": "🟦", "Y": "🟨", "G": "🟩"}  # a colour as the text shows it
 COLOUR_STYLES: dict[str, Style] = {
@@ -66,17 +66,6 @@ COLOUR_STYLES: dict[str, Style] = {
 SPECIAL_EMOJI = {"Flip": "🔃", "Freeze": "🧊", "Snatch": "🫳", "Switch": "🎨", "Crash": "💥"}
 BONUS_WORDS = {"pass": "Draw pass", "skip": "Skip the next player"}
 _HEX = "0123456789abcdef"
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One button of a step: a final ``move`` (sent to the host) or the next ``path``."""
-
-    label: str
-    style: Style = "secondary"
-    emoji: str | None = None
-    move: PlayerMove | None = None
-    path: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +170,6 @@ def colour_words(colour: int) -> str:
 # ------------------------------------------------------------------ the tree
 
 
-def _rows(choices: Sequence[Choice], per_row: int = 5) -> list[tuple[Choice, ...]]:
-    return [tuple(choices[i : i + per_row]) for i in range(0, len(choices), per_row)]
-
-
 def _plays(legal: Sequence[PlayerMove]) -> list[Play]:
     return [m for m in legal if isinstance(m, Play)]
 
@@ -232,7 +217,7 @@ def _target_node(
     if not targets:
         return None
     choices = [_snatch_choice(moves, t, names, prefix) for t in targets]
-    return Node("Snatch from whom? (they hold at least 2 cards)", tuple(_rows(choices)), back)
+    return Node("Snatch from whom? (they hold at least 2 cards)", tuple(steps.rows(choices)), back)
 
 
 def _colour_node(moves: Sequence[Play | PlayDrawn], back: Path) -> Node | None:
@@ -329,7 +314,7 @@ def _first_cards(plays: Sequence[Play]) -> Node:
         Choice(card_name(c), card_style(c), card_emoji(c), path="c" + card_code(c))
         for c in sorted(numbers)
     ]
-    rows += _rows(number_choices)
+    rows += steps.rows(number_choices)
     question = "Your turn: pick the first card of your play."
     if numbers:
         question += " (Number cards: you add the next ones after.)"
@@ -431,22 +416,7 @@ def leaves(
 ) -> set[PlayerMove]:
     """Every move the tree reaches from the root (a test checks it is every legal move
     a player decides)."""
-    found: set[PlayerMove] = set()
-    seen: set[Path] = set()
-    todo: list[Path] = [""]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        step = node(legal, path, names, drawn)
-        if step is None:
-            continue
-        for choice in step.choices:
-            if choice.move is not None:
-                found.add(choice.move)
-            if choice.path is not None:
-                todo.append(choice.path)
+    found: set[PlayerMove] = steps.leaves(lambda path: node(legal, path, names, drawn))
     return found
 
 

@@ -16,23 +16,23 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel
+from bot.games.base import DiscordGame, Host, Panel, seat_mark
+from bot.games.buttons import button_of
 from bot.games.stackup.panel import (
     SQUARES,
     Choice,
     Node,
-    Path,
     hand_words,
     move_code,
     move_of_code,
     node,
 )
+from bot.games.steps import Path
 from bot.refusal_words import Refused
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, plural
+from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
 from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
-from host.live import Player
 from host.refusals import Refusal, Why
 from pictures.stackup import last_turn
 
@@ -100,13 +100,7 @@ def last_line(state: StackUpState) -> str | None:
 
 def seat_line(state: StackUpState, seat: int) -> str:
     """``▶ **ann** · 7 cards · 🎟️ 1 draw pass · 💥 Crash``: a hand's size, never its cards."""
-    outcome = state.outcome()
-    if outcome is not None and seat in outcome.winners:
-        mark = "🏆"
-    elif seat == state.current_player:
-        mark = "▶"
-    else:
-        mark = "\u2003"
+    mark = seat_mark(state, seat)
     parts = [f"{mark} **{_name(state, seat)}**", plural(state.hand_size(seat), "card")]
     if state.passes[seat]:
         parts.append("🎟️ " + plural(state.passes[seat], "draw pass", "draw passes"))
@@ -142,18 +136,6 @@ def field_text(state: StackUpState, turns: Sequence[str] | None) -> str:
 
 
 # ------------------------------------------------------------------ the panel
-
-
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-
-def _style(choice: Choice) -> discord.ButtonStyle:
-    return _STYLES[choice.style]
 
 
 def _button(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
@@ -209,11 +191,6 @@ def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Pane
     return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step))
 
 
-def _player(interaction: discord.Interaction) -> Player:
-    user = interaction.user
-    return Player(user.id, getattr(user, "display_name", None) or user.name)
-
-
 class HandStep(
     TableButton,
     template=r"stackup:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[A-Za-z0-9]{0,40})",
@@ -223,18 +200,13 @@ class HandStep(
 
     def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
         looks = looks or Choice("…")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=cut(looks.label, 80),
-            emoji=looks.emoji,
-            style=_style(looks),
-            custom_id=f"stackup:{table_id}:{version}:s:{path}",
-        )
+        button = button_of(looks, f"stackup:{table_id}:{version}:s:{path}")
         super().__init__(button, table_id, version)
         self.path = path
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
-        seat = await host.service.seat_of(live, _player(interaction))
+        seat = await host.service.seat_of(live, host.player(interaction))
         # a panel answers its owner only: anyone else gets their own hand, anew
         path = self.path if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
@@ -253,12 +225,7 @@ class HandMove(
 
     def __init__(self, table_id: int, version: int, code: str, looks: Choice | None = None) -> None:
         looks = looks or Choice("Play")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=cut(looks.label, 80),
-            emoji=looks.emoji,
-            style=_style(looks),
-            custom_id=f"stackup:{table_id}:{version}:m:{code}",
-        )
+        button = button_of(looks, f"stackup:{table_id}:{version}:m:{code}")
         super().__init__(button, table_id, version)
         self.code = code
 

@@ -1,0 +1,28 @@
+"""A step's button (:class:`bot.games.steps.Choice`) as a Discord button: its colour and
+looks, the same for every game whose panel is a tree of buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games.steps import Choice
+from bot.text import cut
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def button_of(looks: Choice[Any], custom_id: str) -> discord.ui.Button[Any]:
+    """A button with the label (cut to 80 characters), emoji and colour of ``looks``."""
+    return discord.ui.Button(
+        label=cut(looks.label, 80),
+        emoji=looks.emoji,
+        style=STYLES[looks.style],
+        custom_id=custom_id,
+    )
