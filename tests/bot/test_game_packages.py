@@ -50,8 +50,16 @@ def test_a_game_on_discord_is_one_package_of_bot_games(name: str) -> None:
 
 
 def test_no_game_module_sits_loose_in_bot_games() -> None:
+    """Beside the game packages, bot/games holds only what every game's panel shares: the
+    registry, the contract (``base``), a panel's step tree (``steps``) and a step as a
+    Discord button (``buttons``) — none of them any one game's."""
     loose = {p.stem for p in (BOT / "games").glob("*.py")}
-    assert loose == {"__init__", "base"}, loose
+    assert loose == {"__init__", "base", "steps", "buttons"}, loose
+    for stem in loose - {"__init__"}:
+        for module, _ in imports_of(BOT / "games" / f"{stem}.py"):
+            assert not any(
+                module.startswith((f"bot.games.{name}", f"engine.{name}")) for name in games.names()
+            ), (stem, module)
 
 
 @pytest.mark.parametrize("shared", SHARED)
