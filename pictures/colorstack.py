@@ -18,9 +18,12 @@ stack on.
 Readable on a phone like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380 CSS
 px, every text :data:`FONT` = 30 px (the dice's numbers larger).
 
-Fast: a square's tile (its colour, marks and stack) is drawn once supersampled and
-cached, keyed by what it shows; a picture is tiles and labels pasted, the arrow drawn
-supersampled on its own small mask, and saved with fast PNG compression.
+Fast: a square's tile (its colour, marks and stack) is drawn once supersampled, reduced
+to the theme's palette (:func:`_palette_colours`: every colour drawn and the shades of
+their smoothed edges, at most 256) and cached, keyed by what it shows; a picture is tiles
+and labels pasted into a palette ("P") image, the arrow drawn supersampled on its own
+small mask and painted in (only the pixels it touches reduced again), and saved with fast
+PNG compression — a palette PNG encodes about five times faster than an RGB one.
 :func:`draw_board` is pure and thread-safe; the bot runs it in the painter worker with a
 :class:`BoardPicture` taken on the event loop (:meth:`BoardPicture.of`).
 
@@ -44,6 +47,7 @@ from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState, stack_text
 from pictures import fonts
 from pictures.palette import Colour, Theme, blend, contrast_text, palette
+from pictures.parts import IndexedPalette
 
 __all__ = [
     "COLOUR_LETTERS",
@@ -292,6 +296,68 @@ def board_colours(theme: Theme) -> BoardColours:
     )
 
 
+def _palette_colours(theme: Theme) -> list[Colour]:
+    """The theme's palette (entry 0 the picture's background): every colour a part is
+    drawn in, then the shades the smoothed edges between two of them need — finer where
+    text is written (its letters' edges), coarser at a shape's edge."""
+    colours = palette(theme)
+    board = board_colours(theme)
+    panel, turn = _seat_ground(theme, False), _seat_ground(theme, True)
+    selected = blend(board.white, board.mark, SELECTED_FILL)
+    dice = list(DIE_COLOURS.values())
+    tiles = [board.white, board.last, selected]
+    keys = [
+        colours.background,
+        panel,
+        turn,
+        colours.panel_edge,
+        colours.text,
+        colours.muted,
+        colours.highlight,
+        colours.highlight_text,
+        board.card,
+        *tiles,
+        board.black,
+        board.hatch,
+        board.arrow,
+        board.arrow_edge,
+        board.mark,
+        board.mark_edge,
+        board.die_edge,
+        *dice,
+        *(contrast_text(fill) for fill in dice),
+    ]
+    text = [
+        (colours.background, colours.text),
+        (colours.background, colours.muted),
+        (panel, colours.text),
+        (turn, colours.text),
+        (colours.highlight, colours.highlight_text),
+    ]
+    numbers = [(fill, contrast_text(fill)) for fill in dice]
+    under_arrow = [*tiles, board.card, colours.background, board.black, board.hatch, *dice]
+    shapes = [
+        (colours.background, colours.panel_edge),
+        (colours.panel_edge, panel),
+        (colours.background, colours.highlight),
+        (colours.highlight, turn),
+        (colours.background, board.card),
+        (board.black, board.hatch),
+        (board.white, board.mark),
+        (board.white, board.mark_edge),
+        (board.mark, board.mark_edge),
+        (board.arrow, board.arrow_edge),
+        *((ground, board.die_edge) for ground in [panel, turn, *tiles, *dice]),
+    ]
+    edges = [(ground, board.arrow_edge) for ground in under_arrow]
+    shades = [blend(a, b, i / 12) for a, b in text for i in range(1, 12)]
+    shades += [blend(a, b, i / 7) for a, b in [*numbers, *shapes] for i in range(1, 7)]
+    shades += [blend(a, b, i / 4) for a, b in edges for i in range(1, 4)]
+    found = list(dict.fromkeys([*keys, *shades]))
+    assert len(found) <= 256, len(found)
+    return found
+
+
 # ------------------------------------------------------------------ parts
 
 
@@ -337,7 +403,7 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
         step = 12 * s
         for offset in range(-size, size, step):  # hatched: a wall in any theme
             draw.line((offset, size, offset + size, 0), fill=colours.hatch, width=2 * s)
-        return image.reduce(s)
+        return _reduce(image.reduce(s), theme)
     ground = colours.last if last else colours.white
     if mark == "selected":  # the strongest mark of the board: filled and thickly framed
         ground = blend(colours.white, colours.mark, SELECTED_FILL)
@@ -396,7 +462,7 @@ def _tile(theme: Theme, black: bool, stack: str, mark: Mark, last: bool) -> Imag
         ink = contrast_text(DIE_COLOURS[colour])
         mask = fonts.text_mask(str(face), NUMBER, DIE, "bold")
         image.paste(ink, (DIE_LEFT + round((DIE - mask.width) / 2), DIE_TOP), mask)
-    return image
+    return _reduce(image, theme)
 
 
 def _bar(x: float, y: float, dx: float, dy: float) -> tuple[float, float, float, float]:
@@ -413,15 +479,17 @@ def _card_plate(theme: Theme) -> Image.Image:
     ImageDraw.Draw(image).rounded_rectangle(
         (0, 0, CARD * s - 1, CARD * s - 1), radius=10 * s, fill=colours.card
     )
-    return image.reduce(s)
+    return _reduce(image.reduce(s), theme)
 
 
 @lru_cache(maxsize=2048)
-def _label(text: str, weight: fonts.Weight, ink: Colour, ground: Colour) -> Image.Image:
+def _label(
+    text: str, weight: fonts.Weight, ink: Colour, ground: Colour, theme: Theme
+) -> Image.Image:
     mask = fonts.text_mask(text, FONT, LINE, weight)
     image = Image.new("RGB", mask.size, ground)
     image.paste(ink, (0, 0), mask)
-    return image
+    return _reduce(image, theme)
 
 
 @lru_cache(maxsize=64)
@@ -441,7 +509,7 @@ def _chip(theme: Theme, colour: str, ground: Colour) -> Image.Image:
     inset = 8 * s
     ink = contrast_text(fill)
     _shape(draw, SHAPES[colour], (inset, inset, CHIP * s - inset, CHIP * s - inset), ink, ink, s)
-    return image.reduce(s)
+    return _reduce(image.reduce(s), theme)
 
 
 @lru_cache(maxsize=256)
@@ -460,7 +528,7 @@ def _panel(theme: Theme, width: int, height: int, turn: bool) -> Image.Image:
         radius=(12 - border) * s,
         fill=fill,
     )
-    return image.reduce(s)
+    return _reduce(image.reduce(s), theme)
 
 
 def _seat_ground(theme: Theme, turn: bool) -> Colour:
@@ -481,7 +549,11 @@ def _tag(text: str, theme: Theme, ground: Colour) -> Image.Image:
     image = image.reduce(s)
     mask = fonts.text_mask(text, FONT, height, "regular")
     image.paste(colours.highlight_text, (10, 0), mask)
-    return image
+    return _reduce(image, theme)
+
+
+_PALETTE = IndexedPalette(_palette_colours)
+_reduce = _PALETTE.reduce  # an RGB part in the theme's palette
 
 
 def forget_parts() -> None:
@@ -543,8 +615,9 @@ def _paste_label(
     ink: Colour,
     ground: Colour,
     xy: tuple[int, int],
+    theme: Theme,
 ) -> int:
-    part = _label(text, weight, ink, ground)
+    part = _label(text, weight, ink, ground, theme)
     image.paste(part, xy)
     return xy[0] + part.width
 
@@ -553,7 +626,7 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
     theme = picture.theme
     colours = palette(theme)
     bold, muted = _title(picture)
-    x = _paste_label(image, bold, "bold", colours.text, colours.background, (MARGIN, MARGIN))
+    x = _paste_label(image, bold, "bold", colours.text, colours.background, (MARGIN, MARGIN), theme)
     room = WIDTH - MARGIN - x
     _paste_label(
         image,
@@ -562,6 +635,7 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
         colours.muted,
         colours.background,
         (x, MARGIN),
+        theme,
     )
     top = MARGIN + LINE + GAP
     width = WIDTH - 2 * MARGIN
@@ -578,7 +652,7 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
         tag_room = _text_width(tag) + 20 + GAP if tag else 0
         shown = fonts.fit(name, WIDTH - MARGIN - 12 - x - tag_room, FONT, "bold")
         x = _paste_label(
-            image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2)
+            image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2), theme
         )
         if tag:
             image.paste(_tag(tag, theme, ground), (x + GAP, top + (SEAT_H - LINE) // 2 + 2))
@@ -625,6 +699,7 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
             colours.muted,
             colours.background,
             (MARGIN + (RANK_W - width) // 2 - 2, tile_top + (SQUARE - LINE) // 2),
+            theme,
         )
     bottom = top + board_height(picture.rows) + 4
     for column in range(COLUMNS):
@@ -638,6 +713,7 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
             colours.muted,
             colours.background,
             (left + (SQUARE - width) // 2, bottom),
+            theme,
         )
 
 
@@ -675,6 +751,7 @@ def _draw_arrow(image: Image.Image, picture: BoardPicture) -> None:
     def local(point: tuple[float, float]) -> tuple[float, float]:
         return ((point[0] - left) * s, (point[1] - top) * s)
 
+    layers = []
     for fill, grow in ((colours.arrow_edge, 3.0), (colours.arrow, 0.0)):
         mask = Image.new("L", size, 0)
         draw = ImageDraw.Draw(mask)
@@ -686,7 +763,8 @@ def _draw_arrow(image: Image.Image, picture: BoardPicture) -> None:
             draw.ellipse((point[0] - r, point[1] - r, point[0] + r, point[1] + r), fill=255)
         grown = _grow_triangle(head, grow)
         draw.polygon([local(p) for p in grown], fill=255)
-        image.paste(fill, (left, top), mask.reduce(s))
+        layers.append((fill, mask.reduce(s)))
+    _PALETTE.paint(image, picture.theme, (left, top), layers)
 
 
 def _grow_triangle(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
@@ -716,13 +794,18 @@ def _draw_ring(image: Image.Image, picture: BoardPicture, index: int) -> None:
     ImageDraw.Draw(edge).rounded_rectangle(
         (0, 0, SQUARE * s - 1, SQUARE * s - 1), radius=10 * s, outline=255, width=8 * s
     )
-    image.paste(colours.arrow_edge, (left, top), edge.reduce(s))
-    image.paste(colours.arrow, (left, top), mask.reduce(s))
+    _PALETTE.paint(
+        image,
+        picture.theme,
+        (left, top),
+        [(colours.arrow_edge, edge.reduce(s)), (colours.arrow, mask.reduce(s))],
+    )
 
 
 def compose(picture: BoardPicture) -> Image.Image:
-    """The picture as an RGB image."""
-    image = Image.new("RGB", (WIDTH, picture_height(picture)), palette(picture.theme).background)
+    """The picture as a "P" image in the theme's palette (:func:`_palette_colours`)."""
+    image = Image.new("P", (WIDTH, picture_height(picture)), 0)
+    image.putpalette(_PALETTE.bytes[picture.theme])
     _draw_header(image, picture)
     _draw_board(image, picture)
     if picture.selected is None:  # a panel's picture shows where the piece may go instead
@@ -731,7 +814,7 @@ def compose(picture: BoardPicture) -> Image.Image:
 
 
 def draw_board(picture: BoardPicture) -> bytes:
-    """The picture as a PNG (fast compression)."""
+    """The picture as a PNG (the theme's palette, fast compression)."""
     out = io.BytesIO()
     compose(picture).save(out, format="PNG", **PNG_OPTIONS)
     return out.getvalue()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -68,15 +68,56 @@ class IndexedPalette:
             array = np.frombuffer(self.bytes[theme], dtype=np.uint8)
             self._arrays[theme] = array.reshape(256, 3).astype(np.int32)
 
+    def nearest(self, pixels: Any, theme: Theme) -> Any:
+        """The palette index of each RGB pixel of ``pixels`` (an ``(n, 3)`` integer array):
+        its nearest palette colour, each distinct colour measured once."""
+        keys = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+        unique, inverse = np.unique(keys, return_inverse=True)
+        found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
+        distances = ((found[:, None, :] - self._arrays[theme][None, :, :]) ** 2).sum(axis=2)
+        return distances.argmin(axis=1).astype(np.uint8)[inverse.reshape(-1)]
+
     def reduce(self, image: Image.Image, theme: Theme) -> Image.Image:
         """``image`` (RGB) as a "P" image in the theme's palette."""
         pixels = np.asarray(image.convert("RGB"), dtype=np.int32)
         height, width = pixels.shape[:2]
-        keys = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
-        unique, inverse = np.unique(keys.reshape(-1), return_inverse=True)
-        found = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=1)
-        distances = ((found[:, None, :] - self._arrays[theme][None, :, :]) ** 2).sum(axis=2)
-        indices = distances.argmin(axis=1).astype(np.uint8)[inverse].reshape(height, width)
+        indices = self.nearest(pixels.reshape(-1, 3), theme).reshape(height, width)
         part = Image.frombytes("P", (width, height), indices.tobytes())
         part.putpalette(self.bytes[theme])
         return part
+
+    def paint(
+        self,
+        image: Image.Image,
+        theme: Theme,
+        xy: tuple[int, int],
+        layers: Sequence[tuple[Colour, Image.Image]],
+    ) -> None:
+        """Paint each colour through its mask ("L", all of one size, their top left at
+        ``xy``), in order, onto ``image`` (a "P" image in the theme's palette), as an RGB
+        image would blend them; only the pixels a mask touches are reduced to the
+        palette again (each to its nearest colour), the rest keep their index."""
+        left, top = xy
+        width, height = layers[0][1].size
+        box = (
+            max(left, 0),
+            max(top, 0),
+            min(left + width, image.width),
+            min(top + height, image.height),
+        )
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        inside = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+        region = image.crop(box)
+        rgb = region.convert("RGB")
+        touched: Any = None
+        for colour, mask in layers:
+            cut = mask.crop(inside)
+            rgb.paste(colour, (0, 0), cut)
+            covered = np.asarray(cut) > 0
+            touched = covered if touched is None else touched | covered
+        indices = np.asarray(region, dtype=np.uint8).copy()
+        pixels = np.asarray(rgb, dtype=np.int32)[touched]
+        if len(pixels):
+            indices[touched] = self.nearest(pixels, theme)
+        image.paste(Image.frombytes("P", region.size, indices.tobytes()), box[:2])
