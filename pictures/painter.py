@@ -8,22 +8,33 @@ given as it is: it becomes the job of that drawing. Each drawing's module is imp
 its first job (matplotlib with the first chart, so the first table picture does not wait
 for it).
 
-A picture costs 0.5–4 ms of CPU. Drawn on threads of the bot's own process, the drawing
-and the event loop take turns at the interpreter lock (and so does a process pool's
-management thread), and every move waits behind them. So the bot keeps one worker
-process, ``python -m pictures.painter``, and talks to it over its standard input and output
-with asyncio's own pipes: the loop only writes a small pickled job and reads the PNG back, and the drawing runs on the other core. Answers come back in the
-order asked. If the worker dies, a new one is started; if none can be started, pictures
-are drawn on the loop's thread pool (``Painter("thread")`` does that from the start:
-the tests use it). A job the worker fails to draw is answered with an empty message and
-drawn again on a thread (which raises its error to the caller); the worker lives on.
-Once it has been idle for :data:`WARM_AFTER` seconds, the worker loads matplotlib and
-its fonts, so that the first chart costs only its drawing.
+A picture costs 0.5–5 ms of CPU, a chart 50–110 ms. Drawn on threads of the bot's own
+process, the drawing and the event loop take turns at the interpreter lock (and so does a
+process pool's management thread), and every move waits behind them. So the bot keeps two
+worker processes, ``python -m pictures.painter --lane tables`` and ``--lane charts``, and
+talks to each over its standard input and output with asyncio's own pipes: the loop only
+writes a small pickled job and reads the PNG back, and the drawing runs on another core.
+Table pictures and charts go to their own lanes, so a table picture never waits behind a
+chart; each lane answers in the order asked. If a worker dies, a new one is started; if
+none can be started, pictures are drawn on the loop's thread pool (``Painter("thread")``
+does that from the start: the tests use it). A job a worker fails to draw is answered
+with an empty message and drawn again on a thread (which raises its error to the caller);
+the worker lives on. The charts' worker loads matplotlib and its fonts as soon as it
+starts, the table pictures' worker never.
 
-The bot starts the worker at start-up (:meth:`Painter.start`) and warms it with a small
-picture of each game (the drawing modules imported, the fonts loaded), in the background;
-until the worker has answered those, and while a worker that died is replaced and warmed
-again, pictures are drawn on threads: no picture ever waits on a cold worker.
+An unchanged picture is never drawn again: the painter keeps the last
+:data:`CACHE_PICTURES` PNGs (:data:`CACHE_BYTES` at the most) by their job — the job holds
+everything the picture shows, so it is the rendered state's key — and a job asked for
+again while it is being drawn waits for that drawing. The cache is on the submitting side
+(the bot's process), not in the worker: a hit then costs no pickling, no pipe round trip
+and no place in the worker's queue behind other pictures, and the bot's process, which
+holds the table messages anyway, is where the answer is needed.
+
+The bot starts the workers at start-up (:meth:`Painter.start`, called by
+``bot.tables.Tables.adopt`` before the tables load), warms the table pictures' worker with
+a small picture of each game (the drawing modules imported, the fonts loaded), in the
+background; until it has answered those, and while a worker that died is replaced and
+warmed again, table pictures are drawn on threads: no picture ever waits on a cold worker.
 """
 
 from __future__ import annotations
@@ -37,7 +48,7 @@ import select
 import struct
 import sys
 import traceback
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -93,25 +104,117 @@ class DrawFailed(Exception):
     """The worker could not draw a job (its error is in the worker's standard error)."""
 
 
+TABLES, CHARTS = "tables", "charts"  # the worker lanes: table pictures, and charts
+CACHE_PICTURES = 256  # the pictures the painter keeps, by job (least recently used out)
+CACHE_BYTES = 16 * 1024 * 1024  # and their PNGs' bytes at the most
+
+
+class Lane:
+    """One worker process (``python -m pictures.painter --lane NAME``) and the jobs sent
+    to it, answered in the order asked."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.process: asyncio.subprocess.Process | None = None
+        self.waiting: deque[asyncio.Future[bytes]] = deque()
+        self._reader: asyncio.Task[None] | None = None
+        self._starting: asyncio.Lock | None = None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    async def ready(self) -> asyncio.subprocess.Process:
+        """The lane's worker, started if it is not running (:exc:`OSError`: none can be)."""
+        if self.process is not None and self.alive():
+            return self.process
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self.process is not None and self.alive():
+                return self.process
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "pictures.painter",
+                "--lane",
+                self.name,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+            )
+            self._reader = asyncio.get_running_loop().create_task(self._read(self.process))
+            return self.process
+
+    async def send(self, worker: asyncio.subprocess.Process, job: DrawJob) -> bytes:
+        """``job`` drawn by ``worker`` (this lane's)."""
+        assert worker.stdin is not None
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        self.waiting.append(future)
+        worker.stdin.write(HEADER.pack(len(data)) + data)
+        return await future
+
+    async def _read(self, worker: asyncio.subprocess.Process) -> None:
+        assert worker.stdout is not None
+        try:
+            while True:
+                (size,) = HEADER.unpack(await worker.stdout.readexactly(HEADER.size))
+                png = await worker.stdout.readexactly(size)
+                future = self.waiting.popleft()
+                if future.done():
+                    continue
+                if png:
+                    future.set_result(png)
+                else:
+                    future.set_exception(DrawFailed())
+        except (asyncio.IncompleteReadError, ConnectionError, IndexError) as err:
+            while self.waiting:
+                future = self.waiting.popleft()
+                if not future.done():
+                    future.set_exception(ConnectionError(f"picture worker: {err!r}"))
+
+    async def close(self) -> None:
+        worker, self.process = self.process, None
+        if worker is not None and worker.returncode is None:
+            if worker.stdin is not None:
+                worker.stdin.close()
+            try:
+                await asyncio.wait_for(worker.wait(), timeout=2)
+            except TimeoutError:  # pragma: no cover - a stuck worker
+                worker.kill()
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
+
+
 class Painter:
-    """Draws jobs (table pictures and charts) into PNG bytes, off the event loop."""
+    """Draws jobs (table pictures and charts) into PNG bytes, off the event loop: table
+    pictures in one worker process, charts in another (a table picture never waits behind
+    a chart), the last :data:`CACHE_PICTURES` pictures kept by their job."""
 
     def __init__(self, mode: Mode = "process") -> None:
         self.mode: Mode = mode
-        self._worker: asyncio.subprocess.Process | None = None
-        self._waiting: deque[asyncio.Future[bytes]] = deque()
-        self._reader: asyncio.Task[None] | None = None
-        self._starting: asyncio.Lock | None = None
+        self._tables = Lane(TABLES)
+        self._charts = Lane(CHARTS)
         self._started = False  # start() was called: a cold worker is never waited on
         self._warm_jobs: tuple[DrawJob, ...] = ()
         self._warming: asyncio.Task[None] | None = None
+        self._charts_starting: asyncio.Task[Any] | None = None
         self.warm = False  # the worker has drawn the warm-up pictures (or: threads only)
         self.warmed: list[str] = []  # the pictures the worker has warmed up
+        # the pictures drawn, by job (least recently used first), and those being drawn:
+        # an unchanged picture is never drawn again, nor twice at once
+        self._cache: OrderedDict[DrawJob, bytes] = OrderedDict()
+        self._cached_bytes = 0
+        self._drawing: dict[DrawJob, asyncio.Task[bytes]] = {}
+        self.drawn = 0  # pictures drawn (not found in the cache)
+        self.hits = 0  # pictures answered from the cache (or from a drawing under way)
 
     def start(self, jobs: Iterable[Job] = ()) -> None:
-        """Start the worker and warm it in the background: it draws ``jobs`` (a small
-        picture of each game) once, so that its imports and fonts are loaded before the
-        first table asks. Until it is warm, pictures are drawn on threads."""
+        """Start the workers and warm them in the background: the table pictures' worker
+        draws ``jobs`` (a small picture of each game) once, so that its imports and fonts
+        are loaded before the first table asks; the charts' worker loads matplotlib at
+        once. Until the first is warm, table pictures are drawn on threads. Call it at
+        start-up, on the event loop, before any interaction is served: it does not block."""
         if self._started:
             return
         self._started = True
@@ -120,6 +223,8 @@ class Painter:
             self.warm = True
             return
         self._rewarm()
+        loop = asyncio.get_running_loop()
+        self._charts_starting = loop.create_task(self._ready_lane(self._charts))
 
     def _rewarm(self) -> None:
         if self._warming is None or self._warming.done():
@@ -133,7 +238,7 @@ class Painter:
             if worker is None:
                 return
             for job in self._warm_jobs:
-                await self._in_worker(worker, job)
+                await self._tables.send(worker, job)
                 self.warmed.append(job.picture)
             self.warm = self.worker_alive()
         except (ConnectionError, asyncio.IncompleteReadError, DrawFailed, OSError) as err:
@@ -148,95 +253,89 @@ class Painter:
         return self.warm
 
     def worker_alive(self) -> bool:
-        return self._worker is not None and self._worker.returncode is None
+        """Whether the table pictures' worker is running."""
+        return self._tables.alive()
+
+    def queued(self) -> int:
+        """The jobs sent to the workers and not answered yet."""
+        return len(self._tables.waiting) + len(self._charts.waiting)
 
     async def draw(self, job: Job) -> bytes:
-        """``job`` drawn as PNG bytes: in the worker process, else on a thread (a table
-        picture also while a started worker is not warm yet: no picture waits on a cold
-        worker)."""
+        """``job`` drawn as PNG bytes: the same bytes as last time for a job drawn before
+        (kept while it is among the last :data:`CACHE_PICTURES` asked for), else in its
+        worker process, else on a thread (a table picture also while a started worker is
+        not warm yet: no picture waits on a cold worker)."""
         job = as_job(job)
-        # a chart still goes to the worker (matplotlib stays out of the bot's process;
+        try:
+            png = self._cache.get(job)
+        except TypeError:  # arguments that cannot be hashed: drawn each time
+            self.drawn += 1
+            return await self._draw(job)
+        if png is not None:
+            self._cache.move_to_end(job)
+            self.hits += 1
+            return png
+        drawing = self._drawing.get(job)
+        if drawing is None:
+            self.drawn += 1
+            drawing = asyncio.get_running_loop().create_task(self._draw(job))
+            self._drawing[job] = drawing
+            drawing.add_done_callback(lambda task: self._drawn(job, task))
+        else:
+            self.hits += 1
+        return await asyncio.shield(drawing)  # a caller that gives up leaves it drawing
+
+    def _drawn(self, job: DrawJob, task: asyncio.Task[bytes]) -> None:
+        del self._drawing[job]
+        if task.cancelled() or task.exception() is not None:
+            return  # raised to its callers; drawn again when asked again
+        png = task.result()
+        self._cache[job] = png
+        self._cached_bytes += len(png)
+        while len(self._cache) > CACHE_PICTURES or self._cached_bytes > CACHE_BYTES:
+            _, dropped = self._cache.popitem(last=False)
+            self._cached_bytes -= len(dropped)
+
+    async def _draw(self, job: DrawJob) -> bytes:
+        # a chart goes to the charts' worker (matplotlib stays out of the bot's process;
         # charts are answered after a deferral)
         cold = self._started and not (self.warm and self.worker_alive())
         if self.mode == "process" and cold and not job.chart:
             if not self.worker_alive():
                 self._rewarm()  # a worker that died is replaced, and warmed again
         elif self.mode == "process":
-            worker = await self._ready()
-            if worker is not None and worker.stdin is not None:
+            lane = self._charts if job.chart else self._tables
+            worker = await (self._ready_lane(lane) if job.chart else self._ready())
+            if worker is not None:
                 try:
-                    return await self._in_worker(worker, job)
+                    return await lane.send(worker, job)
                 except (ConnectionError, asyncio.IncompleteReadError):
                     log.warning("the picture worker stopped; drawing this one on a thread")
                 except DrawFailed:
                     log.warning("the picture worker failed to draw %r; trying a thread", job)
         return await asyncio.get_running_loop().run_in_executor(None, draw_job, job)
 
-    async def _in_worker(self, worker: asyncio.subprocess.Process, job: DrawJob) -> bytes:
-        assert worker.stdin is not None
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
-        self._waiting.append(future)
-        worker.stdin.write(HEADER.pack(len(data)) + data)
-        return await future
-
     async def _ready(self) -> asyncio.subprocess.Process | None:
-        if self._worker is not None and self._worker.returncode is None:
-            return self._worker
-        if self._starting is None:
-            self._starting = asyncio.Lock()
-        async with self._starting:
-            if self._worker is not None and self._worker.returncode is None:
-                return self._worker
-            try:
-                self._worker = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "pictures.painter",
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                )
-            except OSError as err:  # pragma: no cover - no processes on this machine
-                log.warning("no picture worker (%s); drawing on threads", err)
-                self.mode = "thread"
-                return None
-            self._reader = asyncio.get_running_loop().create_task(self._read(self._worker))
-            return self._worker
+        """The table pictures' worker (:meth:`_ready_lane`)."""
+        return await self._ready_lane(self._tables)
 
-    async def _read(self, worker: asyncio.subprocess.Process) -> None:
-        assert worker.stdout is not None
+    async def _ready_lane(self, lane: Lane) -> asyncio.subprocess.Process | None:
+        """``lane``'s worker, started if need be; ``None`` if no process can be started
+        (then everything is drawn on threads)."""
         try:
-            while True:
-                (size,) = HEADER.unpack(await worker.stdout.readexactly(HEADER.size))
-                png = await worker.stdout.readexactly(size)
-                future = self._waiting.popleft()
-                if future.done():
-                    continue
-                if png:
-                    future.set_result(png)
-                else:
-                    future.set_exception(DrawFailed())
-        except (asyncio.IncompleteReadError, ConnectionError, IndexError) as err:
-            while self._waiting:
-                future = self._waiting.popleft()
-                if not future.done():
-                    future.set_exception(ConnectionError(f"picture worker: {err!r}"))
+            return await lane.ready()
+        except OSError as err:  # pragma: no cover - no processes on this machine
+            log.warning("no picture worker (%s); drawing on threads", err)
+            self.mode = "thread"
+            return None
 
     async def close(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
-            self._warming = None
-        worker, self._worker = self._worker, None
-        if worker is not None and worker.returncode is None:
-            if worker.stdin is not None:
-                worker.stdin.close()
-            try:
-                await asyncio.wait_for(worker.wait(), timeout=2)
-            except TimeoutError:  # pragma: no cover - a stuck worker
-                worker.kill()
-        if self._reader is not None:
-            self._reader.cancel()
-            self._reader = None
+        for task in (self._warming, self._charts_starting):
+            if task is not None:
+                task.cancel()
+        self._warming = self._charts_starting = None
+        await self._tables.close()
+        await self._charts.close()
 
 
 def draw_job(job: Job) -> bytes:
@@ -318,5 +417,17 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
                 frozen = True
 
 
+def main(argv: list[str] | None = None) -> None:
+    """``python -m pictures.painter [--lane tables|charts]``: a worker. The table
+    pictures' worker never loads matplotlib; the charts' loads it at once (it is started
+    at start-up, so the first chart is warm); without a lane, it loads it once idle."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m pictures.painter")
+    parser.add_argument("--lane", choices=(TABLES, CHARTS))
+    lane = parser.parse_args(argv).lane
+    serve(None if lane == TABLES else 0.0 if lane == CHARTS else WARM_AFTER)
+
+
 if __name__ == "__main__":
-    serve()
+    main()
