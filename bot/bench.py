@@ -18,7 +18,9 @@ Figures, over 1,000 tables, open loop (moves arrive at random, whatever happened
 Each with pictures on, then off. The last line is (a) with timers and pictures on:
 ``N moves/s, p99 X ms, timers on, pictures on``.
 
-``--pictures`` instead measures the table picture alone (ms per picture).
+``--pictures`` instead measures the pictures alone (:mod:`pictures.bench`): CPU ms per table
+picture of each game, light and heavy, per chart, and a table picture's wait in the painter
+(alone, while charts are drawn, and unchanged: from the cache).
 
 ``--processes N`` instead runs N bot processes over PostgreSQL and Redis, 4,000 tables, and
 kills one under load (:mod:`bot.cluster_bench`).
@@ -200,13 +202,9 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def bench_pictures(samples: int) -> None:
-    from pictures import stack
+    from pictures import bench
 
-    bench = getattr(stack, "bench", None)
-    if bench is None:
-        raise SystemExit("pictures.stack has no picture bench")
-    for line in bench(samples):
-        print(line, flush=True)
+    bench.main(["--samples", str(samples)])
 
 
 def bench_charts(samples: int) -> None:
@@ -280,7 +278,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="where the SQLite files go (default: temp)")
-    parser.add_argument("--pictures", action="store_true", help="time the picture alone")
+    parser.add_argument("--pictures", action="store_true", help="time the pictures alone")
     parser.add_argument("--samples", type=int, default=200, help="pictures per case")
     parser.add_argument("--charts", action="store_true", help="time the charts alone")
     from bot import cluster_bench

@@ -20,7 +20,9 @@ none can be started, pictures are drawn on the loop's thread pool (``Painter("th
 does that from the start: the tests use it). A job a worker fails to draw is answered
 with an empty message and drawn again on a thread (which raises its error to the caller);
 the worker lives on. The charts' worker loads matplotlib and its fonts as soon as it
-starts, the table pictures' worker never.
+starts, the table pictures' worker never; it runs at a lower priority
+(:data:`CHARTS_NICENESS`), as charts are answered after a deferral and table pictures and
+moves are not.
 
 An unchanged picture is never drawn again: the painter keeps the last
 :data:`CACHE_PICTURES` PNGs (:data:`CACHE_BYTES` at the most) by their job — the job holds
@@ -105,6 +107,7 @@ class DrawFailed(Exception):
 
 
 TABLES, CHARTS = "tables", "charts"  # the worker lanes: table pictures, and charts
+CHARTS_NICENESS = 5  # the charts' worker's: charts are answered after a deferral
 CACHE_PICTURES = 256  # the pictures the painter keeps, by job (least recently used out)
 CACHE_BYTES = 16 * 1024 * 1024  # and their PNGs' bytes at the most
 
@@ -300,12 +303,13 @@ class Painter:
         # a chart goes to the charts' worker (matplotlib stays out of the bot's process;
         # charts are answered after a deferral)
         cold = self._started and not (self.warm and self.worker_alive())
-        if self.mode == "process" and cold and not job.chart:
+        if self.mode == "process" and cold and not (job.chart or job.picture == CHART):
             if not self.worker_alive():
                 self._rewarm()  # a worker that died is replaced, and warmed again
         elif self.mode == "process":
-            lane = self._charts if job.chart else self._tables
-            worker = await (self._ready_lane(lane) if job.chart else self._ready())
+            chart = job.chart or job.picture == CHART
+            lane = self._charts if chart else self._tables
+            worker = await (self._ready_lane(lane) if chart else self._ready())
             if worker is not None:
                 try:
                     return await lane.send(worker, job)
@@ -426,6 +430,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m pictures.painter")
     parser.add_argument("--lane", choices=(TABLES, CHARTS))
     lane = parser.parse_args(argv).lane
+    if lane == CHARTS:
+        os.nice(CHARTS_NICENESS)  # the CPU goes to the table pictures and the bot first
     serve(None if lane == TABLES else 0.0 if lane == CHARTS else WARM_AFTER)
 
 

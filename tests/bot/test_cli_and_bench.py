@@ -24,11 +24,18 @@ def test_bot_bench_drives_the_production_path_and_prints_its_summary_line(
     assert list(tmp_path.iterdir()) == [], "the bench removes what it wrote"
 
 
-def test_picture_bench_prints_the_8x14_figure(tmp_path: Path) -> None:
+def test_picture_bench_prints_each_games_light_and_heavy_pictures_and_the_charts(
+    tmp_path: Path,
+) -> None:
     proc = run(["-m", "bot.bench", "--pictures", "--samples", "5"], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    last = proc.stdout.strip().splitlines()[-1]
-    assert last.startswith("picture 8x14: p50 ") and " ms, p99 " in last
+    lines = proc.stdout.strip().splitlines()
+    for game in ("stack", "stackup", "colorstack"):
+        for case in ("light", "heavy"):
+            assert any(line.startswith(f"{game} {case}") and " p99 " in line for line in lines)
+    assert any(line.startswith("chart 8x40: p50 ") for line in lines)
+    assert any("while" in line and "charts were drawn" in line for line in lines)
+    assert lines[-1].startswith("colorstack heavy: p50 ") and " ms, p99 " in lines[-1]
 
 
 async def test_sync_only_bot_loads_the_commands_without_a_database(tmp_path: Path) -> None:
