@@ -46,7 +46,7 @@ from engine.colorstack.board import COLOUR_LETTERS as LETTERS
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState, stack_text
 from pictures import fonts
-from pictures.palette import Colour, Theme, blend, contrast_text, palette
+from pictures.palette import LETTER_COLOURS, Colour, Theme, blend, contrast_text, palette
 from pictures.parts import IndexedPalette
 
 __all__ = [
@@ -69,6 +69,7 @@ GAP = 8
 SUPERSAMPLE = 4
 COLUMNS = 9
 SQUARE = 72  # a square's tile
+TEXT_TOP = (SQUARE - LINE) // 2  # a row number's top, from its squares' top
 SQUARE_GAP = 3  # between the squares of a card
 CARD_PAD = 4  # a card's rim round its squares
 CARD_GAP = 8  # between cards
@@ -88,13 +89,7 @@ PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
 COLOUR_LETTERS = tuple(LETTERS)  # the record's colour letters: R B Y G
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
-# Discord's 🟥🟦🟨🟩, as the text shows the colours (the same as Stack Up!'s cards)
-DIE_COLOURS: dict[str, Colour] = {
-    "R": (221, 46, 68),
-    "B": (85, 172, 238),
-    "Y": (253, 203, 88),
-    "G": (120, 177, 89),
-}
+DIE_COLOURS = LETTER_COLOURS  # Discord's 🟥🟦🟨🟩, as the text shows them (as Stack Up!'s cards)
 # the shape of each colour: pictures.palette's marks of the seats of these colours (red ●,
 # blue ■, green ▲, yellow ◆), so every picture of the bot pairs a colour with one shape
 SHAPES = {"R": "circle", "B": "square", "G": "triangle", "Y": "diamond"}
@@ -267,33 +262,24 @@ class BoardColours:
     die_edge: Colour
 
 
+# The board's colours, dark then light (the mark is the theme's highlight).
+_BOARD: dict[str, tuple[Colour, Colour]] = {
+    "card": ((112, 98, 78), (150, 132, 104)),
+    "white": ((222, 215, 198), (246, 241, 228)),
+    "black": ((44, 44, 50), (58, 56, 60)),
+    "hatch": ((78, 78, 86), (96, 94, 100)),
+    "last": ((240, 212, 110), (250, 224, 130)),
+    "arrow": ((255, 128, 0), (232, 110, 0)),
+    "arrow_edge": ((24, 12, 0), (60, 30, 0)),
+    "mark_edge": ((20, 20, 22), (40, 40, 44)),
+    "die_edge": ((12, 12, 14), (40, 40, 44)),
+}
+
+
 def board_colours(theme: Theme) -> BoardColours:
-    colours = palette(theme)
-    if theme == "light":
-        return BoardColours(
-            card=(150, 132, 104),
-            white=(246, 241, 228),
-            black=(58, 56, 60),
-            hatch=(96, 94, 100),
-            last=(250, 224, 130),
-            arrow=(232, 110, 0),
-            arrow_edge=(60, 30, 0),
-            mark=colours.highlight,
-            mark_edge=(40, 40, 44),
-            die_edge=(40, 40, 44),
-        )
-    return BoardColours(
-        card=(112, 98, 78),
-        white=(222, 215, 198),
-        black=(44, 44, 50),
-        hatch=(78, 78, 86),
-        last=(240, 212, 110),
-        arrow=(255, 128, 0),
-        arrow_edge=(24, 12, 0),
-        mark=colours.highlight,
-        mark_edge=(20, 20, 22),
-        die_edge=(12, 12, 14),
-    )
+    index = 1 if theme == "light" else 0
+    colours = {name: pair[index] for name, pair in _BOARD.items()}
+    return BoardColours(mark=palette(theme).highlight, **colours)
 
 
 def _palette_colours(theme: Theme) -> list[Colour]:
@@ -687,34 +673,20 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
         )
         tile = _tile(theme, picture.black[index], picture.stacks[index], mark, index in touched)
         image.paste(tile, square_box(picture, index))
-    # coordinates: row numbers on the left, column letters under the board
-    for row in range(picture.rows):
-        text = str(row + 1)
-        _, tile_top = square_box(picture, row * COLUMNS)
-        width = _text_width(text)
-        _paste_label(
-            image,
-            text,
-            "regular",
-            colours.muted,
-            colours.background,
-            (MARGIN + (RANK_W - width) // 2 - 2, tile_top + (SQUARE - LINE) // 2),
-            theme,
-        )
+    # coordinates: row numbers on the left, column letters under the board, each centred
+    # in its room (left, width) at its top
     bottom = top + board_height(picture.rows) + 4
-    for column in range(COLUMNS):
-        text = "abcdefghi"[column]
-        left, _ = square_box(picture, column)
-        width = _text_width(text)
-        _paste_label(
-            image,
-            text,
-            "regular",
-            colours.muted,
-            colours.background,
-            (left + (SQUARE - width) // 2, bottom),
-            theme,
-        )
+    rooms = [
+        (str(row + 1), MARGIN - 2, RANK_W, square_box(picture, row * COLUMNS)[1] + TEXT_TOP)
+        for row in range(picture.rows)
+    ]
+    rooms += [
+        ("abcdefghi"[column], square_box(picture, column)[0], SQUARE, bottom)
+        for column in range(COLUMNS)
+    ]
+    for text, left, room, text_top in rooms:
+        xy = (left + (room - _text_width(text)) // 2, text_top)
+        _paste_label(image, text, "regular", colours.muted, colours.background, xy, theme)
 
 
 def _draw_arrow(image: Image.Image, picture: BoardPicture) -> None:
@@ -939,15 +911,7 @@ def showcase() -> dict[str, BoardPicture]:
 def main(argv: list[str] | None = None) -> None:
     from pictures import samples
 
-    samples.main(
-        argv,
-        module="pictures.colorstack",
-        doc=__doc__,
-        showcase=showcase,
-        draw=draw_board,
-        bench=bench,
-        samples=100,
-    )
+    samples.main(argv, "colorstack", samples=100)
 
 
 if __name__ == "__main__":

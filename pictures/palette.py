@@ -46,35 +46,24 @@ class Palette:
     captured: Colour  # the frame of captured piles
 
 
-_DARK = Palette(
-    theme="dark",
-    background=(30, 31, 34),  # Discord's dark message background
-    panel=(43, 45, 49),
-    panel_edge=(63, 66, 72),
-    text=(242, 243, 245),
-    muted=(160, 164, 171),
-    grid=(78, 80, 88),
-    highlight=(255, 196, 0),
-    highlight_text=(24, 24, 24),
-    highlight_ink=(255, 196, 0),
-    outline=(12, 12, 14),
-    out=(98, 100, 106),
-    captured=(224, 96, 96),
-)
-_LIGHT = Palette(
-    theme="light",
-    background=(255, 255, 255),  # Discord's light message background
-    panel=(242, 243, 245),
-    panel_edge=(214, 217, 222),
-    text=(20, 21, 24),
-    muted=(88, 92, 100),
-    grid=(210, 212, 218),
-    highlight=(230, 160, 0),
-    highlight_text=(20, 20, 20),
-    highlight_ink=(160, 100, 0),
-    outline=(40, 40, 44),
-    out=(170, 173, 180),
-    captured=(190, 40, 40),
+# Each colour of a theme, dark then light.
+_COLOURS: dict[str, tuple[Colour, Colour]] = {
+    "background": ((30, 31, 34), (255, 255, 255)),  # Discord's message background
+    "panel": ((43, 45, 49), (242, 243, 245)),
+    "panel_edge": ((63, 66, 72), (214, 217, 222)),
+    "text": ((242, 243, 245), (20, 21, 24)),
+    "muted": ((160, 164, 171), (88, 92, 100)),
+    "grid": ((78, 80, 88), (210, 212, 218)),
+    "highlight": ((255, 196, 0), (230, 160, 0)),
+    "highlight_text": ((24, 24, 24), (20, 20, 20)),
+    "highlight_ink": ((255, 196, 0), (160, 100, 0)),
+    "outline": ((12, 12, 14), (40, 40, 44)),
+    "out": ((98, 100, 106), (170, 173, 180)),
+    "captured": ((224, 96, 96), (190, 40, 40)),
+}
+_DARK, _LIGHT = (
+    Palette(theme, **{name: pair[index] for name, pair in _COLOURS.items()})
+    for index, theme in enumerate(THEMES)
 )
 
 
@@ -83,49 +72,31 @@ def palette(theme: Theme = DEFAULT_THEME) -> Palette:
     return _LIGHT if theme == "light" else _DARK
 
 
-# Discord's (Twemoji's) colours of 🟥🟦🟩🟨🟪🟧🟫⬜, in the order of
-# engine.stack.render.COLOURS: red, blue, green, yellow, purple, orange, brown, white.
-SEAT_COLOURS: tuple[Colour, ...] = (
-    (221, 46, 68),
-    (85, 172, 238),
-    (120, 177, 89),
-    (253, 203, 88),
-    (170, 142, 214),
-    (244, 144, 12),
-    (193, 105, 79),
-    (230, 231, 232),
+# Each seat's colour: its name; Discord's (Twemoji's) colour of its square 🟥🟦🟩🟨🟪🟧🟫⬜,
+# in the order of engine.stack.render.COLOURS; and the same hue for text and lines, as it
+# is on dark, deeper on light.
+_SEATS: tuple[tuple[str, Colour, Colour, Colour], ...] = (
+    ("red", (221, 46, 68), (240, 80, 96), (200, 30, 52)),
+    ("blue", (85, 172, 238), (96, 180, 242), (24, 118, 196)),
+    ("green", (120, 177, 89), (128, 190, 96), (62, 130, 40)),
+    ("yellow", (253, 203, 88), (253, 208, 96), (176, 128, 0)),
+    ("purple", (170, 142, 214), (184, 158, 226), (122, 84, 184)),
+    ("orange", (244, 144, 12), (246, 156, 40), (206, 106, 0)),
+    ("brown", (193, 105, 79), (206, 126, 100), (140, 70, 44)),
+    ("white", (230, 231, 232), (236, 237, 238), (110, 114, 122)),
 )
-SEAT_COLOUR_NAMES: tuple[str, ...] = (
-    "red",
-    "blue",
-    "green",
-    "yellow",
-    "purple",
-    "orange",
-    "brown",
-    "white",
-)
-# The same hues for text and lines: as they are on dark, deeper on light.
-_INK_DARK: tuple[Colour, ...] = (
-    (240, 80, 96),
-    (96, 180, 242),
-    (128, 190, 96),
-    (253, 208, 96),
-    (184, 158, 226),
-    (246, 156, 40),
-    (206, 126, 100),
-    (236, 237, 238),
-)
-_INK_LIGHT: tuple[Colour, ...] = (
-    (200, 30, 52),
-    (24, 118, 196),
-    (62, 130, 40),
-    (176, 128, 0),
-    (122, 84, 184),
-    (206, 106, 0),
-    (140, 70, 44),
-    (110, 114, 122),
-)
+SEAT_COLOUR_NAMES: tuple[str, ...] = tuple(seat[0] for seat in _SEATS)
+SEAT_COLOURS: tuple[Colour, ...] = tuple(seat[1] for seat in _SEATS)
+_INK_DARK: tuple[Colour, ...] = tuple(seat[2] for seat in _SEATS)
+_INK_LIGHT: tuple[Colour, ...] = tuple(seat[3] for seat in _SEATS)
+# The colours of the records' colour letters (Stack Up!'s cards, Color Stack's dice):
+# Discord's 🟥🟦🟨🟩 as the texts show them, the seats' red, blue, yellow and green.
+LETTER_COLOURS: dict[str, Colour] = {
+    "R": SEAT_COLOURS[0],
+    "B": SEAT_COLOURS[1],
+    "Y": SEAT_COLOURS[3],
+    "G": SEAT_COLOURS[2],
+}
 
 # name, glyph, matplotlib marker
 MARKS: tuple[tuple[str, str, str], ...] = (

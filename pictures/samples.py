@@ -66,27 +66,27 @@ def save(folder: Path, pictures: Mapping[str, P], draw: Callable[[P], bytes]) ->
     return written
 
 
-def main(
-    argv: list[str] | None,
-    *,
-    module: str,
-    doc: str | None,
-    showcase: Callable[[], Mapping[str, P]],
-    draw: Callable[[P], bytes],
-    bench: Callable[[int], list[str]],
-    samples: int,
-) -> None:
-    """``python -m <module> [--save FOLDER] [--samples N]``."""
+def main(argv: list[str] | None, picture: str, samples: int) -> None:
+    """``python -m <module> [--save FOLDER] [--samples N]`` for ``picture`` (a name of
+    :data:`pictures.games.DRAWINGS`): its module's ``showcase()`` drawn, or its
+    ``bench(samples)`` printed."""
+    import importlib
+
+    from pictures.games import DRAWINGS, drawing
+
+    module = DRAWINGS[picture].partition(":")[0]
+    found = importlib.import_module(module)
+    draw: Callable[[object], bytes] = drawing(picture)
     parser = argparse.ArgumentParser(
-        prog=f"python -m {module}", description=(doc or "").split("\n")[0]
+        prog=f"python -m {module}", description=(found.__doc__ or "").split("\n")[0]
     )
     parser.add_argument("--save", type=Path, metavar="FOLDER", help="draw the docs' pictures there")
     parser.add_argument("--samples", type=int, default=samples, help="pictures per bench case")
     args = parser.parse_args(argv)
     if args.save is not None:
         fonts.prepare()
-        for path in save(args.save, showcase(), draw):
+        for path in save(args.save, found.showcase(), draw):
             print(path)
         return
-    for line in bench(args.samples):
+    for line in found.bench(args.samples):
         print(line)

@@ -1185,15 +1185,7 @@ def showcase() -> dict[str, FieldPicture]:
 def main(argv: list[str] | None = None) -> None:
     from pictures import samples
 
-    samples.main(
-        argv,
-        module="pictures.stack",
-        doc=__doc__,
-        showcase=showcase,
-        draw=draw_field,
-        bench=bench,
-        samples=300,
-    )
+    samples.main(argv, "stack", samples=300)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
 from pictures import fonts
 from pictures.palette import (
+    LETTER_COLOURS,
     Colour,
     Ground,
     Theme,
@@ -66,14 +67,7 @@ SEAT_PAD_X, SEAT_PAD_Y = 12, 6
 CACHE_SIZE = 2048
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
-# The cards' colours: Discord's 🟥🟦🟨🟩 (the squares the text shows), in the order of the
-# record's colour letters.
-CARD_COLOURS: dict[str, Colour] = {
-    "R": (221, 46, 68),
-    "B": (85, 172, 238),
-    "Y": (253, 203, 88),
-    "G": (120, 177, 89),
-}
+CARD_COLOURS = LETTER_COLOURS  # the cards' colours: Discord's 🟥🟦🟨🟩 (the text's squares)
 COLOUR_NAMES = {"R": "Red", "B": "Blue", "Y": "Yellow", "G": "Green"}
 SPECIAL_MARKS = {"Flip": "⇅", "Freeze": "❄", "Snatch": "☚", "Switch": "◐", "Crash": "✸"}
 SPECIAL_FILL: Colour = (88, 70, 140)  # special cards: no colour of their own
@@ -908,15 +902,7 @@ def showcase() -> dict[str, TablePicture]:
 def main(argv: list[str] | None = None) -> None:
     from pictures import samples
 
-    samples.main(
-        argv,
-        module="pictures.stackup",
-        doc=__doc__,
-        showcase=showcase,
-        draw=draw_table,
-        bench=bench,
-        samples=50,
-    )
+    samples.main(argv, "stackup", samples=50)
 
 
 if __name__ == "__main__":
