@@ -282,6 +282,21 @@ def _rgb(colour: Colour) -> str:
     return hex_colour(colour)
 
 
+def _text(
+    figure: Any,
+    x: float,
+    y: float,
+    text: str,
+    font: Any,
+    colour: Colour,
+    ha: str = "left",
+    va: str = "baseline",
+) -> None:
+    """``text`` on ``figure`` at ``x, y`` (its fractions) in ``font`` and ``colour``, as it
+    is (no mathtext)."""
+    figure.text(x, y, text, fontproperties=font, color=_rgb(colour), parse_math=False, ha=ha, va=va)
+
+
 def _number(value: float) -> str:
     """A whole number with thousands separators and a real minus sign."""
     text = f"{abs(round(value)):,}"
@@ -423,35 +438,32 @@ def game_figure(chart: GameChart) -> Figure:
 
     # the title, and the caption under the x axis
     title = chart.title or ("Running totals" if not winners else "How the game went")
-    figure.text(
+    _text(
+        figure,
         MARGIN / WIDTH,
         fy(MARGIN + TITLE * 0.85),
         _fit(title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - 190),
-        fontproperties=_font(TITLE, bold=True),
-        color=_rgb(colours.text),
-        parse_math=False,
-        va="baseline",
+        _font(TITLE, bold=True),
+        colours.text,
     )
     round_word = "round" if rounds == 1 else "rounds"
-    figure.text(
+    _text(
+        figure,
         (WIDTH - MARGIN) / WIDTH,
         fy(MARGIN + TITLE * 0.85),
         f"{rounds} {round_word}",
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
+        _font(SMALL),
+        colours.muted,
         ha="right",
-        va="baseline",
     )
-    figure.text(
+    _text(
+        figure,
         (left + (WIDTH - left - right) / 2) / WIDTH,
         fy(plot_top + PLOT_HEIGHT + SMALL + 14 + SMALL),
         "round",
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
+        _font(SMALL),
+        colours.muted,
         ha="center",
-        va="baseline",
     )
 
     # the target, labelled at the left, above its line unless it is at the top
@@ -594,22 +606,22 @@ def game_figure(chart: GameChart) -> Figure:
                     _legend_mark(figure, MARGIN + 12 + k * 24, y, s, chart.theme, small=True)
                 )
             name_x, font = MARGIN + 12 + 24 + 24, total_font
-        figure.text(
+        _text(
+            figure,
             name_x / WIDTH,
             y,
             _fit(name, font, total_x - total_room - name_x),
-            fontproperties=font,
-            color=_rgb(colours.text),
-            parse_math=False,
+            font,
+            colours.text,
             va="center_baseline",
         )
-        figure.text(
+        _text(
+            figure,
             total_x / WIDTH,
             y,
             ("★ " if won else "") + _number(total),
-            fontproperties=total_font if (kind == "team" or not groups) else name_font,
-            color=_rgb(colours.highlight if won else colours.text),
-            parse_math=False,
+            total_font if (kind == "team" or not groups) else name_font,
+            colours.highlight if won else colours.text,
             ha="right",
             va="center_baseline",
         )
@@ -657,34 +669,32 @@ def stats_figure(chart: StatsChart) -> Figure:
     wins = sum(g.won for g in games)
     summary = f"won {wins} of {len(games)}" if games else ""
     summary_w = _label_width([summary], SMALL) + 12
-    figure.text(
+    _text(
+        figure,
         MARGIN / WIDTH,
         fy(MARGIN + TITLE * 0.85),
         _fit(chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
-        fontproperties=_font(TITLE, bold=True),
-        color=_rgb(colours.text),
-        parse_math=False,
-        va="baseline",
+        _font(TITLE, bold=True),
+        colours.text,
     )
-    figure.text(
+    _text(
+        figure,
         (WIDTH - MARGIN) / WIDTH,
         fy(MARGIN + TITLE * 0.85),
         summary,
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
+        _font(SMALL),
+        colours.muted,
         ha="right",
-        va="baseline",
     )
     plot_top = MARGIN + title_h
     if not games:
-        figure.text(
+        _text(
+            figure,
             0.5,
             fy(plot_top + STATS_PLOT_HEIGHT / 2),
             "No finished games yet",
-            fontproperties=_font(TEXT),
-            color=_rgb(colours.muted),
-            parse_math=False,
+            _font(TEXT),
+            colours.muted,
             ha="center",
             va="center",
         )
@@ -776,15 +786,14 @@ def stats_figure(chart: StatsChart) -> Figure:
         caption += f" · - - target {_number(targets[0])}"
     else:
         caption += " · - - targets"
-    figure.text(
+    _text(
+        figure,
         (left + (WIDTH - left - right) / 2) / WIDTH,
         fy(plot_top + STATS_PLOT_HEIGHT + below - 4),
         caption,
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
+        _font(SMALL),
+        colours.muted,
         ha="center",
-        va="baseline",
     )
     return figure
 
