@@ -47,7 +47,7 @@ from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState, stack_text
 from pictures import fonts
 from pictures.palette import LETTER_COLOURS, Colour, Theme, blend, contrast_text, palette
-from pictures.parts import IndexedPalette
+from pictures.parts import FONT, SUPERSAMPLE, WIDTH, IndexedPalette
 
 __all__ = [
     "COLOUR_LETTERS",
@@ -61,12 +61,9 @@ __all__ = [
     "square_of",
 ]
 
-WIDTH = 760  # shown at ~380 CSS px on a phone
-FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
 LINE = 40
 MARGIN = 12
 GAP = 8
-SUPERSAMPLE = 4
 COLUMNS = 9
 SQUARE = 72  # a square's tile
 TEXT_TOP = (SQUARE - LINE) // 2  # a row number's top, from its squares' top
@@ -831,24 +828,18 @@ def sample_pictures(
     turn in four (a quarter of them with a piece selected, as a panel shows it)."""
     import random
 
-    rng = random.Random(seed)
-    names = tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(2))
-    pictures: list[BoardPicture] = []
-    game = 0
-    while len(pictures) < count:
-        game += 1
+    from pictures.samples import from_games, long_names
 
-        def take(state: Any) -> bool:
-            if rng.random() < 0.25:
-                pieces = [m.frm for m in state.legal_moves() if hasattr(m, "frm")]
-                selected = rng.choice(pieces) if pieces and rng.random() < 0.25 else None
-                pictures.append(
-                    BoardPicture.of(state, theme=theme, turn_seconds=60, selected=selected)
-                )
-            return len(pictures) >= count
+    names = long_names(2)
 
-        _play_until(names, seed * 1000 + game, take, board=board)
-    return pictures
+    def take(rng: random.Random, state: Any) -> BoardPicture:
+        pieces = [m.frm for m in state.legal_moves() if hasattr(m, "frm")]
+        selected = rng.choice(pieces) if pieces and rng.random() < 0.25 else None
+        return BoardPicture.of(state, theme=theme, turn_seconds=60, selected=selected)
+
+    return from_games(
+        count, seed, lambda game, done: _play_until(names, game, done, board=board), take, 0.25
+    )
 
 
 def _first_height(pictures: Sequence[BoardPicture]) -> int:

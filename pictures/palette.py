@@ -171,3 +171,12 @@ def ground_colour(theme: Theme, ground: Ground) -> Colour:
     if ground == "turn":
         return blend(colours.panel, colours.highlight, 0.16 if theme == "dark" else 0.14)
     return colours.panel
+
+
+def picture_colours(theme: Theme) -> tuple[Palette, list[Colour], list[Colour]]:
+    """What every table picture's palette starts from: the theme's colours, its grounds
+    (the background first: a palette's entry 0; a panel; the panel of the seat to move)
+    and the inks every picture writes in (text, muted text, the highlight)."""
+    colours = palette(theme)
+    grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
+    return colours, grounds, [colours.text, colours.muted, colours.highlight]

@@ -14,6 +14,13 @@ from PIL import Image
 
 from pictures.palette import THEMES, Colour, Theme
 
+# The measures every game's table picture shares: this wide (shown at ~380 CSS px on a
+# phone, growing downwards), every text this high (30 * 380 / 760 = 15 CSS px on a phone),
+# and parts drawn this many times larger, then reduced (smooth edges).
+WIDTH = 760
+FONT = 30
+SUPERSAMPLE = 4
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 

@@ -7,6 +7,7 @@ modules import it in their ``main`` and ``bench`` only).
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -16,6 +17,37 @@ from typing import TypeVar
 from pictures import fonts
 
 P = TypeVar("P")
+S = TypeVar("S")  # a game's state
+
+
+def long_names(seats: int) -> tuple[str, ...]:
+    """``seats`` names of 32 characters ("Player 1 with a very long name"…)."""
+    return tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(seats))
+
+
+def from_games(
+    count: int,
+    seed: int,
+    play: Callable[[int, Callable[[S], bool]], object],
+    take: Callable[[random.Random, S], P],
+    chance: float,
+) -> list[P]:
+    """``count`` pictures of random games: game after game (``play(game_seed, done)``
+    plays one, asking ``done(state)`` at each decision whether to stop), a picture
+    (``take(rng, state)``) taken at about ``chance`` of the decisions."""
+    rng = random.Random(seed)
+    pictures: list[P] = []
+    game = 0
+    while len(pictures) < count:
+        game += 1
+
+        def done(state: S) -> bool:
+            if rng.random() < chance:
+                pictures.append(take(rng, state))
+            return len(pictures) >= count
+
+        play(seed * 1000 + game, done)
+    return pictures
 
 
 def cpu_ms(draw: Callable[[P], object], pictures: Iterable[P]) -> list[float]:

@@ -62,6 +62,7 @@ from pictures.palette import (
     contrast_text,
     ground_colour,
     palette,
+    picture_colours,
     seat_colour,
 )
 from pictures.parts import IndexedPalette, Parts
@@ -654,16 +655,8 @@ def _style_colour(colours: Palette, style: str) -> Colour:
 def _palette_colours(theme: Theme) -> list[Colour]:
     """The theme's palette: its grounds first (the picture's background is entry 0), the
     pure colours, then the shades their smoothed edges need."""
-    colours = palette(theme)
-    grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
-    inks = [
-        colours.text,
-        colours.muted,
-        colours.highlight,
-        colours.highlight_ink,
-        colours.captured,
-        colours.panel_edge,
-    ]
+    colours, grounds, inks = picture_colours(theme)
+    inks += [colours.highlight_ink, colours.captured, colours.panel_edge]
     light, dark = (250, 250, 250), (20, 20, 20)
     keys = [*grounds, *inks, colours.highlight_text, colours.outline, light, dark, *SEAT_COLOURS]
     shades: list[Colour] = []

@@ -43,17 +43,15 @@ from pictures.palette import (
     contrast_text,
     ground_colour,
     palette,
+    picture_colours,
 )
-from pictures.parts import IndexedPalette, Parts
+from pictures.parts import FONT, SUPERSAMPLE, WIDTH, IndexedPalette, Parts
 
-WIDTH = 760  # shown at ~380 CSS px on a phone
-FONT = 30  # every text: 30 * 380 / 760 = 15 CSS px on a phone
 MARGIN = 12
 LINE = 40
 GAP = 12
 RADIUS = 14
 BORDER = 4  # the gold edge of the seat to move
-SUPERSAMPLE = 4
 BIG_W, BIG_H = 160, 212  # the stack's top card
 BIG_NUMBER = 96  # its number's size
 SMALL_H = 56  # a card of the last play
@@ -743,12 +741,8 @@ def layout(picture: TablePicture) -> Layout:
 def _palette_colours(theme: Theme) -> list[Colour]:
     """The theme's palette: the picture's background first (entry 0), the grounds, inks
     and card colours, then the shades between them that smooth edges need."""
-    colours = palette(theme)
-    grounds = [ground_colour(theme, g) for g in ("background", "panel", "turn")]
-    inks = [
-        colours.text,
-        colours.muted,
-        colours.highlight,
+    colours, grounds, inks = picture_colours(theme)
+    inks += [
         colours.highlight_text,
         colours.highlight_ink,
         colours.outline,
@@ -838,20 +832,14 @@ def sample_pictures(
     taken at about one decision in three."""
     import random
 
-    rng = random.Random(seed)
-    names = tuple(f"Player {seat + 1} with a very long name"[:32] for seat in range(seats))
-    pictures: list[TablePicture] = []
-    game = 0
-    while len(pictures) < count:
-        game += 1
+    from pictures.samples import from_games, long_names
 
-        def take(state: StackUpState) -> bool:
-            if rng.random() < 0.33:
-                pictures.append(TablePicture.of(state, theme=theme, turn_seconds=60))
-            return len(pictures) >= count
+    names = long_names(seats)
 
-        _play_until(names, seed * 1000 + game, take)
-    return pictures
+    def take(_rng: random.Random, state: StackUpState) -> TablePicture:
+        return TablePicture.of(state, theme=theme, turn_seconds=60)
+
+    return from_games(count, seed, lambda game, done: _play_until(names, game, done), take, 0.33)
 
 
 def _median_height(pictures: Sequence[TablePicture]) -> float:
