@@ -82,6 +82,7 @@ SELECTED_FILL = 0.55  # the selected square: this much of the mark's gold in its
 PIP_LEFT = 54
 SEAT_H = 50  # a player's row
 CHIP = 34  # a player's colour as a small die
+BOARD_TOP = MARGIN + LINE + GAP + 2 * (SEAT_H + GAP)  # under the title and the players' rows
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
 COLOUR_LETTERS = tuple(LETTERS)  # the record's colour letters: R B Y G
@@ -541,7 +542,7 @@ _reduce = _PALETTE.reduce  # an RGB part in the theme's palette
 
 def forget_parts() -> None:
     """Drop every cached part (built again on use)."""
-    for part in (_tile, _card_plate, _label, _chip, _panel, _tag):
+    for part in (_tile, _card_plate, _label, _chip, _panel, _tag, _empty_board):
         part.cache_clear()
 
 
@@ -550,7 +551,7 @@ def forget_parts() -> None:
 
 def board_top(picture: BoardPicture) -> int:
     """Where the board starts: under the title and the two players' rows."""
-    return MARGIN + LINE + GAP + 2 * (SEAT_H + GAP)
+    return BOARD_TOP
 
 
 def board_height(rows: int) -> int:
@@ -560,6 +561,10 @@ def board_height(rows: int) -> int:
 
 def square_box(picture: BoardPicture, index: int) -> tuple[int, int]:
     """The top left corner of square ``index``'s tile (row 1 at the bottom)."""
+    return _square_box(picture.rows, index)
+
+
+def _square_box(rows: int, index: int) -> tuple[int, int]:
     column, row = index % COLUMNS, index // COLUMNS
     left = (
         MARGIN
@@ -568,9 +573,9 @@ def square_box(picture: BoardPicture, index: int) -> tuple[int, int]:
         + CARD_PAD
         + (column % 3) * (SQUARE + SQUARE_GAP)
     )
-    from_top = picture.rows - 1 - row
+    from_top = rows - 1 - row
     top = (
-        board_top(picture)
+        BOARD_TOP
         + (from_top // 3) * (CARD + CARD_GAP)
         + CARD_PAD
         + (from_top % 3) * (SQUARE + SQUARE_GAP)
@@ -642,12 +647,17 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
         top += SEAT_H + GAP
 
 
-def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
-    theme = picture.theme
+@lru_cache(maxsize=8)
+def _empty_board(theme: Theme, rows: int) -> Image.Image:
+    """The picture of an empty board of ``rows`` rows, before anything else is drawn on it:
+    the background, the cards with every square open and empty, and the coordinates.
+    Drawn once per theme and size; every picture starts as a copy of it."""
     colours = palette(theme)
-    top = board_top(picture)
+    top = BOARD_TOP
+    image = Image.new("P", (WIDTH, top + board_height(rows) + 4 + LINE + MARGIN), 0)
+    image.putpalette(_PALETTE.bytes[theme])
     plate = _card_plate(theme)
-    for card_row in range(picture.rows // 3):
+    for card_row in range(rows // 3):
         for card_column in range(3):
             image.paste(
                 plate,
@@ -656,6 +666,30 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
                     top + card_row * (CARD + CARD_GAP),
                 ),
             )
+    open_square = _tile(theme, False, "", "", False)
+    for index in range(rows * COLUMNS):
+        image.paste(open_square, _square_box(rows, index))
+    # coordinates: row numbers on the left, column letters under the board, each centred
+    # in its room (left, width) at its top
+    bottom = top + board_height(rows) + 4
+    rooms = [
+        (str(row + 1), MARGIN - 2, RANK_W, _square_box(rows, row * COLUMNS)[1] + TEXT_TOP)
+        for row in range(rows)
+    ]
+    rooms += [
+        ("abcdefghi"[column], _square_box(rows, column)[0], SQUARE, bottom)
+        for column in range(COLUMNS)
+    ]
+    for text, left, room, text_top in rooms:
+        xy = (left + (room - _text_width(text)) // 2, text_top)
+        _paste_label(image, text, "regular", colours.muted, colours.background, xy, theme)
+    return image
+
+
+def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
+    """The squares that are not open and empty (those the empty board has): black ones,
+    stacks, the last move's, a panel's marks."""
+    theme = picture.theme
     touched = {picture.path[0], picture.path[-1]} if picture.path else set()
     if picture.set_square is not None:
         touched.add(picture.set_square)
@@ -668,22 +702,10 @@ def _draw_board(image: Image.Image, picture: BoardPicture) -> None:
         mark: Mark = (
             "selected" if index == picture.selected else "dest" if index in destinations else ""
         )
-        tile = _tile(theme, picture.black[index], picture.stacks[index], mark, index in touched)
-        image.paste(tile, square_box(picture, index))
-    # coordinates: row numbers on the left, column letters under the board, each centred
-    # in its room (left, width) at its top
-    bottom = top + board_height(picture.rows) + 4
-    rooms = [
-        (str(row + 1), MARGIN - 2, RANK_W, square_box(picture, row * COLUMNS)[1] + TEXT_TOP)
-        for row in range(picture.rows)
-    ]
-    rooms += [
-        ("abcdefghi"[column], square_box(picture, column)[0], SQUARE, bottom)
-        for column in range(COLUMNS)
-    ]
-    for text, left, room, text_top in rooms:
-        xy = (left + (room - _text_width(text)) // 2, text_top)
-        _paste_label(image, text, "regular", colours.muted, colours.background, xy, theme)
+        black, stack, last = picture.black[index], picture.stacks[index], index in touched
+        if black or stack or mark or last:
+            tile = _tile(theme, black, stack, mark, last)
+            image.paste(tile, _square_box(picture.rows, index))
 
 
 def _draw_arrow(image: Image.Image, picture: BoardPicture) -> None:
@@ -773,8 +795,7 @@ def _draw_ring(image: Image.Image, picture: BoardPicture, index: int) -> None:
 
 def compose(picture: BoardPicture) -> Image.Image:
     """The picture as a "P" image in the theme's palette (:func:`_palette_colours`)."""
-    image = Image.new("P", (WIDTH, picture_height(picture)), 0)
-    image.putpalette(_PALETTE.bytes[picture.theme])
+    image = _empty_board(picture.theme, picture.rows).copy()
     _draw_header(image, picture)
     _draw_board(image, picture)
     if picture.selected is None:  # a panel's picture shows where the piece may go instead
