@@ -212,6 +212,15 @@ class Members:
         if not kept:
             table.edited.set()
 
+    def add_table(self, game: str, guild: dict[str, Any], name: str, i: int = 0) -> Table:
+        """A channel of ``guild`` where two members (``h<i>``, ``g<i>``) will play
+        ``game`` (added before the guild is sent to the bot)."""
+        channel = self.d.add_channel(guild, name, position=i)
+        host, guest = self.d.user(f"h{i}"), self.d.user(f"g{i}")
+        table = Table(game, guild, channel, {host["id"]: host, guest["id"]: guest})
+        self.tables[int(channel["id"])] = table
+        return table
+
     def said(self, answer: Recorded | None) -> None:
         """A refusal's words, with ``--verbose``."""
         if self.verbose and answer is not None:
@@ -412,30 +421,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         for i, game in enumerate(mix):
             if i and i % CHANNELS_PER_GUILD == 0:
                 guild = d.add_guild(f"Load {i // CHANNELS_PER_GUILD}")
-            channel = d.add_channel(guild, f"{game}-{i}", position=i)
-            host, guest = d.user(f"h{i}"), d.user(f"g{i}")
-            members.tables[int(channel["id"])] = Table(
-                game, guild, channel, {host["id"]: host, guest["id"]: guest}
-            )
-        dev = next(iter(d.guilds))
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "HEALTH_PORT")}
-        env.update(
-            DISCORD_TOKEN=BOT_TOKEN,
-            DATABASE_URL=f"sqlite:///{folder / 'load.sqlite'}",
-            DEV_GUILD_ID=str(dev),
-            LOG_LEVEL="WARNING",
-            PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1])]),
-        )
-        env.pop("NODE_NAME", None)
-        bot = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.standin.child", d.url, "run", env=env, cwd=folder
-        )
+            members.add_table(game, guild, f"{game}-{i}", i)
+        bot = await launch(d, folder)
         try:
-            await d.wait_for(lambda: d.ready_sessions and d.commands.get(dev), timeout=120)
-            # every guild finds the commands synced to the first as global ones
-            d.commands[None] = [
-                {k: v for k, v in c.items() if k != "guild_id"} for c in d.commands[dev]
-            ]
             started = time.monotonic()
             gate = asyncio.Semaphore(16)
 
@@ -459,16 +447,53 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 if result["moves_s"] < 0.8 * rate or result["p99_ms"] > 10 * TARGET_P99_MS:
                     break  # saturated: higher rates only queue
         finally:
-            if bot.returncode is None:
-                bot.terminate()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(bot.wait(), 30)
-                if bot.returncode is None:
-                    bot.kill()
-                    await bot.wait()
+            await stop(bot)
     if args.dir is None:
         shutil.rmtree(folder, ignore_errors=True)
     return results
+
+
+async def launch(d: DiscordStandIn, folder: Path, **settings: str) -> asyncio.subprocess.Process:
+    """``stackbot run`` in a process of its own against the stand-in ``d`` (a SQLite file in
+    ``folder``; ``settings``: more of its environment), once it is ready: connected, its
+    commands synced (to the first guild, and seen by every guild as global ones)."""
+    dev = next(iter(d.guilds))
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "HEALTH_PORT")}
+    env.pop("NODE_NAME", None)
+    env.update(
+        DISCORD_TOKEN=BOT_TOKEN,
+        DATABASE_URL=f"sqlite:///{folder / 'load.sqlite'}",
+        DEV_GUILD_ID=str(dev),
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(Path(__file__).resolve().parents[1]),
+        **settings,
+    )
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.standin.child", d.url, "run", env=env, cwd=folder
+    )
+    try:
+        await d.wait_for(
+            lambda: (d.ready_sessions and d.commands.get(dev)) or bot.returncode is not None,
+            timeout=120,
+        )
+        if bot.returncode is not None:
+            raise RuntimeError(f"stackbot run ended at start-up (status {bot.returncode})")
+    except BaseException:
+        await stop(bot)
+        raise
+    d.commands[None] = [{k: v for k, v in c.items() if k != "guild_id"} for c in d.commands[dev]]
+    return bot
+
+
+async def stop(bot: asyncio.subprocess.Process) -> None:
+    """SIGTERM to the bot (it stops cleanly), SIGKILL if it has not within 30 s."""
+    if bot.returncode is None:
+        bot.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(bot.wait(), 30)
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
 
 
 async def open_loop(members: Members, rate: float, seconds: float, rng: random.Random) -> float:
