@@ -37,15 +37,12 @@ its one shard), ``stackbot_serving`` (1 when the health status is ``ok``).
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-
-if TYPE_CHECKING:
-    from bot.health import Health
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -106,7 +103,10 @@ def handled(extras: dict[str, Any], kind: str, outcome: str) -> None:
         INTERACTION_SECONDS.labels(kind).observe(time.perf_counter() - started)
 
 
-def timed_drawing(draw: Callable[[Any], Awaitable[bytes]]) -> Callable[[Any], Awaitable[bytes]]:
+Drawing = Callable[[Any], Coroutine[Any, Any, bytes]]
+
+
+def timed_drawing(draw: Drawing) -> Drawing:
     """``draw`` (a painter's), each call timed into ``stackbot_picture_draw_seconds``."""
 
     async def timed(job: Any) -> bytes:
@@ -114,6 +114,14 @@ def timed_drawing(draw: Callable[[Any], Awaitable[bytes]]) -> Callable[[Any], Aw
             return await draw(job)
 
     return timed
+
+
+class Watching(Protocol):
+    """What the snapshot reads: a bot's health report (:class:`bot.health.Health`)."""
+
+    bot: Any
+
+    def report(self) -> dict[str, Any]: ...
 
 
 class _Counted(Collector):
@@ -128,7 +136,7 @@ class _Counted(Collector):
 class _Snapshot(Collector):
     """What the bot holds, read when scraped."""
 
-    def __init__(self, health: Health) -> None:
+    def __init__(self, health: Watching) -> None:
         self.health = health
 
     def collect(self) -> Iterator[Metric]:
@@ -180,7 +188,7 @@ class _Snapshot(Collector):
 class Metrics:
     """The metrics one bot serves: what it counts and what it holds."""
 
-    def __init__(self, health: Health) -> None:
+    def __init__(self, health: Watching) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(_Counted())
         self.registry.register(_Snapshot(health))

@@ -5,7 +5,9 @@ tables by game, shards, the painter's queue, the clock lag."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import socket
 from pathlib import Path
 
@@ -86,3 +88,20 @@ async def test_metrics_count_the_interactions_moves_and_refusals_a_real_bot_serv
     for gauge in ("stackbot_painter_queue", "stackbot_outbox_deliveries"):
         assert after[(gauge, ())] >= 0
     assert after[("stackbot_clock_lag_seconds", ())] >= 0
+
+
+def test_the_readme_and_the_dashboard_name_only_metrics_the_bot_serves_and_each_one() -> None:
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "bot/metrics.py").read_text()
+    defined = set(re.findall(r'"(stackbot_[a-z_]+)"', source)) - {"stackbot_received"}
+
+    def named(text: str) -> set[str]:
+        names = re.findall(r"stackbot_[a-z_]+", text)
+        return {re.sub(r"_(bucket|count|sum|total)$", "", n) for n in names}
+
+    dashboard = json.loads((root / "docs/grafana-dashboard.json").read_text())
+    exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
+    assert named(exprs) and named(exprs) <= defined, named(exprs) - defined
+    readme = (root / "README.md").read_text()
+    section = readme.split("### Metrics: `GET /metrics`")[1].split("\n### ")[0]
+    assert named(section) == defined, named(section) ^ defined
