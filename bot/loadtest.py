@@ -183,22 +183,21 @@ class Members:
         if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
             return
         step.channel_rest += 1
-        version = panel_version(r.body)
         table = self.tables.get(int(parts[1]))
         if table is None or r.method not in ("POST", "PATCH"):
-            return
-        if version is None:
-            if r.body and any(
-                str(c.get("custom_id") or "").startswith(("lobby:", "stack:lobby:"))
-                for c in walk(r.body.get("components") or [])
-            ):
-                table.message, table.version = None, -1  # a lobby again
             return
         messages = self.d.messages.get(int(parts[1]), {})
         if r.method == "PATCH":
             message = messages.get(int(parts[3])) if len(parts) > 3 else None
         else:
             message = messages[max(messages)] if messages else None
+        version = panel_version(r.body)
+        if version is None:  # the table message offers no turn any more: the game is over
+            shown = table.message
+            if message is not None and shown is not None and message["id"] == shown["id"]:
+                table.message, table.version, table.waiting = None, -1, []
+                table.edited.set()
+            return
         if message is None or version < table.version:
             return
         table.message, table.version = message, version
