@@ -589,7 +589,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--rates",
         type=lambda s: [float(x) for x in s.split(",")],
-        default=[50.0, 100.0, 200.0, 300.0, 400.0, 500.0],
+        default=[25.0, 50.0, 100.0, 200.0, 300.0, 400.0, 500.0],
         help="offered human moves/s, stepped up (comma-separated)",
     )
     parser.add_argument("--seconds", type=float, default=15.0, help="each offered rate's run")
