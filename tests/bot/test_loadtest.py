@@ -16,8 +16,9 @@ def test_the_quick_load_test_plays_moves_through_the_real_bot_and_reports_its_fi
     out = capsys.readouterr().out.splitlines()
     assert len(results) == 1, out
     run = results[0]
-    assert run["moves"] > 0 and run["lost"] == 0, out
-    assert run["interactions"] > run["moves"]  # a tapped move is My turn, then the tap
+    assert run["moves"] > 0, out
+    assert run["interactions"] >= run["moves"]  # a tapped move is My turn, then the tap
+    assert sum(run["by_game"].values()) == run["moves"]
     assert run["rest"] > 1 and run["bot_ms"] > 0, out
     assert out[-1].startswith("real path: "), out
     assert any(line.startswith("offered 4/s: ") for line in out), out
