@@ -15,12 +15,20 @@ real discord.py client, its HTTP client and its gateway websocket) without Disco
   GUILD_CREATE per guild of the session's shard, heartbeats acknowledged, RESUME refused
   (INVALID_SESSION, so that the client identifies again), and :meth:`DiscordStandIn.dispatch`
   for any event a test sends (e.g. ``INTERACTION_CREATE``, built by
-  :meth:`DiscordStandIn.slash_command`). Frames are zlib-stream compressed when the client
-  asks for it, plain text otherwise.
+  :meth:`DiscordStandIn.slash_command` for a slash command and
+  :meth:`DiscordStandIn.component` for a button or select of a message). Frames are
+  zlib-stream compressed when the client asks for it, plain text otherwise.
 
-Every request is recorded (:attr:`DiscordStandIn.requests`) with its JSON body (or the
-``payload_json`` of a multipart body), and :meth:`DiscordStandIn.wait_for` waits, with a
-deadline, for any condition on what was recorded.
+An interaction's answers are kept in :attr:`DiscordStandIn.responses` (a public one is a
+message of its channel too, as on Discord; an UPDATE_MESSAGE or DEFERRED_UPDATE answer
+edits the message whose component was used), and the time of its first answer in
+:attr:`DiscordStandIn.answered`. Every request is recorded (:attr:`DiscordStandIn.requests`,
+unless :attr:`DiscordStandIn.keep_requests` is off) with its JSON body (or the
+``payload_json`` of a multipart body) and shown to :attr:`DiscordStandIn.observer` as it
+comes; :meth:`DiscordStandIn.wait_for` waits, with a deadline, for any condition on what
+was recorded.
+
+It is a tool (the tests' and ``python -m bot.loadtest``'s): nothing the bot runs imports it.
 
 A client is pointed at it from inside its own process (:func:`point_discord_py_at`, or
 ``python -m bot.standin.child URL run`` for ``stackbot run``)::
