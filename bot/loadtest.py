@@ -549,6 +549,7 @@ async def measured(
         "edit_p50_ms": pct(step.edits, 50),
         "edit_p99_ms": pct(step.edits, 99),
         "bot_ms": (bot1 - bot0) * 1000 / moves,
+        "bot_busy": (bot1 - bot0) / wall,  # of one core
         "worker_ms": worker_cpu * 1000 / moves,
         "driver_ms": me * 1000 / moves,
         "rest": step.rest / moves,
@@ -567,7 +568,8 @@ def line(r: dict[str, Any]) -> str:
         f"dispatch->answer p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms (moves' p99 "
         f"{r['move_p99_ms']:.1f} ms); dispatch->table edit p50 {r['edit_p50_ms']:.0f} ms "
         f"p99 {r['edit_p99_ms']:.0f} ms; CPU/move: bot {r['bot_ms']:.2f} ms, picture worker "
-        f"{r['worker_ms']:.2f} ms, driver {r['driver_ms']:.2f} ms; REST calls/move "
+        f"{r['worker_ms']:.2f} ms, driver {r['driver_ms']:.2f} ms (the bot used "
+        f"{r['bot_busy']:.0%} of a core); REST calls/move "
         f"{r['rest']:.2f} ({r['channel_rest']:.2f} on channel messages)"
     )
 
