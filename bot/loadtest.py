@@ -264,6 +264,10 @@ class Members:
         await self.command(table, guest, "table", [{"type": 1, "name": "join", "options": []}])
         await self.command(table, host, "table", [{"type": 1, "name": "start", "options": []}])
         table.games += 1
+        if table.message is None:  # the members wait to see the game on the table message
+            table.edited.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.edited.wait(), EDIT_WAIT)
 
     async def one_move(self, table: Table) -> None:
         if table.waiting:  # the member waits to see the last move on the table message
