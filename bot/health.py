@@ -166,7 +166,7 @@ class Health:
             return
         tables._metrics_watched = True  # type: ignore[attr-defined]
         tables.move_timings.observe = MOVE_COMMIT_SECONDS.observe
-        tables.painter.draw = timed_drawing(tables.painter.draw)  # type: ignore[method-assign,assignment]
+        tables.painter.draw = timed_drawing(tables.painter.draw)  # type: ignore[method-assign]
 
     async def _log_line(self) -> None:
         self.lag.tick()

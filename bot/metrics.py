@@ -103,15 +103,15 @@ def handled(extras: dict[str, Any], kind: str, outcome: str) -> None:
         INTERACTION_SECONDS.labels(kind).observe(time.perf_counter() - started)
 
 
-Drawing = Callable[[Any], Coroutine[Any, Any, bytes]]
+Drawing = Callable[..., Coroutine[Any, Any, bytes]]
 
 
 def timed_drawing(draw: Drawing) -> Drawing:
     """``draw`` (a painter's), each call timed into ``stackbot_picture_draw_seconds``."""
 
-    async def timed(job: Any) -> bytes:
+    async def timed(*args: Any, **kwargs: Any) -> bytes:
         with PICTURE_SECONDS.time():
-            return await draw(job)
+            return await draw(*args, **kwargs)
 
     return timed
 
