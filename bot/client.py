@@ -25,6 +25,7 @@ from bot import games
 from bot.cluster import Cluster, ClusterConfig, node_id, shard_ranges
 from bot.config import Settings
 from bot.health import Health
+from bot.metrics import handled, received
 from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
@@ -100,6 +101,7 @@ class StackTree(app_commands.CommandTree["StackBot"]):
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as err:
             raise UnreadableOptions(str(err)) from err
+        handled(interaction.extras, "command", "ok")  # a failure: counted as it is answered
 
 
 def without_dm_permission(payload: dict[str, Any]) -> dict[str, Any]:
@@ -267,9 +269,16 @@ class StackBot(commands.Bot):
                     await interaction.followup.send(text, ephemeral=True)
                 else:
                     await interaction.response.send_message(text, ephemeral=True)
+            handled(interaction.extras, "command", "refused")
             return
         name = interaction.command.qualified_name if interaction.command else "?"
-        await answer_error(interaction, original, f"command /{name}")
+        outcome = await answer_error(interaction, original, f"command /{name}")
+        handled(interaction.extras, "command", outcome)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction":  # as it is read: timed from here (bot.metrics)
+            received(args[0].extras)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_message(self, message: discord.Message) -> None:
         if self._tables is not None and message.channel.id in self._tables.service.by_channel:

@@ -22,6 +22,7 @@ import discord
 from aiohttp import web
 from discord.ext import tasks
 
+from bot.metrics import CONTENT_TYPE, MOVE_COMMIT_SECONDS, Metrics, timed_drawing
 from bot.sharding import gateway_latencies
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ class Health:
         self.lag = LoopLag(LOG_EVERY)  # the log line's timer (the heartbeat's, with shards)
         self._runner: web.AppRunner | None = None
         self._logger = tasks.loop(seconds=LOG_EVERY, reconnect=False)(self._log_line)
+        self.metrics = Metrics(self)
 
     def report(self) -> dict[str, Any]:
         bot = self.bot
@@ -127,11 +129,13 @@ class Health:
         """The log line every minute, and the endpoint (with a port); once."""
         if self._logger.is_running():
             return
+        self.watch()
         self._logger.start()
         if self.port is None:
             return
         app = web.Application()
         app.router.add_get("/health", self._handle)
+        app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
@@ -150,6 +154,19 @@ class Health:
     async def _handle(self, _request: web.Request) -> web.Response:
         report = self.report()
         return web.json_response(report, status=200 if report["status"] == "ok" else 503)
+
+    async def _metrics(self, _request: web.Request) -> web.Response:
+        self.watch()
+        return web.Response(body=self.metrics.text(), headers={"Content-Type": CONTENT_TYPE})
+
+    def watch(self) -> None:
+        """Time the bot's moves and pictures into the metrics, once its tables exist."""
+        tables = self.bot._tables
+        if tables is None or getattr(tables, "_metrics_watched", False):
+            return
+        tables._metrics_watched = True  # type: ignore[attr-defined]
+        tables.move_timings.observe = MOVE_COMMIT_SECONDS.observe
+        tables.painter.draw = timed_drawing(tables.painter.draw)  # type: ignore[method-assign]
 
     async def _log_line(self) -> None:
         self.lag.tick()

@@ -783,12 +783,14 @@ class Tables:
         )
         self._log(interaction, "opened a table", live)
         payload = await self._payload(live)
-        await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
+        answered = await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
         _release(payload["view"])
-        message = await interaction.original_response()
+        message_id = answered.message_id  # Discord names the message in its answer: no GET
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
         record = self.message(live)
-        record.message_id, record.posted_at = message.id, discord.utils.utcnow()
-        await self.store.set_message(live.id, interaction.channel_id, message.id)
+        record.message_id, record.posted_at = message_id, discord.utils.utcnow()
+        await self.store.set_message(live.id, interaction.channel_id, message_id)
         self._arm(live)
 
     async def lobby_button(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import deque
+from collections.abc import Callable
 
 WINDOW = 60.0  # seconds of work the figures cover
 
@@ -17,9 +18,12 @@ class Timings:
     def __init__(self, window: float = WINDOW, most: int = 200_000) -> None:
         self.window = window
         self._samples: deque[tuple[float, float]] = deque(maxlen=most)
+        self.observe: Callable[[float], object] | None = None  # each duration, told too
 
     def add(self, seconds: float) -> None:
         self._samples.append((time.monotonic(), seconds))
+        if self.observe is not None:
+            self.observe(seconds)
 
     def recent(self) -> list[float]:
         since = time.monotonic() - self.window

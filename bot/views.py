@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 from discord import app_commands
 
+from bot.metrics import DATABASE_ERRORS, REFUSALS, handled
 from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
 from bot.text import cut, escape_name
 from host.live import Choice
@@ -63,16 +64,21 @@ def host_of(interaction: discord.Interaction) -> Host:
     return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
 
 
-async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+async def answer_error(interaction: discord.Interaction, error: BaseException, where: str) -> str:
     """The one answer to a failed interaction: a :class:`Refusal` is said to the user as
     it is (nothing changed); anything else is logged with where it happened and answered
-    with a short note, never Discord's "This interaction failed"."""
+    with a short note, never Discord's "This interaction failed". Its outcome, as
+    :mod:`bot.metrics` counts it: ``refused`` or ``error``."""
+    outcome = "refused"
     if isinstance(error, (Refusal, Refused)):
         text = refusal_text(error)
+        REFUSALS.labels(error.code.value if isinstance(error, Refusal) else "words").inc()
     elif isinstance(error, LeaseLost):  # the table's shard went to another process
         log.info("guild=%s %s: %s", interaction.guild_id, where, error)
         text = MOVED_AWAY
+        REFUSALS.labels("moved").inc()
     elif (refused := refusal_of_input(error)) is not None:  # what a modified client sent
+        REFUSALS.labels("input").inc()
         log.info(
             "guild=%s user=%s %s refused: %s",
             interaction.guild_id,
@@ -83,8 +89,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         text = refused
     elif is_database_fault(error):
         _database_fault(interaction, error, where)
+        DATABASE_ERRORS.inc()
         text = STORAGE_NOTE
+        outcome = "error"
     else:
+        outcome = "error"
         log.error(
             "guild=%s channel=%s user=%s %s failed",
             interaction.guild_id,
@@ -108,6 +117,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
+    return outcome
 
 
 def panel_owner(interaction: discord.Interaction) -> int | None:
@@ -226,10 +236,12 @@ class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return await admitted(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        outcome = "ok"
         try:
             await self.run(interaction, host_of(interaction))
         except Exception as error:
-            await answer_error(interaction, error, f"button {type(self).__name__}")
+            outcome = await answer_error(interaction, error, f"button {type(self).__name__}")
+        handled(interaction.extras, "component", outcome)
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         """What the click does."""

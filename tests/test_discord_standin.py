@@ -1,4 +1,4 @@
-"""The Discord stand-in (tests/discord_standin.py) answers discord.py's own HTTP client as
+"""The Discord stand-in (bot/standin/__init__.py) answers discord.py's own HTTP client as
 Discord does: a login, a message with a file, its edit, the channel's history, a delete,
 and a call it does not know refused 404 and noted."""
 
@@ -10,7 +10,7 @@ import discord
 import discord.http
 import pytest
 
-from tests.discord_standin import API_PREFIX, BOT_TOKEN, DiscordStandIn
+from bot.standin import API_PREFIX, BOT_TOKEN, DiscordStandIn
 
 
 async def test_discord_pys_http_client_posts_edits_reads_and_deletes_through_the_stand_in(

@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.standin import BOT_TOKEN, DiscordStandIn
 from persistence import Store
-from tests.discord_standin import BOT_TOKEN, DiscordStandIn
 from tests.services import need_services
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ async def run_then_sigterm(
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.discord_standin_child",
+        "bot.standin.child",
         discord_.url,
         *args,
         cwd=cwd,  # no .env of the repository's

@@ -15,15 +15,23 @@ real discord.py client, its HTTP client and its gateway websocket) without Disco
   GUILD_CREATE per guild of the session's shard, heartbeats acknowledged, RESUME refused
   (INVALID_SESSION, so that the client identifies again), and :meth:`DiscordStandIn.dispatch`
   for any event a test sends (e.g. ``INTERACTION_CREATE``, built by
-  :meth:`DiscordStandIn.slash_command`). Frames are zlib-stream compressed when the client
-  asks for it, plain text otherwise.
+  :meth:`DiscordStandIn.slash_command` for a slash command and
+  :meth:`DiscordStandIn.component` for a button or select of a message). Frames are
+  zlib-stream compressed when the client asks for it, plain text otherwise.
 
-Every request is recorded (:attr:`DiscordStandIn.requests`) with its JSON body (or the
-``payload_json`` of a multipart body), and :meth:`DiscordStandIn.wait_for` waits, with a
-deadline, for any condition on what was recorded.
+An interaction's answers are kept in :attr:`DiscordStandIn.responses` (a public one is a
+message of its channel too, as on Discord; an UPDATE_MESSAGE or DEFERRED_UPDATE answer
+edits the message whose component was used), and the time of its first answer in
+:attr:`DiscordStandIn.answered`. Every request is recorded (:attr:`DiscordStandIn.requests`,
+unless :attr:`DiscordStandIn.keep_requests` is off) with its JSON body (or the
+``payload_json`` of a multipart body) and shown to :attr:`DiscordStandIn.observer` as it
+comes; :meth:`DiscordStandIn.wait_for` waits, with a deadline, for any condition on what
+was recorded.
+
+It is a tool (the tests' and ``python -m bot.loadtest``'s): nothing the bot runs imports it.
 
 A client is pointed at it from inside its own process (:func:`point_discord_py_at`, or
-``python -m tests.discord_standin_child URL run`` for ``stackbot run``)::
+``python -m bot.standin.child URL run`` for ``stackbot run``)::
 
     async with DiscordStandIn() as discord_:
         guild = discord_.add_guild("Tables", channels=["stack"])
@@ -53,6 +61,7 @@ BOT_TOKEN = "standin.bot.token"  # any token the client sends is taken; this is 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 0, 1, 2, 6, 9, 10, 11
 # Interaction callback types
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+EPHEMERAL = 64  # a message flag
 ALL_PERMISSIONS = str((1 << 53) - 1)
 
 
@@ -157,6 +166,11 @@ class DiscordStandIn:
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> the interaction sent
         self.responses: dict[str, list[dict[str, Any]]] = {}  # token -> its answers' messages
         self.requests: list[Recorded] = []
+        self.answered: dict[str, float] = {}  # token -> when its first answer came
+        # each request as it comes, to whoever watches (the load test); and whether they
+        # are kept in :attr:`requests` (a long load test keeps none)
+        self.observer: Callable[[Recorded], None] | None = None
+        self.keep_requests = True
         self.unhandled: list[Recorded] = []
         self.sessions: list[Session] = []
         self._changed = asyncio.Condition()
@@ -334,11 +348,43 @@ class DiscordStandIn:
         gid = int(guild["id"])
         synced = self.commands.get(gid, []) + self.commands.get(None, [])
         command = next(c for c in synced if c["name"] == name)
+        data = {"id": command["id"], "name": name, "type": 1, "options": options or []}
+        if "guild_id" in command:  # a guild's command (a global one's data names no guild)
+            data["guild_id"] = command["guild_id"]
+        return self._interaction(2, guild, channel, user, data)
+
+    def component(
+        self,
+        guild: dict[str, Any],
+        channel: dict[str, Any],
+        user: dict[str, Any],
+        message: dict[str, Any],
+        custom_id: str,
+        values: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """An ``INTERACTION_CREATE`` payload: ``user`` presses the button ``custom_id`` (or,
+        with ``values``, picks them in the select ``custom_id``) of ``message`` (a message
+        as the stand-in holds it: posted to the channel, or an answer of
+        :attr:`responses`). An UPDATE_MESSAGE answer edits that message."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data.update(component_type=3, values=values)
+        return self._interaction(3, guild, channel, user, data, message=message)
+
+    def _interaction(
+        self,
+        kind: int,
+        guild: dict[str, Any],
+        channel: dict[str, Any],
+        user: dict[str, Any],
+        data: dict[str, Any],
+        **extra: Any,
+    ) -> dict[str, Any]:
         token = f"interaction-{self.snowflake()}"
         payload = {
             "id": str(self.snowflake()),
             "application_id": str(self.application_id),
-            "type": 2,
+            "type": kind,
             "token": token,
             "version": 1,
             "guild_id": guild["id"],
@@ -360,13 +406,8 @@ class DiscordStandIn:
             "attachment_size_limit": 10 * 1024 * 1024,
             "authorizing_integration_owners": {"0": guild["id"]},
             "context": 0,
-            "data": {
-                "id": command["id"],
-                "name": name,
-                "type": 1,
-                "options": options or [],
-                "guild_id": guild["id"],
-            },
+            "data": data,
+            **extra,
         }
         self.interactions[token] = payload
         self.responses[token] = []
@@ -439,9 +480,12 @@ class DiscordStandIn:
         path = "/" + request.match_info["tail"]
         body, files = await self._body(request)
         recorded = Recorded(request.method, path, dict(request.query), body, files)
-        self.requests.append(recorded)
+        if self.keep_requests:
+            self.requests.append(recorded)
         try:
             response = self._route(recorded)
+            if self.observer is not None:
+                self.observer(recorded)
         finally:
             await self._note()
         if response is None:
@@ -623,11 +667,46 @@ class DiscordStandIn:
         return None
 
     def _answer(self, token: str, body: dict[str, Any], files: list[str]) -> dict[str, Any]:
+        """An interaction's answer (or follow-up): kept in :attr:`responses`; one that is not
+        ephemeral is a message of the channel too, as on Discord."""
         interaction = self.interactions.get(token, {})
         channel = int(interaction.get("channel_id") or 0)
-        message = self.message(channel, body, files, webhook_id=str(self.application_id))
+        user = (interaction.get("member") or {}).get("user") or interaction.get("user")
+        meta = {"id": interaction.get("id"), "type": interaction.get("type"), "user": user}
+        message = self.message(
+            channel,
+            body,
+            files,
+            webhook_id=str(self.application_id),
+            **({"interaction_metadata": meta} if user is not None else {}),
+        )
         self.responses.setdefault(token, []).append(message)
+        if not int(body.get("flags") or 0) & EPHEMERAL and channel in self.messages:
+            self.messages[channel][int(message["id"])] = message
         return message
+
+    def _updated(self, token: str, data: dict[str, Any] | None, files: list[str]) -> None:
+        """An UPDATE_MESSAGE answer (``data``) or a DEFERRED_UPDATE one (``None``): the
+        message whose component was used is the interaction's original response (edited
+        now with ``data``, or later through the webhook's ``@original``)."""
+        interaction = self.interactions.get(token, {})
+        wanted = (interaction.get("message") or {}).get("id")
+        if wanted is None:
+            return
+        channel = int(interaction.get("channel_id") or 0)
+        found = self.messages.get(channel, {}).get(int(wanted))
+        if found is None:
+            for answers in self.responses.values():
+                found = next((m for m in answers if m["id"] == wanted), None)
+                if found is not None:
+                    break
+        if found is None:
+            return
+        answers = self.responses.setdefault(token, [])
+        if found not in answers:
+            answers.insert(0, found)
+        if data is not None:
+            self._edit(found, data, files)
 
     def _callback(self, token: str, r: Recorded) -> web.StreamResponse:
         kind = int((r.body or {}).get("type", 0))
@@ -637,9 +716,12 @@ class DiscordStandIn:
             "id": interaction.get("id", "0"),
             "type": interaction.get("type", 2),
             "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-            "response_message_ephemeral": bool(int(data.get("flags") or 0) & 64),
+            "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
         }
         resource: dict[str, Any] = {"type": kind}
+        self.answered.setdefault(token, r.at)
+        if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            self._updated(token, data if kind == UPDATE_MESSAGE else None, r.files)
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             message = self._answer(token, data, r.files)
             answer["response_message_id"] = message["id"]

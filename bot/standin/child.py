@@ -1,5 +1,5 @@
-"""Run the real ``stackbot`` command against a :class:`~tests.discord_standin.DiscordStandIn`
-in another process: ``python -m tests.discord_standin_child URL run`` is ``stackbot run``
+"""Run the real ``stackbot`` command against a :class:`~bot.standin.DiscordStandIn`
+in another process: ``python -m bot.standin.child URL run`` is ``stackbot run``
 (``bot.cli.main``: the real discord.py client, ``bot.run()``) with discord.py's REST and
 gateway addresses pointed at the stand-in at ``URL``. Nothing else is changed; the bot's
 settings come from the environment as always (``DISCORD_TOKEN``, ``DATABASE_URL``, ...).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from tests.discord_standin import point_discord_py_at
+from bot.standin import point_discord_py_at
 
 
 def main(argv: list[str]) -> int:
