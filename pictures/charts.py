@@ -823,7 +823,7 @@ def rating_figure(chart: RatingChart) -> Figure:
         parse_math=False,
         va="baseline",
     )
-    lo, hi = min(0.0, *lows), max(1.0, *highs)
+    lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
     box = (left, MARGIN + TITLE_HEIGHT, MARGIN * 3, STATS_PLOT_HEIGHT)

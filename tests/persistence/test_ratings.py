@@ -299,3 +299,54 @@ async def test_the_backfill_rates_the_stored_results_as_the_games_did(
         assert await stored_ratings(store) == live
     finally:
         await store.close()
+
+
+async def rated_players(
+    store: Store, players: dict[str, tuple[int | None, str | None, int, float]]
+) -> None:
+    """Rating rows as games would leave them: key -> (user id, AI level, games, mu)."""
+    async with store.engine.begin() as conn:
+        for key, (user_id, level, games, mu) in players.items():
+            await conn.execute(
+                ratings.insert().values(
+                    guild_id=GUILD,
+                    game="stack",
+                    player=key,
+                    user_id=user_id,
+                    ai_level=level,
+                    name=key,
+                    mu=mu,
+                    sigma=2.0,
+                    ordinal=mu - 6.0,
+                    games=games,
+                )
+            )
+
+
+async def test_the_leaderboard_ranks_by_rating_once_a_human_has_5_rated_games(
+    store: Store,
+) -> None:
+    assert not await store.ranked_by_rating(GUILD)
+    await rated_players(
+        store, {"ai:greedy": (None, "greedy", 50, 20.0), "user:1": (1, None, 4, 30.0)}
+    )
+    assert not await store.ranked_by_rating(GUILD)  # an AI level's games do not count
+    assert [r.rating.name for r in await store.rating_board(GUILD)] == ["ai:greedy"]
+    await rated_players(store, {"user:2": (2, None, 5, 21.0)})
+    assert await store.ranked_by_rating(GUILD)
+    assert not await store.ranked_by_rating(GUILD + 1)
+    assert not await store.ranked_by_rating(GUILD, game="stackup")
+    board = await store.rating_board(GUILD)
+    assert [(r.rank, r.rating.name) for r in board] == [(1, "user:2"), (2, "ai:greedy")]
+    assert board[0].rating.ordinal == pytest.approx(15.0)  # mu 21 - 3 * sigma 2
+
+
+async def test_a_players_rating_comes_with_its_last_games_oldest_first(store: Store) -> None:
+    await finished_games(store, 3)
+    rating = await store.player_rating(GUILD, 1)
+    assert rating is not None and rating.rating.games == 3 and len(rating.recent) == 3
+    _, history = await stored_ratings(store)
+    mine = [(mu, sigma) for _, player, mu, sigma in history if player == "user:1"]
+    assert rating.recent == tuple(mine)  # tables end in id order here
+    assert rating.recent[-1] == (rating.rating.mu, rating.rating.sigma)
+    assert await store.player_rating(GUILD, 99) is None
