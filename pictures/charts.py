@@ -654,6 +654,34 @@ def _legend_mark(
     )
 
 
+def _heading(figure: Figure, text: str, colours: Any, height: int, width: float) -> None:
+    """A chart's title (a player's name) at its top left, cut to ``width`` pixels."""
+    bold = _font(TITLE, bold=True)
+    figure.text(
+        MARGIN / WIDTH,
+        1 - (MARGIN + TITLE * 0.85) / height,
+        _fit(text, bold, width),
+        fontproperties=bold,
+        color=_rgb(colours.text),
+        parse_math=False,
+        va="baseline",
+    )
+
+
+def _caption(figure: Figure, x: float, y: float, text: str, colours: Any, height: int) -> None:
+    """A caption centred at ``x`` with its baseline at ``y`` (pixels from the top)."""
+    figure.text(
+        x / WIDTH,
+        1 - y / height,
+        text,
+        fontproperties=_font(SMALL),
+        color=_rgb(colours.muted),
+        parse_math=False,
+        ha="center",
+        va="baseline",
+    )
+
+
 # ---------------------------------------------------------------------------- stats chart
 
 
@@ -671,15 +699,7 @@ def stats_figure(chart: StatsChart) -> Figure:
     wins = sum(g.won for g in games)
     summary = f"won {wins} of {len(games)}" if games else ""
     summary_w = _label_width([summary], SMALL) + 12
-    figure.text(
-        MARGIN / WIDTH,
-        fy(MARGIN + TITLE * 0.85),
-        _fit(chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
-        fontproperties=_font(TITLE, bold=True),
-        color=_rgb(colours.text),
-        parse_math=False,
-        va="baseline",
-    )
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
     figure.text(
         (WIDTH - MARGIN) / WIDTH,
         fy(MARGIN + TITLE * 0.85),
@@ -790,16 +810,8 @@ def stats_figure(chart: StatsChart) -> Figure:
         caption += f" · - - target {_number(targets[0])}"
     else:
         caption += " · - - targets"
-    figure.text(
-        (left + (WIDTH - left - right) / 2) / WIDTH,
-        fy(plot_top + STATS_PLOT_HEIGHT + below - 4),
-        caption,
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
-        ha="center",
-        va="baseline",
-    )
+    x = left + (WIDTH - left - right) / 2
+    _caption(figure, x, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
     return figure
 
 
@@ -812,17 +824,7 @@ def rating_figure(chart: RatingChart) -> Figure:
     ordinals = [mu - 3 * sigma for mu, sigma in chart.points]
     lows = [o - sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
     highs = [o + sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
-    bold = _font(TITLE, bold=True)
-    top = 1 - (MARGIN + TITLE * 0.85) / height
-    figure.text(
-        MARGIN / WIDTH,
-        top,
-        _fit(chart.name, bold, WIDTH - 2 * MARGIN),
-        fontproperties=bold,
-        color=_rgb(colours.text),
-        parse_math=False,
-        va="baseline",
-    )
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
     lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
@@ -846,16 +848,9 @@ def rating_figure(chart: RatingChart) -> Figure:
         va="center",
         parse_math=False,
     )
-    figure.text(
-        (left + (WIDTH - left - MARGIN * 3) / 2) / WIDTH,
-        1 - (MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4) / height,
-        "oldest → newest · band: ± uncertainty",
-        fontproperties=_font(SMALL),
-        color=_rgb(colours.muted),
-        parse_math=False,
-        ha="center",
-        va="baseline",
-    )
+    x = left + (WIDTH - left - MARGIN * 3) / 2
+    y = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
+    _caption(figure, x, y, "oldest → newest · band: ± uncertainty", colours, height)
     return figure
 
 
