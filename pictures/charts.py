@@ -810,8 +810,8 @@ def stats_figure(chart: StatsChart) -> Figure:
         caption += f" · - - target {_number(targets[0])}"
     else:
         caption += " · - - targets"
-    x = left + (WIDTH - left - right) / 2
-    _caption(figure, x, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
+    middle = left + (WIDTH - left - right) / 2
+    _caption(figure, middle, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
     return figure
 
 
@@ -848,9 +848,9 @@ def rating_figure(chart: RatingChart) -> Figure:
         va="center",
         parse_math=False,
     )
-    x = left + (WIDTH - left - MARGIN * 3) / 2
-    y = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
-    _caption(figure, x, y, "oldest → newest · band: ± uncertainty", colours, height)
+    middle = left + (WIDTH - left - MARGIN * 3) / 2
+    baseline = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
+    _caption(figure, middle, baseline, "oldest → newest · band: ± uncertainty", colours, height)
     return figure
 
 
