@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from persistence.records import SeatInfo
@@ -220,6 +220,23 @@ def rating_row(guild_id: int, game: str, player: Player, skill: Skill) -> dict[s
     }
 
 
+# a rated player's row rewritten (executemany: every ``b_`` column of :func:`rating_row`)
+UPDATE_RATING = (
+    update(ratings)
+    .where(
+        ratings.c.guild_id == bindparam("b_guild_id"),
+        ratings.c.game == bindparam("b_game"),
+        ratings.c.player == bindparam("b_player"),
+    )
+    .values(
+        {
+            name: bindparam(f"b_{name}")
+            for name in ("user_id", "ai_level", "name", "mu", "sigma", "ordinal", "games")
+        }
+    )
+)
+
+
 async def rate_finished(conn: AsyncConnection, games: Sequence[RatedGame]) -> None:
     """Rate the games a transaction ends, in table order, in that transaction: each
     player's skill is read, rated and written back (one writer rates a server's games:
@@ -236,18 +253,13 @@ async def rate_finished(conn: AsyncConnection, games: Sequence[RatedGame]) -> No
         rated = rate(prior, game)
         if not rated:
             continue
-        for key, (player, skill) in rated.items():
-            row = rating_row(game.guild_id, game.game, player, skill)
-            if key in prior:
-                await conn.execute(
-                    update(ratings)
-                    .where(c.guild_id == game.guild_id, c.game == game.game, c.player == key)
-                    .values(
-                        {k: v for k, v in row.items() if k not in ("guild_id", "game", "player")}
-                    )
-                )
-            else:
-                await conn.execute(insert(ratings).values(row))
+        rows_of = {k: rating_row(game.guild_id, game.game, p, s) for k, (p, s) in rated.items()}
+        known = [{f"b_{k}": v for k, v in rows_of[key].items()} for key in rated if key in prior]
+        if known:
+            await conn.execute(UPDATE_RATING, known)
+        new = [rows_of[key] for key in rated if key not in prior]
+        if new:
+            await conn.execute(insert(ratings), new)
         await conn.execute(
             insert(rating_history),
             [history_row(game, key, skill) for key, (_, skill) in rated.items()],
