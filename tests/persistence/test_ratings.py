@@ -7,6 +7,7 @@ ratings the games made as they ended (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -350,3 +351,29 @@ async def test_a_players_rating_comes_with_its_last_games_oldest_first(store: St
     assert rating.recent == tuple(mine)  # tables end in id order here
     assert rating.recent[-1] == (rating.rating.mu, rating.rating.sigma)
     assert await store.player_rating(GUILD, 99) is None
+
+
+async def test_the_releases_finished_games_are_rated_by_the_upgrade(
+    backend: Backend, release_code: Path, tmp_path: Path
+) -> None:
+    """A database built by the release before issue 9 (finished games, one in teams, one a
+    player left) upgrades to ratings equal to a replay of its results from scratch."""
+    from tests.persistence.test_upgrade import built_by_the_release
+
+    built_by_the_release(backend, release_code, tmp_path)
+    store = await backend.open()  # upgrades at start-up
+    try:
+        rows, history = await stored_ratings(store)
+        async with store.engine.connect() as conn:
+            games = await conn.run_sync(_stored_games)
+        assert any(g.sides and len(g.sides[0]) == 2 for g in games)  # the team game
+        assert any(s.left_game for g in games for s in g.seats)  # the game a player left
+        expected = replay(games)
+        here = {k: s for (g, _, k), (_, s) in expected.skills.items() if g == GUILD}
+        assert here and set(rows) == set(here)
+        for key, skill in here.items():
+            assert rows[key][3:5] == pytest.approx((skill.mu, skill.sigma))
+            assert rows[key][6] == skill.games
+        assert len(history) == len(expected.history)
+    finally:
+        await store.close()
