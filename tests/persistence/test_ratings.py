@@ -377,3 +377,14 @@ async def test_the_releases_finished_games_are_rated_by_the_upgrade(
         assert len(history) == len(expected.history)
     finally:
         await store.close()
+
+
+def test_stacks_sides_are_its_teams() -> None:
+    from engine.stack.game import GAME as STACK
+    from engine.stack.state import StackState
+
+    names = ("a", "b", "c", "d")
+    teams = StackState(names, HouseRules(teams=True).for_players(names))
+    assert STACK.sides(teams) == ((0, 2), (1, 3))
+    alone = StackState(names, HouseRules().for_players(names))
+    assert STACK.sides(alone) == ((0,), (1,), (2,), (3,))
