@@ -154,6 +154,16 @@ def test_beating_weaker_players_raises_a_rating_less_than_beating_stronger_ones(
     over_strong = rated(game(seats, [0], [200, 100, 90]), prior)["user:11"]
     assert over_weak.mu - MODEL.mu < over_strong.mu - MODEL.mu
     assert over_weak.ordinal < over_strong.ordinal
+    # and over a run of games: one player only ever beats the weak, another the strong
+    weak_side, strong_side = dict(prior), dict(prior)
+    for n in range(10):
+        beaten = rate(weak_side, game([human(0, 1), human(1, 2), human(2, 3)], [0], [9, 1, 0]))
+        weak_side.update({k: s for k, (_, s) in beaten.items() if k == "user:1"})
+        seats = [human(0, 11), human(1, 12), human(2, 13)]
+        beaten = rate(strong_side, game(seats, [0], [9, 1, 0], table_id=n))
+        strong_side.update({k: s for k, (_, s) in beaten.items() if k == "user:11"})
+        assert weak_side["user:1"].mu < strong_side["user:11"].mu
+    assert weak_side["user:1"].ordinal < strong_side["user:11"].ordinal
 
 
 def test_replay_rates_in_game_order_whatever_order_it_is_given() -> None:
