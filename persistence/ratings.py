@@ -20,7 +20,7 @@ Who is rated, and how a finished game places them (README, "Ratings"):
   it, and the side the leaver left is placed as it finished, with its other players;
 * an AI level on several seats of a game plays each of them from its rating before the
   game, and keeps the mean of what the seats' results make of it;
-* a game with fewer than two sides left to place (everyone else left) rates nobody.
+* a game with fewer than two sides to place (one rated player, alone) rates nobody.
 
 Game order is the results' ``(finished_at, table_id)``; the games one commit ends are
 rated in table order. :func:`replay` rates stored results from scratch in that order

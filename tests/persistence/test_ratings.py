@@ -114,7 +114,7 @@ def test_a_timed_out_seat_keeps_its_players_result() -> None:
     assert set(after) == {"user:1", "user:2"} and after["user:1"].mu > MODEL.mu
 
 
-def test_a_game_everyone_else_left_rates_nobody() -> None:
+def test_a_leaver_is_placed_below_the_one_who_stayed_and_a_lone_player_is_not_rated() -> None:
     g = game([human(0, 1, left=True), human(1, 2)], [1], [0, 1])
     assert [place for place, _ in placing(g)] == [0, 1]  # the one who stayed, then the leaver
     alone = game([human(0, 1)], [0], [1])
