@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from bot.sheets import short_escaped
 from bot.text import MESSAGE_LIMIT, SHORTENED, cut, escape_name, fit_message, mention, plural
 from engine.stack.render import square
-from persistence.records import GameSummary, LeaderboardRow, TableInfo
+from persistence.records import GameSummary, LeaderboardRow, Rating, RatingRow, TableInfo
 
-__all__ = ["history_text", "leaderboard_text", "lobby_text"]
+__all__ = ["history_text", "leaderboard_text", "lobby_text", "rating_board_text", "rating_words"]
 
 
 def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -88,5 +88,30 @@ def leaderboard_text(rows: list[LeaderboardRow], by: str, figure_name: tuple[str
         lines.append(
             f"{row.rank}. {short_escaped(s.name, 32)}: {plural(s.wins, 'win')} · "
             f"{plural(s.points, one, many)} · {plural(s.games, 'game')}"
+        )
+    return _fit_lines(lines, SHORTENED)
+
+
+def rating_words(rating: Rating) -> str:
+    """A rating as shown: its ordinal (mu - 3 sigma) ± its uncertainty (sigma), one
+    decimal each: ``18.4 ± 2.1``."""
+    return f"{rating.ordinal:.1f} ± {rating.sigma:.1f}"
+
+
+def rating_board_text(rows: list[RatingRow], rated_after: int) -> str:
+    """A server's leaderboard of a game by rating: its rated players (AI levels marked)
+    with ``rated_after`` rated games or more, by ordinal."""
+    if not rows:
+        return (
+            f"Nobody has {plural(rated_after, 'rated game')} on this server yet: the "
+            "leaderboard by rating starts there."
+        )
+    lines = ["**Leaderboard** (by rating: skill − 3 × uncertainty ± uncertainty)"]
+    for row in rows:
+        r = row.rating
+        mark = "🤖 " if r.ai_level is not None else ""
+        lines.append(
+            f"{row.rank}. {mark}{short_escaped(r.name, 32)}: {rating_words(r)} · "
+            f"{plural(r.games, 'game')}"
         )
     return _fit_lines(lines, SHORTENED)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -26,11 +27,13 @@ import discord
 
 from bot.hosting import Host
 from bot.refusal_words import Refused
-from bot.text import cut, plain_name
+from bot.text import EMBED_FIELD, cut, plain_name
 from bot.views import TableButton, host_of
 from persistence import Store, TableNotFound, WrongTableStatus
-from persistence.records import GameSummary, TableInfo
+from persistence.records import GameSummary, PlayerRating, TableInfo
 from pictures.palette import THEMES, Theme
+
+log = logging.getLogger(__name__)
 
 MAX_GAME_BUTTONS = 25  # Discord: 5 rows of 5 buttons
 LABEL_LIMIT = 80  # Discord: a button's label
@@ -165,6 +168,29 @@ async def theme_of(store: Store, guild_id: int, channel_id: int | None = None) -
     return theme if theme in THEMES else "dark"
 
 
+async def rating_chart_file(
+    tables: Host, guild_id: int, name: str, rating: PlayerRating
+) -> discord.File | None:
+    """``/stats``: a player's rating over their last rated games as a chart, or ``None``
+    (fewer than two games to draw, pictures are off, or the drawing failed)."""
+    if len(rating.recent) < 2 or not tables.draw_pictures:
+        return None
+    try:
+        from pictures.charts import RatingChart
+
+        theme = await theme_of(tables.store, guild_id)
+        png: bytes = await tables.painter.draw(RatingChart(name, rating.recent, theme))
+    except Exception:
+        log.exception("the rating chart of %s could not be drawn", rating.rating.user_id)
+        return None
+    shown = ", ".join(f"{mu - 3 * sigma:.1f}" for mu, sigma in rating.recent)
+    text = f"Line chart of {plain_name(cut(name, 32))}'s rating after each of their last "
+    description = cut(
+        text + f"{len(rating.recent)} rated games, oldest first: {shown}.", EMBED_FIELD
+    )
+    return discord.File(io.BytesIO(png), filename="rating.png", description=description)
+
+
 def may_attach(channel: Any) -> bool:
     """Whether the bot may attach files in ``channel`` (a partial channel: assume so;
     Discord refuses, and the caller sends the text alone)."""
@@ -187,6 +213,7 @@ __all__ = [
     "history_view",
     "may_attach",
     "private_answer",
+    "rating_chart_file",
     "table_of",
     "theme_of",
 ]

@@ -298,5 +298,11 @@ class Game(Generic[StateT]):
         every other key is summed."""
         return {}
 
+    def sides(self, state: StateT) -> tuple[tuple[int, ...], ...]:
+        """The seats that win or lose together (teams, as the state's rules set them),
+        each side's seats in seat order, sides in the order of their first seat. By
+        default every seat is a side of its own."""
+        return tuple((seat,) for seat in range(len(state.players)))
+
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

@@ -10,15 +10,27 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from engine import games
 from persistence.errors import InvalidSettings, WrongTableStatus
+from persistence.ratings import RATED_AFTER
 from persistence.records import (
     GameSummary,
     LeaderboardRow,
+    PlayerRating,
     PlayerStats,
+    Rating,
+    RatingRow,
     RecentGame,
     ScoreSheet,
 )
 from persistence.rows import aware, now, read_table
-from persistence.schema import player_stats, results, round_scores, seats, tables
+from persistence.schema import (
+    player_stats,
+    rating_history,
+    ratings,
+    results,
+    round_scores,
+    seats,
+    tables,
+)
 
 RECENT_GAMES = 10  # a player's last games, in their stats
 
@@ -211,3 +223,68 @@ async def player(
     if row is None:
         return None
     return _stats(row, await recent_games(conn, guild_id, user_id, recent, game))
+
+
+def _rating(row: Any) -> Rating:
+    return Rating(row.name, row.mu, row.sigma, row.games, row.user_id, row.ai_level)
+
+
+async def rating_board(
+    conn: AsyncConnection, guild_id: int, limit: int, game: str
+) -> list[RatingRow]:
+    """The guild's rated players of ``game`` (humans and AI levels) with at least
+    :data:`~persistence.ratings.RATED_AFTER` rated games, by ordinal (then mu, then name)."""
+    c = ratings.c
+    rows = await conn.execute(
+        select(ratings)
+        .where(c.guild_id == guild_id, c.game == game, c.games >= RATED_AFTER)
+        .order_by(c.ordinal.desc(), c.mu.desc(), c.name, c.player)
+        .limit(limit)
+    )
+    return [RatingRow(i + 1, _rating(r)) for i, r in enumerate(rows)]
+
+
+async def ranked_by_rating(conn: AsyncConnection, guild_id: int, game: str) -> bool:
+    """Whether the guild's leaderboard of ``game`` ranks by rating unless asked otherwise:
+    once a human player has :data:`~persistence.ratings.RATED_AFTER` rated games of it
+    there (AI levels do not count)."""
+    c = ratings.c
+    row = (
+        await conn.execute(
+            select(c.player)
+            .where(
+                c.guild_id == guild_id,
+                c.game == game,
+                c.user_id.is_not(None),
+                c.games >= RATED_AFTER,
+            )
+            .limit(1)
+        )
+    ).first()
+    return row is not None
+
+
+async def player_rating(
+    conn: AsyncConnection, guild_id: int, user_id: int, game: str, recent: int = RECENT_GAMES
+) -> PlayerRating | None:
+    """A player's rating in ``game`` on the guild and after each of their last ``recent``
+    rated games; ``None`` before their first rated game."""
+    key = f"user:{user_id}"
+    c = ratings.c
+    row = (
+        await conn.execute(
+            select(ratings).where(c.guild_id == guild_id, c.game == game, c.player == key)
+        )
+    ).first()
+    if row is None:
+        return None
+    h = rating_history.c
+    points = (
+        await conn.execute(
+            select(h.mu, h.sigma)
+            .where(h.guild_id == guild_id, h.game == game, h.player == key)
+            .order_by(h.finished_at.desc(), h.table_id.desc())
+            .limit(recent)
+        )
+    ).all()
+    return PlayerRating(_rating(row), tuple((p.mu, p.sigma) for p in reversed(points)))

@@ -312,6 +312,42 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Rating:
+    """A rated player's skill in one game on one server (:mod:`persistence.ratings`): a
+    human (``user_id``) or an AI level (``ai_level``; ``name`` is ``"AI <level>"``).
+    ``mu`` is the estimate, ``sigma`` its uncertainty; ``games`` the games rated."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    user_id: int | None = None
+    ai_level: str | None = None
+
+    @property
+    def ordinal(self) -> float:
+        """What is shown and ranked: ``mu - 3 sigma`` (0 for a new player)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A line of the leaderboard by rating."""
+
+    rank: int
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's rating now, and after each of their last rated games (``recent``: mu
+    and sigma, oldest first)."""
+
+    rating: Rating
+    recent: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A guild's house rules of one game (and a channel's override, if asked for), turn
     timer, expiry times and theme.

@@ -28,6 +28,8 @@ class ResultRow:
     higher_wins: bool = True
     rounds_played: int = 0
     figures: list[dict[str, int]] = field(default_factory=list)  # per position
+    # the seats that win or lose together (Game.sides); none: every seat alone
+    sides: list[list[int]] = field(default_factory=list)
 
 
 class CreditedStats(TypedDict):
@@ -64,6 +66,7 @@ def result_of(game: Game[Any], state: Any, whole: Any) -> ResultRow:
         higher_wins=outcome.higher_wins,
         rounds_played=len(round_scores_of(game, state)),
         figures=[checked_figures(game, game.stats_figures(whole, p)) for p in range(seat_count)],
+        sides=[list(side) for side in game.sides(state)],
     )
 
 

@@ -8,7 +8,15 @@ from typing import Literal
 from persistence import history
 from persistence.core import StoreCore
 from persistence.gamebook import game_named
-from persistence.records import DEFAULT_GAME, GameSummary, LeaderboardRow, PlayerStats, ScoreSheet
+from persistence.records import (
+    DEFAULT_GAME,
+    GameSummary,
+    LeaderboardRow,
+    PlayerRating,
+    PlayerStats,
+    RatingRow,
+    ScoreSheet,
+)
 
 
 class ResultsAPI(StoreCore):
@@ -52,3 +60,29 @@ class ResultsAPI(StoreCore):
         game_named(game)
         async with self.engine.connect() as conn:
             return await history.player(conn, guild_id, user_id, game)
+
+    async def rating_board(
+        self, guild_id: int, limit: int = 10, *, game: str = DEFAULT_GAME
+    ) -> list[RatingRow]:
+        """The guild's best rated players of ``game`` (humans and AI levels), by their
+        rating's ordinal; only those with 5 rated games or more
+        (:data:`persistence.ratings.RATED_AFTER`)."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.rating_board(conn, guild_id, limit, game)
+
+    async def ranked_by_rating(self, guild_id: int, *, game: str = DEFAULT_GAME) -> bool:
+        """Whether the leaderboard of ``game`` ranks by rating when not told how: once a
+        human player has 5 rated games of it on the guild."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.ranked_by_rating(conn, guild_id, game)
+
+    async def player_rating(
+        self, guild_id: int, user_id: int, *, game: str = DEFAULT_GAME
+    ) -> PlayerRating | None:
+        """A player's rating of ``game`` in the guild, with its value after each of their
+        last 10 rated games (oldest first); ``None`` before their first rated game."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.player_rating(conn, guild_id, user_id, game)

@@ -9,6 +9,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -211,6 +212,43 @@ player_stats = Table(
     PrimaryKeyConstraint("guild_id", "user_id", "game"),
     Index("ix_player_stats_wins", "guild_id", "game", "wins"),
     Index("ix_player_stats_points", "guild_id", "game", "points"),
+)
+
+# A rated player's skill in one game on one server (OpenSkill, Plackett-Luce: see
+# persistence.ratings): a human (``player`` "user:<id>", ``user_id`` set) or an AI level
+# (``player`` "ai:<level>", ``ai_level`` set: every seat of that level is the one player).
+# ``ordinal`` (mu - 3 sigma) is what the leaderboard ranks by; ``games`` counts rated games.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("guild_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False),
+    Column("player", String(40), nullable=False),
+    Column("user_id", BigInteger, nullable=True),
+    Column("ai_level", String(16), nullable=True),
+    Column("name", String(100), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    PrimaryKeyConstraint("guild_id", "game", "player"),
+    Index("ix_ratings_ordinal", "guild_id", "game", "ordinal"),
+)
+
+# Each rated player's skill after each rated game (its result's table), for the chart of
+# their rating over their last games; written with the result, in the same commit.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("table_id", Id, ForeignKey("results.table_id", ondelete="CASCADE"), nullable=False),
+    Column("player", String(40), nullable=False),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("game", GAME_NAME, nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "player"),
+    Index("ix_rating_history_player", "guild_id", "game", "player", "finished_at"),
 )
 
 # What a write owes a channel, committed with the write and delivered afterwards: a message

@@ -51,6 +51,7 @@ from persistence.errors import (
 )
 from persistence.fence import Fence
 from persistence.hotpath import BatchSQL, FastCommit, Statements, run_in_transaction
+from persistence.ratings import RatedGame, rate_finished
 from persistence.records import Announcement, MoveResult, SeatInfo, TableCursor
 from persistence.results import ResultRow, credited_stats
 from persistence.rows import read_cursor
@@ -349,12 +350,16 @@ class MoveWriter:
             batch = [self.queue.popleft() for _ in range(min(len(self.queue), MAX_BATCH))]
             # Moves alone take the fast path; other writes (a table message's place, a
             # lobby change) would send every move of their batch down the slow one, so
-            # they commit in a transaction of their own. No write of a batch waits on
-            # another of the same batch (each caller holds its table's lock until its
-            # write returns), so the two groups are independent.
-            moves: list[Write] = [w for w in batch if isinstance(w, MoveWrite)]
+            # they commit in a transaction of their own, and so do the moves that end a
+            # game (their players' ratings are read and rewritten in their commit). No
+            # write of a batch waits on another of the same batch (each caller holds its
+            # table's lock until its write returns), so the groups are independent.
+            moves: list[Write] = [w for w in batch if isinstance(w, MoveWrite) and w.result is None]
+            ends: list[Write] = [
+                w for w in batch if isinstance(w, MoveWrite) and w.result is not None
+            ]
             others: list[Write] = [w for w in batch if not isinstance(w, MoveWrite)]
-            for group in (moves, others) if self.fast is not None else (batch,):
+            for group in (moves, ends, others) if self.fast is not None else (batch,):
                 if group:
                     await self._commit_group(group)
 
@@ -448,7 +453,8 @@ class MoveWriter:
         attempt = _Attempt()
         moves_alone = [w for w in pending if isinstance(w, MoveWrite)]
         move_tables = [w.table_id for w in moves_alone]
-        if self.fast is not None and not careful and len(moves_alone) == len(pending):
+        fast = self.fast is not None and not careful and len(moves_alone) == len(pending)
+        if fast and all(w.result is None for w in moves_alone):
             await self._commit_moves_fast(conn, attempt, moves_alone)
         else:
             async with conn.begin():
@@ -495,7 +501,8 @@ class MoveWriter:
             async with conn.begin():
                 await self._settle_repeats(conn, attempt, stale)
         if segment:
-            batch, counts = self._build(segment)
+            batch, counts, ended = self._build(segment)
+            assert not ended, "a game's end commits in a transaction (its ratings)"
             if fence is not None:  # the leases are checked in the commit's transaction
                 batch.fence = fence
                 batch.fence_shards = sorted(
@@ -635,8 +642,9 @@ class MoveWriter:
         segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]],
     ) -> None:
         if segment:
-            batch, counts = self._build(segment)
+            batch, counts, ended = self._build(segment)
             ids = await run_in_transaction(conn, batch)
+            await rate_finished(conn, ended)
             self._accept(attempt, segment, counts, ids)
 
     def _accept(
@@ -654,16 +662,17 @@ class MoveWriter:
 
     def _build(
         self, segment: list[tuple[MoveWrite, TableCursor, int, tuple[SeatInfo, ...]]]
-    ) -> tuple[BatchSQL, list[int]]:
+    ) -> tuple[BatchSQL, list[int], list[RatedGame]]:
         """The statements that store ``segment`` (accepted moves, each with its table's
-        cursor, the rounds the table had before it and its seats after it), and how many
-        outbox rows each move adds."""
+        cursor, the rounds the table had before it and its seats after it), how many
+        outbox rows each move adds, and the games it ends, to be rated."""
         st = self.statements
         now = datetime.now(UTC)
         move_rows, touch_rows, snapshot_rows, round_rows, seat_rows = [], [], [], [], []
         finish_rows, result_rows, stats_rows = [], [], []
         batch = BatchSQL()
         counts = []
+        ended: list[RatedGame] = []
         for w, cur, rounds_before, seat_infos in segment:
             tid = w.table_id
             for i, move in enumerate(w.moves):
@@ -713,6 +722,19 @@ class MoveWriter:
                         now,
                     )
                 )
+                ended.append(
+                    RatedGame(
+                        tid,
+                        cur.guild_id,
+                        cur.game,
+                        now,
+                        result.winners,
+                        result.scores,
+                        result.higher_wins,
+                        seat_infos,
+                        result.sides,
+                    )
+                )
                 for s in credited_stats(result, seat_infos):
                     stats_rows.append(
                         st.upsert_stats.row(
@@ -739,7 +761,7 @@ class MoveWriter:
         batch.add(st.finish_table, finish_rows)
         batch.add(st.insert_result, result_rows)
         batch.add(st.upsert_stats, stats_rows)
-        return batch, counts
+        return batch, counts, ended
 
 
 def _fault(exc: BaseException) -> str:

@@ -194,13 +194,25 @@ class StatsChart:
         object.__setattr__(self, "games", plain)
 
 
-Chart = GameChart | StatsChart
+@dataclass(frozen=True, slots=True)
+class RatingChart:
+    """A player's rating after each of their last rated games, oldest first: ``points``
+    are (mu, sigma); the line is the ordinal shown (mu - 3 sigma), the band ± sigma."""
+
+    PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
+
+    name: str
+    points: tuple[tuple[float, float], ...]
+    theme: Theme = DEFAULT_THEME
+
+
+Chart = GameChart | StatsChart | RatingChart
 
 
 def chart_size(chart: Chart) -> tuple[int, int]:
     """The chart's width and height in pixels: :data:`WIDTH` wide; a game chart grows by a
     legend row per player (and per team)."""
-    if isinstance(chart, StatsChart):
+    if isinstance(chart, StatsChart | RatingChart):
         return WIDTH, MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
     rows = len(chart.names) + len(chart.team_groups())
     legend = rows * ROW + 14
@@ -209,6 +221,8 @@ def chart_size(chart: Chart) -> tuple[int, int]:
 
 def chart_figure(chart: Chart) -> Figure:
     """The chart as a matplotlib figure (on an Agg canvas of its own)."""
+    if isinstance(chart, RatingChart):
+        return rating_figure(chart)
     return game_figure(chart) if isinstance(chart, GameChart) else stats_figure(chart)
 
 
@@ -652,6 +666,18 @@ def _legend_mark(
     )
 
 
+def _heading(figure: Figure, text: str, colours: Any, height: int, width: float) -> None:
+    """A chart's title (a player's name) at its top left, cut to ``width`` pixels."""
+    bold = _font(TITLE, bold=True)
+    y = 1 - (MARGIN + TITLE * 0.85) / height
+    _text(figure, MARGIN / WIDTH, y, _fit(text, bold, width), bold, colours.text)
+
+
+def _caption(figure: Figure, x: float, y: float, text: str, colours: Any, height: int) -> None:
+    """A caption centred at ``x`` with its baseline at ``y`` (pixels from the top)."""
+    _text(figure, x / WIDTH, 1 - y / height, text, _font(SMALL), colours.muted, ha="center")
+
+
 # ---------------------------------------------------------------------------- stats chart
 
 
@@ -669,14 +695,7 @@ def stats_figure(chart: StatsChart) -> Figure:
     wins = sum(g.won for g in games)
     summary = f"won {wins} of {len(games)}" if games else ""
     summary_w = _label_width([summary], SMALL) + 12
-    _text(
-        figure,
-        MARGIN / WIDTH,
-        fy(MARGIN + TITLE * 0.85),
-        _fit(chart.name, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - summary_w),
-        _font(TITLE, bold=True),
-        colours.text,
-    )
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
     _text(
         figure,
         (WIDTH - MARGIN) / WIDTH,
@@ -786,15 +805,47 @@ def stats_figure(chart: StatsChart) -> Figure:
         caption += f" · - - target {_number(targets[0])}"
     else:
         caption += " · - - targets"
-    _text(
-        figure,
-        (left + (WIDTH - left - right) / 2) / WIDTH,
-        fy(plot_top + STATS_PLOT_HEIGHT + below - 4),
-        caption,
-        _font(SMALL),
-        colours.muted,
-        ha="center",
+    middle = left + (WIDTH - left - right) / 2
+    _caption(figure, middle, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
+    return figure
+
+
+def rating_figure(chart: RatingChart) -> Figure:
+    """The rating chart: the ordinal after each game as a line with its marks, the band
+    of ± sigma around it, the last value written at its end; the title the player's name."""
+    colours = palette(chart.theme)
+    _, height = chart_size(chart)
+    figure = _new_figure(WIDTH, height, colours.background)
+    ordinals = [mu - 3 * sigma for mu, sigma in chart.points]
+    lows = [o - sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
+    highs = [o + sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
+    lo, hi = min([0.0, *lows]), max([1.0, *highs])
+    y_ticks = _ticks(lo, hi, 4)
+    left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
+    box = (left, MARGIN + TITLE_HEIGHT, MARGIN * 3, STATS_PLOT_HEIGHT)
+    ax = _plot_axes(figure, colours, height, box=box)
+    xs = list(range(len(ordinals)))
+    ax.set_xlim(-0.4, max(len(xs), 2) - 0.6)
+    ax.set_ylim(lo - 0.05 * (hi - lo), hi + 0.1 * (hi - lo))
+    ax.set_yticks(y_ticks, [_number(y) for y in y_ticks], fontproperties=_font(SMALL))
+    ax.set_xticks([])
+    ink = _rgb(colours.highlight)
+    ax.fill_between(xs, lows, highs, color=ink, alpha=0.25, linewidth=0, zorder=2)
+    ax.plot(xs, ordinals, color=ink, linewidth=4, marker="o", markersize=10, zorder=3)
+    ax.annotate(
+        f"{ordinals[-1]:.1f}" if ordinals else "",
+        (xs[-1] if xs else 0, ordinals[-1] if ordinals else 0),
+        xytext=(8, 0),
+        textcoords="offset points",
+        fontproperties=_font(SMALL, bold=True),
+        color=_rgb(colours.text),
+        va="center",
+        parse_math=False,
     )
+    middle = left + (WIDTH - left - MARGIN * 3) / 2
+    baseline = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
+    _caption(figure, middle, baseline, "oldest → newest · band: ± uncertainty", colours, height)
     return figure
 
 

@@ -24,10 +24,11 @@ from bot.client import StackBot
 from bot.cogs.table import game_choices
 from bot.games.base import DiscordGame, settings_error
 from bot.refusal_words import Refused
-from bot.render import history_text, leaderboard_text
-from bot.story import MAX_GAME_BUTTONS, history_view
-from bot.text import cut, echo, escape_name, fit_message
+from bot.render import history_text, leaderboard_text, rating_board_text, rating_words
+from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
+from bot.text import cut, echo, escape_name, fit_message, plural
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
+from persistence.ratings import RATED_AFTER
 from persistence.records import THEMES
 
 MIN_TURN_SECONDS = 15
@@ -216,20 +217,29 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
     @app_commands.describe(
-        by="Rank by wins or by points", game="Which game (default: this channel's, or Stack)"
+        by="Rank by rating, wins or points (default: rating once a player has 5 rated games)",
+        game="Which game (default: this channel's, or Stack)",
     )
     @app_commands.choices(game=game_choices())
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        by: Literal["wins", "points"] = "wins",
+        by: Literal["rating", "wins", "points"] | None = None,
         game: str | None = None,
     ) -> None:
-        if by not in ("wins", "points"):  # only a modified client sends another
-            raise Refused("The leaderboard is by wins or by points.")
+        if by not in (None, "rating", "wins", "points"):  # only a modified client sends it
+            raise Refused("The leaderboard is by rating, by wins or by points.")
         played = self._game(interaction, game)
         store = self.store
-        rows = await store.leaderboard(interaction.guild_id or 0, by=by, game=played.name)
+        guild_id = interaction.guild_id or 0
+        if by is None:
+            ranked = await store.ranked_by_rating(guild_id, game=played.name)
+            by = "rating" if ranked else "wins"
+        if by == "rating":
+            rated = await store.rating_board(guild_id, game=played.name)
+            await reply(interaction, rating_board_text(rated, RATED_AFTER))
+            return
+        rows = await store.leaderboard(guild_id, by=by, game=played.name)
         await reply(interaction, leaderboard_text(rows, by, played.figure_name))
 
     @app_commands.command(name="stats", description="A player's record in a game on this server")
@@ -250,15 +260,28 @@ class InfoCog(commands.Cog):
         guild_id = interaction.guild_id or 0
         store = self.store
         record = await store.stats(guild_id, who.id, game=played.name)
+        rating = await store.player_rating(guild_id, who.id, game=played.name)
         name = getattr(who, "display_name", who.name)
         tables = self.bot.tables
-        chart = None
-        if record is not None:
-            chart = await tables.in_time(
-                interaction, played.stats_chart(tables, guild_id, name, record)
+
+        async def charts() -> list[discord.File]:
+            """The last games' chart, then the rating's (each where there is one)."""
+            drawn = []
+            if record is not None:
+                drawn.append(await played.stats_chart(tables, guild_id, name, record))
+            if rating is not None:
+                drawn.append(await rating_chart_file(tables, guild_id, name, rating))
+            return [file for file in drawn if file is not None]
+
+        files = await tables.in_time(interaction, charts())
+        text = played.stats_text(name, record)
+        if rating is not None:
+            text += (
+                f"\nRating: **{rating_words(rating.rating)}** "
+                f"({plural(rating.rating.games, 'rated game')})"
             )
-        extra = {"file": chart} if chart is not None else {}
-        await tables.say(interaction, played.stats_text(name, record), **extra)
+        extra = {"files": files} if files else {}
+        await tables.say(interaction, text, **extra)
 
     @app_commands.command(
         name="rules", description="A game's rules in brief, with this channel's house rules"

@@ -123,6 +123,10 @@ class StackGame(Game[StackState]):
     def rules_text(self) -> str:
         return RULES_TEXT
 
+    def sides(self, state: StackState) -> tuple[tuple[int, ...], ...]:
+        """With team play, each team's seats; else every seat alone."""
+        return tuple(dict.fromkeys(state.team_members(s) for s in range(state.n)))
+
     def stats_figures(self, state: StackState, seat: int) -> dict[str, int]:
         """Rounds played, the best round, piles captured and dice placed per face. The
         state must hold the whole game (:attr:`StackState.has_full_history`)."""

@@ -79,7 +79,7 @@ FORGED = [
     pytest.param(
         "leaderboard",
         [option("by", STRING, "junk")],
-        "The leaderboard is by wins or by points.",
+        "The leaderboard is by rating, by wins or by points.",
         id="leaderboard-by-junk",
     ),
     pytest.param(

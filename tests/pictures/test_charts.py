@@ -19,6 +19,7 @@ from pictures import fonts
 from pictures.charts import (
     WIDTH,
     GameChart,
+    RatingChart,
     StatsChart,
     chart_figure,
     chart_size,
@@ -219,6 +220,35 @@ def test_a_stats_chart_draws_a_bar_per_game_oldest_first_and_the_targets() -> No
     assert "target" in lines_by_gid(mixed)
 
 
+RATINGS = ((25.0, 25 / 3), (27.5, 7.1), (26.0, 6.4), (30.2, 5.9))
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 4], ids=["none", "one", "two", "four"])
+def test_a_rating_chart_is_a_png_of_its_size(count: int) -> None:
+    chart = RatingChart("Ālīce ✨", RATINGS[:count])
+    assert png_size(draw_chart(chart)) == chart_size(chart)
+
+
+def test_a_rating_chart_draws_the_ordinal_after_each_game_oldest_first() -> None:
+    (ax,) = chart_figure(RatingChart("a", RATINGS)).axes
+    (line,) = ax.get_lines()
+    xs, ys = line.get_data()
+    assert list(xs) == [0, 1, 2, 3]
+    assert list(ys) == pytest.approx([mu - 3 * sigma for mu, sigma in RATINGS])
+    (band,) = ax.collections  # ± sigma around the line
+    lows = [mu - 4 * sigma for mu, sigma in RATINGS]
+    highs = [mu - 2 * sigma for mu, sigma in RATINGS]
+    corners = band.get_paths()[0].vertices[:, 1]
+    assert min(corners) == pytest.approx(min(lows)) and max(corners) == pytest.approx(max(highs))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_rating_charts_name_is_text_not_mathtext(name: str) -> None:
+    figure = chart_figure(RatingChart(name, RATINGS[:2]))
+    texts = [t for t in figure.texts if isinstance(t, Text)]
+    assert all(not t.get_parse_math() for t in texts)
+
+
 def test_charts_pickle_for_the_worker() -> None:
-    for chart in (sample_game(3, 4), sample_stats()):
+    for chart in (sample_game(3, 4), sample_stats(), RatingChart("a", RATINGS)):
         assert pickle.loads(pickle.dumps(chart)) == chart

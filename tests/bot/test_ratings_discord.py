@@ -1,0 +1,81 @@
+"""Ratings on Discord, through simcord with the real bot: ``/stats`` shows the player's
+rating (ordinal ± uncertainty) and, after two rated games, its chart; ``/leaderboard``
+ranks by rating when asked, and by default once a human has 5 rated games of the game on
+the server (by wins before); every name escaped, every answer within Discord's limit."""
+
+from __future__ import annotations
+
+import random
+
+from bot.render import rating_board_text
+from bot.text import MESSAGE_LIMIT
+from engine.game import Decision
+from engine.stack.rules import HouseRules
+from engine.stack.state import StackState
+from persistence.ratings import RATED_AFTER
+from persistence.records import Rating, RatingRow
+from tests.bot.conftest import World
+from tests.bot.test_story import play, seat
+from tests.persistence.helpers import play_moves
+
+
+async def games_played(world: World, count: int) -> None:
+    """The first game played through Discord; the others (two games in a row through the
+    stand-in are slow to settle) stored as the bot stores them, in other channels of the
+    server, with the same two players."""
+    for n in range(count):
+        if n == 0 and not await world.bot.tables.store.history(world.channel.id):
+            await seat(world, [world.alice, world.bob], target=5, dice=1)
+            await play(world, [world.alice, world.bob])
+            continue
+        store = world.bot.tables.store
+        info = await store.create_table(world.guild.id, 5000 + n, world.alice.id, "alice")
+        info = await store.join_table(info.id, world.bob.id, "bob")
+        names = ("alice", "bob")
+        rules = HouseRules(target_score=5, dice_per_player=1).for_players(names)
+        state = StackState(names, rules)
+        rng = random.Random(n)
+        opening = state.resolve_chance(rng)
+        info = await store.start_table(info.id, range(2), state, opening)
+        await play_moves(store, info, state, rng, 5000)
+        assert state.decision is Decision.OVER
+
+
+async def test_stats_show_the_rating_and_its_chart_after_two_games(world: World) -> None:
+    await games_played(world, 1)
+    one = (await world.alice.slash(world.channel, "stats")).response
+    assert "Rating: **" in one.content and "(1 rated game)" in one.content
+    assert [a.filename for a in one.attachments] == ["stats.png"]  # one game: no line yet
+    await games_played(world, 1)
+    two = (await world.alice.slash(world.channel, "stats")).response
+    assert " ± " in two.content and "(2 rated games)" in two.content
+    assert [a.filename for a in two.attachments] == ["stats.png", "rating.png"]
+    assert "rating after each of their last 2 rated games" in two.attachments[1].description
+
+
+async def test_the_leaderboard_is_by_rating_once_a_player_has_5_rated_games(
+    world: World,
+) -> None:
+    await games_played(world, RATED_AFTER - 1)
+    before = (await world.alice.slash(world.channel, "leaderboard")).response.content
+    assert "(by wins)" in before
+    asked = (await world.alice.slash(world.channel, "leaderboard", by="rating")).response
+    assert asked.content.startswith("Nobody has 5 rated games on this server yet")
+    await games_played(world, 1)
+    after = (await world.alice.slash(world.channel, "leaderboard")).response.content
+    assert after.startswith("**Leaderboard** (by rating")
+    assert "· 5 games" in after and " ± " in after
+    by_wins = (await world.alice.slash(world.channel, "leaderboard", by="wins")).response
+    assert "(by wins)" in by_wins.content
+
+
+def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> None:
+    rows = [
+        RatingRow(i + 1, Rating(f"**bold**_{i}_ @everyone " * 3, 30.0 - i / 10, 2.0, 40 + i, i))
+        for i in range(200)
+    ]
+    rows.insert(0, RatingRow(0, Rating("AI greedy", 31.0, 1.5, 300, ai_level="greedy")))
+    text = rating_board_text(rows, RATED_AFTER)
+    assert len(text) <= MESSAGE_LIMIT and text.endswith("(shortened)")
+    assert "0. 🤖 AI greedy: 26.5 ± 1.5 · 300 games" in text
+    assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
