@@ -286,16 +286,26 @@ def diamond(rows: int, start: int, n: int) -> int:
     return mask
 
 
-# (endpoint, its bit, masks): :func:`reach` with each endpoint's bit ready
-ReachBits = tuple[tuple[int, int, tuple[int, ...]], ...]
+# (endpoint, its bit, common, union, masks): :func:`reach` with each endpoint's bit, the
+# squares every one of its paths passes (``common``) and those any of them passes
+# (``union``) ready
+ReachBits = tuple[tuple[int, int, int, int, tuple[int, ...]], ...]
 _bits_cache: dict[tuple[int, int, int], ReachBits] = {}
 
 
 def reach_bits(rows: int, start: int, n: int) -> ReachBits:
-    """:func:`reach` as ``(end, 1 << end, masks)``: move generation's inner loop."""
+    """:func:`reach` as ``(end, 1 << end, common, union, masks)``: move generation's inner
+    loop, which decides most endpoints by ``common`` (one of those squares blocked: no
+    path) or ``union`` (none of those blocked: every path) without testing each mask."""
     key = (rows, start, n)
     known = _bits_cache.get(key)
     if known is None:
-        known = tuple((end, 1 << end, masks) for end, masks in reach(rows, start, n))
-        _bits_cache[key] = known
+        out = []
+        for end, masks in reach(rows, start, n):
+            common, union = -1, 0
+            for m in masks:
+                common &= m
+                union |= m
+            out.append((end, 1 << end, common, union, masks))
+        known = _bits_cache[key] = tuple(out)
     return known

@@ -90,6 +90,7 @@ from engine.colorstack.moves import (
 from engine.colorstack.rules import PLAYERS, REPETITIONS, ColorStackSettings, settings_error
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
+from engine.native import BLANK
 
 STATE_FORMAT = 1
 FOUR_COLOURS, RESIGNATION, REPETITION, TURN_LIMIT = (
@@ -201,6 +202,8 @@ class ColorStackState:
 
     def __init__(self, players: Sequence[str], settings: ColorStackSettings | None = None) -> None:
         """Seat ``players`` under ``settings``; the game waits for its ``Setup`` (chance)."""
+        if players is BLANK:
+            return  # copy() and from_dict() fill it in
         players = tuple(players)
         check_players(players)
         self.players = players
@@ -459,17 +462,20 @@ class ColorStackState:
             row = _MOVES[sq]
             mine = masks[sq]
             strong = STRONGER[n]
-            for end, bit, paths in reach_bits(rows, sq, n):
+            for end, bit, common, union, paths in reach_bits(rows, sq, n):
                 if blocked & bit:
                     if first or not occ & bit or not strong[cells[end][-1] & 7]:
                         continue  # black, the first-turn ban, or too weak
                     theirs = masks[end]
                     if mine & theirs and mine | theirs != ALL_COLOURS:
                         continue
-                for m in paths:
-                    if not m & blocked:
-                        append(row[end])
-                        break
+                if not union & blocked:
+                    append(row[end])  # every path is free
+                elif not common & blocked:  # else every path is blocked
+                    for m in paths:
+                        if not m & blocked:
+                            append(row[end])
+                            break
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._legal_key = key
@@ -826,7 +832,7 @@ class ColorStackState:
 
     def copy(self) -> ColorStackState:
         """An independent copy (the board, the repetition counts and the log)."""
-        new = ColorStackState.__new__(ColorStackState)
+        new = ColorStackState(BLANK)
         new.players = self.players
         new.settings = self.settings
         new.rows = self.rows

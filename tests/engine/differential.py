@@ -83,9 +83,7 @@ def case_digest(
         steps: list[Any] = []
 
         def on_step(step: Any, steps: list[Any] = steps) -> None:
-            steps.append(
-                [step.seat, game.encode_move(step.move), [repr(e) for e in step.events]]
-            )
+            steps.append([step.seat, game.encode_move(step.move), [repr(e) for e in step.events]])
 
         # the seat order rotates with the game number, so every seat plays every level
         turn = number % players
