@@ -16,36 +16,34 @@ def value(face: int) -> int:
     return 10 if face == 1 else face
 
 
+RULES = {
+    "dice_per_player": 14,
+    "target_score": 200,
+    "four_high_bonus": False,
+    "capture_penalty": False,
+    "rolled_two_penalty": False,
+    "tie_break": "extra_round",
+}
+
+
 class Game:
     def __init__(
-        self,
-        players: int,
-        *,
-        dice_per_player: int = 14,
-        target_score: int = 200,
-        four_high_bonus: bool = False,
-        capture_penalty: bool = False,
-        rolled_two_penalty: bool = False,
-        tie_break: str = "extra_round",
-        teams: list[tuple[int, int]] | None = None,
-        first: int | None = None,
+        self, players: int, teams: list[tuple[int, int]] | None = None, **rules: Any
     ) -> None:
+        """``rules``: the house rules of :data:`RULES` that differ from their defaults;
+        ``teams``: pairs of seats."""
         self.n = players
-        self.dice = dice_per_player
-        self.target = target_score
-        self.four_high_bonus = four_high_bonus
-        self.capture_penalty = capture_penalty
-        self.rolled_two_penalty = rolled_two_penalty
-        self.tie_break = tie_break
+        self.rules = {**RULES, **rules}
+        self.dice = self.rules["dice_per_player"]
         self.teams = teams
         self.totals = [0] * players
         self.piles: list[list[Any]] = []
         self.captured: list[list[int]] = [[] for _ in range(players)]  # faces
         self.penalty = [0] * players
         self.seat: int | None = None
-        self.first = first
+        self.first: int | None = None
         self.contenders = list(range(players))
-        self.chance: str | None = "rolloff" if first is None else "dice"
+        self.chance: str | None = "rolloff"
         self.last_turns: list[int] | None = None
         self.hand: int | None = None  # the rerolled die's face, waiting to be placed
         self.over = False
@@ -114,7 +112,7 @@ class Game:
             p = self.seat
             assert p is not None
             self.chance = None
-            if face == 2 and self.rolled_two_penalty:
+            if face == 2 and self.rules["rolled_two_penalty"]:
                 self.penalty[p] -= 1
             options = self.targets(p, face)
             if not options:
@@ -127,10 +125,7 @@ class Game:
 
     # ---------------------------------------------------------------- moves
 
-    def play(self, move: tuple[Any, ...], check: bool = True) -> None:
-        """Play ``move``; with ``check``, first make sure it is legal (self-play plays
-        only moves it listed, so it does not)."""
-        assert not check or move in self.moves(), move
+    def play(self, move: tuple[Any, ...]) -> None:
         p = self.seat
         assert p is not None
         if move[0] == "place":
@@ -155,7 +150,7 @@ class Game:
                 if len(pile[1]) == 4:
                     del self.piles[i]
                     self.captured[p].append(face)
-                    if self.capture_penalty:
+                    if self.rules["capture_penalty"]:
                         for seat in range(self.n):
                             if seat != p:
                                 self.penalty[seat] -= 1
@@ -186,7 +181,7 @@ class Game:
                 scores[pile[1][-1]] += value(pile[0])
         for seat in range(self.n):
             for face in self.captured[seat]:
-                scores[seat] += value(face) * (2 if self.four_high_bonus else 1)
+                scores[seat] += value(face) * (2 if self.rules["four_high_bonus"] else 1)
         for seat in range(self.n):
             self.totals[seat] += scores[seat]
         self.seat = None
@@ -195,9 +190,9 @@ class Game:
             sides = list(self.teams)
         side_totals = [sum(self.totals[s] for s in side) for side in sides]
         best = max(side_totals)
-        if best >= self.target:
+        if best >= self.rules["target_score"]:
             leaders = [side for side, t in zip(sides, side_totals, strict=True) if t == best]
-            if len(leaders) == 1 or self.tie_break == "shared":
+            if len(leaders) == 1 or self.rules["tie_break"] == "shared":
                 self.winners = sorted(s for side in leaders for s in side)
                 self.over = True
                 return
@@ -215,6 +210,6 @@ def self_play(players: int, rng: random.Random) -> int:
             game.resolve(game.sample(rng))
         else:
             moves = game.moves()
-            game.play(moves[int(rng.random() * len(moves))], check=False)
+            game.play(moves[int(rng.random() * len(moves))])
             decisions += 1
     return decisions

@@ -212,10 +212,7 @@ class Game:
 
     # ---------------------------------------------------------------- moves
 
-    def play(self, move: tuple[Any, ...], check: bool = True) -> None:
-        """Play ``move``; with ``check``, first make sure it is legal (self-play plays
-        only moves it listed, so it does not)."""
-        assert not check or move in self.moves(), move
+    def play(self, move: tuple[Any, ...]) -> None:
         p = self.seat
         assert p is not None
         kind = move[0]
@@ -235,7 +232,7 @@ class Game:
         elif kind == "block":
             self.hands[p].remove("Crash")
             self.stack.append("Crash")
-            self.end_turn(p, blocked=True)
+            self.end_turn(p, "block")
         elif kind == "take":
             self.after_draw, self.reshuffled = "take", False
             self.draw(3)
@@ -263,7 +260,7 @@ class Game:
         card = cards[0]
         if is_number(card):
             self.colour, self.number = cards[-1][0], number(cards[-1])
-            self.end_turn(p, skip=bonus == "skip", gain_pass=bonus == "pass")
+            self.end_turn(p, bonus or "")
         elif card == "Flip":
             self.up = not self.up
             self.end_turn(p)
@@ -276,20 +273,14 @@ class Game:
             self.snatch = (target, count)
             self.chance = "took"
         else:
-            self.end_turn(p, skip=card == "Freeze", crash=card == "Crash")
+            self.end_turn(p, {"Freeze": "skip", "Crash": "crash"}.get(card, ""))
 
-    def end_turn(
-        self,
-        p: int,
-        *,
-        skip: bool = False,
-        crash: bool = False,
-        blocked: bool = False,
-        gain_pass: bool = False,
-    ) -> None:
+    def end_turn(self, p: int, effect: str = "") -> None:
+        """``p``'s turn is over; ``effect``: ``skip`` (a Freeze or the bonus), ``crash``,
+        ``block`` or ``pass`` (the bonus draw pass)."""
         self.turns += 1
         self.crash = None
-        if gain_pass:
+        if effect == "pass":
             self.passes[p] += 1
         if not self.hands[p]:
             self.finish([p])
@@ -298,8 +289,8 @@ class Game:
             fewest = min(len(h) for h in self.hands)
             self.finish([s for s in range(self.n) if len(self.hands[s]) == fewest])
             return
-        nxt = (p + (2 if skip else 1)) % self.n
-        if crash or (blocked and self.n > 2):
+        nxt = (p + (2 if effect == "skip" else 1)) % self.n
+        if effect == "crash" or (effect == "block" and self.n > 2):
             self.crash = nxt
         self.seat = nxt
         self.phase = "turn"
@@ -322,8 +313,8 @@ def self_play(players: int, rng: random.Random) -> int:
             continue
         moves = game.moves()
         if len(moves) == 1:
-            game.play(moves[0], check=False)
+            game.play(moves[0])
         else:
-            game.play(moves[int(rng.random() * len(moves))], check=False)
+            game.play(moves[int(rng.random() * len(moves))])
             decisions += 1
     return decisions
