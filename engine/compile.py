@@ -32,7 +32,8 @@ def compiler_available() -> bool:
     return shutil.which(cc) is not None and include.exists()
 
 
-def sources(root: Path) -> list[str]:
+def sources() -> list[str]:
+    """The source files of the modules to compile, relative to the project's root."""
     return [str(Path(*name.split("."))) + ".py" for name in COMPILED_MODULES]
 
 
@@ -57,18 +58,14 @@ def build(root: Path, *, quiet: bool = True) -> list[Path]:
     env = dict(os.environ, MYPYC_OPT_LEVEL="3")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     subprocess.run(
-        [sys.executable, "-c", _SETUP, str(temp), *sources(root)],
+        [sys.executable, "-c", _SETUP, str(temp), *sources()],
         cwd=root,
         env=env,
         check=True,
         stdout=subprocess.DEVNULL if quiet else None,
         stderr=subprocess.PIPE if quiet else None,
     )
-    return (
-        [p for p in root.glob("*__mypyc*")] + [root / Path(p).relative_to(ROOT) for p in built()]
-        if root == ROOT
-        else sorted(root.rglob("*.so"))
-    )
+    return sorted([*root.glob("*__mypyc*"), *(root / "engine").rglob("*.so")])
 
 
 def clean(root: Path = ROOT) -> list[Path]:
