@@ -1,24 +1,39 @@
-"""``python -m engine.bench [--game NAME]``: random self-play through the game interface.
+"""``python -m engine.bench [--game NAME|all]``: random self-play, engine against reference.
 
 Plays whole games between random players for a few seconds on one core, exactly as a
 host drives any game (:mod:`engine.flow`, the table loop: chance outcomes from the RNG,
 forced moves played by the table, every decision by the game's ``random`` AI), and
-prints games/s and decisions/s. The last line is ``N games/s``. Stack: 4 players to 200;
-Stack Up!: 4 players (``--players`` changes it).
+prints games/s and decisions/s. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
+changes it); Color Stack: 2 players, light board.
+
+Then it plays the same games with the game's naive reference implementation
+(:mod:`engine.reference`: straightforward code from the rule book) and, when the engine
+has a compiled build (``python -m engine.compile``), with the engine both compiled and
+pure (``STACKBOT_ENGINE=pure``, in a process of its own). Engine and reference take turns
+of a quarter second on the same core, so that a change in the machine's load slows both
+alike; it prints games/s of each and the engine's speed as a multiple of the reference's.
+The last line of a game's block is ``N games/s`` (the engine as it runs here);
+``--only-engine`` measures the engine alone, as before.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
-from engine import games
+from engine import games, native
 from engine.flow import play_out
 from engine.game import Game
 
 NAMES = ("north", "east", "south", "west", "nw", "ne", "se", "sw")
+SLICE = 0.25  # seconds of one turn of side_by_side
+DEFAULT_PLAYERS = {"stack": 4, "stackup": 4, "colorstack": 2}
 
 
 def play_one(game: Game[Any], players: int, rng: random.Random, choose: Any) -> int:
@@ -27,29 +42,119 @@ def play_one(game: Game[Any], players: int, rng: random.Random, choose: Any) -> 
     return play_out(game, state, [choose] * players, rng)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
-    parser.add_argument("--players", type=int, default=4, help="seats at the table")
-    parser.add_argument("--seconds", type=float, default=5.0, help="how long to play")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the chance outcomes")
-    args = parser.parse_args(argv)
-    game = games.get(args.game)
-    if not game.min_players <= args.players <= game.max_players:
-        parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
-    rng = random.Random(args.seed)
+def _engine_player(game: Game[Any], players: int) -> Callable[[random.Random], int]:
     choose = game.make_ai("random").choose
+    return lambda rng: play_one(game, players, rng, choose)
+
+
+def _reference_player(name: str, players: int) -> Callable[[random.Random], int]:
+    from engine.reference import colorstack, stack, stackup
+
+    if name == "stack":
+        return lambda rng: stack.self_play(players, rng)
+    if name == "stackup":
+        return lambda rng: stackup.self_play(players, rng)
+    return colorstack.self_play
+
+
+def measure(
+    one: Callable[[random.Random], int], seconds: float, seed: int
+) -> tuple[int, int, float]:
+    """Play games with ``one`` for ``seconds``; returns games, decisions and the time taken."""
+    rng = random.Random(seed)
     played = decisions = 0
     start = time.perf_counter()
-    deadline = start + args.seconds
+    deadline = start + seconds
     while time.perf_counter() < deadline:
-        decisions += play_one(game, args.players, rng, choose)
+        decisions += one(rng)
         played += 1
-    elapsed = time.perf_counter() - start
+    return played, decisions, time.perf_counter() - start
+
+
+def side_by_side(
+    players: dict[str, Callable[[random.Random], int]], seconds: float, seed: int
+) -> dict[str, tuple[int, int, float]]:
+    """Measure each of ``players`` for ``seconds`` in all, in turns of a quarter second
+    (so a machine whose load changes slows each alike); games, decisions, time of each."""
+    rngs = {name: random.Random(seed) for name in players}
+    totals = {name: [0, 0, 0.0] for name in players}
+    while min(t[2] for t in totals.values()) < seconds:
+        for name, one in players.items():
+            rng, total = rngs[name], totals[name]
+            start = time.perf_counter()
+            deadline = start + SLICE
+            while True:
+                total[1] += one(rng)
+                total[0] += 1
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            total[2] += now - start
+    return {name: (int(t[0]), int(t[1]), t[2]) for name, t in totals.items()}
+
+
+def _pure_child(args: argparse.Namespace) -> dict[str, float]:
+    """games/s of the pure engine and of the reference, measured side by side in a
+    process that ignores the compiled build."""
+    env = dict(os.environ, **{native.ENV: "pure"})
+    command = [sys.executable, "-m", "engine.bench", "--game", args.game]
+    command += ["--players", str(args.players), "--seconds", str(args.seconds)]
+    command += ["--seed", str(args.seed), "--no-pure"]
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        if line.startswith(RATE):
+            label, rate = line[len(RATE) :].split(":")
+            figures[label.strip()] = float(rate.split()[0])
+    return figures
+
+
+RATE = "rate "
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", choices=(*games.names(), "all"), default=games.DEFAULT)
+    parser.add_argument("--players", type=int, help="seats at the table (default per game)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="how long to play, each")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the chance outcomes")
+    parser.add_argument(
+        "--only-engine", action="store_true", help="measure the engine alone (no reference)"
+    )
+    parser.add_argument("--no-pure", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.game == "all":
+        for name in games.names():
+            main([*(argv if argv is not None else sys.argv[1:]), "--game", name])
+        return
+    game = games.get(args.game)
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, game.min_players)
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
+    build = native.running()
+    contenders = {"engine": _engine_player(game, args.players)}
+    if not args.only_engine:
+        contenders["reference"] = _reference_player(args.game, args.players)
+    results = side_by_side(contenders, args.seconds, args.seed)
+    played, decisions, elapsed = results["engine"]
     what = f"{game.title} games of {args.players} random players"
-    print(f"{played} {what} in {elapsed:.2f} s (seed {args.seed})")
+    print(f"{played} {what} in {elapsed:.2f} s (seed {args.seed}, engine {build})")
     print(f"{decisions / played:.1f} decisions per game")
     print(f"{decisions / elapsed:,.0f} turns/s")
+    if not args.only_engine:
+        rates = {name: r[0] / r[2] for name, r in results.items()}
+        ref = rates["reference"]
+        print(f"{RATE}engine {build}: {rates['engine']:.1f} games/s")
+        print(f"{RATE}reference: {ref:.1f} games/s")
+        print(f"engine {build} = {rates['engine'] / ref:.1f}x reference (side by side)")
+        if build == "compiled" and not args.no_pure:
+            pure = _pure_child(args)
+            ratio = pure["engine pure"] / pure["reference"]
+            print(
+                f"engine pure = {ratio:.1f}x reference (side by side, in a process of its own:"
+                f" {pure['engine pure']:.1f} against {pure['reference']:.1f} games/s)"
+            )
     print(f"{played / elapsed:.0f} games/s")
 
 

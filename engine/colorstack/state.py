@@ -67,9 +67,9 @@ from engine.colorstack.board import (
     cards_problem,
     deal_cards,
     die_name,
+    open_ends,
     other_colours,
     reach,
-    reach_bits,
     rows_of,
     square_name,
     start_colours,
@@ -90,6 +90,7 @@ from engine.colorstack.moves import (
 from engine.colorstack.rules import PLAYERS, REPETITIONS, ColorStackSettings, settings_error
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
+from engine.native import BLANK
 
 STATE_FORMAT = 1
 FOUR_COLOURS, RESIGNATION, REPETITION, TURN_LIMIT = (
@@ -201,6 +202,8 @@ class ColorStackState:
 
     def __init__(self, players: Sequence[str], settings: ColorStackSettings | None = None) -> None:
         """Seat ``players`` under ``settings``; the game waits for its ``Setup`` (chance)."""
+        if players is BLANK:
+            return  # copy() and from_dict() fill it in
         players = tuple(players)
         check_players(players)
         self.players = players
@@ -459,17 +462,14 @@ class ColorStackState:
             row = _MOVES[sq]
             mine = masks[sq]
             strong = STRONGER[n]
-            for end, bit, paths in reach_bits(rows, sq, n):
+            for end, bit in open_ends(rows, sq, n, blocked):
                 if blocked & bit:
                     if first or not occ & bit or not strong[cells[end][-1] & 7]:
                         continue  # black, the first-turn ban, or too weak
                     theirs = masks[end]
                     if mine & theirs and mine | theirs != ALL_COLOURS:
                         continue
-                for m in paths:
-                    if not m & blocked:
-                        append(row[end])
-                        break
+                append(row[end])
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._legal_key = key
@@ -666,9 +666,17 @@ class ColorStackState:
     def apply(self, move: AnyMove, *, by: int | None = None) -> list[Event]:
         """Play ``move`` (a set, a move, a resignation, or the set-up chance outcome);
         returns ``TurnEnded(seat)`` for a turn and ``GameEnded()`` when the game ends."""
-        err = self.refusal(move, by)
-        if err is not None:
-            raise err
+        # A move legal_moves listed for this very position is legal: only the seat asking
+        # is checked (the list is kept by position key, see legal_moves).
+        if not (
+            self.ended_by is None
+            and self._legal_key == (self._hash, self.turns == 0)
+            and (by is None or by == self.to_move)
+            and move in self._legal
+        ):
+            err = self.refusal(move, by)
+            if err is not None:
+                raise err
         if isinstance(move, Setup):
             self._set_up(move)
             return []
@@ -826,7 +834,7 @@ class ColorStackState:
 
     def copy(self) -> ColorStackState:
         """An independent copy (the board, the repetition counts and the log)."""
-        new = ColorStackState.__new__(ColorStackState)
+        new = ColorStackState(BLANK)
         new.players = self.players
         new.settings = self.settings
         new.rows = self.rows

@@ -15,6 +15,7 @@ from typing import Any, Self
 
 from engine.errors import IllegalMoveError, IllegalReason, Target
 from engine.game import NO_EVENTS, Decision, Event, GameEnded, Outcome, RoundEnded, TurnEnded
+from engine.native import BLANK
 from engine.stack.moves import (
     FACES,
     PLACES,
@@ -154,6 +155,8 @@ class StackState:
         Without ``first`` the game opens with the roll-off for first player; with it, that
         seat starts round 1 (as when replaying a record, which names the roll-off's winner).
         """
+        if players is BLANK:
+            return  # from_dict() fills it in
         players = tuple(players)
         rules = rules or StackRules()
         check_setup(players, rules)
@@ -814,7 +817,7 @@ class StackState:
         try:
             if data["format"] != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data['format']!r}")
-            self = cls.__new__(cls)
+            self = cls(BLANK)
             self.players = tuple(data["players"])
             self.rules = StackRules.model_validate(data["rules"])
             check_setup(self.players, self.rules)

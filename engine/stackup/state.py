@@ -46,6 +46,7 @@ from pydantic import ValidationError
 
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
+from engine.native import BLANK
 from engine.stackup.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
@@ -57,6 +58,7 @@ from engine.stackup.cards import (
     FULL_DECK,
     HIGHEST,
     LOWEST,
+    NUMBER_CARDS,
     NUMBER_OF,
     SNATCH,
     SWITCH,
@@ -129,6 +131,38 @@ TURN_KINDS = ("play", "block", "take", "pass", "draw")
 
 _NOT_LAST = (FLIP, FREEZE, SNATCH)  # special cards that may not be a player's last card
 _SPECIAL_PLAYS = {s: Play((s,)) for s in (FLIP, FREEZE, CRASH)}
+
+
+def _run_plays(bonus: str | None) -> dict[tuple[Card, int], list[Play]]:
+    """``table[(card, step)][k - 1]``: the number play of ``k`` cards from ``card`` on,
+    stepping by ``step`` (1 up, -1 down) in its colour, as far as the numbers go."""
+    table = {}
+    for card in NUMBER_CARDS:
+        for step in (1, -1):
+            run = [card]
+            while LOWEST <= NUMBER_OF[run[-1]] + step <= HIGHEST:
+                run.append(run[-1] + step)
+            table[(card, step)] = [Play(tuple(run[:k]), bonus) for k in range(1, len(run) + 1)]
+    return table
+
+
+# Every play a hand can make, made once (listing the legal plays allocates only the list).
+_RUNS = _run_plays(None)
+_RUNS_PASS = _run_plays("pass")
+_RUNS_SKIP = _run_plays("skip")
+_SWITCH_PLAYS = {k: Play((SWITCH,), colour=k) for k in COLOURS}
+_SNATCH_PLAYS = {
+    (t, k): Play((SNATCH,), target=t, count=k)
+    for t in range(MAX_PLAYERS)
+    for k in range(1, MAX_SNATCH + 1)
+}
+_SWITCH_DRAWN = {k: PlayDrawn(colour=k) for k in COLOURS}
+_SNATCH_DRAWN = {
+    (t, k): PlayDrawn(target=t, count=k)
+    for t in range(MAX_PLAYERS)
+    for k in range(1, MAX_SNATCH + 1)
+}
+_FORCED = (Take, UsePass, Draw, Keep)  # the kinds of move the table plays without asking
 _EMPTY: tuple[Card, ...] = ()
 
 
@@ -240,6 +274,41 @@ def stack_words(colour: Colour, number: int, up: bool | None) -> str:
     return f"{COLOUR_NAMES[colour]} {number}{way}"
 
 
+# the attributes of a state (its __slots__), which copy() copies
+_SLOTS = (
+    "_drawing",
+    "_drew",
+    "_entry",
+    "_made",
+    "_reshuffled",
+    "_sampled",
+    "_to_draw",
+    "base",
+    "colour",
+    "crash",
+    "deck",
+    "drawn",
+    "ended_by",
+    "first",
+    "first_up",
+    "hands",
+    "log",
+    "n",
+    "number",
+    "passes",
+    "phase",
+    "pile",
+    "players",
+    "seat",
+    "settings",
+    "snatch",
+    "stack",
+    "turns",
+    "up",
+    "winners",
+)
+
+
 class StackUpState:
     """A game of Stack Up!: hands, stack, draw pile, whose turn and what they must decide.
 
@@ -248,36 +317,7 @@ class StackUpState:
     nothing. ``sample_chance`` draws the pending chance outcome from an injected RNG.
     """
 
-    __slots__ = (
-        "_drawing",
-        "_drew",
-        "_entry",
-        "_reshuffled",
-        "_to_draw",
-        "base",
-        "colour",
-        "crash",
-        "deck",
-        "drawn",
-        "ended_by",
-        "first",
-        "first_up",
-        "hands",
-        "log",
-        "n",
-        "number",
-        "passes",
-        "phase",
-        "pile",
-        "players",
-        "seat",
-        "settings",
-        "snatch",
-        "stack",
-        "turns",
-        "up",
-        "winners",
-    )
+    __slots__ = _SLOTS
 
     players: tuple[str, ...]
     settings: StackUpSettings
@@ -304,12 +344,17 @@ class StackUpState:
     ended_by: str | None
     _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
     _drew: list[Card]  # cards drawn so far this turn
+    # the moves legal_moves / automatic listed for the state as it is (None: not yet)
+    _made: tuple[PlayerMove, ...] | None
+    _sampled: ChanceMove | None  # the chance outcome sample_chance drew for it
     _reshuffled: tuple[Card, ...] | None  # this turn's rebuilt pile
     _to_draw: int  # cards still to draw after a reshuffle
     _drawing: str | None  # "take" or "draw": why cards are being drawn
 
     def __init__(self, players: Sequence[str], settings: StackUpSettings | None = None) -> None:
         """Seat ``players`` (clockwise) under ``settings``; the game waits for its ``Deal``."""
+        if players is BLANK:
+            return  # copy() and from_dict() fill it in
         players = tuple(players)
         check_players(players)
         self.players = players
@@ -332,6 +377,8 @@ class StackUpState:
         self.turns = 0
         self.drawn = None
         self.snatch = None
+        self._made = None
+        self._sampled = None
         self.log = []
         self.winners = None
         self.ended_by = None
@@ -501,37 +548,38 @@ class StackUpState:
                     continue
                 previous = c
                 if c == SWITCH:
-                    out.extend(Play((SWITCH,), colour=k) for k in COLOURS if k != colour)
+                    for k in COLOURS:
+                        if k != colour:
+                            append(_SWITCH_PLAYS[k])
                 elif c == CRASH:
                     append(_SPECIAL_PLAYS[CRASH])
                 elif size > 1:
                     if c == SNATCH:
                         for t in self.snatch_targets(seat):
-                            out.extend(
-                                Play((SNATCH,), target=t, count=k) for k in self.snatch_counts(t)
-                            )
+                            for k in self.snatch_counts(t):
+                                append(_SNATCH_PLAYS[(t, k)])
                     else:
                         append(_SPECIAL_PLAYS[c])
                 continue
             if COLOUR_OF[c] != colour and NUMBER_OF[c] != wanted:
                 continue
-            seq = [c]
-            card, num = c, NUMBER_OF[c]
+            key = (c, step)
+            plain = _RUNS[key]
+            longest = len(plain)
+            card = c
+            k = 1
             while True:
-                k = len(seq)
-                cards = tuple(seq)
                 if k >= BONUS_LENGTH and k < size:
-                    append(Play(cards, "pass"))
-                    append(Play(cards, "skip"))
+                    append(_RUNS_PASS[key][k - 1])
+                    append(_RUNS_SKIP[key][k - 1])
                 else:
-                    append(Play(cards))
-                num += step
-                if not LOWEST <= num <= HIGHEST:
+                    append(plain[k - 1])
+                if k == longest:
                     break
                 card += step
                 if card not in hand:
                     break
-                seq.append(card)
+                k += 1
         return out
 
     def drawn_playable(self) -> bool:
@@ -553,10 +601,10 @@ class StackUpState:
         card = self.drawn
         assert card is not None and self.seat is not None
         if card == SWITCH:
-            return [PlayDrawn(colour=k) for k in COLOURS if k != self.colour]
+            return [_SWITCH_DRAWN[k] for k in COLOURS if k != self.colour]
         if card == SNATCH:
             return [
-                PlayDrawn(target=t, count=k)
+                _SNATCH_DRAWN[(t, k)]
                 for t in self.snatch_targets(self.seat)
                 for k in self.snatch_counts(t)
             ]
@@ -565,6 +613,12 @@ class StackUpState:
     def legal_moves(self) -> list[PlayerMove]:
         """Every complete legal decision of the seat to act, distinct, in a fixed order
         (empty at a chance outcome and after the game)."""
+        made = self._made
+        if made is None:
+            made = self._made = tuple(self._list_moves())
+        return list(made)
+
+    def _list_moves(self) -> list[PlayerMove]:
         phase, p = self.phase, self.seat
         if p is None:
             return []
@@ -587,19 +641,14 @@ class StackUpState:
         """The move the table plays now without asking, or ``None``.
 
         A stuck turn (``UsePass`` or ``Draw``), keeping a drawn card that cannot be played
-        (or no card at all), and a take by a player who holds no Crash.
+        (or no card at all), and a take by a player who holds no Crash: each the only legal
+        move of its decision (the moves listed here are kept for :meth:`legal_moves`).
         """
-        phase, p = self.phase, self.seat
-        if p is None:
-            return None
-        if phase == TURN:
-            if self.crash == p:
-                return None if CRASH in self.hands[p] else TAKE
-            if self.has_play(p):
-                return None
-            return USE_PASS if self.passes[p] else DRAW
-        if phase == DRAWN and not self.drawn_playable():
-            return KEEP
+        made = self._made
+        if made is None:
+            made = self._made = tuple(self._list_moves())
+        if len(made) == 1 and isinstance(made[0], _FORCED):
+            return made[0]
         return None
 
     def is_legal(self, move: Move) -> bool:
@@ -950,9 +999,18 @@ class StackUpState:
         ``by``, when given, is the seat asking; anyone but the seat to act is refused.
         Raises :class:`IllegalMoveError` and changes nothing when the move is not legal now.
         """
-        err = self.refusal(move, by)
-        if err is not None:
-            raise err
+        # A move the engine made for this very state (listed by legal_moves or automatic,
+        # or drawn by sample_chance) is legal: only the seat asking is checked.
+        made = self._made
+        if not (
+            (by is None and move is self._sampled)
+            or (made is not None and (by is None or by == self.seat) and move in made)
+        ):
+            err = self.refusal(move, by)
+            if err is not None:
+                raise err
+        self._made = None
+        self._sampled = None
         kind = type(move)
         p = self.seat
         if kind is Play:
@@ -1032,6 +1090,10 @@ class StackUpState:
         to start the stack; a Snatch takes random cards of its target's hand; a reshuffle
         is the rebuilt pile in a random order.
         """
+        outcome = self._sampled = self._sample(rng)
+        return outcome
+
+    def _sample(self, rng: random.Random) -> ChanceMove:
         phase = self.phase
         if phase == SNATCH_CARDS:
             assert self.snatch is not None
@@ -1254,7 +1316,7 @@ class StackUpState:
         try:
             if data["format"] != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data['format']!r}")
-            self = cls.__new__(cls)
+            self = cls(BLANK)
             players = tuple(data["players"])
             check_players(players)
             self.players = players
@@ -1315,12 +1377,14 @@ class StackUpState:
             raise ValueError("not a saved Stack Up! state: its cards are not the 80 cards")
         if len(self.passes) != self.n or (self.stack and not 0 <= self.base < len(self.stack)):
             raise ValueError("not a saved Stack Up! state: passes or stack out of shape")
+        self._made = None
+        self._sampled = None
         return self
 
     def copy(self) -> Self:
         """An independent copy of this state."""
-        other = type(self).__new__(type(self))
-        for slot in StackUpState.__slots__:
+        other = type(self)(BLANK)
+        for slot in _SLOTS:
             setattr(other, slot, getattr(self, slot))
         other.hands = [list(h) for h in self.hands]
         other.pile = list(self.pile)
