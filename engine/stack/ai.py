@@ -187,13 +187,19 @@ AI_LEVELS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
 }
+LEVELS = (*AI_LEVELS, "expert")  # easiest first
 
 
 def make_ai(level: str) -> AIPlayer:
-    """The AI player called ``level`` (``random`` or ``greedy``)."""
+    """The AI player called ``level``: ``random``, ``greedy`` or ``expert`` (a search,
+    :mod:`engine.stack.expert`, loaded on first use)."""
+    if level == "expert":
+        from engine.stack.expert import make_expert
+
+        return make_expert()
     try:
         return AI_LEVELS[level]()
     except KeyError:
         raise ValueError(
-            f"There is no AI level {level!r}; choose from {', '.join(AI_LEVELS)}."
+            f"There is no AI level {level!r}; choose from {', '.join(LEVELS)}."
         ) from None

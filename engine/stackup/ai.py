@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.game import AIPlayer
 from engine.stackup.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
@@ -263,13 +264,19 @@ AI_LEVELS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
 }
+LEVELS = (*AI_LEVELS, "expert")  # easiest first
 
 
-def make_ai(level: str) -> RandomPlayer | GreedyPlayer:
-    """The AI player called ``level`` (``random`` or ``greedy``)."""
+def make_ai(level: str) -> AIPlayer[StackUpState]:
+    """The AI player called ``level``: ``random``, ``greedy`` or ``expert`` (a search,
+    :mod:`engine.stackup.expert`, loaded on first use)."""
+    if level == "expert":
+        from engine.stackup.expert import make_expert
+
+        return make_expert()
     try:
         return AI_LEVELS[level]()
     except KeyError:
         raise ValueError(
-            f"There is no AI level {level!r}; choose from {', '.join(AI_LEVELS)}."
+            f"There is no AI level {level!r}; choose from {', '.join(LEVELS)}."
         ) from None

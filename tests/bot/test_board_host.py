@@ -409,7 +409,7 @@ async def test_an_ai_level_the_tables_game_lacks_is_refused_naming_its_levels(
     service: TableService,
 ) -> None:
     await service.new_table(GUILD, 1, ANN, {})  # Stack
-    with refused(match=r"^Stack has no `slow` AI; its levels are random, greedy\.$"):
+    with refused(match=r"^Stack has no `slow` AI; its levels are random, greedy, expert\.$"):
         await service.add_ai(1, ANN, "slow")
     assert len(service.table_in(1).info.seats) == 1
 

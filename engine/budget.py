@@ -1,0 +1,115 @@
+"""A searching AI's per-move budget (seconds on a clock, or a number of nodes), and the
+sampling loop of the experts of the games of chance.
+
+Every expert (Stack's, Stack Up!'s, Color Stack's) searches within one: ``seconds``
+(default 1) for play, or ``nodes`` for reproducible play and tests — a node budget ignores
+the clock entirely, so the same position, budget and random source give the same move on
+any machine, however loaded.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+M = TypeVar("M")
+
+DEFAULT_BUDGET = 1.0  # seconds a move
+
+
+class Budget:
+    """Counts a search's nodes and says when its budget is spent."""
+
+    __slots__ = ("deadline", "limit", "nodes")
+
+    def __init__(self, seconds: float = DEFAULT_BUDGET, nodes: int | None = None) -> None:
+        check_budget(seconds, nodes)
+        self.nodes = 0
+        self.limit = nodes
+        self.deadline = None if nodes is not None else time.perf_counter() + seconds
+
+    def spend(self, nodes: int) -> None:
+        """Count ``nodes`` more nodes searched."""
+        self.nodes += nodes
+
+    @property
+    def spent(self) -> bool:
+        """Whether the search should stop now."""
+        if self.limit is not None:
+            return self.nodes >= self.limit
+        assert self.deadline is not None
+        return time.perf_counter() >= self.deadline
+
+
+def check_budget(seconds: float, nodes: int | None) -> None:
+    """Refuse a budget that is not one (``ValueError`` naming it)."""
+    if not seconds > 0:
+        raise ValueError(f"the expert's budget is a positive number of seconds, not {seconds!r}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"the expert's node budget is at least 1, not {nodes!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Sampled(Generic[M]):
+    """A move's play-outs: their mean value, and how far above the ``prior`` move's it is
+    in standard errors of the paired difference (0 for the prior itself)."""
+
+    move: M
+    mean: float
+    lead: float
+
+
+def rank_by_sampling(
+    moves: Sequence[M],
+    sample: Callable[[int, int], float],
+    rng: random.Random,
+    budget: Budget,
+    prior: int = 0,
+) -> tuple[list[Sampled[M]], int]:
+    """Every move of ``moves`` sampled over rounds, best mean first, and the rounds played.
+
+    ``sample(i, seed)`` plays move ``i`` out once with the chance (and, in a game of hidden
+    cards, the unseen cards) drawn from ``seed``, charging ``budget`` for its nodes; every
+    move of a round gets the same seed (common random numbers: the moves are compared on
+    equal luck, and each one's lead over move ``prior`` is a paired difference). Rounds go
+    on until ``budget`` is spent — checked between rounds, so a node budget gives the same
+    ranking for the same ``rng`` — and there is at least one.
+    """
+    count = len(moves)
+    totals = [0.0] * count
+    diffs = [0.0] * count  # sums of (value - prior's value) and of its square
+    squares = [0.0] * count
+    rounds = 0
+    while not rounds or not budget.spent:
+        seed = rng.getrandbits(64)
+        values = [sample(i, seed) for i in range(count)]
+        base = values[prior]
+        for i, v in enumerate(values):
+            totals[i] += v
+            d = v - base
+            diffs[i] += d
+            squares[i] += d * d
+        rounds += 1
+    out = []
+    for i in sorted(range(count), key=lambda i: -totals[i]):
+        mean_diff = diffs[i] / rounds
+        var = max(0.0, squares[i] / rounds - mean_diff * mean_diff)
+        if i == prior or rounds < 2:
+            lead = 0.0
+        elif var == 0.0:
+            lead = math.copysign(math.inf, mean_diff) if mean_diff else 0.0
+        else:
+            lead = mean_diff / math.sqrt(var / (rounds - 1))
+        out.append(Sampled(moves[i], totals[i] / rounds, lead))
+    return out, rounds
+
+
+def pick(ranked: Sequence[Sampled[M]], prior: M, confidence: float) -> M:
+    """The best-sampled move when it leads ``prior`` by at least ``confidence`` standard
+    errors, else ``prior`` (a few noisy play-outs do not overrule a sound heuristic)."""
+    best = ranked[0]
+    return best.move if best.lead >= confidence else prior
