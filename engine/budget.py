@@ -77,14 +77,14 @@ def rank_by_sampling(
     move of a round gets the same seed (common random numbers: the moves are compared on
     equal luck, and each one's lead over move ``prior`` is a paired difference). Rounds go
     on until ``budget`` is spent — checked between rounds, so a node budget gives the same
-    ranking for the same ``rng`` — and there is at least one.
+    ranking for the same ``rng`` — and there are at least two (a lead needs a spread).
     """
     count = len(moves)
     totals = [0.0] * count
     diffs = [0.0] * count  # sums of (value - prior's value) and of its square
     squares = [0.0] * count
     rounds = 0
-    while not rounds or not budget.spent:
+    while rounds < 2 or not budget.spent:
         seed = rng.getrandbits(64)
         values = [sample(i, seed) for i in range(count)]
         base = values[prior]

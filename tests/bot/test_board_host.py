@@ -421,6 +421,11 @@ def test_addbot_offers_every_hosted_games_ai_levels(monkeypatch: pytest.MonkeyPa
     for played in hosted.all_games():
         assert set(played.game.ai_levels) <= set(levels)
     assert {"random", "greedy", "slow"} <= set(levels)
+    named = {choice.value: choice.name for choice in level_choices()}
+    assert named["random"].startswith("random (easy")
+    assert named["greedy"].startswith("greedy (fair")
+    assert named["expert"].startswith("expert (strong")
+    assert all(len(name) <= 100 for name in named.values())  # Discord's limit for a choice
 
 
 # ---------------------------------------------------------------------------- Color Stack

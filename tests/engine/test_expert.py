@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine.budget import Budget
-from engine.stack.ai import GreedyPlayer, NoMoveError, make_ai
+from engine.budget import Budget, Sampled, pick
+from engine.stack.ai import NoMoveError, make_ai
 from engine.stack.expert import WON, ExpertPlayer, evaluate
 from engine.stack.game import StackGame
 from engine.stack.moves import Stack
@@ -80,7 +80,14 @@ def test_the_expert_has_no_move_at_a_chance_node() -> None:
         ExpertPlayer(nodes=10).choose(state, random.Random(0))
 
 
-def test_with_too_small_a_budget_to_compare_moves_it_plays_the_greedy_move() -> None:
+def test_a_sampled_move_overrules_the_greedy_one_only_by_a_clear_lead() -> None:
+    ranked = [Sampled("bold", 0.9, 0.4), Sampled("greedy", 0.8, 0.0)]
+    assert pick(ranked, "greedy", 0.5) == "greedy"
+    assert pick([Sampled("bold", 0.9, 2.0), *ranked[1:]], "greedy", 0.5) == "bold"
+
+
+def test_even_the_smallest_node_budget_compares_the_moves_over_two_rounds() -> None:
     state = _midgame(2)
-    greedy = GreedyPlayer().best(state).move
-    assert ExpertPlayer(nodes=1).choose(state, random.Random(3)) == greedy
+    sampled, _ = ExpertPlayer(nodes=1).scores(state, random.Random(3))
+    assert len(sampled) == len(state.legal_moves())
+    assert any(s.lead != 0 for s in sampled)  # a spread: two rounds were played
