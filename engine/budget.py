@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 M = TypeVar("M")
 
@@ -113,3 +113,71 @@ def pick(ranked: Sequence[Sampled[M]], prior: M, confidence: float) -> M:
     errors, else ``prior`` (a few noisy play-outs do not overrule a sound heuristic)."""
     best = ranked[0]
     return best.move if best.lead >= confidence else prior
+
+
+class Seated(Protocol):
+    """A game state as an expert sees it: whose decision it is (``None``: nobody's)."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+
+S = TypeVar("S", bound=Seated)
+
+
+def limit_words(budget: float, nodes: int | None) -> str:
+    """A searching AI's limit as its ``repr`` shows it: ``nodes=300`` or ``budget=1.0``."""
+    return f"nodes={nodes}" if nodes is not None else f"budget={budget}"
+
+
+class SampledExpert(Generic[S, M]):
+    """An expert that samples play-outs (:func:`rank_by_sampling`) within ``budget``
+    seconds or exactly ``nodes`` nodes a move, and plays the best-sampled move when it
+    leads the heuristic's by :attr:`confidence` standard errors (:func:`pick`). A game's
+    expert says which moves to sample (:meth:`candidates`) and how to play one out
+    (:meth:`sampler`); ``no_move`` is the game's error for a state with no decision."""
+
+    level = "expert"
+    confidence = 1.0
+    no_move: type[Exception] = ValueError
+
+    def __init__(self, budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> None:
+        check_budget(budget, nodes)
+        self.budget = budget
+        self.nodes = nodes
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__module__}.{type(self).__name__}({limit_words(self.budget, self.nodes)})"
+        )
+
+    def choose(self, state: S, rng: random.Random) -> M:
+        ranked, prior = self.scores(state, rng)
+        return pick(ranked, prior, self.confidence)
+
+    def scores(self, state: S, rng: random.Random) -> tuple[list[Sampled[M]], M]:
+        """The candidate moves sampled (best mean first), and the heuristic's move (the
+        state is not changed)."""
+        seat = state.current_player
+        found = None if seat is None else self.candidates(state)
+        if seat is None or found is None:
+            raise self.no_move("There is no move to choose.")
+        moves, prior = found
+        if len(moves) == 1:
+            return [Sampled(moves[0], 0.0, 0.0)], prior
+        budget = Budget(self.budget, self.nodes)
+        sample = self.sampler(state, seat, moves, budget)
+        ranked, _ = rank_by_sampling(moves, sample, rng, budget, moves.index(prior))
+        return ranked, prior
+
+    def candidates(self, state: S) -> tuple[list[M], M] | None:
+        """The moves worth sampling (in the legal order) and the heuristic's move among
+        them; ``None`` when there is no move."""
+        raise NotImplementedError
+
+    def sampler(
+        self, state: S, seat: int, moves: list[M], budget: Budget
+    ) -> Callable[[int, int], float]:
+        """``sample(i, seed)`` for :func:`rank_by_sampling`: move ``i`` played out once for
+        ``seat``, its value, its nodes charged to ``budget``."""
+        raise NotImplementedError

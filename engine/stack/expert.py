@@ -26,8 +26,9 @@ node budget gives the same move for the same random source on any machine.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from engine.budget import DEFAULT_BUDGET, Budget, Sampled, check_budget, pick, rank_by_sampling
+from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
 from engine.stack.ai import GreedyPlayer, NoMoveError
 from engine.stack.moves import PlayerMove, face_value
 from engine.stack.state import Phase, StackState
@@ -82,46 +83,30 @@ def _reach(state: StackState, seat: int, side: tuple[int, ...]) -> float:
     return REACH * reach - EXPOSED * exposed
 
 
-class ExpertPlayer:
+class ExpertPlayer(SampledExpert[StackState, PlayerMove]):
     """Stack's expert: sampled play-outs of every move to its next turn (the module's
     description), within ``budget`` seconds or exactly ``nodes`` nodes a move."""
 
-    level = "expert"
+    confidence = CONFIDENCE
+    _greedy = GreedyPlayer()
 
-    def __init__(self, budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> None:
-        check_budget(budget, nodes)
-        self.budget = budget
-        self.nodes = nodes
-        self._greedy = GreedyPlayer()
+    no_move = NoMoveError
 
-    def __repr__(self) -> str:
-        limit = f"nodes={self.nodes}" if self.nodes is not None else f"budget={self.budget}"
-        return f"StackExpert({limit})"
-
-    def choose(self, state: StackState, rng: random.Random) -> PlayerMove:
-        ranked, prior = self.scores(state, rng)
-        return pick(ranked, prior, CONFIDENCE)
-
-    def scores(
-        self, state: StackState, rng: random.Random
-    ) -> tuple[list[Sampled[PlayerMove]], PlayerMove]:
-        """Every legal move sampled (best mean first), and the greedy player's move."""
-        me = state.current
+    def candidates(self, state: StackState) -> tuple[list[PlayerMove], PlayerMove] | None:
+        """Every legal move, and the greedy player's."""
         moves = state.legal_moves()
-        if me is None or not moves:
-            raise NoMoveError("There is no move to choose.")
-        prior = self._greedy.best(state).move
-        if len(moves) == 1:
-            return [Sampled(moves[0], 0.0, 0.0)], prior
-        budget = Budget(self.budget, self.nodes)
+        return (moves, self._greedy.best(state).move) if moves else None
+
+    def sampler(
+        self, state: StackState, seat: int, moves: list[PlayerMove], budget: Budget
+    ) -> Callable[[int, int], float]:
         base = state.to_dict(full_history=False)
 
         def sample(i: int, seed: int) -> float:
             sim = StackState.from_dict(base)
-            return self._play_out(sim, moves[i], me, random.Random(seed), budget)
+            return self._play_out(sim, moves[i], seat, random.Random(seed), budget)
 
-        ranked, _ = rank_by_sampling(moves, sample, rng, budget, moves.index(prior))
-        return ranked, prior
+        return sample
 
     def _play_out(
         self, sim: StackState, move: PlayerMove, me: int, rng: random.Random, budget: Budget

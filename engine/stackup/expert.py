@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
-from engine.budget import DEFAULT_BUDGET, Budget, Sampled, check_budget, pick, rank_by_sampling
+from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
 from engine.stackup.ai import GreedyPlayer, NoMoveError
 from engine.stackup.cards import FULL_DECK, Card
 from engine.stackup.moves import PlayerMove
@@ -69,51 +70,35 @@ def determinise(
     return sim
 
 
-class ExpertPlayer:
+class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     """Stack Up!'s expert (the module's description), within ``budget`` seconds or exactly
     ``nodes`` nodes (moves applied in play-outs) a move."""
 
-    level = "expert"
+    confidence = CONFIDENCE
+    _greedy = GreedyPlayer()
 
-    def __init__(self, budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> None:
-        check_budget(budget, nodes)
-        self.budget = budget
-        self.nodes = nodes
-        self._greedy = GreedyPlayer()
+    no_move = NoMoveError
 
-    def __repr__(self) -> str:
-        limit = f"nodes={self.nodes}" if self.nodes is not None else f"budget={self.budget}"
-        return f"StackUpExpert({limit})"
-
-    def choose(self, state: StackUpState, rng: random.Random) -> PlayerMove:
-        ranked, prior = self.scores(state, rng)
-        return pick(ranked, prior, CONFIDENCE)
-
-    def scores(
-        self, state: StackUpState, rng: random.Random
-    ) -> tuple[list[Sampled[PlayerMove]], PlayerMove]:
-        """The candidate moves sampled (best mean first), and the greedy player's move."""
-        me = state.current_player
-        if me is None:
-            raise NoMoveError("There is no move to choose.")
+    def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
+        """The greedy player's best :data:`WIDTH` moves (in the legal order), and its
+        best (the first of equals)."""
         rated = self._greedy.rate(state)
         if not rated:
-            raise NoMoveError("There is no move to choose.")
+            return None
         top = sorted(range(len(rated)), key=lambda i: -rated[i].value)[:WIDTH]
-        prior = rated[top[0]].move  # the greedy's best (the first of equals)
-        if len(rated) == 1:
-            return [Sampled(prior, 0.0, 0.0)], prior
-        moves = [rated[i].move for i in sorted(top)]  # the legal order among them
-        unseen = unseen_cards(state, me)
-        budget = Budget(self.budget, self.nodes)
+        return [rated[i].move for i in sorted(top)], rated[top[0]].move
+
+    def sampler(
+        self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
+    ) -> Callable[[int, int], float]:
+        unseen = unseen_cards(state, seat)
 
         def sample(i: int, seed: int) -> float:
-            rng_i = random.Random(seed)
-            sim = determinise(state, me, unseen, rng_i)
-            return self._play_out(sim, moves[i], me, rng_i, budget)
+            rng = random.Random(seed)
+            sim = determinise(state, seat, unseen, rng)
+            return self._play_out(sim, moves[i], seat, rng, budget)
 
-        ranked, _ = rank_by_sampling(moves, sample, rng, budget, moves.index(prior))
-        return ranked, prior
+        return sample
 
     def _play_out(
         self, sim: StackUpState, move: PlayerMove, me: int, rng: random.Random, budget: Budget
