@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from engine.rating import NoMoveError
+
 M = TypeVar("M")
 
 DEFAULT_BUDGET = 1.0  # seconds a move
@@ -135,11 +137,10 @@ class SampledExpert(Generic[S, M]):
     seconds or exactly ``nodes`` nodes a move, and plays the best-sampled move when it
     leads the heuristic's by :attr:`confidence` standard errors (:func:`pick`). A game's
     expert says which moves to sample (:meth:`candidates`) and how to play one out
-    (:meth:`sampler`); ``no_move`` is the game's error for a state with no decision."""
+    (:meth:`sampler`)."""
 
     level = "expert"
     confidence = 1.0
-    no_move: type[Exception] = ValueError
 
     def __init__(self, budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> None:
         check_budget(budget, nodes)
@@ -161,7 +162,7 @@ class SampledExpert(Generic[S, M]):
         seat = state.current_player
         found = None if seat is None else self.candidates(state)
         if seat is None or found is None:
-            raise self.no_move("There is no move to choose.")
+            raise NoMoveError("There is no move to choose.")
         moves, prior = found
         if len(moves) == 1:
             return [Sampled(moves[0], 0.0, 0.0)], prior

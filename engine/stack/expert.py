@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
-from engine.stack.ai import GreedyPlayer, NoMoveError
+from engine.stack.ai import GreedyPlayer
 from engine.stack.moves import PlayerMove, face_value
 from engine.stack.state import Phase, StackState
 
@@ -89,8 +89,6 @@ class ExpertPlayer(SampledExpert[StackState, PlayerMove]):
 
     confidence = CONFIDENCE
     _greedy = GreedyPlayer()
-
-    no_move = NoMoveError
 
     def candidates(self, state: StackState) -> tuple[list[PlayerMove], PlayerMove] | None:
         """Every legal move, and the greedy player's."""

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
-from engine.stackup.ai import GreedyPlayer, NoMoveError
+from engine.stackup.ai import GreedyPlayer
 from engine.stackup.cards import FULL_DECK, Card
 from engine.stackup.moves import PlayerMove
 from engine.stackup.state import StackUpState
@@ -39,7 +39,7 @@ from engine.stackup.state import StackUpState
 WIDTH = 8  # candidates searched, by the greedy rating, when there are more legal moves
 HORIZON = 120  # moves a play-out may apply before it is scored by hand sizes
 HAND_WEIGHT = 0.08
-CONFIDENCE = 1.5  # standard errors by which a move must lead the greedy one to be played  # at the horizon: a card fewer than the best other hand
+CONFIDENCE = 2.5  # standard errors by which a move must lead the greedy one to be played  # at the horizon: a card fewer than the best other hand
 
 
 def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
@@ -76,8 +76,6 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
 
     confidence = CONFIDENCE
     _greedy = GreedyPlayer()
-
-    no_move = NoMoveError
 
     def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
         """The greedy player's best :data:`WIDTH` moves (in the legal order), and its
