@@ -227,7 +227,7 @@ def duel(
 
 def one_against(
     game: Game[Any], player: Entrant, field_ai: Entrant, players: int, games_played: int,
-    rng: random.Random,
+    rng: random.Random, progress: Callable[[int, float], None] | None = None,
 ) -> float:  # fmt: skip
     """``player``'s share of wins in ``players``-seat games against ``field_ai`` in every
     other seat (its seat ``g % players`` in game ``g``; a shared win counts its share)."""
@@ -242,6 +242,8 @@ def one_against(
         assert outcome is not None
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
+        if progress is not None:
+            progress(g + 1, wins)
     return wins
 
 
@@ -290,7 +292,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.one_against:
         field_ai = current_player(game, args.one_against, args.nodes)
         for e in entrants:
-            wins = one_against(game, e, field_ai, args.players, args.games, rng)
+
+            def so_far(n: int, wins: float, name: str = e.name) -> None:
+                if not args.quiet and n % 20 == 0:
+                    low, high = wilson(wins, n)
+                    print(
+                        f"  … {name}: {wins:g} of {n} ({low:.1%}–{high:.1%})",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+
+            wins = one_against(game, e, field_ai, args.players, args.games, rng, so_far)
             low, high = wilson(wins, args.games)
             print(
                 f"{game.title}, {args.players} players: 1 {e.name} against {args.players - 1} "

@@ -38,8 +38,10 @@ from engine.stackup.state import StackUpState
 
 WIDTH = 8  # candidates searched, by the greedy rating, when there are more legal moves
 HORIZON = 120  # moves a play-out may apply before it is scored by hand sizes
-HAND_WEIGHT = 0.08
-CONFIDENCE = 2.5  # standard errors by which a move must lead the greedy one to be played  # at the horizon: a card fewer than the best other hand
+HAND_WEIGHT = 0.08  # at the horizon: a card fewer than the best other hand
+# standard errors by which a move must lead the greedy one to be played (about 8 candidates
+# compared at once: a lead of 1 or 1.5 is often luck, and measured no better than greedy)
+CONFIDENCE = 2.5
 
 
 def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
