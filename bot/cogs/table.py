@@ -27,14 +27,28 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=games.get(n).title, value=n) for n in games.names()]
 
 
+# how strong each AI level plays, in words, for ``/table addbot level:`` (README's ladder)
+LEVEL_WORDS = {
+    "random": "easy: any legal move",
+    "greedy": "fair: the best move for now",
+    "expert": "strong: looks ahead, about a second a move",
+}
+
+
 def level_choices() -> list[app_commands.Choice[str]]:
     """``/table addbot level:``'s choices: every AI level of any hosted game, easiest
-    first as the games list them (a level the table's game lacks is refused by the host,
-    naming the game's levels)."""
+    first as the games list them, each with its strength in words (a level the table's
+    game lacks is refused by the host, naming the game's levels)."""
     levels: dict[str, None] = {}
     for played in games.all_games():
         levels.update(dict.fromkeys(played.game.ai_levels))
-    return [app_commands.Choice(name=level, value=level) for level in levels]
+    return [
+        app_commands.Choice(
+            name=f"{level} ({LEVEL_WORDS[level]})" if level in LEVEL_WORDS else level,
+            value=level,
+        )
+        for level in levels
+    ]
 
 
 def foreign_options(played: DiscordGame, options: Mapping[str, object]) -> str | None:
@@ -126,7 +140,7 @@ class TableCog(commands.Cog):
 
     @table.command(name="addbot", description="Add an AI player to the lobby")
     @app_commands.describe(
-        level="How the AI plays: random (easy), greedy (good), expert (searches; some games)"
+        level="How strong the AI plays: random (easy), greedy (fair), expert (strong)"
     )
     @app_commands.choices(level=level_choices())
     async def addbot(self, interaction: discord.Interaction, level: str = "greedy") -> None:

@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.budget import check_budget, limit_words
 from engine.colorstack.board import ALL_COLOURS, WIDTH, reach
 from engine.colorstack.moves import Move, Set, TurnMove, move_to_json
 from engine.colorstack.state import STRONGER, ColorStackState
@@ -375,10 +376,7 @@ class ExpertPlayer:
     def __init__(
         self, budget: float = DEFAULT_BUDGET, nodes: int | None = None, max_depth: int = MAX_DEPTH
     ) -> None:
-        if not budget > 0:
-            raise ValueError(f"the expert's budget is a positive number of seconds, not {budget!r}")
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"the expert's node budget is at least 1, not {nodes!r}")
+        check_budget(budget, nodes)
         if not 1 <= max_depth <= MAX_DEPTH:
             raise ValueError(f"the expert's depth is 1 to {MAX_DEPTH}, not {max_depth!r}")
         self.budget = budget
@@ -386,8 +384,7 @@ class ExpertPlayer:
         self.max_depth = max_depth
 
     def __repr__(self) -> str:
-        limit = f"nodes={self.nodes}" if self.nodes is not None else f"budget={self.budget}"
-        return f"ExpertPlayer({limit})"
+        return f"ExpertPlayer({limit_words(self.budget, self.nodes)})"
 
     def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
         return self.search(state, rng).move

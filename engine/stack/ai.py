@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
+from engine.rating import NoMoveError as NoMoveError  # the games' error, named here too
+from engine.rating import RatedMove, RatingPlayer, make_player
 from engine.stack.describe import pile_words
 from engine.stack.moves import FACES, Place, PlayerMove, Reroll, Stack, face_value
 from engine.stack.notation import move_notation
@@ -37,10 +38,6 @@ class AIPlayer(Protocol):
     def choose(self, state: StackState, rng: random.Random) -> PlayerMove: ...
 
 
-class NoMoveError(ValueError):
-    """There is no decision for a player to make (a chance node, or the game is over)."""
-
-
 class RandomPlayer:
     """Uniform over the distinct legal moves."""
 
@@ -53,42 +50,18 @@ class RandomPlayer:
         return state.nth_legal_move(int(rng.random() * count))
 
 
-@dataclass(frozen=True, slots=True)
-class RatedMove:
-    """A legal move, the greedy heuristic's value for it, and why."""
-
-    move: PlayerMove
-    value: float
-    reason: str
-
-
-class GreedyPlayer:
+class GreedyPlayer(RatingPlayer[StackState, PlayerMove]):
     """Plays the move with the best immediate value; ties are broken at random."""
 
     level = "greedy"
 
-    def choose(self, state: StackState, rng: random.Random) -> PlayerMove:
-        rated = self.rate(state)
-        if not rated:
-            raise NoMoveError("There is no move to choose.")
-        best = max(r.value for r in rated)
-        top = [r.move for r in rated if r.value >= best - 1e-9]
-        return top[int(rng.random() * len(top))] if len(top) > 1 else top[0]
-
-    def best(self, state: StackState) -> RatedMove:
-        """The best-rated move (the first of equals), for hints."""
-        rated = self.rate(state)
-        if not rated:
-            raise NoMoveError("There is no move to choose.")
-        return max(rated, key=lambda r: r.value)
-
-    def rate(self, state: StackState) -> list[RatedMove]:
+    def rate(self, state: StackState) -> list[RatedMove[PlayerMove]]:
         """Every legal move with its value and a reason in a player's words."""
         p = state.current
         if p is None:
             return []
         ctx = _Context(state, p)
-        out: list[RatedMove] = []
+        out: list[RatedMove[PlayerMove]] = []
         for move in state.legal_moves():
             if isinstance(move, Stack):
                 value, why = ctx.place_value(move.face, move.owner, move.height, from_hand=False)
@@ -190,10 +163,7 @@ AI_LEVELS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
 
 
 def make_ai(level: str) -> AIPlayer:
-    """The AI player called ``level`` (``random`` or ``greedy``)."""
-    try:
-        return AI_LEVELS[level]()
-    except KeyError:
-        raise ValueError(
-            f"There is no AI level {level!r}; choose from {', '.join(AI_LEVELS)}."
-        ) from None
+    """The AI player called ``level``: ``random``, ``greedy`` or ``expert`` (a search,
+    :mod:`engine.stack.expert`, loaded on first use)."""
+    player: AIPlayer = make_player(level, AI_LEVELS, "engine.stack.expert")
+    return player

@@ -43,7 +43,8 @@ class StackGame(Game[StackState]):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     settings = HouseRules
-    ai_levels = ("random", "greedy")
+    ai_levels = ("random", "greedy", "expert")
+    thinking_levels = ("expert",)  # the search takes about a second a move
     record_format = record.FORMAT
     forced_moves = False  # every turn is the player's choice
 

@@ -15,8 +15,10 @@ Both decide from what their seat may see: their own hand and the table's public 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
+from engine.game import AIPlayer
+from engine.rating import NoMoveError as NoMoveError  # the games' error, named here too
+from engine.rating import RatedMove, RatingPlayer, make_player
 from engine.stackup.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
@@ -57,10 +59,6 @@ LIKELY_TAKE = 0.7  # chance that a Crash's victim holds no Crash and must take
 THREAT_HAND = 3  # an opponent with this few cards is about to go out
 
 
-class NoMoveError(ValueError):
-    """There is no decision for a player to make (a chance outcome, or the game is over)."""
-
-
 class RandomPlayer:
     """Uniform over the complete legal decisions."""
 
@@ -71,15 +69,6 @@ class RandomPlayer:
         if not moves:
             raise NoMoveError("There is no move to choose.")
         return moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0]
-
-
-@dataclass(frozen=True, slots=True)
-class RatedMove:
-    """A legal move, the greedy heuristic's value for it, and why, in a sentence."""
-
-    move: PlayerMove
-    value: float
-    reason: str
 
 
 def _threat(state: StackUpState, seat: int) -> float:
@@ -107,34 +96,17 @@ def best_run(hand: list[Card], colour: int, number: int, up: bool) -> int:
     return best
 
 
-class GreedyPlayer:
+class GreedyPlayer(RatingPlayer[StackUpState, PlayerMove]):
     """Plays the move with the best immediate value; ties are broken at random."""
 
     level = "greedy"
-
-    def choose(self, state: StackUpState, rng: random.Random) -> PlayerMove:
-        rated = self.rate(state)
-        if not rated:
-            raise NoMoveError("There is no move to choose.")
-        if len(rated) == 1:
-            return rated[0].move
-        best = max(r.value for r in rated)
-        top = [r.move for r in rated if r.value >= best - 1e-9]
-        return top[int(rng.random() * len(top))] if len(top) > 1 else top[0]
-
-    def best(self, state: StackUpState) -> RatedMove:
-        """The best-rated move (the first of equals), for hints."""
-        rated = self.rate(state)
-        if not rated:
-            raise NoMoveError("There is no move to choose.")
-        return max(rated, key=lambda r: r.value)
 
     def hint(self, state: StackUpState) -> tuple[PlayerMove, str]:
         """The move it would play for the seat to act, and why, in a sentence."""
         best = self.best(state)
         return best.move, best.reason
 
-    def rate(self, state: StackUpState) -> list[RatedMove]:
+    def rate(self, state: StackUpState) -> list[RatedMove[PlayerMove]]:
         """Every legal move with its value and a reason in the mover's words."""
         p = state.current_player
         if p is None:
@@ -265,11 +237,8 @@ AI_LEVELS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
 }
 
 
-def make_ai(level: str) -> RandomPlayer | GreedyPlayer:
-    """The AI player called ``level`` (``random`` or ``greedy``)."""
-    try:
-        return AI_LEVELS[level]()
-    except KeyError:
-        raise ValueError(
-            f"There is no AI level {level!r}; choose from {', '.join(AI_LEVELS)}."
-        ) from None
+def make_ai(level: str) -> AIPlayer[StackUpState]:
+    """The AI player called ``level``: ``random``, ``greedy`` or ``expert`` (a search,
+    :mod:`engine.stackup.expert`, loaded on first use)."""
+    player: AIPlayer[StackUpState] = make_player(level, AI_LEVELS, "engine.stackup.expert")
+    return player

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.game import Game, Goal, Outcome, TurnEnded
+from engine.game import AIPlayer, Game, Goal, Outcome, TurnEnded
 from engine.stackup import ai, describe, notation, record, render
 from engine.stackup.cards import CRASH, FLIP
 from engine.stackup.moves import Move, PlayerMove, move_from_json, move_to_json
@@ -29,7 +29,8 @@ class StackUpGame(Game[StackUpState]):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     settings = StackUpSettings
-    ai_levels = ("random", "greedy")
+    ai_levels = ("random", "greedy", "expert")
+    thinking_levels = ("expert",)  # the search takes about a second a move
     record_format = record.FORMAT
     higher_wins = False  # the outcome's scores are the cards left in hand
     forced_moves = True  # a stuck turn, a take with no Crash in hand
@@ -71,7 +72,7 @@ class StackUpGame(Game[StackUpState]):
     def turn_words(self, state: StackUpState, event: TurnEnded) -> str:
         return describe.turn_words(state, event)
 
-    def make_ai(self, level: str) -> ai.RandomPlayer | ai.GreedyPlayer:
+    def make_ai(self, level: str) -> AIPlayer[StackUpState]:
         return ai.make_ai(level)
 
     def hint(self, state: StackUpState) -> tuple[PlayerMove, str]:

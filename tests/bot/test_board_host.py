@@ -409,7 +409,7 @@ async def test_an_ai_level_the_tables_game_lacks_is_refused_naming_its_levels(
     service: TableService,
 ) -> None:
     await service.new_table(GUILD, 1, ANN, {})  # Stack
-    with refused(match=r"^Stack has no `slow` AI; its levels are random, greedy\.$"):
+    with refused(match=r"^Stack has no `slow` AI; its levels are random, greedy, expert\.$"):
         await service.add_ai(1, ANN, "slow")
     assert len(service.table_in(1).info.seats) == 1
 
@@ -421,6 +421,11 @@ def test_addbot_offers_every_hosted_games_ai_levels(monkeypatch: pytest.MonkeyPa
     for played in hosted.all_games():
         assert set(played.game.ai_levels) <= set(levels)
     assert {"random", "greedy", "slow"} <= set(levels)
+    named = {choice.value: choice.name for choice in level_choices()}
+    assert named["random"].startswith("random (easy")
+    assert named["greedy"].startswith("greedy (fair")
+    assert named["expert"].startswith("expert (strong")
+    assert all(len(name) <= 100 for name in named.values())  # Discord's limit for a choice
 
 
 # ---------------------------------------------------------------------------- Color Stack

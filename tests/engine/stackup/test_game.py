@@ -28,7 +28,7 @@ def test_the_registry_finds_stack_up() -> None:
     assert (game.name, game.title, game.min_players, game.max_players) == (
         "stackup", "Stack Up!", 2, 6,
     )  # fmt: skip
-    assert game.ai_levels == ("random", "greedy") and game.settings is StackUpSettings
+    assert game.ai_levels == ("random", "greedy", "expert") and game.settings is StackUpSettings
 
 
 def test_seats_and_settings_are_checked() -> None:
