@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
 
 class IllegalReason(Enum):
     """Why a well-formed move was refused."""
@@ -128,3 +131,20 @@ class AmbiguousMoveError(MoveError):
         super().__init__(message)
         self.candidates = candidates
         self.choices = choices
+
+
+def settings_problem(err: ValidationError) -> tuple[str, ErrorDetails]:
+    """The first problem of a settings (rules) model's validation error: where it is (the
+    key's dotted path, ``rules`` for the whole) and pydantic's details of it."""
+    first = err.errors()[0]
+    return ".".join(str(x) for x in first["loc"]) or "rules", first
+
+
+def settings_error(err: ValidationError, unknown: str = "unknown key {!r}") -> str:
+    """The first problem of a settings (rules) model's validation error, in words:
+    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``
+    (``unknown``: the words for a key the model does not have, its repr put in the ``{}``)."""
+    where, first = settings_problem(err)
+    if first["type"] == "extra_forbidden":
+        return unknown.format(where)
+    return f"{where}: {first['msg']}"

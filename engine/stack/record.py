@@ -9,11 +9,11 @@ from typing import Any, TypeGuard
 
 from pydantic import ValidationError
 
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, settings_error
 from engine.game import Decision
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, ROLLS, STACKS, RoundDice
-from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules, rules_error
+from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules
 from engine.stack.state import SetupError, StackState, TurnLog
 
 FORMAT = "stack-record/1"
@@ -162,7 +162,7 @@ class _Replay:
         try:
             return StackRules.model_validate(raw)
         except ValidationError as err:
-            raise RecordError(f"The record's rules: {rules_error(err)}.") from None
+            raise RecordError(f"The record's rules: {settings_error(err)}.") from None
 
     def _players(self, raw: object) -> tuple[str, ...]:
         if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:

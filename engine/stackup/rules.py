@@ -7,6 +7,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from engine import errors
+from engine.errors import settings_problem
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 HAND_SIZE = 10  # cards dealt to each player
@@ -44,10 +47,7 @@ class StackUpSettings(BaseModel):
 def settings_error(err: ValidationError) -> str:
     """The first problem of a settings validation error, in words:
     ``"turn_limit" must be a whole number of at least 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"an unknown key {where!r} (the only key is 'turn_limit')"
+    where, first = settings_problem(err)
     if where == "turn_limit":
         return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
-    return f"{where}: {first['msg']}"
+    return errors.settings_error(err, "an unknown key {!r} (the only key is 'turn_limit')")
