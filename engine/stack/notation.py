@@ -33,6 +33,7 @@ from engine.errors import (
     Target,
 )
 from engine.game import Decision
+from engine.names import or_words, unclear_name
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, STACKS, Place, PlayerMove, Reroll, Stack
 from engine.stack.names import Reading, readings, same_but_case, target_notation
@@ -276,12 +277,8 @@ def _choose(
             continue
     names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not moves:
-        raise InvalidMoveError(
-            f"{echo(typed)} could mean {_or(names)}, and none of them works here.",
-            InvalidReason.UNCLEAR_NAME,
-            names=names,
-        )
-    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {_or(names)}. ")
+        raise unclear_name(typed, names)
+    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {or_words(names)}. ")
 
 
 def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: bool) -> PlayerMove:
@@ -298,7 +295,9 @@ def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: b
         height = int(digits)
     if owner == p:
         others = tuple(state.name(s) for s in same_but_case(state.players, reading.name) if s != p)
-        also = f" Did you mean {_or(others)}? Type the name exactly as shown." if others else ""
+        also = (
+            f" Did you mean {or_words(others)}? Type the name exactly as shown." if others else ""
+        )
         raise IllegalMoveError(
             "You may never stack directly on your own colour." + also,
             IllegalReason.OWN_COLOUR,
@@ -351,12 +350,6 @@ def _ambiguous(
 
 def _targets(moves: list[PlayerMove]) -> list[Stack | Place]:
     return [m for m in moves if isinstance(m, Stack | Place)]
-
-
-def _or(names: tuple[str, ...]) -> str:
-    if len(names) <= 2:
-        return " or ".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _why_no_pile(state: StackState, p: int, face: int, owner: int) -> str:

@@ -41,6 +41,7 @@ from engine.errors import (
     InvalidReason,
 )
 from engine.game import Decision
+from engine.names import NAME_KEYS, folded, or_words, unclear_name
 from engine.stackup.cards import (
     COLOUR_NAMES,
     CRASH,
@@ -327,18 +328,6 @@ class _Reading(NamedTuple):
     count_text: str | None
 
 
-def _exact(text: str) -> str:
-    return text
-
-
-def _spaced(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _folded(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def _find(players: tuple[str, ...], name: str) -> list[int]:
     """Seats ``name`` may mean: the first of these that fits anyone decides — the name
     exactly (case as the player's), then with runs of spaces read as one, then ignoring
@@ -346,7 +335,7 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
     the same table, and "BOB" could mean either. A leading ``@`` is ignored unless a name
     starts with it."""
     forms = [name, name[1:]] if name.startswith("@") else [name]
-    for key in (_exact, _spaced, _folded):
+    for key in NAME_KEYS:
         for form in forms:
             wanted = key(form)
             if not wanted.strip():
@@ -355,10 +344,10 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
             if hits:
                 return hits
     for form in forms:
-        wanted = _folded(form)
+        wanted = folded(form)
         if not wanted:
             continue
-        starts = [s for s, player in enumerate(players) if _folded(player).startswith(wanted)]
+        starts = [s for s, player in enumerate(players) if folded(player).startswith(wanted)]
         if starts:
             return starts
     return []
@@ -444,18 +433,8 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
         return legal[0]  # the only reading the rules allow: nothing to ask
     names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not legal:
-        raise InvalidMoveError(
-            f"{echo(rest)} could mean {_or(names)}, and none of them works here.",
-            InvalidReason.UNCLEAR_NAME,
-            names=names,
-        )
-    raise _ambiguous(state, legal, f"{echo(rest)} could mean {_or(names)}. Which one")
-
-
-def _or(names: tuple[str, ...]) -> str:
-    if len(names) <= 2:
-        return " or ".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
+        raise unclear_name(rest, names)
+    raise _ambiguous(state, legal, f"{echo(rest)} could mean {or_words(names)}. Which one")
 
 
 # ------------------------------------------------------------------------ checking
