@@ -198,6 +198,18 @@ def _listed(cards: list[Card] | tuple[Card, ...]) -> str:
     return " ".join(card_names(cards)) if cards else "none"
 
 
+def _card_list(turn: dict[str, Any], key: str, t: int, missing: str) -> tuple[Card, ...]:
+    """The cards ``turn[key]`` names (a list of card names); ``missing`` says what the turn
+    lacks when that is not a list."""
+    raw = turn.get(key)
+    if not isinstance(raw, list):
+        raise RecordError(missing, t)
+    try:
+        return tuple(parse_card(name) for name in raw)
+    except ValueError as err:
+        raise RecordError(f'"{key}": {err}', t) from None
+
+
 class _Replay:
     """Reads a record top to bottom, refusing at the first thing wrong."""
 
@@ -508,16 +520,12 @@ class _Replay:
         assert state.phase == SNATCH_CARDS and state.snatch is not None
         target, count = state.snatch
         who = self.names[target]
-        raw = turn.get("took")
-        if not isinstance(raw, list):
-            raise RecordError(
-                f'The Snatch needs "took": the {cards_count(count)} that came from {who}\'s hand.',
-                t,
-            )
-        try:
-            took = tuple(parse_card(name) for name in raw)
-        except ValueError as err:
-            raise RecordError(f'"took": {err}', t) from None
+        took = _card_list(
+            turn,
+            "took",
+            t,
+            f'The Snatch needs "took": the {cards_count(count)} that came from {who}\'s hand.',
+        )
         if len(took) != count:
             raise RecordError(
                 f'"took" must list the {cards_count(count)} the Snatch took, not {len(took)}.', t
@@ -545,18 +553,14 @@ class _Replay:
                 raise RecordError(f'This turn has no "reshuffle": {why}.', t)
             return
         below = sorted(state.stack_cards[: state.base])
-        raw = turn.get("reshuffle")
-        if not isinstance(raw, list):
-            raise RecordError(
-                'The draw pile ran out, so the turn needs "reshuffle": the new draw pile, top '
-                f"first, made of the {len(below)} cards below the stack's most recent number "
-                f"card ({card_name(state.stack_cards[state.base])}).",
-                t,
-            )
-        try:
-            cards = tuple(parse_card(name) for name in raw)
-        except ValueError as err:
-            raise RecordError(f'"reshuffle": {err}', t) from None
+        cards = _card_list(
+            turn,
+            "reshuffle",
+            t,
+            'The draw pile ran out, so the turn needs "reshuffle": the new draw pile, top '
+            f"first, made of the {len(below)} cards below the stack's most recent number "
+            f"card ({card_name(state.stack_cards[state.base])}).",
+        )
         if sorted(cards) != below:
             raise RecordError(
                 f'"reshuffle" must hold exactly the {len(below)} cards below the stack\'s most '
