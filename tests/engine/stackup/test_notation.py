@@ -15,7 +15,6 @@ from engine.errors import (
     InvalidMoveError,
     InvalidReason,
 )
-from engine.game import Decision
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH
 from engine.stackup.moves import (
     BLOCK,
@@ -32,6 +31,7 @@ from engine.stackup.moves import (
 )
 from engine.stackup.notation import move_notation, parse_move
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 
 from .situations import ANN, BEN, CAT, NAMES, cards, play, table
 
@@ -314,16 +314,11 @@ def random_position(seed: int, n: int, names: tuple[str, ...] = NAMES) -> StackU
     rng = random.Random(seed)
     state = StackUpState(names[:n])
     stop = rng.randrange(120)
-    decisions = 0
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        if decisions >= stop:
+    for decided, _ in enumerate(decisions(state, rng)):
+        if decided >= stop:
             break
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
-        decisions += 1
     return state
 
 
