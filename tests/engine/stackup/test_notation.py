@@ -33,11 +33,7 @@ from engine.stackup.notation import move_notation, parse_move
 from engine.stackup.state import StackUpState
 from tests.engine.situations import decisions
 
-from .situations import ANN, BEN, CAT, NAMES, cards, play, table
-
-
-def p(text: str, bonus: str | None = None) -> Play:
-    return Play(tuple(cards(text)), bonus)
+from .situations import ANN, BEN, CAT, NAMES, p, play, table
 
 
 @pytest.mark.parametrize(

@@ -39,12 +39,7 @@ from engine.stackup.moves import (
 )
 from engine.stackup.state import StackUpState
 
-from .situations import ANN, BEN, CAT, DAN, NAMES, cards, hand, play, table
-
-
-def p(text: str, bonus: str | None = None) -> Play:
-    """A number play, cards by name."""
-    return Play(tuple(cards(text)), bonus)
+from .situations import ANN, BEN, CAT, DAN, NAMES, cards, hand, p, play, table
 
 
 def refused(state: StackUpState, move: object, reason: IllegalReason, by: int | None = None) -> str:
