@@ -8,11 +8,11 @@ Raising one never changes the state of a game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
 
 class IllegalReason(Enum):
@@ -133,18 +133,17 @@ class AmbiguousMoveError(MoveError):
         self.choices = choices
 
 
-def settings_problem(err: ValidationError) -> tuple[str, ErrorDetails]:
-    """The first problem of a settings (rules) model's validation error: where it is (the
-    key's dotted path, ``rules`` for the whole) and pydantic's details of it."""
-    first = err.errors()[0]
-    return ".".join(str(x) for x in first["loc"]) or "rules", first
-
-
-def settings_error(err: ValidationError, unknown: str = "unknown key {!r}") -> str:
+def settings_error(
+    err: ValidationError, unknown: str = "unknown key {!r}", musts: Mapping[str, str] | None = None
+) -> str:
     """The first problem of a settings (rules) model's validation error, in words:
-    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``
-    (``unknown``: the words for a key the model does not have, its repr put in the ``{}``)."""
-    where, first = settings_problem(err)
+    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``.
+    ``unknown``: the words for a key the model does not have (its repr put in the ``{}``);
+    ``musts``: what a key's value must be, for the words ``'key' must be …, not 'value'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
     if first["type"] == "extra_forbidden":
         return unknown.format(where)
+    if musts and where in musts:
+        return f"{where!r} must be {musts[where]}, not {first['input']!r}"
     return f"{where}: {first['msg']}"

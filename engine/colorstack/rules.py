@@ -8,7 +8,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from engine import errors
-from engine.errors import settings_problem
 
 PLAYERS = 2
 DICE_PER_PLAYER = 6
@@ -43,11 +42,8 @@ class ColorStackSettings(BaseModel):
 
 def settings_error(err: ValidationError) -> str:
     """The first problem of a settings validation error, in words."""
-    where, first = settings_problem(err)
-    if where == "board":
-        return f'\'board\' must be "light" or "heavy", not {first["input"]!r}'
-    if where == "turn_limit":
-        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
     return errors.settings_error(
-        err, "an unknown key {!r} in rules (the keys are 'board' and 'turn_limit')"
+        err,
+        "an unknown key {!r} in rules (the keys are 'board' and 'turn_limit')",
+        {"board": '"light" or "heavy"', "turn_limit": "a whole number of at least 1"},
     )

@@ -8,7 +8,6 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from engine import errors
-from engine.errors import settings_problem
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -47,7 +46,8 @@ class StackUpSettings(BaseModel):
 def settings_error(err: ValidationError) -> str:
     """The first problem of a settings validation error, in words:
     ``"turn_limit" must be a whole number of at least 1`` or ``unknown key 'colour'``."""
-    where, first = settings_problem(err)
-    if where == "turn_limit":
-        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
-    return errors.settings_error(err, "an unknown key {!r} (the only key is 'turn_limit')")
+    return errors.settings_error(
+        err,
+        "an unknown key {!r} (the only key is 'turn_limit')",
+        {"turn_limit": "a whole number of at least 1"},
+    )
