@@ -165,17 +165,15 @@ def _stack(state: StackState, p: int, after: str) -> PlayerMove:
         raise _pending(state, p, asked=face)
     if placing is None:
         _require_die(state, p, face)
-    on = _ON.match(rest)
-    target = (on["rest"] or "") if on else rest
-    if not target:
-        raise InvalidMoveError(
-            f"Stack your {face} on whose pile? Name the player: `stack {face} on NAME`.",
-            InvalidReason.MISSING_TARGET,
-        )
-    found = readings(state.players, target)
-    if not found and on:  # perhaps a name that starts with "on"
-        found = readings(state.players, rest)
-    return _choose(state, p, face, target, found, place=placing is not None)
+    return _onto(
+        state,
+        p,
+        face,
+        rest,
+        on_word=True,
+        missing=f"Stack your {face} on whose pile? Name the player: `stack {face} on NAME`.",
+        place=placing is not None,
+    )
 
 
 def _place(state: StackState, p: int, after: str, *, explicit: bool) -> PlayerMove:
@@ -186,17 +184,30 @@ def _place(state: StackState, p: int, after: str, *, explicit: bool) -> PlayerMo
             "with several piles to go on. On your turn, `stack` or `reroll` a die.",
             IllegalReason.NOTHING_TO_PLACE,
         )
-    on = _ON.match(after) if explicit else None
-    target = (on["rest"] or "") if on else after
+    return _onto(
+        state,
+        p,
+        placing,
+        after,
+        on_word=explicit,
+        missing=f"Put your rerolled {placing} on whose pile? Name the player: `place on NAME`.",
+        place=True,
+    )
+
+
+def _onto(
+    state: StackState, p: int, face: int, text: str, *, on_word: bool, missing: str, place: bool
+) -> PlayerMove:
+    """The move that puts ``face`` on the pile ``text`` names (after an ``on``, when
+    ``on_word``); ``missing``: the refusal's words when it names none."""
+    on = _ON.match(text) if on_word else None
+    target = (on["rest"] or "") if on else text
     if not target:
-        raise InvalidMoveError(
-            f"Put your rerolled {placing} on whose pile? Name the player: `place on NAME`.",
-            InvalidReason.MISSING_TARGET,
-        )
+        raise InvalidMoveError(missing, InvalidReason.MISSING_TARGET)
     found = readings(state.players, target)
-    if not found and on:
-        found = readings(state.players, after)
-    return _choose(state, p, placing, target, found, place=True)
+    if not found and on:  # perhaps a name that starts with "on"
+        found = readings(state.players, text)
+    return _choose(state, p, face, target, found, place=place)
 
 
 def _suggest(word: str) -> str | None:
