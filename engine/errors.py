@@ -133,6 +133,21 @@ class AmbiguousMoveError(MoveError):
         self.choices = choices
 
 
+class RecordError(ValueError):
+    """A game record that is malformed or illegal, at the first thing wrong.
+
+    ``turn`` counts from 1 the turn at fault (Stack: in its round; Stack Up! and Color
+    Stack: the entry of the record's ``turns``); ``round`` (Stack only) counts from 1 the
+    round at fault. Each is ``None`` when the fault is not in one.
+    """
+
+    def __init__(self, message: str, turn: int | None = None, *, round: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.turn = turn
+        self.round = round
+
+
 def settings_error(
     err: ValidationError, unknown: str = "unknown key {!r}", musts: Mapping[str, str] | None = None
 ) -> str:

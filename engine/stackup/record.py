@@ -16,9 +16,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from pydantic import ValidationError
-
-from engine.errors import IllegalReason
+from engine.errors import IllegalReason, RecordError
+from engine.record_header import read_players, read_rules
 from engine.stackup.cards import (
     COLOUR_LETTERS,
     DECK_SIZE,
@@ -83,16 +82,6 @@ _ALLOWED = {
     "pass": frozenset(),
     "draw": frozenset({"reshuffle", "colour", "target", "count", "took"}),
 }
-
-
-class RecordError(ValueError):
-    """A record that is malformed or illegal; ``turn`` is the 1-based position in
-    ``turns`` of the first wrong turn, or ``None`` when the record is wrong elsewhere."""
-
-    def __init__(self, message: str, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.turn = turn
 
 
 # ------------------------------------------------------------------------- export
@@ -260,24 +249,18 @@ class _Replay:
     # ------------------------------------------------------------- outside the turns
 
     def _settings(self, raw: object) -> StackUpSettings:
-        if not isinstance(raw, dict):
-            raise RecordError('The record\'s "rules" must be an object.')
-        try:
-            return StackUpSettings.model_validate(raw)
-        except ValidationError as err:
-            raise RecordError(f"The record's rules are wrong: {settings_error(err)}.") from None
+        return read_rules(
+            raw,
+            StackUpSettings,
+            lambda err: f"The record's rules are wrong: {settings_error(err)}.",
+        )
 
     def _players(self, raw: object) -> tuple[str, ...]:
-        if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-            raise RecordError(
-                f'"players" must list {MIN_PLAYERS} to {MAX_PLAYERS} players in seat order.'
-            )
-        if any(not isinstance(p, str) or not p for p in raw):
-            raise RecordError('Every name in "players" must be a non-empty string.')
-        if len(set(raw)) != len(raw):
-            twice = next(p for p in raw if raw.count(p) > 1)
+        names = read_players(raw, MIN_PLAYERS, MAX_PLAYERS)
+        if len(set(names)) != len(names):
+            twice = next(p for p in names if names.count(p) > 1)
             raise RecordError(f'The names in "players" must be distinct; {twice!r} is twice.')
-        return tuple(raw)
+        return tuple(names)
 
     def _deck(self, raw: object, n: int) -> tuple[Card, ...]:
         if not isinstance(raw, list) or len(raw) != DECK_SIZE:
