@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.errors import IllegalReason, RecordError
 from engine.record_header import read_players, read_rules
+from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_LETTERS,
     DECK_SIZE,
@@ -29,22 +30,6 @@ from engine.stackup.cards import (
     card_name,
     card_names,
     parse_card,
-)
-from engine.stackup.moves import (
-    BLOCK,
-    BONUSES,
-    DOWN,
-    DRAW,
-    KEEP,
-    TAKE,
-    UP,
-    USE_PASS,
-    Deal,
-    Move,
-    Play,
-    PlayDrawn,
-    Reshuffle,
-    Took,
 )
 from engine.stackup.rules import (
     BONUS_LENGTH,
@@ -239,9 +224,9 @@ class _Replay:
         else:
             direction = None
         state = StackUpState(players, settings)
-        state.apply(Deal(deck, first))
+        state.apply(moves.Deal(deck, first))
         if direction is not None:
-            state.apply(UP if direction == "up" else DOWN)
+            state.apply(moves.UP if direction == "up" else moves.DOWN)
         for index, turn in enumerate(turns, start=1):
             self._turn(state, turn, index)
         return state
@@ -333,14 +318,14 @@ class _Replay:
             self._play(state, p, turn, t)
         elif kind == "block":
             self._flag(turn, kind, t)
-            self._apply(state, BLOCK, t)
+            self._apply(state, moves.BLOCK, t)
         elif kind == "pass":
             self._flag(turn, kind, t)
-            self._apply(state, USE_PASS, t)
+            self._apply(state, moves.USE_PASS, t)
         elif kind == "take":
             self._flag(turn, kind, t)
             had = state.pile_size
-            self._apply(state, TAKE, t)
+            self._apply(state, moves.TAKE, t)
             self._reshuffle(state, turn, t, had >= PENALTY_CARDS)
         else:
             self._draw(state, p, turn, t)
@@ -387,11 +372,11 @@ class _Replay:
                 f'{who} is stuck and holds a draw pass, so the turn is a "pass", not a draw.', t
             )
 
-    def _apply(self, state: StackUpState, move: Move, t: int) -> None:
+    def _apply(self, state: StackUpState, move: moves.Move, t: int) -> None:
         self._refuse(state, move, state.seat, t)
         state.apply(move)
 
-    def _refuse(self, state: StackUpState, move: Move, p: int | None, t: int) -> None:
+    def _refuse(self, state: StackUpState, move: moves.Move, p: int | None, t: int) -> None:
         err = state.refusal(move, p, named=True)
         if err is not None:
             raise RecordError(str(err), t)
@@ -411,7 +396,7 @@ class _Replay:
                     f"{name!r} is not a card: cards are written like R7, G15 or Flip.", t
                 ) from None
         played = tuple(cards)
-        move = Play(
+        move = moves.Play(
             played,
             self._bonus(turn, t),
             self._colour(turn, t),
@@ -467,7 +452,7 @@ class _Replay:
 
     def _bonus(self, turn: dict[str, Any], t: int) -> str | None:
         bonus = turn.get("bonus")
-        if bonus is not None and bonus not in BONUSES:
+        if bonus is not None and bonus not in moves.BONUSES:
             raise RecordError(f'"bonus" must be "pass" or "skip", not {bonus!r}.', t)
         return bonus
 
@@ -513,13 +498,13 @@ class _Replay:
             raise RecordError(
                 f'"took" must list the {cards_count(count)} the Snatch took, not {len(took)}.', t
             )
-        if state.refusal(Took(took)) is not None:
+        if state.refusal(moves.Took(took)) is not None:
             raise RecordError(
                 f'"took" must be {cards_count(count)} of {who}\'s hand ({_listed(state.hand(target))}),'
                 f" not {_listed(took)}.",
                 t,
             )
-        state.apply(Took(took))
+        state.apply(moves.Took(took))
 
     # ------------------------------------------------------------- drawing
 
@@ -551,14 +536,14 @@ class _Replay:
                 f"{_listed(below)}.",
                 t,
             )
-        state.apply(Reshuffle(cards))
+        state.apply(moves.Reshuffle(cards))
 
     def _draw(self, state: StackUpState, p: int, turn: dict[str, Any], t: int) -> None:
         how = turn["draw"]
         if how not in ("keep", "play"):
             raise RecordError(f'"draw" must be "keep" or "play", not {how!r}.', t)
         had = state.pile_size
-        state.apply(DRAW)
+        state.apply(moves.DRAW)
         self._reshuffle(state, turn, t, had >= 1)
         assert state.phase == DRAWN
         card = state.drawn
@@ -566,7 +551,7 @@ class _Replay:
             extra = [k for k in _CHOICES if k in turn]
             if extra:
                 raise RecordError(f'A drawn card that is kept takes no "{extra[0]}".', t)
-            state.apply(KEEP)
+            state.apply(moves.KEEP)
             return
         if card is None:
             raise RecordError('No card could be drawn, so the turn is "draw": "keep".', t)
@@ -582,7 +567,7 @@ class _Replay:
                 raise RecordError(f'The drawn {card_name(card)} is played: it needs "{key}".', t)
             if key in turn and key not in needed:
                 raise RecordError(f'The drawn {card_name(card)} takes no "{key}".', t)
-        move = PlayDrawn(self._colour(turn, t), self._target(turn, t), self._count(turn, t))
+        move = moves.PlayDrawn(self._colour(turn, t), self._target(turn, t), self._count(turn, t))
         self._refuse(state, move, p, t)
         state.apply(move)
         self._took(state, turn, t, snatch=card == SNATCH)
