@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.text import escape_name
+from engine.errors import settings_error  # storage's words for the same error
 from host.refusals import Refusal, Why
-from persistence.settings import settings_error  # storage's words for the same error
 
 MOVED_AWAY = (
     "This server's tables are moving to another process of the bot, so nothing was played. "

@@ -8,8 +8,11 @@ Raising one never changes the state of a game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+
+from pydantic import ValidationError
 
 
 class IllegalReason(Enum):
@@ -128,3 +131,34 @@ class AmbiguousMoveError(MoveError):
         super().__init__(message)
         self.candidates = candidates
         self.choices = choices
+
+
+class RecordError(ValueError):
+    """A game record that is malformed or illegal, at the first thing wrong.
+
+    ``turn`` counts from 1 the turn at fault (Stack: in its round; Stack Up! and Color
+    Stack: the entry of the record's ``turns``); ``round`` (Stack only) counts from 1 the
+    round at fault. Each is ``None`` when the fault is not in one.
+    """
+
+    def __init__(self, message: str, turn: int | None = None, *, round: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.turn = turn
+        self.round = round
+
+
+def settings_error(
+    err: ValidationError, unknown: str = "unknown key {!r}", musts: Mapping[str, str] | None = None
+) -> str:
+    """The first problem of a settings (rules) model's validation error, in words:
+    ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``.
+    ``unknown``: the words for a key the model does not have (its repr put in the ``{}``);
+    ``musts``: what a key's value must be, for the words ``'key' must be …, not 'value'``."""
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "rules"
+    if first["type"] == "extra_forbidden":
+        return unknown.format(where)
+    if musts and where in musts:
+        return f"{where!r} must be {musts[where]}, not {first['input']!r}"
+    return f"{where}: {first['msg']}"

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from engine import games
-from engine.stack.record import FORMAT, RecordError, check, export_record, replay
+from engine.errors import RecordError
+from engine.stack.record import FORMAT, check, export_record, replay
 
 __all__ = ["FORMAT", "RecordError", "check", "export_record", "main", "replay"]
 

@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
+    ColumnElement,
     func,
     literal,
     select,
@@ -228,32 +229,35 @@ class LeasesAPI(StoreCore):
     async def renew_leases(self, owner: str, tokens: Mapping[int, int], ttl: float) -> set[int]:
         """Renew the leases ``owner`` holds (shard → token) for ``ttl`` seconds more; the
         shards still held. One that expired, or that another process claimed, is lost."""
-        self._need_postgresql()
-        if not tokens:
-            return set()
-        async with self.engine.begin() as conn:
-            renewed = await conn.execute(
-                update(shard_leases)
-                .where(*_held_by(owner, tokens), shard_leases.c.expires_at > func.now())
-                .values(expires_at=_ttl(ttl))
-                .returning(shard_leases.c.shard_id)
-            )
-            return {int(r[0]) for r in renewed}
+        return await self._update_held(
+            owner, tokens, {"expires_at": _ttl(ttl)}, shard_leases.c.expires_at > func.now()
+        )
 
     async def release_shards(self, owner: str, tokens: Mapping[int, int]) -> set[int]:
         """Give up the leases ``owner`` holds under these tokens (its tables are written
         and forgotten): free at once for the next claim. The shards released."""
+        return await self._update_held(owner, tokens, {"owner": None, "expires_at": func.now()})
+
+    async def _update_held(
+        self,
+        owner: str,
+        tokens: Mapping[int, int],
+        values: dict[str, Any],
+        *where: ColumnElement[bool],
+    ) -> set[int]:
+        """Set ``values`` on the leases ``owner`` holds under ``tokens`` (those ``where``
+        also holds for); the shards it set them on."""
         self._need_postgresql()
         if not tokens:
             return set()
         async with self.engine.begin() as conn:
-            released = await conn.execute(
+            done = await conn.execute(
                 update(shard_leases)
-                .where(*_held_by(owner, tokens))
-                .values(owner=None, expires_at=func.now())
+                .where(*_held_by(owner, tokens), *where)
+                .values(**values)
                 .returning(shard_leases.c.shard_id)
             )
-            return {int(r[0]) for r in released}
+            return {int(r[0]) for r in done}
 
 
 async def _confirm_lease(ctx: WriteContext, guild_id: int) -> None:

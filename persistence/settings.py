@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from engine.errors import settings_error
 from engine.game import Game
 from persistence.errors import InvalidSettings
 from persistence.records import GuildSettings
@@ -150,16 +151,6 @@ def check_options(options: dict[str, Any], game: Game[Any]) -> None:
     if unknown:
         raise InvalidSettings(f"Unknown table option {sorted(unknown)[0]!r}.")
     validate_rules(options, game)
-
-
-def settings_error(err: ValidationError) -> str:
-    """The first problem of a settings model's validation error, in words: ``target_score:
-    Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"unknown key {where!r}"
-    return f"{where}: {first['msg']}"
 
 
 def check_turn_seconds(seconds: object) -> int:

@@ -12,19 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
+from engine.errors import settings_error
 from host.refusals import Refusal, Why
 from host.words import Notice
-
-
-def settings_error(err: ValidationError) -> str:
-    """The first problem of a settings model's validation error, in words."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"unknown option {where!r}"
-    return f"{where}: {first['msg']}"
 
 
 def _whose_turn(data: Mapping[str, Any]) -> str:
@@ -56,7 +46,9 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.UNKNOWN_GAME: lambda d: (
         f"There is no game called {d['name']!r} here; the games are {', '.join(d['games'])}."
     ),
-    Why.BAD_SETTINGS: lambda d: f"That table can't be set up: {settings_error(d['error'])}.",
+    Why.BAD_SETTINGS: lambda d: (
+        f"That table can't be set up: {settings_error(d['error'], 'unknown option {!r}')}."
+    ),
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),
     Why.ALREADY_STARTED: lambda d: "The game has already started.",
     Why.ALREADY_SEATED: lambda d: "You're already at this table.",

@@ -47,7 +47,28 @@ class Services:
 
     @property
     def engine_options(self) -> dict[str, Any]:
-        return {"connect_args": {"server_settings": {"search_path": self.schema}}}
+        return in_schema(self.schema)
+
+
+def in_schema(schema: str) -> dict[str, Any]:
+    """The engine options of a store whose tables live in PostgreSQL schema ``schema``."""
+    return {"connect_args": {"server_settings": {"search_path": schema}}}
+
+
+@asynccontextmanager
+async def fresh_schema(database: str, tag: str | None = None) -> AsyncIterator[str]:
+    """A fresh schema (``test_<tag>``, a random tag by default) in PostgreSQL ``database``,
+    dropped with all it holds afterwards."""
+    schema = f"test_{tag or uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(database)
+    async with admin.begin() as conn:
+        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield schema
+    finally:
+        async with admin.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()
 
 
 def need_services() -> tuple[str, str]:
@@ -64,17 +85,11 @@ async def fresh_services() -> AsyncIterator[Services]:
     """A fresh PostgreSQL schema and Redis key prefix, dropped and deleted afterwards."""
     database, redis = need_services()
     tag = uuid.uuid4().hex[:12]
-    schema = f"test_{tag}"
-    admin = create_async_engine(database)
-    async with admin.begin() as conn:
-        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    services = Services(database, schema, redis, f"stackbot-test-{tag}")
+    services = Services(database, f"test_{tag}", redis, f"stackbot-test-{tag}")
     try:
-        yield services
+        async with fresh_schema(database, tag):
+            yield services
     finally:
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        await admin.dispose()
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(redis)

@@ -3,7 +3,6 @@ no broken links, the image's files say what they do, and benchmarks leave no fil
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import signal
@@ -14,6 +13,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.persistence.test_bench import bench_command, bench_env
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_SPEC = ROOT.parent / "shared" / "spec"
@@ -252,33 +253,18 @@ def test_docker_and_ci_install_the_fonts_for_the_pictures_from_one_list() -> Non
 # Benchmarks write to a temporary directory, never the working directory.
 
 
-def bench_env(temp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    return {**env, "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)}
-
-
-def bench_command(seconds: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "persistence.bench",
-        "--tables",
-        "4",
-        "--seconds",
-        seconds,
-        "--raw-seconds",
-        "0.2",
-        "--load-tables",
-        "12",
-    ]
+def bench_dirs(tmp_path: Path) -> tuple[Path, Path]:
+    """The bench's temporary folder and its working folder, both made empty."""
+    temp, work = tmp_path / "temp", tmp_path / "work"
+    temp.mkdir()
+    work.mkdir()
+    return temp, work
 
 
 def test_storage_bench_writes_in_the_temp_dir_not_the_working_dir_and_removes_it(
     tmp_path: Path,
 ) -> None:
-    temp, work = tmp_path / "temp", tmp_path / "work"
-    temp.mkdir()
-    work.mkdir()
+    temp, work = bench_dirs(tmp_path)
     proc = subprocess.run(
         bench_command("1"),
         cwd=work,
@@ -295,9 +281,7 @@ def test_storage_bench_writes_in_the_temp_dir_not_the_working_dir_and_removes_it
 
 
 def test_storage_bench_stopped_by_sigterm_removes_its_files(tmp_path: Path) -> None:
-    temp, work = tmp_path / "temp", tmp_path / "work"
-    temp.mkdir()
-    work.mkdir()
+    temp, work = bench_dirs(tmp_path)
     proc = subprocess.Popen(
         bench_command("600"),
         cwd=work,

@@ -25,20 +25,13 @@ from engine.colorstack.board import (
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings, settings_error
 from engine.colorstack.state import ColorStackState
+from engine.errors import RecordError
 
 FORMAT = "colorstack-record/1"
 _REQUIRED = ("format", "players", "first", "colours", "cards", "dice", "turns")
 _KEYS = frozenset((*_REQUIRED, "rules", "info"))
 _SET = re.compile(r"set ([a-i][1-9]) ([0-9]+)")
 _MOVE = re.compile(r"([a-i][1-9])-([a-i][1-9])")
-
-
-class RecordError(ValueError):
-    """A wrong record: ``turn`` is the 1-based entry of ``turns`` at fault, or ``None``."""
-
-    def __init__(self, message: str, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.turn = turn
 
 
 def action_text(mv: PlayerMove) -> str:

@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from engine import errors
+
 PLAYERS = 2
 DICE_PER_PLAYER = 6
 DEFAULT_TURN_LIMIT = 300
@@ -40,12 +42,8 @@ class ColorStackSettings(BaseModel):
 
 def settings_error(err: ValidationError) -> str:
     """The first problem of a settings validation error, in words."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"an unknown key {where!r} in rules (the keys are 'board' and 'turn_limit')"
-    if where == "board":
-        return f'\'board\' must be "light" or "heavy", not {first["input"]!r}'
-    if where == "turn_limit":
-        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
-    return f"{where}: {first['msg']}"
+    return errors.settings_error(
+        err,
+        "an unknown key {!r} in rules (the keys are 'board' and 'turn_limit')",
+        {"board": '"light" or "heavy"', "turn_limit": "a whole number of at least 1"},
+    )

@@ -19,6 +19,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from engine.names import NAME_KEYS, folded
+
 _HEIGHT = re.compile(r"(?P<name>.+?)\s+(?P<height>[0-9]+)\Z", re.DOTALL)
 _QUOTED = re.compile(r"[\"“”](?P<name>.+)[\"“”](?:\s+(?P<height>[0-9]+))?\Z", re.DOTALL)
 
@@ -34,7 +36,7 @@ class Reading(NamedTuple):
 def find_players(players: tuple[str, ...], name: str) -> list[int]:
     """The seats ``name`` may mean (rules 1 and 2): one seat, several (ambiguous), or none."""
     forms = [name, name[1:]] if name.startswith("@") else [name]
-    for key in (_exact, _spaced, _folded):
+    for key in NAME_KEYS:
         for form in forms:
             wanted = key(form)
             if not wanted:
@@ -47,8 +49,8 @@ def find_players(players: tuple[str, ...], name: str) -> list[int]:
 
 def same_but_case(players: tuple[str, ...], name: str) -> list[int]:
     """Every seat whose name is ``name`` but for case, spacing and a leading ``@``."""
-    forms = {_folded(name), _folded(name[1:])} if name.startswith("@") else {_folded(name)}
-    return [seat for seat, player in enumerate(players) if _folded(player) in forms]
+    forms = {folded(name), folded(name[1:])} if name.startswith("@") else {folded(name)}
+    return [seat for seat, player in enumerate(players) if folded(player) in forms]
 
 
 def readings(players: tuple[str, ...], text: str) -> tuple[Reading, ...]:
@@ -73,15 +75,3 @@ def target_notation(players: tuple[str, ...], owner: int, height: int) -> str:
         if len(found) == 1 and found[0].seat == owner and found[0].height == str(height):
             return text
     return quoted
-
-
-def _exact(text: str) -> str:
-    return text
-
-
-def _spaced(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _folded(text: str) -> str:
-    return " ".join(text.casefold().split())

@@ -22,17 +22,10 @@ from __future__ import annotations
 import re
 from difflib import get_close_matches
 
+from engine import errors
 from engine.echo import cut, echo, typed_move
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    IllegalReason,
-    InvalidMoveError,
-    InvalidReason,
-    MoveError,
-    Target,
-)
 from engine.game import Decision
+from engine.names import or_words, unclear_name
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, STACKS, Place, PlayerMove, Reroll, Stack
 from engine.stack.names import Reading, readings, same_but_case, target_notation
@@ -75,14 +68,16 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
     """
     typed = typed_move(text, state.players, MAX_EXTRA_LENGTH, SYNTAX)
     if state.decision is Decision.OVER:
-        raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
+        raise errors.IllegalMoveError("The game is over.", errors.IllegalReason.GAME_OVER)
     if state.current is None:
-        raise IllegalMoveError(
-            "Nobody can move while the dice are being rolled.", IllegalReason.WRONG_DECISION
+        raise errors.IllegalMoveError(
+            "Nobody can move while the dice are being rolled.", errors.IllegalReason.WRONG_DECISION
         )
     p = state.current
     if seat is not None and seat != p:
-        raise IllegalMoveError(f"It's {state.name(p)}'s turn.", IllegalReason.NOT_YOUR_TURN)
+        raise errors.IllegalMoveError(
+            f"It's {state.name(p)}'s turn.", errors.IllegalReason.NOT_YOUR_TURN
+        )
 
     word_match = _WORD.match(typed)
     word = word_match[0] if word_match else ""
@@ -98,14 +93,16 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
     if placing is not None and (found := readings(state.players, typed)):
         return _choose(state, p, placing, typed, found, place=True)
     if word and (suggestion := _suggest(word)):
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             f"{echo(word)} is not a move; did you mean `{suggestion}`?",
-            InvalidReason.UNKNOWN_WORD,
+            errors.InvalidReason.UNKNOWN_WORD,
             suggestion=suggestion,
         )
     if placing is not None:
         raise _unknown_player(state, typed)
-    raise InvalidMoveError(f"{echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
+    raise errors.InvalidMoveError(
+        f"{echo(typed)} is not a move. {SYNTAX}", errors.InvalidReason.NOT_A_MOVE
+    )
 
 
 def move_notation(state: StackState, move: PlayerMove) -> str:
@@ -129,15 +126,15 @@ def _reroll(state: StackState, p: int, typed: str, after: str) -> PlayerMove:
     if state.placing is not None:
         raise _pending(state, p)
     if not after:
-        raise InvalidMoveError(
-            "Reroll which die? Give its face: `reroll 3`.", InvalidReason.MISSING_FACE
+        raise errors.InvalidMoveError(
+            "Reroll which die? Give its face: `reroll 3`.", errors.InvalidReason.MISSING_FACE
         )
     token = _TOKEN.match(after)
     assert token is not None
     if token["rest"]:
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             f"{echo(typed)} is not a move: `reroll` takes the face of one die, as in `reroll 3`.",
-            InvalidReason.NOT_A_MOVE,
+            errors.InvalidReason.NOT_A_MOVE,
         )
     face = _face(token["first"])
     _require_die(state, p, face)
@@ -147,16 +144,16 @@ def _reroll(state: StackState, p: int, typed: str, after: str) -> PlayerMove:
 def _stack(state: StackState, p: int, after: str) -> PlayerMove:
     token = _TOKEN.match(after)
     if token is None:
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             "Stack which die, and on whose pile? Give both: `stack 3 on bob`.",
-            InvalidReason.MISSING_FACE,
+            errors.InvalidReason.MISSING_FACE,
         )
     first, rest = token["first"], token["rest"] or ""
     if first.lower() == "on":
         whose = f" on {echo(rest)}" if rest else ""
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             f"Stack which die{whose}? Give its face: `stack 3 on NAME`.",
-            InvalidReason.MISSING_FACE,
+            errors.InvalidReason.MISSING_FACE,
         )
     face = _face(first)
     placing = state.placing
@@ -164,38 +161,49 @@ def _stack(state: StackState, p: int, after: str) -> PlayerMove:
         raise _pending(state, p, asked=face)
     if placing is None:
         _require_die(state, p, face)
-    on = _ON.match(rest)
-    target = (on["rest"] or "") if on else rest
-    if not target:
-        raise InvalidMoveError(
-            f"Stack your {face} on whose pile? Name the player: `stack {face} on NAME`.",
-            InvalidReason.MISSING_TARGET,
-        )
-    found = readings(state.players, target)
-    if not found and on:  # perhaps a name that starts with "on"
-        found = readings(state.players, rest)
-    return _choose(state, p, face, target, found, place=placing is not None)
+    return _onto(
+        state,
+        p,
+        face,
+        rest,
+        on_word=True,
+        missing=f"Stack your {face} on whose pile? Name the player: `stack {face} on NAME`.",
+        place=placing is not None,
+    )
 
 
 def _place(state: StackState, p: int, after: str, *, explicit: bool) -> PlayerMove:
     placing = state.placing
     if placing is None:
-        raise IllegalMoveError(
+        raise errors.IllegalMoveError(
             "There is no rerolled die waiting to be placed: `place` is for a rerolled die "
             "with several piles to go on. On your turn, `stack` or `reroll` a die.",
-            IllegalReason.NOTHING_TO_PLACE,
+            errors.IllegalReason.NOTHING_TO_PLACE,
         )
-    on = _ON.match(after) if explicit else None
-    target = (on["rest"] or "") if on else after
+    return _onto(
+        state,
+        p,
+        placing,
+        after,
+        on_word=explicit,
+        missing=f"Put your rerolled {placing} on whose pile? Name the player: `place on NAME`.",
+        place=True,
+    )
+
+
+def _onto(
+    state: StackState, p: int, face: int, text: str, *, on_word: bool, missing: str, place: bool
+) -> PlayerMove:
+    """The move that puts ``face`` on the pile ``text`` names (after an ``on``, when
+    ``on_word``); ``missing``: the refusal's words when it names none."""
+    on = _ON.match(text) if on_word else None
+    target = (on["rest"] or "") if on else text
     if not target:
-        raise InvalidMoveError(
-            f"Put your rerolled {placing} on whose pile? Name the player: `place on NAME`.",
-            InvalidReason.MISSING_TARGET,
-        )
+        raise errors.InvalidMoveError(missing, errors.InvalidReason.MISSING_TARGET)
     found = readings(state.players, target)
-    if not found and on:
-        found = readings(state.players, after)
-    return _choose(state, p, placing, target, found, place=True)
+    if not found and on:  # perhaps a name that starts with "on"
+        found = readings(state.players, text)
+    return _choose(state, p, face, target, found, place=place)
 
 
 def _suggest(word: str) -> str | None:
@@ -209,45 +217,49 @@ def _suggest(word: str) -> str | None:
 
 def _face(token: str) -> int:
     if not _DIGITS.fullmatch(token):
-        raise InvalidMoveError(
-            f"{echo(token)} is not a die face (1 to 6). {SYNTAX}", InvalidReason.BAD_FACE
+        raise errors.InvalidMoveError(
+            f"{echo(token)} is not a die face (1 to 6). {SYNTAX}", errors.InvalidReason.BAD_FACE
         )
     digits = token.lstrip("0")
     if len(digits) != 1 or not "1" <= digits <= "6":
-        raise InvalidMoveError(f"A die shows 1 to 6, not {cut(token)}.", InvalidReason.BAD_FACE)
+        raise errors.InvalidMoveError(
+            f"A die shows 1 to 6, not {cut(token)}.", errors.InvalidReason.BAD_FACE
+        )
     return int(digits)
 
 
 def _require_die(state: StackState, p: int, face: int) -> None:
     if not state.singles[p][face]:
-        raise IllegalMoveError(
-            f"You have no unstacked {face}.", IllegalReason.NO_SUCH_DIE, face=face
+        raise errors.IllegalMoveError(
+            f"You have no unstacked {face}.", errors.IllegalReason.NO_SUCH_DIE, face=face
         )
 
 
-def _pending(state: StackState, p: int, asked: int | None = None) -> IllegalMoveError:
+def _pending(state: StackState, p: int, asked: int | None = None) -> errors.IllegalMoveError:
     """A rerolled die waits for its pile; the player tried something else."""
     face = state.placing
     assert face is not None
-    targets = tuple(Target(o, state.name(o), h) for o, h in sorted(state.targets_for(p, face)))
+    targets = tuple(
+        errors.Target(o, state.name(o), h) for o, h in sorted(state.targets_for(p, face))
+    )
     if asked is None:
         message = f"First put your rerolled {face} on a pile: `place on NAME`."
     else:
         message = f"Your rerolled die shows {face}, not {asked}: `place on NAME` puts it on a pile."
-    return IllegalMoveError(
-        message, IllegalReason.PLACEMENT_PENDING, face=face, asked=asked, targets=targets
+    return errors.IllegalMoveError(
+        message, errors.IllegalReason.PLACEMENT_PENDING, face=face, asked=asked, targets=targets
     )
 
 
 # ------------------------------------------------------------------------ names and piles
 
 
-def _unknown_player(state: StackState, typed: str) -> InvalidMoveError:
+def _unknown_player(state: StackState, typed: str) -> errors.InvalidMoveError:
     shown = typed.strip().strip('"“”').lstrip("@").strip()
-    return InvalidMoveError(
+    return errors.InvalidMoveError(
         f"There's no player called {echo(shown)} at this table "
         f"(players: {', '.join(state.players)}).",
-        InvalidReason.UNKNOWN_PLAYER,
+        errors.InvalidReason.UNKNOWN_PLAYER,
         names=state.players,
     )
 
@@ -270,18 +282,14 @@ def _choose(
     for reading in found:
         try:
             moves.append(_resolve(state, p, face, reading, place=place))
-        except AmbiguousMoveError as err:
+        except errors.AmbiguousMoveError as err:
             moves.extend(m for m in err.candidates if isinstance(m, Stack | Place))
-        except MoveError:
+        except errors.MoveError:
             continue
     names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not moves:
-        raise InvalidMoveError(
-            f"{echo(typed)} could mean {_or(names)}, and none of them works here.",
-            InvalidReason.UNCLEAR_NAME,
-            names=names,
-        )
-    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {_or(names)}. ")
+        raise unclear_name(typed, names)
+    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {or_words(names)}. ")
 
 
 def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: bool) -> PlayerMove:
@@ -290,35 +298,37 @@ def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: b
     if reading.height is not None:
         digits = reading.height.lstrip("0")
         if len(digits) != 1 or not "1" <= digits <= "3":
-            raise IllegalMoveError(
+            raise errors.IllegalMoveError(
                 f"You can only stack on a pile 1 to 3 dice high, not {cut(reading.height)}.",
-                IllegalReason.NO_SUCH_PILE,
+                errors.IllegalReason.NO_SUCH_PILE,
                 face=face,
             )
         height = int(digits)
     if owner == p:
         others = tuple(state.name(s) for s in same_but_case(state.players, reading.name) if s != p)
-        also = f" Did you mean {_or(others)}? Type the name exactly as shown." if others else ""
-        raise IllegalMoveError(
+        also = (
+            f" Did you mean {or_words(others)}? Type the name exactly as shown." if others else ""
+        )
+        raise errors.IllegalMoveError(
             "You may never stack directly on your own colour." + also,
-            IllegalReason.OWN_COLOUR,
+            errors.IllegalReason.OWN_COLOUR,
             face=face,
         )
     heights = sorted(h for o, h in state.targets[face] if o == owner)
     name = state.name(owner)
     if height is not None:
         if height not in heights:
-            raise IllegalMoveError(
+            raise errors.IllegalMoveError(
                 f"{name} has no "
                 + ("unstacked " + str(face) if height == 1 else f"{height}-high pile of {face}s")
                 + ".",
-                IllegalReason.NO_SUCH_PILE,
+                errors.IllegalReason.NO_SUCH_PILE,
                 face=face,
             )
         heights = [height]
     if not heights:
-        raise IllegalMoveError(
-            _why_no_pile(state, p, face, owner), IllegalReason.NO_SUCH_PILE, face=face
+        raise errors.IllegalMoveError(
+            _why_no_pile(state, p, face, owner), errors.IllegalReason.NO_SUCH_PILE, face=face
         )
     moves: list[PlayerMove] = [
         PLACES[(owner, h)] if place else STACKS[(face, owner, h)] for h in heights
@@ -330,7 +340,7 @@ def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: b
 
 def _ambiguous(
     state: StackState, face: int, moves: list[PlayerMove], *, lead: str
-) -> AmbiguousMoveError:
+) -> errors.AmbiguousMoveError:
     """Which one of ``moves``? The message lists them with the command for each."""
     moves = list(dict.fromkeys(moves))
     choices = tuple(pile_words(state.name(m.owner), face, m.height) for m in _targets(moves))
@@ -339,24 +349,18 @@ def _ambiguous(
     if len(choices) > MAX_LISTED:
         listed += f" (or {len(choices) - MAX_LISTED} more)"
     if len(moves) == 1:
-        return AmbiguousMoveError(
+        return errors.AmbiguousMoveError(
             f"{lead}Did you mean {choices[0]}? Type {commands[0]}.", tuple(moves), choices
         )
     if len({m.owner for m in _targets(moves)}) == 1 and not lead:
         how = f"Add the height, e.g. {commands[-1]}."
     else:
         how = f"Type {' or '.join(commands[:MAX_LISTED])}."
-    return AmbiguousMoveError(f"{lead}Which one: {listed}? {how}", tuple(moves), choices)
+    return errors.AmbiguousMoveError(f"{lead}Which one: {listed}? {how}", tuple(moves), choices)
 
 
 def _targets(moves: list[PlayerMove]) -> list[Stack | Place]:
     return [m for m in moves if isinstance(m, Stack | Place)]
-
-
-def _or(names: tuple[str, ...]) -> str:
-    if len(names) <= 2:
-        return " or ".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _why_no_pile(state: StackState, p: int, face: int, owner: int) -> str:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from pydantic import ValidationError
-
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, RecordError, settings_error
 from engine.game import Decision
+from engine.record_header import read_players, read_rules
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, ROLLS, STACKS, RoundDice
-from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules, rules_error
+from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules
 from engine.stack.state import SetupError, StackState, TurnLog
 
 FORMAT = "stack-record/1"
@@ -21,20 +20,6 @@ _TOP_KEYS = {"format", "rules", "players", "rounds"}
 _ROUND_KEYS = {"first", "dice", "turns"}
 _STACK_KEYS = {"player", "stack", "on", "height"}
 _REROLL_KEYS = {"player", "reroll", "rolled", "on", "height"}
-
-
-class RecordError(ValueError):
-    """A record that is malformed or illegal; ``round`` and ``turn`` count from 1.
-
-    ``turn`` is ``None`` when the round itself is wrong, and ``round`` is ``None`` when the
-    record as a whole is wrong.
-    """
-
-    def __init__(self, message: str, round: int | None = None, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.round = round
-        self.turn = turn
 
 
 # ------------------------------------------------------------------------- export
@@ -145,48 +130,42 @@ class _Replay:
             return StackState(players, rules)
         first_round = rounds[0]
         if not isinstance(first_round, dict) or "first" not in first_round:
-            raise RecordError('Round 1 must name its "first" player (the roll-off\'s winner).', 1)
+            raise RecordError(
+                'Round 1 must name its "first" player (the roll-off\'s winner).', round=1
+            )
         first = self._player(first_round["first"], 1, None, "first player")
         state = StackState(players, rules, first=first)
         for index, rnd in enumerate(rounds, start=1):
             if state.is_over:
                 raise RecordError(
-                    f"The game ended in round {index - 1}; no round may follow it.", index
+                    f"The game ended in round {index - 1}; no round may follow it.", round=index
                 )
             self._round(state, rnd, index, last=index == len(rounds))
         return state
 
     def _rules(self, raw: object) -> StackRules:
-        if not isinstance(raw, dict):
-            raise RecordError('The record\'s "rules" must be an object.')
-        try:
-            return StackRules.model_validate(raw)
-        except ValidationError as err:
-            raise RecordError(f"The record's rules: {rules_error(err)}.") from None
+        return read_rules(
+            raw, StackRules, lambda err: f"The record's rules: {settings_error(err)}."
+        )
 
     def _players(self, raw: object) -> tuple[str, ...]:
-        if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-            raise RecordError(
-                f'"players" must list {MIN_PLAYERS} to {MAX_PLAYERS} players in seat order.'
-            )
-        if any(not isinstance(p, str) or not p for p in raw):
-            raise RecordError('Every name in "players" must be a non-empty string.')
-        if len(set(raw)) != len(raw):
+        names = read_players(raw, MIN_PLAYERS, MAX_PLAYERS)
+        if len(set(names)) != len(names):
             raise RecordError('The names in "players" must be distinct.')
-        return tuple(raw)
+        return tuple(names)
 
     def _player(self, raw: object, rnd: int, turn: int | None, what: str) -> int:
         names = self.record["players"]  # type: ignore[index]
         if not isinstance(raw, str) or raw not in names:
-            raise RecordError(f"The {what} {raw!r} is not one of the players.", rnd, turn)
+            raise RecordError(f"The {what} {raw!r} is not one of the players.", turn, round=rnd)
         return int(names.index(raw))
 
     def _round(self, state: StackState, rnd: object, index: int, *, last: bool) -> None:
         if not isinstance(rnd, dict):
-            raise RecordError(f"Round {index} must be an object.", index)
+            raise RecordError(f"Round {index} must be an object.", round=index)
         unknown = sorted(set(rnd) - _ROUND_KEYS)
         if unknown:
-            raise RecordError(f"Round {index} has an unknown key {unknown[0]!r}.", index)
+            raise RecordError(f"Round {index} has an unknown key {unknown[0]!r}.", round=index)
         if "first" in rnd:
             first = self._player(rnd["first"], index, None, "first player")
             if index > 1 and first != state.first:
@@ -195,14 +174,14 @@ class _Replay:
                 raise RecordError(
                     f"Round {index} must start with {state.name(state.first)}, the seat after "
                     f"{state.name(prev)} who started round {index - 1}.",
-                    index,
+                    round=index,
                 )
         dice = rnd.get("dice")
         rules = state.rules
         if not isinstance(dice, dict) or set(dice) != set(state.players):
             raise RecordError(
                 f'Round {index} needs "dice" with an entry for every player and no one else.',
-                index,
+                round=index,
             )
         rolled = []
         for name in state.players:
@@ -215,13 +194,13 @@ class _Replay:
                 raise RecordError(
                     f"{name} must roll exactly {rules.dice_per_player} dice, each 1 to 6, "
                     f"in round {index}.",
-                    index,
+                    round=index,
                 )
             rolled.append(tuple(faces))
         state.apply(RoundDice(tuple(rolled)))
         turns = rnd.get("turns")
         if not isinstance(turns, list):
-            raise RecordError(f'Round {index} needs "turns": a list of turns.', index)
+            raise RecordError(f'Round {index} needs "turns": a list of turns.', round=index)
         for t, turn in enumerate(turns, start=1):
             self._turn(state, turn, index, t)
         if not last and state.decision not in (Decision.OVER, Decision.CHANCE):
@@ -229,41 +208,43 @@ class _Replay:
             assert p is not None
             raise RecordError(
                 f"Round {index} is not finished: {state.name(p)} still has a turn to take.",
-                index,
+                round=index,
             )
 
     def _turn(self, state: StackState, turn: object, rnd: int, t: int) -> None:
         if not isinstance(turn, dict):
-            raise RecordError("A turn must be an object.", rnd, t)
+            raise RecordError("A turn must be an object.", t, round=rnd)
         if state.current is None:
-            raise RecordError(f"Round {rnd} is already over; this turn has no place.", rnd, t)
+            raise RecordError(f"Round {rnd} is already over; this turn has no place.", t, round=rnd)
         player = self._player(turn.get("player"), rnd, t, "player")
         p = state.current
         if player != p:
-            raise RecordError(f"It is {state.name(p)}'s turn, not {state.name(player)}'s.", rnd, t)
+            raise RecordError(
+                f"It is {state.name(p)}'s turn, not {state.name(player)}'s.", t, round=rnd
+            )
         who = state.name(p)
         has_stack, has_reroll = "stack" in turn, "reroll" in turn
         if has_stack == has_reroll:
-            raise RecordError('A turn needs exactly one of "stack" and "reroll".', rnd, t)
+            raise RecordError('A turn needs exactly one of "stack" and "reroll".', t, round=rnd)
         allowed = _STACK_KEYS if has_stack else _REROLL_KEYS
         unknown = sorted(set(turn) - allowed)
         if unknown:
-            raise RecordError(f"The turn has an unknown key {unknown[0]!r}.", rnd, t)
+            raise RecordError(f"The turn has an unknown key {unknown[0]!r}.", t, round=rnd)
         face = turn["stack"] if has_stack else turn["reroll"]
         if not _is_int(face) or not 1 <= face <= 6:
-            raise RecordError(f"A die shows 1 to 6, not {face!r}.", rnd, t)
+            raise RecordError(f"A die shows 1 to 6, not {face!r}.", t, round=rnd)
         if not state.singles[p][face]:
-            raise RecordError(f"{who} has no unstacked die showing {face}.", rnd, t)
+            raise RecordError(f"{who} has no unstacked die showing {face}.", t, round=rnd)
         if has_stack:
             if "on" not in turn or "height" not in turn:
-                raise RecordError('A stack needs "on" and "height".', rnd, t)
+                raise RecordError('A stack needs "on" and "height".', t, round=rnd)
             owner, height = self._target(state, turn, rnd, t)
             self._check_target(state, p, face, owner, height, rnd, t)
             state.apply(STACKS[(face, owner, height)])
             return
         rolled = turn.get("rolled")
         if not _is_int(rolled) or not 1 <= rolled <= 6:
-            raise RecordError(f'A reroll needs "rolled": 1 to 6, not {rolled!r}.', rnd, t)
+            raise RecordError(f'A reroll needs "rolled": 1 to 6, not {rolled!r}.', t, round=rnd)
         options = state.targets_for(p, rolled)
         named = "on" in turn or "height" in turn
         if not options:
@@ -271,8 +252,8 @@ class _Replay:
                 raise RecordError(
                     f'{who}\'s rolled {rolled} has no pile to go on, so "on" and "height" '
                     "must be absent.",
-                    rnd,
                     t,
+                    round=rnd,
                 )
             state.apply(REROLLS[face])
             state.apply(ROLLS[rolled])
@@ -281,8 +262,8 @@ class _Replay:
             where = ", ".join(pile_words(state.name(o), rolled, h) for o, h in options)
             raise RecordError(
                 f'{who}\'s rolled {rolled} must go on a pile ({where}): give "on" and "height".',
-                rnd,
                 t,
+                round=rnd,
             )
         owner, height = self._target(state, turn, rnd, t)
         self._check_target(state, p, rolled, owner, height, rnd, t)
@@ -292,13 +273,13 @@ class _Replay:
             if state.placing is not None:
                 state.apply(PLACES[(owner, height)])
         except IllegalMoveError as err:  # pragma: no cover - the checks above come first
-            raise RecordError(str(err), rnd, t) from None
+            raise RecordError(str(err), t, round=rnd) from None
 
     def _target(self, state: StackState, turn: dict[str, Any], rnd: int, t: int) -> tuple[int, int]:
         owner = self._player(turn["on"], rnd, t, "pile owner")
         height = turn["height"]
         if not _is_int(height) or not 1 <= height <= 3:
-            raise RecordError(f'"height" must be 1, 2 or 3, not {height!r}.', rnd, t)
+            raise RecordError(f'"height" must be 1, 2 or 3, not {height!r}.', t, round=rnd)
         return owner, height
 
     def _check_target(
@@ -306,11 +287,11 @@ class _Replay:
     ) -> None:
         who = state.name(p)
         if owner == p:
-            raise RecordError(f"{who} may not stack directly on their own colour.", rnd, t)
+            raise RecordError(f"{who} may not stack directly on their own colour.", t, round=rnd)
         if (owner, height) not in state.targets[face]:
             pile = f"unstacked {face}" if height == 1 else f"{height}-high pile of {face}s"
             raise RecordError(
                 f"{state.name(owner)} has no {pile} for {who} to stack on.",
-                rnd,
                 t,
+                round=rnd,
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -110,13 +110,3 @@ def teams_adjacent(players: tuple[str, ...], teams: tuple[tuple[str, str], ...])
     seat = {name: i for i, name in enumerate(players)}
     n = len(players)
     return any((seat[a] - seat[b]) % n in (1, n - 1) for a, b in teams)
-
-
-def rules_error(err: ValidationError) -> str:
-    """The first problem of a rules model's validation error, in words: ``target_score:
-    Input should be greater than or equal to 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"unknown key {where!r}"
-    return f"{where}: {first['msg']}"

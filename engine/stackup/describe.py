@@ -9,6 +9,7 @@ names a card that stays hidden: cards played are public, cards drawn or snatched
 from __future__ import annotations
 
 from engine.game import TurnEnded
+from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_NAMES,
     CRASH,
@@ -19,17 +20,6 @@ from engine.stackup.cards import (
     Card,
     card_name,
     card_names,
-)
-from engine.stackup.moves import (
-    Block,
-    Direction,
-    Draw,
-    Keep,
-    Play,
-    PlayDrawn,
-    PlayerMove,
-    Take,
-    UsePass,
 )
 from engine.stackup.rules import PENALTY_CARDS
 from engine.stackup.state import LoggedTurn, StackUpState
@@ -77,10 +67,10 @@ def _special_words(
     return card_name(card)
 
 
-def move_words(state: StackUpState, move: PlayerMove) -> str:
+def move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     """``move`` in the mover's words, for a button or a menu entry."""
     seat = state.seat if state.seat is not None else 0
-    if isinstance(move, Play):
+    if isinstance(move, moves.Play):
         cards = move.cards
         if cards and cards[0] >= FLIP:
             return _special_words(state, seat, cards[0], move.colour, move.target, move.count)
@@ -92,7 +82,7 @@ def move_words(state: StackUpState, move: PlayerMove) -> str:
         if move.bonus == "skip":
             return f"{text} + {_skip_words(state, seat)}"
         return text
-    if isinstance(move, PlayDrawn):
+    if isinstance(move, moves.PlayDrawn):
         card = state.drawn
         if card is None:
             return "Play the drawn card"
@@ -100,19 +90,19 @@ def move_words(state: StackUpState, move: PlayerMove) -> str:
             label = _special_words(state, seat, card, move.colour, move.target, move.count)
             return f"Play the drawn {label}"
         return f"Play the drawn {card_name(card)}"
-    if isinstance(move, Direction):
+    if isinstance(move, moves.Direction):
         return "Up (1 → 15)" if move.up else "Down (15 → 1)"
-    if isinstance(move, Block):
+    if isinstance(move, moves.Block):
         if state.n == 2:
             return "Block with a Crash (cancels the penalty)"
         return f"Block with a Crash (passes it to {state.name(_next(state, seat))})"
-    if isinstance(move, Take):
+    if isinstance(move, moves.Take):
         return f"Take {PENALTY_CARDS} cards"
-    if isinstance(move, UsePass):
+    if isinstance(move, moves.UsePass):
         return "Use a draw pass"
-    if isinstance(move, Draw):
+    if isinstance(move, moves.Draw):
         return "Draw a card"
-    assert isinstance(move, Keep)
+    assert isinstance(move, moves.Keep)
     return "End the turn" if state.drawn is None else "Keep the card"
 
 

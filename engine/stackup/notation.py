@@ -32,15 +32,11 @@ from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import NamedTuple
 
+from engine import errors
 from engine.echo import cut, echo, typed_move
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    IllegalReason,
-    InvalidMoveError,
-    InvalidReason,
-)
 from engine.game import Decision
+from engine.names import NAME_KEYS, folded, or_words, unclear_name
+from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_NAMES,
     CRASH,
@@ -53,25 +49,6 @@ from engine.stackup.cards import (
     read_card,
 )
 from engine.stackup.describe import move_words
-from engine.stackup.moves import (
-    BLOCK,
-    DOWN,
-    DRAW,
-    KEEP,
-    PLAY_DRAWN,
-    TAKE,
-    UP,
-    USE_PASS,
-    Block,
-    Direction,
-    Draw,
-    Keep,
-    Play,
-    PlayDrawn,
-    PlayerMove,
-    Take,
-    UsePass,
-)
 from engine.stackup.state import DIRECTION, DRAWN, TURN, StackUpState
 
 SYNTAX = (
@@ -82,14 +59,14 @@ SYNTAX = (
 MAX_EXTRA_LENGTH = 100  # no move is longer than the longest name and this much more
 MAX_LISTED = 6  # an ambiguous text lists at most this many candidates
 
-_SIMPLE: dict[str, PlayerMove] = {
-    "up": UP,
-    "down": DOWN,
-    "block": BLOCK,
-    "take": TAKE,
-    "pass": USE_PASS,
-    "draw": DRAW,
-    "keep": KEEP,
+_SIMPLE: dict[str, moves.PlayerMove] = {
+    "up": moves.UP,
+    "down": moves.DOWN,
+    "block": moves.BLOCK,
+    "take": moves.TAKE,
+    "pass": moves.USE_PASS,
+    "draw": moves.DRAW,
+    "keep": moves.KEEP,
 }
 _SPECIAL_WORDS = {"flip": FLIP, "freeze": FREEZE, "crash": CRASH}
 _COLOURS = {
@@ -103,7 +80,7 @@ _QUOTED = re.compile(r"[\"“”](?P<name>[^\"“”]+)[\"“”](?:\s+(?P<count
 TYPO_CUTOFF = 0.75
 
 
-def parse_move(state: StackUpState, text: str, seat: int | None = None) -> PlayerMove:
+def parse_move(state: StackUpState, text: str, seat: int | None = None) -> moves.PlayerMove:
     """The move ``text`` names for the seat to act, or the error that says why not.
 
     ``seat`` is who typed it; when it is not their turn, that is the error. The state is
@@ -111,43 +88,46 @@ def parse_move(state: StackUpState, text: str, seat: int | None = None) -> Playe
     """
     typed = typed_move(text, state.players, MAX_EXTRA_LENGTH, SYNTAX)
     if state.decision is Decision.OVER:
-        raise IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
+        raise errors.IllegalMoveError("The game is over.", errors.IllegalReason.GAME_OVER)
     p = state.current_player
     if p is None:
-        raise IllegalMoveError(
-            "Nobody can move while the table deals or shuffles.", IllegalReason.WRONG_DECISION
+        raise errors.IllegalMoveError(
+            "Nobody can move while the table deals or shuffles.",
+            errors.IllegalReason.WRONG_DECISION,
         )
     if seat is not None and seat != p:
-        raise IllegalMoveError(f"It's {state.name(p)}'s turn.", IllegalReason.NOT_YOUR_TURN)
+        raise errors.IllegalMoveError(
+            f"It's {state.name(p)}'s turn.", errors.IllegalReason.NOT_YOUR_TURN
+        )
     move = _read(state, p, typed)
     _require(state, p, move)
     return move
 
 
-def move_notation(state: StackUpState, move: PlayerMove) -> str:
+def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
     """How a player types ``move`` (``R7 R8 R9 skip``, ``switch blue``, ``snatch bob 2``)."""
-    if isinstance(move, Play):
+    if isinstance(move, moves.Play):
         cards = move.cards
         if cards and cards[0] >= FLIP:
             return _special_notation(state, cards[0], move.colour, move.target, move.count)
         text = " ".join(card_name(c) for c in cards)
         return f"{text} {move.bonus}" if move.bonus else text
-    if isinstance(move, PlayDrawn):
+    if isinstance(move, moves.PlayDrawn):
         card = state.drawn
         if card is None or card < FLIP or card not in (SWITCH, SNATCH):
             return "play"
         return "play " + _special_notation(state, card, move.colour, move.target, move.count)
-    if isinstance(move, Direction):
+    if isinstance(move, moves.Direction):
         return "up" if move.up else "down"
-    if isinstance(move, Block):
+    if isinstance(move, moves.Block):
         return "block"
-    if isinstance(move, Take):
+    if isinstance(move, moves.Take):
         return "take"
-    if isinstance(move, UsePass):
+    if isinstance(move, moves.UsePass):
         return "pass"
-    if isinstance(move, Draw):
+    if isinstance(move, moves.Draw):
         return "draw"
-    assert isinstance(move, Keep)
+    assert isinstance(move, moves.Keep)
     return "keep"
 
 
@@ -166,7 +146,7 @@ def _special_notation(
 # ------------------------------------------------------------------------ reading
 
 
-def _read(state: StackUpState, p: int, typed: str) -> PlayerMove:
+def _read(state: StackUpState, p: int, typed: str) -> moves.PlayerMove:
     """The move the words name (not yet checked against the rules)."""
     first, _, rest = typed.partition(" ")
     word = first.lower()
@@ -175,58 +155,58 @@ def _read(state: StackUpState, p: int, typed: str) -> PlayerMove:
     if word in _SIMPLE and not rest:
         return _SIMPLE[word]
     if word == "crash" and not rest and state.pending_crash == p:
-        return BLOCK
+        return moves.BLOCK
     if word == "play":
         if state.phase == DRAWN:
             return _drawn(state, p, rest)
         if not rest:
             if state.phase == TURN and state.pending_crash != p:
-                raise IllegalMoveError(
+                raise errors.IllegalMoveError(
                     "You have no drawn card to play; name the cards to play, as in `r7`.",
-                    IllegalReason.WRONG_DECISION,
+                    errors.IllegalReason.WRONG_DECISION,
                 )
-            return PLAY_DRAWN  # refused as the moment asks: the direction, or the Crash
+            return moves.PLAY_DRAWN  # refused as the moment asks: the direction, or the Crash
         return _read(state, p, rest)
     if word == "switch":
         colour = _colour(rest) if rest else None
         if drawn == SWITCH:
-            return PlayDrawn(colour=colour)
-        return _choose_colour(state, p, Play((SWITCH,), colour=colour))
+            return moves.PlayDrawn(colour=colour)
+        return _choose_colour(state, p, moves.Play((SWITCH,), colour=colour))
     if word == "snatch":
         return _snatch(state, p, rest, drawn=drawn == SNATCH)
     if word in _SPECIAL_WORDS and not rest:
         card = _SPECIAL_WORDS[word]
         if drawn == card:
-            return PlayDrawn()
-        return Play((card,))
+            return moves.PlayDrawn()
+        return moves.Play((card,))
     return _cards(state, p, typed)
 
 
-def _drawn(state: StackUpState, p: int, rest: str) -> PlayerMove:
+def _drawn(state: StackUpState, p: int, rest: str) -> moves.PlayerMove:
     """``play`` / ``play red`` / ``play switch red`` / ``play snatch bob 1`` for a drawn card."""
     card = state.drawn
     if not rest:
         if card == SWITCH:
-            return _choose_colour(state, p, PlayDrawn())
+            return _choose_colour(state, p, moves.PlayDrawn())
         if card == SNATCH:
             return _snatch(state, p, "", drawn=True)
-        return PlayDrawn()
+        return moves.PlayDrawn()
     word, _, more = rest.partition(" ")
     more = more.strip()
     if card == SWITCH:
         colour_text = more if word.lower() == "switch" else rest
         return _choose_colour(
-            state, p, PlayDrawn(colour=_colour(colour_text) if colour_text else None)
+            state, p, moves.PlayDrawn(colour=_colour(colour_text) if colour_text else None)
         )
     if card == SNATCH:
         return _snatch(state, p, more if word.lower() == "snatch" else rest, drawn=True)
     move = _read(state, p, rest)
-    if isinstance(move, PlayDrawn):
+    if isinstance(move, moves.PlayDrawn):
         return move
     raise _drawn_choice(state)
 
 
-def _cards(state: StackUpState, p: int, typed: str) -> PlayerMove:
+def _cards(state: StackUpState, p: int, typed: str) -> moves.PlayerMove:
     """A list of card names, with a bonus word at its end."""
     tokens = [t for t in re.split(r"[\s,]+", typed) if t]
     bonus: str | None = None
@@ -238,39 +218,39 @@ def _cards(state: StackUpState, p: int, typed: str) -> PlayerMove:
         if card is None:
             opener = tokens[0].lower()
             if index == 1 and opener in _SPECIAL_WORDS:
-                raise InvalidMoveError(
-                    f"`{opener}` takes nothing after it.", InvalidReason.NOT_A_MOVE
+                raise errors.InvalidMoveError(
+                    f"`{opener}` takes nothing after it.", errors.InvalidReason.NOT_A_MOVE
                 )
             raise _not_a_card(token, first=index == 0)
         cards.append(card)
     if state.phase == DRAWN and len(cards) == 1 and cards[0] == state.drawn and bonus is None:
         if cards[0] in (SWITCH, SNATCH):
             return _drawn(state, p, "")
-        return PlayDrawn()
+        return moves.PlayDrawn()
     if len(cards) == 1 and cards[0] == SWITCH:
-        return _choose_colour(state, p, Play((SWITCH,)))
+        return _choose_colour(state, p, moves.Play((SWITCH,)))
     if len(cards) == 1 and cards[0] == SNATCH:
         return _snatch(state, p, "", drawn=False)
-    move = Play(tuple(cards), bonus)
+    move = moves.Play(tuple(cards), bonus)
     if bonus is None and state.phase != DRAWN:
-        with_bonus = [Play(move.cards, b) for b in ("pass", "skip")]
+        with_bonus = [moves.Play(move.cards, b) for b in ("pass", "skip")]
         legal = [m for m in with_bonus if state.is_legal(m)]
         if legal and not state.is_legal(move):
             raise _ambiguous(state, legal, "Which bonus")
     return move
 
 
-def _not_a_card(token: str, *, first: bool) -> InvalidMoveError:
+def _not_a_card(token: str, *, first: bool) -> errors.InvalidMoveError:
     """Why ``token`` among card names is none; ``first`` when it opened the text.
 
     A command word said with more words than it takes is named as such, never offered
     as a correction of itself."""
     word = token.lower()
     if word == "skip" or (word in _BONUS_WORDS and not first):
-        return InvalidMoveError(
+        return errors.InvalidMoveError(
             f"`{word}` can only be said once, at the end of a play of 3 or more cards "
             f"(as in `r7 r8 r9 {word}`).",
-            InvalidReason.NOT_A_MOVE,
+            errors.InvalidReason.NOT_A_MOVE,
         )
     if word in _WORDS:
         if first:
@@ -279,39 +259,41 @@ def _not_a_card(token: str, *, first: bool) -> InvalidMoveError:
             said = "comes first, as in `play r7`"
         else:
             said = "is said alone, never with cards"
-        return InvalidMoveError(f"`{word}` {said}.", InvalidReason.NOT_A_MOVE)
+        return errors.InvalidMoveError(f"`{word}` {said}.", errors.InvalidReason.NOT_A_MOVE)
     if _CARDLIKE.match(token):
-        return InvalidMoveError(
+        return errors.InvalidMoveError(
             f"There is no {cut(token.upper())}: number cards run 1 to 15 in R, B, Y and G.",
-            InvalidReason.BAD_CARD,
+            errors.InvalidReason.BAD_CARD,
         )
     close = get_close_matches(token.lower(), _WORDS, n=1, cutoff=TYPO_CUTOFF)
     if close:
-        return InvalidMoveError(
+        return errors.InvalidMoveError(
             f"{echo(token)} is not a move; did you mean `{close[0]}`?",
-            InvalidReason.UNKNOWN_WORD,
+            errors.InvalidReason.UNKNOWN_WORD,
             suggestion=close[0],
         )
-    return InvalidMoveError(f"{echo(token)} is not a card or a move. {SYNTAX}")
+    return errors.InvalidMoveError(f"{echo(token)} is not a card or a move. {SYNTAX}")
 
 
 def _colour(text: str) -> int:
     colour = _COLOURS.get(text.strip().lower())
     if colour is None:
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             f"{echo(text.strip())} is not a colour: say red, blue, yellow or green "
             "(or R, B, Y, G), as in `switch blue`.",
-            InvalidReason.NOT_A_MOVE,
+            errors.InvalidReason.NOT_A_MOVE,
         )
     return colour
 
 
-def _choose_colour(state: StackUpState, p: int, move: Play | PlayDrawn) -> PlayerMove:
+def _choose_colour(
+    state: StackUpState, p: int, move: moves.Play | moves.PlayDrawn
+) -> moves.PlayerMove:
     """A Switch; without its colour, the colours it may name are the candidates."""
     if move.colour is not None:
         return move
-    if isinstance(move, Play):
-        options: list[PlayerMove] = [m for m in state.plays(p) if m.cards == (SWITCH,)]
+    if isinstance(move, moves.Play):
+        options: list[moves.PlayerMove] = [m for m in state.plays(p) if m.cards == (SWITCH,)]
     else:
         options = list(state.drawn_plays())
     if options:
@@ -327,18 +309,6 @@ class _Reading(NamedTuple):
     count_text: str | None
 
 
-def _exact(text: str) -> str:
-    return text
-
-
-def _spaced(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _folded(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def _find(players: tuple[str, ...], name: str) -> list[int]:
     """Seats ``name`` may mean: the first of these that fits anyone decides — the name
     exactly (case as the player's), then with runs of spaces read as one, then ignoring
@@ -346,7 +316,7 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
     the same table, and "BOB" could mean either. A leading ``@`` is ignored unless a name
     starts with it."""
     forms = [name, name[1:]] if name.startswith("@") else [name]
-    for key in (_exact, _spaced, _folded):
+    for key in NAME_KEYS:
         for form in forms:
             wanted = key(form)
             if not wanted.strip():
@@ -355,10 +325,10 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
             if hits:
                 return hits
     for form in forms:
-        wanted = _folded(form)
+        wanted = folded(form)
         if not wanted:
             continue
-        starts = [s for s, player in enumerate(players) if _folded(player).startswith(wanted)]
+        starts = [s for s, player in enumerate(players) if folded(player).startswith(wanted)]
         if starts:
             return starts
     return []
@@ -387,19 +357,19 @@ def _name_notation(players: tuple[str, ...], target: int, count: int | None) -> 
     return f'"{name}"{tail}'
 
 
-def _bare_snatch(drawn: bool) -> Play | PlayDrawn:
+def _bare_snatch(drawn: bool) -> moves.Play | moves.PlayDrawn:
     """A Snatch naming nobody yet (the drawn one, or one from hand)."""
-    return PlayDrawn() if drawn else Play((SNATCH,))
+    return moves.PlayDrawn() if drawn else moves.Play((SNATCH,))
 
 
-def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMove:
-    def make(target: int, count: int | None) -> Play | PlayDrawn:
+def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> moves.PlayerMove:
+    def make(target: int, count: int | None) -> moves.Play | moves.PlayDrawn:
         if drawn:
-            return PlayDrawn(target=target, count=count)
-        return Play((SNATCH,), target=target, count=count)
+            return moves.PlayDrawn(target=target, count=count)
+        return moves.Play((SNATCH,), target=target, count=count)
 
     if not rest:
-        options: list[PlayerMove] = (
+        options: list[moves.PlayerMove] = (
             list(state.drawn_plays())
             if drawn
             else [m for m in state.plays(p) if m.cards == (SNATCH,)]
@@ -410,19 +380,19 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
     found = _readings(state.players, rest)
     if not found:
         shown = rest.strip().strip('"“”').lstrip("@")
-        raise InvalidMoveError(
+        raise errors.InvalidMoveError(
             f"There's no player called {echo(shown)} at this table "
             f"(players: {', '.join(state.players)}).",
-            InvalidReason.UNKNOWN_PLAYER,
+            errors.InvalidReason.UNKNOWN_PLAYER,
             names=state.players,
         )
     bare = _bare_snatch(drawn)
     blocked = state.refusal(bare, p)
-    if blocked is not None and blocked.reason is not IllegalReason.MISSING_CHOICE:
+    if blocked is not None and blocked.reason is not errors.IllegalReason.MISSING_CHOICE:
         # Text that names players, but no player could help (no Snatch held, a Crash
         # pending…): the rules say why, rather than which names fail.
         return bare
-    moves: list[Play | PlayDrawn] = []
+    plays: list[moves.Play | moves.PlayDrawn] = []
     for reading in found:
         count: int | None = None
         if reading.count_text is not None:
@@ -433,65 +403,59 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> PlayerMov
             if len(counts) == 1:
                 count = counts[0]
             elif counts:
-                counted: list[PlayerMove] = [make(reading.seat, k) for k in counts]
+                counted: list[moves.PlayerMove] = [make(reading.seat, k) for k in counts]
                 if len(found) == 1 and all(state.is_legal(m) for m in counted):
                     raise _ambiguous(state, counted, "How many cards")
-        moves.append(make(reading.seat, count))
-    if len(moves) == 1:
-        return moves[0]
-    legal: list[PlayerMove] = [m for m in moves if state.is_legal(m)]
+        plays.append(make(reading.seat, count))
+    if len(plays) == 1:
+        return plays[0]
+    legal: list[moves.PlayerMove] = [m for m in plays if state.is_legal(m)]
     if len(legal) == 1:
         return legal[0]  # the only reading the rules allow: nothing to ask
     names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not legal:
-        raise InvalidMoveError(
-            f"{echo(rest)} could mean {_or(names)}, and none of them works here.",
-            InvalidReason.UNCLEAR_NAME,
-            names=names,
-        )
-    raise _ambiguous(state, legal, f"{echo(rest)} could mean {_or(names)}. Which one")
-
-
-def _or(names: tuple[str, ...]) -> str:
-    if len(names) <= 2:
-        return " or ".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
+        raise unclear_name(rest, names)
+    raise _ambiguous(state, legal, f"{echo(rest)} could mean {or_words(names)}. Which one")
 
 
 # ------------------------------------------------------------------------ checking
 
 
 def _ambiguous(
-    state: StackUpState, options: Sequence[PlayerMove], question: str
-) -> AmbiguousMoveError:
-    moves = list(dict.fromkeys(options))
-    choices = tuple(move_words(state, m) for m in moves)
+    state: StackUpState, options: Sequence[moves.PlayerMove], question: str
+) -> errors.AmbiguousMoveError:
+    distinct = list(dict.fromkeys(options))
+    choices = tuple(move_words(state, m) for m in distinct)
     listed = ", or ".join(choices[:MAX_LISTED])
     if len(choices) > MAX_LISTED:
         listed += f" (or {len(choices) - MAX_LISTED} more)"
-    commands = " or ".join(f"`{move_notation(state, m)}`" for m in moves[:MAX_LISTED])
-    return AmbiguousMoveError(f"{question}: {listed}? Type {commands}.", tuple(moves), choices)
+    commands = " or ".join(f"`{move_notation(state, m)}`" for m in distinct[:MAX_LISTED])
+    return errors.AmbiguousMoveError(
+        f"{question}: {listed}? Type {commands}.", tuple(distinct), choices
+    )
 
 
-def _require(state: StackUpState, p: int, move: PlayerMove) -> None:
+def _require(state: StackUpState, p: int, move: moves.PlayerMove) -> None:
     """Raise the rules' refusal of ``move`` for ``p``, worded for the notation."""
     err = state.refusal(move, p)
     if err is None:
         return
-    if state.phase == DIRECTION and not isinstance(move, Direction):
-        raise IllegalMoveError(
+    if state.phase == DIRECTION and not isinstance(move, moves.Direction):
+        raise errors.IllegalMoveError(
             "First choose the direction: `up` (1 → 15) or `down` (15 → 1).",
-            IllegalReason.WRONG_DECISION,
+            errors.IllegalReason.WRONG_DECISION,
         )
-    if state.phase == DRAWN and isinstance(move, Play):
+    if state.phase == DRAWN and isinstance(move, moves.Play):
         raise _drawn_choice(state)
     raise err
 
 
-def _drawn_choice(state: StackUpState) -> IllegalMoveError:
+def _drawn_choice(state: StackUpState) -> errors.IllegalMoveError:
     """What a stuck player who drew may type: the rules' words, with the commands."""
     if state.drawn is None:
         what = "no card could be drawn: there is nothing to play, so `keep`"
     else:
         what = "drew a card: `play` plays it alone, `keep` keeps it"
-    return IllegalMoveError(f"You were stuck and {what}.", IllegalReason.WRONG_DECISION)
+    return errors.IllegalMoveError(
+        f"You were stuck and {what}.", errors.IllegalReason.WRONG_DECISION
+    )

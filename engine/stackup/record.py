@@ -16,9 +16,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from pydantic import ValidationError
-
-from engine.errors import IllegalReason
+from engine.errors import IllegalReason, RecordError
+from engine.record_header import read_players, read_rules
+from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_LETTERS,
     DECK_SIZE,
@@ -30,22 +30,6 @@ from engine.stackup.cards import (
     card_name,
     card_names,
     parse_card,
-)
-from engine.stackup.moves import (
-    BLOCK,
-    BONUSES,
-    DOWN,
-    DRAW,
-    KEEP,
-    TAKE,
-    UP,
-    USE_PASS,
-    Deal,
-    Move,
-    Play,
-    PlayDrawn,
-    Reshuffle,
-    Took,
 )
 from engine.stackup.rules import (
     BONUS_LENGTH,
@@ -83,16 +67,6 @@ _ALLOWED = {
     "pass": frozenset(),
     "draw": frozenset({"reshuffle", "colour", "target", "count", "took"}),
 }
-
-
-class RecordError(ValueError):
-    """A record that is malformed or illegal; ``turn`` is the 1-based position in
-    ``turns`` of the first wrong turn, or ``None`` when the record is wrong elsewhere."""
-
-    def __init__(self, message: str, turn: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.turn = turn
 
 
 # ------------------------------------------------------------------------- export
@@ -198,6 +172,18 @@ def _listed(cards: list[Card] | tuple[Card, ...]) -> str:
     return " ".join(card_names(cards)) if cards else "none"
 
 
+def _card_list(turn: dict[str, Any], key: str, t: int, missing: str) -> tuple[Card, ...]:
+    """The cards ``turn[key]`` names (a list of card names); ``missing`` says what the turn
+    lacks when that is not a list."""
+    raw = turn.get(key)
+    if not isinstance(raw, list):
+        raise RecordError(missing, t)
+    try:
+        return tuple(parse_card(name) for name in raw)
+    except ValueError as err:
+        raise RecordError(f'"{key}": {err}', t) from None
+
+
 class _Replay:
     """Reads a record top to bottom, refusing at the first thing wrong."""
 
@@ -238,9 +224,9 @@ class _Replay:
         else:
             direction = None
         state = StackUpState(players, settings)
-        state.apply(Deal(deck, first))
+        state.apply(moves.Deal(deck, first))
         if direction is not None:
-            state.apply(UP if direction == "up" else DOWN)
+            state.apply(moves.UP if direction == "up" else moves.DOWN)
         for index, turn in enumerate(turns, start=1):
             self._turn(state, turn, index)
         return state
@@ -248,24 +234,18 @@ class _Replay:
     # ------------------------------------------------------------- outside the turns
 
     def _settings(self, raw: object) -> StackUpSettings:
-        if not isinstance(raw, dict):
-            raise RecordError('The record\'s "rules" must be an object.')
-        try:
-            return StackUpSettings.model_validate(raw)
-        except ValidationError as err:
-            raise RecordError(f"The record's rules are wrong: {settings_error(err)}.") from None
+        return read_rules(
+            raw,
+            StackUpSettings,
+            lambda err: f"The record's rules are wrong: {settings_error(err)}.",
+        )
 
     def _players(self, raw: object) -> tuple[str, ...]:
-        if not isinstance(raw, list) or not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-            raise RecordError(
-                f'"players" must list {MIN_PLAYERS} to {MAX_PLAYERS} players in seat order.'
-            )
-        if any(not isinstance(p, str) or not p for p in raw):
-            raise RecordError('Every name in "players" must be a non-empty string.')
-        if len(set(raw)) != len(raw):
-            twice = next(p for p in raw if raw.count(p) > 1)
+        names = read_players(raw, MIN_PLAYERS, MAX_PLAYERS)
+        if len(set(names)) != len(names):
+            twice = next(p for p in names if names.count(p) > 1)
             raise RecordError(f'The names in "players" must be distinct; {twice!r} is twice.')
-        return tuple(raw)
+        return tuple(names)
 
     def _deck(self, raw: object, n: int) -> tuple[Card, ...]:
         if not isinstance(raw, list) or len(raw) != DECK_SIZE:
@@ -338,14 +318,14 @@ class _Replay:
             self._play(state, p, turn, t)
         elif kind == "block":
             self._flag(turn, kind, t)
-            self._apply(state, BLOCK, t)
+            self._apply(state, moves.BLOCK, t)
         elif kind == "pass":
             self._flag(turn, kind, t)
-            self._apply(state, USE_PASS, t)
+            self._apply(state, moves.USE_PASS, t)
         elif kind == "take":
             self._flag(turn, kind, t)
             had = state.pile_size
-            self._apply(state, TAKE, t)
+            self._apply(state, moves.TAKE, t)
             self._reshuffle(state, turn, t, had >= PENALTY_CARDS)
         else:
             self._draw(state, p, turn, t)
@@ -392,11 +372,11 @@ class _Replay:
                 f'{who} is stuck and holds a draw pass, so the turn is a "pass", not a draw.', t
             )
 
-    def _apply(self, state: StackUpState, move: Move, t: int) -> None:
+    def _apply(self, state: StackUpState, move: moves.Move, t: int) -> None:
         self._refuse(state, move, state.seat, t)
         state.apply(move)
 
-    def _refuse(self, state: StackUpState, move: Move, p: int | None, t: int) -> None:
+    def _refuse(self, state: StackUpState, move: moves.Move, p: int | None, t: int) -> None:
         err = state.refusal(move, p, named=True)
         if err is not None:
             raise RecordError(str(err), t)
@@ -416,7 +396,7 @@ class _Replay:
                     f"{name!r} is not a card: cards are written like R7, G15 or Flip.", t
                 ) from None
         played = tuple(cards)
-        move = Play(
+        move = moves.Play(
             played,
             self._bonus(turn, t),
             self._colour(turn, t),
@@ -472,7 +452,7 @@ class _Replay:
 
     def _bonus(self, turn: dict[str, Any], t: int) -> str | None:
         bonus = turn.get("bonus")
-        if bonus is not None and bonus not in BONUSES:
+        if bonus is not None and bonus not in moves.BONUSES:
             raise RecordError(f'"bonus" must be "pass" or "skip", not {bonus!r}.', t)
         return bonus
 
@@ -508,27 +488,23 @@ class _Replay:
         assert state.phase == SNATCH_CARDS and state.snatch is not None
         target, count = state.snatch
         who = self.names[target]
-        raw = turn.get("took")
-        if not isinstance(raw, list):
-            raise RecordError(
-                f'The Snatch needs "took": the {cards_count(count)} that came from {who}\'s hand.',
-                t,
-            )
-        try:
-            took = tuple(parse_card(name) for name in raw)
-        except ValueError as err:
-            raise RecordError(f'"took": {err}', t) from None
+        took = _card_list(
+            turn,
+            "took",
+            t,
+            f'The Snatch needs "took": the {cards_count(count)} that came from {who}\'s hand.',
+        )
         if len(took) != count:
             raise RecordError(
                 f'"took" must list the {cards_count(count)} the Snatch took, not {len(took)}.', t
             )
-        if state.refusal(Took(took)) is not None:
+        if state.refusal(moves.Took(took)) is not None:
             raise RecordError(
                 f'"took" must be {cards_count(count)} of {who}\'s hand ({_listed(state.hand(target))}),'
                 f" not {_listed(took)}.",
                 t,
             )
-        state.apply(Took(took))
+        state.apply(moves.Took(took))
 
     # ------------------------------------------------------------- drawing
 
@@ -545,18 +521,14 @@ class _Replay:
                 raise RecordError(f'This turn has no "reshuffle": {why}.', t)
             return
         below = sorted(state.stack_cards[: state.base])
-        raw = turn.get("reshuffle")
-        if not isinstance(raw, list):
-            raise RecordError(
-                'The draw pile ran out, so the turn needs "reshuffle": the new draw pile, top '
-                f"first, made of the {len(below)} cards below the stack's most recent number "
-                f"card ({card_name(state.stack_cards[state.base])}).",
-                t,
-            )
-        try:
-            cards = tuple(parse_card(name) for name in raw)
-        except ValueError as err:
-            raise RecordError(f'"reshuffle": {err}', t) from None
+        cards = _card_list(
+            turn,
+            "reshuffle",
+            t,
+            'The draw pile ran out, so the turn needs "reshuffle": the new draw pile, top '
+            f"first, made of the {len(below)} cards below the stack's most recent number "
+            f"card ({card_name(state.stack_cards[state.base])}).",
+        )
         if sorted(cards) != below:
             raise RecordError(
                 f'"reshuffle" must hold exactly the {len(below)} cards below the stack\'s most '
@@ -564,14 +536,14 @@ class _Replay:
                 f"{_listed(below)}.",
                 t,
             )
-        state.apply(Reshuffle(cards))
+        state.apply(moves.Reshuffle(cards))
 
     def _draw(self, state: StackUpState, p: int, turn: dict[str, Any], t: int) -> None:
         how = turn["draw"]
         if how not in ("keep", "play"):
             raise RecordError(f'"draw" must be "keep" or "play", not {how!r}.', t)
         had = state.pile_size
-        state.apply(DRAW)
+        state.apply(moves.DRAW)
         self._reshuffle(state, turn, t, had >= 1)
         assert state.phase == DRAWN
         card = state.drawn
@@ -579,7 +551,7 @@ class _Replay:
             extra = [k for k in _CHOICES if k in turn]
             if extra:
                 raise RecordError(f'A drawn card that is kept takes no "{extra[0]}".', t)
-            state.apply(KEEP)
+            state.apply(moves.KEEP)
             return
         if card is None:
             raise RecordError('No card could be drawn, so the turn is "draw": "keep".', t)
@@ -595,7 +567,7 @@ class _Replay:
                 raise RecordError(f'The drawn {card_name(card)} is played: it needs "{key}".', t)
             if key in turn and key not in needed:
                 raise RecordError(f'The drawn {card_name(card)} takes no "{key}".', t)
-        move = PlayDrawn(self._colour(turn, t), self._target(turn, t), self._count(turn, t))
+        move = moves.PlayDrawn(self._colour(turn, t), self._target(turn, t), self._count(turn, t))
         self._refuse(state, move, p, t)
         state.apply(move)
         self._took(state, turn, t, snatch=card == SNATCH)

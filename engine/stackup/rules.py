@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from engine import errors
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 HAND_SIZE = 10  # cards dealt to each player
@@ -44,10 +46,8 @@ class StackUpSettings(BaseModel):
 def settings_error(err: ValidationError) -> str:
     """The first problem of a settings validation error, in words:
     ``"turn_limit" must be a whole number of at least 1`` or ``unknown key 'colour'``."""
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "rules"
-    if first["type"] == "extra_forbidden":
-        return f"an unknown key {where!r} (the only key is 'turn_limit')"
-    if where == "turn_limit":
-        return f"'turn_limit' must be a whole number of at least 1, not {first['input']!r}"
-    return f"{where}: {first['msg']}"
+    return errors.settings_error(
+        err,
+        "an unknown key {!r} (the only key is 'turn_limit')",
+        {"turn_limit": "a whole number of at least 1"},
+    )

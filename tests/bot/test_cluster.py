@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 import pytest
@@ -77,18 +78,17 @@ class Processes:
         self.running.append(cluster)
         return cluster, host
 
+    async def aclose(self) -> None:
+        for cluster in self.running:
+            await cluster.halt()
+        for store in self.stores:
+            await store.close()
+
 
 @pytest.fixture
 async def processes() -> AsyncIterator[Processes]:
-    async with fresh_services() as services:
-        made = Processes(services)
-        try:
-            yield made
-        finally:
-            for cluster in made.running:
-                await cluster.halt()
-            for store in made.stores:
-                await store.close()
+    async with fresh_services() as services, aclosing(Processes(services)) as made:
+        yield made
 
 
 # ---------------------------------------------------------------- the assignment

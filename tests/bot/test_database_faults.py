@@ -13,7 +13,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from typing import Any
 import pytest
 from sqlalchemy import exc, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
 
 import persistence.database
 import persistence.writer
@@ -32,7 +30,7 @@ from tests.bot.conftest import World, buttons_of
 from tests.bot.test_game import live_of, table_message
 from tests.bot.test_refusals import started
 from tests.persistence.helpers import next_step, started_table
-from tests.services import POSTGRES_URL
+from tests.services import POSTGRES_URL, fresh_schema, in_schema
 
 NOT_SAVED = "That move could not be saved, so nothing was played; try again."
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,24 +102,18 @@ async def proxied_store(short_limits: None) -> AsyncIterator[tuple[Store, Stalli
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
     url = make_url(POSTGRES_URL)
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = create_async_engine(POSTGRES_URL)
-    async with admin.begin() as conn:
-        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    proxy = StallingProxy(url.host or "127.0.0.1", url.port or 5432)
-    await proxy.start()
-    proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    store = await Store.open(proxied, connect_args={"server_settings": {"search_path": schema}})
-    try:
-        yield store, proxy
-    finally:
-        proxy.heal()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(store.close(), BOUND)
-        await proxy.close()
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        await admin.dispose()
+    async with fresh_schema(POSTGRES_URL) as schema:
+        proxy = StallingProxy(url.host or "127.0.0.1", url.port or 5432)
+        await proxy.start()
+        proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+        store = await Store.open(proxied, **in_schema(schema))
+        try:
+            yield store, proxy
+        finally:
+            proxy.heal()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(store.close(), BOUND)
+            await proxy.close()
 
 
 async def test_a_stalled_postgresql_fails_a_move_in_bounded_time_and_the_next_move_works(

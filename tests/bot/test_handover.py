@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 import pytest
@@ -68,19 +69,18 @@ class Processes:
         self.running.append(process)
         return process
 
+    async def aclose(self) -> None:
+        for p in self.running:
+            await p.cluster.halt()
+            p.tables.accepting = False
+            await p.tables.drain()
+            await p.store.close()
+
 
 @pytest.fixture
 async def processes() -> AsyncIterator[Processes]:
-    async with fresh_services() as services:
-        made = Processes(services)
-        try:
-            yield made
-        finally:
-            for p in made.running:
-                await p.cluster.halt()
-                p.tables.accepting = False
-                await p.tables.drain()
-                await p.store.close()
+    async with fresh_services() as services, aclosing(Processes(services)) as made:
+        yield made
 
 
 async def game(p: Process, channel: int, shard: int) -> Any:

@@ -51,6 +51,7 @@ from persistence.records import (
     SeatInfo,
     TableInfo,
 )
+from tests.engine.situations import one_step
 
 if TYPE_CHECKING:
     from tests.bot.conftest import World
@@ -481,8 +482,5 @@ def finished_round(dice: int, seed: int) -> StackState:
     state = StackState(long_names(), StackRules(dice_per_player=dice, four_high_bonus=True))
     rng = random.Random(seed)
     while not state.round_scores:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(RandomPlayer().choose(state, rng))
+        one_step(state, rng, RandomPlayer())
     return state

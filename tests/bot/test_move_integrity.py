@@ -288,6 +288,15 @@ async def test_a_commit_whose_answer_is_lost_is_read_back_before_the_next_move(
         await store.close()
 
 
+async def logged_after_the_snapshot(store: Store, live: LiveTable) -> bool:
+    """Whether the log holds a move of ``live`` after its stored snapshot."""
+    async with store.engine.connect() as conn:
+        since = (
+            await conn.execute(select(snapshots.c.version).where(snapshots.c.table_id == live.id))
+        ).scalar_one()
+    return bool(live.version > since)
+
+
 async def corrupt_the_tail(store: Store, live: LiveTable) -> str:
     """Rewrite one move logged after the table's snapshot into one that its state at that
     point refuses (as a move lost from the log leaves the next one); returns the error the
@@ -337,15 +346,7 @@ async def test_a_table_whose_log_does_not_replay_is_closed_and_the_others_load(
         state = other.state
         assert state is not None and other.current_user() == BOB.id
         await service.move(2, BOB, move=state.legal_moves()[0])
-        while True:  # a move logged after the snapshot, to be damaged
-            async with store.engine.connect() as conn:
-                since = (
-                    await conn.execute(
-                        select(snapshots.c.version).where(snapshots.c.table_id == stack.id)
-                    )
-                ).scalar_one()
-            if stack.version > since:
-                break
+        while not await logged_after_the_snapshot(store, stack):  # one, to be damaged
             await play(service, stack)
         error = await corrupt_the_tail(store, stack)
         async with store.engine.connect() as conn:
@@ -544,15 +545,7 @@ async def test_a_table_whose_log_does_not_replay_is_closed_in_its_channel_at_res
     other = world.bot.tables.service.by_channel[other_channel.id]
     store = world.bot.store
     assert store is not None
-    while True:  # a move logged after the snapshot, to be damaged
-        async with store.engine.connect() as conn:
-            since = (
-                await conn.execute(
-                    select(snapshots.c.version).where(snapshots.c.table_id == live.id)
-                )
-            ).scalar_one()
-        if live_of(world).version > since:
-            break
+    while not await logged_after_the_snapshot(store, live_of(world)):  # one, to be damaged
         live = live_of(world)
         mover = actor_of(world, live.user_at(live.state.current))
         panel = await mover.click(table_message(world), label="My turn")

@@ -39,6 +39,7 @@ from engine.stackup.moves import (
     PlayDrawn,
 )
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 from tests.engine.stackup.situations import ANN, BEN, CAT, NAMES, cards, table
 
 
@@ -188,10 +189,7 @@ def random_decisions(seed: int, players: int) -> list[StackUpState]:
     rng = random.Random(seed)
     state = StackUpState(NAMES[:players])
     seen = []
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    for _ in decisions(state, rng):
         seen.append(state.copy())
         state.apply(rng.choice(state.legal_moves()))
     return seen

@@ -19,14 +19,13 @@ import bot.story
 from bot.games.stack.story import round_view
 from bot.games.stack.words import round_end_text, scoring_messages, stats_text
 from bot.text import MESSAGE_LIMIT, escape_name
-from engine.game import Decision
 from engine.stack.ai import GreedyPlayer
 from engine.stack.render import short_name, square
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
 from persistence.records import PlayerStats, RecentGame
 from tests.bot.conftest import World, live_of, make_bot, message, table_message
-from tests.engine.situations import deal, reroll, stack
+from tests.engine.situations import deal, one_step, reroll, stack
 
 NASTY = "<@&123456789012345678>__**x**__@everyone`|~"
 LIVE_MENTION = re.compile(r"<@!?\d+>|<@&\d+>|<#\d+>|</[^>]+:\d+>|@everyone|@here")
@@ -349,10 +348,7 @@ def finished_round(dice: int, seed: int, **rules: Any) -> StackState:
     state = StackState(names, StackRules(dice_per_player=dice, **rules))
     rng = random.Random(seed)
     while not state.round_scores:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(GreedyPlayer().choose(state, rng))
+        one_step(state, rng, GreedyPlayer())
     return state
 
 

@@ -14,7 +14,7 @@ from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError, Mov
 from engine.stack.moves import Reroll, Roll
 from engine.stack.notation import SYNTAX, parse_move
 from engine.stack.state import StackState
-from tests.engine.situations import deal, stack
+from tests.engine.situations import deal, one_step, stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,7 +147,6 @@ def test_a_finished_games_sheet_names_no_leader_the_result_says_who_won() -> Non
     import random
 
     from bot.games.stack.words import game_end_messages
-    from engine.game import Decision
     from engine.stack.ai import RandomPlayer
     from engine.stack.rules import StackRules
     from engine.stack.state import StackState
@@ -155,9 +154,6 @@ def test_a_finished_games_sheet_names_no_leader_the_result_says_who_won() -> Non
     state = StackState(["ボブ", "Ālīce ✨"], StackRules(target_score=30))
     rng = random.Random(3)
     while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(RandomPlayer().choose(state, rng))
+        one_step(state, rng, RandomPlayer())
     text = "\n".join(game_end_messages(state))
     assert "🏆" in text and "Leader at" not in text

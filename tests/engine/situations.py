@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
-from engine.game import Decision
+from engine.game import Decision, GameState
 from engine.stack.ai import RandomPlayer
 from engine.stack.moves import Place, PlayerMove, Reroll, Roll, RoundDice, Stack
 from engine.stack.rules import StackRules
@@ -45,7 +47,29 @@ def random_steps(state: StackState, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         if state.is_over:
             break
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(RandomPlayer().choose(state, rng))
+        one_step(state, rng, RandomPlayer())
+
+
+def one_step(state: GameState[Any], rng: random.Random, player: Any) -> None:
+    """Play ``state``'s next step: its chance outcome (drawn from ``rng``) or ``player``'s
+    choice."""
+    if state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(rng))
+    else:
+        state.apply(player.choose(state, rng))
+
+
+def chance_outcomes(state: GameState[Any], rng: random.Random) -> None:
+    """Play the chance outcomes (drawn from ``rng``) until a player must decide."""
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(rng))
+
+
+def decisions(state: GameState[Any], rng: random.Random) -> Iterator[None]:
+    """Each decision of a player in turn, until the game is over: the chance outcomes
+    before it played (from ``rng``); the loop's body plays the player's move."""
+    while True:
+        chance_outcomes(state, rng)
+        if state.is_over:
+            return
+        yield

@@ -6,15 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    IllegalReason,
-    InvalidMoveError,
-    InvalidReason,
-    MoveError,
-    Target,
-)
+from engine import errors
 from engine.stack.moves import Place, Reroll, Roll, Stack
 from engine.stack.notation import parse_move
 from engine.stack.state import StackState
@@ -51,42 +43,42 @@ def test_names_with_spaces_and_digits() -> None:
 @pytest.mark.parametrize("text", ["", "dance", "stack", "stack x on bob", "hello bob"])
 def test_not_a_move_gives_the_syntax(text: str) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text)
     assert "stack 3 on bob" in str(err.value) or "Try" in str(err.value)
 
 
 def test_stack_without_target_says_how() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError, match="on whose pile"):
+    with pytest.raises(errors.InvalidMoveError, match="on whose pile"):
         parse_move(state, "stack 3")
 
 
 def test_face_out_of_range_and_unknown_player() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError, match="1 to 6"):
+    with pytest.raises(errors.InvalidMoveError, match="1 to 6"):
         parse_move(state, "reroll 7")
-    with pytest.raises(InvalidMoveError, match="no player called 'zed'"):
+    with pytest.raises(errors.InvalidMoveError, match="no player called 'zed'"):
         parse_move(state, "stack 3 on zed")
 
 
 def test_illegal_you_have_no_unstacked_die() -> None:
     state = deal([3, 5], [4, 4])
-    with pytest.raises(IllegalMoveError, match="You have no unstacked 4"):
+    with pytest.raises(errors.IllegalMoveError, match="You have no unstacked 4"):
         parse_move(state, "stack 4 on bob")
-    with pytest.raises(IllegalMoveError, match="You have no unstacked 6"):
+    with pytest.raises(errors.IllegalMoveError, match="You have no unstacked 6"):
         parse_move(state, "reroll 6")
 
 
 def test_illegal_not_your_turn() -> None:
     state = deal([3, 5], [3, 4])
-    with pytest.raises(IllegalMoveError, match="It's alice's turn"):
+    with pytest.raises(errors.IllegalMoveError, match="It's alice's turn"):
         parse_move(state, "stack 3 on alice", seat=B)
 
 
 def test_illegal_own_colour() -> None:
     state = deal([3, 3], [3, 4])
-    with pytest.raises(IllegalMoveError, match="own colour"):
+    with pytest.raises(errors.IllegalMoveError, match="own colour"):
         parse_move(state, "stack 3 on alice")
 
 
@@ -95,13 +87,13 @@ def test_illegal_opponents_die_is_under_your_own() -> None:
     stack(state, 3, B)  # alice's 3 now tops bob's only 3
     reroll(state, 5, 2)  # bob: no 2 anywhere, stays
     reroll(state, 4, 2)  # carol's 2 must go on bob's 2
-    with pytest.raises(IllegalMoveError, match="bob's 3 is under your own die"):
+    with pytest.raises(errors.IllegalMoveError, match="bob's 3 is under your own die"):
         parse_move(state, "stack 3 on bob")
 
 
 def test_illegal_no_pile_of_that_height() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(IllegalMoveError, match="bob has no 2-high pile of 3s"):
+    with pytest.raises(errors.IllegalMoveError, match="bob has no 2-high pile of 3s"):
         parse_move(state, "stack 3 on bob 2")
 
 
@@ -109,7 +101,7 @@ def test_ambiguous_lists_the_candidates() -> None:
     state = deal([3, 5, 6], [3, 3, 3], [3, 4, 4])
     stack(state, 3, B)  # (bob, alice)
     stack(state, 3, A, 2)  # (bob, alice, bob); bob keeps a single 3
-    with pytest.raises(AmbiguousMoveError) as err:
+    with pytest.raises(errors.AmbiguousMoveError) as err:
         parse_move(state, "stack 3 on bob")
     assert "bob's single 3" in str(err.value)
     assert "bob's 3-high pile of 3s" in str(err.value)
@@ -124,16 +116,16 @@ def test_place_a_rerolled_die() -> None:
     assert parse_move(state, "place on carol") == Place(C, 1)
     assert parse_move(state, "on @bob 1") == Place(B, 1)
     assert parse_move(state, "stack 6 on bob") == Place(B, 1)
-    with pytest.raises(IllegalMoveError, match="First put your rerolled 6"):
+    with pytest.raises(errors.IllegalMoveError, match="First put your rerolled 6"):
         parse_move(state, "reroll 3")
-    with pytest.raises(IllegalMoveError, match="shows 6, not 3"):
+    with pytest.raises(errors.IllegalMoveError, match="shows 6, not 3"):
         parse_move(state, "stack 3 on bob")
 
 
 def test_errors_are_distinct_value_errors() -> None:
-    for cls in (InvalidMoveError, IllegalMoveError, AmbiguousMoveError):
-        assert issubclass(cls, MoveError) and issubclass(cls, ValueError)
-    assert len({InvalidMoveError, IllegalMoveError, AmbiguousMoveError}) == 3
+    for cls in (errors.InvalidMoveError, errors.IllegalMoveError, errors.AmbiguousMoveError):
+        assert issubclass(cls, errors.MoveError) and issubclass(cls, ValueError)
+    assert len({errors.InvalidMoveError, errors.IllegalMoveError, errors.AmbiguousMoveError}) == 3
     _ = A
 
 
@@ -155,54 +147,54 @@ def test_a_misspelt_command_word_is_answered_with_the_word_it_resembles(
     text: str, word: str, meant: str
 ) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text)
     assert str(err.value) == f"'{word}' is not a move; did you mean `{meant}`?"
-    assert err.value.reason is InvalidReason.UNKNOWN_WORD
+    assert err.value.reason is errors.InvalidReason.UNKNOWN_WORD
     assert err.value.suggestion == meant
 
 
 @pytest.mark.parametrize("text", ["dance", "hello bob", "quit now", "xyzzy 3"])
 def test_a_word_unlike_every_command_gets_the_syntax_not_a_guess(text: str) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text)
-    assert err.value.reason is InvalidReason.NOT_A_MOVE and err.value.suggestion is None
+    assert err.value.reason is errors.InvalidReason.NOT_A_MOVE and err.value.suggestion is None
     assert f"'{text}' is not a move. Try" in str(err.value)
 
 
 @pytest.mark.parametrize("text", ["reroll", "REROLL", "r", "  reroll  "])
 def test_a_bare_reroll_asks_for_the_face(text: str) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text)
     assert str(err.value) == "Reroll which die? Give its face: `reroll 3`."
-    assert err.value.reason is InvalidReason.MISSING_FACE
+    assert err.value.reason is errors.InvalidReason.MISSING_FACE
 
 
 def test_a_stack_without_a_face_asks_for_it() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError, match=r"Stack which die on 'bob'\?") as err:
+    with pytest.raises(errors.InvalidMoveError, match=r"Stack which die on 'bob'\?") as err:
         parse_move(state, "stack on bob")
-    assert err.value.reason is InvalidReason.MISSING_FACE
-    with pytest.raises(InvalidMoveError, match="Stack which die") as err:
+    assert err.value.reason is errors.InvalidReason.MISSING_FACE
+    with pytest.raises(errors.InvalidMoveError, match="Stack which die") as err:
         parse_move(state, "stack")
-    assert err.value.reason is InvalidReason.MISSING_FACE
+    assert err.value.reason is errors.InvalidReason.MISSING_FACE
 
 
 @pytest.mark.parametrize("text", ["place on bob", "on bob", "place", "PLACE ON bob 1"])
 def test_a_placement_with_no_rerolled_die_waiting_says_there_is_none(text: str) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, text)
-    assert err.value.reason is IllegalReason.NOTHING_TO_PLACE
+    assert err.value.reason is errors.IllegalReason.NOTHING_TO_PLACE
     assert str(err.value).startswith("There is no rerolled die waiting to be placed")
     assert "is not a move" not in str(err.value)
 
 
 def test_a_reroll_takes_exactly_one_face() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError, match="takes the face of one die"):
+    with pytest.raises(errors.InvalidMoveError, match="takes the face of one die"):
         parse_move(state, "reroll 3 4")
 
 
@@ -219,39 +211,39 @@ def placing_six() -> StackState:
 
 def test_a_reroll_while_a_rerolled_die_waits_carries_its_face_and_targets() -> None:
     state = placing_six()
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "reroll 3")
-    assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+    assert err.value.reason is errors.IllegalReason.PLACEMENT_PENDING
     assert err.value.face == 6 and err.value.asked is None
-    assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+    assert err.value.targets == (errors.Target(B, "bob", 1), errors.Target(C, "carol", 1))
     assert str(err.value) == "First put your rerolled 6 on a pile: `place on NAME`."
 
 
 def test_a_stack_of_another_face_while_a_rerolled_die_waits_names_both_faces() -> None:
     state = placing_six()
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "stack 1 on bob")
-    assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+    assert err.value.reason is errors.IllegalReason.PLACEMENT_PENDING
     assert (err.value.face, err.value.asked) == (6, 1)
-    assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+    assert err.value.targets == (errors.Target(B, "bob", 1), errors.Target(C, "carol", 1))
     assert str(err.value) == "Your rerolled die shows 6, not 1: `place on NAME` puts it on a pile."
 
 
 def test_the_state_refuses_any_move_but_the_placement_with_the_same_details() -> None:
     state = placing_six()
     for move in (Reroll(3), Stack(3, B, 1)):
-        with pytest.raises(IllegalMoveError) as err:
+        with pytest.raises(errors.IllegalMoveError) as err:
             state.apply(move, by=A)
-        assert err.value.reason is IllegalReason.PLACEMENT_PENDING
+        assert err.value.reason is errors.IllegalReason.PLACEMENT_PENDING
         assert err.value.face == 6 and err.value.asked == 3
-        assert err.value.targets == (Target(B, "bob", 1), Target(C, "carol", 1))
+        assert err.value.targets == (errors.Target(B, "bob", 1), errors.Target(C, "carol", 1))
 
 
 def test_a_missing_die_names_its_face() -> None:
     state = deal([3, 5], [4, 4])
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "reroll 6")
-    assert err.value.reason is IllegalReason.NO_SUCH_DIE and err.value.face == 6
+    assert err.value.reason is errors.IllegalReason.NO_SUCH_DIE and err.value.face == 6
 
 
 def test_no_message_from_the_engine_says_your_rolled() -> None:
@@ -268,15 +260,15 @@ def test_no_message_from_the_engine_says_your_rolled() -> None:
 )
 def test_a_face_that_only_looks_like_a_number_is_not_a_face(text: str) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError, match="is not a die face") as err:
+    with pytest.raises(errors.InvalidMoveError, match="is not a die face") as err:
         parse_move(state, text)
-    assert err.value.reason is InvalidReason.BAD_FACE
+    assert err.value.reason is errors.InvalidReason.BAD_FACE
 
 
 @pytest.mark.parametrize("digits", [4301, 5000, 20])
 def test_a_face_of_thousands_of_digits_is_refused_and_cut(digits: int) -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(MoveError) as err:
+    with pytest.raises(errors.MoveError) as err:
         parse_move(state, "reroll " + "7" * digits)
     assert len(str(err.value)) < 400
     assert "7" * 41 not in str(err.value)
@@ -284,21 +276,21 @@ def test_a_face_of_thousands_of_digits_is_refused_and_cut(digits: int) -> None:
 
 def test_a_height_of_thousands_of_digits_is_refused() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(IllegalMoveError, match="1 to 3 dice high, not 99999") as err:
+    with pytest.raises(errors.IllegalMoveError, match="1 to 3 dice high, not 99999") as err:
         parse_move(state, "stack 3 on bob " + "9" * 60)
     assert "9" * 41 not in str(err.value)
 
 
 def test_an_echo_is_cut_to_forty_characters_and_keeps_the_case() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, "stack 3 on Zed" + "Q" * 60)
     assert "There's no player called 'Zed" + "Q" * 36 + "…' at this table" in str(err.value)
 
 
 def test_control_characters_are_not_echoed() -> None:
     state = deal([3, 4], [3, 5])
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, "stack 3 on \x1b[31mred\x00")
     assert "\x1b" not in str(err.value) and "\x00" not in str(err.value)
     assert "'�[31mred�'" in str(err.value)

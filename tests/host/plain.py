@@ -7,30 +7,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Mapping
 from typing import Any
 
-from pydantic import BaseModel
-
 from engine import games
 from engine.errors import AmbiguousMoveError
-from engine.game import Game, RoundEnded, TurnEnded
+from engine.game import RoundEnded, TurnEnded
 from host.refusals import Refusal, Why
 from host.words import Notice
+from terminal.hosting import TerminalHostedGame
 
 
-class PlainGame:
-    """An engine game with a terminal's plain words."""
-
-    def __init__(self, game: Game[Any]) -> None:
-        self.game = game
-        self.title = game.title
-
-    def settings_of(self, values: Mapping[str, Any]) -> BaseModel:
-        return self.game.settings.model_validate(dict(values))
+class PlainGame(TerminalHostedGame):
+    """An engine game with plain words of the tests' own (its settings, moves' labels and
+    the rest as the terminal's)."""
 
     def start_text(self, state: Any) -> str:
         return f"start: {state.players[state.current_player]}"
-
-    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
-        return None
 
     def turn_text(self, state: Any, event: TurnEnded) -> str:
         return "turn: " + self.game.turn_words(state, event)
@@ -40,9 +30,6 @@ class PlainGame:
 
     def game_end_texts(self, state: Any) -> list[str]:
         return ["over"]
-
-    def move_label(self, state: Any, move: Any) -> str:
-        return self.game.move_words(state, move)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return "which?"

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from persistence import Store
 from tests.persistence.release import fetch_release
+from tests.services import fresh_schema, in_schema
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 
@@ -37,17 +35,8 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         return
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = create_async_engine(POSTGRES_URL)
-    async with admin.begin() as conn:
-        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    options = {"connect_args": {"server_settings": {"search_path": schema}}}
-    try:
-        yield Backend("postgresql", POSTGRES_URL, options)
-    finally:
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        await admin.dispose()
+    async with fresh_schema(POSTGRES_URL) as schema:
+        yield Backend("postgresql", POSTGRES_URL, in_schema(schema))
 
 
 @pytest.fixture

@@ -84,6 +84,21 @@ async def play_moves(
     return version
 
 
+async def up_to_the_last_move(
+    store: Store, info: TableInfo, state: StackState, rng: random.Random
+) -> tuple[int, list[Move], StackState]:
+    """Record every step of the game but the one that ends it; returns the table's version,
+    that last step, and the state after it (recorded: nothing of it)."""
+    version = info.version
+    while True:
+        probe = state.copy()
+        step = next_step(probe, rng)
+        if probe.is_over:
+            return version, step, probe
+        version = (await store.record_move(info.id, version, step, probe)).version
+        state = probe
+
+
 async def count(store: Store, table: object) -> int:
     """How many rows ``table`` holds."""
     async with store.engine.connect() as conn:

@@ -10,31 +10,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_prints_its_summary_line(tmp_path: Path) -> None:
+def bench_env(temp: Path | None = None) -> dict[str, str]:
+    """The bench's environment: no ``DATABASE_URL``; with ``temp``, its temporary folder."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    return env if temp is None else {**env, "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)}
+
+
+def bench_command(seconds: str, *more: str) -> list[str]:
+    """The storage bench at tiny sizes, its tables playing ``seconds``."""
+    sizes = f"--tables 4 --seconds {seconds} --raw-seconds 0.2 --load-tables 12".split()
+    return [sys.executable, "-m", "persistence.bench", *sizes, *more]
+
+
+def test_bench_prints_its_summary_line(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "persistence.bench",
-            "--tables",
-            "4",
-            "--seconds",
-            "1",
-            "--raw-seconds",
-            "0.2",
-            "--load-tables",
-            "12",
-            "--single-moves",
-            "20",
-            "--dir",
-            str(tmp_path),
-        ],
+        bench_command("1", "--single-moves", "20", "--dir", str(tmp_path)),
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
-        env=env,
+        env=bench_env(),
         check=False,
     )
     assert proc.returncode == 0, proc.stderr

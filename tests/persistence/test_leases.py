@@ -10,13 +10,11 @@ and its own move writer). PostgreSQL only (``TEST_DATABASE_URL``), as sharding i
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select, text, update
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from persistence import LeaseLost, Store
 from persistence.errors import ShardCountMismatch, StaleVersion, StorageError
@@ -26,6 +24,7 @@ from persistence.schema import moves, outbox, tables
 from persistence.writer import WriteContext
 from tests.persistence.conftest import POSTGRES_URL
 from tests.persistence.helpers import next_step, started_table
+from tests.services import fresh_schema, in_schema
 
 COUNT = 4  # shards
 TTL = 30.0
@@ -42,7 +41,7 @@ class Cluster:
 
     def __init__(self, url: str, schema: str) -> None:
         self.url = url
-        self.options = {"connect_args": {"server_settings": {"search_path": schema}}}
+        self.options = in_schema(schema)
         self.opened: list[Store] = []
 
     async def process(self, name: str, *, shards: dict[int, int] | None = None) -> Store:
@@ -69,19 +68,13 @@ async def claim(store: Store, shard: int, **kwargs: Any) -> int:
 async def cluster() -> AsyncIterator[Cluster]:
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set: shard leases need PostgreSQL")
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = create_async_engine(POSTGRES_URL)
-    async with admin.begin() as conn:
-        await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    made = Cluster(POSTGRES_URL, schema)
-    try:
-        yield made
-    finally:
-        for store in made.opened:
-            await store.close()
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        await admin.dispose()
+    async with fresh_schema(POSTGRES_URL) as schema:
+        made = Cluster(POSTGRES_URL, schema)
+        try:
+            yield made
+        finally:
+            for store in made.opened:
+                await store.close()
 
 
 async def logged(store: Store, table_id: int) -> list[Any]:

@@ -13,10 +13,10 @@ from persistence.records import PlayerStats
 from tests.persistence.conftest import Backend
 from tests.persistence.helpers import (
     GUILD,
-    next_step,
     placed_counts,
     play_moves,
     started_table,
+    up_to_the_last_move,
 )
 
 SHORT = HouseRules(target_score=40)  # a game of a few rounds
@@ -179,14 +179,7 @@ async def test_two_games_ending_in_one_commit_both_count(store: Store) -> None:
     ending = []
     for channel, seed in ((95, 1), (96, 2)):
         info, state, rng = await started_table(store, channel, seed=seed, rules=SHORT)
-        version = info.version
-        while True:  # up to the move that ends the game
-            probe = state.copy()
-            step = next_step(probe, rng)
-            if probe.is_over:
-                break
-            version = (await store.record_move(info.id, version, step, probe)).version
-            state = probe
+        version, step, probe = await up_to_the_last_move(store, info, state, rng)
         ending.append((info.id, version, step, probe))
     before = store.writer.batches
     await asyncio.gather(*(store.record_move(*end) for end in ending))

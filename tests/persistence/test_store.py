@@ -41,6 +41,7 @@ from tests.persistence.helpers import (
     play_moves,
     refusing_inserts,
     started_table,
+    up_to_the_last_move,
 )
 
 
@@ -233,14 +234,8 @@ async def test_same_interaction_twice_is_applied_once(store: Store) -> None:
 
 async def test_a_move_is_stored_whole_or_not_at_all(store: Store) -> None:
     info, state, rng = await started_table(store, 11, rules=HouseRules(target_score=1))
-    version = info.version
-    while True:  # play up to the move that ends the game (round scores, result, stats)
-        probe = state.copy()
-        step = next_step(probe, rng)
-        if probe.is_over:
-            break
-        version = (await store.record_move(info.id, version, step, probe)).version
-        state = probe
+    # the move that ends the game writes round scores, the result and the stats
+    version, step, probe = await up_to_the_last_move(store, info, state, rng)
     moves_before, rounds_before = await count(store, moves), await count(store, round_scores)
     # the database refuses the last statement of the move's transaction (the stats)
     async with refusing_inserts(store, "player_stats"):

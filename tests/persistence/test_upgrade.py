@@ -18,51 +18,16 @@ from sqlalchemy import text
 
 from engine.stack.record import check
 from engine.stack.rules import HouseRules
-from persistence import Store
 from persistence.database import make_engine
 from persistence.migrate import head_revision
 from persistence.schema import metadata
 from tests.persistence.conftest import Backend
 from tests.persistence.helpers import downgrade_to, placed_counts, play_moves, started_table
+from tests.persistence.old_release import GUILD, read
 from tests.persistence.release import Where, as_before, as_json, run_release
 
-GUILD = 1000
-OTHER_GUILD = 2000
-USERS = (1, 2, 3, 4)
 # what the release read, compared field by field (the records and states: whole)
 READS = ("history", "leaderboard", "stats", "sheets", "settings", "live_info", "outbox", "active")
-
-
-async def read_now(store: Store, ids: dict[str, Any]) -> dict[str, Any]:
-    """What this code reads of the tables and players the release read."""
-    live = await store.load_table(ids["live"])
-    assert live.state is not None
-    return {
-        "history": {str(c): await store.history(c) for c in (70, 71, 74, 75, 80)},
-        "leaderboard": {
-            f"{guild}/{by}": await store.leaderboard(guild, by=by)  # type: ignore[arg-type]
-            for guild in (GUILD, OTHER_GUILD)
-            for by in ("wins", "points")
-        },
-        "stats": {
-            f"{guild}/{user}": await store.stats(guild, user)
-            for guild in (GUILD, OTHER_GUILD)
-            for user in (*USERS, 5, 6, 7)
-        },
-        "sheets": {str(t): await store.score_sheet(t) for t in (*ids["finished"], ids["live"])},
-        "settings": {
-            f"{guild}/{channel}": await store.guild_settings(guild, channel)
-            for guild in (GUILD, OTHER_GUILD)
-            for channel in (None, 70, 71, 72)
-        },
-        "records": {
-            str(t): await store.export_record(t) for t in (ids["finished"][0], ids["live"])
-        },
-        "live_state": live.state.to_dict(full_history=False),
-        "live_info": live.info,
-        "outbox": await store.pending_outbox(),
-        "active": sorted(t.info.id for t in await store.load_active_tables()),
-    }
 
 
 async def revision(backend: Backend) -> str:
@@ -95,7 +60,7 @@ async def test_the_releases_database_upgrades_in_place_and_reads_as_before(
                 lambda c: list(compare_metadata(MigrationContext.configure(c), metadata))
             )
         assert diff == []  # exactly the schema of this code
-        now = await read_now(store, before["ids"])
+        now = await read(store, before["ids"])  # what the release read, read by this code
         for key in READS:
             assert as_before(before[key], now[key]) == before[key], key
         assert as_json(now["records"]) == before["records"]

@@ -45,6 +45,7 @@ from pictures.stack import (
     showcase,
     sprite,
 )
+from tests.engine.situations import chance_outcomes
 from tests.pictures.test_fonts import needs_debian_fonts
 
 NAMES = [f"Player {seat} with a very long name"[:32] for seat in range(MAX_PLAYERS)]
@@ -293,9 +294,7 @@ def test_the_last_move_is_framed_in_the_card_of_the_player_who_made_it() -> None
     state = StackState(NAMES[:4], StackRules(target_score=10_000))
     framed = 0
     while framed < 150:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+        chance_outcomes(state, rng)
         state.apply(RandomPlayer().choose(state, rng))
         if not state.history[-1]["turns"]:
             continue
@@ -314,9 +313,7 @@ def test_during_the_last_turns_who_is_out_and_who_still_moves_is_tagged() -> Non
     state = StackState(NAMES[:6], StackRules(target_score=10_000))
     seen = 0
     while seen < 20:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+        chance_outcomes(state, rng)
         state.apply(GreedyPlayer().choose(state, rng))
         if not state.in_last_turns or state.chance_kind is not None:
             continue

@@ -35,7 +35,8 @@ from bot.hosting import Host
 from bot.story import GONE, NOT_STARTED, StoryRefusal, private_answer, table_of
 from bot.text import EMBED_FIELD, cut, plain_name, plural
 from bot.views import TableButton, host_of
-from engine.stack.record import RecordError, replay
+from engine.errors import RecordError
+from engine.stack.record import replay
 from engine.stack.render import COLOURS
 from engine.stack.rules import StackRules
 from persistence import Store, TableNotFound, WrongTableStatus

@@ -9,15 +9,7 @@ the same errors for Discord. It is a pure function of the error: no Discord impo
 
 from __future__ import annotations
 
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    IllegalReason,
-    InvalidMoveError,
-    InvalidReason,
-    MoveError,
-    Target,
-)
+from engine import errors
 from engine.stack.describe import pile_words
 from engine.stack.notation import SYNTAX
 
@@ -25,25 +17,25 @@ DISCORD_SYNTAX = "Use `/stack die:3 on:NAME` (add `height:` to pick a pile) or `
 CHOOSER = "pick a pile in the chooser, press **My turn**"
 
 
-def discord_words(error: MoveError) -> str:
+def discord_words(error: errors.MoveError) -> str:
     """What to tell a Discord user about ``error``; the terminal wording when they agree."""
-    if isinstance(error, IllegalMoveError):
-        if error.reason is IllegalReason.PLACEMENT_PENDING and error.face is not None:
+    if isinstance(error, errors.IllegalMoveError):
+        if error.reason is errors.IllegalReason.PLACEMENT_PENDING and error.face is not None:
             return _placement_pending(error.face, error.asked, error.targets)
-        if error.reason is IllegalReason.NOTHING_TO_PLACE:
+        if error.reason is errors.IllegalReason.NOTHING_TO_PLACE:
             return (
                 "There is no rerolled die waiting to be placed. "
                 "On your turn, use `/stack` or `/reroll`."
             )
-    if isinstance(error, AmbiguousMoveError) and error.choices:
+    if isinstance(error, errors.AmbiguousMoveError) and error.choices:
         listed = ", or ".join(error.choices)
         return f"Which one: {listed}? Choose it below, or give `/stack` a `height:`."
-    if isinstance(error, InvalidMoveError):
+    if isinstance(error, errors.InvalidMoveError):
         return _invalid(error)
     return str(error)
 
 
-def _placement_pending(face: int, asked: int | None, targets: tuple[Target, ...]) -> str:
+def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Target, ...]) -> str:
     example = f"`/stack die:{face} on:NAME`"
     where = ""
     if targets:
@@ -59,11 +51,11 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[Target, ...]
     return f"Your rerolled die shows {face}, not {asked}: {how}{where}"
 
 
-def _invalid(error: InvalidMoveError) -> str:
+def _invalid(error: errors.InvalidMoveError) -> str:
     text = str(error)
-    if error.reason is InvalidReason.UNKNOWN_WORD:
+    if error.reason is errors.InvalidReason.UNKNOWN_WORD:
         return f"That is not a move. {DISCORD_SYNTAX}"
-    if error.reason in (InvalidReason.MISSING_FACE, InvalidReason.MISSING_TARGET):
+    if error.reason in (errors.InvalidReason.MISSING_FACE, errors.InvalidReason.MISSING_TARGET):
         return DISCORD_SYNTAX
     if text.endswith(SYNTAX):
         return f"{text.removesuffix(SYNTAX).rstrip()} {DISCORD_SYNTAX}"

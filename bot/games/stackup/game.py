@@ -31,19 +31,9 @@ from bot.sheets import summary_line
 from bot.text import cut, escape_name, fit_message, plain_name, plural
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
+from engine.stackup import moves
 from engine.stackup.cards import COLOUR_NAMES
 from engine.stackup.describe import direction_words
-from engine.stackup.moves import (
-    Block,
-    Direction,
-    Draw,
-    Keep,
-    Play,
-    PlayDrawn,
-    PlayerMove,
-    Take,
-    UsePass,
-)
 from engine.stackup.state import StackUpState
 from pictures.painter import DrawJob
 from pictures.stackup import TablePicture, describe
@@ -124,24 +114,26 @@ class StackUpCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
-def _move_words(state: StackUpState, move: PlayerMove) -> str:
+def _move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     """A decision in a player's words (buttons of a chooser)."""
-    if isinstance(move, Direction):
+    if isinstance(move, moves.Direction):
         return "Up (1→15)" if move.up else "Down (15→1)"
-    if isinstance(move, Block):
+    if isinstance(move, moves.Block):
         return "Block with a Crash"
-    if isinstance(move, Take):
+    if isinstance(move, moves.Take):
         return "Take 3 cards"
-    if isinstance(move, Keep):
+    if isinstance(move, moves.Keep):
         return "Keep the card"
-    if isinstance(move, UsePass):
+    if isinstance(move, moves.UsePass):
         return "Use a draw pass"
-    if isinstance(move, Draw):
+    if isinstance(move, moves.Draw):
         return "Draw a card"
     words = (
-        "Play the drawn card" if isinstance(move, PlayDrawn) else f"Play {play_words(move.cards)}"
+        "Play the drawn card"
+        if isinstance(move, moves.PlayDrawn)
+        else f"Play {play_words(move.cards)}"
     )
-    if isinstance(move, Play) and move.bonus is not None:
+    if isinstance(move, moves.Play) and move.bonus is not None:
         words += " + " + ("draw pass" if move.bonus == "pass" else "skip")
     if move.colour is not None:
         words += f" → {COLOUR_NAMES[move.colour]}"
@@ -228,7 +220,7 @@ class StackUpDiscord(DiscordGame):
     def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
         """The first player's choice of direction (a decision, not a turn): told to the
         table, which otherwise would learn it only from the stack's arrow."""
-        if isinstance(move, Direction) and isinstance(state, StackUpState):
+        if isinstance(move, moves.Direction) and isinstance(state, StackUpState):
             return direction_words(state)
         return None
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from bot.games import steps
 from bot.games.steps import Path, Style
+from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
@@ -42,19 +43,8 @@ from engine.stackup.cards import (
     is_special,
     number_of,
 )
-from engine.stackup.moves import (
-    Block,
-    Direction,
-    Draw,
-    Keep,
-    Play,
-    PlayDrawn,
-    PlayerMove,
-    Take,
-    UsePass,
-)
 
-Choice = steps.Choice[PlayerMove]  # one button of a step
+Choice = steps.Choice[moves.PlayerMove]  # one button of a step
 
 SQUARES = {"R": "🟥", "B": "🟦", "Y": "🟨", "G": "🟩"}  # a colour as the text shows it
 COLOUR_STYLES: dict[str, Style] = {
@@ -170,8 +160,8 @@ def colour_words(colour: int) -> str:
 # ------------------------------------------------------------------ the tree
 
 
-def _plays(legal: Sequence[PlayerMove]) -> list[Play]:
-    return [m for m in legal if isinstance(m, Play)]
+def _plays(legal: Sequence[moves.PlayerMove]) -> list[moves.Play]:
+    return [m for m in legal if isinstance(m, moves.Play)]
 
 
 def _name_of(names: Sequence[str], seat: int, width: int = 24) -> str:
@@ -180,23 +170,29 @@ def _name_of(names: Sequence[str], seat: int, width: int = 24) -> str:
 
 
 def _snatch_choice(
-    moves: Sequence[Play | PlayDrawn], target: int, names: Sequence[str], prefix: str
+    candidates: Sequence[moves.Play | moves.PlayDrawn],
+    target: int,
+    names: Sequence[str],
+    prefix: str,
 ) -> Choice:
     """The button of one Snatch target: its one move when only 1 card may be taken,
     else the step to choose how many."""
-    counts = sorted({m.count for m in moves if m.target == target and m.count is not None})
+    counts = sorted({m.count for m in candidates if m.target == target and m.count is not None})
     who = _name_of(names, target)
     if len(counts) == 1:
-        move = next(m for m in moves if m.target == target)
+        move = next(m for m in candidates if m.target == target)
         return Choice(f"{who}: take {counts[0]}", "primary", "🫳", move=move)
     return Choice(who, "secondary", "🫳", path=f"{prefix}{target}")
 
 
 def _count_node(
-    moves: Sequence[Play | PlayDrawn], target: int, names: Sequence[str], back: Path
+    candidates: Sequence[moves.Play | moves.PlayDrawn],
+    target: int,
+    names: Sequence[str],
+    back: Path,
 ) -> Node | None:
     options = sorted(
-        (m for m in moves if m.target == target and m.count is not None),
+        (m for m in candidates if m.target == target and m.count is not None),
         key=lambda m: m.count or 0,
     )
     if not options:
@@ -211,17 +207,20 @@ def _count_node(
 
 
 def _target_node(
-    moves: Sequence[Play | PlayDrawn], names: Sequence[str], prefix: str, back: Path
+    candidates: Sequence[moves.Play | moves.PlayDrawn],
+    names: Sequence[str],
+    prefix: str,
+    back: Path,
 ) -> Node | None:
-    targets = sorted({m.target for m in moves if m.target is not None})
+    targets = sorted({m.target for m in candidates if m.target is not None})
     if not targets:
         return None
-    choices = [_snatch_choice(moves, t, names, prefix) for t in targets]
+    choices = [_snatch_choice(candidates, t, names, prefix) for t in targets]
     return Node("Snatch from whom? (they hold at least 2 cards)", tuple(steps.rows(choices)), back)
 
 
-def _colour_node(moves: Sequence[Play | PlayDrawn], back: Path) -> Node | None:
-    options = sorted((m for m in moves if m.colour is not None), key=lambda m: m.colour or 0)
+def _colour_node(candidates: Sequence[moves.Play | moves.PlayDrawn], back: Path) -> Node | None:
+    options = sorted((m for m in candidates if m.colour is not None), key=lambda m: m.colour or 0)
     if not options:
         return None
     choices = [
@@ -236,29 +235,29 @@ def _colour_node(moves: Sequence[Play | PlayDrawn], back: Path) -> Node | None:
     return Node("Switch to which colour?", (tuple(choices),), back)
 
 
-def _root(legal: Sequence[PlayerMove], drawn: Card | None) -> Node | None:
+def _root(legal: Sequence[moves.PlayerMove], drawn: Card | None) -> Node | None:
     """The first step: what kind of decision this is."""
-    if any(isinstance(m, Direction) for m in legal):
+    if any(isinstance(m, moves.Direction) for m in legal):
         choices = [
             Choice("Up 1→15", "primary", "⬆️", move=m)
             if m.up
             else Choice("Down 15→1", "primary", "⬇️", move=m)
             for m in legal
-            if isinstance(m, Direction)
+            if isinstance(m, moves.Direction)
         ]
         choices.sort(key=lambda c: c.label != "Up 1→15")
         return Node("You start: which way does the stack go?", (tuple(choices),))
-    if any(isinstance(m, Block | Take) for m in legal):
+    if any(isinstance(m, moves.Block | moves.Take) for m in legal):
         choices = []
-        if any(isinstance(m, Block) for m in legal):
-            choices.append(Choice("Block with a Crash", "danger", "💥", move=Block()))
-        if any(isinstance(m, Take) for m in legal):
-            choices.append(Choice("Take 3 cards", "secondary", "📥", move=Take()))
+        if any(isinstance(m, moves.Block) for m in legal):
+            choices.append(Choice("Block with a Crash", "danger", "💥", move=moves.Block()))
+        if any(isinstance(m, moves.Take) for m in legal):
+            choices.append(Choice("Take 3 cards", "secondary", "📥", move=moves.Take()))
         return Node(
             "💥 A Crash is on you: block it with a Crash, or take 3 cards?", (tuple(choices),)
         )
-    drawn_plays = [m for m in legal if isinstance(m, PlayDrawn)]
-    if drawn_plays or any(isinstance(m, Keep) for m in legal):
+    drawn_plays = [m for m in legal if isinstance(m, moves.PlayDrawn)]
+    if drawn_plays or any(isinstance(m, moves.Keep) for m in legal):
         shown = card_name(drawn) if drawn is not None else "the card"
         choices = []
         if len(drawn_plays) == 1:
@@ -266,17 +265,17 @@ def _root(legal: Sequence[PlayerMove], drawn: Card | None) -> Node | None:
         elif drawn_plays:
             step = "dw" if drawn_plays[0].colour is not None else "ds"
             choices.append(Choice(f"Play {shown}…", "success", "▶️", path=step))
-        if any(isinstance(m, Keep) for m in legal):
-            choices.append(Choice(f"Keep {shown}", "secondary", "✋", move=Keep()))
+        if any(isinstance(m, moves.Keep) for m in legal):
+            choices.append(Choice(f"Keep {shown}", "secondary", "✋", move=moves.Keep()))
         return Node(f"You were stuck and drew **{shown}**. Play it or keep it?", (tuple(choices),))
     plays = _plays(legal)
     if plays:
         return _first_cards(plays)
-    stuck = [m for m in legal if isinstance(m, UsePass | Draw)]
+    stuck = [m for m in legal if isinstance(m, moves.UsePass | moves.Draw)]
     if stuck:
         choices = [
             Choice("Use a draw pass", "secondary", move=m)
-            if isinstance(m, UsePass)
+            if isinstance(m, moves.UsePass)
             else Choice("Draw a card", "secondary", move=m)
             for m in stuck
         ]
@@ -284,10 +283,10 @@ def _root(legal: Sequence[PlayerMove], drawn: Card | None) -> Node | None:
     return None
 
 
-def _first_cards(plays: Sequence[Play]) -> Node:
+def _first_cards(plays: Sequence[moves.Play]) -> Node:
     """Pick the play's first card: the special cards (Flip, Freeze and Crash are played
     at once; Switch and Snatch ask more) in one row, the number cards by colour."""
-    specials: dict[Card, list[Play]] = {}
+    specials: dict[Card, list[moves.Play]] = {}
     numbers: list[Card] = []
     for play in plays:
         first = play.cards[0]
@@ -299,14 +298,14 @@ def _first_cards(plays: Sequence[Play]) -> Node:
     special_row: list[Choice] = []
     for card in sorted(specials):
         name = card_name(card)
-        moves = specials[card]
+        candidates = specials[card]
         if name == "Switch":
             special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="w"))
         elif name == "Snatch":
             special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="s"))
         else:
             special_row.append(
-                Choice(f"Play {name}", "secondary", SPECIAL_EMOJI[name], move=moves[0])
+                Choice(f"Play {name}", "secondary", SPECIAL_EMOJI[name], move=candidates[0])
             )
     if special_row:
         rows.append(tuple(special_row))
@@ -321,7 +320,7 @@ def _first_cards(plays: Sequence[Play]) -> Node:
     return Node(question, tuple(rows[:5]))
 
 
-def _combo_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
+def _combo_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | None:
     """A number play being built: play these cards, or add the next one."""
     k = len(cards)
     exact = [p for p in plays if p.cards == cards]
@@ -356,7 +355,7 @@ def _combo_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
     return Node(question, (tuple(row),), back)
 
 
-def _bonus_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
+def _bonus_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | None:
     options = sorted(
         (p for p in plays if p.cards == cards and p.bonus), key=lambda p: p.bonus or ""
     )
@@ -381,14 +380,14 @@ def _bonus_node(plays: Sequence[Play], cards: tuple[Card, ...]) -> Node | None:
 
 
 def node(
-    legal: Sequence[PlayerMove], path: Path, names: Sequence[str], drawn: Card | None = None
+    legal: Sequence[moves.PlayerMove], path: Path, names: Sequence[str], drawn: Card | None = None
 ) -> Node | None:
     """The step at ``path`` of a decision whose complete legal moves are ``legal``, or
     ``None`` when that step does not exist (any more)."""
     if path == "":
         return _root(legal, drawn)
     plays = _plays(legal)
-    drawn_plays = [m for m in legal if isinstance(m, PlayDrawn)]
+    drawn_plays = [m for m in legal if isinstance(m, moves.PlayDrawn)]
     if path[0] in "cb":
         cards = cards_of_code(path[1:])
         if not cards or any(is_special(c) for c in cards):
@@ -400,36 +399,36 @@ def node(
         return _colour_node(drawn_plays, "")
     snatch = re.fullmatch(r"(d?)s(\d?)", path)
     if snatch:
-        moves: list[Play | PlayDrawn]
+        candidates: list[moves.Play | moves.PlayDrawn]
         if snatch[1]:
-            moves = list(drawn_plays)
+            candidates = list(drawn_plays)
         else:
-            moves = [p for p in plays if card_name(p.cards[0]) == "Snatch"]
+            candidates = [p for p in plays if card_name(p.cards[0]) == "Snatch"]
         if not snatch[2]:
-            return _target_node(moves, names, f"{snatch[1]}s", "")
-        return _count_node(moves, int(snatch[2]), names, f"{snatch[1]}s")
+            return _target_node(candidates, names, f"{snatch[1]}s", "")
+        return _count_node(candidates, int(snatch[2]), names, f"{snatch[1]}s")
     return None
 
 
 def leaves(
-    legal: Sequence[PlayerMove], names: Sequence[str], drawn: Card | None = None
-) -> set[PlayerMove]:
+    legal: Sequence[moves.PlayerMove], names: Sequence[str], drawn: Card | None = None
+) -> set[moves.PlayerMove]:
     """Every move the tree reaches from the root (a test checks it is every legal move
     a player decides)."""
-    found: set[PlayerMove] = steps.leaves(lambda path: node(legal, path, names, drawn))
+    found: set[moves.PlayerMove] = steps.leaves(lambda path: node(legal, path, names, drawn))
     return found
 
 
 # ------------------------------------------------------------------ moves in custom ids
 
-_SIMPLE_CODES: dict[str, PlayerMove] = {
-    "up": Direction(True),
-    "down": Direction(False),
-    "block": Block(),
-    "take": Take(),
-    "keep": Keep(),
-    "pass": UsePass(),
-    "draw": Draw(),
+_SIMPLE_CODES: dict[str, moves.PlayerMove] = {
+    "up": moves.Direction(True),
+    "down": moves.Direction(False),
+    "block": moves.Block(),
+    "take": moves.Take(),
+    "keep": moves.Keep(),
+    "pass": moves.UsePass(),
+    "draw": moves.Draw(),
 }
 _MOVE_CODE = re.compile(
     r"(?P<kind>[pd])(?P<cards>(?:[RBYG][1-9a-f]|X[FZNWC]){0,15})"
@@ -437,7 +436,7 @@ _MOVE_CODE = re.compile(
 )
 
 
-def move_code(move: PlayerMove) -> str:
+def move_code(move: moves.PlayerMove) -> str:
     """A decision in at most 33 characters of ``[A-Za-z0-9.-]``, for a custom id:
     ``up``, ``block``, ``keep``; a play ``p`` + its cards (:func:`card_code`) + its choice
     (``-P``/``-S`` the bonus, ``-cB`` a colour, ``-t2.3`` a Snatch of 3 from seat 2):
@@ -445,13 +444,13 @@ def move_code(move: PlayerMove) -> str:
     for code, simple in _SIMPLE_CODES.items():
         if move == simple:
             return code
-    if isinstance(move, Play):
+    if isinstance(move, moves.Play):
         head = "p" + "".join(card_code(c) for c in move.cards)
-    elif isinstance(move, PlayDrawn):
+    elif isinstance(move, moves.PlayDrawn):
         head = "d"
     else:
         raise ValueError(f"not a player's decision: {move!r}")
-    if isinstance(move, Play) and move.bonus is not None:
+    if isinstance(move, moves.Play) and move.bonus is not None:
         return f"{head}-{'P' if move.bonus == 'pass' else 'S'}"
     if move.colour is not None:
         return f"{head}-c{COLOUR_LETTERS[move.colour]}"
@@ -460,7 +459,7 @@ def move_code(move: PlayerMove) -> str:
     return head
 
 
-def move_of_code(code: str) -> PlayerMove | None:
+def move_of_code(code: str) -> moves.PlayerMove | None:
     """The decision :func:`move_code` wrote, or ``None`` for anything else."""
     simple = _SIMPLE_CODES.get(code)
     if simple is not None:
@@ -475,8 +474,8 @@ def move_of_code(code: str) -> PlayerMove | None:
     if match["kind"] == "d":
         if cards or match["bonus"]:
             return None
-        return PlayDrawn(colour, target, count)
+        return moves.PlayDrawn(colour, target, count)
     if not cards:
         return None
     bonus = {"P": "pass", "S": "skip"}.get(match["bonus"] or "")
-    return Play(cards, bonus, colour, target, count)
+    return moves.Play(cards, bonus, colour, target, count)

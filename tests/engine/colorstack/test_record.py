@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from engine.colorstack.record import FORMAT, RecordError, check, export_record, replay
+from engine.colorstack.record import FORMAT, check, export_record, replay
 from engine.colorstack.state import ColorStackState
+from engine.errors import RecordError
 
 from .situations import new_game, setf
 

@@ -158,27 +158,20 @@ def test_a_lost_position_still_gets_a_legal_move_and_says_so() -> None:
     assert reason.startswith(f"{mv}: nothing stops every winning move of your opponent")
 
 
-def test_finds_a_forced_win_two_turns_deep_by_a_move() -> None:
-    state = stored(WIN_IN_TWO["move"])
+@pytest.mark.parametrize(
+    ("kind", "win"), [("move", "f2-g3"), ("set", "set f2 5")], ids=["by-a-move", "by-a-set"]
+)
+def test_finds_a_forced_win_two_turns_deep(kind: str, win: str) -> None:
+    state = stored(WIN_IN_TWO[kind])
     assert not state.winning_moves()
     wins = forced_wins_in_two(state)
-    assert {str(m) for m in wins} == {"f2-g3"}
+    assert {str(m) for m in wins} == {win}
     result = ExpertPlayer(nodes=200_000).search(state, random.Random(0))
     assert result.move in wins
     assert result.score == WIN - 3  # the mover's second turn is ply 3
     assert ExpertPlayer(nodes=200_000).hint(state)[1] == (
-        "f2-g3: it forces a win within 2 of your turns, whatever the reply."
+        f"{win}: it forces a win within 2 of your turns, whatever the reply."
     )
-
-
-def test_finds_a_forced_win_two_turns_deep_by_a_set() -> None:
-    state = stored(WIN_IN_TWO["set"])
-    assert not state.winning_moves()
-    wins = forced_wins_in_two(state)
-    assert {str(m) for m in wins} == {"set f2 5"}
-    result = ExpertPlayer(nodes=200_000).search(state, random.Random(0))
-    assert isinstance(result.move, Set) and result.move in wins
-    assert result.score == WIN - 3
 
 
 def test_move_scores_agree_with_brute_force_two_turns_deep() -> None:

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from engine.stackup.cards import FLIP, FULL_DECK, card_name, card_names, parse_card
-from engine.stackup.moves import Move
+from engine.stackup.moves import Move, Play
 from engine.stackup.state import StackUpState
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
@@ -17,6 +17,11 @@ ANN, BEN, CAT, DAN, EVE, FAY = range(6)
 def cards(text: str) -> list[int]:
     """``"R3 R4 Flip"`` as cards."""
     return [parse_card(name) for name in text.split()]
+
+
+def p(text: str, bonus: str | None = None) -> Play:
+    """A number play, cards by name."""
+    return Play(tuple(cards(text)), bonus)
 
 
 def table(

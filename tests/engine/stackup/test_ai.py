@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import Decision
 from engine.simulate import greedy_win_rate
 from engine.stackup.ai import GreedyPlayer, NoMoveError, RandomPlayer, make_ai
 from engine.stackup.cards import CRASH, FREEZE, FULL_DECK, card_names
 from engine.stackup.game import GAME
 from engine.stackup.moves import BLOCK, Deal, Play
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 
 from .situations import BEN, NAMES, cards, table
 
@@ -86,10 +86,7 @@ def test_hints_never_name_another_players_cards(seed: int, n: int) -> None:
     rng = random.Random(seed)
     state = StackUpState(NAMES[:n])
     greedy = GreedyPlayer()
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    for _ in decisions(state, rng):
         p = state.current_player
         assert p is not None
         move, reason = greedy.hint(state)

@@ -9,11 +9,12 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import Decision, TurnEnded
+from engine.game import TurnEnded
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, card_names
 from engine.stackup.describe import direction_words, logged_turn_words, move_words, turn_words
 from engine.stackup.moves import BLOCK, DOWN, DRAW, KEEP, PLAY_DRAWN, TAKE, UP, Deal, Play, Took
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 
 from .situations import ANN, BEN, CAT, NAMES, cards, table
 
@@ -99,10 +100,7 @@ def test_move_words_label_every_kind_of_move() -> None:
 def test_turn_words_never_name_a_hidden_card(seed: int, n: int) -> None:
     rng = random.Random(seed)
     state = StackUpState(NAMES[:n])
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    for _ in decisions(state, rng):
         legal = state.legal_moves()
         labels = [move_words(state, m) for m in legal]
         assert len(set(labels)) == len(labels), labels

@@ -8,58 +8,51 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.stackup import moves
 from engine.stackup.cards import ALL_CARDS, FULL_DECK, SNATCH, SWITCH
-from engine.stackup.moves import (
-    BLOCK,
-    DOWN,
-    DRAW,
-    KEEP,
-    TAKE,
-    UP,
-    USE_PASS,
-    Deal,
-    Move,
-    Play,
-    PlayDrawn,
-    Reshuffle,
-    Took,
-    move_from_json,
-    move_to_json,
-)
 
 cards = st.lists(st.sampled_from(ALL_CARDS), max_size=6).map(tuple)
 opt_small = st.none() | st.integers(0, 5)
-moves: st.SearchStrategy[Move] = st.one_of(
-    st.sampled_from([UP, DOWN, BLOCK, TAKE, USE_PASS, DRAW, KEEP]),
+any_move: st.SearchStrategy[moves.Move] = st.one_of(
+    st.sampled_from(
+        [moves.UP, moves.DOWN, moves.BLOCK, moves.TAKE, moves.USE_PASS, moves.DRAW, moves.KEEP]
+    ),
     st.builds(
-        Play,
+        moves.Play,
         cards,
         st.sampled_from([None, "pass", "skip"]),
         st.none() | st.integers(0, 3),
         opt_small,
         opt_small,
     ),
-    st.builds(PlayDrawn, st.none() | st.integers(0, 3), opt_small, opt_small),
-    st.builds(Took, cards),
-    st.builds(Reshuffle, cards),
-    st.builds(lambda first: Deal(FULL_DECK, first), st.integers(0, 5)),
+    st.builds(moves.PlayDrawn, st.none() | st.integers(0, 3), opt_small, opt_small),
+    st.builds(moves.Took, cards),
+    st.builds(moves.Reshuffle, cards),
+    st.builds(lambda first: moves.Deal(FULL_DECK, first), st.integers(0, 5)),
 )
 
 
-@given(moves)
-def test_codec_is_exact_and_json_safe(move: Move) -> None:
-    data = move_to_json(move)
-    assert move_from_json(json.loads(json.dumps(data))) == move
-    assert hash(move) == hash(move_from_json(data))
+@given(any_move)
+def test_codec_is_exact_and_json_safe(move: moves.Move) -> None:
+    data = moves.move_to_json(move)
+    assert moves.move_from_json(json.loads(json.dumps(data))) == move
+    assert hash(move) == hash(moves.move_from_json(data))
 
 
 def test_encodings_are_short() -> None:
-    assert move_to_json(Play((0, 1, 2), "skip")) == ["p", ["R1", "R2", "R3"], "skip"]
-    assert move_to_json(Play((SWITCH,), colour=1)) == ["p", ["Switch"], None, "B"]
-    assert move_to_json(Play((SNATCH,), target=2, count=3)) == ["p", ["Snatch"], None, None, 2, 3]
-    assert move_to_json(PlayDrawn(colour=3)) == ["pd", "G"]
-    assert move_to_json(UP) == ["up"]
-    assert len(json.dumps(move_to_json(Play((0, 1, 2, 3, 4, 5), "pass")))) < 60
+    assert moves.move_to_json(moves.Play((0, 1, 2), "skip")) == ["p", ["R1", "R2", "R3"], "skip"]
+    assert moves.move_to_json(moves.Play((SWITCH,), colour=1)) == ["p", ["Switch"], None, "B"]
+    assert moves.move_to_json(moves.Play((SNATCH,), target=2, count=3)) == [
+        "p",
+        ["Snatch"],
+        None,
+        None,
+        2,
+        3,
+    ]
+    assert moves.move_to_json(moves.PlayDrawn(colour=3)) == ["pd", "G"]
+    assert moves.move_to_json(moves.UP) == ["up"]
+    assert len(json.dumps(moves.move_to_json(moves.Play((0, 1, 2, 3, 4, 5), "pass")))) < 60
 
 
 @pytest.mark.parametrize(
@@ -82,4 +75,4 @@ def test_encodings_are_short() -> None:
 )
 def test_codec_refuses_anything_else(data: object) -> None:
     with pytest.raises(ValueError):
-        move_from_json(data)
+        moves.move_from_json(data)

@@ -8,36 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    IllegalReason,
-    InvalidMoveError,
-    InvalidReason,
-)
-from engine.game import Decision
+from engine import errors
+from engine.stackup import moves
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH
-from engine.stackup.moves import (
-    BLOCK,
-    DOWN,
-    DRAW,
-    KEEP,
-    PLAY_DRAWN,
-    TAKE,
-    UP,
-    USE_PASS,
-    Deal,
-    Play,
-    PlayDrawn,
-)
 from engine.stackup.notation import move_notation, parse_move
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 
-from .situations import ANN, BEN, CAT, NAMES, cards, play, table
-
-
-def p(text: str, bonus: str | None = None) -> Play:
-    return Play(tuple(cards(text)), bonus)
+from .situations import ANN, BEN, CAT, NAMES, p, play, table
 
 
 @pytest.mark.parametrize(
@@ -48,20 +26,20 @@ def p(text: str, bonus: str | None = None) -> Play:
         ("  r6   R7  r8 skip ", p("R6 R7 R8", "skip")),
         ("R6, R7, R8 PASS", p("R6 R7 R8", "pass")),
         ("play r6", p("R6")),
-        ("flip", Play((FLIP,))),
-        ("FREEZE", Play((FREEZE,))),
-        ("crash", Play((CRASH,))),
-        ("switch blue", Play((SWITCH,), colour=1)),
-        ("switch B", Play((SWITCH,), colour=1)),
-        ("Switch green", Play((SWITCH,), colour=3)),
-        ("snatch ben 2", Play((SNATCH,), target=BEN, count=2)),
-        ("snatch @Ben 3", Play((SNATCH,), target=BEN, count=3)),
-        ("snatch be 1", Play((SNATCH,), target=BEN, count=1)),
-        ("snatch cat", Play((SNATCH,), target=CAT, count=1)),  # cat holds 3: only 1 allowed
-        ('snatch "cat" 1', Play((SNATCH,), target=CAT, count=1)),
+        ("flip", moves.Play((FLIP,))),
+        ("FREEZE", moves.Play((FREEZE,))),
+        ("crash", moves.Play((CRASH,))),
+        ("switch blue", moves.Play((SWITCH,), colour=1)),
+        ("switch B", moves.Play((SWITCH,), colour=1)),
+        ("Switch green", moves.Play((SWITCH,), colour=3)),
+        ("snatch ben 2", moves.Play((SNATCH,), target=BEN, count=2)),
+        ("snatch @Ben 3", moves.Play((SNATCH,), target=BEN, count=3)),
+        ("snatch be 1", moves.Play((SNATCH,), target=BEN, count=1)),
+        ("snatch cat", moves.Play((SNATCH,), target=CAT, count=1)),  # cat holds 3: only 1 allowed
+        ('snatch "cat" 1', moves.Play((SNATCH,), target=CAT, count=1)),
     ],
 )
-def test_a_turns_plays_are_typed_by_name(text: str, move: Play) -> None:
+def test_a_turns_plays_are_typed_by_name(text: str, move: moves.Play) -> None:
     state = table(
         "R6 R7 R8 R9 Flip Freeze Crash Switch Snatch", "G1 G2 G3 G4", "Y1 Y2 Y3", stack="R5"
     )
@@ -70,7 +48,7 @@ def test_a_turns_plays_are_typed_by_name(text: str, move: Play) -> None:
 
 def test_a_combo_of_three_without_its_bonus_lists_both() -> None:
     state = table("R6 R7 R8 B1", "G1 G2", stack="R5")
-    with pytest.raises(AmbiguousMoveError) as err:
+    with pytest.raises(errors.AmbiguousMoveError) as err:
         parse_move(state, "r6 r7 r8", ANN)
     assert err.value.candidates == (p("R6 R7 R8", "pass"), p("R6 R7 R8", "skip"))
     assert "`R6 R7 R8 pass` or `R6 R7 R8 skip`" in str(err.value)
@@ -80,37 +58,37 @@ def test_a_combo_of_three_without_its_bonus_lists_both() -> None:
 def test_a_winning_combo_needs_no_bonus() -> None:
     state = table("R6 R7 R8", "G1 G2", stack="R5")
     assert parse_move(state, "r6 r7 r8", ANN) == p("R6 R7 R8")
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "r6 r7 r8 skip", ANN)
-    assert err.value.reason is IllegalReason.EXTRA_CHOICE
+    assert err.value.reason is errors.IllegalReason.EXTRA_CHOICE
 
 
 def test_switch_and_snatch_without_their_choices_list_the_options() -> None:
     state = table("Switch Snatch R9", "G1 G2 G3 G4", "Y1", stack="R5")
-    with pytest.raises(AmbiguousMoveError) as err:
+    with pytest.raises(errors.AmbiguousMoveError) as err:
         parse_move(state, "switch", ANN)
     assert [m.colour for m in err.value.candidates] == [1, 2, 3]  # type: ignore[attr-defined]
-    with pytest.raises(AmbiguousMoveError) as err:
+    with pytest.raises(errors.AmbiguousMoveError) as err:
         parse_move(state, "snatch ben", ANN)
     assert [m.count for m in err.value.candidates] == [1, 2, 3]  # type: ignore[attr-defined]
-    with pytest.raises(AmbiguousMoveError):
+    with pytest.raises(errors.AmbiguousMoveError):
         parse_move(state, "snatch", ANN)
-    with pytest.raises(IllegalMoveError) as illegal:
+    with pytest.raises(errors.IllegalMoveError) as illegal:
         parse_move(state, "snatch cat 1", ANN)
-    assert illegal.value.reason is IllegalReason.BAD_CHOICE
-    with pytest.raises(IllegalMoveError):
+    assert illegal.value.reason is errors.IllegalReason.BAD_CHOICE
+    with pytest.raises(errors.IllegalMoveError):
         parse_move(state, "switch red", ANN)
 
 
 def test_an_unclear_or_unknown_name_is_not_guessed() -> None:
     state = table("G1 G2", "Y1 Y2", "Snatch R9", seat=2, players=("bob", "bobby", "al"))
-    assert parse_move(state, "snatch bob 1") == Play((SNATCH,), target=0, count=1)
-    assert parse_move(state, "snatch bobb 1") == Play((SNATCH,), target=1, count=1)
-    with pytest.raises(AmbiguousMoveError):
+    assert parse_move(state, "snatch bob 1") == moves.Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, "snatch bobb 1") == moves.Play((SNATCH,), target=1, count=1)
+    with pytest.raises(errors.AmbiguousMoveError):
         parse_move(state, "snatch bo 1")
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, "snatch zed 1")
-    assert err.value.reason is InvalidReason.UNKNOWN_PLAYER
+    assert err.value.reason is errors.InvalidReason.UNKNOWN_PLAYER
 
 
 LOOK_ALIKES = ("bob", "Bob", "al")
@@ -118,15 +96,15 @@ LOOK_ALIKES = ("bob", "Bob", "al")
 
 def test_a_name_typed_exactly_names_that_player_beside_a_look_alike() -> None:
     state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=LOOK_ALIKES)
-    assert parse_move(state, 'snatch "Bob" 1') == Play((SNATCH,), target=1, count=1)
-    assert parse_move(state, "snatch Bob 2") == Play((SNATCH,), target=1, count=2)
-    assert parse_move(state, "snatch bob 1") == Play((SNATCH,), target=0, count=1)
-    assert parse_move(state, "snatch @bob") == Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, 'snatch "Bob" 1') == moves.Play((SNATCH,), target=1, count=1)
+    assert parse_move(state, "snatch Bob 2") == moves.Play((SNATCH,), target=1, count=2)
+    assert parse_move(state, "snatch bob 1") == moves.Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, "snatch @bob") == moves.Play((SNATCH,), target=0, count=1)
 
 
 def test_a_name_that_fits_look_alikes_asks_with_commands_that_read_back() -> None:
     state = table("G1 G2", "Y1 Y2", "Snatch R9", seat=2, players=LOOK_ALIKES)
-    with pytest.raises(AmbiguousMoveError) as err:
+    with pytest.raises(errors.AmbiguousMoveError) as err:
         parse_move(state, "snatch BOB 1")
     assert "Type `snatch bob 1` or `snatch Bob 1`." in str(err.value)
     for move in err.value.candidates:
@@ -135,18 +113,18 @@ def test_a_name_that_fits_look_alikes_asks_with_commands_that_read_back() -> Non
 
 def test_a_name_that_fits_look_alikes_is_read_when_only_one_of_them_is_legal() -> None:
     state = table("G1 G2", "Y1", "Snatch R9", seat=2, players=LOOK_ALIKES)  # Bob holds 1
-    assert parse_move(state, "snatch BOB 1") == Play((SNATCH,), target=0, count=1)
-    assert parse_move(state, 'snatch "BOB"') == Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, "snatch BOB 1") == moves.Play((SNATCH,), target=0, count=1)
+    assert parse_move(state, 'snatch "BOB"') == moves.Play((SNATCH,), target=0, count=1)
 
 
 def test_a_snatch_nobody_could_play_says_why_before_weighing_the_names() -> None:
     players = ("bot1", "bot2", "al")
     state = table("G1 G2", "Y1 Y2", "R9 B7", seat=2, players=players)
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "snatch bot 1")
     assert str(err.value) == "You hold no Snatch."
     crashed = table("G1 G2", "Y1 Y2", "Snatch B7", seat=2, crash=2, players=players)
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(crashed, "snatch bot 1")
     assert str(err.value).startswith("A Crash penalty is on you")
 
@@ -178,31 +156,31 @@ def test_a_command_word_with_words_it_does_not_take_is_named_not_suggested(
     text: str, words: str
 ) -> None:
     state = table("R6 R7 Flip", "G1 G2", stack="R5")
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text, ANN)
     assert str(err.value) == words
-    assert err.value.reason is InvalidReason.NOT_A_MOVE
+    assert err.value.reason is errors.InvalidReason.NOT_A_MOVE
 
 
 def test_play_under_a_crash_penalty_answers_with_the_penalty() -> None:
     state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "play", ANN)
     assert str(err.value) == (
         "A Crash penalty is on you: block it with a Crash or take 3 cards, and nothing else."
     )
     free = table("R6 Crash", "G1 G2", stack="R5")
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(free, "play", ANN)
     assert "name the cards to play" in str(err.value)
 
 
 def test_a_drawn_card_is_refused_in_one_phrasing() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
-    play(state, DRAW)
+    play(state, moves.DRAW)
     said = "You were stuck and drew a card: `play` plays it alone, `keep` keeps it."
     for text in ("b9", "play b9", "flip"):
-        with pytest.raises(IllegalMoveError) as err:
+        with pytest.raises(errors.IllegalMoveError) as err:
             parse_move(state, text)
         assert str(err.value) == said, text
     refusal = state.refusal(p("B9"))
@@ -212,56 +190,56 @@ def test_a_drawn_card_is_refused_in_one_phrasing() -> None:
 
 def test_under_a_crash_block_or_take() -> None:
     state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
-    assert parse_move(state, "block", ANN) == BLOCK
-    assert parse_move(state, "crash", ANN) == BLOCK
-    assert parse_move(state, "Take", ANN) == TAKE
-    with pytest.raises(IllegalMoveError) as err:
+    assert parse_move(state, "block", ANN) == moves.BLOCK
+    assert parse_move(state, "crash", ANN) == moves.BLOCK
+    assert parse_move(state, "Take", ANN) == moves.TAKE
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "r6", ANN)
-    assert err.value.reason is IllegalReason.WRONG_DECISION
+    assert err.value.reason is errors.IllegalReason.WRONG_DECISION
 
 
 def test_stuck_turns_are_typed_pass_and_draw() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", passes=[1, 0])
-    assert parse_move(state, "pass") == USE_PASS
-    with pytest.raises(IllegalMoveError):
+    assert parse_move(state, "pass") == moves.USE_PASS
+    with pytest.raises(errors.IllegalMoveError):
         parse_move(state, "draw")
     state = table("B9 G2", "G1 G3", stack="R5")
-    assert parse_move(state, "draw") == DRAW
+    assert parse_move(state, "draw") == moves.DRAW
 
 
 def test_a_drawn_card_is_played_or_kept() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
-    play(state, DRAW)
-    assert parse_move(state, "play") == PLAY_DRAWN
-    assert parse_move(state, "R6") == PLAY_DRAWN
-    assert parse_move(state, "keep") == KEEP
-    with pytest.raises(IllegalMoveError) as err:
+    play(state, moves.DRAW)
+    assert parse_move(state, "play") == moves.PLAY_DRAWN
+    assert parse_move(state, "R6") == moves.PLAY_DRAWN
+    assert parse_move(state, "keep") == moves.KEEP
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "b9")
-    assert err.value.reason is IllegalReason.WRONG_DECISION
+    assert err.value.reason is errors.IllegalReason.WRONG_DECISION
 
 
 def test_a_drawn_special_takes_its_choice() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="Switch")
-    play(state, DRAW)
-    with pytest.raises(IllegalMoveError) as err:
+    play(state, moves.DRAW)
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "play switch red")
-    assert err.value.reason is IllegalReason.BAD_CHOICE
-    assert parse_move(state, "play switch blue") == PlayDrawn(colour=1)
-    assert parse_move(state, "play yellow") == PlayDrawn(colour=2)
-    assert parse_move(state, "switch g") == PlayDrawn(colour=3)
-    with pytest.raises(AmbiguousMoveError):
+    assert err.value.reason is errors.IllegalReason.BAD_CHOICE
+    assert parse_move(state, "play switch blue") == moves.PlayDrawn(colour=1)
+    assert parse_move(state, "play yellow") == moves.PlayDrawn(colour=2)
+    assert parse_move(state, "switch g") == moves.PlayDrawn(colour=3)
+    with pytest.raises(errors.AmbiguousMoveError):
         parse_move(state, "play")
     snatch = table("B9 G2", "G1 G3", stack="R5", pile="Snatch")
-    play(snatch, DRAW)
-    assert parse_move(snatch, "play snatch ben 1") == PlayDrawn(target=BEN, count=1)
-    assert parse_move(snatch, "play ben") == PlayDrawn(target=BEN, count=1)
+    play(snatch, moves.DRAW)
+    assert parse_move(snatch, "play snatch ben 1") == moves.PlayDrawn(target=BEN, count=1)
+    assert parse_move(snatch, "play ben") == moves.PlayDrawn(target=BEN, count=1)
 
 
 def test_the_first_player_types_up_or_down() -> None:
     state = StackUpState(NAMES[:2])
-    state.apply(Deal(tuple(FULL_DECK), 0))
-    assert parse_move(state, "UP", ANN) == UP and parse_move(state, "down") == DOWN
-    with pytest.raises(IllegalMoveError) as err:
+    state.apply(moves.Deal(tuple(FULL_DECK), 0))
+    assert parse_move(state, "UP", ANN) == moves.UP and parse_move(state, "down") == moves.DOWN
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "flip", ANN)
     assert "`up`" in str(err.value)
 
@@ -269,41 +247,41 @@ def test_the_first_player_types_up_or_down() -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("", InvalidReason.EMPTY),
-        ("   ", InvalidReason.EMPTY),
-        ("r6 " * 60, InvalidReason.TOO_LONG),
-        ("r16", InvalidReason.BAD_CARD),
-        ("x7 r6", InvalidReason.NOT_A_MOVE),
-        ("flpi", InvalidReason.UNKNOWN_WORD),
-        ("hello there", InvalidReason.NOT_A_MOVE),
-        ("switch purple", InvalidReason.NOT_A_MOVE),
-        ("snatch nobody 1", InvalidReason.UNKNOWN_PLAYER),
+        ("", errors.InvalidReason.EMPTY),
+        ("   ", errors.InvalidReason.EMPTY),
+        ("r6 " * 60, errors.InvalidReason.TOO_LONG),
+        ("r16", errors.InvalidReason.BAD_CARD),
+        ("x7 r6", errors.InvalidReason.NOT_A_MOVE),
+        ("flpi", errors.InvalidReason.UNKNOWN_WORD),
+        ("hello there", errors.InvalidReason.NOT_A_MOVE),
+        ("switch purple", errors.InvalidReason.NOT_A_MOVE),
+        ("snatch nobody 1", errors.InvalidReason.UNKNOWN_PLAYER),
     ],
 )
-def test_text_that_is_no_move_says_how_to_type_one(text: str, reason: InvalidReason) -> None:
+def test_text_that_is_no_move_says_how_to_type_one(text: str, reason: errors.InvalidReason) -> None:
     state = table("R6 R7 Flip Snatch", "G1 G2", stack="R5")
-    with pytest.raises(InvalidMoveError) as err:
+    with pytest.raises(errors.InvalidMoveError) as err:
         parse_move(state, text, ANN)
     assert err.value.reason is reason
-    if reason is InvalidReason.UNKNOWN_WORD:
+    if reason is errors.InvalidReason.UNKNOWN_WORD:
         assert err.value.suggestion == "flip"
 
 
 def test_moves_the_rules_refuse_say_why() -> None:
     state = table("R6 B7 Flip", "G1 G2", stack="R5")
     for text, reason in (
-        ("g1", IllegalReason.CARD_NOT_HELD),
-        ("b7", IllegalReason.NOT_ON_STACK),
-        ("r6 flip", IllegalReason.BAD_COMBO),
-        ("take", IllegalReason.WRONG_DECISION),
-        ("up", IllegalReason.WRONG_DECISION),
+        ("g1", errors.IllegalReason.CARD_NOT_HELD),
+        ("b7", errors.IllegalReason.NOT_ON_STACK),
+        ("r6 flip", errors.IllegalReason.BAD_COMBO),
+        ("take", errors.IllegalReason.WRONG_DECISION),
+        ("up", errors.IllegalReason.WRONG_DECISION),
     ):
-        with pytest.raises(IllegalMoveError) as err:
+        with pytest.raises(errors.IllegalMoveError) as err:
             parse_move(state, text, ANN)
         assert err.value.reason is reason, text
-    with pytest.raises(IllegalMoveError) as err:
+    with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "r6", BEN)
-    assert err.value.reason is IllegalReason.NOT_YOUR_TURN
+    assert err.value.reason is errors.IllegalReason.NOT_YOUR_TURN
 
 
 # ------------------------------------------------------------------------ round trips
@@ -314,16 +292,11 @@ def random_position(seed: int, n: int, names: tuple[str, ...] = NAMES) -> StackU
     rng = random.Random(seed)
     state = StackUpState(names[:n])
     stop = rng.randrange(120)
-    decisions = 0
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        if decisions >= stop:
+    for decided, _ in enumerate(decisions(state, rng)):
+        if decided >= stop:
             break
         legal = state.legal_moves()
         state.apply(legal[rng.randrange(len(legal))])
-        decisions += 1
     return state
 
 
@@ -371,7 +344,7 @@ def test_anything_typed_raises_only_the_three_errors(seed: int, n: int, text: st
     before = state.to_dict()
     try:
         move = parse_move(state, text, state.current_player)
-    except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError):
+    except (errors.InvalidMoveError, errors.IllegalMoveError, errors.AmbiguousMoveError):
         pass
     else:
         assert state.is_legal(move)

@@ -14,6 +14,7 @@ from engine.stackup.cards import FULL_DECK
 from engine.stackup.moves import Move, move_from_json, move_to_json
 from engine.stackup.rules import StackUpSettings
 from engine.stackup.state import StackUpState
+from tests.engine.situations import decisions
 
 from .situations import NAMES
 
@@ -117,10 +118,7 @@ def test_the_table_never_stalls(seed: int, n: int) -> None:
     """When no card can be drawn, some player holds a card of the stack's colour."""
     rng = random.Random(seed)
     state = StackUpState(NAMES[:n])
-    while not state.is_over:
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    for _ in decisions(state, rng):
         if state.phase == "turn" and not state.pile and not state.base:
             assert any(state.has_play(s) for s in range(n))
         legal = state.legal_moves()

@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, GameEnded, TurnEnded
+from engine.stackup import moves
 from engine.stackup.cards import (
     BLUE,
     CRASH,
@@ -22,29 +23,9 @@ from engine.stackup.cards import (
     card_names,
     parse_card,
 )
-from engine.stackup.moves import (
-    BLOCK,
-    DOWN,
-    DRAW,
-    KEEP,
-    PLAY_DRAWN,
-    TAKE,
-    UP,
-    USE_PASS,
-    Deal,
-    Play,
-    PlayDrawn,
-    Reshuffle,
-    Took,
-)
 from engine.stackup.state import StackUpState
 
-from .situations import ANN, BEN, CAT, DAN, NAMES, cards, hand, play, table
-
-
-def p(text: str, bonus: str | None = None) -> Play:
-    """A number play, cards by name."""
-    return Play(tuple(cards(text)), bonus)
+from .situations import ANN, BEN, CAT, DAN, NAMES, cards, hand, p, play, table
 
 
 def refused(state: StackUpState, move: object, reason: IllegalReason, by: int | None = None) -> str:
@@ -76,7 +57,7 @@ def ordered_deck(n: int, hands: list[str], start: str) -> tuple[int, ...]:
 def test_deal_gives_ten_cards_each_clockwise_from_the_first_player() -> None:
     state = StackUpState(NAMES[:3])
     deck = tuple(FULL_DECK)
-    state.apply(Deal(deck, 2))
+    state.apply(moves.Deal(deck, 2))
     # deck[k] goes to seat (2 + k) mod 3: cat gets 0, 3, 6…; ann 1, 4, 7…
     assert state.hand(CAT) == tuple(range(0, 30, 3))
     assert state.hand(ANN) == tuple(range(1, 30, 3))
@@ -90,7 +71,7 @@ def test_special_starting_card_is_buried_at_the_bottom_of_the_pile() -> None:
     hands = [" ".join(f"R{i}" for i in range(1, 11)), " ".join(f"B{i}" for i in range(1, 11))]
     deck = ordered_deck(2, hands, "Flip Crash G7")
     state = StackUpState(NAMES[:2])
-    state.apply(Deal(deck, 0))
+    state.apply(moves.Deal(deck, 0))
     assert card_names(state.stack_cards) == ["G7"]
     assert state.pile_size == 80 - 20 - 1
     # read from the top, the pile ends with the buried cards in the order they were turned
@@ -102,7 +83,7 @@ def test_special_starting_card_is_buried_at_the_bottom_of_the_pile() -> None:
 def test_deal_with_only_specials_is_dealt_again() -> None:
     bad = tuple(range(60)) + tuple(FULL_DECK[60:])  # 6 players hold all 60 number cards
     state = StackUpState(NAMES)
-    refused(state, Deal(bad, 0), IllegalReason.BAD_OUTCOME)
+    refused(state, moves.Deal(bad, 0), IllegalReason.BAD_OUTCOME)
 
     class Rigged(random.Random):
         """Shuffles into the all-specials deal once, then shuffles honestly."""
@@ -118,7 +99,7 @@ def test_deal_with_only_specials_is_dealt_again() -> None:
 
     rng = Rigged(3)
     deal = state.sample_chance(rng)
-    assert isinstance(deal, Deal) and rng.shuffles == 2 and deal.deck != bad
+    assert isinstance(deal, moves.Deal) and rng.shuffles == 2 and deal.deck != bad
     assert state.is_legal(deal)
 
 
@@ -127,25 +108,25 @@ def test_deal_again_keeps_the_same_first_player() -> None:
         rng = random.Random(seed)
         first = random.Random(seed).randrange(6)
         deal = StackUpState(NAMES).sample_chance(rng)
-        assert isinstance(deal, Deal) and deal.first == first
+        assert isinstance(deal, moves.Deal) and deal.first == first
 
 
 def test_first_player_is_chosen_at_random() -> None:
     firsts = set()
     for seed in range(60):
         deal = StackUpState(NAMES[:4]).sample_chance(random.Random(seed))
-        assert isinstance(deal, Deal)
+        assert isinstance(deal, moves.Deal)
         firsts.add(deal.first)
     assert firsts == {0, 1, 2, 3}
 
 
 def test_first_player_chooses_the_direction_and_it_is_not_a_turn() -> None:
     state = StackUpState(NAMES[:3])
-    state.apply(Deal(tuple(FULL_DECK), 1))
-    assert state.legal_moves() == [UP, DOWN]
+    state.apply(moves.Deal(tuple(FULL_DECK), 1))
+    assert state.legal_moves() == [moves.UP, moves.DOWN]
     assert state.automatic() is None
-    refused(state, UP, IllegalReason.NOT_YOUR_TURN, by=ANN)
-    assert state.apply(DOWN, by=BEN) == []
+    refused(state, moves.UP, IllegalReason.NOT_YOUR_TURN, by=ANN)
+    assert state.apply(moves.DOWN, by=BEN) == []
     assert state.direction == "down" and state.turns_taken == 0 and state.current_player == BEN
 
 
@@ -183,27 +164,29 @@ def test_numbers_never_wrap_at_15_or_1() -> None:
 
 def test_flip_reverses_the_direction() -> None:
     state = table("Flip B2", "G1 G2", stack="R5")
-    state.apply(Play((FLIP,)))
+    state.apply(moves.Play((FLIP,)))
     assert (state.colour, state.number, state.up) == (RED, 5, False)
 
 
 def test_switch_changes_the_colour_and_keeps_the_number() -> None:
     state = table("Switch Y2", "G1 G2", stack="B5")
     assert [m.colour for m in state.plays(ANN)] == [RED, YELLOW, GREEN]
-    state.apply(Play((SWITCH,), colour=RED))
+    state.apply(moves.Play((SWITCH,), colour=RED))
     assert (state.colour, state.number, state.up) == (RED, 5, True)
 
 
 def test_switch_must_name_a_different_colour() -> None:
     state = table("Switch Y2", "G1 G2", stack="B5")
-    assert "already Blue" in refused(state, Play((SWITCH,), colour=BLUE), IllegalReason.BAD_CHOICE)
-    refused(state, Play((SWITCH,)), IllegalReason.MISSING_CHOICE)
+    assert "already Blue" in refused(
+        state, moves.Play((SWITCH,), colour=BLUE), IllegalReason.BAD_CHOICE
+    )
+    refused(state, moves.Play((SWITCH,)), IllegalReason.MISSING_CHOICE)
 
 
 def test_freeze_snatch_and_crash_leave_the_stack_unchanged() -> None:
     for special, extra in ((FREEZE, {}), (CRASH, {}), (SNATCH, {"target": BEN, "count": 1})):
         state = table("Freeze Snatch Crash Y2", "G1 G2 G3", "B1 B2", stack="B5")
-        state.apply(Play((special,), **extra))  # type: ignore[arg-type]
+        state.apply(moves.Play((special,), **extra))  # type: ignore[arg-type]
         assert (state.colour, state.number, state.up) == (BLUE, 5, True)
         assert state.top_card == special
 
@@ -213,75 +196,75 @@ def test_freeze_snatch_and_crash_leave_the_stack_unchanged() -> None:
 
 def test_crash_penalty_player_may_only_block_or_take() -> None:
     state = table("R6 Crash", "G1 G2", stack="R5", crash=ANN)
-    assert state.legal_moves() == [BLOCK, TAKE]
+    assert state.legal_moves() == [moves.BLOCK, moves.TAKE]
     assert state.automatic() is None
     refused(state, p("R6"), IllegalReason.WRONG_DECISION)
-    refused(state, DRAW, IllegalReason.WRONG_DECISION)
+    refused(state, moves.DRAW, IllegalReason.WRONG_DECISION)
 
 
 def test_player_with_a_legal_play_must_play() -> None:
     state = table("R6 B9", "G1 G2", stack="R5")
     assert state.automatic() is None
-    assert DRAW not in state.legal_moves()
-    refused(state, DRAW, IllegalReason.WRONG_DECISION)
-    refused(state, USE_PASS, IllegalReason.WRONG_DECISION)
+    assert moves.DRAW not in state.legal_moves()
+    refused(state, moves.DRAW, IllegalReason.WRONG_DECISION)
+    refused(state, moves.USE_PASS, IllegalReason.WRONG_DECISION)
 
 
 def test_stuck_player_with_a_draw_pass_uses_it_and_draws_nothing() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", passes=[2, 0])
-    assert state.legal_moves() == [USE_PASS] and state.automatic() == USE_PASS
-    refused(state, DRAW, IllegalReason.WRONG_DECISION)
+    assert state.legal_moves() == [moves.USE_PASS] and state.automatic() == moves.USE_PASS
+    refused(state, moves.DRAW, IllegalReason.WRONG_DECISION)
     pile = state.pile_size
-    assert state.apply(USE_PASS) == [TurnEnded(ANN)]
+    assert state.apply(moves.USE_PASS) == [TurnEnded(ANN)]
     assert state.passes == [1, 0] and state.hand_size(ANN) == 2 and state.pile_size == pile
     assert state.current_player == BEN and state.turns_taken == 1
 
 
 def test_stuck_player_without_a_pass_draws_one_card() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="Y11 R1")
-    assert state.legal_moves() == [DRAW] and state.automatic() == DRAW
-    refused(state, USE_PASS, IllegalReason.WRONG_DECISION)
-    assert state.apply(DRAW) == []
+    assert state.legal_moves() == [moves.DRAW] and state.automatic() == moves.DRAW
+    refused(state, moves.USE_PASS, IllegalReason.WRONG_DECISION)
+    assert state.apply(moves.DRAW) == []
     assert hand(state, ANN) == "B9 Y11 G2" and state.drawn == parse_card("Y11")
-    assert state.legal_moves() == [KEEP] and state.automatic() == KEEP
-    assert state.apply(KEEP) == [TurnEnded(ANN)]
+    assert state.legal_moves() == [moves.KEEP] and state.automatic() == moves.KEEP
+    assert state.apply(moves.KEEP) == [TurnEnded(ANN)]
     assert state.current_player == BEN and state.turns_taken == 1
     assert state.log[-1].kind == "draw" and state.log[-1].cards == ()
 
 
 def test_drawn_card_that_is_legal_may_be_played_alone() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="R6 R7")
-    play(state, DRAW)
-    assert state.legal_moves() == [PLAY_DRAWN, KEEP] and state.automatic() is None
-    assert state.apply(PLAY_DRAWN) == [TurnEnded(ANN)]
+    play(state, moves.DRAW)
+    assert state.legal_moves() == [moves.PLAY_DRAWN, moves.KEEP] and state.automatic() is None
+    assert state.apply(moves.PLAY_DRAWN) == [TurnEnded(ANN)]
     assert state.number == 6 and hand(state, ANN) == "B9 G2"
     assert state.log[-1].kind == "draw" and state.log[-1].cards == tuple(cards("R6"))
 
 
 def test_drawn_card_is_played_alone_and_earns_no_bonus() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
-    play(state, DRAW)
+    play(state, moves.DRAW)
     refused(state, p("R6"), IllegalReason.WRONG_DECISION)
-    refused(state, PlayDrawn(colour=BLUE), IllegalReason.EXTRA_CHOICE)
+    refused(state, moves.PlayDrawn(colour=BLUE), IllegalReason.EXTRA_CHOICE)
     assert state.passes == [0, 0]
 
 
 def test_player_may_keep_a_playable_drawn_card() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="Switch")
-    play(state, DRAW)
+    play(state, moves.DRAW)
     assert state.legal_moves() == [
-        PlayDrawn(colour=BLUE), PlayDrawn(colour=YELLOW), PlayDrawn(colour=GREEN), KEEP,
+        moves.PlayDrawn(colour=BLUE), moves.PlayDrawn(colour=YELLOW), moves.PlayDrawn(colour=GREEN), moves.KEEP,
     ]  # fmt: skip
-    play(state, KEEP)
+    play(state, moves.KEEP)
     assert hand(state, ANN) == "B9 G2 Switch" and state.current_player == BEN
 
 
 def test_drawn_card_is_judged_with_it_in_hand() -> None:
     # a single-card hand may not play a Flip, but the drawn Flip is never the last card
     state = table("B9", "G1 G3", stack="R5", pile="Flip")
-    play(state, DRAW)
-    assert state.legal_moves() == [PLAY_DRAWN, KEEP]
-    play(state, PLAY_DRAWN)
+    play(state, moves.DRAW)
+    assert state.legal_moves() == [moves.PLAY_DRAWN, moves.KEEP]
+    play(state, moves.PLAY_DRAWN)
     assert state.up is False and hand(state, ANN) == "B9"
 
 
@@ -321,29 +304,29 @@ def test_flip_freeze_and_snatch_may_not_be_the_last_card() -> None:
     for special, extra in ((FLIP, {}), (FREEZE, {}), (SNATCH, {"target": BEN, "count": 1})):
         state = table(card_names((special,))[0], "G1 G2", stack="R5")
         assert state.plays(ANN) == []
-        assert state.legal_moves() == [DRAW]
-        refused(state, Play((special,), **extra), IllegalReason.LAST_CARD)  # type: ignore[arg-type]
+        assert state.legal_moves() == [moves.DRAW]
+        refused(state, moves.Play((special,), **extra), IllegalReason.LAST_CARD)  # type: ignore[arg-type]
 
 
 def test_switch_or_crash_may_be_the_last_card_and_win() -> None:
     state = table("Switch", "G1 G2", stack="R5")
-    assert state.apply(Play((SWITCH,), colour=GREEN)) == [TurnEnded(ANN), GameEnded()]
+    assert state.apply(moves.Play((SWITCH,), colour=GREEN)) == [TurnEnded(ANN), GameEnded()]
     assert state.outcome() is not None and state.outcome().winners == (ANN,)  # type: ignore[union-attr]
     crash = table("Crash", "G1 G2", stack="R5")
-    crash.apply(Play((CRASH,)))
+    crash.apply(moves.Play((CRASH,)))
     assert crash.is_over and crash.pending_crash is None
 
 
 def test_special_cards_never_join_a_number_play() -> None:
     state = table("R6 Flip R7", "G1 G2", stack="R5")
-    refused(state, Play((*cards("R6"), FLIP)), IllegalReason.BAD_COMBO)
-    refused(state, Play((FLIP, *cards("R6"))), IllegalReason.BAD_COMBO)
+    refused(state, moves.Play((*cards("R6"), FLIP)), IllegalReason.BAD_COMBO)
+    refused(state, moves.Play((FLIP, *cards("R6"))), IllegalReason.BAD_COMBO)
 
 
 def test_a_play_needs_cards_the_player_holds() -> None:
     state = table("R6 B2", "R7 G2", stack="R5")
     assert refused(state, p("R7"), IllegalReason.CARD_NOT_HELD) == "You hold no R7."
-    refused(state, Play(()), IllegalReason.BAD_COMBO)
+    refused(state, moves.Play(()), IllegalReason.BAD_COMBO)
 
 
 # ------------------------------------------------------------------------ the bonus
@@ -389,9 +372,9 @@ def test_two_card_play_earns_no_bonus() -> None:
 
 def test_draw_pass_never_applies_to_a_crash_penalty() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", passes=[1, 0], crash=ANN, pile="Y1 Y2 Y3")
-    assert state.legal_moves() == [TAKE]
-    refused(state, USE_PASS, IllegalReason.WRONG_DECISION)
-    state.apply(TAKE)
+    assert state.legal_moves() == [moves.TAKE]
+    refused(state, moves.USE_PASS, IllegalReason.WRONG_DECISION)
+    state.apply(moves.TAKE)
     assert state.passes == [1, 0] and state.hand_size(ANN) == 5
 
 
@@ -400,27 +383,27 @@ def test_draw_pass_never_applies_to_a_crash_penalty() -> None:
 
 def test_freeze_skips_the_next_player() -> None:
     state = table("Freeze B2", "G1 G2", "Y1 Y2", "B7 B8", stack="R5")
-    state.apply(Play((FREEZE,)))
+    state.apply(moves.Play((FREEZE,)))
     assert state.current_player == CAT
 
 
 def test_freeze_with_two_players_gives_the_freezer_another_turn() -> None:
     state = table("Freeze B2", "G1 G2", stack="R5")
-    assert state.apply(Play((FREEZE,))) == [TurnEnded(ANN)]
+    assert state.apply(moves.Play((FREEZE,))) == [TurnEnded(ANN)]
     assert state.current_player == ANN and state.turns_taken == 1
 
 
 def test_snatch_needs_a_target_with_two_cards() -> None:
     state = table("Snatch B2", "G1", "Y1 Y2", stack="R5")
     assert [(m.target, m.count) for m in state.plays(ANN)] == [(CAT, 1)]
-    msg = refused(state, Play((SNATCH,), target=BEN, count=1), IllegalReason.BAD_CHOICE)
+    msg = refused(state, moves.Play((SNATCH,), target=BEN, count=1), IllegalReason.BAD_CHOICE)
     assert msg == "ben holds only 1 card; a Snatch needs a player holding at least 2."
-    refused(state, Play((SNATCH,), target=ANN, count=1), IllegalReason.BAD_CHOICE)
+    refused(state, moves.Play((SNATCH,), target=ANN, count=1), IllegalReason.BAD_CHOICE)
 
 
 def test_snatch_with_nobody_to_name_is_not_a_legal_play() -> None:
     state = table("Snatch B2", "G1", "Y1", stack="R5")
-    assert state.plays(ANN) == [] and state.legal_moves() == [DRAW]
+    assert state.plays(ANN) == [] and state.legal_moves() == [moves.DRAW]
 
 
 def test_snatch_takes_one_to_three_from_four_cards_and_exactly_one_from_two_or_three() -> None:
@@ -428,21 +411,21 @@ def test_snatch_takes_one_to_three_from_four_cards_and_exactly_one_from_two_or_t
     assert [(m.target, m.count) for m in state.plays(ANN)] == [
         (BEN, 1), (BEN, 2), (BEN, 3), (CAT, 1), (DAN, 1),
     ]  # fmt: skip
-    refused(state, Play((SNATCH,), target=CAT, count=2), IllegalReason.BAD_CHOICE)
-    refused(state, Play((SNATCH,), target=BEN, count=4), IllegalReason.BAD_CHOICE)
-    refused(state, Play((SNATCH,), target=BEN), IllegalReason.MISSING_CHOICE)
+    refused(state, moves.Play((SNATCH,), target=CAT, count=2), IllegalReason.BAD_CHOICE)
+    refused(state, moves.Play((SNATCH,), target=BEN, count=4), IllegalReason.BAD_CHOICE)
+    refused(state, moves.Play((SNATCH,), target=BEN), IllegalReason.MISSING_CHOICE)
 
 
 def test_snatch_moves_random_cards_of_the_target_into_the_snatchers_hand() -> None:
     state = table("Snatch B2", "G1 G2 G3 G4", "Y1 Y2", stack="R5")
-    assert state.apply(Play((SNATCH,), target=BEN, count=2)) == []
+    assert state.apply(moves.Play((SNATCH,), target=BEN, count=2)) == []
     assert state.decision is Decision.CHANCE and state.chance_kind == "snatch"
     took = state.sample_chance(random.Random(1))
-    assert isinstance(took, Took) and len(took.cards) == 2
+    assert isinstance(took, moves.Took) and len(took.cards) == 2
     assert set(took.cards) <= set(cards("G1 G2 G3 G4"))
-    refused(state, Took(tuple(cards("G1 Y1"))), IllegalReason.BAD_OUTCOME)
-    refused(state, Took(tuple(cards("G1"))), IllegalReason.BAD_OUTCOME)
-    assert state.apply(Took(tuple(cards("G4 G1")))) == [TurnEnded(ANN)]
+    refused(state, moves.Took(tuple(cards("G1 Y1"))), IllegalReason.BAD_OUTCOME)
+    refused(state, moves.Took(tuple(cards("G1"))), IllegalReason.BAD_OUTCOME)
+    assert state.apply(moves.Took(tuple(cards("G4 G1")))) == [TurnEnded(ANN)]
     assert hand(state, ANN) == "B2 G1 G4" and hand(state, BEN) == "G2 G3"
     assert state.current_player == BEN
     outcomes = {state_took(seed) for seed in range(30)}
@@ -451,17 +434,17 @@ def test_snatch_moves_random_cards_of_the_target_into_the_snatchers_hand() -> No
 
 def state_took(seed: int) -> tuple[int, ...]:
     state = table("Snatch B2", "G1 G2 G3 G4", stack="R5")
-    state.apply(Play((SNATCH,), target=BEN, count=2))
+    state.apply(moves.Play((SNATCH,), target=BEN, count=2))
     took = state.sample_chance(random.Random(seed))
-    assert isinstance(took, Took)
+    assert isinstance(took, moves.Took)
     return tuple(sorted(took.cards))
 
 
 def test_crash_puts_a_penalty_on_the_next_player() -> None:
     state = table("Crash B2", "G1 G2", "Y1 Y2", stack="R5")
-    state.apply(Play((CRASH,)))
+    state.apply(moves.Play((CRASH,)))
     assert state.pending_crash == BEN and state.current_player == BEN
-    assert state.legal_moves() == [TAKE]
+    assert state.legal_moves() == [moves.TAKE]
 
 
 # ------------------------------------------------------------------------ Crash penalty
@@ -469,56 +452,56 @@ def test_crash_puts_a_penalty_on_the_next_player() -> None:
 
 def test_take_draws_three_cards_and_ends_the_turn() -> None:
     state = table("R6 B2", "G1 G2 R7", stack="R5", seat=BEN, crash=BEN, pile="R8 R9 R10 B11")
-    assert state.automatic() == TAKE  # ben holds no Crash: taken without asking
-    assert state.apply(TAKE) == [TurnEnded(BEN)]
+    assert state.automatic() == moves.TAKE  # ben holds no Crash: taken without asking
+    assert state.apply(moves.TAKE) == [TurnEnded(BEN)]
     assert hand(state, BEN) == "R7 R8 R9 R10 G1 G2"
     assert state.current_player == ANN and state.pending_crash is None
 
 
 def test_take_draws_fewer_when_not_enough_can_be_drawn() -> None:
     state = table("R6 B2", "G1 G2", "", stack="R5", seat=BEN, crash=BEN, pile="B9", spare=CAT)
-    state.apply(TAKE)
+    state.apply(moves.TAKE)
     assert hand(state, BEN) == "B9 G1 G2" and state.pile_size == 0
     assert state.log[-1].drew == tuple(cards("B9"))
 
 
 def test_player_holding_a_crash_may_still_take() -> None:
     state = table("R6 B2", "G1 Crash", stack="R5", seat=BEN, crash=BEN, pile="B9 B10 B11")
-    state.apply(TAKE)
+    state.apply(moves.TAKE)
     assert hand(state, BEN) == "B9 B10 B11 G1 Crash"
 
 
 def test_two_player_block_cancels_the_penalty() -> None:
     state = table("R6 B2", "G1 Crash", stack="R5", seat=BEN, crash=BEN)
-    assert state.apply(BLOCK) == [TurnEnded(BEN)]
+    assert state.apply(moves.BLOCK) == [TurnEnded(BEN)]
     assert state.pending_crash is None and state.current_player == ANN
     assert hand(state, ANN) == "R6 B2" and state.top_card == CRASH
 
 
 def test_three_player_block_passes_the_penalty_on() -> None:
     state = table("R6 B2", "G1 Crash", "Y1 Y2", stack="R5", seat=BEN, crash=BEN)
-    state.apply(BLOCK)
+    state.apply(moves.BLOCK)
     assert state.pending_crash == CAT and state.current_player == CAT
-    assert state.legal_moves() == [TAKE]
+    assert state.legal_moves() == [moves.TAKE]
 
 
 def test_passed_penalty_may_come_back_to_the_first_crasher() -> None:
     state = table("Crash B2", "G1 Crash", "Y1 Crash", stack="R5")
-    play(state, Play((CRASH,)), BLOCK, BLOCK)
-    assert state.pending_crash == ANN and state.legal_moves() == [TAKE]
-    play(state, TAKE)
+    play(state, moves.Play((CRASH,)), moves.BLOCK, moves.BLOCK)
+    assert state.pending_crash == ANN and state.legal_moves() == [moves.TAKE]
+    play(state, moves.TAKE)
     assert state.hand_size(ANN) == 4 and state.pending_crash is None
 
 
 def test_penalty_is_always_three_cards() -> None:
     state = table("Crash B2", "G1 Crash", "Y1 Y2", stack="R5")
-    play(state, Play((CRASH,)), BLOCK, TAKE)
+    play(state, moves.Play((CRASH,)), moves.BLOCK, moves.TAKE)
     assert state.hand_size(CAT) == 2 + 3
 
 
 def test_blocking_with_the_last_card_wins() -> None:
     state = table("R6 B2", "Crash", "Y1 Y2", stack="R5", seat=BEN, crash=BEN)
-    assert state.apply(BLOCK) == [TurnEnded(BEN), GameEnded()]
+    assert state.apply(moves.BLOCK) == [TurnEnded(BEN), GameEnded()]
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (BEN,) and outcome.ended_by == "empty_hand"
     assert state.pending_crash is None
@@ -529,15 +512,15 @@ def test_blocking_with_the_last_card_wins() -> None:
 
 def test_skipped_turn_is_not_a_turn() -> None:
     state = table("Freeze B2", "G1 G2", "Y1 Y2", stack="R5")
-    state.apply(Play((FREEZE,)))
+    state.apply(moves.Play((FREEZE,)))
     assert state.turns_taken == 1 and [t.seat for t in state.log] == [ANN]
 
 
 def test_skip_applies_only_to_the_next_turn() -> None:
     state = table("Freeze B2", "G1 G2", "R6 Y2", stack="R5", pile="G12 G13")
-    play(state, Play((FREEZE,)), p("R6"))  # ben is skipped, cat plays
+    play(state, moves.Play((FREEZE,)), p("R6"))  # ben is skipped, cat plays
     assert state.current_player == ANN
-    play(state, DRAW, KEEP)  # ann is stuck; ben's turn is not skipped again
+    play(state, moves.DRAW, moves.KEEP)  # ann is stuck; ben's turn is not skipped again
     assert state.current_player == BEN
 
 
@@ -547,11 +530,11 @@ def test_skip_applies_only_to_the_next_turn() -> None:
 def test_rebuilt_pile_keeps_last_number_card_and_specials_on_it() -> None:
     state = table("B9 G2", "G1 G3", stack="Y4 R8 Flip R5 Freeze Switch", pile="")
     below = sorted(state.stack_cards[:-3])
-    play(state, DRAW)
+    play(state, moves.DRAW)
     assert state.decision is Decision.CHANCE and state.chance_kind == "reshuffle"
     shuffle = state.sample_chance(random.Random(2))
-    assert isinstance(shuffle, Reshuffle) and sorted(shuffle.cards) == below
-    refused(state, Reshuffle(tuple(below[1:])), IllegalReason.BAD_OUTCOME)
+    assert isinstance(shuffle, moves.Reshuffle) and sorted(shuffle.cards) == below
+    refused(state, moves.Reshuffle(tuple(below[1:])), IllegalReason.BAD_OUTCOME)
     state.apply(shuffle)
     assert card_names(state.stack_cards) == ["R5", "Freeze", "Switch"]
     assert state.drawn == shuffle.cards[0] and state.pile_size == len(below) - 1
@@ -562,7 +545,7 @@ def test_rebuilt_pile_keeps_last_number_card_and_specials_on_it() -> None:
 def test_rebuild_does_not_change_the_stack_state() -> None:
     state = table("B9 Y2", "G1 G3", "", stack="Y4 R8 R5 Switch", pile="", spare=CAT)
     state.colour = GREEN  # as after the Switch named Green
-    play(state, DRAW, Reshuffle(tuple(cards("Y4 R8"))))
+    play(state, moves.DRAW, moves.Reshuffle(tuple(cards("Y4 R8"))))
     assert (state.colour, state.number, state.up) == (GREEN, 5, True)
 
 
@@ -570,9 +553,9 @@ def test_take_may_rebuild_the_pile_partway() -> None:
     state = table(
         "R6 B2", "G1 G2", "", stack="Y4 B8 R5", seat=BEN, crash=BEN, pile="B11", spare=CAT
     )
-    assert state.apply(TAKE) == []
+    assert state.apply(moves.TAKE) == []
     assert state.chance_kind == "reshuffle" and hand(state, BEN) == "B11 G1 G2"
-    assert state.apply(Reshuffle(tuple(cards("B8 Y4")))) == [TurnEnded(BEN)]
+    assert state.apply(moves.Reshuffle(tuple(cards("B8 Y4")))) == [TurnEnded(BEN)]
     assert hand(state, BEN) == "B8 B11 Y4 G1 G2"
     assert state.log[-1].reshuffle == tuple(cards("B8 Y4"))
 
@@ -581,9 +564,9 @@ def test_draw_with_nothing_to_rebuild_is_lost() -> None:
     # every card is in a hand or is the stack's one number card
     state = table("B9 Y2", "", stack="R5", pile="", spare=BEN)
     assert state.pile_size == 0 and state.stack_cards == tuple(cards("R5"))
-    play(state, DRAW)
-    assert state.drew_nothing and state.legal_moves() == [KEEP]
-    play(state, KEEP)
+    play(state, moves.DRAW)
+    assert state.drew_nothing and state.legal_moves() == [moves.KEEP]
+    play(state, moves.KEEP)
     assert state.log[-1].drew == () and state.log[-1].reshuffle is None
 
 
@@ -592,9 +575,9 @@ def test_draw_with_nothing_to_rebuild_is_lost() -> None:
 
 def test_emptying_the_hand_wins_at_once_and_nothing_pending_is_resolved() -> None:
     state = table("Crash", "G1 G2", "Y1 Y2", stack="R5")
-    assert state.apply(Play((CRASH,))) == [TurnEnded(ANN), GameEnded()]
+    assert state.apply(moves.Play((CRASH,))) == [TurnEnded(ANN), GameEnded()]
     assert state.pending_crash is None and state.current_player is None and state.is_over
-    refused(state, TAKE, IllegalReason.GAME_OVER)
+    refused(state, moves.TAKE, IllegalReason.GAME_OVER)
 
 
 def test_turn_limit_ends_the_game_after_the_limit() -> None:
@@ -613,15 +596,15 @@ def test_turn_limit_fewest_cards_share_the_win() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (ANN,)
     shared = table("B2 B3", "G1 G2", "Y1 Y2 Y3", stack="R5", turns=0, turn_limit=1)
-    play(shared, DRAW, KEEP)  # ann is stuck and draws: 3 cards, ben 2
+    play(shared, moves.DRAW, moves.KEEP)  # ann is stuck and draws: 3 cards, ben 2
     assert shared.outcome().winners == (BEN,)  # type: ignore[union-attr]
 
 
 def test_every_turn_counts_towards_the_limit() -> None:
     state = table("Crash R6 B3", "G1 Crash", "Y1 Y2 Y3", "B9 B10", stack="R5", turn_limit=5)
-    play(state, Play((CRASH,)), BLOCK, TAKE)  # a play, a block, a take
+    play(state, moves.Play((CRASH,)), moves.BLOCK, moves.TAKE)  # a play, a block, a take
     assert state.turns_taken == 3
-    play(state, DRAW, KEEP)  # dan is stuck
+    play(state, moves.DRAW, moves.KEEP)  # dan is stuck
     assert state.turns_taken == 4 and not state.is_over
     play(state, p("R6"))
     outcome = state.outcome()
@@ -646,17 +629,17 @@ def test_nobody_moves_out_of_turn() -> None:
 
 def test_players_cannot_play_chance_outcomes() -> None:
     state = table("Snatch B2", "G1 G2", stack="R5")
-    state.apply(Play((SNATCH,), target=BEN, count=1))
-    refused(state, Took(tuple(cards("G1"))), IllegalReason.WRONG_DECISION, by=ANN)
-    refused(state, DRAW, IllegalReason.WRONG_DECISION)
+    state.apply(moves.Play((SNATCH,), target=BEN, count=1))
+    refused(state, moves.Took(tuple(cards("G1"))), IllegalReason.WRONG_DECISION, by=ANN)
+    refused(state, moves.DRAW, IllegalReason.WRONG_DECISION)
 
 
 def test_legal_moves_are_distinct_and_each_is_legal() -> None:
     state = table("R6 R7 R8 R9 Snatch Switch Switch Crash Flip", "G1 G2 G3 G4", stack="R5")
-    moves = state.legal_moves()
-    assert len(moves) == len(set(moves))
-    assert all(state.is_legal(m) for m in moves)
-    assert moves == state.legal_moves()  # a fixed order
+    legal = state.legal_moves()
+    assert len(legal) == len(set(legal))
+    assert all(state.is_legal(m) for m in legal)
+    assert legal == state.legal_moves()  # a fixed order
 
 
 # ------------------------------------------------------------------------ refusals in words
@@ -672,32 +655,32 @@ def test_legal_moves_are_distinct_and_each_is_legal() -> None:
 )
 def test_a_card_not_legal_on_the_stack_says_what_the_stack_takes(stack: str, words: str) -> None:
     state = table("B3 G1", "G2 G3", stack=stack)
-    assert refused(state, Play(tuple(cards("B3"))), IllegalReason.NOT_ON_STACK) == words
+    assert refused(state, moves.Play(tuple(cards("B3"))), IllegalReason.NOT_ON_STACK) == words
 
 
 def test_snatched_cards_of_the_wrong_count_are_counted_in_words() -> None:
     one = table("Snatch B2", "G1 G2", "Y1 Y2", stack="R5")
-    one.apply(Play((SNATCH,), target=BEN, count=1))
-    msg = refused(one, Took(tuple(cards("G1 G2"))), IllegalReason.BAD_OUTCOME)
+    one.apply(moves.Play((SNATCH,), target=BEN, count=1))
+    msg = refused(one, moves.Took(tuple(cards("G1 G2"))), IllegalReason.BAD_OUTCOME)
     assert msg == "The Snatch takes 1 card from ben."
     two = table("Snatch B2", "G1 G2 G3 G4", stack="R5")
-    two.apply(Play((SNATCH,), target=BEN, count=2))
-    msg = refused(two, Took(tuple(cards("G1"))), IllegalReason.BAD_OUTCOME)
+    two.apply(moves.Play((SNATCH,), target=BEN, count=2))
+    msg = refused(two, moves.Took(tuple(cards("G1"))), IllegalReason.BAD_OUTCOME)
     assert msg == "The Snatch takes 2 cards from ben."
 
 
 def test_a_stuck_player_who_drew_is_refused_in_one_phrasing() -> None:
     state = table("B9 G2", "G1 G3", stack="R5", pile="R6")
-    state.apply(DRAW)
-    msg = refused(state, Play(tuple(cards("B9"))), IllegalReason.WRONG_DECISION)
+    state.apply(moves.DRAW)
+    msg = refused(state, moves.Play(tuple(cards("B9"))), IllegalReason.WRONG_DECISION)
     assert msg == "You were stuck and drew a card: play it alone, or keep it."
-    named = state.refusal(Play(tuple(cards("B9"))), named=True)
+    named = state.refusal(moves.Play(tuple(cards("B9"))), named=True)
     assert named is not None
     assert str(named) == "ann was stuck and drew a card: play it alone, or keep it."
     nothing = table("B9 Y2", "", stack="R5", pile="", spare=BEN)  # no card to draw
-    nothing.apply(DRAW)
+    nothing.apply(moves.DRAW)
     assert nothing.drew_nothing
-    for move in (PLAY_DRAWN, Play(tuple(cards("B9")))):
+    for move in (moves.PLAY_DRAWN, moves.Play(tuple(cards("B9")))):
         msg = refused(nothing, move, IllegalReason.WRONG_DECISION)
         assert msg == (
             "You were stuck and no card could be drawn: there is nothing to play, so keep."
