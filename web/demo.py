@@ -1,0 +1,183 @@
+"""``stackbot web --demo``: the pages of one table of each game, played by AI players at
+a human pace, with no Discord and no token — to see the web front end, and to check it.
+
+Each table is a real table of the host (:class:`host.service.TableService`, over a SQLite
+store in a temporary folder, in the terminal's plain words): its players are seated
+through the lobby as people are, and each move is chosen by the game's AI level and
+played through :meth:`TableService.move` (the host checks it, commits it, and tells the
+pages), one every ``pace`` seconds. A finished game's replay stays linked from the index;
+a new game of the same kind starts at that table's place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from engine import games
+from engine.game import AIPlayer
+from host.live import LiveTable, Player
+from host.refusals import Refusal
+from host.service import TableService
+from host.thinking import Thinker
+from persistence import Store
+from terminal.hosting import TERMINAL, TerminalHostedGame
+from web.hub import Hub
+from web.server import make_app
+
+log = logging.getLogger(__name__)
+GUILD = 1
+PACE = 1.5  # seconds between two moves of a table: about a person's
+BETWEEN_GAMES = 8.0  # seconds a finished game stays on its page before the next starts
+LEVEL = "greedy"
+PLAYERS = {"stack": 3, "stackup": 4, "colorstack": 2}
+NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay")
+
+
+@dataclass
+class DemoTable:
+    """A demo table: the host's table, its players, and the AI that chooses their moves."""
+
+    live: LiveTable[TerminalHostedGame]
+    players: list[Player]
+    ai: AIPlayer[Any]
+
+    def player_at(self, seat: int) -> Player:
+        """The player of ``seat`` (the game may seat them in another order than they came)."""
+        user = self.live.info.seats[seat].user_id
+        return next(p for p in self.players if p.id == user)
+
+    @property
+    def over(self) -> bool:
+        state = self.live.state
+        return state is None or state.is_over or not self.live.info.is_active
+
+
+@dataclass
+class Demo:
+    """The demo's host, its tables' players and the tasks that play them."""
+
+    pace: float = PACE
+    seed: int | None = None
+    between: float = BETWEEN_GAMES
+    hub: Hub = field(default_factory=Hub)
+    folder: tempfile.TemporaryDirectory[str] = field(
+        default_factory=lambda: tempfile.TemporaryDirectory(prefix="stackbot-web-")
+    )
+    store: Store | None = None
+    service: TableService[TerminalHostedGame] | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def start(self, *, play: bool = True) -> TableService[TerminalHostedGame]:
+        """Open the store and the host, and (``play``) start one table of each game."""
+        self.store = await Store.open(f"sqlite+aiosqlite:///{self.folder.name}/demo.db")
+        self.service = TableService(
+            self.store, front=TERMINAL, clock=self.hub, thinker=Thinker("thread"), seed=self.seed
+        )
+        if not play:
+            return self.service
+        rng = random.Random(self.seed)
+        for channel, name in enumerate(games.names(), start=1):
+            table_rng = random.Random(rng.getrandbits(64))
+            self.tasks.append(asyncio.create_task(self._table(channel, name, table_rng)))
+        while sum(t.info.status == "playing" for t in self.service.by_id.values()) < len(
+            self.tasks
+        ):  # every table is open and started
+            await asyncio.sleep(0.01)
+        return self.service
+
+    async def _table(self, channel: int, name: str, rng: random.Random) -> None:
+        while True:
+            try:
+                await self.play_one(channel, name, rng)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a demo table that broke starts again
+                log.exception("demo table of %s broke; it starts again", name)
+            await asyncio.sleep(self.between)
+
+    async def open_table(self, channel: int, name: str) -> DemoTable:
+        """A table of ``name`` at ``channel``, its players seated through the lobby, started."""
+        service = self.service
+        assert service is not None
+        players = [Player(channel * 100 + i, NAMES[i]) for i in range(PLAYERS[name])]
+        host, *others = players
+        live = await service.new_table(GUILD, channel, host, {}, game=name)
+        for player in others:
+            await service.join(channel, player)
+        await service.start(channel, host)
+        return DemoTable(live, players, games.get(name).make_ai(LEVEL))
+
+    async def play_one(self, channel: int, name: str, rng: random.Random) -> int:
+        """Play one game of ``name`` at ``channel`` to its end, a move every ``pace``
+        seconds; its table's id."""
+        table = await self.open_table(channel, name)
+        while not table.over:
+            await asyncio.sleep(self.pace)
+            await self.step(table, rng)
+        return table.live.id
+
+    async def step(self, table: DemoTable, rng: random.Random) -> bool:
+        """The move of the player to move at ``table``, chosen by the AI and played
+        through the host; whether one was played (``False``: the game is over, or the
+        table moved on while the move was chosen)."""
+        service = self.service
+        assert service is not None
+        live = table.live
+        state, version = live.state, live.version
+        if table.over or state is None:
+            return False
+        seat = state.current_player
+        if seat is None:
+            return False
+        move = await asyncio.to_thread(table.ai.choose, state.copy(), rng)
+        try:
+            await service.move(
+                live.channel_id, table.player_at(seat), move=move, table_id=live.id, version=version
+            )
+        except Refusal as refusal:  # the table moved on meanwhile: choose again
+            log.info("demo move at table %s refused: %r", live.id, refusal)
+            return False
+        return True
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self.service is not None:
+            await self.service.thinker.close()
+        if self.store is not None:
+            await self.store.close()
+        self.folder.cleanup()
+
+
+async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
+    """Run the demo and its pages on ``host:port`` until cancelled."""
+    demo = Demo(pace=pace)
+    service = await demo.start()
+    runner = web.AppRunner(make_app(service, demo.hub))
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        print(f"stackbot web --demo: http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+        await demo.close()
+
+
+def run(port: int, host: str = "127.0.0.1", pace: float = PACE) -> int:
+    try:
+        asyncio.run(serve(port, host, pace))
+    except KeyboardInterrupt:
+        return 0
+    return 0

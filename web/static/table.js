@@ -1,0 +1,75 @@
+// The live table page: the table's view arrives over the socket at once and after every
+// commit; the page draws it (board, whose turn and its clock, recent turns, the score
+// sheet). window.stackbotLatency holds, per frame, the ms from the server's commit to
+// the page drawn (the same machine's clock: for the checks and the bench).
+
+import { BOARDS, drawHand } from "./boards.js";
+import { clock, el, sheet, winnersText } from "./common.js";
+
+const main = document.getElementById("table");
+const tableId = main.dataset.table;
+const status = document.getElementById("status");
+const view = el("div", { class: "layout" });
+main.append(view);
+window.stackbotLatency = [];
+window.stackbotFrames = 0;
+let shown = null;
+let socket = null;
+let retry = 500;
+
+function whoseTurn(frame) {
+  if (frame.over) return winnersText(frame.players, frame.scores ? frame.scores.winners : []);
+  if (frame.status === "lobby") return "Waiting for the game to start.";
+  if (frame.current === null) return "";
+  const name = frame.players[frame.current] ? frame.players[frame.current].name : "";
+  const you = frame.you && frame.you.seat === frame.current ? " (you)" : "";
+  const since = frame.turn_started ? ` · ${clock(Date.now() - frame.turn_started)}` : "";
+  return `${name}${you} to move${since}`;
+}
+
+function render(frame) {
+  shown = frame;
+  status.textContent = whoseTurn(frame);
+  const board = el("div", { id: "board" });
+  if (frame.board) {
+    board.append(BOARDS[frame.game](frame));
+  } else {
+    board.append(el("p", {}, `Seated: ${frame.players.map((p) => p.name).join(", ")}`));
+  }
+  const side = el("div", {});
+  if (frame.you && frame.you.hand) side.append(drawHand(frame.you.hand));
+  const turns = el("ol", { class: "turns", reversed: "" });
+  [...frame.turns].reverse().forEach((t) => turns.append(el("li", {}, t)));
+  side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, "Recent turns"),
+    frame.turns.length ? turns : el("p", {}, "No turn yet.")));
+  const scores = sheet(frame.players, frame.scores);
+  if (scores) side.append(el("section", { class: "panel", id: "scores" }, el("h2", {}, "Score sheet"), scores));
+  view.replaceChildren(board, side);
+  window.stackbotFrames += 1;
+  requestAnimationFrame(() => window.stackbotLatency.push(Date.now() - frame.sent_at));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/tables/${tableId}/ws`);
+  socket.onopen = () => { retry = 500; };
+  socket.onmessage = (event) => {
+    const frame = JSON.parse(event.data);
+    if (frame.type === "table") render(frame);
+    else if (frame.type === "error" || frame.type === "refused") {
+      status.textContent = `Not done: ${frame.code || frame.why}`;
+    }
+  };
+  socket.onclose = () => {
+    if (shown && shown.over) return;
+    status.textContent = "Reconnecting…";
+    setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
+      if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}`);
+      else connect();
+    }, connect), retry);
+    retry = Math.min(retry * 2, 10000);
+  };
+}
+
+setInterval(() => { if (shown) status.textContent = whoseTurn(shown); }, 1000);
+connect();
