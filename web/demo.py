@@ -16,6 +16,8 @@ import contextlib
 import logging
 import random
 import tempfile
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,14 +162,45 @@ class Demo:
         self.folder.cleanup()
 
 
-async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
-    """Run the demo and its pages on ``host:port`` until cancelled."""
-    demo = Demo(pace=pace)
+async def _open_site(demo: Demo, host: str, port: int) -> tuple[web.AppRunner, int]:
     service = await demo.start()
     runner = web.AppRunner(make_app(service, demo.hub))
     await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner, int(runner.addresses[0][1])  # the port bound (port 0: a free one)
+
+
+@contextlib.contextmanager
+def in_thread(
+    pace: float = PACE, seed: int | None = None, between: float = BETWEEN_GAMES
+) -> Iterator[tuple[str, Demo]]:
+    """The demo served on a free port of 127.0.0.1 by an event loop in a thread of its
+    own, for a caller that is not async (a browser driven synchronously): its base URL
+    and the demo (read it through :func:`call`)."""
+    demo = Demo(pace=pace, seed=seed, between=between)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="web-demo", daemon=True)
+    thread.start()
+    runner, port = asyncio.run_coroutine_threadsafe(_open_site(demo, "127.0.0.1", 0), loop).result()
     try:
-        await web.TCPSite(runner, host, port).start()
+        yield f"http://127.0.0.1:{port}", demo
+    finally:
+
+        async def stop() -> None:
+            await runner.cleanup()
+            await demo.close()
+
+        asyncio.run_coroutine_threadsafe(stop(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
+    """Run the demo and its pages on ``host:port`` until cancelled."""
+    demo = Demo(pace=pace)
+    runner, port = await _open_site(demo, host, port)
+    try:
         print(f"stackbot web --demo: http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
         await asyncio.Event().wait()
     finally:

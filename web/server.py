@@ -232,6 +232,8 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
                 await send(_error("bad_frame"))
                 continue
             await send(await _answer(request, live, session, message.data))
+    except ConnectionError:  # the page went away mid-answer
+        log.debug("table %s: a page went away", live.id)
     finally:
         await hub.unwatch(watcher)
     return ws
