@@ -23,9 +23,9 @@ function die(face, seat, x, y, size, label) {
   return g;
 }
 
-function seatBox(players, seat, current, lines, extra) {
+function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
   const box = el("section", { class: `seat${seat === current ? " to-move" : ""}` });
-  const who = el("div", { class: "who" }, chip(seat), el("b", {}, players[seat].name));
+  const who = el("div", { class: "who" }, ...chips, el("b", {}, players[seat].name));
   for (const line of lines) who.append(el("span", {}, line));
   if (seat === current) who.append(el("span", { class: "tag move" }, "to move"));
   box.append(who);
@@ -213,8 +213,10 @@ export function drawColorStack(view) {
   wrap.append(el("section", { class: "panel" }, board,
     el("p", { class: "status" }, `Turn ${b.turns_taken} of ${b.turn_limit}`)));
   b.names.forEach((_, seat) => {
-    const colours = (b.colours[seat] || []).map((c) => COLOUR_NAMES[c]).join(" and ");
-    wrap.append(seatBox(players, seat, b.current, [colours]));
+    const letters = b.colours[seat] || [];
+    const colours = letters.map((c) => COLOUR_NAMES[c]).join(" and ");
+    const chips = letters.map((c) => el("span", { class: "chip", style: `background: var(--${COLOUR_NAMES[c]})` }));
+    wrap.append(seatBox(players, seat, b.current, [colours], null, chips));
   });
   return wrap;
 }
