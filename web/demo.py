@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
+import itertools
 import logging
 import random
 import tempfile
@@ -31,6 +33,7 @@ from host.service import TableService
 from host.thinking import Thinker
 from persistence import Store
 from terminal.hosting import TERMINAL, TerminalHostedGame
+from web.guard import SESSION_COOKIE, Sessions, origin_allowed
 from web.hub import Hub
 from web.server import make_app
 
@@ -41,6 +44,8 @@ BETWEEN_GAMES = 8.0  # seconds a finished game stays on its page before the next
 LEVEL = "greedy"
 PLAYERS = {"stack": 3, "stackup": 4, "colorstack": 2}
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay")
+VISITOR_TABLES = 20  # tables of visitors playing at once (beyond it, the oldest ends)
+VISITOR_CHANNELS = 1000  # a visitor's table is in a channel numbered from here
 
 
 @dataclass
@@ -76,6 +81,9 @@ class Demo:
     store: Store | None = None
     service: TableService[TerminalHostedGame] | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    visitors: dict[int, Player] = field(default_factory=dict)  # by table id, oldest first
+    sessions: Sessions = field(default_factory=Sessions)
+    _numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     async def start(self, *, play: bool = True) -> TableService[TerminalHostedGame]:
         """Open the store and the host, and (``play``) start one table of each game."""
@@ -149,6 +157,30 @@ class Demo:
             return False
         return True
 
+    async def seat_visitor(self, name: str) -> tuple[int, Player]:
+        """A new table of ``name`` for a visitor to play against the game's AI seats
+        (the host plays them, as in chat): its id and the visitor as a player."""
+        service = self.service
+        assert service is not None
+        for table_id in list(self.visitors):
+            if table_id not in service.by_id:  # over: forgotten by the host
+                del self.visitors[table_id]
+        while len(self.visitors) >= VISITOR_TABLES:
+            table_id, player = next(iter(self.visitors.items()))
+            del self.visitors[table_id]
+            with contextlib.suppress(Refusal):
+                live = service.by_id[table_id]
+                await service.end(live.channel_id, player, manager=True)
+        number = next(self._numbers)
+        player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
+        channel = VISITOR_CHANNELS + number
+        live = await service.new_table(GUILD, channel, player, {}, game=name)
+        for _ in range(PLAYERS[name] - 1):
+            await service.add_ai(channel, player, LEVEL)
+        await service.start(channel, player)
+        self.visitors[live.id] = player
+        return live.id, player
+
     async def close(self) -> None:
         for task in self.tasks:
             task.cancel()
@@ -162,9 +194,48 @@ class Demo:
         self.folder.cleanup()
 
 
+PLAY_FORMS = "".join(
+    f'<form method="post" action="/demo/play/{name}"><button type="submit">'
+    f"Play {html.escape(games.get(name).title)} against the AI</button></form>"
+    for name in games.names()
+)
+
+
+def demo_app(demo: Demo, service: TableService[TerminalHostedGame]) -> web.Application:
+    """The pages of ``demo``, and a table of the visitor's own against the AI."""
+    app = make_app(
+        service,
+        demo.hub,
+        sessions=demo.sessions,
+        index_extra=f'<h2>Play yourself</h2><div class="play">{PLAY_FORMS}</div>',
+    )
+
+    async def play(request: web.Request) -> web.Response:
+        if not origin_allowed(request.headers.get("Origin"), request.host):
+            raise web.HTTPForbidden(text="Not from this site.")
+        name = request.match_info["game"]
+        if name not in PLAYERS:
+            raise web.HTTPNotFound(text="There is no such game.")
+        table_id, player = await demo.seat_visitor(name)
+        token = demo.sessions.issue(player)
+        answer = web.HTTPSeeOther(f"/tables/{table_id}")
+        answer.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(demo.sessions.ttl),
+            httponly=True,
+            samesite="Strict",
+            path="/",
+        )
+        raise answer
+
+    app.router.add_post("/demo/play/{game}", play)
+    return app
+
+
 async def _open_site(demo: Demo, host: str, port: int) -> tuple[web.AppRunner, int]:
     service = await demo.start()
-    runner = web.AppRunner(make_app(service, demo.hub))
+    runner = web.AppRunner(demo_app(demo, service))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner, int(runner.addresses[0][1])  # the port bound (port 0: a free one)

@@ -105,7 +105,7 @@ class Hub(TurnClock):
         view = public if public is not None else table_view(live)
         seat = _seat_of(live, user_id)
         if seat is not None:
-            view = {**view, "you": private_view(live.info.game, live.state, seat)}
+            view = {**view, "you": private_view(live, seat)}
         view["sent_at"] = time.time() * 1000
         return orjson.dumps(view).decode()
 

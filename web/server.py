@@ -6,8 +6,10 @@ Routes (:func:`make_app`):
 - ``GET /``: every live table and the games that finished while the server ran.
 - ``GET /tables/{id}``: the live table page; ``GET /tables/{id}/ws``: its socket, sent
   the table's view at once and on every commit (:mod:`web.hub`). A frame the page sends
-  is JSON: ``{"type": "ping"}``, or ``{"type": "move", "text": ...}`` from a seated,
-  identified player (the host checks and plays it as it does a typed move in chat).
+  is JSON: ``{"type": "ping"}``, or from a seated, identified player a move:
+  ``{"type": "move", "text": ...}`` (typed, as in chat) or ``{"type": "move", "move":
+  <code>, "version": <the table's version>}`` (one of the choices their frames list); the
+  host checks and plays it as it does a move in chat.
   A frame that is not one of these, or is over the sender's rate, is answered
   ``{"type": "error", "code": ...}`` and changes nothing; a refused move
   ``{"type": "refused", "why": <the host's code>}``.
@@ -45,9 +47,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_FRAME = 4096  # bytes: a page's frame is a few words
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'none'",
+    "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
 }
 
 SERVICE: web.AppKey[TableService[Any]] = web.AppKey("service", TableService)
@@ -55,6 +57,7 @@ HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
 SESSIONS: web.AppKey[Sessions] = web.AppKey("sessions", Sessions)
 RATE: web.AppKey[RateLimit] = web.AppKey("rate", RateLimit)
 ORIGINS: web.AppKey[frozenset[str]] = web.AppKey("origins")
+INDEX_EXTRA: web.AppKey[str] = web.AppKey("index_extra")
 
 
 def make_app(
@@ -64,14 +67,17 @@ def make_app(
     sessions: Sessions | None = None,
     rate: RateLimit | None = None,
     origins: Iterable[str] = (),
+    index_extra: str = "",
 ) -> web.Application:
-    """The web front end of ``service`` (whose turn clock tells ``hub``)."""
+    """The web front end of ``service`` (whose turn clock tells ``hub``); ``index_extra``
+    is HTML (escaped already) the index shows below its lists."""
     app = web.Application(middlewares=[_headers])
     app[SERVICE] = service
     app[HUB] = hub
     app[SESSIONS] = sessions or Sessions()
     app[RATE] = rate or RateLimit()
     app[ORIGINS] = frozenset(origins)
+    app[INDEX_EXTRA] = index_extra
     app.router.add_get("/", index)
     app.router.add_get("/tables/{table_id:\\d+}", table_page)
     app.router.add_get("/tables/{table_id:\\d+}/ws", table_socket)
@@ -142,7 +148,8 @@ async def index(request: web.Request) -> web.Response:
         '<main class="index"><h1>Live tables</h1>'
         f'<ul class="list" id="live">{"".join(rows) or "<li>No table is playing.</li>"}</ul>'
         "<h2>Finished games</h2>"
-        f'<ul class="list" id="finished">{"".join(done) or "<li>None yet.</li>"}</ul></main>'
+        f'<ul class="list" id="finished">{"".join(done) or "<li>None yet.</li>"}</ul>'
+        f"{request.app[INDEX_EXTRA]}</main>"
     )
     return page("Tables", body)
 
@@ -250,15 +257,32 @@ async def _answer(
     kind = frame.get("type") if isinstance(frame, dict) else None
     if kind == "ping":
         return orjson.dumps({"type": "pong"}).decode()
-    if kind != "move" or not isinstance(frame.get("text"), str) or len(frame) != 2:
+    if kind != "move":
+        return _error("bad_frame")
+    typed = set(frame) == {"type", "text"} and isinstance(frame["text"], str)
+    chosen = set(frame) == {"type", "move", "version"} and type(frame["version"]) is int
+    if not typed and not chosen:
         return _error("bad_frame")
     if session is None:
         return _error("not_identified")
     service = request.app[SERVICE]
     try:
-        outcome = await service.move(
-            live.channel_id, session.player, text=frame["text"], table_id=live.id
-        )
+        if typed:
+            outcome = await service.move(
+                live.channel_id, session.player, text=frame["text"], table_id=live.id
+            )
+        else:  # one of the choices it was sent; the host checks it is one now
+            try:
+                move = live.game.game.decode_move(frame["move"])
+            except Exception:  # whatever a forged code makes the decoder raise
+                return _error("bad_frame")
+            outcome = await service.move(
+                live.channel_id,
+                session.player,
+                move=move,
+                table_id=live.id,
+                version=frame["version"],
+            )
     except Refusal as refusal:
         return orjson.dumps({"type": "refused", "why": refusal.code.value}).decode()
     if outcome.chooser is not None:

@@ -35,6 +35,7 @@ PICTURES: dict[str, Callable[[Any], Any]] = {
 DRAWING_ONLY = ("theme", "turn_seconds", "selected", "destinations")
 # games whose seats hold cards nobody else may see while the game runs
 HIDDEN_HANDS = frozenset({"stackup"})
+MAX_CHOICES = 400  # moves listed to a player at once (a Color Stack turn has about 100)
 
 
 def board(game: str, state: GameState[Any]) -> dict[str, Any]:
@@ -90,11 +91,28 @@ def table_view(live: LiveTable[Any]) -> dict[str, Any]:
     return view
 
 
-def private_view(game: str, state: GameState[Any] | None, seat: int) -> dict[str, Any]:
-    """What only the player of ``seat`` may see: Stack Up!'s hand."""
-    you: dict[str, Any] = {"seat": seat}
+def hand(game: str, state: GameState[Any] | None, seat: int) -> list[str] | None:
+    """The cards of ``seat``'s hand (a game of :data:`HIDDEN_HANDS` once dealt), else ``None``."""
     if game in HIDDEN_HANDS and state is not None and getattr(state, "deck", None) is not None:
-        you["hand"] = card_names(state.hand(seat))  # type: ignore[attr-defined]
+        return card_names(state.hand(seat))  # type: ignore[attr-defined]
+    return None
+
+
+def private_view(live: LiveTable[Any], seat: int) -> dict[str, Any]:
+    """What only the player of ``seat`` may see: their hand (Stack Up!), and on their turn
+    the moves they may make, each with its words and its code (what a move frame sends
+    back; the host checks it again when it comes)."""
+    you: dict[str, Any] = {"seat": seat}
+    state = live.state
+    cards = hand(live.info.game, state, seat)
+    if cards is not None:
+        you["hand"] = cards
+    if state is not None and not state.is_over and state.current_player == seat:
+        hosted = live.game
+        you["choices"] = [
+            {"label": hosted.move_label(state, move), "move": hosted.game.encode_move(move)}
+            for move in state.legal_moves()[:MAX_CHOICES]
+        ]
     return you
 
 
@@ -134,7 +152,5 @@ def _frame(name: str, game: Game[Any], state: GameState[Any], words: str) -> dic
         "scores": scores(game, state),
     }
     if name in HIDDEN_HANDS:
-        frame["hands"] = [
-            private_view(name, state, seat).get("hand", []) for seat in range(len(state.players))
-        ]
+        frame["hands"] = [hand(name, state, seat) or [] for seat in range(len(state.players))]
     return frame

@@ -18,18 +18,10 @@ from typing import Any
 import pytest
 
 from web.demo import in_thread
+from web.shots import ARGS
+from web.shots import CHROMIUM as CHROMIUM_PATH
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM = Path(CHROMIUM_PATH)
 WAIT_MS = 120_000  # how long a page may take to show what it must (not a measure)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
@@ -70,14 +62,20 @@ def small_targets(page: Any) -> list[str]:
     return found
 
 
-def test_every_games_page_is_drawn_and_follows_the_commits_on_a_phone(
-    browser: Any, demo: tuple[str, Any]
-) -> None:
-    base, _ = demo
+def index_page(browser: Any, base: str) -> tuple[Any, list[str]]:
+    """A new page on the index, and the errors its scripts will raise."""
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base + "/")
+    return page, errors
+
+
+def test_every_games_page_is_drawn_and_follows_the_commits_on_a_phone(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    base, _ = demo
+    page, errors = index_page(browser, base)
     links = page.eval_on_selector_all("#live a", "(a) => a.map((e) => e.getAttribute('href'))")
     assert len(links) == 3
     assert small_targets(page) == []
@@ -143,4 +141,28 @@ def test_a_finished_games_replay_steps_by_buttons_and_arrow_keys(
     assert count.inner_text() == f"1 / {last}"
     assert page.locator("#board svg").count() >= 1
     assert small_targets(page) == []
+    page.close()
+
+
+@pytest.mark.parametrize("title", ["Stack", "Stack Up!", "Color Stack"])
+def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
+    browser: Any, demo: tuple[str, Any], title: str
+) -> None:
+    base, _ = demo
+    page, errors = index_page(browser, base)
+    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
+    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    for _ in range(3):
+        if page.evaluate("document.querySelector('#moves') === null"):
+            break  # the game ended
+        moves = page.locator("#moves button")
+        assert small_targets(page) == []
+        drawn = page.evaluate("window.stackbotFrames")
+        moves.last.tap()
+        # the host played it (and the AI seats' answers): a new frame, drawn
+        page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+        assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
+    assert page.locator("#recent li", has_text="Guest").count() >= 1
+    assert errors == []
     page.close()

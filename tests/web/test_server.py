@@ -163,7 +163,8 @@ async def test_no_hidden_card_of_a_running_stack_up_game_reaches_anyone_but_its_
         if who == "spectator":
             assert "you" not in sent
         else:
-            assert sent["you"] == {"seat": seat, "hand": hands[seat]}
+            assert sent["you"]["seat"] == seat and sent["you"]["hand"] == hands[seat]
+            assert set(sent["you"]) <= {"seat", "hand", "choices"}
             own_seen += bool(CARD.findall(" ".join(hands[seat])))
     assert own_seen, "the holder saw their own cards"
     # the pages and the assets hold no card at all
@@ -211,12 +212,17 @@ async def test_a_spectator_cannot_move(site: Site) -> None:
     assert table.live.version == version
 
 
-async def test_a_seated_players_move_goes_through_the_hosts_checks(site: Site) -> None:
+async def stack_turn(site: Site) -> tuple[Any, Any, Player, Player]:
+    """A Stack table just started: the table, its state, the player to move and the next."""
     table = await site.demo.open_table(1, "stack")
-    live = table.live
-    state: Any = live.state
+    state: Any = table.live.state
     mover = table.player_at(state.current_player)
     waiting = table.player_at((state.current_player + 1) % len(table.players))
+    return table.live, state, mover, waiting
+
+
+async def test_a_seated_players_move_goes_through_the_hosts_checks(site: Site) -> None:
+    live, state, mover, waiting = await stack_turn(site)
     game = games.get("stack")
     legal = game.move_notation(state, state.legal_moves()[0])
     version = live.version
@@ -370,3 +376,79 @@ def test_the_pages_modules_are_package_data() -> None:
     shipped = {p.name for p in STATIC.iterdir()}
     assert shipped == {p.name for pattern in data["web"] for p in (root / "web").glob(pattern)}
     assert {"table.js", "replay.js", "boards.js", "common.js", "style.css"} <= shipped
+
+
+async def test_a_seated_player_is_sent_their_moves_on_their_turn_and_plays_one_by_its_code(
+    site: Site,
+) -> None:
+    live, state, mover, waiting = await stack_turn(site)
+    game = games.get("stack")
+    async with (
+        site.socket(live.id, site.sessions.issue(mover)) as ws,
+        site.socket(live.id, site.sessions.issue(waiting)) as other,
+    ):
+        mine = await frame(ws)
+        assert "choices" not in (await frame(other))["you"]
+        choices = mine["you"]["choices"]
+        legal = [orjson.loads(orjson.dumps(game.encode_move(m))) for m in state.legal_moves()]
+        assert [c["move"] for c in choices] == legal
+        assert all(c["label"] for c in choices)
+        version = live.version
+        pick = {"type": "move", "move": choices[-1]["move"], "version": version}
+        await ws.send_str(orjson.dumps(pick).decode())
+        answers = [await frame(ws), await frame(ws)]
+        assert sorted(a["type"] for a in answers) == ["moved", "table"], answers
+        assert live.version > version
+        assert live.state is not None and live.state.to_dict() != state.to_dict()
+
+
+async def test_a_forged_or_outdated_move_code_changes_nothing(site: Site) -> None:
+    table = await site.demo.open_table(1, "stack")
+    live = table.live
+    state: Any = live.state
+    mover = table.player_at(state.current_player)
+    async with site.socket(live.id, site.sessions.issue(mover)) as ws:
+        choice = (await frame(ws))["you"]["choices"][0]["move"]
+        version = live.version
+        for bad, answer in [
+            ({"type": "move", "move": ["nonsense"], "version": version}, "error"),
+            ({"type": "move", "move": choice, "version": "1"}, "error"),
+            ({"type": "move", "move": choice, "version": version - 1}, "refused"),
+        ]:
+            await ws.send_str(orjson.dumps(bad).decode())
+            got = await frame(ws)
+            assert got["type"] == answer, (bad, got)
+        assert got == {"type": "refused", "why": "stale_panel"}
+    assert live.version == version
+
+
+async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_for_it() -> None:
+    from web.demo import demo_app
+
+    demo = Demo(seed=3)
+    service = await demo.start(play=False)
+    client: TestClient[Any, Any] = TestClient(TestServer(demo_app(demo, service)))
+    await client.start_server()
+    origin = f"http://{client.host}:{client.port}"
+    try:
+        assert "/demo/play/stackup" in await (await client.get("/")).text()
+        refused = await client.post("/demo/play/stackup", allow_redirects=False)
+        assert refused.status == 403  # no Origin: not from the site's own page
+        answer = await client.post(
+            "/demo/play/stackup", headers={"Origin": origin}, allow_redirects=False
+        )
+        assert answer.status == 303
+        table_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+        live = service.by_id[table_id]
+        assert [s.is_ai for s in live.info.seats].count(False) == 1
+        token = answer.cookies[SESSION_COOKIE].value
+        assert "httponly" in answer.headers["Set-Cookie"].lower()
+        headers = {"Origin": origin, "Cookie": f"{SESSION_COOKIE}={token}"}
+        async with client.ws_connect(f"/tables/{table_id}/ws", headers=headers) as ws:
+            you = (await frame(ws))["you"]
+        seat = next(s.position for s in live.info.seats if not s.is_ai)
+        assert you["seat"] == seat
+        assert you["hand"] == card_names(live.state.hand(seat))  # type: ignore[union-attr]
+    finally:
+        await client.close()
+        await demo.close()

@@ -17,7 +17,50 @@ let shown = null;
 let socket = null;
 let retry = 500;
 
+const REFUSALS = {
+  not_your_turn: "It is not your turn.",
+  stale_panel: "The table moved on: choose again.",
+  illegal_move: "That move is not allowed now.",
+  not_now: "That move is not allowed now.",
+  game_over: "The game is over.",
+  busy: "The table is busy: try again.",
+  not_saved: "The move was not saved: try again.",
+  rate_limited: "Too fast: wait a moment.",
+  not_identified: "Only a seated player can move.",
+  session_expired: "Your session expired: reload the page.",
+};
+
+// the seated player's moves on their turn: a button each (the host checks it again)
+function movesPanel(frame) {
+  const choices = frame.you && frame.you.choices;
+  if (!choices) return null;
+  const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, "Your move"));
+  const list = el("div", { class: "choices" });
+  for (const choice of choices) {
+    const button = el("button", { type: "button" }, choice.label);
+    button.addEventListener("click", () => {
+      list.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+      socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
+    });
+    list.append(button);
+  }
+  box.append(list, el("p", { class: "refusal", id: "refusal", role: "alert" }));
+  return box;
+}
+
+function refused(code) {
+  const words = REFUSALS[code] || `Not done (${code}).`;
+  const where = document.getElementById("refusal");
+  if (where) {
+    where.textContent = words;
+    document.querySelectorAll("#moves button").forEach((b) => { b.disabled = false; });
+  } else {
+    status.textContent = words;
+  }
+}
+
 function whoseTurn(frame) {
+  if (frame.status !== "lobby" && frame.status !== "playing" && !frame.over) return "The table closed.";
   if (frame.over) return winnersText(frame.players, frame.scores ? frame.scores.winners : []);
   if (frame.status === "lobby") return "Waiting for the game to start.";
   if (frame.current === null) return "";
@@ -37,6 +80,8 @@ function render(frame) {
     board.append(el("p", {}, `Seated: ${frame.players.map((p) => p.name).join(", ")}`));
   }
   const side = el("div", {});
+  const moves = movesPanel(frame);
+  if (moves) side.append(moves);
   if (frame.you && frame.you.hand) side.append(drawHand(frame.you.hand));
   const turns = el("ol", { class: "turns", reversed: "" });
   [...frame.turns].reverse().forEach((t) => turns.append(el("li", {}, t)));
@@ -56,9 +101,7 @@ function connect() {
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "table") render(frame);
-    else if (frame.type === "error" || frame.type === "refused") {
-      status.textContent = `Not done: ${frame.code || frame.why}`;
-    }
+    else if (frame.type === "error" || frame.type === "refused") refused(frame.code || frame.why);
   };
   socket.onclose = () => {
     if (shown && shown.over) return;
