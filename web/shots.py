@@ -3,7 +3,8 @@
 Runs the demo (:mod:`web.demo`), opens each game's live page and a finished game's replay
 in Debian's headless Chromium (Playwright, ``/usr/bin/chromium``; never a downloaded
 browser), on a 380-px phone in the dark theme and on a desktop in the light one, and saves
-``web-<game>-phone.png``, ``web-stack-desktop.png`` and ``web-replay-phone.png``. A tool
+``web-<game>-phone.png``, ``web-stack-desktop.png``, ``web-replay-phone.png`` and
+``web-play-stackup-phone.png`` (a visitor's own table, their hand and moves). A tool
 for the docs (the dev extra's Playwright), not run by the bot.
 """
 
@@ -80,6 +81,13 @@ def shoot(folder: Path) -> list[Path]:
         page.locator("#count").wait_for()
         page.keyboard.press("ArrowLeft")
         saved.append(folder / "web-replay-phone.png")
+        page.screenshot(path=str(saved[-1]), full_page=True)
+        page.emulate_media(color_scheme="light")
+        page.goto(base + "/")
+        page.get_by_role("button", name="Play Stack Up! against the AI").click()
+        page.wait_for_url("**/tables/*")
+        page.locator("#moves button").first.wait_for()
+        saved.append(folder / "web-play-stackup-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)
         context.close()
     return saved

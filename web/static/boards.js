@@ -61,7 +61,7 @@ export function drawStack(view) {
   const size = 30, gap = 10;
   const tallest = Math.max(1, ...b.piles.map((p) => p[1].length));
   const width = Math.max(1, b.piles.length) * (size + gap);
-  const height = tallest * (size + 3) + 6;
+  const height = tallest * (size + 3) + 12;  // room for the last pile's edge
   const field = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
     style: `max-width: ${width * 1.4}px`, role: "img", "aria-label": "the piles" });
   b.piles.forEach(([face, owners], i) => {
