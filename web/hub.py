@@ -38,14 +38,25 @@ class Watcher:
     """One page watching one table: the user it is bound to (``None``: a spectator) and
     the newest frame it has yet to send."""
 
-    def __init__(self, table_id: int, user_id: int | None, send: Send, hub: Hub) -> None:
-        self.table_id = table_id
-        self.user_id = user_id
-        self._send = send
-        self._hub = hub
+    def __init__(
+        self,
+        table_id: int,
+        user_id: int | None,
+        send: Send,
+        hub: Hub,
+        bound: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.table_id, self._user_id, self._bound = table_id, user_id, bound
+        self._send, self._hub = send, hub
         self._pending: tuple[str, float] | None = None
         self._ready = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    @property
+    def user_id(self) -> int | None:
+        """The user the page is bound to while its session lasts; then ``None`` (a
+        spectator's frames from then on)."""
+        return self._user_id if self._user_id is not None and self._bound() else None
 
     def push(self, frame: str, since: float) -> None:
         self._pending = (frame, since)
@@ -82,11 +93,18 @@ class Hub(TurnClock):
         self.finished: deque[int] = deque(maxlen=FINISHED_KEPT)  # newest last
         self.then = then  # the front end's own clock, told after the hub
 
-    def watch(self, live: LiveTable[Any], user_id: int | None, send: Send) -> Watcher:
-        """A page now watches ``live``; it is sent the table as it is at once."""
-        watcher = Watcher(live.id, user_id, send, self)
+    def watch(
+        self,
+        live: LiveTable[Any],
+        user_id: int | None,
+        send: Send,
+        bound: Callable[[], bool] = lambda: True,
+    ) -> Watcher:
+        """A page now watches ``live``, as ``user_id`` while ``bound()`` (its session
+        lasts); it is sent the table as it is at once."""
+        watcher = Watcher(live.id, user_id, send, self, bound)
         self.watchers.setdefault(live.id, set()).add(watcher)
-        watcher.push(self.frame(live, user_id), time.perf_counter())
+        watcher.push(self.frame(live, watcher.user_id), time.perf_counter())
         return watcher
 
     async def unwatch(self, watcher: Watcher) -> None:
@@ -119,10 +137,11 @@ class Hub(TurnClock):
         public["sent_at"] = time.time() * 1000
         spectators = orjson.dumps(public).decode()
         for watcher in watching:
-            if _seat_of(live, watcher.user_id) is None:
+            user = watcher.user_id
+            if _seat_of(live, user) is None:
                 watcher.push(spectators, since)
             else:
-                watcher.push(self.frame(live, watcher.user_id, public), since)
+                watcher.push(self.frame(live, user, public), since)
 
     # ------------------------------------------------------------ TurnClock
 

@@ -25,6 +25,7 @@ expires.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -224,13 +225,18 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
         async with lock:
             await ws.send_str(text)
 
-    watcher = hub.watch(live, session.player.id if session else None, send)
+    if session is None:
+        watcher = hub.watch(live, None, send)
+    else:  # its frames are a spectator's once the session expired, and it is closed
+        watcher = hub.watch(live, session.player.id, send, lambda: sessions.alive(session))
+        expiry = asyncio.create_task(
+            _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
+        )
     key: object = session.player.id if session else ("address", request.remote)
     try:
         async for message in ws:
             if session is not None and not sessions.alive(session):
-                await send(_error("session_expired"))
-                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"session expired")
+                await _expired(ws, send)
                 break
             if not request.app[RATE].allow(key):
                 await send(_error("rate_limited"))
@@ -242,8 +248,22 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
     except ConnectionError:  # the page went away mid-answer
         log.debug("table %s: a page went away", live.id)
     finally:
+        if session is not None:
+            expiry.cancel()
         await hub.unwatch(watcher)
     return ws
+
+
+async def _expired(
+    ws: web.WebSocketResponse, send: Callable[[str], Awaitable[None]], after: float = 0.0
+) -> None:
+    """Tell the page its session expired (``after`` seconds from now), and close its socket."""
+    await asyncio.sleep(after)
+    if ws.closed:
+        return
+    with contextlib.suppress(ConnectionError):
+        await send(_error("session_expired"))
+        await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"session expired")
 
 
 async def _answer(

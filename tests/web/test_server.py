@@ -320,6 +320,15 @@ async def test_a_session_is_bound_to_its_user_and_expires() -> None:
         assert site.sessions.session(token) is None
         async with site.socket(table.live.id, token) as ws:  # the expired cookie: a spectator
             assert "you" not in await frame(ws)
+        # a page that says nothing: once its session expired, its frames are a spectator's
+        now[0] = 0.0
+        token = site.sessions.issue(holder)
+        async with site.socket(table.live.id, token) as ws:
+            assert "hand" in (await frame(ws))["you"]
+            now[0] = 61.0
+            assert await demo.step(table, random.Random(2))
+            after = await table_frame(ws, table.live.version)
+            assert "you" not in after
     finally:
         await site.client.close()
         await demo.close()
@@ -449,6 +458,26 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
         seat = next(s.position for s in live.info.seats if not s.is_ai)
         assert you["seat"] == seat
         assert you["hand"] == card_names(live.state.hand(seat))  # type: ignore[union-attr]
+    finally:
+        await client.close()
+        await demo.close()
+
+
+async def test_a_silent_pages_socket_is_closed_when_its_session_expires() -> None:
+    demo = Demo(seed=3)
+    service = await demo.start(play=False)
+    sessions = Sessions(ttl=0.2)
+    client: TestClient[Any, Any] = TestClient(
+        TestServer(make_app(service, demo.hub, sessions=sessions))
+    )
+    await client.start_server()
+    try:
+        table = await demo.open_table(1, "stackup")
+        site = Site(demo, client, sessions)
+        async with site.socket(table.live.id, sessions.issue(table.players[0])) as ws:
+            assert "you" in await frame(ws)
+            assert await frame(ws) == {"type": "error", "code": "session_expired"}
+            assert (await ws.receive(timeout=30)).type in (WSMsgType.CLOSE, WSMsgType.CLOSED)
     finally:
         await client.close()
         await demo.close()
