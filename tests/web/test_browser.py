@@ -156,10 +156,17 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
     for _ in range(3):
         if page.evaluate("document.querySelector('#moves') === null"):
             break  # the game ended
-        moves = page.locator("#moves button")
         assert small_targets(page) == []
         drawn = page.evaluate("window.stackbotFrames")
-        moves.last.tap()
+        move = page.locator("#moves button").last
+        if page.locator("#dice button").count():  # Stack: a die first, then where it goes
+            page.locator("#dice button").first.tap()
+            move = page.locator("#targets button").first
+            move.wait_for(timeout=WAIT_MS)
+            onto = [t for t in page.locator("#targets button").all_inner_texts() if " on " in t]
+            assert page.locator("#board .lit").count() >= len(onto)  # its targets lit
+            assert small_targets(page) == []
+        move.tap()
         # the host played it (and the AI seats' answers): a new frame, drawn
         page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
         assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""

@@ -11,7 +11,7 @@ const PIPS = {
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
-function die(face, seat, x, y, size, label) {
+export function die(face, seat, x, y, size, label) {
   const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": label });
   g.append(svg("rect", { width: size, height: size, rx: size * 0.18,
     class: `s-${SEAT_COLOURS[seat % 6]}` }));
@@ -40,7 +40,11 @@ function stackSeatDice(faces, seat, name) {
   const width = Math.max(1, faces.length) * (size + gap);
   const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${size + 4}`,
     style: `max-width: ${width}px`, role: "img", "aria-label": `${name}'s dice` });
-  faces.forEach((f, i) => pic.append(die(f, seat, i * (size + gap), 2, size, `a ${f}`)));
+  faces.forEach((f, i) => {
+    const one = die(f, seat, i * (size + gap), 2, size, `a ${f}`);
+    one.dataset.target = `${seat}:1:${f}`;  // what a move onto this single die names
+    pic.append(one);
+  });
   if (faces.length === 0) pic.append(svg("text", { x: 0, y: 24, class: "faint" }, "no dice left"));
   return pic;
 }
@@ -65,11 +69,13 @@ export function drawStack(view) {
   const field = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
     style: `max-width: ${width * 1.4}px`, role: "img", "aria-label": "the piles" });
   b.piles.forEach(([face, owners], i) => {
+    const pile = svg("g", { "data-target": `${owners[owners.length - 1]}:${owners.length}:${face}` });
     owners.forEach((owner, level) => {
       const y = height - 3 - (level + 1) * (size + 3);
-      field.append(die(face, owner, i * (size + gap), y, size,
+      pile.append(die(face, owner, i * (size + gap), y, size,
         `${b.names[owner]}'s ${face} in a pile of ${owners.length}`));
     });
+    field.append(pile);
     const last = b.last && b.last.kind === "pile" && b.last.index === i;
     if (last) {
       field.append(svg("rect", { x: i * (size + gap) - 3, y: height - owners.length * (size + 3) - 6,

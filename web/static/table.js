@@ -3,8 +3,8 @@
 // sheet). window.stackbotLatency holds, per frame, the ms from the server's commit to
 // the page drawn (the same machine's clock: for the checks and the bench).
 
-import { BOARDS, drawHand } from "./boards.js";
-import { clock, el, sheet, winnersText } from "./common.js";
+import { BOARDS, die, drawHand } from "./boards.js";
+import { clock, el, sheet, svg, winnersText } from "./common.js";
 
 const main = document.getElementById("table");
 const tableId = main.dataset.table;
@@ -30,20 +30,60 @@ const REFUSALS = {
   session_expired: "Your session expired: reload the page.",
 };
 
-// the seated player's moves on their turn: a button each (the host checks it again)
+function play(frame, choice) {
+  document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
+  socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
+}
+
+function choiceButton(frame, choice, label = choice.label) {
+  const button = el("button", { type: "button" }, label);
+  button.addEventListener("click", () => play(frame, choice));
+  return button;
+}
+
+// Stack: tap one of your dice, then where it goes (its targets lit on the board), or
+// reroll it; a rerolled die's places are offered at once
+function stackMoves(frame, list) {
+  const choices = frame.you.choices;
+  const light = (targets) => {
+    document.querySelectorAll("#board .lit").forEach((n) => n.classList.remove("lit"));
+    for (const t of targets) {
+      document.querySelectorAll(`#board [data-target="${t}"]`).forEach((n) => n.classList.add("lit"));
+    }
+  };
+  const target = (c) => c.move[0] === "stack" ? `${c.move[2]}:${c.move[3]}:${c.move[1]}` : null;
+  const placing = choices.filter((c) => c.move[0] === "place");
+  if (placing.length) {
+    placing.forEach((c) => list.append(choiceButton(frame, c)));
+    return;
+  }
+  const faces = [...new Set(choices.map((c) => c.move[1]))].sort();
+  const dice = el("div", { class: "choices", id: "dice" });
+  const then = el("div", { class: "choices", id: "targets" });
+  for (const face of faces) {
+    const button = el("button", { type: "button", class: "die", "aria-label": `your ${face}` });
+    const pic = svg("svg", { viewBox: "0 0 34 34", width: 34, height: 34 });
+    pic.append(die(face, frame.you.seat, 0, 0, 34, `a ${face}`));
+    button.append(pic);
+    button.addEventListener("click", () => {
+      dice.querySelectorAll("button").forEach((b) => b.classList.toggle("picked", b === button));
+      const mine = choices.filter((c) => c.move[1] === face);
+      then.replaceChildren(...mine.map((c) => choiceButton(frame, c)));
+      light(mine.map(target).filter(Boolean));
+    });
+    dice.append(button);
+  }
+  list.append(el("p", {}, "Tap one of your dice, then where it goes."), dice, then);
+}
+
+// the seated player's moves on their turn (the host checks each again when it comes)
 function movesPanel(frame) {
   const choices = frame.you && frame.you.choices;
   if (!choices) return null;
   const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, "Your move"));
   const list = el("div", { class: "choices" });
-  for (const choice of choices) {
-    const button = el("button", { type: "button" }, choice.label);
-    button.addEventListener("click", () => {
-      list.querySelectorAll("button").forEach((b) => { b.disabled = true; });
-      socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
-    });
-    list.append(button);
-  }
+  if (frame.game === "stack") stackMoves(frame, list);
+  else choices.forEach((c) => list.append(choiceButton(frame, c)));
   box.append(list, el("p", { class: "refusal", id: "refusal", role: "alert" }));
   return box;
 }
