@@ -16,10 +16,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The Debian packages of system-packages.txt (also installed by .ci/run): the fonts of the
 # table picture, Latin, Greek and Cyrillic (DejaVu), Chinese, Japanese and Korean (Noto
 # CJK) and emoji and symbols in one colour (Symbola, drawn at any size), so that display
-# names draw as typed. pictures/fonts.py finds them at run time.
+# names draw as typed. pictures/fonts.py finds them at run time. The list's last part is for
+# the tests only (the browser tests' Chromium): the image stops before it.
 COPY system-packages.txt /tmp/system-packages.txt
 RUN apt-get update \
-    && grep -v '^[[:space:]]*#' /tmp/system-packages.txt \
+    && sed '/^# Tests only/,$d' /tmp/system-packages.txt | grep -v '^[[:space:]]*#' \
         | xargs apt-get install --yes --no-install-recommends \
     && rm -rf /var/lib/apt/lists/* /tmp/system-packages.txt
 
@@ -45,6 +46,7 @@ COPY persistence ./persistence
 COPY pictures ./pictures
 COPY host ./host
 COPY terminal ./terminal
+COPY web ./web
 COPY bot ./bot
 RUN pip install --no-deps . \
     && rm -rf build ./*.egg-info

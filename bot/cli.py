@@ -1,5 +1,5 @@
-"""The ``stackbot`` command: ``run`` the Discord bot, ``sync`` its slash commands, or
-``play`` a game in the terminal (no Discord needed)."""
+"""The ``stackbot`` command: ``run`` the Discord bot, ``sync`` its slash commands,
+``play`` a game in the terminal, or serve the ``web`` pages of a demo (no Discord needed)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     s = sub.add_parser("sync", help="publish the slash commands to Discord")
     s.add_argument("--guild", type=int, default=None, help="only to this guild (instant)")
+    w = sub.add_parser(
+        "web", help="serve the tables' web pages: --demo, tables played by AI (no Discord needed)"
+    )
+    w.add_argument(
+        "--demo",
+        action="store_true",
+        required=True,
+        help="one table of each game played by AI players at a human pace",
+    )
+    w.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
+    w.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
+    w.add_argument("--pace", type=float, default=1.5, help="seconds between two moves of a table")
     p = sub.add_parser("play", help="play a game in this terminal (no Discord needed)")
     p.add_argument(
         "--game", choices=games.names(), default=games.DEFAULT, help="which game (default stack)"
@@ -336,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "play":
         return _play_command(args)
+    if args.command == "web":
+        from web.demo import run
+
+        return run(args.port, args.host, args.pace)
     return 2  # pragma: no cover - argparse requires a command
 
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "persistence", "pictures", "bot")
+PACKAGES = ("engine", "persistence", "pictures", "web", "bot")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -29,7 +29,7 @@ def test_ruff_format() -> None:
 
 
 def test_mypy() -> None:
-    proc = run("mypy", "engine", "persistence", "pictures", "host", "terminal", "bot")
+    proc = run("mypy", "engine", "persistence", "pictures", "host", "terminal", "web", "bot")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -1,0 +1,483 @@
+"""The web front end over the real host (SQLite): pages, the socket's frames on every
+commit, who sees what, bad frames, Origin, rate limits, sessions, and replays."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from aiohttp import WSMsgType
+from aiohttp.test_utils import TestClient, TestServer
+
+from engine import games
+from engine.stackup.cards import card_names
+from host.live import Player
+from web.demo import Demo, DemoTable
+from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
+from web.server import STATIC, make_app
+from web.views import board
+
+CARD = re.compile(r"\b[RBYG](?:1[0-5]|[1-9])\b")
+
+
+class Site:
+    """A demo host whose tables the test moves, and its pages on a test server."""
+
+    def __init__(self, demo: Demo, client: TestClient[Any, Any], sessions: Sessions) -> None:
+        self.demo = demo
+        self.client = client
+        self.sessions = sessions
+        self.origin = f"http://{client.host}:{client.port}"
+
+    def socket(self, table_id: int, token: str | None = None, **kw: Any) -> Any:
+        headers = {"Origin": self.origin}
+        if token:
+            headers["Cookie"] = f"{SESSION_COOKIE}={token}"
+        return self.client.ws_connect(f"/tables/{table_id}/ws", headers=headers, **kw)
+
+
+async def _site(rate: RateLimit | None = None, clock: Any = None) -> tuple[Demo, Site]:
+    demo = Demo(seed=7)
+    service = await demo.start(play=False)
+    sessions = Sessions(ttl=60, clock=clock) if clock else Sessions()
+    app = make_app(service, demo.hub, sessions=sessions, rate=rate)
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    return demo, Site(demo, client, sessions)
+
+
+@pytest.fixture
+async def site() -> AsyncIterator[Site]:
+    demo, made = await _site()
+    yield made
+    await made.client.close()
+    await demo.close()
+
+
+def json_board(name: str, state: Any) -> Any:
+    """The board of ``state`` as the page reads it (JSON: tuples are lists)."""
+    return orjson.loads(orjson.dumps(board(name, state)))
+
+
+async def frame(ws: Any) -> dict[str, Any]:
+    message = await ws.receive(timeout=30)
+    assert message.type is WSMsgType.TEXT, message
+    found: dict[str, Any] = orjson.loads(message.data)
+    return found
+
+
+async def table_frame(ws: Any, version: int) -> dict[str, Any]:
+    """The next table frame of ``version`` (earlier ones skipped)."""
+    while True:
+        found = await frame(ws)
+        if found["type"] == "table" and found["version"] >= version:
+            return found
+
+
+async def test_the_index_links_every_live_table(site: Site) -> None:
+    tables = [await site.demo.open_table(c, n) for c, n in enumerate(games.names(), start=1)]
+    page = await (await site.client.get("/")).text()
+    for table in tables:
+        assert f'href="/tables/{table.live.id}"' in page
+        assert table.live.game.title in page
+    assert (await site.client.get(f"/tables/{tables[0].live.id}")).status == 200
+
+
+async def test_a_name_is_shown_as_text_never_as_html(site: Site) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    other = Player(999, "<script>alert(1)</script>")
+    await site.demo.service.end(1, table.players[0], manager=True)  # type: ignore[union-attr]
+    live = await site.demo.service.new_table(1, 1, other, {}, game="stack")  # type: ignore[union-attr]
+    page = await (await site.client.get("/")).text()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert f'href="/tables/{live.id}"' in page
+
+
+@pytest.mark.parametrize("name", games.names())
+async def test_every_commit_sends_the_watching_page_the_new_table(site: Site, name: str) -> None:
+    table = await site.demo.open_table(1, name)
+    rng = random.Random(1)
+    async with site.socket(table.live.id) as ws:
+        first = await frame(ws)
+        assert first["type"] == "table" and first["game"] == name
+        assert first["version"] == table.live.version
+        assert first["board"] == json_board(name, table.live.state)
+        for _ in range(3):
+            assert await site.demo.step(table, rng)
+            sent = await table_frame(ws, table.live.version)
+            assert sent["version"] == table.live.version
+            assert sent["board"] == json_board(name, table.live.state)
+            assert sent["turns"] == list(table.live.turns)
+            assert sent["current"] == table.live.state.current_player  # type: ignore[union-attr]
+
+
+async def test_no_hidden_card_of_a_running_stack_up_game_reaches_anyone_but_its_holder(
+    site: Site,
+) -> None:
+    """Every frame a spectator and a seated player get while a Stack Up! game runs, the
+    pages and every asset: no card of a hand but the reader's own, ever."""
+    table = await site.demo.open_table(1, "stackup")
+    live = table.live
+    holder = table.players[0]
+    seat = live.info.seat_of(holder.id).position  # type: ignore[union-attr]
+    token = site.sessions.issue(holder)
+    # per version, each seat's hand (special cards are alike, and public when played: a
+    # leak is seen by the numbered cards, each of which is one of a kind)
+    hands_at: dict[int, list[list[str]]] = {}
+
+    def note_hands() -> None:
+        state: Any = live.state
+        hands_at[live.version] = [card_names(state.hand(s)) for s in range(state.n)]
+
+    note_hands()
+    rng = random.Random(3)
+    seen: list[tuple[str, str]] = []  # (who, frame text)
+    async with site.socket(live.id) as spectator, site.socket(live.id, token) as player:
+        for _ in range(40):
+            if table.over:
+                break
+            assert await site.demo.step(table, rng)
+            note_hands()
+            for who, ws in (("spectator", spectator), ("player", player)):
+                message = await ws.receive(timeout=30)
+                seen.append((who, message.data))
+                while orjson.loads(message.data)["version"] < live.version:
+                    message = await ws.receive(timeout=30)
+                    seen.append((who, message.data))
+    assert len(seen) >= 20
+    own_seen = 0
+    for who, text in seen:
+        sent = orjson.loads(text)
+        hands = hands_at[sent["version"]]
+        cards = set(CARD.findall(text))
+        others = [s for s in range(len(hands)) if who == "spectator" or s != seat]
+        for other in others:
+            assert not cards & set(hands[other]), (who, other, cards & set(hands[other]))
+        assert '"hand' not in text.replace('"hand_sizes"', "") or who == "player"
+        if who == "spectator":
+            assert "you" not in sent
+        else:
+            assert sent["you"]["seat"] == seat and sent["you"]["hand"] == hands[seat]
+            assert set(sent["you"]) <= {"seat", "hand", "choices"}
+            own_seen += bool(CARD.findall(" ".join(hands[seat])))
+    assert own_seen, "the holder saw their own cards"
+    # the pages and the assets hold no card at all
+    running: Any = live.state
+    every_hand = set(CARD.findall(str(hands_at[live.version]))) if not running.is_over else set()
+    for path in ["/", f"/tables/{live.id}", f"/games/{live.id}"] + [
+        f"/static/{p.name}" for p in sorted(STATIC.iterdir())
+    ]:
+        body = await (await site.client.get(path, cookies={SESSION_COOKIE: token})).text()
+        assert not set(CARD.findall(body)) & every_hand, path
+    if not running.is_over:  # a running game has no replay: it would show the hands
+        assert (await site.client.get(f"/games/{live.id}/replay.json")).status == 404
+
+
+async def test_a_bad_frame_gets_a_typed_error_and_changes_nothing(site: Site) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    token = site.sessions.issue(table.players[0])
+    version = table.live.version
+    async with site.socket(table.live.id, token) as ws:
+        await frame(ws)
+        for bad in [
+            "nope",
+            "[]",
+            '{"type": "dance"}',
+            '{"type": "move"}',
+            '{"type": "move", "text": 5}',
+            '{"type": "move", "text": "a1", "extra": 1}',
+        ]:
+            await ws.send_str(bad)
+            assert await frame(ws) == {"type": "error", "code": "bad_frame"}, bad
+        await ws.send_bytes(b"\x00\x01")
+        assert await frame(ws) == {"type": "error", "code": "bad_frame"}
+        await ws.send_str('{"type": "ping"}')
+        assert await frame(ws) == {"type": "pong"}
+    assert table.live.version == version
+
+
+async def test_a_spectator_cannot_move(site: Site) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    version = table.live.version
+    async with site.socket(table.live.id) as ws:
+        await frame(ws)
+        await ws.send_str('{"type": "move", "text": "resign"}')
+        assert await frame(ws) == {"type": "error", "code": "not_identified"}
+    assert table.live.version == version
+
+
+async def stack_turn(site: Site) -> tuple[Any, Any, Player, Player]:
+    """A Stack table just started: the table, its state, the player to move and the next."""
+    table = await site.demo.open_table(1, "stack")
+    state: Any = table.live.state
+    mover = table.player_at(state.current_player)
+    waiting = table.player_at((state.current_player + 1) % len(table.players))
+    return table.live, state, mover, waiting
+
+
+async def test_a_seated_players_move_goes_through_the_hosts_checks(site: Site) -> None:
+    live, state, mover, waiting = await stack_turn(site)
+    game = games.get("stack")
+    legal = game.move_notation(state, state.legal_moves()[0])
+    version = live.version
+    async with site.socket(live.id, site.sessions.issue(waiting)) as other:
+        await frame(other)
+        await other.send_str(orjson.dumps({"type": "move", "text": legal}).decode())
+        assert await frame(other) == {"type": "refused", "why": "not_your_turn"}
+    async with site.socket(live.id, site.sessions.issue(mover)) as ws:
+        await frame(ws)
+        await ws.send_str('{"type": "move", "text": "zz99"}')
+        assert await frame(ws) == {"type": "refused", "why": "illegal_move"}
+        assert live.version == version
+        await ws.send_str(orjson.dumps({"type": "move", "text": legal}).decode())
+        answers = [await frame(ws), await frame(ws)]
+    kinds = sorted(a["type"] for a in answers)
+    assert kinds == ["moved", "table"], answers
+    assert live.version > version
+
+
+async def test_a_socket_from_another_site_is_refused(site: Site) -> None:
+    table = await site.demo.open_table(1, "stack")
+    url = f"/tables/{table.live.id}/ws"
+    for headers in ({"Origin": "https://evil.example"}, {}):
+        answer = await site.client.get(
+            url,
+            headers={
+                **headers,
+                "Upgrade": "websocket",
+                "Connection": "Upgrade",
+                "Sec-WebSocket-Version": "13",
+                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            },
+        )
+        assert answer.status == 403
+
+
+def test_the_origin_is_the_servers_own_or_one_allowed() -> None:
+    assert origin_allowed("http://example.org:8080", "example.org:8080")
+    assert origin_allowed("https://example.org", "example.org")
+    assert not origin_allowed("https://example.org.evil.example", "example.org")
+    assert not origin_allowed(None, "example.org")
+    assert not origin_allowed("null", "example.org")
+    assert origin_allowed("https://1.discordsays.com", "example.org", {"https://1.discordsays.com"})
+
+
+async def test_frames_over_the_users_rate_are_refused() -> None:
+    demo, site = await _site(rate=RateLimit(rate=0.0, burst=2.0))
+    try:
+        table = await demo.open_table(1, "stack")
+        async with site.socket(table.live.id) as ws:
+            await frame(ws)
+            answers = []
+            for _ in range(3):
+                await ws.send_str('{"type": "ping"}')
+                answers.append(await frame(ws))
+        assert answers == [
+            {"type": "pong"},
+            {"type": "pong"},
+            {"type": "error", "code": "rate_limited"},
+        ]
+    finally:
+        await site.client.close()
+        await demo.close()
+
+
+def test_the_rate_limit_refills_with_time() -> None:
+    now = [0.0]
+    rate = RateLimit(rate=1.0, burst=2.0, clock=lambda: now[0])
+    assert [rate.allow("a") for _ in range(3)] == [True, True, False]
+    assert rate.allow("b")  # each key its own bucket
+    now[0] = 1.0
+    assert rate.allow("a") and not rate.allow("a")
+
+
+async def test_a_session_is_bound_to_its_user_and_expires() -> None:
+    now = [0.0]
+    demo, site = await _site(clock=lambda: now[0])
+    try:
+        table = await demo.open_table(1, "stackup")
+        holder = table.players[0]
+        token = site.sessions.issue(holder)
+        found = site.sessions.session(token)
+        assert found is not None and found.player == holder
+        assert site.sessions.session("forged") is None
+        async with site.socket(table.live.id, token) as ws:
+            assert "hand" in (await frame(ws))["you"]
+            now[0] = 61.0
+            await ws.send_str('{"type": "ping"}')
+            assert await frame(ws) == {"type": "error", "code": "session_expired"}
+            assert (await ws.receive(timeout=30)).type in (
+                WSMsgType.CLOSE,
+                WSMsgType.CLOSED,
+                WSMsgType.CLOSING,
+            )
+        assert site.sessions.session(token) is None
+        async with site.socket(table.live.id, token) as ws:  # the expired cookie: a spectator
+            assert "you" not in await frame(ws)
+        # a page that says nothing: once its session expired, its frames are a spectator's
+        now[0] = 0.0
+        token = site.sessions.issue(holder)
+        async with site.socket(table.live.id, token) as ws:
+            assert "hand" in (await frame(ws))["you"]
+            now[0] = 61.0
+            assert await demo.step(table, random.Random(2))
+            after = await table_frame(ws, table.live.version)
+            assert "you" not in after
+    finally:
+        await site.client.close()
+        await demo.close()
+
+
+async def play_to_the_end(demo: Demo, table: DemoTable) -> None:
+    rng = random.Random(5)
+    for _ in range(2000):
+        if table.over:
+            return
+        await demo.step(table, rng)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("name", ["colorstack", "stackup"])
+async def test_a_finished_games_replay_steps_from_its_start_to_its_end(
+    site: Site, name: str
+) -> None:
+    table = await site.demo.open_table(1, name)
+    live = table.live
+    final: Any = live.state
+    await play_to_the_end(site.demo, table)
+    final = live.state
+    assert site.demo.hub.finished[-1] == live.id
+    assert f'href="/games/{live.id}"' in await (await site.client.get("/")).text()
+    answer = await site.client.get(f"/tables/{live.id}", allow_redirects=False)
+    assert answer.status == 302 and answer.headers["Location"] == f"/games/{live.id}"
+    assert (await site.client.get(f"/games/{live.id}")).status == 200
+    replay = await (await site.client.get(f"/games/{live.id}/replay.json")).json()
+    frames = replay["frames"]
+    assert replay["game"] == name and len(frames) > 2
+    assert frames[-1]["board"] == json_board(name, final)
+    assert frames[-1]["scores"]["winners"] == list(games.get(name).outcome(final).winners)  # type: ignore[union-attr]
+    assert frames[0]["words"] == "The game begins."
+    if name == "stackup":  # the game is over: every hand is in its record, and in its replay
+        assert frames[-1]["hands"] == [card_names(final.hand(s)) for s in range(final.n)]
+        assert any(any(hand) for hand in frames[0]["hands"])
+    else:
+        assert all("hands" not in f for f in frames)
+
+
+async def test_a_game_that_never_was_has_no_replay(site: Site) -> None:
+    assert (await site.client.get("/games/4242/replay.json")).status == 404
+    assert (await site.client.get("/tables/4242", allow_redirects=False)).status == 302
+
+
+def test_the_pages_modules_are_package_data() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    shipped = {p.name for p in STATIC.iterdir()}
+    assert shipped == {p.name for pattern in data["web"] for p in (root / "web").glob(pattern)}
+    assert {"table.js", "replay.js", "boards.js", "common.js", "style.css"} <= shipped
+
+
+async def test_a_seated_player_is_sent_their_moves_on_their_turn_and_plays_one_by_its_code(
+    site: Site,
+) -> None:
+    live, state, mover, waiting = await stack_turn(site)
+    game = games.get("stack")
+    async with (
+        site.socket(live.id, site.sessions.issue(mover)) as ws,
+        site.socket(live.id, site.sessions.issue(waiting)) as other,
+    ):
+        mine = await frame(ws)
+        assert "choices" not in (await frame(other))["you"]
+        choices = mine["you"]["choices"]
+        legal = [orjson.loads(orjson.dumps(game.encode_move(m))) for m in state.legal_moves()]
+        assert [c["move"] for c in choices] == legal
+        assert all(c["label"] for c in choices)
+        version = live.version
+        pick = {"type": "move", "move": choices[-1]["move"], "version": version}
+        await ws.send_str(orjson.dumps(pick).decode())
+        answers = [await frame(ws), await frame(ws)]
+        assert sorted(a["type"] for a in answers) == ["moved", "table"], answers
+        assert live.version > version
+        assert live.state is not None and live.state.to_dict() != state.to_dict()
+
+
+async def test_a_forged_or_outdated_move_code_changes_nothing(site: Site) -> None:
+    table = await site.demo.open_table(1, "stack")
+    live = table.live
+    state: Any = live.state
+    mover = table.player_at(state.current_player)
+    async with site.socket(live.id, site.sessions.issue(mover)) as ws:
+        choice = (await frame(ws))["you"]["choices"][0]["move"]
+        version = live.version
+        for bad, answer in [
+            ({"type": "move", "move": ["nonsense"], "version": version}, "error"),
+            ({"type": "move", "move": choice, "version": "1"}, "error"),
+            ({"type": "move", "move": choice, "version": version - 1}, "refused"),
+        ]:
+            await ws.send_str(orjson.dumps(bad).decode())
+            got = await frame(ws)
+            assert got["type"] == answer, (bad, got)
+        assert got == {"type": "refused", "why": "stale_panel"}
+    assert live.version == version
+
+
+async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_for_it() -> None:
+    from web.demo import demo_app
+
+    demo = Demo(seed=3)
+    service = await demo.start(play=False)
+    client: TestClient[Any, Any] = TestClient(TestServer(demo_app(demo, service)))
+    await client.start_server()
+    origin = f"http://{client.host}:{client.port}"
+    try:
+        assert "/demo/play/stackup" in await (await client.get("/")).text()
+        refused = await client.post("/demo/play/stackup", allow_redirects=False)
+        assert refused.status == 403  # no Origin: not from the site's own page
+        answer = await client.post(
+            "/demo/play/stackup", headers={"Origin": origin}, allow_redirects=False
+        )
+        assert answer.status == 303
+        table_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+        live = service.by_id[table_id]
+        assert [s.is_ai for s in live.info.seats].count(False) == 1
+        token = answer.cookies[SESSION_COOKIE].value
+        assert "httponly" in answer.headers["Set-Cookie"].lower()
+        headers = {"Origin": origin, "Cookie": f"{SESSION_COOKIE}={token}"}
+        async with client.ws_connect(f"/tables/{table_id}/ws", headers=headers) as ws:
+            you = (await frame(ws))["you"]
+        seat = next(s.position for s in live.info.seats if not s.is_ai)
+        assert you["seat"] == seat
+        assert you["hand"] == card_names(live.state.hand(seat))  # type: ignore[union-attr]
+    finally:
+        await client.close()
+        await demo.close()
+
+
+async def test_a_silent_pages_socket_is_closed_when_its_session_expires() -> None:
+    demo = Demo(seed=3)
+    service = await demo.start(play=False)
+    sessions = Sessions(ttl=0.2)
+    client: TestClient[Any, Any] = TestClient(
+        TestServer(make_app(service, demo.hub, sessions=sessions))
+    )
+    await client.start_server()
+    try:
+        table = await demo.open_table(1, "stackup")
+        site = Site(demo, client, sessions)
+        async with site.socket(table.live.id, sessions.issue(table.players[0])) as ws:
+            assert "you" in await frame(ws)
+            assert await frame(ws) == {"type": "error", "code": "session_expired"}
+            assert (await ws.receive(timeout=30)).type in (WSMsgType.CLOSE, WSMsgType.CLOSED)
+    finally:
+        await client.close()
+        await demo.close()

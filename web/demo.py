@@ -1,0 +1,287 @@
+"""``stackbot web --demo``: the pages of one table of each game, played by AI players at
+a human pace, with no Discord and no token — to see the web front end, and to check it.
+
+Each table is a real table of the host (:class:`host.service.TableService`, over a SQLite
+store in a temporary folder, in the terminal's plain words): its players are seated
+through the lobby as people are, and each move is chosen by the game's AI level and
+played through :meth:`TableService.move` (the host checks it, commits it, and tells the
+pages), one every ``pace`` seconds. A finished game's replay stays linked from the index;
+a new game of the same kind starts at that table's place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import logging
+import random
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from engine import games
+from engine.game import AIPlayer
+from host.live import LiveTable, Player
+from host.refusals import Refusal
+from host.service import TableService
+from host.thinking import Thinker
+from persistence import Store
+from terminal.hosting import TERMINAL, TerminalHostedGame
+from web.guard import SESSION_COOKIE, Sessions, origin_allowed
+from web.hub import Hub
+from web.server import make_app
+
+log = logging.getLogger(__name__)
+GUILD = 1
+PACE = 1.5  # seconds between two moves of a table: about a person's
+BETWEEN_GAMES = 8.0  # seconds a finished game stays on its page before the next starts
+LEVEL = "greedy"
+PLAYERS = {"stack": 3, "stackup": 4, "colorstack": 2}
+NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay")
+VISITOR_TABLES = 20  # tables of visitors playing at once (beyond it, the oldest ends)
+VISITOR_CHANNELS = 1000  # a visitor's table is in a channel numbered from here
+
+
+@dataclass
+class DemoTable:
+    """A demo table: the host's table, its players, and the AI that chooses their moves."""
+
+    live: LiveTable[TerminalHostedGame]
+    players: list[Player]
+    ai: AIPlayer[Any]
+
+    def player_at(self, seat: int) -> Player:
+        """The player of ``seat`` (the game may seat them in another order than they came)."""
+        user = self.live.info.seats[seat].user_id
+        return next(p for p in self.players if p.id == user)
+
+    @property
+    def over(self) -> bool:
+        state = self.live.state
+        return state is None or state.is_over or not self.live.info.is_active
+
+
+@dataclass
+class Demo:
+    """The demo's host, its tables' players and the tasks that play them."""
+
+    pace: float = PACE
+    seed: int | None = None
+    between: float = BETWEEN_GAMES
+    hub: Hub = field(default_factory=Hub)
+    folder: tempfile.TemporaryDirectory[str] = field(
+        default_factory=lambda: tempfile.TemporaryDirectory(prefix="stackbot-web-")
+    )
+    store: Store | None = None
+    service: TableService[TerminalHostedGame] | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    visitors: dict[int, Player] = field(default_factory=dict)  # by table id, oldest first
+    sessions: Sessions = field(default_factory=Sessions)
+    _numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def start(self, *, play: bool = True) -> TableService[TerminalHostedGame]:
+        """Open the store and the host, and (``play``) start one table of each game."""
+        self.store = await Store.open(f"sqlite+aiosqlite:///{self.folder.name}/demo.db")
+        self.service = TableService(
+            self.store, front=TERMINAL, clock=self.hub, thinker=Thinker("thread"), seed=self.seed
+        )
+        if not play:
+            return self.service
+        rng = random.Random(self.seed)
+        for channel, name in enumerate(games.names(), start=1):
+            table_rng = random.Random(rng.getrandbits(64))
+            self.tasks.append(asyncio.create_task(self._table(channel, name, table_rng)))
+        while sum(t.info.status == "playing" for t in self.service.by_id.values()) < len(
+            self.tasks
+        ):  # every table is open and started
+            await asyncio.sleep(0.01)
+        return self.service
+
+    async def _table(self, channel: int, name: str, rng: random.Random) -> None:
+        while True:
+            try:
+                await self.play_one(channel, name, rng)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a demo table that broke starts again
+                log.exception("demo table of %s broke; it starts again", name)
+            await asyncio.sleep(self.between)
+
+    async def open_table(self, channel: int, name: str) -> DemoTable:
+        """A table of ``name`` at ``channel``, its players seated through the lobby, started."""
+        service = self.service
+        assert service is not None
+        players = [Player(channel * 100 + i, NAMES[i]) for i in range(PLAYERS[name])]
+        host, *others = players
+        live = await service.new_table(GUILD, channel, host, {}, game=name)
+        for player in others:
+            await service.join(channel, player)
+        await service.start(channel, host)
+        return DemoTable(live, players, games.get(name).make_ai(LEVEL))
+
+    async def play_one(self, channel: int, name: str, rng: random.Random) -> int:
+        """Play one game of ``name`` at ``channel`` to its end, a move every ``pace``
+        seconds; its table's id."""
+        table = await self.open_table(channel, name)
+        while not table.over:
+            await asyncio.sleep(self.pace)
+            await self.step(table, rng)
+        return table.live.id
+
+    async def step(self, table: DemoTable, rng: random.Random) -> bool:
+        """The move of the player to move at ``table``, chosen by the AI and played
+        through the host; whether one was played (``False``: the game is over, or the
+        table moved on while the move was chosen)."""
+        service = self.service
+        assert service is not None
+        live = table.live
+        state, version = live.state, live.version
+        if table.over or state is None:
+            return False
+        seat = state.current_player
+        if seat is None:
+            return False
+        move = await asyncio.to_thread(table.ai.choose, state.copy(), rng)
+        try:
+            await service.move(
+                live.channel_id, table.player_at(seat), move=move, table_id=live.id, version=version
+            )
+        except Refusal as refusal:  # the table moved on meanwhile: choose again
+            log.info("demo move at table %s refused: %r", live.id, refusal)
+            return False
+        return True
+
+    async def seat_visitor(self, name: str) -> tuple[int, Player]:
+        """A new table of ``name`` for a visitor to play against the game's AI seats
+        (the host plays them, as in chat): its id and the visitor as a player."""
+        service = self.service
+        assert service is not None
+        for table_id in list(self.visitors):
+            if table_id not in service.by_id:  # over: forgotten by the host
+                del self.visitors[table_id]
+        while len(self.visitors) >= VISITOR_TABLES:
+            table_id, player = next(iter(self.visitors.items()))
+            del self.visitors[table_id]
+            with contextlib.suppress(Refusal):
+                live = service.by_id[table_id]
+                await service.end(live.channel_id, player, manager=True)
+        number = next(self._numbers)
+        player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
+        channel = VISITOR_CHANNELS + number
+        live = await service.new_table(GUILD, channel, player, {}, game=name)
+        for _ in range(PLAYERS[name] - 1):
+            await service.add_ai(channel, player, LEVEL)
+        await service.start(channel, player)
+        self.visitors[live.id] = player
+        return live.id, player
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self.service is not None:
+            await self.service.thinker.close()
+        if self.store is not None:
+            await self.store.close()
+        self.folder.cleanup()
+
+
+PLAY_FORMS = "".join(
+    f'<form method="post" action="/demo/play/{name}"><button type="submit">'
+    f"Play {html.escape(games.get(name).title)} against the AI</button></form>"
+    for name in games.names()
+)
+
+
+def demo_app(demo: Demo, service: TableService[TerminalHostedGame]) -> web.Application:
+    """The pages of ``demo``, and a table of the visitor's own against the AI."""
+    app = make_app(
+        service,
+        demo.hub,
+        sessions=demo.sessions,
+        index_extra=f'<h2>Play yourself</h2><div class="play">{PLAY_FORMS}</div>',
+    )
+
+    async def play(request: web.Request) -> web.Response:
+        if not origin_allowed(request.headers.get("Origin"), request.host):
+            raise web.HTTPForbidden(text="Not from this site.")
+        name = request.match_info["game"]
+        if name not in PLAYERS:
+            raise web.HTTPNotFound(text="There is no such game.")
+        table_id, player = await demo.seat_visitor(name)
+        token = demo.sessions.issue(player)
+        answer = web.HTTPSeeOther(f"/tables/{table_id}")
+        answer.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(demo.sessions.ttl),
+            httponly=True,
+            samesite="Strict",
+            path="/",
+        )
+        raise answer
+
+    app.router.add_post("/demo/play/{game}", play)
+    return app
+
+
+async def _open_site(demo: Demo, host: str, port: int) -> tuple[web.AppRunner, int]:
+    service = await demo.start()
+    runner = web.AppRunner(demo_app(demo, service))
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner, int(runner.addresses[0][1])  # the port bound (port 0: a free one)
+
+
+@contextlib.contextmanager
+def in_thread(
+    pace: float = PACE, seed: int | None = None, between: float = BETWEEN_GAMES
+) -> Iterator[tuple[str, Demo]]:
+    """The demo served on a free port of 127.0.0.1 by an event loop in a thread of its
+    own, for a caller that is not async (a browser driven synchronously): its base URL
+    and the demo (read it through :func:`call`)."""
+    demo = Demo(pace=pace, seed=seed, between=between)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="web-demo", daemon=True)
+    thread.start()
+    runner, port = asyncio.run_coroutine_threadsafe(_open_site(demo, "127.0.0.1", 0), loop).result()
+    try:
+        yield f"http://127.0.0.1:{port}", demo
+    finally:
+
+        async def stop() -> None:
+            await runner.cleanup()
+            await demo.close()
+
+        asyncio.run_coroutine_threadsafe(stop(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
+    """Run the demo and its pages on ``host:port`` until cancelled."""
+    demo = Demo(pace=pace)
+    runner, port = await _open_site(demo, host, port)
+    try:
+        print(f"stackbot web --demo: http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+        await demo.close()
+
+
+def run(port: int, host: str = "127.0.0.1", pace: float = PACE) -> int:
+    try:
+        asyncio.run(serve(port, host, pace))
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,313 @@
+"""The web server: the index of live tables, each table's live page and its socket, the
+replay page of each finished game, and the pages' static ES modules.
+
+Routes (:func:`make_app`):
+
+- ``GET /``: every live table and the games that finished while the server ran.
+- ``GET /tables/{id}``: the live table page; ``GET /tables/{id}/ws``: its socket, sent
+  the table's view at once and on every commit (:mod:`web.hub`). A frame the page sends
+  is JSON: ``{"type": "ping"}``, or from a seated, identified player a move:
+  ``{"type": "move", "text": ...}`` (typed, as in chat) or ``{"type": "move", "move":
+  <code>, "version": <the table's version>}`` (one of the choices their frames list); the
+  host checks and plays it as it does a move in chat.
+  A frame that is not one of these, or is over the sender's rate, is answered
+  ``{"type": "error", "code": ...}`` and changes nothing; a refused move
+  ``{"type": "refused", "why": <the host's code>}``.
+- ``GET /games/{id}``: the replay page of a finished game; ``GET /games/{id}/replay.json``
+  its frames (:func:`web.views.replay`).
+- ``GET /static/...``: the pages' modules and style (package data of :mod:`web`).
+
+The socket checks ``Origin`` (:func:`web.guard.origin_allowed`); a session cookie
+(:class:`web.guard.Sessions`) binds it to a user, and it is closed when the session
+expires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from host.live import LiveTable
+from host.refusals import Refusal
+from host.service import TableService
+from persistence import TableNotFound
+from web.guard import SESSION_COOKIE, RateLimit, Session, Sessions, origin_allowed
+from web.hub import Hub
+from web.views import replay
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+MAX_FRAME = 4096  # bytes: a page's frame is a few words
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+SERVICE: web.AppKey[TableService[Any]] = web.AppKey("service", TableService)
+HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
+SESSIONS: web.AppKey[Sessions] = web.AppKey("sessions", Sessions)
+RATE: web.AppKey[RateLimit] = web.AppKey("rate", RateLimit)
+ORIGINS: web.AppKey[frozenset[str]] = web.AppKey("origins")
+INDEX_EXTRA: web.AppKey[str] = web.AppKey("index_extra")
+
+
+def make_app(
+    service: TableService[Any],
+    hub: Hub,
+    *,
+    sessions: Sessions | None = None,
+    rate: RateLimit | None = None,
+    origins: Iterable[str] = (),
+    index_extra: str = "",
+) -> web.Application:
+    """The web front end of ``service`` (whose turn clock tells ``hub``); ``index_extra``
+    is HTML (escaped already) the index shows below its lists."""
+    app = web.Application(middlewares=[_headers])
+    app[SERVICE] = service
+    app[HUB] = hub
+    app[SESSIONS] = sessions or Sessions()
+    app[RATE] = rate or RateLimit()
+    app[ORIGINS] = frozenset(origins)
+    app[INDEX_EXTRA] = index_extra
+    app.router.add_get("/", index)
+    app.router.add_get("/tables/{table_id:\\d+}", table_page)
+    app.router.add_get("/tables/{table_id:\\d+}/ws", table_socket)
+    app.router.add_get("/games/{game_id:\\d+}", replay_page)
+    app.router.add_get("/games/{game_id:\\d+}/replay.json", replay_json)
+    app.router.add_static("/static", STATIC, append_version=False)
+    app.router.add_get("/favicon.ico", no_icon)
+    return app
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+# ------------------------------------------------------------------ pages
+
+
+def page(title: str, body: str, script: str | None = None) -> web.Response:
+    """An HTML page (``title`` is escaped here; ``body`` must be escaped already)."""
+    module = f'<script type="module" src="/static/{script}"></script>' if script else ""
+    text = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>{html.escape(title)} · stackbot</title>
+<link rel="stylesheet" href="/static/style.css">
+{module}
+</head>
+<body>
+<header class="bar"><a class="home" href="/">stackbot</a></header>
+{body}
+</body>
+</html>
+"""
+    return web.Response(text=text, content_type="text/html")
+
+
+async def no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+def _names(seats: Iterable[Any]) -> str:
+    return html.escape(", ".join(s.name for s in seats)) or "(nobody yet)"
+
+
+async def index(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    hub = request.app[HUB]
+    live = sorted(service.by_id.values(), key=lambda t: t.id)
+    rows = [
+        f'<li><a class="row" href="/tables/{t.id}"><b>{html.escape(t.game.title)}</b> '
+        f"<span>{_names(t.info.seats)}</span> <i>{html.escape(t.info.status)}</i></a></li>"
+        for t in live
+    ]
+    done = [
+        f'<li><a class="row" href="/games/{game_id}">Game {game_id}: replay</a></li>'
+        for game_id in reversed(hub.finished)
+    ]
+    body = (
+        '<main class="index"><h1>Live tables</h1>'
+        f'<ul class="list" id="live">{"".join(rows) or "<li>No table is playing.</li>"}</ul>'
+        "<h2>Finished games</h2>"
+        f'<ul class="list" id="finished">{"".join(done) or "<li>None yet.</li>"}</ul>'
+        f"{request.app[INDEX_EXTRA]}</main>"
+    )
+    return page("Tables", body)
+
+
+def _live(request: web.Request) -> LiveTable[Any] | None:
+    return request.app[SERVICE].by_id.get(int(request.match_info["table_id"]))
+
+
+async def table_page(request: web.Request) -> web.Response:
+    live = _live(request)
+    if live is None:  # finished (or never was): its replay says which
+        raise web.HTTPFound(f"/games/{int(request.match_info['table_id'])}")
+    body = (
+        f'<main id="table" class="table" data-table="{live.id}">'
+        f"<h1>{html.escape(live.game.title)}</h1>"
+        '<p class="status" id="status" aria-live="polite">Connecting…</p></main>'
+    )
+    return page(live.game.title, body, "table.js")
+
+
+async def replay_page(request: web.Request) -> web.Response:
+    game_id = int(request.match_info["game_id"])
+    body = (
+        f'<main id="replay" class="table" data-game="{game_id}">'
+        f"<h1>Game {game_id}</h1>"
+        '<p class="status" id="status">Loading…</p></main>'
+    )
+    return page(f"Game {game_id}", body, "replay.js")
+
+
+async def replay_json(request: web.Request) -> web.Response:
+    """A finished game's frames; a game still running has none (its replay would show
+    what is hidden still, and its live page shows the rest)."""
+    service = request.app[SERVICE]
+    game_id = int(request.match_info["game_id"])
+    try:
+        info = await service.store.table(game_id)
+    except TableNotFound:
+        raise web.HTTPNotFound(text="There is no such game.") from None
+    if info.is_active or info.rules_record is None:
+        raise web.HTTPNotFound(text="That game is not over yet.")
+    game = service.front.game(info.game).game
+    rules = await service.rules_of(info)
+    start = game.new_state([s.name for s in info.seats], rules)
+    moves = await service.store.logged_moves(game_id)
+    frames = await asyncio.to_thread(replay, info, game, start, moves)
+    return web.Response(body=orjson.dumps(frames), content_type="application/json")
+
+
+# ------------------------------------------------------------------ the socket
+
+
+def _error(code: str) -> str:
+    return orjson.dumps({"type": "error", "code": code}).decode()
+
+
+async def table_socket(request: web.Request) -> web.StreamResponse:
+    origins: frozenset[str] = request.app[ORIGINS]
+    if not origin_allowed(request.headers.get("Origin"), request.host, origins):
+        raise web.HTTPForbidden(text="Not from this site.")
+    live = _live(request)
+    if live is None:
+        raise web.HTTPNotFound(text="That table is not playing.")
+    sessions = request.app[SESSIONS]
+    session = sessions.session(request.cookies.get(SESSION_COOKIE))
+    hub = request.app[HUB]
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+    await ws.prepare(request)
+    lock = asyncio.Lock()
+
+    async def send(text: str) -> None:  # one writer at a time: the hub's and the replies
+        async with lock:
+            await ws.send_str(text)
+
+    if session is None:
+        watcher = hub.watch(live, None, send)
+    else:  # its frames are a spectator's once the session expired, and it is closed
+        watcher = hub.watch(live, session.player.id, send, lambda: sessions.alive(session))
+        expiry = asyncio.create_task(
+            _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
+        )
+    key: object = session.player.id if session else ("address", request.remote)
+    try:
+        async for message in ws:
+            if session is not None and not sessions.alive(session):
+                await _expired(ws, send)
+                break
+            if not request.app[RATE].allow(key):
+                await send(_error("rate_limited"))
+                continue
+            if message.type is not WSMsgType.TEXT:
+                await send(_error("bad_frame"))
+                continue
+            await send(await _answer(request, live, session, message.data))
+    except ConnectionError:  # the page went away mid-answer
+        log.debug("table %s: a page went away", live.id)
+    finally:
+        if session is not None:
+            expiry.cancel()
+        await hub.unwatch(watcher)
+    return ws
+
+
+async def _expired(
+    ws: web.WebSocketResponse, send: Callable[[str], Awaitable[None]], after: float = 0.0
+) -> None:
+    """Tell the page its session expired (``after`` seconds from now), and close its socket."""
+    await asyncio.sleep(after)
+    if ws.closed:
+        return
+    with contextlib.suppress(ConnectionError):
+        await send(_error("session_expired"))
+        await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"session expired")
+
+
+async def _answer(
+    request: web.Request, live: LiveTable[Any], session: Session | None, data: str
+) -> str:
+    """The answer to one frame of a page (see the module's doc)."""
+    try:
+        frame = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return _error("bad_frame")
+    kind = frame.get("type") if isinstance(frame, dict) else None
+    if kind == "ping":
+        return orjson.dumps({"type": "pong"}).decode()
+    if kind != "move":
+        return _error("bad_frame")
+    typed = set(frame) == {"type", "text"} and isinstance(frame["text"], str)
+    chosen = set(frame) == {"type", "move", "version"} and type(frame["version"]) is int
+    if not typed and not chosen:
+        return _error("bad_frame")
+    if session is None:
+        return _error("not_identified")
+    service = request.app[SERVICE]
+    try:
+        if typed:
+            outcome = await service.move(
+                live.channel_id, session.player, text=frame["text"], table_id=live.id
+            )
+        else:  # one of the choices it was sent; the host checks it is one now
+            try:
+                move = live.game.game.decode_move(frame["move"])
+            except Exception:  # whatever a forged code makes the decoder raise
+                return _error("bad_frame")
+            outcome = await service.move(
+                live.channel_id,
+                session.player,
+                move=move,
+                table_id=live.id,
+                version=frame["version"],
+            )
+    except Refusal as refusal:
+        return orjson.dumps({"type": "refused", "why": refusal.code.value}).decode()
+    if outcome.chooser is not None:
+        choices = [c.label for c in outcome.chooser]
+        return orjson.dumps(
+            {"type": "choose", "text": outcome.chooser_text, "choices": choices}
+        ).decode()
+    return orjson.dumps({"type": "moved", "version": outcome.table.version}).decode()

@@ -1,0 +1,105 @@
+"""The docs' screenshots of the pages: ``python -m web.shots docs/pictures``.
+
+Runs the demo (:mod:`web.demo`), opens each game's live page and a finished game's replay
+in Debian's headless Chromium (Playwright, ``/usr/bin/chromium``; never a downloaded
+browser), on a 380-px phone in the dark theme and on a desktop in the light one, and saves
+``web-<game>-phone.png``, ``web-stack-desktop.png``, ``web-replay-phone.png`` and
+``web-play-stackup-phone.png`` (a visitor's own table, their hand and moves). A tool
+for the docs (the dev extra's Playwright), not run by the bot.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from engine import games
+from web.demo import Demo, in_thread
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE: Any = {"width": 380, "height": 820}
+DESKTOP: Any = {"width": 1200, "height": 820}
+
+
+def _table(page: Any, base: str, demo: Demo, game: str, frames: int) -> None:
+    """The live page of the demo's table of ``game``, once it has drawn ``frames``
+    frames (a game that ends meanwhile: the next one's)."""
+    while True:
+        live = [t for t in list(demo.service.by_id.values()) if t.info.game == game]  # type: ignore[union-attr]
+        if live and live[0].info.status != "lobby":
+            page.goto(f"{base}/tables/{live[0].id}")
+            page.wait_for_function(
+                f"() => window.stackbotFrames >= {frames} || location.pathname.startsWith('/games/')",
+                timeout=120_000,
+            )
+            if "/tables/" in page.url:
+                return
+        time.sleep(0.5)
+
+
+def shoot(folder: Path) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    saved: list[Path] = []
+    with (
+        in_thread(pace=0.8, seed=4, between=2.0) as (base, demo),
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS, headless=True, viewport=PHONE
+        )
+        page = context.new_page()
+        for game in sorted(games.names()):
+            page.emulate_media(color_scheme="dark")
+            _table(page, base, demo, game, 6)
+            saved.append(folder / f"web-{game}-phone.png")
+            page.screenshot(path=str(saved[-1]), full_page=True)
+        page.set_viewport_size(DESKTOP)
+        page.emulate_media(color_scheme="light")
+        _table(page, base, demo, "stack", 3)
+        saved.append(folder / "web-stack-desktop.png")
+        page.screenshot(path=str(saved[-1]))
+        while not demo.hub.finished:
+            time.sleep(0.5)
+        page.set_viewport_size(PHONE)
+        page.emulate_media(color_scheme="dark")
+        page.goto(f"{base}/games/{demo.hub.finished[0]}")
+        page.locator("#count").wait_for()
+        page.keyboard.press("ArrowLeft")
+        saved.append(folder / "web-replay-phone.png")
+        page.screenshot(path=str(saved[-1]), full_page=True)
+        page.emulate_media(color_scheme="light")
+        page.goto(base + "/")
+        page.get_by_role("button", name="Play Stack Up! against the AI").click()
+        page.wait_for_url("**/tables/*")
+        page.locator("#moves button").first.wait_for()
+        saved.append(folder / "web-play-stackup-phone.png")
+        page.screenshot(path=str(saved[-1]), full_page=True)
+        context.close()
+    return saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0] if args else "docs/pictures")
+    for path in shoot(folder):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+// Each game's board in SVG, from the public view the server sends (the fields of the
+// table picture of the game: pictures/stack.py FieldPicture, pictures/stackup.py
+// TablePicture, pictures/colorstack.py BoardPicture). Only what everyone may see is in it;
+// a seated Stack Up! player's own hand comes separately ("you").
+
+import { SEAT_COLOURS, chip, el, svg } from "./common.js";
+
+const PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+export function die(face, seat, x, y, size, label) {
+  const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": label });
+  g.append(svg("rect", { width: size, height: size, rx: size * 0.18,
+    class: `s-${SEAT_COLOURS[seat % 6]}` }));
+  const dark = SEAT_COLOURS[seat % 6] === "yellow" ? " dark" : "";
+  for (const [dx, dy] of PIPS[face] || []) {
+    g.append(svg("circle", { cx: size / 2 + dx * size * 0.26, cy: size / 2 + dy * size * 0.26,
+      r: size * 0.09, class: `pip${dark}` }));
+  }
+  return g;
+}
+
+function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
+  const box = el("section", { class: `seat${seat === current ? " to-move" : ""}` });
+  const who = el("div", { class: "who" }, ...chips, el("b", {}, players[seat].name));
+  for (const line of lines) who.append(el("span", {}, line));
+  if (seat === current) who.append(el("span", { class: "tag move" }, "to move"));
+  box.append(who);
+  if (extra) box.append(extra);
+  return box;
+}
+
+// ---------------------------------------------------------------- Stack
+
+function stackSeatDice(faces, seat, name) {
+  const size = 34, gap = 6;
+  const width = Math.max(1, faces.length) * (size + gap);
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${size + 4}`,
+    style: `max-width: ${width}px`, role: "img", "aria-label": `${name}'s dice` });
+  faces.forEach((f, i) => {
+    const one = die(f, seat, i * (size + gap), 2, size, `a ${f}`);
+    one.dataset.target = `${seat}:1:${f}`;  // what a move onto this single die names
+    pic.append(one);
+  });
+  if (faces.length === 0) pic.append(svg("text", { x: 0, y: 24, class: "faint" }, "no dice left"));
+  return pic;
+}
+
+export function drawStack(view) {
+  const b = view.board;
+  const players = view.players;
+  const wrap = el("div", { class: "seats" });
+  const title = `Round ${b.round}` + (b.target ? ` · first to ${b.target}` : "") +
+    (b.last_turns ? " · last turns" : "");
+  wrap.append(el("p", { class: "status" }, title));
+  b.names.forEach((_, seat) => {
+    const points = b.points.length ? `+${b.points[seat]} this round` : "";
+    wrap.append(seatBox(players, seat, b.current,
+      [`${b.totals[seat] ?? 0} pts`, points], stackSeatDice(b.singles[seat], seat, b.names[seat])));
+  });
+  // the field: every pile, its dice bottom to top in their owners' colours
+  const size = 30, gap = 10;
+  const tallest = Math.max(1, ...b.piles.map((p) => p[1].length));
+  const width = Math.max(1, b.piles.length) * (size + gap);
+  const height = tallest * (size + 3) + 12;  // room for the last pile's edge
+  const field = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
+    style: `max-width: ${width * 1.4}px`, role: "img", "aria-label": "the piles" });
+  b.piles.forEach(([face, owners], i) => {
+    const pile = svg("g", { "data-target": `${owners[owners.length - 1]}:${owners.length}:${face}` });
+    owners.forEach((owner, level) => {
+      const y = height - 3 - (level + 1) * (size + 3);
+      pile.append(die(face, owner, i * (size + gap), y, size,
+        `${b.names[owner]}'s ${face} in a pile of ${owners.length}`));
+    });
+    field.append(pile);
+    const last = b.last && b.last.kind === "pile" && b.last.index === i;
+    if (last) {
+      field.append(svg("rect", { x: i * (size + gap) - 3, y: height - owners.length * (size + 3) - 6,
+        width: size + 6, height: owners.length * (size + 3) + 6, rx: 6, class: "edge" }));
+    }
+  });
+  const piles = el("section", { class: "panel" }, el("h2", {}, "Piles"));
+  piles.append(b.piles.length ? field : el("p", { class: "status" }, "No pile yet."));
+  const captured = b.captures.map((c, seat) => c.length
+    ? `${b.names[seat]}: ${c.map(([face, owners]) => `${face}×${owners.length}`).join(", ")}` : null)
+    .filter(Boolean);
+  if (captured.length) piles.append(el("p", {}, `Captured: ${captured.join(" · ")}`));
+  wrap.append(piles);
+  return wrap;
+}
+
+// ---------------------------------------------------------------- Stack Up!
+
+const SPECIAL = new Set(["Crash", "Snatch", "Freeze", "Flip", "Switch"]);
+
+function card(name, x, y, w, h) {
+  const special = SPECIAL.has(name);
+  const colour = special ? "special" : name[0];
+  const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": name });
+  g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: `c-${colour}` }));
+  const dark = colour === "Y" ? " dark" : "";
+  const text = special ? name : name.slice(1);
+  g.append(svg("text", { x: w / 2, y: h / 2 + (special ? 5 : h * 0.14), "text-anchor": "middle",
+    "font-size": special ? Math.max(11, w * 0.22) : h * 0.42, class: `on-card${dark}` }, text));
+  if (!special) {
+    g.append(svg("text", { x: 6, y: 16, "font-size": 13, class: `on-card${dark}` }, name[0]));
+  }
+  return g;
+}
+
+function cards(names, w, h, label) {
+  const gap = 6;
+  const width = Math.max(1, names.length) * (w + gap);
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${h + 2}`,
+    style: `max-width: ${width}px`, role: "img", "aria-label": label });
+  names.forEach((n, i) => pic.append(card(n, i * (w + gap), 1, w, h)));
+  return pic;
+}
+
+function backs(count, label) {
+  const w = 22, h = 32, step = 9;
+  const width = Math.max(1, count) * step + w;
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${h + 2}`,
+    style: `max-width: ${width}px`, role: "img", "aria-label": label });
+  for (let i = 0; i < count; i++) {
+    pic.append(svg("rect", { x: i * step, y: 1, width: w, height: h, rx: 3, class: "back" }));
+  }
+  return pic;
+}
+
+export function drawStackUp(view, hands = null) {
+  const b = view.board;
+  const players = view.players;
+  const wrap = el("div", { class: "seats" });
+  const top = `${b.colour}${b.number}`;
+  const w = 120, h = 160;
+  const centre = svg("svg", { class: "board", viewBox: "0 0 340 170", style: "max-width: 420px",
+    role: "img", "aria-label": `the stack: ${top}` });
+  centre.append(card(top, 4, 4, w, h));
+  const arrow = b.direction === "up" ? "↑ up" : b.direction === "down" ? "↓ down" : "direction not chosen";
+  centre.append(svg("text", { x: 140, y: 40, "font-size": 22 }, arrow));
+  centre.append(svg("text", { x: 140, y: 76, "font-size": 18 }, `Draw pile: ${b.draw_pile}`));
+  centre.append(svg("text", { x: 140, y: 108, "font-size": 16, class: "faint" },
+    `Turn ${b.turns_taken} of ${b.turn_limit}`));
+  const stack = el("section", { class: "panel" }, el("h2", {}, "Stack"), centre);
+  if (b.last_seat !== null) {
+    const last = el("p", {}, `Last: ${b.names[b.last_seat]}`, b.last_note ? ` — ${b.last_note}` : "");
+    stack.append(last);
+    if (b.last_cards.length) stack.append(cards(b.last_cards, 42, 56, "the last play's cards"));
+  }
+  wrap.append(stack);
+  b.names.forEach((_, seat) => {
+    const lines = [`${b.hand_sizes[seat]} cards`];
+    if (b.passes[seat]) lines.push(`${b.passes[seat]} draw pass${b.passes[seat] === 1 ? "" : "es"}`);
+    if (b.crash_on === seat) lines.push("Crash on them");
+    const shown = hands && hands[seat] && hands[seat].length
+      ? cards(hands[seat], 38, 52, `${b.names[seat]}'s hand`)
+      : backs(b.hand_sizes[seat], `${b.names[seat]}'s hand: ${b.hand_sizes[seat]} cards, face down`);
+    wrap.append(seatBox(players, seat, b.current, lines, shown));
+  });
+  return wrap;
+}
+
+export function drawHand(hand) {
+  const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, "Your hand"));
+  box.append(hand.length ? cards(hand, 44, 60, "your hand") : el("p", {}, "(empty)"));
+  return box;
+}
+
+// ---------------------------------------------------------------- Color Stack
+
+const COLOUR_NAMES = { R: "red", B: "blue", Y: "yellow", G: "green" };
+
+function pieces(text) {
+  return [...text.matchAll(/([RBYG])(\d+)/g)].map((m) => [m[1], Number(m[2])]);
+}
+
+export function drawColorStack(view) {
+  const b = view.board;
+  const players = view.players;
+  const columns = 9, cell = 46, pad = 22;
+  const width = columns * cell + pad, height = b.rows * cell + pad;
+  const board = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
+    style: "max-width: 640px", role: "img", "aria-label": "the board" });
+  const path = new Set(b.path);
+  for (let sq = 0; sq < b.stacks.length; sq++) {
+    const col = sq % columns, row = Math.floor(sq / columns);
+    const x = pad + col * cell, y = (b.rows - 1 - row) * cell;
+    const name = `${"abcdefghi"[col]}${row + 1}`;
+    board.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4,
+      class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}` }));
+    const stack = pieces(b.stacks[sq]);
+    if (stack.length) {
+      const [colour, number] = stack[stack.length - 1];
+      const g = svg("g", { role: "img", "aria-label":
+        `${name}: ${stack.map(([c, n]) => `${COLOUR_NAMES[c]} ${n}`).join(", ")}` });
+      g.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `c-${colour}` }));
+      g.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 6, "text-anchor": "middle",
+        "font-size": 18, class: `on-card${colour === "Y" ? " dark" : ""}` }, number));
+      if (stack.length > 1) {
+        g.append(svg("text", { x: x + cell - 6, y: y + 14, "text-anchor": "end", "font-size": 12 },
+          `×${stack.length}`));
+      }
+      board.append(g);
+    }
+  }
+  for (let col = 0; col < columns; col++) {
+    board.append(svg("text", { x: pad + col * cell + cell / 2, y: height - 5, "text-anchor": "middle",
+      "font-size": 13, class: "faint" }, "abcdefghi"[col]));
+  }
+  for (let row = 0; row < b.rows; row++) {
+    board.append(svg("text", { x: 6, y: (b.rows - 1 - row) * cell + cell / 2 + 5, "font-size": 13,
+      class: "faint" }, row + 1));
+  }
+  const wrap = el("div", { class: "seats" });
+  wrap.append(el("section", { class: "panel" }, board,
+    el("p", { class: "status" }, `Turn ${b.turns_taken} of ${b.turn_limit}`)));
+  b.names.forEach((_, seat) => {
+    const letters = b.colours[seat] || [];
+    const colours = letters.map((c) => COLOUR_NAMES[c]).join(" and ");
+    const chips = letters.map((c) => el("span", { class: "chip", style: `background: var(--${COLOUR_NAMES[c]})` }));
+    wrap.append(seatBox(players, seat, b.current, [colours], null, chips));
+  });
+  return wrap;
+}
+
+export const BOARDS = { stack: drawStack, stackup: drawStackUp, colorstack: drawColorStack };
