@@ -3,15 +3,16 @@
 Plays whole games between random players for a few seconds on one core, exactly as a
 host drives any game (:mod:`engine.flow`, the table loop: chance outcomes from the RNG,
 forced moves played by the table, every decision by the game's ``random`` AI), and
-prints games/s and decisions/s. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
+prints games and decisions per CPU second. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
 changes it); Color Stack: 2 players, light board.
 
 Then it plays the same games with the game's naive reference implementation
 (:mod:`engine.reference`: straightforward code from the rule book) and, when the engine
 has a compiled build (``python -m engine.compile``), with the engine both compiled and
 pure (``STACKBOT_ENGINE=pure``, in a process of its own). Engine and reference take turns
-of a quarter second on the same core, so that a change in the machine's load slows both
-alike; it prints games/s of each and the engine's speed as a multiple of the reference's.
+of a quarter second on the same core, timed in the process's CPU time (so that other work
+on a busy machine slows neither); it prints games per CPU second of each and the engine's
+speed as a multiple of the reference's.
 The last line of a game's block is ``N games/s`` (the engine as it runs here);
 ``--only-engine`` measures the engine alone, as before.
 """
@@ -57,36 +58,23 @@ def _reference_player(name: str, players: int) -> Callable[[random.Random], int]
     return colorstack.self_play
 
 
-def measure(
-    one: Callable[[random.Random], int], seconds: float, seed: int
-) -> tuple[int, int, float]:
-    """Play games with ``one`` for ``seconds``; returns games, decisions and the time taken."""
-    rng = random.Random(seed)
-    played = decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        decisions += one(rng)
-        played += 1
-    return played, decisions, time.perf_counter() - start
-
-
 def side_by_side(
     players: dict[str, Callable[[random.Random], int]], seconds: float, seed: int
 ) -> dict[str, tuple[int, int, float]]:
-    """Measure each of ``players`` for ``seconds`` in all, in turns of a quarter second
-    (so a machine whose load changes slows each alike); games, decisions, time of each."""
+    """Measure each of ``players`` for ``seconds`` of CPU time in all, in turns of a
+    quarter second (so a machine whose load changes slows each alike); games, decisions
+    and CPU time of each."""
     rngs = {name: random.Random(seed) for name in players}
     totals = {name: [0, 0, 0.0] for name in players}
     while min(t[2] for t in totals.values()) < seconds:
         for name, one in players.items():
             rng, total = rngs[name], totals[name]
-            start = time.perf_counter()
+            start = time.process_time()
             deadline = start + SLICE
             while True:
                 total[1] += one(rng)
                 total[0] += 1
-                now = time.perf_counter()
+                now = time.process_time()
                 if now >= deadline:
                     break
             total[2] += now - start
@@ -94,7 +82,7 @@ def side_by_side(
 
 
 def _pure_child(args: argparse.Namespace) -> dict[str, float]:
-    """games/s of the pure engine and of the reference, measured side by side in a
+    """Games per CPU second of the pure engine and of the reference, measured side by side in a
     process that ignores the compiled build."""
     env = dict(os.environ, **{native.ENV: "pure"})
     command = [sys.executable, "-m", "engine.bench", "--game", args.game]
@@ -139,21 +127,21 @@ def main(argv: list[str] | None = None) -> None:
     results = side_by_side(contenders, args.seconds, args.seed)
     played, decisions, elapsed = results["engine"]
     what = f"{game.title} games of {args.players} random players"
-    print(f"{played} {what} in {elapsed:.2f} s (seed {args.seed}, engine {build})")
+    print(f"{played} {what} in {elapsed:.2f} CPU-s (seed {args.seed}, engine {build})")
     print(f"{decisions / played:.1f} decisions per game")
     print(f"{decisions / elapsed:,.0f} turns/s")
     if not args.only_engine:
         rates = {name: r[0] / r[2] for name, r in results.items()}
         ref = rates["reference"]
-        print(f"{RATE}engine {build}: {rates['engine']:.1f} games/s")
-        print(f"{RATE}reference: {ref:.1f} games/s")
+        print(f"{RATE}engine {build}: {rates['engine']:.1f} games/CPU-s")
+        print(f"{RATE}reference: {ref:.1f} games/CPU-s")
         print(f"engine {build} = {rates['engine'] / ref:.1f}x reference (side by side)")
         if build == "compiled" and not args.no_pure:
             pure = _pure_child(args)
             ratio = pure["engine pure"] / pure["reference"]
             print(
                 f"engine pure = {ratio:.1f}x reference (side by side, in a process of its own:"
-                f" {pure['engine pure']:.1f} against {pure['reference']:.1f} games/s)"
+                f" {pure['engine pure']:.1f} against {pure['reference']:.1f} games/CPU-s)"
             )
     print(f"{played / elapsed:.0f} games/s")
 
