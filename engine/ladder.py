@@ -99,12 +99,21 @@ class Sprt:
 
 
 def interval(scores: list[float]) -> tuple[float, float, float]:
-    """The mean score and its 95 % normal interval (clipped to [0, 1])."""
+    """The mean score and its 95 % Wilson interval (a draw counts half a win; sound
+    at a score of 0 or 1 too, where a normal interval has no width)."""
     n = len(scores)
     mean = sum(scores) / n
-    var = sum((s - mean) ** 2 for s in scores) / max(1, n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    low, high = wilson(sum(scores), n)
+    return mean, low, high
+
+
+def elo_words(value: float) -> str:
+    """An Elo difference as the ladder prints it (beyond what games can show: ``±inf``)."""
+    if value >= elo(1.0):
+        return "+inf"
+    if value <= elo(0.0):
+        return "-inf"
+    return f"{value:+.0f}"
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -248,15 +257,23 @@ def one_against(
 
 
 def ladder_lines(results: list[Result]) -> list[str]:
-    """The ladder: each player's Elo against the first (adjacent differences added)."""
+    """The ladder: each player's Elo against the first (adjacent differences added, and
+    their intervals' variances); a step no game was lost or won in is only a bound."""
     lines = [f"  {results[0].weaker:<20} {0:>+6.0f}"]
     total = var = 0.0
+    bound = ""
     for r in results:
         mid, low, high = r.elo
-        total += mid
-        var += ((high - low) / (2 * Z95)) ** 2
+        if elo_words(mid).endswith("inf"):
+            # a clean sweep: the interval's inner end is all the games show
+            step = low if mid > 0 else high
+            bound = "at least " if mid > 0 else "at most "
+            total += step
+        else:
+            total += mid
+            var += ((high - low) / (2 * Z95)) ** 2
         half = Z95 * math.sqrt(var)
-        lines.append(f"  {r.stronger:<20} {total:>+6.0f} ± {half:.0f}")
+        lines.append(f"  {r.stronger:<20} {bound}{total:+.0f} ± {half:.0f}")
     return lines
 
 
@@ -333,7 +350,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         print(
             f"{game.title}: {r.stronger} v {r.weaker}: {len(r.scores)} games, score "
-            f"{mean:.3f}, Elo {mid:+.0f} (95 % {low:+.0f} to {high:+.0f}); "
+            f"{mean:.3f}, Elo {elo_words(mid)} (95 % {elo_words(low)} to {elo_words(high)}); "
             f"{verdict.get(r.verdict or '', 'undecided at the game limit')}",
             flush=True,
         )

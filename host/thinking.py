@@ -1,5 +1,5 @@
 """AI seats that search for a while (a game's :attr:`~engine.game.Game.thinking_levels`:
-Color Stack's ``expert``, about a second a move) choose off the event loop.
+every game's ``expert``, about a second a move) choose off the event loop.
 
 A search of a second on the loop's thread would freeze every other table for that
 second (and Discord wants an answer to an interaction within three). So the host hands
@@ -37,7 +37,7 @@ from engine.game import Game, GameState
 
 log = logging.getLogger(__name__)
 Mode = Literal["process", "thread"]
-BUDGET = 1.0  # seconds a thinking AI searches per move (Color Stack's expert: 1 s)
+BUDGET = 1.0  # seconds a thinking AI searches per move (every game's expert: 1 s)
 MARGIN = 4.0  # more seconds allowed: a worker's start and imports, a busy machine
 MAX_WORKERS = 4
 

@@ -8,7 +8,18 @@ from pathlib import Path
 import pytest
 
 from engine import games
-from engine.ladder import Sprt, current_player, duel, elo, expected, previous_player, wilson
+from engine.ladder import (
+    Result,
+    Sprt,
+    current_player,
+    duel,
+    elo,
+    elo_words,
+    expected,
+    ladder_lines,
+    previous_player,
+    wilson,
+)
 
 
 def test_elo_and_expected_score_are_inverse() -> None:
@@ -54,3 +65,11 @@ def test_the_previous_release_plays_from_git_on_the_current_engine() -> None:
     rnd = current_player(game, "random", None)
     result = duel(game, rnd, old, random.Random(3), Sprt(), max_games=2)
     assert len(result.scores) == 2
+
+
+def test_a_clean_sweep_shows_a_finite_lower_bound_and_an_unbounded_upper_one() -> None:
+    sweep = Result("random", "greedy", [1.0] * 20, "H1")
+    mid, low, high = sweep.elo
+    assert elo_words(mid) == "+inf" and elo_words(high) == "+inf"
+    assert 100 < low < 1000
+    assert "at least" in ladder_lines([sweep])[1]
