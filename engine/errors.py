@@ -8,11 +8,14 @@ Raising one never changes the state of a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
 
 class IllegalReason(Enum):
@@ -162,3 +165,21 @@ def settings_error(
     if musts and where in musts:
         return f"{where!r} must be {musts[where]}, not {first['input']!r}"
     return f"{where}: {first['msg']}"
+
+
+def settings_from(
+    raw: object,
+    model: type[SettingsT],
+    error: Callable[[str], Exception],
+    not_a_mapping: str,
+    wrong: Callable[[ValidationError], str] = settings_error,
+) -> SettingsT:
+    """``raw`` (a mapping of a settings model's keys) as ``model``; otherwise ``error``
+    raised with the words ``not_a_mapping`` (``raw`` is not a mapping) or with the words
+    ``wrong`` makes of the model's validation error (a value is wrong)."""
+    if not isinstance(raw, dict):
+        raise error(not_a_mapping)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as err:
+        raise error(wrong(err)) from None

@@ -1,30 +1,9 @@
 """What a game record opens with, read the same way by every game that shares it: the
-record's ``rules`` (an object the game's settings model validates) and its ``players``
-(the names in seat order)."""
+record's ``players`` (the names in seat order)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
-from pydantic import BaseModel, ValidationError
-
 from engine.errors import RecordError
-
-SettingsT = TypeVar("SettingsT", bound=BaseModel)
-
-
-def read_rules(
-    raw: object, model: type[SettingsT], wrong: Callable[[ValidationError], str]
-) -> SettingsT:
-    """The record's ``rules`` as ``model``; :class:`RecordError` when they are not an
-    object, or with the sentence ``wrong`` makes of the model's validation error."""
-    if not isinstance(raw, dict):
-        raise RecordError('The record\'s "rules" must be an object.')
-    try:
-        return model.model_validate(raw)
-    except ValidationError as err:
-        raise RecordError(wrong(err)) from None
 
 
 def read_players(raw: object, least: int, most: int) -> list[str]:

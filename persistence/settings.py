@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from engine.errors import settings_error
+from engine.errors import settings_from
 from engine.game import Game
 from persistence.errors import InvalidSettings
 from persistence.records import GuildSettings
@@ -137,12 +137,9 @@ def validate_rules(rules: object, game: Game[Any]) -> BaseModel:
         return rules
     if isinstance(rules, BaseModel):
         rules = rules.model_dump()
-    if not isinstance(rules, dict):
-        raise InvalidSettings("House rules must be a mapping of rule names to values.")
-    try:
-        return model.model_validate(rules)
-    except ValidationError as err:
-        raise InvalidSettings(settings_error(err)) from None
+    return settings_from(
+        rules, model, InvalidSettings, "House rules must be a mapping of rule names to values."
+    )
 
 
 def check_options(options: dict[str, Any], game: Game[Any]) -> None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import ValidationError
-
 from engine.colorstack.board import (
     COLOUR_NAMES,
     all_start_squares,
@@ -25,7 +23,7 @@ from engine.colorstack.board import (
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings, settings_error
 from engine.colorstack.state import ColorStackState
-from engine.errors import RecordError
+from engine.errors import RecordError, settings_from
 
 FORMAT = "colorstack-record/1"
 _REQUIRED = ("format", "players", "first", "colours", "cards", "dice", "turns")
@@ -150,12 +148,13 @@ class _Replay:
     def _settings(self, raw: object) -> ColorStackSettings:
         if raw is None:
             return ColorStackSettings()
-        if not isinstance(raw, dict):
-            raise RecordError('"rules" must be an object (or null for every default).')
-        try:
-            return ColorStackSettings.model_validate(raw)
-        except ValidationError as err:
-            raise RecordError(f"The rules are wrong: {settings_error(err)}.") from None
+        return settings_from(
+            raw,
+            ColorStackSettings,
+            RecordError,
+            '"rules" must be an object (or null for every default).',
+            lambda err: f"The rules are wrong: {settings_error(err)}.",
+        )
 
     def _players(self, raw: object) -> tuple[str, str]:
         if (

@@ -25,15 +25,8 @@ from engine.stackup.notation import move_notation
 from engine.stackup.state import StackUpState
 from pictures.painter import DrawJob
 from pictures.stackup import TablePicture
-from tests.bot.conftest import (
-    World,
-    buttons_of,
-    drawings,
-    live_of,
-    nasty_name,
-    table_message,
-    table_text_of,
-)
+from tests.bot import conftest
+from tests.bot.conftest import World
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([RBYG](?:1[0-5]|[1-9]))(?![0-9])")
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
@@ -79,7 +72,7 @@ class Watch:
         self.public |= {card_name(c) for c in state.stack_cards}
         for turn in state.log:
             self.public |= {card_name(c) for c in turn.cards}
-        live = live_of(self.world)
+        live = conftest.live_of(self.world)
         seats = {live.user_at(s): s for s in range(len(state.players))} if live else {}
         for user in self.humans:
             seat = seats.get(user.id)
@@ -131,13 +124,13 @@ async def click_through(actor: Any, panel: Any, live: Any, move: PlayerMove) -> 
     """Build ``move`` on the panel step by step, then play it; the last answer."""
     prefix = f"stackup:{live.id}:{live.version}"
     for path in route(live.state, move):
-        ids = [b["custom_id"] for b in buttons_of(panel)]
+        ids = [b["custom_id"] for b in conftest.buttons_of(panel)]
         assert f"{prefix}:s:{path}" in ids, (path, ids)
         result = await actor.click(panel, custom_id=f"{prefix}:s:{path}")
         assert result.ephemeral or result.response is not None
         panel = result.response
         assert len(panel.content) <= MESSAGE_LIMIT
-    ids = [b["custom_id"] for b in buttons_of(panel)]
+    ids = [b["custom_id"] for b in conftest.buttons_of(panel)]
     code = f"{prefix}:m:{move_code(move)}"
     assert code in ids, (code, ids)
     return await actor.click(panel, custom_id=code)
@@ -155,10 +148,11 @@ def typed(state: StackUpState, move: PlayerMove, live: Any) -> str:
 
 async def stackup_table(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], Watch]:
     humans = [
-        world.guild.add_member(world.env.create_user(f"p{i}"), nick=nasty_name(i)) for i in range(3)
+        world.guild.add_member(world.env.create_user(f"p{i}"), nick=conftest.nasty_name(i))
+        for i in range(3)
     ]
     watch = Watch(world, humans)
-    watch.jobs = drawings(world, monkeypatch)
+    watch.jobs = conftest.drawings(world, monkeypatch)
     opened = await humans[0].slash(world.channel, "table new", game="stackup")
     assert opened.response is not None and not opened.ephemeral
     lobby = opened.response
@@ -177,14 +171,14 @@ async def test_a_whole_game_on_discord_hides_every_hand(
     humans, watch = await stackup_table(world, monkeypatch)
     actors = {h.id: h for h in humans}
     rng = random.Random(5)
-    live = live_of(world)
+    live = conftest.live_of(world)
     table_id = live.id
     seen = {"panel": 0, "typed": 0, "steps": 0, "bonus": 0, "snatch_typed": 0, "stale": 0}
     export = await humans[1].slash(world.channel, "export")
     assert export.ephemeral and "once the game is over" in export.response.content
     watch.check(live.state)
     for step in range(600):
-        live = live_of(world)
+        live = conftest.live_of(world)
         if live is None or live.state.is_over:
             break
         state: StackUpState = live.state
@@ -192,18 +186,18 @@ async def test_a_whole_game_on_discord_hides_every_hand(
         assert seat is not None
         actor = actors[live.user_at(seat)]
         # the table message: public facts only, within Discord's limits
-        shown = table_message(world, table_id)
-        text = table_text_of(shown)
+        shown = conftest.table_message(world, table_id)
+        text = conftest.table_text_of(shown)
         assert len(text) <= MESSAGE_LIMIT
         assert not LIVE_MENTION.sub("", text.replace(f"<@{actor.id}>", "")).count("<@")
         assert escape_name(state.players[seat]) in text
         assert f"{state.pile_size}**" in text
-        assert [b["label"] for b in buttons_of(shown)] == ["My hand"]
+        assert [b["label"] for b in conftest.buttons_of(shown)] == ["My hand"]
         # a player waiting sees their own hand and whom the table waits for
         waiting = next(h for h in humans if h is not actor)
         theirs = await waiting.click(shown, label="My hand")
         assert theirs.ephemeral and "Waiting for" in theirs.response.content
-        assert not buttons_of(theirs.response)
+        assert not conftest.buttons_of(theirs.response)
         watch.check(state)  # what a click shows is checked against the table of that moment
         move = rng.choice(state.legal_moves())
         version = live.version
@@ -218,14 +212,14 @@ async def test_a_whole_game_on_discord_hides_every_hand(
             assert result.response.content.startswith("✅"), (words, result.response.content)
             seen["typed"] += 1
             seen["snatch_typed"] += "<@" in words
-            if stale_panel is not None and buttons_of(stale_panel):
-                after = live_of(world)
+            if stale_panel is not None and conftest.buttons_of(stale_panel):
+                after = conftest.live_of(world)
                 before = (after.version, after.state.to_dict()) if after else None
                 refused = await actor.click(
-                    stale_panel, custom_id=buttons_of(stale_panel)[0]["custom_id"]
+                    stale_panel, custom_id=conftest.buttons_of(stale_panel)[0]["custom_id"]
                 )
                 assert "older state" in (refused.response.content if refused.response else "")
-                after = live_of(world)
+                after = conftest.live_of(world)
                 assert before == ((after.version, after.state.to_dict()) if after else None)
                 seen["stale"] += 1
         else:
@@ -243,14 +237,14 @@ async def test_a_whole_game_on_discord_hides_every_hand(
             seen["panel"] += 1
             seen["steps"] += steps
             seen["bonus"] += isinstance(move, Play) and move.bonus is not None
-        after = live_of(world)
+        after = conftest.live_of(world)
         assert after is None or after.version > version
         # the game's end: its table was forgotten, with its final (committed) state
         watch.check(after.state if after is not None else live.state)
     else:
         raise AssertionError("the game did not end")
     await world.env.advance_time(5)
-    texts = [table_text_of(m) for m in world.channel.history()]
+    texts = [conftest.table_text_of(m) for m in world.channel.history()]
     assert any("🏆" in t for t in texts)
     assert world.bot.store is not None
     final = await world.bot.store.table(table_id)
@@ -266,7 +260,7 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     humans, _ = await stackup_table(world, monkeypatch)
-    live = live_of(world)
+    live = conftest.live_of(world)
     state: StackUpState = live.state
     seat = state.current_player
     assert seat is not None
@@ -288,7 +282,7 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
     assert not any(
         escape_name(name) in text for s, name in enumerate(state.players) if s != seat
     ), text
-    assert live_of(world).version == version  # nothing changed
+    assert conftest.live_of(world).version == version  # nothing changed
 
 
 async def test_rules_brief_the_game_and_its_notation(world: World) -> None:
@@ -305,9 +299,9 @@ async def test_the_table_message_at_the_start_asks_the_first_player_the_directio
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     humans, _ = await stackup_table(world, monkeypatch)
-    live = live_of(world)
+    live = conftest.live_of(world)
     state: StackUpState = live.state
-    text = table_text_of(table_message(world, live.id))
+    text = conftest.table_text_of(conftest.table_message(world, live.id))
     if live.user_at(state.current_player) is not None and state.phase == "direction":
         assert "it's your turn: choose the direction" in text
     assert "**Stack Up!** · turn " in text and "turns left before the limit" in text

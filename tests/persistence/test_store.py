@@ -9,30 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+import persistence
 from engine.game import Decision
 from engine.stack.moves import Roll
 from engine.stack.record import check
 from engine.stack.rules import HouseRules
-from persistence import (
-    AlreadySeated,
-    InvalidSettings,
-    NotSeated,
-    StaleVersion,
-    StorageError,
-    Store,
-    TableExists,
-    TableFull,
-    TableNotFound,
-    WrongTableStatus,
-)
-from persistence.schema import (
-    channel_settings,
-    guild_settings,
-    moves,
-    outbox,
-    round_scores,
-    tables,
-)
+from persistence import Store, schema
 from tests.persistence.helpers import (
     GUILD,
     TABLE,
@@ -49,7 +31,9 @@ async def stored_version(store: Store, table_id: int) -> int:
     async with store.engine.connect() as conn:
         return int(
             (
-                await conn.execute(select(tables.c.version).where(tables.c.id == table_id))
+                await conn.execute(
+                    select(schema.tables.c.version).where(schema.tables.c.id == table_id)
+                )
             ).scalar_one()
         )
 
@@ -80,11 +64,15 @@ async def test_house_rules_default_guild_and_channel_override(store: Store) -> N
 async def test_malformed_settings_are_refused_and_nothing_is_written(
     store: Store, bad: object
 ) -> None:
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.set_house_rules(GUILD, bad)  # type: ignore[arg-type]
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.set_house_rules(GUILD, bad, channel_id=5)  # type: ignore[arg-type]
-    assert await count(store, guild_settings) == await count(store, channel_settings) == 0
+    assert (
+        await count(store, schema.guild_settings)
+        == await count(store, schema.channel_settings)
+        == 0
+    )
 
 
 async def test_turn_timer(store: Store) -> None:
@@ -93,7 +81,7 @@ async def test_turn_timer(store: Store) -> None:
     await store.set_turn_timer(GUILD, 45)
     assert (await store.guild_settings(GUILD)).turn_seconds == 45
     for bad in (-1, 3601, 1.5):
-        with pytest.raises(InvalidSettings):
+        with pytest.raises(persistence.InvalidSettings):
             await store.set_turn_timer(GUILD, bad)  # type: ignore[arg-type]
     assert (await store.guild_settings(GUILD)).turn_seconds == 45
 
@@ -103,9 +91,9 @@ async def test_turn_timer(store: Store) -> None:
 
 async def test_one_active_table_per_channel_enforced_by_the_database(store: Store) -> None:
     first = await store.create_table(GUILD, 42, 1, "alice")
-    with pytest.raises(TableExists):
+    with pytest.raises(persistence.TableExists):
         await store.create_table(GUILD, 42, 2, "bob")
-    assert await count(store, tables) == 1
+    assert await count(store, schema.tables) == 1
     await store.end_table(first.id)
     second = await store.create_table(GUILD, 42, 2, "bob")
     assert second.id != first.id and (await store.active_table(42)).id == second.id
@@ -116,25 +104,25 @@ async def test_lobby_join_leave_ai_and_their_refusals(store: Store) -> None:
     assert info.status == "lobby" and info.options == {"target_score": 100}
     assert [s.name for s in info.seats] == ["host"]
     info = await store.join_table(info.id, 11, "bob")
-    with pytest.raises(AlreadySeated):
+    with pytest.raises(persistence.AlreadySeated):
         await store.join_table(info.id, 11, "bob")
     info = await store.add_ai(info.id, "random")
     assert info.seats[2].is_ai and info.seats[2].name == "AI 1"
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.add_ai(info.id, "genius")
     for user in range(12, 17):
         info = await store.join_table(info.id, user, f"p{user}")
-    with pytest.raises(TableFull):
+    with pytest.raises(persistence.TableFull):
         await store.join_table(info.id, 99, "late")
-    with pytest.raises(NotSeated):
+    with pytest.raises(persistence.NotSeated):
         await store.leave_lobby(info.id, 99)
     info = await store.leave_lobby(info.id, 10)  # the host leaves: bob hosts
     assert info.host_id == 11 and [s.position for s in info.seats] == list(range(7))
     info = await store.remove_ai(info.id, 1)
     assert not any(s.is_ai for s in info.seats)
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.create_table(GUILD, 2, 1, "x", {"speed": 3})
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.join_table(info.id, 50, "")
 
 
@@ -143,18 +131,18 @@ async def test_lobby_left_by_every_human_is_abandoned(store: Store) -> None:
     await store.add_ai(info.id)
     info = await store.leave_lobby(info.id, 10)
     assert info.status == "abandoned"
-    with pytest.raises(TableNotFound):
+    with pytest.raises(persistence.TableNotFound):
         await store.active_table(3)
 
 
 async def test_unknown_channel_or_table(store: Store) -> None:
-    with pytest.raises(TableNotFound):
+    with pytest.raises(persistence.TableNotFound):
         await store.active_table(123456)
-    with pytest.raises(TableNotFound):
+    with pytest.raises(persistence.TableNotFound):
         await store.table(987)
-    with pytest.raises(TableNotFound):
+    with pytest.raises(persistence.TableNotFound):
         await store.join_table(987, 1, "x")
-    with pytest.raises(TableNotFound):
+    with pytest.raises(persistence.TableNotFound):
         await store.set_message(987, 1, 2)
 
 
@@ -164,8 +152,8 @@ async def test_start_snapshots_rules_and_logs_the_opening(store: Store) -> None:
     )
     assert info.status == "playing"
     assert info.rules is not None and info.rules.target_score == 50 and info.rules.four_high_bonus
-    assert info.version == await count(store, moves) >= 2  # roll-off and round dice
-    with pytest.raises(WrongTableStatus):
+    assert info.version == await count(store, schema.moves) >= 2  # roll-off and round dice
+    with pytest.raises(persistence.WrongTableStatus):
         await store.join_table(info.id, 77, "late")
 
 
@@ -178,7 +166,7 @@ async def test_message_ids_and_deadline_survive(store: Store) -> None:
     assert loaded.info.message_id == 555 and loaded.info.message_channel_id == 6
     assert loaded.info.deadline is not None
     assert abs((loaded.info.deadline - when).total_seconds()) < 1e-3
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.set_deadline(info.id, datetime.now())
 
 
@@ -198,19 +186,22 @@ async def test_moves_rebuild_the_live_state(store: Store) -> None:
 async def test_stale_version_is_rejected_and_nothing_is_written(store: Store) -> None:
     info, state, rng = await started_table(store, 9)
     version = await play_moves(store, info, state, rng, 3)
-    before = await count(store, moves)
+    before = await count(store, schema.moves)
     probe = state.copy()
     step = next_step(probe, rng)
-    with pytest.raises(StaleVersion) as err:
+    with pytest.raises(persistence.StaleVersion) as err:
         await store.record_move(info.id, version - 1, step, probe)
     assert err.value.actual == version
-    with pytest.raises(StaleVersion):
+    with pytest.raises(persistence.StaleVersion):
         await store.record_move(info.id, version + 5, step, probe)
-    assert await count(store, moves) == before and await stored_version(store, info.id) == version
+    assert (
+        await count(store, schema.moves) == before
+        and await stored_version(store, info.id) == version
+    )
     # the right version goes through, once; replaying it is stale
     result = await store.record_move(info.id, version, step, probe)
     assert result.version == version + len(step)
-    with pytest.raises(StaleVersion):
+    with pytest.raises(persistence.StaleVersion):
         await store.record_move(info.id, version, step, probe)
 
 
@@ -236,14 +227,17 @@ async def test_a_move_is_stored_whole_or_not_at_all(store: Store) -> None:
     info, state, rng = await started_table(store, 11, rules=HouseRules(target_score=1))
     # the move that ends the game writes round scores, the result and the stats
     version, step, probe = await up_to_the_last_move(store, info, state, rng)
-    moves_before, rounds_before = await count(store, moves), await count(store, round_scores)
+    moves_before, rounds_before = (
+        await count(store, schema.moves),
+        await count(store, schema.round_scores),
+    )
     # the database refuses the last statement of the move's transaction (the stats)
     async with refusing_inserts(store, "player_stats"):
-        with pytest.raises(StorageError):
+        with pytest.raises(persistence.StorageError):
             await store.record_move(info.id, version, step, probe, announcements=[TABLE])
-    assert await count(store, moves) == moves_before
-    assert await count(store, round_scores) == rounds_before
-    assert await count(store, outbox) == 0
+    assert await count(store, schema.moves) == moves_before
+    assert await count(store, schema.round_scores) == rounds_before
+    assert await count(store, schema.outbox) == 0
     assert await stored_version(store, info.id) == version
     assert (await store.table(info.id)).status == "playing"
     await store.record_move(info.id, version, step, probe)
@@ -255,9 +249,9 @@ async def test_finished_table_refuses_moves(store: Store) -> None:
     version = await play_moves(store, info, state, rng, 10_000)
     assert state.decision is Decision.OVER
     assert (await store.table(info.id)).status == "finished"
-    with pytest.raises(WrongTableStatus):
+    with pytest.raises(persistence.WrongTableStatus):
         await store.record_move(info.id, version, [Roll(3)], state)
-    with pytest.raises(WrongTableStatus):
+    with pytest.raises(persistence.WrongTableStatus):
         await store.end_table(info.id)
 
 
@@ -325,7 +319,7 @@ async def test_score_sheet_history_leaderboard_stats_and_export(store: Store) ->
     assert mine is not None and mine.games == 1
     assert mine.best_round == max(r[0] for r in state.round_scores)
     assert await store.stats(GUILD, 999) is None
-    with pytest.raises(InvalidSettings):
+    with pytest.raises(persistence.InvalidSettings):
         await store.leaderboard(GUILD, by="luck")  # type: ignore[arg-type]
     record = await store.export_record(info.id)
     result = check(record)

@@ -17,15 +17,8 @@ from engine.stack.rules import HouseRules
 from persistence import AlreadySeated, StorageError, Store, TableFull
 from persistence.records import Announcement
 from persistence.schema import moves, outbox, seats
-from tests.persistence.helpers import (
-    GUILD,
-    TABLE,
-    count,
-    next_step,
-    play_moves,
-    refusing_inserts,
-    started_table,
-)
+from tests.persistence import helpers
+from tests.persistence.helpers import GUILD, TABLE
 
 
 async def test_no_write_commits_on_its_own(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,12 +41,12 @@ async def test_no_write_commits_on_its_own(store: Store, monkeypatch: pytest.Mon
     await store.add_ai(lobby.id)
     await store.remove_ai(lobby.id, 2)
     await store.leave_lobby(lobby.id, 11)
-    info, state, rng = await started_table(store, 3)
+    info, state, rng = await helpers.started_table(store, 3)
     await store.set_message(info.id, 3, 99, pinged_version=info.version)
     await store.set_deadline(info.id, datetime.now(UTC))
     await store.set_timeouts(info.id, 0, 1)
     result = await store.record_move(
-        info.id, info.version, next_step(state, rng), state, announcements=[TABLE]
+        info.id, info.version, helpers.next_step(state, rng), state, announcements=[TABLE]
     )
     await store.mark_delivered(result.outbox_ids)
     await store.purge_delivered(datetime.now(UTC))
@@ -86,11 +79,11 @@ async def test_a_refusal_in_a_shared_commit_leaves_the_other_writes_stored(store
 async def test_a_write_the_database_refuses_fails_alone(store: Store) -> None:
     """An SQL error in a shared commit: the batch is retried one write at a time, and
     only the failing write fails (writing nothing)."""
-    doomed, _, _ = await started_table(store, 5)
-    info, state, rng = await started_table(store, 6)
+    doomed, _, _ = await helpers.started_table(store, 5)
+    info, state, rng = await helpers.started_table(store, 6)
     lobby = await store.create_table(GUILD, 7, 10, "host")
-    step = next_step(state, rng)
-    async with refusing_inserts(store, "outbox"):
+    step = helpers.next_step(state, rng)
+    async with helpers.refusing_inserts(store, "outbox"):
         ended, moved, joined = await asyncio.gather(
             store.end_table(doomed.id, announcements=[Announcement("message", "bye")]),
             store.record_move(info.id, info.version, step, state),
@@ -101,27 +94,27 @@ async def test_a_write_the_database_refuses_fails_alone(store: Store) -> None:
     assert (await store.table(doomed.id)).status == "playing"
     assert not isinstance(moved, BaseException) and moved.version == info.version + len(step)
     assert not isinstance(joined, BaseException) and len(joined.seats) == 2
-    assert await count(store, outbox) == 0
+    assert await helpers.count(store, outbox) == 0
     await store.end_table(doomed.id)  # and the writer goes on
 
 
 async def test_the_writer_keeps_a_cursor_only_for_tables_being_played(store: Store) -> None:
     """Item 11: no cursor is kept for a table that finished or was ended."""
     for game in range(6):
-        info, state, rng = await started_table(
+        info, state, rng = await helpers.started_table(
             store, 500 + game, seed=game, rules=HouseRules(target_score=20)
         )
-        await play_moves(store, info, state, rng, 10_000)
-    ended, estate, erng = await started_table(store, 510)
-    await play_moves(store, ended, estate, erng, 5)
+        await helpers.play_moves(store, info, state, rng, 10_000)
+    ended, estate, erng = await helpers.started_table(store, 510)
+    await helpers.play_moves(store, ended, estate, erng, 5)
     await store.end_table(ended.id)
-    live = [await started_table(store, 520 + i, seed=i) for i in range(3)]
+    live = [await helpers.started_table(store, 520 + i, seed=i) for i in range(3)]
     for info, state, rng in live:
-        await play_moves(store, info, state, rng, 5)
+        await helpers.play_moves(store, info, state, rng, 5)
     assert set(store.writer.cursors) == {info.id for info, _, _ in live}
     # a late write on a finished table is refused and leaves nothing behind
     with pytest.raises(StorageError):
-        await store.record_move(ended.id, 5, next_step(estate, erng), estate)
+        await store.record_move(ended.id, 5, helpers.next_step(estate, erng), estate)
     assert set(store.writer.cursors) == {info.id for info, _, _ in live}
 
 
@@ -132,8 +125,8 @@ async def test_a_commit_of_moves_is_one_thread_hop_on_sqlite(
         pytest.skip("aiosqlite's thread")
     import aiosqlite.core
 
-    info, state, rng = await started_table(store, 8)
-    await play_moves(store, info, state, rng, 2)  # the writer's connection is open
+    info, state, rng = await helpers.started_table(store, 8)
+    await helpers.play_moves(store, info, state, rng, 2)  # the writer's connection is open
     version = (await store.table(info.id)).version
     calls: collections.Counter[str] = collections.Counter()
     original: Any = aiosqlite.core.Connection._execute
@@ -144,7 +137,7 @@ async def test_a_commit_of_moves_is_one_thread_hop_on_sqlite(
 
     monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
     for _ in range(10):
-        step = next_step(state, rng)
+        step = helpers.next_step(state, rng)
         result = await store.record_move(
             info.id, version, step, state, human=True, announcements=[TABLE]
         )
@@ -153,13 +146,15 @@ async def test_a_commit_of_moves_is_one_thread_hop_on_sqlite(
 
 
 async def test_move_times_and_human_activity_are_kept_with_the_move(store: Store) -> None:
-    info, state, rng = await started_table(store, 9)
+    info, state, rng = await helpers.started_table(store, 9)
     assert info.last_active_at is not None and info.moved_at is not None
     started = info.last_active_at
-    ai_move = await store.record_move(info.id, info.version, next_step(state, rng), state)
+    ai_move = await store.record_move(info.id, info.version, helpers.next_step(state, rng), state)
     after_ai = await store.table(info.id)
     assert after_ai.last_active_at == started  # not a human's move
-    await store.record_move(info.id, ai_move.version, next_step(state, rng), state, human=True)
+    await store.record_move(
+        info.id, ai_move.version, helpers.next_step(state, rng), state, human=True
+    )
     after_human = await store.table(info.id)
     assert after_human.last_active_at is not None and after_human.last_active_at > started
     async with store.engine.connect() as conn:
@@ -186,8 +181,8 @@ async def test_lobby_activity_counts_creation_joins_and_the_start(store: Store) 
 async def test_seat_counts_ping_version_and_deadline_survive_a_restart(
     backend: Any, store: Store
 ) -> None:
-    info, state, rng = await started_table(store, 11)
-    step = next_step(state, rng)
+    info, state, rng = await helpers.started_table(store, 11)
+    step = helpers.next_step(state, rng)
     result = await store.record_move(
         info.id, info.version, step, state, timeouts={0: 2}, to_ai={1: "random"}
     )
@@ -214,12 +209,12 @@ async def test_seat_counts_ping_version_and_deadline_survive_a_restart(
 
 
 async def test_move_side_writes_are_checked_before_anything_is_queued(store: Store) -> None:
-    info, state, rng = await started_table(store, 12)
-    step = next_step(state, rng)
+    info, state, rng = await helpers.started_table(store, 12)
+    step = helpers.next_step(state, rng)
     for bad in ({"timeouts": {9: 1}}, {"to_ai": {0: "genius"}}, {"timeouts": {0: -1}}):
         with pytest.raises(StorageError):
             await store.record_move(info.id, info.version, step, state, **bad)
-    assert await count(store, moves) == info.version
+    assert await helpers.count(store, moves) == info.version
     async with store.engine.connect() as conn:
         rows = (await conn.execute(select(seats.c.timeouts, seats.c.ai_level))).all()
     assert all(r.timeouts == 0 for r in rows)
@@ -231,19 +226,19 @@ async def test_an_interaction_already_logged_makes_a_later_write_a_duplicate(
     """The log's unique index refuses the repeat inside a shared commit (on the hot
     path); the batch is retried one write at a time and the repeat answered as a
     duplicate, while the other moves of that commit are stored."""
-    info, state, rng = await started_table(store, 13)
-    other, ostate, orng = await started_table(store, 14)
+    info, state, rng = await helpers.started_table(store, 13)
+    other, ostate, orng = await helpers.started_table(store, 14)
     first = await store.record_move(
-        info.id, info.version, next_step(state, rng), state, interaction_id="i-1"
+        info.id, info.version, helpers.next_step(state, rng), state, interaction_id="i-1"
     )
-    before = await count(store, moves)
-    step = next_step(state, rng)
-    ostep = next_step(ostate, orng)
+    before = await helpers.count(store, moves)
+    step = helpers.next_step(state, rng)
+    ostep = helpers.next_step(ostate, orng)
     repeat, moved = await asyncio.gather(
         store.record_move(info.id, first.version, step, state, interaction_id="i-1"),
         store.record_move(other.id, other.version, ostep, ostate, interaction_id="i-2"),
     )
     assert repeat.duplicate and repeat.version == first.version
     assert not moved.duplicate and moved.version == other.version + len(ostep)
-    assert await count(store, moves) == before + len(ostep)
+    assert await helpers.count(store, moves) == before + len(ostep)
     assert (await store.table(info.id)).version == first.version
