@@ -159,11 +159,15 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
         assert small_targets(page) == []
         drawn = page.evaluate("window.stackbotFrames")
         move = page.locator("#moves button").last
-        if page.locator("#dice button").count():  # Stack: a die first, then where it goes
-            page.locator("#dice button").first.tap()
+        if page.locator("#picks button").count():  # a die or a piece, then where it goes
+            page.locator("#picks button").first.tap()
             move = page.locator("#targets button").first
             move.wait_for(timeout=WAIT_MS)
-            onto = [t for t in page.locator("#targets button").all_inner_texts() if " on " in t]
+            onto = [
+                t
+                for t in page.locator("#targets button").all_inner_texts()
+                if " on " in t or "→" in t
+            ]
             assert page.locator("#board .lit").count() >= len(onto)  # its targets lit
             assert small_targets(page) == []
         move.tap()

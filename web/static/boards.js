@@ -191,7 +191,8 @@ export function drawColorStack(view) {
     const x = pad + col * cell, y = (b.rows - 1 - row) * cell;
     const name = `${"abcdefghi"[col]}${row + 1}`;
     board.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4,
-      class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}` }));
+      class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}`,
+      "data-target": `sq:${name}` }));
     const stack = pieces(b.stacks[sq]);
     if (stack.length) {
       const [colour, number] = stack[stack.length - 1];

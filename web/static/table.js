@@ -41,40 +41,59 @@ function choiceButton(frame, choice, label = choice.label) {
   return button;
 }
 
-// Stack: tap one of your dice, then where it goes (its targets lit on the board), or
-// reroll it; a rerolled die's places are offered at once
-function stackMoves(frame, list) {
-  const choices = frame.you.choices;
+// two taps: a pick (a die, a piece), then one of its moves, the places they go lit on
+// the board (``data-target`` of its dice, piles and squares)
+function pickThen(frame, list, picks, hint) {
   const light = (targets) => {
     document.querySelectorAll("#board .lit").forEach((n) => n.classList.remove("lit"));
     for (const t of targets) {
       document.querySelectorAll(`#board [data-target="${t}"]`).forEach((n) => n.classList.add("lit"));
     }
   };
-  const target = (c) => c.move[0] === "stack" ? `${c.move[2]}:${c.move[3]}:${c.move[1]}` : null;
+  const row = el("div", { class: "choices", id: "picks" });
+  const then = el("div", { class: "choices", id: "targets" });
+  for (const pick of picks) {
+    const button = el("button", { type: "button", class: "pick", "aria-label": pick.label }, pick.content);
+    button.addEventListener("click", () => {
+      row.querySelectorAll("button").forEach((b) => b.classList.toggle("picked", b === button));
+      then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
+      light(pick.lights);
+    });
+    row.append(button);
+  }
+  list.append(el("p", {}, hint), row, then);
+}
+
+// Stack: one of your dice, then where it goes (or its reroll); a rerolled die's places at once
+function stackMoves(frame, list) {
+  const choices = frame.you.choices;
   const placing = choices.filter((c) => c.move[0] === "place");
   if (placing.length) {
     placing.forEach((c) => list.append(choiceButton(frame, c)));
     return;
   }
   const faces = [...new Set(choices.map((c) => c.move[1]))].sort();
-  const dice = el("div", { class: "choices", id: "dice" });
-  const then = el("div", { class: "choices", id: "targets" });
-  for (const face of faces) {
-    const button = el("button", { type: "button", class: "die", "aria-label": `your ${face}` });
+  pickThen(frame, list, faces.map((face) => {
     const pic = svg("svg", { viewBox: "0 0 34 34", width: 34, height: 34 });
     pic.append(die(face, frame.you.seat, 0, 0, 34, `a ${face}`));
-    button.append(pic);
-    button.addEventListener("click", () => {
-      dice.querySelectorAll("button").forEach((b) => b.classList.toggle("picked", b === button));
-      const mine = choices.filter((c) => c.move[1] === face);
-      then.replaceChildren(...mine.map((c) => choiceButton(frame, c)));
-      light(mine.map(target).filter(Boolean));
-    });
-    dice.append(button);
-  }
-  list.append(el("p", {}, "Tap one of your dice, then where it goes."), dice, then);
+    const mine = choices.filter((c) => c.move[1] === face);
+    const lights = mine.filter((c) => c.move[0] === "stack").map((c) => `${c.move[2]}:${c.move[3]}:${face}`);
+    return { label: `your ${face}`, content: pic, choices: mine, lights };
+  }), "Tap one of your dice, then where it goes.");
 }
+
+// Color Stack: one of your pieces, then a square it may go to (lit) or its new face
+function colorStackMoves(frame, list) {
+  const choices = frame.you.choices;
+  const squares = [...new Set(choices.map((c) => c.move[1]))].sort();
+  pickThen(frame, list, squares.map((square) => {
+    const mine = choices.filter((c) => c.move[1] === square);
+    const lights = [`sq:${square}`, ...mine.filter((c) => c.move[0] === "m").map((c) => `sq:${c.move[2]}`)];
+    return { label: `the piece on ${square}`, content: square, choices: mine, lights };
+  }), "Tap one of your pieces (by its square), then where it goes or its new face.");
+}
+
+const PICKS = { stack: stackMoves, colorstack: colorStackMoves };
 
 // the seated player's moves on their turn (the host checks each again when it comes)
 function movesPanel(frame) {
@@ -82,7 +101,7 @@ function movesPanel(frame) {
   if (!choices) return null;
   const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, "Your move"));
   const list = el("div", { class: "choices" });
-  if (frame.game === "stack") stackMoves(frame, list);
+  if (PICKS[frame.game]) PICKS[frame.game](frame, list);
   else choices.forEach((c) => list.append(choiceButton(frame, c)));
   box.append(list, el("p", { class: "refusal", id: "refusal", role: "alert" }));
   return box;
