@@ -17,9 +17,11 @@ for ``panel``): they are still read.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -464,6 +466,153 @@ def closed_layout(text: str) -> TableLayout:
     return TableLayout([text])
 
 
+# ------------------------------------------------------------ ready component payloads
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji(emoji: str) -> dict[str, Any]:
+    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+
+
+def button_payload(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> dict[str, Any]:
+    """A button as discord.py's :class:`discord.ui.Button` sends it (same keys, same
+    order), without building the button: the payload of a :class:`MoveButton`, a game's
+    :class:`TableButton`… carrying ``custom_id``."""
+    payload: dict[str, Any] = {"type": 2, "style": style.value, "disabled": False}
+    if label:
+        payload["label"] = label
+    payload["custom_id"] = custom_id
+    if emoji:
+        payload["emoji"] = dict(_emoji(emoji))
+    return payload
+
+
+def option_payload(
+    label: str, value: str, description: str | None = None, emoji: str | None = None
+) -> dict[str, Any]:
+    """A select's option as :class:`discord.SelectOption` sends it."""
+    payload: dict[str, Any] = {"label": label, "value": value, "default": False}
+    if description:
+        payload["description"] = description
+    if emoji:
+        payload["emoji"] = dict(_emoji(emoji))
+    return payload
+
+
+def select_payload(
+    custom_id: str, options: list[dict[str, Any]], placeholder: str = "More moves…"
+) -> dict[str, Any]:
+    """A select of moves as discord.py's :class:`discord.ui.Select` sends it (one value)."""
+    payload: dict[str, Any] = {
+        "type": 3,
+        "custom_id": custom_id,
+        "min_values": 1,
+        "max_values": 1,
+        "disabled": False,
+        "required": True,
+    }
+    if placeholder:
+        payload["placeholder"] = placeholder
+    if options:
+        payload["options"] = options
+    return payload
+
+
+def move_button(
+    table_id: int,
+    version: int,
+    code: str,
+    label: str = "Play",
+    *,
+    emoji: str | None = None,
+    style: discord.ButtonStyle | None = None,
+    suggested: bool = False,
+) -> dict[str, Any]:
+    """The payload of :class:`MoveButton` ``(table_id, version, code, label, emoji=,
+    suggested=)`` (``style`` overrides its colour)."""
+    if style is None:
+        style = discord.ButtonStyle.success if suggested else discord.ButtonStyle.secondary
+    return button_payload(f"move:{table_id}:{version}:{code}", label[:80], style, emoji)
+
+
+def move_select(
+    table_id: int,
+    version: int,
+    part: int,
+    options: list[dict[str, Any]],
+    placeholder: str = "More moves…",
+) -> dict[str, Any]:
+    """The payload of :class:`MoveSelect` ``(table_id, version, part, options,
+    placeholder)``."""
+    return select_payload(f"pick:{table_id}:{version}:{part}", options, placeholder)
+
+
+class Components:
+    """A private answer's buttons and selects as the ready payload Discord receives: what
+    discord.py sends for a :class:`discord.ui.View` of the same items, without building
+    the items, a view, nor discord.py's tracking of it. Every item is a dynamic item
+    (:data:`DYNAMIC_ITEMS`, a game's :attr:`~bot.games.base.DiscordGame.dynamic_items`),
+    routed by its custom id, so nothing needs the view once sent: discord.py is told it
+    is finished and never stores it (the host's release of it is a no-op), and the same
+    payload may answer again (a cached panel).
+
+    discord.py's ``send_message``, ``edit_message``, ``edit_original_response`` and
+    ``followup.send`` take it as a view: they read :meth:`to_components`,
+    :meth:`has_components_v2`, :meth:`is_finished`, :meth:`is_dispatchable` and
+    ``timeout`` only."""
+
+    __discord_ui_view__ = True
+    timeout: float | None = None
+
+    def __init__(self, items: Iterable[tuple[int, dict[str, Any]]]) -> None:
+        """``items``: ``(row, payload)`` in order; rows are laid out as discord.py lays
+        out a view's items of explicit rows (by row, in order within a row)."""
+        rows: dict[int, list[dict[str, Any]]] = {}
+        for row, payload in items:
+            rows.setdefault(row, []).append(payload)
+        self._rows = sorted(rows)
+        self._components: list[dict[str, Any]] = [
+            {"type": 1, "components": rows[row]} for row in self._rows
+        ]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True  # never stored by discord.py: its items are found by their custom ids
+
+    def is_dispatchable(self) -> bool:
+        return True
+
+    def stop(self) -> None:
+        """Nothing to stop: discord.py never tracked it."""
+
+    @property
+    def children(self) -> list[discord.ui.Item[Any]]:
+        """Its items as discord.py would read them back from a message (for a look at
+        them; answering does not build them)."""
+        from discord.components import _component_factory
+        from discord.ui.view import _component_to_item
+
+        items: list[discord.ui.Item[Any]] = []
+        for row, action_row in zip(self._rows, self._components, strict=True):
+            for payload in action_row["components"]:
+                component = _component_factory(payload)
+                assert component is not None
+                item = _component_to_item(component)
+                item.row = row
+                items.append(item)
+        return items
+
+
 class MoveCodes(Protocol):
     """A game as a chooser needs it: a move as a button's code
     (:meth:`~bot.games.base.DiscordGame.move_code`)."""
@@ -473,29 +622,32 @@ class MoveCodes(Protocol):
 
 def moves_view(
     game: MoveCodes, table_id: int, version: int, choices: list[Choice]
-) -> tuple[discord.ui.View, int]:
+) -> tuple[Components, int]:
     """A chooser: up to :data:`CHOOSER_BUTTONS` moves as buttons, more in selects of 25;
-    returns the view and how many moves did not fit (those can still be typed)."""
-    view = discord.ui.View(timeout=None)
+    returns its components and how many moves did not fit (those can still be typed)."""
     if len(choices) <= CHOOSER_BUTTONS:
-        for index, choice in enumerate(choices):
-            item = MoveButton(table_id, version, game.move_code(choice.move), choice.label)
-            item.item.row = index // MAX_BUTTONS_PER_ROW
-            view.add_item(item)
-        return view, 0
+        buttons = (
+            (
+                index // MAX_BUTTONS_PER_ROW,
+                move_button(table_id, version, game.move_code(c.move), c.label),
+            )
+            for index, c in enumerate(choices)
+        )
+        return Components(buttons), 0
     shown = 0
+    selects: list[tuple[int, dict[str, Any]]] = []
     for part, i in enumerate(range(0, len(choices), MAX_SELECT_OPTIONS)):
         if part >= MAX_ROWS:
             break
         options = [
-            discord.SelectOption(label=cut(c.label, 100), value=game.move_code(c.move))
+            option_payload(cut(c.label, 100), game.move_code(c.move))
             for c in choices[i : i + MAX_SELECT_OPTIONS]
         ]
-        select = MoveSelect(table_id, version, part, options, placeholder="Choose a move…")
-        select.item.row = part
-        view.add_item(select)
+        selects.append(
+            (part, move_select(table_id, version, part, options, placeholder="Choose a move…"))
+        )
         shown += len(options)
-    return view, len(choices) - shown
+    return Components(selects), len(choices) - shown
 
 
 def end_view(table_id: int, version: int) -> discord.ui.View:
@@ -508,6 +660,7 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "FOREIGN_PANEL",
     "PICTURE",
+    "Components",
     "EndButton",
     "LobbyButton",
     "MoveButton",
@@ -517,14 +670,19 @@ __all__ = [
     "TableLayout",
     "UnreadableOptions",
     "answer_error",
+    "button_payload",
     "closed_layout",
     "end_view",
     "foreign_panel",
     "host_of",
     "lobby_layout",
+    "move_button",
+    "move_select",
     "moves_view",
+    "option_payload",
     "owns_panel",
     "panel_owner",
+    "select_payload",
     "table_layout",
     "table_of_custom_id",
 ]

@@ -132,6 +132,7 @@ from pictures.palette import seat_colour
 if TYPE_CHECKING:
     from discord.ext import commands
 
+    from bot.views import Components
     from host.live import LiveTable
     from persistence.records import GameSummary, PlayerStats, ScoreSheet
     from pictures.painter import DrawJob
@@ -169,7 +170,7 @@ class Panel:
     """A private answer: its text (at most 2,000 characters), buttons and files."""
 
     text: str
-    view: discord.ui.View | None = None
+    view: discord.ui.View | Components | None = None
     files: list[discord.File] = field(default_factory=list)
 
 

@@ -44,7 +44,15 @@ from bot.games.stack.words import (
 )
 from bot.story import theme_of
 from bot.text import cut, escape_name, fit_message, plural
-from bot.views import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, MoveButton, MoveSelect
+from bot.views import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Components,
+    move_button,
+    move_select,
+    option_payload,
+)
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import RoundEnded, TurnEnded
 from engine.stack.advice import Advice, Group, advise
@@ -99,7 +107,7 @@ def move_from_code(code: str) -> PlayerMove | None:
 
 def panel_view(
     table_id: int, version: int, state: StackState, advice: list[Advice]
-) -> tuple[discord.ui.View, int]:
+) -> tuple[Components, int]:
     """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
     takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
     Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
@@ -127,11 +135,11 @@ def panel_view(
         ]
     else:
         selects = []
-    view = discord.ui.View(timeout=None)
+    items: list[tuple[int, dict[str, Any]]] = []
     shown = 0
     for row, moves in enumerate(rows[:MAX_ROWS]):
         for a in moves:
-            item = MoveButton(
+            button = move_button(
                 table_id,
                 version,
                 move_code(a.move),
@@ -139,27 +147,25 @@ def panel_view(
                 emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
                 suggested=a.suggested,
             )
-            item.item.row = row
-            view.add_item(item)
+            items.append((row, button))
             shown += 1
     row = min(len(rows), MAX_ROWS)
     for part, moves in enumerate(selects[: MAX_ROWS - row]):
         options = [
-            discord.SelectOption(
-                label=move_label(state, a),
-                value=move_code(a.move),
-                description=cut(move_note(a), 100),
-                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+            option_payload(
+                move_label(state, a),
+                move_code(a.move),
+                cut(move_note(a), 100),
+                SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
             )
             for a in moves
         ]
-        select = MoveSelect(
+        select = move_select(
             table_id, version, part, options, placeholder="More moves (best first)…"
         )
-        select.item.row = row + part
-        view.add_item(select)
+        items.append((row + part, select))
         shown += len(options)
-    return view, len(advice) - shown
+    return Components(items), len(advice) - shown
 
 
 class StackOnDiscord(DiscordGame):
