@@ -29,14 +29,15 @@ from host.refusals import Refusal
 GAMES = ("stack", "stackup", "colorstack")
 
 
-def states(name: str, count: int, seed: int = 1) -> list[tuple[int, Any]]:
+def states(name: str, count: int, seed: int = 1, players: int = 2) -> list[tuple[int, Any]]:
     """``count`` (version, state) pairs at the decisions of random games of ``name``."""
     game = games.get(name).game
     rng = random.Random(seed)
     found: list[tuple[int, Any]] = []
     version = 0
     while len(found) < count:
-        state = game.new_state(("ann", "bob"), game.settings())
+        names = ("ann", "bob", "carol *", "dan_", "eve", "fay")[:players]
+        state = game.new_state(names, game.settings())
         moves = 0
         while not state.is_over and len(found) < count and moves < 400:
             version += 1

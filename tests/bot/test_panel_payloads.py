@@ -1,0 +1,262 @@
+"""A private panel answers ready component payloads (:class:`bot.views.Components`), not
+``discord.ui`` views: what Discord receives must be exactly what the views of the game's
+dynamic items sent before — every custom id, label, emoji, colour, row and option, byte
+for byte — at every step of many states of random games. The references below are the
+view builders the payloads replaced, kept here as the specification."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot import games
+from bot.games.buttons import STYLES
+from bot.games.colorstack import panel as colorstack_panel
+from bot.games.colorstack.views import PanelStep, build_panel
+from bot.games.stack.game import move_code as stack_code
+from bot.games.stack.game import panel_view
+from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note
+from bot.games.stackup import panel as stackup_panel
+from bot.games.stackup.views import HandMove, HandStep, hand_panel
+from bot.panel_bench import states
+from bot.text import cut, escape_name
+from bot.views import (
+    CHOOSER_BUTTONS,
+    MAX_BUTTONS_PER_ROW,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Components,
+    MoveButton,
+    MoveSelect,
+    moves_view,
+)
+from engine.stack.advice import Group, advise
+from host.live import Choice
+
+TABLE, VERSION = 10**17 + 3, 4321
+
+
+def wire(view: Any) -> str:
+    """What Discord receives for a view or components."""
+    return json.dumps(view.to_components(), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- the replaced views
+
+
+def stack_reference(state: Any, advice: list[Any]) -> discord.ui.View:
+    ordered = sorted(advice, key=lambda a: not a.suggested)
+    rows: list[list[Any]] = []
+    for group in Group:
+        moves = [a for a in ordered if a.group is group]
+        rows += [
+            moves[i : i + MAX_BUTTONS_PER_ROW] for i in range(0, len(moves), MAX_BUTTONS_PER_ROW)
+        ]
+    selects: list[list[Any]] = []
+    if len(rows) > MAX_ROWS:
+        rerolls = [a for a in ordered if a.group is Group.REROLL]
+        stacks = [a for a in ordered if a.group is not Group.REROLL]
+        first = [a for a in stacks if a.suggested or a.group is Group.CAPTURE][:MAX_BUTTONS_PER_ROW]
+        rest = [a for a in stacks if a not in first]
+        rows = [first] if first else []
+        rows += [
+            rerolls[i : i + MAX_BUTTONS_PER_ROW]
+            for i in range(0, len(rerolls), MAX_BUTTONS_PER_ROW)
+        ]
+        selects = [
+            rest[i : i + MAX_SELECT_OPTIONS] for i in range(0, len(rest), MAX_SELECT_OPTIONS)
+        ]
+    view = discord.ui.View(timeout=None)
+    for row, moves in enumerate(rows[:MAX_ROWS]):
+        for a in moves:
+            item = MoveButton(
+                TABLE,
+                VERSION,
+                stack_code(a.move),
+                move_label(state, a),
+                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+                suggested=a.suggested,
+            )
+            item.item.row = row
+            view.add_item(item)
+    row = min(len(rows), MAX_ROWS)
+    for part, moves in enumerate(selects[: MAX_ROWS - row]):
+        options = [
+            discord.SelectOption(
+                label=move_label(state, a),
+                value=stack_code(a.move),
+                description=cut(move_note(a), 100),
+                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+            )
+            for a in moves
+        ]
+        select = MoveSelect(TABLE, VERSION, part, options, placeholder="More moves (best first)…")
+        select.item.row = row + part
+        view.add_item(select)
+    return view
+
+
+def stackup_reference(step: stackup_panel.Node) -> discord.ui.View:
+    def button(choice: stackup_panel.Choice, row: int) -> discord.ui.Item[Any]:
+        item: Any
+        if choice.move is not None:
+            code = stackup_panel.move_code(choice.move)
+            item = HandMove(TABLE, VERSION, code, choice)
+        else:
+            item = HandStep(TABLE, VERSION, choice.path or "", choice)
+        item.item.row = row
+        return item  # type: ignore[no-any-return]
+
+    view = discord.ui.View(timeout=None)
+    rows = list(step.rows)
+    for row, choices in enumerate(rows[:5]):
+        for choice in choices[:5]:
+            view.add_item(button(choice, row))
+    if step.back is not None:
+        back = stackup_panel.Choice("Back", "secondary", "◀️", path=step.back)
+        view.add_item(button(back, len(rows) if len(rows) < 5 else 4))
+    return view
+
+
+def colorstack_reference(step: colorstack_panel.Node) -> discord.ui.View:
+    def item_of(choice: colorstack_panel.Choice, row: int) -> discord.ui.Item[Any]:
+        item: Any
+        if choice.move is not None:
+            code = colorstack_panel.move_code(choice.move)
+            item = MoveButton(TABLE, VERSION, code, choice.label)
+            item.item.style = STYLES[choice.style]
+            item.item.emoji = choice.emoji
+        else:
+            item = PanelStep(TABLE, VERSION, choice.path or "", choice)
+        item.item.row = row
+        return item  # type: ignore[no-any-return]
+
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for part, menu in enumerate(step.menus):
+        options = [
+            discord.SelectOption(
+                label=cut(option.label, 100),
+                value=colorstack_panel.move_code(option.move),
+                description=cut(option.description, 100) if option.description else None,
+            )
+            for option in menu.options
+        ]
+        select = MoveSelect(TABLE, VERSION, part, options, placeholder=menu.placeholder)
+        select.item.row = row
+        view.add_item(select)
+        row += 1
+    for choices in step.rows:
+        for choice in choices:
+            view.add_item(item_of(choice, row))
+        row += 1
+    if step.back is not None:
+        back = colorstack_panel.Choice("Back", "secondary", "◀️", path=step.back)
+        view.add_item(item_of(back, min(row, 4)))
+    return view
+
+
+def stackup_node(legal: Any, names: Any, drawn: Any, path: str) -> Any:
+    return stackup_panel.node(legal, path, names, drawn)
+
+
+def colorstack_node(state: Any, seat: int, names: Any, path: str) -> Any:
+    return colorstack_panel.node(state, seat, path, names)
+
+
+def every_path(step_at: Any) -> list[tuple[str, Any]]:
+    """Every step of a panel's tree, with its path."""
+    found, todo, seen = [], [""], set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        step = step_at(path)
+        if step is None:
+            continue
+        found.append((path, step))
+        todo.extend(c.path for c in step.choices if c.path is not None)
+    return found
+
+
+# ---------------------------------------------------------------- the specifications
+
+
+def test_stacks_panel_sends_what_its_view_of_move_buttons_and_menus_sent() -> None:
+    compared = 0
+    for _, state in states("stack", 400, seed=7):
+        advice = advise(state)
+        components, _hidden = panel_view(TABLE, VERSION, state, advice)
+        assert wire(components) == wire(stack_reference(state, advice))
+        compared += len(advice)
+    assert compared > 2000
+
+
+def test_the_hand_panel_sends_what_its_view_of_hand_buttons_sent_at_every_step() -> None:
+    steps = 0
+    for players in (2, 5):
+        for _, state in states("stackup", 150, seed=players, players=players):
+            seat = state.current_player
+            live = SimpleNamespace(id=TABLE, version=VERSION, state=state)
+            legal = state.legal_moves()
+            tree = every_path(partial(stackup_node, legal, state.players, state.drawn))
+            for path, step in tree:
+                panel = hand_panel(live, seat, path)  # type: ignore[arg-type]
+                assert panel.view is not None
+                assert wire(panel.view) == wire(stackup_reference(step))
+                steps += 1
+    assert steps > 500
+
+
+def test_the_color_stack_panel_sends_what_its_view_of_steps_and_moves_sent_at_every_step() -> None:
+    steps = 0
+    for _, state in states("colorstack", 120, seed=3):
+        for seat in (0, 1):
+            live = SimpleNamespace(id=TABLE, version=VERSION, state=state)
+            names = [escape_name(n) for n in state.players]
+            tree = every_path(partial(colorstack_node, state, seat, names))
+            for path, step in tree:
+                panel, _ = build_panel(live, seat, path)  # type: ignore[arg-type]
+                assert panel.view is not None
+                assert wire(panel.view) == wire(colorstack_reference(step))
+                steps += 1
+    assert steps > 500
+
+
+@pytest.mark.parametrize("count", [1, 4, CHOOSER_BUTTONS, CHOOSER_BUTTONS + 1, 60, 200])
+def test_a_chooser_sends_what_its_view_of_move_buttons_or_menus_sent(count: int) -> None:
+    game = games.get("stack")
+    state = states("stack", 1, seed=1)[0][1]
+    move = state.legal_moves()[0]
+    choices = [Choice(move, f"option {i} " + "x" * (i % 120)) for i in range(count)]
+    components, hidden = moves_view(game, TABLE, VERSION, choices)
+    view = discord.ui.View(timeout=None)
+    if count <= CHOOSER_BUTTONS:
+        for index, choice in enumerate(choices):
+            item = MoveButton(TABLE, VERSION, game.move_code(choice.move), choice.label)
+            item.item.row = index // MAX_BUTTONS_PER_ROW
+            view.add_item(item)
+    else:
+        for part, i in enumerate(range(0, min(count, MAX_ROWS * MAX_SELECT_OPTIONS), 25)):
+            options = [
+                discord.SelectOption(label=cut(c.label, 100), value=game.move_code(c.move))
+                for c in choices[i : i + MAX_SELECT_OPTIONS]
+            ]
+            select = MoveSelect(TABLE, VERSION, part, options, placeholder="Choose a move…")
+            select.item.row = part
+            view.add_item(select)
+    assert wire(components) == wire(view)
+    assert hidden == max(0, count - MAX_ROWS * MAX_SELECT_OPTIONS) * (count > CHOOSER_BUTTONS)
+
+
+def test_components_are_never_tracked_by_discord_py_and_read_back_as_their_items() -> None:
+    components = Components([(1, {"type": 2, "style": 2, "disabled": False, "custom_id": "x"})])
+    assert components.is_finished()  # discord.py does not store it: routed by custom id
+    [item] = components.children
+    assert isinstance(item, discord.ui.Button) and item.custom_id == "x" and item.row == 1
