@@ -15,6 +15,7 @@ import discord
 import pytest
 
 from bot import games
+from bot.games.base import PanelCache
 from bot.games.buttons import STYLES
 from bot.games.colorstack import panel as colorstack_panel
 from bot.games.colorstack.views import PanelStep, build_panel
@@ -37,6 +38,7 @@ from bot.views import (
 )
 from engine.stack.advice import Group, advise
 from host.live import Choice
+from host.refusals import Refusal, Why
 
 TABLE, VERSION = 10**17 + 3, 4321
 
@@ -260,3 +262,55 @@ def test_components_are_never_tracked_by_discord_py_and_read_back_as_their_items
     assert components.is_finished()  # discord.py does not store it: routed by custom id
     [item] = components.children
     assert isinstance(item, discord.ui.Button) and item.custom_id == "x" and item.row == 1
+
+
+# ---------------------------------------------------------------- once per version
+
+
+def test_a_panel_is_built_once_per_version_of_a_tables_committed_state() -> None:
+    cache = PanelCache(tables=2)
+    built: list[str] = []
+
+    def build(what: str) -> str:
+        built.append(what)
+        return what
+
+    state = object()
+    live = SimpleNamespace(id=1, version=5, state=state)
+    assert cache.get(live, 0, "", lambda: build("a")) == "a"
+    assert cache.get(live, 0, "", lambda: build("b")) == "a"  # the same seat, step, version
+    assert cache.get(live, 1, "", lambda: build("c")) == "c"  # another seat
+    assert cache.get(live, 0, "x", lambda: build("d")) == "d"  # another step
+    live.version = 6  # a commit
+    assert cache.get(live, 0, "", lambda: build("e")) == "e"
+    live.state = object()  # the same version read again (another state object)
+    assert cache.get(live, 0, "", lambda: build("f")) == "f"
+    assert built == ["a", "c", "d", "e", "f"]
+
+
+def test_a_refused_panel_is_not_remembered_and_old_tables_are_forgotten() -> None:
+    cache = PanelCache(tables=2)
+    live = SimpleNamespace(id=1, version=1, state=object())
+
+    def refuse() -> str:
+        raise Refusal(Why.GAME_OVER)
+
+    with pytest.raises(Refusal):
+        cache.get(live, 0, "", refuse)
+    assert cache.get(live, 0, "", lambda: "built") == "built"
+    for table in (2, 3):  # two more tables: the first is dropped
+        cache.get(SimpleNamespace(id=table, version=1, state=object()), 0, "", lambda: "other")
+    assert cache.get(live, 0, "", lambda: "again") == "again"
+
+
+def test_the_hand_panel_is_the_same_answer_until_the_table_moves_on() -> None:
+    state = states("stackup", 5, seed=11)[-1][1]
+    seat = state.current_player
+    live = SimpleNamespace(id=TABLE + 1, version=VERSION, state=state)
+    first = hand_panel(live, seat)  # type: ignore[arg-type]
+    again = hand_panel(live, seat)  # type: ignore[arg-type]
+    assert again.view is first.view and again.text == first.text
+    live.version += 1
+    moved = hand_panel(live, seat)  # type: ignore[arg-type]
+    assert moved.view is not first.view and wire(moved.view) != wire(first.view)
+    assert wire(moved.view) == wire(first.view).replace(f":{VERSION}:", f":{VERSION + 1}:")

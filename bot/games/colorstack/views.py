@@ -14,11 +14,12 @@ committed state and plays it with the panel's version, so a stale panel plays no
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel
+from bot.games.base import PANELS, DiscordGame, Host, Panel
 from bot.games.buttons import STYLES, button_of, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
@@ -86,6 +87,16 @@ def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
 def build_panel(
     live: LiveTable[DiscordGame], seat: int, path: Path = ""
 ) -> tuple[Panel, int | None]:
+    """``seat``'s panel at step ``path`` and the square it shows selected
+    (:func:`_build_panel`), built once per version of the table
+    (:data:`~bot.games.base.PANELS`)."""
+    text, view, selected = PANELS.get(live, seat, path, partial(_build_panel, live, seat, path))
+    return Panel(text, view), selected
+
+
+def _build_panel(
+    live: LiveTable[DiscordGame], seat: int, path: Path = ""
+) -> tuple[str, Components, int | None]:
     """``seat``'s panel at step ``path`` and the square it shows selected (``None``: no
     picture). Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the
     table's lock (it reads the state)."""
@@ -98,7 +109,7 @@ def build_panel(
     if step is None:
         raise Refused(STALE)
     lines = [f"🎲 **Your pieces** · {seat_words(state, seat)}", *step.lines, step.question]
-    return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)), step.selected
+    return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step), step.selected
 
 
 def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:

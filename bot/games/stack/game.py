@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -28,7 +29,15 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts, colour_of
+from bot.games.base import (
+    PANELS,
+    DiscordGame,
+    Host,
+    Panel,
+    PrivateButton,
+    TableParts,
+    colour_of,
+)
 from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note, panel_text
 from bot.games.stack.story import ScoringButton, game_chart_file, round_view, stats_chart_file
 from bot.games.stack.wording import discord_words
@@ -168,6 +177,16 @@ def panel_view(
     return Components(items), len(advice) - shown
 
 
+def _panel(table_id: int, version: int, state: StackState, seat: int) -> tuple[str, Components]:
+    """**My turn**'s text and buttons for ``seat``, the seat to move."""
+    advice = advise(state)
+    text = panel_text(state, seat, advice)
+    view, hidden = panel_view(table_id, version, state, advice)
+    if hidden:
+        text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
+    return text, view
+
+
 class StackOnDiscord(DiscordGame):
     """The dice game Stack on Discord."""
 
@@ -282,12 +301,9 @@ class StackOnDiscord(DiscordGame):
             current = state.current
             who = state.name(current) if current is not None else None
             raise Refusal(Why.NOT_YOUR_TURN, player=who, hint=False)
-        advice = advise(state)
-        text = panel_text(state, seat, advice)
-        view, hidden = panel_view(live.id, live.version, state, advice)
-        if hidden:
-            text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
-        return Panel(text, view)
+        return Panel(
+            *PANELS.get(live, seat, "", partial(_panel, live.id, live.version, state, seat))
+        )
 
     # ------------------------------------------------------------ records and stats
 

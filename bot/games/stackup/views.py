@@ -12,11 +12,12 @@ host, which checks the version and the move's legality.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel, seat_mark
+from bot.games.base import PANELS, DiscordGame, Host, Panel, seat_mark
 from bot.games.buttons import button_of, payload_of
 from bot.games.stackup.panel import (
     SQUARES,
@@ -159,6 +160,15 @@ def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
 
 
 def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Panel:
+    """``seat``'s private panel at step ``path`` (:func:`build_hand_panel`), built once
+    per version of the table (:data:`~bot.games.base.PANELS`)."""
+    text, view = PANELS.get(live, seat, path, partial(build_hand_panel, live, seat, path))
+    return Panel(text, view)
+
+
+def build_hand_panel(
+    live: LiveTable[DiscordGame], seat: int, path: Path = ""
+) -> tuple[str, Components | None]:
     """``seat``'s private panel at step ``path``: their hand sorted, the stack, and — when
     they are to act — the step's question and buttons; otherwise whom the table waits for.
     Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the table's lock
@@ -174,18 +184,18 @@ def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Pane
     current = state.current_player
     if state.is_over:
         lines.append("The game is over.")
-        return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT))
+        return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     if current != seat:
         if current is None:
             lines.append("⏳ The table is busy; press **My hand** again in a moment.")
         else:
             lines.append(f"⏳ Waiting for **{_name(state, current)}** to {asked(state)}.")
-        return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT))
+        return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     step = node(state.legal_moves(), path, state.players, state.drawn)
     if step is None:
         raise Refused(STALE)
     lines.append(step.question)
-    return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step))
+    return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)
 
 
 class HandStep(
