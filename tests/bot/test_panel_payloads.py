@@ -20,10 +20,11 @@ from bot.games.buttons import STYLES
 from bot.games.colorstack import panel as colorstack_panel
 from bot.games.colorstack.views import PanelStep, build_panel
 from bot.games.stack.game import move_code as stack_code
-from bot.games.stack.game import panel_view
+from bot.games.stack.game import panel_layout, panel_view
 from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note
 from bot.games.stackup import panel as stackup_panel
 from bot.games.stackup.views import HandMove, HandStep, hand_panel
+from bot.games.steps import walk
 from bot.panel_bench import states
 from bot.text import cut, escape_name
 from bot.views import (
@@ -36,7 +37,7 @@ from bot.views import (
     MoveSelect,
     moves_view,
 )
-from engine.stack.advice import Group, advise
+from engine.stack.advice import advise
 from host.live import Choice
 from host.refusals import Refusal, Why
 
@@ -52,67 +53,82 @@ def wire(view: Any) -> str:
 
 
 def stack_reference(state: Any, advice: list[Any]) -> discord.ui.View:
-    ordered = sorted(advice, key=lambda a: not a.suggested)
-    rows: list[list[Any]] = []
-    for group in Group:
-        moves = [a for a in ordered if a.group is group]
-        rows += [
-            moves[i : i + MAX_BUTTONS_PER_ROW] for i in range(0, len(moves), MAX_BUTTONS_PER_ROW)
-        ]
-    selects: list[list[Any]] = []
-    if len(rows) > MAX_ROWS:
-        rerolls = [a for a in ordered if a.group is Group.REROLL]
-        stacks = [a for a in ordered if a.group is not Group.REROLL]
-        first = [a for a in stacks if a.suggested or a.group is Group.CAPTURE][:MAX_BUTTONS_PER_ROW]
-        rest = [a for a in stacks if a not in first]
-        rows = [first] if first else []
-        rows += [
-            rerolls[i : i + MAX_BUTTONS_PER_ROW]
-            for i in range(0, len(rerolls), MAX_BUTTONS_PER_ROW)
-        ]
-        selects = [
-            rest[i : i + MAX_SELECT_OPTIONS] for i in range(0, len(rest), MAX_SELECT_OPTIONS)
-        ]
-    view = discord.ui.View(timeout=None)
-    for row, moves in enumerate(rows[:MAX_ROWS]):
-        for a in moves:
-            item = MoveButton(
+    rows, selects = panel_layout(advice)
+
+    def emoji(a: Any) -> str:
+        return SUGGESTED if a.suggested else GROUP_EMOJI[a.group]
+
+    def option(a: Any) -> discord.SelectOption:
+        code, note = stack_code(a.move), cut(move_note(a), 100)
+        return discord.SelectOption(
+            label=move_label(state, a), value=code, description=note, emoji=emoji(a)
+        )
+
+    first = min(len(rows), MAX_ROWS)
+    items: list[tuple[int, Any]] = [
+        (
+            row,
+            MoveButton(
                 TABLE,
                 VERSION,
                 stack_code(a.move),
                 move_label(state, a),
-                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+                emoji=emoji(a),
                 suggested=a.suggested,
-            )
-            item.item.row = row
-            view.add_item(item)
-    row = min(len(rows), MAX_ROWS)
-    for part, moves in enumerate(selects[: MAX_ROWS - row]):
-        options = [
-            discord.SelectOption(
-                label=move_label(state, a),
-                value=stack_code(a.move),
-                description=cut(move_note(a), 100),
-                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
-            )
-            for a in moves
-        ]
-        select = MoveSelect(TABLE, VERSION, part, options, placeholder="More moves (best first)…")
-        select.item.row = row + part
-        view.add_item(select)
+            ),
+        )
+        for row, moves in enumerate(rows[:MAX_ROWS])
+        for a in moves
+    ]
+    items += [
+        (
+            first + part,
+            MoveSelect(
+                TABLE,
+                VERSION,
+                part,
+                [option(a) for a in moves],
+                placeholder="More moves (best first)…",
+            ),
+        )
+        for part, moves in enumerate(selects[: MAX_ROWS - first])
+    ]
+    view = discord.ui.View(timeout=None)
+    for row, item in items:
+        item.item.row = row
+        view.add_item(item)
     return view
+
+
+def reference_item(choice: Any, row: int, move: Any, step: Any) -> discord.ui.Item[Any]:
+    """The dynamic item of a step's ``choice``: ``move(choice)`` or ``step(choice)``."""
+    item = move(choice) if choice.move is not None else step(choice)
+    item.item.row = row
+    return item  # type: ignore[no-any-return]
+
+
+def hand_move(choice: stackup_panel.Choice) -> HandMove:
+    return HandMove(TABLE, VERSION, stackup_panel.move_code(choice.move), choice)  # type: ignore[arg-type]
+
+
+def hand_step(choice: stackup_panel.Choice) -> HandStep:
+    return HandStep(TABLE, VERSION, choice.path or "", choice)
+
+
+def board_move(choice: colorstack_panel.Choice) -> MoveButton:
+    item = MoveButton(TABLE, VERSION, colorstack_panel.move_code(choice.move), choice.label)  # type: ignore[arg-type]
+    item.item.style = STYLES[choice.style]  # type: ignore[attr-defined]
+    item.item.emoji = choice.emoji  # type: ignore[attr-defined]
+    return item
+
+
+def board_step(choice: colorstack_panel.Choice) -> PanelStep:
+    return PanelStep(TABLE, VERSION, choice.path or "", choice)
 
 
 def stackup_reference(step: stackup_panel.Node) -> discord.ui.View:
     def button(choice: stackup_panel.Choice, row: int) -> discord.ui.Item[Any]:
-        item: Any
-        if choice.move is not None:
-            code = stackup_panel.move_code(choice.move)
-            item = HandMove(TABLE, VERSION, code, choice)
-        else:
-            item = HandStep(TABLE, VERSION, choice.path or "", choice)
-        item.item.row = row
-        return item  # type: ignore[no-any-return]
+        return reference_item(choice, row, hand_move, hand_step)
 
     view = discord.ui.View(timeout=None)
     rows = list(step.rows)
@@ -127,16 +143,7 @@ def stackup_reference(step: stackup_panel.Node) -> discord.ui.View:
 
 def colorstack_reference(step: colorstack_panel.Node) -> discord.ui.View:
     def item_of(choice: colorstack_panel.Choice, row: int) -> discord.ui.Item[Any]:
-        item: Any
-        if choice.move is not None:
-            code = colorstack_panel.move_code(choice.move)
-            item = MoveButton(TABLE, VERSION, code, choice.label)
-            item.item.style = STYLES[choice.style]
-            item.item.emoji = choice.emoji
-        else:
-            item = PanelStep(TABLE, VERSION, choice.path or "", choice)
-        item.item.row = row
-        return item  # type: ignore[no-any-return]
+        return reference_item(choice, row, board_move, board_step)
 
     view = discord.ui.View(timeout=None)
     row = 0
@@ -173,18 +180,7 @@ def colorstack_node(state: Any, seat: int, names: Any, path: str) -> Any:
 
 def every_path(step_at: Any) -> list[tuple[str, Any]]:
     """Every step of a panel's tree, with its path."""
-    found, todo, seen = [], [""], set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        step = step_at(path)
-        if step is None:
-            continue
-        found.append((path, step))
-        todo.extend(c.path for c in step.choices if c.path is not None)
-    return found
+    return list(walk(step_at))
 
 
 # ---------------------------------------------------------------- the specifications

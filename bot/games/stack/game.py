@@ -114,14 +114,9 @@ def move_from_code(code: str) -> PlayerMove | None:
         return None
 
 
-def panel_view(
-    table_id: int, version: int, state: StackState, advice: list[Advice]
-) -> tuple[Components, int]:
-    """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
-    takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
-    Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
-    as buttons, the other moves in menus of 25 (best first). Returns the view and how
-    many moves did not fit (those can still be typed)."""
+def panel_layout(advice: list[Advice]) -> tuple[list[list[Advice]], list[list[Advice]]]:
+    """Where **My turn**'s moves go: their rows of buttons and their menus (see
+    :func:`panel_view`)."""
     ordered = sorted(advice, key=lambda a: not a.suggested)  # stable: groups kept in order
     rows: list[list[Advice]] = []
     for group in Group:
@@ -144,6 +139,18 @@ def panel_view(
         ]
     else:
         selects = []
+    return rows, selects
+
+
+def panel_view(
+    table_id: int, version: int, state: StackState, advice: list[Advice]
+) -> tuple[Components, int]:
+    """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
+    takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
+    Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
+    as buttons, the other moves in menus of 25 (best first). Returns the view and how
+    many moves did not fit (those can still be typed)."""
+    rows, selects = panel_layout(advice)
     items: list[tuple[int, dict[str, Any]]] = []
     shown = 0
     for row, moves in enumerate(rows[:MAX_ROWS]):
