@@ -398,74 +398,6 @@ def table_of_custom_id(custom_id: str) -> int | None:
 PICTURE = "table.png"  # the table picture's file name, shown by the message's gallery
 
 
-class TableLayout(discord.ui.LayoutView):
-    """A table message (components V2): one container, coloured like the seat whose turn it
-    is, holding the head (whose turn, the countdown), the picture, the field and the
-    buttons. Its buttons are dynamic items, found by their custom ids after a restart."""
-
-    def __init__(
-        self,
-        texts: list[str],
-        *,
-        accent: int | None = None,
-        picture: str | None = None,
-        buttons: list[discord.ui.Item[Any]] | None = None,
-    ) -> None:
-        super().__init__(timeout=None)
-        container: discord.ui.Container[TableLayout] = discord.ui.Container(accent_colour=accent)
-        texts = [t for t in texts if t.strip()]
-        for index, text in enumerate(texts):
-            container.add_item(discord.ui.TextDisplay(text))
-            if index == 0 and picture is not None:
-                container.add_item(
-                    discord.ui.MediaGallery(
-                        discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
-                    )
-                )
-        if not texts and picture is not None:
-            container.add_item(
-                discord.ui.MediaGallery(
-                    discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
-                )
-            )
-        if buttons:
-            container.add_item(discord.ui.ActionRow(*buttons))
-        self.add_item(container)
-
-
-def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
-    """The lobby: its text, and Join, Leave, Add AI and Start."""
-    buttons: list[discord.ui.Item[Any]] = [
-        LobbyButton(table_id, version, action) for action in LOBBY_LABELS
-    ]
-    return TableLayout([text], buttons=buttons)
-
-
-def table_layout(
-    table_id: int,
-    version: int,
-    *,
-    head: str,
-    field: str,
-    accent: int | None,
-    picture: str | None,
-    playing: bool,
-    private: PrivateButton | None = None,
-) -> TableLayout:
-    """The live table: ``head`` (whose turn), the picture (``picture`` is its description;
-    ``None``: no picture), ``field`` (the text grid) and, while ``playing``, the private
-    button (``private``: the game's **My turn** / **My hand**)."""
-    buttons: list[discord.ui.Item[Any]] = (
-        [PanelButton(table_id, version, private)] if playing else []
-    )
-    return TableLayout([head, field], accent=accent, picture=picture, buttons=buttons)
-
-
-def closed_layout(text: str) -> TableLayout:
-    """A closed table's message without a game: its text only."""
-    return TableLayout([text])
-
-
 # ------------------------------------------------------------ ready component payloads
 
 
@@ -552,33 +484,16 @@ def move_select(
     return select_payload(f"pick:{table_id}:{version}:{part}", options, placeholder)
 
 
-class Components:
-    """A private answer's buttons and selects as the ready payload Discord receives: what
-    discord.py sends for a :class:`discord.ui.View` of the same items, without building
-    the items, a view, nor discord.py's tracking of it. Every item is a dynamic item
-    (:data:`DYNAMIC_ITEMS`, a game's :attr:`~bot.games.base.DiscordGame.dynamic_items`),
-    routed by its custom id, so nothing needs the view once sent: discord.py is told it
-    is finished and never stores it (the host's release of it is a no-op), and the same
-    payload may answer again (a cached panel).
-
-    discord.py's ``send_message``, ``edit_message``, ``edit_original_response`` and
-    ``followup.send`` take it as a view: they read :meth:`to_components`,
-    :meth:`has_components_v2`, :meth:`is_finished`, :meth:`is_dispatchable` and
-    ``timeout`` only."""
+class _Ready:
+    """A ready payload, as discord.py's sends and edits take a view: they read
+    :meth:`to_components`, :meth:`has_components_v2`, :meth:`is_finished`,
+    :meth:`is_dispatchable` and ``timeout`` only. Every item in it is a dynamic item,
+    routed by its custom id, so discord.py is told it is finished and never stores it (the
+    host's release of it is a no-op), and the same payload may be sent again."""
 
     __discord_ui_view__ = True
     timeout: float | None = None
-
-    def __init__(self, items: Iterable[tuple[int, dict[str, Any]]]) -> None:
-        """``items``: ``(row, payload)`` in order; rows are laid out as discord.py lays
-        out a view's items of explicit rows (by row, in order within a row)."""
-        rows: dict[int, list[dict[str, Any]]] = {}
-        for row, payload in items:
-            rows.setdefault(row, []).append(payload)
-        self._rows = sorted(rows)
-        self._components: list[dict[str, Any]] = [
-            {"type": 1, "components": rows[row]} for row in self._rows
-        ]
+    _components: list[dict[str, Any]]
 
     def to_components(self) -> list[dict[str, Any]]:
         return self._components
@@ -594,6 +509,28 @@ class Components:
 
     def stop(self) -> None:
         """Nothing to stop: discord.py never tracked it."""
+
+
+class Components(_Ready):
+    """A private answer's buttons and selects as the ready payload Discord receives: what
+    discord.py sends for a :class:`discord.ui.View` of the same items, without building
+    the items, a view, nor discord.py's tracking of it. Every item is a dynamic item
+    (:data:`DYNAMIC_ITEMS`, a game's :attr:`~bot.games.base.DiscordGame.dynamic_items`),
+    routed by its custom id, so nothing needs the view once sent: discord.py is told it
+    is finished and never stores it (the host's release of it is a no-op), and the same
+    payload may answer again (a cached panel).
+
+    discord.py's ``send_message``, ``edit_message``, ``edit_original_response`` and
+    ``followup.send`` take it as a view (:class:`_Ready`)."""
+
+    def __init__(self, items: Iterable[tuple[int, dict[str, Any]]]) -> None:
+        """``items``: ``(row, payload)`` in order; rows are laid out as discord.py lays
+        out a view's items of explicit rows (by row, in order within a row)."""
+        rows: dict[int, list[dict[str, Any]]] = {}
+        for row, payload in items:
+            rows.setdefault(row, []).append(payload)
+        self._rows = sorted(rows)
+        self._components = [{"type": 1, "components": rows[row]} for row in self._rows]
 
     @property
     def children(self) -> list[discord.ui.Item[Any]]:
@@ -611,6 +548,81 @@ class Components:
                 item.row = row
                 items.append(item)
         return items
+
+
+class TableLayout(_Ready):
+    """A table message (components V2) as the ready payload Discord receives: one
+    container, coloured like the seat whose turn it is, holding the head (whose turn, the
+    countdown), the picture, the field and the buttons — what discord.py sent for the
+    :class:`discord.ui.LayoutView` of the same items, without building them. Its buttons
+    are dynamic items, found by their custom ids (after a restart too)."""
+
+    def __init__(
+        self,
+        texts: list[str],
+        *,
+        accent: int | None = None,
+        picture: str | None = None,
+        buttons: list[dict[str, Any]] | None = None,
+    ) -> None:
+        children: list[dict[str, Any]] = []
+        gallery: dict[str, Any] = {
+            "type": 12,
+            "items": [{"media": {"url": f"attachment://{PICTURE}"}, "spoiler": False}],
+        }
+        if picture:
+            gallery["items"][0]["description"] = picture
+        texts = [t for t in texts if t.strip()]
+        for index, text in enumerate(texts):
+            children.append({"type": 10, "content": text})
+            if index == 0 and picture is not None:
+                children.append(gallery)
+        if not texts and picture is not None:
+            children.append(gallery)
+        if buttons:
+            children.append({"type": 1, "components": buttons})
+        self._components = [
+            {"type": 17, "accent_color": accent, "spoiler": False, "components": children}
+        ]
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
+    """The lobby: its text, and Join, Leave, Add AI and Start (:class:`LobbyButton`)."""
+    buttons = [
+        button_payload(f"lobby:{action}:{table_id}:{version}", label, style)
+        for action, (label, style) in LOBBY_LABELS.items()
+    ]
+    return TableLayout([text], buttons=buttons)
+
+
+def table_layout(
+    table_id: int,
+    version: int,
+    *,
+    head: str,
+    field: str,
+    accent: int | None,
+    picture: str | None,
+    playing: bool,
+    private: PrivateButton | None = None,
+) -> TableLayout:
+    """The live table: ``head`` (whose turn), the picture (``picture`` is its description;
+    ``None``: no picture), ``field`` (the text grid) and, while ``playing``, the private
+    button (``private``: the game's **My turn** / **My hand**; a :class:`PanelButton`)."""
+    buttons = []
+    if playing:
+        label, emoji = (private.label, private.emoji) if private is not None else ("My turn", None)
+        primary = discord.ButtonStyle.primary
+        buttons.append(button_payload(f"panel:{table_id}:{version}", label, primary, emoji))
+    return TableLayout([head, field], accent=accent, picture=picture, buttons=buttons)
+
+
+def closed_layout(text: str) -> TableLayout:
+    """A closed table's message without a game: its text only."""
+    return TableLayout([text])
 
 
 class MoveCodes(Protocol):

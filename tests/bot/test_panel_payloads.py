@@ -25,17 +25,24 @@ from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note
 from bot.games.stackup import panel as stackup_panel
 from bot.games.stackup.views import HandMove, HandStep, hand_panel
 from bot.games.steps import walk
-from bot.panel_bench import states
+from bot.panel_bench import GAMES, states
 from bot.text import cut, escape_name
 from bot.views import (
     CHOOSER_BUTTONS,
+    LOBBY_LABELS,
     MAX_BUTTONS_PER_ROW,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     Components,
+    LobbyButton,
     MoveButton,
     MoveSelect,
+    PanelButton,
+    TableLayout,
+    closed_layout,
+    lobby_layout,
     moves_view,
+    table_layout,
 )
 from engine.stack.advice import advise
 from host.live import Choice
@@ -310,3 +317,57 @@ def test_the_hand_panel_is_the_same_answer_until_the_table_moves_on() -> None:
     moved = hand_panel(live, seat)  # type: ignore[arg-type]
     assert moved.view is not first.view and wire(moved.view) != wire(first.view)
     assert wire(moved.view) == wire(first.view).replace(f":{VERSION}:", f":{VERSION + 1}:")
+
+
+# ---------------------------------------------------------------- the table message
+
+
+def layout_reference(
+    texts: list[str], accent: int | None, picture: str | None, buttons: list[Any]
+) -> discord.ui.LayoutView:
+    """The table message's :class:`discord.ui.LayoutView` that the payload replaced."""
+    view = discord.ui.LayoutView(timeout=None)
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=accent)
+    shown = [t for t in texts if t.strip()]
+    url = "attachment://table.png"
+    gallery = [discord.ui.MediaGallery(discord.MediaGalleryItem(url, description=picture))]
+    for index, text in enumerate(shown):
+        box.add_item(discord.ui.TextDisplay(text))
+        for item in gallery if index == 0 and picture is not None else []:
+            box.add_item(item)
+    for item in gallery if not shown and picture is not None else []:
+        box.add_item(item)
+    if buttons:
+        box.add_item(discord.ui.ActionRow(*buttons))
+    view.add_item(box)
+    return view
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_message_sends_what_its_layout_view_sent(game: str) -> None:
+    """Live, over and lobby table messages of many states, with and without a picture."""
+    discord_game = games.get(game)
+    looks = discord_game.private_button
+    for index, (version, state) in enumerate(states(game, 80, seed=5)):
+        parts = discord_game.table_parts(
+            state, current_user=12345 if index % 2 else None, turns=None
+        )
+        picture = parts.alt_text if index % 3 else None
+        playing = not state.is_over and index % 5 != 0
+        private = looks if index % 7 else None
+        texts = {"head": parts.head, "field": parts.field, "accent": parts.accent}
+        sent = table_layout(
+            TABLE, version, **texts, picture=picture, playing=playing, private=private
+        )
+        buttons = [PanelButton(TABLE, version, private)] if playing else []
+        reference = layout_reference([parts.head, parts.field], parts.accent, picture, buttons)
+        assert sent.has_components_v2() and reference.has_components_v2()
+        assert wire(sent) == wire(reference)
+    lobby = [LobbyButton(TABLE, 9, action) for action in LOBBY_LABELS]
+    for text in ("**Stack** lobby\n1. ann", " ", ""):
+        assert wire(lobby_layout(TABLE, 9, text)) == wire(
+            layout_reference([text], None, None, lobby)
+        )
+        assert wire(closed_layout(text)) == wire(layout_reference([text], None, None, []))
+    only_picture = TableLayout([" "], picture="alt")
+    assert wire(only_picture) == wire(layout_reference([" "], None, "alt", []))
