@@ -2,7 +2,8 @@
 hand**, **My move**) built for the seat to act at many states of random games, and turned
 into the answer discord.py sends (``interaction_message_response_params``; the view
 stored, as ``send_message`` stores an ephemeral one, then released, as the host does).
-Prints CPU microseconds per answer (``time.process_time``), per game::
+Then each state's table message (its text and layout, and the payload of its edit). Prints
+CPU microseconds per answer and per table message (``time.process_time``), per game::
 
     python -m bot.panel_bench [--states 200] [--repeat 3]
 
@@ -19,10 +20,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 from discord.ui.view import ViewStore
 from discord.webhook.async_ import interaction_message_response_params
 
 from bot import games
+from bot.views import table_layout
 from engine.game import Decision
 from host.refusals import Refusal
 
@@ -92,6 +95,36 @@ async def _answers(name: str, pairs: list[tuple[int, Any]], repeat: int) -> tupl
     return done, time.process_time() - start
 
 
+async def _table_messages(name: str, pairs: list[tuple[int, Any]]) -> tuple[int, float]:
+    """The table message of each state (its text, its layout, the payload discord.py
+    sends for an edit; the layout stored then released, as the host does)."""
+    game = games.get(name)
+    store = ViewStore(_State())  # type: ignore[arg-type]
+    done = 0
+    start = time.process_time()
+    for version, state in pairs:
+        parts = game.table_parts(state, current_user=1234, turns=None)
+        view: Any = table_layout(
+            10**17 + 7,
+            version,
+            head=parts.head,
+            field=parts.field,
+            accent=parts.accent,
+            picture=parts.alt_text,
+            playing=not state.is_over,
+            private=game.private_button,
+        )
+        with handle_message_parameters(
+            content=None, view=view, allowed_mentions=discord.AllowedMentions.none()
+        ):
+            pass
+        if not view.is_finished() and view.is_dispatchable():
+            store.add_view(view, done)
+        view.stop()
+        done += 1
+    return done, time.process_time() - start
+
+
 async def main(count: int, repeat: int) -> None:
     for name in GAMES:
         pairs = states(name, count)
@@ -99,6 +132,8 @@ async def main(count: int, repeat: int) -> None:
         print(
             f"{name:10} {answers:5} panel answers: {cpu * 1e6 / max(answers, 1):7.1f} µs CPU each"
         )
+        edits, cpu = await _table_messages(name, pairs)
+        print(f"{name:10} {edits:5} table messages: {cpu * 1e6 / max(edits, 1):6.1f} µs CPU each")
 
 
 if __name__ == "__main__":
