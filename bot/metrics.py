@@ -6,7 +6,8 @@ What the bot counts as it works (one set per process):
 ``stackbot_interaction_seconds{kind}`` (histogram)
     An interaction's time in the bot: from discord.py handing it over (the gateway event
     read) to the end of its handling, its answer sent. ``kind``: ``command`` (slash
-    commands, typed moves) or ``component`` (buttons and selects: My turn, taps).
+    commands, typed moves, their options' autocompletion) or ``component`` (buttons and
+    selects: My turn, taps).
 ``stackbot_interactions_total{kind,outcome}``
     Interactions handled, by ``outcome``: ``ok``, ``refused`` (answered with a refusal:
     nothing changed) or ``error`` (a failure answered with the short note).

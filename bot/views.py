@@ -17,9 +17,11 @@ for ``panel``): they are still read.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -396,10 +398,164 @@ def table_of_custom_id(custom_id: str) -> int | None:
 PICTURE = "table.png"  # the table picture's file name, shown by the message's gallery
 
 
-class TableLayout(discord.ui.LayoutView):
-    """A table message (components V2): one container, coloured like the seat whose turn it
-    is, holding the head (whose turn, the countdown), the picture, the field and the
-    buttons. Its buttons are dynamic items, found by their custom ids after a restart."""
+# ------------------------------------------------------------ ready component payloads
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji(emoji: str) -> dict[str, Any]:
+    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+
+
+def button_payload(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> dict[str, Any]:
+    """A button as discord.py's :class:`discord.ui.Button` sends it (same keys, same
+    order), without building the button: the payload of a :class:`MoveButton`, a game's
+    :class:`TableButton`… carrying ``custom_id``."""
+    payload: dict[str, Any] = {"type": 2, "style": style.value, "disabled": False}
+    if label:
+        payload["label"] = label
+    payload["custom_id"] = custom_id
+    if emoji:
+        payload["emoji"] = dict(_emoji(emoji))
+    return payload
+
+
+def option_payload(
+    label: str, value: str, description: str | None = None, emoji: str | None = None
+) -> dict[str, Any]:
+    """A select's option as :class:`discord.SelectOption` sends it."""
+    payload: dict[str, Any] = {"label": label, "value": value, "default": False}
+    if description:
+        payload["description"] = description
+    if emoji:
+        payload["emoji"] = dict(_emoji(emoji))
+    return payload
+
+
+def select_payload(
+    custom_id: str, options: list[dict[str, Any]], placeholder: str = "More moves…"
+) -> dict[str, Any]:
+    """A select of moves as discord.py's :class:`discord.ui.Select` sends it (one value)."""
+    payload: dict[str, Any] = {
+        "type": 3,
+        "custom_id": custom_id,
+        "min_values": 1,
+        "max_values": 1,
+        "disabled": False,
+        "required": True,
+    }
+    if placeholder:
+        payload["placeholder"] = placeholder
+    if options:
+        payload["options"] = options
+    return payload
+
+
+def move_button(
+    table_id: int,
+    version: int,
+    code: str,
+    label: str = "Play",
+    *,
+    emoji: str | None = None,
+    style: discord.ButtonStyle | None = None,
+    suggested: bool = False,
+) -> dict[str, Any]:
+    """The payload of :class:`MoveButton` ``(table_id, version, code, label, emoji=,
+    suggested=)`` (``style`` overrides its colour)."""
+    if style is None:
+        style = discord.ButtonStyle.success if suggested else discord.ButtonStyle.secondary
+    return button_payload(f"move:{table_id}:{version}:{code}", label[:80], style, emoji)
+
+
+def move_select(
+    table_id: int,
+    version: int,
+    part: int,
+    options: list[dict[str, Any]],
+    placeholder: str = "More moves…",
+) -> dict[str, Any]:
+    """The payload of :class:`MoveSelect` ``(table_id, version, part, options,
+    placeholder)``."""
+    return select_payload(f"pick:{table_id}:{version}:{part}", options, placeholder)
+
+
+class _Ready:
+    """A ready payload, as discord.py's sends and edits take a view: they read
+    :meth:`to_components`, :meth:`has_components_v2`, :meth:`is_finished`,
+    :meth:`is_dispatchable` and ``timeout`` only. Every item in it is a dynamic item,
+    routed by its custom id, so discord.py is told it is finished and never stores it (the
+    host's release of it is a no-op), and the same payload may be sent again."""
+
+    __discord_ui_view__ = True
+    timeout: float | None = None
+    _components: list[dict[str, Any]]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True  # never stored by discord.py: its items are found by their custom ids
+
+    def is_dispatchable(self) -> bool:
+        return True
+
+    def stop(self) -> None:
+        """Nothing to stop: discord.py never tracked it."""
+
+
+class Components(_Ready):
+    """A private answer's buttons and selects as the ready payload Discord receives: what
+    discord.py sends for a :class:`discord.ui.View` of the same items, without building
+    the items, a view, nor discord.py's tracking of it. Every item is a dynamic item
+    (:data:`DYNAMIC_ITEMS`, a game's :attr:`~bot.games.base.DiscordGame.dynamic_items`),
+    routed by its custom id, so nothing needs the view once sent: discord.py is told it
+    is finished and never stores it (the host's release of it is a no-op), and the same
+    payload may answer again (a cached panel).
+
+    discord.py's ``send_message``, ``edit_message``, ``edit_original_response`` and
+    ``followup.send`` take it as a view (:class:`_Ready`)."""
+
+    def __init__(self, items: Iterable[tuple[int, dict[str, Any]]]) -> None:
+        """``items``: ``(row, payload)`` in order; rows are laid out as discord.py lays
+        out a view's items of explicit rows (by row, in order within a row)."""
+        rows: dict[int, list[dict[str, Any]]] = {}
+        for row, payload in items:
+            rows.setdefault(row, []).append(payload)
+        self._rows = sorted(rows)
+        self._components = [{"type": 1, "components": rows[row]} for row in self._rows]
+
+    @property
+    def children(self) -> list[discord.ui.Item[Any]]:
+        """Its items as discord.py would read them back from a message (for a look at
+        them; answering does not build them)."""
+        from discord.components import _component_factory
+        from discord.ui.view import _component_to_item
+
+        items: list[discord.ui.Item[Any]] = []
+        for row, action_row in zip(self._rows, self._components, strict=True):
+            for payload in action_row["components"]:
+                component = _component_factory(payload)
+                assert component is not None
+                item = _component_to_item(component)
+                item.row = row
+                items.append(item)
+        return items
+
+
+class TableLayout(_Ready):
+    """A table message (components V2) as the ready payload Discord receives: one
+    container, coloured like the seat whose turn it is, holding the head (whose turn, the
+    countdown), the picture, the field and the buttons — what discord.py sent for the
+    :class:`discord.ui.LayoutView` of the same items, without building them. Its buttons
+    are dynamic items, found by their custom ids (after a restart too)."""
 
     def __init__(
         self,
@@ -407,34 +563,37 @@ class TableLayout(discord.ui.LayoutView):
         *,
         accent: int | None = None,
         picture: str | None = None,
-        buttons: list[discord.ui.Item[Any]] | None = None,
+        buttons: list[dict[str, Any]] | None = None,
     ) -> None:
-        super().__init__(timeout=None)
-        container: discord.ui.Container[TableLayout] = discord.ui.Container(accent_colour=accent)
+        children: list[dict[str, Any]] = []
+        gallery: dict[str, Any] = {
+            "type": 12,
+            "items": [{"media": {"url": f"attachment://{PICTURE}"}, "spoiler": False}],
+        }
+        if picture:
+            gallery["items"][0]["description"] = picture
         texts = [t for t in texts if t.strip()]
         for index, text in enumerate(texts):
-            container.add_item(discord.ui.TextDisplay(text))
+            children.append({"type": 10, "content": text})
             if index == 0 and picture is not None:
-                container.add_item(
-                    discord.ui.MediaGallery(
-                        discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
-                    )
-                )
+                children.append(gallery)
         if not texts and picture is not None:
-            container.add_item(
-                discord.ui.MediaGallery(
-                    discord.MediaGalleryItem(f"attachment://{PICTURE}", description=picture)
-                )
-            )
+            children.append(gallery)
         if buttons:
-            container.add_item(discord.ui.ActionRow(*buttons))
-        self.add_item(container)
+            children.append({"type": 1, "components": buttons})
+        self._components = [
+            {"type": 17, "accent_color": accent, "spoiler": False, "components": children}
+        ]
+
+    def has_components_v2(self) -> bool:
+        return True
 
 
 def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
-    """The lobby: its text, and Join, Leave, Add AI and Start."""
-    buttons: list[discord.ui.Item[Any]] = [
-        LobbyButton(table_id, version, action) for action in LOBBY_LABELS
+    """The lobby: its text, and Join, Leave, Add AI and Start (:class:`LobbyButton`)."""
+    buttons = [
+        button_payload(f"lobby:{action}:{table_id}:{version}", label, style)
+        for action, (label, style) in LOBBY_LABELS.items()
     ]
     return TableLayout([text], buttons=buttons)
 
@@ -452,10 +611,12 @@ def table_layout(
 ) -> TableLayout:
     """The live table: ``head`` (whose turn), the picture (``picture`` is its description;
     ``None``: no picture), ``field`` (the text grid) and, while ``playing``, the private
-    button (``private``: the game's **My turn** / **My hand**)."""
-    buttons: list[discord.ui.Item[Any]] = (
-        [PanelButton(table_id, version, private)] if playing else []
-    )
+    button (``private``: the game's **My turn** / **My hand**; a :class:`PanelButton`)."""
+    buttons = []
+    if playing:
+        label, emoji = (private.label, private.emoji) if private is not None else ("My turn", None)
+        primary = discord.ButtonStyle.primary
+        buttons.append(button_payload(f"panel:{table_id}:{version}", label, primary, emoji))
     return TableLayout([head, field], accent=accent, picture=picture, buttons=buttons)
 
 
@@ -473,29 +634,32 @@ class MoveCodes(Protocol):
 
 def moves_view(
     game: MoveCodes, table_id: int, version: int, choices: list[Choice]
-) -> tuple[discord.ui.View, int]:
+) -> tuple[Components, int]:
     """A chooser: up to :data:`CHOOSER_BUTTONS` moves as buttons, more in selects of 25;
-    returns the view and how many moves did not fit (those can still be typed)."""
-    view = discord.ui.View(timeout=None)
+    returns its components and how many moves did not fit (those can still be typed)."""
     if len(choices) <= CHOOSER_BUTTONS:
-        for index, choice in enumerate(choices):
-            item = MoveButton(table_id, version, game.move_code(choice.move), choice.label)
-            item.item.row = index // MAX_BUTTONS_PER_ROW
-            view.add_item(item)
-        return view, 0
+        buttons = (
+            (
+                index // MAX_BUTTONS_PER_ROW,
+                move_button(table_id, version, game.move_code(c.move), c.label),
+            )
+            for index, c in enumerate(choices)
+        )
+        return Components(buttons), 0
     shown = 0
+    selects: list[tuple[int, dict[str, Any]]] = []
     for part, i in enumerate(range(0, len(choices), MAX_SELECT_OPTIONS)):
         if part >= MAX_ROWS:
             break
         options = [
-            discord.SelectOption(label=cut(c.label, 100), value=game.move_code(c.move))
+            option_payload(cut(c.label, 100), game.move_code(c.move))
             for c in choices[i : i + MAX_SELECT_OPTIONS]
         ]
-        select = MoveSelect(table_id, version, part, options, placeholder="Choose a move…")
-        select.item.row = part
-        view.add_item(select)
+        selects.append(
+            (part, move_select(table_id, version, part, options, placeholder="Choose a move…"))
+        )
         shown += len(options)
-    return view, len(choices) - shown
+    return Components(selects), len(choices) - shown
 
 
 def end_view(table_id: int, version: int) -> discord.ui.View:
@@ -508,6 +672,7 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "FOREIGN_PANEL",
     "PICTURE",
+    "Components",
     "EndButton",
     "LobbyButton",
     "MoveButton",
@@ -517,14 +682,19 @@ __all__ = [
     "TableLayout",
     "UnreadableOptions",
     "answer_error",
+    "button_payload",
     "closed_layout",
     "end_view",
     "foreign_panel",
     "host_of",
     "lobby_layout",
+    "move_button",
+    "move_select",
     "moves_view",
+    "option_payload",
     "owns_panel",
     "panel_owner",
+    "select_payload",
     "table_layout",
     "table_of_custom_id",
 ]

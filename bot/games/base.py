@@ -114,10 +114,11 @@ with little and override what it shows better.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from pydantic import BaseModel
@@ -132,14 +133,17 @@ from pictures.palette import seat_colour
 if TYPE_CHECKING:
     from discord.ext import commands
 
+    from bot.views import Components
     from host.live import LiveTable
     from persistence.records import GameSummary, PlayerStats, ScoreSheet
     from pictures.painter import DrawJob
 
 __all__ = [
+    "PANELS",
     "DiscordGame",
     "Host",
     "Panel",
+    "PanelCache",
     "PrivateButton",
     "TableParts",
     "colour_of",
@@ -169,8 +173,47 @@ class Panel:
     """A private answer: its text (at most 2,000 characters), buttons and files."""
 
     text: str
-    view: discord.ui.View | None = None
+    view: discord.ui.View | Components | None = None
     files: list[discord.File] = field(default_factory=list)
+
+
+T = TypeVar("T")
+
+
+class PanelCache:
+    """The private panels of the committed states of the tables last asked about: what a
+    game builds for a seat at a step (``path``) of a table's state is built once per
+    version, however many times the seat's button is pressed. An entry is the state's
+    own (the very object and its version: any commit, or a state read again, starts
+    afresh); at most ``tables`` tables are remembered, the least recently asked dropped.
+    What is cached must not be changed by its users (text, components: never a file)."""
+
+    def __init__(self, tables: int = 1024) -> None:
+        self.tables = tables
+        self._entries: OrderedDict[int, tuple[object, int, dict[tuple[int, str], Any]]] = (
+            OrderedDict()
+        )
+
+    def get(self, live: Any, seat: int, path: str, build: Callable[[], T]) -> T:
+        """The panel of ``seat`` at ``path`` of ``live``'s committed state: remembered, or
+        ``build()`` (under the table's lock; what it raises is not remembered)."""
+        entry = self._entries.get(live.id)
+        if entry is None or entry[0] is not live.state or entry[1] != live.version:
+            entry = (live.state, live.version, {})
+            self._entries[live.id] = entry
+            if len(self._entries) > self.tables:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(live.id)
+        panels = entry[2]
+        key = (seat, path)
+        if key not in panels:
+            panels[key] = build()
+        found: T = panels[key]
+        return found
+
+
+PANELS = PanelCache()  # every game's panels, in this process
 
 
 def draw_words(ended_by: str, turn_limit: int | None = None) -> str:

@@ -9,6 +9,7 @@ import discord
 
 from bot.games.steps import Choice
 from bot.text import cut
+from bot.views import button_payload
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -26,3 +27,8 @@ def button_of(looks: Choice[Any], custom_id: str) -> discord.ui.Button[Any]:
         style=STYLES[looks.style],
         custom_id=custom_id,
     )
+
+
+def payload_of(looks: Choice[Any], custom_id: str) -> dict[str, Any]:
+    """The payload :func:`button_of` ``(looks, custom_id)`` sends, without the button."""
+    return button_payload(custom_id, cut(looks.label, 80), STYLES[looks.style], looks.emoji)

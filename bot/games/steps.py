@@ -43,12 +43,9 @@ def choice_moves(step: Step) -> Iterator[Any]:
     return (choice.move for choice in step.choices if choice.move is not None)
 
 
-def leaves(
-    step_at: Callable[[Path], S | None], moves: Callable[[S], Iterable[M]] = choice_moves
-) -> set[M]:
-    """Every move the tree reaches from its root: ``step_at`` gives the step at a path
-    (``None`` where there is none), ``moves`` the final moves a step offers."""
-    found: set[M] = set()
+def walk(step_at: Callable[[Path], S | None]) -> Iterator[tuple[Path, S]]:
+    """Every step the tree reaches from its root, with its path: ``step_at`` gives the
+    step at a path (``None`` where there is none)."""
     todo: list[Path] = [""]
     seen: set[Path] = set()
     while todo:
@@ -59,6 +56,16 @@ def leaves(
         step = step_at(path)
         if step is None:
             continue
-        found.update(moves(step))
+        yield path, step
         todo.extend(choice.path for choice in step.choices if choice.path is not None)
+
+
+def leaves(
+    step_at: Callable[[Path], S | None], moves: Callable[[S], Iterable[M]] = choice_moves
+) -> set[M]:
+    """Every move the tree reaches from its root: ``step_at`` gives the step at a path
+    (``None`` where there is none), ``moves`` the final moves a step offers."""
+    found: set[M] = set()
+    for _path, step in walk(step_at):
+        found.update(moves(step))
     return found

@@ -14,16 +14,24 @@ committed state and plays it with the panel's version, so a stale panel plays no
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel
-from bot.games.buttons import STYLES, button_of
+from bot.games.base import PANELS, DiscordGame, Host, Panel
+from bot.games.buttons import STYLES, button_of, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
-from bot.views import MoveButton, MoveSelect, TableButton, owns_panel
+from bot.views import (
+    Components,
+    TableButton,
+    move_button,
+    move_select,
+    option_payload,
+    owns_panel,
+)
 from engine.colorstack.state import ColorStackState
 from host.refusals import Refusal, Why
 from pictures.colorstack import BoardPicture
@@ -41,49 +49,54 @@ STALE = (
 PICTURE = "board.png"  # the panel's picture of the board with a piece selected
 
 
-def _item(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
-    item: TableButton
+def _item(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:
     if choice.move is not None:
-        item = MoveButton(live.id, live.version, move_code(choice.move), choice.label)
-        button = item.item
-        assert isinstance(button, discord.ui.Button)
-        button.style = STYLES[choice.style]
-        button.emoji = choice.emoji
-    else:
-        item = PanelStep(live.id, live.version, choice.path or "", choice)
-    item.item.row = row
-    return item
+        code = move_code(choice.move)
+        style = STYLES[choice.style]
+        return move_button(
+            live.id, live.version, code, choice.label, emoji=choice.emoji, style=style
+        )
+    return payload_of(choice, f"colorstack:{live.id}:{live.version}:s:{choice.path or ''}")
 
 
-def _view(live: LiveTable[DiscordGame], step: Node) -> discord.ui.View:
+def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
     """Menus first (a row each), then the button rows, then Back."""
-    view = discord.ui.View(timeout=None)
+    items: list[tuple[int, dict[str, Any]]] = []
     row = 0
     for part, menu in enumerate(step.menus):
         options = [
-            discord.SelectOption(
-                label=cut(option.label, 100),
-                value=move_code(option.move),
-                description=cut(option.description, 100) if option.description else None,
+            option_payload(
+                cut(option.label, 100),
+                move_code(option.move),
+                cut(option.description, 100) if option.description else None,
             )
             for option in menu.options
         ]
-        select = MoveSelect(live.id, live.version, part, options, placeholder=menu.placeholder)
-        select.item.row = row
-        view.add_item(select)
+        items.append((row, move_select(live.id, live.version, part, options, menu.placeholder)))
         row += 1
     for choices in step.rows:
         for choice in choices:
-            view.add_item(_item(live, choice, row))
+            items.append((row, _item(live, choice)))
         row += 1
     if step.back is not None:
-        view.add_item(_item(live, Choice("Back", "secondary", "◀️", path=step.back), min(row, 4)))
-    return view
+        back = Choice("Back", "secondary", "◀️", path=step.back)
+        items.append((min(row, 4), _item(live, back)))
+    return Components(items)
 
 
 def build_panel(
     live: LiveTable[DiscordGame], seat: int, path: Path = ""
 ) -> tuple[Panel, int | None]:
+    """``seat``'s panel at step ``path`` and the square it shows selected
+    (:func:`_build_panel`), built once per version of the table
+    (:data:`~bot.games.base.PANELS`)."""
+    text, view, selected = PANELS.get(live, seat, path, partial(_build_panel, live, seat, path))
+    return Panel(text, view), selected
+
+
+def _build_panel(
+    live: LiveTable[DiscordGame], seat: int, path: Path = ""
+) -> tuple[str, Components, int | None]:
     """``seat``'s panel at step ``path`` and the square it shows selected (``None``: no
     picture). Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the
     table's lock (it reads the state)."""
@@ -96,7 +109,7 @@ def build_panel(
     if step is None:
         raise Refused(STALE)
     lines = [f"🎲 **Your pieces** · {seat_words(state, seat)}", *step.lines, step.question]
-    return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)), step.selected
+    return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step), step.selected
 
 
 def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:

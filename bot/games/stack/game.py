@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -28,7 +29,15 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton, TableParts, colour_of
+from bot.games.base import (
+    PANELS,
+    DiscordGame,
+    Host,
+    Panel,
+    PrivateButton,
+    TableParts,
+    colour_of,
+)
 from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note, panel_text
 from bot.games.stack.story import ScoringButton, game_chart_file, round_view, stats_chart_file
 from bot.games.stack.wording import discord_words
@@ -44,7 +53,15 @@ from bot.games.stack.words import (
 )
 from bot.story import theme_of
 from bot.text import cut, escape_name, fit_message, plural
-from bot.views import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, MoveButton, MoveSelect
+from bot.views import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Components,
+    move_button,
+    move_select,
+    option_payload,
+)
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import RoundEnded, TurnEnded
 from engine.stack.advice import Advice, Group, advise
@@ -97,14 +114,9 @@ def move_from_code(code: str) -> PlayerMove | None:
         return None
 
 
-def panel_view(
-    table_id: int, version: int, state: StackState, advice: list[Advice]
-) -> tuple[discord.ui.View, int]:
-    """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
-    takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
-    Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
-    as buttons, the other moves in menus of 25 (best first). Returns the view and how
-    many moves did not fit (those can still be typed)."""
+def panel_layout(advice: list[Advice]) -> tuple[list[list[Advice]], list[list[Advice]]]:
+    """Where **My turn**'s moves go: their rows of buttons and their menus (see
+    :func:`panel_view`)."""
     ordered = sorted(advice, key=lambda a: not a.suggested)  # stable: groups kept in order
     rows: list[list[Advice]] = []
     for group in Group:
@@ -127,11 +139,23 @@ def panel_view(
         ]
     else:
         selects = []
-    view = discord.ui.View(timeout=None)
+    return rows, selects
+
+
+def panel_view(
+    table_id: int, version: int, state: StackState, advice: list[Advice]
+) -> tuple[Components, int]:
+    """The **My turn** panel's buttons: a row per group of moves (captures, safe takes,
+    takes, rerolls; the suggestion first and green, marked ⭐). When they need more than
+    Discord's 5 rows of 5 buttons: the suggestion and the captures as buttons, the rerolls
+    as buttons, the other moves in menus of 25 (best first). Returns the view and how
+    many moves did not fit (those can still be typed)."""
+    rows, selects = panel_layout(advice)
+    items: list[tuple[int, dict[str, Any]]] = []
     shown = 0
     for row, moves in enumerate(rows[:MAX_ROWS]):
         for a in moves:
-            item = MoveButton(
+            button = move_button(
                 table_id,
                 version,
                 move_code(a.move),
@@ -139,27 +163,35 @@ def panel_view(
                 emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
                 suggested=a.suggested,
             )
-            item.item.row = row
-            view.add_item(item)
+            items.append((row, button))
             shown += 1
     row = min(len(rows), MAX_ROWS)
     for part, moves in enumerate(selects[: MAX_ROWS - row]):
         options = [
-            discord.SelectOption(
-                label=move_label(state, a),
-                value=move_code(a.move),
-                description=cut(move_note(a), 100),
-                emoji=SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
+            option_payload(
+                move_label(state, a),
+                move_code(a.move),
+                cut(move_note(a), 100),
+                SUGGESTED if a.suggested else GROUP_EMOJI[a.group],
             )
             for a in moves
         ]
-        select = MoveSelect(
+        select = move_select(
             table_id, version, part, options, placeholder="More moves (best first)…"
         )
-        select.item.row = row + part
-        view.add_item(select)
+        items.append((row + part, select))
         shown += len(options)
-    return view, len(advice) - shown
+    return Components(items), len(advice) - shown
+
+
+def _panel(table_id: int, version: int, state: StackState, seat: int) -> tuple[str, Components]:
+    """**My turn**'s text and buttons for ``seat``, the seat to move."""
+    advice = advise(state)
+    text = panel_text(state, seat, advice)
+    view, hidden = panel_view(table_id, version, state, advice)
+    if hidden:
+        text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
+    return text, view
 
 
 class StackOnDiscord(DiscordGame):
@@ -276,12 +308,9 @@ class StackOnDiscord(DiscordGame):
             current = state.current
             who = state.name(current) if current is not None else None
             raise Refusal(Why.NOT_YOUR_TURN, player=who, hint=False)
-        advice = advise(state)
-        text = panel_text(state, seat, advice)
-        view, hidden = panel_view(live.id, live.version, state, advice)
-        if hidden:
-            text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
-        return Panel(text, view)
+        return Panel(
+            *PANELS.get(live, seat, "", partial(_panel, live.id, live.version, state, seat))
+        )
 
     # ------------------------------------------------------------ records and stats
 

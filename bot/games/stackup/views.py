@@ -12,12 +12,13 @@ host, which checks the version and the move's legality.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import DiscordGame, Host, Panel, seat_mark
-from bot.games.buttons import button_of
+from bot.games.base import PANELS, DiscordGame, Host, Panel, seat_mark
+from bot.games.buttons import button_of, payload_of
 from bot.games.stackup.panel import (
     SQUARES,
     Choice,
@@ -30,7 +31,7 @@ from bot.games.stackup.panel import (
 from bot.games.steps import Path
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
-from bot.views import FOREIGN_PANEL, TableButton, foreign_panel, owns_panel
+from bot.views import FOREIGN_PANEL, Components, TableButton, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
 from host.refusals import Refusal, Why
@@ -138,30 +139,36 @@ def field_text(state: StackUpState, turns: Sequence[str] | None) -> str:
 # ------------------------------------------------------------------ the panel
 
 
-def _button(live: LiveTable[DiscordGame], choice: Choice, row: int) -> discord.ui.Item[Any]:
-    item: TableButton
+def _button(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:
+    """The payload of the :class:`HandMove` or :class:`HandStep` of ``choice``."""
     if choice.move is not None:
-        item = HandMove(live.id, live.version, move_code(choice.move), choice)
-    else:
-        item = HandStep(live.id, live.version, choice.path or "", choice)
-    item.item.row = row
-    return item
+        return payload_of(choice, f"stackup:{live.id}:{live.version}:m:{move_code(choice.move)}")
+    return payload_of(choice, f"stackup:{live.id}:{live.version}:s:{choice.path or ''}")
 
 
-def _view(live: LiveTable[DiscordGame], step: Node) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
+    items: list[tuple[int, dict[str, Any]]] = []
     rows = list(step.rows)
     for row, choices in enumerate(rows[:5]):
         for choice in choices[:5]:
-            view.add_item(_button(live, choice, row))
+            items.append((row, _button(live, choice)))
     if step.back is not None:
         back = Choice("Back", "secondary", "◀️", path=step.back)
         row = len(rows) if len(rows) < 5 else 4
-        view.add_item(_button(live, back, row))
-    return view
+        items.append((row, _button(live, back)))
+    return Components(items)
 
 
 def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Panel:
+    """``seat``'s private panel at step ``path`` (:func:`build_hand_panel`), built once
+    per version of the table (:data:`~bot.games.base.PANELS`)."""
+    text, view = PANELS.get(live, seat, path, partial(build_hand_panel, live, seat, path))
+    return Panel(text, view)
+
+
+def build_hand_panel(
+    live: LiveTable[DiscordGame], seat: int, path: Path = ""
+) -> tuple[str, Components | None]:
     """``seat``'s private panel at step ``path``: their hand sorted, the stack, and — when
     they are to act — the step's question and buttons; otherwise whom the table waits for.
     Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the table's lock
@@ -177,18 +184,18 @@ def hand_panel(live: LiveTable[DiscordGame], seat: int, path: Path = "") -> Pane
     current = state.current_player
     if state.is_over:
         lines.append("The game is over.")
-        return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT))
+        return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     if current != seat:
         if current is None:
             lines.append("⏳ The table is busy; press **My hand** again in a moment.")
         else:
             lines.append(f"⏳ Waiting for **{_name(state, current)}** to {asked(state)}.")
-        return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT))
+        return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     step = node(state.legal_moves(), path, state.players, state.drawn)
     if step is None:
         raise Refused(STALE)
     lines.append(step.question)
-    return Panel(fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step))
+    return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)
 
 
 class HandStep(
