@@ -286,36 +286,16 @@ def diamond(rows: int, start: int, n: int) -> int:
     return mask
 
 
-# (rows, start, n) -> every square some path of :func:`reach` passes
-_passed_cache: dict[tuple[int, int, int], int] = {}
-# (rows, start, n, the blocked squares among those) -> the open endpoints
-_ends_cache: dict[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = {}
-ENDS_CACHE_LIMIT = 1 << 17  # entries kept before the cache starts afresh
+# (endpoint, its bit, masks): :func:`reach` with each endpoint's bit ready
+ReachBits = tuple[tuple[int, int, tuple[int, ...]], ...]
+_bits_cache: dict[tuple[int, int, int], ReachBits] = {}
 
 
-def open_ends(rows: int, start: int, n: int, blocked: int) -> tuple[tuple[int, int], ...]:
-    """The endpoints of :func:`reach` (as ``(end, 1 << end)``, in its order) that some
-    path reaches passing no square of the mask ``blocked``; the endpoint itself may be
-    blocked (the caller decides whether the piece may stack there). Remembered by the
-    blocked squares the paths could pass, which a turn seldom changes for most pieces."""
-    spec = (rows, start, n)
-    passed = _passed_cache.get(spec)
-    if passed is None:
-        passed = 0
-        for _, masks in reach(rows, start, n):
-            for m in masks:
-                passed |= m
-        _passed_cache[spec] = passed
-    local = blocked & passed
-    key = (rows, start, n, local)
-    ends = _ends_cache.get(key)
-    if ends is None:
-        ends = tuple(
-            (end, 1 << end)
-            for end, masks in reach(rows, start, n)
-            if any(not m & local for m in masks)
-        )
-        if len(_ends_cache) >= ENDS_CACHE_LIMIT:
-            _ends_cache.clear()
-        _ends_cache[key] = ends
-    return ends
+def reach_bits(rows: int, start: int, n: int) -> ReachBits:
+    """:func:`reach` as ``(end, 1 << end, masks)``: move generation's inner loop."""
+    key = (rows, start, n)
+    known = _bits_cache.get(key)
+    if known is None:
+        known = tuple((end, 1 << end, masks) for end, masks in reach(rows, start, n))
+        _bits_cache[key] = known
+    return known

@@ -67,9 +67,9 @@ from engine.colorstack.board import (
     cards_problem,
     deal_cards,
     die_name,
-    open_ends,
     other_colours,
     reach,
+    reach_bits,
     rows_of,
     square_name,
     start_colours,
@@ -462,14 +462,17 @@ class ColorStackState:
             row = _MOVES[sq]
             mine = masks[sq]
             strong = STRONGER[n]
-            for end, bit in open_ends(rows, sq, n, blocked):
+            for end, bit, paths in reach_bits(rows, sq, n):
                 if blocked & bit:
                     if first or not occ & bit or not strong[cells[end][-1] & 7]:
                         continue  # black, the first-turn ban, or too weak
                     theirs = masks[end]
                     if mine & theirs and mine | theirs != ALL_COLOURS:
                         continue
-                append(row[end])
+                for m in paths:
+                    if not m & blocked:
+                        append(row[end])
+                        break
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._legal_key = key
