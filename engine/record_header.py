@@ -1,9 +1,25 @@
 """What a game record opens with, read the same way by every game that shares it: the
-record's ``players`` (the names in seat order)."""
+record's ``rules`` (an object of the game's settings) and ``players`` (the names in seat
+order)."""
 
 from __future__ import annotations
 
-from engine.errors import RecordError
+from collections.abc import Callable
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from engine.errors import RecordError, settings_from
+
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
+
+
+def read_rules(
+    raw: object, model: type[SettingsT], wrong: Callable[[ValidationError], str]
+) -> SettingsT:
+    """The record's ``rules`` as ``model``; :class:`RecordError` when they are not an
+    object, or with the sentence ``wrong`` makes of the model's validation error."""
+    return settings_from(raw, model, RecordError, 'The record\'s "rules" must be an object.', wrong)
 
 
 def read_players(raw: object, least: int, most: int) -> list[str]:

@@ -28,8 +28,6 @@ from engine.errors import RecordError, settings_from
 FORMAT = "colorstack-record/1"
 _REQUIRED = ("format", "players", "first", "colours", "cards", "dice", "turns")
 _KEYS = frozenset((*_REQUIRED, "rules", "info"))
-_SET = re.compile(r"set ([a-i][1-9]) ([0-9]+)")
-_MOVE = re.compile(r"([a-i][1-9])-([a-i][1-9])")
 
 
 def action_text(mv: PlayerMove) -> str:
@@ -89,6 +87,11 @@ def check(record: object) -> dict[str, Any]:
 
 def _is_int(value: object) -> bool:
     return type(value) is int
+
+
+# The two forms of an action besides ``resign`` (:func:`parse_action`).
+_SET = re.compile(r"set ([a-i][1-9]) ([0-9]+)")
+_MOVE = re.compile(r"([a-i][1-9])-([a-i][1-9])")
 
 
 def parse_action(text: str, rows: int, seat: int) -> PlayerMove | None:

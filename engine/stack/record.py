@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from engine.errors import IllegalMoveError, RecordError, settings_error, settings_from
+from engine.errors import IllegalMoveError, RecordError, settings_error
 from engine.game import Decision
-from engine.record_header import read_players
+from engine.record_header import read_players, read_rules
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, ROLLS, STACKS, RoundDice
 from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules
@@ -144,12 +144,8 @@ class _Replay:
         return state
 
     def _rules(self, raw: object) -> StackRules:
-        return settings_from(
-            raw,
-            StackRules,
-            RecordError,
-            'The record\'s "rules" must be an object.',
-            lambda err: f"The record's rules: {settings_error(err)}.",
+        return read_rules(
+            raw, StackRules, lambda err: f"The record's rules: {settings_error(err)}."
         )
 
     def _players(self, raw: object) -> tuple[str, ...]:

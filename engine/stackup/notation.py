@@ -36,18 +36,7 @@ from engine import errors
 from engine.echo import cut, echo, typed_move
 from engine.game import Decision
 from engine.names import NAME_KEYS, folded, or_words, unclear_name
-from engine.stackup import moves
-from engine.stackup.cards import (
-    COLOUR_NAMES,
-    CRASH,
-    FLIP,
-    FREEZE,
-    SNATCH,
-    SWITCH,
-    Card,
-    card_name,
-    read_card,
-)
+from engine.stackup import cards, moves
 from engine.stackup.describe import move_words
 from engine.stackup.state import DIRECTION, DRAWN, TURN, StackUpState
 
@@ -68,7 +57,7 @@ _SIMPLE: dict[str, moves.PlayerMove] = {
     "draw": moves.DRAW,
     "keep": moves.KEEP,
 }
-_SPECIAL_WORDS = {"flip": FLIP, "freeze": FREEZE, "crash": CRASH}
+_SPECIAL_WORDS = {"flip": cards.FLIP, "freeze": cards.FREEZE, "crash": cards.CRASH}
 _COLOURS = {
     "r": 0, "red": 0, "b": 1, "blue": 1, "y": 2, "yellow": 2, "g": 3, "green": 3,
 }  # fmt: skip
@@ -107,14 +96,14 @@ def parse_move(state: StackUpState, text: str, seat: int | None = None) -> moves
 def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
     """How a player types ``move`` (``R7 R8 R9 skip``, ``switch blue``, ``snatch bob 2``)."""
     if isinstance(move, moves.Play):
-        cards = move.cards
-        if cards and cards[0] >= FLIP:
-            return _special_notation(state, cards[0], move.colour, move.target, move.count)
-        text = " ".join(card_name(c) for c in cards)
+        played = move.cards
+        if played and played[0] >= cards.FLIP:
+            return _special_notation(state, played[0], move.colour, move.target, move.count)
+        text = " ".join(cards.card_name(c) for c in played)
         return f"{text} {move.bonus}" if move.bonus else text
     if isinstance(move, moves.PlayDrawn):
         card = state.drawn
-        if card is None or card < FLIP or card not in (SWITCH, SNATCH):
+        if card is None or card < cards.FLIP or card not in (cards.SWITCH, cards.SNATCH):
             return "play"
         return "play " + _special_notation(state, card, move.colour, move.target, move.count)
     if isinstance(move, moves.Direction):
@@ -132,15 +121,15 @@ def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
 
 
 def _special_notation(
-    state: StackUpState, card: Card, colour: int | None, target: int | None, count: int | None
+    state: StackUpState, card: cards.Card, colour: int | None, target: int | None, count: int | None
 ) -> str:
-    if card == SWITCH:
-        return "switch" + (f" {COLOUR_NAMES[colour].lower()}" if colour is not None else "")
-    if card == SNATCH:
+    if card == cards.SWITCH:
+        return "switch" + (f" {cards.COLOUR_NAMES[colour].lower()}" if colour is not None else "")
+    if card == cards.SNATCH:
         if target is None:
             return "snatch"
         return f"snatch {_name_notation(state.players, target, count)}"
-    return card_name(card).lower()
+    return cards.card_name(card).lower()
 
 
 # ------------------------------------------------------------------------ reading
@@ -169,11 +158,11 @@ def _read(state: StackUpState, p: int, typed: str) -> moves.PlayerMove:
         return _read(state, p, rest)
     if word == "switch":
         colour = _colour(rest) if rest else None
-        if drawn == SWITCH:
+        if drawn == cards.SWITCH:
             return moves.PlayDrawn(colour=colour)
-        return _choose_colour(state, p, moves.Play((SWITCH,), colour=colour))
+        return _choose_colour(state, p, moves.Play((cards.SWITCH,), colour=colour))
     if word == "snatch":
-        return _snatch(state, p, rest, drawn=drawn == SNATCH)
+        return _snatch(state, p, rest, drawn=drawn == cards.SNATCH)
     if word in _SPECIAL_WORDS and not rest:
         card = _SPECIAL_WORDS[word]
         if drawn == card:
@@ -186,19 +175,19 @@ def _drawn(state: StackUpState, p: int, rest: str) -> moves.PlayerMove:
     """``play`` / ``play red`` / ``play switch red`` / ``play snatch bob 1`` for a drawn card."""
     card = state.drawn
     if not rest:
-        if card == SWITCH:
+        if card == cards.SWITCH:
             return _choose_colour(state, p, moves.PlayDrawn())
-        if card == SNATCH:
+        if card == cards.SNATCH:
             return _snatch(state, p, "", drawn=True)
         return moves.PlayDrawn()
     word, _, more = rest.partition(" ")
     more = more.strip()
-    if card == SWITCH:
+    if card == cards.SWITCH:
         colour_text = more if word.lower() == "switch" else rest
         return _choose_colour(
             state, p, moves.PlayDrawn(colour=_colour(colour_text) if colour_text else None)
         )
-    if card == SNATCH:
+    if card == cards.SNATCH:
         return _snatch(state, p, more if word.lower() == "snatch" else rest, drawn=True)
     move = _read(state, p, rest)
     if isinstance(move, moves.PlayDrawn):
@@ -212,9 +201,9 @@ def _cards(state: StackUpState, p: int, typed: str) -> moves.PlayerMove:
     bonus: str | None = None
     if len(tokens) > 1 and tokens[-1].lower() in _BONUS_WORDS:
         bonus = tokens.pop().lower()
-    cards: list[Card] = []
+    named: list[cards.Card] = []
     for index, token in enumerate(tokens):
-        card = read_card(token)
+        card = cards.read_card(token)
         if card is None:
             opener = tokens[0].lower()
             if index == 1 and opener in _SPECIAL_WORDS:
@@ -222,16 +211,16 @@ def _cards(state: StackUpState, p: int, typed: str) -> moves.PlayerMove:
                     f"`{opener}` takes nothing after it.", errors.InvalidReason.NOT_A_MOVE
                 )
             raise _not_a_card(token, first=index == 0)
-        cards.append(card)
-    if state.phase == DRAWN and len(cards) == 1 and cards[0] == state.drawn and bonus is None:
-        if cards[0] in (SWITCH, SNATCH):
+        named.append(card)
+    if state.phase == DRAWN and len(named) == 1 and named[0] == state.drawn and bonus is None:
+        if named[0] in (cards.SWITCH, cards.SNATCH):
             return _drawn(state, p, "")
         return moves.PlayDrawn()
-    if len(cards) == 1 and cards[0] == SWITCH:
-        return _choose_colour(state, p, moves.Play((SWITCH,)))
-    if len(cards) == 1 and cards[0] == SNATCH:
+    if len(named) == 1 and named[0] == cards.SWITCH:
+        return _choose_colour(state, p, moves.Play((cards.SWITCH,)))
+    if len(named) == 1 and named[0] == cards.SNATCH:
         return _snatch(state, p, "", drawn=False)
-    move = moves.Play(tuple(cards), bonus)
+    move = moves.Play(tuple(named), bonus)
     if bonus is None and state.phase != DRAWN:
         with_bonus = [moves.Play(move.cards, b) for b in ("pass", "skip")]
         legal = [m for m in with_bonus if state.is_legal(m)]
@@ -293,7 +282,7 @@ def _choose_colour(
     if move.colour is not None:
         return move
     if isinstance(move, moves.Play):
-        options: list[moves.PlayerMove] = [m for m in state.plays(p) if m.cards == (SWITCH,)]
+        options: list[moves.PlayerMove] = [m for m in state.plays(p) if m.cards == (cards.SWITCH,)]
     else:
         options = list(state.drawn_plays())
     if options:
@@ -359,20 +348,20 @@ def _name_notation(players: tuple[str, ...], target: int, count: int | None) -> 
 
 def _bare_snatch(drawn: bool) -> moves.Play | moves.PlayDrawn:
     """A Snatch naming nobody yet (the drawn one, or one from hand)."""
-    return moves.PlayDrawn() if drawn else moves.Play((SNATCH,))
+    return moves.PlayDrawn() if drawn else moves.Play((cards.SNATCH,))
 
 
 def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> moves.PlayerMove:
     def make(target: int, count: int | None) -> moves.Play | moves.PlayDrawn:
         if drawn:
             return moves.PlayDrawn(target=target, count=count)
-        return moves.Play((SNATCH,), target=target, count=count)
+        return moves.Play((cards.SNATCH,), target=target, count=count)
 
     if not rest:
         options: list[moves.PlayerMove] = (
             list(state.drawn_plays())
             if drawn
-            else [m for m in state.plays(p) if m.cards == (SNATCH,)]
+            else [m for m in state.plays(p) if m.cards == (cards.SNATCH,)]
         )
         if options:
             raise _ambiguous(state, options, "Snatch from whom, and how many")

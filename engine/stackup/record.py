@@ -16,8 +16,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from engine.errors import IllegalReason, RecordError, settings_from
-from engine.record_header import read_players
+from engine.errors import IllegalReason, RecordError
+from engine.record_header import read_players, read_rules
 from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_LETTERS,
@@ -234,11 +234,9 @@ class _Replay:
     # ------------------------------------------------------------- outside the turns
 
     def _settings(self, raw: object) -> StackUpSettings:
-        return settings_from(
+        return read_rules(
             raw,
             StackUpSettings,
-            RecordError,
-            'The record\'s "rules" must be an object.',
             lambda err: f"The record's rules are wrong: {settings_error(err)}.",
         )
 

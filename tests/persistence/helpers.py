@@ -13,6 +13,7 @@ from sqlalchemy import Connection, func, select, text
 from engine.game import Decision
 from engine.stack.ai import RandomPlayer
 from engine.stack.moves import Move
+from engine.stack.record import export_record
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence import Store
@@ -57,17 +58,19 @@ def next_step(state: StackState, rng: random.Random) -> list[Move]:
 
 
 def placed_counts(state: StackState) -> list[list[int]]:
-    """Per seat, the dice it placed on a pile in the state's history, per face:
-    ``counts[seat][face - 1]``. A stack places the die's face; a reroll places the rolled
-    face when the die went onto a pile (not when it came back unstacked)."""
-    assert state.has_full_history
-    counts = [[0] * 6 for _ in range(len(state.players))]
-    for rnd in state.history:
+    """Per seat, the dice it placed on a pile in the game, per face:
+    ``counts[seat][face - 1]``, read from the game's record (an oracle apart from the
+    storage's own count): a stack places the die's face; a reroll places the rolled face
+    when the record names a pile for it (not when the die came back unstacked)."""
+    record = export_record(state)
+    seat_of = {name: seat for seat, name in enumerate(record["players"])}
+    counts = [[0] * 6 for _ in record["players"]]
+    for rnd in record["rounds"]:
         for turn in rnd["turns"]:
-            if turn[0] == "stack":
-                counts[turn[1]][turn[2] - 1] += 1
-            elif turn[4] is not None:  # ("reroll", seat, face, rolled, owner, height)
-                counts[turn[1]][turn[3] - 1] += 1
+            if "stack" in turn:
+                counts[seat_of[turn["player"]]][turn["stack"] - 1] += 1
+            elif "on" in turn:
+                counts[seat_of[turn["player"]]][turn["rolled"] - 1] += 1
     return counts
 
 
