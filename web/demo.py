@@ -33,9 +33,9 @@ from host.service import TableService
 from host.thinking import Thinker
 from persistence import Store
 from terminal.hosting import TERMINAL, TerminalHostedGame
-from web.guard import SESSION_COOKIE, Sessions, origin_allowed
+from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
 from web.hub import Hub
-from web.server import make_app
+from web.server import RATE, make_app
 
 log = logging.getLogger(__name__)
 GUILD = 1
@@ -201,18 +201,24 @@ PLAY_FORMS = "".join(
 )
 
 
-def demo_app(demo: Demo, service: TableService[TerminalHostedGame]) -> web.Application:
-    """The pages of ``demo``, and a table of the visitor's own against the AI."""
+def demo_app(
+    demo: Demo, service: TableService[TerminalHostedGame], rate: RateLimit | None = None
+) -> web.Application:
+    """The pages of ``demo``, and a table of the visitor's own against the AI (``rate``:
+    each address's, for new tables as for frames)."""
     app = make_app(
         service,
         demo.hub,
         sessions=demo.sessions,
+        rate=rate,
         index_extra=f'<h2>Play yourself</h2><div class="play">{PLAY_FORMS}</div>',
     )
 
     async def play(request: web.Request) -> web.Response:
         if not origin_allowed(request.headers.get("Origin"), request.host):
             raise web.HTTPForbidden(text="Not from this site.")
+        if not request.app[RATE].allow(("play", request.remote)):
+            raise web.HTTPTooManyRequests(text="Too many new games: wait a moment.")
         name = request.match_info["game"]
         if name not in PLAYERS:
             raise web.HTTPNotFound(text="There is no such game.")

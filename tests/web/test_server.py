@@ -436,7 +436,8 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
 
     demo = Demo(seed=3)
     service = await demo.start(play=False)
-    client: TestClient[Any, Any] = TestClient(TestServer(demo_app(demo, service)))
+    app = demo_app(demo, service, RateLimit(rate=0.0, burst=4.0))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
     await client.start_server()
     origin = f"http://{client.host}:{client.port}"
     try:
@@ -458,6 +459,14 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
         seat = next(s.position for s in live.info.seats if not s.is_ai)
         assert you["seat"] == seat
         assert you["hand"] == card_names(live.state.hand(seat))  # type: ignore[union-attr]
+        for _ in range(5):  # an address asking for table after table is told to wait
+            answer = await client.post(
+                "/demo/play/stack", headers={"Origin": origin}, allow_redirects=False
+            )
+            if answer.status == 429:
+                break
+        assert answer.status == 429
+        assert len(demo.visitors) <= 20
     finally:
         await client.close()
         await demo.close()
