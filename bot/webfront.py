@@ -1,0 +1,71 @@
+"""The bot's tables in the browser: the web front end (:mod:`web`) served by the bot
+process itself, on ``WEB_PORT``, over the same host (:class:`~host.service.TableService`)
+the Discord adapter uses — a move made in chat is pushed to the pages, a move made in a
+page is on the table the chat shows — and, with ``DISCORD_CLIENT_ID`` and
+``DISCORD_CLIENT_SECRET``, the Discord Activity (:mod:`web.activity`).
+
+Its own port, not the health endpoint's: the pages are public (an operator exposes them
+over HTTPS through their proxy, as the Activity requires), the health endpoint is for
+whoever watches the process and usually stays inside.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from web.activity import DiscordOAuth, add_activity
+from web.hub import Hub
+from web.server import make_app
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
+    """The pages of ``tables``' host, and the hub that tells them of every commit: the
+    host's turn clock from now on, which tells the Discord side's (``tables``) after."""
+    service = tables.service
+    hub = Hub(then=service.clock)
+    service.clock = hub
+    origins = [o.strip() for o in settings.web_origins.split(",") if o.strip()]
+    # a move made in a page owes the chat what a move made there does (its announcements,
+    # the table message's edit)
+    app = make_app(service, hub, origins=origins, committed=tables.committed)
+    secret = settings.discord_client_secret
+    if settings.discord_client_id is not None and secret is not None:
+        oauth = DiscordOAuth(
+            settings.discord_client_id, secret.get_secret_value(), settings.discord_api_base
+        )
+        add_activity(app, oauth)
+    return app, hub
+
+
+class WebFront:
+    """The web pages of a bot process, served while it runs (with ``WEB_PORT`` set)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.hub: Hub | None = None
+        self.app: web.Application | None = None
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, tables: Tables) -> None:
+        if self._runner is not None or self.settings.web_port is None:
+            return
+        self.app, self.hub = web_app(tables, self.settings)
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        host, port = self.settings.web_host, self.settings.web_port
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("web: serving the tables' pages on http://%s:%d/", host, port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

@@ -1,0 +1,251 @@
+"""The bot serves its tables' web pages over the host its Discord side uses (a move made
+in chat is pushed to a page, a move made in a page is on the table chat shows), and the
+Discord Activity identifies its user through OAuth2 against a stand-in of Discord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import pytest
+from aiohttp import WSMsgType, web
+from aiohttp.test_utils import TestClient, TestServer
+from pydantic import SecretStr
+
+from bot.config import Settings
+from bot.games.stack.game import move_code
+from bot.webfront import WebFront, web_app
+from tests.bot.conftest import World, buttons_of, table_message, table_text_of
+from web.guard import SESSION_COOKIE
+
+CLIENT_ID = 1234567890
+SECRET = "the-apps-own-secret-never-to-be-sent"
+TOKEN = "a-users-access-token"
+
+
+@dataclass
+class StandIn:
+    """Discord's token and users/@me endpoints, on loopback: a code per user."""
+
+    users: dict[str, dict[str, Any]]  # by code
+    asked: list[dict[str, str]]
+
+    def app(self) -> web.Application:
+        tokens: dict[str, dict[str, Any]] = {}
+
+        async def token(request: web.Request) -> web.Response:
+            form = dict(await request.post())
+            self.asked.append({k: str(v) for k, v in form.items()})
+            user = self.users.get(str(form.get("code")))
+            if (
+                form.get("client_id") != str(CLIENT_ID)
+                or form.get("client_secret") != SECRET
+                or form.get("grant_type") != "authorization_code"
+                or user is None
+            ):
+                return web.json_response({"error": "invalid_grant"}, status=400)
+            issued = f"{TOKEN}-{user['id']}"
+            tokens[issued] = user
+            return web.json_response({"access_token": issued, "token_type": "Bearer"})
+
+        async def me(request: web.Request) -> web.Response:
+            bearer = request.headers.get("Authorization", "").removeprefix("Bearer ")
+            user = tokens.get(bearer)
+            if user is None:
+                return web.json_response({"message": "401: Unauthorized"}, status=401)
+            return web.json_response(user)
+
+        app = web.Application()
+        app.router.add_post("/oauth2/token", token)
+        app.router.add_get("/users/@me", me)
+        return app
+
+
+@dataclass
+class Pages:
+    client: TestClient[Any, Any]
+    origin: str
+    standin: StandIn
+
+    def socket(self, table_id: int, token: str | None = None) -> Any:
+        headers = {"Origin": self.origin}
+        if token:
+            headers["Cookie"] = f"{SESSION_COOKIE}={token}"
+        return self.client.ws_connect(f"/tables/{table_id}/ws", headers=headers)
+
+    async def identify(self, code: str, channel: int | None, origin: str | None = None) -> Any:
+        body = {"code": code, "channel_id": str(channel) if channel else None}
+        return await self.client.post(
+            "/activity/session",
+            data=orjson.dumps(body),
+            headers={"Origin": origin or self.origin, "Content-Type": "application/json"},
+        )
+
+
+@pytest.fixture
+async def pages(world: World) -> AsyncIterator[Pages]:
+    users = {
+        f"code-{m.name}": {"id": str(m.id), "username": m.name, "global_name": m.name.title()}
+        for m in (world.alice, world.bob, world.carol)
+    }
+    standin = StandIn(users, [])
+    discord_side: TestClient[Any, Any] = TestClient(TestServer(standin.app()))
+    await discord_side.start_server()
+    settings = Settings(
+        discord_token=None,
+        discord_client_id=CLIENT_ID,
+        discord_client_secret=SecretStr(SECRET),
+        discord_api_base=str(discord_side.make_url("")).rstrip("/"),
+    )
+    app, _hub = web_app(world.bot.tables, settings)
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    yield Pages(client, f"http://{client.host}:{client.port}", standin)
+    await client.close()
+    await discord_side.close()
+
+
+async def started_table(world: World) -> Any:
+    """A Stack table in the world's channel: alice and bob seated, started."""
+    lobby = (await world.alice.slash(world.channel, "table new", target=30, dice=3)).response
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    return world.bot.tables.service.by_channel[world.channel.id]
+
+
+def mover_of(world: World, live: Any) -> Any:
+    user = live.user_at(live.state.current)
+    return world.alice if user == world.alice.id else world.bob
+
+
+async def frame(ws: Any) -> dict[str, Any]:
+    message = await ws.receive(timeout=30)
+    assert message.type is WSMsgType.TEXT, message
+    found: dict[str, Any] = orjson.loads(message.data)
+    return found
+
+
+async def table_frame(ws: Any, version: int) -> dict[str, Any]:
+    while True:
+        found = await frame(ws)
+        if found["type"] == "table" and found["version"] >= version:
+            return found
+
+
+async def session_of(pages: Pages, world: World, member: Any) -> str:
+    answer = await pages.identify(f"code-{member.name}", world.channel.id)
+    assert answer.status == 200, await answer.text()
+    return answer.cookies[SESSION_COOKIE].value
+
+
+async def test_a_move_made_in_chat_is_pushed_to_a_watching_page(world: World, pages: Pages) -> None:
+    live = await started_table(world)
+    async with pages.socket(live.id) as ws:
+        first = await table_frame(ws, live.version)
+        mover = mover_of(world, live)
+        move = live.state.legal_moves()[0]
+        panel = await mover.click(table_message(world, live.id), label="My turn")
+        code = move_code(move)
+        button = next(
+            c for c in buttons_of(panel.response) if c.get("custom_id", "").endswith(":" + code)
+        )
+        await mover.click(panel.response, custom_id=button["custom_id"])
+        pushed = await table_frame(ws, first["version"] + 1)
+    assert pushed["version"] == live.version > first["version"]
+
+
+async def test_a_move_made_in_the_page_is_on_the_table_chat_shows(
+    world: World, pages: Pages
+) -> None:
+    live = await started_table(world)
+    mover = mover_of(world, live)
+    before_text = table_text_of(table_message(world, live.id))
+    version = live.version
+    async with pages.socket(live.id, await session_of(pages, world, mover)) as ws:
+        mine = await table_frame(ws, version)
+        choice = mine["you"]["choices"][0]
+        await ws.send_str(
+            orjson.dumps({"type": "move", "move": choice["move"], "version": version}).decode()
+        )
+        answers = [await frame(ws), await frame(ws)]
+    assert sorted(a["type"] for a in answers) == ["moved", "table"], answers
+    assert world.bot.tables.service.by_channel[world.channel.id].version > version
+    await world.env.advance_time(2)  # the message is edited from a task of its own
+    assert table_text_of(table_message(world, live.id)) != before_text
+
+
+async def test_the_activity_identifies_its_user_through_discords_oauth2(
+    world: World, pages: Pages
+) -> None:
+    live = await started_table(world)
+    answer = await pages.identify("code-alice", world.channel.id)
+    assert answer.status == 200
+    text = await answer.text()
+    assert orjson.loads(text) == {
+        "type": "identified",
+        "user": {"id": str(world.alice.id), "name": "Alice"},
+        "table": live.id,
+    }
+    assert pages.standin.asked == [
+        {
+            "client_id": str(CLIENT_ID),
+            "client_secret": SECRET,
+            "grant_type": "authorization_code",
+            "code": "code-alice",
+        }
+    ]
+    cookie = answer.cookies[SESSION_COOKIE]
+    assert cookie["secure"] and cookie["httponly"] and cookie["samesite"] == "None"
+    page = await pages.client.get("/activity")
+    for shown in (text, str(answer.headers), await page.text(), str(page.headers)):
+        assert SECRET not in shown and TOKEN not in shown
+    assert str(CLIENT_ID) in await page.text()
+
+
+async def test_a_code_discord_does_not_know_identifies_nobody(world: World, pages: Pages) -> None:
+    answer = await pages.identify("code-mallory", world.channel.id)
+    assert answer.status == 401
+    assert await answer.json() == {"type": "error", "code": "not_identified"}
+    assert SESSION_COOKIE not in answer.cookies
+    assert SECRET not in await answer.text()
+
+
+async def test_the_activity_session_is_asked_from_the_pages_own_origin_or_discords(
+    world: World, pages: Pages
+) -> None:
+    refused = await pages.identify("code-alice", None, origin="https://evil.example")
+    assert refused.status == 403 and pages.standin.asked == []
+    proxied = await pages.identify(
+        "code-alice", None, origin=f"https://{CLIENT_ID}.discordsays.com"
+    )
+    assert proxied.status == 200
+    assert (await proxied.json())["table"] is None  # no table in that channel
+
+
+async def test_a_user_not_seated_is_refused_typed_and_nothing_changes(
+    world: World, pages: Pages
+) -> None:
+    live = await started_table(world)
+    version, state = live.version, live.state.to_dict()
+    async with pages.socket(live.id, await session_of(pages, world, world.carol)) as ws:
+        seen = await table_frame(ws, version)
+        assert "you" not in seen
+        legal = live.game.game.encode_move(live.state.legal_moves()[0])
+        await ws.send_str(
+            orjson.dumps({"type": "move", "move": legal, "version": version}).decode()
+        )
+        answer = await frame(ws)
+    assert answer["type"] == "refused", answer
+    assert live.version == version and live.state.to_dict() == state
+
+
+async def test_the_bot_serves_its_pages_on_web_port_while_it_runs(world: World) -> None:
+    front = world.bot.health.web
+    assert isinstance(front, WebFront)
+    assert front.app is None  # no WEB_PORT in the tests' settings: nothing served
+    settings = Settings(discord_token=None, web_port=1)
+    assert settings.web_port == 1 and settings.web_host == "127.0.0.1"
+    with pytest.raises(ValueError, match="WEB_PORT must be a port number"):
+        Settings(discord_token=None, web_port=70000)
