@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import discord
 from aiohttp import web
 
-from web.activity import DiscordOAuth, add_activity
+from web.activity import OAUTH, DiscordOAuth, add_activity
 from web.hub import Hub
 from web.server import make_app
 
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
     from bot.tables import Tables
 
 log = logging.getLogger(__name__)
+NOT_SET_UP = (
+    "The Activity is not set up on this bot: its operator sets WEB_PORT, DISCORD_CLIENT_ID "
+    "and DISCORD_CLIENT_SECRET, and the Activity's URL mapping (see the README)."
+)
+NOT_LAUNCHED = "Discord could not launch the Activity here: try again in a moment."
 
 
 def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
@@ -69,3 +75,20 @@ class WebFront:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+async def launch_activity(interaction: discord.Interaction, front: WebFront | None) -> None:
+    """``/table activity``: Discord launches the app's Activity in the channel (its page
+    then opens on the channel's table); said why not when the bot does not serve it."""
+    if front is None or front.app is None or OAUTH not in front.app:
+        await interaction.response.send_message(
+            NOT_SET_UP, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+        return
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as err:  # Activities not enabled for the app, or Discord
+        log.warning("/table activity: Discord refused to launch it (%s)", err.status)
+        await interaction.response.send_message(
+            NOT_LAUNCHED, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )

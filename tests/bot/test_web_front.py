@@ -4,10 +4,12 @@ Discord Activity identifies its user through OAuth2 against a stand-in of Discor
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import discord
 import orjson
 import pytest
 from aiohttp import WSMsgType, web
@@ -16,7 +18,7 @@ from pydantic import SecretStr
 
 from bot.config import Settings
 from bot.games.stack.game import move_code
-from bot.webfront import WebFront, web_app
+from bot.webfront import NOT_LAUNCHED, NOT_SET_UP, WebFront, web_app
 from tests.bot.conftest import World, buttons_of, table_message, table_text_of
 from web.guard import SESSION_COOKIE
 
@@ -172,7 +174,12 @@ async def test_a_move_made_in_the_page_is_on_the_table_chat_shows(
         answers = [await frame(ws), await frame(ws)]
     assert sorted(a["type"] for a in answers) == ["moved", "table"], answers
     assert world.bot.tables.service.by_channel[world.channel.id].version > version
-    await world.env.advance_time(2)  # the message is edited from a task of its own
+    # the message is edited from a task of its own (its picture drawn on a thread): wait
+    # for it, a generous while on a loaded machine
+    for _ in range(600):
+        if table_text_of(table_message(world, live.id)) != before_text:
+            break
+        await asyncio.sleep(0.05)
     assert table_text_of(table_message(world, live.id)) != before_text
 
 
@@ -249,3 +256,53 @@ async def test_the_bot_serves_its_pages_on_web_port_while_it_runs(world: World) 
     assert settings.web_port == 1 and settings.web_host == "127.0.0.1"
     with pytest.raises(ValueError, match="WEB_PORT must be a port number"):
         Settings(discord_token=None, web_port=70000)
+
+
+async def test_the_activity_page_loads_the_vendored_sdk_and_names_only_the_client_id(
+    world: World, pages: Pages
+) -> None:
+    page = await pages.client.get("/activity")
+    text = await page.text()
+    assert page.status == 200 and '<script type="module" src="/static/activity.js">' in text
+    assert f'data-client="{CLIENT_ID}"' in text
+    module = await pages.client.get("/static/activity.js")
+    assert 'from "./vendor/discord-sdk.js"' in await module.text()
+    sdk = await pages.client.get("/static/vendor/discord-sdk.js")
+    assert sdk.status == 200 and "DiscordSDK" in await sdk.text()
+
+
+async def test_without_the_apps_client_id_and_secret_there_is_no_activity(world: World) -> None:
+    app, _hub = web_app(world.bot.tables, Settings(discord_token=None))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    try:
+        assert (await client.get("/activity")).status == 404
+        assert (await client.get("/")).status == 200
+    finally:
+        await client.close()
+
+
+async def test_table_activity_says_when_the_bot_does_not_serve_the_activity(world: World) -> None:
+    answer = await world.alice.slash(world.channel, "table activity")
+    assert answer.ephemeral and answer.response.content == NOT_SET_UP
+
+
+async def test_table_activity_asks_discord_to_launch_it(
+    world: World, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """simcord knows no LAUNCH_ACTIVITY callback (type 12) and refuses it, as Discord does
+    for an app whose Activities are not enabled: the bot asked for it, and says it failed."""
+    front = world.bot.health.web
+    assert front is not None
+    front.app = pages.client.app  # the bot serves the Activity (a test server's port)
+    asked: list[int] = []
+    launch = discord.InteractionResponse.launch_activity
+
+    async def spied(self: discord.InteractionResponse[Any]) -> Any:
+        asked.append(self._parent.id)
+        return await launch(self)
+
+    monkeypatch.setattr(discord.InteractionResponse, "launch_activity", spied)
+    answer = await world.alice.slash(world.channel, "table activity")
+    assert len(asked) == 1
+    assert answer.ephemeral and answer.response.content == NOT_LAUNCHED

@@ -382,9 +382,15 @@ def test_the_pages_modules_are_package_data() -> None:
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]
-    shipped = {p.name for p in STATIC.iterdir()}
-    assert shipped == {p.name for pattern in data["web"] for p in (root / "web").glob(pattern)}
+    shipped = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()}
+    packaged = {
+        p.relative_to(STATIC).as_posix()
+        for pattern in data["web"]
+        for p in (root / "web").glob(pattern)
+    }
+    assert shipped == packaged
     assert {"table.js", "replay.js", "boards.js", "common.js", "style.css"} <= shipped
+    assert {"activity.js", "vendor/discord-sdk.js", "vendor/LICENSES.md"} <= shipped
 
 
 async def test_a_seated_player_is_sent_their_moves_on_their_turn_and_plays_one_by_its_code(
