@@ -5,21 +5,25 @@ Discord Activity identifies its user through OAuth2 against a stand-in of Discor
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import orjson
 import pytest
-from aiohttp import WSMsgType, web
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from pydantic import SecretStr
 
 from bot.config import Settings
 from bot.games.stack.game import move_code
+from bot.health import Health
 from bot.webfront import NOT_LAUNCHED, NOT_SET_UP, WebFront, web_app
 from tests.bot.conftest import World, buttons_of, table_message, table_text_of
+from tests.web.test_server import frame, table_frame
 from web.guard import SESSION_COOKIE
 
 CLIENT_ID = 1234567890
@@ -120,20 +124,6 @@ async def started_table(world: World) -> Any:
 def mover_of(world: World, live: Any) -> Any:
     user = live.user_at(live.state.current)
     return world.alice if user == world.alice.id else world.bob
-
-
-async def frame(ws: Any) -> dict[str, Any]:
-    message = await ws.receive(timeout=30)
-    assert message.type is WSMsgType.TEXT, message
-    found: dict[str, Any] = orjson.loads(message.data)
-    return found
-
-
-async def table_frame(ws: Any, version: int) -> dict[str, Any]:
-    while True:
-        found = await frame(ws)
-        if found["type"] == "table" and found["version"] >= version:
-            return found
 
 
 async def session_of(pages: Pages, world: World, member: Any) -> str:
@@ -252,10 +242,33 @@ async def test_the_bot_serves_its_pages_on_web_port_while_it_runs(world: World) 
     front = world.bot.health.web
     assert isinstance(front, WebFront)
     assert front.app is None  # no WEB_PORT in the tests' settings: nothing served
-    settings = Settings(discord_token=None, web_port=1)
-    assert settings.web_port == 1 and settings.web_host == "127.0.0.1"
     with pytest.raises(ValueError, match="WEB_PORT must be a port number"):
         Settings(discord_token=None, web_port=70000)
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    @dataclass
+    class Process:  # what the health report reads of a bot, with WEB_PORT set
+        settings: Settings
+        _tables: Any
+        latency: float = 0.05
+
+    live = await started_table(world)
+    health = Health(Process(Settings(discord_token=None, web_port=port), world.bot.tables), None)
+    await health.start()
+    try:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"http://127.0.0.1:{port}/") as page,
+        ):
+            assert page.status == 200
+            assert f'href="/tables/{live.id}"' in await page.text()
+    finally:
+        await health.stop()
+    with pytest.raises(aiohttp.ClientConnectionError):  # stopped with the process
+        async with aiohttp.ClientSession() as http:
+            await http.get(f"http://127.0.0.1:{port}/")
 
 
 async def test_the_activity_page_loads_the_vendored_sdk_and_names_only_the_client_id(
