@@ -85,12 +85,15 @@ class DiscordOAuth:
 
 
 OAUTH: web.AppKey[DiscordOAuth] = web.AppKey("oauth", DiscordOAuth)
+MOCK: web.AppKey[bool] = web.AppKey("mock", bool)
 
 
-def add_activity(app: web.Application, oauth: DiscordOAuth) -> None:
+def add_activity(app: web.Application, oauth: DiscordOAuth, *, mock: bool = False) -> None:
     """Serve the Activity on ``app`` (made by :func:`web.server.make_app`); its socket
-    accepts the Activity's origin (Discord's proxy) from now on."""
+    accepts the Activity's origin (Discord's proxy) from now on. ``mock``: the page uses
+    the SDK's mock (outside Discord: the browser tests; its channel from ``?channel=``)."""
     app[OAUTH] = oauth
+    app[MOCK] = mock
     app[ORIGINS] = app[ORIGINS] | {oauth.activity_origin}
     app.router.add_get("/activity", activity_page)
     app.router.add_post("/activity/session", activity_session)
@@ -106,8 +109,9 @@ def _typed(code: str, status: int = 400) -> web.Response:
 
 async def activity_page(request: web.Request) -> web.Response:
     client = request.app[OAUTH].client_id
+    mock = ' data-mock="1"' if request.app[MOCK] else ""
     body = (
-        f'<main id="table" class="table" data-client="{html.escape(str(client))}">'
+        f'<main id="table" class="table" data-client="{html.escape(str(client))}"{mock}>'
         "<h1>stackbot</h1>"
         '<p class="status" id="status" aria-live="polite">Connecting to Discord…</p></main>'
     )
