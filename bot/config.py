@@ -3,7 +3,7 @@ it is never logged or echoed."""
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -12,7 +12,10 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 class Settings(BaseSettings):
     """``DISCORD_TOKEN``, ``DATABASE_URL``, ``DEV_GUILD_ID``, ``LOG_LEVEL``; for several
     processes (``stackbot run --shards``) ``REDIS_URL``, ``NODE_NAME`` and
-    ``CLUSTER_PREFIX``; ``HEALTH_PORT`` for the health endpoint."""
+    ``CLUSTER_PREFIX``; ``HEALTH_PORT`` for the health endpoint; ``WEB_PORT`` (and
+    ``WEB_HOST``, ``WEB_ORIGINS``) for the tables' web pages, and for the Discord Activity
+    ``DISCORD_CLIENT_ID``, ``DISCORD_CLIENT_SECRET`` (a secret: never logged nor sent to a
+    page) and ``DISCORD_API_BASE``."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
@@ -25,23 +28,38 @@ class Settings(BaseSettings):
     cluster_prefix: str = Field(default="stackbot", description="Redis keys' prefix")
     health_port: int | None = Field(default=None, description="GET /health on this port")
     health_host: str = Field(default="0.0.0.0", description="the health endpoint's address")
+    web_port: int | None = Field(default=None, description="the tables' web pages on this port")
+    web_host: str = Field(default="127.0.0.1", description="their address (behind a proxy)")
+    web_origins: str = Field(default="", description="more origins allowed, comma-separated")
+    discord_client_id: int | None = Field(default=None, description="the Activity's app id")
+    discord_client_secret: SecretStr | None = Field(default=None, description="its secret")
+    discord_api_base: str = Field(
+        default="https://discord.com/api/v10", description="Discord's HTTP API (tests: a stand-in)"
+    )
 
     @field_validator("redis_url", "node_name")
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value if value is None or value.strip() else None
 
-    @field_validator("dev_guild_id", "health_port", "database_url", mode="before")
+    @field_validator(
+        "dev_guild_id",
+        "health_port",
+        "web_port",
+        "discord_client_id",
+        "database_url",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """``DEV_GUILD_ID=`` (as .env.example leaves it) is the setting left unset."""
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("health_port")
+    @field_validator("health_port", "web_port")
     @classmethod
-    def _port(cls, value: int | None) -> int | None:
+    def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
         if value is not None and not 1 <= value <= 65535:
-            raise ValueError("HEALTH_PORT must be a port number, 1 to 65535")
+            raise ValueError(f"{str(info.field_name).upper()} must be a port number, 1 to 65535")
         return value
 
     @field_validator("cluster_prefix")
@@ -59,7 +77,7 @@ class Settings(BaseSettings):
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return level
 
-    @field_validator("discord_token")
+    @field_validator("discord_token", "discord_client_secret")
     @classmethod
     def _blank_is_none(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not value.get_secret_value().strip():

@@ -7,6 +7,9 @@ several), its active tables, how late its event loop runs (the lateness of a tim
 every second with shards, every minute without: the loop lag), the time it takes to
 answer a move (p50 and p99 over the last minute), the gateway's heartbeat latency, and
 whether Redis answers.
+
+It also starts and stops the tables' web pages (:mod:`bot.webfront`, with ``WEB_PORT``),
+as the process's other HTTP server.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from discord.ext import tasks
 
 from bot.metrics import CONTENT_TYPE, MOVE_COMMIT_SECONDS, Metrics, timed_drawing
 from bot.sharding import gateway_latencies
+from bot.webfront import WebFront
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -72,6 +76,8 @@ class Health:
         self._runner: web.AppRunner | None = None
         self._logger = tasks.loop(seconds=LOG_EVERY, reconnect=False)(self._log_line)
         self.metrics = Metrics(self)
+        settings = getattr(bot, "settings", None)  # the bot's pages, started with the report
+        self.web = WebFront(settings) if settings is not None else None
 
     def report(self) -> dict[str, Any]:
         bot = self.bot
@@ -126,11 +132,14 @@ class Health:
         )
 
     async def start(self) -> None:
-        """The log line every minute, and the endpoint (with a port); once."""
+        """The log line every minute, the endpoint (with a port), and the tables' web
+        pages (with ``WEB_PORT``); once."""
         if self._logger.is_running():
             return
         self.watch()
         self._logger.start()
+        if self.web is not None and self.bot._tables is not None:
+            await self.web.start(self.bot._tables)
         if self.port is None:
             return
         app = web.Application()
@@ -150,6 +159,8 @@ class Health:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.web is not None:
+            await self.web.stop()
 
     async def _handle(self, _request: web.Request) -> web.Response:
         report = self.report()

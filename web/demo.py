@@ -33,9 +33,10 @@ from host.service import TableService
 from host.thinking import Thinker
 from persistence import Store
 from terminal.hosting import TERMINAL, TerminalHostedGame
-from web.guard import SESSION_COOKIE, Sessions, origin_allowed
+from web.activity import DiscordOAuth, add_activity
+from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
 from web.hub import Hub
-from web.server import make_app
+from web.server import RATE, make_app
 
 log = logging.getLogger(__name__)
 GUILD = 1
@@ -201,18 +202,24 @@ PLAY_FORMS = "".join(
 )
 
 
-def demo_app(demo: Demo, service: TableService[TerminalHostedGame]) -> web.Application:
-    """The pages of ``demo``, and a table of the visitor's own against the AI."""
+def demo_app(
+    demo: Demo, service: TableService[TerminalHostedGame], rate: RateLimit | None = None
+) -> web.Application:
+    """The pages of ``demo``, and a table of the visitor's own against the AI (``rate``:
+    each address's, for new tables as for frames)."""
     app = make_app(
         service,
         demo.hub,
         sessions=demo.sessions,
+        rate=rate,
         index_extra=f'<h2>Play yourself</h2><div class="play">{PLAY_FORMS}</div>',
     )
 
     async def play(request: web.Request) -> web.Response:
         if not origin_allowed(request.headers.get("Origin"), request.host):
             raise web.HTTPForbidden(text="Not from this site.")
+        if not request.app[RATE].allow(("play", request.remote)):
+            raise web.HTTPTooManyRequests(text="Too many new games: wait a moment.")
         name = request.match_info["game"]
         if name not in PLAYERS:
             raise web.HTTPNotFound(text="There is no such game.")
@@ -233,9 +240,14 @@ def demo_app(demo: Demo, service: TableService[TerminalHostedGame]) -> web.Appli
     return app
 
 
-async def _open_site(demo: Demo, host: str, port: int) -> tuple[web.AppRunner, int]:
+async def _open_site(
+    demo: Demo, host: str, port: int, activity: DiscordOAuth | None = None
+) -> tuple[web.AppRunner, int]:
     service = await demo.start()
-    runner = web.AppRunner(demo_app(demo, service))
+    app = demo_app(demo, service)
+    if activity is not None:  # the Activity's page with the SDK's mock (no Discord)
+        add_activity(app, activity, mock=True)
+    runner = web.AppRunner(app)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner, int(runner.addresses[0][1])  # the port bound (port 0: a free one)
@@ -243,16 +255,22 @@ async def _open_site(demo: Demo, host: str, port: int) -> tuple[web.AppRunner, i
 
 @contextlib.contextmanager
 def in_thread(
-    pace: float = PACE, seed: int | None = None, between: float = BETWEEN_GAMES
+    pace: float = PACE,
+    seed: int | None = None,
+    between: float = BETWEEN_GAMES,
+    activity: DiscordOAuth | None = None,
 ) -> Iterator[tuple[str, Demo]]:
     """The demo served on a free port of 127.0.0.1 by an event loop in a thread of its
     own, for a caller that is not async (a browser driven synchronously): its base URL
-    and the demo (read it through :func:`call`)."""
+    and the demo (read it through :func:`call`); with ``activity``, the Activity's page
+    too, on the SDK's mock."""
     demo = Demo(pace=pace, seed=seed, between=between)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="web-demo", daemon=True)
     thread.start()
-    runner, port = asyncio.run_coroutine_threadsafe(_open_site(demo, "127.0.0.1", 0), loop).result()
+    runner, port = asyncio.run_coroutine_threadsafe(
+        _open_site(demo, "127.0.0.1", 0, activity), loop
+    ).result()
     try:
         yield f"http://127.0.0.1:{port}", demo
     finally:

@@ -37,7 +37,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from host.live import LiveTable
 from host.refusals import Refusal
-from host.service import TableService
+from host.service import MoveOutcome, TableService
 from persistence import TableNotFound
 from web.guard import SESSION_COOKIE, RateLimit, Session, Sessions, origin_allowed
 from web.hub import Hub
@@ -59,6 +59,7 @@ SESSIONS: web.AppKey[Sessions] = web.AppKey("sessions", Sessions)
 RATE: web.AppKey[RateLimit] = web.AppKey("rate", RateLimit)
 ORIGINS: web.AppKey[frozenset[str]] = web.AppKey("origins")
 INDEX_EXTRA: web.AppKey[str] = web.AppKey("index_extra")
+COMMITTED: web.AppKey[Callable[[MoveOutcome], None]] = web.AppKey("committed")
 
 
 def make_app(
@@ -69,9 +70,11 @@ def make_app(
     rate: RateLimit | None = None,
     origins: Iterable[str] = (),
     index_extra: str = "",
+    committed: Callable[[MoveOutcome], None] = lambda outcome: None,
 ) -> web.Application:
     """The web front end of ``service`` (whose turn clock tells ``hub``); ``index_extra``
-    is HTML (escaped already) the index shows below its lists."""
+    is HTML (escaped already) the index shows below its lists; ``committed`` is told of
+    every move a page made (another front end of the same host shows it: the bot's chat)."""
     app = web.Application(middlewares=[_headers])
     app[SERVICE] = service
     app[HUB] = hub
@@ -79,6 +82,7 @@ def make_app(
     app[RATE] = rate or RateLimit()
     app[ORIGINS] = frozenset(origins)
     app[INDEX_EXTRA] = index_extra
+    app[COMMITTED] = committed
     app.router.add_get("/", index)
     app.router.add_get("/tables/{table_id:\\d+}", table_page)
     app.router.add_get("/tables/{table_id:\\d+}/ws", table_socket)
@@ -305,6 +309,7 @@ async def _answer(
             )
     except Refusal as refusal:
         return orjson.dumps({"type": "refused", "why": refusal.code.value}).decode()
+    request.app[COMMITTED](outcome)
     if outcome.chooser is not None:
         choices = [c.label for c in outcome.chooser]
         return orjson.dumps(

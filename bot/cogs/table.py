@@ -1,5 +1,5 @@
 """``/table``: open (any hosted game), join, leave, start, add AI, kick, end and show a
-table.
+table, or open it as the Discord Activity.
 
 Discord's slash options are fixed when the commands are synced, so ``/table new`` carries
 every hosted game's options at once (Stack's ``teams``, ``target``, ``dice``; Stack Up!'s
@@ -20,6 +20,7 @@ from bot.client import StackBot
 from bot.games.base import DiscordGame
 from bot.refusal_words import Refused
 from bot.text import escape_name
+from bot.webfront import launch_activity
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -162,6 +163,10 @@ class TableCog(commands.Cog):
     )
     async def show(self, interaction: discord.Interaction) -> None:
         await self.bot.tables.show(interaction)
+
+    @table.command(name="activity", description="Open this channel's table as an Activity")
+    async def activity(self, interaction: discord.Interaction) -> None:
+        await launch_activity(interaction, self.bot.health.web)
 
 
 async def setup(bot: StackBot) -> None:

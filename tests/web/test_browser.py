@@ -8,16 +8,21 @@ the waits only bound how long a broken page may hang the test."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 
-from web.demo import in_thread
+from web.activity import DiscordOAuth
+from web.demo import VISITOR_CHANNELS, in_thread
 from web.shots import ARGS
 from web.shots import CHROMIUM as CHROMIUM_PATH
 
@@ -177,3 +182,79 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
     assert page.locator("#recent li", has_text="Guest").count() >= 1
     assert errors == []
     page.close()
+
+
+@contextlib.contextmanager
+def discord_standin(users: dict[str, dict[str, str]]) -> Iterator[str]:
+    """Discord's OAuth2 token and users/@me endpoints on loopback (a thread of its own):
+    its base URL; ``users``: the user each code names."""
+
+    async def token(request: web.Request) -> web.Response:
+        form = await request.post()
+        user = users.get(str(form.get("code")))
+        if user is None or form.get("client_secret") != SECRET:
+            return web.json_response({"error": "invalid_grant"}, status=400)
+        return web.json_response({"access_token": "token-" + user["id"]})
+
+    async def me(request: web.Request) -> web.Response:
+        bearer = request.headers.get("Authorization", "").removeprefix("Bearer token-")
+        found = [u for u in users.values() if u["id"] == bearer]
+        return web.json_response(found[0]) if found else web.json_response({}, status=401)
+
+    app = web.Application()
+    app.router.add_post("/oauth2/token", token)
+    app.router.add_get("/users/@me", me)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="discord-standin", daemon=True)
+    thread.start()
+    runner = web.AppRunner(app)
+
+    async def start() -> int:
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        return int(runner.addresses[0][1])
+
+    port = asyncio.run_coroutine_threadsafe(start(), loop).result()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+SECRET = "the-apps-secret"
+
+
+def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_tapping(
+    browser: Any,
+) -> None:
+    """The Activity's page on the SDK's mock (its code ``mock_code``), the code exchanged
+    by the server at a stand-in of Discord: the user it names plays the table of the
+    channel given to the SDK, by tapping, through the host's checks."""
+    guest = VISITOR_CHANNELS * 1000 + 1  # the first visitor's table and player
+    users = {"mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest"}}
+    with discord_standin(users) as api:
+        oauth = DiscordOAuth(42, SECRET, api)
+        with in_thread(pace=3600.0, seed=5, activity=oauth) as (base, _demo):
+            page, errors = index_page(browser, base)
+            page.get_by_role("button", name="Play Stack against the AI", exact=True).click()
+            page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+            browser.clear_cookies()  # the demo's session gone: only the Activity's now
+            page.goto(f"{base}/activity?channel={VISITOR_CHANNELS + 1}")
+            page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+            page.locator("#moves button").last.wait_for(timeout=WAIT_MS)
+            assert SECRET not in page.content()
+            drawn = page.evaluate("window.stackbotFrames")
+            if page.locator("#picks button").count():
+                page.locator("#picks button").first.tap()
+                page.locator("#targets button").first.wait_for(timeout=WAIT_MS)
+                page.locator("#targets button").first.tap()
+            else:
+                page.locator("#moves button").last.tap()
+            page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+            assert page.locator("#recent li", has_text="Guest").count() >= 1
+            assert errors == []
+            page.close()

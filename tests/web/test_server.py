@@ -382,9 +382,15 @@ def test_the_pages_modules_are_package_data() -> None:
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]
-    shipped = {p.name for p in STATIC.iterdir()}
-    assert shipped == {p.name for pattern in data["web"] for p in (root / "web").glob(pattern)}
+    shipped = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()}
+    packaged = {
+        p.relative_to(STATIC).as_posix()
+        for pattern in data["web"]
+        for p in (root / "web").glob(pattern)
+    }
+    assert shipped == packaged
     assert {"table.js", "replay.js", "boards.js", "common.js", "style.css"} <= shipped
+    assert {"activity.js", "vendor/discord-sdk.js", "vendor/LICENSES.md"} <= shipped
 
 
 async def test_a_seated_player_is_sent_their_moves_on_their_turn_and_plays_one_by_its_code(
@@ -436,7 +442,8 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
 
     demo = Demo(seed=3)
     service = await demo.start(play=False)
-    client: TestClient[Any, Any] = TestClient(TestServer(demo_app(demo, service)))
+    app = demo_app(demo, service, RateLimit(rate=0.0, burst=4.0))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
     await client.start_server()
     origin = f"http://{client.host}:{client.port}"
     try:
@@ -458,6 +465,14 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
         seat = next(s.position for s in live.info.seats if not s.is_ai)
         assert you["seat"] == seat
         assert you["hand"] == card_names(live.state.hand(seat))  # type: ignore[union-attr]
+        for _ in range(5):  # an address asking for table after table is told to wait
+            answer = await client.post(
+                "/demo/play/stack", headers={"Origin": origin}, allow_redirects=False
+            )
+            if answer.status == 429:
+                break
+        assert answer.status == 429
+        assert len(demo.visitors) <= 20
     finally:
         await client.close()
         await demo.close()

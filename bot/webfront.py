@@ -1,0 +1,94 @@
+"""The bot's tables in the browser: the web front end (:mod:`web`) served by the bot
+process itself, on ``WEB_PORT``, over the same host (:class:`~host.service.TableService`)
+the Discord adapter uses — a move made in chat is pushed to the pages, a move made in a
+page is on the table the chat shows — and, with ``DISCORD_CLIENT_ID`` and
+``DISCORD_CLIENT_SECRET``, the Discord Activity (:mod:`web.activity`).
+
+Its own port, not the health endpoint's: the pages are public (an operator exposes them
+over HTTPS through their proxy, as the Activity requires), the health endpoint is for
+whoever watches the process and usually stays inside.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from aiohttp import web
+
+from web.activity import OAUTH, DiscordOAuth, add_activity
+from web.hub import Hub
+from web.server import make_app
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+NOT_SET_UP = (
+    "The Activity is not set up on this bot: its operator sets WEB_PORT, DISCORD_CLIENT_ID "
+    "and DISCORD_CLIENT_SECRET, and the Activity's URL mapping (see the README)."
+)
+NOT_LAUNCHED = "Discord could not launch the Activity here: try again in a moment."
+
+
+def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
+    """The pages of ``tables``' host, and the hub that tells them of every commit: the
+    host's turn clock from now on, which tells the Discord side's (``tables``) after."""
+    service = tables.service
+    hub = Hub(then=service.clock)
+    service.clock = hub
+    origins = [o.strip() for o in settings.web_origins.split(",") if o.strip()]
+    # a move made in a page owes the chat what a move made there does (its announcements,
+    # the table message's edit)
+    app = make_app(service, hub, origins=origins, committed=tables.committed)
+    secret = settings.discord_client_secret
+    if settings.discord_client_id is not None and secret is not None:
+        oauth = DiscordOAuth(
+            settings.discord_client_id, secret.get_secret_value(), settings.discord_api_base
+        )
+        add_activity(app, oauth)
+    return app, hub
+
+
+class WebFront:
+    """The web pages of a bot process, served while it runs (with ``WEB_PORT`` set)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.hub: Hub | None = None
+        self.app: web.Application | None = None
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, tables: Tables) -> None:
+        if self._runner is not None or self.settings.web_port is None:
+            return
+        self.app, self.hub = web_app(tables, self.settings)
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        host, port = self.settings.web_host, self.settings.web_port
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("web: serving the tables' pages on http://%s:%d/", host, port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
+async def launch_activity(interaction: discord.Interaction, front: WebFront | None) -> None:
+    """``/table activity``: Discord launches the app's Activity in the channel (its page
+    then opens on the channel's table); said why not when the bot does not serve it."""
+    if front is None or front.app is None or OAUTH not in front.app:
+        await interaction.response.send_message(
+            NOT_SET_UP, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+        return
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as err:  # Activities not enabled for the app, or Discord
+        log.warning("/table activity: Discord refused to launch it (%s)", err.status)
+        await interaction.response.send_message(
+            NOT_LAUNCHED, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )

@@ -1,0 +1,67 @@
+"""`stackbot web --demo`: the command serves the index of its three live tables, with no
+token and no Discord, and stops on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 120.0  # how long the command may take to start on a loaded machine (not a measure)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_web_needs_demo_for_now() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "web"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2
+    assert "--demo" in proc.stderr
+
+
+def test_web_demo_serves_every_games_live_table_without_discord() -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "web", "--demo", "--port", str(port)],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + WAIT
+        page = ""
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    page = answer.read().decode()
+                break
+            except OSError:
+                time.sleep(0.3)
+        for title in ("Stack", "Stack Up!", "Color Stack"):
+            assert f"<b>{title}</b>" in page
+        assert page.count('href="/tables/') == 3
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert f"http://127.0.0.1:{port}/" in out

@@ -1,0 +1,167 @@
+"""The Discord Activity: the table page inside Discord, its user identified through OAuth2.
+
+The Activity's page (``GET /activity``) loads Discord's Embedded App SDK (vendored in
+``static/vendor/``), calls ``ready()``, then ``authorize`` for the ``identify`` scope, and
+POSTs the code it is given, with the SDK's channel id, to ``POST /activity/session``.
+The server exchanges the code at Discord's OAuth2 token endpoint (the client id and
+secret are the server's: the secret is never sent to a page, nor is the token), asks
+``GET /users/@me`` with the token who the user is, and binds a web session
+(:class:`web.guard.Sessions`, a cookie) to that user. The answer names the table playing
+in the channel, whose page the Activity then shows: that user's moves there go through the
+host's checks as a move in chat does.
+
+The API's base URL is a setting, so that tests point it at a stand-in of Discord.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import orjson
+from aiohttp import web
+
+from host.live import Player
+from web.guard import SESSION_COOKIE, origin_allowed
+from web.server import ORIGINS, RATE, SERVICE, SESSIONS, page
+
+log = logging.getLogger(__name__)
+DISCORD_API = "https://discord.com/api/v10"
+MAX_CODE = 200  # characters: an OAuth2 code is about 30
+TIMEOUT = aiohttp.ClientTimeout(total=10)
+
+
+class NotIdentified(Exception):
+    """Discord did not say who the user is (a bad or used code, or Discord unreachable)."""
+
+
+@dataclass(frozen=True)
+class DiscordOAuth:
+    """The Activity's application, as Discord's OAuth2 knows it."""
+
+    client_id: int
+    client_secret: str
+    api_base: str = DISCORD_API
+
+    @property
+    def activity_origin(self) -> str:
+        """Where Discord serves the Activity's page from (its proxy of this server)."""
+        return f"https://{self.client_id}.discordsays.com"
+
+    async def identify(self, code: str) -> Player:
+        """The user who authorized ``code``: the code exchanged for a token, and the token
+        asked who it belongs to; raises :class:`NotIdentified`."""
+        base = self.api_base.rstrip("/")
+        form = {
+            "client_id": str(self.client_id),
+            "client_secret": self.client_secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        try:
+            async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+                async with http.post(f"{base}/oauth2/token", data=form) as answer:
+                    if answer.status != 200:
+                        raise NotIdentified(f"token endpoint: HTTP {answer.status}")
+                    token = (await answer.json()).get("access_token")
+                if not isinstance(token, str) or not token:
+                    raise NotIdentified("token endpoint: no access token")
+                me = f"{base}/users/@me"
+                async with http.get(me, headers={"Authorization": f"Bearer {token}"}) as answer:
+                    if answer.status != 200:
+                        raise NotIdentified(f"users/@me: HTTP {answer.status}")
+                    user: Any = await answer.json()
+        except (aiohttp.ClientError, TimeoutError, ValueError) as err:
+            raise NotIdentified(f"Discord: {type(err).__name__}") from None
+        try:
+            user_id = int(user["id"])
+        except (KeyError, TypeError, ValueError):
+            raise NotIdentified("users/@me: no user id") from None
+        name = user.get("global_name") or user.get("username") or str(user_id)
+        return Player(user_id, str(name))
+
+
+OAUTH: web.AppKey[DiscordOAuth] = web.AppKey("oauth", DiscordOAuth)
+MOCK: web.AppKey[bool] = web.AppKey("mock", bool)
+
+
+def add_activity(app: web.Application, oauth: DiscordOAuth, *, mock: bool = False) -> None:
+    """Serve the Activity on ``app`` (made by :func:`web.server.make_app`); its socket
+    accepts the Activity's origin (Discord's proxy) from now on. ``mock``: the page uses
+    the SDK's mock (outside Discord: the browser tests; its channel from ``?channel=``)."""
+    app[OAUTH] = oauth
+    app[MOCK] = mock
+    app[ORIGINS] = app[ORIGINS] | {oauth.activity_origin}
+    app.router.add_get("/activity", activity_page)
+    app.router.add_post("/activity/session", activity_session)
+
+
+def _typed(code: str, status: int = 400) -> web.Response:
+    return web.Response(
+        status=status,
+        body=orjson.dumps({"type": "error", "code": code}),
+        content_type="application/json",
+    )
+
+
+async def activity_page(request: web.Request) -> web.Response:
+    client = request.app[OAUTH].client_id
+    mock = ' data-mock="1"' if request.app[MOCK] else ""
+    body = (
+        f'<main id="table" class="table" data-client="{html.escape(str(client))}"{mock}>'
+        "<h1>stackbot</h1>"
+        '<p class="status" id="status" aria-live="polite">Connecting to Discord…</p></main>'
+    )
+    return page("Activity", body, "activity.js")
+
+
+async def activity_session(request: web.Request) -> web.Response:
+    """The Activity's code exchanged for the user it names, a session bound to them (the
+    cookie), and the table of the channel the Activity was launched in (``null``: none)."""
+    app = request.app
+    origins: frozenset[str] = app[ORIGINS]
+    if not origin_allowed(request.headers.get("Origin"), request.host, origins):
+        return _typed("bad_origin", 403)
+    if not app[RATE].allow(("activity", request.remote)):
+        return _typed("rate_limited", 429)
+    try:
+        asked = orjson.loads(await request.read())
+    except orjson.JSONDecodeError:
+        return _typed("bad_request")
+    code = asked.get("code") if isinstance(asked, dict) else None
+    channel = asked.get("channel_id") if isinstance(asked, dict) else None
+    if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE:
+        return _typed("bad_request")
+    if channel is not None and not (isinstance(channel, str) and channel.isdigit()):
+        return _typed("bad_request")
+    try:
+        player = await app[OAUTH].identify(code)
+    except NotIdentified as err:
+        log.info("activity: a user was not identified (%s)", err)
+        return _typed("not_identified", 401)
+    live = app[SERVICE].by_channel.get(int(channel)) if channel else None
+    sessions = app[SESSIONS]
+    answer = web.Response(
+        body=orjson.dumps(
+            {
+                "type": "identified",
+                "user": {"id": str(player.id), "name": player.name},
+                "table": live.id if live is not None else None,
+            }
+        ),
+        content_type="application/json",
+    )
+    # the Activity runs in Discord's frame (another site): the cookie must say so
+    answer.set_cookie(
+        SESSION_COOKIE,
+        sessions.issue(player),
+        max_age=int(sessions.ttl),
+        httponly=True,
+        secure=True,
+        samesite="None",
+        path="/",
+    )
+    return answer

@@ -1,0 +1,1 @@
+export { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
