@@ -32,7 +32,6 @@ import json
 import logging
 import random
 import time
-from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -61,8 +60,11 @@ from bot.views import (
     table_layout,
     table_of_custom_id,
 )
+from host.budget import ChannelBudget
+from host.clocks import Clocks, Timer
 from host.refusals import Refusal, Why
 from host.service import LiveTable, MoveOutcome, Player, TableService, ai_to_move, settle
+from host.tasks import Tasks
 from host.thinking import Thinker
 from persistence import Store
 from persistence.fence import shard_of
@@ -81,8 +83,6 @@ DEFERRAL_ANSWERED = "stackbot.deferral_answered"  # interaction.extras: "thinkin
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
 WARN_FROM = 20.0  # turns at least this long get a ping at half time
-CHANNEL_WRITES = 5  # message creates and deletes per channel ...
-CHANNEL_WINDOW = 5.0  # ... per this many seconds
 CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
@@ -101,32 +101,6 @@ def only(user_id: int) -> discord.AllowedMentions:
     )
 
 
-class ChannelBudget:
-    """Message creates and deletes per channel, kept within Discord's rate limit."""
-
-    def __init__(self, per: int = CHANNEL_WRITES, window: float = CHANNEL_WINDOW) -> None:
-        self.per = per
-        self.window = window
-        self.recent: dict[int, deque[float]] = {}
-
-    async def acquire(self, channel_id: int, count: int = 1) -> None:
-        loop = asyncio.get_running_loop()
-        for _ in range(count):
-            while True:
-                now = loop.time()
-                stamps = self.recent.setdefault(channel_id, deque())
-                while stamps and now - stamps[0] >= self.window:
-                    stamps.popleft()
-                if len(stamps) < self.per:
-                    stamps.append(now)
-                    break
-                await asyncio.sleep(self.window - (now - stamps[0]) + 0.001)
-        if len(self.recent) > 256:  # forget quiet channels
-            now = loop.time()
-            for key in [k for k, v in self.recent.items() if not v or now - v[-1] > self.window]:
-                del self.recent[key]
-
-
 @dataclass(slots=True)
 class TableMessage:
     """The live message of one table, its pending edit, and its clock."""
@@ -140,7 +114,7 @@ class TableMessage:
     dirty: bool = False
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clock: asyncio.Task[None] | None = None
+    clock: Timer | None = None
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
     # whether the message as Discord has it shows a picture (None: not known yet)
     had_picture: bool | None = None
@@ -167,7 +141,8 @@ class Tables:
         self.messages: dict[int, TableMessage] = {}
         self.budget = ChannelBudget()
         self.draw_pictures = True
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks()
+        self.clocks = Clocks(self.tasks, discord.utils.utcnow)
         self.outbox = Outbox(self)
         self.accepting = True
         # one process of several: the shards it serves (None: it serves every table)
@@ -176,32 +151,14 @@ class Tables:
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` in the background; an error is logged, never lost or fatal."""
-        task = asyncio.get_running_loop().create_task(self._logged(coro, name))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        # a task cancelled before it ran (a clock replaced at once) never awaited ``coro``
-        task.add_done_callback(lambda _: coro.close())
-        return task
-
-    @staticmethod
-    async def _logged(coro: Coroutine[Any, Any, Any], name: str) -> Any:
-        try:
-            return await coro
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("background step failed: %s", name or coro)
-            return None
+        return self.tasks.spawn(coro, name)
 
     async def drain(self) -> None:
         """Wait for the background steps under way (the bot is stopping)."""
         for live in list(self.service.by_id.values()):
             self._stop_clock(live.id)
-        pending = [t for t in self._tasks if not t.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=3)
-        for task in self._tasks:
-            task.cancel()
+        await self.clocks.close()
+        await self.tasks.drain(timeout=3)
         await self.painter.close()
         await self.service.thinker.close()
 
@@ -322,7 +279,7 @@ class Tables:
         return {"tables": len(self.service.by_id), "clocks": self._clocks()}
 
     def _clocks(self) -> int:
-        return sum(1 for r in self.messages.values() if r.clock is not None and not r.clock.done())
+        return self.clocks.armed
 
     async def _recover(
         self, channel_id: int, lives: list[LiveTable[DiscordGame]], items: list[OutboxItem]
@@ -683,8 +640,7 @@ class Tables:
                 record.last_edit = loop.time()
 
         task = loop.create_task(whole())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.tasks.keep(task)
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -1062,8 +1018,7 @@ class Tables:
     def _stop_clock(self, table_id: int) -> None:
         record = self.messages.get(table_id)
         if record is not None and record.clock is not None:
-            if record.clock is not asyncio.current_task():
-                record.clock.cancel()
+            record.clock.cancel()  # not the step calling this (an event that re-arms)
             record.clock = None
 
     def _arm(self, live: LiveTable[DiscordGame]) -> None:
@@ -1073,12 +1028,24 @@ class Tables:
             return
         record = self.message(live)
         self._stop_clock(live.id)
+        timer = record.clock = self.clocks.timer()
         if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
-            record.clock = self.spawn(self._ai_turn(live, live.version), "AI turn")
+            timer.run(self._ai_turn(live, live.version, timer), "AI turn")
             return
-        record.clock = self.spawn(self._clock(live, live.version), "table clock")
+        timer.run(self._clock(live, live.version, timer), "table clock")
 
-    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int) -> None:
+    def _retry(self, live: LiveTable[DiscordGame], timer: Timer) -> None:
+        """Arm the table again ``CLOCK_RETRY`` seconds from now (a step that failed)."""
+
+        async def again() -> None:
+            record = self.messages.get(live.id)
+            if record is not None and record.clock is timer:
+                self._arm(live)
+
+        when = discord.utils.utcnow() + timedelta(seconds=CLOCK_RETRY)
+        self.clocks.at(timer, when, again, "clock retry")
+
+    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
         """The turns AI seats owe, as a step of their own: those a move left for later (a
         thinking level's, so that the mover was answered first), or those whose commit
         failed (tried again a little later, until storage answers)."""
@@ -1086,20 +1053,18 @@ class Tables:
             outcome = await self.service.play_owed(live.id, version)
         except Exception as err:  # a refused commit (storage down), a search that broke
             log.warning("table=%s AI turn not played yet: %s", live.id, err)
-            await asyncio.sleep(CLOCK_RETRY)
-            record = self.messages.get(live.id)
-            if record is not None and record.clock is asyncio.current_task():
-                self._arm(live)
+            self._retry(live, timer)
             return
+        timer.finish()
         if outcome is not None:
             self.committed(outcome)
 
-    async def _clock(self, live: LiveTable[DiscordGame], version: int) -> None:
-        """Sleep until the table's next event — the ping, the half-time warning, the turn
-        running out, the idle limit — and handle it; re-armed after every change."""
+    async def _clock(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
+        """Plan the table's next events — the ping, the half-time warning, the turn
+        running out, the idle limit — on the timer heap; re-armed after every change."""
         settings = await self._settings(live.info)
         record = self.messages.get(live.id)
-        if record is None or record.clock is not asyncio.current_task():
+        if record is None or record.clock is not timer:
             return
         events: list[tuple[datetime, str]] = []
         async with live.lock:  # the committed state, never a step half-played
@@ -1118,14 +1083,31 @@ class Tables:
         limit = settings.lobby_timeout if live.info.status == "lobby" else settings.idle_timeout
         events.append((self.service.idle_since(live) + timedelta(seconds=limit), "idle"))
         events.sort()
-        for when, what in events:
-            wait = (when - discord.utils.utcnow()).total_seconds()
-            if wait > 0:
-                await asyncio.sleep(wait)
+        self._next_event(live, version, timer, events, user)
+
+    def _next_event(
+        self,
+        live: LiveTable[DiscordGame],
+        version: int,
+        timer: Timer,
+        events: list[tuple[datetime, str]],
+        user: int | None,
+    ) -> None:
+        """Put the first of the table's ``events`` on the timer heap; when handled, the
+        next one follows."""
+        if not events:
+            timer.finish()
+            return
+        when, what = events[0]
+        rest = events[1:]
+
+        async def fire() -> None:
             if live.version != version or not live.info.is_active:
+                timer.finish()
                 return
             try:
                 if await self._clock_event(live, version, what, user):
+                    timer.finish()
                     return
             except Exception:
                 # a refused ping or a failed commit must not stop the clock: the next
@@ -1133,10 +1115,11 @@ class Tables:
                 # tried again a little later
                 log.exception("table=%s clock event %s failed", live.id, what)
                 if what in ("expire", "idle"):
-                    await asyncio.sleep(CLOCK_RETRY)
-                    if record.clock is asyncio.current_task():
-                        self._arm(live)
+                    self._retry(live, timer)
                     return
+            self._next_event(live, version, timer, rest, user)
+
+        self.clocks.at(timer, when, fire, f"clock {what}")
 
     async def _clock_event(
         self, live: LiveTable[DiscordGame], version: int, what: str, user: int | None
