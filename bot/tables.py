@@ -43,7 +43,7 @@ from discord.ext import commands
 from bot import games
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, Panel
-from bot.outbox import REDELIVER_AFTER, Outbox
+from bot.outbox import DiscordCourier
 from bot.refusal_words import MOVED_AWAY, Refused
 from bot.render import lobby_text
 from bot.text import escape_name, fit_message
@@ -62,6 +62,7 @@ from bot.views import (
 )
 from host.budget import ChannelBudget
 from host.clocks import Clocks, Timer
+from host.outbox import REDELIVER_AFTER, Outbox
 from host.refusals import Refusal, Why
 from host.service import LiveTable, MoveOutcome, Player, TableService, ai_to_move, settle
 from host.tasks import Tasks
@@ -143,7 +144,8 @@ class Tables:
         self.draw_pictures = True
         self.tasks = Tasks()
         self.clocks = Clocks(self.tasks, discord.utils.utcnow)
-        self.outbox = Outbox(self)
+        self.courier = DiscordCourier(self)
+        self.outbox = Outbox(store, self.courier, self.tasks, self.owns_guild)
         self.accepting = True
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
@@ -293,7 +295,7 @@ class Tables:
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
-        done = await self.outbox.already_posted(channel, items, recent)
+        done = await self.courier.already_posted(channel, items, recent)
         for live in lives:
             stored = self.message(live).message_id
             shown = next((m for m in recent if m.id == stored), None)
@@ -315,7 +317,7 @@ class Tables:
         searched (``None``), search it again a little later first: never post blind."""
         while done is None:
             await asyncio.sleep(REDELIVER_AFTER)
-            done = await self.outbox.already_posted(channel, items)
+            done = await self.courier.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():
             await self.outbox.deliver(table_id, guild_id)
