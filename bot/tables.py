@@ -35,6 +35,7 @@ import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -51,6 +52,7 @@ from bot.timings import Timings
 from bot.views import (
     PICTURE,
     STOPPING,
+    TABLE_MESSAGE_ITEMS,
     TableLayout,
     closed_layout,
     end_view,
@@ -63,6 +65,7 @@ from bot.views import (
 from host.budget import ChannelBudget
 from host.clocks import Clocks, Timer
 from host.outbox import REDELIVER_AFTER, Outbox
+from host.recovery import Recovery, Slices
 from host.refusals import Refusal, Why
 from host.service import LiveTable, MoveOutcome, Player, TableService, ai_to_move, settle
 from host.tasks import Tasks
@@ -88,7 +91,6 @@ CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried 
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
-WARM_WAIT = 20.0  # seconds start-up waits at most for the picture worker to be warm
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -144,6 +146,7 @@ class Tables:
         self.draw_pictures = True
         self.tasks = Tasks()
         self.clocks = Clocks(self.tasks, discord.utils.utcnow)
+        self.recovery = Recovery(self.tasks)
         self.courier = DiscordCourier(self)
         self.outbox = Outbox(store, self.courier, self.tasks, self.owns_guild)
         self.accepting = True
@@ -179,12 +182,10 @@ class Tables:
         for every table."""
         if shard_count is not None and shards is not None:
             self.store.forget_shards(shard_count, shards)
-        self.painter.start(warm_up_jobs())  # warms up while the tables load
-        tables = await self.service.load(shard_count=shard_count, shards=shards)
-        # every table's settings in a few queries, not one each as clocks and renders ask
-        await self.store.prefetch_settings(
-            (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
-        )
+        # the worker warms up in the background; pictures asked before it is warm are
+        # drawn on threads meanwhile: the first interaction never waits for it
+        self.painter.start(warm_up_jobs())
+        tables = await self.service.load(shard_count=shard_count, shards=shards, lazy=True)
         for live in tables:
             self.messages[live.id] = TableMessage(
                 live.info.message_channel_id or live.channel_id,
@@ -192,17 +193,30 @@ class Tables:
                 pinged_version=live.info.pinged_version,
             )
         pending = await self.store.pending_outbox(shard_count=shard_count, shards=shards)
-        # the first pictures (these tables' own) and the first taps find the worker warm;
-        # if it is not warm in time, pictures are drawn on threads until it is
-        if not await self.painter.wait_warm(WARM_WAIT):
-            log.warning("the picture worker is not warm yet; drawing on threads meanwhile")
         channels: dict[int, tuple[list[LiveTable[DiscordGame]], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
         for item in pending:
             channels.setdefault(item.channel_id, ([], []))[1].append(item)
-        for channel_id, (lives, items) in channels.items():
-            self.spawn(self._recover(channel_id, lives, items), "recover channel")
+        # behind the live interactions: every table's state built and the AI turns owed
+        # played, every clock armed (the timers that ran out while the bot was down then
+        # fire as one catch-up, in the order they ran out), then each channel brought up
+        # to date, then the recent turns of the rest recalled
+        self.clocks.hold()
+        # every table's settings in a few queries, not one each as clocks and renders ask
+        self.recovery.put(
+            lambda: self.store.prefetch_settings(
+                (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
+            ),
+            "read settings",
+        )
+        self.recovery.put(lambda: self._ready_all(tables), "build states")
+        self.recovery.put(lambda: self._arm_all(tables), "arm clocks")
+        self.recovery.put_all(
+            [partial(self._recover, channel_id, *work) for channel_id, work in channels.items()],
+            "recover channel",
+        )
+        self.recovery.put(self.service.recall_all, "recall turns")
         where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
         log.info("resumed %d active tables%s", len(tables), where)
 
@@ -283,6 +297,41 @@ class Tables:
     def _clocks(self) -> int:
         return self.clocks.armed
 
+    async def recovered(self) -> None:
+        """Until the start-up's recovery is done (every channel brought up to date)."""
+        await self.recovery.wait()
+
+    async def _ready_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Every loaded table made ready (:meth:`~host.service.TableService.ready`), a
+        slice at a time; what that changed is owed to the channels as after any step."""
+        slices = Slices()
+        for live in tables:
+            if live.away:
+                continue
+            version = live.version
+            outcome = await self.service.ready(live)
+            if outcome is None:  # closed: its stored game does not read back
+                self.spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
+            elif outcome.announced or live.version != version or not live.info.is_active:
+                self.committed(outcome)
+            await slices.tick()
+
+    async def _arm_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Arm every loaded table's clock (the clocks held meanwhile), a slice at a time."""
+        slices = Slices()
+        try:
+            plans = []
+            for live in tables:
+                self._arm(live)
+                clock = self.messages[live.id].clock if live.id in self.messages else None
+                if clock is not None and clock.task is not None and not ai_to_move(live):
+                    plans.append(clock.task)  # its events planned (an AI turn is not one)
+                await slices.tick()
+            if plans:
+                await asyncio.wait(plans)
+        finally:
+            self.clocks.release()
+
     async def _recover(
         self, channel_id: int, lives: list[LiveTable[DiscordGame]], items: list[OutboxItem]
     ) -> None:
@@ -306,8 +355,10 @@ class Tables:
                     with contextlib.suppress(discord.HTTPException):
                         await self.budget.acquire(channel_id)
                         await m.delete()
-            self.refresh(live)
-            self._arm(live)
+            if not _current(shown, live):  # stale (or not seen): re-rendered, awaited
+                record = self._claim_edit(live)  # (the queue goes at the edits' pace)
+                if record is not None:
+                    await self._edit_loop(live, record)
         await self._deliver_owed(channel, items, done)
 
     async def _deliver_owed(
@@ -477,6 +528,7 @@ class Tables:
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
+        await self.service.recall(live)  # its recent turns, if not recalled yet
         record = self.messages.get(live.id)
         attach = False
         if self.draw_pictures and live.state is not None:
@@ -537,14 +589,22 @@ class Tables:
         """Bring the table message up to date. Edits are coalesced: while one is under way
         or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
         then carries all of them."""
+        record = self._claim_edit(live)
+        if record is not None:
+            self.spawn(self._edit_loop(live, record), "table edit")
+
+    def _claim_edit(self, live: LiveTable[DiscordGame]) -> TableMessage | None:
+        """The table's message record, marked as being edited by the caller; ``None`` if
+        an edit under way will carry the change (or the table is closed: its last edit
+        comes from the outbox)."""
         if not live.info.is_active or live.away:
-            return  # a closed table's last edit comes from the outbox
+            return None
         record = self.message(live)
         if record.editing:
             record.dirty = True
-            return
+            return None
         record.editing = True
-        self.spawn(self._edit_loop(live, record), "table edit")
+        return record
 
     async def _edit_loop(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
         loop = asyncio.get_running_loop()
@@ -1213,6 +1273,31 @@ def _components(components: Any) -> Any:
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
             yield from _components([accessory])
+
+
+def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> bool:
+    """Whether ``shown``, the table's message as the channel has it, is up to date: a
+    game's message (a lobby's shows who sits, which its version does not count) in the
+    present layout (no text content: an older bot's message is replaced), showing the
+    table's present version."""
+    return (
+        shown is not None
+        and live.state is not None
+        and not shown.content
+        and _version_shown(shown, live.id) == live.version
+    )
+
+
+def _version_shown(message: Any, table_id: int) -> int | None:
+    """The table version ``message`` shows (by its buttons' custom ids), if it is a table
+    message of ``table_id`` with buttons."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        for kind in TABLE_MESSAGE_ITEMS:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None and int(match["table"]) == table_id:
+                return int(match["version"])
+    return None
 
 
 def _belongs_to(message: discord.Message, table_id: int) -> bool:

@@ -78,6 +78,8 @@ class Clocks:
         self._sleeping = False  # the scheduler sleeps until the heap's first event
         self._slots = asyncio.Semaphore(parallel)
         self.armed = 0  # timers not done
+        self._held = 0  # while above 0, nothing fires (start-up arms every table first)
+        self._closed = False
 
     def timer(self) -> Timer:
         """A new clock for a table (the caller cancels the one it replaces)."""
@@ -94,17 +96,35 @@ class Clocks:
 
     def at(self, timer: Timer, when: datetime, fire: Fire, name: str = "clock event") -> None:
         """Start ``fire()`` at ``when`` (at once if past), unless ``timer`` is done by then."""
-        if timer.done():
+        if timer.done() or self._closed:
             return
         entry = (when, next(self._order), timer, fire, name)
         heapq.heappush(self._heap, entry)
+        if self._held:
+            return  # started when released
         runner = self._runner
         if runner is not None and not runner.done():
             if not (self._sleeping and self._heap[0] is entry):
                 return  # it will come to it
             runner.cancel()  # it sleeps for a later event: it starts again, for this one
+        self._start()
+
+    def _start(self) -> None:
         self._sleeping = False
         self._runner = asyncio.get_running_loop().create_task(self._run(), name="clocks")
+
+    def hold(self) -> None:
+        """Fire nothing until :meth:`release`: the clocks of many tables are being armed,
+        and those already due then fire in the order they fell due."""
+        self._held += 1
+
+    def release(self) -> None:
+        self._held -= 1
+        if self._held == 0 and self._heap and not self._closed:
+            runner = self._runner
+            if runner is not None and not runner.done():
+                runner.cancel()
+            self._start()
 
     def due(self) -> int:
         """How many events are due now (a catch-up under way)."""
@@ -138,6 +158,7 @@ class Clocks:
 
     async def close(self) -> None:
         """Stop the scheduler (the process is stopping)."""
+        self._closed = True
         runner, self._runner = self._runner, None
         if runner is not None:
             runner.cancel()
