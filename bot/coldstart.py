@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import gc
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -166,9 +167,27 @@ def copy_channels(channels: dict[int, BenchChannel], base: int, copies: int) -> 
             twin = KeptChannel(channel_id + k * base)
             for message_id, shown in channel.kept.items():  # type: ignore[attr-defined]
                 kept = Shown(message_id, shown.author, {"content": shown.content})
-                kept.components, kept.attachments = shown.components, shown.attachments
+                kept.components = [_moved(c, k * base) for c in shown.components]
+                kept.attachments = shown.attachments
                 twin.kept[message_id] = kept
             channels[twin.id] = twin
+
+
+class Component:
+    """A message's component as discord.py gives it (its custom id), for a copied table."""
+
+    children = None
+
+    def __init__(self, custom_id: str | None) -> None:
+        self.custom_id = custom_id
+
+
+def _moved(component: Any, shift: int) -> Component:
+    """``component`` of a table's message, for the copy of the table ``shift`` ids on."""
+    custom_id = getattr(component, "custom_id", None)
+    if custom_id:
+        custom_id = re.sub(r":(\d+):(\d+)$", lambda m: f":{int(m[1]) + shift}:{m[2]}", custom_id)
+    return Component(custom_id)
 
 
 def rss_kib() -> int:
