@@ -1,6 +1,10 @@
 """The Discord side of every table: answering interactions, the live table message (edits
-coalesced, re-posted to ping), the outbox of round and game messages, and one clock per
-table (turn timer, ping, idle expiry).
+coalesced, re-posted to ping), what the table's clock does when it fires (turn timer, ping,
+idle expiry) and the recovery of the channels at start-up. The game-agnostic machinery is
+the host's: the clocks' timer heap (:mod:`host.clocks`), the outbox's order and marks
+(:mod:`host.outbox`; its Discord courier is :mod:`bot.outbox`), the recovery queue
+(:mod:`host.recovery`), the background steps (:mod:`host.tasks`) and the channels' write
+budget (:mod:`host.budget`).
 
 Rules are not decided here: every request goes to :class:`~host.service.TableService`, and
 what a table shows is its game's (:mod:`bot.games`): this module knows no game. A refused
@@ -16,8 +20,8 @@ How a table talks to its channel:
   the table message anew at the bottom of the channel, with only that player allowed to
   be mentioned, and deleting the old one: the channel never holds a trail of pings, and
   after a game it holds the table, the round results and the result.
-* Every message create and delete in a channel goes through :class:`ChannelBudget` (at
-  most 5 per 5 s per channel, Discord's limit).
+* Every message create and delete in a channel goes through
+  :class:`~host.budget.ChannelBudget` (at most 5 per 5 s per channel, Discord's limit).
 * Round ends, game ends and closings are committed with the move as outbox rows and
   delivered from there, also after a restart (then looked for among the bot's own
   messages in the channel since each row was written, so that nothing is posted twice).
