@@ -73,6 +73,8 @@ def _consume(kwargs: dict[str, Any]) -> None:
 
 
 class BenchBot:
+    channel_kind = BenchChannel  # what its channels are
+
     def __init__(self) -> None:
         self.channels: dict[int, BenchChannel] = {}
         self.user = None
@@ -80,7 +82,7 @@ class BenchBot:
     def get_channel(self, channel_id: int) -> BenchChannel:
         channel = self.channels.get(channel_id)
         if channel is None:
-            channel = self.channels[channel_id] = BenchChannel(channel_id)
+            channel = self.channels[channel_id] = self.channel_kind(channel_id)
         return channel
 
     get_partial_messageable = get_channel

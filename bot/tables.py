@@ -1,6 +1,10 @@
 """The Discord side of every table: answering interactions, the live table message (edits
-coalesced, re-posted to ping), the outbox of round and game messages, and one clock per
-table (turn timer, ping, idle expiry).
+coalesced, re-posted to ping), what the table's clock does when it fires (turn timer, ping,
+idle expiry) and the recovery of the channels at start-up. The game-agnostic machinery is
+the host's: the clocks' timer heap (:mod:`host.clocks`), the outbox's order and marks
+(:mod:`host.outbox`; its Discord courier is :mod:`bot.outbox`), the recovery queue
+(:mod:`host.recovery`), the background steps (:mod:`host.tasks`) and the channels' write
+budget (:mod:`host.budget`).
 
 Rules are not decided here: every request goes to :class:`~host.service.TableService`, and
 what a table shows is its game's (:mod:`bot.games`): this module knows no game. A refused
@@ -16,8 +20,8 @@ How a table talks to its channel:
   the table message anew at the bottom of the channel, with only that player allowed to
   be mentioned, and deleting the old one: the channel never holds a trail of pings, and
   after a game it holds the table, the round results and the result.
-* Every message create and delete in a channel goes through :class:`ChannelBudget` (at
-  most 5 per 5 s per channel, Discord's limit).
+* Every message create and delete in a channel goes through
+  :class:`~host.budget.ChannelBudget` (at most 5 per 5 s per channel, Discord's limit).
 * Round ends, game ends and closings are committed with the move as outbox rows and
   delivered from there, also after a restart (then looked for among the bot's own
   messages in the channel since each row was written, so that nothing is posted twice).
@@ -32,10 +36,10 @@ import json
 import logging
 import random
 import time
-from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -44,7 +48,7 @@ from discord.ext import commands
 from bot import games
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, Panel
-from bot.outbox import REDELIVER_AFTER, Outbox
+from bot.outbox import DiscordCourier
 from bot.refusal_words import MOVED_AWAY, Refused
 from bot.render import lobby_text
 from bot.text import escape_name, fit_message
@@ -52,6 +56,7 @@ from bot.timings import Timings
 from bot.views import (
     PICTURE,
     STOPPING,
+    TABLE_MESSAGE_ITEMS,
     TableLayout,
     closed_layout,
     end_view,
@@ -61,8 +66,13 @@ from bot.views import (
     table_layout,
     table_of_custom_id,
 )
+from host.budget import ChannelBudget
+from host.clocks import Clocks, Timer
+from host.outbox import REDELIVER_AFTER, Outbox
+from host.recovery import Recovery, Slices
 from host.refusals import Refusal, Why
 from host.service import LiveTable, MoveOutcome, Player, TableService, ai_to_move, settle
+from host.tasks import Tasks
 from host.thinking import Thinker
 from persistence import Store
 from persistence.fence import shard_of
@@ -81,13 +91,10 @@ DEFERRAL_ANSWERED = "stackbot.deferral_answered"  # interaction.extras: "thinkin
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
 WARN_FROM = 20.0  # turns at least this long get a ping at half time
-CHANNEL_WRITES = 5  # message creates and deletes per channel ...
-CHANNEL_WINDOW = 5.0  # ... per this many seconds
 CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
-WARM_WAIT = 20.0  # seconds start-up waits at most for the picture worker to be warm
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -99,32 +106,6 @@ def only(user_id: int) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
     )
-
-
-class ChannelBudget:
-    """Message creates and deletes per channel, kept within Discord's rate limit."""
-
-    def __init__(self, per: int = CHANNEL_WRITES, window: float = CHANNEL_WINDOW) -> None:
-        self.per = per
-        self.window = window
-        self.recent: dict[int, deque[float]] = {}
-
-    async def acquire(self, channel_id: int, count: int = 1) -> None:
-        loop = asyncio.get_running_loop()
-        for _ in range(count):
-            while True:
-                now = loop.time()
-                stamps = self.recent.setdefault(channel_id, deque())
-                while stamps and now - stamps[0] >= self.window:
-                    stamps.popleft()
-                if len(stamps) < self.per:
-                    stamps.append(now)
-                    break
-                await asyncio.sleep(self.window - (now - stamps[0]) + 0.001)
-        if len(self.recent) > 256:  # forget quiet channels
-            now = loop.time()
-            for key in [k for k, v in self.recent.items() if not v or now - v[-1] > self.window]:
-                del self.recent[key]
 
 
 @dataclass(slots=True)
@@ -140,7 +121,7 @@ class TableMessage:
     dirty: bool = False
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clock: asyncio.Task[None] | None = None
+    clock: Timer | None = None
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
     # whether the message as Discord has it shows a picture (None: not known yet)
     had_picture: bool | None = None
@@ -167,8 +148,11 @@ class Tables:
         self.messages: dict[int, TableMessage] = {}
         self.budget = ChannelBudget()
         self.draw_pictures = True
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self.outbox = Outbox(self)
+        self.tasks = Tasks()
+        self.clocks = Clocks(self.tasks, discord.utils.utcnow)
+        self.recovery = Recovery(self.tasks)
+        self.courier = DiscordCourier(self)
+        self.outbox = Outbox(store, self.courier, self.tasks, self.owns_guild)
         self.accepting = True
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
@@ -176,32 +160,14 @@ class Tables:
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` in the background; an error is logged, never lost or fatal."""
-        task = asyncio.get_running_loop().create_task(self._logged(coro, name))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        # a task cancelled before it ran (a clock replaced at once) never awaited ``coro``
-        task.add_done_callback(lambda _: coro.close())
-        return task
-
-    @staticmethod
-    async def _logged(coro: Coroutine[Any, Any, Any], name: str) -> Any:
-        try:
-            return await coro
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("background step failed: %s", name or coro)
-            return None
+        return self.tasks.spawn(coro, name)
 
     async def drain(self) -> None:
         """Wait for the background steps under way (the bot is stopping)."""
         for live in list(self.service.by_id.values()):
             self._stop_clock(live.id)
-        pending = [t for t in self._tasks if not t.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=3)
-        for task in self._tasks:
-            task.cancel()
+        await self.clocks.close()
+        await self.tasks.drain(timeout=3)
         await self.painter.close()
         await self.service.thinker.close()
 
@@ -220,12 +186,10 @@ class Tables:
         for every table."""
         if shard_count is not None and shards is not None:
             self.store.forget_shards(shard_count, shards)
-        self.painter.start(warm_up_jobs())  # warms up while the tables load
-        tables = await self.service.load(shard_count=shard_count, shards=shards)
-        # every table's settings in a few queries, not one each as clocks and renders ask
-        await self.store.prefetch_settings(
-            (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
-        )
+        # the worker warms up in the background; pictures asked before it is warm are
+        # drawn on threads meanwhile: the first interaction never waits for it
+        self.painter.start(warm_up_jobs())
+        tables = await self.service.load(shard_count=shard_count, shards=shards, lazy=True)
         for live in tables:
             self.messages[live.id] = TableMessage(
                 live.info.message_channel_id or live.channel_id,
@@ -233,17 +197,30 @@ class Tables:
                 pinged_version=live.info.pinged_version,
             )
         pending = await self.store.pending_outbox(shard_count=shard_count, shards=shards)
-        # the first pictures (these tables' own) and the first taps find the worker warm;
-        # if it is not warm in time, pictures are drawn on threads until it is
-        if not await self.painter.wait_warm(WARM_WAIT):
-            log.warning("the picture worker is not warm yet; drawing on threads meanwhile")
         channels: dict[int, tuple[list[LiveTable[DiscordGame]], list[OutboxItem]]] = {}
         for live in tables:
             channels.setdefault(self.message(live).channel_id, ([], []))[0].append(live)
         for item in pending:
             channels.setdefault(item.channel_id, ([], []))[1].append(item)
-        for channel_id, (lives, items) in channels.items():
-            self.spawn(self._recover(channel_id, lives, items), "recover channel")
+        # behind the live interactions: every table's state built and the AI turns owed
+        # played, every clock armed (the timers that ran out while the bot was down then
+        # fire as one catch-up, in the order they ran out), then each channel brought up
+        # to date, then the recent turns of the rest recalled
+        self.clocks.hold()
+        # every table's settings in a few queries, not one each as clocks and renders ask
+        self.recovery.put(
+            lambda: self.store.prefetch_settings(
+                (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
+            ),
+            "read settings",
+        )
+        self.recovery.put(lambda: self._ready_all(tables), "build states")
+        self.recovery.put(lambda: self._arm_all(tables), "arm clocks")
+        self.recovery.put_all(
+            [partial(self._recover, channel_id, *work) for channel_id, work in channels.items()],
+            "recover channel",
+        )
+        self.recovery.put(self.service.recall_all, "recall turns")
         where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
         log.info("resumed %d active tables%s", len(tables), where)
 
@@ -322,7 +299,42 @@ class Tables:
         return {"tables": len(self.service.by_id), "clocks": self._clocks()}
 
     def _clocks(self) -> int:
-        return sum(1 for r in self.messages.values() if r.clock is not None and not r.clock.done())
+        return self.clocks.armed
+
+    async def recovered(self) -> None:
+        """Until the start-up's recovery is done (every channel brought up to date)."""
+        await self.recovery.wait()
+
+    async def _ready_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Every loaded table made ready (:meth:`~host.service.TableService.ready`), a
+        slice at a time; what that changed is owed to the channels as after any step."""
+        slices = Slices()
+        for live in tables:
+            if live.away:
+                continue
+            version = live.version
+            outcome = await self.service.ready(live)
+            if outcome is None:  # closed: its stored game does not read back
+                self.spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
+            elif outcome.announced or live.version != version or not live.info.is_active:
+                self.committed(outcome)
+            await slices.tick()
+
+    async def _arm_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Arm every loaded table's clock (the clocks held meanwhile), a slice at a time."""
+        slices = Slices()
+        try:
+            plans = []
+            for live in tables:
+                self._arm(live)
+                clock = self.messages[live.id].clock if live.id in self.messages else None
+                if clock is not None and clock.task is not None and not ai_to_move(live):
+                    plans.append(clock.task)  # its events planned (an AI turn is not one)
+                await slices.tick()
+            if plans:
+                await asyncio.wait(plans)
+        finally:
+            self.clocks.release()
 
     async def _recover(
         self, channel_id: int, lives: list[LiveTable[DiscordGame]], items: list[OutboxItem]
@@ -336,7 +348,7 @@ class Tables:
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
-        done = await self.outbox.already_posted(channel, items, recent)
+        done = await self.courier.already_posted(channel, items, recent)
         for live in lives:
             stored = self.message(live).message_id
             shown = next((m for m in recent if m.id == stored), None)
@@ -347,8 +359,10 @@ class Tables:
                     with contextlib.suppress(discord.HTTPException):
                         await self.budget.acquire(channel_id)
                         await m.delete()
-            self.refresh(live)
-            self._arm(live)
+            if not _current(shown, live):  # stale (or not seen): re-rendered, awaited
+                record = self._claim_edit(live)  # (the queue goes at the edits' pace)
+                if record is not None:
+                    await self._edit_loop(live, record)
         await self._deliver_owed(channel, items, done)
 
     async def _deliver_owed(
@@ -358,7 +372,7 @@ class Tables:
         searched (``None``), search it again a little later first: never post blind."""
         while done is None:
             await asyncio.sleep(REDELIVER_AFTER)
-            done = await self.outbox.already_posted(channel, items)
+            done = await self.courier.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():
             await self.outbox.deliver(table_id, guild_id)
@@ -518,6 +532,7 @@ class Tables:
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
         committed is never shown); the picture is drawn after, off the event loop."""
+        await self.service.recall(live)  # its recent turns, if not recalled yet
         record = self.messages.get(live.id)
         attach = False
         if self.draw_pictures and live.state is not None:
@@ -578,14 +593,22 @@ class Tables:
         """Bring the table message up to date. Edits are coalesced: while one is under way
         or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
         then carries all of them."""
+        record = self._claim_edit(live)
+        if record is not None:
+            self.spawn(self._edit_loop(live, record), "table edit")
+
+    def _claim_edit(self, live: LiveTable[DiscordGame]) -> TableMessage | None:
+        """The table's message record, marked as being edited by the caller; ``None`` if
+        an edit under way will carry the change (or the table is closed: its last edit
+        comes from the outbox)."""
         if not live.info.is_active or live.away:
-            return  # a closed table's last edit comes from the outbox
+            return None
         record = self.message(live)
         if record.editing:
             record.dirty = True
-            return
+            return None
         record.editing = True
-        self.spawn(self._edit_loop(live, record), "table edit")
+        return record
 
     async def _edit_loop(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
         loop = asyncio.get_running_loop()
@@ -683,8 +706,7 @@ class Tables:
                 record.last_edit = loop.time()
 
         task = loop.create_task(whole())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.tasks.keep(task)
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -1064,8 +1086,7 @@ class Tables:
     def _stop_clock(self, table_id: int) -> None:
         record = self.messages.get(table_id)
         if record is not None and record.clock is not None:
-            if record.clock is not asyncio.current_task():
-                record.clock.cancel()
+            record.clock.cancel()  # not the step calling this (an event that re-arms)
             record.clock = None
 
     def _arm(self, live: LiveTable[DiscordGame]) -> None:
@@ -1075,12 +1096,24 @@ class Tables:
             return
         record = self.message(live)
         self._stop_clock(live.id)
+        timer = record.clock = self.clocks.timer()
         if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
-            record.clock = self.spawn(self._ai_turn(live, live.version), "AI turn")
+            timer.run(self._ai_turn(live, live.version, timer), "AI turn")
             return
-        record.clock = self.spawn(self._clock(live, live.version), "table clock")
+        timer.run(self._clock(live, live.version, timer), "table clock")
 
-    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int) -> None:
+    def _retry(self, live: LiveTable[DiscordGame], timer: Timer) -> None:
+        """Arm the table again ``CLOCK_RETRY`` seconds from now (a step that failed)."""
+
+        async def again() -> None:
+            record = self.messages.get(live.id)
+            if record is not None and record.clock is timer:
+                self._arm(live)
+
+        when = discord.utils.utcnow() + timedelta(seconds=CLOCK_RETRY)
+        self.clocks.at(timer, when, again, "clock retry")
+
+    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
         """The turns AI seats owe, as a step of their own: those a move left for later (a
         thinking level's, so that the mover was answered first), or those whose commit
         failed (tried again a little later, until storage answers)."""
@@ -1088,20 +1121,18 @@ class Tables:
             outcome = await self.service.play_owed(live.id, version)
         except Exception as err:  # a refused commit (storage down), a search that broke
             log.warning("table=%s AI turn not played yet: %s", live.id, err)
-            await asyncio.sleep(CLOCK_RETRY)
-            record = self.messages.get(live.id)
-            if record is not None and record.clock is asyncio.current_task():
-                self._arm(live)
+            self._retry(live, timer)
             return
+        timer.finish()
         if outcome is not None:
             self.committed(outcome)
 
-    async def _clock(self, live: LiveTable[DiscordGame], version: int) -> None:
-        """Sleep until the table's next event — the ping, the half-time warning, the turn
-        running out, the idle limit — and handle it; re-armed after every change."""
+    async def _clock(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
+        """Plan the table's next events — the ping, the half-time warning, the turn
+        running out, the idle limit — on the timer heap; re-armed after every change."""
         settings = await self._settings(live.info)
         record = self.messages.get(live.id)
-        if record is None or record.clock is not asyncio.current_task():
+        if record is None or record.clock is not timer:
             return
         events: list[tuple[datetime, str]] = []
         async with live.lock:  # the committed state, never a step half-played
@@ -1120,14 +1151,31 @@ class Tables:
         limit = settings.lobby_timeout if live.info.status == "lobby" else settings.idle_timeout
         events.append((self.service.idle_since(live) + timedelta(seconds=limit), "idle"))
         events.sort()
-        for when, what in events:
-            wait = (when - discord.utils.utcnow()).total_seconds()
-            if wait > 0:
-                await asyncio.sleep(wait)
+        self._next_event(live, version, timer, events, user)
+
+    def _next_event(
+        self,
+        live: LiveTable[DiscordGame],
+        version: int,
+        timer: Timer,
+        events: list[tuple[datetime, str]],
+        user: int | None,
+    ) -> None:
+        """Put the first of the table's ``events`` on the timer heap; when handled, the
+        next one follows."""
+        if not events:
+            timer.finish()
+            return
+        when, what = events[0]
+        rest = events[1:]
+
+        async def fire() -> None:
             if live.version != version or not live.info.is_active:
+                timer.finish()
                 return
             try:
                 if await self._clock_event(live, version, what, user):
+                    timer.finish()
                     return
             except Exception:
                 # a refused ping or a failed commit must not stop the clock: the next
@@ -1135,10 +1183,11 @@ class Tables:
                 # tried again a little later
                 log.exception("table=%s clock event %s failed", live.id, what)
                 if what in ("expire", "idle"):
-                    await asyncio.sleep(CLOCK_RETRY)
-                    if record.clock is asyncio.current_task():
-                        self._arm(live)
+                    self._retry(live, timer)
                     return
+            self._next_event(live, version, timer, rest, user)
+
+        self.clocks.at(timer, when, fire, f"clock {what}")
 
     async def _clock_event(
         self, live: LiveTable[DiscordGame], version: int, what: str, user: int | None
@@ -1230,6 +1279,31 @@ def _components(components: Any) -> Any:
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
             yield from _components([accessory])
+
+
+def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> bool:
+    """Whether ``shown``, the table's message as the channel has it, is up to date: a
+    game's message (a lobby's shows who sits, which its version does not count) in the
+    present layout (no text content: an older bot's message is replaced), showing the
+    table's present version."""
+    return (
+        shown is not None
+        and live.state is not None
+        and not shown.content
+        and _version_shown(shown, live.id) == live.version
+    )
+
+
+def _version_shown(message: Any, table_id: int) -> int | None:
+    """The table version ``message`` shows (by its buttons' custom ids), if it is a table
+    message of ``table_id`` with buttons."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        for kind in TABLE_MESSAGE_ITEMS:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None and int(match["table"]) == table_id:
+                return int(match["version"])
+    return None
 
 
 def _belongs_to(message: discord.Message, table_id: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -35,7 +36,7 @@ class LiveTable(Generic[G]):
     recalls (the last turns)."""
 
     info: TableInfo
-    state: GameState[Any] | None
+    _state: GameState[Any] | None
     rng: random.Random
     front: FrontEnd[G]
     version: int = 0  # the stored state version (the move log's length)
@@ -48,6 +49,23 @@ class LiveTable(Generic[G]):
     # a commit of it failed (perhaps after it was made) or was abandoned: what storage
     # holds is read again before its next step
     unsure: bool = False
+    # loaded lazily at start-up: what builds its state, on first use (``state``)
+    thaw: Callable[[], GameState[Any]] | None = None
+
+    @property
+    def state(self) -> GameState[Any] | None:
+        """Its committed state (``None``: a lobby); a table loaded lazily builds it here,
+        the first time (it raises if its stored game does not read back)."""
+        thaw = self.thaw
+        if thaw is not None:
+            self._state = thaw()
+            self.thaw = None
+        return self._state
+
+    @state.setter
+    def state(self, value: GameState[Any] | None) -> None:
+        self.thaw = None
+        self._state = value
 
     @property
     def id(self) -> int:

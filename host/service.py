@@ -132,6 +132,8 @@ class TableService(Generic[G]):
         # one process of several: whether a guild's tables may be kept here (its shard held
         # and not being handed over); None: every table is
         self.owns: Callable[[int], bool] | None = None
+        # tables whose recent turns are not recalled yet: their version when loaded
+        self._unrecalled: dict[int, int] = {}
 
     # ------------------------------------------------------------ registry
 
@@ -170,22 +172,44 @@ class TableService(Generic[G]):
         if self.by_channel.get(live.channel_id) is live:
             del self.by_channel[live.channel_id]
         self.by_id.pop(live.id, None)
+        self._unrecalled.pop(live.id, None)
         self.clock.table_closed(live)
 
     async def load(
-        self, *, shard_count: int | None = None, shards: frozenset[int] | None = None
+        self,
+        *,
+        shard_count: int | None = None,
+        shards: frozenset[int] | None = None,
+        lazy: bool = False,
     ) -> list[LiveTable[G]]:
         """Load every active table from storage (at start-up; with ``shards`` of
         ``shard_count``, those of guilds on these shards: a process of several adopting
         them), and play the turns the AI seats owe (a crash may have come between a
-        human's move and the AI's reply)."""
-        loaded = await self.store.load_active_tables(shard_count=shard_count, shards=shards)
+        human's move and the AI's reply).
+
+        ``lazy``: the tables are returned at once, each state built on first use; the
+        caller then passes each table to :meth:`ready` (in the background: the state
+        built, a table whose game does not read back closed, the AI turns owed played),
+        and the recent turns each table message recalls are rebuilt later
+        (:meth:`recall_all` in the background, or :meth:`recall` for one table about to
+        be shown)."""
+        loaded = await self.store.load_active_tables(
+            shard_count=shard_count, shards=shards, lazy=lazy
+        )
         tables = []
         for t in loaded:
             if t.broken is not None:  # closed, and never in the way of the others
                 await self._quarantine(t.info, t.broken)
                 continue
-            tables.append(self._track(t.info, t.state))
+            live = self._track(t.info, t.state)
+            if t.thaw is not None:
+                live.thaw = t.thaw
+            tables.append(live)
+        if lazy:
+            for live in tables:
+                if live.info.is_active and (live.thaw is not None or live.state is not None):
+                    self._unrecalled[live.id] = live.version
+            return [t for t in tables if t.info.is_active]
         await self._recall_turns(tables)
         for live in tables:
             try:
@@ -230,6 +254,85 @@ class TableService(Generic[G]):
                     except Exception as err:  # pragma: no cover - the live state replayed
                         log.warning("table %s: recent turns not recalled (%s)", live.id, err)
                     await asyncio.sleep(0)
+
+    async def ready(self, live: LiveTable[G]) -> MoveOutcome | None:
+        """A table loaded lazily made ready as an eager load makes it: its state built
+        (``None`` if its stored game does not read back: the table is then closed, its
+        closing owed to its channel), and the AI turns it owes played."""
+        try:
+            _ = live.state
+        except Exception as exc:  # one table's damaged rows never stop the others
+            why = f"{type(exc).__name__}: {exc}"
+            live.thaw = None
+            self._forget(live)
+            await self._quarantine(live.info, why)
+            live.info = replace(live.info, status="abandoned")
+            return None
+        try:
+            return await self.catch_up(live)
+        except Exception as err:  # owed still: played when its clock is armed
+            log.warning("table %s: the AI turns owed are not played yet (%s)", live.id, err)
+            return MoveOutcome(live)
+
+    async def recall_all(self) -> None:
+        """The recent turns of every table loaded with ``recall_later``, in batches, the
+        loop given back between tables (live requests are served meanwhile)."""
+        while self._unrecalled:
+            batch = []
+            for table_id in list(self._unrecalled)[:RECALL_BATCH]:
+                table = self.by_id.get(table_id)
+                if table is None:
+                    del self._unrecalled[table_id]
+                else:
+                    batch.append(table)
+            try:
+                logs = await self.store.game_logs([live.id for live in batch])
+            except Exception as err:  # the turns are words only: the game plays on
+                log.warning("recent turns not recalled (%s)", err)
+                self._unrecalled.clear()
+                return
+            for live in batch:
+                loaded = self._unrecalled.get(live.id)
+                if loaded is None:
+                    continue  # recalled meanwhile (shown)
+                if live.version != loaded:  # played on meanwhile: read again, under its lock
+                    await self.recall(live)
+                    continue
+                del self._unrecalled[live.id]
+                if live.id in logs:
+                    self._remember(live, *logs.pop(live.id))
+                await asyncio.sleep(0)
+
+    async def recall(self, live: LiveTable[G]) -> None:
+        """The recent turns of one table loaded with ``recall_later``, now (its message is
+        about to be shown); nothing if they are recalled already."""
+        if live.id not in self._unrecalled:
+            return
+        async with live.lock:
+            loaded = self._unrecalled.pop(live.id, None)
+            if loaded is None:
+                return
+            try:
+                logs = await self.store.game_logs([live.id])
+            except Exception as err:  # the turns are words only: the game plays on
+                log.warning("table %s: recent turns not recalled (%s)", live.id, err)
+                return
+            if live.id in logs:
+                start, played = logs[live.id]
+                later = live.version - loaded  # moves played since the load: in words already
+                self._remember(live, start, played[: len(played) - later] if later else played)
+
+    @staticmethod
+    def _remember(live: LiveTable[G], start: Any, played: list[Any]) -> None:
+        """The words of the turns before the load, put before those said since."""
+        try:
+            recalled = _recall(live, start, played)
+        except Exception as err:  # pragma: no cover - the live state replayed
+            log.warning("table %s: recent turns not recalled (%s)", live.id, err)
+            return
+        since = list(live.turns)
+        live.turns.clear()
+        live.turns.extend([*recalled, *since])
 
     async def catch_up(self, live: LiveTable[G]) -> MoveOutcome:
         """Play pending AI turns, and close a table that has no human left."""

@@ -4,9 +4,11 @@ logged after it, or a whole game from its initial state and its whole log."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+import orjson
+from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from engine.game import Game
@@ -19,15 +21,21 @@ from persistence.schema import moves, seats, snapshots, tables
 log = logging.getLogger(__name__)
 
 
-async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
+async def load_tables(
+    conn: AsyncConnection, where: Any, *, lazy: bool = False
+) -> list[LoadedTable]:
     """The tables matching ``where``, each with its live state (snapshot plus the moves
     logged after it) once started, and, for a game being played, the move writer's cursor
-    of it as read here."""
+    of it as read here. ``lazy``: the snapshots and moves are read as text, and each
+    table's state is built when its ``thaw`` is called (a start-up serves at once, and
+    builds the states in the background or on first use)."""
+    snapshot = cast(snapshots.c.state, Text) if lazy else snapshots.c.state
+    move = cast(moves.c.move, Text).label("move") if lazy else moves.c.move
     table_rows = (
         await conn.execute(
             select(
                 *INFO_COLUMNS,
-                snapshots.c.state.label("snapshot"),
+                snapshot.label("snapshot"),
                 snapshots.c.version.label("snapshot_version"),
             )
             .select_from(tables.outerjoin(snapshots, snapshots.c.table_id == tables.c.id))
@@ -48,7 +56,7 @@ async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
         for s in seat_rows:
             by_table[s.table_id].append(seat_from_row(s))
         move_rows = await conn.execute(
-            select(moves.c.table_id, moves.c.move)
+            select(moves.c.table_id, move)
             .join(tables, tables.c.id == moves.c.table_id)
             .join(snapshots, snapshots.c.table_id == moves.c.table_id)
             .where(where, moves.c.seq > snapshots.c.version)
@@ -64,6 +72,12 @@ async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
         if row.snapshot is not None:
             # a game this release does not know is an error of the release, not the table's
             game = stored_game(row.game, f"Table {row.id}")
+            if row.status == "playing":
+                cursor = cursor_from_row(row, info.seats)
+            if lazy:
+                thaw = partial(_thaw, game, row.snapshot, tails[row.id])
+                out.append(LoadedTable(info, None, cursor, thaw=thaw))
+                continue
             try:
                 state = _restore(game, row.snapshot, tails[row.id])
             except Exception as exc:  # one table's damaged rows never stop the others
@@ -71,8 +85,6 @@ async def load_tables(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
                 log.error("table %s: its stored game does not read back (%s)", row.id, why)
                 out.append(LoadedTable(info, None, None, broken=why))
                 continue
-            if row.status == "playing":
-                cursor = cursor_from_row(row, info.seats)
         out.append(LoadedTable(info, state, cursor))
     return out
 
@@ -84,6 +96,11 @@ def _restore(game: Game[Any], snapshot: Any, tail: list[Any]) -> Any:
     for move in tail:
         state.apply(decode(move))
     return state
+
+
+def _thaw(game: Game[Any], snapshot: str, tail: list[str]) -> Any:
+    """A live state from its snapshot and logged moves as stored text."""
+    return _restore(game, orjson.loads(snapshot), [orjson.loads(move) for move in tail])
 
 
 async def replay_log(conn: AsyncConnection, table_id: int) -> tuple[Game[Any], Any]:

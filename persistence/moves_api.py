@@ -123,11 +123,16 @@ class MovesAPI(StoreCore):
         return loaded[0]
 
     async def load_active_tables(
-        self, *, shard_count: int | None = None, shards: Iterable[int] | None = None
+        self,
+        *,
+        shard_count: int | None = None,
+        shards: Iterable[int] | None = None,
+        lazy: bool = False,
     ) -> list[LoadedTable]:
         """Every lobby and game in progress, with live states, for start-up; with
         ``shards`` (of ``shard_count``), only those of guilds on these shards (a process of
-        several, adopting its shards).
+        several, adopting its shards). ``lazy``: each state built when its table's
+        ``thaw`` is called (:func:`~persistence.loading.load_tables`).
 
         The cyclic garbage collector is paused while the states are built (each pass would
         rescan every state built so far), and the objects of the start-up load are then
@@ -143,7 +148,7 @@ class MovesAPI(StoreCore):
                     raise ValueError("shards need their shard_count")
                 where = and_(where, in_shards(tables.c.guild_id, shard_count, shards))
             async with self.engine.connect() as conn:
-                loaded = await load_tables(conn, where)
+                loaded = await load_tables(conn, where, lazy=lazy)
         finally:
             if was_enabled:
                 gc.enable()

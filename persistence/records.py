@@ -9,7 +9,7 @@ and the like) stay readable, so the bot may move to the generic ones at its own 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -97,6 +97,9 @@ class LoadedTable:
     # why its stored game does not read back (a log that does not replay): the table is
     # then loaded without a state, for its host to close it; its rows stay as they are
     broken: str | None = None
+    # loaded lazily: what builds its live state (``state`` is then ``None`` until called;
+    # it raises if the stored game does not read back)
+    thaw: Callable[[], Any] | None = None
 
 
 THEMES = ("dark", "light")  # the themes a server may choose for its pictures

@@ -37,7 +37,7 @@ async def play_games(folder: Path) -> tuple[int, int, Tables, Store]:
             move = live.state.legal_moves()[0]
             tables.committed(await service.move(channel, alice, move=move))
         if game in (FIRST, GAMES):
-            while any(not t.done() for t in tables._tasks):
+            while tables.tasks.busy():
                 await asyncio.sleep(0.01)
             gc.collect()
             counts[game] = len(gc.get_objects())

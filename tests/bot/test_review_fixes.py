@@ -345,9 +345,9 @@ async def test_a_rounds_buttons_are_its_games(world: World) -> None:
     assert games.get("stackup").round_view(5, 2) is None
     live = await stackup_table(world)
     row = OutboxItem(1, live.id, world.channel.id, "round", "…", datetime.now(UTC), round_no=1)
-    assert await world.bot.tables.outbox._round_view(row) is None
+    assert await world.bot.tables.courier._round_view(row) is None
     gone = OutboxItem(2, live.id + 99, world.channel.id, "round", "…", datetime.now(UTC), 1)
-    assert await world.bot.tables.outbox._round_view(gone) is None
+    assert await world.bot.tables.courier._round_view(gone) is None
 
 
 # ---------------------------------------------------------------------------- the command line

@@ -29,6 +29,7 @@ from tests.bot.test_colorstack_discord import open_piece as open_colorstack_piec
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 from tests.bot.test_lifecycle import game, move_once, restart, texts
 from tests.bot.test_refusals import actor_of, started
+from tests.bot.test_restart_recovery import spy_edits
 from tests.bot.test_stackup_discord import stackup_table
 
 # ---------------------------------------------------------------- helpers
@@ -196,9 +197,10 @@ async def test_a_mark_that_fails_in_a_database_cut_is_warned_of_once_and_posts_n
 async def test_a_restart_with_a_cold_cache_keeps_every_table_picture(
     world: World, monkeypatch: pytest.MonkeyPatch, which: str
 ) -> None:
-    """The restarted bot re-renders its tables before the gateway delivered the guilds
-    (its cache is cold: the channel is a partial one, with no guild): the table message
-    is edited with its picture, never stripped of it."""
+    """The restarted bot re-renders its stale tables before the gateway delivered the
+    guilds (its cache is cold: the channel is a partial one, with no guild): the table
+    message is edited with its picture, never stripped of it. (The message is taken for
+    stale here: a current one is not re-rendered at all.)"""
     if which == "stack":
         await started(world, ai=True, target=60, dice=5)
     elif which == "stackup":
@@ -208,19 +210,11 @@ async def test_a_restart_with_a_cold_cache_keeps_every_table_picture(
     live = live_of(world)
     shown = world.bot.tables.messages[live.id].message_id
     assert attachments_of(world, shown)
-    edits: list[dict[str, Any]] = []
     new_bot = make_bot(world.db, seed=99)
     monkeypatch.setattr(new_bot, "get_channel", lambda channel_id: None)  # cold cache
     monkeypatch.setattr(new_bot, "get_guild", lambda guild_id: None)
-    http = type(world.bot.http)
-    edit_message = http.edit_message
-
-    def spying(self: Any, channel_id: int, message_id: int, **kwargs: Any) -> Any:
-        if message_id == shown:
-            edits.append(kwargs)
-        return edit_message(self, channel_id, message_id, **kwargs)
-
-    monkeypatch.setattr(http, "edit_message", spying)
+    monkeypatch.setattr(tables_module, "_version_shown", lambda message, table_id: None)
+    edits = spy_edits(world, monkeypatch, shown)
     await world.env.restart_bot(new_bot)
     world.bot = new_bot
     await world.env.advance_time(3)
@@ -256,14 +250,16 @@ async def test_a_game_ended_before_a_cold_restart_keeps_its_final_picture(
 # ---------------------------------------------------------------- item 7
 
 
-async def test_the_picture_worker_is_started_and_warm_once_the_bot_is_ready(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def test_the_picture_worker_is_started_at_start_up_and_warms_without_holding_it_up(
+    tmp_path: Path,
 ) -> None:
     """The bot's start-up (its ``setup_hook``, run before the gateway connects and any
     interaction is served), drawing in its worker process as in production, starts the
-    worker and warms it: every game's drawing code imported, a picture of each drawn.
-    (Not through simcord: a real worker process's pipe is outside its virtual time.)"""
-    monkeypatch.setattr(tables_module, "WARM_WAIT", 600.0)  # however busy the machine
+    worker and warms it in the background: every game's drawing code imported, a picture
+    of each drawn. Start-up does not wait for it (pictures asked meanwhile are drawn on
+    threads: test_a_cold_worker_never_makes_a_drawing_wait), so the first interaction is
+    never held up by the painter. (Not through simcord: a real worker process's pipe is
+    outside its virtual time.)"""
     proc_bot = StackBot(
         Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", discord_token=None),
         seed=7,
@@ -274,7 +270,7 @@ async def test_the_picture_worker_is_started_and_warm_once_the_bot_is_ready(
         await proc_bot.setup_hook()
         painter = proc_bot.tables.painter
         assert painter.mode == "process"
-        assert painter.warm, "the worker is not warm when the bot starts serving"
+        assert await painter.wait_warm(600.0), "the worker started at start-up never warmed"
         assert painter.worker_alive()
         assert set(painter.warmed) >= {
             "stack",

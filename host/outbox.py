@@ -1,0 +1,163 @@
+"""What committed moves owe their channels: the outbox rows (round ends, game ends,
+closing messages, a closed table's last edit), delivered in order, once each.
+
+A row is written in the same transaction as the move that owes it, so a crash between the
+commit and the message loses nothing: :meth:`Outbox.deliver` sends it later. The sending
+itself is the front end's (a :class:`Courier`); this module decides what is owed, in which
+order, whether this process may still send it (its shard's lease), and marks it delivered.
+A row the front end could not send now is tried again after ``REDELIVER_AFTER`` seconds;
+one it refused for good is dropped, and the rows after it still go out. A row posted but
+not marked delivered (the database cut at that moment) is remembered as posted, warned of
+once, and marked later, never posted again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from host.tasks import Tasks
+from persistence import LeaseLost, StorageError, Store
+from persistence.records import OutboxItem
+
+log = logging.getLogger(__name__)
+REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
+
+
+class Courier(Protocol):
+    """How a front end delivers one outbox row."""
+
+    async def send(self, item: OutboxItem) -> bool:
+        """Deliver ``item``: ``True`` once done with it (sent, or refused for good and
+        dropped), ``False`` when it should be tried again later."""
+        ...
+
+
+class Outbox:
+    """The outbox of every table this process serves."""
+
+    def __init__(
+        self, store: Store, courier: Courier, tasks: Tasks, owns: Callable[[int], bool]
+    ) -> None:
+        self.store = store
+        self.courier = courier
+        self.tasks = tasks
+        self.owns = owns  # whether this process serves a server's tables now
+        self._delivering: dict[int, asyncio.Lock] = {}
+        self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
+        self._unmarked: set[int] = set()  # rows posted, not marked delivered yet (a cut)
+
+    async def deliver(self, table_id: int, guild_id: int | None = None) -> None:
+        """Send the table's undelivered outbox rows, in order, once each — unless the
+        table's server (``guild_id``) is served by another process now: that one
+        delivers them."""
+        if guild_id is not None and not self.owns(guild_id):
+            return
+        lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        if guild_id is not None:
+            self._guild_of[table_id] = guild_id
+        try:
+            async with lock:
+                if not await self._deliver_pending(table_id, guild_id):
+                    self.tasks.spawn(self._redeliver(table_id, guild_id), "redeliver")
+        finally:
+            if not lock.locked() and self._delivering.get(table_id) is lock:
+                del self._delivering[table_id]
+                self._guild_of.pop(table_id, None)
+
+    async def _deliver_pending(self, table_id: int, guild_id: int | None) -> bool:
+        """Deliver the table's pending rows; ``False`` if some must be tried again later."""
+        try:
+            pending = await self.store.pending_outbox(table_id)
+        except StorageError as err:  # the database is unreachable: later
+            log.warning("outbox of table %s: not read (%s); will retry", table_id, err)
+            return False
+        for item in pending:
+            if item.id in self._unmarked:  # posted already: only its mark is owed
+                if not await self._mark(item):
+                    return False
+                continue
+            guild_id = item.guild_id if item.guild_id is not None else guild_id
+            try:
+                ours = guild_id is None or await self._still_ours(guild_id)
+            except StorageError as err:  # the database is unreachable: later
+                log.warning("outbox %s: lease not confirmed (%s); will retry", item.id, err)
+                return False
+            if not ours:
+                return True  # the shard went to another process meanwhile
+            if not await self.courier.send(item) or not await self._mark(item):
+                return False
+        return True
+
+    async def _still_ours(self, guild_id: int) -> bool:
+        """Whether this process may send the server's announcements now: it holds the
+        shard here and, by the database, still holds its lease (a process paused or cut
+        off while its shard was taken over learns it here, before posting anything)."""
+        if not self.owns(guild_id):
+            return False
+        try:
+            await self.store.confirm_lease(guild_id)
+        except LeaseLost:
+            return False
+        return True
+
+    async def finish(self, belongs: Callable[[int], bool]) -> None:
+        """Wait for the deliveries under way of tables whose server ``belongs`` (their
+        shard is handed over: what was sent is marked delivered before the next process
+        looks; a delivery that starts now sees the shard is no longer this process's and
+        sends nothing)."""
+        waiting = [
+            lock
+            for table_id, lock in list(self._delivering.items())
+            if (guild := self._guild_of.get(table_id)) is None or belongs(guild)
+        ]
+        await asyncio.gather(*(_after(lock) for lock in waiting))
+
+    async def _redeliver(self, table_id: int, guild_id: int | None) -> None:
+        await asyncio.sleep(REDELIVER_AFTER)
+        await self.deliver(table_id, guild_id)
+
+    async def _mark(self, item: OutboxItem) -> bool:
+        """Mark a posted row delivered; ``False`` if the database failed: the row is then
+        remembered as posted (warned of once), and only its mark is tried again."""
+        try:
+            await self.store.mark_delivered([item.id])
+        except StorageError as err:
+            if item.id not in self._unmarked:
+                self._unmarked.add(item.id)
+                log.warning(
+                    "outbox %s: posted, but not marked delivered (%s); will mark it later",
+                    item.id,
+                    err,
+                )
+            else:
+                log.debug("outbox %s: still not marked delivered (%s)", item.id, err)
+            return False
+        if item.id in self._unmarked:
+            self._unmarked.discard(item.id)
+            log.info("outbox %s: marked delivered", item.id)
+        return True
+
+    def unmarked(self, items: Iterable[OutboxItem]) -> list[int]:
+        """Of ``items``, those known posted already (their mark is owed)."""
+        return [i.id for i in items if i.id in self._unmarked]
+
+    async def posted(self, found: list[int]) -> None:
+        """Rows found posted (a crash before their mark): marked delivered (remembered as
+        posted, if the database fails)."""
+        if not found:
+            return
+        try:
+            await self.store.mark_delivered(found)
+        except StorageError as err:
+            log.warning("outbox %s: posted, not marked delivered (%s); later", found, err)
+            self._unmarked.update(found)
+        else:
+            self._unmarked.difference_update(found)
+
+
+async def _after(lock: asyncio.Lock) -> None:
+    async with lock:
+        pass
