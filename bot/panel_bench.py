@@ -27,7 +27,6 @@ from discord.webhook.async_ import interaction_message_response_params
 from bot import games
 from bot.views import table_layout
 from engine.game import Decision
-from host.refusals import Refusal
 
 GAMES = ("stack", "stackup", "colorstack")
 
@@ -73,10 +72,7 @@ async def _answers(name: str, pairs: list[tuple[int, Any]], repeat: int) -> tupl
             continue
         live = SimpleNamespace(id=10**17 + 7, version=version, state=state)
         for _ in range(repeat):
-            try:
-                panel = await game.panel(None, live, seat)  # type: ignore[arg-type]
-            except Refusal:
-                continue
+            panel = await game.panel(None, live, seat)  # type: ignore[arg-type]
             view: Any = panel.view
             interaction_message_response_params(
                 type=4,
