@@ -21,6 +21,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from aiohttp import web
@@ -47,6 +48,8 @@ PLAYERS = {"stack": 3, "stackup": 4, "colorstack": 2}
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay")
 VISITOR_TABLES = 20  # tables of visitors playing at once (beyond it, the oldest ends)
 VISITOR_CHANNELS = 1000  # a visitor's table is in a channel numbered from here
+VISITOR_IDLE = timedelta(minutes=10)  # a visitor's table left this long untouched ends
+SWEEP_SECONDS = 60.0  # how often the visitors' tables left idle are looked for
 
 
 @dataclass
@@ -92,6 +95,7 @@ class Demo:
         self.service = TableService(
             self.store, front=TERMINAL, clock=self.hub, thinker=Thinker("thread"), seed=self.seed
         )
+        self.tasks.append(asyncio.create_task(self._sweeping()))
         if not play:
             return self.service
         rng = random.Random(self.seed)
@@ -99,7 +103,7 @@ class Demo:
             table_rng = random.Random(rng.getrandbits(64))
             self.tasks.append(asyncio.create_task(self._table(channel, name, table_rng)))
         while sum(t.info.status == "playing" for t in self.service.by_id.values()) < len(
-            self.tasks
+            games.names()
         ):  # every table is open and started
             await asyncio.sleep(0.01)
         return self.service
@@ -119,6 +123,8 @@ class Demo:
         service = self.service
         assert service is not None
         players = [Player(channel * 100 + i, NAMES[i]) for i in range(PLAYERS[name])]
+        for player in players:  # seated as people are, played by the AI
+            self.hub.ai_users[player.id] = LEVEL
         host, *others = players
         live = await service.new_table(GUILD, channel, host, {}, game=name)
         for player in others:
@@ -158,20 +164,53 @@ class Demo:
             return False
         return True
 
+    async def sweep(self) -> None:
+        """Forget the visitors' tables that are over, and end those left idle for
+        :data:`VISITOR_IDLE` (by the host's clock: the last move of their visitor)."""
+        service = self.service
+        assert service is not None
+        for table_id, player in list(self.visitors.items()):
+            live = service.by_id.get(table_id)
+            if live is None:  # over: forgotten by the host
+                del self.visitors[table_id]
+            elif service.now() - service.idle_since(live) >= VISITOR_IDLE:
+                await self._end_visitor(table_id, player)
+
+    async def _end_visitor(self, table_id: int, player: Player) -> None:
+        service = self.service
+        assert service is not None
+        del self.visitors[table_id]
+        with contextlib.suppress(Refusal, KeyError):
+            live = service.by_id[table_id]
+            await service.end(live.channel_id, player, manager=True)
+
+    async def _sweeping(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:  # the next sweep tries again
+                log.exception("visitor tables not swept")
+
+    def visitor_table(self, player: Player, name: str) -> int | None:
+        """The open table of ``name`` the visitor ``player`` plays already, if any."""
+        service = self.service
+        assert service is not None
+        for table_id, seated in self.visitors.items():
+            live = service.by_id.get(table_id)
+            state = None if live is None or live.info.game != name else live.state
+            if seated == player and state is not None and not state.is_over:
+                return table_id
+        return None
+
     async def seat_visitor(self, name: str) -> tuple[int, Player]:
         """A new table of ``name`` for a visitor to play against the game's AI seats
         (the host plays them, as in chat): its id and the visitor as a player."""
         service = self.service
         assert service is not None
-        for table_id in list(self.visitors):
-            if table_id not in service.by_id:  # over: forgotten by the host
-                del self.visitors[table_id]
+        await self.sweep()
         while len(self.visitors) >= VISITOR_TABLES:
-            table_id, player = next(iter(self.visitors.items()))
-            del self.visitors[table_id]
-            with contextlib.suppress(Refusal):
-                live = service.by_id[table_id]
-                await service.end(live.channel_id, player, manager=True)
+            await self._end_visitor(*next(iter(self.visitors.items())))
         number = next(self._numbers)
         player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
         channel = VISITOR_CHANNELS + number
@@ -223,6 +262,11 @@ def demo_app(
         name = request.match_info["game"]
         if name not in PLAYERS:
             raise web.HTTPNotFound(text="There is no such game.")
+        known = demo.sessions.session(request.cookies.get(SESSION_COOKIE))
+        if known is not None:  # a visitor plays on at their own open table
+            table_id = demo.visitor_table(known.player, name)
+            if table_id is not None:
+                raise web.HTTPSeeOther(f"/tables/{table_id}")
         table_id, player = await demo.seat_visitor(name)
         token = demo.sessions.issue(player)
         answer = web.HTTPSeeOther(f"/tables/{table_id}")

@@ -91,6 +91,9 @@ class Hub(TurnClock):
         self.watchers: dict[int, set[Watcher]] = {}
         self.sent_ms: deque[float] = deque(maxlen=LATENCY_SAMPLES)
         self.finished: deque[int] = deque(maxlen=FINISHED_KEPT)  # newest last
+        self.titles: dict[int, str] = {}  # the game of each of ``finished``, by its id
+        # users an AI plays though the host seated them as people (the demo's), its level
+        self.ai_users: dict[int, str] = {}
         self.then = then  # the front end's own clock, told after the hub
 
     def watch(
@@ -115,12 +118,11 @@ class Hub(TurnClock):
                 del self.watchers[watcher.table_id]
         await watcher.close()
 
-    @staticmethod
     def frame(
-        live: LiveTable[Any], user_id: int | None, public: dict[str, Any] | None = None
+        self, live: LiveTable[Any], user_id: int | None, public: dict[str, Any] | None = None
     ) -> str:
         """The table as ``user_id`` may see it, as a JSON text frame."""
-        view = public if public is not None else table_view(live)
+        view = public if public is not None else table_view(live, self.ai_users)
         seat = _seat_of(live, user_id)
         if seat is not None:
             view = {**view, "you": private_view(live, seat)}
@@ -133,7 +135,7 @@ class Hub(TurnClock):
         watching = self.watchers.get(live.id)
         if not watching:
             return
-        public = table_view(live)
+        public = table_view(live, self.ai_users)
         public["sent_at"] = time.time() * 1000
         spectators = orjson.dumps(public).decode()
         for watcher in watching:
@@ -152,7 +154,10 @@ class Hub(TurnClock):
 
     def table_closed(self, live: LiveTable[Any]) -> None:
         if live.state is not None and live.state.is_over and live.id not in self.finished:
+            if len(self.finished) == self.finished.maxlen:
+                self.titles.pop(self.finished[0], None)
             self.finished.append(live.id)
+            self.titles[live.id] = live.game.title
         self.publish(live)
         if self.then is not None:
             self.then.table_closed(live)

@@ -146,7 +146,8 @@ async def index(request: web.Request) -> web.Response:
         for t in live
     ]
     done = [
-        f'<li><a class="row" href="/games/{game_id}">Game {game_id}: replay</a></li>'
+        f'<li><a class="row" href="/games/{game_id}"><b>{html.escape(hub.titles[game_id])}</b> '
+        f"<span>game {game_id}</span> <i>replay</i></a></li>"
         for game_id in reversed(hub.finished)
     ]
     body = (
@@ -196,11 +197,12 @@ async def replay_json(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(text="There is no such game.") from None
     if info.is_active or info.rules_record is None:
         raise web.HTTPNotFound(text="That game is not over yet.")
-    game = service.front.game(info.game).game
+    hosted = service.front.game(info.game)
     rules = await service.rules_of(info)
-    start = game.new_state([s.name for s in info.seats], rules)
+    start = hosted.game.new_state([s.name for s in info.seats], rules)
     moves = await service.store.logged_moves(game_id)
-    frames = await asyncio.to_thread(replay, info, game, start, moves)
+    ai_users = request.app[HUB].ai_users
+    frames = await asyncio.to_thread(replay, info, hosted, start, moves, ai_users)
     return web.Response(body=orjson.dumps(frames), content_type="application/json")
 
 

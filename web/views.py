@@ -12,14 +12,19 @@ is over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from engine.game import Decision, Game, GameState
+from engine.colorstack.board import square_name
+from engine.colorstack.describe import die_words
+from engine.colorstack.moves import Set
+from engine.colorstack.state import ColorStackState
+from engine.game import Decision, Game, GameState, TurnEnded
 from engine.stackup.cards import card_names
 from host.live import LiveTable
+from host.words import HostedGame
 from persistence.records import TableInfo
 from pictures.colorstack import BoardPicture
 from pictures.stack import FieldPicture
@@ -62,9 +67,29 @@ def scores(game: Game[Any], state: GameState[Any]) -> dict[str, Any]:
     }
 
 
-def table_view(live: LiveTable[Any]) -> dict[str, Any]:
+def turns_played(state: GameState[Any]) -> int | None:
+    """How many turns the game has had (the number of its latest turn), when the state
+    counts them: Stack Up! and Color Stack count theirs, Stack keeps each round's turns
+    (``None`` when its early rounds were let go)."""
+    taken = getattr(state, "turns", None)
+    if isinstance(taken, int):
+        return taken
+    history = getattr(state, "history", None)
+    if isinstance(history, list) and getattr(state, "history_offset", None) == 0:
+        return sum(len(r["turns"]) for r in history)
+    return None
+
+
+def players(seats: Sequence[Any], ai_users: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The seats as the page names them: each name, and the AI level playing it (the
+    host's AI seats, and the users ``ai_users`` says an AI plays: the demo's own)."""
+    return [{"name": s.name, "ai": s.ai_level or ai_users.get(s.user_id)} for s in seats]
+
+
+def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) -> dict[str, Any]:
     """Everything a spectator of ``live`` may see (read it under the table's lock, or in
-    the host's turn-changed call, which holds it)."""
+    the host's turn-changed call, which holds it); ``ai_users``: the users an AI plays
+    (with its level) though the host seated them as people."""
     info = live.info
     state = live.state
     hosted = live.game
@@ -75,9 +100,10 @@ def table_view(live: LiveTable[Any]) -> dict[str, Any]:
         "title": hosted.title,
         "version": live.version,
         "status": info.status,
-        "players": [{"name": s.name, "ai": s.ai_level} for s in info.seats],
+        "players": players(info.seats, ai_users or {}),
         "turn_started": _ms(live.turn_started),
         "turns": list(live.turns),
+        "turn_number": None,
         "board": None,
         "current": None,
         "over": False,
@@ -88,6 +114,7 @@ def table_view(live: LiveTable[Any]) -> dict[str, Any]:
         view["current"] = None if state.is_over else state.current_player
         view["over"] = state.is_over
         view["scores"] = scores(hosted.game, state)
+        view["turn_number"] = turns_played(state)
     return view
 
 
@@ -110,34 +137,59 @@ def private_view(live: LiveTable[Any], seat: int) -> dict[str, Any]:
     if state is not None and not state.is_over and state.current_player == seat:
         hosted = live.game
         you["choices"] = [
-            {"label": hosted.move_label(state, move), "move": hosted.game.encode_move(move)}
+            {"label": label(hosted, state, move), "move": hosted.game.encode_move(move)}
             for move in state.legal_moves()[:MAX_CHOICES]
         ]
     return you
 
 
+def label(hosted: HostedGame, state: GameState[Any], move: Any) -> str:
+    """The words of ``move``'s button: the front end's, but a Color Stack die set to a
+    face says the die it was and the die it becomes (its own words say only one of them)."""
+    if isinstance(move, Set) and isinstance(state, ColorStackState):
+        top = state.top(move.square)
+        if top is not None:
+            after = (top & ~7) | move.face
+            return f"Set {square_name(move.square)}: {die_words(top)} → {die_words(after)}"
+    return hosted.move_label(state, move)
+
+
 def replay(
-    info: TableInfo, game: Game[Any], start: GameState[Any], moves: Sequence[Any]
+    info: TableInfo,
+    hosted: HostedGame,
+    start: GameState[Any],
+    moves: Sequence[Any],
+    ai_users: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The frames of a finished game: its board at the start and after each decision
     (chance outcomes are played into the frame of the move that led to them), with the
-    words of the move that led to each. Stack Up!'s hands are in every frame: the game
-    is over, and its record (``/export``) shows them all."""
+    words the live table said of what it led to (the front end's words of each turn that
+    ended, and of a decision that is no turn). Stack Up!'s hands are in every frame: the
+    game is over, and its record (``/export``) shows them all."""
+    game = hosted.game
     state = start
     frames: list[dict[str, Any]] = []
-    words = "The game begins."
+    said: list[str] = []
+    plain = "The game begins."  # the words of a decision that ended no turn and is not told
     for move in moves:
-        if state.decision is not Decision.CHANCE:
-            frames.append(_frame(info.game, game, state, words))
-            words = game.move_words(state, move)
-        state.apply(move)
-    frames.append(_frame(info.game, game, state, words))
+        seat = None if state.decision is Decision.CHANCE else state.current_player
+        if seat is not None:
+            frames.append(_frame(info.game, game, state, " ".join(said) or plain))
+            said = []
+            plain = f"{state.players[seat]}: {hosted.move_label(state, move)}"
+        events = state.apply(move)
+        if seat is not None:
+            decided = hosted.decision_text(state, seat, move)
+            if decided is not None:
+                said.append(decided)
+        said.extend(hosted.turn_text(state, e) for e in events if isinstance(e, TurnEnded))
+    frames.append(_frame(info.game, game, state, " ".join(said) or plain))
     return {
         "type": "replay",
         "game_id": info.id,
         "game": info.game,
         "title": game.title,
-        "players": [{"name": s.name, "ai": s.ai_level} for s in info.seats],
+        "players": players(info.seats, ai_users or {}),
         "finished_at": _ms(info.finished_at),
         "status": info.status,
         "frames": frames,

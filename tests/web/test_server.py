@@ -496,3 +496,128 @@ async def test_a_silent_pages_socket_is_closed_when_its_session_expires() -> Non
     finally:
         await client.close()
         await demo.close()
+
+
+@pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
+async def test_a_replays_words_are_the_turns_the_live_table_told_naming_the_mover(
+    site: Site, name: str
+) -> None:
+    table = await site.demo.open_table(1, name)
+    live = table.live
+    told: list[str] = []
+    rng = random.Random(5)
+    while not table.over:
+        before = list(live.turns)
+        await site.demo.step(table, rng)
+        after = list(live.turns)
+        told.extend(after[len(before) :] if len(before) < 8 else after[-1:])
+    replay = await (await site.client.get(f"/games/{live.id}/replay.json")).json()
+    words = [f["words"] for f in replay["frames"][1:]]
+    names = [p["name"] for p in replay["players"]]
+    assert all(any(n in w for n in names) for w in words), words
+    assert not any("your" in w.split() or w.startswith("Set ") for w in words), words
+    assert told and all(any(t in w for w in words) for t in told), (told, words)
+
+
+async def test_a_colour_stack_set_button_says_the_die_it_is_and_the_die_it_becomes() -> None:
+    from engine.colorstack.describe import die_words
+    from terminal.hosting import TERMINAL
+    from web.views import label
+
+    game = games.get("colorstack")
+    hosted = TERMINAL.game("colorstack")
+    rng = random.Random(2)
+    state: Any = game.new_state(["Ada", "Bo"], game.settings())
+    while True:
+        if state.decision.name == "CHANCE":
+            state.apply(state.sample_chance(rng))
+            continue
+        sets = [m for m in state.legal_moves() if type(m).__name__ == "Set"]
+        if sets:
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    move = sets[0]
+    text = label(hosted, state, move)
+    now, then = text.split(": ", 1)[1].split(" → ")
+    assert now == die_words(state.top(move.square))
+    state.apply(move)
+    assert then == die_words(state.top(move.square)), text
+
+
+async def test_a_finished_game_is_listed_by_the_name_of_its_game(site: Site) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    await play_to_the_end(site.demo, table)
+    index = await (await site.client.get("/")).text()
+    row = re.search(rf'<a class="row" href="/games/{table.live.id}">(.*?)</a>', index)
+    assert row is not None and "Color Stack" in row.group(1), index
+
+
+@pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
+async def test_recent_turns_are_numbered_by_their_real_turn_numbers(site: Site, name: str) -> None:
+    from engine.game import TurnEnded
+
+    table = await site.demo.open_table(1, name)
+    live = table.live
+    rng = random.Random(3)
+    for _ in range(14):  # more turns than the page recalls
+        if table.over:
+            break
+        await site.demo.step(table, rng)
+    service = site.demo.service
+    assert service is not None
+    game = games.get(name)
+    state: Any = game.new_state(
+        [s.name for s in live.info.seats], await service.rules_of(live.info)
+    )
+    ended = 0  # the turns the logged moves ended, played again
+    for move in await service.store.logged_moves(live.id):
+        ended += sum(isinstance(e, TurnEnded) for e in state.apply(move))
+    async with site.socket(live.id) as ws:
+        shown = await frame(ws)
+    assert shown["turn_number"] == ended > len(shown["turns"])
+
+
+async def test_the_demos_own_tables_name_their_ai_players_and_level(site: Site) -> None:
+    from web.demo import LEVEL
+
+    table = await site.demo.open_table(1, "stackup")
+    async with site.socket(table.live.id) as ws:
+        shown = await frame(ws)
+    assert shown["players"] and all(p["ai"] == LEVEL for p in shown["players"])
+    await play_to_the_end(site.demo, table)
+    replay = await (await site.client.get(f"/games/{table.live.id}/replay.json")).json()
+    assert all(p["ai"] == LEVEL for p in replay["players"])
+
+
+async def test_a_visitor_plays_on_at_their_own_open_table_and_an_idle_one_ends() -> None:
+    from datetime import UTC, datetime
+
+    from web.demo import VISITOR_IDLE, demo_app
+
+    demo = Demo(seed=3)
+    service = await demo.start(play=False)
+    app = demo_app(demo, service, RateLimit(rate=0.0, burst=10.0))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    headers = {"Origin": f"http://{client.host}:{client.port}"}
+    try:
+        first = await client.post("/demo/play/stack", headers=headers, allow_redirects=False)
+        token = first.cookies[SESSION_COOKIE].value
+        mine = {**headers, "Cookie": f"{SESSION_COOKIE}={token}"}
+        again = await client.post("/demo/play/stack", headers=mine, allow_redirects=False)
+        assert again.status == 303 and again.headers["Location"] == first.headers["Location"]
+        other = await client.post("/demo/play/colorstack", headers=mine, allow_redirects=False)
+        assert other.headers["Location"] != first.headers["Location"]
+        assert len(service.by_id) == 2 and len(demo.visitors) == 2
+        started = datetime.now(UTC)
+        service.now = lambda: started + VISITOR_IDLE / 2
+        await demo.sweep()
+        assert len(service.by_id) == 2  # not idle long enough yet
+        service.now = lambda: started + VISITOR_IDLE * 2
+        await demo.sweep()
+        assert not service.by_id and not demo.visitors
+        index = await (await client.get("/")).text()
+        assert "No table is playing." in index
+    finally:
+        await client.close()
+        await demo.close()

@@ -66,7 +66,8 @@ export function drawStack(view) {
   const tallest = Math.max(1, ...b.piles.map((p) => p[1].length));
   const width = Math.max(1, b.piles.length) * (size + gap);
   const height = tallest * (size + 3) + 12;  // room for the last pile's edge
-  const field = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
+  // a margin round the piles, for the last pile's edge (its frame and its stroke)
+  const field = svg("svg", { class: "board", viewBox: `-5 -2 ${width + 10} ${height + 7}`,
     style: `max-width: ${width * 1.4}px`, role: "img", "aria-label": "the piles" });
   b.piles.forEach(([face, owners], i) => {
     const pile = svg("g", { "data-target": `${owners[owners.length - 1]}:${owners.length}:${face}` });
@@ -103,8 +104,13 @@ function card(name, x, y, w, h) {
   g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: `c-${colour}` }));
   const dark = colour === "Y" ? " dark" : "";
   const text = special ? name : name.slice(1);
-  g.append(svg("text", { x: w / 2, y: h / 2 + (special ? 5 : h * 0.14), "text-anchor": "middle",
-    "font-size": special ? Math.max(11, w * 0.22) : h * 0.42, class: `on-card${dark}` }, text));
+  const size = special ? Math.max(11, w * 0.22) : h * 0.42;
+  const words = { x: w / 2, y: h / 2 + (special ? 5 : h * 0.14), "text-anchor": "middle",
+    "font-size": size, class: `on-card${dark}` };
+  if (text.length * size * 0.6 > w - 6) {  // a long name on a small card: squeezed to fit
+    Object.assign(words, { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" });
+  }
+  g.append(svg("text", words, text));
   if (!special) {
     g.append(svg("text", { x: 6, y: 16, "font-size": 13, class: `on-card${dark}` }, name[0]));
   }

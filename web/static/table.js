@@ -142,7 +142,9 @@ function render(frame) {
   const moves = movesPanel(frame);
   if (moves) side.append(moves);
   if (frame.you && frame.you.hand) side.append(drawHand(frame.you.hand));
-  const turns = el("ol", { class: "turns", reversed: "" });
+  // numbered by the real turn numbers: the latest is the game's turn count
+  const latest = Math.max(frame.turn_number ?? 0, frame.turns.length);
+  const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
   [...frame.turns].reverse().forEach((t) => turns.append(el("li", {}, t)));
   side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, "Recent turns"),
     frame.turns.length ? turns : el("p", {}, "No turn yet.")));
