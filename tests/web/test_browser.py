@@ -258,3 +258,83 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
             assert page.locator("#recent li", has_text="Guest").count() >= 1
             assert errors == []
             page.close()
+
+
+# what of a drawing lies outside its picture: a frame's stroke, a card's name
+OUTSIDE = """async ([views, hands]) => {
+  const boards = await import("/static/boards.js");
+  document.body.replaceChildren(boards.drawStack(views.stack),
+                                boards.drawStackUp(views.stackup, hands));
+  const out = [];
+  for (const pic of document.querySelectorAll("svg.board")) {
+    const box = pic.getBoundingClientRect();
+    const scale = box.width / pic.viewBox.baseVal.width;
+    for (const edge of pic.querySelectorAll("rect.edge")) {
+      const r = edge.getBoundingClientRect();
+      const half = parseFloat(getComputedStyle(edge).strokeWidth) * scale / 2;
+      if (r.left - half < box.left - 0.5 || r.right + half > box.right + 0.5 ||
+          r.top - half < box.top - 0.5 || r.bottom + half > box.bottom + 0.5) out.push("edge");
+    }
+    for (const card of pic.querySelectorAll("g[role=img]")) {
+      const face = card.querySelector("rect").getBoundingClientRect();
+      for (const text of card.querySelectorAll("text")) {
+        const t = text.getBoundingClientRect();
+        if (t.left < face.left - 0.5 || t.right > face.right + 0.5) {
+          out.push(card.getAttribute("aria-label"));
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def _stack_view_framing_the_first_pile() -> dict[str, Any]:
+    """A Stack table whose last move went on its leftmost pile."""
+    import random
+
+    from engine import games as all_games
+    from web.views import board
+
+    game = all_games.get("stack")
+    rng = random.Random(0)
+    while True:
+        state: Any = game.new_state(["Ada", "Bo", "Cy"], game.settings())
+        while not state.is_over:
+            if state.decision.name == "CHANCE":
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(list(state.legal_moves())))
+            shown = board("stack", state)
+            last = shown["last"]
+            if last and last["kind"] == "pile" and last["index"] == 0 and not state.is_over:
+                players = [{"name": n, "ai": None} for n in state.players]
+                return {"board": shown, "players": players, "current": state.current_player}
+
+
+@pytest.mark.parametrize("width", [380, 1280])
+def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pictures(
+    browser: Any, demo: tuple[str, Any], width: int
+) -> None:
+    import random
+
+    from engine import games as all_games
+    from web.views import board
+
+    base, _ = demo
+    game = all_games.get("stackup")
+    state: Any = game.new_state(["Ada", "Bo", "Cy", "Di"], game.settings())
+    rng = random.Random(1)
+    while state.decision.name == "CHANCE":
+        state.apply(state.sample_chance(rng))
+    stackup = {"board": board("stackup", state), "players": [{"name": n, "ai": None} for n in
+               state.players], "current": state.current_player}  # fmt: skip
+    specials = ["Freeze", "Switch", "Snatch", "Crash", "Flip"]
+    views = {"stack": _stack_view_framing_the_first_pile(), "stackup": stackup}
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(base + "/")
+    found = page.evaluate(OUTSIDE, [views, [specials] * 4])
+    assert found == []
+    assert page.locator("rect.edge").count() == 1
+    page.close()
