@@ -3,6 +3,7 @@ commit, who sees what, bad frames, Origin, rate limits, sessions, and replays.""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections.abc import AsyncIterator
@@ -437,16 +438,26 @@ async def test_a_forged_or_outdated_move_code_changes_nothing(site: Site) -> Non
     assert live.version == version
 
 
-async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_for_it() -> None:
+@contextlib.asynccontextmanager
+async def visitors_site(burst: float) -> AsyncIterator[tuple[Demo, Any, TestClient[Any, Any], str]]:
+    """The demo's pages with its play buttons (``burst`` new tables an address may ask
+    for at once), and no table of its own: the demo, its host, a client and its origin."""
     from web.demo import demo_app
 
     demo = Demo(seed=3)
     service = await demo.start(play=False)
-    app = demo_app(demo, service, RateLimit(rate=0.0, burst=4.0))
+    app = demo_app(demo, service, RateLimit(rate=0.0, burst=burst))
     client: TestClient[Any, Any] = TestClient(TestServer(app))
     await client.start_server()
-    origin = f"http://{client.host}:{client.port}"
     try:
+        yield demo, service, client, f"http://{client.host}:{client.port}"
+    finally:
+        await client.close()
+        await demo.close()
+
+
+async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_for_it() -> None:
+    async with visitors_site(4.0) as (demo, service, client, origin):
         assert "/demo/play/stackup" in await (await client.get("/")).text()
         refused = await client.post("/demo/play/stackup", allow_redirects=False)
         assert refused.status == 403  # no Origin: not from the site's own page
@@ -473,9 +484,6 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
                 break
         assert answer.status == 429
         assert len(demo.visitors) <= 20
-    finally:
-        await client.close()
-        await demo.close()
 
 
 async def test_a_silent_pages_socket_is_closed_when_its_session_expires() -> None:
@@ -592,15 +600,10 @@ async def test_the_demos_own_tables_name_their_ai_players_and_level(site: Site) 
 async def test_a_visitor_plays_on_at_their_own_open_table_and_an_idle_one_ends() -> None:
     from datetime import UTC, datetime
 
-    from web.demo import VISITOR_IDLE, demo_app
+    from web.demo import VISITOR_IDLE
 
-    demo = Demo(seed=3)
-    service = await demo.start(play=False)
-    app = demo_app(demo, service, RateLimit(rate=0.0, burst=10.0))
-    client: TestClient[Any, Any] = TestClient(TestServer(app))
-    await client.start_server()
-    headers = {"Origin": f"http://{client.host}:{client.port}"}
-    try:
+    async with visitors_site(10.0) as (demo, service, client, origin):
+        headers = {"Origin": origin}
         first = await client.post("/demo/play/stack", headers=headers, allow_redirects=False)
         token = first.cookies[SESSION_COOKIE].value
         mine = {**headers, "Cookie": f"{SESSION_COOKIE}={token}"}
@@ -618,6 +621,3 @@ async def test_a_visitor_plays_on_at_their_own_open_table_and_an_idle_one_ends()
         assert not service.by_id and not demo.visitors
         index = await (await client.get("/")).text()
         assert "No table is playing." in index
-    finally:
-        await client.close()
-        await demo.close()
