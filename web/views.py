@@ -150,7 +150,8 @@ def label(hosted: HostedGame, state: GameState[Any], move: Any) -> str:
         top = state.top(move.square)
         if top is not None:
             after = (top & ~7) | move.face
-            return f"Set {square_name(move.square)}: {die_words(top)} → {die_words(after)}"
+            was, becomes = die_words(top), die_words(after)
+            return f"Set {square_name(move.square)} to {move.face} ({was} becomes {becomes})"
     return hosted.move_label(state, move)
 
 

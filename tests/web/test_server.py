@@ -546,7 +546,7 @@ async def test_a_colour_stack_set_button_says_the_die_it_is_and_the_die_it_becom
         state.apply(rng.choice(state.legal_moves()))
     move = sets[0]
     text = label(hosted, state, move)
-    now, then = text.split(": ", 1)[1].split(" → ")
+    now, then = text.removesuffix(")").split(" (", 1)[1].split(" becomes ")
     assert now == die_words(state.top(move.square))
     state.apply(move)
     assert then == die_words(state.top(move.square)), text
