@@ -114,20 +114,24 @@ class StackUpCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
+# the decisions without cards, in a player's words
+_PLAIN_WORDS: dict[moves.PlayerMove, str] = {
+    moves.Direction(up=True): "Up (1→15)",
+    moves.Direction(up=False): "Down (15→1)",
+    moves.Block(): "Block with a Crash",
+    moves.Take(): "Take 3 cards",
+    moves.Keep(): "Keep the card",
+    moves.UsePass(): "Use a draw pass",
+    moves.Draw(): "Draw a card",
+}
+
+
 def _move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     """A decision in a player's words (buttons of a chooser)."""
-    if isinstance(move, moves.Direction):
-        return "Up (1→15)" if move.up else "Down (15→1)"
-    if isinstance(move, moves.Block):
-        return "Block with a Crash"
-    if isinstance(move, moves.Take):
-        return "Take 3 cards"
-    if isinstance(move, moves.Keep):
-        return "Keep the card"
-    if isinstance(move, moves.UsePass):
-        return "Use a draw pass"
-    if isinstance(move, moves.Draw):
-        return "Draw a card"
+    plain = _PLAIN_WORDS.get(move)
+    if plain is not None:
+        return plain
+    assert isinstance(move, (moves.Play, moves.PlayDrawn))
     words = (
         "Play the drawn card"
         if isinstance(move, moves.PlayDrawn)
