@@ -14,8 +14,9 @@ from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.moves import face_value
 from engine.stack.record import export_record, replay
-from engine.stack.rules import StackRules, seat_teams
+from engine.stack.rules import seat_teams
 from engine.stack.state import StackState
+from tests.engine.situations import any_rules
 
 NAMES = [f"p{i}" for i in range(8)]
 
@@ -32,15 +33,8 @@ def games(draw: st.DrawFn) -> tuple[StackState, int]:
         count = draw(st.integers(2, 8))
         players = tuple(NAMES[:count])
         pairs = None
-    rules = StackRules(
-        dice_per_player=draw(st.integers(1, 14)),
-        target_score=draw(st.integers(1, 120)),
-        four_high_bonus=draw(st.booleans()),
-        capture_penalty=draw(st.booleans()),
-        rolled_two_penalty=draw(st.booleans()),
-        tie_break=draw(st.sampled_from(["extra_round", "shared"])),
-        teams=pairs,
-    )
+    tie_break = draw(st.sampled_from(["extra_round", "shared"]))
+    rules = any_rules(draw, most_dice=14, highest_target=120, tie_break=tie_break, teams=pairs)
     return StackState(players, rules), draw(st.integers(0, 2**32))
 
 
