@@ -7,6 +7,7 @@ import random
 import re
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +40,6 @@ from bot.text import (
     plural,
     split_message,
 )
-from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
 from engine.stack.state import StackState
@@ -51,7 +51,7 @@ from persistence.records import (
     SeatInfo,
     TableInfo,
 )
-from tests.engine.situations import one_step
+from tests.engine.situations import decisions, one_step
 
 if TYPE_CHECKING:
     from tests.bot.conftest import World
@@ -190,13 +190,8 @@ def check_records(names: list[str], state: StackState) -> None:
 
 
 def play_and_check(state: StackState, rng: random.Random, steps: int, ai_from: int) -> None:
-    """Play up to ``steps`` random steps, rendering every message kind along the way."""
-    for _ in range(steps):
-        if state.is_over:
-            break
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    """Play up to ``steps`` random decisions, rendering every message kind along the way."""
+    for _ in islice(decisions(state, rng), steps):
         if rng.random() < 0.1:
             check_table(state, rng, ai_from)
         rounds = len(state.round_scores)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import errors
-from engine.stack.moves import Place, Reroll, Roll, Stack
+from engine.stack.moves import Place, Reroll, Stack
 from engine.stack.notation import parse_move
 from engine.stack.state import StackState
 from tests.engine.situations import A, B, C, deal, reroll, stack
@@ -110,9 +110,7 @@ def test_ambiguous_lists_the_candidates() -> None:
 
 
 def test_place_a_rerolled_die() -> None:
-    state = deal([3, 4], [5, 6], [6, 1])
-    state.apply(Reroll(4))
-    state.apply(Roll(6))
+    state = placing_six()
     assert parse_move(state, "place on carol") == Place(C, 1)
     assert parse_move(state, "on @bob 1") == Place(B, 1)
     assert parse_move(state, "stack 6 on bob") == Place(B, 1)
@@ -204,8 +202,7 @@ def test_a_reroll_takes_exactly_one_face() -> None:
 def placing_six() -> StackState:
     """alice rerolled a 4 and rolled a 6, which may go on bob's or carol's single 6."""
     state = deal([3, 4], [5, 6], [6, 1])
-    state.apply(Reroll(4))
-    state.apply(Roll(6))
+    reroll(state, 4, 6)
     return state
 
 
