@@ -111,13 +111,13 @@ def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
 
 # the moves without cards, as a player types them
 _PLAIN_NOTATION: dict[moves.PlayerMove, str] = {
-    moves.Direction(up=True): "up",
-    moves.Direction(up=False): "down",
-    moves.Block(): "block",
-    moves.Take(): "take",
-    moves.UsePass(): "pass",
-    moves.Draw(): "draw",
-    moves.Keep(): "keep",
+    moves.UP: "up",
+    moves.DOWN: "down",
+    moves.BLOCK: "block",
+    moves.TAKE: "take",
+    moves.USE_PASS: "pass",
+    moves.DRAW: "draw",
+    moves.KEEP: "keep",
 }
 
 
