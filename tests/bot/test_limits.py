@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +24,6 @@ from bot.games.stack.words import (
     scoring_messages,
     stats_text,
     table_parts,
-    table_text,
 )
 from bot.render import history_text, leaderboard_text, lobby_text
 from bot.text import (
@@ -187,6 +186,11 @@ def check_records(names: list[str], state: StackState) -> None:
     for name in names:
         assert_safe(stats_text(name, player_stats(name, 1)))
         assert_safe(stats_text(name, None))
+
+
+def table_text(state: StackState, **options: Any) -> str:
+    """The live table message as one text: :func:`table_parts` joined by a line break."""
+    return "\n".join(part for part in table_parts(state, **options) if part)
 
 
 def play_and_check(state: StackState, rng: random.Random, steps: int, ai_from: int) -> None:
