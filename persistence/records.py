@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from engine.stack.moves import FACES, face_value
+
 MAX_SEATS = 8  # the most seats any table has (Stack's 8)
 DEFAULT_GAME = "stack"
 
@@ -198,7 +200,6 @@ class RecentGame:
     game: str = DEFAULT_GAME
 
 
-FACE_COUNT = 6
 STACK_FIGURES = ("best_round", "captures", "rounds")  # PlayerStats' fields of before
 
 
@@ -287,7 +288,7 @@ class PlayerStats:
     def placed(self) -> tuple[int, ...]:
         """Stack: ``placed[f - 1]`` counts the dice showing ``f`` they put on a pile (a
         stack, or a rerolled die placed on a pile; a capture's fourth die too)."""
-        return tuple(self.figure(f"placed_{face}") for face in range(1, FACE_COUNT + 1))
+        return tuple(self.figure(f"placed_{face}") for face in FACES)
 
     @property
     def average_round(self) -> float:
@@ -301,11 +302,7 @@ class PlayerStats:
         placed = self.placed
         if not any(placed):
             return None
-        return max(range(1, FACE_COUNT + 1), key=lambda f: (placed[f - 1], _worth(f)))
-
-
-def _worth(face: int) -> int:
-    return 10 if face == 1 else face
+        return max(FACES, key=lambda f: (placed[f - 1], face_value(f)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,17 +27,17 @@ from engine.stack.render import plain, render_field, render_score_sheet, square
 from engine.stack.rules import StackRules
 from engine.stack.state import SetupError, StackState
 from host.refusals import Refusal
-from terminal.hosting import HostedTable, replayed
+from terminal.hosting import replayed
 from terminal.table import (
     ABANDONED,
     CTRL_C,
     INTERRUPTED_EXIT,
+    Front,
     Seat,
     build_seats,
     open_table,
     play_line,
     read_command,
-    run_to_the_end,
     write_record,
 )
 from terminal.words import refusal_text
@@ -53,7 +53,7 @@ HELP = f"""Commands:
 {SYNTAX}"""
 
 
-class TerminalGame:
+class TerminalGame(Front):
     """One game at a terminal; :meth:`run` returns the process exit code."""
 
     def __init__(
@@ -65,12 +65,8 @@ class TerminalGame:
         stdout: TextIO,
         export: Path | None = None,
     ) -> None:
-        self.seats = seats
+        super().__init__(seats, rng, stdin, stdout, export)
         self.rules = rules
-        self.rng = rng
-        self.stdin = stdin
-        self.stdout = stdout
-        self.export = export
         # the table as the terminal follows it (the host's committed moves played on it)
         self.state = StackState([s.name for s in seats], rules)
         humans = [i for i, s in enumerate(seats) if s.level is None]
@@ -78,16 +74,10 @@ class TerminalGame:
         self.you: int | None = humans[0] if len(humans) == 1 else None
         self.shown = False  # whether the field on screen is the current one
         self.contenders = self.state.contenders  # who rolls off, before the roll
-        self.table: HostedTable | None = None  # the host's table (with a human seated)
-        self.seen = 0  # the host's moves followed so far
 
     def say(self, text: str = "") -> None:
         self.stdout.write(plain(text, names=self.state.players) + "\n")
         self.stdout.flush()
-
-    def run(self) -> int:
-        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
-        return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
         if self.you is None and all(s.level is not None for s in self.seats):
@@ -118,9 +108,6 @@ class TerminalGame:
         for move in self.table.moves_since(self.seen):
             self._said(replayed(GAME, self.state, move, self._is_ai))
             self.seen += 1
-
-    def _is_ai(self, seat: int) -> bool:
-        return self.seats[seat].level is not None
 
     def _play_hosted(self) -> int:
         self._intro()

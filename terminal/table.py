@@ -177,7 +177,39 @@ def open_table(
     return table, [Seat(name, level) for name, level in table.seats()], state
 
 
-class TerminalGame:
+class Front:
+    """What a game's front end at a terminal holds, whatever the game: its seats, the
+    dice, the streams, where its record goes, and the host's table it follows. A
+    subclass plays in :meth:`_play`; :meth:`run` returns the process exit code."""
+
+    def __init__(
+        self,
+        seats: list[Seat],
+        rng: random.Random,
+        stdin: TextIO,
+        stdout: TextIO,
+        export: Path | None,
+    ) -> None:
+        self.seats = seats
+        self.rng = rng
+        self.stdin = stdin
+        self.stdout = stdout
+        self.export = export
+        self.table: HostedTable | None = None  # the host's table (with a human seated)
+        self.seen = 0  # the host's moves followed so far
+
+    def run(self) -> int:
+        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
+        return run_to_the_end(self._play, self.stdout)
+
+    def _play(self) -> int:
+        raise NotImplementedError
+
+    def _is_ai(self, seat: int) -> bool:
+        return self.seats[seat].level is not None
+
+
+class TerminalGame(Front):
     """One game of any game at a terminal; :meth:`run` returns the process exit code."""
 
     def __init__(
@@ -190,31 +222,21 @@ class TerminalGame:
         stdout: TextIO,
         export: Path | None = None,
     ) -> None:
-        self.game = game
-        self.settings = settings
-        self.rng = rng
-        self.stdin = stdin
-        self.stdout = stdout
-        self.export = export
         names = game.seat_order([s.name for s in seats], settings)
         by_name = {s.name: s for s in seats}
-        self.seats = [by_name[name] for name in names]
+        super().__init__([by_name[name] for name in names], rng, stdin, stdout, export)
+        self.game = game
+        self.settings = settings
         # the table as the terminal follows it (the host's committed moves played on it)
         self.state = game.new_state(names, settings)
         self.humans = [i for i, s in enumerate(self.seats) if s.level is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.since: list[str] = []  # public lines since a hand was last shown
         self.words = ""  # the words of the player's move being played
-        self.table: HostedTable | None = None  # the host's table (with a human seated)
-        self.seen = 0  # the host's moves followed so far
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
-
-    def run(self) -> int:
-        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
-        return run_to_the_end(self._play, self.stdout)
 
     def _play(self) -> int:
         if not self.humans:  # AI seats only: played out here, by the table loop
@@ -259,9 +281,6 @@ class TerminalGame:
                 self.words = game.move_words(state, move)
             self._said(replayed(game, state, move, self._is_ai))
             self.seen += 1
-
-    def _is_ai(self, seat: int) -> bool:
-        return self.seats[seat].level is not None
 
     def _ai(self, seat: int) -> flow.Chooser | None:
         """The chooser of an AI seat (``None`` for a human's): it notes the chosen move's

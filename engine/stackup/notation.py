@@ -106,18 +106,19 @@ def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
         if card is None or card < cards.FLIP or card not in (cards.SWITCH, cards.SNATCH):
             return "play"
         return "play " + _special_notation(state, card, move.colour, move.target, move.count)
-    if isinstance(move, moves.Direction):
-        return "up" if move.up else "down"
-    if isinstance(move, moves.Block):
-        return "block"
-    if isinstance(move, moves.Take):
-        return "take"
-    if isinstance(move, moves.UsePass):
-        return "pass"
-    if isinstance(move, moves.Draw):
-        return "draw"
-    assert isinstance(move, moves.Keep)
-    return "keep"
+    return _PLAIN_NOTATION[move]
+
+
+# the moves without cards, as a player types them
+_PLAIN_NOTATION: dict[moves.PlayerMove, str] = {
+    moves.UP: "up",
+    moves.DOWN: "down",
+    moves.BLOCK: "block",
+    moves.TAKE: "take",
+    moves.USE_PASS: "pass",
+    moves.DRAW: "draw",
+    moves.KEEP: "keep",
+}
 
 
 def _special_notation(

@@ -152,6 +152,13 @@ def _components(message: Any) -> list[dict[str, Any]]:
     return list(walk_components(roots))
 
 
+def refused_with(result: Any, text: str) -> None:
+    """``result`` is answered, to its user alone, with exactly ``text``."""
+    assert result.response is not None, "no answer"
+    assert result.ephemeral, result.response.content
+    assert result.response.content == text
+
+
 @contextlib.contextmanager
 def refused(match: str) -> Iterator[None]:
     """The block is refused (by the host, or by the Discord layer itself), and the words a

@@ -334,12 +334,20 @@ async def test_a_stale_panel_is_refused_and_changes_nothing(
     assert (live.version, live.state.to_dict()) == before
 
 
+async def resigner_not_to_move(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Any, ColorStackState, int, int, Any]:
+    """At the first turn: the live table, its game, the seat to move, the seat waiting and
+    the human at the waiting seat."""
+    humans, live, state, mover = await first_turn(world, monkeypatch)
+    waiting = 1 - mover
+    return live, state, mover, waiting, actor_of(world, humans, waiting)
+
+
 async def test_the_player_not_to_move_resigns_from_the_panel(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, live, state, mover = await first_turn(world, monkeypatch)
-    waiting = 1 - mover
-    resigner = actor_of(world, humans, waiting)
+    live, state, mover, waiting, resigner = await resigner_not_to_move(world, monkeypatch)
     shown = table_message(world, live.id)
     panel = await resigner.click(shown, label="My move")
     assert panel.ephemeral and "Waiting for" in panel.response.content
@@ -368,9 +376,7 @@ async def test_the_player_not_to_move_resigns_from_the_panel(
 async def test_resignation_typed_by_the_player_not_to_move(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _, state, mover = await first_turn(world, monkeypatch)
-    waiting = 1 - mover
-    resigner = actor_of(world, humans, waiting)
+    _, state, _, waiting, resigner = await resigner_not_to_move(world, monkeypatch)
     result = await resigner.slash(world.channel, "move", move="resign")
     assert result.ephemeral and result.response.content.startswith("✅"), result.response
     await world.env.advance_time(5)

@@ -12,7 +12,7 @@ import pytest
 from simcord import interactions as wire
 from simcord.backend import serializers
 
-from tests.bot.conftest import World
+from tests.bot.conftest import World, refused_with
 from tests.bot.test_game import live_of
 from tests.bot.test_refusals import started
 
@@ -49,12 +49,6 @@ def option(name: str, kind: int, value: Any) -> dict[str, Any]:
 def no_error_logged(caplog: pytest.LogCaptureFixture) -> None:
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
     assert not loud, [(r.levelname, r.getMessage()) for r in loud]
-
-
-def refused_with(result: Any, text: str) -> None:
-    assert result.response is not None, "no answer"
-    assert result.ephemeral, result.response.content
-    assert result.response.content == text
 
 
 FORGED = [

@@ -16,7 +16,7 @@ import pytest
 from bot import games
 from bot.games.base import DiscordGame
 from bot.views import DYNAMIC_ITEMS, TableButton, table_of_custom_id
-from tests.bot.conftest import World, buttons_of, refused, table_text_of
+from tests.bot.conftest import World, buttons_of, refused, refused_with, table_text_of
 from tests.bot.test_game import live_of, open_lobby
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -71,10 +71,7 @@ def test_the_registry_hosts_stack_and_refuses_what_it_does_not_host() -> None:
 async def test_a_refusal_from_a_command_is_answered_by_the_tree(world: World) -> None:
     """No table here: `/table show` raises a Refusal; the tree's error handler says it."""
     shown = await world.alice.slash(world.channel, "table show")
-    assert shown.ephemeral
-    assert shown.response.content == (
-        "There's no table in this channel. Start one with `/table new`."
-    )
+    refused_with(shown, "There's no table in this channel. Start one with `/table new`.")
 
 
 async def test_an_unexpected_error_in_a_command_gets_a_short_note(

@@ -12,7 +12,14 @@ import pytest
 import bot.tables as tables_module
 from bot.tables import Tables
 from host.service import Player
-from tests.bot.conftest import World, buttons_of, make_bot, refused, table_text_of
+from tests.bot.conftest import (
+    World,
+    buttons_of,
+    make_bot,
+    refused,
+    refused_with,
+    table_text_of,
+)
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
@@ -397,10 +404,9 @@ async def test_two_players_of_one_name_cannot_both_sit_down(world: World) -> Non
     change nickname at Join, not refused at Start."""
     twin = world.guild.add_member(world.env.create_user("twin"), nick="alice")
     lobby = await open_lobby(world)
-    refused = await twin.click(lobby, label="Join")
-    assert refused.ephemeral
-    assert refused.response.content == (
-        "Someone at this table is already called alice: change your server nickname, then Join."
+    refused_with(
+        await twin.click(lobby, label="Join"),
+        "Someone at this table is already called alice: change your server nickname, then Join.",
     )
 
 

@@ -7,7 +7,8 @@ import random
 import re
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,6 @@ from bot.games.stack.words import (
     scoring_messages,
     stats_text,
     table_parts,
-    table_text,
 )
 from bot.render import history_text, leaderboard_text, lobby_text
 from bot.text import (
@@ -39,7 +39,6 @@ from bot.text import (
     plural,
     split_message,
 )
-from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
 from engine.stack.state import StackState
@@ -51,7 +50,7 @@ from persistence.records import (
     SeatInfo,
     TableInfo,
 )
-from tests.engine.situations import one_step
+from tests.engine.situations import decisions, one_step
 
 if TYPE_CHECKING:
     from tests.bot.conftest import World
@@ -189,14 +188,14 @@ def check_records(names: list[str], state: StackState) -> None:
         assert_safe(stats_text(name, None))
 
 
+def table_text(state: StackState, **options: Any) -> str:
+    """The live table message as one text: :func:`table_parts` joined by a line break."""
+    return "\n".join(part for part in table_parts(state, **options) if part)
+
+
 def play_and_check(state: StackState, rng: random.Random, steps: int, ai_from: int) -> None:
-    """Play up to ``steps`` random steps, rendering every message kind along the way."""
-    for _ in range(steps):
-        if state.is_over:
-            break
-        if state.decision is Decision.CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
+    """Play up to ``steps`` random decisions, rendering every message kind along the way."""
+    for _ in islice(decisions(state, rng), steps):
         if rng.random() < 0.1:
             check_table(state, rng, ai_from)
         rounds = len(state.round_scores)

@@ -165,6 +165,15 @@ async def stackup_table(world: World, monkeypatch: pytest.MonkeyPatch) -> tuple[
     return humans, watch
 
 
+async def stackup_game(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[Any], Any, StackUpState]:
+    """:func:`stackup_table` started: its humans, the live table and its game."""
+    humans, _ = await stackup_table(world, monkeypatch)
+    live = conftest.live_of(world)
+    return humans, live, live.state
+
+
 async def test_a_whole_game_on_discord_hides_every_hand(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -259,9 +268,7 @@ async def test_a_whole_game_on_discord_hides_every_hand(
 async def test_typed_refusals_are_specific_and_reveal_no_hand(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await stackup_table(world, monkeypatch)
-    live = conftest.live_of(world)
-    state: StackUpState = live.state
+    humans, live, state = await stackup_game(world, monkeypatch)
     seat = state.current_player
     assert seat is not None
     actor = next(h for h in humans if h.id == live.user_at(seat))
@@ -298,9 +305,7 @@ async def test_rules_brief_the_game_and_its_notation(world: World) -> None:
 async def test_the_table_message_at_the_start_asks_the_first_player_the_direction(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    humans, _ = await stackup_table(world, monkeypatch)
-    live = conftest.live_of(world)
-    state: StackUpState = live.state
+    humans, live, state = await stackup_game(world, monkeypatch)
     text = conftest.table_text_of(conftest.table_message(world, live.id))
     if live.user_at(state.current_player) is not None and state.phase == "direction":
         assert "it's your turn: choose the direction" in text

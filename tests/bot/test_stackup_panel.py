@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.games.stackup.game import DISCORD_GAME
 from bot.games.stackup.panel import (
     Choice,
     Node,
@@ -35,8 +36,10 @@ from engine.stackup.moves import (
     KEEP,
     TAKE,
     UP,
+    USE_PASS,
     Play,
     PlayDrawn,
+    PlayerMove,
 )
 from engine.stackup.state import StackUpState
 from tests.engine.situations import decisions
@@ -266,3 +269,19 @@ def test_the_panel_shows_the_hand_and_the_question_to_the_seat_to_act() -> None:
     waiting = hand_panel(live, BEN)  # type: ignore[arg-type]
     assert "B1 B3 B4 B5" in waiting.text and "R6" not in waiting.text
     assert "Waiting for **ann** to play." in waiting.text
+
+
+@pytest.mark.parametrize(
+    ("move", "label"),
+    [
+        (UP, "Up (1→15)"),
+        (DOWN, "Down (15→1)"),
+        (BLOCK, "Block with a Crash"),
+        (TAKE, "Take 3 cards"),
+        (KEEP, "Keep the card"),
+        (USE_PASS, "Use a draw pass"),
+        (DRAW, "Draw a card"),
+    ],
+)
+def test_a_decision_without_cards_is_labelled_in_words(move: PlayerMove, label: str) -> None:
+    assert DISCORD_GAME.move_label(StackUpState(["ann", "bob"]), move) == label

@@ -11,10 +11,10 @@ import pytest
 
 from bot.games.stack.wording import discord_words
 from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError, MoveError
-from engine.stack.moves import Reroll, Roll
+from engine.stack.moves import Reroll
 from engine.stack.notation import SYNTAX, parse_move
 from engine.stack.state import StackState
-from tests.engine.situations import deal, one_step, stack
+from tests.engine.situations import deal, one_step, reroll, stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,8 +28,7 @@ def refusal(state: StackState, text: str) -> MoveError:
 def placing_four() -> StackState:
     """alice rerolled a 3 and rolled a 4, which may go on bob's or carol's single 4."""
     state = deal([3, 5], [4, 6], [4, 1])
-    state.apply(Reroll(3))
-    state.apply(Roll(4))
+    reroll(state, 3, 4)
     return state
 
 
@@ -64,8 +63,7 @@ def test_a_pile_owner_with_two_heights_is_named_with_the_height() -> None:
     state = deal([3, 5, 6], [3, 3, 3], [3, 4, 4])
     stack(state, 3, 1)  # alice on bob: (bob, alice)
     stack(state, 3, 0, 2)  # bob on it: (bob, alice, bob); bob keeps a single 3
-    state.apply(Reroll(4))  # carol rerolls a 4, rolls a 3: bob's single or his 3-high pile
-    state.apply(Roll(3))
+    reroll(state, 4, 3)  # carol rerolls a 4, rolls a 3: bob's single or his 3-high pile
     words = discord_words(refusal(state, "reroll 4"))
     assert "`/stack die:3 on:bob height:1`" in words
 

@@ -6,6 +6,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from hypothesis import strategies as st
+
 from engine.game import Decision, GameState
 from engine.stack.ai import RandomPlayer
 from engine.stack.moves import Place, PlayerMove, Reroll, Roll, RoundDice, Stack
@@ -22,6 +24,19 @@ def deal(*dice: list[int], first: int = 0, **rules: object) -> StackState:
     state = StackState(players, StackRules(dice_per_player=len(dice[0]), **rules), first=first)
     state.apply(RoundDice(tuple(tuple(d) for d in dice)))
     return state
+
+
+def any_rules(draw: st.DrawFn, most_dice: int, highest_target: int, **rules: Any) -> StackRules:
+    """Stack rules drawn by hypothesis: 1 to ``most_dice`` dice each, a target of 1 to
+    ``highest_target``, each scoring switch on or off; ``rules`` as given."""
+    return StackRules(
+        dice_per_player=draw(st.integers(1, most_dice)),
+        target_score=draw(st.integers(1, highest_target)),
+        four_high_bonus=draw(st.booleans()),
+        capture_penalty=draw(st.booleans()),
+        rolled_two_penalty=draw(st.booleans()),
+        **rules,
+    )
 
 
 def stack(state: StackState, face: int, owner: int, height: int = 1) -> None:

@@ -44,8 +44,10 @@ def random_play(game: Game[Any], players: int, seed: int) -> GameState[Any]:
     return state
 
 
-def sizes(game: Game[Any]) -> st.SearchStrategy[int]:
-    return st.integers(game.min_players, min(game.max_players, 6))
+def drawn_table(name: str, data: st.DataObject) -> tuple[Game[Any], int]:
+    """The game called ``name`` and a number of players drawn for it (at most 6)."""
+    game = games.get(name)
+    return game, data.draw(st.integers(game.min_players, min(game.max_players, 6)))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -66,8 +68,7 @@ def test_registry_finds_every_game_by_its_name_and_record_format(name: str) -> N
 @SLOW
 @given(data=st.data())
 def test_random_games_end_and_every_decision_was_legal(name: str, data: st.DataObject) -> None:
-    game = games.get(name)
-    players = data.draw(sizes(game))
+    game, players = drawn_table(name, data)
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     state = new_game(game, players)
     rand = game.make_ai("random")
@@ -122,8 +123,7 @@ def test_random_games_end_and_every_decision_was_legal(name: str, data: st.DataO
 def test_a_state_serialises_and_restores_exactly_and_plays_on_the_same(
     name: str, data: st.DataObject
 ) -> None:
-    game = games.get(name)
-    players = data.draw(sizes(game))
+    game, players = drawn_table(name, data)
     seed = data.draw(st.integers(0, 2**32))
     stop = data.draw(st.integers(0, 400))
     rng = random.Random(seed)
@@ -154,8 +154,7 @@ def test_a_state_serialises_and_restores_exactly_and_plays_on_the_same(
 @SLOW
 @given(data=st.data())
 def test_export_then_check_then_replay_gives_the_same_game(name: str, data: st.DataObject) -> None:
-    game = games.get(name)
-    players = data.draw(sizes(game))
+    game, players = drawn_table(name, data)
     state = random_play(game, players, data.draw(st.integers(0, 2**32)))
     record = json.loads(json.dumps(game.export_record(state, {"table": 7})))
     assert record["format"] == game.record_format

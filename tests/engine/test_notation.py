@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import errors
-from engine.stack.moves import Place, Reroll, Roll, Stack
+from engine.stack.moves import Place, Reroll, Stack
 from engine.stack.notation import parse_move
 from engine.stack.state import StackState
 from tests.engine.situations import A, B, C, deal, reroll, stack
@@ -48,38 +48,44 @@ def test_not_a_move_gives_the_syntax(text: str) -> None:
     assert "stack 3 on bob" in str(err.value) or "Try" in str(err.value)
 
 
-def test_stack_without_target_says_how() -> None:
-    state = deal([3, 4], [3, 5])
-    with pytest.raises(errors.InvalidMoveError, match="on whose pile"):
-        parse_move(state, "stack 3")
+@pytest.mark.parametrize(
+    ("dice", "text", "match"),
+    [
+        (([3, 4], [3, 5]), "stack 3", "on whose pile"),
+        (([3, 4], [3, 5]), "reroll 7", "1 to 6"),
+        (([3, 4], [3, 5]), "stack 3 on zed", "no player called 'zed'"),
+    ],
+    ids=["stack-without-target-says-how", "face-out-of-range", "unknown-player"],
+)
+def test_a_move_typed_wrong_is_invalid_and_says_how(
+    dice: tuple[list[int], ...], text: str, match: str
+) -> None:
+    with pytest.raises(errors.InvalidMoveError, match=match):
+        parse_move(deal(*dice), text)
 
 
-def test_face_out_of_range_and_unknown_player() -> None:
-    state = deal([3, 4], [3, 5])
-    with pytest.raises(errors.InvalidMoveError, match="1 to 6"):
-        parse_move(state, "reroll 7")
-    with pytest.raises(errors.InvalidMoveError, match="no player called 'zed'"):
-        parse_move(state, "stack 3 on zed")
-
-
-def test_illegal_you_have_no_unstacked_die() -> None:
-    state = deal([3, 5], [4, 4])
-    with pytest.raises(errors.IllegalMoveError, match="You have no unstacked 4"):
-        parse_move(state, "stack 4 on bob")
-    with pytest.raises(errors.IllegalMoveError, match="You have no unstacked 6"):
-        parse_move(state, "reroll 6")
-
-
-def test_illegal_not_your_turn() -> None:
-    state = deal([3, 5], [3, 4])
-    with pytest.raises(errors.IllegalMoveError, match="It's alice's turn"):
-        parse_move(state, "stack 3 on alice", seat=B)
-
-
-def test_illegal_own_colour() -> None:
-    state = deal([3, 3], [3, 4])
-    with pytest.raises(errors.IllegalMoveError, match="own colour"):
-        parse_move(state, "stack 3 on alice")
+@pytest.mark.parametrize(
+    ("dice", "text", "seat", "match"),
+    [
+        (([3, 5], [4, 4]), "stack 4 on bob", None, "You have no unstacked 4"),
+        (([3, 5], [4, 4]), "reroll 6", None, "You have no unstacked 6"),
+        (([3, 5], [3, 4]), "stack 3 on alice", B, "It's alice's turn"),
+        (([3, 3], [3, 4]), "stack 3 on alice", None, "own colour"),
+        (([3, 4], [3, 5]), "stack 3 on bob 2", None, "bob has no 2-high pile of 3s"),
+    ],
+    ids=[
+        "you-have-no-unstacked-die-to-stack",
+        "you-have-no-unstacked-die-to-reroll",
+        "not-your-turn",
+        "own-colour",
+        "no-pile-of-that-height",
+    ],
+)
+def test_a_move_against_the_rules_is_illegal_and_names_the_rule(
+    dice: tuple[list[int], ...], text: str, seat: int | None, match: str
+) -> None:
+    with pytest.raises(errors.IllegalMoveError, match=match):
+        parse_move(deal(*dice), text, seat=seat)
 
 
 def test_illegal_opponents_die_is_under_your_own() -> None:
@@ -89,12 +95,6 @@ def test_illegal_opponents_die_is_under_your_own() -> None:
     reroll(state, 4, 2)  # carol's 2 must go on bob's 2
     with pytest.raises(errors.IllegalMoveError, match="bob's 3 is under your own die"):
         parse_move(state, "stack 3 on bob")
-
-
-def test_illegal_no_pile_of_that_height() -> None:
-    state = deal([3, 4], [3, 5])
-    with pytest.raises(errors.IllegalMoveError, match="bob has no 2-high pile of 3s"):
-        parse_move(state, "stack 3 on bob 2")
 
 
 def test_ambiguous_lists_the_candidates() -> None:
@@ -110,9 +110,7 @@ def test_ambiguous_lists_the_candidates() -> None:
 
 
 def test_place_a_rerolled_die() -> None:
-    state = deal([3, 4], [5, 6], [6, 1])
-    state.apply(Reroll(4))
-    state.apply(Roll(6))
+    state = placing_six()
     assert parse_move(state, "place on carol") == Place(C, 1)
     assert parse_move(state, "on @bob 1") == Place(B, 1)
     assert parse_move(state, "stack 6 on bob") == Place(B, 1)
@@ -204,8 +202,7 @@ def test_a_reroll_takes_exactly_one_face() -> None:
 def placing_six() -> StackState:
     """alice rerolled a 4 and rolled a 6, which may go on bob's or carol's single 6."""
     state = deal([3, 4], [5, 6], [6, 1])
-    state.apply(Reroll(4))
-    state.apply(Roll(6))
+    reroll(state, 4, 6)
     return state
 
 

@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from engine.game import Decision
 from engine.stack.notation import parse_move
-from engine.stack.rules import StackRules
 from engine.stack.state import StackState
-from tests.engine.situations import random_steps
+from tests.engine.situations import any_rules, random_steps
 
 DISCORD_LIMIT = 2_000
 ECHO_LIMIT = 40
@@ -30,14 +29,7 @@ NAMES = st.one_of(
 def tables(draw: st.DrawFn) -> StackState:
     """Any game: 2-8 players with awkward names, any rules, stopped at a random point."""
     names = draw(st.lists(NAMES, min_size=2, max_size=8, unique=True))
-    rules = StackRules(
-        dice_per_player=draw(st.integers(1, 30)),
-        target_score=draw(st.integers(1, 60)),
-        four_high_bonus=draw(st.booleans()),
-        capture_penalty=draw(st.booleans()),
-        rolled_two_penalty=draw(st.booleans()),
-    )
-    state = StackState(names, rules)
+    state = StackState(names, any_rules(draw, most_dice=30, highest_target=60))
     rng = random.Random(draw(st.integers(0, 2**32)))
     random_steps(state, rng, draw(st.integers(0, 150)))
     if draw(st.booleans()) and state.decision is Decision.CHANCE:

@@ -14,8 +14,9 @@ from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.moves import face_value
 from engine.stack.record import export_record, replay
-from engine.stack.rules import StackRules, seat_teams
+from engine.stack.rules import seat_teams
 from engine.stack.state import StackState
+from tests.engine.situations import any_rules
 
 NAMES = [f"p{i}" for i in range(8)]
 
@@ -32,15 +33,8 @@ def games(draw: st.DrawFn) -> tuple[StackState, int]:
         count = draw(st.integers(2, 8))
         players = tuple(NAMES[:count])
         pairs = None
-    rules = StackRules(
-        dice_per_player=draw(st.integers(1, 14)),
-        target_score=draw(st.integers(1, 120)),
-        four_high_bonus=draw(st.booleans()),
-        capture_penalty=draw(st.booleans()),
-        rolled_two_penalty=draw(st.booleans()),
-        tie_break=draw(st.sampled_from(["extra_round", "shared"])),
-        teams=pairs,
-    )
+    tie_break = draw(st.sampled_from(["extra_round", "shared"]))
+    rules = any_rules(draw, most_dice=14, highest_target=120, tie_break=tie_break, teams=pairs)
     return StackState(players, rules), draw(st.integers(0, 2**32))
 
 
@@ -113,6 +107,14 @@ def advance(state: StackState, rng: random.Random, limit: int) -> StackState:
     return state
 
 
+def advanced(game: tuple[StackState, int], moves: int) -> tuple[StackState, random.Random]:
+    """A drawn game (state and seed) played up to ``moves`` steps on, and the dice that
+    play on from there."""
+    state, seed = game
+    rng = random.Random(seed)
+    return advance(state, rng, moves), rng
+
+
 def play_out(state: StackState, seed: int, limit: int = 3000) -> StackState:
     return advance(state, random.Random(seed), limit)
 
@@ -145,9 +147,7 @@ def test_invariants_hold_after_every_move(game: tuple[StackState, int]) -> None:
 def test_export_then_replay_reproduces_state_and_totals(
     game: tuple[StackState, int], moves: int
 ) -> None:
-    state, seed = game
-    rng = random.Random(seed)
-    advance(state, rng, moves)
+    state, rng = advanced(game, moves)
     while state.placing is not None or state.chance_kind == "roll":
         step(state, rng)  # a record holds whole turns only
     record = json.loads(json.dumps(export_record(state)))
@@ -167,9 +167,7 @@ def test_export_then_replay_reproduces_state_and_totals(
 @settings(max_examples=40, deadline=None)
 @given(games(), st.integers(0, 400))
 def test_serialise_then_restore_is_exact(game: tuple[StackState, int], moves: int) -> None:
-    state, seed = game
-    rng = random.Random(seed)
-    advance(state, rng, moves)
+    state, rng = advanced(game, moves)
     data = json.loads(json.dumps(state.to_dict()))
     restored = StackState.from_dict(data)
     assert restored.to_dict() == state.to_dict()
@@ -213,9 +211,7 @@ def test_legal_moves_are_distinct_and_all_legal(game: tuple[StackState, int]) ->
 @settings(max_examples=30, deadline=None)
 @given(games(), st.integers(0, 400))
 def test_compact_snapshot_plays_on_identically(game: tuple[StackState, int], moves: int) -> None:
-    state, seed = game
-    rng = random.Random(seed)
-    advance(state, rng, moves)
+    state, rng = advanced(game, moves)
     compact = StackState.from_dict(json.loads(json.dumps(state.to_dict(full_history=False))))
     assert compact.round_number == state.round_number
     assert compact.to_dict(full_history=False) == state.to_dict(full_history=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,16 @@ class Backend:
     async def open(self) -> Store:
         return await Store.open(self.url, **self.engine_options)
 
+    @asynccontextmanager
+    async def opened(self) -> AsyncIterator[Store]:
+        """A Store open on this database while inside (closed at the end, as a restart
+        would leave it)."""
+        store = await self.open()
+        try:
+            yield store
+        finally:
+            await store.close()
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
@@ -41,11 +52,8 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 
 @pytest.fixture
 async def store(backend: Backend) -> AsyncIterator[Store]:
-    opened = await backend.open()
-    try:
+    async with backend.opened() as opened:
         yield opened
-    finally:
-        await opened.close()
 
 
 @pytest.fixture(scope="session")

@@ -42,8 +42,7 @@ async def test_a_color_stack_game_resumes_after_a_restart_and_ends_by_resignatio
         version = (await store.record_move(info.id, version, [move], state)).version
     await store.close()
 
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         (loaded,) = [t for t in await store.load_active_tables() if t.info.id == info.id]
         assert loaded.info.game == "colorstack" and loaded.info.version == version
         again = loaded.state
@@ -62,5 +61,3 @@ async def test_a_color_stack_game_resumes_after_a_restart_and_ends_by_resignatio
         assert summary.winners == (names[1 - quitter],) and summary.ended_by == "resignation"
         record = await store.export_record(info.id)
         assert game.check_record(record)["ended_by"] == "resignation"
-    finally:
-        await store.close()

@@ -98,8 +98,7 @@ async def test_a_second_game_is_played_restarted_and_recorded_as_its_own(
     backend: Backend, second_game: Game[Any]
 ) -> None:
     game = second_game
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         table_id, version, state, rng = await start(store, game, CHANNEL, 7, {"turn_limit": 60})
         info = await store.table(table_id)
         assert info.game == game.name and info.rules == info.rules_record  # not Stack's rules
@@ -107,11 +106,8 @@ async def test_a_second_game_is_played_restarted_and_recorded_as_its_own(
         while version <= started_at + store.snapshot_every:  # until snapshotted mid-game
             version = await play(store, game, table_id, version, state, rng, steps=1)
         assert not state.is_over
-    finally:
-        await store.close()
 
-    store = await backend.open()  # a restart: the game loads as its snapshot and log say
-    try:
+    async with backend.opened() as store:  # a restart: the game loads as its snapshot and log say
         (loaded,) = await store.load_active_tables()
         assert loaded.info.game == game.name and loaded.info.version == version
         live = loaded.state
@@ -167,8 +163,6 @@ async def test_a_second_game_is_played_restarted_and_recorded_as_its_own(
             first_figures = game.stats_figures(whole, names.index(name))
             second_figures = game.stats_figures(again, again.players.index(name))
             assert dict(stats.figures) == added_up(first_figures, second_figures)
-    finally:
-        await store.close()
 
 
 async def test_a_second_games_options_seats_and_ai_levels_are_its_own(
@@ -249,8 +243,7 @@ async def test_the_downgrade_keeps_stack_and_drops_what_only_another_game_had(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shed = shed_game.register(monkeypatch)
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         info, state, rng = await started_table(store, 1, rules=HouseRules(target_score=40))
         await play_moves(store, info, state, rng, 100_000)
         await store.set_house_rules(GUILD, {"target_score": 90})
@@ -258,8 +251,6 @@ async def test_the_downgrade_keeps_stack_and_drops_what_only_another_game_had(
         table_id, version, sstate, srng = await start(store, shed, 2, 1)
         await play(store, shed, table_id, version, sstate, srng)
         stack_stats = await store.stats(GUILD, 1)
-    finally:
-        await store.close()
     engine = make_engine(backend.url, **backend.engine_options)
     try:
         async with engine.begin() as conn:
@@ -269,11 +260,8 @@ async def test_the_downgrade_keeps_stack_and_drops_what_only_another_game_had(
             assert len((await conn.execute(select(player_stats.c.user_id))).all()) == 2
     finally:
         await engine.dispose()
-    store = await backend.open()  # up again
-    try:
+    async with backend.opened() as store:  # up again
         assert await store.stats(GUILD, 1) == stack_stats
         assert await store.stats(GUILD, 1, game="shed") is None
         assert (await store.guild_settings(GUILD)).rules == HouseRules(target_score=90)
         assert (await store.guild_settings(GUILD, game="shed")).rules == shed.settings()
-    finally:
-        await store.close()

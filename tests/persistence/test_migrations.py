@@ -159,8 +159,7 @@ async def test_a_0001_database_with_games_in_it_upgrades_in_place(
         assert version == "0001"
     await engine.dispose()
 
-    store = await backend.open()  # upgrades at start-up
-    try:
+    async with backend.opened() as store:  # upgrades at start-up
         async with store.engine.connect() as conn:
             diff = await conn.run_sync(
                 lambda c: list(compare_metadata(MigrationContext.configure(c), metadata))
@@ -217,5 +216,3 @@ async def test_a_0001_database_with_games_in_it_upgrades_in_place(
         assert [h.table_id for h in await store.history(71)] == [game.info.id]
         new = await store.create_table(GUILD, 73, 1, "again")
         assert new.id > max(*ids["finished"], ids["live"], ids["lobby"], ids["ended"])
-    finally:
-        await store.close()

@@ -299,8 +299,7 @@ async def test_the_backfill_rates_the_stored_results_as_the_games_did(
 ) -> None:
     """A database of before ratings (its results kept; the rating tables taken down with
     the migration's downgrade) upgrades to ratings equal to those the games made."""
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         await finished_games(store, 4)
         live = await stored_ratings(store)
         async with store.engine.begin() as conn:
@@ -308,8 +307,6 @@ async def test_the_backfill_rates_the_stored_results_as_the_games_did(
         async with store.engine.begin() as conn:
             await conn.run_sync(migrate, head_revision())
         assert await stored_ratings(store) == live
-    finally:
-        await store.close()
 
 
 async def rated_players(
@@ -371,8 +368,7 @@ async def test_the_releases_finished_games_are_rated_by_the_upgrade(
     from tests.persistence.test_upgrade import built_by_the_release
 
     built_by_the_release(backend, release_code, tmp_path)
-    store = await backend.open()  # upgrades at start-up
-    try:
+    async with backend.opened() as store:  # upgrades at start-up
         rows, history = await stored_ratings(store)
         async with store.engine.connect() as conn:
             games = await conn.run_sync(_stored_games)
@@ -385,8 +381,6 @@ async def test_the_releases_finished_games_are_rated_by_the_upgrade(
             assert rows[key][3:5] == pytest.approx((skill.mu, skill.sigma))
             assert rows[key][6] == skill.games
         assert len(history) == len(expected.history)
-    finally:
-        await store.close()
 
 
 def test_stacks_sides_are_its_teams() -> None:

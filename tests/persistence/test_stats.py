@@ -133,8 +133,7 @@ async def test_a_game_ended_after_a_restart_counts_every_round(backend: Backend)
     assert not state.is_over
     await store.close()
 
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         loaded = await store.load_table(info.id)
         assert loaded.state is not None and not loaded.state.has_full_history
         live = loaded.state
@@ -147,8 +146,6 @@ async def test_a_game_ended_after_a_restart_counts_every_round(backend: Backend)
         assert stats is not None
         assert list(stats.placed) == placed_counts(whole)[seat_of(whole, "user1")]
         assert stats.rounds == len(whole.round_scores)
-    finally:
-        await store.close()
 
 
 async def test_leaderboard_rows_carry_rounds_and_faces(store: Store) -> None:

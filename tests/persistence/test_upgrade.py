@@ -52,8 +52,7 @@ async def test_the_releases_database_upgrades_in_place_and_reads_as_before(
 ) -> None:
     before = built_by_the_release(backend, release_code, tmp_path)
     assert await revision(backend) == "0004"
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         assert await revision(backend) == head_revision()
         async with store.engine.connect() as conn:
             diff = await conn.run_sync(
@@ -71,8 +70,6 @@ async def test_the_releases_database_upgrades_in_place_and_reads_as_before(
         mine = now["stats"][f"{GUILD}/1"]
         assert mine.game == "stack" and mine.figures["captures"] == mine.captures
         assert {g.ended_by for g in now["history"]["70"]} == {"target"}
-    finally:
-        await store.close()
 
 
 async def test_the_game_in_progress_resumes_and_ends_with_this_code(
@@ -80,8 +77,7 @@ async def test_the_game_in_progress_resumes_and_ends_with_this_code(
 ) -> None:
     before = built_by_the_release(backend, release_code, tmp_path)
     live_id = before["ids"]["live"]
-    store = await backend.open()
-    try:
+    async with backend.opened() as store:
         loaded = await store.load_table(live_id)
         state = loaded.state
         assert state is not None and not state.has_full_history  # its snapshot is compact
@@ -120,8 +116,6 @@ async def test_the_game_in_progress_resumes_and_ends_with_this_code(
         await play_moves(store, info, fresh, rng, 100_000)
         stats = await store.stats(GUILD, 1)
         assert stats is not None and stats.games == before["stats"][f"{GUILD}/1"]["games"] + 2
-    finally:
-        await store.close()
 
 
 async def test_the_upgrade_goes_back_down_to_what_the_release_reads_the_same(

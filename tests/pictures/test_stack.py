@@ -9,13 +9,14 @@ import io
 import pickle
 import random
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.game import Decision
+from engine.game import AIPlayer, Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.render import COLOURS, SQUARES
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
@@ -84,6 +85,17 @@ def play(seats: int, dice: int, seed: int, moves: int, names: list[str] = NAMES)
             state.apply(player.choose(state, rng))
             made += 1
     return state
+
+
+def endless_game(seats: int, ai: AIPlayer, seed: int) -> Iterator[StackState]:
+    """A game of ``seats`` too long to end (a target of 10 000) played by ``ai``: its state
+    after each move (chance played out first)."""
+    rng = random.Random(seed)
+    state = StackState(NAMES[:seats], StackRules(target_score=10_000))
+    while True:
+        chance_outcomes(state, rng)
+        state.apply(ai.choose(state, rng))
+        yield state
 
 
 @st.composite
@@ -290,12 +302,8 @@ def test_eight_seats_of_thirty_dice_fit_with_nothing_dropped(seed: int, theme: s
 
 
 def test_the_last_move_is_framed_in_the_card_of_the_player_who_made_it() -> None:
-    rng = random.Random(4)
-    state = StackState(NAMES[:4], StackRules(target_score=10_000))
     framed = 0
-    while framed < 150:
-        chance_outcomes(state, rng)
-        state.apply(RandomPlayer().choose(state, rng))
+    for state in endless_game(4, RandomPlayer(), seed=4):
         if not state.history[-1]["turns"]:
             continue
         mover = state.history[-1]["turns"][-1][1]
@@ -304,17 +312,15 @@ def test_the_last_move_is_framed_in_the_card_of_the_player_who_made_it() -> None
             assert len(lit) == 1
             assert lit[0].seat == mover
             framed += 1
+            if framed == 150:
+                break
         else:  # only a die rerolled back among the mover's dice and then played away
             assert state.history[-1]["turns"][-1][0] == "reroll"
 
 
 def test_during_the_last_turns_who_is_out_and_who_still_moves_is_tagged() -> None:
-    rng = random.Random(8)
-    state = StackState(NAMES[:6], StackRules(target_score=10_000))
     seen = 0
-    while seen < 20:
-        chance_outcomes(state, rng)
-        state.apply(GreedyPlayer().choose(state, rng))
+    for state in endless_game(6, GreedyPlayer(), seed=8):
         if not state.in_last_turns or state.chance_kind is not None:
             continue
         seen += 1
@@ -330,6 +336,8 @@ def test_during_the_last_turns_who_is_out_and_who_still_moves_is_tagged() -> Non
                 assert (seat, "last turn") in tags
             else:
                 assert (seat, "done") in tags
+        if seen == 20:
+            break
 
 
 def test_in_team_play_each_seat_shows_its_team_and_the_title_the_team_totals() -> None:

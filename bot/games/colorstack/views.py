@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import PANELS, DiscordGame, Host, Panel
-from bot.games.buttons import STYLES, button_of, payload_of
+from bot.games.buttons import STYLES, PanelButton, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
 from bot.views import (
     Components,
-    TableButton,
     move_button,
     move_select,
     option_payload,
@@ -56,7 +55,7 @@ def _item(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:
         return move_button(
             live.id, live.version, code, choice.label, emoji=choice.emoji, style=style
         )
-    return payload_of(choice, f"colorstack:{live.id}:{live.version}:s:{choice.path or ''}")
+    return payload_of(choice, PanelStep.id_of(live.id, live.version, choice.path or ""))
 
 
 def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
@@ -119,24 +118,20 @@ def panel_picture(state: ColorStackState, selected: int, theme: str) -> DrawJob:
 
 
 class PanelStep(
-    TableButton,
-    template=r"colorstack:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[a-z0-9]{0,4})",
+    PanelButton,
+    template=r"colorstack:(?P<table>\d+):(?P<version>\d+):s:(?P<value>[a-z0-9]{0,4})",
 ):
     """A step of **My move** (a piece, Resign…, Back): redraws the clicker's panel at that
     step, with the board's picture when a piece is selected, if the table has not moved
     on."""
 
-    def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
-        looks = looks or Choice("…")
-        button = button_of(looks, f"colorstack:{table_id}:{version}:s:{path}")
-        super().__init__(button, table_id, version)
-        self.path = path
+    game, kind = "colorstack", "s"
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
         # a panel answers its owner only: anyone else gets their own panel, anew
         own = owns_panel(interaction)
-        path = self.path if own else ""
+        path = self.value if own else ""
         drawing = host.draw_pictures and path.startswith("p")
         if drawing and not interaction.response.is_done():
             await interaction.response.defer()  # answered before anything is drawn

@@ -48,7 +48,6 @@ __all__ = [
     "stack_history_line",
     "stats_text",
     "table_parts",
-    "table_text",
 ]
 
 RULES_PAGE = "docs/stack-rules.md"
@@ -108,25 +107,6 @@ def _recent(lines: list[str], room: int) -> str:
     if len(kept) < len(lines):
         kept = ["… " + kept[0] if kept else "…", *kept[1:]]
     return "\n".join(kept)
-
-
-def table_text(
-    state: StackState,
-    *,
-    current_user: int | None,
-    last_move: str | None,
-    deadline: datetime | None = None,
-    note: str | None = None,
-) -> str:
-    """The live table message as one text: :func:`table_parts` joined by a line break
-    (at most 2,000 characters)."""
-    return "\n".join(
-        part
-        for part in table_parts(
-            state, current_user=current_user, last_move=last_move, deadline=deadline, note=note
-        )
-        if part
-    )
 
 
 def table_parts(

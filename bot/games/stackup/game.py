@@ -34,6 +34,7 @@ from engine.errors import AmbiguousMoveError, MoveError
 from engine.stackup import moves
 from engine.stackup.cards import COLOUR_NAMES
 from engine.stackup.describe import direction_words
+from engine.stackup.notation import move_notation
 from engine.stackup.state import StackUpState
 from pictures.painter import DrawJob
 from pictures.stackup import TablePicture, describe
@@ -114,20 +115,22 @@ class StackUpCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
+# the decisions without cards in a player's words, by their notation
+_PLAIN_WORDS = {
+    "up": "Up (1→15)",
+    "down": "Down (15→1)",
+    "block": "Block with a Crash",
+    "take": "Take 3 cards",
+    "keep": "Keep the card",
+    "pass": "Use a draw pass",
+    "draw": "Draw a card",
+}
+
+
 def _move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     """A decision in a player's words (buttons of a chooser)."""
-    if isinstance(move, moves.Direction):
-        return "Up (1→15)" if move.up else "Down (15→1)"
-    if isinstance(move, moves.Block):
-        return "Block with a Crash"
-    if isinstance(move, moves.Take):
-        return "Take 3 cards"
-    if isinstance(move, moves.Keep):
-        return "Keep the card"
-    if isinstance(move, moves.UsePass):
-        return "Use a draw pass"
-    if isinstance(move, moves.Draw):
-        return "Draw a card"
+    if not isinstance(move, (moves.Play, moves.PlayDrawn)):
+        return _PLAIN_WORDS[move_notation(state, move)]
     words = (
         "Play the drawn card"
         if isinstance(move, moves.PlayDrawn)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import PANELS, DiscordGame, Host, Panel, seat_mark
-from bot.games.buttons import button_of, payload_of
+from bot.games.buttons import PanelButton, payload_of
 from bot.games.stackup.panel import (
     SQUARES,
     Choice,
@@ -31,7 +31,7 @@ from bot.games.stackup.panel import (
 from bot.games.steps import Path
 from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
-from bot.views import FOREIGN_PANEL, Components, TableButton, foreign_panel, owns_panel
+from bot.views import FOREIGN_PANEL, Components, foreign_panel, owns_panel
 from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
 from engine.stackup.state import StackUpState
 from host.refusals import Refusal, Why
@@ -142,8 +142,8 @@ def field_text(state: StackUpState, turns: Sequence[str] | None) -> str:
 def _button(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:
     """The payload of the :class:`HandMove` or :class:`HandStep` of ``choice``."""
     if choice.move is not None:
-        return payload_of(choice, f"stackup:{live.id}:{live.version}:m:{move_code(choice.move)}")
-    return payload_of(choice, f"stackup:{live.id}:{live.version}:s:{choice.path or ''}")
+        return payload_of(choice, HandMove.id_of(live.id, live.version, move_code(choice.move)))
+    return payload_of(choice, HandStep.id_of(live.id, live.version, choice.path or ""))
 
 
 def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
@@ -199,23 +199,19 @@ def build_hand_panel(
 
 
 class HandStep(
-    TableButton,
-    template=r"stackup:(?P<table>\d+):(?P<version>\d+):s:(?P<path>[A-Za-z0-9]{0,40})",
+    PanelButton,
+    template=r"stackup:(?P<table>\d+):(?P<version>\d+):s:(?P<value>[A-Za-z0-9]{0,40})",
 ):
     """A step of **My hand** (a first card, the next card, a Switch, a Snatch target…):
     redraws the clicker's panel at that step, if the table has not moved on."""
 
-    def __init__(self, table_id: int, version: int, path: str, looks: Choice | None = None) -> None:
-        looks = looks or Choice("…")
-        button = button_of(looks, f"stackup:{table_id}:{version}:s:{path}")
-        super().__init__(button, table_id, version)
-        self.path = path
+    game, kind = "stackup", "s"
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         live = host.service.table_by_id(self.table_id)
         seat = await host.service.seat_of(live, host.player(interaction))
         # a panel answers its owner only: anyone else gets their own hand, anew
-        path = self.path if owns_panel(interaction) else ""
+        path = self.value if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
                 raise Refused(STALE)
@@ -224,22 +220,18 @@ class HandStep(
 
 
 class HandMove(
-    TableButton,
-    template=r"stackup:(?P<table>\d+):(?P<version>\d+):m:(?P<code>[A-Za-z0-9.-]{1,40})",
+    PanelButton,
+    template=r"stackup:(?P<table>\d+):(?P<version>\d+):m:(?P<value>[A-Za-z0-9.-]{1,40})",
 ):
     """A complete decision from **My hand** (play these cards with this bonus, Switch to
     Blue, Snatch 2 from bob, block, keep…): sent to the host as one engine move."""
 
-    def __init__(self, table_id: int, version: int, code: str, looks: Choice | None = None) -> None:
-        looks = looks or Choice("Play")
-        button = button_of(looks, f"stackup:{table_id}:{version}:m:{code}")
-        super().__init__(button, table_id, version)
-        self.code = code
+    game, kind, label = "stackup", "m", "Play"
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
             raise Refused(FOREIGN_PANEL)
-        move = move_of_code(self.code)
+        move = move_of_code(self.value)
         if move is None:
             raise Refused("That button is not a move of this game; nothing was played.")
         await host.play_move(
