@@ -82,7 +82,7 @@ from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
 from pictures.painter import DrawJob, Painter
 
 if TYPE_CHECKING:
-    from bot.cluster import Cluster
+    from host.cluster import Cluster
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bot.bench_kit import BenchBot
-from bot.cluster import Cluster, ClusterConfig, parse_shards
 from bot.refusal_words import MOVED_AWAY
 from bot.tables import Tables
+from host.cluster import Cluster, ClusterConfig, parse_shards
 from host.service import MoveOutcome, Player
 from persistence import LeaseLost, Store
 from pictures.painter import Painter
