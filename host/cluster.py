@@ -46,7 +46,7 @@ import socket
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -115,8 +115,9 @@ def parse_shards(text: str, shard_count: int) -> frozenset[int]:
 Sleep = Callable[[float], Awaitable[None]]
 
 
+@dataclass
 class Every:
-    """Run ``body`` every ``seconds``, the first round at once, on a monotonic clock
+    """Run ``body`` every ``period`` seconds, the first round at once, on a monotonic clock
     (``now``: the event loop's, by default): a step of the wall clock (an NTP step, a
     restored VM) neither holds a round back — long enough for the others to take this
     process for dead — nor runs the missed rounds back to back. No sleep is longer than
@@ -124,21 +125,13 @@ class Every:
     not raise: an error ends the loop (logged). ``now`` and ``sleep`` are the clock a test
     steps (a simulated gateway's virtual time)."""
 
-    def __init__(
-        self,
-        body: Callable[[], Coroutine[Any, Any, None]],
-        seconds: float,
-        *,
-        now: Callable[[], float] | None = None,
-        sleep: Sleep = asyncio.sleep,
-        name: str = "every",
-    ) -> None:
-        self.body = body
-        self.period = seconds
-        self.now = now
-        self.sleep = sleep
-        self.name = name
-        self._task: asyncio.Task[None] | None = None
+    body: Callable[[], Coroutine[Any, Any, None]]
+    period: float  # seconds
+    _: KW_ONLY
+    now: Callable[[], float] | None = None
+    sleep: Sleep = asyncio.sleep
+    name: str = "every"
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
 
     def start(self) -> asyncio.Task[None]:
         if self._task is not None and not self._task.done():
