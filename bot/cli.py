@@ -147,9 +147,9 @@ def _one_line(err: BaseException, most: int = 200) -> str:
 
 
 def cluster_config(settings: Any, shards: str | None, shard_count: int | None) -> Any:
-    """The :class:`~bot.cluster.ClusterConfig` of ``stackbot run --shards S --shard-count
+    """The :class:`~host.cluster.ClusterConfig` of ``stackbot run --shards S --shard-count
     N`` (``None``: one process, no cluster); raises ``ValueError`` saying what is wrong."""
-    from bot.cluster import ClusterConfig, parse_shards
+    from host.cluster import ClusterConfig, parse_shards
     from persistence.config import database_url
     from persistence.leases import MAX_SHARDS
 

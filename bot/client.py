@@ -6,7 +6,7 @@ the one place where a slash command's refusal or failure is answered
 :class:`StackBot` is one process serving every table. :class:`ShardedStackBot` is one
 process of several (``stackbot run --shards 0-3 --shard-count 8``): discord.py's
 :class:`~discord.AutoShardedClient`, connected to the shards it holds in the cluster
-(:mod:`bot.cluster`, :mod:`bot.sharding`), and serving their guilds' tables only."""
+(:mod:`host.cluster`, :mod:`bot.sharding`), and serving their guilds' tables only."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from discord.app_commands import AppCommand
 from discord.ext import commands
 
 from bot import games
-from bot.cluster import Cluster, ClusterConfig, node_id, shard_ranges
 from bot.config import Settings
 from bot.health import Health
 from bot.metrics import handled, received
@@ -30,6 +29,7 @@ from bot.sharding import BotShards
 from bot.story import STORY_ITEMS
 from bot.tables import OUTBOX_KEPT, Tables
 from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
+from host.cluster import Cluster, ClusterConfig, Sleep, node_id, shard_ranges
 from persistence import DatabaseRefused, Store
 from persistence.config import database_url
 from persistence.database import (
@@ -122,6 +122,7 @@ class StackBot(commands.Bot):
         handle_signals: bool = True,
         pictures: Mode = "process",
         cluster: ClusterConfig | None = None,
+        cluster_sleep: Sleep = asyncio.sleep,
         database_options: dict[str, Any] | None = None,
         **client_options: Any,
     ) -> None:
@@ -147,6 +148,7 @@ class StackBot(commands.Bot):
         # discord.py's own (``Client.close`` awaits it), and ``is_closed()`` reads it.
         self._stopping: asyncio.Task[None] | None = None
         self.cluster_config = cluster
+        self.cluster_sleep = cluster_sleep  # how the cluster's loops wait (a test's clock)
         # one process of several: its node id, also its database sessions' name
         self.node = node_id(cluster.name) if cluster is not None else None
         self.database_options = database_options or {}  # engine options (a test's schema)
@@ -160,7 +162,7 @@ class StackBot(commands.Bot):
         the gateway connects to them; the others as they are assigned here."""
         assert self.store is not None and self._tables is not None
         await self.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
-        self.cluster = Cluster(self.store, config, node=self.node)
+        self.cluster = Cluster(self.store, config, node=self.node, sleep=self.cluster_sleep)
         self._tables.use_cluster(self.cluster)
         self.shards_host = BotShards(self, self._tables, self.cluster)  # type: ignore[arg-type]
         await self.cluster.start(self.shards_host)

@@ -1,7 +1,7 @@
 """``python -m bot.bench --processes N``: N bot processes sharing PostgreSQL and Redis,
 4,000 tables, open loop; then one process SIGKILLed under load.
 
-Each process is the production host of one process of several — :class:`~bot.cluster.
+Each process is the production host of one process of several — :class:`~host.cluster.
 Cluster` (leases in PostgreSQL, heartbeats in Redis), :class:`~bot.tables.Tables` and
 :class:`~host.service.TableService` (the handlers, the group-commit writer with its lease
 check, the table messages edited and coalesced, pictures drawn in its painter process,
@@ -110,9 +110,9 @@ class Node:
 
     async def run(self) -> None:
         from bot.bench_kit import BenchBot
-        from bot.cluster import Cluster, ClusterConfig, node_id, parse_shards
         from bot.tables import Tables
         from engine.stack.ai import RandomPlayer
+        from host.cluster import Cluster, ClusterConfig, node_id, parse_shards
         from persistence import Store
         from pictures.painter import Painter
 
@@ -969,7 +969,7 @@ def node_parser() -> argparse.ArgumentParser:
 
 
 def timings(p: argparse.ArgumentParser) -> None:
-    from bot.cluster import DEAD_AFTER, HEARTBEAT, LEASE_TTL
+    from host.cluster import DEAD_AFTER, HEARTBEAT, LEASE_TTL
 
     p.add_argument("--heartbeat", type=float, default=HEARTBEAT)
     p.add_argument("--dead-after", type=float, default=DEAD_AFTER)

@@ -255,7 +255,7 @@ async def create(url: str, total: int, seed: int) -> dict[int, BenchChannel]:
     for channel in stale:  # a move committed, its edit lost with the stop
         await play_one(tables, channel, rng, shown=False)
     for live in list(service.by_id.values()):
-        tables._stop_clock(live.id)
+        tables.expiry.stop(live.id)
     await tables.drain()
     service.forget_all()
     # the turns under way were pinged long ago (the players are slow to move), but for

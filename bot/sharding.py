@@ -1,4 +1,4 @@
-"""The bot's side of the shards it holds (one process of several: :mod:`bot.cluster`): its
+"""The bot's side of the shards it holds (one process of several: :mod:`host.cluster`): its
 tables (:class:`~bot.tables.Tables`) and its gateway connections (discord.py's
 :class:`~discord.AutoShardedClient`).
 
@@ -24,8 +24,8 @@ import discord
 from discord.gateway import DiscordWebSocket
 
 if TYPE_CHECKING:
-    from bot.cluster import Cluster
     from bot.tables import Tables
+    from host.cluster import Cluster
 
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = 120.0  # seconds for one gateway shard to connect
@@ -35,7 +35,7 @@ DISCONNECT_WAIT = 5.0  # seconds a disconnect waits for its shards' cancelled co
 
 class BotShards:
     """What the bot does with the shards the cluster gives it (a
-    :class:`~bot.cluster.ShardHost`): its client (the gateway, a
+    :class:`~host.cluster.ShardHost`): its client (the gateway, a
     :class:`~bot.client.ShardedStackBot`), its tables and its cluster are given to it."""
 
     def __init__(self, bot: discord.AutoShardedClient, tables: Tables, cluster: Cluster) -> None:

@@ -1,7 +1,8 @@
 """The Discord side of every table: answering interactions, the live table message (edits
-coalesced, re-posted to ping), what the table's clock does when it fires (turn timer, ping,
-idle expiry) and the recovery of the channels at start-up. The game-agnostic machinery is
-the host's: the clocks' timer heap (:mod:`host.clocks`), the outbox's order and marks
+coalesced, re-posted to ping), how the table's clock pings and warns, and the recovery of
+the channels at start-up. The game-agnostic machinery is the host's: what a table's clock
+means (:mod:`host.expiry`: the turn timer, the half-time warning, the idle limit), the
+clocks' timer heap (:mod:`host.clocks`), the outbox's order and marks
 (:mod:`host.outbox`; its Discord courier is :mod:`bot.outbox`), the recovery queue
 (:mod:`host.recovery`), the background steps (:mod:`host.tasks`) and the channels' write
 budget (:mod:`host.budget`).
@@ -67,7 +68,8 @@ from bot.views import (
     table_of_custom_id,
 )
 from host.budget import ChannelBudget
-from host.clocks import Clocks, Timer
+from host.clocks import Clocks
+from host.expiry import Expiry
 from host.outbox import REDELIVER_AFTER, Outbox
 from host.recovery import Recovery, Slices
 from host.refusals import Refusal, Why
@@ -80,18 +82,15 @@ from persistence.records import MAX_SEATS, OutboxItem, ScoreSheet, TableInfo
 from pictures.painter import DrawJob, Painter
 
 if TYPE_CHECKING:
-    from bot.cluster import Cluster
+    from host.cluster import Cluster
 
 log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
-MID_TURN_SECONDS = 60  # a turn begun (Stack: a rerolled die to place), with the timer off
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
 DEFERRAL_ANSWERED = "stackbot.deferral_answered"  # interaction.extras: "thinking…" was edited
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 PING_AFTER = 5.0  # seconds into a human's turn before they are pinged
-WARN_FROM = 20.0  # turns at least this long get a ping at half time
-CLOCK_RETRY = 30.0  # seconds before a failed automatic move or expiry is tried again
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -110,7 +109,7 @@ def only(user_id: int) -> discord.AllowedMentions:
 
 @dataclass(slots=True)
 class TableMessage:
-    """The live message of one table, its pending edit, and its clock."""
+    """The live message of one table and its pending edit."""
 
     channel_id: int
     message_id: int | None = None
@@ -121,7 +120,6 @@ class TableMessage:
     dirty: bool = False
     last_edit: float = float("-inf")
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clock: Timer | None = None
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
     # whether the message as Discord has it shows a picture (None: not known yet)
     had_picture: bool | None = None
@@ -150,6 +148,7 @@ class Tables:
         self.draw_pictures = True
         self.tasks = Tasks()
         self.clocks = Clocks(self.tasks, discord.utils.utcnow)
+        self.expiry = Expiry(self.service, self.clocks, self)
         self.recovery = Recovery(self.tasks)
         self.courier = DiscordCourier(self)
         self.outbox = Outbox(store, self.courier, self.tasks, self.owns_guild)
@@ -165,7 +164,7 @@ class Tables:
     async def drain(self) -> None:
         """Wait for the background steps under way (the bot is stopping)."""
         for live in list(self.service.by_id.values()):
-            self._stop_clock(live.id)
+            self.expiry.stop(live.id)
         await self.clocks.close()
         await self.tasks.drain(timeout=3)
         await self.painter.close()
@@ -249,7 +248,7 @@ class Tables:
         records = [r for live in lives if (r := self.messages.get(live.id)) is not None]
         busy = []
         for live in lives:
-            self._stop_clock(live.id)
+            self.expiry.stop(live.id)
             if live.lock.locked():
                 busy.append(live)
             else:  # no step under way: let go at once (nothing awaited in between)
@@ -274,7 +273,7 @@ class Tables:
         """The leases of ``shards`` were lost: their tables are forgotten at once (any
         write of them would be refused now)."""
         for live in self._on_shards(shard_count, shards):
-            self._stop_clock(live.id)
+            self.expiry.stop(live.id)
             self.service.let_go(live)
         self.store.forget_shards(shard_count, shards)
 
@@ -327,7 +326,7 @@ class Tables:
             plans = []
             for live in tables:
                 self._arm(live)
-                clock = self.messages[live.id].clock if live.id in self.messages else None
+                clock = self.expiry.timers.get(live.id)
                 if clock is not None and clock.task is not None and not ai_to_move(live):
                     plans.append(clock.task)  # its events planned (an AI turn is not one)
                 await slices.tick()
@@ -483,15 +482,9 @@ class Tables:
         return await self.service.settings(info)
 
     async def deadline(self, live: LiveTable[DiscordGame]) -> datetime | None:
-        """When the current human's turn runs out (``None``: no timer); call it under the
-        table's lock (it reads the state)."""
-        state = live.state
-        if state is None or live.current_user() is None or live.turn_started is None:
-            return None
-        seconds = (await self._settings(live.info)).turn_seconds
-        if not seconds and live.game.mid_turn(state):
-            seconds = MID_TURN_SECONDS
-        return live.turn_started + timedelta(seconds=seconds) if seconds else None
+        """When the current human's turn runs out (:meth:`host.expiry.Expiry.deadline`);
+        call it under the table's lock."""
+        return await self.expiry.deadline(live)
 
     async def _payload(
         self, live: LiveTable[DiscordGame], *, note: str | None = None, picture: bool = False
@@ -1080,143 +1073,40 @@ class Tables:
 
     def table_closed(self, live: LiveTable[DiscordGame]) -> None:
         """Free what the table held in memory; its last edit comes from the outbox."""
-        self._stop_clock(live.id)
+        self.expiry.stop(live.id)
         self.messages.pop(live.id, None)
 
-    def _stop_clock(self, table_id: int) -> None:
-        record = self.messages.get(table_id)
-        if record is not None and record.clock is not None:
-            record.clock.cancel()  # not the step calling this (an event that re-arms)
-            record.clock = None
-
     def _arm(self, live: LiveTable[DiscordGame]) -> None:
-        """Replace the table's clock, atomically (no await between cancel and start): one
-        clock per table, and it reads nothing across an await that it does not re-check."""
-        if not live.info.is_active or live.away:
-            return
+        """Arm the table's clock (:meth:`host.expiry.Expiry.arm`); its message's record
+        kept for what the clock posts."""
+        if self.expiry.arm(live) is not None:
+            self.message(live)
+
+    # ------------------------------------------------------------ what a clock posts
+
+    def ping_after(self) -> float:
+        return PING_AFTER
+
+    def pinged(self, live: LiveTable[DiscordGame], version: int) -> bool:
+        return self.message(live).pinged_version == version
+
+    def warned(self, live: LiveTable[DiscordGame], version: int, warn_at: datetime) -> bool:
+        """Whether this turn's half-time warning is in the channel already: the warning
+        posts the table message anew, pinging, so a message posted for this version at or
+        after the half-time mark carries it (after a restart too: read from the message
+        id's time)."""
         record = self.message(live)
-        self._stop_clock(live.id)
-        timer = record.clock = self.clocks.timer()
-        if ai_to_move(live):  # an AI seat is to move: its turn is the table's next event
-            timer.run(self._ai_turn(live, live.version, timer), "AI turn")
-            return
-        timer.run(self._clock(live, live.version, timer), "table clock")
+        if record.message_id is None or record.pinged_version != version:
+            return False
+        return discord.utils.snowflake_time(record.message_id) >= warn_at
 
-    def _retry(self, live: LiveTable[DiscordGame], timer: Timer) -> None:
-        """Arm the table again ``CLOCK_RETRY`` seconds from now (a step that failed)."""
+    async def ping(self, live: LiveTable[DiscordGame], user: int) -> None:
+        await self.repost(live, ping=user)
 
-        async def again() -> None:
-            record = self.messages.get(live.id)
-            if record is not None and record.clock is timer:
-                self._arm(live)
-
-        when = discord.utils.utcnow() + timedelta(seconds=CLOCK_RETRY)
-        self.clocks.at(timer, when, again, "clock retry")
-
-    async def _ai_turn(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
-        """The turns AI seats owe, as a step of their own: those a move left for later (a
-        thinking level's, so that the mover was answered first), or those whose commit
-        failed (tried again a little later, until storage answers)."""
-        try:
-            outcome = await self.service.play_owed(live.id, version)
-        except Exception as err:  # a refused commit (storage down), a search that broke
-            log.warning("table=%s AI turn not played yet: %s", live.id, err)
-            self._retry(live, timer)
-            return
-        timer.finish()
-        if outcome is not None:
-            self.committed(outcome)
-
-    async def _clock(self, live: LiveTable[DiscordGame], version: int, timer: Timer) -> None:
-        """Plan the table's next events — the ping, the half-time warning, the turn
-        running out, the idle limit — on the timer heap; re-armed after every change."""
-        settings = await self._settings(live.info)
-        record = self.messages.get(live.id)
-        if record is None or record.clock is not timer:
-            return
-        events: list[tuple[datetime, str]] = []
-        async with live.lock:  # the committed state, never a step half-played
-            user = live.current_user()
-            started = live.turn_started
-            deadline = await self.deadline(live) if user is not None else None
-        if user is not None and started is not None:
-            if record.pinged_version != version:
-                events.append((started + timedelta(seconds=PING_AFTER), "ping"))
-            if deadline is not None:
-                span = (deadline - started).total_seconds()
-                warn_at = started + timedelta(seconds=span / 2)
-                if span >= WARN_FROM and not _warned(record, version, warn_at):
-                    events.append((warn_at, "warn"))
-                events.append((deadline, "expire"))
-        limit = settings.lobby_timeout if live.info.status == "lobby" else settings.idle_timeout
-        events.append((self.service.idle_since(live) + timedelta(seconds=limit), "idle"))
-        events.sort()
-        self._next_event(live, version, timer, events, user)
-
-    def _next_event(
-        self,
-        live: LiveTable[DiscordGame],
-        version: int,
-        timer: Timer,
-        events: list[tuple[datetime, str]],
-        user: int | None,
-    ) -> None:
-        """Put the first of the table's ``events`` on the timer heap; when handled, the
-        next one follows."""
-        if not events:
-            timer.finish()
-            return
-        when, what = events[0]
-        rest = events[1:]
-
-        async def fire() -> None:
-            if live.version != version or not live.info.is_active:
-                timer.finish()
-                return
-            try:
-                if await self._clock_event(live, version, what, user):
-                    timer.finish()
-                    return
-            except Exception:
-                # a refused ping or a failed commit must not stop the clock: the next
-                # event (the expiry, the idle limit) still comes, and a failed one is
-                # tried again a little later
-                log.exception("table=%s clock event %s failed", live.id, what)
-                if what in ("expire", "idle"):
-                    self._retry(live, timer)
-                    return
-            self._next_event(live, version, timer, rest, user)
-
-        self.clocks.at(timer, when, fire, f"clock {what}")
-
-    async def _clock_event(
-        self, live: LiveTable[DiscordGame], version: int, what: str, user: int | None
-    ) -> bool:
-        """Handle one event of the table's clock; ``True`` when the clock's work is done
-        (the table changed, and a new clock was armed)."""
-        record = self.message(live)
-        if what == "ping":
-            if record.pinged_version != version and user is not None:
-                await self.repost(live, ping=user)
-        elif what == "warn" and user is not None:
-            async with live.lock:
-                deadline = await self.deadline(live)
-            left = int((deadline - discord.utils.utcnow()).total_seconds()) if deadline else 0
-            await self.repost(live, ping=user, note=f"⏳ Half your time is gone: {left} s left.")
-        elif what == "expire":
-            outcome = await self.service.auto_move(live.id, version)
-            if outcome is not None:
-                log.info("table=%s turn timer ran out; moved automatically", live.id)
-                self.committed(outcome)
-            return True
-        elif what == "idle":
-            expired = await self.service.expire(live.id)
-            if expired is not None:
-                self.committed(expired)
-                return True
-            self._arm(live)  # a human acted meanwhile: look again
-            return True
-        return False
+    async def warn(self, live: LiveTable[DiscordGame], user: int, seconds_left: int) -> None:
+        await self.repost(
+            live, ping=user, note=f"⏳ Half your time is gone: {seconds_left} s left."
+        )
 
 
 def warm_up_jobs() -> list[DrawJob]:
@@ -1239,15 +1129,6 @@ def warm_up_jobs() -> list[DrawJob]:
         if job is not None:
             jobs.append(job)
     return jobs
-
-
-def _warned(record: TableMessage, version: int, warn_at: datetime) -> bool:
-    """Whether this turn's half-time warning is in the channel already: the warning posts
-    the table message anew, pinging, so a message posted for this version at or after the
-    half-time mark carries it (after a restart too: read from the message id's time)."""
-    if record.message_id is None or record.pinged_version != version:
-        return False
-    return discord.utils.snowflake_time(record.message_id) >= warn_at
 
 
 def _release(view: discord.ui.View | None) -> None:

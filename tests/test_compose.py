@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 
 from bot.cli import _parser, cluster_config
-from bot.cluster import parse_shards
 from bot.config import Settings
+from host.cluster import parse_shards
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.cluster import Cluster, ClusterConfig, assign, parse_shards, shard_ranges
+from host.cluster import Cluster, ClusterConfig, assign, parse_shards, shard_ranges
 from persistence import Store
 from tests.services import Services, fresh_services, until
 
@@ -266,55 +266,35 @@ async def test_a_message_of_another_shape_on_the_events_channel_is_ignored(
     assert not listener.done()
 
 
-async def test_a_clock_set_back_or_forward_keeps_the_heartbeat_steady(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """discord.py times its task loops by the wall clock; the cluster's heartbeat and
-    rounds go on every period whatever a clock step does: set back a minute, the next
-    round is not a minute late; set forward, the missed rounds are not run back to back."""
-    import datetime as real
-    import types
+async def test_a_clock_set_back_or_forward_keeps_the_heartbeat_steady() -> None:
+    """The cluster's heartbeat and rounds go on every period whatever a step of the clock
+    they read does: set back a minute, the next round is not a minute late; set forward,
+    the missed rounds are not run back to back."""
+    from host.cluster import Every
 
-    import discord
-    from discord.ext import tasks
-
-    from bot.cluster import SteadyLoop
-
-    class Shifted(real.datetime):
-        offset = real.timedelta(0)
-
-        @classmethod
-        def now(cls, tz: real.tzinfo | None = None) -> Shifted:  # type: ignore[override]
-            return real.datetime.now(tz) + cls.offset  # type: ignore[return-value]
-
-    shifted = types.SimpleNamespace(**{**vars(real), "datetime": Shifted})
-    monkeypatch.setattr(discord.utils, "datetime", shifted)
-    monkeypatch.setattr(tasks, "datetime", shifted)
-    rounds = {"steady": 0, "plain": 0}
-
-    async def steady_round() -> None:
-        rounds["steady"] += 1
-
-    async def plain_round() -> None:
-        rounds["plain"] += 1
-
-    steady = SteadyLoop(steady_round, 0.05)
-    plain = tasks.loop(seconds=0.05)(plain_round)
-    steady.start()
-    plain.start()
     loop = asyncio.get_running_loop()
+    offset = 0.0  # the clock the loop reads: the event loop's, stepped by the test
+
+    def stepped() -> float:
+        return loop.time() + offset
+
+    rounds = 0
+
+    async def one_round() -> None:
+        nonlocal rounds
+        rounds += 1
+
+    steady = Every(one_round, 0.05, now=stepped)
+    steady.start()
     try:
-        await until(lambda: rounds["steady"] >= 2 and rounds["plain"] >= 2)
-        Shifted.offset = real.timedelta(seconds=-60)  # set back a minute
-        before = dict(rounds)
-        await until(lambda: rounds["steady"] - before["steady"] >= 10)  # not a minute late
-        assert rounds["plain"] - before["plain"] <= 1  # discord.py's own loop waits it out
-        plain.cancel()
-        Shifted.offset = real.timedelta(seconds=60)  # then forward: two minutes on
-        before, began = dict(rounds), loop.time()
-        await until(lambda: rounds["steady"] - before["steady"] >= 10)
+        await until(lambda: rounds >= 2)
+        offset = -60.0  # set back a minute
+        before = rounds
+        await until(lambda: rounds - before >= 10)  # not a minute late
+        offset = 60.0  # then forward: two minutes on
+        before, began = rounds, loop.time()
+        await until(lambda: rounds - before >= 10)
         # ten rounds take at least nine periods (0.45 s): no 2,400 rounds in a burst
         assert loop.time() - began >= 0.4
     finally:
         steady.cancel()
-        plain.cancel()

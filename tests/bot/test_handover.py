@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bot.bench_kit import BenchBot
-from bot.cluster import Cluster, ClusterConfig, parse_shards
 from bot.refusal_words import MOVED_AWAY
 from bot.tables import Tables
+from host.cluster import Cluster, ClusterConfig, parse_shards
 from host.service import MoveOutcome, Player
 from persistence import LeaseLost, Store
 from pictures.painter import Painter
@@ -101,7 +101,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
     a = await processes.start("a", "0-1")
     live = await game(a, 100, shard=0)
     other = await game(a, 101, shard=1)
-    await until(lambda: a.tables.messages[live.id].clock is not None)
+    await until(lambda: a.tables.expiry.timers.get(live.id) is not None)
     version = live.version
     await live.lock.acquire()  # a step under way on the table
     giving = asyncio.create_task(a.cluster._give_up(frozenset({0})))
@@ -159,7 +159,7 @@ async def test_a_shard_handed_over_resumes_whole_in_the_next_process(
     await until(lambda: b.cluster.ready == {0} and a.cluster.ready == {1})
     resumed = b.service.by_channel[300]
     assert resumed.state.to_dict() == state and resumed.version == live.version
-    await until(lambda: b.tables.messages[resumed.id].clock is not None)
+    await until(lambda: b.tables.expiry.timers.get(resumed.id) is not None)
     outcome = await b.service.move(300, mover(resumed), move=resumed.state.legal_moves()[0])
     assert outcome.table.version > live.version
     # an interaction of that server reaching A is left to B (A says nothing, once it has

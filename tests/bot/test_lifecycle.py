@@ -222,7 +222,7 @@ async def test_one_clock_per_table_however_often_it_is_rearmed(world: World) -> 
     clocks = []
     for _ in range(5):
         tables.turn_changed(live)
-        clocks.append(tables.messages[live.id].clock)
+        clocks.append(tables.expiry.timers[live.id])
     await asyncio.sleep(0)
     alive = [c for c in clocks if c is not None and not c.done()]
     assert len(set(clocks)) == 5 and alive == [clocks[-1]]

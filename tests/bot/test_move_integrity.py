@@ -22,7 +22,7 @@ import aiosqlite
 import pytest
 from sqlalchemy import select, update
 
-import bot.tables
+import host.expiry
 from bot.front import DISCORD
 from bot.refusal_words import NOT_SAVED, refusal_text
 from engine.errors import MoveError
@@ -597,7 +597,7 @@ async def test_the_human_move_stands_when_the_ai_answer_cannot_be_stored(
     assert live.info.seats[live.state.current_player].is_ai  # the AI's turn is owed
     fault.restore()
     assert await stored(store, live) == (live.version, snapshot(live))
-    await world.env.advance_time(bot.tables.CLOCK_RETRY + 1)
+    await world.env.advance_time(host.expiry.CLOCK_RETRY + 1)
     live = live_of(world)
     assert live.version > cuts[0] and not live.info.seats[live.state.current_player].is_ai
     assert await stored(store, live) == (live.version, snapshot(live))

@@ -26,11 +26,11 @@ import redis.asyncio as aioredis
 import simcord
 
 from bot.client import ShardedStackBot
-from bot.cluster import ClusterConfig
 from bot.config import Settings
 from bot.front import DISCORD
 from bot.refusal_words import MOVED_AWAY
 from bot.text import escape_name
+from host.cluster import ClusterConfig
 from host.service import Player, TableService
 from persistence import Store
 from persistence.fence import Fence
@@ -63,19 +63,54 @@ def config(services: Services, home: set[int], name: str) -> ClusterConfig:
     )
 
 
+class VirtualSleep:
+    """The cluster's heartbeat and rounds wait on simcord's virtual clock: each wait is
+    declared to simcord, so that only ``advance_time`` moves them on (as a real process's
+    heartbeat moves on with real time)."""
+
+    def __init__(self) -> None:
+        self.env: simcord.Env | None = None
+
+    async def __call__(self, seconds: float) -> None:
+        assert self.env is not None, "the bot's cluster started before its simcord env"
+        await self.env.external_wait(asyncio.sleep(seconds), reason="cluster heartbeat")
+
+
 @pytest.fixture
-def simcord_bot(services: Services) -> ShardedStackBot:
+def cluster_sleep() -> VirtualSleep:
+    return VirtualSleep()
+
+
+@pytest.fixture
+def simcord_bot(services: Services, cluster_sleep: VirtualSleep) -> ShardedStackBot:
     """Process B: home shard 1; built with both gateway shards so that simcord has both
     (it connects only those it holds)."""
     return ShardedStackBot(
         Settings(database_url=services.database_url, discord_token=None),
         cluster=config(services, {1}, "b"),
+        cluster_sleep=cluster_sleep,
         shard_ids=[0, 1],
         seed=7,
         handle_signals=False,
         pictures="thread",
         database_options=services.engine_options,
     )
+
+
+@pytest.fixture
+async def simcord_env(
+    simcord_bot: ShardedStackBot, cluster_sleep: VirtualSleep
+) -> AsyncIterator[simcord.Env]:
+    """simcord's own fixture, the env handed to the cluster's clock before the bot starts."""
+    env = simcord.Env(simcord_bot)
+    cluster_sleep.env = env
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            env._raise_errors_since(env._errors_acknowledged)
 
 
 def only_mentions(text: str, allowed: set[int]) -> None:

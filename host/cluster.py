@@ -24,8 +24,9 @@ cluster booting together show up. Then it converges: it gives up
 the shards assigned elsewhere (serving them no more, writing what it owes, releasing the
 lease) and claims those assigned to it that are free, expired, or held by a dead process,
 adopting each (its tables loaded, their timers and owed messages resumed) before serving
-it. Heartbeats and convergence rounds are two task loops (:mod:`discord.ext.tasks`), so
-that a long adoption never delays a heartbeat and looks like death.
+it. Heartbeats and convergence rounds are two loops of their own (:class:`Every`, on the
+event loop's monotonic clock), so that a long adoption never delays a heartbeat and looks
+like death.
 
 Without Redis (down, or unreachable) a process keeps what it holds, renews its leases,
 and claims only its own home shards when free and leases the database says expired (their
@@ -44,14 +45,12 @@ import secrets
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from dataclasses import KW_ONLY, dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import discord
 import redis.asyncio as aioredis
-from discord.ext import tasks
 from redis.exceptions import RedisError
 
 from persistence import Store
@@ -113,32 +112,58 @@ def parse_shards(text: str, shard_count: int) -> frozenset[int]:
     return frozenset(shards)
 
 
-class SteadyLoop(tasks.Loop[Callable[[], Coroutine[Any, Any, None]]]):
-    """A :mod:`discord.ext.tasks` loop every ``seconds`` that a step of the wall clock
-    cannot space out. discord.py times a loop's rounds by the wall clock (each sleeps until
-    a datetime), so a clock set back by an NTP step or a restored VM would hold the next
-    heartbeat back by as much — long enough for the others to take this process for dead —
-    and a clock set forward would run the missed rounds back to back. Here no sleep is
-    longer than one period, and a round already due runs once, with no catching up."""
+Sleep = Callable[[float], Awaitable[None]]
 
-    def __init__(self, body: Callable[[], Coroutine[Any, Any, None]], seconds: float) -> None:
-        super().__init__(
-            body,
-            seconds=seconds,
-            minutes=0,
-            hours=0,
-            time=discord.utils.MISSING,
-            count=None,
-            reconnect=False,
-            name=None,
-        )
-        self.period = timedelta(seconds=seconds)
 
-    def _get_next_sleep_time(self, now: datetime = discord.utils.MISSING) -> datetime:
-        return max(super()._get_next_sleep_time(now), discord.utils.utcnow())
+@dataclass
+class Every:
+    """Run ``body`` every ``period`` seconds, the first round at once, on a monotonic clock
+    (``now``: the event loop's, by default): a step of the wall clock (an NTP step, a
+    restored VM) neither holds a round back — long enough for the others to take this
+    process for dead — nor runs the missed rounds back to back. No sleep is longer than
+    one period, and a round already due runs once, with no catching up. ``body`` should
+    not raise: an error ends the loop (logged). ``now`` and ``sleep`` are the clock a test
+    steps (a simulated gateway's virtual time)."""
 
-    def _try_sleep_until(self, dt: datetime) -> Any:
-        return super()._try_sleep_until(min(dt, discord.utils.utcnow() + self.period))
+    body: Callable[[], Coroutine[Any, Any, None]]
+    period: float  # seconds
+    _: KW_ONLY
+    now: Callable[[], float] | None = None
+    sleep: Sleep = asyncio.sleep
+    name: str = "every"
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
+
+    def start(self) -> asyncio.Task[None]:
+        if self._task is not None and not self._task.done():
+            raise RuntimeError(f"{self.name} is running already")
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
+        return self._task
+
+    def get_task(self) -> asyncio.Task[None] | None:
+        return self._task
+
+    def is_running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        now = self.now or asyncio.get_running_loop().time
+        due = now()
+        while True:
+            try:
+                await self.body()
+            except Exception:
+                log.exception("%s: a round failed; the loop stops", self.name)
+                return
+            due += self.period
+            at = now()
+            if due < at:  # late (or the clock stepped forward): the next round at once
+                due = at
+            # never longer than a period (the clock stepped back)
+            await self.sleep(min(due - at, self.period))
 
 
 def shard_ranges(shards: frozenset[int] | set[int]) -> str:
@@ -242,6 +267,7 @@ class Cluster:
         *,
         redis: aioredis.Redis | None = None,
         node: str | None = None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.store = store
         self.config = config
@@ -269,10 +295,12 @@ class Cluster:
         self._drops: dict[int, asyncio.Task[None]] = {}  # shard -> its tables being dropped
         self._unreleased: dict[int, int] = {}  # shard -> token whose release failed
         self._last_beat: float | None = None
-        # the heartbeat and the convergence rounds: discord.py's task loops (which simcord
-        # runs on its virtual clock), kept steady when the wall clock steps
-        self._beats = SteadyLoop(self._beat, config.heartbeat)
-        self._rounds = SteadyLoop(self._converge_logged, config.heartbeat)
+        # the heartbeat and the convergence rounds, kept steady when the wall clock steps
+        # (``sleep``: how they wait, a test's virtual clock)
+        self._beats = Every(self._beat, config.heartbeat, sleep=sleep, name="cluster-heartbeat")
+        self._rounds = Every(
+            self._converge_logged, config.heartbeat, sleep=sleep, name="cluster-rounds"
+        )
         self._converging = asyncio.Lock()
         self._warned: set[str] = set()
         self._joined = time.monotonic()
@@ -374,7 +402,6 @@ class Cluster:
         for loop in (self._beats, self._rounds):
             running = loop.get_task()
             if running is not None:
-                loop.stop()
                 stopping.append(running)
         if self._woken is not None:
             stopping.append(self._woken)

@@ -1,0 +1,121 @@
+"""What a table's clock means, decided by the host (host/expiry.py) for any front end: the
+human to move is nudged, warned at half time, then timed out and their turn played by the
+host; an idle lobby is closed. The front end here only records what it is asked to say."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from host.clocks import Clocks
+from host.expiry import Expiry
+from host.live import LiveTable, MoveOutcome, Player
+from host.service import TableService
+from host.tasks import Tasks
+from host.thinking import Thinker
+from persistence import Store
+from tests.host.plain import PlainFront
+from tests.services import until
+
+ANN, BOB = Player(1, "ann"), Player(2, "bob")
+GUILD, CHANNEL = 7, 10
+
+
+class Recorder:
+    """A front end's side of the clock: what it was asked to say, and what it was told
+    the clock committed; also the service's turn clock (every change re-arms)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+        self.said: list[tuple[str, int, int]] = []  # (what, user, version or seconds left)
+        self.outcomes: list[MoveOutcome] = []
+        self.expiry: Expiry | None = None
+
+    def clock(self) -> datetime:
+        return self.now
+
+    def turn_changed(self, live: LiveTable[Any]) -> None:
+        assert self.expiry is not None
+        self.expiry.arm(live)
+
+    def table_closed(self, live: LiveTable[Any]) -> None:
+        assert self.expiry is not None
+        self.expiry.stop(live.id)
+
+    def ping_after(self) -> float:
+        return 5.0
+
+    def pinged(self, live: LiveTable[Any], version: int) -> bool:
+        return ("ping", live.current_user() or 0, version) in self.said
+
+    def warned(self, live: LiveTable[Any], version: int, warn_at: datetime) -> bool:
+        return False
+
+    async def ping(self, live: LiveTable[Any], user: int) -> None:
+        self.said.append(("ping", user, live.version))
+
+    async def warn(self, live: LiveTable[Any], user: int, seconds_left: int) -> None:
+        self.said.append(("warn", user, seconds_left))
+
+    def committed(self, outcome: MoveOutcome) -> None:
+        self.outcomes.append(outcome)
+
+
+async def hosted(tmp_path: Path) -> tuple[Store, TableService[Any], Recorder, Clocks]:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
+    front = Recorder()
+    service = TableService(
+        store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
+    )
+    clocks = Clocks(Tasks(), front.clock)
+    front.expiry = Expiry(service, clocks, front)
+    return store, service, front, clocks
+
+
+async def test_a_human_whose_turn_runs_out_is_nudged_warned_then_played_for_by_the_host(
+    tmp_path: Path,
+) -> None:
+    store, service, front, clocks = await hosted(tmp_path)
+    try:
+        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+        await service.join(CHANNEL, BOB)
+        live = (await service.start(CHANNEL, ANN)).table
+        version, mover = live.version, live.current_user()
+        assert mover in (ANN.id, BOB.id) and live.turn_started == front.now
+        seat = live.state.current_player if live.state is not None else None
+        # the turn timer is the server's default, 120 s: the process was away past it
+        front.now += timedelta(seconds=121)
+        front.turn_changed(live)
+        await until(lambda: bool(front.outcomes))
+        assert front.said == [("ping", mover, version), ("warn", mover, -1)]
+        (outcome,) = front.outcomes
+        assert outcome.table is live and live.version > version
+        # the timed-out seat's turn, played by the host and marked as the timer's
+        assert outcome.turns and outcome.turns[0].endswith(" (timer)"), outcome.turns
+        assert live.state is not None and (live.state.current_player != seat or live.state.is_over)
+    finally:
+        await clocks.close()
+        await store.close()
+
+
+async def test_an_idle_lobby_is_closed_by_the_host_once_its_time_is_up(tmp_path: Path) -> None:
+    store, service, front, clocks = await hosted(tmp_path)
+    try:
+        live = await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+        limit = (await service.settings(live.info)).lobby_timeout
+        front.now += timedelta(seconds=limit - 1)
+        front.turn_changed(live)
+        assert front.expiry is not None
+        timer = front.expiry.timers[live.id]
+        await until(lambda: timer.task is not None and timer.task.done())  # planned
+        assert front.outcomes == [] and live.info.is_active  # not yet: nothing closes it
+        front.now += timedelta(seconds=2)
+        front.turn_changed(live)
+        await until(lambda: bool(front.outcomes))
+        (outcome,) = front.outcomes
+        assert outcome.table is live and not live.info.is_active and outcome.announced
+        assert front.said == []  # a lobby has nobody to move: no nudge, no warning
+    finally:
+        await clocks.close()
+        await store.close()
