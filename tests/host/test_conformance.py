@@ -377,8 +377,9 @@ class Table:
         await self.check()
         await self.play_owed(outcome)
 
-    async def play_owed(self, outcome: MoveOutcome) -> None:
-        """What the front end does once it answered: the thinking seats' owed turns."""
+    async def play_owed(self, outcome: MoveOutcome, *, raced: bool = False) -> None:
+        """What the front end does once it answered: the thinking seats' owed turns
+        (``raced``: a request answered meanwhile, a leave, may have played them first)."""
         if outcome.ai_owed:
             assert self.service is not None
             assert any(s.ai_level in self.game.thinking_levels for s in self.live.info.seats)
@@ -387,6 +388,10 @@ class Table:
                 return
             version = self.live.version
             owed = await self.service.play_owed(self.live.id, version)
+            if owed is None and raced:  # played by the leave's step: a human is to move
+                assert self.live.current_user() is not None or not self.live.info.is_active
+                await self.check()
+                return
             self.owed += 1
             assert owed is not None and self.live.version > version
             await self.check()
@@ -538,10 +543,15 @@ class Table:
             Why.SEAT_LEFT,
             Why.TABLE_ENDED,
         ), done
+        if isinstance(left, Refusal):
+            # the press that was played ended the game first: there is no seat to leave
+            assert moved[0].game_over and left.code is Why.TABLE_ENDED, done
+            await self.check()
+            return
         self.left = True
-        assert isinstance(left, MoveOutcome), done  # a table over first: NO_TABLE
+        assert isinstance(left, MoveOutcome), done
         await self.check(("message", left.note))
-        await self.play_owed(moved[0])
+        await self.play_owed(moved[0], raced=True)
 
     async def timer(self, user: int, *, until_ai: bool) -> None:
         """The turn timer plays the hint for the player (``auto_move``); after
