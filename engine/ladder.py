@@ -81,9 +81,12 @@ class Sprt:
         if n < 2:
             return 0.0
         mean = sum(self.scores) / n
-        var = sum((s - mean) ** 2 for s in self.scores) / n
-        if var <= 0:
-            var = 1e-3  # every game the same: still a finite (large) ratio
+        # the variance with half a win and half a loss added (a prior): a run of equal
+        # scores is not taken for certainty (with no variance, two wins decided a match)
+        prior = (*self.scores, 1.0, 0.0)
+        weights = (*([1.0] * n), 0.5, 0.5)
+        centre = sum(w * s for w, s in zip(weights, prior, strict=True)) / (n + 1)
+        var = sum(w * (s - centre) ** 2 for w, s in zip(weights, prior, strict=True)) / (n + 1)
         s0, s1 = expected(self.elo0), expected(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
@@ -273,29 +276,34 @@ def ladder_lines(results: list[Result]) -> list[str]:
             total += mid
             var += ((high - low) / (2 * Z95)) ** 2
         half = Z95 * math.sqrt(var)
-        lines.append(f"  {r.stronger:<20} {bound}{total:+.0f} ± {half:.0f}")
+        spread = f" ± {half:.0f}" if half >= 0.5 else ""  # a bound alone has no ± of its own
+        lines.append(f"  {r.stronger:<20} {bound}{total:+.0f}{spread}")
     return lines
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="the AI levels' strength ladder, in Elo")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.ladder", description="the AI levels' strength ladder, in Elo"
+    )
     parser.add_argument("--game", default="stack", choices=games.names())
     parser.add_argument("--levels", help="levels to ladder, weakest first (default: all)")
     parser.add_argument(
         "--nodes", type=int, default=DEFAULT_NODES, help="searching AIs' node budget a move"
     )
-    parser.add_argument("--games", type=int, default=400, help="most games a match")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--elo0", type=float, default=0.0)
-    parser.add_argument("--elo1", type=float, default=50.0)
-    parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--games", type=int, default=400, help="most games a match (at least 1)")
+    parser.add_argument("--seed", type=int, default=1, help="the first game's random seed")
+    parser.add_argument("--elo0", type=float, default=0.0, help="SPRT: H0, stronger by at most")
+    parser.add_argument("--elo1", type=float, default=50.0, help="SPRT: H1, stronger by at least")
+    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT: false H1 rate")
+    parser.add_argument("--beta", type=float, default=0.05, help="SPRT: false H0 rate")
     parser.add_argument("--previous", metavar="REF", help="add the player of git release REF")
     parser.add_argument("--previous-level", help="REF's level (default: expert, else greedy)")
     parser.add_argument("--one-against", metavar="LEVEL", help="one player in a field of LEVEL")
     parser.add_argument("--players", type=int, default=4, help="seats with --one-against")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     game = games.get(args.game)
     levels = args.levels.split(",") if args.levels else list(game.ai_levels)
     unknown = [lv for lv in levels if lv not in game.ai_levels]

@@ -41,6 +41,17 @@ def test_the_sprt_accepts_h1_for_a_clearly_stronger_player_and_h0_for_an_equal_o
     assert early.verdict() is None
 
 
+def test_the_sprt_takes_no_run_of_equal_scores_for_certainty() -> None:
+    """Two wins (or two losses) in a row decide nothing; a long clean sweep does."""
+    for first in (1.0, 0.0):
+        few = Sprt(elo0=0, elo1=50)
+        few.scores = [first] * 3
+        assert few.verdict() is None
+    sweep = Sprt(elo0=0, elo1=50)
+    sweep.scores = [1.0] * 20
+    assert sweep.verdict() == "H1"
+
+
 def test_the_wilson_interval_holds_the_proportion_within_zero_and_one() -> None:
     low, high = wilson(40, 100)
     assert 0.30 < low < 0.40 < high < 0.50
