@@ -52,15 +52,13 @@ def built(modules: Sequence[str] = COMPILED_MODULES) -> list[Path]:
     return [path for path in found if path.exists()]
 
 
-def is_compiled(module: ModuleType) -> bool:
-    """Whether ``module`` was loaded from a compiled extension."""
-    return str(getattr(module, "__file__", "")).endswith(_EXTENSIONS)
-
-
 def running() -> str:
     """``"compiled"`` when the engine's hot modules run compiled, else ``"pure"``."""
-    # imported by name: the states import this module (BLANK), not the other way round
-    return "compiled" if is_compiled(importlib.import_module("engine.stack.state")) else "pure"
+    # where Stack's state is (or would be) loaded from, without importing it: the states
+    # import this module (BLANK), not the other way round
+    spec = importlib.util.find_spec("engine.stack.state")
+    origin = str(spec.origin if spec is not None else "")
+    return "compiled" if origin.endswith(_EXTENSIONS) else "pure"
 
 
 class _PureFinder:
