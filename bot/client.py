@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 COGS = ("bot.cogs.table", "bot.cogs.play", "bot.cogs.info")
 
 
-STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
 STOP_HANDOVER = 8.0  # seconds a stopping process of several spends handing its shards over
 
 

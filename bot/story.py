@@ -191,13 +191,19 @@ async def rating_chart_file(
     return discord.File(io.BytesIO(png), filename="rating.png", description=description)
 
 
+def attach_permission(channel: Any) -> bool | None:
+    """Whether the bot may attach files in ``channel``; ``None`` when not known (a partial
+    channel: its server is not cached yet)."""
+    me = getattr(getattr(channel, "guild", None), "me", None)
+    if me is None or not hasattr(channel, "permissions_for"):
+        return None
+    return bool(channel.permissions_for(me).attach_files)
+
+
 def may_attach(channel: Any) -> bool:
     """Whether the bot may attach files in ``channel`` (a partial channel: assume so;
     Discord refuses, and the caller sends the text alone)."""
-    me = getattr(getattr(channel, "guild", None), "me", None)
-    if me is None or not hasattr(channel, "permissions_for"):
-        return True
-    return bool(channel.permissions_for(me).attach_files)
+    return attach_permission(channel) is not False
 
 
 __all__ = [
@@ -209,6 +215,7 @@ __all__ = [
     "GameButton",
     "StoryRefusal",
     "answer_game",
+    "attach_permission",
     "game_label",
     "history_view",
     "may_attach",

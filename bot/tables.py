@@ -52,6 +52,7 @@ from bot.games.base import DiscordGame, Panel
 from bot.outbox import DiscordCourier
 from bot.refusal_words import MOVED_AWAY, Refused
 from bot.render import lobby_text
+from bot.story import attach_permission
 from bot.text import escape_name, fit_message
 from bot.timings import Timings
 from bot.views import (
@@ -554,7 +555,7 @@ class Tables:
         restart: the gateway has not delivered the servers yet, the channel is a partial
         one) whether the message has a picture now — as recovery found it, else as
         Discord says — so that a cold cache never strips a picture."""
-        allowed = _attach_permission(channel)
+        allowed = attach_permission(channel)
         if allowed is not None:
             return allowed
         if record is not None and record.had_picture is not None:
@@ -1141,15 +1142,6 @@ def _release(view: discord.ui.View | None) -> None:
 def _log_failed_repost(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and (error := task.exception()) is not None:
         log.warning("a re-post of a table message failed: %r", error)
-
-
-def _attach_permission(channel: Any) -> bool | None:
-    """Whether the bot may attach files in ``channel``; ``None`` when not known (a partial
-    channel: its server is not cached yet)."""
-    me = getattr(getattr(channel, "guild", None), "me", None)
-    if me is None or not hasattr(channel, "permissions_for"):
-        return None
-    return bool(channel.permissions_for(me).attach_files)
 
 
 def _components(components: Any) -> Any:
