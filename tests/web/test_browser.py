@@ -50,9 +50,17 @@ def browser() -> Iterator[Any]:
         context.close()
 
 
+# the visitors' games kept short (the CPU is shared): a low target, few turns
+SHORT = {
+    "stack": {"target_score": 10},
+    "stackup": {"turn_limit": 10},
+    "colorstack": {"turn_limit": 8},
+}
+
+
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[str, Any]]:
-    with in_thread(pace=0.3, seed=11, between=2.0) as running:
+    with in_thread(pace=0.3, seed=11, between=2.0, visitor_options=SHORT) as running:
         yield running
 
 
@@ -179,6 +187,68 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
         # the host played it (and the AI seats' answers): a new frame, drawn
         page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
         assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
+    assert page.locator("#recent li", has_text="Guest").count() >= 1
+    assert errors == []
+    page.close()
+
+
+def tap_the_board(page: Any, game: str) -> bool:
+    """One move of the seated player made on the board itself: Stack, one of their dice
+    (picked by the keyboard: focus, Enter) then a lit pile or die; Color Stack, a piece
+    then a lit square; Stack Up!, hand cards one by one until a play button appears. The
+    panel only where the board has nothing to tap (a reroll, a face, a draw, a pass).
+    Whether the move was the board's."""
+    picks = page.locator("#board .can-pick")
+    if game in ("Stack", "Color Stack") and picks.count():
+        if game == "Stack":
+            picks.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            picks.first.tap()
+        page.locator("#board .picked").first.wait_for(timeout=WAIT_MS)
+        lit = page.locator("#board .lit.tap")
+        (lit.first if lit.count() else page.locator("#targets button").first).tap()
+        return bool(lit.count())
+    if game == "Stack Up!" and page.locator("#hand .tap").count():
+        for _ in range(page.locator("#hand .tap").count()):
+            if page.locator("#combo button").count():
+                break
+            page.locator("#hand .tap:not(.off):not(.picked)").first.tap()
+        if page.locator("#combo button").count():
+            page.locator("#combo button").first.tap()
+            return True
+    page.locator("#moves button").first.tap()
+    return False
+
+
+@pytest.mark.parametrize("title", ["Stack", "Stack Up!", "Color Stack"])
+def test_a_whole_game_is_played_by_tapping_the_board_itself(
+    browser: Any, demo: tuple[str, Any], title: str
+) -> None:
+    base, _ = demo
+    page, errors = index_page(browser, base)
+    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
+    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    moves = on_board = 0
+    for _ in range(300):  # a bound for a broken page, far above a short game's turns
+        page.wait_for_function(
+            "() => window.stackbotOver || document.querySelector('#moves') !== null",
+            timeout=WAIT_MS,
+        )
+        if page.evaluate("window.stackbotOver"):
+            break
+        drawn = page.evaluate("window.stackbotFrames")
+        on_board += tap_the_board(page, title)
+        moves += 1
+        page.wait_for_function(
+            f"() => window.stackbotFrames > {drawn} || "
+            "(document.querySelector('#refusal') || {}).textContent",
+            timeout=WAIT_MS,
+        )
+        assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
+    assert page.evaluate("window.stackbotOver")  # played to its end
+    assert on_board >= 1, f"{moves} moves, none on the board"
+    print(f"{title}: {moves} moves, {on_board} on the board")
     assert page.locator("#recent li", has_text="Guest").count() >= 1
     assert errors == []
     page.close()
