@@ -250,6 +250,19 @@ def test_a_whole_game_is_played_by_tapping_the_board_itself(
     assert on_board >= 1, f"{moves} moves, none on the board"
     print(f"{title}: {moves} moves, {on_board} on the board")
     assert page.locator("#recent li", has_text="Guest").count() >= 1
+    # its replay: Stack's round-by-round chart, a line per player and the target; the
+    # other games are not played in rounds (no chart)
+    players = page.locator("#board .seat").count()
+    page.goto(page.url.replace("/tables/", "/games/"))
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    if title == "Stack":
+        assert page.locator("#chart polyline").count() == players
+        assert page.locator("#chart line.target").count() == 1
+        assert "target 10" in page.locator("#chart").get_attribute("aria-label")
+        page.get_by_role("button", name="first").click()  # before round 1: all shaded
+        assert page.locator("#chart rect.later").count() == 1
+    else:
+        assert page.locator("#chart").count() == 0
     assert errors == []
     page.close()
 

@@ -35,14 +35,20 @@ function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
 
 // ---------------------------------------------------------------- Stack
 
-// a seated player's own dice are a finger's size (44 px): they pick them by tapping
+// a seated player's own dice are a finger's size (44 px): they pick them by tapping; the
+// dice in rows that fit a 380-px phone at their own size (6 of 44, 8 of 34)
 function stackSeatDice(faces, seat, name, mine) {
   const size = mine ? 44 : 34, gap = 6;
-  const width = Math.max(1, faces.length) * (size + gap);
-  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${size + 4}`,
+  const columns = mine ? 6 : 8;
+  const across = Math.min(columns, Math.max(1, faces.length));
+  const rows = Math.max(1, Math.ceil(faces.length / columns));
+  const width = faces.length ? across * (size + gap) : 120;  // room for "no dice left"
+  const height = rows * (size + gap) - gap + 4;
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
     style: `max-width: ${width}px`, role: "img", "aria-label": `${name}'s dice` });
   faces.forEach((f, i) => {
-    const one = die(f, seat, i * (size + gap), 2, size, `a ${f}`);
+    const x = (i % columns) * (size + gap), y = 2 + Math.floor(i / columns) * (size + gap);
+    const one = die(f, seat, x, y, size, `a ${f}`);
     one.dataset.target = `${seat}:1:${f}`;  // what a move onto this single die names
     if (mine) one.dataset.pick = `die:${f}`;  // the player picks one of their dice
     pic.append(one);
