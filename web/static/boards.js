@@ -128,13 +128,16 @@ function card(name, x, y, w, h) {
   return g;
 }
 
-function cards(names, w, h, label) {
+// ``columns``: cards in rows of that many (a hand tapped on a phone: each at its size)
+function cards(names, w, h, label, columns = names.length) {
   const gap = 6;
-  const width = Math.max(1, names.length) * (w + gap);
-  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${h + 2}`,
+  const across = Math.max(1, Math.min(columns, names.length));
+  const rows = Math.max(1, Math.ceil(names.length / across));
+  const width = across * (w + gap);
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${rows * (h + gap) - gap + 2}`,
     style: `max-width: ${width}px`, role: "img", "aria-label": label });
   names.forEach((n, i) => {
-    const one = card(n, i * (w + gap), 1, w, h);
+    const one = card(n, (i % across) * (w + gap), 1 + Math.floor(i / across) * (h + gap), w, h);
     one.dataset.card = String(i);  // its place in the hand (a player's hand: tapped card by card)
     pic.append(one);
   });
@@ -187,7 +190,7 @@ export function drawStackUp(view, hands = null) {
 
 export function drawHand(hand) {
   const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, "Your hand"));
-  box.append(hand.length ? cards(hand, 44, 60, "your hand") : el("p", {}, "(empty)"));
+  box.append(hand.length ? cards(hand, 44, 60, "your hand", 6) : el("p", {}, "(empty)"));
   return box;
 }
 

@@ -229,8 +229,8 @@ function render(frame) {
   const side = el("div", {});
   const hand = frame.you && frame.you.hand ? drawHand(frame.you.hand) : null;
   const moves = movesPanel(frame, board, hand);
+  if (hand) side.append(hand);  // the hand first: its cards tapped, then the play below
   if (moves) side.append(moves);
-  if (hand) side.append(hand);
   // numbered by the real turn numbers: the latest is the game's turn count
   const latest = Math.max(frame.turn_number ?? 0, frame.turns.length);
   const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
