@@ -52,6 +52,13 @@ def _table(page: Any, base: str, demo: Demo, game: str, frames: int) -> None:
         time.sleep(0.5)
 
 
+def _visitor(page: Any, base: str, title: str) -> None:
+    """A visitor's own new table of ``title`` against the AI, opened in ``page``."""
+    page.goto(base + "/")
+    page.get_by_role("button", name=f"Play {title} against the AI").click()
+    page.wait_for_url("**/tables/*")
+
+
 SHORT = {"stack": {"target_score": 30}}  # the visitor's Stack game: a few rounds
 
 
@@ -88,17 +95,13 @@ def shoot(folder: Path) -> list[Path]:
         saved.append(folder / "web-replay-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)
         page.emulate_media(color_scheme="light")
-        page.goto(base + "/")
-        page.get_by_role("button", name="Play Stack Up! against the AI").click()
-        page.wait_for_url("**/tables/*")
+        _visitor(page, base, "Stack Up!")
         page.locator("#moves button").first.wait_for()
         saved.append(folder / "web-play-stackup-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)
         # a visitor's short Stack game: a die picked on the board, its targets lit; then
         # played to its end (by the panel) for its replay's round-by-round chart
-        page.goto(base + "/")
-        page.get_by_role("button", name="Play Stack against the AI").click()
-        page.wait_for_url("**/tables/*")
+        _visitor(page, base, "Stack")
         page.locator("#board .can-pick").first.click()
         saved.append(folder / "web-play-stack-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)

@@ -75,6 +75,15 @@ def small_targets(page: Any) -> list[str]:
     return found
 
 
+def visitor_table(browser: Any, base: str, title: str) -> tuple[Any, list[str]]:
+    """A visitor's own new table of ``title`` against the AI (the index's Play button):
+    its page, and the errors its scripts will raise."""
+    page, errors = index_page(browser, base)
+    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
+    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    return page, errors
+
+
 def index_page(browser: Any, base: str) -> tuple[Any, list[str]]:
     """A new page on the index, and the errors its scripts will raise."""
     page = browser.new_page()
@@ -161,10 +170,7 @@ def test_a_finished_games_replay_steps_by_buttons_and_arrow_keys(
 def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
     browser: Any, demo: tuple[str, Any], title: str
 ) -> None:
-    base, _ = demo
-    page, errors = index_page(browser, base)
-    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
-    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    page, errors = visitor_table(browser, demo[0], title)
     page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
     for _ in range(3):
         if page.evaluate("document.querySelector('#moves') === null"):
@@ -190,6 +196,17 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
     assert page.locator("#recent li", has_text="Guest").count() >= 1
     assert errors == []
     page.close()
+
+
+def own_targets_under_44px(page: Any) -> list[str]:
+    """The player's own dice (Stack) and hand cards (Stack Up!) drawn under 44 px."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-pick^="die:"], #hand .tap')]
+            .map((e) => e.getBoundingClientRect())
+            .filter((r) => r.width < 43.5 || r.height < 43.5)
+            .map((r) => `${r.width}x${r.height}`)"""
+    )
+    return found
 
 
 def tap_the_board(page: Any, game: str) -> bool:
@@ -225,10 +242,7 @@ def tap_the_board(page: Any, game: str) -> bool:
 def test_a_whole_game_is_played_by_tapping_the_board_itself(
     browser: Any, demo: tuple[str, Any], title: str
 ) -> None:
-    base, _ = demo
-    page, errors = index_page(browser, base)
-    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
-    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    page, errors = visitor_table(browser, demo[0], title)
     moves = on_board = 0
     for _ in range(300):  # a bound for a broken page, far above a short game's turns
         page.wait_for_function(
@@ -238,6 +252,8 @@ def test_a_whole_game_is_played_by_tapping_the_board_itself(
         if page.evaluate("window.stackbotOver"):
             break
         drawn = page.evaluate("window.stackbotFrames")
+        if title != "Color Stack":  # your own dice and cards: a finger's size on a phone
+            assert own_targets_under_44px(page) == []
         on_board += tap_the_board(page, title)
         moves += 1
         page.wait_for_function(

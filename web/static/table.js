@@ -175,7 +175,7 @@ function stackUpMoves(frame, list, board, hand) {
     });
   }
   update();
-  if (plays.length && nodes.length) list.append(el("p", {}, "Tap cards of your hand, then play them."), combo);
+  if (plays.length && nodes.length) list.append(el("p", {}, "Tap cards of your hand (above), then play them here."), combo);
   choices.forEach((c) => list.append(choiceButton(frame, c)));
 }
 
