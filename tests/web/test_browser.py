@@ -224,6 +224,11 @@ def tap_the_board(page: Any, game: str) -> bool:
             picks.first.tap()
         page.locator("#board .picked").first.wait_for(timeout=WAIT_MS)
         lit = page.locator("#board .lit.tap")
+        # the lit places are the live buttons; the others say they are not (for now)
+        assert page.locator("#board .lit.tap[aria-disabled=true]").count() == 0
+        assert (
+            page.locator("#board .tap:not(.lit):not(.can-pick)[aria-disabled=false]").count() == 0
+        )
         (lit.first if lit.count() else page.locator("#targets button").first).tap()
         return bool(lit.count())
     if game == "Stack Up!" and page.locator("#hand .tap").count():

@@ -79,6 +79,10 @@ function pickThen(frame, list, picks, hint, board) {
     for (const target of Object.keys(pick.onto)) {
       board.querySelectorAll(`[data-target="${target}"]`).forEach((n) => n.classList.add("lit"));
     }
+    // a place to go is a live button only while lit (a pick stays one)
+    board.querySelectorAll(".tap:not(.can-pick)").forEach((n) => {
+      n.setAttribute("aria-disabled", String(!n.classList.contains("lit")));
+    });
     then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
   };
   const tapped = (node) => {
@@ -92,6 +96,7 @@ function pickThen(frame, list, picks, hint, board) {
     const picked = picks.some((p) => p.key === node.dataset.pick);
     if (picked) node.classList.add("can-pick");
     if (picked || targets.has(node.dataset.target)) tappable(node, () => tapped(node));
+    if (!picked && targets.has(node.dataset.target)) node.setAttribute("aria-disabled", "true");
   }
   for (const pick of picks) {
     const button = el("button", { type: "button", class: "pick", "aria-label": pick.label }, pick.content);
