@@ -87,6 +87,8 @@ class Demo:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     visitors: dict[int, Player] = field(default_factory=dict)  # by table id, oldest first
     sessions: Sessions = field(default_factory=Sessions)
+    # each game's options (settings fields) for the visitors' tables: none, the house rules
+    visitor_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     _numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     async def start(self, *, play: bool = True) -> TableService[TerminalHostedGame]:
@@ -214,7 +216,9 @@ class Demo:
         number = next(self._numbers)
         player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
         channel = VISITOR_CHANNELS + number
-        live = await service.new_table(GUILD, channel, player, {}, game=name)
+        live = await service.new_table(
+            GUILD, channel, player, dict(self.visitor_options.get(name, {})), game=name
+        )
         for _ in range(PLAYERS[name] - 1):
             await service.add_ai(channel, player, LEVEL)
         await service.start(channel, player)
@@ -303,12 +307,14 @@ def in_thread(
     seed: int | None = None,
     between: float = BETWEEN_GAMES,
     activity: DiscordOAuth | None = None,
+    visitor_options: dict[str, dict[str, Any]] | None = None,
 ) -> Iterator[tuple[str, Demo]]:
     """The demo served on a free port of 127.0.0.1 by an event loop in a thread of its
     own, for a caller that is not async (a browser driven synchronously): its base URL
     and the demo (read it through :func:`call`); with ``activity``, the Activity's page
-    too, on the SDK's mock."""
-    demo = Demo(pace=pace, seed=seed, between=between)
+    too, on the SDK's mock; ``visitor_options``: each game's options for the visitors'
+    tables (a short game for the checks)."""
+    demo = Demo(pace=pace, seed=seed, between=between, visitor_options=visitor_options or {})
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="web-demo", daemon=True)
     thread.start()

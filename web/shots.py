@@ -4,7 +4,9 @@ Runs the demo (:mod:`web.demo`), opens each game's live page and a finished game
 in Debian's headless Chromium (Playwright, ``/usr/bin/chromium``; never a downloaded
 browser), on a 380-px phone in the dark theme and on a desktop in the light one, and saves
 ``web-<game>-phone.png``, ``web-stack-desktop.png``, ``web-replay-phone.png`` and
-``web-play-stackup-phone.png`` (a visitor's own table, their hand and moves). A tool
+``web-play-stackup-phone.png`` (a visitor's own table, their hand and moves),
+``web-play-stack-phone.png`` (a die picked on the board, its targets lit) and
+``web-replay-stack-phone.png`` (a short Stack game's replay, its round-by-round chart). A tool
 for the docs (the dev extra's Playwright), not run by the bot.
 """
 
@@ -50,12 +52,22 @@ def _table(page: Any, base: str, demo: Demo, game: str, frames: int) -> None:
         time.sleep(0.5)
 
 
+def _visitor(page: Any, base: str, title: str) -> None:
+    """A visitor's own new table of ``title`` against the AI, opened in ``page``."""
+    page.goto(base + "/")
+    page.get_by_role("button", name=f"Play {title} against the AI").click()
+    page.wait_for_url("**/tables/*")
+
+
+SHORT = {"stack": {"target_score": 30}}  # the visitor's Stack game: a few rounds
+
+
 def shoot(folder: Path) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     saved: list[Path] = []
     with (
-        in_thread(pace=0.8, seed=4, between=2.0) as (base, demo),
+        in_thread(pace=0.8, seed=4, between=2.0, visitor_options=SHORT) as (base, demo),
         sync_playwright() as playwright,
         tempfile.TemporaryDirectory() as profile,
     ):
@@ -83,11 +95,29 @@ def shoot(folder: Path) -> list[Path]:
         saved.append(folder / "web-replay-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)
         page.emulate_media(color_scheme="light")
-        page.goto(base + "/")
-        page.get_by_role("button", name="Play Stack Up! against the AI").click()
-        page.wait_for_url("**/tables/*")
+        _visitor(page, base, "Stack Up!")
         page.locator("#moves button").first.wait_for()
         saved.append(folder / "web-play-stackup-phone.png")
+        page.screenshot(path=str(saved[-1]), full_page=True)
+        # a visitor's short Stack game: a die picked on the board, its targets lit; then
+        # played to its end (by the panel) for its replay's round-by-round chart
+        _visitor(page, base, "Stack")
+        page.locator("#board .can-pick").first.click()
+        saved.append(folder / "web-play-stack-phone.png")
+        page.screenshot(path=str(saved[-1]), full_page=True)
+        page.emulate_media(color_scheme="dark")
+        while not page.evaluate("window.stackbotOver"):
+            drawn = page.evaluate("window.stackbotFrames")
+            if page.locator("#picks button").count():  # a die, then its first choice
+                page.locator("#picks button").first.click()
+                page.locator("#targets button").first.click()
+            else:
+                page.locator("#moves button").first.click()
+            page.wait_for_function(f"() => window.stackbotFrames > {drawn}")
+            page.wait_for_function("() => window.stackbotOver || document.querySelector('#moves')")
+        page.goto(page.url.replace("/tables/", "/games/"))
+        page.locator("#chart").wait_for()
+        saved.append(folder / "web-replay-stack-phone.png")
         page.screenshot(path=str(saved[-1]), full_page=True)
         context.close()
     return saved

@@ -50,9 +50,17 @@ def browser() -> Iterator[Any]:
         context.close()
 
 
+# the visitors' games kept short (the CPU is shared): a low target, few turns
+SHORT = {
+    "stack": {"target_score": 10},
+    "stackup": {"turn_limit": 10},
+    "colorstack": {"turn_limit": 8},
+}
+
+
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[str, Any]]:
-    with in_thread(pace=0.3, seed=11, between=2.0) as running:
+    with in_thread(pace=0.3, seed=11, between=2.0, visitor_options=SHORT) as running:
         yield running
 
 
@@ -65,6 +73,15 @@ def small_targets(page: Any) -> list[str]:
             .map((e) => e.outerHTML.slice(0, 80))"""
     )
     return found
+
+
+def visitor_table(browser: Any, base: str, title: str) -> tuple[Any, list[str]]:
+    """A visitor's own new table of ``title`` against the AI (the index's Play button):
+    its page, and the errors its scripts will raise."""
+    page, errors = index_page(browser, base)
+    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
+    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    return page, errors
 
 
 def index_page(browser: Any, base: str) -> tuple[Any, list[str]]:
@@ -153,10 +170,7 @@ def test_a_finished_games_replay_steps_by_buttons_and_arrow_keys(
 def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
     browser: Any, demo: tuple[str, Any], title: str
 ) -> None:
-    base, _ = demo
-    page, errors = index_page(browser, base)
-    page.get_by_role("button", name=f"Play {title} against the AI", exact=True).click()
-    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    page, errors = visitor_table(browser, demo[0], title)
     page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
     for _ in range(3):
         if page.evaluate("document.querySelector('#moves') === null"):
@@ -180,6 +194,96 @@ def test_a_visitor_plays_a_game_against_the_ai_by_tapping_their_moves(
         page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
         assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
     assert page.locator("#recent li", has_text="Guest").count() >= 1
+    assert errors == []
+    page.close()
+
+
+def own_targets_under_44px(page: Any) -> list[str]:
+    """The player's own dice (Stack) and hand cards (Stack Up!) drawn under 44 px."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-pick^="die:"], #hand .tap')]
+            .map((e) => e.getBoundingClientRect())
+            .filter((r) => r.width < 43.5 || r.height < 43.5)
+            .map((r) => `${r.width}x${r.height}`)"""
+    )
+    return found
+
+
+def tap_the_board(page: Any, game: str) -> bool:
+    """One move of the seated player made on the board itself: Stack, one of their dice
+    (picked by the keyboard: focus, Enter) then a lit pile or die; Color Stack, a piece
+    then a lit square; Stack Up!, hand cards one by one until a play button appears. The
+    panel only where the board has nothing to tap (a reroll, a face, a draw, a pass).
+    Whether the move was the board's."""
+    picks = page.locator("#board .can-pick")
+    if game in ("Stack", "Color Stack") and picks.count():
+        if game == "Stack":
+            picks.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            picks.first.tap()
+        page.locator("#board .picked").first.wait_for(timeout=WAIT_MS)
+        lit = page.locator("#board .lit.tap")
+        # the lit places are the live buttons; the others say they are not (for now)
+        assert page.locator("#board .lit.tap[aria-disabled=true]").count() == 0
+        assert (
+            page.locator("#board .tap:not(.lit):not(.can-pick)[aria-disabled=false]").count() == 0
+        )
+        (lit.first if lit.count() else page.locator("#targets button").first).tap()
+        return bool(lit.count())
+    if game == "Stack Up!" and page.locator("#hand .tap").count():
+        for _ in range(page.locator("#hand .tap").count()):
+            if page.locator("#combo button").count():
+                break
+            page.locator("#hand .tap:not(.off):not(.picked)").first.tap()
+        if page.locator("#combo button").count():
+            page.locator("#combo button").first.tap()
+            return True
+    page.locator("#moves button").first.tap()
+    return False
+
+
+@pytest.mark.parametrize("title", ["Stack", "Stack Up!", "Color Stack"])
+def test_a_whole_game_is_played_by_tapping_the_board_itself(
+    browser: Any, demo: tuple[str, Any], title: str
+) -> None:
+    page, errors = visitor_table(browser, demo[0], title)
+    moves = on_board = 0
+    for _ in range(300):  # a bound for a broken page, far above a short game's turns
+        page.wait_for_function(
+            "() => window.stackbotOver || document.querySelector('#moves') !== null",
+            timeout=WAIT_MS,
+        )
+        if page.evaluate("window.stackbotOver"):
+            break
+        drawn = page.evaluate("window.stackbotFrames")
+        if title != "Color Stack":  # your own dice and cards: a finger's size on a phone
+            assert own_targets_under_44px(page) == []
+        on_board += tap_the_board(page, title)
+        moves += 1
+        page.wait_for_function(
+            f"() => window.stackbotFrames > {drawn} || "
+            "(document.querySelector('#refusal') || {}).textContent",
+            timeout=WAIT_MS,
+        )
+        assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
+    assert page.evaluate("window.stackbotOver")  # played to its end
+    assert on_board >= 1, f"{moves} moves, none on the board"
+    print(f"{title}: {moves} moves, {on_board} on the board")
+    assert page.locator("#recent li", has_text="Guest").count() >= 1
+    # its replay: Stack's round-by-round chart, a line per player and the target; the
+    # other games are not played in rounds (no chart)
+    players = page.locator("#board .seat").count()
+    page.goto(page.url.replace("/tables/", "/games/"))
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    if title == "Stack":
+        assert page.locator("#chart polyline").count() == players
+        assert page.locator("#chart line.target").count() == 1
+        assert "target 10" in page.locator("#chart").get_attribute("aria-label")
+        page.get_by_role("button", name="first").click()  # before round 1: all shaded
+        assert page.locator("#chart rect.later").count() == 1
+    else:
+        assert page.locator("#chart").count() == 0
     assert errors == []
     page.close()
 

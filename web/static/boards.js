@@ -35,14 +35,22 @@ function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
 
 // ---------------------------------------------------------------- Stack
 
-function stackSeatDice(faces, seat, name) {
-  const size = 34, gap = 6;
-  const width = Math.max(1, faces.length) * (size + gap);
-  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${size + 4}`,
+// a seated player's own dice are a finger's size (44 px): they pick them by tapping; the
+// dice in rows that fit a 380-px phone at their own size (6 of 44, 8 of 34)
+function stackSeatDice(faces, seat, name, mine) {
+  const size = mine ? 44 : 34, gap = 6;
+  const columns = mine ? 6 : 8;
+  const across = Math.min(columns, Math.max(1, faces.length));
+  const rows = Math.max(1, Math.ceil(faces.length / columns));
+  const width = faces.length ? across * (size + gap) : 120;  // room for "no dice left"
+  const height = rows * (size + gap) - gap + 4;
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
     style: `max-width: ${width}px`, role: "img", "aria-label": `${name}'s dice` });
   faces.forEach((f, i) => {
-    const one = die(f, seat, i * (size + gap), 2, size, `a ${f}`);
+    const x = (i % columns) * (size + gap), y = 2 + Math.floor(i / columns) * (size + gap);
+    const one = die(f, seat, x, y, size, `a ${f}`);
     one.dataset.target = `${seat}:1:${f}`;  // what a move onto this single die names
+    if (mine) one.dataset.pick = `die:${f}`;  // the player picks one of their dice
     pic.append(one);
   });
   if (faces.length === 0) pic.append(svg("text", { x: 0, y: 24, class: "faint" }, "no dice left"));
@@ -59,7 +67,8 @@ export function drawStack(view) {
   b.names.forEach((_, seat) => {
     const points = b.points.length ? `+${b.points[seat]} this round` : "";
     wrap.append(seatBox(players, seat, b.current,
-      [`${b.totals[seat] ?? 0} pts`, points], stackSeatDice(b.singles[seat], seat, b.names[seat])));
+      [`${b.totals[seat] ?? 0} pts`, points],
+      stackSeatDice(b.singles[seat], seat, b.names[seat], Boolean(view.you && view.you.seat === seat))));
   });
   // the field: every pile, its dice bottom to top in their owners' colours
   const size = 30, gap = 10;
@@ -68,9 +77,11 @@ export function drawStack(view) {
   const height = tallest * (size + 3) + 12;  // room for the last pile's edge
   // a margin round the piles, for the last pile's edge (its frame and its stroke)
   const field = svg("svg", { class: "board", viewBox: `-5 -2 ${width + 10} ${height + 7}`,
-    style: `max-width: ${width * 1.4}px`, role: "img", "aria-label": "the piles" });
+    style: `max-width: ${width * 1.5}px`, role: "img", "aria-label": "the piles" });  // dice of 45 px
   b.piles.forEach(([face, owners], i) => {
-    const pile = svg("g", { "data-target": `${owners[owners.length - 1]}:${owners.length}:${face}` });
+    const top = owners[owners.length - 1];
+    const pile = svg("g", { "data-target": `${top}:${owners.length}:${face}`,
+      "aria-label": `the pile of ${owners.length} ${face}s, ${b.names[top]}'s on top` });
     owners.forEach((owner, level) => {
       const y = height - 3 - (level + 1) * (size + 3);
       pile.append(die(face, owner, i * (size + gap), y, size,
@@ -117,12 +128,19 @@ function card(name, x, y, w, h) {
   return g;
 }
 
-function cards(names, w, h, label) {
+// ``columns``: cards in rows of that many (a hand tapped on a phone: each at its size)
+function cards(names, w, h, label, columns = names.length) {
   const gap = 6;
-  const width = Math.max(1, names.length) * (w + gap);
-  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${h + 2}`,
+  const across = Math.max(1, Math.min(columns, names.length));
+  const rows = Math.max(1, Math.ceil(names.length / across));
+  const width = across * (w + gap);
+  const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${rows * (h + gap) - gap + 2}`,
     style: `max-width: ${width}px`, role: "img", "aria-label": label });
-  names.forEach((n, i) => pic.append(card(n, i * (w + gap), 1, w, h)));
+  names.forEach((n, i) => {
+    const one = card(n, (i % across) * (w + gap), 1 + Math.floor(i / across) * (h + gap), w, h);
+    one.dataset.card = String(i);  // its place in the hand (a player's hand: tapped card by card)
+    pic.append(one);
+  });
   return pic;
 }
 
@@ -172,7 +190,7 @@ export function drawStackUp(view, hands = null) {
 
 export function drawHand(hand) {
   const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, "Your hand"));
-  box.append(hand.length ? cards(hand, 44, 60, "your hand") : el("p", {}, "(empty)"));
+  box.append(hand.length ? cards(hand, 44, 60, "your hand", 6) : el("p", {}, "(empty)"));
   return box;
 }
 
@@ -196,14 +214,18 @@ export function drawColorStack(view) {
     const col = sq % columns, row = Math.floor(sq / columns);
     const x = pad + col * cell, y = (b.rows - 1 - row) * cell;
     const name = `${"abcdefghi"[col]}${row + 1}`;
-    board.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4,
-      class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}`,
-      "data-target": `sq:${name}` }));
+    // the square and its piece: one thing to tap (a piece to pick, a square to go to)
+    const square = svg("g", { "data-target": `sq:${name}`, "data-pick": `sq:${name}`,
+      "aria-label": `${name}: empty` });
+    square.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4,
+      class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}` }));
+    board.append(square);
     const stack = pieces(b.stacks[sq]);
     if (stack.length) {
       const [colour, number] = stack[stack.length - 1];
-      const g = svg("g", { role: "img", "aria-label":
-        `${name}: ${stack.map(([c, n]) => `${COLOUR_NAMES[c]} ${n}`).join(", ")}` });
+      const words = `${name}: ${stack.map(([c, n]) => `${COLOUR_NAMES[c]} ${n}`).join(", ")}`;
+      square.setAttribute("aria-label", words);
+      const g = svg("g", { role: "img", "aria-label": words });
       g.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `c-${colour}` }));
       g.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 6, "text-anchor": "middle",
         "font-size": 18, class: `on-card${colour === "Y" ? " dark" : ""}` }, number));
@@ -211,7 +233,7 @@ export function drawColorStack(view) {
         g.append(svg("text", { x: x + cell - 6, y: y + 14, "text-anchor": "end", "font-size": 12 },
           `×${stack.length}`));
       }
-      board.append(g);
+      square.append(g);
     }
   }
   for (let col = 0; col < columns; col++) {

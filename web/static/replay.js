@@ -2,7 +2,7 @@
 // slider), with the move that led to each. Stack Up!'s hands are shown: the game is over.
 
 import { BOARDS } from "./boards.js";
-import { el, sheet, winnersText } from "./common.js";
+import { SEAT_COLOURS, chip, el, sheet, svg, winnersText } from "./common.js";
 
 const main = document.getElementById("replay");
 const status = document.getElementById("status");
@@ -11,6 +11,54 @@ function button(label, title, action) {
   const b = el("button", { type: "button", title, "aria-label": title }, label);
   b.addEventListener("click", action);
   return b;
+}
+
+// The round-by-round chart (as pictures/charts.py's game chart draws it for the bot): each
+// player's running total from 0 before round 1, a line each in their seat's colour (the
+// winners' thicker), the target dashed, and the round the shown step has reached marked.
+// Drawn here from the replay's own round scores (only Stack is played in rounds).
+function roundChart(players, scores, target, reached) {
+  const rounds = scores.rounds;
+  const running = players.map((_, seat) => {
+    let total = 0;
+    return [0, ...rounds.map((r) => (total += r[seat]))];
+  });
+  const top = Math.max(target || 0, ...running.flat(), 1);
+  const bottom = Math.min(0, ...running.flat());
+  const w = 360, h = 200, left = 40, right = 12, up = 12, down = 26;
+  const x = (r) => left + (r * (w - left - right)) / Math.max(1, rounds.length);
+  const y = (v) => up + ((top - v) * (h - up - down)) / (top - bottom);
+  const words = players.map((p, seat) => `${p.name} ${running[seat][rounds.length]}`).join(", ");
+  const pic = svg("svg", { class: "board chart", id: "chart", viewBox: `0 0 ${w} ${h}`,
+    style: "max-width: 560px", role: "img",
+    "aria-label": `Running totals round by round: ${words}${target ? `; target ${target}` : ""}` });
+  pic.append(svg("line", { x1: left, x2: w - right, y1: y(0), y2: y(0), class: "axis" }));
+  pic.append(svg("line", { x1: left, x2: left, y1: up, y2: h - down, class: "axis" }));
+  for (const value of new Set([bottom, 0, top])) {
+    pic.append(svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end", "font-size": 11,
+      class: "faint" }, value));
+  }
+  rounds.forEach((_, r) => pic.append(svg("text", { x: x(r + 1), y: h - 8, "text-anchor": "middle",
+    "font-size": 11, class: "faint" }, `R${r + 1}`)));
+  if (target) {
+    pic.append(svg("line", { x1: left, x2: w - right, y1: y(target), y2: y(target), class: "target" }));
+    pic.append(svg("text", { x: w - right, y: y(target) - 4, "text-anchor": "end", "font-size": 11,
+      class: "faint" }, `target ${target}`));
+  }
+  if (reached < rounds.length) {  // the shown step is before the last round's end
+    pic.append(svg("rect", { x: x(reached), y: up, width: x(rounds.length) - x(reached),
+      height: h - up - down, class: "later" }));
+  }
+  running.forEach((line, seat) => {
+    const colour = `var(--${SEAT_COLOURS[seat % 6]})`;
+    const won = scores.winners.includes(seat);
+    pic.append(svg("polyline", { points: line.map((v, r) => `${x(r)},${y(v)}`).join(" "),
+      class: `run${won ? " won" : ""}`, style: `stroke: ${colour}` }));
+    line.forEach((v, r) => pic.append(svg("circle", { cx: x(r), cy: y(v), r: 3, style: `fill: ${colour}` })));
+  });
+  const legend = el("p", { class: "legend" });
+  players.forEach((p, seat) => legend.append(chip(seat), ` ${p.name} `));
+  return el("section", { class: "panel", id: "round-chart" }, el("h2", {}, "Round by round"), pic, legend);
 }
 
 async function start() {
@@ -40,6 +88,10 @@ async function start() {
       ? BOARDS.stackup(view, frame.hands) : BOARDS[game.game](view));
     const scores = sheet(game.players, frame.scores);
     side.replaceChildren(...(scores ? [el("section", { class: "panel" }, el("h2", {}, "Score sheet"), scores)] : []));
+    const last = frames[frames.length - 1];
+    if (last.scores.rounds.length) {  // the whole game's chart, the rounds not yet reached shaded
+      side.append(roundChart(game.players, last.scores, last.board.target, frame.scores.rounds.length));
+    }
     status.textContent = at === frames.length - 1
       ? winnersText(game.players, frame.scores.winners) : `Move ${at} of ${frames.length - 1}`;
   };

@@ -30,7 +30,11 @@ const REFUSALS = {
   session_expired: "Your session expired: reload the page.",
 };
 
+let sent = false;  // a move is on its way: taps wait for the answer (a frame or a refusal)
+
 function play(frame, choice) {
+  if (sent) return;
+  sent = true;
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
 }
@@ -41,31 +45,70 @@ function choiceButton(frame, choice, label = choice.label) {
   return button;
 }
 
-// two taps: a pick (a die, a piece), then one of its moves, the places they go lit on
-// the board (``data-target`` of its dice, piles and squares)
-function pickThen(frame, list, picks, hint) {
-  const light = (targets) => {
-    document.querySelectorAll("#board .lit").forEach((n) => n.classList.remove("lit"));
-    for (const t of targets) {
-      document.querySelectorAll(`#board [data-target="${t}"]`).forEach((n) => n.classList.add("lit"));
-    }
-  };
+// a thing drawn on the board made a button: tapped, clicked or Enter/Space when focused
+function tappable(node, action) {
+  if (node.classList.contains("tap")) return;
+  node.classList.add("tap");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  const picture = node.closest("svg");
+  if (picture) picture.setAttribute("role", "group");  // an img's parts are not announced
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    action();
+  });
+}
+
+// two taps: a pick (a die, a piece: on the board or a panel button), then where it goes
+// (its targets lit on the board, tapped there: ``data-target`` of dice, piles and
+// squares) or one of its panel buttons. ``picks``: {key (the board's ``data-pick``),
+// label, content, choices, onto: {data-target: choice}}
+function pickThen(frame, list, picks, hint, board) {
+  let active = null;
   const row = el("div", { class: "choices", id: "picks" });
   const then = el("div", { class: "choices", id: "targets" });
+  const buttons = new Map();
+  const choose = (pick) => {
+    active = pick;
+    buttons.forEach((b, p) => b.classList.toggle("picked", p === pick));
+    board.querySelectorAll(".picked").forEach((n) => n.classList.remove("picked"));
+    board.querySelectorAll(".lit").forEach((n) => n.classList.remove("lit"));
+    board.querySelectorAll(`[data-pick="${pick.key}"]`).forEach((n) => n.classList.add("picked"));
+    for (const target of Object.keys(pick.onto)) {
+      board.querySelectorAll(`[data-target="${target}"]`).forEach((n) => n.classList.add("lit"));
+    }
+    // a place to go is a live button only while lit (a pick stays one)
+    board.querySelectorAll(".tap:not(.can-pick)").forEach((n) => {
+      n.setAttribute("aria-disabled", String(!n.classList.contains("lit")));
+    });
+    then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
+  };
+  const tapped = (node) => {
+    const target = node.dataset.target;
+    if (active && target && active.onto[target]) return play(frame, active.onto[target]);
+    const pick = picks.find((p) => p.key === node.dataset.pick);
+    if (pick) choose(pick);
+  };
+  const targets = new Set(picks.flatMap((p) => Object.keys(p.onto)));
+  for (const node of board.querySelectorAll("[data-pick], [data-target]")) {
+    const picked = picks.some((p) => p.key === node.dataset.pick);
+    if (picked) node.classList.add("can-pick");
+    if (picked || targets.has(node.dataset.target)) tappable(node, () => tapped(node));
+    if (!picked && targets.has(node.dataset.target)) node.setAttribute("aria-disabled", "true");
+  }
   for (const pick of picks) {
     const button = el("button", { type: "button", class: "pick", "aria-label": pick.label }, pick.content);
-    button.addEventListener("click", () => {
-      row.querySelectorAll("button").forEach((b) => b.classList.toggle("picked", b === button));
-      then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
-      light(pick.lights);
-    });
+    button.addEventListener("click", () => choose(pick));
+    buttons.set(pick, button);
     row.append(button);
   }
   list.append(el("p", {}, hint), row, then);
 }
 
 // Stack: one of your dice, then where it goes (or its reroll); a rerolled die's places at once
-function stackMoves(frame, list) {
+function stackMoves(frame, list, board) {
   const choices = frame.you.choices;
   const placing = choices.filter((c) => c.move[0] === "place");
   if (placing.length) {
@@ -77,31 +120,79 @@ function stackMoves(frame, list) {
     const pic = svg("svg", { viewBox: "0 0 34 34", width: 34, height: 34 });
     pic.append(die(face, frame.you.seat, 0, 0, 34, `a ${face}`));
     const mine = choices.filter((c) => c.move[1] === face);
-    const lights = mine.filter((c) => c.move[0] === "stack").map((c) => `${c.move[2]}:${c.move[3]}:${face}`);
-    return { label: `your ${face}`, content: pic, choices: mine, lights };
-  }), "Tap one of your dice, then where it goes.");
+    const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "stack")
+      .map((c) => [`${c.move[2]}:${c.move[3]}:${face}`, c]));
+    return { key: `die:${face}`, label: `your ${face}`, content: pic, choices: mine, onto };
+  }), "Tap one of your dice, then where it goes (lit).", board);
 }
 
 // Color Stack: one of your pieces, then a square it may go to (lit) or its new face
-function colorStackMoves(frame, list) {
+function colorStackMoves(frame, list, board) {
   const choices = frame.you.choices;
   const squares = [...new Set(choices.map((c) => c.move[1]))].sort();
   pickThen(frame, list, squares.map((square) => {
     const mine = choices.filter((c) => c.move[1] === square);
-    const lights = [`sq:${square}`, ...mine.filter((c) => c.move[0] === "m").map((c) => `sq:${c.move[2]}`)];
-    return { label: `the piece on ${square}`, content: square, choices: mine, lights };
-  }), "Tap one of your pieces (by its square), then where it goes or its new face.");
+    const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "m").map((c) => [`sq:${c.move[2]}`, c]));
+    return { key: `sq:${square}`, label: `the piece on ${square}`, content: square, choices: mine, onto };
+  }), "Tap one of your pieces, then a square it may go to (lit) or its new face.", board);
 }
 
-const PICKS = { stack: stackMoves, colorstack: colorStackMoves };
+// whether every card of ``names`` is in ``cards`` (as many times as it is in ``names``)
+function within(names, cards) {
+  const left = [...cards];
+  return names.every((n) => {
+    const i = left.indexOf(n);
+    if (i >= 0) left.splice(i, 1);
+    return i >= 0;
+  });
+}
+
+// Stack Up!: a combo built card by card from the hand; only cards that still make one of
+// the plays the server lists stay enabled; the plays of exactly the picked cards appear.
+// The other moves (draw, pass, a direction…) and every play stay panel buttons as well.
+function stackUpMoves(frame, list, board, hand) {
+  const choices = frame.you.choices;
+  const plays = choices.filter((c) => c.move[0] === "p");
+  const nodes = hand ? [...hand.querySelectorAll("[data-card]")] : [];
+  const picked = new Set();
+  const combo = el("div", { class: "choices", id: "combo" });
+  const names = (indices) => [...indices].map((i) => frame.you.hand[i]);
+  const update = () => {
+    const now = names(picked);
+    for (const node of nodes) {
+      const i = Number(node.dataset.card);
+      const open = picked.has(i) || plays.some((c) => within([...now, frame.you.hand[i]], c.move[1]));
+      node.classList.toggle("picked", picked.has(i));
+      node.classList.toggle("off", !open);
+      node.setAttribute("aria-disabled", String(!open));
+      node.setAttribute("aria-pressed", String(picked.has(i)));
+    }
+    const exact = now.length ? plays.filter((c) => c.move[1].length === now.length && within(now, c.move[1])) : [];
+    combo.replaceChildren(...exact.map((c) => choiceButton(frame, c, `Play: ${c.label}`)));
+  };
+  for (const node of nodes) {
+    const i = Number(node.dataset.card);
+    tappable(node, () => {
+      if (node.classList.contains("off") || sent) return;
+      if (picked.has(i)) picked.delete(i);
+      else picked.add(i);
+      update();
+    });
+  }
+  update();
+  if (plays.length && nodes.length) list.append(el("p", {}, "Tap cards of your hand (above), then play them here."), combo);
+  choices.forEach((c) => list.append(choiceButton(frame, c)));
+}
+
+const PICKS = { stack: stackMoves, colorstack: colorStackMoves, stackup: stackUpMoves };
 
 // the seated player's moves on their turn (the host checks each again when it comes)
-function movesPanel(frame) {
+function movesPanel(frame, board, hand) {
   const choices = frame.you && frame.you.choices;
   if (!choices) return null;
   const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, "Your move"));
   const list = el("div", { class: "choices" });
-  if (PICKS[frame.game]) PICKS[frame.game](frame, list);
+  if (PICKS[frame.game]) PICKS[frame.game](frame, list, board, hand);
   else choices.forEach((c) => list.append(choiceButton(frame, c)));
   box.append(list, el("p", { class: "refusal", id: "refusal", role: "alert" }));
   return box;
@@ -110,6 +201,7 @@ function movesPanel(frame) {
 function refused(code) {
   const words = REFUSALS[code] || `Not done (${code}).`;
   const where = document.getElementById("refusal");
+  sent = false;
   if (where) {
     where.textContent = words;
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = false; });
@@ -138,10 +230,12 @@ function render(frame) {
   } else {
     board.append(el("p", {}, `Seated: ${frame.players.map((p) => p.name).join(", ")}`));
   }
+  sent = false;
   const side = el("div", {});
-  const moves = movesPanel(frame);
+  const hand = frame.you && frame.you.hand ? drawHand(frame.you.hand) : null;
+  const moves = movesPanel(frame, board, hand);
+  if (hand) side.append(hand);  // the hand first: its cards tapped, then the play below
   if (moves) side.append(moves);
-  if (frame.you && frame.you.hand) side.append(drawHand(frame.you.hand));
   // numbered by the real turn numbers: the latest is the game's turn count
   const latest = Math.max(frame.turn_number ?? 0, frame.turns.length);
   const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
@@ -152,6 +246,7 @@ function render(frame) {
   if (scores) side.append(el("section", { class: "panel", id: "scores" }, el("h2", {}, "Score sheet"), scores));
   view.replaceChildren(board, side);
   window.stackbotFrames += 1;
+  window.stackbotOver = Boolean(frame.over);
   requestAnimationFrame(() => window.stackbotLatency.push(Date.now() - frame.sent_at));
 }
 
