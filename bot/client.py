@@ -26,8 +26,9 @@ from bot.config import Settings
 from bot.health import Health
 from bot.metrics import handled, received
 from bot.sharding import BotShards
+from bot.startup import OUTBOX_KEPT
 from bot.story import STORY_ITEMS
-from bot.tables import OUTBOX_KEPT, Tables
+from bot.tables import Tables
 from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
 from host.cluster import Cluster, ClusterConfig, Sleep, node_id, shard_ranges
 from persistence import DatabaseRefused, Store

@@ -58,9 +58,10 @@ def immediate_edits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Most tests read the table message right after a move, at one instant of simcord's
     clock: edit at once, and ping only when a test lets minutes pass. The tests of the
     channel's rate limit and of pings put the production values back."""
+    import bot.table_message
     import bot.tables
 
-    monkeypatch.setattr(bot.tables, "EDIT_GAP", 0.0)
+    monkeypatch.setattr(bot.table_message, "EDIT_GAP", 0.0)
     monkeypatch.setattr(bot.tables, "PING_AFTER", 600.0)
 
 

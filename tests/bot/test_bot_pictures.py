@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot import games
-from bot.tables import warm_up_jobs
+from bot.startup import warm_up_jobs
 from persistence.records import RecentGame
 from pictures.charts import StatsChart, sample_game
 from pictures.painter import as_job

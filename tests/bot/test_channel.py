@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import bot.table_message
 import bot.tables as tables_module
 from engine.game import Decision
 from tests.bot.conftest import World, buttons_of, table_text_of
@@ -129,7 +130,7 @@ async def test_a_fast_game_stays_within_the_channel_rate_limit_and_leaves_no_pin
     """Item 4: at most 5 message creates/deletes per 5 s per channel, at most 2 REST calls
     per move on average, and after the game the channel holds the table, the round results
     and the result — no pings."""
-    monkeypatch.setattr(tables_module, "EDIT_GAP", 1.5)
+    monkeypatch.setattr(bot.table_message, "EDIT_GAP", 1.5)
     monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
     # Pictures ride on the same calls (an attachment of the edit or post) and change no
     # count; here they would be drawn on threads whose real time the settle counts.

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import bot.tables
+import bot.answers
 from tests.bot.conftest import World
 
 
@@ -19,7 +19,7 @@ def slowly(work: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]
     """``work`` taking longer than Discord's 3 s (on simcord's clock): it gets deferred."""
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(bot.tables.DEFER_AFTER + 2)
+        await asyncio.sleep(bot.answers.DEFER_AFTER + 2)
         return await work(*args, **kwargs)
 
     return slow

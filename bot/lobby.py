@@ -1,0 +1,166 @@
+"""The lobby's interactions: opening a table, joining, leaving, seating an AI, kicking,
+starting, ending and showing the table."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot import games
+from bot.answers import (
+    NO_MENTIONS,
+    edit_panel,
+    in_time,
+    is_manager,
+    log_action,
+    player,
+    release_view,
+    say,
+)
+from bot.refusal_words import Refused
+from bot.table_message import TablesHost
+from bot.views import end_view
+from host.refusals import Refusal, Why
+from host.service import MoveOutcome
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    """Answers the lobby's commands and buttons."""
+
+    def __init__(self, tables: TablesHost) -> None:
+        self.tables = tables
+
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        game: str = games.DEFAULT,
+    ) -> None:
+        """Open a table of ``game``; ``options`` are ``/table new``'s options by their
+        names there (each game says which it takes: :attr:`DiscordGame.table_options`)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refused("Tables live in server channels, not in DMs.")
+        try:
+            played = games.get(game)
+        except games.UnknownGame as err:
+            raise Refused(str(err)) from None
+        settings: dict[str, Any] = {}
+        for option, value in options.items():
+            if value is None:
+                continue
+            field = played.table_options.get(option)
+            if field is None:
+                raise Refused(f"{played.title} has no `{option}:` option.")
+            settings[field] = value
+        live = await self.tables.service.new_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            player(interaction),
+            settings,
+            game=played.name,
+        )
+        log_action(interaction, "opened a table", live)
+        payload = await self.tables.table_messages.payload(live)
+        answered = await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
+        release_view(payload["view"])
+        message_id = answered.message_id  # Discord names the message in its answer: no GET
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        record = self.tables.message(live)
+        record.message_id, record.posted_at = message_id, discord.utils.utcnow()
+        await self.tables.store.set_message(live.id, interaction.channel_id, message_id)
+        self.tables.arm_clock(live)
+
+    async def lobby_button(
+        self, interaction: discord.Interaction, action: str, table_id: int
+    ) -> None:
+        live = self.tables.service.by_id.get(table_id)
+        if live is None or live.channel_id != interaction.channel_id:
+            raise Refusal(Why.TABLE_ENDED)
+        handlers = {"join": self.join, "leave": self.leave, "ai": self.add_ai, "start": self.start}
+        await handlers[action](interaction)
+
+    async def _lobby_change(self, interaction: discord.Interaction, action: Any, done: str) -> None:
+        result = await action
+        if isinstance(result, MoveOutcome):
+            live, note = result.table, result.note
+            self.tables.committed(result)
+        else:
+            live, note = result, done
+            self.tables.refresh(live)
+            self.tables.arm_clock(live)
+        log_action(interaction, note, live)
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, note)
+        if not live.info.is_active and live.info.status == "abandoned" and live.state is None:
+            # a lobby left by its last player: no game was played, so no outbox
+            self.tables.spawn(self.tables.final_edit(live.id), "lobby closed")
+
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_change(
+            interaction,
+            self.tables.service.join(interaction.channel_id or 0, player(interaction)),
+            "You're in. The host presses **Start** when everyone is seated.",
+        )
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_change(
+            interaction,
+            self.tables.service.leave(interaction.channel_id or 0, player(interaction)),
+            "",
+        )
+
+    async def add_ai(self, interaction: discord.Interaction, level: str = "greedy") -> None:
+        await self._lobby_change(
+            interaction,
+            self.tables.service.add_ai(interaction.channel_id or 0, player(interaction), level),
+            f"An AI player ({level}) sits down.",
+        )
+
+    async def kick(self, interaction: discord.Interaction, target_id: int) -> None:
+        await self._lobby_change(
+            interaction,
+            self.tables.service.kick(interaction.channel_id or 0, player(interaction), target_id),
+            "",
+        )
+
+    async def start(self, interaction: discord.Interaction) -> None:
+        outcome = await in_time(
+            interaction,
+            self.tables.service.start(interaction.channel_id or 0, player(interaction)),
+            public=True,
+        )
+        self.tables.committed(outcome)
+        log_action(interaction, "started the game", outcome.table)
+        await say(interaction, outcome.note, ephemeral=False)  # who begins
+
+    async def end(self, interaction: discord.Interaction) -> None:
+        live = self.tables.service.table_in(interaction.channel_id or 0)
+        if live.info.host_id != interaction.user.id and not is_manager(interaction):
+            raise Refusal(Why.HOST_ONLY, power="end")
+        await say(
+            interaction,
+            "End this table for everyone? The game so far is kept in the history.",
+            view=end_view(live.id, live.version),
+        )
+
+    async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None:
+        live = self.tables.service.by_id.get(table_id)
+        if live is None:
+            raise Refused("This table has already ended.")
+        outcome = await self.tables.service.end(
+            live.channel_id, player(interaction), manager=is_manager(interaction)
+        )
+        self.tables.committed(outcome)
+        log_action(interaction, "ended the table", live)
+        await edit_panel(interaction, content="The table is closed.", view=None)
+
+    async def show(self, interaction: discord.Interaction) -> None:
+        live = self.tables.service.table_in(interaction.channel_id or 0)
+        await say(interaction, "The table is below.")
+        await self.tables.repost(live, ping=None)

@@ -1,0 +1,281 @@
+"""Start-up and hand-over: the tables of this process's shards adopted from storage, each
+channel brought up to date (stale table messages re-rendered, strays removed, the outbox
+delivered), and the tables of shards handed over or lost let go."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+import discord
+
+from bot import games
+from bot.games.base import DiscordGame
+from bot.table_message import TableMessage, TablesHost
+from bot.views import (
+    TABLE_MESSAGE_ITEMS,
+    table_of_custom_id,
+)
+from host.outbox import REDELIVER_AFTER
+from host.recovery import Slices
+from host.service import LiveTable, ai_to_move, settle
+from persistence.fence import shard_of
+from persistence.records import OutboxItem
+from pictures.painter import DrawJob
+
+log = logging.getLogger(__name__)
+RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
+OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
+
+
+class Startup:
+    """Adopting, recovering and releasing the tables of this process."""
+
+    def __init__(self, tables: TablesHost) -> None:
+        self.tables = tables
+
+    async def resume(self) -> None:
+        """Load every active table (playing the turns AI seats owe), then bring every
+        channel up to date from storage: table messages re-rendered, pings owed, the outbox
+        delivered (what a crash left unsaid), stray table messages removed."""
+        await self.tables.store.purge_delivered(discord.utils.utcnow() - OUTBOX_KEPT)
+        await self.adopt(None, None)
+
+    async def adopt(self, shard_count: int | None, shards: frozenset[int] | None) -> None:
+        """As :meth:`resume`, for the tables of guilds on ``shards`` (of ``shard_count``)
+        only: this process (one of several) takes them over, from what is stored; ``None``
+        for every table."""
+        if shard_count is not None and shards is not None:
+            self.tables.store.forget_shards(shard_count, shards)
+        # the worker warms up in the background; pictures asked before it is warm are
+        # drawn on threads meanwhile: the first interaction never waits for it
+        self.tables.painter.start(warm_up_jobs())
+        tables = await self.tables.service.load(shard_count=shard_count, shards=shards, lazy=True)
+        for live in tables:
+            self.tables.messages[live.id] = TableMessage(
+                live.info.message_channel_id or live.channel_id,
+                live.info.message_id,
+                pinged_version=live.info.pinged_version,
+            )
+        pending = await self.tables.store.pending_outbox(shard_count=shard_count, shards=shards)
+        channels: dict[int, tuple[list[LiveTable[DiscordGame]], list[OutboxItem]]] = {}
+        for live in tables:
+            channels.setdefault(self.tables.message(live).channel_id, ([], []))[0].append(live)
+        for item in pending:
+            channels.setdefault(item.channel_id, ([], []))[1].append(item)
+        # behind the live interactions: every table's state built and the AI turns owed
+        # played, every clock armed (the timers that ran out while the bot was down then
+        # fire as one catch-up, in the order they ran out), then each channel brought up
+        # to date, then the recent turns of the rest recalled
+        self.tables.clocks.hold()
+        # every table's settings in a few queries, not one each as clocks and renders ask
+        self.tables.recovery.put(
+            lambda: self.tables.store.prefetch_settings(
+                (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
+            ),
+            "read settings",
+        )
+        self.tables.recovery.put(lambda: self._ready_all(tables), "build states")
+        self.tables.recovery.put(lambda: self._arm_all(tables), "arm clocks")
+        self.tables.recovery.put_all(
+            [partial(self._recover, channel_id, *work) for channel_id, work in channels.items()],
+            "recover channel",
+        )
+        self.tables.recovery.put(self.tables.service.recall_all, "recall turns")
+        where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
+        log.info("resumed %d active tables%s", len(tables), where)
+
+    def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable[DiscordGame]]:
+        return [
+            live
+            for live in self.tables.service.by_id.values()
+            if shard_of(live.info.guild_id, shard_count) in shards
+        ]
+
+    async def release(self, shard_count: int, shards: frozenset[int]) -> None:
+        """Hand the tables of ``shards`` over to another process: their clocks stopped,
+        requests queued for them refused, the steps and deliveries under way finished (so
+        that everything they owe is written), then forgotten here."""
+        lives = self._on_shards(shard_count, shards)
+        records = [r for live in lives if (r := self.tables.messages.get(live.id)) is not None]
+        busy = []
+        for live in lives:
+            self.tables.expiry.stop(live.id)
+            if live.lock.locked():
+                busy.append(live)
+            else:  # no step under way: let go at once (nothing awaited in between)
+                self.tables.service.let_go(live)
+
+        async def after_its_step(live: LiveTable[DiscordGame]) -> None:
+            async with live.lock:  # the step under way ends (and is committed) first
+                self.tables.service.let_go(live)
+
+        async def after_its_post(record: TableMessage) -> None:
+            async with record.lock:  # a re-post under way records where it went
+                pass
+
+        await asyncio.gather(
+            *(after_its_step(live) for live in busy),
+            *(after_its_post(r) for r in records if r.lock.locked()),
+        )
+        await self.tables.outbox.finish(lambda guild: shard_of(guild, shard_count) in shards)
+        self.tables.store.forget_shards(shard_count, shards)
+
+    async def drop(self, shard_count: int, shards: frozenset[int]) -> None:
+        """The leases of ``shards`` were lost: their tables are forgotten at once (any
+        write of them would be refused now)."""
+        for live in self._on_shards(shard_count, shards):
+            self.tables.expiry.stop(live.id)
+            self.tables.service.let_go(live)
+        self.tables.store.forget_shards(shard_count, shards)
+
+    async def recovered(self) -> None:
+        """Until the start-up's recovery is done (every channel brought up to date)."""
+        await self.tables.recovery.wait()
+
+    async def _ready_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Every loaded table made ready (:meth:`~host.service.TableService.ready`), a
+        slice at a time; what that changed is owed to the channels as after any step."""
+        slices = Slices()
+        for live in tables:
+            if live.away:
+                continue
+            version = live.version
+            outcome = await self.tables.service.ready(live)
+            if outcome is None:  # closed: its stored game does not read back
+                self.tables.spawn(
+                    self.tables.outbox.deliver(live.id, live.info.guild_id), "deliver"
+                )
+            elif outcome.announced or live.version != version or not live.info.is_active:
+                self.tables.committed(outcome)
+            await slices.tick()
+
+    async def _arm_all(self, tables: list[LiveTable[DiscordGame]]) -> None:
+        """Arm every loaded table's clock (the clocks held meanwhile), a slice at a time."""
+        slices = Slices()
+        try:
+            plans = []
+            for live in tables:
+                self.tables.arm_clock(live)
+                clock = self.tables.expiry.timers.get(live.id)
+                if clock is not None and clock.task is not None and not ai_to_move(live):
+                    plans.append(clock.task)  # its events planned (an AI turn is not one)
+                await slices.tick()
+            if plans:
+                await asyncio.wait(plans)
+        finally:
+            self.tables.clocks.release()
+
+    async def _recover(
+        self, channel_id: int, lives: list[LiveTable[DiscordGame]], items: list[OutboxItem]
+    ) -> None:
+        channel = self.tables.channel(channel_id)
+        recent: list[discord.Message] = []
+        me = self.tables.bot.user
+        with contextlib.suppress(discord.HTTPException, AttributeError):
+            recent = [
+                m
+                async for m in channel.history(limit=RECENT_HISTORY)
+                if me is not None and m.author.id == me.id
+            ]
+        done = await self.tables.courier.already_posted(channel, items, recent)
+        for live in lives:
+            stored = self.tables.message(live).message_id
+            shown = next((m for m in recent if m.id == stored), None)
+            if shown is not None:  # what it shows now, before the server is cached
+                self.tables.message(live).had_picture = bool(shown.attachments)
+            for m in recent:  # table messages a crash left behind (a ping mid-repost)
+                if m.id != stored and _belongs_to(m, live.id):
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.tables.budget.acquire(channel_id)
+                        await m.delete()
+            if not _current(shown, live):  # stale (or not seen): re-rendered, awaited
+                record = self.tables.table_messages.claim_edit(
+                    live
+                )  # (the queue goes at the edits' pace)
+                if record is not None:
+                    await self.tables.table_messages.edit_loop(live, record)
+        await self._deliver_owed(channel, items, done)
+
+    async def _deliver_owed(
+        self, channel: Any, items: list[OutboxItem], done: list[int] | None
+    ) -> None:
+        """Deliver the ``items`` not found posted (``done``); if the channel could not be
+        searched (``None``), search it again a little later first: never post blind."""
+        while done is None:
+            await asyncio.sleep(REDELIVER_AFTER)
+            done = await self.tables.courier.already_posted(channel, items)
+        owed = {i.table_id: i.guild_id for i in items if i.id not in done}
+        for table_id, guild_id in owed.items():
+            await self.tables.outbox.deliver(table_id, guild_id)
+
+
+def warm_up_jobs() -> list[DrawJob]:
+    """A picture of a new two-player game of each game, for the picture worker to draw at
+    start-up: every game's drawing code and fonts are loaded before a table asks."""
+    jobs = []
+    for game in games.all_games():
+        played = game.game
+        try:
+            settings = played.settings()
+            names = played.seat_order(
+                [f"player {n + 1}" for n in range(max(2, played.min_players))], settings
+            )
+            state = played.new_state(names, settings)
+            settle(played, state, random.Random(0), lambda event, seat: None)
+            job = game.picture(state, theme="dark", turn_seconds=None)
+        except Exception:  # a game that cannot show a sample: its first picture is cold
+            log.exception("no warm-up picture for %s", game.name)
+            continue
+        if job is not None:
+            jobs.append(job)
+    return jobs
+
+
+def _components(components: Any) -> Any:
+    """Every component of a message, nested ones (in containers, rows, sections) too."""
+    for component in components:
+        yield component
+        yield from _components(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _components([accessory])
+
+
+def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> bool:
+    """Whether ``shown``, the table's message as the channel has it, is up to date: a
+    game's message (a lobby's shows who sits, which its version does not count) in the
+    present layout (no text content: an older bot's message is replaced), showing the
+    table's present version."""
+    return (
+        shown is not None
+        and live.state is not None
+        and not shown.content
+        and _version_shown(shown, live.id) == live.version
+    )
+
+
+def _version_shown(message: Any, table_id: int) -> int | None:
+    """The table version ``message`` shows (by its buttons' custom ids), if it is a table
+    message of ``table_id`` with buttons."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        for kind in TABLE_MESSAGE_ITEMS:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None and int(match["table"]) == table_id:
+                return int(match["version"])
+    return None
+
+
+def _belongs_to(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        if table_of_custom_id(custom_id) == table_id:
+            return True
+    return False

@@ -1,0 +1,399 @@
+"""The live table message of every table (:class:`TableMessages`): rendered under the
+table's lock, its picture drawn off the event loop, edits coalesced (at most one per
+``EDIT_GAP`` seconds), posted anew to ping, and its last edit once the table is closed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+import discord
+
+from bot import games
+from bot.answers import (
+    NO_MENTIONS,
+    release_view,
+)
+from bot.games.base import DiscordGame
+from bot.outbox import DiscordCourier, OutboxHost
+from bot.render import lobby_text
+from bot.story import attach_permission
+from bot.text import fit_message
+from bot.timings import Timings
+from bot.views import (
+    PICTURE,
+    TableLayout,
+    closed_layout,
+    lobby_layout,
+    table_layout,
+)
+from host.clocks import Clocks
+from host.expiry import Expiry
+from host.recovery import Recovery
+from host.service import LiveTable, MoveOutcome, TableService
+from host.tasks import Tasks
+from persistence.records import MAX_SEATS, TableInfo
+from pictures.painter import DrawJob
+
+log = logging.getLogger(__name__)
+REPOST_AFTER_MESSAGES = 25
+REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
+EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
+
+
+def closed_text(game: DiscordGame) -> str:
+    return f"This {game.title} table is closed. `/table new` opens another."
+
+
+def only(user_id: int) -> discord.AllowedMentions:
+    """Allow exactly one user to be pinged."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
+    )
+
+
+@dataclass(slots=True)
+class TableMessage:
+    """The live message of one table and its pending edit."""
+
+    channel_id: int
+    message_id: int | None = None
+    posted_at: datetime | None = None
+    messages_since: int = 0
+    pinged_version: int | None = None
+    editing: bool = False
+    dirty: bool = False
+    last_edit: float = float("-inf")
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
+    # whether the message as Discord has it shows a picture (None: not known yet)
+    had_picture: bool | None = None
+
+
+class TablesHost(OutboxHost, Protocol):
+    """What the collaborators of :class:`bot.tables.Tables` use of it (it is their host):
+    the service and storage, the background steps and clocks, and each other."""
+
+    service: TableService[DiscordGame]
+    table_messages: TableMessages
+    courier: DiscordCourier
+    tasks: Tasks
+    clocks: Clocks
+    expiry: Expiry
+    recovery: Recovery
+    move_timings: Timings
+
+    @property
+    def messages(self) -> dict[int, TableMessage]: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str = "") -> asyncio.Task[Any]: ...
+    async def deadline(self, live: LiveTable[DiscordGame]) -> datetime | None: ...
+    def message(self, live: LiveTable[DiscordGame]) -> TableMessage: ...
+    def refresh(self, live: LiveTable[DiscordGame]) -> None: ...
+    async def repost(
+        self, live: LiveTable[DiscordGame], *, ping: int | None, note: str | None = None
+    ) -> None: ...
+    def committed(self, outcome: MoveOutcome) -> None: ...
+    def arm_clock(self, live: LiveTable[DiscordGame]) -> None: ...
+
+
+class TableMessages:
+    """Every table's live message (the records of :class:`TableMessage`)."""
+
+    def __init__(self, tables: TablesHost) -> None:
+        self.tables = tables
+        self.messages: dict[int, TableMessage] = {}
+        self.draw_pictures = True
+
+    def message(self, live: LiveTable[DiscordGame]) -> TableMessage:
+        record = self.messages.get(live.id)
+        if record is None:
+            record = self.messages[live.id] = TableMessage(
+                live.info.message_channel_id or live.channel_id, live.info.message_id
+            )
+        return record
+
+    def channel(self, channel_id: int) -> Any:
+        """The channel to send to (a partial one when it is not cached)."""
+        return self.tables.bot.get_channel(channel_id) or self.tables.bot.get_partial_messageable(
+            channel_id
+        )
+
+    async def _settings(self, info: TableInfo) -> Any:
+        return await self.tables.service.settings(info)
+
+    async def payload(
+        self, live: LiveTable[DiscordGame], *, note: str | None = None, picture: bool = False
+    ) -> dict[str, Any]:
+        """The table message (components V2: a message that has them keeps them, so the
+        lobby, the game and the closed table are all V2); ``picture``: with a gallery
+        showing the attached picture."""
+        game = live.game
+        if live.state is None:
+            if not live.info.is_active:
+                return {"view": closed_layout(closed_text(game))}
+            rules = await self.tables.service.rules_of(live.info)
+            seats = min(MAX_SEATS, game.game.max_players)
+            text = fit_message(lobby_text(live.info, game.title, game.lobby_summary(rules), seats))
+            return {"view": lobby_layout(live.id, live.version, text)}
+        over = live.state.is_over or not live.info.is_active
+        parts = game.table_parts(
+            live.state,
+            current_user=None if over else live.current_user(),
+            turns=list(live.turns) or None,
+            deadline=None if over else await self.tables.deadline(live),
+            note=note,
+        )
+        view = table_layout(
+            live.id,
+            live.version,
+            head=parts.head,
+            field=parts.field,
+            accent=parts.accent,
+            picture=parts.alt_text if picture else None,
+            playing=not over,
+            private=game.private_button,
+        )
+        return {"view": view}
+
+    async def _render(
+        self, live: LiveTable[DiscordGame], channel: Any, *, note: str | None = None
+    ) -> tuple[dict[str, Any], discord.File | None]:
+        """The table message and its picture, read under the table's lock (so a move being
+        committed is never shown); the picture is drawn after, off the event loop."""
+        await self.tables.service.recall(live)  # its recent turns, if not recalled yet
+        record = self.messages.get(live.id)
+        attach = False
+        if self.draw_pictures and live.state is not None:
+            attach = await self._may_attach(channel, record.message_id if record else None, record)
+        async with live.lock:
+            job = None
+            if attach and live.state is not None:
+                job = await self._picture(live.game, live.state, live.info)
+            payload = await self.payload(live, note=note, picture=job is not None)
+            description = live.game.alt_text(live.state) if job is not None else ""
+        if job is None:
+            return payload, None
+        if record is not None and record.picture is not None and record.picture[0] == job:
+            png = record.picture[1]  # a re-post (a ping) shows the same position and theme
+        else:
+            png = await self.tables.painter.draw(job)
+            if record is not None:
+                record.picture = (job, png)
+        return payload, discord.File(io.BytesIO(png), filename=PICTURE, description=description)
+
+    async def _may_attach(
+        self, channel: Any, message_id: int | None, record: TableMessage | None = None
+    ) -> bool:
+        """Whether the table message (``message_id`` in ``channel``) gets a picture: the
+        bot's permission to attach files there once the server is cached; before that (a
+        restart: the gateway has not delivered the servers yet, the channel is a partial
+        one) whether the message has a picture now — as recovery found it, else as
+        Discord says — so that a cold cache never strips a picture."""
+        allowed = attach_permission(channel)
+        if allowed is not None:
+            return allowed
+        if record is not None and record.had_picture is not None:
+            return record.had_picture
+        if message_id is None:
+            return False  # a new message, permission unknown: the next edit adds it
+        try:
+            message = await channel.fetch_message(message_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as err:  # Discord failing: never strip a picture
+            log.info("message %s: not read (%s); keeping its picture", message_id, err)
+            return True
+        had = bool(message.attachments)
+        if record is not None:
+            record.had_picture = had
+        return had
+
+    async def _picture(self, game: DiscordGame, state: Any, info: TableInfo) -> DrawJob | None:
+        """What the picture of ``state`` shows, in the server's theme, with the turn timer
+        in force in the table's channel (``None``: the game draws none)."""
+        settings = await self._settings(info)
+        theme = "light" if settings.theme == "light" else "dark"
+        return game.picture(state, theme=theme, turn_seconds=settings.turn_seconds or None)
+
+    def refresh(self, live: LiveTable[DiscordGame]) -> None:
+        """Bring the table message up to date. Edits are coalesced: while one is under way
+        or the last was under ``EDIT_GAP`` ago, changes mark it dirty, and one more edit
+        then carries all of them."""
+        record = self.claim_edit(live)
+        if record is not None:
+            self.tables.spawn(self.edit_loop(live, record), "table edit")
+
+    def claim_edit(self, live: LiveTable[DiscordGame]) -> TableMessage | None:
+        """The table's message record, marked as being edited by the caller; ``None`` if
+        an edit under way will carry the change (or the table is closed: its last edit
+        comes from the outbox)."""
+        if not live.info.is_active or live.away:
+            return None
+        record = self.message(live)
+        if record.editing:
+            record.dirty = True
+            return None
+        record.editing = True
+        return record
+
+    async def edit_loop(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                wait = record.last_edit + EDIT_GAP - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                record.dirty = False
+                if not live.info.is_active or self.messages.get(live.id) is not record:
+                    return
+                async with record.lock:
+                    await self._edit(live, record)
+                record.last_edit = loop.time()
+                if not record.dirty:
+                    return
+        finally:
+            record.editing = False
+
+    async def _edit(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
+        channel = self.channel(record.channel_id)
+        now = discord.utils.utcnow()
+        stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
+        if record.message_id is None or stale or record.messages_since >= REPOST_AFTER_MESSAGES:
+            await self._post(live, record, ping=None)
+            return
+        payload, picture = await self._render(live, channel)
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                content=None,  # a message from before components V2 loses its text
+                attachments=[picture] if picture else [],
+                allowed_mentions=NO_MENTIONS,
+                **payload,
+            )
+            record.had_picture = picture is not None
+            release_view(payload["view"])
+        except discord.NotFound:
+            log.info("table %s: its message is gone; posting anew", live.id)
+            record.message_id = None
+            await self._post(live, record, ping=None)
+        except discord.HTTPException as err:
+            log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
+            await self._post(live, record, ping=None)
+
+    async def _post(
+        self,
+        live: LiveTable[DiscordGame],
+        record: TableMessage,
+        *,
+        ping: int | None,
+        note: str | None = None,
+    ) -> None:
+        """Post the table message anew at the bottom of the channel (pinging ``ping`` only)
+        and delete the old one. Call with ``record.lock`` held."""
+        channel = self.channel(record.channel_id)
+        old = record.message_id
+        version = live.version  # what is shown (a move committed meanwhile is pinged anew)
+        payload, picture = await self._render(live, channel, note=note)
+        kwargs = dict(payload)
+        if picture is not None:
+            kwargs["file"] = picture
+        kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
+        await self.tables.budget.acquire(record.channel_id, 2 if old is not None else 1)
+        message = await channel.send(**kwargs)
+        release_view(kwargs["view"])
+        record.message_id = message.id
+        record.had_picture = picture is not None
+        record.posted_at = discord.utils.utcnow()
+        record.messages_since = 0
+        pinged = version if ping is not None else record.pinged_version
+        record.pinged_version = pinged
+        if live.info.is_active:
+            await self.tables.store.set_message(
+                live.id, record.channel_id, message.id, pinged_version=pinged
+            )
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+
+    async def repost(
+        self, live: LiveTable[DiscordGame], *, ping: int | None, note: str | None = None
+    ) -> None:
+        """Post the table message anew (pinging ``ping`` only) and delete the old one, as
+        one unit: once begun, a re-post finishes even if its caller is cancelled — a move
+        stops the clock that is pinging, maybe while Discord's answer to the new message
+        is on its way — so the new message's id is stored and the old one deleted, and
+        the channel never keeps a second live table message. (The move's own edit waits
+        for the re-post, then brings the new message up to date.)"""
+        record = self.message(live)
+        loop = asyncio.get_running_loop()
+
+        async def whole() -> None:
+            async with record.lock:
+                await self._post(live, record, ping=ping, note=note)
+                record.last_edit = loop.time()
+
+        task = loop.create_task(whole())
+        self.tables.tasks.keep(task)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_log_failed_repost)  # nobody awaits it any more
+            raise
+
+    def message_seen(self, channel_id: int) -> None:
+        """Another message in a channel with a table: the table message scrolls up."""
+        live = self.tables.service.by_channel.get(channel_id)
+        if live is not None:
+            self.message(live).messages_since += 1
+
+    async def final_edit(self, table_id: int) -> None:
+        """The last edit of a closed table's message: the final position (its picture drawn
+        anew), no buttons."""
+        loaded = await self.tables.store.load_table(table_id)
+        info = loaded.info
+        if info.message_id is None:
+            return
+        channel = self.channel(info.message_channel_id or info.channel_id)
+        picture: discord.File | None = None
+        state = loaded.state
+        game = games.get(info.game)
+        if state is None:
+            view: TableLayout = closed_layout(closed_text(game))
+        else:
+            closed = None if state.is_over else "**This table is closed.**"
+            parts = game.table_parts(state, current_user=None, turns=None, note=closed)
+            job = None
+            if self.draw_pictures and await self._may_attach(channel, info.message_id):
+                job = await self._picture(game, state, info)
+            if job is not None:
+                png = await self.tables.painter.draw(job)
+                picture = discord.File(
+                    io.BytesIO(png), filename=PICTURE, description=parts.alt_text
+                )
+            view = table_layout(
+                table_id,
+                0,
+                head=parts.head,
+                field=parts.field,
+                accent=parts.accent,
+                picture=parts.alt_text if job is not None else None,
+                playing=False,
+            )
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(info.message_id).edit(
+                content=None,
+                view=view,
+                attachments=[picture] if picture else [],
+                allowed_mentions=NO_MENTIONS,
+            )
+
+
+def _log_failed_repost(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("a re-post of a table message failed: %r", error)
