@@ -21,6 +21,7 @@ the game's end, the host's notices), and once the game is over its result.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import tempfile
 from collections.abc import Awaitable
@@ -77,8 +78,14 @@ EVERY_REFUSAL = {
     Why.KICK_SELF,
     Why.NOT_AT_TABLE,
 }
+# derandomized: CI plays the same 12 tables of each game every run (a new random table
+# found three gaps in this suite's own expectations in one day; exploring is done by hand:
+# HYPOTHESIS_EXPLORE=1 draws new ones)
 EXAMPLES = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize=not os.environ.get("HYPOTHESIS_EXPLORE"),
 )
 
 
@@ -200,10 +207,17 @@ class Table:
             return refusal
         raise AssertionError(f"not refused (expected {codes})")
 
-    async def check(self, *owed: tuple[str, str], then: tuple[tuple[str, str], ...] = ()) -> None:
+    async def check(
+        self,
+        *owed: tuple[str, str],
+        then: tuple[tuple[str, str], ...] = (),
+        interleaved: bool = False,
+    ) -> None:
         """Storage holds what the host shows; the outbox rows added since the last check
         are ``owed`` (the host's notices), then those of the rounds and the game that
-        ended meanwhile, then ``then`` (a table closed after them)."""
+        ended meanwhile, then ``then`` (a table closed after them). ``interleaved``: the
+        requests answered since ran at once, so their rows come in the order their commits
+        took the table's lock: the same rows, each kind in its own order."""
         assert self.store is not None
         live, store = self.live, self.store
         stored = await store.table(live.id)
@@ -238,7 +252,13 @@ class Table:
             assert live.info.status == "finished"
             expected += [("game", "over", None), ("table", "", None)]
         expected += [(kind, text, None) for kind, text in then]
-        assert added == expected, (added, expected)
+        if interleaved:
+            assert sorted(added) == sorted(expected), (added, expected)
+            for kind in {row[0] for row in expected}:
+                mine = [row for row in added if row[0] == kind]
+                assert mine == [row for row in expected if row[0] == kind], (added, expected)
+        else:
+            assert added == expected, (added, expected)
         self.rows = outbox
         if over and not self.ended:
             self.ended = True
@@ -550,7 +570,7 @@ class Table:
             return
         self.left = True
         assert isinstance(left, MoveOutcome), done
-        await self.check(("message", left.note))
+        await self.check(("message", left.note), interleaved=True)
         await self.play_owed(moved[0], raced=True)
 
     async def timer(self, user: int, *, until_ai: bool) -> None:
