@@ -4,12 +4,15 @@ registry of :mod:`bot.games`) and its words for what the host tells a table."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
+import catalog
 from bot import games
 from bot.games.base import DiscordGame
 from bot.text import escape_name
 from host.words import Notice
+from persistence.records import TableInfo
 
 AUTOMATIC = " (automatic: the turn timer ran out)"
 
@@ -61,7 +64,14 @@ NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
 
 
 class DiscordFront:
-    """The bot's games and words, handed to :class:`host.service.TableService`."""
+    """The bot's games and words, handed to :class:`host.service.TableService`.
+
+    ``languages`` holds each server's language (guild id -> a :data:`catalog.LANGUAGES`
+    code), as the bot learns it (the stored setting, else the server's preferred locale);
+    a server not in it reads English."""
+
+    def __init__(self) -> None:
+        self.languages: dict[int, str] = {}
 
     @property
     def default_game(self) -> str:
@@ -78,6 +88,16 @@ class DiscordFront:
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)
+
+    def language(self, guild_id: int | None) -> str:
+        """The language of a server's public messages: its ``/houserules`` choice, else its
+        preferred locale (when we speak it), else English."""
+        if guild_id is None:
+            return catalog.DEFAULT
+        return self.languages.get(guild_id, catalog.DEFAULT)
+
+    def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
+        return catalog.speaking(self.language(info.guild_id))
 
 
 DISCORD = DiscordFront()

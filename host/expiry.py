@@ -126,7 +126,7 @@ class Expiry:
         if self.timers.get(live.id) is not timer:
             return
         events: list[tuple[datetime, Event]] = []
-        async with live.lock:  # the committed state, never a step half-played
+        async with live.lock, live.speaking():  # the committed state, never a step half-played
             user = live.current_user()
             started = live.turn_started
             deadline = await self.deadline(live) if user is not None else None
@@ -189,7 +189,7 @@ class Expiry:
             if not self.front.pinged(live, version) and user is not None:
                 await self.front.ping(live, user)
         elif what == "warn" and user is not None:
-            async with live.lock:
+            async with live.lock, live.speaking():
                 deadline = await self.deadline(live)
             left = int((deadline - self.clocks.now()).total_seconds()) if deadline else 0
             await self.front.warn(live, user, left)

@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -18,6 +19,28 @@ G = TypeVar("G", bound=HostedGame)  # the front end's games
 RECENT_INTERACTIONS = 256
 RECENT_TURNS = 8
 TABLE = Announcement("table")  # re-render the table message (a table that closed)
+
+
+class Speaking:
+    """The front end's language context for a table, usable as ``with`` and as ``async
+    with`` (beside the table's lock: ``async with live.lock, live.speaking():``)."""
+
+    __slots__ = ("_context",)
+
+    def __init__(self, context: AbstractContextManager[object]) -> None:
+        self._context = context
+
+    def __enter__(self) -> None:
+        self._context.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self._context.__exit__(*exc)  # type: ignore[arg-type]
+
+    async def __aenter__(self) -> None:
+        self._context.__enter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._context.__exit__(*exc)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +102,10 @@ class LiveTable(Generic[G]):
     def game(self) -> G:
         """The table's game, as its front end hosts it."""
         return self.front.game(self.info.game)
+
+    def speaking(self) -> Speaking:
+        """Inside (``with`` or ``async with``), words are said in the table's language."""
+        return Speaking(self.front.speaking(self.info))
 
     def user_at(self, seat: int) -> int | None:
         """The user of a seat still played by its human, else ``None``."""

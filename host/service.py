@@ -308,7 +308,7 @@ class TableService(Generic[G]):
         about to be shown); nothing if they are recalled already."""
         if live.id not in self._unrecalled:
             return
-        async with live.lock:
+        async with live.lock, live.speaking():
             loaded = self._unrecalled.pop(live.id, None)
             if loaded is None:
                 return
@@ -336,7 +336,7 @@ class TableService(Generic[G]):
 
     async def catch_up(self, live: LiveTable[G]) -> MoveOutcome:
         """Play pending AI turns, and close a table that has no human left."""
-        async with live.lock:
+        async with live.lock, live.speaking():
             outcome = MoveOutcome(live)
             if live.away or not live.info.is_active or live.state is None:
                 return outcome
@@ -438,7 +438,7 @@ class TableService(Generic[G]):
 
     async def join(self, channel_id: int, player: Player) -> LiveTable[G]:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._still_open(live)
             if live.info.seat_of(player.id) is not None:
                 raise Refusal(Why.ALREADY_SEATED)
@@ -457,7 +457,7 @@ class TableService(Generic[G]):
 
     async def add_ai(self, channel_id: int, player: Player, level: str = "greedy") -> LiveTable[G]:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._lobby(live)
             self._seated(live, player)
             game = live.game.game
@@ -479,14 +479,14 @@ class TableService(Generic[G]):
     async def leave(self, channel_id: int, player: Player) -> MoveOutcome:
         """Leave the table: from a lobby, or mid-game (an AI takes the seat)."""
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._still_open(live)
             seat = self._seated(live, player)
             return await self._remove(live, seat, self._say(Notice.LEFT, name=player.name))
 
     async def kick(self, channel_id: int, actor: Player, target_id: int) -> MoveOutcome:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._still_open(live)
             if actor.id != live.info.host_id:
                 raise Refusal(Why.HOST_ONLY, power="kick")
@@ -556,7 +556,7 @@ class TableService(Generic[G]):
 
     async def start(self, channel_id: int, actor: Player) -> MoveOutcome:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._lobby(live)
             if actor.id != live.info.host_id:
                 raise Refusal(Why.HOST_ONLY, power="start")
@@ -590,7 +590,7 @@ class TableService(Generic[G]):
 
     async def end(self, channel_id: int, actor: Player, *, manager: bool) -> MoveOutcome:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._still_open(live)
             if actor.id != live.info.host_id and not manager:
                 raise Refusal(Why.HOST_ONLY, power="end")
@@ -609,7 +609,7 @@ class TableService(Generic[G]):
         if live is None:
             return None
         now = now or self.now()
-        async with live.lock:
+        async with live.lock, live.speaking():
             if live.away or not live.info.is_active:
                 return None
             settings = await self.settings(live.info)
@@ -671,7 +671,7 @@ class TableService(Generic[G]):
         refused. A repeated ``interaction_id`` is applied once.
         """
         live = self.table_in(channel_id) if table_id is None else self.table_by_id(table_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             if interaction_id is not None and interaction_id in live.recent:
                 return MoveOutcome(live, duplicate=True)
             self._still_open(live)
@@ -746,7 +746,7 @@ class TableService(Generic[G]):
         live = self.by_id.get(table_id)
         if live is None:
             return None
-        async with live.lock:
+        async with live.lock, live.speaking():
             state = live.state
             if live.away or not live.info.is_active or state is None or state.is_over:
                 return None
@@ -807,7 +807,7 @@ class TableService(Generic[G]):
             return outcome if outcome.turns or outcome.announced or outcome.game_over else None
 
         while True:
-            async with live.lock:
+            async with live.lock, live.speaking():
                 if live.away or not live.info.is_active or live.state is None:
                     return played()
                 await self._sync(live)
@@ -829,7 +829,7 @@ class TableService(Generic[G]):
             move, why = await self.thinker.choose(game, searched, level, seed)
             if why is not None:
                 log.warning("table %s: seat %s played the hint: %s", live.id, seat, why)
-            async with live.lock:
+            async with live.lock, live.speaking():
                 if live.away or live.version != version or not live.info.is_active:
                     return played()  # the table moved on (a resignation) while it searched
                 step = Step(live, self.thinker)
@@ -1001,7 +1001,7 @@ class TableService(Generic[G]):
 
     async def hint(self, channel_id: int, player: Player) -> str:
         live = self.table_in(channel_id)
-        async with live.lock:
+        async with live.lock, live.speaking():
             return self._hint(live, player)
 
     def _hint(self, live: LiveTable[G], player: Player) -> str:
@@ -1017,7 +1017,7 @@ class TableService(Generic[G]):
 
     async def legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
-        async with live.lock:
+        async with live.lock, live.speaking():
             return self._legal_choices(live, player)
 
     def _legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
@@ -1032,7 +1032,7 @@ class TableService(Generic[G]):
 
     async def seat_of(self, live: LiveTable[G], player: Player) -> int:
         """The seat ``player`` plays at a live table (refused otherwise)."""
-        async with live.lock:
+        async with live.lock, live.speaking():
             self._still_open(live)
             if live.state is None:
                 raise Refusal(Why.GAME_NOT_STARTED, hint=False)

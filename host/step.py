@@ -63,6 +63,10 @@ class Step:
     def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
         """Play ``seat``'s ``move`` (``auto``: the turn timer played it for them), then
         what the table plays without asking."""
+        with self.live.speaking():
+            self._play(seat, move, auto)
+
+    def _play(self, seat: int, move: Any, auto: bool) -> None:
         self._auto = seat if auto else None
         events = self.state.apply(move, by=seat)
         self.moves.append(move)

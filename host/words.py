@@ -12,13 +12,17 @@ the word hooks the host calls) and its words for :class:`Notice` codes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from engine.errors import AmbiguousMoveError
 from engine.game import Game, RoundEnded, TurnEnded
+
+if TYPE_CHECKING:
+    from persistence.records import TableInfo
 
 
 class Notice(StrEnum):
@@ -92,4 +96,9 @@ class FrontEnd(Protocol[G]):
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         """A host's notice in words."""
+        ...
+
+    def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
+        """Say what the table is told, inside, in the table's language (its server's, on
+        Discord): the host enters it around every step and notice it words."""
         ...

@@ -20,10 +20,12 @@ import contextlib
 import random
 import tempfile
 from collections.abc import Callable, Coroutine, Mapping
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+import catalog
 from engine import flow, games
 from engine.errors import AmbiguousMoveError
 from engine.game import Decision, Game, GameState, RoundEnded, TurnEnded
@@ -33,6 +35,7 @@ from host.service import TableService
 from host.thinking import Thinker
 from host.words import Notice
 from persistence import Store
+from persistence.records import TableInfo
 from terminal.words import NOTICES
 
 T = TypeVar("T")
@@ -91,6 +94,11 @@ class TerminalFront:
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)
+
+    def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
+        """The terminal speaks one language, the one it was started in (``--lang``):
+        whatever is current where the table is played."""
+        return catalog.speaking(catalog.current())
 
 
 TERMINAL = TerminalFront()

@@ -5,6 +5,7 @@ own (the host composes none), for the tests that play tables through
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from engine import games
@@ -51,6 +52,9 @@ class PlainFront:
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return f"{notice.value} {sorted(data.items())}"
+
+    def speaking(self, info: Any) -> AbstractContextManager[object]:
+        return nullcontext()
 
 
 async def code_of(work: Awaitable[Any]) -> tuple[Why, Mapping[str, Any]]:

@@ -1,0 +1,208 @@
+"""Every word a player reads, in every language the bot speaks: the message catalog.
+
+The words live in gettext catalogs (``.po`` files, read with Babel), one file per domain
+(``core``, ``discord``, ``stack``…) and language, under ``catalog/locales/<lang>/LC_MESSAGES/``.
+Messages are looked up by **key** (``refusal.not_your_turn``), not by their English text,
+so every language's file is a complete catalog of the same keys, and a change of English
+wording leaves the other languages' entries in place. A key's text has **named
+placeholders** (``{player}``), filled by :func:`t`; a message with plural forms
+(``msgid_plural``) is filled by :func:`n` with the count, by the language's own
+``Plural-Forms`` rule (English two forms, Japanese one).
+
+Why gettext with Babel rather than Fluent: Babel is already one of the field's libraries
+(dates, numbers, plural rules for every locale), ``.po`` files are what translators'
+tools (Poedit, Weblate, Crowdin) edit, ``pybabel`` checks and updates them, and our
+plural needs are gettext's; Fluent's richer selectors would bring a second runtime for
+no sentence we have.
+
+The language is **ambient**: :func:`speaking` sets it for the code it wraps (a context
+variable, so each asyncio task and thread keeps its own), and :func:`t` and :func:`n`
+read it. A front end sets it where it knows who reads: the asking user's locale around an
+ephemeral answer, the table's language around what a table is told. A picture drawn in a
+worker process gets its language as an argument of its job.
+
+This package imports nothing of ours: every layer may use it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import string
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from gettext import c2py
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "Catalog",
+    "catalog",
+    "current",
+    "join",
+    "language_of",
+    "ljust",
+    "n",
+    "placeholders",
+    "rjust",
+    "speaking",
+    "t",
+    "width",
+]
+
+LANGUAGES = ("en", "ja")  # the languages every key is in (a new one: docs/translating.md)
+DEFAULT = "en"
+NAMES = {"en": "English", "ja": "日本語"}  # each language in its own words
+LOCALES = Path(__file__).with_name("locales")
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=DEFAULT)
+
+
+def language_of(locale: object | None, default: str = DEFAULT) -> str:
+    """The catalog language for a locale: Discord's (``"ja"``, ``"en-US"``, a
+    ``discord.Locale``), POSIX ``LANG`` (``"ja_JP.UTF-8"``) or ours; ``default`` for one we
+    do not speak."""
+    if locale is None:
+        return default
+    text = str(getattr(locale, "value", locale)).strip().lower()
+    head = text.replace("_", "-").split(".")[0].split("-")[0]
+    return head if head in LANGUAGES else default
+
+
+def current() -> str:
+    """The language words are said in here (:func:`speaking`)."""
+    return _language.get()
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[str]:
+    """Say the words of the code inside in ``language`` (one of :data:`LANGUAGES`)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"not a catalog language: {language!r} (one of {LANGUAGES})")
+    token = _language.set(language)
+    try:
+        yield language
+    finally:
+        _language.reset(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """One language's messages: ``texts`` by key (a plural message: its forms) and the
+    language's plural rule (count -> form index)."""
+
+    language: str
+    texts: Mapping[str, str | tuple[str, ...]]
+    plural: Callable[[int], int]
+    files: Mapping[str, str]  # key -> the domain file it is in (for the checks' messages)
+
+    def text(self, key: str) -> str | tuple[str, ...] | None:
+        return self.texts.get(key)
+
+
+def _files(language: str) -> list[Path]:
+    return sorted((LOCALES / language / "LC_MESSAGES").glob("*.po"))
+
+
+@cache
+def catalog(language: str) -> Catalog:
+    """The catalog of ``language``, read from its ``.po`` files once."""
+    texts: dict[str, str | tuple[str, ...]] = {}
+    files: dict[str, str] = {}
+    plural: Callable[[int], int] | None = None
+    for path in _files(language):
+        with path.open("rb") as f:
+            po = read_po(f, locale=language, domain=path.stem)
+        if plural is None:
+            plural = c2py(po.plural_expr)
+        for message in po:
+            if not message.id:
+                continue  # the header
+            key = str(message.id if isinstance(message.id, str) else message.id[0])
+            if key in texts:
+                raise ValueError(f"{key!r} is in both {files[key]} and {path.name} ({language})")
+            value = message.string
+            if isinstance(value, tuple | list):
+                texts[key] = tuple(str(form) for form in value)
+            else:
+                texts[key] = str(value or "")
+            files[key] = path.name
+    return Catalog(language, texts, plural or (lambda count: int(count != 1)), files)
+
+
+def _lookup(key: str, language: str) -> str | tuple[str, ...]:
+    found = catalog(language).text(key)
+    if not found or (isinstance(found, tuple) and not all(found)):
+        if language != DEFAULT and os.environ.get("STACKBOT_CATALOG_STRICT") != "1":
+            return _lookup(key, DEFAULT)  # a missing translation reads in English
+        raise KeyError(f"no message {key!r} in the {language!r} catalog")
+    return found
+
+
+class _Facts(dict[str, Any]):
+    def __missing__(self, name: str) -> str:
+        raise KeyError(f"the message needs the fact {name!r}")
+
+
+def t(key: str, /, **facts: Any) -> str:
+    """The message ``key`` in the current language, its placeholders filled from ``facts``."""
+    text = _lookup(key, _language.get())
+    if isinstance(text, tuple):
+        raise TypeError(f"{key!r} has plural forms: say it with n()")
+    return text.format_map(_Facts(facts)) if facts or "{" in text else text
+
+
+def n(key: str, count: int, /, **facts: Any) -> str:
+    """The plural message ``key`` for ``count`` (also its ``{count}`` placeholder)."""
+    language = _language.get()
+    forms = _lookup(key, language)
+    if not isinstance(forms, tuple):
+        raise TypeError(f"{key!r} has no plural forms: say it with t()")
+    form = forms[min(catalog(language).plural(count), len(forms) - 1)]
+    return form.format_map(_Facts({"count": count, **facts}))
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The named placeholders of a message (``{player}`` -> ``player``)."""
+    return frozenset(
+        name.split(".")[0].split("[")[0]
+        for _, name, _, _ in string.Formatter().parse(text)
+        if name is not None and name != ""
+    )
+
+
+def width(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced font: East Asian wide and
+    full-width characters two, combining marks none."""
+    total = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded on the right to ``columns`` display columns (:func:`width`)."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """``text`` padded on the left to ``columns`` display columns (:func:`width`)."""
+    return " " * max(0, columns - width(text)) + text
+
+
+def join(items: list[str] | tuple[str, ...], word: str = "and") -> str:
+    """``a, b and c`` in the current language (``word``: ``and`` or ``or``)."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return t("list.comma").join(items[:-1]) + t(f"list.{word}") + items[-1]
