@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from PIL import Image
 
+import catalog
 from pictures.palette import THEMES, Colour, Theme
 
 # The measures every game's table picture shares: this wide (shown at ~380 CSS px on a
@@ -31,22 +32,26 @@ BUILD_LOCK = threading.RLock()
 
 class Parts(Generic[K, V]):
     """Parts built on first use, once each (builds run under :data:`BUILD_LOCK`), then read
-    without locking. With ``limit``, the least recently built parts beyond it are dropped."""
+    without locking. With ``limit``, the least recently built parts beyond it are dropped.
+
+    A part is kept per language too (the words on a label): it is cached under its key and
+    the language being spoken (:func:`catalog.current`), and built in that language."""
 
     def __init__(self, build: Callable[[K], V], limit: int | None = None) -> None:
         self._build = build
         self._limit = limit
-        self._parts: OrderedDict[K, V] = OrderedDict()
+        self._parts: OrderedDict[tuple[str, K], V] = OrderedDict()
 
     def __call__(self, key: K) -> V:
-        part = self._parts.get(key)
+        cached = (catalog.current(), key)
+        part = self._parts.get(cached)
         if part is not None:
             return part
         with BUILD_LOCK:
-            part = self._parts.get(key)
+            part = self._parts.get(cached)
             if part is None:
                 part = self._build(key)
-                self._parts[key] = part
+                self._parts[cached] = part
                 if self._limit is not None and len(self._parts) > self._limit:
                     self._parts.popitem(last=False)
             return part
