@@ -52,9 +52,10 @@ import sys
 import traceback
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+import catalog
 from pictures import fonts
 from pictures.games import CHART, drawing
 
@@ -68,11 +69,14 @@ WARM_AFTER = 1.0  # seconds of quiet before the worker loads matplotlib
 class DrawJob:
     """A picture to draw: ``picture`` (a name of :data:`pictures.games.DRAWINGS`: a game's
     name, or ``"chart"``) drawn from ``args``. Equal jobs draw equal pictures (the table
-    message caches by it), so ``args`` hold what the picture shows."""
+    message caches by it), so ``args`` hold what the picture shows. Its words are drawn in
+    ``language``: by default the language spoken where the job is made
+    (:func:`catalog.current`), so a table's picture is in the table's language."""
 
     picture: str
     args: tuple[Any, ...] = ()
     chart: bool = False  # a matplotlib chart: drawn with the garbage collector paused
+    language: str = field(default_factory=catalog.current)
 
     def resolve(self) -> Callable[..., bytes]:
         """The drawing function (:exc:`~pictures.games.UnknownPicture` for a name that is
@@ -345,7 +349,8 @@ class Painter:
 def draw_job(job: Job) -> bytes:
     """Draw any job: a game's picture, or a chart (matplotlib imported on the first)."""
     job = as_job(job)
-    return job.resolve()(*job.args)
+    with catalog.speaking(job.language):
+        return job.resolve()(*job.args)
 
 
 def warm_up() -> None:
