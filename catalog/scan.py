@@ -44,8 +44,24 @@ OPERATORS = (
 )
 
 # Literals that read as words but are not (a font's family name, a notation example that
-# stays in every language…): (path, the literal). Keep it short, and say why.
-ALLOWED: frozenset[tuple[str, str]] = frozenset()
+# stays in every language…): ``catalog/allowed.txt``, one per line, ``path<TAB>literal<TAB>
+# why`` (the literal as Python escapes it, without quotes). Keep it short, and say why.
+ALLOWED_FILE = Path(__file__).with_name("allowed.txt")
+
+
+def _allowed() -> frozenset[tuple[str, str]]:
+    if not ALLOWED_FILE.exists():
+        return frozenset()
+    found = set()
+    for line in ALLOWED_FILE.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        path, literal, *_ = line.split("\t")
+        found.add((path, literal.encode("latin-1", "backslashreplace").decode("unicode_escape")))
+    return frozenset(found)
+
+
+ALLOWED = _allowed()
 
 WORDS = re.compile(r"[A-Za-z]{2,}[,.!?:;']?\s+[A-Za-z(\"'*`]")
 SHOWN_AS = {"label", "placeholder", "title", "content", "description", "text", "name", "alt"}
