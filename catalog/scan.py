@@ -196,13 +196,18 @@ def modules(paths: list[str] | None = None) -> Iterator[Path]:
             yield file
 
 
+def scan_source(source: str, path: str = "<source>") -> list[Found]:
+    """Every literal that looks like words outside the catalog in one module's source."""
+    scanner = _Scanner(path)
+    scanner.visit(ast.parse(source))
+    return scanner.found
+
+
 def scan(paths: list[str] | None = None) -> list[Found]:
     """Every literal that looks like words outside the catalog, in ``paths``' modules."""
     found: list[Found] = []
     for file in modules(paths):
-        scanner = _Scanner(file.relative_to(ROOT).as_posix())
-        scanner.visit(ast.parse(file.read_text(encoding="utf-8")))
-        found += scanner.found
+        found += scan_source(file.read_text(encoding="utf-8"), file.relative_to(ROOT).as_posix())
     return found
 
 
