@@ -78,6 +78,14 @@ QUIET_CALLS = {
     "speaking",  # the catalog itself: keys
     "getLogger",
     "warn",
+    # slash commands' own metadata: English is Discord's source text, and the command tree's
+    # translator (bot.translator) says it in the user's language from commands.po
+    "command",
+    "describe",
+    "choices",
+    "Group",
+    "Choice",
+    "rename",
 }
 PROGRAMMER_ERRORS = {
     "TypeError",
