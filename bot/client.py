@@ -29,6 +29,7 @@ from bot.sharding import BotShards
 from bot.startup import OUTBOX_KEPT
 from bot.story import STORY_ITEMS
 from bot.tables import Tables
+from bot.translator import CommandTranslator
 from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
 from host.cluster import Cluster, ClusterConfig, Sleep, node_id, shard_ranges
 from persistence import DatabaseRefused, Store
@@ -217,6 +218,7 @@ class StackBot(commands.Bot):
         self.store = store
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CommandTranslator())  # before any sync
         if self.sync_only:
             await self._load_commands()
             return

@@ -366,9 +366,10 @@ class InfoCog(commands.Cog):
 
     @houserules.command(name="set", description="Change one house rule of a game, or a timer")
     @app_commands.describe(
-        key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme",
+        key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme, "
+        "language",
         value="Its new value: a number, on/off, extra_round/shared, a duration (30m, 2h), "
-        "or dark/light",
+        "dark/light, or ja/en",
         game="Which game's rule (default: this channel's, or Stack)",
         here="Only for this channel (overrides the server's value here), for any rule",
     )
