@@ -80,17 +80,17 @@ async def test_a_server_chooses_its_language_with_houserules(
     world: World, locales: dict[int, str]
 ) -> None:
     done = await said(world, world.admin, "houserules set", key="language", value="ja")
-    assert done.startswith("`language` is now ja (日本語) on this server:")
+    assert done.startswith("`language` is now `ja` (日本語) on this server:")
     assert DISCORD.language(world.guild.id) == "ja"
     store = world.bot.tables.store
     assert (await store.guild_settings(world.guild.id)).language == "ja"
     shown = await said(world, world.admin, "houserules show")
-    assert "\n`language` = ja (日本語) (server: the tables' messages)" in shown
+    assert "\n`language` = `ja` (日本語) (server: the tables' messages)" in shown
     # the admin's own answers stay in their client's language; a Japanese admin reads
     # Japanese whatever the server's language
     locales[world.admin.id] = "ja"
     back = await said(world, world.admin, "houserules set", key="language", value="English")
-    assert back.startswith("このサーバーの `language` を en（English）にしました。")
+    assert back.startswith("このサーバーの `language` を `en`（English）にしました。")
     assert DISCORD.language(world.guild.id) == "en"
     assert await store.guild_languages() == {world.guild.id: "en"}
 
@@ -100,12 +100,12 @@ async def test_a_language_the_bot_does_not_speak_is_refused_and_changes_nothing(
 ) -> None:
     before = DISCORD.language(world.guild.id)
     refused = await said(world, world.admin, "houserules set", key="language", value="klingon")
-    assert refused == "`language` is en (English) or ja (日本語), not 'klingon'."
+    assert refused == "`language` is `en` (English) or `ja` (日本語), not 'klingon'."
     locales[world.admin.id] = "ja"
     refused = await said(world, world.admin, "houserules set", key="language", value="fr")
     assert (
         refused
-        == "`language` に 'fr' は使えません。en（English）またはja（日本語）から選んでください。"
+        == "`language` に 'fr' は使えません。`en`（English）または`ja`（日本語）から選んでください。"
     )
     here = await said(world, world.admin, "houserules set", key="language", value="ja", here=True)
     assert "`here`" in here
