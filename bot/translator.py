@@ -84,16 +84,13 @@ class CommandTranslator(app_commands.Translator):
         where, data = context.location, context.data
         if where in (Where.command_description, Where.group_description):
             return command_key(data)
-        if where is Where.parameter_description:
+        if where is Where.parameter_description and isinstance(data, app_commands.Parameter):
             for choice in data.choices:
-                self._choices[id(choice)] = (
-                    choice,
-                    choice_key(data.command, data.name, choice.value),
-                )
+                key = choice_key(data.command, data.name, choice.value)
+                self._choices[id(choice)] = (choice, key)
             return option_key(data.command, data.name)
         if where is Where.choice_name:
             noted = self._choices.get(id(data))
             if noted is not None and noted[0] is data:
                 return noted[1]
-            return None
         return None
