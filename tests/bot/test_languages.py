@@ -326,3 +326,17 @@ async def test_concurrent_users_each_read_their_own_language_in_a_modal(
 
     heard_apart(await at_once(world, alice, bob), world)
     assert [r.response.content for r in results] == ["日本語", "English"]
+
+
+async def test_houserules_show_tells_a_language_not_chosen_comes_from_the_servers_locale(
+    world: World, locales: dict[int, str]
+) -> None:
+    shown = await said(world, world.admin, "houserules show")
+    assert shown.endswith(
+        "\n`language` = `en` (English) (server: the tables' messages; from the server's locale)"
+    )
+    locales[world.admin.id] = "ja"
+    shown = await said(world, world.admin, "houserules show")
+    assert shown.endswith(
+        "`language` = `en`（English）（サーバー: テーブルのメッセージの言語。サーバーの地域設定から）"
+    )
