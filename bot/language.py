@@ -27,6 +27,7 @@ own task is left as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 import discord
@@ -34,7 +35,13 @@ import discord
 import catalog
 from bot.front import DISCORD, DiscordFront
 
-__all__ = ["ServerLanguages", "chosen_language", "server_language", "speak_to_each_user"]
+__all__ = [
+    "ServerLanguages",
+    "chosen_language",
+    "server_language",
+    "speak_to_each_user",
+    "to_the_server",
+]
 
 Parser = Callable[[Any], None]
 
@@ -56,6 +63,13 @@ def chosen_language(typed: str) -> str | None:
             return code
     head = text.lower().replace("_", "-").split("-")[0]
     return head if head in catalog.LANGUAGES and head != "" else None
+
+
+def to_the_server(guild_id: int | None) -> AbstractContextManager[str]:
+    """Speak the server's language in the code inside: for a public message an interaction
+    sends itself (its ambient language is its user's), e.g. a lobby opened as the answer
+    to ``/table new``. What the host tells a table is in it already."""
+    return catalog.speaking(DISCORD.language(guild_id))
 
 
 class ServerLanguages:

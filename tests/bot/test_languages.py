@@ -16,7 +16,7 @@ from discord import app_commands
 
 import catalog
 from bot.front import DISCORD
-from bot.language import ServerLanguages, chosen_language, server_language
+from bot.language import ServerLanguages, chosen_language, server_language, to_the_server
 from tests.bot.conftest import World, make_bot
 from tests.bot.speakers import client_locales, forget_languages
 
@@ -74,6 +74,17 @@ def test_a_chosen_language_is_kept_over_the_servers_locale() -> None:
     languages.forget(1)
     assert front.language(1) == "en" and 1 not in languages.chosen
     assert front.language(None) == "en"
+
+
+def test_a_public_message_is_said_in_the_servers_language_whoever_asked() -> None:
+    DISCORD.languages[7] = "ja"
+    with catalog.speaking("en"):  # an English user's interaction
+        with to_the_server(7):
+            assert catalog.t("language.name") == "日本語"
+        with to_the_server(8):  # a server the bot knows nothing of: English
+            assert catalog.t("language.name") == "English"
+        with to_the_server(None):  # not in a server
+            assert catalog.current() == "en"
 
 
 async def test_a_server_chooses_its_language_with_houserules(
