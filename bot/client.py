@@ -1,7 +1,9 @@
 """The bot: thin cogs loaded in ``setup_hook`` (the host's, then each hosted game's own),
 persistent buttons registered at start-up (the host's, the story's and each game's), and
 the one place where a slash command's refusal or failure is answered
-(:meth:`StackBot.on_tree_error`).
+(:meth:`StackBot.on_tree_error`). Every interaction runs in its user's language, and each
+server's language is kept (:mod:`bot.language`); the slash commands' descriptions are
+translated as they are synced (:mod:`bot.translator`).
 
 :class:`StackBot` is one process serving every table. :class:`ShardedStackBot` is one
 process of several (``stackbot run --shards 0-3 --shard-count 8``): discord.py's
@@ -21,14 +23,18 @@ from discord import app_commands
 from discord.app_commands import AppCommand
 from discord.ext import commands
 
+import catalog
 from bot import games
 from bot.config import Settings
+from bot.front import DISCORD
 from bot.health import Health
+from bot.language import ServerLanguages, speak_to_each_user
 from bot.metrics import handled, received
 from bot.sharding import BotShards
 from bot.startup import OUTBOX_KEPT
 from bot.story import STORY_ITEMS
 from bot.tables import Tables
+from bot.translator import CommandTranslator
 from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
 from host.cluster import Cluster, ClusterConfig, Sleep, node_id, shard_ranges
 from persistence import DatabaseRefused, Store
@@ -156,6 +162,9 @@ class StackBot(commands.Bot):
         self.shards_host: BotShards | None = None
         self.health = Health(self, settings.health_port, settings.health_host)
         self.serving = False  # the tables are loaded (start-up is over)
+        # each server's language, and each interaction run in its user's (bot.language)
+        self.languages = ServerLanguages(DISCORD)
+        speak_to_each_user(self._connection, self.languages)
 
     async def _join_cluster(self, config: ClusterConfig) -> None:
         """Take part in the cluster: its home shards adopted (their tables loaded) before
@@ -217,11 +226,13 @@ class StackBot(commands.Bot):
         self.store = store
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CommandTranslator())  # before any sync
         if self.sync_only:
             await self._load_commands()
             return
         await self.open_database()  # done already by start(); not by a test's login
         assert self.store is not None
+        self.languages.load(await self.store.guild_languages())  # before any table speaks
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():
@@ -266,7 +277,7 @@ class StackBot(commands.Bot):
         original = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure):
             with contextlib.suppress(discord.HTTPException):
-                text = "You can't use that command here."
+                text = catalog.t("setup.refusal.not_here")
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
                 else:
@@ -276,6 +287,18 @@ class StackBot(commands.Bot):
         name = interaction.command.qualified_name if interaction.command else "?"
         outcome = await answer_error(interaction, original, f"command /{name}")
         handled(interaction.extras, "command", outcome)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        self.languages.seen_guild(guild)  # a server held, as the gateway shows it
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.languages.seen_guild(guild)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        self.languages.seen_guild(after)  # its preferred locale may have changed
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.languages.forget(guild.id)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         if event_name == "interaction":  # as it is read: timed from here (bot.metrics)

@@ -350,7 +350,7 @@ class PlayerRating:
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A guild's house rules of one game (and a channel's override, if asked for), turn
-    timer, expiry times and theme.
+    timer, expiry times, theme and language.
 
     ``rules`` and ``channel_rules`` are instances of the game's settings model
     (:attr:`engine.game.Game.settings`; Stack's ``HouseRules``). ``turn_seconds`` is the
@@ -368,6 +368,7 @@ class GuildSettings:
     idle_timeout: int = 86400  # seconds a game may go without a human move
     theme: str = "dark"  # the pictures' theme: "dark" or "light" (THEMES)
     game: str = DEFAULT_GAME
+    language: str | None = None  # the server's chosen language (a catalog code); None: not chosen
 
     @property
     def effective(self) -> Any:

@@ -35,7 +35,8 @@ STATUSES = ("lobby", "playing", "finished", "abandoned")
 GAME_NAME = String(32)  # a game's registry name (engine.games): "stack", "stackup"
 SERVER_WIDE = 0  # house_rules.channel_id of a server's own rules (no channel id is 0)
 
-# Per server: what is not a game's rules (the turn timer, expiry times, the pictures' theme).
+# Per server: what is not a game's rules (the turn timer, expiry times, the pictures' theme,
+# the language of its public messages).
 guild_settings = Table(
     "guild_settings",
     metadata,
@@ -47,6 +48,8 @@ guild_settings = Table(
     Column("idle_timeout", Integer, nullable=False, server_default=text("86400")),
     # the theme of the pictures drawn for the server
     Column("theme", String(8), nullable=False, server_default=text("'dark'")),
+    # the language the server chose (a catalog code); NULL: not chosen (its locale's)
+    Column("language", String(16), nullable=True),
     CheckConstraint("turn_seconds >= 0", name="ck_guild_turn_seconds"),
     CheckConstraint("theme IN ('dark', 'light')", name="ck_guild_theme"),
 )

@@ -1,14 +1,16 @@
-"""House rules (per game), turn timers, expiry times and the theme: reading them (through a
+"""House rules (per game), turn timers, expiry times, the theme and the language: reading them (through a
 cache, since they are read on every turn), validating them, and writing them (as
 move-writer operations).
 
 A game's house rules are its settings model (:attr:`engine.game.Game.settings`) stored as
 JSON for a server, or for one channel of it, in ``house_rules``; the turn timer, expiry
-times and theme are the server's (the timer may be a channel's), whatever the game.
+times, theme and language are the server's (the timer may be a channel's), whatever the
+game.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +30,7 @@ MAX_TURN_SECONDS = 3600
 LOBBY_TIMEOUT = (60, 7 * 86400)  # seconds: one minute to a week
 IDLE_TIMEOUT = (3600, 30 * 86400)  # seconds: one hour to thirty days
 CACHE_LIMIT = 10_000  # (guild, channel, game) keys kept
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")  # "ja", "en", "pt-br"
 
 CacheKey = tuple[int, int | None, str]
 
@@ -116,6 +119,7 @@ async def read_many_settings(
                 "lobby_timeout": row.lobby_timeout,
                 "idle_timeout": row.idle_timeout,
                 "theme": row.theme,
+                "language": row.language,
             }
         out[(guild_id, channel_id)] = GuildSettings(
             guild_id,
@@ -154,6 +158,27 @@ def check_turn_seconds(seconds: object) -> int:
     if type(seconds) is not int or not 0 <= seconds <= MAX_TURN_SECONDS:
         raise InvalidSettings(f"The turn timer must be 0 (off) to {MAX_TURN_SECONDS} seconds.")
     return seconds
+
+
+def check_language(language: object) -> str | None:
+    """A server's language: ``None`` (not chosen) or a lower-case language code."""
+    if language is None:
+        return None
+    if not isinstance(language, str) or LANGUAGE_CODE.match(language) is None:
+        raise InvalidSettings(
+            f"A server's language is a language code such as 'ja', not {language!r}."
+        )
+    return language
+
+
+async def read_languages(conn: AsyncConnection) -> dict[int, str]:
+    """Every server's chosen language (guild id -> code), for the servers that chose one."""
+    rows = await conn.execute(
+        select(guild_settings.c.guild_id, guild_settings.c.language).where(
+            guild_settings.c.language.is_not(None)
+        )
+    )
+    return {r.guild_id: r.language for r in rows}
 
 
 def check_timeout(seconds: object, bounds: tuple[int, int], what: str) -> int:

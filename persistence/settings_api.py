@@ -1,5 +1,5 @@
 """The store's settings: each game's house rules per server and channel, and the
-server's turn timer (or a channel's), expiry times and picture theme."""
+server's turn timer (or a channel's), expiry times, picture theme and language."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ from persistence.records import DEFAULT_GAME, THEMES, GuildSettings
 from persistence.settings import (
     IDLE_TIMEOUT,
     LOBBY_TIMEOUT,
+    check_language,
     check_timeout,
     check_turn_seconds,
     put_rules,
+    read_languages,
     read_many_settings,
     read_settings,
     reset_rules,
@@ -124,6 +126,18 @@ class SettingsAPI(StoreCore):
         if theme not in THEMES:
             raise InvalidSettings(f"The theme is one of {', '.join(THEMES)}, not {theme!r}.")
         await self._settings_write(bind(upsert_guild, guild_id, theme=theme))
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """The language of the server's public messages (a language code such as ``ja``;
+        which ones the bot speaks is the front end's to check), or ``None``: not chosen
+        (the bot then speaks the server's own locale); :class:`InvalidSettings` for what
+        is not a language code."""
+        await self._settings_write(bind(upsert_guild, guild_id, language=check_language(language)))
+
+    async def guild_languages(self) -> dict[int, str]:
+        """Every server's chosen language (the servers that chose one), read at start-up."""
+        async with self.engine.connect() as conn:
+            return await read_languages(conn)
 
     async def _settings_write(self, operation: Operation[None]) -> None:
         """A settings write, through the writer; the cache is emptied once it committed."""

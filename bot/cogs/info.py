@@ -19,10 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel, ValidationError
 
+import catalog
 from bot import games
 from bot.client import StackBot
 from bot.cogs.table import game_choices
+from bot.front import DISCORD
 from bot.games.base import DiscordGame, settings_error
+from bot.language import chosen_language
 from bot.refusal_words import Refused
 from bot.render import history_text, leaderboard_text, rating_board_text, rating_words
 from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
@@ -35,7 +38,8 @@ MIN_TURN_SECONDS = 15
 TURN_TIMER = "turn_timer"  # the server's turn timer, or a channel's (here)
 SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
 THEME = "theme"  # the server's picture theme (dark or light)
-COMMON_KEYS = (TURN_TIMER, *SERVER_KEYS, THEME)  # every game's: not kept per game
+LANGUAGE = "language"  # the language of the server's public messages (bot.language)
+COMMON_KEYS = (TURN_TIMER, *SERVER_KEYS, THEME, LANGUAGE)  # every game's: not kept per game
 COMMON_KEY_WORDS = {
     TURN_TIMER: "seconds per turn, or off (every game)",
     "lobby_timeout": "how long an idle lobby stays open (every game, server)",
@@ -59,6 +63,8 @@ def rule_keys(played: DiscordGame) -> tuple[str, ...]:
 
 def key_words(played: DiscordGame, key: str) -> str:
     """What a key is, for the autocomplete list: the settings field's description."""
+    if key == LANGUAGE:
+        return catalog.t("setup.language.key")
     if key in COMMON_KEY_WORDS:
         return COMMON_KEY_WORDS[key]
     field = played.game.settings.model_fields.get(key)
@@ -135,6 +141,19 @@ def shown_value(value: object) -> str:
 def listed_value(value: object) -> str:
     """A value as the games' ``settings_text`` lists it (``true``/``false``, numbers, words)."""
     return escape_name(str(value).lower() if isinstance(value, bool) else str(value))
+
+
+def language_words(language: str) -> str:
+    """``ja`` (日本語): a language's code and its name in its own words."""
+    return catalog.t("setup.language.named", code=language, name=catalog.NAMES[language])
+
+
+def language_line(chosen: str | None, interaction: discord.Interaction) -> str:
+    """``/houserules show``'s line of the server's language: chosen, or its locale's."""
+    spoken = DISCORD.language(interaction.guild_id)
+    if chosen is None:
+        return catalog.t("setup.language.shown_locale", language=language_words(spoken))
+    return catalog.t("setup.language.shown", language=language_words(chosen))
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -353,6 +372,7 @@ class InfoCog(commands.Cog):
             f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
             f"\n`{THEME}` = {settings.theme} (server: the pictures' theme)"
         )
+        text += "\n" + language_line(settings.language, interaction)
         await reply(interaction, text)
 
     @staticmethod
@@ -366,9 +386,10 @@ class InfoCog(commands.Cog):
 
     @houserules.command(name="set", description="Change one house rule of a game, or a timer")
     @app_commands.describe(
-        key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme",
+        key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme, "
+        "language",
         value="Its new value: a number, on/off, extra_round/shared, a duration (30m, 2h), "
-        "or dark/light",
+        "dark/light, or ja/en",
         game="Which game's rule (default: this channel's, or Stack)",
         here="Only for this channel (overrides the server's value here), for any rule",
     )
@@ -390,6 +411,9 @@ class InfoCog(commands.Cog):
             return
         if name == THEME:
             await self._set_theme(interaction, value, here)
+            return
+        if name == LANGUAGE:
+            await self._set_language(interaction, value, here)
             return
         try:
             parsed = parse_value(name, value, played.game.settings)
@@ -499,6 +523,26 @@ class InfoCog(commands.Cog):
             f"`{THEME}` is now {theme} on this server: the pictures and charts drawn from now "
             "on use it.",
         )
+
+    async def _set_language(self, interaction: discord.Interaction, value: str, here: bool) -> None:
+        """The language of the server's public messages: one the bot speaks."""
+        if here:
+            await reply(interaction, catalog.t("setup.language.here"))
+            return
+        language = chosen_language(value)
+        if language is None:
+            spoken = catalog.join([language_words(c) for c in catalog.LANGUAGES], "or")
+            await reply(
+                interaction,
+                catalog.t("setup.language.unknown", value=echo(value), languages=spoken),
+            )
+            return
+        guild_id = interaction.guild_id or 0
+        await self.store.set_language(guild_id, language)
+        self.bot.languages.choose(
+            guild_id, language, getattr(interaction.guild, "preferred_locale", None)
+        )
+        await reply(interaction, catalog.t("setup.language.set", language=language_words(language)))
 
     @houserules.command(name="reset", description="A game's house rules back to the defaults")
     @app_commands.describe(

@@ -115,7 +115,7 @@ async def test_a_stack_up_house_rule_is_set_shown_and_opens_the_next_table(
 async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
     world: World,
 ) -> None:
-    common = "every game's: `turn_timer`, `lobby_timeout`, `idle_timeout`, `theme`."
+    common = "every game's: `turn_timer`, `lobby_timeout`, `idle_timeout`, `theme`, `language`."
     other_game = await said(
         world, "houserules set", game="stackup", key="target_score", value="100"
     )
