@@ -61,9 +61,13 @@ def rule_keys(played: DiscordGame) -> tuple[str, ...]:
 
 
 def key_words(played: DiscordGame, key: str) -> str:
-    """What a key is, for the autocomplete list: the settings field's description."""
+    """What a key is, for the autocomplete list: the settings field's description (in
+    the catalog as ``info.field.<game>.<key>``; a field not there yet: its English)."""
     if key in COMMON_KEY_WORDS:
         return catalog.t(COMMON_KEY_WORDS[key])
+    words = f"info.field.{played.name}.{key}"
+    if catalog.catalog(catalog.DEFAULT).text(words) is not None:
+        return catalog.t(words)
     field = played.game.settings.model_fields.get(key)
     return (field.description if field is not None else None) or played.title
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,16 +16,18 @@ import pytest
 import simcord.interactions
 
 import catalog
-from bot.cogs.info import duration_words, long_duration
+from bot import games
+from bot.cogs.info import duration_words, key_words, long_duration
 from bot.sheets import score_sheet_text, sheet_lines, summary_line
 from bot.story import GONE, StoryRefusal
 from bot.text import display_width
 from persistence.records import GameSummary, ScoreSheet
 from tests.bot.conftest import World
+from tests.bot.test_ratings_discord import games_played
 
 
-@pytest.fixture
-def japanese(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+@contextmanager
+def ja_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every client is a ``ja`` client (simcord's interactions say ``en-US``), and the
     test speaks Japanese around them (the language the bot sets from the locale)."""
     build = simcord.interactions.base_payload
@@ -34,8 +37,14 @@ def japanese(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         payload["locale"] = "ja"
         return record, payload
 
-    monkeypatch.setattr(simcord.interactions, "base_payload", ja_payload)
-    with catalog.speaking("ja"):
+    with monkeypatch.context() as patched, catalog.speaking("ja"):
+        patched.setattr(simcord.interactions, "base_payload", ja_payload)
+        yield
+
+
+@pytest.fixture
+def japanese(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with ja_clients(monkeypatch):
         yield
 
 
@@ -104,6 +113,18 @@ async def test_an_option_of_another_game_is_refused_in_japanese(
     assert text.startswith("`target` は Stack のオプションです。")
     assert "で使えるオプションは `turn_limit` です。" in text
     assert no_english_sentence(text), text
+
+
+async def test_stats_answer_a_japanese_client_in_japanese(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await games_played(world, 2)
+    with ja_clients(monkeypatch):
+        shown = (await world.alice.slash(world.channel, "stats")).response
+    assert "\nレーティング：**" in shown.content and "（レーティング対象2戦）" in shown.content
+    assert [a.filename for a in shown.attachments] == ["stats.png", "rating.png"]
+    alt = shown.attachments[1].description
+    assert alt.startswith("alice さんの直近2回のレーティング対象ゲームごとの"), alt
 
 
 def test_the_same_answers_stay_in_english_for_everyone_else() -> None:
@@ -190,3 +211,14 @@ def test_a_score_sheet_reads_in_japanese() -> None:
     assert text.startswith("**スコア表**\n```")
     assert text.endswith("勝者：先手。")
     assert "合計" in text and "Total" not in text
+
+
+def test_every_games_house_rules_are_described_in_the_catalog_as_in_their_settings() -> None:
+    """``/houserules set``'s autocomplete says what each key is: in English the settings
+    field's own description, word for word; in Japanese, from the catalog."""
+    for played in games.all_games():
+        for key, field in played.game.settings.model_fields.items():
+            assert key_words(played, key) == field.description, (played.name, key)
+            with catalog.speaking("ja"):
+                words = key_words(played, key)
+            assert words != field.description, (played.name, key)
