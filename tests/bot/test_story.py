@@ -211,7 +211,9 @@ async def test_refused_clicks_answer_privately_and_change_nothing(world: World) 
     there: Any = world.bot.get_channel(other.create_text_channel("elsewhere").id)
     mallory = other.add_member(world.env.create_user("mallory"))
     brought = round_view(live.id, 1)
-    assert await click(mallory, there, brought, label="Full scoring") == catalog.t(bot.story.ELSEWHERE)
+    assert await click(mallory, there, brought, label="Full scoring") == catalog.t(
+        bot.story.ELSEWHERE
+    )
     game = bot.story.history_view([await _summary(world, live.id)])
     assert await click(mallory, there, game, custom_id=f"story:game:{live.id}") == (
         catalog.t(bot.story.ELSEWHERE)
