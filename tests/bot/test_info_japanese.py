@@ -94,6 +94,16 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
         assert no_english_sentence(text), text
 
 
+async def test_a_member_without_manage_server_is_refused_in_japanese(
+    world: World, japanese: None
+) -> None:
+    commands = await world.bot.tree.fetch_commands()
+    houserules = next(c for c in commands if c.name == "houserules")
+    world.guild.set_command_permissions(houserules, {world.bob: True})
+    refused = await said(world.bob, world, "houserules set", key="target_score", value="5")
+    assert refused == "ハウスルールを変更できるのは **サーバー管理** 権限を持つメンバーだけです。"
+
+
 async def test_rules_and_scores_answer_a_japanese_client_in_japanese(
     world: World, japanese: None
 ) -> None:
