@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.text import code_name, display_width, escape_name, fit_message, plural
+import catalog
+from bot.text import code_name, display_width, escape_name, fit_message
 from engine.stack.render import short_name
 from persistence.records import GameSummary, ScoreSheet
 
@@ -33,45 +34,58 @@ def sheet_lines(
     names: Sequence[str], rounds: Sequence[Sequence[int]], totals: Sequence[int]
 ) -> list[str]:
     """A score sheet as a code block: a row per player, a column for each of the last
-    :data:`SHEET_ROUNDS` rounds (a line says which rounds are left out), totals."""
+    :data:`SHEET_ROUNDS` rounds (a line says which rounds are left out), totals. The
+    columns line up by display width (a Japanese character takes two columns)."""
     shown = list(rounds[-SHEET_ROUNDS:])
     skipped = len(rounds) - len(shown)
     shorts = [short_name(" ".join(n.split())) for n in names]
     width = max(display_width(s) for s in shorts)
-    labels = " ".join(f"{'R' + str(skipped + i + 1):>4}" for i in range(len(shown)))
-    rows = [f"{'':{width}} {labels} {'Total':>6}".rstrip()]
+    labels = " ".join(
+        catalog.rjust(catalog.t("info.sheet.round", number=skipped + i + 1), 4)
+        for i in range(len(shown))
+    )
+    total = catalog.rjust(catalog.t("info.sheet.total"), 6)
+    rows = [f"{'':{width}} {labels} {total}".rstrip()]
     for seat, short in enumerate(shorts):
         cells = " ".join(f"{r[seat]:>4}" for r in shown)
         label = code_name(short) + " " * (width - display_width(short))
         rows.append(f"{label} {cells} {totals[seat]:>6}")
     lines = ["```", *rows, "```"]
-    if skipped:
-        left_out = "Round 1 is" if skipped == 1 else f"Rounds 1–{skipped} are"
-        lines.insert(0, f"-# {left_out} left out (shortened); the totals count every round.")
+    if skipped == 1:
+        lines.insert(0, catalog.t("info.sheet.left_out.first"))
+    elif skipped:
+        lines.insert(0, catalog.t("info.sheet.left_out.rounds", last=skipped))
     return lines
 
 
 def leader_line(totals: Sequence[int], target: int) -> str:
     """``Leader at 120/200 (60%)``; only for a game with a target (``target`` > 0)."""
     best = max(totals) if totals else 0
-    return f"Leader at {best}/{target} ({min(100, max(0, best * 100 // target))}%)"
+    percent = min(100, max(0, best * 100 // target))
+    return catalog.t("info.sheet.leader", best=best, target=target, percent=percent)
 
 
 def score_sheet_text(sheet: ScoreSheet) -> str:
     """A stored game's score sheet (``/scores``)."""
     if sheet.winners:
-        tail = [f"Won by {' & '.join(short_escaped(n) for n in sheet.winners)}."]
+        winners = " & ".join(short_escaped(n) for n in sheet.winners)
+        tail = [catalog.t("info.sheet.won", winners=winners)]
     elif sheet.winners is not None:  # finished with no winner
-        tail = ["A draw."]
+        tail = [catalog.t("info.sheet.draw")]
     elif sheet.target_score > 0:
-        tail = [leader_line(sheet.totals, sheet.target_score) + "."]
+        leader = leader_line(sheet.totals, sheet.target_score)
+        tail = [catalog.t("info.sheet.leader_line", leader=leader)]
     else:  # a game without a target has no leader to measure against it
         tail = []
-    lines = ["**Score sheet**", *sheet_lines(sheet.names, sheet.rounds, sheet.totals), *tail]
+    title = catalog.t("info.sheet.title")
+    lines = [title, *sheet_lines(sheet.names, sheet.rounds, sheet.totals), *tail]
     return fit_message("\n".join(lines))
 
 
-DRAWN_BY = {"repetition": "by threefold repetition", "turn_limit": "at the turn limit"}
+DRAWN_BY = {  # how a game ended drawn: catalog keys (info.po)
+    "repetition": "info.history.by_repetition",
+    "turn_limit": "info.history.by_turn_limit",
+}
 
 
 def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
@@ -80,16 +94,29 @@ def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str
     winner; then ``figure`` (what the final figures count: ``cards left``) per player,
     and the rounds only for a game played in rounds."""
     when = g.finished_at.strftime("%Y-%m-%d")
-    rounds = f" · {plural(g.rounds_played, 'round')}" if g.rounds_played else ""
-    scores = ", ".join(
+    rounds = f" · {catalog.n('info.history.rounds', g.rounds_played)}" if g.rounds_played else ""
+    scores = catalog.t("list.comma").join(
         f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
     )
     if not g.winners:
-        drawn = how or DRAWN_BY.get(g.ended_by, "")
-        result = "🤝 draw" + (f" {drawn}" if drawn else "")
+        drawn = how or (catalog.t(DRAWN_BY[g.ended_by]) if g.ended_by in DRAWN_BY else "")
+        if drawn:
+            result = catalog.t("info.history.draw_how", how=drawn)
+        else:
+            result = catalog.t("info.history.draw")
     else:
         winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
         if not how and g.ended_by == "resignation":
-            how = "by resignation"
-        result = f"🏆 {winners}" + (f" ({how})" if how else "")
-    return f"**{number}.** {when}{rounds} · {result} · {figure}: {scores}"
+            how = catalog.t("info.history.by_resignation")
+        result = (
+            catalog.t("info.history.won_how", winners=winners, how=how) if how else f"🏆 {winners}"
+        )
+    return catalog.t(
+        "info.history.line",
+        number=number,
+        date=when,
+        rounds=rounds,
+        result=result,
+        figure=figure,
+        scores=scores,
+    )

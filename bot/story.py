@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+import catalog
 from bot.hosting import Host
 from bot.refusal_words import Refused
 from bot.text import EMBED_FIELD, cut, plain_name
@@ -37,13 +38,22 @@ log = logging.getLogger(__name__)
 
 MAX_GAME_BUTTONS = 25  # Discord: 5 rows of 5 buttons
 LABEL_LIMIT = 80  # Discord: a button's label
-GONE = "That game is no longer stored, so there is nothing to show."
-ELSEWHERE = "That button belongs to a game on another server."
-NOT_STARTED = "That game never started, so it has no scores."
+# why a click cannot be answered: catalog keys (info.po), said by StoryRefusal
+GONE = "info.story.gone"
+ELSEWHERE = "info.story.elsewhere"
+NOT_STARTED = "info.story.not_started"
 
 
 class StoryRefusal(Refused):
-    """A click that cannot be answered as asked; the message says why. Nothing changed."""
+    """A click that cannot be answered as asked; the message says why. Nothing changed.
+
+    Given a catalog key (:data:`GONE`…, with its facts), it says that message in the
+    language spoken where it is raised (the asking user's); given words, those words."""
+
+    def __init__(self, words: str, /, **facts: object) -> None:
+        if facts or catalog.catalog(catalog.DEFAULT).text(words) is not None:
+            words = catalog.t(words, **facts)
+        super().__init__(words)
 
 
 # ---------------------------------------------------------------------------- buttons
@@ -79,7 +89,7 @@ def game_label(number: int, game: GameSummary) -> str:
     winner), at most 80 characters."""
     when = game.finished_at.strftime("%Y-%m-%d")
     if not game.winners:
-        return cut(f"{number}. {when} · 🤝 draw", LABEL_LIMIT)
+        return cut(f"{number}. {when} · {catalog.t('info.history.draw')}", LABEL_LIMIT)
     winners = " & ".join(plain_name(cut(n, 24)) for n in game.winners)
     return cut(f"{number}. {when} · 🏆 {winners}", LABEL_LIMIT)
 
@@ -127,10 +137,7 @@ async def answer_game(interaction: discord.Interaction, table_id: int) -> None:
     info = await table_of(tables.store, table_id, interaction.guild_id)
     game = tables.service.front.game(info.game)
     if game.hidden_information and info.is_active:
-        raise StoryRefusal(
-            f"That {game.title} game is still running: its record holds the cards nobody may "
-            "see yet, so it is given once the game is over."
-        )
+        raise StoryRefusal("info.story.running", game=game.title)
     text, files = await tables.in_time(interaction, _game_answer(tables, info))
     await private_answer(interaction, [text], files)
 
@@ -153,8 +160,8 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
     files.append(discord.File(io.BytesIO(data), filename=f"{game.name}-table-{info.id}.json"))
     text = (
         game.score_text(sheet)
-        + f"\n-# The game record (`{game.game.record_format}`) is attached; check it with "
-        "`python -m engine.record check`."
+        + "\n"
+        + catalog.t("info.story.record", format=game.game.record_format)
     )
     return text, files
 
@@ -183,11 +190,11 @@ async def rating_chart_file(
     except Exception:
         log.exception("the rating chart of %s could not be drawn", rating.rating.user_id)
         return None
-    shown = ", ".join(f"{mu - 3 * sigma:.1f}" for mu, sigma in rating.recent)
-    text = f"Line chart of {plain_name(cut(name, 32))}'s rating after each of their last "
-    description = cut(
-        text + f"{len(rating.recent)} rated games, oldest first: {shown}.", EMBED_FIELD
+    shown = catalog.t("list.comma").join(f"{mu - 3 * sigma:.1f}" for mu, sigma in rating.recent)
+    words = catalog.n(
+        "info.story.rating_alt", len(rating.recent), name=plain_name(cut(name, 32)), ratings=shown
     )
+    description = cut(words, EMBED_FIELD)
     return discord.File(io.BytesIO(png), filename="rating.png", description=description)
 
 

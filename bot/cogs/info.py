@@ -29,10 +29,11 @@ from bot.language import chosen_language
 from bot.refusal_words import Refused
 from bot.render import history_text, leaderboard_text, rating_board_text, rating_words
 from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
-from bot.text import cut, echo, escape_name, fit_message, plural
+from bot.text import cut, echo, escape_name, fit_message
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
 from persistence.ratings import RATED_AFTER
 from persistence.records import THEMES
+from persistence.settings import IDLE_TIMEOUT, LOBBY_TIMEOUT, MAX_TURN_SECONDS
 
 MIN_TURN_SECONDS = 15
 TURN_TIMER = "turn_timer"  # the server's turn timer, or a channel's (here)
@@ -40,12 +41,14 @@ SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server 
 THEME = "theme"  # the server's picture theme (dark or light)
 LANGUAGE = "language"  # the language of the server's public messages (bot.language)
 COMMON_KEYS = (TURN_TIMER, *SERVER_KEYS, THEME, LANGUAGE)  # every game's: not kept per game
-COMMON_KEY_WORDS = {
-    TURN_TIMER: "seconds per turn, or off (every game)",
-    "lobby_timeout": "how long an idle lobby stays open (every game, server)",
-    "idle_timeout": "how long a game may go without a human move (every game, server)",
-    THEME: "the pictures' theme: dark or light (every game, server)",
+COMMON_KEY_WORDS = {  # what each is, for the autocomplete list: catalog keys (info.po)
+    TURN_TIMER: "info.houserule.turn_timer",
+    "lobby_timeout": "info.houserule.lobby_timeout",
+    "idle_timeout": "info.houserule.idle_timeout",
+    THEME: "info.houserule.theme",
+    LANGUAGE: "setup.language.key",
 }
+EXPIRY_BOUNDS = {"lobby_timeout": LOBBY_TIMEOUT, "idle_timeout": IDLE_TIMEOUT}  # seconds
 MAX_AUTOCOMPLETE = 25  # Discord's limit of choices offered
 DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -62,11 +65,13 @@ def rule_keys(played: DiscordGame) -> tuple[str, ...]:
 
 
 def key_words(played: DiscordGame, key: str) -> str:
-    """What a key is, for the autocomplete list: the settings field's description."""
-    if key == LANGUAGE:
-        return catalog.t("setup.language.key")
+    """What a key is, for the autocomplete list: the settings field's description (in
+    the catalog as ``info.field.<game>.<key>``; a field not there yet: its English)."""
     if key in COMMON_KEY_WORDS:
-        return COMMON_KEY_WORDS[key]
+        return catalog.t(COMMON_KEY_WORDS[key])
+    words = f"info.field.{played.name}.{key}"
+    if catalog.catalog(catalog.DEFAULT).text(words) is not None:
+        return catalog.t(words)
     field = played.game.settings.model_fields.get(key)
     return (field.description if field is not None else None) or played.title
 
@@ -75,32 +80,47 @@ def unknown_key(played: DiscordGame, key: str) -> str:
     """The refusal of a key the game has not: which game has it, if one does, and the
     keys this game takes."""
     owners = [g.title for g in games.all_games() if g is not played and key in game_keys(g)]
-    own = ", ".join(f"`{k}`" for k in game_keys(played)) or "none"
-    common = ", ".join(f"`{k}`" for k in COMMON_KEYS)
+    comma = catalog.t("list.comma")
+    own = comma.join(f"`{k}`" for k in game_keys(played)) or catalog.t("info.houserule.none")
+    common = comma.join(f"`{k}`" for k in COMMON_KEYS)
     title = escape_name(played.title)
     if owners:
-        head = (
-            f"`{key}` is a house rule of {' and '.join(escape_name(o) for o in owners)}, "
-            f"not of {title} (choose it with `game:`)."
-        )
+        named = catalog.join([escape_name(o) for o in owners])
+        head = catalog.t("info.houserule.elsewhere", key=key, owners=named, title=title)
     else:
-        head = f"There's no house rule called {echo(key)} for {title}."
-    return f"{head} {title}'s house rules: {own}; every game's: {common}."
+        head = catalog.t("info.houserule.unknown", key=echo(key), title=title)
+    return catalog.t("info.houserule.keys", refusal=head, title=title, own=own, common=common)
 
 
 def parse_duration(key: str, raw: str) -> int:
     """Seconds from ``90``, ``90s``, ``30m``, ``2h`` or ``1d``."""
     m = DURATION.match(raw.strip().lower())
     if m is None:
-        raise ValueError(f"`{key}` takes a duration such as 30m, 2h or 1d, not {echo(raw)}.")
+        raise ValueError(catalog.t("info.value.duration", key=key, value=echo(raw)))
     return int(m[1]) * UNITS[m[2]]
 
 
 def duration_words(seconds: int) -> str:
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+    """A duration as ``/houserules`` shows it, the way it is typed: ``2h``, ``30m``, ``1d``."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds % size == 0:
-            return f"{seconds // size}{unit}"
-    return f"{seconds} s"
+            return catalog.t(f"info.duration.{unit}", count=seconds // size)
+    return catalog.t("info.duration.seconds", count=seconds)
+
+
+def long_duration(seconds: int) -> str:
+    """A duration in full words (``1 minute``, ``7 days``): an expiry's bounds."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds % size == 0:
+            return catalog.n(f"info.duration.long.{unit}", seconds // size)
+    return catalog.t("info.duration.seconds", count=seconds)
+
+
+def timer_words(seconds: int) -> str:
+    """A turn timer's value: ``90 s`` or ``off``."""
+    return (
+        catalog.t("info.timer.seconds", count=seconds) if seconds else catalog.t("info.timer.off")
+    )
 
 
 TRUE = {"on", "true", "yes", "1"}
@@ -121,20 +141,20 @@ def parse_value(key: str, raw: str, settings: type[BaseModel]) -> object:
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"`{key}` takes a whole number, not {echo(raw)}.") from None
+            raise ValueError(catalog.t("info.value.number", key=key, value=echo(raw))) from None
     if field is not None and field.annotation is bool:
         if text in TRUE:
             return True
         if text in FALSE:
             return False
-        raise ValueError(f"`{key}` is on or off, not {echo(raw)}.")
+        raise ValueError(catalog.t("info.value.on_off", key=key, value=echo(raw)))
     return text
 
 
 def shown_value(value: object) -> str:
     """A house rule's value as a reply shows it: on/off, a number, or the (escaped) word."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return catalog.t("info.value.on" if value else "info.value.off")
     return escape_name(str(value))
 
 
@@ -200,13 +220,13 @@ class InfoCog(commands.Cog):
         if table_id is None:
             table_id = await tables.last_finished(channel_id)
         if table_id is None:
-            await reply(interaction, "No game has been played in this channel yet.")
+            await reply(interaction, catalog.t("info.scores.none"))
             return
         try:
             sheet = await self.store.score_sheet(table_id)
             info = await self.store.table(table_id)
         except (TableNotFound, WrongTableStatus):
-            await reply(interaction, "No game has been played in this channel yet.")
+            await reply(interaction, catalog.t("info.scores.none"))
             return
         shown = games.get(info.game)
         chart = await tables.in_time(interaction, shown.score_chart(tables, sheet, info))
@@ -227,10 +247,9 @@ class InfoCog(commands.Cog):
         try:
             return games.get(name)
         except games.UnknownGame:
-            hosted = ", ".join(games.names())
+            hosted = catalog.t("list.comma").join(games.names())
             raise Refused(
-                f"There is no game called “{escape_name(cut(name, 40))}” here; the games "
-                f"are {hosted}."
+                catalog.t("info.game.unknown", name=escape_name(cut(name, 40)), games=hosted)
             ) from None
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
@@ -247,7 +266,7 @@ class InfoCog(commands.Cog):
         game: str | None = None,
     ) -> None:
         if by not in (None, "rating", "wins", "points"):  # only a modified client sends it
-            raise Refused("The leaderboard is by rating, by wins or by points.")
+            raise Refused(catalog.t("info.leaderboard.by"))
         played = self._game(interaction, game)
         store = self.store
         guild_id = interaction.guild_id or 0
@@ -295,10 +314,9 @@ class InfoCog(commands.Cog):
         files = await tables.in_time(interaction, charts())
         text = played.stats_text(name, record)
         if rating is not None:
-            text += (
-                f"\nRating: **{rating_words(rating.rating)}** "
-                f"({plural(rating.rating.games, 'rated game')})"
-            )
+            rated = catalog.n("info.stats.rated_games", rating.rating.games)
+            shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)
+            text += f"\n{shown}"
         extra = {"files": files} if files else {}
         await tables.say(interaction, text, **extra)
 
@@ -314,12 +332,12 @@ class InfoCog(commands.Cog):
         settings = await store.guild_settings(
             interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
-        timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
+        timer = catalog.t("info.rules.timer", timer=timer_words(settings.turn_seconds))
         house = played.settings_text(settings.effective, channel=settings.channel_rules is not None)
-        text = f"{played.rules_brief(str(interaction.locale))}\n\n{house}\nTurn timer: {timer}"
+        text = f"{played.rules_brief(str(interaction.locale))}\n\n{house}\n{timer}"
         table = self._table_options(interaction, played)
         if table:
-            text += f"\nThis channel's table: {table}"
+            text += "\n" + catalog.t("info.rules.table", options=table)
         await reply(interaction, text)
 
     def _table_options(self, interaction: discord.Interaction, played: DiscordGame) -> str:
@@ -343,7 +361,7 @@ class InfoCog(commands.Cog):
         # default_permissions can be changed by admins: check at run time too.
         if interaction.permissions.manage_guild:
             return True
-        await reply(interaction, "Only members with **Manage Server** can change house rules.")
+        await reply(interaction, catalog.t("info.houserule.manager"))
         return False
 
     def _chosen(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
@@ -359,18 +377,22 @@ class InfoCog(commands.Cog):
         settings = await self.store.guild_settings(
             interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
-        timer = f"{settings.turn_seconds} s" if settings.turn_seconds else "off"
+        timer = timer_words(settings.turn_seconds)
         if settings.channel_turn_seconds is not None:
-            timer += " (this channel)"
+            timer += catalog.t("info.show.this_channel")
         here = settings.channel_rules is not None
         text = played.settings_text(settings.effective, channel=here)
         if here:
             text += "\n" + self._server_differs(settings.rules, settings.channel_rules)
+        lobby, idle = settings.lobby_timeout, settings.idle_timeout
         text += (
             f"\n`{TURN_TIMER}` = {timer}"
-            f"\n`lobby_timeout` = {duration_words(settings.lobby_timeout)} (server)"
-            f"\n`idle_timeout` = {duration_words(settings.idle_timeout)} (server)"
-            f"\n`{THEME}` = {settings.theme} (server: the pictures' theme)"
+            "\n"
+            + catalog.t("info.show.server", key="lobby_timeout", value=duration_words(lobby))
+            + "\n"
+            + catalog.t("info.show.server", key="idle_timeout", value=duration_words(idle))
+            + "\n"
+            + catalog.t("info.show.theme", key=THEME, value=settings.theme)
         )
         text += "\n" + language_line(settings.language, interaction)
         await reply(interaction, text)
@@ -381,8 +403,8 @@ class InfoCog(commands.Cog):
         ours, theirs = server.model_dump(), channel.model_dump()
         differs = [f"`{k}` = {listed_value(v)}" for k, v in ours.items() if theirs.get(k) != v]
         if not differs:
-            return "-# This channel's override has the server's values."
-        return "-# The server's own values, overridden here: " + ", ".join(differs)
+            return catalog.t("info.show.same")
+        return catalog.t("info.show.overridden", values=catalog.t("list.comma").join(differs))
 
     @houserules.command(name="set", description="Change one house rule of a game, or a timer")
     @app_commands.describe(
@@ -424,7 +446,7 @@ class InfoCog(commands.Cog):
             else:
                 done = await self._set_rule(interaction, played, name, parsed, here)
         except ValidationError as err:
-            await reply(interaction, f"{settings_error(err)}.")
+            await reply(interaction, catalog.t("info.value.invalid", error=settings_error(err)))
             return
         except (ValueError, InvalidSettings) as err:
             await reply(interaction, str(err))
@@ -451,12 +473,19 @@ class InfoCog(commands.Cog):
     ) -> str:
         """The server's lobby or idle timeout (never a channel's)."""
         if here:
-            return f"`{key}` is kept for the whole server; set it without `here`."
+            return catalog.t("info.houserule.server_only", key=key)
         assert isinstance(seconds, int)
+        low, high = EXPIRY_BOUNDS[key]
+        if not low <= seconds <= high:  # the store's bounds, said in the asker's language
+            return catalog.t(
+                f"info.expiry.range.{key}",
+                low=long_duration(low),
+                high=long_duration(high),
+                low_seconds=low,
+                high_seconds=high,
+            )
         await self.store.set_expiry(interaction.guild_id or 0, **{key: seconds})
-        return (
-            f"`{key}` is now {duration_words(seconds)} on this server, for every table from now on."
-        )
+        return catalog.t("info.expiry.set", key=key, duration=duration_words(seconds))
 
     async def _set_turn_timer(
         self, interaction: discord.Interaction, seconds: object, here: bool
@@ -464,15 +493,13 @@ class InfoCog(commands.Cog):
         """The server's turn timer, or this channel's (``here``), for every game."""
         assert isinstance(seconds, int)
         if 0 < seconds < MIN_TURN_SECONDS:
-            return (
-                f"The turn timer is off (0) or at least {MIN_TURN_SECONDS} s: a "
-                "shorter turn leaves no time to be pinged and to answer."
-            )
+            return catalog.t("info.timer.too_short", least=MIN_TURN_SECONDS)
+        if not 0 <= seconds <= MAX_TURN_SECONDS:  # the store's bounds
+            return catalog.t("info.timer.too_long", most=MAX_TURN_SECONDS)
         channel = interaction.channel_id if here else None
         await self.store.set_turn_timer(interaction.guild_id or 0, seconds, channel_id=channel)
-        shown = f"{seconds} s" if seconds else "off"
-        where = " in this channel" if here else " on this server"
-        return f"Turn timer: {shown}{where}. It applies from the next turn on."
+        where = "channel" if here else "server"
+        return catalog.t(f"info.timer.set.{where}", timer=timer_words(seconds))
 
     async def _set_rule(
         self,
@@ -496,33 +523,28 @@ class InfoCog(commands.Cog):
             channel_id=interaction.channel_id if here else None,
             game=played.name,
         )
-        where = " in this channel" if here else " on this server"
-        return (
-            f"`{key}` is now {shown_value(getattr(rules, key))}{where}. It applies to "
-            f"{escape_name(played.title)} tables opened from now on."
+        return catalog.t(
+            f"info.rule.set.{'channel' if here else 'server'}",
+            key=key,
+            value=shown_value(getattr(rules, key)),
+            title=escape_name(played.title),
         )
 
     async def _set_theme(self, interaction: discord.Interaction, value: str, here: bool) -> None:
         """The server's picture theme: dark (the default) or light."""
         if here:
-            await reply(
-                interaction, f"`{THEME}` is kept for the whole server; set it without `here`."
-            )
+            await reply(interaction, catalog.t("info.houserule.server_only", key=THEME))
             return
         theme = value.strip().lower()
         if theme not in THEMES:
-            await reply(interaction, f"`{THEME}` is dark or light, not {echo(value)}.")
+            await reply(interaction, catalog.t("info.value.theme", key=THEME, value=echo(value)))
             return
         try:
             await self.store.set_theme(interaction.guild_id or 0, theme)
         except InvalidSettings as err:
             await reply(interaction, escape_name(str(err)))
             return
-        await reply(
-            interaction,
-            f"`{THEME}` is now {theme} on this server: the pictures and charts drawn from now "
-            "on use it.",
-        )
+        await reply(interaction, catalog.t("info.theme.set", key=THEME, theme=theme))
 
     async def _set_language(self, interaction: discord.Interaction, value: str, here: bool) -> None:
         """The language of the server's public messages: one the bot speaks."""
@@ -562,13 +584,8 @@ class InfoCog(commands.Cog):
             game=played.name,
         )
         title = escape_name(played.title)
-        await reply(
-            interaction,
-            f"This channel's override is gone: the server's {title} rules and turn timer "
-            "apply here."
-            if here
-            else f"{title}'s house rules are back to the defaults on this server.",
-        )
+        where = "channel" if here else "server"
+        await reply(interaction, catalog.t(f"info.reset.{where}", title=title))
 
 
 async def setup(bot: StackBot) -> None:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import catalog
 from bot import games
 from bot.client import StackBot
 from bot.games.base import DiscordGame
@@ -63,19 +64,22 @@ def foreign_options(played: DiscordGame, options: Mapping[str, object]) -> str |
     by_owner: dict[str, list[str]] = {}
     for option in wrong:
         owners = [escape_name(g.title) for g in games.all_games() if option in g.table_options]
-        by_owner.setdefault(" and ".join(owners), []).append(f"`{option}`")
-    parts = [_belongs(named, owner) for owner, named in by_owner.items()]
-    takes = ", ".join(f"`{o}`" for o in played.table_options) or "no options"
-    return f"{'; '.join(parts)}; {escape_name(played.title)} takes {takes}."
+        by_owner.setdefault(catalog.join(owners), []).append(f"`{option}`")
+    parts = catalog.t("info.options.separator").join(
+        _belongs(named, owner) for owner, named in by_owner.items()
+    )
+    title = escape_name(played.title)
+    if not played.table_options:
+        return catalog.t("info.options.takes_none", parts=parts, title=title)
+    takes = catalog.t("list.comma").join(f"`{o}`" for o in played.table_options)
+    return catalog.t("info.options.takes", parts=parts, title=title, options=takes)
 
 
 def _belongs(named: list[str], owner: str) -> str:
     """``"`target` is a Stack option"``, ``"`target` and `dice` are Stack options"``."""
     if not owner:
-        return f"{' and '.join(named)} belong{'s' if len(named) == 1 else ''} to no game here"
-    if len(named) == 1:
-        return f"{named[0]} is a {owner} option"
-    return f"{', '.join(named[:-1])} and {named[-1]} are {owner} options"
+        return catalog.n("info.options.nobody", len(named), options=catalog.join(named))
+    return catalog.n("info.options.of", len(named), options=catalog.join(named), owner=owner)
 
 
 class TableCog(commands.Cog):

@@ -16,6 +16,7 @@ import pytest
 
 import bot.games.stack.story
 import bot.story
+import catalog
 from bot.games.stack.story import round_view
 from bot.games.stack.words import round_end_text, scoring_messages, stats_text
 from bot.text import MESSAGE_LIMIT, escape_name
@@ -201,7 +202,7 @@ async def test_refused_clicks_answer_privately_and_change_nothing(world: World) 
         return str(result.response.content)
 
     gone = round_view(live.id + 1000, 1)
-    assert await click(world.alice, here, gone, label="Full scoring") == bot.story.GONE
+    assert await click(world.alice, here, gone, label="Full scoring") == catalog.t(bot.story.GONE)
     future = round_view(live.id, 7)
     assert await click(world.alice, here, future, label="Full scoring") == (
         "That game has no round 7."
@@ -210,10 +211,12 @@ async def test_refused_clicks_answer_privately_and_change_nothing(world: World) 
     there: Any = world.bot.get_channel(other.create_text_channel("elsewhere").id)
     mallory = other.add_member(world.env.create_user("mallory"))
     brought = round_view(live.id, 1)
-    assert await click(mallory, there, brought, label="Full scoring") == bot.story.ELSEWHERE
+    assert await click(mallory, there, brought, label="Full scoring") == catalog.t(
+        bot.story.ELSEWHERE
+    )
     game = bot.story.history_view([await _summary(world, live.id)])
     assert await click(mallory, there, game, custom_id=f"story:game:{live.id}") == (
-        bot.story.ELSEWHERE
+        catalog.t(bot.story.ELSEWHERE)
     )
     assert live_of(world).version == version
     assert await store.pending_outbox() == outbox

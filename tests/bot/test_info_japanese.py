@@ -1,0 +1,234 @@
+"""The information and table commands in Japanese (issue 21): each answer to a ``ja``
+client is worded from the catalog in Japanese (``/rules``, ``/houserules``, ``/scores``,
+``/table new``'s refusal of another game's option), a story refusal is said in the
+language of whoever clicked, the channel's history and the score sheet read in Japanese,
+and a score sheet's columns line up by display width with Japanese names and headers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import simcord.interactions
+
+import catalog
+from bot import games
+from bot.cogs.info import duration_words, key_words, long_duration
+from bot.sheets import score_sheet_text, sheet_lines, summary_line
+from bot.story import GONE, StoryRefusal
+from bot.text import display_width
+from persistence.records import GameSummary, ScoreSheet
+from tests.bot.conftest import World
+from tests.bot.test_ratings_discord import games_played
+
+
+@contextmanager
+def ja_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every client is a ``ja`` client (simcord's interactions say ``en-US``), and the
+    test speaks Japanese around them (the language the bot sets from the locale)."""
+    build = simcord.interactions.base_payload
+
+    def ja_payload(*args: Any, **kwargs: Any) -> Any:
+        record, payload = build(*args, **kwargs)
+        payload["locale"] = "ja"
+        return record, payload
+
+    with monkeypatch.context() as patched, catalog.speaking("ja"):
+        patched.setattr(simcord.interactions, "base_payload", ja_payload)
+        yield
+
+
+@pytest.fixture
+def japanese(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with ja_clients(monkeypatch):
+        yield
+
+
+async def said(actor: Any, world: World, command: str, **options: Any) -> str:
+    result = await actor.slash(world.channel, command, **options)
+    assert result.ephemeral, result.response.content
+    return str(result.response.content)
+
+
+def no_english_sentence(text: str) -> bool:
+    """No run of two English words outside backticks (keys, commands and values stay) and
+    the games' names."""
+    bare = re.sub(r"`[^`]*`|Stack Up!|Color Stack", "", text)
+    return re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", bare) is None
+
+
+# ---------------------------------------------------------------------------- answers
+
+
+async def test_houserules_answer_a_japanese_client_in_japanese(
+    world: World, japanese: None
+) -> None:
+    shown = await said(world.admin, world, "houserules show")
+    ours = shown.splitlines()[-4:]  # above: the game's own settings_text
+    assert ours == [
+        "`turn_timer` = 120秒",
+        "`lobby_timeout` = 1時間（サーバー）",
+        "`idle_timeout` = 1日（サーバー）",
+        "`theme` = dark（サーバー：画像のテーマ）",
+    ]
+    done = await said(world.admin, world, "houserules set", key="turn_timer", value="90")
+    assert done == "このサーバーの手番の制限時間：90秒。次の手番から適用されます。"
+    short = await said(world.admin, world, "houserules set", key="turn_timer", value="5")
+    assert short.startswith("手番の制限時間は off（0）か 15秒以上です。")
+    here = await said(world.admin, world, "houserules set", key="theme", value="light", here=True)
+    assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
+    wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
+    assert wrong.startswith("Stack に 'chess' というハウスルールはありません。")
+    assert "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`。" in wrong
+    number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
+    assert number == "`turn_timer` には整数を指定してください（'soon' は使えません）。"
+    long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
+    assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
+    reset = await said(world.admin, world, "houserules reset")
+    assert reset == "このサーバーの Stack のハウスルールを初期設定に戻しました。"
+    for text in (*ours, done, short, here, number, long, reset):
+        assert no_english_sentence(text), text
+
+
+async def test_a_member_without_manage_server_is_refused_in_japanese(
+    world: World, japanese: None
+) -> None:
+    commands = await world.bot.tree.fetch_commands()
+    houserules = next(c for c in commands if c.name == "houserules")
+    world.guild.set_command_permissions(houserules, {world.bob: True})
+    refused = await said(world.bob, world, "houserules set", key="target_score", value="5")
+    assert refused == "ハウスルールを変更できるのは **サーバー管理** 権限を持つメンバーだけです。"
+
+
+async def test_rules_and_scores_answer_a_japanese_client_in_japanese(
+    world: World, japanese: None
+) -> None:
+    await said(world.admin, world, "houserules set", key="turn_timer", value="60")
+    rules = await said(world.alice, world, "rules")
+    assert rules.endswith("\n手番の制限時間：60秒")
+    scores = await said(world.alice, world, "scores")
+    assert scores == "このチャンネルではまだゲームが遊ばれていません。"
+
+
+async def test_an_option_of_another_game_is_refused_in_japanese(
+    world: World, japanese: None
+) -> None:
+    refused = await world.alice.slash(world.channel, "table new", game="stackup", target=100)
+    assert refused.ephemeral
+    text = str(refused.response.content)
+    assert text.startswith("`target` は Stack のオプションです。")
+    assert "で使えるオプションは `turn_limit` です。" in text
+    assert no_english_sentence(text), text
+
+
+async def test_stats_answer_a_japanese_client_in_japanese(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await games_played(world, 2)
+    with ja_clients(monkeypatch):
+        shown = (await world.alice.slash(world.channel, "stats")).response
+    assert "\nレーティング：**" in shown.content and "（レーティング対象2戦）" in shown.content
+    assert [a.filename for a in shown.attachments] == ["stats.png", "rating.png"]
+    alt = shown.attachments[1].description
+    assert alt.startswith("alice さんの直近2回のレーティング対象ゲームごとの"), alt
+
+
+def test_the_same_answers_stay_in_english_for_everyone_else() -> None:
+    assert duration_words(7200) == "2h" and long_duration(60) == "1 minute"
+    with catalog.speaking("ja"):
+        assert duration_words(7200) == "2時間" and long_duration(604800) == "7日"
+
+
+# ---------------------------------------------------------------------------- story
+
+
+def test_a_story_refusal_is_said_in_the_language_where_it_is_raised() -> None:
+    assert str(StoryRefusal(GONE)) == "That game is no longer stored, so there is nothing to show."
+    with catalog.speaking("ja"):
+        assert str(StoryRefusal(GONE)) == (
+            "そのゲームはもう保存されていないため、表示できるものがありません。"
+        )
+        assert "Color Stack" in str(StoryRefusal("info.story.running", game="Color Stack"))
+    assert str(StoryRefusal("Round 7 is not over.")) == "Round 7 is not over."  # words as given
+
+
+def summary(**fields: Any) -> GameSummary:
+    base: dict[str, Any] = {
+        "table_id": 1,
+        "finished_at": datetime(2026, 11, 26, tzinfo=UTC),
+        "players": ("先手太郎", "bob"),
+        "totals": (3, 0),
+        "winners": (),
+        "rounds_played": 2,
+        "ended_by": "turn_limit",
+    }
+    return GameSummary(**{**base, **fields})
+
+
+def test_the_channels_history_reads_in_japanese() -> None:
+    drawn, won = summary(), summary(winners=("先手太郎",), ended_by="resignation")
+    assert summary_line(1, drawn, "cards left") == (
+        "**1.** 2026-11-26 · 2 rounds · 🤝 draw at the turn limit · cards left: 先手太郎 3, bob 0"
+    )
+    with catalog.speaking("ja"):
+        assert summary_line(1, drawn, "残り枚数") == (
+            "**1.** 2026-11-26 · 2ラウンド · 🤝 引き分け（ターン上限） · 残り枚数：先手太郎 3、bob 0"
+        )
+        assert "🏆 先手太郎（投了）" in summary_line(2, won, "残り枚数")
+
+
+# ---------------------------------------------------------------------------- sheets
+
+
+def column_ends(row: str) -> list[int]:
+    """Where each cell of a code block's row ends, in display columns."""
+    return [display_width(row[: m.end()]) for m in re.finditer(r"\S+", row)]
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_a_score_sheets_columns_line_up_by_display_width(language: str) -> None:
+    names = ["先手の山田太郎", "bob", "ゆき"]
+    rounds = [[12, 0, 5], [100, 7, 0], [3, 3, 3]]
+    with catalog.speaking(language):
+        lines = sheet_lines(names, rounds, [115, 10, 8])
+    header, *players = lines[1:-1]  # inside the code block
+    assert len(players) == len(names)
+    ends = column_ends(header)  # R1 R2 R3 Total
+    assert len(ends) == len(rounds) + 1
+    for row in players:
+        name_end, *cells = column_ends(row)
+        assert name_end == display_width("先手の山田太郎") or row.startswith(("bob", "ゆき"))
+        assert cells == ends, (language, lines)
+    assert {display_width(row.split(" ")[0]) for row in players} <= {3, 4, 14}
+
+
+def test_a_score_sheet_reads_in_japanese() -> None:
+    sheet = ScoreSheet(
+        table_id=1,
+        names=("先手", "bob"),
+        rounds=((5, 3),),
+        totals=(5, 3),
+        target_score=0,
+        finished=True,
+        winners=("先手",),
+    )
+    with catalog.speaking("ja"):
+        text = score_sheet_text(sheet)
+    assert text.startswith("**スコア表**\n```")
+    assert text.endswith("勝者：先手。")
+    assert "合計" in text and "Total" not in text
+
+
+def test_every_games_house_rules_are_described_in_the_catalog_as_in_their_settings() -> None:
+    """``/houserules set``'s autocomplete says what each key is: in English the settings
+    field's own description, word for word; in Japanese, from the catalog."""
+    for played in games.all_games():
+        for key, field in played.game.settings.model_fields.items():
+            assert key_words(played, key) == field.description, (played.name, key)
+            with catalog.speaking("ja"):
+                words = key_words(played, key)
+            assert words != field.description, (played.name, key)
