@@ -68,13 +68,14 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     world: World, japanese: None
 ) -> None:
     shown = await said(world.admin, world, "houserules show")
-    ours = shown.splitlines()[-4:]  # above: the game's own settings_text
-    assert ours == [
+    ours = shown.splitlines()[-5:]  # above: the game's own settings_text
+    assert ours[:4] == [
         "`turn_timer` = 120秒",
         "`lobby_timeout` = 1時間（サーバー）",
         "`idle_timeout` = 1日（サーバー）",
         "`theme` = dark（サーバー：画像のテーマ）",
     ]
+    assert ours[4].startswith("`language` = ")
     done = await said(world.admin, world, "houserules set", key="turn_timer", value="90")
     assert done == "このサーバーの手番の制限時間：90秒。次の手番から適用されます。"
     short = await said(world.admin, world, "houserules set", key="turn_timer", value="5")
@@ -83,7 +84,7 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
     assert wrong.startswith("Stack に 'chess' というハウスルールはありません。")
-    assert "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`。" in wrong
+    assert "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。" in wrong
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
     assert number == "`turn_timer` には整数を指定してください（'soon' は使えません）。"
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
