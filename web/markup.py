@@ -53,7 +53,7 @@ def page_html(title: str, body: str, script: str | None, language: str) -> str:
         tag("meta", {"name": "color-scheme", "content": "light dark"}),
         tag("title", None, text(f"{title} · {BRAND}")),
         tag("link", {"rel": "stylesheet", "href": "/static/style.css"}),
-        tag("script", {"type": "application/json", "id": "words"}, words_json(language)),
+        tag("script", {"type": "application/json", "id": "page-words"}, words_json(language)),
     ]
     if script:
         head.append(tag("script", {"type": "module", "src": f"/static/{script}"}))

@@ -73,7 +73,8 @@ def choose(query: str | None, accept_language: str | None, default: str | None =
 
 @cache
 def dictionary(language: str) -> dict[str, Any]:
-    """What a page's scripts say, in ``language``: ``{"language", "texts"}``, ``texts``
+    """What a page's scripts say, in ``language``: ``{"language", "languages", "texts"}``
+    (``languages``: every one we speak), ``texts``
     every ``web.*`` key (a plural message: its forms, one per plural form of the
     language; the scripts take the first for a count of 1, else the last)."""
     texts: dict[str, str | list[str]] = {}
@@ -86,4 +87,4 @@ def dictionary(language: str) -> dict[str, Any]:
         if not found or (isinstance(found, tuple) and not all(found)):
             found = value  # a missing translation reads in English (as catalog.t does)
         texts[key] = list(found) if isinstance(found, tuple) else found
-    return {"language": language, "texts": texts}
+    return {"language": language, "languages": list(catalog.LANGUAGES), "texts": texts}
