@@ -508,9 +508,9 @@ def _stack_view_framing_the_first_pile() -> dict[str, Any]:
                 return {"board": shown, "players": players, "current": state.current_player}
 
 
-@pytest.mark.parametrize("width", [380, 1280])
+@pytest.mark.parametrize(("width", "language"), [(380, "en"), (1280, "en"), (380, "ja")])
 def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pictures(
-    browser: Any, demo: tuple[str, Any], width: int
+    browser: Any, demo: tuple[str, Any], width: int, language: str
 ) -> None:
     import random
 
@@ -529,7 +529,7 @@ def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pict
     views = {"stack": _stack_view_framing_the_first_pile(), "stackup": stackup}
     page = browser.new_page()
     page.set_viewport_size({"width": width, "height": 800})
-    page.goto(base + "/")
+    page.goto(f"{base}/?lang={language}")  # the cards' names in the page's language
     found = page.evaluate(OUTSIDE, [views, [specials] * 4])
     assert found == []
     assert page.locator("rect.edge").count() == 1
