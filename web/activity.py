@@ -10,9 +10,11 @@ secret are the server's: the secret is never sent to a page, nor is the token), 
 in the channel, whose page the Activity then shows: that user's moves there go through the
 host's checks as a move in chat does.
 
-The page speaks its reader's language: the address's ``?lang=`` or the browser's, until
-Discord's SDK says the user's locale (``userSettingsGetLocale``): the page then takes
-the words of that language (``/words/{lang}.json``) and its table's frames are worded in it.
+The page speaks its reader's language: the address's ``?lang=`` (or ``?locale=``) or the
+browser's, until Discord says the user's locale — ``/users/@me`` does, for the
+``identify`` scope: the session's answer names its ``language`` (when we speak it); else
+the SDK's ``userSettingsGetLocale`` — the page then takes the words of that language
+(``/words/{lang}.json``), and its table's frames are worded in it.
 
 The API's base URL is a setting, so that tests point it at a stand-in of Discord.
 """
@@ -31,7 +33,8 @@ import catalog
 from host.live import Player
 from web.guard import SESSION_COOKIE, origin_allowed
 from web.markup import BRAND, tag, text
-from web.server import ORIGINS, RATE, SERVICE, SESSIONS, language, page
+from web.server import ORIGINS, RATE, SERVICE, SESSIONS, page
+from web.words import choose
 
 log = logging.getLogger(__name__)
 DISCORD_API = "https://discord.com/api/v10"
@@ -59,6 +62,12 @@ class DiscordOAuth:
     async def identify(self, code: str) -> Player:
         """The user who authorized ``code``: the code exchanged for a token, and the token
         asked who it belongs to; raises :class:`NotIdentified`."""
+        player, _ = await self.identify_with_locale(code)
+        return player
+
+    async def identify_with_locale(self, code: str) -> tuple[Player, str | None]:
+        """The user who authorized ``code`` (:meth:`identify`) and their Discord locale
+        (``"ja"``, ``"en-US"``…; ``None``: not said)."""
         base = self.api_base.rstrip("/")
         form = {
             "client_id": str(self.client_id),
@@ -91,7 +100,8 @@ class DiscordOAuth:
             log.info("activity: users/@me named no user id")
             raise NotIdentified from None
         name = user.get("global_name") or user.get("username") or str(user_id)
-        return Player(user_id, str(name))
+        locale = user.get("locale")
+        return Player(user_id, str(name)), locale if isinstance(locale, str) else None
 
 
 OAUTH: web.AppKey[DiscordOAuth] = web.AppKey("oauth", DiscordOAuth)
@@ -119,7 +129,8 @@ def _typed(code: str, status: int = 400) -> web.Response:
 
 async def activity_page(request: web.Request) -> web.Response:
     client = request.app[OAUTH].client_id
-    with catalog.speaking(language(request)) as spoken:
+    asked = request.query.get("lang") or request.query.get("locale")
+    with catalog.speaking(choose(asked, request.headers.get("Accept-Language"))) as spoken:
         attrs = {"id": "table", "class": "table", "data-client": client}
         body = tag(
             "main",
@@ -154,22 +165,21 @@ async def activity_session(request: web.Request) -> web.Response:
     if channel is not None and not (isinstance(channel, str) and channel.isdigit()):
         return _typed("bad_request")
     try:
-        player = await app[OAUTH].identify(code)
+        player, locale = await app[OAUTH].identify_with_locale(code)
     except NotIdentified:
         log.info("activity: a user was not identified")
         return _typed("not_identified", 401)
     live = app[SERVICE].by_channel.get(int(channel)) if channel else None
     sessions = app[SESSIONS]
-    answer = web.Response(
-        body=orjson.dumps(
-            {
-                "type": "identified",
-                "user": {"id": str(player.id), "name": player.name},
-                "table": live.id if live is not None else None,
-            }
-        ),
-        content_type="application/json",
-    )
+    said: dict[str, object] = {
+        "type": "identified",
+        "user": {"id": str(player.id), "name": player.name},
+        "table": live.id if live is not None else None,
+    }
+    spoken = catalog.language_of(locale, default="")
+    if spoken:  # the user's language in Discord (one we speak): the page's from now on
+        said["language"] = spoken
+    answer = web.Response(body=orjson.dumps(said), content_type="application/json")
     # the Activity runs in Discord's frame (another site): the cookie must say so
     answer.set_cookie(
         SESSION_COOKIE,

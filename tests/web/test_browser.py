@@ -429,9 +429,12 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
 ) -> None:
     """The Activity's page on the SDK's mock (its code ``mock_code``), the code exchanged
     by the server at a stand-in of Discord: the user it names plays the table of the
-    channel given to the SDK, by tapping, through the host's checks."""
+    channel given to the SDK, by tapping, through the host's checks; the page speaks the
+    user's Discord locale (Japanese) once Discord said it."""
     guest = VISITOR_CHANNELS * 1000 + 1  # the first visitor's table and player
-    users = {"mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest"}}
+    users = {
+        "mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest", "locale": "ja"}
+    }
     with discord_standin(users) as api:
         oauth = DiscordOAuth(42, SECRET, api)
         with in_thread(pace=3600.0, seed=5, activity=oauth) as (base, _demo):
@@ -443,6 +446,8 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
             page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
             page.locator("#moves button").last.wait_for(timeout=WAIT_MS)
             assert SECRET not in page.content()
+            assert page.evaluate("document.documentElement.lang") == "ja"
+            assert page.locator("#moves h2").inner_text() == "あなたの手番"
             drawn = page.evaluate("window.stackbotFrames")
             if page.locator("#picks button").count():
                 page.locator("#picks button").first.tap()

@@ -4,7 +4,8 @@
 // user and the table playing in the channel the Activity was launched in; that table's
 // page is then drawn here, its moves made as that user. The page speaks the language the
 // server chose (the address's ?lang= or the browser's) until Discord says the user's
-// locale: then that language's words are fetched and used, the table's frames too.
+// locale (the server's answer, from Discord's users/@me; else the SDK's): then that
+// language's words are fetched and used, the table's frames too.
 
 import { language, languages, t, useWords } from "./common.js";
 import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
@@ -39,7 +40,6 @@ async function start() {
     prompt: "none",
     scope: ["identify"],
   });
-  await speakUsersLocale(sdk);
   const answer = await fetch("/activity/session", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -47,6 +47,7 @@ async function start() {
     body: JSON.stringify({ code, channel_id: sdk.channelId }),
   });
   const found = await answer.json();
+  if (answer.ok) await speak(found.language || await sdkLocale(sdk));
   if (!answer.ok) {
     say(t(PROBLEMS[found.code] || "web.activity.failed"));
     return;
@@ -59,16 +60,20 @@ async function start() {
   await import("./table.js"); // the table's live page, as this user
 }
 
-// the user's Discord locale ("ja", "en-US"…), when the SDK says it: the page's words in
-// that language from now on (one we speak; else the page keeps its own)
-async function speakUsersLocale(sdk) {
-  let locale = "";
+// the user's locale as the SDK says it ("ja", "en-US"…; "" when it does not)
+async function sdkLocale(sdk) {
   try {
-    ({ locale } = await sdk.commands.userSettingsGetLocale());
+    const { locale } = await sdk.commands.userSettingsGetLocale();
+    return locale || "";
   } catch (err) {
     console.info(err);
-    return;
+    return "";
   }
+}
+
+// the page's words in the language of ``locale`` from now on (one we speak; else the page
+// keeps its own)
+async function speak(locale) {
   const wanted = String(locale || "").toLowerCase().split(/[-_]/)[0];
   if (!languages().includes(wanted) || wanted === language()) return;
   const answer = await fetch(`/words/${wanted}.json`);
