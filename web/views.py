@@ -205,8 +205,9 @@ def replay(
     """The frames of a finished game: its board at the start and after each decision
     (chance outcomes are played into the frame of the move that led to them), with the
     words of what it led to, in the language spoken (the game's words of each turn that
-    ended, as the live table told it, and the front end's of a decision that is no turn). Stack Up!'s hands are in every frame: the
-    game is over, and its record (``/export``) shows them all."""
+    ended, as the live table told it, and the front end's of a decision that is no turn).
+    Stack Up!'s hands are in every frame: the game is over, and its record (``/export``)
+    shows them all."""
     game = hosted.game
     state = start
     frames: list[dict[str, Any]] = []
