@@ -99,7 +99,8 @@ export function drawStack(view) {
   const piles = el("section", { class: "panel" }, el("h2", {}, t("web.stack.piles")));
   piles.append(b.piles.length ? field : el("p", { class: "status" }, t("web.stack.no_pile")));
   const captured = b.captures.map((c, seat) => c.length
-    ? `${b.names[seat]}: ${c.map(([face, owners]) => `${face}×${owners.length}`).join(t("web.list.comma"))}`
+    ? t("web.stack.captured_by", { name: b.names[seat],
+      piles: c.map(([face, owners]) => `${face}×${owners.length}`).join(t("web.list.comma")) })
     : null)
     .filter(Boolean);
   if (captured.length) piles.append(el("p", {}, t("web.stack.captured", { list: captured.join(" · ") })));
