@@ -10,12 +10,17 @@ secret are the server's: the secret is never sent to a page, nor is the token), 
 in the channel, whose page the Activity then shows: that user's moves there go through the
 host's checks as a move in chat does.
 
+The page speaks its reader's language: the address's ``?lang=`` (or ``?locale=``) or the
+browser's, until Discord says the user's locale — ``/users/@me`` does, for the
+``identify`` scope: the session's answer names its ``language`` (when we speak it); else
+the SDK's ``userSettingsGetLocale`` — the page then takes the words of that language
+(``/words/{lang}.json``), and its table's frames are worded in it.
+
 The API's base URL is a setting, so that tests point it at a stand-in of Discord.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +29,12 @@ import aiohttp
 import orjson
 from aiohttp import web
 
+import catalog
 from host.live import Player
 from web.guard import SESSION_COOKIE, origin_allowed
+from web.markup import BRAND, tag, text
 from web.server import ORIGINS, RATE, SERVICE, SESSIONS, page
+from web.words import choose
 
 log = logging.getLogger(__name__)
 DISCORD_API = "https://discord.com/api/v10"
@@ -54,6 +62,12 @@ class DiscordOAuth:
     async def identify(self, code: str) -> Player:
         """The user who authorized ``code``: the code exchanged for a token, and the token
         asked who it belongs to; raises :class:`NotIdentified`."""
+        player, _ = await self.identify_with_locale(code)
+        return player
+
+    async def identify_with_locale(self, code: str) -> tuple[Player, str | None]:
+        """The user who authorized ``code`` (:meth:`identify`) and their Discord locale
+        (``"ja"``, ``"en-US"``…; ``None``: not said)."""
         base = self.api_base.rstrip("/")
         form = {
             "client_id": str(self.client_id),
@@ -65,23 +79,29 @@ class DiscordOAuth:
             async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
                 async with http.post(f"{base}/oauth2/token", data=form) as answer:
                     if answer.status != 200:
-                        raise NotIdentified(f"token endpoint: HTTP {answer.status}")
+                        log.info("activity: the token endpoint answered HTTP %s", answer.status)
+                        raise NotIdentified
                     token = (await answer.json()).get("access_token")
                 if not isinstance(token, str) or not token:
-                    raise NotIdentified("token endpoint: no access token")
+                    log.info("activity: the token endpoint gave no access token")
+                    raise NotIdentified
                 me = f"{base}/users/@me"
                 async with http.get(me, headers={"Authorization": f"Bearer {token}"}) as answer:
                     if answer.status != 200:
-                        raise NotIdentified(f"users/@me: HTTP {answer.status}")
+                        log.info("activity: users/@me answered HTTP %s", answer.status)
+                        raise NotIdentified
                     user: Any = await answer.json()
         except (aiohttp.ClientError, TimeoutError, ValueError) as err:
-            raise NotIdentified(f"Discord: {type(err).__name__}") from None
+            log.info("activity: Discord not reached (%s)", type(err).__name__)
+            raise NotIdentified from None
         try:
             user_id = int(user["id"])
         except (KeyError, TypeError, ValueError):
-            raise NotIdentified("users/@me: no user id") from None
+            log.info("activity: users/@me named no user id")
+            raise NotIdentified from None
         name = user.get("global_name") or user.get("username") or str(user_id)
-        return Player(user_id, str(name))
+        locale = user.get("locale")
+        return Player(user_id, str(name)), locale if isinstance(locale, str) else None
 
 
 OAUTH: web.AppKey[DiscordOAuth] = web.AppKey("oauth", DiscordOAuth)
@@ -109,13 +129,20 @@ def _typed(code: str, status: int = 400) -> web.Response:
 
 async def activity_page(request: web.Request) -> web.Response:
     client = request.app[OAUTH].client_id
-    mock = ' data-mock="1"' if request.app[MOCK] else ""
-    body = (
-        f'<main id="table" class="table" data-client="{html.escape(str(client))}"{mock}>'
-        "<h1>stackbot</h1>"
-        '<p class="status" id="status" aria-live="polite">Connecting to Discord…</p></main>'
-    )
-    return page("Activity", body, "activity.js")
+    asked = request.query.get("lang") or request.query.get("locale")
+    with catalog.speaking(choose(asked, request.headers.get("Accept-Language"))) as spoken:
+        attrs = {"id": "table", "class": "table", "data-client": client}
+        body = tag(
+            "main",
+            {**attrs, "data-mock": "1" if request.app[MOCK] else None},
+            tag("h1", None, BRAND),
+            tag(
+                "p",
+                {"class": "status", "id": "status", "aria-live": "polite"},
+                text(catalog.t("web.activity.connecting")),
+            ),
+        )
+        return page(catalog.t("web.activity.title"), body, "activity.js", spoken)
 
 
 async def activity_session(request: web.Request) -> web.Response:
@@ -138,22 +165,21 @@ async def activity_session(request: web.Request) -> web.Response:
     if channel is not None and not (isinstance(channel, str) and channel.isdigit()):
         return _typed("bad_request")
     try:
-        player = await app[OAUTH].identify(code)
-    except NotIdentified as err:
-        log.info("activity: a user was not identified (%s)", err)
+        player, locale = await app[OAUTH].identify_with_locale(code)
+    except NotIdentified:
+        log.info("activity: a user was not identified")
         return _typed("not_identified", 401)
     live = app[SERVICE].by_channel.get(int(channel)) if channel else None
     sessions = app[SESSIONS]
-    answer = web.Response(
-        body=orjson.dumps(
-            {
-                "type": "identified",
-                "user": {"id": str(player.id), "name": player.name},
-                "table": live.id if live is not None else None,
-            }
-        ),
-        content_type="application/json",
-    )
+    said: dict[str, object] = {
+        "type": "identified",
+        "user": {"id": str(player.id), "name": player.name},
+        "table": live.id if live is not None else None,
+    }
+    spoken = catalog.language_of(locale, default="")
+    if spoken:  # the user's language in Discord (one we speak): the page's from now on
+        said["language"] = spoken
+    answer = web.Response(body=orjson.dumps(said), content_type="application/json")
     # the Activity runs in Discord's frame (another site): the cookie must say so
     answer.set_cookie(
         SESSION_COOKIE,

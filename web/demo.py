@@ -7,25 +7,30 @@ through the lobby as people are, and each move is chosen by the game's AI level 
 played through :meth:`TableService.move` (the host checks it, commits it, and tells the
 pages), one every ``pace`` seconds. A finished game's replay stays linked from the index;
 a new game of the same kind starts at that table's place.
+
+Each table speaks a language of its own (:class:`DemoFront`): the demo's own tables the
+demo's, a visitor's the language of the page its visitor opened it from.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import itertools
 import logging
 import random
 import tempfile
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from aiohttp import web
 
+import catalog
+import catalog.games
 from engine import games
 from engine.game import AIPlayer
 from host.live import LiveTable, Player
@@ -33,11 +38,13 @@ from host.refusals import Refusal
 from host.service import TableService
 from host.thinking import Thinker
 from persistence import Store
-from terminal.hosting import TERMINAL, TerminalHostedGame
+from persistence.records import TableInfo
+from terminal.hosting import TerminalFront, TerminalHostedGame
 from web.activity import DiscordOAuth, add_activity
 from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
 from web.hub import Hub
-from web.server import RATE, make_app
+from web.markup import tag, text
+from web.server import RATE, language, make_app
 
 log = logging.getLogger(__name__)
 GUILD = 1
@@ -50,6 +57,22 @@ VISITOR_TABLES = 20  # tables of visitors playing at once (beyond it, the oldest
 VISITOR_CHANNELS = 1000  # a visitor's table is in a channel numbered from here
 VISITOR_IDLE = timedelta(minutes=10)  # a visitor's table left this long untouched ends
 SWEEP_SECONDS = 60.0  # how often the visitors' tables left idle are looked for
+THREAD = "web-demo"  # the name of the thread that serves the demo (in_thread)
+
+
+class DemoFront(TerminalFront):
+    """The terminal's words, each table in its language (by channel: a visitor's table
+    speaks the language of the page that opened it; the others ``language``)."""
+
+    def __init__(self, language: str = catalog.DEFAULT) -> None:
+        self.default = language
+        self.languages: dict[int, str] = {}  # channel id -> a catalog language
+
+    def language(self, info: TableInfo) -> str:
+        return self.languages.get(info.channel_id, self.default)
+
+    def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
+        return catalog.speaking(self.language(info))
 
 
 @dataclass
@@ -78,6 +101,7 @@ class Demo:
     pace: float = PACE
     seed: int | None = None
     between: float = BETWEEN_GAMES
+    language: str = catalog.DEFAULT  # the language of the demo's own tables
     hub: Hub = field(default_factory=Hub)
     folder: tempfile.TemporaryDirectory[str] = field(
         default_factory=lambda: tempfile.TemporaryDirectory(prefix="stackbot-web-")
@@ -90,12 +114,16 @@ class Demo:
     # each game's options (settings fields) for the visitors' tables: none, the house rules
     visitor_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     _numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    front: DemoFront = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.front = DemoFront(self.language)
 
     async def start(self, *, play: bool = True) -> TableService[TerminalHostedGame]:
         """Open the store and the host, and (``play``) start one table of each game."""
         self.store = await Store.open(f"sqlite+aiosqlite:///{self.folder.name}/demo.db")
         self.service = TableService(
-            self.store, front=TERMINAL, clock=self.hub, thinker=Thinker("thread"), seed=self.seed
+            self.store, front=self.front, clock=self.hub, thinker=Thinker("thread"), seed=self.seed
         )
         self.tasks.append(asyncio.create_task(self._sweeping()))
         if not play:
@@ -205,9 +233,10 @@ class Demo:
                 return table_id
         return None
 
-    async def seat_visitor(self, name: str) -> tuple[int, Player]:
+    async def seat_visitor(self, name: str, language: str = catalog.DEFAULT) -> tuple[int, Player]:
         """A new table of ``name`` for a visitor to play against the game's AI seats
-        (the host plays them, as in chat): its id and the visitor as a player."""
+        (the host plays them, as in chat), speaking ``language``: its id and the visitor
+        as a player."""
         service = self.service
         assert service is not None
         await self.sweep()
@@ -216,6 +245,7 @@ class Demo:
         number = next(self._numbers)
         player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
         channel = VISITOR_CHANNELS + number
+        self.front.languages[channel] = language
         live = await service.new_table(
             GUILD, channel, player, dict(self.visitor_options.get(name, {})), game=name
         )
@@ -238,11 +268,24 @@ class Demo:
         self.folder.cleanup()
 
 
-PLAY_FORMS = "".join(
-    f'<form method="post" action="/demo/play/{name}"><button type="submit">'
-    f"Play {html.escape(games.get(name).title)} against the AI</button></form>"
-    for name in games.names()
-)
+def play_forms() -> str:
+    """The index's buttons that open a table of the visitor's own, in the language
+    spoken (the table will speak it too)."""
+    spoken = catalog.current()
+    forms = [
+        tag(
+            "form",
+            {"method": "post", "action": f"/demo/play/{name}?lang={spoken}"},
+            tag(
+                "button",
+                {"type": "submit"},
+                text(catalog.t("web.demo.play", game=catalog.games.words(name).title())),
+            ),
+        )
+        for name in games.names()
+    ]
+    heading = tag("h2", None, text(catalog.t("web.demo.play_yourself")))
+    return heading + tag("div", {"class": "play"}, *forms)
 
 
 def demo_app(
@@ -255,25 +298,29 @@ def demo_app(
         demo.hub,
         sessions=demo.sessions,
         rate=rate,
-        index_extra=f'<h2>Play yourself</h2><div class="play">{PLAY_FORMS}</div>',
+        index_extra=play_forms,
+        table_language=demo.front.language,
     )
 
     async def play(request: web.Request) -> web.Response:
-        if not origin_allowed(request.headers.get("Origin"), request.host):
-            raise web.HTTPForbidden(text="Not from this site.")
-        if not request.app[RATE].allow(("play", request.remote)):
-            raise web.HTTPTooManyRequests(text="Too many new games: wait a moment.")
-        name = request.match_info["game"]
-        if name not in PLAYERS:
-            raise web.HTTPNotFound(text="There is no such game.")
+        spoken = language(request)
+        keep = f"?lang={spoken}" if "lang" in request.query else ""  # the page's language
+        with catalog.speaking(spoken):
+            if not origin_allowed(request.headers.get("Origin"), request.host):
+                raise web.HTTPForbidden(text=catalog.t("web.error.not_from_here"))
+            if not request.app[RATE].allow(("play", request.remote)):
+                raise web.HTTPTooManyRequests(text=catalog.t("web.error.too_many_games"))
+            name = request.match_info["game"]
+            if name not in PLAYERS:
+                raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game"))
         known = demo.sessions.session(request.cookies.get(SESSION_COOKIE))
         if known is not None:  # a visitor plays on at their own open table
             table_id = demo.visitor_table(known.player, name)
             if table_id is not None:
-                raise web.HTTPSeeOther(f"/tables/{table_id}")
-        table_id, player = await demo.seat_visitor(name)
+                raise web.HTTPSeeOther(f"/tables/{table_id}{keep}")
+        table_id, player = await demo.seat_visitor(name, spoken)
         token = demo.sessions.issue(player)
-        answer = web.HTTPSeeOther(f"/tables/{table_id}")
+        answer = web.HTTPSeeOther(f"/tables/{table_id}{keep}")
         answer.set_cookie(
             SESSION_COOKIE,
             token,
@@ -308,15 +355,22 @@ def in_thread(
     between: float = BETWEEN_GAMES,
     activity: DiscordOAuth | None = None,
     visitor_options: dict[str, dict[str, Any]] | None = None,
+    language: str = catalog.DEFAULT,
 ) -> Iterator[tuple[str, Demo]]:
     """The demo served on a free port of 127.0.0.1 by an event loop in a thread of its
     own, for a caller that is not async (a browser driven synchronously): its base URL
     and the demo (read it through :func:`call`); with ``activity``, the Activity's page
     too, on the SDK's mock; ``visitor_options``: each game's options for the visitors'
-    tables (a short game for the checks)."""
-    demo = Demo(pace=pace, seed=seed, between=between, visitor_options=visitor_options or {})
+    tables (a short game for the checks); ``language``: the demo's own tables'."""
+    demo = Demo(
+        pace=pace,
+        seed=seed,
+        between=between,
+        language=language,
+        visitor_options=visitor_options or {},
+    )
     loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="web-demo", daemon=True)
+    thread = threading.Thread(target=loop.run_forever, name=THREAD, daemon=True)
     thread.start()
     runner, port = asyncio.run_coroutine_threadsafe(
         _open_site(demo, "127.0.0.1", 0, activity), loop
@@ -340,7 +394,7 @@ async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
     demo = Demo(pace=pace)
     runner, port = await _open_site(demo, host, port)
     try:
-        print(f"stackbot web --demo: http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
+        print(catalog.t("web.demo.serving", address=f"http://{host}:{port}/"), flush=True)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()

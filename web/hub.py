@@ -8,6 +8,10 @@ and nobody else's. Each watcher sends from a task of its own, the newest view on
 slow page skips views it had no time for: each is the whole table), so that no commit
 waits on a page.
 
+Each page reads the table in its own language (the watcher's): the views are worded in
+each language a watching page speaks (:func:`catalog.speaking`), once per language.
+The table's recent turns are the host's words, said once in the table's language.
+
 It measures the time from the host's call to the frame handed to the socket
 (:attr:`Hub.sent_ms`): the commit → frame-sent latency.
 """
@@ -24,6 +28,7 @@ from typing import Any
 
 import orjson
 
+import catalog
 from host.live import LiveTable, TurnClock
 from web.views import private_view, table_view
 
@@ -35,8 +40,8 @@ Send = Callable[[str], Awaitable[None]]
 
 
 class Watcher:
-    """One page watching one table: the user it is bound to (``None``: a spectator) and
-    the newest frame it has yet to send."""
+    """One page watching one table: the user it is bound to (``None``: a spectator), the
+    language it reads and the newest frame it has yet to send."""
 
     def __init__(
         self,
@@ -45,8 +50,10 @@ class Watcher:
         send: Send,
         hub: Hub,
         bound: Callable[[], bool] = lambda: True,
+        language: str = catalog.DEFAULT,
     ) -> None:
         self.table_id, self._user_id, self._bound = table_id, user_id, bound
+        self.language = language
         self._send, self._hub = send, hub
         self._pending: tuple[str, float] | None = None
         self._ready = asyncio.Event()
@@ -91,7 +98,7 @@ class Hub(TurnClock):
         self.watchers: dict[int, set[Watcher]] = {}
         self.sent_ms: deque[float] = deque(maxlen=LATENCY_SAMPLES)
         self.finished: deque[int] = deque(maxlen=FINISHED_KEPT)  # newest last
-        self.titles: dict[int, str] = {}  # the game of each of ``finished``, by its id
+        self.games: dict[int, str] = {}  # the game (its name) of each of ``finished``, by id
         # users an AI plays though the host seated them as people (the demo's), its level
         self.ai_users: dict[int, str] = {}
         self.then = then  # the front end's own clock, told after the hub
@@ -102,12 +109,15 @@ class Hub(TurnClock):
         user_id: int | None,
         send: Send,
         bound: Callable[[], bool] = lambda: True,
+        language: str = catalog.DEFAULT,
     ) -> Watcher:
         """A page now watches ``live``, as ``user_id`` while ``bound()`` (its session
-        lasts); it is sent the table as it is at once."""
-        watcher = Watcher(live.id, user_id, send, self, bound)
+        lasts), in ``language``; it is sent the table as it is at once."""
+        watcher = Watcher(live.id, user_id, send, self, bound, language)
         self.watchers.setdefault(live.id, set()).add(watcher)
-        watcher.push(self.frame(live, watcher.user_id), time.perf_counter())
+        with catalog.speaking(language):
+            frame = self.frame(live, watcher.user_id)
+        watcher.push(frame, time.perf_counter())
         return watcher
 
     async def unwatch(self, watcher: Watcher) -> None:
@@ -121,7 +131,8 @@ class Hub(TurnClock):
     def frame(
         self, live: LiveTable[Any], user_id: int | None, public: dict[str, Any] | None = None
     ) -> str:
-        """The table as ``user_id`` may see it, as a JSON text frame."""
+        """The table as ``user_id`` may see it, as a JSON text frame, in the language
+        spoken (``public``: the table's public view in it)."""
         view = public if public is not None else table_view(live, self.ai_users)
         seat = _seat_of(live, user_id)
         if seat is not None:
@@ -135,15 +146,20 @@ class Hub(TurnClock):
         watching = self.watchers.get(live.id)
         if not watching:
             return
-        public = table_view(live, self.ai_users)
-        public["sent_at"] = time.time() * 1000
-        spectators = orjson.dumps(public).decode()
-        for watcher in watching:
-            user = watcher.user_id
-            if _seat_of(live, user) is None:
-                watcher.push(spectators, since)
-            else:
-                watcher.push(self.frame(live, user, public), since)
+        languages = sorted({w.language for w in watching})
+        for language in languages:
+            with catalog.speaking(language):
+                public = table_view(live, self.ai_users)
+                public["sent_at"] = time.time() * 1000
+                spectators = orjson.dumps(public).decode()
+                for watcher in watching:
+                    if watcher.language != language:
+                        continue
+                    user = watcher.user_id
+                    if _seat_of(live, user) is None:
+                        watcher.push(spectators, since)
+                    else:
+                        watcher.push(self.frame(live, user, public), since)
 
     # ------------------------------------------------------------ TurnClock
 
@@ -155,9 +171,9 @@ class Hub(TurnClock):
     def table_closed(self, live: LiveTable[Any]) -> None:
         if live.state is not None and live.state.is_over and live.id not in self.finished:
             if len(self.finished) == self.finished.maxlen:
-                self.titles.pop(self.finished[0], None)
+                self.games.pop(self.finished[0], None)
             self.finished.append(live.id)
-            self.titles[live.id] = live.game.title
+            self.games[live.id] = live.info.game
         self.publish(live)
         if self.then is not None:
             self.then.table_closed(live)

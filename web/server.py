@@ -16,6 +16,12 @@ Routes (:func:`make_app`):
 - ``GET /games/{id}``: the replay page of a finished game; ``GET /games/{id}/replay.json``
   its frames (:func:`web.views.replay`).
 - ``GET /static/...``: the pages' modules and style (package data of :mod:`web`).
+- ``GET /words/{lang}.json``: the words the pages' scripts say (:mod:`web.words`).
+
+Each page speaks its reader's language (:func:`web.words.choose`: ``?lang=``, else the
+browser's ``Accept-Language``, else the table's language when the server was given
+``table_language``, else English); a page's socket and its replay's frames are asked
+for in the page's language (``?lang=``), and said in it.
 
 The socket checks ``Origin`` (:func:`web.guard.origin_allowed`); a session cookie
 (:class:`web.guard.Sessions`) binds it to a user, and it is closed when the session
@@ -26,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -35,13 +40,17 @@ from typing import Any
 import orjson
 from aiohttp import WSCloseCode, WSMsgType, web
 
+import catalog
+import catalog.games
 from host.live import LiveTable
 from host.refusals import Refusal
 from host.service import MoveOutcome, TableService
 from persistence import TableNotFound
 from web.guard import SESSION_COOKIE, RateLimit, Session, Sessions, origin_allowed
 from web.hub import Hub
+from web.markup import page_html, tag, text
 from web.views import replay
+from web.words import TableLanguage, choose, dictionary
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -58,8 +67,10 @@ HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
 SESSIONS: web.AppKey[Sessions] = web.AppKey("sessions", Sessions)
 RATE: web.AppKey[RateLimit] = web.AppKey("rate", RateLimit)
 ORIGINS: web.AppKey[frozenset[str]] = web.AppKey("origins")
-INDEX_EXTRA: web.AppKey[str] = web.AppKey("index_extra")
+INDEX_EXTRA: web.AppKey[Callable[[], str]] = web.AppKey("index_extra")
 COMMITTED: web.AppKey[Callable[[MoveOutcome], None]] = web.AppKey("committed")
+TABLE_LANGUAGE: web.AppKey[TableLanguage] = web.AppKey("table_language")
+STATUSES = frozenset({"lobby", "playing", "finished", "abandoned"})  # web.status.*
 
 
 def make_app(
@@ -69,12 +80,16 @@ def make_app(
     sessions: Sessions | None = None,
     rate: RateLimit | None = None,
     origins: Iterable[str] = (),
-    index_extra: str = "",
+    index_extra: Callable[[], str] = lambda: "",
     committed: Callable[[MoveOutcome], None] = lambda outcome: None,
+    table_language: TableLanguage = lambda info: None,
 ) -> web.Application:
     """The web front end of ``service`` (whose turn clock tells ``hub``); ``index_extra``
-    is HTML (escaped already) the index shows below its lists; ``committed`` is told of
-    every move a page made (another front end of the same host shows it: the bot's chat)."""
+    makes the HTML (escaped already) the index shows below its lists, called where the
+    index is worded (in its reader's language); ``committed`` is told of every move a page
+    made (another front end of the same host shows it: the bot's chat);
+    ``table_language`` says the language a table speaks (the Discord bot's: its server's),
+    its page's language when the reader's browser asks for none we speak."""
     app = web.Application(middlewares=[_headers])
     app[SERVICE] = service
     app[HUB] = hub
@@ -82,12 +97,14 @@ def make_app(
     app[RATE] = rate or RateLimit()
     app[ORIGINS] = frozenset(origins)
     app[INDEX_EXTRA] = index_extra
+    app[TABLE_LANGUAGE] = table_language
     app[COMMITTED] = committed
     app.router.add_get("/", index)
     app.router.add_get("/tables/{table_id:\\d+}", table_page)
     app.router.add_get("/tables/{table_id:\\d+}/ws", table_socket)
     app.router.add_get("/games/{game_id:\\d+}", replay_page)
     app.router.add_get("/games/{game_id:\\d+}/replay.json", replay_json)
+    app.router.add_get("/words/{language:[a-z]{2}}.json", words_json)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_get("/favicon.ico", no_icon)
     return app
@@ -106,58 +123,93 @@ async def _headers(
 # ------------------------------------------------------------------ pages
 
 
-def page(title: str, body: str, script: str | None = None) -> web.Response:
-    """An HTML page (``title`` is escaped here; ``body`` must be escaped already)."""
-    module = f'<script type="module" src="/static/{script}"></script>' if script else ""
-    text = f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{html.escape(title)} · stackbot</title>
-<link rel="stylesheet" href="/static/style.css">
-{module}
-</head>
-<body>
-<header class="bar"><a class="home" href="/">stackbot</a></header>
-{body}
-</body>
-</html>
-"""
-    return web.Response(text=text, content_type="text/html")
+def language(request: web.Request, default: str | None = None) -> str:
+    """The language of the page ``request`` asks for (:func:`web.words.choose`)."""
+    return choose(request.query.get("lang"), request.headers.get("Accept-Language"), default)
+
+
+def page(
+    title: str, body: str, script: str | None = None, language: str = catalog.DEFAULT
+) -> web.Response:
+    """An HTML page in ``language`` (``title`` is escaped here; ``body`` must be escaped
+    already), with the words its scripts say."""
+    return web.Response(text=page_html(title, body, script, language), content_type="text/html")
 
 
 async def no_icon(request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
+async def words_json(request: web.Request) -> web.Response:
+    """The words of the pages' scripts in a language (a page whose language changed)."""
+    asked = request.match_info["language"]
+    if asked not in catalog.LANGUAGES:
+        raise web.HTTPNotFound()
+    return web.Response(body=orjson.dumps(dictionary(asked)), content_type="application/json")
+
+
 def _names(seats: Iterable[Any]) -> str:
-    return html.escape(", ".join(s.name for s in seats)) or "(nobody yet)"
+    return text(catalog.t("web.list.comma").join(s.name for s in seats)) or text(
+        catalog.t("web.index.nobody")
+    )
+
+
+def _status(status: str) -> str:
+    return catalog.t(f"web.status.{status}") if status in STATUSES else status
+
+
+def _title(game: str) -> str:
+    """A game's name as players read it, in the language spoken."""
+    return catalog.games.words(game).title()
+
+
+def _row(href: str, title: str, middle: str, last: str) -> str:
+    link = tag(
+        "a",
+        {"class": "row", "href": href},
+        tag("b", None, text(title)),
+        " ",
+        tag("span", None, middle),
+        " ",
+        tag("i", None, text(last)),
+    )
+    return tag("li", None, link)
+
+
+def _list(key: str, rows: list[str], empty: str) -> str:
+    return tag("ul", {"class": "list", "id": key}, "".join(rows) or tag("li", None, text(empty)))
 
 
 async def index(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     hub = request.app[HUB]
     live = sorted(service.by_id.values(), key=lambda t: t.id)
-    rows = [
-        f'<li><a class="row" href="/tables/{t.id}"><b>{html.escape(t.game.title)}</b> '
-        f"<span>{_names(t.info.seats)}</span> <i>{html.escape(t.info.status)}</i></a></li>"
-        for t in live
-    ]
-    done = [
-        f'<li><a class="row" href="/games/{game_id}"><b>{html.escape(hub.titles[game_id])}</b> '
-        f"<span>game {game_id}</span> <i>replay</i></a></li>"
-        for game_id in reversed(hub.finished)
-    ]
-    body = (
-        '<main class="index"><h1>Live tables</h1>'
-        f'<ul class="list" id="live">{"".join(rows) or "<li>No table is playing.</li>"}</ul>'
-        "<h2>Finished games</h2>"
-        f'<ul class="list" id="finished">{"".join(done) or "<li>None yet.</li>"}</ul>'
-        f"{request.app[INDEX_EXTRA]}</main>"
-    )
-    return page("Tables", body)
+    with catalog.speaking(language(request)) as spoken:
+        rows = [
+            _row(
+                f"/tables/{t.id}", _title(t.info.game), _names(t.info.seats), _status(t.info.status)
+            )
+            for t in live
+        ]
+        done = [
+            _row(
+                f"/games/{game_id}",
+                _title(hub.games[game_id]),
+                text(catalog.t("web.index.game", game=game_id)),
+                catalog.t("web.index.replay"),
+            )
+            for game_id in reversed(hub.finished)
+        ]
+        body = tag(
+            "main",
+            {"class": "index"},
+            tag("h1", None, text(catalog.t("web.index.live"))),
+            _list("live", rows, catalog.t("web.index.no_live")),
+            tag("h2", None, text(catalog.t("web.index.finished"))),
+            _list("finished", done, catalog.t("web.index.no_finished")),
+            request.app[INDEX_EXTRA](),
+        )
+        return page(catalog.t("web.index.title"), body, language=spoken)
 
 
 def _live(request: web.Request) -> LiveTable[Any] | None:
@@ -168,41 +220,55 @@ async def table_page(request: web.Request) -> web.Response:
     live = _live(request)
     if live is None:  # finished (or never was): its replay says which
         raise web.HTTPFound(f"/games/{int(request.match_info['table_id'])}")
-    body = (
-        f'<main id="table" class="table" data-table="{live.id}">'
-        f"<h1>{html.escape(live.game.title)}</h1>"
-        '<p class="status" id="status" aria-live="polite">Connecting…</p></main>'
-    )
-    return page(live.game.title, body, "table.js")
+    with catalog.speaking(language(request, request.app[TABLE_LANGUAGE](live.info))) as spoken:
+        title = _title(live.info.game)
+        body = tag(
+            "main",
+            {"id": "table", "class": "table", "data-table": live.id},
+            tag("h1", None, text(title)),
+            _status_line(catalog.t("web.table.connecting"), polite=True),
+        )
+        return page(title, body, "table.js", spoken)
+
+
+def _status_line(words: str, *, polite: bool = False) -> str:
+    attrs = {"class": "status", "id": "status", "aria-live": "polite" if polite else None}
+    return tag("p", attrs, text(words))
 
 
 async def replay_page(request: web.Request) -> web.Response:
     game_id = int(request.match_info["game_id"])
-    body = (
-        f'<main id="replay" class="table" data-game="{game_id}">'
-        f"<h1>Game {game_id}</h1>"
-        '<p class="status" id="status">Loading…</p></main>'
-    )
-    return page(f"Game {game_id}", body, "replay.js")
+    with catalog.speaking(language(request)) as spoken:
+        title = catalog.t("web.replay.title", game=game_id)
+        body = tag(
+            "main",
+            {"id": "replay", "class": "table", "data-game": game_id},
+            tag("h1", None, text(title)),
+            _status_line(catalog.t("web.replay.loading")),
+        )
+        return page(title, body, "replay.js", spoken)
 
 
 async def replay_json(request: web.Request) -> web.Response:
-    """A finished game's frames; a game still running has none (its replay would show
-    what is hidden still, and its live page shows the rest)."""
+    """A finished game's frames, worded in the page's language (``?lang=``); a game still
+    running has none (its replay would show what is hidden still, and its live page shows
+    the rest)."""
     service = request.app[SERVICE]
     game_id = int(request.match_info["game_id"])
-    try:
-        info = await service.store.table(game_id)
-    except TableNotFound:
-        raise web.HTTPNotFound(text="There is no such game.") from None
-    if info.is_active or info.rules_record is None:
-        raise web.HTTPNotFound(text="That game is not over yet.")
-    hosted = service.front.game(info.game)
-    rules = await service.rules_of(info)
-    start = hosted.game.new_state([s.name for s in info.seats], rules)
-    moves = await service.store.logged_moves(game_id)
-    ai_users = request.app[HUB].ai_users
-    frames = await asyncio.to_thread(replay, info, hosted, start, moves, ai_users)
+    with catalog.speaking(language(request)):
+        try:
+            info = await service.store.table(game_id)
+        except TableNotFound:
+            raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game")) from None
+        if info.is_active or info.rules_record is None:
+            raise web.HTTPNotFound(text=catalog.t("web.error.not_over"))
+        hosted = service.front.game(info.game)
+        rules = await service.rules_of(info)
+        start = hosted.game.new_state([s.name for s in info.seats], rules)
+        moves = await service.store.logged_moves(game_id)
+        ai_users = request.app[HUB].ai_users
+        # the thread runs in a copy of this context: it speaks the page's language
+        frames = await asyncio.to_thread(replay, info, hosted, start, moves, ai_users)
     return web.Response(body=orjson.dumps(frames), content_type="application/json")
 
 
@@ -215,11 +281,13 @@ def _error(code: str) -> str:
 
 async def table_socket(request: web.Request) -> web.StreamResponse:
     origins: frozenset[str] = request.app[ORIGINS]
-    if not origin_allowed(request.headers.get("Origin"), request.host, origins):
-        raise web.HTTPForbidden(text="Not from this site.")
     live = _live(request)
-    if live is None:
-        raise web.HTTPNotFound(text="That table is not playing.")
+    spoken = language(request, None if live is None else request.app[TABLE_LANGUAGE](live.info))
+    with catalog.speaking(spoken):
+        if not origin_allowed(request.headers.get("Origin"), request.host, origins):
+            raise web.HTTPForbidden(text=catalog.t("web.error.not_from_here"))
+        if live is None:
+            raise web.HTTPNotFound(text=catalog.t("web.error.not_playing"))
     sessions = request.app[SESSIONS]
     session = sessions.session(request.cookies.get(SESSION_COOKIE))
     hub = request.app[HUB]
@@ -232,9 +300,11 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             await ws.send_str(text)
 
     if session is None:
-        watcher = hub.watch(live, None, send)
+        watcher = hub.watch(live, None, send, language=spoken)
     else:  # its frames are a spectator's once the session expired, and it is closed
-        watcher = hub.watch(live, session.player.id, send, lambda: sessions.alive(session))
+        watcher = hub.watch(
+            live, session.player.id, send, lambda: sessions.alive(session), language=spoken
+        )
         expiry = asyncio.create_task(
             _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
         )

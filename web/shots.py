@@ -6,8 +6,10 @@ browser), on a 380-px phone in the dark theme and on a desktop in the light one,
 ``web-<game>-phone.png``, ``web-stack-desktop.png``, ``web-replay-phone.png`` and
 ``web-play-stackup-phone.png`` (a visitor's own table, their hand and moves),
 ``web-play-stack-phone.png`` (a die picked on the board, its targets lit) and
-``web-replay-stack-phone.png`` (a short Stack game's replay, its round-by-round chart). A tool
-for the docs (the dev extra's Playwright), not run by the bot.
+``web-replay-stack-phone.png`` (a short Stack game's replay, its round-by-round chart); with
+``--ja`` only ``web-ja.png``: a visitor's own Stack table opened from the Japanese page
+(``?lang=ja``), a die picked. A tool for the docs (the dev extra's Playwright), not run by
+the bot.
 """
 
 from __future__ import annotations
@@ -123,10 +125,37 @@ def shoot(folder: Path) -> list[Path]:
     return saved
 
 
+def shoot_japanese(folder: Path) -> list[Path]:
+    """``web-ja.png``: a visitor's Stack table in Japanese on a phone, a die picked."""
+    from playwright.sync_api import sync_playwright
+
+    with (
+        in_thread(pace=0.8, seed=4, between=2.0, visitor_options=SHORT) as (base, _demo),
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS, headless=True, viewport=PHONE
+        )
+        page = context.new_page()
+        page.emulate_media(color_scheme="dark")
+        page.goto(base + "/?lang=ja")
+        page.locator('form[action^="/demo/play/stack?"] button').click()
+        page.wait_for_url("**/tables/*")
+        page.locator("#board .can-pick").first.click()
+        page.locator("#targets button").first.wait_for()
+        saved = folder / "web-ja.png"
+        page.screenshot(path=str(saved), full_page=True)
+        context.close()
+    return [saved]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    japanese = "--ja" in args
+    args = [a for a in args if a != "--ja"]
     folder = Path(args[0] if args else "docs/pictures")
-    for path in shoot(folder):
+    for path in shoot_japanese(folder) if japanese else shoot(folder):
         print(path)
     return 0
 

@@ -8,17 +8,24 @@ player's own hidden cards are :func:`private_view`, sent to that player only.
 A finished game's replay (:func:`replay`) is its move log played again from the start,
 a frame a decision; Stack Up!'s hands are in it, as ``/export`` shows them once the game
 is over.
+
+Every word here is said in the language spoken where it is asked for (the page's:
+:func:`catalog.speaking`): a game's name and a move's words are the game's
+(:func:`catalog.games.words`), the replay's own from the catalog's ``web`` domain.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from engine.colorstack.board import square_name
-from engine.colorstack.describe import die_words
+import catalog
+import catalog.games
+from engine.colorstack.board import COLOUR_LETTERS, square_name
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState
 from engine.game import Decision, Game, GameState, TurnEnded
@@ -97,7 +104,7 @@ def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) 
         "type": "table",
         "table": info.id,
         "game": info.game,
-        "title": hosted.title,
+        "title": catalog.games.words(info.game).title(),
         "version": live.version,
         "status": info.status,
         "players": players(info.seats, ai_users or {}),
@@ -137,22 +144,55 @@ def private_view(live: LiveTable[Any], seat: int) -> dict[str, Any]:
     if state is not None and not state.is_over and state.current_player == seat:
         hosted = live.game
         you["choices"] = [
-            {"label": label(hosted, state, move), "move": hosted.game.encode_move(move)}
+            {
+                "label": label(hosted, state, move, live.info.game),
+                "move": hosted.game.encode_move(move),
+            }
             for move in state.legal_moves()[:MAX_CHOICES]
         ]
     return you
 
 
-def label(hosted: HostedGame, state: GameState[Any], move: Any) -> str:
-    """The words of ``move``'s button: the front end's, but a Color Stack die set to a
-    face says the die it was and the die it becomes (its own words say only one of them)."""
+@cache
+def _die_words() -> Callable[[int], str] | None:
+    """Color Stack's own words of a die, once the catalog has that game's words."""
+    try:
+        module = importlib.import_module("catalog.colorstack")
+    except ModuleNotFoundError as err:
+        if err.name != "catalog.colorstack":
+            raise
+        return None
+    words: Callable[[int], str] = module.WORDS.die_words
+    return words
+
+
+def die_words(die: int) -> str:
+    """``yellow 4``: a Color Stack die's colour and face, in the language spoken."""
+    own = _die_words()
+    if own is not None:
+        return own(die)
+    colour = catalog.t(f"web.colour.{COLOUR_LETTERS[die >> 3]}")
+    return catalog.t("web.colorstack.die", colour=colour, face=die & 7)
+
+
+def label(hosted: HostedGame, state: GameState[Any], move: Any, game: str | None = None) -> str:
+    """The words of ``move``'s button: the game's (``game``: its name; else the front
+    end's), but a Color Stack die set to a face says the die it was and the die it
+    becomes (its own words say only one of them)."""
     if isinstance(move, Set) and isinstance(state, ColorStackState):
         top = state.top(move.square)
         if top is not None:
             after = (top & ~7) | move.face
-            was, becomes = die_words(top), die_words(after)
-            return f"Set {square_name(move.square)} to {move.face} ({was} becomes {becomes})"
-    return hosted.move_label(state, move)
+            return catalog.t(
+                "web.colorstack.set",
+                square=square_name(move.square),
+                face=move.face,
+                was=die_words(top),
+                becomes=die_words(after),
+            )
+    if game is None:
+        return hosted.move_label(state, move)
+    return catalog.games.words(game).move_words(state, move)
 
 
 def replay(
@@ -164,32 +204,39 @@ def replay(
 ) -> dict[str, Any]:
     """The frames of a finished game: its board at the start and after each decision
     (chance outcomes are played into the frame of the move that led to them), with the
-    words the live table said of what it led to (the front end's words of each turn that
-    ended, and of a decision that is no turn). Stack Up!'s hands are in every frame: the
-    game is over, and its record (``/export``) shows them all."""
+    words of what it led to, in the language spoken (the game's words of each turn that
+    ended, as the live table told it, and the front end's of a decision that is no turn).
+    Stack Up!'s hands are in every frame: the game is over, and its record (``/export``)
+    shows them all."""
     game = hosted.game
     state = start
     frames: list[dict[str, Any]] = []
     said: list[str] = []
-    plain = "The game begins."  # the words of a decision that ended no turn and is not told
+    # the words of a decision that ended no turn and is not told
+    plain = catalog.t("web.replay.begins")
     for move in moves:
         seat = None if state.decision is Decision.CHANCE else state.current_player
         if seat is not None:
             frames.append(_frame(info.game, game, state, " ".join(said) or plain))
             said = []
-            plain = f"{state.players[seat]}: {hosted.move_label(state, move)}"
+            plain = catalog.t(
+                "web.replay.move",
+                player=state.players[seat],
+                move=catalog.games.words(info.game).move_words(state, move),
+            )
         events = state.apply(move)
         if seat is not None:
             decided = hosted.decision_text(state, seat, move)
             if decided is not None:
                 said.append(decided)
-        said.extend(hosted.turn_text(state, e) for e in events if isinstance(e, TurnEnded))
+        words = catalog.games.words(info.game)
+        said.extend(words.turn_words(state, e) for e in events if isinstance(e, TurnEnded))
     frames.append(_frame(info.game, game, state, " ".join(said) or plain))
     return {
         "type": "replay",
         "game_id": info.id,
         "game": info.game,
-        "title": game.title,
+        "title": catalog.games.words(info.game).title(),
         "players": players(info.seats, ai_users or {}),
         "finished_at": _ms(info.finished_at),
         "status": info.status,

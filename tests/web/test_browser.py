@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import statistics
 import tempfile
 import threading
@@ -288,6 +289,97 @@ def test_a_whole_game_is_played_by_tapping_the_board_itself(
     page.close()
 
 
+def english_of_the_pages() -> list[str]:
+    """The English of every ``web.*`` key that Japanese says otherwise, in fragments (the
+    text between its placeholders) of a word of three letters or more; a fragment that is
+    a game's English name too is left out (the games' names are the games' catalogs')."""
+    import catalog
+    from engine import games as all_games
+
+    titles = " ".join(all_games.get(name).title for name in all_games.names())
+    fragments: set[str] = set()
+    english, japanese = catalog.catalog("en").texts, catalog.catalog("ja").texts
+    for key, text in english.items():
+        if not key.startswith("web.") or japanese.get(key) == text:
+            continue
+        for form in text if isinstance(text, tuple) else (text,):
+            for part in re.split(r"\{\w+\}", form):
+                part = part.strip(" ·:;,.()—+'\n")
+                if re.search(r"[A-Za-z]{3,}", part) and part not in titles:
+                    fragments.add(part)
+    return sorted(fragments)
+
+
+# the page's own words: its text and what it reads aloud, but the game's words (the recent
+# turns the table told, the moves' buttons, the replay's words of each step: the games'
+# catalogs) and the players' names
+PAGE_WORDS = """() => {
+  const skip = (e) => e.closest("#recent li, #moves button, #combo button, #words");
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const node = walk.currentNode;
+    if (!skip(node.parentElement) && node.textContent.trim()) out.push(node.textContent);
+  }
+  for (const e of document.querySelectorAll("[aria-label], [title]")) {
+    if (!skip(e)) out.push(e.getAttribute("aria-label") || "", e.getAttribute("title") || "");
+  }
+  out.push(document.title);
+  return out.join("\\n");
+}"""
+
+
+def english_found(page: Any, english: list[str], names: list[str]) -> list[str]:
+    shown = page.evaluate(PAGE_WORDS)
+    for name in names:
+        shown = shown.replace(name, " ")
+    return [e for e in english if re.search(rf"(?<![A-Za-z]){re.escape(e)}(?![A-Za-z])", shown)]
+
+
+def test_a_live_table_and_a_replay_read_japanese_on_a_phone_with_lang_ja(
+    browser: Any, demo: tuple[str, Any], tmp_path: Path
+) -> None:
+    base, running = demo
+    english = english_of_the_pages()
+    assert "Recent turns" in english and "Score sheet" in english  # the check can fail
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base + "/?lang=ja")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert "対局中のテーブル" in page.locator("h1").inner_text()
+    assert english_found(page, english, []) == []
+    # a visitor's own Stack Up! table, opened from the Japanese page: it speaks Japanese
+    page.locator('form[action^="/demo/play/stackup"] button').click()
+    page.wait_for_url("**/tables/*?lang=ja", timeout=WAIT_MS)
+    page.wait_for_function("() => document.querySelector('#moves') !== null", timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    names = page.locator("#board .who b").all_inner_texts()
+    assert names and "あなたの手番" in page.locator("#moves h2").inner_text()
+    assert english_found(page, english, names) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 380
+    assert small_targets(page) == []
+    page.screenshot(path=str(tmp_path / "web-ja-table.png"), full_page=True)
+    # a finished game's replay
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not running.hub.finished and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert running.hub.finished, "no demo game finished"
+    page.goto(f"{base}/games/{running.hub.finished[0]}?lang=ja")
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    page.get_by_role("button", name="最初へ").click()
+    assert page.locator("#words").inner_text() == "対局開始。"
+    page.get_by_role("button", name="次へ").click()
+    assert "手目" in page.locator("#status").inner_text()
+    names = page.locator("#board .who b").all_inner_texts()
+    assert english_found(page, english, names) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 380
+    page.screenshot(path=str(tmp_path / "web-ja-replay.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
 @contextlib.contextmanager
 def discord_standin(users: dict[str, dict[str, str]]) -> Iterator[str]:
     """Discord's OAuth2 token and users/@me endpoints on loopback (a thread of its own):
@@ -337,9 +429,12 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
 ) -> None:
     """The Activity's page on the SDK's mock (its code ``mock_code``), the code exchanged
     by the server at a stand-in of Discord: the user it names plays the table of the
-    channel given to the SDK, by tapping, through the host's checks."""
+    channel given to the SDK, by tapping, through the host's checks; the page speaks the
+    user's Discord locale (Japanese) once Discord said it."""
     guest = VISITOR_CHANNELS * 1000 + 1  # the first visitor's table and player
-    users = {"mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest"}}
+    users = {
+        "mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest", "locale": "ja"}
+    }
     with discord_standin(users) as api:
         oauth = DiscordOAuth(42, SECRET, api)
         with in_thread(pace=3600.0, seed=5, activity=oauth) as (base, _demo):
@@ -351,6 +446,8 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
             page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
             page.locator("#moves button").last.wait_for(timeout=WAIT_MS)
             assert SECRET not in page.content()
+            assert page.evaluate("document.documentElement.lang") == "ja"
+            assert page.locator("#moves h2").inner_text() == "あなたの手番"
             drawn = page.evaluate("window.stackbotFrames")
             if page.locator("#picks button").count():
                 page.locator("#picks button").first.tap()
@@ -416,9 +513,9 @@ def _stack_view_framing_the_first_pile() -> dict[str, Any]:
                 return {"board": shown, "players": players, "current": state.current_player}
 
 
-@pytest.mark.parametrize("width", [380, 1280])
+@pytest.mark.parametrize(("width", "language"), [(380, "en"), (1280, "en"), (380, "ja")])
 def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pictures(
-    browser: Any, demo: tuple[str, Any], width: int
+    browser: Any, demo: tuple[str, Any], width: int, language: str
 ) -> None:
     import random
 
@@ -437,7 +534,7 @@ def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pict
     views = {"stack": _stack_view_framing_the_first_pile(), "stackup": stackup}
     page = browser.new_page()
     page.set_viewport_size({"width": width, "height": 800})
-    page.goto(base + "/")
+    page.goto(f"{base}/?lang={language}")  # the cards' names in the page's language
     found = page.evaluate(OUTSIDE, [views, [specials] * 4])
     assert found == []
     assert page.locator("rect.edge").count() == 1

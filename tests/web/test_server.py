@@ -621,3 +621,97 @@ async def test_a_visitor_plays_on_at_their_own_open_table_and_an_idle_one_ends()
         assert not service.by_id and not demo.visitors
         index = await (await client.get("/")).text()
         assert "No table is playing." in index
+
+
+# ------------------------------------------------------------------ the pages' language
+
+
+def html_lang(page: str) -> str:
+    found = re.search(r'<html lang="([a-z]+)">', page)
+    assert found is not None, page[:200]
+    return found.group(1)
+
+
+async def test_a_page_speaks_the_language_its_address_or_its_browser_asks_for(
+    site: Site,
+) -> None:
+    plain = await (await site.client.get("/")).text()
+    assert html_lang(plain) == "en" and "<h1>Live tables</h1>" in plain
+    asked = await (await site.client.get("/?lang=ja")).text()
+    assert html_lang(asked) == "ja" and "<h1>対局中のテーブル</h1>" in asked
+    assert '"language":"ja"' in asked  # the scripts' words, embedded
+    browser = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"}
+    assert html_lang(await (await site.client.get("/", headers=browser)).text()) == "ja"
+    both = await (await site.client.get("/?lang=en", headers=browser)).text()
+    assert html_lang(both) == "en"  # the address first
+    replay = await (await site.client.get("/games/3?lang=ja")).text()
+    assert html_lang(replay) == "ja" and "<h1>対局 3</h1>" in replay
+
+
+async def test_a_visitors_table_speaks_the_language_of_the_page_it_was_opened_from() -> None:
+    async with visitors_site(4.0) as (demo, service, client, origin):
+        answer = await client.post(
+            "/demo/play/stack?lang=ja", headers={"Origin": origin}, allow_redirects=False
+        )
+        assert answer.status == 303 and answer.headers["Location"].endswith("?lang=ja")
+        table_id = int(answer.headers["Location"].split("?")[0].rsplit("/", 1)[1])
+        live = service.by_id[table_id]
+        assert demo.front.language(live.info) == "ja"
+        # no language asked for: the table's; a browser's own comes first
+        assert html_lang(await (await client.get(f"/tables/{table_id}")).text()) == "ja"
+        english = {"Accept-Language": "en-US,en;q=0.9"}
+        page = await (await client.get(f"/tables/{table_id}", headers=english)).text()
+        assert html_lang(page) == "en"
+        index = await (await client.get("/?lang=ja")).text()
+        assert 'action="/demo/play/stack?lang=ja"' in index and "自分で遊ぶ" in index
+
+
+async def test_a_replay_and_its_refusals_are_worded_in_the_pages_language(site: Site) -> None:
+    table = await site.demo.open_table(1, "stack")
+    await play_to_the_end(site.demo, table)
+    path = f"/games/{table.live.id}/replay.json"
+    ja = await (await site.client.get(path + "?lang=ja")).json()
+    en = await (await site.client.get(path)).json()
+    assert ja["frames"][0]["words"] == "対局開始。"
+    assert en["frames"][0]["words"] == "The game begins."
+    assert len(ja["frames"]) == len(en["frames"])
+    missing = await site.client.get("/games/4242/replay.json?lang=ja")
+    assert missing.status == 404 and await missing.text() == "その対局はありません。"
+    assert await (await site.client.get("/games/4242/replay.json")).text() == (
+        "There is no such game."
+    )
+
+
+async def test_the_words_of_a_language_are_served_to_a_page_that_changes_language(
+    site: Site,
+) -> None:
+    from web.words import dictionary
+
+    words = await (await site.client.get("/words/ja.json")).json()
+    assert words == dictionary("ja")
+    assert (await site.client.get("/words/fr.json")).status == 404
+
+
+async def test_a_seated_players_moves_are_worded_in_the_language_of_their_page(
+    site: Site,
+) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    rng = random.Random(3)
+    live = table.live
+    for _ in range(400):  # to a turn whose player may set a die (a button of ours)
+        state = live.state
+        assert state is not None and not state.is_over
+        if any(type(m).__name__ == "Set" for m in state.legal_moves()):
+            break
+        assert await site.demo.step(table, rng)
+    player = table.player_at(live.state.current_player)  # type: ignore[union-attr]
+    token = site.sessions.issue(player)
+    labels = {}
+    for language in ("ja", "en"):
+        headers = {"Origin": site.origin, "Cookie": f"{SESSION_COOKIE}={token}"}
+        path = f"/tables/{live.id}/ws?lang={language}"
+        async with site.client.ws_connect(path, headers=headers) as ws:
+            choices = (await frame(ws))["you"]["choices"]
+        labels[language] = [c["label"] for c in choices]
+    assert any("の目を" in label and "→" in label for label in labels["ja"]), labels["ja"]
+    assert any(" becomes " in label for label in labels["en"]), labels["en"]

@@ -2,18 +2,19 @@
 // asks the user to authorize the `identify` scope, and hands the code to the bot's server,
 // which exchanges it with Discord (the app's secret stays there) and answers with the
 // user and the table playing in the channel the Activity was launched in; that table's
-// page is then drawn here, its moves made as that user.
+// page is then drawn here, its moves made as that user. The page speaks the language the
+// server chose (the address's ?lang= or the browser's) until Discord says the user's
+// locale (the server's answer, from Discord's users/@me; else the SDK's): then that
+// language's words are fetched and used, the table's frames too.
 
+import { language, languages, t, useWords } from "./common.js";
 import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
 
 const main = document.getElementById("table");
 const status = document.getElementById("status");
 const clientId = main.dataset.client;
 
-const PROBLEMS = {
-  not_identified: "Discord did not say who you are: close the Activity and open it again.",
-  rate_limited: "Too many tries: wait a moment and open it again.",
-};
+const PROBLEMS = { not_identified: "web.activity.not_identified", rate_limited: "web.activity.rate_limited" };
 
 function say(text) {
   status.textContent = text;
@@ -28,7 +29,7 @@ async function start() {
   } else if (query.has("frame_id")) {
     sdk = new DiscordSDK(clientId);
   } else {
-    say("Open this page from Discord: /table activity in a channel with a table.");
+    say(t("web.activity.outside"));
     return;
   }
   await sdk.ready();
@@ -46,19 +47,40 @@ async function start() {
     body: JSON.stringify({ code, channel_id: sdk.channelId }),
   });
   const found = await answer.json();
+  if (answer.ok) await speak(found.language || await sdkLocale(sdk));
   if (!answer.ok) {
-    say(PROBLEMS[found.code] || "The Activity could not start: open it again.");
+    say(t(PROBLEMS[found.code] || "web.activity.failed"));
     return;
   }
   if (found.table === null) {
-    say(`Hello ${found.user.name}: no table is playing in this channel. Open one with /table new.`);
+    say(t("web.activity.no_table", { name: found.user.name }));
     return;
   }
   main.dataset.table = String(found.table);
   await import("./table.js"); // the table's live page, as this user
 }
 
+// the user's locale as the SDK says it ("ja", "en-US"…; "" when it does not)
+async function sdkLocale(sdk) {
+  try {
+    const { locale } = await sdk.commands.userSettingsGetLocale();
+    return locale || "";
+  } catch (err) {
+    console.info(err);
+    return "";
+  }
+}
+
+// the page's words in the language of ``locale`` from now on (one we speak; else the page
+// keeps its own)
+async function speak(locale) {
+  const wanted = String(locale || "").toLowerCase().split(/[-_]/)[0];
+  if (!languages().includes(wanted) || wanted === language()) return;
+  const answer = await fetch(`/words/${wanted}.json`);
+  if (answer.ok) useWords(await answer.json());
+}
+
 start().catch((err) => {
   console.error(err);
-  say("The Activity could not start: open it again.");
+  say(t("web.activity.failed"));
 });

@@ -1,9 +1,10 @@
 // Each game's board in SVG, from the public view the server sends (the fields of the
 // table picture of the game: pictures/stack.py FieldPicture, pictures/stackup.py
 // TablePicture, pictures/colorstack.py BoardPicture). Only what everyone may see is in it;
-// a seated Stack Up! player's own hand comes separately ("you").
+// a seated Stack Up! player's own hand comes separately ("you"). Every word is the page's
+// (common.js t()).
 
-import { SEAT_COLOURS, chip, el, svg } from "./common.js";
+import { SEAT_COLOURS, chip, el, n, svg, t } from "./common.js";
 
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -27,7 +28,7 @@ function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
   const box = el("section", { class: `seat${seat === current ? " to-move" : ""}` });
   const who = el("div", { class: "who" }, ...chips, el("b", {}, players[seat].name));
   for (const line of lines) who.append(el("span", {}, line));
-  if (seat === current) who.append(el("span", { class: "tag move" }, "to move"));
+  if (seat === current) who.append(el("span", { class: "tag move" }, t("web.board.to_move")));
   box.append(who);
   if (extra) box.append(extra);
   return box;
@@ -42,18 +43,18 @@ function stackSeatDice(faces, seat, name, mine) {
   const columns = mine ? 6 : 8;
   const across = Math.min(columns, Math.max(1, faces.length));
   const rows = Math.max(1, Math.ceil(faces.length / columns));
-  const width = faces.length ? across * (size + gap) : 120;  // room for "no dice left"
+  const width = faces.length ? across * (size + gap) : 120;  // room for its "no dice left"
   const height = rows * (size + gap) - gap + 4;
   const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
-    style: `max-width: ${width}px`, role: "img", "aria-label": `${name}'s dice` });
+    style: `max-width: ${width}px`, role: "img", "aria-label": t("web.stack.dice_of", { name }) });
   faces.forEach((f, i) => {
     const x = (i % columns) * (size + gap), y = 2 + Math.floor(i / columns) * (size + gap);
-    const one = die(f, seat, x, y, size, `a ${f}`);
+    const one = die(f, seat, x, y, size, t("web.stack.die", { face: f }));
     one.dataset.target = `${seat}:1:${f}`;  // what a move onto this single die names
     if (mine) one.dataset.pick = `die:${f}`;  // the player picks one of their dice
     pic.append(one);
   });
-  if (faces.length === 0) pic.append(svg("text", { x: 0, y: 24, class: "faint" }, "no dice left"));
+  if (faces.length === 0) pic.append(svg("text", { x: 0, y: 24, class: "faint" }, t("web.stack.no_dice")));
   return pic;
 }
 
@@ -61,13 +62,14 @@ export function drawStack(view) {
   const b = view.board;
   const players = view.players;
   const wrap = el("div", { class: "seats" });
-  const title = `Round ${b.round}` + (b.target ? ` · first to ${b.target}` : "") +
-    (b.last_turns ? " · last turns" : "");
+  const title = t("web.stack.round", { round: b.round }) +
+    (b.target ? t("web.stack.first_to", { target: b.target }) : "") +
+    (b.last_turns ? t("web.stack.last_turns") : "");
   wrap.append(el("p", { class: "status" }, title));
   b.names.forEach((_, seat) => {
-    const points = b.points.length ? `+${b.points[seat]} this round` : "";
+    const points = b.points.length ? t("web.stack.this_round", { points: b.points[seat] }) : "";
     wrap.append(seatBox(players, seat, b.current,
-      [`${b.totals[seat] ?? 0} pts`, points],
+      [t("web.stack.points", { points: b.totals[seat] ?? 0 }), points],
       stackSeatDice(b.singles[seat], seat, b.names[seat], Boolean(view.you && view.you.seat === seat))));
   });
   // the field: every pile, its dice bottom to top in their owners' colours
@@ -77,15 +79,15 @@ export function drawStack(view) {
   const height = tallest * (size + 3) + 12;  // room for the last pile's edge
   // a margin round the piles, for the last pile's edge (its frame and its stroke)
   const field = svg("svg", { class: "board", viewBox: `-5 -2 ${width + 10} ${height + 7}`,
-    style: `max-width: ${width * 1.5}px`, role: "img", "aria-label": "the piles" });  // dice of 45 px
+    style: `max-width: ${width * 1.5}px`, role: "img", "aria-label": t("web.stack.piles_label") });  // dice of 45 px
   b.piles.forEach(([face, owners], i) => {
     const top = owners[owners.length - 1];
     const pile = svg("g", { "data-target": `${top}:${owners.length}:${face}`,
-      "aria-label": `the pile of ${owners.length} ${face}s, ${b.names[top]}'s on top` });
+      "aria-label": t("web.stack.pile", { count: owners.length, face, name: b.names[top] }) });
     owners.forEach((owner, level) => {
       const y = height - 3 - (level + 1) * (size + 3);
       pile.append(die(face, owner, i * (size + gap), y, size,
-        `${b.names[owner]}'s ${face} in a pile of ${owners.length}`));
+        t("web.stack.pile_die", { name: b.names[owner], face, count: owners.length })));
     });
     field.append(pile);
     const last = b.last && b.last.kind === "pile" && b.last.index === i;
@@ -94,12 +96,14 @@ export function drawStack(view) {
         width: size + 6, height: owners.length * (size + 3) + 6, rx: 6, class: "edge" }));
     }
   });
-  const piles = el("section", { class: "panel" }, el("h2", {}, "Piles"));
-  piles.append(b.piles.length ? field : el("p", { class: "status" }, "No pile yet."));
+  const piles = el("section", { class: "panel" }, el("h2", {}, t("web.stack.piles")));
+  piles.append(b.piles.length ? field : el("p", { class: "status" }, t("web.stack.no_pile")));
   const captured = b.captures.map((c, seat) => c.length
-    ? `${b.names[seat]}: ${c.map(([face, owners]) => `${face}×${owners.length}`).join(", ")}` : null)
+    ? t("web.stack.captured_by", { name: b.names[seat],
+      piles: c.map(([face, owners]) => `${face}×${owners.length}`).join(t("web.list.comma")) })
+    : null)
     .filter(Boolean);
-  if (captured.length) piles.append(el("p", {}, `Captured: ${captured.join(" · ")}`));
+  if (captured.length) piles.append(el("p", {}, t("web.stack.captured", { list: captured.join(" · ") })));
   wrap.append(piles);
   return wrap;
 }
@@ -108,17 +112,25 @@ export function drawStack(view) {
 
 const SPECIAL = new Set(["Crash", "Snatch", "Freeze", "Flip", "Switch"]);
 
+// a card's name as the page says it (a special card's in the page's words; a number
+// card's is notation: R7)
+function cardWords(name) {
+  return SPECIAL.has(name) ? t(`web.card.${name}`) : name;
+}
+
 function card(name, x, y, w, h) {
   const special = SPECIAL.has(name);
   const colour = special ? "special" : name[0];
-  const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": name });
+  const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": cardWords(name) });
   g.append(svg("rect", { width: w, height: h, rx: w * 0.12, class: `c-${colour}` }));
   const dark = colour === "Y" ? " dark" : "";
-  const text = special ? name : name.slice(1);
+  const text = special ? cardWords(name) : name.slice(1);
   const size = special ? Math.max(11, w * 0.22) : h * 0.42;
+  // a wide glyph (Japanese) takes about a font size of width, a Latin letter 0.6 of one
+  const across = [...text].reduce((sum, c) => sum + (c.charCodeAt(0) > 0x2e7f ? 1 : 0.6), 0);
   const words = { x: w / 2, y: h / 2 + (special ? 5 : h * 0.14), "text-anchor": "middle",
     "font-size": size, class: `on-card${dark}` };
-  if (text.length * size * 0.6 > w - 6) {  // a long name on a small card: squeezed to fit
+  if (across * size > w - 6) {  // a long name on a small card: squeezed to fit
     Object.assign(words, { textLength: w - 6, lengthAdjust: "spacingAndGlyphs" });
   }
   g.append(svg("text", words, text));
@@ -162,40 +174,45 @@ export function drawStackUp(view, hands = null) {
   const top = `${b.colour}${b.number}`;
   const w = 120, h = 160;
   const centre = svg("svg", { class: "board", viewBox: "0 0 340 170", style: "max-width: 420px",
-    role: "img", "aria-label": `the stack: ${top}` });
+    role: "img", "aria-label": t("web.stackup.stack_label", { card: top }) });
   centre.append(card(top, 4, 4, w, h));
-  const arrow = b.direction === "up" ? "↑ up" : b.direction === "down" ? "↓ down" : "direction not chosen";
+  const arrow = t(b.direction === "up" ? "web.stackup.up"
+    : b.direction === "down" ? "web.stackup.down" : "web.stackup.no_direction");
   centre.append(svg("text", { x: 140, y: 40, "font-size": 22 }, arrow));
-  centre.append(svg("text", { x: 140, y: 76, "font-size": 18 }, `Draw pile: ${b.draw_pile}`));
+  centre.append(svg("text", { x: 140, y: 76, "font-size": 18 },
+    t("web.stackup.draw_pile", { count: b.draw_pile })));
   centre.append(svg("text", { x: 140, y: 108, "font-size": 16, class: "faint" },
-    `Turn ${b.turns_taken} of ${b.turn_limit}`));
-  const stack = el("section", { class: "panel" }, el("h2", {}, "Stack"), centre);
+    t("web.turn_of", { turn: b.turns_taken, limit: b.turn_limit })));
+  const stack = el("section", { class: "panel" }, el("h2", {}, t("web.stackup.stack")), centre);
   if (b.last_seat !== null) {
-    const last = el("p", {}, `Last: ${b.names[b.last_seat]}`, b.last_note ? ` — ${b.last_note}` : "");
+    const last = el("p", {}, t("web.stackup.last", { name: b.names[b.last_seat] }),
+      b.last_note ? ` — ${b.last_note}` : "");
     stack.append(last);
-    if (b.last_cards.length) stack.append(cards(b.last_cards, 42, 56, "the last play's cards"));
+    if (b.last_cards.length) stack.append(cards(b.last_cards, 42, 56, t("web.stackup.last_cards")));
   }
   wrap.append(stack);
   b.names.forEach((_, seat) => {
-    const lines = [`${b.hand_sizes[seat]} cards`];
-    if (b.passes[seat]) lines.push(`${b.passes[seat]} draw pass${b.passes[seat] === 1 ? "" : "es"}`);
-    if (b.crash_on === seat) lines.push("Crash on them");
+    const lines = [n("web.stackup.cards", b.hand_sizes[seat])];
+    if (b.passes[seat]) lines.push(n("web.stackup.passes", b.passes[seat]));
+    if (b.crash_on === seat) lines.push(t("web.stackup.crash_on"));
     const shown = hands && hands[seat] && hands[seat].length
-      ? cards(hands[seat], 38, 52, `${b.names[seat]}'s hand`)
-      : backs(b.hand_sizes[seat], `${b.names[seat]}'s hand: ${b.hand_sizes[seat]} cards, face down`);
+      ? cards(hands[seat], 38, 52, t("web.stackup.hand_of", { name: b.names[seat] }))
+      : backs(b.hand_sizes[seat], n("web.stackup.face_down", b.hand_sizes[seat], { name: b.names[seat] }));
     wrap.append(seatBox(players, seat, b.current, lines, shown));
   });
   return wrap;
 }
 
 export function drawHand(hand) {
-  const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, "Your hand"));
-  box.append(hand.length ? cards(hand, 44, 60, "your hand", 6) : el("p", {}, "(empty)"));
+  const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, t("web.stackup.your_hand")));
+  box.append(hand.length ? cards(hand, 44, 60, t("web.stackup.your_hand_label"), 6)
+    : el("p", {}, t("web.stackup.empty")));
   return box;
 }
 
 // ---------------------------------------------------------------- Color Stack
 
+// the colours' CSS names (the style's --red…); their words are the page's (web.colour.*)
 const COLOUR_NAMES = { R: "red", B: "blue", Y: "yellow", G: "green" };
 
 function pieces(text) {
@@ -208,7 +225,7 @@ export function drawColorStack(view) {
   const columns = 9, cell = 46, pad = 22;
   const width = columns * cell + pad, height = b.rows * cell + pad;
   const board = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
-    style: "max-width: 640px", role: "img", "aria-label": "the board" });
+    style: "max-width: 640px", role: "img", "aria-label": t("web.colorstack.board") });
   const path = new Set(b.path);
   for (let sq = 0; sq < b.stacks.length; sq++) {
     const col = sq % columns, row = Math.floor(sq / columns);
@@ -216,14 +233,15 @@ export function drawColorStack(view) {
     const name = `${"abcdefghi"[col]}${row + 1}`;
     // the square and its piece: one thing to tap (a piece to pick, a square to go to)
     const square = svg("g", { "data-target": `sq:${name}`, "data-pick": `sq:${name}`,
-      "aria-label": `${name}: empty` });
+      "aria-label": t("web.colorstack.empty", { square: name }) });
     square.append(svg("rect", { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 4,
       class: `sq${b.black[sq] ? " black" : ""}${path.has(sq) || b.set_square === sq ? " path" : ""}` }));
     board.append(square);
     const stack = pieces(b.stacks[sq]);
     if (stack.length) {
       const [colour, number] = stack[stack.length - 1];
-      const words = `${name}: ${stack.map(([c, n]) => `${COLOUR_NAMES[c]} ${n}`).join(", ")}`;
+      const dice = stack.map(([c, face]) => t("web.colorstack.die", { colour: t(`web.colour.${c}`), face }));
+      const words = t("web.colorstack.stack", { square: name, dice: dice.join(t("web.list.comma")) });
       square.setAttribute("aria-label", words);
       const g = svg("g", { role: "img", "aria-label": words });
       g.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `c-${colour}` }));
@@ -246,10 +264,10 @@ export function drawColorStack(view) {
   }
   const wrap = el("div", { class: "seats" });
   wrap.append(el("section", { class: "panel" }, board,
-    el("p", { class: "status" }, `Turn ${b.turns_taken} of ${b.turn_limit}`)));
+    el("p", { class: "status" }, t("web.turn_of", { turn: b.turns_taken, limit: b.turn_limit }))));
   b.names.forEach((_, seat) => {
     const letters = b.colours[seat] || [];
-    const colours = letters.map((c) => COLOUR_NAMES[c]).join(" and ");
+    const colours = letters.map((c) => t(`web.colour.${c}`)).join(t("web.list.and"));
     const chips = letters.map((c) => el("span", { class: "chip", style: `background: var(--${COLOUR_NAMES[c]})` }));
     wrap.append(seatBox(players, seat, b.current, [colours], null, chips));
   });

@@ -1,8 +1,47 @@
-// Helpers the pages share: elements built from text (never from HTML: names are text),
-// SVG, the seats' colours, and the parts around a board (seats, turns, the score sheet).
+// Helpers the pages share: the page's words, elements built from text (never from HTML:
+// names are text), SVG, the seats' colours, and the parts around a board (seats, turns,
+// the score sheet).
 
 export const SVG = "http://www.w3.org/2000/svg";
 export const SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
+
+// The page's words, in its language: the dictionary the server embeds in the page (the
+// catalog's web.* keys: web/words.py), or one fetched when the page's language changed
+// (the Activity, once Discord says the user's locale). No word is written in the scripts.
+const embedded = document.getElementById("page-words");
+let words = embedded ? JSON.parse(embedded.textContent) : { language: "en", languages: ["en"], texts: {} };
+
+// the page's language, and every language the server speaks
+export function language() {
+  return words.language;
+}
+
+export function languages() {
+  return words.languages;
+}
+
+export function useWords(dictionary) {
+  words = dictionary;
+  document.documentElement.lang = dictionary.language;
+}
+
+function fill(text, facts) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in facts ? String(facts[name]) : whole));
+}
+
+// the message ``key`` with its {placeholders} filled from ``facts``
+export function t(key, facts = {}) {
+  const text = words.texts[key];
+  return fill(typeof text === "string" ? text : key, facts);
+}
+
+// the plural message ``key`` for ``count`` (its {count} too): the first form for one, else
+// the last (English has two forms, Japanese one)
+export function n(key, count, facts = {}) {
+  const forms = words.texts[key];
+  if (!Array.isArray(forms)) return fill(key, facts);
+  return fill(forms[count === 1 ? 0 : forms.length - 1], { count, ...facts });
+}
 
 // attributes; a style through the CSSOM (the pages' CSP refuses style attributes)
 function set(node, attrs) {
@@ -44,9 +83,9 @@ export function clock(ms) {
 // the score sheet: a row per seat, a column per round, the totals last
 export function sheet(players, scores) {
   if (!scores || !scores.rounds || scores.rounds.length === 0) return null;
-  const head = el("tr", {}, el("th", {}, "Player"));
-  scores.rounds.forEach((_, i) => head.append(el("th", {}, `R${i + 1}`)));
-  head.append(el("th", {}, "Total"));
+  const head = el("tr", {}, el("th", {}, t("web.sheet.player")));
+  scores.rounds.forEach((_, i) => head.append(el("th", {}, t("web.sheet.round", { round: i + 1 }))));
+  head.append(el("th", {}, t("web.sheet.total")));
   const body = el("tbody");
   players.forEach((p, seat) => {
     const row = el("tr", {}, el("td", {}, chip(seat), " ", p.name));
@@ -58,8 +97,8 @@ export function sheet(players, scores) {
 }
 
 export function winnersText(players, winners) {
-  const names = winners.map((s) => players[s] ? players[s].name : `seat ${s + 1}`);
-  if (names.length === 0) return "The game is over.";
-  if (names.length === 1) return `The game is over: ${names[0]} won.`;
-  return `The game is over: ${names.join(" and ")} share the win.`;
+  const names = winners.map((s) => players[s] ? players[s].name : t("web.seat", { seat: s + 1 }));
+  if (names.length === 0) return t("web.over.plain");
+  if (names.length === 1) return t("web.over.won", { name: names[0] });
+  return t("web.over.shared", { names: names.join(t("web.list.and")) });
 }

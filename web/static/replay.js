@@ -2,7 +2,7 @@
 // slider), with the move that led to each. Stack Up!'s hands are shown: the game is over.
 
 import { BOARDS } from "./boards.js";
-import { SEAT_COLOURS, chip, el, sheet, svg, winnersText } from "./common.js";
+import { SEAT_COLOURS, chip, el, language, sheet, svg, t, winnersText } from "./common.js";
 
 const main = document.getElementById("replay");
 const status = document.getElementById("status");
@@ -28,10 +28,11 @@ function roundChart(players, scores, target, reached) {
   const w = 360, h = 200, left = 40, right = 12, up = 12, down = 26;
   const x = (r) => left + (r * (w - left - right)) / Math.max(1, rounds.length);
   const y = (v) => up + ((top - v) * (h - up - down)) / (top - bottom);
-  const words = players.map((p, seat) => `${p.name} ${running[seat][rounds.length]}`).join(", ");
+  const totals = players.map((p, seat) => `${p.name} ${running[seat][rounds.length]}`)
+    .join(t("web.list.comma"));
   const pic = svg("svg", { class: "board chart", id: "chart", viewBox: `0 0 ${w} ${h}`,
     style: "max-width: 560px", role: "img",
-    "aria-label": `Running totals round by round: ${words}${target ? `; target ${target}` : ""}` });
+    "aria-label": target ? t("web.chart.label_target", { totals, target }) : t("web.chart.label", { totals }) });
   pic.append(svg("line", { x1: left, x2: w - right, y1: y(0), y2: y(0), class: "axis" }));
   pic.append(svg("line", { x1: left, x2: left, y1: up, y2: h - down, class: "axis" }));
   for (const value of new Set([bottom, 0, top])) {
@@ -39,11 +40,11 @@ function roundChart(players, scores, target, reached) {
       class: "faint" }, value));
   }
   rounds.forEach((_, r) => pic.append(svg("text", { x: x(r + 1), y: h - 8, "text-anchor": "middle",
-    "font-size": 11, class: "faint" }, `R${r + 1}`)));
+    "font-size": 11, class: "faint" }, t("web.sheet.round", { round: r + 1 }))));
   if (target) {
     pic.append(svg("line", { x1: left, x2: w - right, y1: y(target), y2: y(target), class: "target" }));
     pic.append(svg("text", { x: w - right, y: y(target) - 4, "text-anchor": "end", "font-size": 11,
-      class: "faint" }, `target ${target}`));
+      class: "faint" }, t("web.chart.target", { target })));
   }
   if (reached < rounds.length) {  // the shown step is before the last round's end
     pic.append(svg("rect", { x: x(reached), y: up, width: x(rounds.length) - x(reached),
@@ -58,21 +59,21 @@ function roundChart(players, scores, target, reached) {
   });
   const legend = el("p", { class: "legend" });
   players.forEach((p, seat) => legend.append(chip(seat), ` ${p.name} `));
-  return el("section", { class: "panel", id: "round-chart" }, el("h2", {}, "Round by round"), pic, legend);
+  return el("section", { class: "panel", id: "round-chart" }, el("h2", {}, t("web.chart.title")), pic, legend);
 }
 
 async function start() {
-  const answer = await fetch(`/games/${main.dataset.game}/replay.json`);
+  const answer = await fetch(`/games/${main.dataset.game}/replay.json?lang=${language()}`);
   if (!answer.ok) {
     status.textContent = await answer.text();
     return;
   }
   const game = await answer.json();
   const frames = game.frames;
-  main.querySelector("h1").textContent = `${game.title} · game ${game.game_id}`;
+  main.querySelector("h1").textContent = t("web.replay.heading", { title: game.title, game: game.game_id });
   let at = frames.length - 1;
   const slider = el("input", { type: "range", min: 0, max: frames.length - 1, value: at,
-    "aria-label": "move" });
+    "aria-label": t("web.replay.slider") });
   const count = el("span", { id: "count" });
   const words = el("p", { class: "words", id: "words", "aria-live": "polite" });
   const board = el("div", { id: "board" });
@@ -87,18 +88,19 @@ async function start() {
     board.replaceChildren(game.game === "stackup"
       ? BOARDS.stackup(view, frame.hands) : BOARDS[game.game](view));
     const scores = sheet(game.players, frame.scores);
-    side.replaceChildren(...(scores ? [el("section", { class: "panel" }, el("h2", {}, "Score sheet"), scores)] : []));
+    side.replaceChildren(...(scores ? [el("section", { class: "panel" }, el("h2", {}, t("web.sheet.title")), scores)] : []));
     const last = frames[frames.length - 1];
     if (last.scores.rounds.length) {  // the whole game's chart, the rounds not yet reached shaded
       side.append(roundChart(game.players, last.scores, last.board.target, frame.scores.rounds.length));
     }
     status.textContent = at === frames.length - 1
-      ? winnersText(game.players, frame.scores.winners) : `Move ${at} of ${frames.length - 1}`;
+      ? winnersText(game.players, frame.scores.winners) : t("web.replay.at", { at, total: frames.length - 1 });
   };
   slider.addEventListener("input", () => go(Number(slider.value)));
   const controls = el("div", { class: "controls" },
-    button("⏮", "first", () => go(0)), button("◀", "previous", () => go(at - 1)),
-    button("▶", "next", () => go(at + 1)), button("⏭", "last", () => go(frames.length - 1)),
+    button("⏮", t("web.replay.first"), () => go(0)), button("◀", t("web.replay.previous"), () => go(at - 1)),
+    button("▶", t("web.replay.next"), () => go(at + 1)),
+    button("⏭", t("web.replay.last"), () => go(frames.length - 1)),
     slider, count);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement) return;  // the slider has its own keys

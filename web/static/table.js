@@ -1,10 +1,12 @@
 // The live table page: the table's view arrives over the socket at once and after every
 // commit; the page draws it (board, whose turn and its clock, recent turns, the score
 // sheet). window.stackbotLatency holds, per frame, the ms from the server's commit to
-// the page drawn (the same machine's clock: for the checks and the bench).
+// the page drawn (the same machine's clock: for the checks and the bench). Its words are
+// the page's dictionary (common.js t()); the table's frames come worded in the page's
+// language (the socket's ?lang=), but for its recent turns: the table's own words.
 
 import { BOARDS, die, drawHand } from "./boards.js";
-import { clock, el, sheet, svg, winnersText } from "./common.js";
+import { clock, el, language, sheet, svg, t, winnersText } from "./common.js";
 
 const main = document.getElementById("table");
 const tableId = main.dataset.table;
@@ -16,19 +18,6 @@ window.stackbotFrames = 0;
 let shown = null;
 let socket = null;
 let retry = 500;
-
-const REFUSALS = {
-  not_your_turn: "It is not your turn.",
-  stale_panel: "The table moved on: choose again.",
-  illegal_move: "That move is not allowed now.",
-  not_now: "That move is not allowed now.",
-  game_over: "The game is over.",
-  busy: "The table is busy: try again.",
-  not_saved: "The move was not saved: try again.",
-  rate_limited: "Too fast: wait a moment.",
-  not_identified: "Only a seated player can move.",
-  session_expired: "Your session expired: reload the page.",
-};
 
 let sent = false;  // a move is on its way: taps wait for the answer (a frame or a refusal)
 
@@ -118,12 +107,12 @@ function stackMoves(frame, list, board) {
   const faces = [...new Set(choices.map((c) => c.move[1]))].sort();
   pickThen(frame, list, faces.map((face) => {
     const pic = svg("svg", { viewBox: "0 0 34 34", width: 34, height: 34 });
-    pic.append(die(face, frame.you.seat, 0, 0, 34, `a ${face}`));
+    pic.append(die(face, frame.you.seat, 0, 0, 34, t("web.stack.die", { face })));
     const mine = choices.filter((c) => c.move[1] === face);
     const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "stack")
       .map((c) => [`${c.move[2]}:${c.move[3]}:${face}`, c]));
-    return { key: `die:${face}`, label: `your ${face}`, content: pic, choices: mine, onto };
-  }), "Tap one of your dice, then where it goes (lit).", board);
+    return { key: `die:${face}`, label: t("web.moves.your_die", { face }), content: pic, choices: mine, onto };
+  }), t("web.moves.hint_stack"), board);
 }
 
 // Color Stack: one of your pieces, then a square it may go to (lit) or its new face
@@ -133,8 +122,8 @@ function colorStackMoves(frame, list, board) {
   pickThen(frame, list, squares.map((square) => {
     const mine = choices.filter((c) => c.move[1] === square);
     const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "m").map((c) => [`sq:${c.move[2]}`, c]));
-    return { key: `sq:${square}`, label: `the piece on ${square}`, content: square, choices: mine, onto };
-  }), "Tap one of your pieces, then a square it may go to (lit) or its new face.", board);
+    return { key: `sq:${square}`, label: t("web.moves.piece_on", { square }), content: square, choices: mine, onto };
+  }), t("web.moves.hint_colorstack"), board);
 }
 
 // whether every card of ``names`` is in ``cards`` (as many times as it is in ``names``)
@@ -168,7 +157,7 @@ function stackUpMoves(frame, list, board, hand) {
       node.setAttribute("aria-pressed", String(picked.has(i)));
     }
     const exact = now.length ? plays.filter((c) => c.move[1].length === now.length && within(now, c.move[1])) : [];
-    combo.replaceChildren(...exact.map((c) => choiceButton(frame, c, `Play: ${c.label}`)));
+    combo.replaceChildren(...exact.map((c) => choiceButton(frame, c, t("web.moves.play", { move: c.label }))));
   };
   for (const node of nodes) {
     const i = Number(node.dataset.card);
@@ -180,7 +169,7 @@ function stackUpMoves(frame, list, board, hand) {
     });
   }
   update();
-  if (plays.length && nodes.length) list.append(el("p", {}, "Tap cards of your hand (above), then play them here."), combo);
+  if (plays.length && nodes.length) list.append(el("p", {}, t("web.moves.hint_stackup")), combo);
   choices.forEach((c) => list.append(choiceButton(frame, c)));
 }
 
@@ -190,7 +179,7 @@ const PICKS = { stack: stackMoves, colorstack: colorStackMoves, stackup: stackUp
 function movesPanel(frame, board, hand) {
   const choices = frame.you && frame.you.choices;
   if (!choices) return null;
-  const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, "Your move"));
+  const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, t("web.moves.title")));
   const list = el("div", { class: "choices" });
   if (PICKS[frame.game]) PICKS[frame.game](frame, list, board, hand);
   else choices.forEach((c) => list.append(choiceButton(frame, c)));
@@ -199,7 +188,8 @@ function movesPanel(frame, board, hand) {
 }
 
 function refused(code) {
-  const words = REFUSALS[code] || `Not done (${code}).`;
+  const key = `web.refusal.${code}`;
+  const words = t(key) === key ? t("web.refusal.other", { code }) : t(key);
   const where = document.getElementById("refusal");
   sent = false;
   if (where) {
@@ -211,14 +201,14 @@ function refused(code) {
 }
 
 function whoseTurn(frame) {
-  if (frame.status !== "lobby" && frame.status !== "playing" && !frame.over) return "The table closed.";
+  if (frame.status !== "lobby" && frame.status !== "playing" && !frame.over) return t("web.turn.closed");
   if (frame.over) return winnersText(frame.players, frame.scores ? frame.scores.winners : []);
-  if (frame.status === "lobby") return "Waiting for the game to start.";
+  if (frame.status === "lobby") return t("web.turn.lobby");
   if (frame.current === null) return "";
   const name = frame.players[frame.current] ? frame.players[frame.current].name : "";
-  const you = frame.you && frame.you.seat === frame.current ? " (you)" : "";
+  const you = frame.you && frame.you.seat === frame.current;
   const since = frame.turn_started ? ` · ${clock(Date.now() - frame.turn_started)}` : "";
-  return `${name}${you} to move${since}`;
+  return t(you ? "web.turn.you_to_move" : "web.turn.to_move", { name, clock: since });
 }
 
 function render(frame) {
@@ -228,7 +218,7 @@ function render(frame) {
   if (frame.board) {
     board.append(BOARDS[frame.game](frame));
   } else {
-    board.append(el("p", {}, `Seated: ${frame.players.map((p) => p.name).join(", ")}`));
+    board.append(el("p", {}, t("web.table.seated", { names: frame.players.map((p) => p.name).join(t("web.list.comma")) })));
   }
   sent = false;
   const side = el("div", {});
@@ -240,10 +230,10 @@ function render(frame) {
   const latest = Math.max(frame.turn_number ?? 0, frame.turns.length);
   const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
   [...frame.turns].reverse().forEach((t) => turns.append(el("li", {}, t)));
-  side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, "Recent turns"),
-    frame.turns.length ? turns : el("p", {}, "No turn yet.")));
+  side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, t("web.table.recent")),
+    frame.turns.length ? turns : el("p", {}, t("web.table.no_turn"))));
   const scores = sheet(frame.players, frame.scores);
-  if (scores) side.append(el("section", { class: "panel", id: "scores" }, el("h2", {}, "Score sheet"), scores));
+  if (scores) side.append(el("section", { class: "panel", id: "scores" }, el("h2", {}, t("web.sheet.title")), scores));
   view.replaceChildren(board, side);
   window.stackbotFrames += 1;
   window.stackbotOver = Boolean(frame.over);
@@ -252,7 +242,7 @@ function render(frame) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/tables/${tableId}/ws`);
+  socket = new WebSocket(`${scheme}://${location.host}/tables/${tableId}/ws?lang=${language()}`);
   socket.onopen = () => { retry = 500; };
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
@@ -261,9 +251,9 @@ function connect() {
   };
   socket.onclose = () => {
     if (shown && shown.over) return;
-    status.textContent = "Reconnecting…";
+    status.textContent = t("web.turn.reconnecting");
     setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
-      if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}`);
+      if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}?lang=${language()}`);
       else connect();
     }, connect), retry);
     retry = Math.min(retry * 2, 10000);
