@@ -122,9 +122,7 @@ def _play_parser(sub: Any) -> None:
     def say(key: str, **facts: Any) -> str:
         return catalog.t(f"terminal.cli.{key}", **facts)
 
-    p = sub.add_parser(
-        "play", help=say("play"), description=say("play"), formatter_class=PlayHelp, add_help=False
-    )
+    p = sub.add_parser("play", help=say("play"), formatter_class=PlayHelp, add_help=False)
     p.add_argument("-h", "--help", action="help", help=say("help"))
     p.add_argument(
         "--game", choices=games.names(), default=games.DEFAULT, help=say("game", default="stack")
