@@ -77,7 +77,13 @@ def test_a_chart_is_drawn_in_the_language_spoken_when_it_is_drawn_not_when_it_is
     assert "won 2 of 10" in english and "10戦2勝" not in english
 
 
-@pytest.mark.parametrize(("language", "chart", "words"), CASES, ids=IDS)
+LONG_TITLE = GameChart(GAME.names, GAME.rounds, 200, title="The longest table title " * 4)
+LAYOUTS = [*CASES, *((language, LONG_TITLE, set()) for language in SAID)]
+
+
+@pytest.mark.parametrize(
+    ("language", "chart", "words"), LAYOUTS, ids=[*IDS, *(f"{lang}-long-title" for lang in SAID)]
+)
 def test_every_text_of_a_chart_is_inside_it_and_none_over_another(
     language: str, chart: Chart, words: set[str]
 ) -> None:
@@ -87,14 +93,16 @@ def test_every_text_of_a_chart_is_inside_it_and_none_over_another(
         renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
         figure.draw(renderer)
         boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(figure)]
+        # the chart's own lines (title, round count, captions, the legend's names and
+        # totals; not the tick labels and numbers on the plot, which sit there by design)
+        labels = [
+            (t.get_text(), t.get_window_extent(renderer)) for t in figure.texts if t.get_text()
+        ]
     width, height = chart_size(chart)
     assert width == WIDTH
     for text, box in boxes:
         assert box.x0 >= 0 and box.x1 <= width, text
         assert box.y0 >= 0 and box.y1 <= height, text
-    # the words of the chart (not the tick labels or the points written on the lines,
-    # which sit on the plot by design) never run into one another
-    labels = [(text, box) for text, box in boxes if any(text == w for w in words)]
     for (a, box_a), (b, box_b) in combinations(labels, 2):
         assert not box_a.overlaps(box_b), (a, b)
 
