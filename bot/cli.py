@@ -1,17 +1,26 @@
 """The ``stackbot`` command: ``run`` the Discord bot, ``sync`` its slash commands,
-``play`` a game in the terminal, or serve the ``web`` pages of a demo (no Discord needed)."""
+``play`` a game in the terminal, or serve the ``web`` pages of a demo (no Discord needed).
+
+``run``, ``sync`` and ``web`` are the operator's and speak English. ``play`` is a player's:
+its help, its errors and the whole game are said in ``--lang``'s language, or else the
+environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as POSIX orders them), or else English
+(:func:`play_language`)."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+import catalog
+from catalog import games as game_words
 from engine import games
 from engine.echo import cut
 from engine.game import Game
@@ -26,10 +35,41 @@ QUIET_LOGGERS = ("alembic",)
 PLAY_OPTIONS = {"dice_per_player": "--dice", "target_score": "--target"}
 
 
+# where the language of `stackbot play` is read when --lang is not given, first first
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def play_language(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language ``stackbot play`` speaks: ``--lang``'s, or else that of the first of
+    :data:`LANGUAGE_VARIABLES` set (``ja_JP.UTF-8`` -> ``ja``; a locale we do not speak,
+    ``C`` or ``POSIX``: English), or else English."""
+    given = argparse.ArgumentParser(add_help=False)
+    given.add_argument("--lang", default=None)
+    known, _ = given.parse_known_args(list(argv))
+    if known.lang in catalog.LANGUAGES:
+        return str(known.lang)
+    env = os.environ if environ is None else environ
+    for variable in LANGUAGE_VARIABLES:
+        if env.get(variable):
+            return catalog.language_of(env[variable])
+    return catalog.DEFAULT
+
+
+class PlayHelp(argparse.HelpFormatter):
+    """``stackbot play --help`` with argparse's own words (usage, options) in the
+    language spoken."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, catalog.t("terminal.cli.usage"))
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(catalog.t("terminal.cli.options") if heading else heading)
+
+
 def _names(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
-        raise argparse.ArgumentTypeError("give player names separated by commas")
+        raise argparse.ArgumentTypeError(catalog.t("terminal.cli.no_names"))
     return names
 
 
@@ -72,31 +112,36 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
     w.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     w.add_argument("--pace", type=float, default=1.5, help="seconds between two moves of a table")
-    p = sub.add_parser("play", help="play a game in this terminal (no Discord needed)")
-    p.add_argument(
-        "--game", choices=games.names(), default=games.DEFAULT, help="which game (default stack)"
-    )
-    p.add_argument("--players", type=_names, default=[], help="human players, e.g. alice,bob")
-    p.add_argument("--bots", type=int, default=0, help="how many AI seats to add")
-    p.add_argument("--level", choices=ai_levels(), default="greedy", help="AI level")
-    p.add_argument(
-        "--seed", type=int, default=None, help="seed for the dice (same seed, same game)"
-    )
-    p.add_argument("--target", type=int, default=200, help="Stack: points that end the game")
-    p.add_argument(
-        "--dice", type=int, default=14, help=f"Stack: dice per player (1 to {MAX_DICE_PER_PLAYER})"
-    )
-    p.add_argument(
-        "--turn-limit",
-        type=int,
-        default=None,
-        help="Stack Up!, Color Stack: turns after which the game ends",
-    )
-    p.add_argument(
-        "--board", default=None, help="Color Stack: light (6 cards, default) or heavy (9 cards)"
-    )
-    p.add_argument("--export", type=Path, default=None, help="write the game record here")
+    _play_parser(sub)
     return parser
+
+
+def _play_parser(sub: Any) -> None:
+    """``stackbot play``'s options, their help in the language spoken."""
+
+    def say(key: str, **facts: Any) -> str:
+        return catalog.t(f"terminal.cli.{key}", **facts)
+
+    p = sub.add_parser("play", help=say("play"), formatter_class=PlayHelp, add_help=False)
+    p.add_argument("-h", "--help", action="help", help=say("help"))
+    p.add_argument(
+        "--game", choices=games.names(), default=games.DEFAULT, help=say("game", default="stack")
+    )
+    p.add_argument("--players", type=_names, default=[], help=say("players"))
+    p.add_argument("--bots", type=int, default=0, help=say("bots"))
+    p.add_argument("--level", choices=ai_levels(), default="greedy", help=say("level"))
+    p.add_argument("--seed", type=int, default=None, help=say("seed"))
+    p.add_argument("--target", type=int, default=200, help=say("target"))
+    p.add_argument("--dice", type=int, default=14, help=say("dice", most=MAX_DICE_PER_PLAYER))
+    p.add_argument("--turn-limit", type=int, default=None, help=say("turn_limit"))
+    p.add_argument("--board", default=None, help=say("board"))
+    p.add_argument("--export", type=Path, default=None, help=say("export"))
+    p.add_argument(
+        "--lang",
+        choices=catalog.LANGUAGES,
+        default=None,
+        help=say("lang", languages=", ".join(catalog.LANGUAGES)),
+    )
 
 
 NO_TOKEN = """stackbot: no DISCORD_TOKEN is set.
@@ -263,13 +308,25 @@ def _bot_command(
     return 0
 
 
+def _refuse(key: str, **facts: Any) -> None:
+    """Say on stderr why ``stackbot play`` cannot start (``terminal.cli.<key>``)."""
+    print(
+        catalog.t("terminal.error", error=catalog.t(f"terminal.cli.{key}", **facts)),
+        file=sys.stderr,
+    )
+
+
+def _title(game: Game[Any]) -> str:
+    return game_words.words(game.name).title()
+
+
 def _play_command(args: argparse.Namespace) -> int:
     game = games.get(args.game)
     if not 0 <= args.bots <= game.max_players:
-        print(f"stackbot play: --bots must be 0 to {game.max_players}", file=sys.stderr)
+        _refuse("bots_range", most=game.max_players)
         return 2
     if args.level not in game.ai_levels:
-        print(f"stackbot play: {game.title} has no AI level {args.level!r}", file=sys.stderr)
+        _refuse("no_level", title=_title(game), level=args.level)
         return 2
     options = _stack_options(args) if game.name == "stack" else _other_options(args, game)
     if options is None:
@@ -286,7 +343,8 @@ def _play_command(args: argparse.Namespace) -> int:
             **options,
         )
     except KeyboardInterrupt:
-        print("\nstackbot play: interrupted.", file=sys.stderr)
+        print(file=sys.stderr)
+        _refuse("interrupted")
         return INTERRUPTED_EXIT
 
 
@@ -300,10 +358,7 @@ def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
     error said) when they are wrong or another game's option is given."""
     foreign = [f"--{k.replace('_', '-')}" for k, v in _game_options(args).items() if v is not None]
     if foreign:
-        print(
-            f"stackbot play: Stack has no {' or '.join(foreign)} (choose the game with --game)",
-            file=sys.stderr,
-        )
+        _refuse("not_stack_options", options=catalog.join(foreign, "or"))
         return None
     try:
         rules = StackRules(target_score=args.target, dice_per_player=args.dice)
@@ -311,7 +366,7 @@ def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
         first = err.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
         option = PLAY_OPTIONS.get(field, field)
-        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
+        _refuse("bad_option", option=option, value=first["input"], why=first["msg"])
         return None
     return {"rules": rules}
 
@@ -320,24 +375,29 @@ def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] 
     """A game other than Stack: its options by key, for the generic terminal front end;
     ``None`` (the error said) when one is wrong or not the game's."""
     if args.target != 200 or args.dice != 14:
-        print("stackbot play: --target and --dice are Stack options", file=sys.stderr)
+        _refuse("stack_options")
         return None
     given = {k: v for k, v in _game_options(args).items() if v is not None}
     foreign = [f"--{k.replace('_', '-')}" for k in given if k not in game.settings.model_fields]
     if foreign:
-        print(f"stackbot play: {game.title} has no {' or '.join(foreign)}", file=sys.stderr)
+        _refuse("no_options", title=_title(game), options=catalog.join(foreign, "or"))
         return None
     try:
         game.settings.model_validate(given)
     except ValidationError as err:
         first = err.errors()[0]
         option = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "option"
-        print(f"stackbot play: bad {option} {first['input']}: {first['msg']}", file=sys.stderr)
+        _refuse("bad_option", option=option, value=first["input"], why=first["msg"])
         return None
     return {"game": game.name, "settings": given}
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["play"]:  # a player's command: all of it in their language
+        with catalog.speaking(play_language(argv[1:])):
+            args = _parser().parse_args(argv)
+            return _play_command(args)
     args = _parser().parse_args(argv)
     if args.command in ("run", "sync"):
         return _bot_command(
@@ -346,8 +406,9 @@ def main(argv: list[str] | None = None) -> int:
             getattr(args, "shards", None),
             getattr(args, "shard_count", None),
         )
-    if args.command == "play":
-        return _play_command(args)
+    if args.command == "play":  # after options of the command itself (none today)
+        with catalog.speaking(play_language(argv)):
+            return _play_command(args)
     if args.command == "web":
         from web.demo import run
 

@@ -17,6 +17,11 @@ seat has its colour *and* its mark (:mod:`pictures.palette`), on its line and in
 Names are any text: mathtext is off on every text drawn, and fonts for accents, Japanese
 and symbols/emoji are registered at the first drawing (:func:`font_families`).
 
+Every label (titles, axis captions, the target, the summaries) is the catalog's (the
+``charts`` domain), said in the language spoken where the chart is drawn: the picture
+worker speaks its job's language (:class:`pictures.painter.DrawJob`), so a table's chart
+is in the table's language.
+
 ``python -m pictures.charts --save docs/pictures`` draws the sample charts of the docs.
 """
 
@@ -32,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+import catalog
 from pictures import fonts
 from pictures.palette import (
     DEFAULT_THEME,
@@ -451,21 +457,22 @@ def game_figure(chart: GameChart) -> Figure:
     _set_tick_labels(ax, x_ticks, y_ticks)
 
     # the title, and the caption under the x axis
-    title = chart.title or ("Running totals" if not winners else "How the game went")
+    title = chart.title or catalog.t("charts.game.running" if not winners else "charts.game.went")
+    rounds_text = catalog.n("charts.game.rounds", rounds)
+    room = max(190.0, _label_width([rounds_text], SMALL) + 24)  # the round count's, at the right
     _text(
         figure,
         MARGIN / WIDTH,
         fy(MARGIN + TITLE * 0.85),
-        _fit(title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - 190),
+        _fit(title, _font(TITLE, bold=True), WIDTH - 2 * MARGIN - room),
         _font(TITLE, bold=True),
         colours.text,
     )
-    round_word = "round" if rounds == 1 else "rounds"
     _text(
         figure,
         (WIDTH - MARGIN) / WIDTH,
         fy(MARGIN + TITLE * 0.85),
-        f"{rounds} {round_word}",
+        rounds_text,
         _font(SMALL),
         colours.muted,
         ha="right",
@@ -474,7 +481,7 @@ def game_figure(chart: GameChart) -> Figure:
         figure,
         (left + (WIDTH - left - right) / 2) / WIDTH,
         fy(plot_top + PLOT_HEIGHT + SMALL + 14 + SMALL),
-        "round",
+        catalog.t("charts.game.round_axis"),
         _font(SMALL),
         colours.muted,
         ha="center",
@@ -491,7 +498,7 @@ def game_figure(chart: GameChart) -> Figure:
     ax.text(
         0.015,
         chart.target,
-        f"target {_number(chart.target)}",
+        catalog.t("charts.target", target=_number(chart.target)),
         transform=blended_transform_factory(ax.transAxes, ax.transData),
         fontproperties=_font(SMALL, bold=True),
         color=_rgb(colours.highlight),
@@ -693,7 +700,7 @@ def stats_figure(chart: StatsChart) -> Figure:
         return 1 - px_from_top / height
 
     wins = sum(g.won for g in games)
-    summary = f"won {wins} of {len(games)}" if games else ""
+    summary = catalog.t("charts.stats.won", wins=wins, games=len(games)) if games else ""
     summary_w = _label_width([summary], SMALL) + 12
     _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
     _text(
@@ -711,7 +718,7 @@ def stats_figure(chart: StatsChart) -> Figure:
             figure,
             0.5,
             fy(plot_top + STATS_PLOT_HEIGHT / 2),
-            "No finished games yet",
+            catalog.t("charts.stats.none"),
             _font(TEXT),
             colours.muted,
             ha="center",
@@ -800,11 +807,12 @@ def stats_figure(chart: StatsChart) -> Figure:
                 "edgecolor": "none",
             },
         )
-    caption = "last game" if n == 1 else "oldest → newest"
+    caption = catalog.t("charts.stats.last_game" if n == 1 else "charts.oldest_newest")
     if len(set(targets)) == 1:
-        caption += f" · - - target {_number(targets[0])}"
+        target = catalog.t("charts.target", target=_number(targets[0]))
     else:
-        caption += " · - - targets"
+        target = catalog.t("charts.stats.targets")
+    caption = catalog.t("charts.stats.caption", games=caption, target=target)
     middle = left + (WIDTH - left - right) / 2
     _caption(figure, middle, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
     return figure
@@ -845,7 +853,8 @@ def rating_figure(chart: RatingChart) -> Figure:
     )
     middle = left + (WIDTH - left - MARGIN * 3) / 2
     baseline = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
-    _caption(figure, middle, baseline, "oldest → newest · band: ± uncertainty", colours, height)
+    caption = catalog.t("charts.rating.caption", order=catalog.t("charts.oldest_newest"))
+    _caption(figure, middle, baseline, caption, colours, height)
     return figure
 
 
@@ -899,17 +908,26 @@ SAMPLE_NAMES: tuple[str, ...] = (
 
 
 def save_samples(folder: str) -> list[str]:
-    """Draw the docs' charts into ``folder``; their paths."""
+    """Draw the docs' charts into ``folder`` (the game chart in each theme, in English,
+    and in Japanese: ``game-chart-ja.png``); their paths."""
     os.makedirs(folder, exist_ok=True)
     game = sample_game(4, 12, seed=7, names=("Ālīce ✨", "ボブ", "😀 Carol", "$x$ **Dee**"))
     out = []
-    for theme in ("dark", "light"):
-        path = os.path.join(folder, f"game-chart-{theme}.png")
-        chart = GameChart(
-            game.names, game.rounds, game.target, game.winners, theme=theme, title="Table #42"
-        )
+    samples: tuple[tuple[Theme, str, str], ...] = (
+        ("dark", "en", "dark"),
+        ("light", "en", "light"),
+        ("light", "ja", "ja"),
+    )
+    for theme, language, file in samples:
+        path = os.path.join(folder, f"game-chart-{file}.png")
+        with catalog.speaking(language):
+            title = catalog.t("charts.sample_title", number=42)
+            chart = GameChart(
+                game.names, game.rounds, game.target, game.winners, theme=theme, title=title
+            )
+            png = draw_chart(chart)
         with open(path, "wb") as f:
-            f.write(draw_chart(chart))
+            f.write(png)
         out.append(path)
     path = os.path.join(folder, "stats-chart.png")
     with open(path, "wb") as f:

@@ -10,7 +10,9 @@ a code (:mod:`terminal.words` says it). The terminal follows the table move by m
 host logged it (:meth:`HostedTable.moves_since`), and says each in its own words.
 
 The terminal is synchronous (it reads lines); each request runs on an event loop of its
-own (:class:`asyncio.Runner`) that lives as long as the table.
+own (:class:`asyncio.Runner`) that lives as long as the table. Its words are the catalog's,
+in the language it was started in (``stackbot play --lang``), a game's its own
+(:func:`catalog.games.words`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 import catalog
+from catalog import games as game_words
 from engine import flow, games
 from engine.errors import AmbiguousMoveError
 from engine.game import Decision, Game, GameState, RoundEnded, TurnEnded
@@ -49,31 +52,37 @@ class TerminalHostedGame:
 
     def __init__(self, game: Game[Any]) -> None:
         self.game = game
-        self.title = game.title
+        self.words = game_words.words(game.name)
+
+    @property
+    def title(self) -> str:
+        """The game's name, in the language spoken."""
+        return self.words.title()
 
     def settings_of(self, values: Mapping[str, Any]) -> BaseModel:
         return self.game.settings.model_validate(dict(values))
 
     def start_text(self, state: Any) -> str:
-        return f"{self.title}: {', '.join(state.players)}."
+        players = catalog.t("list.comma").join(state.players)
+        return catalog.t("terminal.start", title=self.title, players=players)
 
     def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
         return None
 
     def turn_text(self, state: Any, event: TurnEnded) -> str:
-        return self.game.turn_words(state, event)
+        return self.words.turn_words(state, event)
 
     def round_text(self, state: Any, event: RoundEnded) -> str | None:
-        return f"Round {event.round_no} is over."
+        return catalog.t("terminal.round_over", round=event.round_no)
 
     def game_end_texts(self, state: Any) -> list[str]:
-        return ["Game over."]
+        return [catalog.t("terminal.game_over")]
 
     def move_label(self, state: Any, move: Any) -> str:
-        return self.game.move_words(state, move)
+        return self.words.move_words(state, move)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
-        return str(error)
+        return self.words.error_text(error)
 
 
 class TerminalFront:
@@ -90,7 +99,7 @@ class TerminalFront:
         return TerminalHostedGame(games.get(name))
 
     def turn_line(self, words: str, *, automatic: bool) -> str:
-        return words + " (automatic)" if automatic else words
+        return catalog.t("terminal.automatic", move=words) if automatic else words
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)
@@ -190,9 +199,14 @@ class HostedTable:
             outcome = owed
 
     def hint(self, name: str) -> str:
+        """The hint the host gives ``name`` (or its refusal), in the game's words in the
+        language spoken."""
+
         async def hint() -> str:
-            assert self.service is not None
-            return await self.service.hint(CHANNEL, self.players[name])
+            assert self.service is not None and self.live is not None
+            await self.service.hint(CHANNEL, self.players[name])  # refused, or the turn is theirs
+            state = self.live.state
+            return self.live.game.words.hint(state)[1]
 
         return self._run(hint)
 

@@ -14,6 +14,10 @@ that human throughout); with several humans at one keyboard the others are asked
 away before a hand is shown. Stack has its own front end with its round-by-round story
 (:mod:`terminal.stack`); every other game plays through :class:`TerminalGame`.
 The streams are passed in, so tests drive it through stdin/stdout like a person would.
+
+Every word is the catalog's (the ``terminal`` domain), said in the language spoken
+(``stackbot play --lang``: :func:`catalog.speaking`); a game's words (its moves, turns,
+refused moves, hints) are its own (:func:`catalog.games.words`).
 """
 
 from __future__ import annotations
@@ -29,31 +33,60 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
+import catalog
+from catalog import games as game_words
 from engine import flow, games
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from terminal.hosting import HostedTable, replayed
 from terminal.words import refusal_text
 
-ABANDONED = "Game abandoned"
-CTRL_C = "interrupted (Ctrl-C)"
+
+class Said(str):
+    """Words kept by their catalog key and said in the language spoken when they are
+    formatted or printed (``f"{ABANDONED}: {why}."``): a module-level value that is no
+    translation frozen at import time. Two of them compare by key."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return catalog.t(str.__str__(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+ABANDONED = Said("terminal.abandoned.word")
+# why a game ends before its end (read_command's answers)
+CTRL_C = Said("terminal.ended.ctrl_c")
+END_OF_INPUT = Said("terminal.ended.end_of_input")
+YOU_QUIT = Said("terminal.ended.quit")
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 # games with a front end of their own: name -> module with a ``play`` like this one's
 OWN_TERMINAL = {"stack": "terminal.stack"}
 
-DRAW_WORDS = {"repetition": "threefold repetition", "turn_limit": "the turn limit was reached"}
+# how a drawn game ended (the outcome's ``ended_by``) -> the catalog key of its words
+DRAW_WORDS = {"repetition": "terminal.draw.repetition", "turn_limit": "terminal.draw.turn_limit"}
 
-COMMANDS = """Commands besides moves:
-  show    the table again
-  hint    what the greedy AI would play, and why
-  help    this text and the rules
-  quit    leave the game"""
+
+def abandoned(why: str) -> str:
+    """The line that ends a game before its end, ``why`` (one of :data:`CTRL_C`,
+    :data:`END_OF_INPUT`, :data:`YOU_QUIT`) said in it."""
+    return catalog.t("terminal.abandoned", why=str(why))
+
+
+def commands_text() -> str:
+    """The commands a player may type besides moves (``help``)."""
+    return catalog.t("terminal.commands")
 
 
 # Clears a terminal's screen and its scroll-back, and puts the cursor at the top left.
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
-# What stands for a cleared screen when the output is not a terminal (a pipe, a file).
-CLEARED = "\n" + "=" * 24 + " screen cleared " + "=" * 24 + "\n"
+
+
+def cleared() -> str:
+    """What stands for a cleared screen when the output is not a terminal (a pipe, a file)."""
+    return "\n" + "=" * 24 + catalog.t("terminal.screen_cleared") + "=" * 24 + "\n"
 
 
 def at_a_terminal(stdin: TextIO, stdout: TextIO) -> bool:
@@ -88,16 +121,16 @@ def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | N
         return "", CTRL_C
     if not line:
         stdout.write("\n")
-        return "", "end of input"
+        return "", END_OF_INPUT
     line = line.strip().removeprefix("/") + "\n"
     if line.strip().lower() in ("quit", "exit"):
-        return "", "you quit"
+        return "", YOU_QUIT
     return line, None
 
 
 def clear_screen(stdout: TextIO) -> None:
     """Clear the screen (at a terminal), or write a separator that says so (elsewhere)."""
-    stdout.write(CLEAR_SCREEN if stdout.isatty() else CLEARED + "\n")
+    stdout.write(CLEAR_SCREEN if stdout.isatty() else cleared() + "\n")
     stdout.flush()
 
 
@@ -106,7 +139,7 @@ def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
     try:
         return play()
     except KeyboardInterrupt:
-        stdout.write(f"\n{ABANDONED}: interrupted (Ctrl-C).\n")
+        stdout.write("\n" + abandoned(CTRL_C) + "\n")
         stdout.flush()
         return INTERRUPTED_EXIT
 
@@ -114,7 +147,17 @@ def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
 def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> None:
     """Write a game record to ``path`` (``--export``) and say so."""
     path.write_text(json.dumps(record, indent=1) + "\n")
-    say(f"Game record written to {path}.")
+    say(catalog.t("terminal.record_written", path=path))
+
+
+def error_line(text: str) -> str:
+    """A line saying why ``stackbot play`` cannot go on (the program's name before it)."""
+    return catalog.t("terminal.error", error=text)
+
+
+def start_line(title: str, players: list[str] | tuple[str, ...]) -> str:
+    """The first line of a game: its name and its players in seat order."""
+    return catalog.t("terminal.start", title=title, players=catalog.t("list.comma").join(players))
 
 
 def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], None]) -> bool:
@@ -123,7 +166,7 @@ def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], Non
     hint, a refusal, or the question a move that may be meant several ways asks)."""
     try:
         if line.strip().lower() == "hint":
-            say("Hint: " + table.hint(name))
+            say(catalog.t("terminal.hint", hint=table.hint(name)))
             return False
         question = table.move(name, line)
     except Refusal as refusal:
@@ -233,6 +276,7 @@ class TerminalGame(Front):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.since: list[str] = []  # public lines since a hand was last shown
         self.words = ""  # the words of the player's move being played
+        self.said = game_words.words(game.name)  # the game's words, in the language spoken
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -240,7 +284,7 @@ class TerminalGame(Front):
 
     def _play(self) -> int:
         if not self.humans:  # AI seats only: played out here, by the table loop
-            self._tell(f"{self.game.title}: {', '.join(self.state.players)}.")
+            self._tell(start_line(self.said.title(), self.state.players))
             flow.advance(self.game, self.state, self.rng, self._ai, on_step=self._said)
             self._finish()
             return 0
@@ -249,7 +293,7 @@ class TerminalGame(Front):
                 self.game, self.seats, self.settings, self.rng
             )
         except Refusal as refusal:  # the host would not seat these players
-            self.say(f"stackbot play: {refusal_text(refusal)}")
+            self.say(error_line(refusal_text(refusal)))
             return 2
         try:
             return self._play_hosted()
@@ -257,7 +301,7 @@ class TerminalGame(Front):
             self.table.close()
 
     def _play_hosted(self) -> int:
-        self._tell(f"{self.game.title}: {', '.join(self.state.players)}.")
+        self._tell(start_line(self.said.title(), self.state.players))
         while True:
             self._follow()  # chance outcomes, forced moves and AI seats, as the host played them
             state = self.state
@@ -268,7 +312,7 @@ class TerminalGame(Front):
             assert seat is not None
             ended = self._human_turn(seat)
             if ended is not None:
-                self.say(f"{ABANDONED}: {ended}.")
+                self.say(abandoned(ended))
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
@@ -278,7 +322,7 @@ class TerminalGame(Front):
         for move in self.table.moves_since(self.seen):
             state, game = self.state, self.game
             if state.decision is not Decision.CHANCE and state.current_player is not None:
-                self.words = game.move_words(state, move)
+                self.words = self.said.move_words(state, move)
             self._said(replayed(game, state, move, self._is_ai))
             self.seen += 1
 
@@ -292,7 +336,7 @@ class TerminalGame(Front):
 
         def chooser(state: Any, rng: random.Random) -> Any:
             move = choose(state, rng)
-            self.words = self.game.move_words(state, move)
+            self.words = self.said.move_words(state, move)
             return move
 
         return chooser
@@ -308,12 +352,12 @@ class TerminalGame(Front):
             and state.current_player == seat
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
-            self._tell(f"{state.players[seat]} chose: {self.words}.")
+            self._tell(catalog.t("terminal.chose", player=state.players[seat], move=self.words))
         for event in events:
             if isinstance(event, TurnEnded):
-                self._tell(self.game.turn_words(state, event))
+                self._tell(self.said.turn_words(state, event))
             elif isinstance(event, GameEnded):
-                self._tell("\n=== Game over.")
+                self._tell("\n=== " + catalog.t("terminal.game_over"))
 
     def _tell(self, text: str) -> None:
         """Say a public line, kept to be said again after the screen is cleared."""
@@ -330,17 +374,19 @@ class TerminalGame(Front):
             name = self.state.players[seat]
             clear_screen(self.stdout)  # the hand shown last leaves the screen
             self._recap()
-            self.say(f"--- {name}'s turn: everyone else, look away. ---")
+            self.say(catalog.t("terminal.look_away", player=name))
             try:
-                line = read_line(self.stdin, self.stdout, f"{name}, press Enter to see your hand. ")
+                line = read_line(
+                    self.stdin, self.stdout, catalog.t("terminal.press_enter", player=name)
+                )
             except KeyboardInterrupt:
                 self.say()
                 return CTRL_C
             if not line:
                 self.say()
-                return "end of input"
+                return END_OF_INPUT
             if line.strip().lower() in ("quit", "exit"):
-                return "you quit"
+                return YOU_QUIT
             clear_screen(self.stdout)
             self._recap()
         self.viewer = seat
@@ -365,7 +411,7 @@ class TerminalGame(Front):
             command = line.strip().lower()
             if command in ("help", "?"):
                 self.say(game.rules_text())
-                self.say(COMMANDS)
+                self.say(commands_text())
                 continue
             if command in ("show", "table"):
                 self.say(game.render_text(state, seat))
@@ -380,9 +426,12 @@ class TerminalGame(Front):
         outcome = state.outcome()
         assert outcome is not None
         if outcome.winners:
-            self.say("Winner: " + " & ".join(state.players[s] for s in outcome.winners))
+            winners = " & ".join(state.players[s] for s in outcome.winners)
+            self.say(catalog.t("terminal.winner", winners=winners))
         else:
-            self.say(f"A draw ({DRAW_WORDS.get(outcome.ended_by, outcome.ended_by)}).")
+            ended_by = outcome.ended_by
+            why = catalog.t(DRAW_WORDS[ended_by]) if ended_by in DRAW_WORDS else str(ended_by)
+            self.say(catalog.t("terminal.draw", why=why))
         self._write_export()
 
     def _write_export(self) -> None:
@@ -429,10 +478,13 @@ def play(
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "option"
-        stdout.write(f"stackbot play: bad {where} {first['input']!r}: {first['msg']}\n")
+        bad = catalog.t(
+            "terminal.bad_option", option=where, value=repr(first["input"]), why=first["msg"]
+        )
+        stdout.write(error_line(bad) + "\n")
         return 2
     except (SetupError, ValueError) as err:
-        stdout.write(f"stackbot play: {_first_line(err)}\n")
+        stdout.write(error_line(_first_line(err)) + "\n")
         return 2
     return terminal.run()
 

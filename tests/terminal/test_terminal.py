@@ -148,7 +148,7 @@ def test_a_rerolled_die_with_several_piles_is_called_rerolled() -> None:
     game.state = deal([3, 4], [5, 6], [6, 1])
     game.state.apply(Reroll(4))
     game.state.apply(Roll(6))
-    assert game._human_turn() == "you quit"
+    assert str(game._human_turn()) == "you quit"
     out = stdout.getvalue()
     assert "Your rerolled 6 must go on bob's single 6 or carol's single 6" in out
     assert "Your rolled" not in out

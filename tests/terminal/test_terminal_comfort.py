@@ -22,7 +22,7 @@ from engine.stack.rules import StackRules
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
 from terminal.stack import TerminalGame as StackTerminal
-from terminal.table import CLEAR_SCREEN, CLEARED, Seat, TerminalGame, build_seats, play
+from terminal.table import CLEAR_SCREEN, Seat, TerminalGame, build_seats, cleared, play
 from tests.terminal.helpers import typed_game
 
 STACKUP = games.get("stackup")
@@ -76,7 +76,7 @@ def test_a_hot_seat_hand_waits_for_enter_behind_a_cleared_screen() -> None:
     text = out.getvalue()
     assert "Winner:" in text and stdin.enters >= 2
     # the output as screens: each clear wipes everything before it
-    screens = text.split(CLEARED)
+    screens = text.split(cleared())
     hands = 0
     for screen in screens:
         # a screen holds one player's hand at most, and only after that player pressed Enter
@@ -114,7 +114,7 @@ def test_each_hot_seat_hand_is_its_owners_alone_and_the_last_turns_are_said_agai
     terminal.say = say  # type: ignore[method-assign]
     assert terminal.run() == 0
     assert {"alice", "bob"} <= set(seen)
-    screens = out.getvalue().split(CLEARED)
+    screens = out.getvalue().split(cleared())
     # after the first turns, a screen shown to a player starts with what happened since
     # that player's hand was last shown (the public turn lines), not with an empty screen
     later = [s for s in screens[2:] if "Your hand:" in s]
@@ -126,7 +126,7 @@ def test_the_hot_seat_clears_a_real_terminal_with_the_clear_code() -> None:
     terminal, stdin = _hot_seat(out, 5)
     assert terminal.run() == 0
     text = out.getvalue()
-    assert CLEARED not in text
+    assert cleared() not in text
     assert text.count(CLEAR_SCREEN) == 2 * stdin.enters
     for screen in text.split(CLEAR_SCREEN):
         assert len(set(_hands(screen))) <= 1, screen
