@@ -297,3 +297,25 @@ def test_a_typed_move_reads_the_same_in_every_language(language: str) -> None:
         assert parse_move(state, text) == first
     assert isinstance(first, Move | Set)
     assert square_name(first.frm if isinstance(first, Move) else first.square) in text
+
+
+def test_the_japanese_rule_book_is_complete_and_points_to_the_english_one() -> None:
+    from pathlib import Path
+
+    english = Path("docs/colorstack-rules.md").read_text(encoding="utf-8")
+    japanese = Path("docs/ja/colorstack-rules.md").read_text(encoding="utf-8")
+    assert "](../colorstack-rules.md)" in japanese  # the reference text
+
+    def sections(text: str) -> int:
+        return sum(1 for line in text.splitlines() if line.startswith("## "))
+
+    def decisions(text: str) -> list[int]:
+        return [int(m) for m in re.findall(r"^(\d+)\. \*\*", text, re.M)]
+
+    assert sections(japanese) == sections(english) + 1  # and how to type a move
+    assert decisions(japanese) == decisions(english)  # the stacking rules, the decisions
+    assert decisions(japanese)[-15:] == list(range(1, 16))
+    for typed in ("c1-e3", "set c1 4", "resign", "turn_limit", "`board`"):
+        assert typed in japanese
+    for term in ("前後左右に自由に", "積", "強さ", "先手", "後手", "同じあるいは上回っている"):
+        assert term in japanese
