@@ -166,8 +166,10 @@ def test_the_panel_reaches_every_legal_action_and_nothing_else(seed: int, board:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["light", "heavy"]))
-def test_every_step_fits_discord(seed: int, board: str) -> None:
+@given(
+    st.integers(0, 10_000), st.sampled_from(["light", "heavy"]), st.sampled_from(catalog.LANGUAGES)
+)
+def test_every_step_fits_discord(seed: int, board: str, language: str) -> None:
     state = random_state(seed, board)
     names = [(str(i) + NASTY).ljust(32, "x")[:32] for i in range(2)]
     if state.is_over:
@@ -176,7 +178,8 @@ def test_every_step_fits_discord(seed: int, board: str) -> None:
     assert seat is not None
     paths = [""] + [f"p{square_name(s)}" for s in state.pieces(seat)] + ["r"]
     for path in paths:
-        step = node(state, seat, path, names)
+        with catalog.speaking(language):
+            step = node(state, seat, path, names)
         if step is None:
             continue
         assert len(step.menus) + len(step.rows) + (step.back is not None) <= 5
@@ -230,6 +233,21 @@ def test_the_last_move_says_what_it_stacked_on() -> None:
     state.apply(action("set c5 1"))
     assert last_line(state) == "Last: **alice** set c5 1"
     assert stacked_on(state) is None
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_field_fits_in_every_language(language: str) -> None:
+    names = ((("0" + NASTY) * 2)[:32], (("1" + NASTY) * 2)[:32])
+    with catalog.speaking(language):
+        for seed in range(10):
+            rng = random.Random(seed)
+            state = ColorStackState(names, ColorStackSettings(board="heavy"))
+            state.apply(state.sample_chance(rng))
+            for _ in range(60):
+                if not state.is_over:
+                    state.apply(rng.choice(state.legal_moves()))
+            text = field_text(state, ["x" * 300] * 3)
+            assert len(text) <= MESSAGE_LIMIT
 
 
 def test_the_field_escapes_names_and_fits() -> None:
