@@ -24,15 +24,18 @@ from typing import Any
 
 from catalog import n, t
 from engine.colorstack.ai import GreedyPlayer, rate
-from engine.colorstack.board import ALL_COLOURS, COLOUR_NAMES, square_name
+from engine.colorstack.board import ALL_COLOURS, COLOUR_LETTERS, COLOUR_NAMES, square_name
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set
 from engine.colorstack.record import action_text
+from engine.colorstack.render import board_lines
+from engine.colorstack.rules import DEFAULT_TURN_LIMIT
 from engine.colorstack.state import (
     FOUR_COLOURS,
     REPETITION,
     RESIGNATION,
     TURN_LIMIT,
     ColorStackState,
+    stack_text,
 )
 from engine.errors import MoveError
 from engine.game import TurnEnded
@@ -50,6 +53,8 @@ __all__ = [
     "last_turn_words",
     "move_words",
     "piece_words",
+    "render_text",
+    "rules_text",
     "stack_words",
     "turn_words",
 ]
@@ -211,6 +216,76 @@ def end_words(state: ColorStackState) -> str:
     if ended == TURN_LIMIT:
         return n("colorstack.end.turn_limit", state.turn_limit)
     return ""
+
+
+# ------------------------------------------------------------------ the board as text
+
+
+def _status_line(state: ColorStackState) -> str:
+    if state.is_over:
+        return f"🏁 {end_words(state)}"
+    if state.setup is None:
+        return t("colorstack.render.setting_up")
+    return t("colorstack.render.to_move", name=state.name(state.to_move))
+
+
+def _player_line(state: ColorStackState, seat: int) -> str:
+    mark = "▶" if not state.is_over and state.current_player == seat else " "
+    first, second = state.colours[seat]
+    colours = t(
+        "colorstack.render.colours",
+        first=colour_name(first),
+        first_letter=COLOUR_LETTERS[first],
+        second=colour_name(second),
+        second_letter=COLOUR_LETTERS[second],
+    )
+    key = "colorstack.render.player_first" if state.first == seat else "colorstack.render.player"
+    return t(key, mark=mark, name=state.name(seat), colours=colours)
+
+
+def render_text(state: ColorStackState, viewer: int | None = None) -> str:
+    """The board in plain text, as the engine draws it (:mod:`engine.colorstack.render`),
+    its words in the language spoken (the same for every ``viewer``: nothing is hidden)."""
+    title = t(
+        "colorstack.render.title",
+        title=t("colorstack.title"),
+        board=board_name(state.settings.board),
+        status=_status_line(state),
+    )
+    lines = [title]
+    if state.setup is None:
+        return "\n".join(lines)
+    lines.extend(_player_line(state, seat) for seat in (0, 1))
+    lines.append("")
+    lines.extend(board_lines(state))
+    tall = [sq for sq in range(state.squares) if len(state.stack(sq)) > 1]
+    if tall:
+        lines.append("")
+        stacks = " · ".join(f"{square_name(sq)} {stack_text(state.stack(sq))}" for sq in tall)
+        lines.append(t("colorstack.render.stacks", stacks=stacks))
+    lines.append("")
+    recent = last_turn_words(state)
+    if recent is not None:
+        lines.append(t("colorstack.render.last", turn=recent))
+    lines.append(
+        t(
+            "colorstack.render.turns",
+            played=state.turns,
+            left=state.turns_left,
+            limit=state.turn_limit,
+        )
+    )
+    seen = state.repetitions()
+    if not state.is_over and seen >= 2:
+        lines.append(t("colorstack.render.repeated", seen=seen))
+    if viewer is not None and viewer == state.current_player:
+        lines.append(t("colorstack.render.your_move"))
+    return "\n".join(lines)
+
+
+def rules_text() -> str:
+    """The rules in brief and how to type a move (the engine's ``rules_text``)."""
+    return t("colorstack.rules.text", limit=DEFAULT_TURN_LIMIT)
 
 
 # ------------------------------------------------------------------ hints
@@ -408,6 +483,12 @@ class ColorStackWords:
 
     def die_words(self, d: int) -> str:
         return die_words(d)
+
+    def render_text(self, state: Any, viewer: int | None = None) -> str:
+        return render_text(state, viewer)
+
+    def rules_text(self) -> str:
+        return rules_text()
 
 
 WORDS = ColorStackWords()

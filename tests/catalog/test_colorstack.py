@@ -129,7 +129,10 @@ def test_moves_turns_and_endings_in_english_are_the_engines_byte_for_byte() -> N
             assert WORDS.turn_words(state, event) == describe.turn_words(state, event)
         assert WORDS.last_turn_words(state) == describe.last_turn_words(state)
         assert WORDS.end_words(state) == describe.end_words(state)
+        for viewer in (None, 0, 1):
+            assert WORDS.render_text(state, viewer) == GAME.render_text(state, viewer)
     assert seen > 10_000
+    assert WORDS.rules_text() == GAME.rules_text()
 
 
 def test_hints_in_english_are_the_engines_move_and_reason() -> None:
@@ -246,12 +249,14 @@ def test_japanese_words_leave_no_english_to_a_player() -> None:
             texts += [WORDS.move_words(state, mv) for mv in rng.sample(moves, min(5, len(moves)))]
             texts += [WORDS.turn_words(state, event) for event in ended]
             texts.append(WORDS.end_words(state))
+            if len(state.log) % 7 == 0:
+                texts.append(WORDS.render_text(state, state.current_player))
             if not state.is_over and state.setup is not None and len(state.log) % 6 == 0:
                 texts.append(WORDS.hint(state)[1])
             if len(state.log) % 9 == 0:
                 texts += [error_text(err) for err in refusals(state, rng)]
         texts += [error_text(err) for err in _rare_refusals()]
-        texts.append(WORDS.title())
+        texts += [WORDS.title(), WORDS.rules_text()]
     assert len(texts) > 500
     for text in texts:
         assert "{" not in text and "}" not in text, text
