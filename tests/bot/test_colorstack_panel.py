@@ -479,3 +479,14 @@ def test_a_refusal_is_said_in_the_players_language_with_its_facts() -> None:
     assert DISCORD_GAME.refusal_words(caught.value) == f"{square_name(black)} is black."
     with catalog.speaking("ja"):
         assert DISCORD_GAME.refusal_words(caught.value) == f"{square_name(black)}は黒いマスです。"
+
+
+def test_the_hint_is_the_engines_move_with_its_reason_in_the_language_spoken() -> None:
+    from bot.games.colorstack.game import DISCORD_GAME
+    from engine.colorstack.game import GAME
+
+    state = example(6)  # Alice can win: d1-c6
+    assert DISCORD_GAME.game.hint(state) == GAME.hint(state)
+    with catalog.speaking("ja"):
+        move_, why = DISCORD_GAME.game.hint(state)
+    assert move_ == GAME.hint(state)[0] and why.startswith("d1-c6 で勝てます")

@@ -38,8 +38,8 @@ from bot.text import cut, escape_name, fit_message, plain_name
 from catalog import colorstack as words
 from catalog import games as game_words
 from catalog import n, t
-from engine import games as engine_games
-from engine.colorstack.moves import Move, Set
+from engine.colorstack.game import ColorStackGame
+from engine.colorstack.moves import Move, PlayerMove, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
 from engine.game import TurnEnded
@@ -114,6 +114,14 @@ class ColorStackCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
+class WordedColorStack(ColorStackGame):
+    """The engine's Color Stack, its hint's reason said in the language spoken (the host
+    answers ``/hint`` with ``game.hint``; the move is the engine's own)."""
+
+    def hint(self, state: ColorStackState) -> tuple[PlayerMove, str]:
+        return words.hint(state)
+
+
 class ColorStackDiscord(DiscordGame):
     """Color Stack on Discord (see the module's description)."""
 
@@ -126,7 +134,7 @@ class ColorStackDiscord(DiscordGame):
     dynamic_items = (PanelStep,)
 
     def __init__(self) -> None:
-        self.game = engine_games.get("colorstack")
+        self.game = WordedColorStack()
 
     @property
     def title(self) -> str:
