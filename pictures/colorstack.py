@@ -28,7 +28,8 @@ PNG compression — a palette PNG encodes about five times faster than an RGB on
 :class:`BoardPicture` taken on the event loop (:meth:`BoardPicture.of`).
 
 ``python -m pictures.colorstack`` prints the bench (CPU ms per picture);
-``python -m pictures.colorstack --save docs/pictures`` draws the docs' examples.
+``python -m pictures.colorstack --save docs/pictures`` draws the docs' examples (and the
+Japanese one, ``colorstack-ja.png``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from typing import Any, Literal
 
 from PIL import Image, ImageDraw
 
+from catalog import colorstack as words
+from catalog import t
 from engine.colorstack.board import COLOUR_LETTERS as LETTERS
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState, stack_text
@@ -51,7 +54,6 @@ from pictures.parts import FONT, SUPERSAMPLE, WIDTH, IndexedPalette
 
 __all__ = [
     "COLOUR_LETTERS",
-    "COLOUR_NAMES",
     "DIE_COLOURS",
     "BoardPicture",
     "Mark",
@@ -86,7 +88,6 @@ BOARD_TOP = MARGIN + LINE + GAP + 2 * (SEAT_H + GAP)  # under the title and the 
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
 COLOUR_LETTERS = tuple(LETTERS)  # the record's colour letters: R B Y G
-COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
 DIE_COLOURS = LETTER_COLOURS  # Discord's 🟥🟦🟨🟩, as the text shows them (as Stack Up!'s cards)
 # the shape of each colour: pictures.palette's marks of the seats of these colours (red ●,
 # blue ■, green ▲, yellow ◆), so every picture of the bot pairs a colour with one shape
@@ -196,49 +197,73 @@ def dice_of(stack: str) -> tuple[tuple[str, int], ...]:
 # ------------------------------------------------------------------ words
 
 
+def _colour(letter: str) -> str:
+    """A colour letter (``R``) in words (``red``), in the language spoken."""
+    return words.colour_name(COLOUR_LETTERS.index(letter))
+
+
 def describe(picture: BoardPicture) -> str:
-    """The picture's alt text: the players and their colours, whose turn, the last move
-    and every stack (plain text, names as they are)."""
+    """The picture's alt text, in the language spoken: the players and their colours,
+    whose turn, the last move and every stack (plain text, names as they are)."""
     seats = []
     for seat, name in enumerate(picture.names):
-        colours = " and ".join(COLOUR_NAMES[c] for c in picture.colours[seat])
-        words = f"{name} ({colours})"
+        colours = t("colorstack.colours.and").join(_colour(c) for c in picture.colours[seat])
+        key = "colorstack.alt.seat"
         if seat in picture.winners:
-            words += " wins"
+            key = "colorstack.alt.seat_wins"
         elif seat == picture.current and not picture.over:
-            words += " to move"
-        seats.append(words)
-    size = "heavy 9x9" if picture.rows == 9 else "light 9x6"
-    parts = [f"Color Stack board, {size}: " + "; ".join(seats)]
+            key = "colorstack.alt.seat_to_move"
+        seats.append(t(key, name=name, colours=colours))
+    size = t("colorstack.alt.heavy" if picture.rows == 9 else "colorstack.alt.light")
+    parts = [t("colorstack.alt.board", size=size, seats=t("colorstack.alt.seats").join(seats))]
     if picture.path:
-        parts.append(f"last move {square_name(picture.path[0])}-{square_name(picture.path[-1])}")
+        frm, to = square_name(picture.path[0]), square_name(picture.path[-1])
+        parts.append(t("colorstack.alt.last_move", frm=frm, to=to))
     elif picture.set_square is not None:
-        parts.append(f"last move a set on {square_name(picture.set_square)}")
+        parts.append(t("colorstack.alt.last_set", square=square_name(picture.set_square)))
+    dice = t("colorstack.alt.die_separator")
     stacks = [
-        f"{square_name(i)} " + "/".join(f"{COLOUR_NAMES[c]} {face}" for c, face in dice_of(stack))
+        f"{square_name(i)} "
+        + dice.join(t("colorstack.die", colour=_colour(c), face=face) for c, face in dice_of(stack))
         for i, stack in enumerate(picture.stacks)
         if stack
     ]
-    parts.append("stacks bottom to top: " + ", ".join(stacks))
+    parts.append(
+        t("colorstack.alt.stacks", stacks=t("colorstack.alt.stack_separator").join(stacks))
+    )
     if picture.selected is not None:
-        where = " ".join(square_name(i) for i in picture.destinations) or "nowhere"
-        parts.append(f"{square_name(picture.selected)} selected, it may go to {where}")
-    return ". ".join(parts)[:1024]
+        where = " ".join(square_name(i) for i in picture.destinations) or t(
+            "colorstack.alt.nowhere"
+        )
+        parts.append(
+            t("colorstack.alt.selected", square=square_name(picture.selected), where=where)
+        )
+    return t("colorstack.alt.sentence").join(parts)[:1024]
+
+
+HOW = {  # how a game ended (the picture's ended_by) -> its words in the title
+    "four_colours": "colorstack.picture.how.four_colours",
+    "resignation": "colorstack.picture.how.resignation",
+    "repetition": "colorstack.picture.how.repetition",
+    "turn_limit": "colorstack.picture.how.turn_limit",
+}
 
 
 def _title(picture: BoardPicture) -> tuple[str, str]:
-    """The title line's bold and muted parts."""
+    """The title line's bold and muted parts, in the language spoken."""
     if picture.over:
-        how = {
-            "four_colours": "four colours",
-            "resignation": "resignation",
-            "repetition": "draw by repetition",
-            "turn_limit": "draw at the turn limit",
-        }.get(picture.ended_by, picture.ended_by)
-        return "Color Stack", f" · over after {picture.turns_taken} turns · {how}"
-    left = max(0, picture.turn_limit - picture.turns_taken)
-    timer = f" · {picture.turn_seconds} s a turn" if picture.turn_seconds else ""
-    return "Color Stack", f" · turn {picture.turns_taken + 1} · {left} left{timer}"
+        key = HOW.get(picture.ended_by)
+        how = t(key) if key else picture.ended_by
+        parts = [t("colorstack.picture.over", turns=picture.turns_taken), how]
+    else:
+        left = max(0, picture.turn_limit - picture.turns_taken)
+        parts = [
+            t("colorstack.picture.turn", turn=picture.turns_taken + 1),
+            t("colorstack.picture.left", left=left),
+        ]
+        if picture.turn_seconds:
+            parts.append(t("colorstack.picture.timer", seconds=picture.turn_seconds))
+    return words.WORDS.title(), "".join(f" · {part}" for part in parts)
 
 
 # ------------------------------------------------------------------ colours
@@ -636,7 +661,13 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
             image.paste(_chip(theme, colour, ground), (x, top + (SEAT_H - CHIP) // 2))
             x += CHIP + 6
         x += 6
-        tag = "wins" if seat in picture.winners else "to move" if turn and not picture.over else ""
+        tag = (
+            t("colorstack.picture.wins")
+            if seat in picture.winners
+            else t("colorstack.picture.to_move")
+            if turn and not picture.over
+            else ""
+        )
         tag_room = _text_width(tag) + 20 + GAP if tag else 0
         shown = fonts.fit(name, WIDTH - MARGIN - 12 - x - tag_room, FONT, "bold")
         x = _paste_label(
@@ -920,10 +951,34 @@ def showcase() -> dict[str, BoardPicture]:
     }
 
 
+JAPANESE = {"colorstack-ja.png": "colorstack-dark.png"}  # the docs' Japanese example: which
+
+
+def showcase_in(language: str) -> dict[str, bytes]:
+    """The docs' examples of ``language`` (Japanese: :data:`JAPANESE`), drawn as PNGs in
+    it: a picture is drawn in the language spoken where it is drawn."""
+    import catalog
+
+    with catalog.speaking(language):
+        pictures = showcase()
+        return {name: draw_board(pictures[shown]) for name, shown in JAPANESE.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
+    import argparse
+    import sys
+    from pathlib import Path
+
     from pictures import samples
 
     samples.main(argv, "colorstack", samples=100)
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--save", type=Path)
+    folder = parser.parse_known_args(sys.argv[1:] if argv is None else argv)[0].save
+    if folder is not None:  # and the Japanese example beside the English ones
+        for name, png in showcase_in("ja").items():
+            (folder / name).write_bytes(png)
+            print(folder / name)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import pytest
 import simcord.interactions
 
 from bot.games.colorstack.panel import move_code
-from bot.games.colorstack.rules import RULES_EN, RULES_JA
+from bot.games.colorstack.rules import rules_brief
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.colorstack.board import square_name
 from engine.colorstack.moves import Move, Resign, Set
@@ -425,7 +425,7 @@ async def test_rules_in_japanese_for_a_japanese_client(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     english = await world.alice.slash(world.channel, "rules", game="colorstack")
-    assert english.ephemeral and english.response.content.startswith(RULES_EN)
+    assert english.ephemeral and english.response.content.startswith(rules_brief("en-US"))
     assert len(english.response.content) <= MESSAGE_LIMIT
     base = simcord.interactions.base_payload
 
@@ -437,7 +437,7 @@ async def test_rules_in_japanese_for_a_japanese_client(
     monkeypatch.setattr(simcord.interactions, "base_payload", japanese)
     answer = await world.alice.slash(world.channel, "rules", game="colorstack")
     text = answer.response.content
-    assert answer.ephemeral and text.startswith(RULES_JA) and len(text) <= MESSAGE_LIMIT
+    assert answer.ephemeral and text.startswith(rules_brief("ja")) and len(text) <= MESSAGE_LIMIT
     assert "turn_limit" in text  # the house rules in force follow
     stack = await world.alice.slash(world.channel, "rules", game="stack")
     assert "カラースタック" not in stack.response.content  # other games stay English

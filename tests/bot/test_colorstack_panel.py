@@ -9,12 +9,14 @@ Alice red and yellow moving first, Bob blue and green)."""
 from __future__ import annotations
 
 import random
+import re
 import struct
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import catalog
 from bot.games.colorstack.panel import (
     MENU_SIZE,
     leaves,
@@ -22,7 +24,7 @@ from bot.games.colorstack.panel import (
     move_of_code,
     node,
 )
-from bot.games.colorstack.rules import RULES_EN, RULES_JA, is_japanese, rules_brief
+from bot.games.colorstack.rules import is_japanese, rules_brief
 from bot.games.colorstack.words import (
     end_words,
     field_text,
@@ -164,8 +166,10 @@ def test_the_panel_reaches_every_legal_action_and_nothing_else(seed: int, board:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["light", "heavy"]))
-def test_every_step_fits_discord(seed: int, board: str) -> None:
+@given(
+    st.integers(0, 10_000), st.sampled_from(["light", "heavy"]), st.sampled_from(catalog.LANGUAGES)
+)
+def test_every_step_fits_discord(seed: int, board: str, language: str) -> None:
     state = random_state(seed, board)
     names = [(str(i) + NASTY).ljust(32, "x")[:32] for i in range(2)]
     if state.is_over:
@@ -174,7 +178,8 @@ def test_every_step_fits_discord(seed: int, board: str) -> None:
     assert seat is not None
     paths = [""] + [f"p{square_name(s)}" for s in state.pieces(seat)] + ["r"]
     for path in paths:
-        step = node(state, seat, path, names)
+        with catalog.speaking(language):
+            step = node(state, seat, path, names)
         if step is None:
             continue
         assert len(step.menus) + len(step.rows) + (step.back is not None) <= 5
@@ -228,6 +233,21 @@ def test_the_last_move_says_what_it_stacked_on() -> None:
     state.apply(action("set c5 1"))
     assert last_line(state) == "Last: **alice** set c5 1"
     assert stacked_on(state) is None
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_field_fits_in_every_language(language: str) -> None:
+    names = ((("0" + NASTY) * 2)[:32], (("1" + NASTY) * 2)[:32])
+    with catalog.speaking(language):
+        for seed in range(10):
+            rng = random.Random(seed)
+            state = ColorStackState(names, ColorStackSettings(board="heavy"))
+            state.apply(state.sample_chance(rng))
+            for _ in range(60):
+                if not state.is_over:
+                    state.apply(rng.choice(state.legal_moves()))
+            text = field_text(state, ["x" * 300] * 3)
+            assert len(text) <= MESSAGE_LIMIT
 
 
 def test_the_field_escapes_names_and_fits() -> None:
@@ -317,12 +337,19 @@ def test_the_alt_text_lists_every_stack_and_the_selection() -> None:
 def test_the_rules_are_japanese_for_ja_and_english_otherwise() -> None:
     assert is_japanese("ja") and is_japanese("ja-JP")
     assert not is_japanese("en-US") and not is_japanese(None) and not is_japanese("jv")
-    assert rules_brief("ja") == RULES_JA and rules_brief("en-GB") == RULES_EN
-    assert rules_brief(None) == RULES_EN
-    for text in (RULES_EN, RULES_JA):
+    english, japanese = rules_brief("en-GB"), rules_brief("ja")
+    assert english.startswith("**Color Stack** (2 players") and "カラースタック" in japanese
+    assert rules_brief(None) == english  # the language spoken: English by default
+    with catalog.speaking("ja"):
+        assert rules_brief(None) == japanese
+        assert rules_brief("en-US") == english  # the reader's locale, when given
+    for language, text in (("en", english), ("ja", japanese)):
         assert len(text) <= 1500  # room for the house rules under it in one message
-        for typed in ("/move c1-e3", "/set c1 4", "/move resign", "My move"):
+        with catalog.speaking(language):
+            button = catalog.t("colorstack.button.my_move")
+        for typed in ("/move c1-e3", "/set c1 4", "/move resign", f"**{button}**"):
             assert typed in text
+    assert "**手を選ぶ**" in japanese and "`/table new game:colorstack`" in japanese
 
 
 def test_the_japanese_brief_uses_the_originals_terms() -> None:
@@ -337,7 +364,7 @@ def test_the_japanese_brief_uses_the_originals_terms() -> None:
         "引き分け",
         "投了",
     ):
-        assert term in RULES_JA, term
+        assert term in rules_brief("ja"), term
 
 
 # ------------------------------------------------------------------ how a game ends
@@ -371,3 +398,95 @@ def test_names_in_the_ending_are_escaped() -> None:
     state.apply(Resign(1), by=1)
     words = end_words(state)
     assert NASTY[:32] not in words and "@everyone" not in words.replace("@\u200beveryone", "")
+
+
+# ------------------------------------------------------------------ in Japanese
+
+NOTATION = re.compile(
+    r"(?<![A-Za-z0-9])(?:[a-i][1-9]|set|resign|alice|bob|[RBYG][1-6])(?![A-Za-z0-9])"
+)
+COMMANDS = re.compile(r"`/[^`]*`")
+
+
+def english_left(text: str) -> list[str]:
+    """English words a Japanese text holds, other than names, squares, typed notation
+    and commands."""
+    return re.findall(r"[A-Za-z]{2,}", NOTATION.sub(" ", COMMANDS.sub(" ", text)))
+
+
+def every_text(state: ColorStackState, seat: int) -> list[str]:
+    """Every text of the table and of ``seat``'s panel at every step."""
+    from bot.games.colorstack.game import DISCORD_GAME
+
+    texts = [field_text(state, ["x"]), end_words(state), DISCORD_GAME.title]
+    texts += DISCORD_GAME.lobby_summary(ColorStackSettings(board="heavy"))
+    texts.append(DISCORD_GAME.private_button.label)
+    texts += list(DISCORD_GAME.figure_name)
+    if state.is_over:
+        return texts
+    texts += [DISCORD_GAME.start_text(state), DISCORD_GAME.to_move_words(state, seat)]
+    paths = [""] + [f"p{square_name(s)}" for s in state.pieces(seat)] + ["r"]
+    for path in paths:
+        step = node(state, seat, path)
+        if step is None:
+            continue
+        texts += [step.question, *step.lines]
+        texts += [c.label for c in step.choices]
+        for menu in step.menus:
+            texts.append(menu.placeholder)
+            texts += [o.label for o in menu.options]
+            texts += [o.description for o in menu.options if o.description]
+    texts += [DISCORD_GAME.move_label(state, mv) for mv in state.legal_moves()[:10]]
+    return texts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_japanese_table_and_panel_leave_no_english_word(seed: int) -> None:
+    state = random_state(seed, "heavy" if seed % 2 else "light")
+    seat = state.current_player if state.current_player is not None else 0
+    with catalog.speaking("ja"):
+        texts = every_text(state, seat)
+        texts += every_text(example(7), 0)  # a win
+    for text in texts:
+        assert english_left(text) == [], text
+
+
+def test_the_japanese_words_read_as_the_original_says_them() -> None:
+    from bot.games.colorstack.game import DISCORD_GAME
+
+    state = example(4)
+    with catalog.speaking("ja"):
+        step = node(state, 0, "pc5")
+        assert step is not None
+        assert step.menus[0].options[0].label == "c6 · 🟩 緑の2に積む"
+        assert [c.label for c in step.choices][:2] == ["目を2に", "目を3に"]
+        assert "先手" in field_text(state, None)
+        assert end_words(example(7)) == "🏆 **alice**がc6で4色そろった山を作り、7手で勝ちました！"
+        assert DISCORD_GAME.private_button.label == "手を選ぶ"
+        assert DISCORD_GAME.title == "カラースタック"
+    assert DISCORD_GAME.private_button.label == "My move"  # said anew in each language
+
+
+def test_a_refusal_is_said_in_the_players_language_with_its_facts() -> None:
+    from bot.games.colorstack.game import DISCORD_GAME
+    from engine.colorstack.notation import parse_move
+    from engine.errors import MoveError
+
+    state = example()
+    black = min(state.black_squares)
+    with pytest.raises(MoveError) as caught:
+        parse_move(state, f"c1-{square_name(black)}")
+    assert DISCORD_GAME.refusal_words(caught.value) == f"{square_name(black)} is black."
+    with catalog.speaking("ja"):
+        assert DISCORD_GAME.refusal_words(caught.value) == f"{square_name(black)}は黒いマスです。"
+
+
+def test_the_hint_is_the_engines_move_with_its_reason_in_the_language_spoken() -> None:
+    from bot.games.colorstack.game import DISCORD_GAME
+    from engine.colorstack.game import GAME
+
+    state = example(6)  # Alice can win: d1-c6
+    assert DISCORD_GAME.game.hint(state) == GAME.hint(state)
+    with catalog.speaking("ja"):
+        move_, why = DISCORD_GAME.game.hint(state)
+    assert move_ == GAME.hint(state)[0] and why.startswith("d1-c6 で勝てます")

@@ -1,7 +1,8 @@
 """The Color Stack picture (pictures/colorstack.py) is drawn in its theme's palette, like
 Stack's and Stack Up!'s: every colour it is drawn in is one of the palette's exactly, and
 smoothed edges are the nearest of its shades; painting through a mask (the last move's
-arrow) changes only the pixels the mask touches."""
+arrow) changes only the pixels the mask touches. Its words are in the language its job
+carries, and Japanese labels fit as English ones do."""
 
 from __future__ import annotations
 
@@ -11,17 +12,26 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import catalog
+from pictures import fonts
 from pictures.colorstack import (
     _PALETTE,
     DIE_COLOURS,
+    MARGIN,
     BoardPicture,
+    _text_width,
+    _title,
     board_colours,
+    describe,
     draw_board,
     sample_pictures,
     showcase,
+    showcase_in,
     square_centre,
 )
+from pictures.painter import DrawJob, draw_job
 from pictures.palette import THEMES, Theme, blend, palette
+from pictures.parts import FONT, WIDTH
 
 
 def opened(png: bytes) -> Image.Image:
@@ -30,10 +40,14 @@ def opened(png: bytes) -> Image.Image:
     return image
 
 
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
 @pytest.mark.parametrize("theme", THEMES)
-def test_the_board_picture_is_a_palette_png_in_the_themes_colours(theme: Theme) -> None:
+def test_the_board_picture_is_a_palette_png_in_the_themes_colours(
+    theme: Theme, language: str
+) -> None:
     picture = sample_pictures("heavy", 1, seed=3, theme=theme)[0]
-    image = opened(draw_board(picture))
+    with catalog.speaking(language):
+        image = opened(draw_board(picture))
     assert image.mode == "P"
     colours = image.convert("RGB")
     assert colours.getpixel((0, 0)) == palette(theme).background
@@ -44,11 +58,13 @@ def test_the_board_picture_is_a_palette_png_in_the_themes_colours(theme: Theme) 
         assert colour in found
 
 
-def test_the_last_moves_arrow_is_drawn_in_its_own_colour() -> None:
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_last_moves_arrow_is_drawn_in_its_own_colour(language: str) -> None:
     arrows = [p for p in showcase().values() if len(p.path) >= 2 and p.selected is None]
     assert {p.theme for p in arrows} == set(THEMES)
     for picture in arrows:
-        image = opened(draw_board(picture)).convert("RGB")
+        with catalog.speaking(language):
+            image = opened(draw_board(picture)).convert("RGB")
         # the shaft starts at the first square's centre
         x, y = square_centre(picture, picture.path[0])
         assert image.getpixel((round(x), round(y))) == board_colours(picture.theme).arrow
@@ -87,3 +103,59 @@ def test_a_mask_partly_outside_the_picture_paints_only_what_is_inside() -> None:
 def test_the_same_board_always_gives_the_same_png() -> None:
     picture: BoardPicture = sample_pictures("light", 1, seed=4)[0]
     assert draw_board(picture) == draw_board(picture)
+
+
+# ------------------------------------------------------------------ languages
+
+
+def pictures_with_long_names() -> list[BoardPicture]:
+    """The showcase's pictures, every state of a game (under way, won, drawn, resigned)
+    with 32-character names."""
+    from dataclasses import replace
+
+    long = ("W" * 32, "あ" * 32)
+    found = []
+    for picture in showcase().values():
+        found.append(replace(picture, names=long))
+        for ended_by in ("resignation", "repetition", "turn_limit"):
+            if picture.over:
+                winners = () if ended_by != "resignation" else picture.winners
+                found.append(replace(picture, names=long, ended_by=ended_by, winners=winners))
+    return found
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_title_has_every_glyph_and_the_japanese_one_fits_whole(language: str) -> None:
+    """(An English title of a long drawn game is cut with an ellipsis, as it always was.)"""
+    with catalog.speaking(language):
+        for picture in pictures_with_long_names():
+            bold, muted = _title(picture)
+            assert fonts.missing(bold + muted) == set(), muted  # a font has every glyph
+            if language == "ja":
+                room = WIDTH - 2 * MARGIN
+                assert _text_width(bold, "bold") + _text_width(muted) <= room, (bold, muted)
+            assert len(draw_board(picture)) > 1000
+
+
+def test_the_japanese_picture_says_its_words_in_japanese() -> None:
+    picture = showcase()["colorstack-over.png"]
+    english, japanese = _title(picture), None
+    with catalog.speaking("ja"):
+        japanese = _title(picture)
+        alt = describe(picture)
+    assert english[0] == "Color Stack" and japanese[0] == "カラースタック"
+    assert "over after" in english[1] and "手で終局" in japanese[1]
+    assert alt.startswith("カラースタックの盤") and "wins" not in alt
+    assert draw_board(picture) != showcase_in("ja")["colorstack-ja.png"]
+
+
+def test_a_draw_job_is_drawn_in_its_own_language() -> None:
+    picture = showcase()["colorstack-dark.png"]
+    with catalog.speaking("ja"):
+        japanese_job = DrawJob("colorstack", (picture,))
+        japanese = draw_board(picture)
+    english_job = DrawJob("colorstack", (picture,))
+    assert japanese_job.language == "ja" and english_job.language == "en"
+    assert draw_job(japanese_job) == japanese  # whatever language the worker speaks
+    assert draw_job(english_job) == draw_board(picture) != japanese
+    assert FONT > 0

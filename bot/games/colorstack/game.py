@@ -13,9 +13,9 @@ player ("d2 is black", "your 5 cannot stack on a 2").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import discord
 from discord import app_commands
@@ -34,11 +34,15 @@ from bot.games.colorstack.words import (
 )
 from bot.refusal_words import Refused
 from bot.sheets import summary_line
-from bot.text import cut, escape_name, fit_message, plain_name, plural
-from engine import games as engine_games
-from engine.colorstack.moves import Move, Set
+from bot.text import cut, escape_name, fit_message, plain_name
+from catalog import colorstack as words
+from catalog import games as game_words
+from catalog import n, t
+from engine.colorstack.game import ColorStackGame
+from engine.colorstack.moves import Move, PlayerMove, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
+from engine.game import TurnEnded
 from pictures.colorstack import BoardPicture, describe
 from pictures.painter import DrawJob
 
@@ -53,6 +57,20 @@ def _name(state: ColorStackState, seat: int) -> str:
     return escape_name(state.players[seat])
 
 
+T = TypeVar("T")
+
+
+class _Said(Generic[T]):
+    """A class attribute said in the language being spoken whenever it is read (the
+    private button's label, the leaderboard's figure): never a word fixed at import."""
+
+    def __init__(self, say: Callable[[], T]) -> None:
+        self.say = say
+
+    def __get__(self, instance: object, owner: type | None = None) -> T:
+        return self.say()
+
+
 # ------------------------------------------------------------------ typed moves
 
 
@@ -61,13 +79,11 @@ async def _typed(bot: commands.Bot, interaction: discord.Interaction, text: str)
     host: Host = bot.tables  # type: ignore[attr-defined]
     channel = interaction.channel_id
     if channel is None:
-        raise Refused("Play in the table's channel.")
+        raise Refused(t("colorstack.wrong_channel"))
     live = host.service.table_in(channel)
     if live.game is not DISCORD_GAME:
-        raise Refused(
-            f"`/move` and `/set` are for Color Stack tables; this table plays "
-            f"{escape_name(live.game.title)}."
-        )
+        title = game_words.words(live.game.name).title()
+        raise Refused(t("colorstack.wrong_game", game=escape_name(title)))
     await host.play_move(interaction, text=text)
 
 
@@ -98,30 +114,41 @@ class ColorStackCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
+class WordedColorStack(ColorStackGame):
+    """The engine's Color Stack, its hint's reason said in the language spoken (the host
+    answers ``/hint`` with ``game.hint``; the move is the engine's own)."""
+
+    def hint(self, state: ColorStackState) -> tuple[PlayerMove, str]:
+        return words.hint(state)
+
+
 class ColorStackDiscord(DiscordGame):
     """Color Stack on Discord (see the module's description)."""
 
-    private_button = PrivateButton("My move", "🎲")
-    figure_name = ("win", "wins")  # the outcome's figure: 1 for the winner
+    private_button = _Said(lambda: PrivateButton(t("colorstack.button.my_move"), "🎲"))
+    # the outcome's figure: 1 for the winner
+    figure_name = _Said(lambda: (t("colorstack.figure.one"), t("colorstack.figure.many")))
     table_options: Mapping[str, str] = MappingProxyType(
         {"turn_limit": "turn_limit", "board": "board"}
     )
     dynamic_items = (PanelStep,)
 
     def __init__(self) -> None:
-        self.game = engine_games.get("colorstack")
+        self.game = WordedColorStack()
+
+    @property
+    def title(self) -> str:
+        return words.WORDS.title()
 
     # ------------------------------------------------------------ lobby and rules
 
     def lobby_summary(self, settings: BaseModel) -> list[str]:
         board = getattr(settings, "board", "light")
-        size = "heavy board, 9×9" if board == "heavy" else "light board, 9×6"
+        size = t("colorstack.lobby.heavy" if board == "heavy" else "colorstack.lobby.light")
         limit = getattr(settings, "turn_limit", None)
-        lines = [f"Color Stack · 2 players · 6 dice each · {size} · four colours in a stack win"]
+        lines = [t("colorstack.lobby.summary", title=self.title, board=size)]
         if limit:
-            lines.append(
-                f"A draw after {plural(limit, 'turn')}, or when a position comes up a third time."
-            )
+            lines.append(n("colorstack.lobby.draws", limit))
         return lines
 
     def rules_brief(self, locale: str | None = None) -> str:
@@ -131,10 +158,12 @@ class ColorStackDiscord(DiscordGame):
         assert isinstance(state, ColorStackState)
         first = state.first if state.first is not None else 0
         second = 1 - first
-        return (
-            f"The game is on! **{_name(state, first)}** moves first with "
-            f"{colours_words(state, first)}; **{_name(state, second)}** has "
-            f"{colours_words(state, second)}."
+        return t(
+            "colorstack.table.start",
+            first=_name(state, first),
+            first_colours=colours_words(state, first),
+            second=_name(state, second),
+            second_colours=colours_words(state, second),
         )
 
     # ------------------------------------------------------------ the table message
@@ -143,7 +172,9 @@ class ColorStackDiscord(DiscordGame):
         return f" ({colours_words(state, seat)})"
 
     def to_move_words(self, state: Any, seat: int) -> str:
-        return f"**{_name(state, seat)}** to move ({colours_words(state, seat)})"
+        return t(
+            "colorstack.table.to_move", name=_name(state, seat), colours=colours_words(state, seat)
+        )
 
     def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
         return field_text(state, turns)
@@ -160,6 +191,9 @@ class ColorStackDiscord(DiscordGame):
         return DrawJob("colorstack", (shown,))
 
     # ------------------------------------------------------------ what happened
+
+    def turn_text(self, state: Any, event: TurnEnded) -> str:
+        return words.turn_words(state, event)
 
     def end_line(self, state: Any) -> str:
         """A win, a resignation or a draw in the host's words, with where the four
@@ -183,11 +217,11 @@ class ColorStackDiscord(DiscordGame):
 
     def move_label(self, state: Any, move: Any) -> str:
         if isinstance(move, Move | Set):
-            return cut(self.game.move_words(state, move), 80)
-        return "Resign"
+            return cut(words.move_words(state, move), 80)
+        return t("colorstack.move.resign_short")
 
     def refusal_words(self, error: MoveError) -> str:
-        return escape_name(str(error)) if str(error) else "That can't be played now."
+        return escape_name(words.error_text(error)) if str(error) else t("colorstack.refused")
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         panel, _ = build_panel(live, seat)
@@ -196,8 +230,8 @@ class ColorStackDiscord(DiscordGame):
     # ------------------------------------------------------------ records and stats
 
     def history_line(self, number: int, summary: GameSummary) -> str:
-        how = ENDED_BY.get(summary.ended_by, "")
-        return summary_line(number, summary, self.figure_name[1], how)
+        key = ENDED_BY.get(summary.ended_by)
+        return summary_line(number, summary, self.figure_name[1], t(key) if key else "")
 
     def cog(self, bot: commands.Bot) -> commands.Cog | None:
         return ColorStackCommands(bot)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from bot.games import steps
 from bot.games.colorstack.words import SQUARES, colours_words, die_words, piece_words
 from bot.games.steps import Path, Style
+from catalog import n, t
 from engine.colorstack.board import ALL_COLOURS, parse_square, square_name
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
 from engine.colorstack.state import ColorStackState
@@ -91,12 +92,16 @@ def destination_words(state: ColorStackState, frm: int, to: int) -> tuple[str, s
     name = square_name(to)
     below = state.top(to)
     if below is None:
-        return name, "an empty square"
-    words = f"stack on {die_words(below)}"
+        return name, t("colorstack.panel.empty_square")
+    die = die_words(below)
     if state.colour_masks[frm] | state.colour_masks[to] == ALL_COLOURS:
-        return f"{name} · 🏆 {words}", "all four colours: you win"
+        return t("colorstack.panel.stack_on_wins", square=name, die=die), t(
+            "colorstack.panel.you_win"
+        )
     height = len(state.stack(to)) + len(state.stack(frm))
-    return f"{name} · {words}", f"a stack of {height} dice, yours on top"
+    return t("colorstack.panel.stack_on", square=name, die=die), t(
+        "colorstack.panel.height", height=height
+    )
 
 
 def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], list[int]]]:
@@ -114,29 +119,34 @@ def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], li
     return dict(sorted(out.items()))
 
 
-RESIGN = Choice("Resign…", "danger", "🏳️", path="r")
+def resign_choice() -> Choice:
+    """The root's **Resign…** (either player, at any time)."""
+    return Choice(t("colorstack.panel.resign"), "danger", "🏳️", path="r")
 
 
 def _root(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
     actions = _actions(state, seat)
     if not actions:
         current = state.current_player
-        who = f"**{names[current]}**" if current is not None else "the table"
-        return Node(f"⏳ Waiting for {who} to move. You may resign at any time.", ((RESIGN,),))
+        if current is None:
+            return Node(t("colorstack.panel.waiting_table"), ((resign_choice(),),))
+        return Node(t("colorstack.panel.waiting", name=names[current]), ((resign_choice(),),))
     choices = []
     for sq, (ends, _faces) in actions.items():
         top = state.top(sq)
         assert top is not None
         height = len(state.stack(sq))
-        label = f"{square_name(sq)} · {top & 7}" + (f" ({height} dice)" if height > 1 else "")
+        square, face = square_name(sq), top & 7
+        if height > 1:
+            label = t("colorstack.panel.piece_stack", square=square, face=face, height=height)
+        else:
+            label = t("colorstack.panel.piece", square=square, face=face)
         style: Style = "primary" if ends else "secondary"
-        choices.append(Choice(label, style, SQUARES[top >> 3], path=f"p{square_name(sq)}"))
+        choices.append(Choice(label, style, SQUARES[top >> 3], path=f"p{square}"))
     rows = steps.rows(choices)
-    rows.append((RESIGN,))
+    rows.append((resign_choice(),))
     wins = state.winning_moves(seat)
-    question = "Your turn: choose a piece to move or set."
-    if wins:
-        question += " 🏆 A move of yours makes all four colours!"
+    question = t("colorstack.panel.your_turn_win" if wins else "colorstack.panel.your_turn")
     return Node(question, tuple(rows))
 
 
@@ -147,7 +157,7 @@ def _piece(state: ColorStackState, seat: int, sq: int) -> Node | None:
     ends, faces = found
     top = state.top(sq)
     assert top is not None
-    n = top & 7
+    face = top & 7
     menus = []
     if ends:
         ordered = sorted(ends, key=lambda to: (state.top(to) is None, to))  # stacks first
@@ -158,21 +168,31 @@ def _piece(state: ColorStackState, seat: int, sq: int) -> Node | None:
         for start in range(0, len(options), MENU_SIZE):
             part = options[start : start + MENU_SIZE]
             first, last = square_name(ordered[start]), square_name(ordered[start + len(part) - 1])
-            where = f" ({first}–{last})" if len(options) > MENU_SIZE else ""
-            menus.append(Menu(f"Move {square_name(sq)} to…{where}", tuple(part)))
-    sets = [Choice(f"Set {face}", "secondary", move=set_face(sq, face)) for face in sorted(faces)]
+            if len(options) > MENU_SIZE:
+                placeholder = t(
+                    "colorstack.panel.move_to_range", square=square_name(sq), first=first, last=last
+                )
+            else:
+                placeholder = t("colorstack.panel.move_to", square=square_name(sq))
+            menus.append(Menu(placeholder, tuple(part)))
+    sets = [
+        Choice(t("colorstack.panel.set", face=face), "secondary", move=set_face(sq, face))
+        for face in sorted(faces)
+    ]
     lines = [f"**{piece_words(state, sq)}**"]
     if ends:
         stacks = sum(1 for to in ends if state.top(to) is not None)
-        reach = f"{len(ends)} square{'s' if len(ends) != 1 else ''}"
-        lines.append(
-            f"Moves exactly {n} step{'s' if n != 1 else ''}: it can reach {reach}"
-            + (f", {stacks} of them a stack" if stacks else "")
-            + " (marked on the picture)."
-        )
+        steps_words = n("colorstack.panel.steps", face)
+        reach = n("colorstack.panel.squares", len(ends))
+        if stacks:
+            lines.append(
+                t("colorstack.panel.reach_stacks", steps=steps_words, squares=reach, stacks=stacks)
+            )
+        else:
+            lines.append(t("colorstack.panel.reach", steps=steps_words, squares=reach))
     else:
-        lines.append(f"No path of exactly {n} step{'s' if n != 1 else ''} is open: set it instead.")
-    question = "Where does it go, or which number should it show?"
+        lines.append(n("colorstack.panel.no_path", face))
+    question = t("colorstack.panel.where")
     return Node(
         question, tuple(steps.rows(sets)), tuple(menus), back="", selected=sq, lines=tuple(lines)
     )
@@ -183,9 +203,8 @@ def _resign(state: ColorStackState, seat: int, names: Sequence[str]) -> Node | N
         return None
     other = names[1 - seat]
     return Node(
-        f"🏳️ Resign this game? **{other}** wins at once. (Resigning is not a turn; you may "
-        "do it any time.)",
-        ((Choice("Yes, resign", "danger", "🏳️", move=Resign(seat)),),),
+        t("colorstack.panel.confirm_resign", other=other),
+        ((Choice(t("colorstack.panel.yes_resign"), "danger", "🏳️", move=Resign(seat)),),),
         back="",
     )
 
@@ -222,7 +241,7 @@ def leaves(state: ColorStackState, seat: int) -> set[PlayerMove]:
 
 def seat_words(state: ColorStackState, seat: int) -> str:
     """``Your colours: 🟥 red & 🟨 yellow``."""
-    return f"Your colours: {colours_words(state, seat)}"
+    return t("colorstack.panel.your_colours", colours=colours_words(state, seat))
 
 
 # ------------------------------------------------------------------ move codes

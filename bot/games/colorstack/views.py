@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import catalog
 from bot.games.base import PANELS, DiscordGame, Host, Panel
 from bot.games.buttons import STYLES, PanelButton, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
@@ -31,6 +32,7 @@ from bot.views import (
     option_payload,
     owns_panel,
 )
+from catalog import t
 from engine.colorstack.state import ColorStackState
 from host.refusals import Refusal, Why
 from pictures.colorstack import BoardPicture
@@ -39,13 +41,14 @@ from pictures.painter import DrawJob
 if TYPE_CHECKING:
     from host.live import LiveTable
 
-__all__ = ["PICTURE", "STALE", "PanelStep", "build_panel", "panel_picture"]
+__all__ = ["PICTURE", "PanelStep", "build_panel", "panel_picture", "stale"]
 
-STALE = (
-    "This panel is from an older state of the table, so nothing changed. "
-    "Press **My move** on the newest table message."
-)
 PICTURE = "board.png"  # the panel's picture of the board with a piece selected
+
+
+def stale() -> str:
+    """The refusal of a panel from an older state of the table."""
+    return t("colorstack.panel.stale", button=t("colorstack.button.my_move"))
 
 
 def _item(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:
@@ -78,7 +81,7 @@ def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
             items.append((row, _item(live, choice)))
         row += 1
     if step.back is not None:
-        back = Choice("Back", "secondary", "◀️", path=step.back)
+        back = Choice(t("colorstack.panel.back"), "secondary", "◀️", path=step.back)
         items.append((min(row, 4), _item(live, back)))
     return Components(items)
 
@@ -88,8 +91,9 @@ def build_panel(
 ) -> tuple[Panel, int | None]:
     """``seat``'s panel at step ``path`` and the square it shows selected
     (:func:`_build_panel`), built once per version of the table
-    (:data:`~bot.games.base.PANELS`)."""
-    text, view, selected = PANELS.get(live, seat, path, partial(_build_panel, live, seat, path))
+    (:data:`~bot.games.base.PANELS`) in each language it is asked in."""
+    key = f"{path}@{catalog.current()}"  # the words are the asking player's language
+    text, view, selected = PANELS.get(live, seat, key, partial(_build_panel, live, seat, path))
     return Panel(text, view), selected
 
 
@@ -106,8 +110,12 @@ def _build_panel(
         raise Refusal(Why.GAME_OVER)
     step = node(state, seat, path, [escape_name(name) for name in state.players])
     if step is None:
-        raise Refused(STALE)
-    lines = [f"🎲 **Your pieces** · {seat_words(state, seat)}", *step.lines, step.question]
+        raise Refused(stale())
+    lines = [
+        t("colorstack.panel.head", colours=seat_words(state, seat)),
+        *step.lines,
+        step.question,
+    ]
     return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step), step.selected
 
 
@@ -142,7 +150,7 @@ class PanelStep(
         job = None
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
-                raise Refused(STALE)
+                raise Refused(stale())
             panel, selected = build_panel(live, seat, path)
             if selected is not None and drawing:
                 assert isinstance(live.state, ColorStackState)

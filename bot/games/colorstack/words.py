@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.base import draw_words, seat_mark
-from bot.text import escape_name, plural
-from engine.colorstack.board import COLOUR_LETTERS, COLOUR_NAMES, square_name
+from bot.text import escape_name
+from catalog import colorstack as words
+from catalog import n, t
+from engine.colorstack.board import COLOUR_LETTERS, square_name
 from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState, stack_text
 
@@ -43,11 +45,11 @@ __all__ = [
 SQUARES = ("🟥", "🟦", "🟨", "🟩")  # a colour as the text shows it (red, blue, yellow, green)
 HEIGHTS = {1: " ", 2: "²", 3: "³", 4: "⁴"}
 RECENT_TURNS = 3  # the turns' words the table message recalls
-ENDED_BY = {
-    "four_colours": "a stack of all four colours",
-    "resignation": "resignation",
-    "repetition": "draw by repetition",
-    "turn_limit": "draw at the turn limit",
+ENDED_BY = {  # how a game ended (the outcome's ended_by) -> its words' key
+    "four_colours": "colorstack.ended_by.four_colours",
+    "resignation": "colorstack.ended_by.resignation",
+    "repetition": "colorstack.ended_by.repetition",
+    "turn_limit": "colorstack.ended_by.turn_limit",
 }
 
 
@@ -57,29 +59,34 @@ def _name(state: ColorStackState, seat: int) -> str:
 
 def die_words(die: int) -> str:
     """``🟨 yellow 4``."""
-    colour = die >> 3
-    return f"{SQUARES[colour]} {COLOUR_NAMES[colour]} {die & 7}"
+    return f"{SQUARES[die >> 3]} {words.die_words(die)}"
 
 
 def colours_words(state: ColorStackState, seat: int) -> str:
     """``🟥 red & 🟨 yellow``: a seat's two colours."""
     if not state.colours:
-        return "colours not dealt yet"
+        return t("colorstack.table.colours_not_dealt")
     first, second = state.colours[seat]
-    return f"{SQUARES[first]} {COLOUR_NAMES[first]} & {SQUARES[second]} {COLOUR_NAMES[second]}"
+    return t(
+        "colorstack.table.colour_pair",
+        first=f"{SQUARES[first]} {words.colour_name(first)}",
+        second=f"{SQUARES[second]} {words.colour_name(second)}",
+    )
 
 
 def piece_words(state: ColorStackState, sq: int) -> str:
     """``🟨 yellow 4 on c1``, and for a stack the dice it carries:
     ``🟨 yellow 1 on c6 (over 🟩 green 2, 🟦 blue 5)``."""
     stack = state.stack(sq)
+    square = square_name(sq)
     if not stack:
-        return f"nothing on {square_name(sq)}"
-    words = f"{die_words(stack[-1])} on {square_name(sq)}"
+        return t("colorstack.piece.nothing", square=square)
     if len(stack) > 1:
-        under = ", ".join(die_words(d) for d in reversed(stack[:-1]))
-        words += f" (over {under})"
-    return words
+        under = t("colorstack.stack.separator").join(die_words(d) for d in reversed(stack[:-1]))
+        return t(
+            "colorstack.table.piece_over", die=die_words(stack[-1]), square=square, under=under
+        )
+    return t("colorstack.table.piece", die=die_words(stack[-1]), square=square)
 
 
 # ------------------------------------------------------------------ the grid
@@ -115,7 +122,7 @@ def stacks_line(state: ColorStackState) -> str | None:
         for sq in range(state.squares)
         if len(state.stack(sq)) > 1
     ]
-    return "Stacks (bottom to top): " + " · ".join(stacks) if stacks else None
+    return t("colorstack.table.stacks", stacks=" · ".join(stacks)) if stacks else None
 
 
 # ------------------------------------------------------------------ the table's words
@@ -128,11 +135,17 @@ def seat_line(state: ColorStackState, seat: int) -> str:
     parts = [f"{mark} {squares} **{_name(state, seat)}**"]
     if state.colours:
         first, second = state.colours[seat]
-        parts.append(f"{COLOUR_NAMES[first]} & {COLOUR_NAMES[second]}")
+        parts.append(
+            t(
+                "colorstack.table.colour_pair",
+                first=words.colour_name(first),
+                second=words.colour_name(second),
+            )
+        )
     if state.first == seat:
-        parts.append("moved first")
+        parts.append(t("colorstack.table.moved_first"))
     if state.setup is not None and not state.is_over and not state.has_piece(seat):
-        parts.append("no piece: skipped")
+        parts.append(t("colorstack.table.skipped"))
     return " · ".join(parts)
 
 
@@ -142,12 +155,17 @@ def last_line(state: ColorStackState) -> str | None:
     if last is None:
         return None
     seat, move = last
+    name = _name(state, seat)
     if isinstance(move, Set):
-        return f"Last: **{_name(state, seat)}** set {square_name(move.square)} {move.face}"
+        return t(
+            "colorstack.table.last_set", name=name, square=square_name(move.square), face=move.face
+        )
     assert isinstance(move, Move)
-    line = f"Last: **{_name(state, seat)}** {square_name(move.frm)}-{square_name(move.to)}"
+    frm, to = square_name(move.frm), square_name(move.to)
     below = stacked_on(state)
-    return line + (f" (stacked on {die_words(below)})" if below is not None else "")
+    if below is None:
+        return t("colorstack.table.last_move", name=name, frm=frm, to=to)
+    return t("colorstack.table.last_stacked", name=name, frm=frm, to=to, die=die_words(below))
 
 
 def stacked_on(state: ColorStackState) -> int | None:
@@ -169,35 +187,36 @@ def end_words(state: ColorStackState) -> str:
     four colours stand, and after how many turns."""
     outcome = state.outcome()
     if outcome is None:
-        return "The game is on."
-    turns = plural(state.turns, "turn")
+        return t("colorstack.table.on")
+    turns = state.turns
     if outcome.ended_by == "resignation" and outcome.winners:
         winner = outcome.winners[0]
-        return (
-            f"🏳️ **{_name(state, 1 - winner)}** resigned; **{_name(state, winner)}** wins "
-            f"after {turns}!"
+        return n(
+            "colorstack.table.end.resigned",
+            turns,
+            loser=_name(state, 1 - winner),
+            winner=_name(state, winner),
         )
     if not outcome.winners:
-        after = f", after {turns}" if outcome.ended_by != "turn_limit" else ""
-        return f"🤝 {draw_words(outcome.ended_by, state.turn_limit)}{after}."
-    winner = outcome.winners[0]
+        draw = draw_words(outcome.ended_by, state.turn_limit)
+        if outcome.ended_by == "turn_limit":
+            return t("colorstack.table.end.draw", draw=draw)
+        return n("colorstack.table.end.draw_after", turns, draw=draw)
+    name = _name(state, outcome.winners[0])
     last = state.last_turn
-    where = f" on {square_name(last[1].to)}" if last and isinstance(last[1], Move) else ""
-    return (
-        f"🏆 **{_name(state, winner)}** wins with a stack of all four colours{where} after {turns}!"
-    )
+    if last and isinstance(last[1], Move):
+        return n("colorstack.table.end.won_on", turns, winner=name, square=square_name(last[1].to))
+    return n("colorstack.table.end.won", turns, winner=name)
 
 
 def field_text(state: ColorStackState, turns: Sequence[str] | None) -> str:
     """The table as text: the turn, each player's colours, the last move, the grid, the
     stacks spelled out and the recent turns' words (``turns``: the host's, escaped)."""
+    title = words.WORDS.title()
     if state.is_over:
-        top = f"**Color Stack** · game over after {plural(state.turns, 'turn')}"
+        top = n("colorstack.table.over", state.turns, title=title)
     else:
-        top = (
-            f"**Color Stack** · turn {state.turns + 1} · "
-            f"{plural(state.turns_left, 'turn')} left before a draw"
-        )
+        top = n("colorstack.table.turn", state.turns_left, title=title, turn=state.turns + 1)
     lines = [top, *(seat_line(state, seat) for seat in range(2))]
     last = last_line(state)
     if last:
