@@ -41,6 +41,7 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
 
 # The package itself, without touching the dependencies installed above.
 COPY README.md LICENSE ./
+COPY catalog ./catalog
 COPY engine ./engine
 COPY persistence ./persistence
 COPY pictures ./pictures
