@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from bot import games
 from bot.front import DISCORD
-from bot.refusal_words import MOVED_AWAY, NOT_SAVED, WORDS, refusal_text
+from bot.refusal_words import NOT_SAVED, WORDS, refusal_text
+from catalog import t
 from engine.errors import IllegalMoveError, IllegalReason
 from host.refusals import Refusal, Why
 from host.words import Notice
@@ -28,7 +29,12 @@ def settings_problem() -> ValidationError:
 SAID: list[tuple[Why, dict[str, Any], str]] = [
     (Why.NO_TABLE, {}, "There's no table in this channel. Start one with `/table new`."),
     (Why.TABLE_ENDED, {}, "This table has ended. Start a new one with `/table new`."),
-    (Why.MOVED_AWAY, {}, MOVED_AWAY),
+    (
+        Why.MOVED_AWAY,
+        {},
+        "This server's tables are moving to another process of the bot, so nothing was played. "
+        "Try again in a few seconds.",
+    ),
     (Why.NOT_SAVED, {}, "That move could not be saved, so nothing was played; try again."),
     (Why.TABLE_EXISTS, {}, "This channel already has a table. `/table show` brings it back."),
     (
@@ -129,7 +135,7 @@ def test_an_illegal_move_is_worded_by_its_game() -> None:
 
 
 def test_not_saved_is_one_sentence_kept_in_one_place() -> None:
-    assert refusal_text(Refusal(Why.NOT_SAVED)) == NOT_SAVED
+    assert refusal_text(Refusal(Why.NOT_SAVED)) == t(NOT_SAVED)
 
 
 NOTICES: list[tuple[Notice, dict[str, Any], str]] = [
