@@ -45,7 +45,8 @@ and the clicker seated (refusals answered for you), takes the table's lock and a
 then answers it ephemerally, freshly on every click (ephemeral messages cannot be edited
 after 15 minutes). Refuse with the host's :class:`~host.refusals.Refusal` (a code:
 Stack's ``Refusal(Why.NOT_YOUR_TURN, player="bob", hint=False)``, "It's bob's turn.") or,
-for what only Discord knows, :class:`~bot.refusal_words.Refused` (its words). After a player's move that leaves the same seat to act in the same turn (Stack:
+for what only Discord knows, :class:`~bot.refusal_words.Refused` (a catalog key and its
+facts: ``Refused("refusal.not_your_turn")``). After a player's move that leaves the same seat to act in the same turn (Stack:
 a rerolled die to place; a drawn card to play or keep), the host answers the move with
 the panel again (editing the panel that was clicked).
 
@@ -106,6 +107,14 @@ house rules), :meth:`DiscordGame.stats_text` (``/stats``), :meth:`DiscordGame.sc
 ``/leaderboard``: Stack's points, Stack Up!'s cards left),
 :attr:`DiscordGame.table_options` (which ``/table new`` options the game takes, and which
 settings field each sets).
+
+**Languages.** Every word comes from the catalog (:mod:`catalog`: ``t``/``n``), said
+when the method is called: the host calls what the channel reads (the table message, turn,
+round and game-end texts, the lobby, the picture's job) in the language of the table's
+server, and what one user reads (a panel, a refusal, ``/stats``) in that user's. Build no
+words at import time: :attr:`DiscordGame.private_button`'s label and
+:attr:`DiscordGame.figure_name` are catalog keys (said where they are shown; words that
+are no key are shown as they are).
 
 Every method has a working default built on the engine interface, so a game can start
 with little and override what it shows better.
