@@ -434,8 +434,8 @@ def test_history_and_boards_in_japanese_fit_and_say_what_they_leave_out(names: A
         rows = [LeaderboardRow(i + 1, player_stats(n, 10**6)) for i, n in enumerate(names() * 9)]
         board = leaderboard_text(rows, "points", STACK.figure_name)
         assert_safe(board)
-        assert board.startswith("**ランキング**（点順）") and board.endswith(shortened())
-        assert "1000000勝 · 1000000点 · 1000000戦" in board
+        assert board.startswith("**ランキング**（得点順）") and board.endswith(shortened())
+        assert "1000000勝 · 1000000得点 · 1000000戦" in board
 
 
 def test_a_score_sheet_of_many_rounds_shows_the_last_rounds_and_every_total() -> None:

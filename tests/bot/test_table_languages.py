@@ -121,7 +121,8 @@ async def test_a_japanese_servers_running_game_is_said_and_drawn_in_japanese(
     )
     assert refused.ephemeral
     assert (
-        refused.response.content == "あなたはこの卓で遊んでいません。次のゲームに参加してください。"
+        refused.response.content
+        == "この卓のゲームには参加していません。次のゲームから参加してください。"
     )
     admin = await as_user(client_locales, world.admin, world.admin.click(shown, custom_id=private))
     assert admin.response.content == "You're not playing at this table; join the next game."
