@@ -219,3 +219,14 @@ async def test_the_outbox_delivers_each_table_in_its_servers_language(
         assert await courier.send(item)
     assert host.buttons == ["ja", "en"]
     assert host.channels[10].said == [("ja", "R1")] and host.channels[20].said == [("en", "R1")]
+
+
+async def test_a_table_whose_game_does_not_read_back_is_closed_in_its_servers_language(
+    world: World, languages: dict[int, str]
+) -> None:
+    languages[world.guild.id] = "ja"
+    await world.alice.slash(world.channel, "table new", game="colorstack")
+    live = world.bot.tables.service.by_channel[world.channel.id]
+    await world.bot.tables.service._quarantine(live.info, "a damaged log")  # as at a restart
+    said = [item.content for item in await world.bot.store.pending_outbox(live.id)]
+    assert any(text.startswith("このColor Stackの卓は、保存されたゲームを") for text in said), said
