@@ -56,6 +56,14 @@ async def as_user(locales: dict[int, str], actor: Any, action: Any) -> Any:
         return await action
 
 
+def title(language: str) -> str:
+    """Color Stack's name as the players of ``language`` read it."""
+    from bot import games
+
+    with catalog.speaking(language):
+        return games.get("colorstack").title
+
+
 def labels(message: Any) -> list[str]:
     return [str(b.get("label")) for b in buttons_of(message)]
 
@@ -77,7 +85,7 @@ async def test_a_japanese_servers_lobby_reads_in_japanese_and_each_refusal_in_it
     )
     lobby = opened.response
     text = table_text_of(lobby)
-    assert text.startswith("**Color Stack** の卓 — ロビー")
+    assert text.startswith(f"**{title('ja')}** の卓 — ロビー")
     assert f"{world.alice.mention} — ホスト" in text and "1/2人が着席。" in text
     assert labels(lobby) == LOBBY_JA
     joined = await as_user(client_locales, world.bob, world.bob.click(lobby, label="参加"))
@@ -94,7 +102,7 @@ async def test_a_japanese_servers_lobby_reads_in_japanese_and_each_refusal_in_it
     for player in (world.bob, world.alice):
         await as_user(client_locales, player, player.click(lobby, label="退席"))
     closed = table_text_of(message(world, lobby.id))
-    assert closed == "このColor Stackの卓は閉じました。`/table new` で新しい卓を開けます。"
+    assert closed == f"この{title('ja')}の卓は閉じました。`/table new` で新しい卓を開けます。"
     assert not buttons_of(message(world, lobby.id))
 
 
@@ -141,7 +149,7 @@ async def test_two_servers_of_different_languages_each_get_their_own_at_the_same
     en = (await dan.slash(channel, "table new", game="colorstack")).response
     assert labels(ja) == LOBBY_JA and labels(en) == LOBBY_EN
     assert "の卓 — ロビー" in table_text_of(ja)
-    assert "**Color Stack** table — lobby" in table_text_of(en)
+    assert f"**{title('en')}** table — lobby" in table_text_of(en)
     await world.bob.click(ja, label="参加")
     await eve.click(en, label="Join")
     await world.alice.click(ja, label="開始")
@@ -229,4 +237,60 @@ async def test_a_table_whose_game_does_not_read_back_is_closed_in_its_servers_la
     live = world.bot.tables.service.by_channel[world.channel.id]
     await world.bot.tables.service._quarantine(live.info, "a damaged log")  # as at a restart
     said = [item.content for item in await world.bot.store.pending_outbox(live.id)]
-    assert any(text.startswith("このColor Stackの卓は、保存されたゲームを") for text in said), said
+    start = f"この{title('ja')}の卓は、保存されたゲームを"
+    assert any(text.startswith(start) for text in said), said
+
+
+def test_the_defaults_every_game_inherits_read_in_the_language_being_spoken() -> None:
+    from bot import games
+    from bot.games.base import DiscordGame, PrivateButton, draw_words
+    from bot.views import table_layout
+    from persistence.records import PlayerStats
+
+    class Plain(DiscordGame):
+        """A game on Discord with nothing of its own but its engine."""
+
+        game = games.get("colorstack").game
+
+    game = Plain()
+    stats = PlayerStats(user_id=1, name="ann", games=3, wins=1, points=1, best_round=0, captures=0)
+    settings = game.settings_of({})
+    button = PrivateButton("discord.button.my_turn", "🎲")
+
+    def said() -> list[str]:
+        layout = table_layout(1, 2, head="h", field="f", accent=None, picture=None, playing=True)
+        keyed = table_layout(
+            1, 2, head="h", field="f", accent=None, picture=None, playing=True, private=button
+        )
+        return [
+            draw_words("repetition"),
+            draw_words("turn_limit", 300),
+            game.stats_text("ann", stats),
+            game.stats_text("ann", None),
+            game.settings_text(settings, channel=True).split("\n")[0],
+            *(
+                b["label"]
+                for view in (layout, keyed)
+                for b in view.to_components()[0]["components"][-1]["components"]
+            ),
+        ]
+
+    assert said() == [
+        "Draw by threefold repetition",
+        "Draw: the turn limit (300 turns) was reached",
+        "**ann** — Color Stack: 3 games, 1 win (33%)",
+        "ann has not finished a game of Color Stack here yet.",
+        "**Color Stack house rules for this channel**",
+        "My turn",
+        "My turn",
+    ]
+    with catalog.speaking("ja"):
+        assert said() == [
+            "同じ局面が3回現れたため引き分け",
+            "引き分け: 手数の上限（300手）に達しました",
+            "**ann** — Color Stack: 3戦、1勝（勝率33%）",
+            "annはここでColor Stackのゲームをまだ最後まで終えていません。",
+            "**このチャンネルのColor Stackのハウスルール**",
+            "自分の番",
+            "自分の番",
+        ]
