@@ -13,6 +13,7 @@ import discord
 from bot.games.base import DiscordGame
 from bot.text import fit_message
 from bot.views import owns_panel
+from catalog import t
 from host.service import LiveTable, Player
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:
             extra["view"] = kwargs["view"]
         if kwargs.get("attachments"):
             extra["files"] = kwargs["attachments"]
-        await say(interaction, kwargs.get("content") or "Done.", **extra)
+        await say(interaction, kwargs.get("content") or t("discord.done"), **extra)
         return
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)

@@ -11,55 +11,58 @@ import catalog
 from bot import games
 from bot.games.base import DiscordGame
 from bot.text import escape_name
+from catalog import n, t
 from host.words import Notice
 from persistence.records import TableInfo
 
-AUTOMATIC = " (automatic: the turn timer ran out)"
-
 
 def duration(seconds: int) -> str:
-    """``an hour``, ``5 minutes``, ``90 seconds``."""
+    """``an hour``, ``5 minutes``, ``90 seconds`` in the language being spoken (the core
+    domain's ``duration.*``)."""
     if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return "an hour" if hours == 1 else f"{hours} hours"
+        return n("duration.hours", seconds // 3600)
     if seconds % 60 == 0:
-        minutes = seconds // 60
-        return "a minute" if minutes == 1 else f"{minutes} minutes"
-    return f"{seconds} seconds"
+        return n("duration.minutes", seconds // 60)
+    return n("duration.seconds", seconds)
 
 
-def _new_host(host: str | None) -> str:
-    return f" {escape_name(host)} is the host now." if host is not None else ""
+def _with_host(key: str, data: Mapping[str, Any]) -> str:
+    """A notice naming the new host when there is one (``key`` + ``.host``)."""
+    host = data["host"]
+    if host is None:
+        return t(key, why=data["why"])
+    return t(key + ".host", why=data["why"], host=escape_name(host))
 
 
+def _quarantined(data: Mapping[str, Any]) -> str:
+    if data["title"]:
+        return t("discord.notice.quarantined", title=data["title"])
+    return t("discord.notice.quarantined.untitled")
+
+
+# each notice in the words of the language being spoken (the host enters the table's)
 NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
-    Notice.QUARANTINED: lambda d: (
-        f"This {d['title'] or 'game'} table's saved game could not be read back after a "
-        "restart, so the table is closed (its record is kept for the bot's operators). "
-        "`/table new` opens another."
+    Notice.QUARANTINED: _quarantined,
+    Notice.NO_HUMAN_AT_START: lambda d: t("discord.notice.no_human_at_start"),
+    Notice.LEFT: lambda d: t("discord.notice.left", name=escape_name(d["name"])),
+    Notice.KICKED: lambda d: t("discord.notice.kicked", name=escape_name(d["name"])),
+    Notice.LOBBY_LEFT: lambda d: _with_host("discord.notice.lobby_left", d),
+    Notice.LOBBY_EMPTY: lambda d: t("discord.notice.lobby_empty", why=d["why"]),
+    Notice.SEAT_TO_AI: lambda d: _with_host("discord.notice.seat_to_ai", d),
+    Notice.NO_HUMAN_LEFT: lambda d: t("discord.notice.no_human_left", why=d["why"]),
+    Notice.ENDED_BY: lambda d: t(
+        "discord.notice.ended_by", title=d["title"], name=escape_name(d["name"])
     ),
-    Notice.NO_HUMAN_AT_START: lambda d: "No human is left at the table, so it is closed.",
-    Notice.LEFT: lambda d: f"{escape_name(d['name'])} left",
-    Notice.KICKED: lambda d: f"{escape_name(d['name'])} was removed by the host",
-    Notice.LOBBY_LEFT: lambda d: f"{d['why']}." + _new_host(d["host"]),
-    Notice.LOBBY_EMPTY: lambda d: f"{d['why']}; with nobody left, the table is closed.",
-    Notice.SEAT_TO_AI: lambda d: (
-        f"{d['why']}; an AI plays their seat from now on." + _new_host(d["host"])
+    Notice.LOBBY_EXPIRED: lambda d: t(
+        "discord.notice.lobby_expired", duration=duration(d["seconds"])
     ),
-    Notice.NO_HUMAN_LEFT: lambda d: f"{d['why']}; with no human left, the table is closed.",
-    Notice.ENDED_BY: lambda d: f"The {d['title']} table was ended by {escape_name(d['name'])}.",
-    Notice.LOBBY_EXPIRED: lambda d: (
-        f"The lobby closed: no game started within {duration(d['seconds'])}."
+    Notice.GAME_EXPIRED: lambda d: t(
+        "discord.notice.game_expired", duration=duration(d["seconds"])
     ),
-    Notice.GAME_EXPIRED: lambda d: (
-        f"The game ended as abandoned: no player moved for {duration(d['seconds'])}. "
-        "`/table new` opens another."
+    Notice.TIMED_OUT_TO_AI: lambda d: n(
+        "discord.notice.timed_out_to_ai", d["count"], name=escape_name(d["name"])
     ),
-    Notice.TIMED_OUT_TO_AI: lambda d: (
-        f"{escape_name(d['name'])} let {d['count']} turns in a row run "
-        "out: an AI plays their seat from now on."
-    ),
-    Notice.NO_HUMAN_PLAYING: lambda d: "No human is left playing, so the table is closed.",
+    Notice.NO_HUMAN_PLAYING: lambda d: t("discord.notice.no_human_playing"),
 }
 
 
@@ -84,7 +87,7 @@ class DiscordFront:
         return games.get(name)
 
     def turn_line(self, words: str, *, automatic: bool) -> str:
-        return escape_name(words + AUTOMATIC if automatic else words)
+        return escape_name(t("discord.turn.automatic", turn=words) if automatic else words)
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)

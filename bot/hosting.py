@@ -21,7 +21,9 @@ __all__ = ["Host", "PrivateButton"]
 
 @dataclass(frozen=True, slots=True)
 class PrivateButton:
-    """The button under the table message that opens a player's private panel."""
+    """The button under the table message that opens a player's private panel. ``label``
+    is a catalog key (``discord.button.my_turn``), said in the table's language where the
+    table message is drawn (words that are no key are shown as they are)."""
 
     label: str
     emoji: str | None = None

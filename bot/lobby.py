@@ -23,6 +23,7 @@ from bot.answers import (
 from bot.refusal_words import Refused
 from bot.table_message import TablesHost
 from bot.views import end_view
+from catalog import t
 from host.refusals import Refusal, Why
 from host.service import MoveOutcome
 
@@ -44,18 +45,18 @@ class Lobby:
         """Open a table of ``game``; ``options`` are ``/table new``'s options by their
         names there (each game says which it takes: :attr:`DiscordGame.table_options`)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refused("Tables live in server channels, not in DMs.")
+            raise Refused("refusal.in_dms")
         try:
             played = games.get(game)
-        except games.UnknownGame as err:
-            raise Refused(str(err)) from None
+        except games.UnknownGame:
+            raise Refusal(Why.UNKNOWN_GAME, name=game, games=games.names()) from None
         settings: dict[str, Any] = {}
         for option, value in options.items():
             if value is None:
                 continue
             field = played.table_options.get(option)
             if field is None:
-                raise Refused(f"{played.title} has no `{option}:` option.")
+                raise Refused("refusal.no_option", title=played.title, option=option)
             settings[field] = value
         live = await self.tables.service.new_table(
             interaction.guild_id,
@@ -99,13 +100,13 @@ class Lobby:
             await say(interaction, note)
         if not live.info.is_active and live.info.status == "abandoned" and live.state is None:
             # a lobby left by its last player: no game was played, so no outbox
-            self.tables.spawn(self.tables.final_edit(live.id), "lobby closed")
+            self.tables.spawn(self.tables.final_edit(live.id), "lobby-closed")
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(
             interaction,
             self.tables.service.join(interaction.channel_id or 0, player(interaction)),
-            "You're in. The host presses **Start** when everyone is seated.",
+            t("discord.lobby.joined"),
         )
 
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -119,7 +120,7 @@ class Lobby:
         await self._lobby_change(
             interaction,
             self.tables.service.add_ai(interaction.channel_id or 0, player(interaction), level),
-            f"An AI player ({level}) sits down.",
+            t("discord.lobby.ai_sits", level=level),
         )
 
     async def kick(self, interaction: discord.Interaction, target_id: int) -> None:
@@ -145,22 +146,22 @@ class Lobby:
             raise Refusal(Why.HOST_ONLY, power="end")
         await say(
             interaction,
-            "End this table for everyone? The game so far is kept in the history.",
+            t("discord.lobby.end_confirm"),
             view=end_view(live.id, live.version),
         )
 
     async def end_confirmed(self, interaction: discord.Interaction, table_id: int) -> None:
         live = self.tables.service.by_id.get(table_id)
         if live is None:
-            raise Refused("This table has already ended.")
+            raise Refused("refusal.already_ended")
         outcome = await self.tables.service.end(
             live.channel_id, player(interaction), manager=is_manager(interaction)
         )
         self.tables.committed(outcome)
         log_action(interaction, "ended the table", live)
-        await edit_panel(interaction, content="The table is closed.", view=None)
+        await edit_panel(interaction, content=t("discord.lobby.closed"), view=None)
 
     async def show(self, interaction: discord.Interaction) -> None:
         live = self.tables.service.table_in(interaction.channel_id or 0)
-        await say(interaction, "The table is below.")
+        await say(interaction, t("discord.lobby.below"))
         await self.tables.repost(live, ping=None)

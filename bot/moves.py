@@ -25,6 +25,7 @@ from bot.refusal_words import Refused
 from bot.table_message import TablesHost
 from bot.text import escape_name
 from bot.views import moves_view
+from catalog import t
 from host.service import LiveTable, MoveOutcome
 from persistence.records import ScoreSheet
 
@@ -88,7 +89,7 @@ class Moves:
             if live.state is not None:
                 move = live.game.move_from_code(live.state, code)
         if move is None:
-            raise Refused("That isn't a move this table knows.")
+            raise Refused("refusal.unknown_move")
         await self.play_move(interaction, move=move, table_id=table_id, version=version, edit=True)
 
     async def _answer_move(
@@ -96,7 +97,7 @@ class Moves:
     ) -> None:
         live = outcome.table
         if outcome.duplicate:
-            await say(interaction, "That was already played.")
+            await say(interaction, t("discord.move.duplicate"))
             return
         self.tables.committed(outcome)
         if outcome.chooser is not None:
@@ -109,7 +110,7 @@ class Moves:
                 await self._answer(interaction, panel, edit=edit)
                 return
         # a move that ends no turn but the game (a resignation) is answered with the end
-        text = "✅ " + (outcome.turns[0] if outcome.turns else outcome.note or "Done.")
+        text = "✅ " + (outcome.turns[0] if outcome.turns else outcome.note or t("discord.done"))
         await self._answer(interaction, Panel(text), edit=edit)
 
     async def _panel_again(
@@ -158,7 +159,7 @@ class Moves:
 
     async def hint(self, interaction: discord.Interaction) -> None:
         text = await self.tables.service.hint(interaction.channel_id or 0, player(interaction))
-        await say(interaction, f"💡 The greedy AI would play: {escape_name(text)}")
+        await say(interaction, t("discord.hint", move=escape_name(text)))
 
     async def score_text(self, sheet: ScoreSheet) -> str:
         """``/scores``: the sheet in its game's words, with the table's committed state
@@ -187,19 +188,15 @@ class Moves:
         if table_id is None:
             table_id = await self.last_finished(interaction.channel_id or 0)
         if table_id is None or (live is not None and live.state is None):
-            raise Refused("There's no game in this channel to export yet.")
+            raise Refused("refusal.nothing_to_export")
         info = live.info if live is not None else await self.tables.store.table(table_id)
         game = games.get(info.game)
         if live is not None and game.hidden_information:
-            raise Refused(
-                f"A running {game.title} game's record holds the cards nobody may see yet: "
-                "`/export` it once the game is over."
-            )
+            raise Refused("refusal.export_hidden", title=game.title)
         record = await in_time(interaction, self.tables.store.export_record(table_id))
         data = json.dumps(record, indent=1).encode()
         await say(
             interaction,
-            f"The game record (`{game.game.record_format}`); check it with "
-            "`python -m engine.record check`.",
+            t("discord.export", format=game.game.record_format),
             file=discord.File(io.BytesIO(data), filename=f"{game.name}-table-{table_id}.json"),
         )

@@ -6,7 +6,9 @@ A round's end goes out with the buttons its game puts under it
 :mod:`bot.games.stack.story`), a game's end with the game's chart
 (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running totals; the text alone if
 the chart cannot be drawn or attached). A row Discord fails on (5xx, 429, no connection)
-is tried again later; one it refuses (4xx) is dropped.
+is tried again later; one it refuses (4xx) is dropped. A row's text was worded when its
+move was committed, in the table's language; what is added on delivery (the buttons, the
+chart) is said in the language of the table's server too.
 
 At start-up :meth:`DiscordCourier.already_posted` first looks for the bot's own posts in
 the channel since each undelivered row was written (page after page, however many
@@ -23,7 +25,9 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+import catalog
 from bot import games
+from bot.front import DISCORD
 from bot.games.base import Host
 from bot.story import may_attach
 from bot.text import fit_message
@@ -80,6 +84,10 @@ class DiscordCourier:
 
     async def send(self, item: OutboxItem) -> bool:
         """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""
+        with catalog.speaking(DISCORD.language(item.guild_id)):  # public: the server's
+            return await self._send(item)
+
+    async def _send(self, item: OutboxItem) -> bool:
         tables = self.tables
         try:
             if item.kind == "table":

@@ -2,9 +2,10 @@
 
 The host (:mod:`host`) refuses with a reason code and its facts
 (:class:`~host.refusals.Refusal`); :func:`refusal_text` says each code here, once, in the
-words players read (ephemerally: :func:`bot.views.answer_error`). A refusal that only the
-Discord layer knows (a command used in DMs, another member's panel…) is a :class:`Refused`
-carrying its words.
+words players read (ephemerally: :func:`bot.views.answer_error`), in the language being
+spoken (the asking user's: the catalog's ``refusals`` domain). A refusal that only the
+Discord layer knows (a command used in DMs, another member's panel…) is a
+:class:`Refused`: a catalog key and its facts, said when it is answered.
 """
 
 from __future__ import annotations
@@ -12,106 +13,109 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.text import escape_name
+from bot.text import escape_name, said
+from catalog import n, t
 from engine.errors import settings_error  # storage's words for the same error
 from host.refusals import Refusal, Why
 
-MOVED_AWAY = (
-    "This server's tables are moving to another process of the bot, so nothing was played. "
-    "Try again in a few seconds."
-)
-NOT_SAVED = "That move could not be saved, so nothing was played; try again."
+# catalog keys of the sentences other modules say too
+MOVED_AWAY = "refusal.moved_away"
+NOT_SAVED = "refusal.not_saved"
 
 
 class Refused(Exception):
-    """A request the Discord layer refuses itself, with the words for the user; nothing
-    was changed."""
+    """A request the Discord layer refuses itself; nothing was changed. ``words`` is a
+    catalog key (``refusal.in_dms``) said with ``facts`` when the refusal is answered, in
+    the asking user's language; words that are no key are said as they are."""
+
+    def __init__(self, words: str, /, **facts: Any) -> None:
+        super().__init__(words)
+        self.words = words
+        self.facts = facts
+
+    def text(self) -> str:
+        """What the user reads, in the language being spoken."""
+        return said(self.words, **self.facts)
 
 
 def _not_started(data: Mapping[str, Any]) -> str:
-    if data.get("hint"):
-        return "The game hasn't started yet."
-    return "The game hasn't started yet. The host presses **Start**."
+    return t("refusal.not_started.hint" if data.get("hint") else "refusal.not_started")
 
 
 def _whose_turn(data: Mapping[str, Any]) -> str:
     player = data.get("player")
-    whose = f"{escape_name(player)}'s" if player is not None else "nobody's"
-    if data.get("hint"):
-        return f"It's {whose} turn; a hint waits for yours."
-    return f"It's {whose} turn."
+    hint = ".hint" if data.get("hint") else ""
+    if player is None:
+        return t("refusal.nobodys_turn" + hint)
+    return t("refusal.whose_turn" + hint, player=escape_name(player))
 
 
 def _full(data: Mapping[str, Any]) -> str:
     if data["fixed"]:
-        return f"{data['title']} is for {data['most']} players: the table is full."
-    return f"The table is full ({data['most']} players)."
+        return n("refusal.table_full.fixed", data["most"], title=data["title"])
+    return n("refusal.table_full", data["most"])
 
 
 def _too_few(data: Mapping[str, Any]) -> str:
-    least = data["least"]
-    needs = f"is for {least} players" if data["fixed"] else f"needs at least {least} players"
-    return f"{data['title']} {needs}: wait for someone to Join, or Add AI."
+    key = "refusal.too_few.fixed" if data["fixed"] else "refusal.too_few"
+    return n(key, data["least"], title=data["title"])
 
 
 def _not_seated(data: Mapping[str, Any]) -> str:
-    if data["lobby"]:
-        return "You're not at this table. Press **Join** to sit down."
-    return "You're not playing at this table; join the next game."
+    return t("refusal.not_seated.lobby" if data["lobby"] else "refusal.not_seated")
 
 
-_HOST_ONLY = {
-    "kick": "Only the host can kick a player.",
-    "start": "Only the host can start the game.",
-    "end": "Only the host or a server manager can end the table.",
-}
+def _listed(items: Any) -> str:
+    """Names as typed (games, AI levels), one after another."""
+    return t("list.comma").join(items)
+
+
+def _said(key: str) -> Callable[[Mapping[str, Any]], str]:
+    return lambda d: t(key)
+
 
 WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
-    Why.NO_TABLE: lambda d: "There's no table in this channel. Start one with `/table new`.",
-    Why.TABLE_ENDED: lambda d: "This table has ended. Start a new one with `/table new`.",
-    Why.MOVED_AWAY: lambda d: MOVED_AWAY,
-    Why.NOT_SAVED: lambda d: NOT_SAVED,
-    Why.TABLE_EXISTS: lambda d: "This channel already has a table. `/table show` brings it back.",
-    Why.UNKNOWN_GAME: lambda d: (
-        f"There is no game called {d['name']!r} here; the games are {', '.join(d['games'])}."
+    Why.NO_TABLE: _said("refusal.no_table"),
+    Why.TABLE_ENDED: _said("refusal.table_ended"),
+    Why.MOVED_AWAY: _said(MOVED_AWAY),
+    Why.NOT_SAVED: _said(NOT_SAVED),
+    Why.TABLE_EXISTS: _said("refusal.table_exists"),
+    Why.UNKNOWN_GAME: lambda d: t(
+        "refusal.unknown_game", name=d["name"], games=_listed(d["games"])
     ),
-    Why.BAD_SETTINGS: lambda d: f"That table can't be set up: {settings_error(d['error'])}.",
+    Why.BAD_SETTINGS: lambda d: t("refusal.bad_settings", error=settings_error(d["error"])),
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),
-    Why.ALREADY_STARTED: lambda d: "The game has already started; wait for the next one.",
-    Why.ALREADY_SEATED: lambda d: "You're already at this table.",
-    Why.NAME_TAKEN: lambda d: (
-        f"Someone at this table is already called {escape_name(d['name'])}: "
-        "change your server nickname, then Join."
-    ),
+    Why.ALREADY_STARTED: _said("refusal.already_started"),
+    Why.ALREADY_SEATED: _said("refusal.already_seated"),
+    Why.NAME_TAKEN: lambda d: t("refusal.name_taken", name=escape_name(d["name"])),
     Why.TABLE_FULL: _full,
-    Why.NO_SUCH_AI: lambda d: (
-        f"{d['title']} has no `{escape_name(d['level'])}` AI; "
-        f"its levels are {', '.join(d['levels'])}."
+    Why.NO_SUCH_AI: lambda d: t(
+        "refusal.no_such_ai",
+        title=d["title"],
+        level=escape_name(d["level"]),
+        levels=_listed(d["levels"]),
     ),
-    Why.HOST_ONLY: lambda d: _HOST_ONLY[d["power"]],
-    Why.NOT_AT_TABLE: lambda d: "That player isn't at this table.",
-    Why.KICK_SELF: lambda d: "You can't kick yourself; use `/table leave`.",
+    Why.HOST_ONLY: lambda d: t(f"refusal.host_only.{d['power']}"),
+    Why.NOT_AT_TABLE: _said("refusal.not_at_table"),
+    Why.KICK_SELF: _said("refusal.kick_self"),
     Why.TOO_FEW_PLAYERS: _too_few,
     Why.SETUP_FAILED: lambda d: str(d["detail"]),
     Why.GAME_NOT_STARTED: _not_started,
-    Why.GAME_OVER: lambda d: "The game is over.",
+    Why.GAME_OVER: _said("refusal.game_over"),
     Why.NOT_SEATED: _not_seated,
-    Why.SEAT_LEFT: lambda d: "You left this game; an AI plays your seat now.",
+    Why.SEAT_LEFT: _said("refusal.seat_left"),
     Why.NOT_YOUR_TURN: _whose_turn,
-    Why.STALE_PANEL: lambda d: (
-        "That button is from an older state of the table, so nothing was played. "
-        "Use the newest table message (or `/table show`)."
-    ),
-    Why.BUSY: lambda d: "The table is busy; try again in a moment.",
+    Why.STALE_PANEL: _said("refusal.stale_panel"),
+    Why.BUSY: _said("refusal.busy"),
     Why.ILLEGAL_MOVE: lambda d: d["game"].refusal_words(d["error"]),
-    Why.NOT_NOW: lambda d: "That move can't be played now.",
+    Why.NOT_NOW: _said("refusal.not_now"),
 }
 
 
 def refusal_text(refusal: Refusal | Refused) -> str:
-    """What the user reads when their request is refused."""
+    """What the user reads when their request is refused, in the language being spoken."""
     if isinstance(refusal, Refused):
-        return str(refusal)
+        return refusal.text()
     return WORDS[refusal.code](refusal.data)
 
 

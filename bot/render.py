@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.sheets import short_escaped
-from bot.text import MESSAGE_LIMIT, SHORTENED, cut, escape_name, fit_message, mention, plural
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, said, shortened
+from catalog import n, t
 from engine.stack.render import square
 from persistence.records import GameSummary, LeaderboardRow, Rating, RatingRow, TableInfo
 
@@ -40,7 +41,8 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     game's lines), the seats (humans mentioned, AIs named), the host."""
     first, more = (summary[0], list(summary[1:])) if summary else ("", [])
     first = first.removeprefix(f"{title} · ").removeprefix(title)  # the title once
-    lines = [f"**{escape_name(title)}** table — lobby" + (f" · {first}" if first else "")]
+    head = t("discord.lobby.head", title=escape_name(title))
+    lines = [head + (f" · {first}" if first else "")]
     lines += more
     for seat in info.seats:
         who = (
@@ -48,11 +50,10 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
             if seat.is_ai
             else f"{square(seat.position)} {mention(seat.user_id) or short_escaped(seat.name)}"
         )
-        host = " — host" if seat.user_id is not None and seat.user_id == info.host_id else ""
-        lines.append(f"{who}{host}")
-    lines.append(
-        f"{len(info.seats)}/{max_seats} seated. **Join** to play; the host presses **Start**."
-    )
+        if seat.user_id is not None and seat.user_id == info.host_id:
+            who = t("discord.lobby.host", seat=who)
+        lines.append(who)
+    lines.append(t("discord.lobby.seated", seated=len(info.seats), seats=max_seats))
     return fit_message("\n".join(lines))
 
 
@@ -60,13 +61,13 @@ def history_text(games: list[GameSummary], line: Callable[[int, GameSummary], st
     """A channel's finished games of one game, newest first, each its game's ``line``
     (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out when long."""
     if not games:
-        return "No finished games in this channel yet."
-    lines = ["**Finished games in this channel** (a button per game: its result and record)"]
+        return t("discord.history.none")
+    lines = [t("discord.history.head")]
     for number, g in enumerate(games, start=1):
         lines.append(line(number, g))
     for shown in range(len(games), -1, -1):
         hidden = len(games) - shown
-        tail = [f"… {plural(hidden, 'older game')} not shown (shortened)"] if hidden else []
+        tail = [n("discord.history.older", hidden)] if hidden else []
         text = "\n".join([*lines[: shown + 1], *tail])
         if len(text) <= MESSAGE_LIMIT:
             return text
@@ -77,19 +78,23 @@ def leaderboard_text(rows: list[LeaderboardRow], by: str, figure_name: tuple[str
     """A server's best players of a game, by wins or by points; the points are named as
     the game counts its final figures (``figure_name``, singular and plural: the game's
     :attr:`~bot.games.base.DiscordGame.figure_name`, Stack's points, Stack Up!'s cards
-    left)."""
+    left: catalog keys, or words that are no key)."""
     if not rows:
-        return "Nobody has finished a game on this server yet."
-    one, many = figure_name
-    ranked = many if by == "points" else by
-    lines = [f"**Leaderboard** (by {escape_name(cut(ranked, 20))})"]
+        return t("discord.leaderboard.none")
+    one, many = (said(word) for word in figure_name)
+    if by == "points":
+        ranked = many
+    elif by == "wins":
+        ranked = t("discord.leaderboard.by_wins")
+    else:
+        ranked = by
+    lines = [t("discord.leaderboard.head", by=escape_name(cut(ranked, 20)))]
     for row in rows:
         s = row.stats
-        lines.append(
-            f"{row.rank}. {short_escaped(s.name, 32)}: {plural(s.wins, 'win')} · "
-            f"{plural(s.points, one, many)} · {plural(s.games, 'game')}"
-        )
-    return _fit_lines(lines, SHORTENED)
+        figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
+        wins, played = n("discord.count.wins", s.wins), n("discord.count.games", s.games)
+        lines.append(f"{row.rank}. {short_escaped(s.name, 32)}: {wins} · {figure} · {played}")
+    return _fit_lines(lines, shortened())
 
 
 def rating_words(rating: Rating) -> str:
@@ -102,16 +107,13 @@ def rating_board_text(rows: list[RatingRow], rated_after: int) -> str:
     """A server's leaderboard of a game by rating: its rated players (AI levels marked)
     with ``rated_after`` rated games or more, by ordinal."""
     if not rows:
-        return (
-            f"Nobody has {plural(rated_after, 'rated game')} on this server yet: the "
-            "leaderboard by rating starts there."
-        )
-    lines = ["**Leaderboard** (by rating: skill − 3 × uncertainty ± uncertainty)"]
+        return n("discord.rating.none", rated_after)
+    lines = [t("discord.rating.head")]
     for row in rows:
         r = row.rating
         mark = "🤖 " if r.ai_level is not None else ""
         lines.append(
             f"{row.rank}. {mark}{short_escaped(r.name, 32)}: {rating_words(r)} · "
-            f"{plural(r.games, 'game')}"
+            f"{n('discord.count.games', r.games)}"
         )
-    return _fit_lines(lines, SHORTENED)
+    return _fit_lines(lines, shortened())

@@ -78,17 +78,23 @@ class Startup:
             lambda: self.tables.store.prefetch_settings(
                 (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
             ),
-            "read settings",
+            "read-settings",
         )
-        self.tables.recovery.put(lambda: self._ready_all(tables), "build states")
-        self.tables.recovery.put(lambda: self._arm_all(tables), "arm clocks")
+        self.tables.recovery.put(lambda: self._ready_all(tables), "build-states")
+        self.tables.recovery.put(lambda: self._arm_all(tables), "arm-clocks")
         self.tables.recovery.put_all(
             [partial(self._recover, channel_id, *work) for channel_id, work in channels.items()],
-            "recover channel",
+            "recover-channel",
         )
-        self.tables.recovery.put(self.tables.service.recall_all, "recall turns")
-        where = "" if shards is None else f" of shard {','.join(map(str, sorted(shards)))}"
-        log.info("resumed %d active tables%s", len(tables), where)
+        self.tables.recovery.put(self.tables.service.recall_all, "recall-turns")
+        if shards is None:
+            log.info("resumed %d active tables", len(tables))
+        else:
+            log.info(
+                "resumed %d active tables of shard %s",
+                len(tables),
+                ",".join(map(str, sorted(shards))),
+            )
 
     def _on_shards(self, shard_count: int, shards: frozenset[int]) -> list[LiveTable[DiscordGame]]:
         return [

@@ -1,6 +1,11 @@
 """The live table message of every table (:class:`TableMessages`): rendered under the
 table's lock, its picture drawn off the event loop, edits coalesced (at most one per
-``EDIT_GAP`` seconds), posted anew to ping, and its last edit once the table is closed."""
+``EDIT_GAP`` seconds), posted anew to ping, and its last edit once the table is closed.
+
+A table message is public: every word of it (the head, the countdown, the lobby, the
+field, the picture's words and description, its buttons) is said in the language of the
+table's server (:meth:`bot.front.DiscordFront.speaking`), whoever's click or command
+caused it. The picture's job carries that language, so its cache keys on it too."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from bot.answers import (
     NO_MENTIONS,
     release_view,
 )
+from bot.front import DISCORD
 from bot.games.base import DiscordGame
 from bot.outbox import DiscordCourier, OutboxHost
 from bot.render import lobby_text
@@ -33,12 +39,13 @@ from bot.views import (
     lobby_layout,
     table_layout,
 )
+from catalog import t
 from host.clocks import Clocks
 from host.expiry import Expiry
 from host.recovery import Recovery
 from host.service import LiveTable, MoveOutcome, TableService
 from host.tasks import Tasks
-from persistence.records import MAX_SEATS, TableInfo
+from persistence.records import MAX_SEATS, LoadedTable, TableInfo
 from pictures.painter import DrawJob
 
 log = logging.getLogger(__name__)
@@ -48,7 +55,8 @@ EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 pe
 
 
 def closed_text(game: DiscordGame) -> str:
-    return f"This {game.title} table is closed. `/table new` opens another."
+    """A closed table's message (no game was played), in the language being spoken."""
+    return t("discord.table.closed", title=game.title)
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -132,8 +140,14 @@ class TableMessages:
         self, live: LiveTable[DiscordGame], *, note: str | None = None, picture: bool = False
     ) -> dict[str, Any]:
         """The table message (components V2: a message that has them keeps them, so the
-        lobby, the game and the closed table are all V2); ``picture``: with a gallery
-        showing the attached picture."""
+        lobby, the game and the closed table are all V2), in the table's server's language;
+        ``picture``: with a gallery showing the attached picture."""
+        with DISCORD.speaking(live.info):
+            return await self._payload(live, note=note, picture=picture)
+
+    async def _payload(
+        self, live: LiveTable[DiscordGame], *, note: str | None, picture: bool
+    ) -> dict[str, Any]:
         game = live.game
         if live.state is None:
             if not live.info.is_active:
@@ -166,7 +180,14 @@ class TableMessages:
         self, live: LiveTable[DiscordGame], channel: Any, *, note: str | None = None
     ) -> tuple[dict[str, Any], discord.File | None]:
         """The table message and its picture, read under the table's lock (so a move being
-        committed is never shown); the picture is drawn after, off the event loop."""
+        committed is never shown), in the server's language; the picture is drawn after,
+        off the event loop (in its job's language)."""
+        with DISCORD.speaking(live.info):
+            return await self._render_spoken(live, channel, note=note)
+
+    async def _render_spoken(
+        self, live: LiveTable[DiscordGame], channel: Any, *, note: str | None
+    ) -> tuple[dict[str, Any], discord.File | None]:
         await self.tables.service.recall(live)  # its recent turns, if not recalled yet
         record = self.messages.get(live.id)
         attach = False
@@ -228,7 +249,7 @@ class TableMessages:
         then carries all of them."""
         record = self.claim_edit(live)
         if record is not None:
-            self.tables.spawn(self.edit_loop(live, record), "table edit")
+            self.tables.spawn(self.edit_loop(live, record), "table-edit")
 
     def claim_edit(self, live: LiveTable[DiscordGame]) -> TableMessage | None:
         """The table's message record, marked as being edited by the caller; ``None`` if
@@ -354,11 +375,17 @@ class TableMessages:
 
     async def final_edit(self, table_id: int) -> None:
         """The last edit of a closed table's message: the final position (its picture drawn
-        anew), no buttons."""
+        anew), no buttons, in the server's language."""
         loaded = await self.tables.store.load_table(table_id)
         info = loaded.info
         if info.message_id is None:
             return
+        with DISCORD.speaking(info):
+            await self._final_edit(table_id, loaded)
+
+    async def _final_edit(self, table_id: int, loaded: LoadedTable) -> None:
+        info = loaded.info
+        assert info.message_id is not None
         channel = self.channel(info.message_channel_id or info.channel_id)
         picture: discord.File | None = None
         state = loaded.state
@@ -366,7 +393,7 @@ class TableMessages:
         if state is None:
             view: TableLayout = closed_layout(closed_text(game))
         else:
-            closed = None if state.is_over else "**This table is closed.**"
+            closed = None if state.is_over else t("discord.table.closed_note")
             parts = game.table_parts(state, current_user=None, turns=None, note=closed)
             job = None
             if self.draw_pictures and await self._may_attach(channel, info.message_id):

@@ -50,6 +50,7 @@ from bot.startup import Startup
 from bot.table_message import TableMessage, TableMessages
 from bot.timings import Timings
 from bot.views import STOPPING
+from catalog import t
 from host.budget import ChannelBudget
 from host.clocks import Clocks
 from host.expiry import Expiry
@@ -135,7 +136,7 @@ class Tables:
         refusal to say (the bot is stopping; the server's shard is being taken over), or
         ``""`` to say nothing (another process of the bot serves that server)."""
         if not self.accepting:
-            return STOPPING
+            return t(STOPPING)
         cluster = self.cluster
         if cluster is None or guild_id is None:
             return None
@@ -144,7 +145,7 @@ class Tables:
             return None
         if cluster.served_elsewhere(shard) is not None:
             return ""
-        return MOVED_AWAY
+        return t(MOVED_AWAY)
 
     def health(self) -> dict[str, Any]:
         """What this process serves, for its heartbeat and health report."""
@@ -331,6 +332,6 @@ class Tables:
         await self.repost(live, ping=user)
 
     async def warn(self, live: LiveTable[DiscordGame], user: int, seconds_left: int) -> None:
-        await self.repost(
-            live, ping=user, note=f"⏳ Half your time is gone: {seconds_left} s left."
-        )
+        with DISCORD.speaking(live.info):  # public: in the server's language
+            note = t("discord.table.half_time", seconds=seconds_left)
+        await self.repost(live, ping=user, note=note)

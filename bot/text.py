@@ -10,6 +10,9 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
+
+import catalog
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -18,7 +21,6 @@ EMBED_TOTAL = 6000
 ECHO_LIMIT = 40
 
 ELLIPSIS = "…"
-SHORTENED = "… (shortened)"
 ZWSP = "\u200b"
 FENCE = "```"
 _MAX_FENCE = 16  # a fence line is ``` plus at most a language name
@@ -182,10 +184,26 @@ def split_message(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]
     return messages
 
 
+def shortened() -> str:
+    """The mark ending a text cut to fit a message (``… (shortened)``), in the current
+    language."""
+    return catalog.t("discord.shortened")
+
+
+def said(text: str, /, **facts: Any) -> str:
+    """``text`` said in the current language when it is a catalog key
+    (``discord.button.my_turn``: a game's private button, a :class:`~bot.refusal_words.
+    Refused`), else as it is: words a game gives that are not (yet) in the catalog."""
+    if catalog.catalog(catalog.DEFAULT).text(text) is None:
+        return text
+    return catalog.t(text, **facts)
+
+
 def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` if it fits in ``limit`` characters, else as much of it as fits, broken at
-    a line (code blocks closed), followed by "… (shortened)"."""
+    a line (code blocks closed), followed by "… (shortened)" (:func:`shortened`)."""
     if len(text) <= limit:
         return text
-    head = split_message(text.split("\n"), limit - len(SHORTENED) - 1)
-    return (head[0] + "\n" if head else "") + SHORTENED
+    tail = shortened()
+    head = split_message(text.split("\n"), limit - len(tail) - 1)
+    return (head[0] + "\n" if head else "") + tail

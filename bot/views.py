@@ -29,7 +29,8 @@ from discord import app_commands
 
 from bot.metrics import DATABASE_ERRORS, REFUSALS, handled
 from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
-from bot.text import cut, escape_name
+from bot.text import cut, escape_name, said
+from catalog import t
 from host.live import Choice
 from host.refusals import Refusal
 from persistence import InvalidSettings, LeaseLost
@@ -44,17 +45,12 @@ MAX_BUTTONS_PER_ROW = 5
 MAX_ROWS = 5
 MAX_SELECT_OPTIONS = 25
 CHOOSER_BUTTONS = 10  # a chooser of at most this many moves shows them all as buttons
-STOPPING = "The bot is restarting; nothing was played. Try again in a moment."
-ERROR_NOTE = "Something went wrong on our side. The table shows what was saved; try again."
-FOREIGN_PANEL = (
-    "That panel is another member's, so nothing was played. "
-    "The button on the table message opens your own."
-)
-STORAGE_NOTE = (
-    "That could not be saved or read just now: the database did not answer. Nothing "
-    "was changed; try again in a moment."
-)
-CHANGED_NOTE = "That command has changed since your Discord app loaded it; try it again."
+# catalog keys (said with catalog.t where they are answered, in the user's language)
+STOPPING = "refusal.stopping"
+ERROR_NOTE = "refusal.error"
+FOREIGN_PANEL = "refusal.foreign_panel"  # a key: Refused(FOREIGN_PANEL) says it
+STORAGE_NOTE = "refusal.storage"
+CHANGED_NOTE = "refusal.command_changed"
 FAULT_WARN_EVERY = 60.0  # seconds: one WARNING per database outage, INFO for the rest
 _fault_warned_at = -FAULT_WARN_EVERY
 OLD = "(?:stack:)?"  # ids of messages posted before games had names
@@ -77,7 +73,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
         REFUSALS.labels(error.code.value if isinstance(error, Refusal) else "words").inc()
     elif isinstance(error, LeaseLost):  # the table's shard went to another process
         log.info("guild=%s %s: %s", interaction.guild_id, where, error)
-        text = MOVED_AWAY
+        text = t(MOVED_AWAY)
         REFUSALS.labels("moved").inc()
     elif (refused := refusal_of_input(error)) is not None:  # what a modified client sent
         REFUSALS.labels("input").inc()
@@ -92,7 +88,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     elif is_database_fault(error):
         _database_fault(interaction, error, where)
         DATABASE_ERRORS.inc()
-        text = STORAGE_NOTE
+        text = t(STORAGE_NOTE)
         outcome = "error"
     else:
         outcome = "error"
@@ -104,7 +100,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
             where,
             exc_info=error,
         )
-        text = ERROR_NOTE
+        text = t(ERROR_NOTE)
     with contextlib.suppress(discord.HTTPException):
         if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
             # deferred ("thinking…") while the work went on: the answer replaces it
@@ -158,11 +154,11 @@ def refusal_of_input(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, app_commands.TransformerError):
         value = escape_name(cut(str(error.value), 40))
-        return f"“{value}” isn't something that option takes; pick one of its choices."
+        return t("refusal.option_value", value=value)
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
-        return CHANGED_NOTE
+        return t(CHANGED_NOTE)
     if isinstance(error, UnreadableOptions):
-        return "That command's options could not be read; pick them from Discord's menus."
+        return t("refusal.unreadable_options")
     return None
 
 
@@ -250,11 +246,12 @@ class TableButton(discord.ui.DynamicItem[Any], template=r"(?!)"):
         raise NotImplementedError
 
 
+# each lobby button's label (a catalog key, said where the button is drawn) and colour
 LOBBY_LABELS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "ai": ("Add AI", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
+    "join": ("discord.button.join", discord.ButtonStyle.success),
+    "leave": ("discord.button.leave", discord.ButtonStyle.secondary),
+    "ai": ("discord.button.add_ai", discord.ButtonStyle.secondary),
+    "start": ("discord.button.start", discord.ButtonStyle.primary),
 }
 
 
@@ -267,7 +264,7 @@ class LobbyButton(
     def __init__(self, table_id: int, version: int, action: str) -> None:
         label, style = LOBBY_LABELS[action]
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, custom_id=f"lobby:{action}:{table_id}:{version}"
+            label=t(label), style=style, custom_id=f"lobby:{action}:{table_id}:{version}"
         )
         super().__init__(button, table_id, version)
         self.action = action
@@ -285,7 +282,7 @@ class PanelButton(
 
     def __init__(self, table_id: int, version: int, looks: PrivateButton | None = None) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=looks.label if looks is not None else "My turn",
+            label=said(looks.label) if looks is not None else t("discord.button.my_turn"),
             emoji=looks.emoji if looks is not None else None,
             style=discord.ButtonStyle.primary,
             custom_id=f"panel:{table_id}:{version}",
@@ -307,13 +304,13 @@ class MoveButton(
         table_id: int,
         version: int,
         code: str,
-        label: str = "Play",
+        label: str | None = None,
         *,
         emoji: str | None = None,
         suggested: bool = False,
     ) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label[:80],
+            label=(label if label is not None else t("discord.button.play"))[:80],
             emoji=emoji,
             style=discord.ButtonStyle.success if suggested else discord.ButtonStyle.secondary,
             custom_id=f"move:{table_id}:{version}:{code}",
@@ -340,10 +337,10 @@ class MoveSelect(
         version: int,
         part: str | int,
         options: list[discord.SelectOption] | None = None,
-        placeholder: str = "More moves…",
+        placeholder: str | None = None,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            placeholder=placeholder,
+            placeholder=placeholder if placeholder is not None else t("discord.select.more_moves"),
             custom_id=f"pick:{table_id}:{version}:{part}",
             options=options or [discord.SelectOption(label="-", value="-")],
         )
@@ -364,7 +361,7 @@ class EndButton(
 
     def __init__(self, table_id: int, version: int) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label="End the table",
+            label=t("discord.button.end_table"),
             style=discord.ButtonStyle.danger,
             custom_id=f"end:{table_id}:{version}",
         )
@@ -372,7 +369,7 @@ class EndButton(
 
     async def run(self, interaction: discord.Interaction, host: Host) -> None:
         if foreign_panel(interaction):
-            raise Refused("That confirmation is another member's; `/table end` asks yours.")
+            raise Refused("refusal.foreign_confirmation")
         await host.end_confirmed(interaction, self.table_id)
 
 
@@ -437,9 +434,12 @@ def option_payload(
 
 
 def select_payload(
-    custom_id: str, options: list[dict[str, Any]], placeholder: str = "More moves…"
+    custom_id: str, options: list[dict[str, Any]], placeholder: str | None = None
 ) -> dict[str, Any]:
-    """A select of moves as discord.py's :class:`discord.ui.Select` sends it (one value)."""
+    """A select of moves as discord.py's :class:`discord.ui.Select` sends it (one value;
+    ``placeholder`` by default: "More moves…")."""
+    if placeholder is None:
+        placeholder = t("discord.select.more_moves")
     payload: dict[str, Any] = {
         "type": 3,
         "custom_id": custom_id,
@@ -459,7 +459,7 @@ def move_button(
     table_id: int,
     version: int,
     code: str,
-    label: str = "Play",
+    label: str | None = None,
     *,
     emoji: str | None = None,
     style: discord.ButtonStyle | None = None,
@@ -467,6 +467,8 @@ def move_button(
 ) -> dict[str, Any]:
     """The payload of :class:`MoveButton` ``(table_id, version, code, label, emoji=,
     suggested=)`` (``style`` overrides its colour)."""
+    if label is None:
+        label = t("discord.button.play")
     if style is None:
         style = discord.ButtonStyle.success if suggested else discord.ButtonStyle.secondary
     return button_payload(f"move:{table_id}:{version}:{code}", label[:80], style, emoji)
@@ -477,7 +479,7 @@ def move_select(
     version: int,
     part: int,
     options: list[dict[str, Any]],
-    placeholder: str = "More moves…",
+    placeholder: str | None = None,
 ) -> dict[str, Any]:
     """The payload of :class:`MoveSelect` ``(table_id, version, part, options,
     placeholder)``."""
@@ -592,7 +594,7 @@ class TableLayout(_Ready):
 def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
     """The lobby: its text, and Join, Leave, Add AI and Start (:class:`LobbyButton`)."""
     buttons = [
-        button_payload(f"lobby:{action}:{table_id}:{version}", label, style)
+        button_payload(f"lobby:{action}:{table_id}:{version}", t(label), style)
         for action, (label, style) in LOBBY_LABELS.items()
     ]
     return TableLayout([text], buttons=buttons)
@@ -614,7 +616,10 @@ def table_layout(
     button (``private``: the game's **My turn** / **My hand**; a :class:`PanelButton`)."""
     buttons = []
     if playing:
-        label, emoji = (private.label, private.emoji) if private is not None else ("My turn", None)
+        if private is not None:
+            label, emoji = said(private.label), private.emoji
+        else:
+            label, emoji = t("discord.button.my_turn"), None
         primary = discord.ButtonStyle.primary
         buttons.append(button_payload(f"panel:{table_id}:{version}", label, primary, emoji))
     return TableLayout([head, field], accent=accent, picture=picture, buttons=buttons)
@@ -656,7 +661,7 @@ def moves_view(
             for c in choices[i : i + MAX_SELECT_OPTIONS]
         ]
         selects.append(
-            (part, move_select(table_id, version, part, options, placeholder="Choose a move…"))
+            (part, move_select(table_id, version, part, options, t("discord.select.choose_move")))
         )
         shown += len(options)
     return Components(selects), len(choices) - shown

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 from aiohttp import web
 
+from catalog import t
 from web.activity import OAUTH, DiscordOAuth, add_activity
 from web.hub import Hub
 from web.server import make_app
@@ -26,11 +27,9 @@ if TYPE_CHECKING:
     from bot.tables import Tables
 
 log = logging.getLogger(__name__)
-NOT_SET_UP = (
-    "The Activity is not set up on this bot: its operator sets WEB_PORT, DISCORD_CLIENT_ID "
-    "and DISCORD_CLIENT_SECRET, and the Activity's URL mapping (see the README)."
-)
-NOT_LAUNCHED = "Discord could not launch the Activity here: try again in a moment."
+# catalog keys, said in the asking user's language
+NOT_SET_UP = "refusal.activity_not_set_up"
+NOT_LAUNCHED = "refusal.activity_not_launched"
 
 
 def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
@@ -82,7 +81,7 @@ async def launch_activity(interaction: discord.Interaction, front: WebFront | No
     then opens on the channel's table); said why not when the bot does not serve it."""
     if front is None or front.app is None or OAUTH not in front.app:
         await interaction.response.send_message(
-            NOT_SET_UP, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            t(NOT_SET_UP), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
         return
     try:
@@ -90,5 +89,5 @@ async def launch_activity(interaction: discord.Interaction, front: WebFront | No
     except discord.HTTPException as err:  # Activities not enabled for the app, or Discord
         log.warning("/table activity: Discord refused to launch it (%s)", err.status)
         await interaction.response.send_message(
-            NOT_LAUNCHED, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            t(NOT_LAUNCHED), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -224,8 +224,9 @@ class TableService(Generic[G]):
         runs the bot to look into."""
         log.error("table %s is closed: its stored game does not read back (%s)", info.id, why)
         front = self.front
-        title = front.game(info.game).title if info.game in front.game_names() else None
-        text = front.notice(Notice.QUARANTINED, {"title": title})
+        with front.speaking(info):  # said to the table's channel, in its language
+            title = front.game(info.game).title if info.game in front.game_names() else None
+            text = front.notice(Notice.QUARANTINED, {"title": title})
         try:
             await self.store.end_table(
                 info.id, "abandoned", announcements=[Announcement("message", text), TABLE]

@@ -45,7 +45,8 @@ and the clicker seated (refusals answered for you), takes the table's lock and a
 then answers it ephemerally, freshly on every click (ephemeral messages cannot be edited
 after 15 minutes). Refuse with the host's :class:`~host.refusals.Refusal` (a code:
 Stack's ``Refusal(Why.NOT_YOUR_TURN, player="bob", hint=False)``, "It's bob's turn.") or,
-for what only Discord knows, :class:`~bot.refusal_words.Refused` (its words). After a player's move that leaves the same seat to act in the same turn (Stack:
+for what only Discord knows, :class:`~bot.refusal_words.Refused` (a catalog key and its
+facts: ``Refused("refusal.not_your_turn")``). After a player's move that leaves the same seat to act in the same turn (Stack:
 a rerolled die to place; a drawn card to play or keep), the host answers the move with
 the panel again (editing the panel that was clicked).
 
@@ -107,6 +108,14 @@ house rules), :meth:`DiscordGame.stats_text` (``/stats``), :meth:`DiscordGame.sc
 :attr:`DiscordGame.table_options` (which ``/table new`` options the game takes, and which
 settings field each sets).
 
+**Languages.** Every word comes from the catalog (:mod:`catalog`: ``t``/``n``), said
+when the method is called: the host calls what the channel reads (the table message, turn,
+round and game-end texts, the lobby, the picture's job) in the language of the table's
+server, and what one user reads (a panel, a refusal, ``/stats``) in that user's. Build no
+words at import time: :attr:`DiscordGame.private_button`'s label and
+:attr:`DiscordGame.figure_name` are catalog keys (said where they are shown; words that
+are no key are shown as they are).
+
 Every method has a working default built on the engine interface, so a game can start
 with little and override what it shows better.
 """
@@ -125,7 +134,8 @@ from pydantic import BaseModel
 
 from bot.hosting import Host, PrivateButton
 from bot.refusal_words import Refused, settings_error
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, plural
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, said
+from catalog import n, t
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Game, GameState, RoundEnded, TurnEnded
 from pictures.palette import seat_colour
@@ -220,11 +230,12 @@ def draw_words(ended_by: str, turn_limit: int | None = None) -> str:
     """A draw in words, by how it came (the outcome's ``ended_by``): ``Draw by threefold
     repetition``, ``Draw: the turn limit (300 turns) was reached``, else ``Draw``."""
     if ended_by == "repetition":
-        return "Draw by threefold repetition"
+        return t("discord.draw.repetition")
     if ended_by == "turn_limit":
-        limit = f" ({plural(turn_limit, 'turn')})" if turn_limit is not None else ""
-        return f"Draw: the turn limit{limit} was reached"
-    return "Draw"
+        if turn_limit is None:
+            return t("discord.draw.turn_limit.unknown")
+        return n("discord.draw.turn_limit", turn_limit)
+    return t("discord.draw")
 
 
 def seat_mark(state: GameState[Any], seat: int) -> str:
@@ -249,12 +260,14 @@ class DiscordGame:
     shows better than the defaults (which use only the engine interface)."""
 
     game: Game[Any]
-    private_button = PrivateButton("My turn", "🎲")
+    # its label a catalog key, said in the table's language where it is drawn
+    private_button = PrivateButton("discord.button.my_turn", "🎲")
     hidden_information = False  # a running game's record is not exported
     table_options: Mapping[str, str] = {}  # `/table new` option -> settings field
     dynamic_items: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
-    # what the outcome's figure per seat counts (singular, plural): the leaderboard's words
-    figure_name: tuple[str, str] = ("point", "points")
+    # what the outcome's figure per seat counts (singular, plural): the leaderboard's words,
+    # catalog keys (said by figure_words; words that are no key are shown as they are)
+    figure_name: tuple[str, str] = ("discord.figure.point", "discord.figure.points")
 
     @property
     def name(self) -> str:
@@ -263,6 +276,11 @@ class DiscordGame:
     @property
     def title(self) -> str:
         return self.game.title
+
+    def figure_words(self) -> tuple[str, str]:
+        """:attr:`figure_name` in the language being spoken (singular, plural)."""
+        one, many = self.figure_name
+        return said(one), said(many)
 
     # ------------------------------------------------------------ lobby and settings
 
@@ -273,12 +291,20 @@ class DiscordGame:
 
     def lobby_summary(self, settings: BaseModel) -> list[str]:
         """The lobby's lines about the rules, under its title."""
-        return [f"{self.title} · {self.game.min_players}–{self.game.max_players} players"]
+        game = self.game
+        return [
+            t(
+                "discord.game.players",
+                title=self.title,
+                least=game.min_players,
+                most=game.max_players,
+            )
+        ]
 
     def settings_text(self, settings: BaseModel, *, channel: bool = False) -> str:
         """The house rules in force, a line per setting."""
-        where = "this channel" if channel else "this server"
-        lines = [f"**{escape_name(self.title)} house rules for {where}**"]
+        key = "discord.settings.head.channel" if channel else "discord.settings.head.server"
+        lines = [t(key, title=escape_name(self.title))]
         for key, value in settings.model_dump().items():
             shown = str(value).lower() if isinstance(value, bool) else value
             lines.append(f"`{key}` = {shown}")
@@ -294,8 +320,9 @@ class DiscordGame:
     def start_text(self, state: Any) -> str:
         """The public answer to **Start**: who begins."""
         seat = state.current_player
-        who = escape_name(state.players[seat]) if seat is not None else "The table"
-        return f"The game is on! {who} starts."
+        if seat is None:
+            return t("discord.game.start.table")
+        return t("discord.game.start", player=escape_name(state.players[seat]))
 
     # ------------------------------------------------------------ the table message
 
@@ -314,12 +341,18 @@ class DiscordGame:
         out. The head names whose turn it is (:meth:`your_turn_words`,
         :meth:`to_move_words`) or how the game ended (:meth:`end_line`); the field
         (:meth:`field_text`) fills the rest of the message."""
-        when = f" · time runs out <t:{int(deadline.timestamp())}:R>" if deadline else ""
+        when = ""
+        if deadline:
+            stamp = f"<t:{int(deadline.timestamp())}:R>"
+            when = " · " + t("discord.table.time_runs_out", stamp=stamp)
         seat = state.current_player
         if state.is_over:
             head = self.end_line(state)
         elif seat is not None and current_user:
-            head = f"▶ {mention(current_user)}, it's your turn{self.your_turn_words(state, seat)}"
+            decision = self.your_turn_words(state, seat)
+            head = "▶ " + t(
+                "discord.table.your_turn", player=mention(current_user), decision=decision
+            )
             head += when
         elif seat is not None:
             head = f"▶ {self.to_move_words(state, seat)}{when}"
@@ -337,7 +370,7 @@ class DiscordGame:
 
     def to_move_words(self, state: Any, seat: int) -> str:
         """Who is to move, for a seat no human plays now (markdown, name escaped)."""
-        return f"{escape_name(state.players[seat])} to play"
+        return t("discord.table.to_play", player=escape_name(state.players[seat]))
 
     def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
         """The table's text under the head: the game's own text, then the last turns."""
@@ -357,12 +390,13 @@ class DiscordGame:
     def alt_text(self, state: Any) -> str:
         """The picture's description for screen readers (at most 1,024 characters)."""
         who = state.current_player
-        status = (
-            "over"
-            if state.is_over
-            else (f"{plain_name(state.players[who])} to move" if who is not None else "in play")
-        )
-        return cut(f"{self.title} table, {status}.", 1024)
+        if state.is_over:
+            status = t("discord.alt.over")
+        elif who is not None:
+            status = t("discord.alt.to_move", player=plain_name(state.players[who]))
+        else:
+            status = t("discord.alt.in_play")
+        return cut(t("discord.alt.table", title=self.title, status=status), 1024)
 
     def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
         """The table's picture as a job for the painter, or ``None`` (no picture)."""
@@ -405,14 +439,15 @@ class DiscordGame:
         outcome = state.outcome()
         players = state.players
         names = " & ".join(f"**{escape_name(players[s])}**" for s in outcome.winners)
+        shared = ".shared" if len(outcome.winners) > 1 else ""
         if outcome.ended_by == "resignation" and outcome.winners:
             losers = [s for s in range(len(players)) if s not in outcome.winners]
-            who = " & ".join(f"**{escape_name(players[s])}**" for s in losers) or "A player"
-            verb = "share the win" if len(outcome.winners) > 1 else "wins"
-            return f"🏳️ {who} resigned; {names} {verb}!"
+            who = " & ".join(f"**{escape_name(players[s])}**" for s in losers)
+            who = who or t("discord.end.a_player")
+            return t("discord.end.resigned" + shared, losers=who, winners=names)
         if outcome.winners:
-            return f"🏆 {names} {'share the win' if len(outcome.winners) > 1 else 'wins'}!"
-        return "🤝 " + draw_words(outcome.ended_by, self.turn_limit(state)) + "."
+            return t("discord.end.shared" if shared else "discord.end.wins", winners=names)
+        return t("discord.end.draw", draw=draw_words(outcome.ended_by, self.turn_limit(state)))
 
     def turn_limit(self, state: Any) -> int | None:
         """The number of turns after which ``state``'s game ends (the draw by the turn
@@ -423,7 +458,7 @@ class DiscordGame:
         """The channel's messages for the game's end (markdown, names escaped): how it
         ended (:meth:`end_line`), then every seat's final figure."""
         outcome = state.outcome()
-        scores = ", ".join(
+        scores = t("list.comma").join(
             f"{escape_name(n)} {s}" for n, s in zip(state.players, outcome.scores, strict=True)
         )
         return [fit_message(f"{self.end_line(state)} {scores}")]
@@ -460,7 +495,7 @@ class DiscordGame:
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         """The question above the chooser of an ambiguous typed move."""
-        return "Which one do you mean?"
+        return t("discord.chooser.which")
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         """The private panel of ``seat`` (called under the table's lock: read
@@ -471,12 +506,12 @@ class DiscordGame:
 
         state = live.state
         if state is None or state.current_player != seat:
-            raise Refused("It's not your turn.")
+            raise Refused("refusal.not_your_turn")
         choices = [Choice(m, self.move_label(state, m)) for m in state.legal_moves()]
         view, hidden = moves_view(self, live.id, live.version, choices)
-        text = f"**Your turn.**\n{escape_name(self.game.render_text(state, seat))}"
+        text = t("discord.panel.your_turn") + "\n" + escape_name(self.game.render_text(state, seat))
         if hidden:
-            text += f"\n-# {plural(hidden, 'more move')} can be typed."
+            text += "\n" + n("discord.panel.more_moves", hidden)
         return Panel(fit_message(text), view)
 
     # ------------------------------------------------------------ records and stats
@@ -495,7 +530,7 @@ class DiscordGame:
         number in the list, the date, the winners and every seat's final figure."""
         from bot.sheets import summary_line
 
-        return summary_line(number, summary, self.figure_name[1])
+        return summary_line(number, summary, self.figure_words()[1])
 
     async def score_chart(self, host: Host, sheet: ScoreSheet, info: Any) -> discord.File | None:
         """The chart ``/scores`` attaches (``None``: none)."""
@@ -504,13 +539,13 @@ class DiscordGame:
     def stats_text(self, name: str, stats: PlayerStats | None) -> str:
         """``/stats``: a player's record in this game on a server."""
         who = escape_name(cut(name, 32))
+        title = escape_name(self.title)
         if stats is None:
-            return f"{who} has not finished a game of {escape_name(self.title)} here yet."
+            return t("discord.stats.none", player=who, title=title)
         rate = stats.wins * 100 // stats.games if stats.games else 0
-        return (
-            f"**{who}** — {escape_name(self.title)}: {plural(stats.games, 'game')}, "
-            f"{plural(stats.wins, 'win')} ({rate}%)"
-        )
+        games = n("discord.count.games", stats.games)
+        wins = n("discord.count.wins", stats.wins)
+        return t("discord.stats.line", player=who, title=title, games=games, wins=wins, rate=rate)
 
     async def stats_chart(
         self, host: Host, guild_id: int, name: str, stats: PlayerStats

@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 import persistence.database
 import persistence.writer
 from bot.views import STORAGE_NOTE
+from catalog import t
 from persistence import StorageError, Store
 from persistence.errors import DatabaseUnavailable
 from tests.bot.conftest import World, buttons_of
@@ -258,7 +259,7 @@ async def test_a_database_cut_answers_other_actions_clearly_and_warns_once(
         await world.carol.slash(world.channel, "leaderboard", by="points"),
     ]
     for result in answers:
-        assert result.ephemeral and result.response.content == STORAGE_NOTE
+        assert result.ephemeral and result.response.content == t(STORAGE_NOTE)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     assert "database is unavailable" in warnings[0].getMessage()

@@ -17,6 +17,7 @@ import pytest
 from bot.bench_kit import BenchBot
 from bot.refusal_words import MOVED_AWAY
 from bot.tables import Tables
+from catalog import t
 from host.cluster import Cluster, ClusterConfig, parse_shards
 from host.service import MoveOutcome, Player
 from persistence import LeaseLost, Store
@@ -112,7 +113,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
     await asyncio.sleep(0.05)
     live.lock.release()
     await giving
-    with refused(match=MOVED_AWAY):
+    with refused(match=t(MOVED_AWAY)):
         await queued
     assert live.away and live.id not in a.service.by_id and 100 not in a.service.by_channel
     assert live.id not in a.tables.messages  # its clock and message record are gone
@@ -122,7 +123,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
     assert leases[0].owner is None and leases[1].owner == a.cluster.node
     # the other shard's table plays on
     assert other.id in a.service.by_id and a.tables.admits(guild_on(1)) is None
-    assert a.tables.admits(guild_on(0)) == MOVED_AWAY  # nobody serves shard 0 yet
+    assert a.tables.admits(guild_on(0)) == t(MOVED_AWAY)  # nobody serves shard 0 yet
 
 
 async def test_nothing_brings_a_table_of_a_shard_given_up_back(processes: Processes) -> None:
@@ -135,7 +136,7 @@ async def test_nothing_brings_a_table_of_a_shard_given_up_back(processes: Proces
     assert live.id not in a.tables.messages  # nothing is edited or delivered for it here
     a.cluster._closing.add(1)  # shard 1 is being handed over: a lobby opened meanwhile
     try:
-        with refused(match=MOVED_AWAY):
+        with refused(match=t(MOVED_AWAY)):
             await a.service.new_table(guild_on(1), 201, ANN, {})
     finally:
         a.cluster._closing.discard(1)

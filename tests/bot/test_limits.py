@@ -1,5 +1,6 @@
 """Every text the bot sends fits Discord's limits, and no name pings anyone or breaks the
-markdown around it (issue 7, items 1 and 3; the plurals of item 14)."""
+markdown around it (issue 7, items 1 and 3; the plurals of item 14) — in every language
+the bot speaks (issue 21), with the longest names, Latin and Japanese."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import catalog
 from bot import games as hosted
 from bot.games.stack.words import (
     RULES_BRIEF,
@@ -37,6 +40,7 @@ from bot.text import (
     fit_message,
     mention,
     plural,
+    shortened,
     split_message,
 )
 from engine.stack.ai import GreedyPlayer, RandomPlayer
@@ -89,6 +93,7 @@ FRAGMENTS = [
     "[x](https://e.com)",
     "\\",
     "Bartholomew_the_Great",
+    "ジャバウォック＿卿＊",  # wide characters: two columns each in a code block
     "\u202e",
     "\n",
 ]
@@ -231,6 +236,7 @@ def check_table(state: StackState, rng: random.Random, ai_from: int) -> None:
     assert_safe(alt_text(state), limit=EMBED_FIELD)
 
 
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
 @settings(
     max_examples=25,
     deadline=None,
@@ -245,6 +251,13 @@ def check_table(state: StackState, rng: random.Random, ai_from: int) -> None:
     house=st.booleans(),
 )
 def test_every_message_of_a_random_game_fits_discord_and_mentions_only_whom_it_means(
+    language: str, names: list[str], dice: int, target: int, ai_from: int, seed: int, house: bool
+) -> None:
+    with catalog.speaking(language):
+        random_game_fits(names, dice, target, ai_from, seed, house)
+
+
+def random_game_fits(
     names: list[str], dice: int, target: int, ai_from: int, seed: int, house: bool
 ) -> None:
     rng = random.Random(seed)
@@ -268,23 +281,37 @@ def long_names() -> list[str]:
     return [(f"{i}" + NASTY * 2)[:32] for i in range(8)]
 
 
-def test_a_full_table_of_thirty_dice_and_long_names_fits_in_every_message_for_many_rounds() -> None:
+def wide_names() -> list[str]:
+    """Eight 32-character Japanese names with markdown in them (two columns a character)."""
+    return [(f"{i}＿山田＊" + "寿限無寿限無五劫の擦り切れ" * 3)[:32] for i in range(8)]
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+@pytest.mark.parametrize("names", [long_names, wide_names], ids=["latin", "wide"])
+def test_a_full_table_of_thirty_dice_and_long_names_fits_in_every_message_for_many_rounds(
+    language: str, names: Any
+) -> None:
     # 8 seats of 32-character names, 30 dice, target 10,000: today's worst case.
-    state = StackState(long_names(), StackRules(dice_per_player=30, target_score=10_000))
-    rng = random.Random(7)
-    while len(state.round_scores) < 12:
-        play_and_check(state, rng, steps=200, ai_from=4)
-    check_records(long_names(), state)
+    with catalog.speaking(language):
+        state = StackState(names(), StackRules(dice_per_player=30, target_score=10_000))
+        rng = random.Random(7)
+        while len(state.round_scores) < 12:
+            play_and_check(state, rng, steps=200, ai_from=4)
+        check_records(names(), state)
 
 
-def test_a_long_game_ends_in_at_most_two_messages_with_the_last_rounds_shown() -> None:
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_a_long_game_ends_in_at_most_two_messages_with_the_last_rounds_shown(
+    language: str,
+) -> None:
     # one die each: many short rounds before anyone reaches the target
-    state = StackState(long_names(), StackRules(dice_per_player=1, target_score=150))
-    rng = random.Random(3)
-    play_and_check(state, rng, steps=100_000, ai_from=8)
-    assert state.is_over and len(state.round_scores) > 10
-    text = "\n".join(game_end_messages(state))
-    assert "🏆" in text and "(shortened)" in text
+    with catalog.speaking(language):
+        state = StackState(long_names(), StackRules(dice_per_player=1, target_score=150))
+        rng = random.Random(3)
+        play_and_check(state, rng, steps=100_000, ai_from=8)
+        assert state.is_over and len(state.round_scores) > 10
+        text = "\n".join(game_end_messages(state))
+    assert "🏆" in text and (language != "en" or "(shortened)" in text)
     assert f"R{len(state.round_scores)}" in text and "R1 " not in text
 
 
@@ -397,6 +424,18 @@ def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened(
     text = history_text(summaries(names, 10, 12), STACK.history_line)
     assert len(text) <= MESSAGE_LIMIT
     assert "(shortened)" in text and "older game" in text
+
+
+@pytest.mark.parametrize("names", [long_names, wide_names], ids=["latin", "wide"])
+def test_history_and_boards_in_japanese_fit_and_say_what_they_leave_out(names: Any) -> None:
+    with catalog.speaking("ja"):
+        text = history_text(summaries(names(), 40, 12), STACK.history_line)
+        assert len(text) <= MESSAGE_LIMIT and "古いゲーム" in text and "（省略）" in text
+        rows = [LeaderboardRow(i + 1, player_stats(n, 10**6)) for i, n in enumerate(names() * 9)]
+        board = leaderboard_text(rows, "points", STACK.figure_name)
+        assert_safe(board)
+        assert board.startswith("**ランキング**（得点順）") and board.endswith(shortened())
+        assert "1000000勝 · 1000000得点 · 1000000戦" in board
 
 
 def test_a_score_sheet_of_many_rounds_shows_the_last_rounds_and_every_total() -> None:

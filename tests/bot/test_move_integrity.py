@@ -24,7 +24,9 @@ from sqlalchemy import select, update
 
 import host.expiry
 from bot.front import DISCORD
-from bot.refusal_words import NOT_SAVED, refusal_text
+from bot.refusal_words import NOT_SAVED as NOT_SAVED_KEY
+from bot.refusal_words import refusal_text
+from catalog import t
 from engine.errors import MoveError
 from host.refusals import Refusal
 from host.service import RECENT_TURNS, LiveTable, Player, TableService
@@ -35,6 +37,8 @@ from tests.bot.test_game import live_of, table_message, tap
 from tests.bot.test_refusals import actor_of, started
 from tests.persistence import conftest as persistence_tests
 from tests.persistence.conftest import Backend
+
+NOT_SAVED = t(NOT_SAVED_KEY)  # the sentence, in English
 
 GUILD = 70
 backend = persistence_tests.backend  # SQLite, and PostgreSQL when TEST_DATABASE_URL is set

@@ -3,14 +3,17 @@ very sentences the Discord bot said before the host was typed (issue 19)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+import catalog
 from bot import games
-from bot.front import DISCORD
-from bot.refusal_words import MOVED_AWAY, NOT_SAVED, WORDS, refusal_text
+from bot.front import DISCORD, duration
+from bot.refusal_words import NOT_SAVED, WORDS, Refused, refusal_text
+from catalog import t
 from engine.errors import IllegalMoveError, IllegalReason
 from host.refusals import Refusal, Why
 from host.words import Notice
@@ -28,7 +31,12 @@ def settings_problem() -> ValidationError:
 SAID: list[tuple[Why, dict[str, Any], str]] = [
     (Why.NO_TABLE, {}, "There's no table in this channel. Start one with `/table new`."),
     (Why.TABLE_ENDED, {}, "This table has ended. Start a new one with `/table new`."),
-    (Why.MOVED_AWAY, {}, MOVED_AWAY),
+    (
+        Why.MOVED_AWAY,
+        {},
+        "This server's tables are moving to another process of the bot, so nothing was played. "
+        "Try again in a few seconds.",
+    ),
     (Why.NOT_SAVED, {}, "That move could not be saved, so nothing was played; try again."),
     (Why.TABLE_EXISTS, {}, "This channel already has a table. `/table show` brings it back."),
     (
@@ -129,7 +137,7 @@ def test_an_illegal_move_is_worded_by_its_game() -> None:
 
 
 def test_not_saved_is_one_sentence_kept_in_one_place() -> None:
-    assert refusal_text(Refusal(Why.NOT_SAVED)) == NOT_SAVED
+    assert refusal_text(Refusal(Why.NOT_SAVED)) == t(NOT_SAVED)
 
 
 NOTICES: list[tuple[Notice, dict[str, Any], str]] = [
@@ -207,3 +215,59 @@ def test_a_turn_line_is_escaped_and_marks_the_timer() -> None:
     assert DISCORD.turn_line("ann took 3", automatic=True) == (
         "ann took 3 (automatic: the turn timer ran out)"
     )
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji
+DETAILS = {Why.INVALID_SETTINGS, Why.SETUP_FAILED}  # said as the settings' own words
+
+
+@pytest.mark.parametrize(("code", "data", "words"), SAID, ids=[c.value for c, _, _ in SAID])
+def test_every_refusal_reads_in_japanese_to_a_japanese_user(
+    code: Why, data: dict[str, Any], words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STACKBOT_CATALOG_STRICT", "1")  # no English stands in for it
+    with catalog.speaking("ja"):
+        japanese = refusal_text(Refusal(code, **data))
+    if code in DETAILS:
+        assert japanese == words
+    else:
+        assert japanese != words and JAPANESE.search(japanese), japanese
+    for name in ("b\\*b", "a\\_b", "'chess'", "`slow`"):  # names and typed words as they are
+        assert (name in words) == (name in japanese)
+
+
+@pytest.mark.parametrize(("notice", "data", "words"), NOTICES, ids=[n.value for n, _, _ in NOTICES])
+def test_every_notice_reads_in_japanese_at_a_japanese_table(
+    notice: Notice, data: dict[str, Any], words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STACKBOT_CATALOG_STRICT", "1")
+    with catalog.speaking("ja"):
+        if "why" in data:  # the leaving's words, said at the same table: Japanese
+            data = {**data, "why": DISCORD.notice(Notice.LEFT, {"name": "ann"})}
+        japanese = DISCORD.notice(notice, data)
+    assert japanese != words and JAPANESE.search(japanese), japanese
+    assert "`/table new`" in japanese if "`/table new`" in words else True
+
+
+def test_a_refusal_of_the_discord_layer_is_a_key_said_in_the_users_language() -> None:
+    refused = Refused("refusal.no_option", title="Stack", option="dice")
+    assert refusal_text(refused) == "Stack has no `dice:` option."
+    with catalog.speaking("ja"):
+        assert refusal_text(refused) == "Stackには `dice:` オプションはありません。"
+        # a game's words not (yet) in the catalog are said as they are
+        assert refusal_text(Refused("Play in the table's channel.")) == (
+            "Play in the table's channel."
+        )
+
+
+def test_the_durations_of_the_expiry_notices_are_the_catalogs() -> None:
+    assert [duration(s) for s in (3600, 7200, 60, 600, 90)] == [
+        "an hour",
+        "2 hours",
+        "a minute",
+        "10 minutes",
+        "90 seconds",
+    ]
+    with catalog.speaking("ja"):
+        assert [duration(s) for s in (3600, 600, 90)] == ["1時間", "10分", "90秒"]
+        assert DISCORD.turn_line("ann took 3", automatic=True) == "ann took 3（自動: 持ち時間切れ）"

@@ -30,6 +30,7 @@ from bot.config import Settings
 from bot.front import DISCORD
 from bot.refusal_words import MOVED_AWAY
 from bot.text import escape_name
+from catalog import t
 from host.cluster import ClusterConfig
 from host.service import Player, TableService
 from persistence import Store
@@ -226,7 +227,7 @@ async def test_a_dead_processs_shard_is_taken_over_on_discord_and_handed_back(
     assert mover_id in (ann.id, bob.id)
     zombie_live = dead.service.by_channel[ch0.id]
     name = "bob" if mover_id == bob.id else ann.name
-    with refused(match=re.escape(MOVED_AWAY)):
+    with refused(match=re.escape(t(MOVED_AWAY))):
         await dead.service.move(
             ch0.id, Player(mover_id, name), move=zombie_live.state.legal_moves()[0]
         )

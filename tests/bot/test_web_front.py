@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.games.stack.game import move_code
 from bot.health import Health
 from bot.webfront import NOT_LAUNCHED, NOT_SET_UP, WebFront, web_app
+from catalog import t
 from tests.bot.conftest import World, buttons_of, table_message, table_text_of
 from tests.web.test_server import frame, table_frame
 from web.guard import SESSION_COOKIE
@@ -297,7 +298,7 @@ async def test_without_the_apps_client_id_and_secret_there_is_no_activity(world:
 
 async def test_table_activity_says_when_the_bot_does_not_serve_the_activity(world: World) -> None:
     answer = await world.alice.slash(world.channel, "table activity")
-    assert answer.ephemeral and answer.response.content == NOT_SET_UP
+    assert answer.ephemeral and answer.response.content == t(NOT_SET_UP)
 
 
 async def test_table_activity_asks_discord_to_launch_it(
@@ -318,4 +319,4 @@ async def test_table_activity_asks_discord_to_launch_it(
     monkeypatch.setattr(discord.InteractionResponse, "launch_activity", spied)
     answer = await world.alice.slash(world.channel, "table activity")
     assert len(asked) == 1
-    assert answer.ephemeral and answer.response.content == NOT_LAUNCHED
+    assert answer.ephemeral and answer.response.content == t(NOT_LAUNCHED)
