@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 from aiohttp import web
 
+from bot.front import DISCORD
 from catalog import t
 from web.activity import OAUTH, DiscordOAuth, add_activity
 from web.hub import Hub
@@ -41,7 +42,13 @@ def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
     origins = [o.strip() for o in settings.web_origins.split(",") if o.strip()]
     # a move made in a page owes the chat what a move made there does (its announcements,
     # the table message's edit)
-    app = make_app(service, hub, origins=origins, committed=tables.committed)
+    app = make_app(
+        service,
+        hub,
+        origins=origins,
+        committed=tables.committed,
+        table_language=lambda info: DISCORD.languages.get(info.guild_id),  # its server's
+    )
     secret = settings.discord_client_secret
     if settings.discord_client_id is not None and secret is not None:
         oauth = DiscordOAuth(
