@@ -236,16 +236,21 @@ class StackWords:
         said = self.refusal(error)
         return str(error) if said is None else said
 
-    def refusal(self, error: errors.MoveError) -> str | None:
-        """``error`` in words, or ``None`` when no catalog entry made its English."""
+    def has_syntax(self, error: errors.MoveError) -> bool:
+        """Whether the refusal ends by saying how moves are typed (:data:`stack.syntax`)."""
+        return str(error).endswith(" " + _raw("stack.syntax"))
+
+    def refusal(self, error: errors.MoveError, *, syntax: bool = True) -> str | None:
+        """``error`` in words, or ``None`` when no catalog entry made its English;
+        without ``syntax``, leaving out how moves are typed (a front end says its own)."""
         message = str(error)
         if isinstance(error, errors.AmbiguousMoveError):
             return self._ambiguous(error, message)
         reason = getattr(error, "reason", None)
-        syntax = _raw("stack.syntax")
-        syntaxed = message.endswith(" " + syntax)
+        english = _raw("stack.syntax")
+        syntaxed = message.endswith(" " + english)
         if syntaxed:
-            message = message[: -len(syntax) - 1]
+            message = message[: -len(english) - 1]
         if reason is errors.IllegalReason.OWN_COLOUR:
             return self._own_colour(message)
         for key in REFUSALS.get(reason, ()):
@@ -260,11 +265,9 @@ class StackWords:
                     else _or(listed)
                 )
             said = t(key, **facts)
-            return (
-                t("stack.error.with_syntax", error=said, syntax=t("stack.syntax"))
-                if syntaxed
-                else said
-            )
+            if syntaxed and syntax:
+                return t("stack.error.with_syntax", error=said, syntax=t("stack.syntax"))
+            return said
         return None
 
     def _own_colour(self, message: str) -> str | None:
@@ -277,54 +280,57 @@ class StackWords:
         return t("stack.error.own_colour_case", names=_or(_names(facts["names"])))
 
     def _ambiguous(self, error: errors.AmbiguousMoveError, message: str) -> str | None:
-        lead = ""
-        rest = message
-        if " could mean " in message:
-            match = re.fullmatch(
-                r"'(?P<typed>.*?)' could mean (?P<names>.*?)\. (?P<rest>(?:Did you mean|Which one: ).*)",
-                message,
-                re.DOTALL,
-            )
-            if match is None:
-                return None
-            lead = t(
-                "stack.error.could_mean", typed=match["typed"], names=_or(_names(match["names"]))
-            )
-            rest = match["rest"]
-        choices = [self._choice(c) for c in error.choices]
-        if any(c is None for c in choices):
-            return None
+        """Which pile? (:func:`engine.stack.notation._ambiguous`): its lead (the names a
+        text could mean), the piles it could mean and how to type the one meant."""
+        choices = [self.choice_words(c) for c in error.choices]
         said = [c for c in choices if c is not None]
-        if len(error.candidates) == 1 and len(said) == 1:
-            head = f"Did you mean {error.choices[0]}? Type "
-            if not rest.startswith(head) or not rest.endswith("."):
-                return None
-            return lead + t(
-                "stack.error.did_you_mean", choice=said[0], command=rest[len(head) : -1]
-            )
-        listed = ", or ".join(error.choices[:MAX_LISTED])
-        if len(error.choices) > MAX_LISTED:
-            listed += f" (or {len(error.choices) - MAX_LISTED} more)"
-        head = f"Which one: {listed}? "
-        if not rest.startswith(head):
+        if len(said) != len(choices):
             return None
-        how = rest[len(head) :]
-        shown = t("stack.error.or_listed").join(said[:MAX_LISTED])
-        if len(said) > MAX_LISTED:
-            shown += n("stack.error.more", len(said) - MAX_LISTED)
-        if (facts := _read("stack.error.add_height", how)) is not None:
-            how_said = t("stack.error.add_height", **facts)
-        elif (facts := _read("stack.error.type_one", how)) is not None:
-            commands = facts["commands"].split("` or `")
-            how_said = t(
-                "stack.error.type_one",
-                commands=t("stack.error.or_commands").join(commands),
-            )
-        else:
-            return None
-        return lead + t("stack.error.which_one", listed=shown, how=how_said)
+        for lead, rest in self._leads(message):
+            if len(error.candidates) == 1 and len(said) == 1:
+                facts = _read("stack.error.did_you_mean", rest)
+                if facts is not None:
+                    return lead + t(
+                        "stack.error.did_you_mean", choice=said[0], command=facts["command"]
+                    )
+                continue
+            with catalog.speaking("en"):
+                english = self._listed(list(error.choices))
+            head = _raw("stack.error.which_one").format(listed=english, how="")
+            if not rest.startswith(head):
+                continue
+            how = self._how(rest[len(head) :])
+            if how is not None:
+                return lead + t("stack.error.which_one", listed=self._listed(said), how=how)
+        return None
 
-    def _choice(self, choice: str) -> str | None:
+    def _leads(self, message: str) -> list[tuple[str, str]]:
+        """The ways ``message`` reads as a lead (in words) and the rest after it."""
+        found = [("", message)]
+        match = _pattern("stack.error.could_mean").match(message)
+        if match is not None:
+            names = _or(_names(match["names"]))
+            lead = t("stack.error.could_mean", typed=match["typed"], names=names)
+            found.append((lead, message[match.end() :]))
+        return found
+
+    def _listed(self, piles: list[str]) -> str:
+        """The candidate piles listed: at most :data:`MAX_LISTED`, then how many more."""
+        shown = t("stack.error.or_listed").join(piles[:MAX_LISTED])
+        if len(piles) > MAX_LISTED:
+            shown += n("stack.error.more", len(piles) - MAX_LISTED)
+        return shown
+
+    def _how(self, how: str) -> str | None:
+        """How to type the pile meant, read from the engine's English."""
+        if (facts := _read("stack.error.add_height", how)) is not None:
+            return t("stack.error.add_height", **facts)
+        if (facts := _read("stack.error.type_one", how)) is not None:
+            commands = facts["commands"].split(_raw("stack.error.or_commands"))
+            return t("stack.error.type_one", commands=t("stack.error.or_commands").join(commands))
+        return None
+
+    def choice_words(self, choice: str) -> str | None:
         """A candidate pile in words, read from the engine's English one."""
         if (facts := _read("stack.choice.single", choice)) is not None:
             return self.pile_words(facts["name"], int(facts["face"]), 1)
