@@ -208,7 +208,7 @@ def assert_laid_out(picture: FieldPicture, plan: Layout | None = None) -> Layout
                     break
                 assert a.right <= b.left or b.right <= a.left, f"{a} overlaps {b}"
     # whose turn it is
-    to_move = [b.seat for b in plan.of_kind("tag") if b.text == "to move"]
+    to_move = [b.seat for b in plan.of_kind("tag") if b.text == catalog.t("stack.picture.to_move")]
     if picture.current is not None and picture.current not in picture.winners:
         assert to_move == [picture.current]
         assert cards[picture.current].style == "turn"

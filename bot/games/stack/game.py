@@ -289,6 +289,10 @@ class StackOnDiscord(DiscordGame):
     def move_code(self, move: Any) -> str:
         return move_code(move)
 
+    def move_label(self, state: Any, move: Any) -> str:
+        """A legal move on a chooser's button, in the language being spoken."""
+        return cut(WORDS.move_words(state, move), 80)
+
     def move_from_code(self, state: Any, code: str) -> Any | None:
         return move_from_code(code)
 
