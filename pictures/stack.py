@@ -47,6 +47,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from catalog import n, t
 from engine.game import Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.rules import StackRules
@@ -350,19 +351,19 @@ def _highlighted(
 
 def _title_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
     """The top line's pieces as (text, style)."""
-    pieces = [("Stack", "bold")]
+    pieces = [(t("stack.title"), "bold")]
     if picture.over:
-        pieces.append(("game over", "text"))
+        pieces.append((t("stack.picture.game_over"), "text"))
         if picture.round:
-            pieces.append((f"{picture.round} rounds" if picture.round > 1 else "1 round", "muted"))
+            pieces.append((n("stack.rounds", picture.round), "muted"))
     elif picture.round:
-        pieces.append((f"round {picture.round}", "text"))
+        pieces.append((t("stack.picture.round", round=picture.round), "text"))
     if picture.target:
-        pieces.append((f"first to {picture.target}", "text"))
+        pieces.append((t("stack.picture.first_to", target=picture.target), "text"))
     if picture.last_turns:
-        pieces.append(("last turns", "gold"))
+        pieces.append((t("stack.picture.last_turns"), "gold"))
     if picture.turn_seconds and not picture.over:
-        pieces.append((f"{picture.turn_seconds} s a turn", "timer"))
+        pieces.append((t("stack.picture.timer", seconds=picture.turn_seconds), "timer"))
     return pieces
 
 
@@ -373,7 +374,7 @@ def _team_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
     for seat, team in enumerate(picture.teams):
         total = picture.totals[seat] if seat < len(picture.totals) else 0
         sums[team] = sums.get(team, 0) + total
-    pieces = [("Teams", "muted")]
+    pieces = [(t("stack.picture.teams"), "muted")]
     for team in sorted(sums):
         pieces.append((f"{TEAM_LETTERS[team % len(TEAM_LETTERS)]} {sums[team]}", "bold"))
     return pieces
@@ -408,9 +409,9 @@ def _legend_pieces(picture: FieldPicture) -> list[tuple[str, str]]:
     last move's frame."""
     if not any(picture.captures):
         return []
-    pieces = [("captured pile", "key-captured")]
+    pieces = [(t("stack.picture.captured"), "key-captured")]
     if picture.last is not None:
-        pieces.append(("last move", "key-last"))
+        pieces.append((t("stack.picture.last_move"), "key-last"))
     return pieces
 
 
@@ -435,7 +436,7 @@ def layout(picture: FieldPicture) -> Layout:
     total_column = max(_total_width(text) for text in totals)
     points_column = max((_label_width(text, "regular") for text in points if text), default=0)
     if total_column + points_column > SCORES_ROOM:  # huge numbers: the points unlabelled
-        points = [text.removeprefix(ROUND_WORD) for text in points]
+        points = [text.removeprefix(_round_word()) for text in points]
         points_column = max((_label_width(text, "regular") for text in points if text), default=0)
     for seat in range(n):
         card: list[Box] = []
@@ -531,26 +532,35 @@ def _close_line(
     return bottom + LINE_GAP
 
 
-TOTAL_WORD = "total "  # before a seat's total, in the muted colour
-ROUND_WORD = "round "  # before a seat's points this round
+def _total_word() -> str:
+    """The word before a seat's total, in the muted colour (with its space)."""
+    return t("stack.picture.total")
+
+
+def _round_word() -> str:
+    """The word before a seat's points this round (with its space)."""
+    return t("stack.picture.points")
+
+
 SCORES_ROOM = 320  # the most a card's header gives its points and total (labelled)
 
 
 def _total_text(picture: FieldPicture, seat: int) -> str:
     """A seat's running total, labelled: ``total 37``."""
-    return TOTAL_WORD + (str(picture.totals[seat]) if seat < len(picture.totals) else "0")
+    return _total_word() + (str(picture.totals[seat]) if seat < len(picture.totals) else "0")
 
 
 def _total_width(text: str) -> int:
     """``total 37``'s width: the word regular, the number bold."""
-    return _label_width(TOTAL_WORD, "regular") + _label_width(text.removeprefix(TOTAL_WORD), "bold")
+    word = _total_word()
+    return _label_width(word, "regular") + _label_width(text.removeprefix(word), "bold")
 
 
 def _points_text(picture: FieldPicture, seat: int) -> str:
     """This round's points so far, labelled: ``round +9``."""
     if not picture.round or seat >= len(picture.points):
         return ""
-    return f"{ROUND_WORD}{picture.points[seat]:+d}"
+    return f"{_round_word()}{picture.points[seat]:+d}"
 
 
 def _tags(picture: FieldPicture, seat: int) -> list[tuple[str, str]]:
@@ -559,15 +569,15 @@ def _tags(picture: FieldPicture, seat: int) -> list[tuple[str, str]]:
     if picture.teams is not None and seat < len(picture.teams):
         tags.append((TEAM_LETTERS[picture.teams[seat] % len(TEAM_LETTERS)], "team"))
     if seat in picture.winners:
-        tags.append(("wins", "gold"))
+        tags.append((t("stack.picture.wins"), "gold"))
     elif seat == picture.current:
-        tags.append(("to move", "gold"))
+        tags.append((t("stack.picture.to_move"), "gold"))
     elif seat in picture.out:
-        tags.append(("out", "muted"))
+        tags.append((t("stack.picture.out"), "muted"))
     elif seat in picture.owed:
-        tags.append(("last turn", "outline"))
+        tags.append((t("stack.picture.last_turn"), "outline"))
     elif picture.last_turns:
-        tags.append(("done", "muted"))  # had its last turn
+        tags.append((t("stack.picture.done"), "muted"))  # had its last turn
     return tags
 
 
@@ -611,8 +621,8 @@ def _compose(picture: FieldPicture, plan: Layout) -> Image.Image:
             style = "muted" if box.seat in picture.out else "text"
             paste(_label((box.text, "bold", style, theme, ground)), (box.left, box.top))
         elif kind == "total":
-            label = _label((box.text.removeprefix(TOTAL_WORD), "bold", "text", theme, ground))
-            word = _label((TOTAL_WORD, "regular", "muted", theme, ground))
+            label = _label((box.text.removeprefix(_total_word()), "bold", "text", theme, ground))
+            word = _label((_total_word(), "regular", "muted", theme, ground))
             paste(label, (box.right - label.width, box.top))
             paste(word, (box.right - label.width - word.width, box.top))
         elif kind == "points":

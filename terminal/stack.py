@@ -16,14 +16,14 @@ import random
 from pathlib import Path
 from typing import Any, TextIO
 
+from catalog import t
+from catalog.stack import WORDS
 from engine import flow
 from engine.game import AIPlayer, Decision, RoundEnded, TurnEnded
-from engine.stack.describe import last_turn_words, pile_words
 from engine.stack.game import GAME
 from engine.stack.moves import RollOff, RoundDice
-from engine.stack.notation import SYNTAX
 from engine.stack.record import export_record
-from engine.stack.render import plain, render_field, render_score_sheet, square
+from engine.stack.render import plain, square
 from engine.stack.rules import StackRules
 from engine.stack.state import SetupError, StackState
 from host.refusals import Refusal
@@ -42,15 +42,10 @@ from terminal.table import (
 )
 from terminal.words import refusal_text
 
-HELP = f"""Commands:
-  stack V on NAME [HEIGHT]   put one of your unstacked Vs on NAME's pile showing V
-  reroll V                   roll one of your unstacked Vs again
-  place on NAME [HEIGHT]     put a rerolled die on one of the piles it must go on
-  hint                       what the greedy AI would play
-  scores                     the score sheet
-  help                       this text
-  quit                       leave the game
-{SYNTAX}"""
+
+def help_text() -> str:
+    """The commands a player may type, in the current language."""
+    return t("stack.terminal.help", syntax=t("stack.syntax"))
 
 
 class TerminalGame(Front):
@@ -89,7 +84,7 @@ class TerminalGame(Front):
         try:
             self.table, self.seats, state = open_table(GAME, self.seats, self.rules, self.rng)
         except Refusal as refusal:  # the host would not seat these players
-            self.say(f"stackbot play: {refusal_text(refusal)}")
+            self.say(t("stack.terminal.refused", text=refusal_text(refusal)))
             return 2
         assert isinstance(state, StackState)
         self.state, self.contenders = state, state.contenders
@@ -100,7 +95,8 @@ class TerminalGame(Front):
 
     def _intro(self) -> None:
         state = self.state
-        self.say(f"Stack: {', '.join(state.players)}. First to {state.rules.target_score} wins.")
+        players = t("stack.names.comma").join(state.players)
+        self.say(t("stack.terminal.intro", players=players, target=state.rules.target_score))
 
     def _follow(self) -> None:
         """Play the moves the host committed since on the terminal's table, saying each."""
@@ -148,16 +144,16 @@ class TerminalGame(Front):
     def _rolled_off(self, outcome: RollOff) -> None:
         state = self.state
         assert self.contenders is not None
-        rolls = ", ".join(
+        rolls = t("stack.names.comma").join(
             f"{state.name(s)} {f}" for s, f in zip(self.contenders, outcome.rolls, strict=True)
         )
-        self.say(f"Roll-off for first player (1 ranks highest): {rolls}.")
+        self.say(t("stack.terminal.rolloff", rolls=rolls))
         if state.contenders is None:
             assert state.first is not None
             self.say(
-                "You go first."
+                t("stack.terminal.you_first")
                 if state.first == self.you
-                else f"{state.name(state.first)} goes first."
+                else t("stack.terminal.first", name=state.name(state.first))
             )
 
     def _round_rolled(self) -> None:
@@ -165,14 +161,16 @@ class TerminalGame(Front):
         if state.decision is Decision.CHANCE or state.current is None:
             return
         assert state.first is not None
-        self.say(
-            f"\n=== Round {state.round_number}: everyone rolls; "
-            + ("you start." if state.first == self.you else f"{state.name(state.first)} starts.")
-        )
+        if state.first == self.you:
+            self.say(t("stack.terminal.round_you", round=state.round_number))
+        else:
+            self.say(
+                t("stack.terminal.round", round=state.round_number, name=state.name(state.first))
+            )
         self._show_field()
 
     def _show_field(self) -> None:
-        self.say(render_field(self.state, you=self.you))
+        self.say(WORDS.render_field(self.state, you=self.you))
         self.shown = True
 
     def _human_turn(self) -> str | None:
@@ -184,29 +182,27 @@ class TerminalGame(Front):
         if not self.shown:
             self._show_field()
         if state.placing is not None:
-            options = " or ".join(
-                pile_words(state.name(o), state.placing or 0, h, yours=o == self.you)
+            options = t("stack.names.or").join(
+                WORDS.pile_words(state.name(o), state.placing or 0, h, yours=o == self.you)
                 for o, h in state.targets_for(p, state.placing or 0)
             )
-            self.say(
-                f"Your rerolled {state.placing} must go on {options}: `place on NAME [HEIGHT]`."
-            )
+            self.say(t("stack.terminal.placing", face=state.placing, options=options))
         while True:
             line, ended = read_command(self.stdin, self.stdout, state.name(p))
             if ended is not None:
                 return ended
             command = line.strip().lower()
             if command in ("help", "?"):
-                self.say(HELP)
+                self.say(help_text())
                 continue
             if command == "scores":
-                self.say(render_score_sheet(state))
+                self.say(WORDS.render_score_sheet(state))
                 continue
             if command in ("show", "field", "board"):
                 self._show_field()
                 continue
             if self.table is None:  # nothing to play on (a table not opened)
-                return "no table"
+                return t("stack.terminal.no_table")
             if play_line(self.table, state.name(p), line, self.say):
                 return None
 
@@ -216,26 +212,28 @@ class TerminalGame(Front):
         self.shown = False
         who = f"{square(p)} {state.name(p)}"
         auto = self.seats[p].level is not None
-        text = last_turn_words(state, you=self.you) or ""
-        self.say(f"{who}{' (AI)' if auto else ''}: {text[len(state.name(p)) + 1 :]}")
+        turn = next((r["turns"][-1] for r in reversed(state.history) if r["turns"]), None)
+        deed = WORDS.turn_deed(state, turn, you=self.you) if turn is not None else ""
+        self.say(t("stack.terminal.turn_ai" if auto else "stack.terminal.turn", who=who, deed=deed))
 
     def _round_over(self) -> None:
         state = self.state
         scores = state.round_scores[-1]
-        self.say(f"\n=== Round {len(state.round_scores)} is over.")
-        self.say(
-            "Round scores: "
-            + ", ".join(f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores))
+        self.say(t("stack.terminal.round_over", round=len(state.round_scores)))
+        listed = t("stack.names.comma").join(
+            f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores)
         )
+        self.say(t("stack.terminal.round_scores", scores=listed))
         if not state.is_over:  # the game's end shows the final sheet once
-            self.say(render_score_sheet(state))
+            self.say(WORDS.render_score_sheet(state))
 
     def _finish(self) -> None:
         state = self.state
-        self.say("\n=== Game over.")
-        self.say(render_score_sheet(state))
+        self.say(t("stack.terminal.game_over"))
+        self.say(WORDS.render_score_sheet(state))
         assert state.winner is not None
-        self.say("Winner: " + " & ".join(state.name(s) for s in state.winner))
+        names = " & ".join(state.name(s) for s in state.winner)
+        self.say(t("stack.terminal.winner", names=names))
         self._write_export()
 
     def _write_export(self) -> None:
@@ -260,6 +258,6 @@ def play(
         rng = random.Random(seed)
         game = TerminalGame(seats, rules, rng, stdin, stdout, export)
     except (SetupError, ValueError) as err:
-        stdout.write(f"stackbot play: {err}\n")
+        stdout.write(t("stack.terminal.refused", text=err) + "\n")
         return 2
     return game.run()

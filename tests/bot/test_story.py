@@ -17,7 +17,7 @@ import pytest
 import bot.games.stack.story
 import bot.story
 import catalog
-from bot.games.stack.story import round_view
+from bot.games.stack.story import round_view, scoring_of
 from bot.games.stack.words import round_end_text, scoring_messages, stats_text
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.stack.ai import GreedyPlayer
@@ -186,6 +186,22 @@ async def test_the_full_scoring_button_still_answers_after_a_restart(world: Worl
     later = await world.carol.click(message(world, second.id), label="Full scoring")
     assert later.response.content.startswith("**Round 2, pile by pile**")
     assert live_of(world).id == live.id
+
+
+async def test_the_full_scoring_is_said_in_the_askers_language_each_kept_apart(
+    world: World,
+) -> None:
+    live = await seat(world, [world.alice, world.bob], target=300, dice=4)
+    await play(world, [world.alice, world.bob], rounds=1)
+    store = world.bot.tables.store
+    english = await scoring_of(store, live.id, 1)
+    with catalog.speaking("ja"):
+        japanese = await scoring_of(store, live.id, 1)
+        with pytest.raises(bot.story.StoryRefusal, match="第9ラウンドはありません"):
+            await scoring_of(store, live.id, 9)
+    assert english[0].startswith("**Round 1, pile by pile** · first to 300")
+    assert japanese[0].startswith("**第1ラウンドの得点（山ごと）** · 300点先取")
+    assert await scoring_of(store, live.id, 1) == english  # each language kept apart
 
 
 async def test_refused_clicks_answer_privately_and_change_nothing(world: World) -> None:

@@ -12,16 +12,19 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+import catalog
 from engine.game import AIPlayer, Decision
 from engine.stack.ai import GreedyPlayer, RandomPlayer
 from engine.stack.render import COLOURS, SQUARES
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_PLAYERS, StackRules
 from engine.stack.state import StackState
 from pictures import fonts
+from pictures.painter import DrawJob, draw_job
 from pictures.palette import (
     SEAT_COLOURS,
     THEMES,
@@ -205,7 +208,7 @@ def assert_laid_out(picture: FieldPicture, plan: Layout | None = None) -> Layout
                     break
                 assert a.right <= b.left or b.right <= a.left, f"{a} overlaps {b}"
     # whose turn it is
-    to_move = [b.seat for b in plan.of_kind("tag") if b.text == "to move"]
+    to_move = [b.seat for b in plan.of_kind("tag") if b.text == catalog.t("stack.picture.to_move")]
     if picture.current is not None and picture.current not in picture.winners:
         assert to_move == [picture.current]
         assert cards[picture.current].style == "turn"
@@ -496,3 +499,59 @@ def test_the_picture_bench_ends_with_the_8x14_figure() -> None:
     assert any(line.startswith("picture 8x30: p50 ") for line in lines)
     assert any(line.startswith("picture 2x14: p50 ") for line in lines)
     assert any(line.startswith("picture 4x14: p50 ") for line in lines)
+
+
+# ------------------------------------------------------------------ in every language
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_docs_pictures_are_laid_out_well_in_every_language(language: str) -> None:
+    with catalog.speaking(language):
+        for picture in showcase().values():
+            assert_laid_out(picture)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(any_pictures(), st.sampled_from(catalog.LANGUAGES))
+def test_any_field_gets_every_box_inside_the_picture_in_every_language(
+    picture: FieldPicture, language: str
+) -> None:
+    with catalog.speaking(language):
+        assert_laid_out(picture)
+
+
+@settings(SETTINGS, max_examples=8)
+@given(st.integers(0, 2**32), st.sampled_from(THEMES))
+def test_eight_seats_of_thirty_dice_with_long_names_fit_in_japanese(seed: int, theme: str) -> None:
+    names = [f"とても長い名前のプレイヤー{seat + 1}番さん" for seat in range(8)]
+    state = play(8, 30, seed, moves=random.Random(seed).randrange(0, 240), names=names)
+    with catalog.speaking("ja"):
+        picture = FieldPicture.of(state, theme=theme, turn_seconds=600)  # type: ignore[arg-type]
+        assert_laid_out(picture)
+        assert_nothing_outside_boxes(picture)
+
+
+def test_the_pictures_labels_are_said_in_the_language_spoken_where_it_is_drawn() -> None:
+    for state in endless_game(4, GreedyPlayer(), seed=8):
+        if state.in_last_turns and state.chance_kind is None:
+            break
+    picture = FieldPicture.of(state, turn_seconds=60)
+    with catalog.speaking("ja"):
+        plan = layout(picture)
+    titles = [b.text for b in plan.of_kind("title")]
+    tags = {b.text for b in plan.of_kind("tag")}
+    assert titles[0] == "スタック" and "最後の手番" in titles and "1手60秒" in titles
+    assert "手番" in tags and "to move" not in tags
+    english = [b.text for b in layout(picture).of_kind("title")]
+    assert english[0] == "Stack" and "last turns" in english
+
+
+def test_a_draw_job_draws_the_picture_in_the_language_it_was_made_in() -> None:
+    picture = FieldPicture.of(play(3, 6, seed=4, moves=12))
+    with catalog.speaking("ja"):
+        japanese = DrawJob("stack", (picture,))
+    english = DrawJob("stack", (picture,))
+    assert japanese.language == "ja" and english.language == "en"
+    assert draw_job(japanese) != draw_job(english)
+    with catalog.speaking("ja"):
+        assert draw_job(japanese) == draw_field(picture)

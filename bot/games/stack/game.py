@@ -29,12 +29,12 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
+import catalog
 from bot.games.base import (
     PANELS,
     DiscordGame,
     Host,
     Panel,
-    PrivateButton,
     TableParts,
     colour_of,
 )
@@ -42,17 +42,17 @@ from bot.games.stack.panel import GROUP_EMOJI, SUGGESTED, move_label, move_note,
 from bot.games.stack.story import ScoringButton, game_chart_file, round_view, stats_chart_file
 from bot.games.stack.wording import discord_words
 from bot.games.stack.words import (
-    RULES_BRIEF,
     alt_text,
     game_end_messages,
     round_end_text,
+    rules_brief,
     score_sheet_text,
     stack_history_line,
     stats_text,
     table_parts,
 )
 from bot.story import theme_of
-from bot.text import cut, escape_name, fit_message, plural
+from bot.text import cut, escape_name, fit_message
 from bot.views import (
     MAX_BUTTONS_PER_ROW,
     MAX_ROWS,
@@ -62,6 +62,8 @@ from bot.views import (
     move_select,
     option_payload,
 )
+from catalog import n, t
+from catalog.stack import WORDS
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import RoundEnded, TurnEnded
 from engine.stack.advice import Advice, Group, advise
@@ -176,9 +178,7 @@ def panel_view(
             )
             for a in moves
         ]
-        select = move_select(
-            table_id, version, part, options, placeholder="More moves (best first)…"
-        )
+        select = move_select(table_id, version, part, options, placeholder=t("stack.panel.select"))
         items.append((row + part, select))
         shown += len(options)
     return Components(items), len(advice) - shown
@@ -190,7 +190,7 @@ def _panel(table_id: int, version: int, state: StackState, seat: int) -> tuple[s
     text = panel_text(state, seat, advice)
     view, hidden = panel_view(table_id, version, state, advice)
     if hidden:
-        text = fit_message(f"{text}\n-# {hidden} more can be typed with `/stack`.")
+        text = fit_message(f"{text}\n-# {t('stack.panel.typed', count=hidden)}")
     return text, view
 
 
@@ -198,7 +198,12 @@ class StackOnDiscord(DiscordGame):
     """The dice game Stack on Discord."""
 
     game = GAME
-    private_button = PrivateButton("My turn", "🎲")
+
+    @property
+    def title(self) -> str:
+        """The game's name in the language being spoken."""
+        return WORDS.title()
+
     hidden_information = False  # every die is on the table
     dynamic_items = (ScoringButton,)  # **Full scoring** under a round's end
     table_options: Mapping[str, str] = MappingProxyType(
@@ -207,25 +212,20 @@ class StackOnDiscord(DiscordGame):
 
     def lobby_summary(self, settings: BaseModel) -> list[str]:
         assert isinstance(settings, HouseRules)
-        lines = [
-            f"first to {settings.target_score} · "
-            f"{plural(settings.dice_per_player, 'die', 'dice')} each"
-        ]
+        lines = [n("stack.lobby.settings", settings.dice_per_player, target=settings.target_score)]
         if settings.teams:
-            lines.append(
-                "Team play: teams of two, seated apart (needs an even number, at least 4)."
-            )
+            lines.append(t("stack.lobby.teams"))
         return lines
 
     def rules_brief(self, locale: str | None = None) -> str:
-        # English only: the locale is ignored
-        return RULES_BRIEF
+        """In the reader's language (``locale``), else in the language being spoken."""
+        language = catalog.language_of(locale, catalog.current()) if locale else catalog.current()
+        with catalog.speaking(language):
+            return rules_brief()
 
     def start_text(self, state: Any) -> str:
         assert isinstance(state, StackState) and state.first is not None
-        return (
-            f"The game is on! {escape_name(state.name(state.first))} won the roll-off and starts."
-        )
+        return t("stack.start", name=escape_name(state.name(state.first)))
 
     # ------------------------------------------------------------ the table message
 
@@ -284,10 +284,14 @@ class StackOnDiscord(DiscordGame):
     # ------------------------------------------------------------ moves
 
     def turn_text(self, state: Any, event: TurnEnded) -> str:
-        return self.game.turn_words(state, event)
+        return WORDS.turn_words(state, event)
 
     def move_code(self, move: Any) -> str:
         return move_code(move)
+
+    def move_label(self, state: Any, move: Any) -> str:
+        """A legal move on a chooser's button, in the language being spoken."""
+        return cut(WORDS.move_words(state, move), 80)
 
     def move_from_code(self, state: Any, code: str) -> Any | None:
         return move_from_code(code)
@@ -296,7 +300,7 @@ class StackOnDiscord(DiscordGame):
         return discord_words(error)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
-        return "Which pile do you mean?"
+        return t("stack.chooser")
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         """**My turn**: the player's own row, their moves grouped by what they achieve

@@ -30,14 +30,15 @@ from typing import Any
 
 import discord
 
-from bot.games.stack.words import scoring_messages
+import catalog
+from bot.games.stack.words import colour_word, scoring_messages
 from bot.hosting import Host
 from bot.story import GONE, NOT_STARTED, StoryRefusal, private_answer, table_of
-from bot.text import EMBED_FIELD, cut, plain_name, plural
+from bot.text import EMBED_FIELD, cut, plain_name
 from bot.views import TableButton, host_of
+from catalog import n, t
 from engine.errors import RecordError
 from engine.stack.record import replay
-from engine.stack.render import COLOURS
 from engine.stack.rules import StackRules
 from persistence import Store, TableNotFound, WrongTableStatus
 from persistence.records import PlayerStats, ScoreSheet, TableInfo
@@ -53,7 +54,7 @@ class ScoringButton(TableButton, template=r"story:round:(?P<table>\d+):(?P<round
 
     def __init__(self, table_id: int, round_no: int) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label="Full scoring",
+            label=t("stack.story.full_scoring"),
             emoji="🧮",
             style=discord.ButtonStyle.secondary,
             custom_id=f"story:round:{table_id}:{round_no}",
@@ -87,7 +88,7 @@ async def answer_scoring(interaction: discord.Interaction, table_id: int, round_
     await private_answer(interaction, texts)
 
 
-_scorings: weakref.WeakKeyDictionary[Store, OrderedDict[tuple[int, int], list[str]]] = (
+_scorings: weakref.WeakKeyDictionary[Store, OrderedDict[tuple[int, int, str], list[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -98,7 +99,7 @@ async def scoring_of(store: Store, table_id: int, round_no: int) -> list[str]:
     changes, so the last :data:`SCORINGS_KEPT` asked are kept. :class:`StoryRefusal` for
     a game that is gone or never started, or a round that is not over."""
     kept = _scorings.setdefault(store, OrderedDict())
-    key = (table_id, round_no)
+    key = (table_id, round_no, catalog.current())  # said in the asker's language
     if key in kept:
         kept.move_to_end(key)
         return kept[key]
@@ -110,15 +111,15 @@ async def scoring_of(store: Store, table_id: int, round_no: int) -> list[str]:
         raise StoryRefusal(NOT_STARTED) from None
     rounds = record["rounds"]
     if not 1 <= round_no <= len(rounds):
-        raise StoryRefusal(f"That game has no round {round_no}.")
+        raise StoryRefusal(t("stack.story.no_round", round=round_no))
     upto = {**record, "rounds": rounds[:round_no]}
     try:
         state = await asyncio.to_thread(replay, upto)
     except RecordError as err:  # storage that does not replay: say so, do not guess
         log.error("table %s: round %s does not replay: %s", table_id, round_no, err)
-        raise StoryRefusal("That round's scoring cannot be rebuilt from storage.") from None
+        raise StoryRefusal(t("stack.story.not_rebuilt")) from None
     if len(state.round_scores) < round_no:
-        raise StoryRefusal(f"Round {round_no} of that game is not over yet.")
+        raise StoryRefusal(t("stack.story.not_over", round=round_no))
     texts = scoring_messages(state, round_no)
     kept[key] = texts
     while len(kept) > SCORINGS_KEPT:
@@ -130,15 +131,16 @@ def game_chart_description(sheet: ScoreSheet) -> str:
     """The game chart's alt text (at most 1,024 characters): the rounds, the target and
     each player's colour and final total, the winners named."""
     winners = set(sheet.winners or ())
-    parts = [
-        f"Chart of the running totals round by round over {plural(len(sheet.rounds), 'round')}, "
-        f"target {sheet.target_score}."
-    ]
+    rounds = n("stack.rounds", len(sheet.rounds))
+    parts = [t("stack.chart.game", rounds=rounds, target=sheet.target_score)]
     for seat, name in enumerate(sheet.names):
-        won = ", winner" if name in winners else ""
         parts.append(
-            f"{plain_name(cut(name, 32))} ({COLOURS[seat % len(COLOURS)]}): "
-            f"{sheet.totals[seat]}{won}."
+            t(
+                "stack.chart.seat_won" if name in winners else "stack.chart.seat",
+                name=plain_name(cut(name, 32)),
+                colour=colour_word(seat),
+                total=sheet.totals[seat],
+            )
         )
     return cut(" ".join(parts), EMBED_FIELD)
 
@@ -146,10 +148,17 @@ def game_chart_description(sheet: ScoreSheet) -> str:
 def stats_chart_description(name: str, stats: PlayerStats) -> str:
     """The stats chart's alt text: the last games' totals, oldest first, wins marked."""
     games = list(reversed(stats.recent))
-    each = ", ".join(f"{g.total} (target {g.target}{', won' if g.won else ''})" for g in games)
-    last = "last game" if len(games) == 1 else f"last {len(games)} games"
-    text = f"Bar chart of {plain_name(cut(name, 32))}'s {last}, "
-    return cut(text + f"oldest first: {each}.", EMBED_FIELD)
+    each = t("stack.chart.comma").join(
+        t(
+            "stack.chart.game_won" if g.won else "stack.chart.game_each",
+            total=g.total,
+            target=g.target,
+        )
+        for g in games
+    )
+    last = n("stack.chart.last", len(games))
+    text = t("stack.chart.stats", name=plain_name(cut(name, 32)), last=last, each=each)
+    return cut(text, EMBED_FIELD)
 
 
 async def draw(tables: Host, chart: Any) -> bytes:

@@ -9,12 +9,9 @@ the same errors for Discord. It is a pure function of the error: no Discord impo
 
 from __future__ import annotations
 
+from catalog import t
+from catalog.stack import WORDS
 from engine import errors
-from engine.stack.describe import pile_words
-from engine.stack.notation import SYNTAX
-
-DISCORD_SYNTAX = "Use `/stack die:3 on:NAME` (add `height:` to pick a pile) or `/reroll die:3`."
-CHOOSER = "pick a pile in the chooser, press **My turn**"
 
 
 def discord_words(error: errors.MoveError) -> str:
@@ -23,16 +20,14 @@ def discord_words(error: errors.MoveError) -> str:
         if error.reason is errors.IllegalReason.PLACEMENT_PENDING and error.face is not None:
             return _placement_pending(error.face, error.asked, error.targets)
         if error.reason is errors.IllegalReason.NOTHING_TO_PLACE:
-            return (
-                "There is no rerolled die waiting to be placed. "
-                "On your turn, use `/stack` or `/reroll`."
-            )
+            return t("stack.discord.nothing_to_place")
     if isinstance(error, errors.AmbiguousMoveError) and error.choices:
-        listed = ", or ".join(error.choices)
-        return f"Which one: {listed}? Choose it below, or give `/stack` a `height:`."
+        choices = [WORDS.choice_words(c) or c for c in error.choices]
+        listed = t("stack.error.or_listed").join(choices)
+        return t("stack.discord.which_one", listed=listed)
     if isinstance(error, errors.InvalidMoveError):
         return _invalid(error)
-    return str(error)
+    return WORDS.error_text(error)
 
 
 def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Target, ...]) -> str:
@@ -40,23 +35,24 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Targe
     where = ""
     if targets:
         first = targets[0]
-        several = sum(t.seat == first.seat for t in targets) > 1
+        several = sum(target.seat == first.seat for target in targets) > 1
         height = f" height:{first.height}" if several else ""
         example = f"`/stack die:{face} on:{first.name}{height}`"
-        piles = [pile_words(t.name, face, t.height) for t in targets]
-        where = f" It can go on {', or '.join(piles)}."
-    how = f"{CHOOSER}, or use {example}."
+        piles = [WORDS.pile_words(target.name, face, target.height) for target in targets]
+        where = t("stack.discord.can_go", piles=t("stack.error.or_listed").join(piles))
+    how = t("stack.discord.how", example=example)
     if asked is None:
-        return f"First put your rerolled {face} on a pile: {how}{where}"
-    return f"Your rerolled die shows {face}, not {asked}: {how}{where}"
+        return t("stack.discord.place_first", face=face, how=how, where=where)
+    return t("stack.discord.rerolled_shows", face=face, asked=asked, how=how, where=where)
 
 
 def _invalid(error: errors.InvalidMoveError) -> str:
-    text = str(error)
+    syntax = t("stack.discord.syntax")
     if error.reason is errors.InvalidReason.UNKNOWN_WORD:
-        return f"That is not a move. {DISCORD_SYNTAX}"
+        return t("stack.discord.not_a_move", syntax=syntax)
     if error.reason in (errors.InvalidReason.MISSING_FACE, errors.InvalidReason.MISSING_TARGET):
-        return DISCORD_SYNTAX
-    if text.endswith(SYNTAX):
-        return f"{text.removesuffix(SYNTAX).rstrip()} {DISCORD_SYNTAX}"
-    return text
+        return syntax
+    said = WORDS.refusal(error, syntax=False)
+    if said is not None and WORDS.has_syntax(error):
+        return t("stack.discord.with_syntax", error=said, syntax=syntax)
+    return WORDS.error_text(error)

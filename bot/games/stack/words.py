@@ -25,24 +25,24 @@ from bot.text import (
     fit_message,
     mention,
     plain_name,
-    plural,
     split_message,
 )
+from catalog import n, t
+from catalog.stack import WORDS
 from engine.game import Decision
-from engine.stack.describe import last_turn_words
 from engine.stack.moves import face_value
-from engine.stack.render import COLOURS, render_field, short_name, square, status_line
+from engine.stack.render import COLOURS, short_name, square
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.records import GameSummary, PlayerStats
 
 __all__ = [
-    "RULES_BRIEF",
     "RULES_PAGE",
     "alt_text",
     "game_end_messages",
     "house_rules_text",
     "round_end_text",
+    "rules_brief",
     "score_sheet_text",
     "scoring_messages",
     "stack_history_line",
@@ -51,12 +51,24 @@ __all__ = [
 ]
 
 RULES_PAGE = "docs/stack-rules.md"
-RULES_BRIEF = f"""**Stack** — every player rolls all their dice; on your turn do one thing:
-• **stack** one of your unstacked dice on another player's pile (1–3 high) showing the same face — never directly on your own colour;
-• **reroll** one of your unstacked dice: if a pile can take the new face it must go on one (you choose which), else it stays.
-A pile that reaches 4 is **captured** by whoever placed the 4th die. Piles of 2–3 score their face for the owner of the top die (a 1 is worth 10); captured piles score for their captor.
-The round ends when someone **goes out** (no unstacked dice left) or **covers an opponent's last die** (both are out): everyone else still holding dice gets one last turn. First to the target wins; ties play another round (or share the win).
-The full rule book: `{RULES_PAGE}` in the bot's repository."""
+
+
+def rules_brief() -> str:
+    """``/rules``: the rules and how to play them on Discord, in the current language."""
+    return t("stack.rules.brief", page=RULES_PAGE)
+
+
+def __getattr__(name: str) -> str:
+    """``RULES_BRIEF``, as before the catalog: :func:`rules_brief` in the current language."""
+    if name == "RULES_BRIEF":
+        return rules_brief()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def colour_word(seat: int) -> str:
+    """``seat``'s colour in words (``red``), as the picture's description says it."""
+    return t(f"stack.colour.{COLOURS[seat % len(COLOURS)]}")
+
 
 NOTE_LIMIT = 300
 LAST_MOVE_LIMIT = 300
@@ -71,14 +83,14 @@ def _head(state: StackState, current_user: int | None, deadline: datetime | None
     when = f"<t:{int(deadline.timestamp())}:R>" if deadline is not None else ""
     p = state.current
     if state.decision is Decision.OVER or p is None or not current_user:
-        line = status_line(state, name=escape_name)
-        return line + (f" · this turn ends {when}" if when and p is not None else "")
-    line = f"▶ {square(p)} {mention(current_user)}, it's your turn"
+        line = WORDS.status_line(state, name=escape_name)
+        return line + (t("stack.head.turn_ends", when=when) if when and p is not None else "")
+    line = t("stack.head.your_turn", square=square(p), mention=mention(current_user))
     if state.placing is not None:
-        line += f": your rerolled {state.placing} must go on a pile"
+        line += t("stack.head.placing", face=state.placing)
     elif state.in_last_turns:
-        line += " (your last one this round)"
-    return line + (f" · time runs out {when}" if when else "")
+        line += t("stack.head.last")
+    return line + (t("stack.head.time", when=when) if when else "")
 
 
 def _squeeze(field: str, budget: int) -> str:
@@ -133,24 +145,27 @@ def table_parts(
         if line
     )
     if last_move is None:
-        words = last_turn_words(state)
+        words = WORDS.last_turn_words(state)
         turns = [escape_name(cut(words, LAST_MOVE_LIMIT))] if words else []
     else:
         turns = [cut(line, LAST_MOVE_LIMIT) for line in last_move.split("\n") if line.strip()]
     budget = MESSAGE_LIMIT - len(head) - 1
 
     def field_of(last: str, compact: bool = False) -> str:
-        return render_field(state, last_move=last, name=escape_name, compact=compact, status=False)
+        return WORDS.render_field(
+            state, last_move=last, name=escape_name, compact=compact, status=False
+        )
 
     field = field_of("\n".join(turns))
     if len(field) <= budget:  # the usual case: everything fits
         return head, field
     wanted = sum(len(t) + 1 for t in turns)
     compact = False
-    room = budget - len(field_of("")) - len("\nLast: ")
+    last_word = len("\n" + t("stack.field.last", last=""))
+    room = budget - len(field_of("")) - last_word
     if room < min(wanted, LAST_MOVE_LIMIT):
         compact = True
-        room = budget - len(field_of("", True)) - len("\nLast: ")
+        room = budget - len(field_of("", True)) - last_word
     last = _recent(turns, max(room, LAST_MOVE_LIMIT))
     field = field_of(last, compact)
     if len(field) > budget:
@@ -162,17 +177,22 @@ def alt_text(state: StackState) -> str:
     """A description of the table picture for screen readers (at most 1,024 characters):
     round, whose turn, and per player their colour, total and dice left."""
     if state.decision is Decision.OVER and state.winner is not None:
-        status = "won by " + " and ".join(plain_name(state.name(s)) for s in state.winner)
+        names = t("stack.alt.and").join(plain_name(state.name(s)) for s in state.winner)
+        status = t("stack.alt.won", names=names)
     elif state.current is not None:
-        status = f"{plain_name(state.name(state.current))} to move"
+        status = t("stack.alt.to_move", name=plain_name(state.name(state.current)))
     else:
-        status = "rolling the dice"
-    parts = [f"Stack table, round {max(state.round_number, 1)}, {status}."]
+        status = t("stack.alt.rolling")
+    parts = [t("stack.alt.head", round=max(state.round_number, 1), status=status)]
     for seat in range(state.n):
-        left = plural(state.single_total[seat], "die", "dice")
         parts.append(
-            f"{plain_name(short_name(state.name(seat)))} ({COLOURS[seat % len(COLOURS)]}): "
-            f"{state.totals[seat]} points, {left} unstacked."
+            n(
+                "stack.alt.seat",
+                state.single_total[seat],
+                name=plain_name(short_name(state.name(seat))),
+                colour=colour_word(seat),
+                total=state.totals[seat],
+            )
         )
     return cut(" ".join(parts), EMBED_FIELD)
 
@@ -203,19 +223,30 @@ def _pile_lines(state: StackState, seat: int) -> list[str]:
     lines = []
     for owner, face, height, count in state.pile_counts():
         if owner == seat:
-            piles = f"{height}-high pile{'s' if count > 1 else ''} of {face}s"
             times = f" ×{count}" if count > 1 else ""
-            lines.append(f"· {piles}{times}: {face_value(face) * count}")
+            points = face_value(face) * count
+            lines.append(
+                n(
+                    "stack.scoring.high_piles",
+                    count,
+                    height=height,
+                    face=face,
+                    times=times,
+                    points=points,
+                )
+            )
     bonus = 2 if state.rules.four_high_bonus else 1
     caught: dict[int, int] = {}
     for face, _ in state.captures[seat]:
         caught[face] = caught.get(face, 0) + 1
     for face, count in sorted(caught.items(), key=lambda fc: -face_value(fc[0])):
-        piles = f"captured pile{'s' if count > 1 else ''} of {face}s"
         times = f" ×{count}" if count > 1 else ""
-        lines.append(f"· {piles}{times}: {face_value(face) * bonus * count}")
+        points = face_value(face) * bonus * count
+        lines.append(
+            n("stack.scoring.captured_piles", count, face=face, times=times, points=points)
+        )
     if state.penalties[seat]:
-        lines.append(f"· penalties: {state.penalties[seat]}")
+        lines.append(t("stack.scoring.penalty", points=state.penalties[seat]))
     return lines
 
 
@@ -232,12 +263,15 @@ def _best_pile(state: StackState) -> str | None:
     if not piles:
         return None
     points, height, owner, face = max(piles, key=lambda p: (p[0], p[1], -p[2]))
-    kind = "captured pile" if height == 4 else f"{height}-high pile"
     others = sum(1 for p in piles if p[0] == points) - 1
-    tail = f" (and {plural(others, 'more pile')} as good)" if others else ""
-    return (
-        f"🏅 Best pile: {square(owner)} {short_escaped(state.name(owner))}'s {kind} of {face}s, "
-        f"{plural(points, 'point')}{tail}"
+    return t(
+        "stack.round.best_captured" if height == 4 else "stack.round.best_high",
+        square=square(owner),
+        name=short_escaped(state.name(owner)),
+        height=height,
+        face=face,
+        points=n("stack.points", points),
+        tail=n("stack.round.as_good", others) if others else "",
     )
 
 
@@ -259,12 +293,15 @@ def _went_out(state: StackState) -> str | None:
         if height == 1:
             left[owner] -= 1
         if height == 1 and left[owner] == 0:
-            return (
-                f"🚪 {square(p)} {short_escaped(state.name(p))} covered {square(owner)} "
-                f"{short_escaped(state.name(owner))}'s last die: both are out."
+            return t(
+                "stack.round.covered",
+                square=square(p),
+                name=short_escaped(state.name(p)),
+                owner_square=square(owner),
+                owner=short_escaped(state.name(owner)),
             )
         if left[p] == 0:
-            return f"🚪 {square(p)} {short_escaped(state.name(p))} went out."
+            return t("stack.round.went_out", square=square(p), name=short_escaped(state.name(p)))
     return None
 
 
@@ -276,20 +313,18 @@ def round_end_text(state: StackState, round_no: int) -> str:
     Call it when the round has just ended, before the next round's dice are rolled (the
     field and the round's turns are still there)."""
     scores = state.round_scores[round_no - 1]
-    lines = [f"**Round {round_no} is over.** First to {state.rules.target_score}."]
+    lines = [t("stack.round.over", round=round_no, target=state.rules.target_score)]
     for seat, pts in enumerate(scores):
         lines.append(
             f"{square(seat)} {short_escaped(state.name(seat))} **{pts:+d}** → {state.totals[seat]}"
         )
     if state.team is not None:
-        lines.append(
-            "Teams: "
-            + " · ".join(
-                " & ".join(short_escaped(state.name(s), 12) for s in side) + f" {total}"
-                for side, total in state.side_totals().items()
-            )
+        teams = " · ".join(
+            " & ".join(short_escaped(state.name(s), 12) for s in side) + f" {total}"
+            for side, total in state.side_totals().items()
         )
-    lines.append(_best_pile(state) or "No pile scored this round.")
+        lines.append(t("stack.field.teams", teams=teams))
+    lines.append(_best_pile(state) or t("stack.round.no_pile"))
     out = _went_out(state)
     if out:
         lines.append(out)
@@ -302,15 +337,15 @@ def scoring_messages(state: StackState, round_no: int) -> list[str]:
     points and new total, then each kind of pile with its points), split over as many
     messages as it takes (three at most: eight players of thirty dice); nothing is left
     out."""
-    head = f"**Round {round_no}, pile by pile** · first to {state.rules.target_score}"
+    head = t("stack.scoring.head", round=round_no, target=state.rules.target_score)
     lines = [head]
     if state.rules.four_high_bonus:
-        lines.append("-# Captured piles count double (house rule `four_high_bonus`).")
+        lines.append(t("stack.scoring.double"))
     scores = state.round_scores[round_no - 1]
     for seat, pts in enumerate(scores):
         piles = _pile_lines(state, seat)
         who = f"{square(seat)} **{short_escaped(state.name(seat))}** **{pts:+d}** → {state.totals[seat]}"
-        lines.append(who if piles else who + " · nothing scored")
+        lines.append(who if piles else who + t("stack.scoring.nothing"))
         lines += piles
     return split_message(lines)
 
@@ -320,9 +355,11 @@ def game_end_messages(state: StackState) -> list[str]:
     rounds played and the final score sheet."""
     assert state.winner is not None
     names = " & ".join(f"**{short_escaped(state.name(s))}**" for s in state.winner)
-    verb = "share the win" if len(state.winner) > 1 else "wins"
-    rounds = plural(len(state.round_scores), "round")
-    lines = [f"🏆 {names} {verb}! The game took {rounds}.", *_state_sheet(state)]
+    rounds = n("stack.rounds", len(state.round_scores))
+    lines = [
+        n("stack.end.won", len(state.winner), names=names, rounds=rounds),
+        *_state_sheet(state),
+    ]
     return [fit_message("\n".join(lines))]
 
 
@@ -337,40 +374,49 @@ def stack_history_line(number: int, g: GameSummary) -> str:
     )
     when = g.finished_at.strftime("%Y-%m-%d")
     winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
-    return f"**{number}.** {when} · {plural(g.rounds_played, 'round')} · 🏆 {winners} · {scores}"
+    return f"**{number}.** {when} · {n('stack.rounds', g.rounds_played)} · 🏆 {winners} · {scores}"
 
 
 def stats_text(name: str, stats: PlayerStats | None) -> str:
     """A player's record on a server."""
     who = short_escaped(name, 32)
     if stats is None:
-        return f"{who} has not finished a game on this server yet."
+        return t("stack.stats.none", who=who)
     rate = stats.wins * 100 // stats.games if stats.games else 0
     lines = [
-        f"**{who}** — {plural(stats.games, 'game')}, {plural(stats.wins, 'win')} ({rate}%), "
-        f"{plural(stats.points, 'point')}, best round {stats.best_round}, "
-        f"{plural(stats.captures, 'capture')}"
+        t(
+            "stack.stats.head",
+            who=who,
+            games=n("stack.stats.games", stats.games),
+            wins=n("stack.stats.wins", stats.wins),
+            rate=rate,
+            points=n("stack.points", stats.points),
+            best=stats.best_round,
+            captures=n("stack.stats.captures", stats.captures),
+        )
     ]
     more = []
     if stats.rounds:
         more.append(
-            f"{stats.average_round:.1f} points a round on average "
-            f"({plural(stats.rounds, 'round')} played)"
+            t(
+                "stack.stats.average",
+                average=f"{stats.average_round:.1f}",
+                rounds=n("stack.rounds", stats.rounds),
+            )
         )
     if stats.favourite_face is not None:
-        more.append(f"favourite face {stats.favourite_face}")
+        more.append(t("stack.stats.favourite", face=stats.favourite_face))
     if more:
-        lines.append(" · ".join(more).capitalize())
+        lines.append(t("stack.stats.separator").join(more).capitalize())
     if stats.recent:
         games = " · ".join(f"{'🏆 ' if g.won else ''}{g.total}/{g.target}" for g in stats.recent)
-        lines.append(f"Last games, newest first: {games}")
+        lines.append(t("stack.stats.recent", games=games))
     return fit_message("\n".join(lines))
 
 
 def house_rules_text(rules: HouseRules, *, channel: bool = False) -> str:
     """The house rules in force, a line per key."""
-    where = "this channel" if channel else "this server"
-    lines = [f"**House rules for {where}**"]
+    lines = [t("stack.house.channel" if channel else "stack.house.server")]
     for key, value in rules.model_dump().items():
         lines.append(f"`{key}` = {str(value).lower() if isinstance(value, bool) else value}")
     return fit_message("\n".join(lines))
