@@ -1002,7 +1002,7 @@ class TableService(Generic[G]):
 
     async def hint(self, channel_id: int, player: Player) -> str:
         live = self.table_in(channel_id)
-        async with live.lock, live.speaking():
+        async with live.lock:  # answered to the asker, in their language
             return self._hint(live, player)
 
     def _hint(self, live: LiveTable[G], player: Player) -> str:
@@ -1014,11 +1014,11 @@ class TableService(Generic[G]):
             raise Refusal(Why.GAME_OVER)
         if state.current_player != seat:
             raise Refusal(Why.NOT_YOUR_TURN, player=_whose(state), hint=True)
-        return live.game.game.hint(state)[1]
+        return live.game.hint_text(state)
 
     async def legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
         """The moves of the player to act, with their words (for the My turn panel)."""
-        async with live.lock, live.speaking():
+        async with live.lock:  # answered to the asker, in their language
             return self._legal_choices(live, player)
 
     def _legal_choices(self, live: LiveTable[G], player: Player) -> list[Choice]:
@@ -1033,7 +1033,7 @@ class TableService(Generic[G]):
 
     async def seat_of(self, live: LiveTable[G], player: Player) -> int:
         """The seat ``player`` plays at a live table (refused otherwise)."""
-        async with live.lock, live.speaking():
+        async with live.lock:  # answered to the asker, in their language
             self._still_open(live)
             if live.state is None:
                 raise Refusal(Why.GAME_NOT_STARTED, hint=False)

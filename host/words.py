@@ -70,6 +70,10 @@ class HostedGame(Protocol):
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str: ...
 
+    def hint_text(self, state: Any) -> str:
+        """Why the greedy AI would play its move (``/hint``), in the current language."""
+        ...
+
 
 G = TypeVar("G", bound=HostedGame, covariant=True)
 

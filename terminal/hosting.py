@@ -84,6 +84,9 @@ class TerminalHostedGame:
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return self.words.error_text(error)
 
+    def hint_text(self, state: Any) -> str:
+        return self.words.hint(state)[1]
+
 
 class TerminalFront:
     """The terminal as the host's front end (:class:`host.words.FrontEnd`)."""

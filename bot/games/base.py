@@ -132,6 +132,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from pydantic import BaseModel
 
+import catalog.games
 from bot.hosting import Host, PrivateButton
 from bot.refusal_words import Refused, settings_error
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, said
@@ -488,6 +489,10 @@ class DiscordGame:
     def move_label(self, state: Any, move: Any) -> str:
         """A legal move on a button or in a menu (plain text, at most 80 characters)."""
         return cut(self.game.move_words(state, move), 80)
+
+    def hint_text(self, state: Any) -> str:
+        """``/hint``: why the greedy AI would play its move, in the asker's language."""
+        return catalog.games.words(self.name).hint(state)[1]
 
     def refusal_words(self, error: MoveError) -> str:
         """An engine refusal in Discord's words (plain markdown)."""

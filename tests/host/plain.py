@@ -35,6 +35,9 @@ class PlainGame(TerminalHostedGame):
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return "which?"
 
+    def hint_text(self, state: Any) -> str:
+        return self.game.hint(state)[1]
+
 
 class PlainFront:
     """Every registered game, each notice as its code and facts."""
