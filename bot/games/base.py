@@ -308,7 +308,7 @@ class DiscordGame:
         lines = [t(key, title=escape_name(self.title))]
         for key, value in settings.model_dump().items():
             shown = str(value).lower() if isinstance(value, bool) else value
-            lines.append(f"`{key}` = {shown}")
+            lines.append(t("discord.settings.line", key=key, value=shown))
         return fit_message("\n".join(lines))
 
     def rules_brief(self, locale: str | None = None) -> str:

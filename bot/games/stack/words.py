@@ -418,5 +418,6 @@ def house_rules_text(rules: HouseRules, *, channel: bool = False) -> str:
     """The house rules in force, a line per key."""
     lines = [t("stack.house.channel" if channel else "stack.house.server")]
     for key, value in rules.model_dump().items():
-        lines.append(f"`{key}` = {str(value).lower() if isinstance(value, bool) else value}")
+        shown = str(value).lower() if isinstance(value, bool) else value
+        lines.append(t("discord.settings.line", key=key, value=shown))
     return fit_message("\n".join(lines))
