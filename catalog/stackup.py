@@ -440,13 +440,16 @@ class _Pattern:
 def _p(
     regex: str,
     key: str,
+    *,
     from_error: tuple[tuple[str, Callable[[MoveError], str]], ...] = (),
+    cards: bool = False,
     **convert: Convert,
 ) -> _Pattern:
+    if cards:  # the facts that name a card: a special card's name is said in the language
+        convert = {"card": _card_named, "other": _card_named, "follows": _card_named, **convert}
     return _Pattern(re.compile(regex, re.DOTALL), key, convert, from_error)
 
 
-_CARDS = {"card": _card_named, "other": _card_named, "follows": _card_named}
 _PATTERNS: tuple[_Pattern, ...] = (
     _p(r"That's empty\. (?P<syntax>.*)", "stackup.error.empty", syntax=_syntax),
     _p(
@@ -493,12 +496,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(
         rf"There's no player called (?P<echo>{_ECHO}) at this table \(players: (?P<players>.*)\)\.",
         "stackup.error.unknown_player",
-        (("players", _names),),
+        from_error=(("players", _names),),
     ),
     _p(
         rf"(?P<echo>{_ECHO}) could mean (?P<names>.*), and none of them works here\.",
         "stackup.error.unclear_name",
-        (("names", _or_names),),
+        from_error=(("names", _or_names),),
     ),
     _p(
         r"You were stuck and no card could be drawn: there is nothing to play, so `keep`\.",
@@ -533,8 +536,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
     _p(r"You hold no draw pass, so the stuck turn draws a card\.", "stackup.error.no_pass"),
     _p(r"You hold a draw pass, which is used instead of drawing\.", "stackup.error.has_pass"),
     _p(r"A play needs at least one card\.", "stackup.error.no_cards"),
-    _p(rf"You hold only (?P<count>\d+) (?P<card>{_CARD})\.", "stackup.error.hold_only", **_CARDS),
-    _p(rf"You hold no (?P<card>{_CARD})\.", "stackup.error.hold_none", **_CARDS),
+    _p(rf"You hold only (?P<count>\d+) (?P<card>{_CARD})\.", "stackup.error.hold_only", cards=True),
+    _p(rf"You hold no (?P<card>{_CARD})\.", "stackup.error.hold_none", cards=True),
     _p(r"A special card is played alone, never with other cards\.", "stackup.error.special_alone"),
     _p(
         r"Only a number play of 3 or more cards earns a bonus\.",
@@ -555,7 +558,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.not_on_stack_a",
         stack=_stack,
         colour=_colour_of_word,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"(?P<card>{_CARD}) is not legal on (?P<stack>.+): it takes a (?P<colour>[a-z]+) card "
@@ -563,7 +566,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.not_on_stack_an",
         stack=_stack,
         colour=_colour_of_word,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"(?P<card>{_CARD}) is not legal on (?P<stack>.+): it takes a (?P<colour>[a-z]+) card "
@@ -571,7 +574,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.not_on_stack_edge_up",
         stack=_stack,
         colour=_colour_of_word,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"(?P<card>{_CARD}) is not legal on (?P<stack>.+): it takes a (?P<colour>[a-z]+) card "
@@ -579,28 +582,28 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.not_on_stack_edge_down",
         stack=_stack,
         colour=_colour_of_word,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"Every card of a play has the colour of its first card: (?P<card>{_CARD}) is not "
         r"(?P<colour>[a-z]+)\.",
         "stackup.error.same_colour",
         colour=_colour_of_word,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"After (?P<card>{_CARD}) going (?P<way>up|down) comes nothing, not "
         rf"(?P<other>{_CARD})\.",
         "stackup.error.next_nothing",
         way=_way,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         rf"After (?P<card>{_CARD}) going (?P<way>up|down) comes (?P<follows>{_CARD}), not "
         rf"(?P<other>{_CARD})\.",
         "stackup.error.next_step",
         way=_way,
-        **_CARDS,
+        cards=True,
     ),
     _p(
         r"A play of (?P<count>\d+) cards that keeps cards in your hand earns a stacking "
@@ -612,7 +615,7 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.no_bonus_wins",
     ),
     _p(r"That play earns no bonus: it has fewer than 3 cards\.", "stackup.error.no_bonus_short"),
-    _p(rf"A (?P<card>{_CARD}) may not be your last card\.", "stackup.error.last_card", **_CARDS),
+    _p(rf"A (?P<card>{_CARD}) may not be your last card\.", "stackup.error.last_card", cards=True),
     _p(r"A Switch names a colour, not a player\.", "stackup.error.switch_player"),
     _p(
         r"Name the Switch's new colour \(not (?P<colour>Red|Blue|Yellow|Green), the stack's "
@@ -626,8 +629,8 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.switch_same",
         colour=_colour_of_name,
     ),
-    _p(rf"A (?P<card>{_CARD}) names no colour\.", "stackup.error.no_colour", **_CARDS),
-    _p(rf"A (?P<card>{_CARD}) names no player or count\.", "stackup.error.no_player", **_CARDS),
+    _p(rf"A (?P<card>{_CARD}) names no colour\.", "stackup.error.no_colour", cards=True),
+    _p(rf"A (?P<card>{_CARD}) names no player or count\.", "stackup.error.no_player", cards=True),
     _p(
         r"A Snatch needs another player holding at least 2 cards, and nobody does\.",
         "stackup.error.snatch_nobody",
