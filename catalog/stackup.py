@@ -44,6 +44,7 @@ from engine.stackup.state import LoggedTurn, StackUpState
 __all__ = [
     "WORDS",
     "StackUpWords",
+    "card_named",
     "card_text",
     "cards_text",
     "colour_name",
@@ -81,7 +82,7 @@ def card_text(card: Card) -> str:
     return special_name(card_name(card)) if card >= FLIP else card_name(card)
 
 
-def _card_named(name: str) -> str:
+def card_named(name: str) -> str:
     """A card given by its record name (``R7``, ``Flip``) in words."""
     return special_name(name) if name in _SPECIAL_KEYS else name
 
@@ -446,7 +447,7 @@ def _p(
     **convert: Convert,
 ) -> _Pattern:
     if cards:  # the facts that name a card: a special card's name is said in the language
-        convert = {"card": _card_named, "other": _card_named, "follows": _card_named, **convert}
+        convert = {"card": card_named, "other": card_named, "follows": card_named, **convert}
     return _Pattern(re.compile(regex, re.DOTALL), key, convert, from_error)
 
 

@@ -33,7 +33,7 @@ from bot.refusal_words import Refused
 from bot.text import MESSAGE_LIMIT, escape_name, fit_message
 from bot.views import FOREIGN_PANEL, Components, foreign_panel, owns_panel
 from catalog import n, t
-from catalog.stackup import colour_name
+from catalog.stackup import card_named, colour_name
 from engine.stackup.cards import COLOUR_LETTERS
 from engine.stackup.state import StackUpState
 from host.refusals import Refusal, Why
@@ -97,7 +97,7 @@ def last_line(state: StackUpState) -> str | None:
         return None
     parts = [t("stackup.table.last", player=_name(state, seat))]
     if cards:
-        parts.append(" ".join(cards))
+        parts.append(" ".join(card_named(card) for card in cards))
     line = " ".join(parts)
     return f"{line} · {escape_name(note)}" if note else line
 
