@@ -115,7 +115,7 @@ def test_scores_and_history_in_japanese() -> None:
         "**スタックアップ！** · 🏆 **ann**の勝ち（すべての札を出し切りました）。\n"
         "残り札：ann 0枚、ben 4枚、cat 2枚。"
     )
-    assert on.startswith("**スタックアップ！** · ann、ben、cat：対局中です。")
+    assert on.startswith("**スタックアップ！** · ann、ben、cat：ゲーム中です。")
     assert "手札を出し切った" in history and "残り札" in history
     assert shown.startswith("**スタックアップ！**")
     assert DISCORD_GAME.figure_name == ("card left", "cards left")
