@@ -725,7 +725,7 @@ def _ambiguous_text(error: AmbiguousMoveError) -> str | None:
         if asked is None:
             continue
         facts = asked.groupdict()
-        if "names" in facts and error.candidates:
+        if "names" in facts:
             facts["names"] = _ambiguous_names(facts["names"])
         question = t(key, **facts)
         return t("stackup.error.ambiguous", question=question, commands=_commands(match))

@@ -199,3 +199,17 @@ def test_turn_words_never_name_a_hidden_card_in_any_language() -> None:
                     for name in hidden:
                         if name[0] in "RBYG":
                             assert not re.search(rf"\b{name}\b", said), (said, name)
+
+
+def test_an_unclear_name_is_asked_in_japanese_with_the_names_as_they_are() -> None:
+    err = AmbiguousMoveError(
+        "'bo' could mean bob, bobby or bo b. Which one: Snatch 1 card from bob, or Snatch 1 "
+        "card from bobby? Type `snatch bob 1` or `snatch bobby 1`.",
+        (),
+    )
+    with catalog.speaking("ja"):
+        said = WORDS.error_text(err)
+    assert said == (
+        "'bo'はbob、bobbyまたはbo bのどれとも取れます。どの人ですか？"
+        "`snatch bob 1`または`snatch bobby 1` のどれかを入力してください。"
+    )
