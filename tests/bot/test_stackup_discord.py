@@ -197,6 +197,7 @@ async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, langu
     assert export.ephemeral
     assert language != "en" or "once the game is over" in export.response.content
     watch.check(live.state)
+    tables: list[str] = []  # the table message's texts, turn by turn
     # the button's label: the server's language where the table message is composed in it
     labels = set()
     for spoken in {"en", language}:
@@ -213,6 +214,7 @@ async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, langu
         # the table message: public facts only, within Discord's limits
         shown = conftest.table_message(world, table_id)
         text = conftest.table_text_of(shown)
+        tables.append(text)
         assert len(text) <= MESSAGE_LIMIT
         assert not LIVE_MENTION.sub("", text.replace(f"<@{actor.id}>", "")).count("<@")
         assert escape_name(state.players[seat]) in text
@@ -273,8 +275,9 @@ async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, langu
     await world.env.advance_time(5)
     texts = [conftest.table_text_of(m) for m in world.channel.history()]
     assert any("🏆" in t for t in texts)
-    if language == "ja":  # the game's end, told in the table's language
+    if language == "ja":  # the turns and the game's end, told in the table's language
         assert any("残り札：" in t for t in texts), texts[-1]
+        assert any("を出しました。" in t for t in tables), tables[-1]
     assert world.bot.store is not None
     final = await world.bot.store.table(table_id)
     assert final.status != "playing"

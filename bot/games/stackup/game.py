@@ -34,6 +34,7 @@ from catalog import n, t
 from catalog.stackup import WORDS, colour_name
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
+from engine.game import TurnEnded
 from engine.stackup import moves
 from engine.stackup.notation import move_notation
 from engine.stackup.rules import PENALTY_CARDS
@@ -230,6 +231,10 @@ class StackUpDiscord(DiscordGame):
         return isinstance(state, StackUpState) and state.phase == "drawn"
 
     # ------------------------------------------------------------ what happened
+
+    def turn_text(self, state: Any, event: TurnEnded) -> str:
+        """A turn that just ended, in words everyone may see, in the language spoken."""
+        return WORDS.turn_words(state, event)
 
     def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
         """The first player's choice of direction (a decision, not a turn): told to the
