@@ -31,6 +31,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from catalog import n, t
+from catalog.stackup import colour_name, special_name
 from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
 from pictures import fonts
@@ -66,7 +68,6 @@ CACHE_SIZE = 2048
 PNG_OPTIONS: dict[str, int | bool] = {"compress_level": 1, "optimize": False}
 
 CARD_COLOURS = LETTER_COLOURS  # the cards' colours: Discord's 🟥🟦🟨🟩 (the text's squares)
-COLOUR_NAMES = {"R": "Red", "B": "Blue", "Y": "Yellow", "G": "Green"}
 SPECIAL_MARKS = {"Flip": "⇅", "Freeze": "❄", "Snatch": "☚", "Switch": "◐", "Crash": "✸"}
 SPECIAL_FILL: Colour = (88, 70, 140)  # special cards: no colour of their own
 BACK_FILL: Colour = (64, 84, 120)  # the back of a card
@@ -80,7 +81,8 @@ class TablePicture:
 
     ``last_cards`` are the cards of the last play (on the stack now, so public: a number
     play's cards, one special card, or nothing for a take, a pass or a kept draw);
-    ``last_note`` says the rest in a few words ("skip", "→ Blue", "took 3")."""
+    ``last_note`` says the rest in a few words ("skip", "→ Blue", "took 3"), in the
+    language spoken where the picture is made (that of its draw job)."""
 
     PICTURE = "stackup"  # its drawing in pictures.games (a class attribute, not a field)
 
@@ -141,25 +143,26 @@ def last_turn(state: StackUpState) -> tuple[int | None, tuple[str, ...], str]:
     turn = state.log[-1]
     cards = tuple(card_names(turn.cards))
     if turn.kind == "block":
-        return turn.seat, cards, "blocked the Crash"
+        return turn.seat, cards, t("stackup.note.blocked")
     if turn.kind == "take":
-        drawn = len(turn.drew)
-        return turn.seat, (), f"took {drawn} card{'s' if drawn != 1 else ''} (Crash)"
+        return turn.seat, (), n("stackup.note.took", len(turn.drew))
     if turn.kind == "pass":
-        return turn.seat, (), "used a draw pass"
+        return turn.seat, (), t("stackup.note.used_pass")
     if turn.kind == "draw" and not cards:
-        return turn.seat, (), "drew a card and kept it" if turn.drew else "found no card to draw"
+        return turn.seat, (), t("stackup.note.drew_kept" if turn.drew else "stackup.note.no_card")
     notes = []
     if turn.kind == "draw":
-        notes.append("drawn and played")
+        notes.append(t("stackup.note.drawn_played"))
     if turn.bonus is not None:
-        notes.append("bonus: skip" if turn.bonus == "skip" else "bonus: draw pass")
+        notes.append(
+            t("stackup.note.bonus_skip" if turn.bonus == "skip" else "stackup.note.bonus_pass")
+        )
     if turn.colour is not None:
-        notes.append(f"→ {COLOUR_NAMES[COLOUR_LETTERS[turn.colour]]}")
+        notes.append(t("stackup.note.colour", colour=colour_name(turn.colour)))
     if turn.target is not None and turn.count is not None:
         victim = " ".join(state.players[turn.target].split())[:24]
-        notes.append(f"took {turn.count} from {victim}")
-    return turn.seat, cards, ", ".join(notes)
+        notes.append(t("stackup.note.snatched", count=turn.count, player=victim))
+    return turn.seat, cards, t("list.comma").join(notes)
 
 
 # ------------------------------------------------------------------ words
@@ -168,34 +171,41 @@ def last_turn(state: StackUpState) -> tuple[int | None, tuple[str, ...], str]:
 def describe(picture: TablePicture) -> str:
     """The picture's alt text: what it shows, in words (names as they are; the host
     escapes nothing here because alt text is not markdown)."""
-    colour = COLOUR_NAMES.get(picture.colour, picture.colour)
-    way = {"up": "going up", "down": "going down"}.get(
-        picture.direction or "", "direction not chosen"
+    colour = _colour(picture.colour)
+    way = t(
+        {"up": "stackup.alt.up", "down": "stackup.alt.down"}.get(
+            picture.direction or "", "stackup.alt.unset"
+        )
     )
-    parts = [f"Stack Up! table: the stack is {colour} {picture.number}, {way}"]
-    parts.append(f"draw pile {picture.draw_pile}")
+    parts = [t("stackup.alt.head", colour=colour, number=picture.number, way=way)]
+    parts.append(t("stackup.alt.pile", count=picture.draw_pile))
     seats = []
     for seat, name in enumerate(picture.names):
-        cards = picture.hand_sizes[seat]
-        words = f"{name} {cards} card{'s' if cards != 1 else ''}"
+        cards = n("stackup.count.cards", picture.hand_sizes[seat])
+        words = [t("stackup.alt.seat", player=name, cards=cards)]
         if picture.passes[seat]:
-            words += f", {picture.passes[seat]} pass{'es' if picture.passes[seat] != 1 else ''}"
+            words.append(n("stackup.alt.passes", picture.passes[seat]))
         if seat == picture.crash_on:
-            words += ", Crash pending"
+            words.append(t("stackup.alt.crash"))
         if seat in picture.winners:
-            words += ", wins"
+            words.append(t("stackup.alt.wins"))
         elif seat == picture.current and not picture.over:
-            words += ", to move"
-        seats.append(words)
-    parts.append("; ".join(seats))
-    return ". ".join(parts)[:1000]
+            words.append(t("stackup.alt.to_move"))
+        seats.append(t("list.comma").join(words))
+    parts.append(t("stackup.alt.seats_join").join(seats))
+    return t("stackup.alt.join").join(parts)[:1000]
+
+
+def _colour(letter: str) -> str:
+    """A colour by its letter (``R``), named in the language spoken."""
+    return colour_name(COLOUR_LETTERS.index(letter)) if letter in COLOUR_LETTERS else letter
 
 
 def _turn_piece(picture: TablePicture) -> str:
     left = max(0, picture.turn_limit - picture.turns_taken)
     if picture.over:
-        return f"game over after {picture.turns_taken} turns"
-    return f"turn {picture.turns_taken + 1} · {left} left"
+        return t("stackup.picture.over", count=picture.turns_taken)
+    return t("stackup.picture.turn", turn=picture.turns_taken + 1, left=left)
 
 
 # ------------------------------------------------------------------ cached parts
@@ -309,7 +319,7 @@ def _build_big_card(key: tuple[Theme, str, int]) -> Image.Image:
     _text_at(image, str(number), BIG_NUMBER, "bold", ink, centre_x=BIG_W / 2, top=44, height=116)
     _text_at(
         image,
-        COLOUR_NAMES[colour].upper(),
+        _colour(colour).upper(),
         FONT,
         "bold",
         ink,
@@ -326,7 +336,8 @@ _BIG: Parts[tuple[Theme, str, int], Image.Image] = Parts(_build_big_card, 256)
 def _card_face(card: str) -> tuple[Colour, str]:
     """A card's fill and the text it shows."""
     if card in SPECIAL_MARKS:
-        return (CRASH_FILL if card == "Crash" else SPECIAL_FILL), f"{SPECIAL_MARKS[card]} {card}"
+        fill = CRASH_FILL if card == "Crash" else SPECIAL_FILL
+        return fill, f"{SPECIAL_MARKS[card]} {special_name(card)}"
     return CARD_COLOURS[card[0]], card
 
 
@@ -571,11 +582,11 @@ def _seat_ground(picture: TablePicture, seat: int) -> Ground:
 def _seat_tags(picture: TablePicture, seat: int) -> list[tuple[str, str]]:
     tags: list[tuple[str, str]] = []
     if seat in picture.winners:
-        tags.append(("wins", "gold"))
+        tags.append((t("stackup.picture.wins"), "gold"))
     elif seat == picture.current and not picture.over:
-        tags.append(("to move", "gold"))
+        tags.append((t("stackup.picture.to_move"), "gold"))
     if seat == picture.crash_on and not picture.over:
-        tags.append(("Crash!", "crash"))
+        tags.append((t("stackup.picture.crash"), "crash"))
     return tags
 
 
@@ -602,9 +613,11 @@ def layout(picture: TablePicture) -> Layout:
     pieces: list[Piece] = []
     right_edge = WIDTH - MARGIN
     # the title line
-    x = _label_piece(pieces, "Stack Up!", "bold", "text", theme, "background", MARGIN, MARGIN)
+    title = t("stackup.title")
+    x = _label_piece(pieces, title, "bold", "text", theme, "background", MARGIN, MARGIN)
+    seconds = picture.turn_seconds
     for text in [_turn_piece(picture)] + (
-        [f"{picture.turn_seconds} s a turn"] if picture.turn_seconds and not picture.over else []
+        [t("stackup.picture.seconds", seconds=seconds)] if seconds and not picture.over else []
     ):
         dot = _width(" · ")
         if x + dot + _width(text) > right_edge:
@@ -614,7 +627,11 @@ def layout(picture: TablePicture) -> Layout:
     top = MARGIN + LINE + GAP
     # the stack: the top card, the direction, the draw pile, left to right
     pieces.append(Piece("big", MARGIN + 8, top, (theme, picture.colour, picture.number)))
-    words = {"up": "up 1→15", "down": "down 15→1"}.get(picture.direction or "", "choosing")
+    words = t(
+        {"up": "stackup.picture.up", "down": "stackup.picture.down"}.get(
+            picture.direction or "", "stackup.picture.choosing"
+        )
+    )
     words_width = _width(words, "bold")
     # the direction's disc, its words centred under it and clear of the top card
     column = MARGIN + 8 + BIG_W + max(36, (words_width - ARROW) // 2 + 2 * GAP)
@@ -630,24 +647,25 @@ def layout(picture: TablePicture) -> Layout:
         centre - words_width // 2,
         top + 14 + ARROW + 8,
     )
-    pile_left = right_edge - 8 - max(PILE_W, _width("draw pile"))
-    pile_x = pile_left + (max(PILE_W, _width("draw pile")) - PILE_W) // 2
+    pile_words = t("stackup.picture.draw_pile")
+    pile_left = right_edge - 8 - max(PILE_W, _width(pile_words))
+    pile_x = pile_left + (max(PILE_W, _width(pile_words)) - PILE_W) // 2
     pieces.append(Piece("pile", pile_x, top, (theme, picture.draw_pile)))
     _label_piece(
         pieces,
-        "draw pile",
+        pile_words,
         "regular",
         "muted",
         theme,
         "background",
-        pile_left + (max(PILE_W, _width("draw pile")) - _width("draw pile")) // 2,
+        pile_left + (max(PILE_W, _width(pile_words)) - _width(pile_words)) // 2,
         top + PILE_H + 8,
     )
     top += BIG_H + GAP
     if picture.crash_on is not None and not picture.over:
         # between the disc and the draw pile when it fits there with room around it,
         # else on a line of its own under the stack
-        tag = "✸ Crash pending"
+        tag = t("stackup.picture.crash_pending")
         tag_width = _width(tag) + 20
         free_left = max(column + ARROW, centre + words_width // 2) + 2 * GAP
         free_right = pile_left - 2 * GAP
@@ -663,7 +681,8 @@ def layout(picture: TablePicture) -> Layout:
     # the last play
     if picture.last_seat is not None and (picture.last_cards or picture.last_note):
         name = picture.names[picture.last_seat]
-        x = _label_piece(pieces, "Last:", "regular", "muted", theme, "background", MARGIN, top + 8)
+        last = t("stackup.picture.last")
+        x = _label_piece(pieces, last, "regular", "muted", theme, "background", MARGIN, top + 8)
         x += GAP // 2
         room = right_edge - x
         shown = fonts.fit(name, max(4 * FONT, min(room, 300)), FONT, "bold")
@@ -703,9 +722,9 @@ def layout(picture: TablePicture) -> Layout:
             x += _width(text) + 20 + GAP
         y += LINE + 2
         cards = picture.hand_sizes[seat]
-        count = f"{cards} card{'s' if cards != 1 else ''}"
+        count = n("stackup.count.cards", cards)
         passes = picture.passes[seat]
-        extra = f"{passes} draw pass{'es' if passes != 1 else ''}" if passes else ""
+        extra = n("stackup.picture.passes", passes) if passes else ""
         right_text = f"{count} · {extra}" if extra else count
         text_width = _width(right_text)
         fan_room = inner_right - inner_left - text_width - GAP

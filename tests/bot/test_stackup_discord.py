@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+import catalog
+from bot.front import DISCORD
 from bot.games.stackup.panel import move_code, node
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.stackup.cards import card_name, is_special
@@ -174,18 +176,33 @@ async def stackup_game(
     return humans, live, live.state
 
 
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
 async def test_a_whole_game_on_discord_hides_every_hand(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    world: World, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
+    """In either language of the server (and of the players): no hand leaks, in any words."""
     humans, watch = await stackup_table(world, monkeypatch)
+    monkeypatch.setitem(DISCORD.languages, world.guild.id, language)
+    with catalog.speaking(language):
+        await play_a_whole_game(world, humans, watch, language)
+
+
+async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, language: str) -> None:
     actors = {h.id: h for h in humans}
     rng = random.Random(5)
     live = conftest.live_of(world)
     table_id = live.id
     seen = {"panel": 0, "typed": 0, "steps": 0, "bonus": 0, "snatch_typed": 0, "stale": 0}
     export = await humans[1].slash(world.channel, "export")
-    assert export.ephemeral and "once the game is over" in export.response.content
+    assert export.ephemeral
+    assert language != "en" or "once the game is over" in export.response.content
     watch.check(live.state)
+    tables: list[str] = []  # the table message's texts, turn by turn
+    # the button's label: the server's language where the table message is composed in it
+    labels = set()
+    for spoken in {"en", language}:
+        with catalog.speaking(spoken):
+            labels.add(catalog.t("stackup.button.my_hand"))
     for step in range(600):
         live = conftest.live_of(world)
         if live is None or live.state.is_over:
@@ -197,15 +214,17 @@ async def test_a_whole_game_on_discord_hides_every_hand(
         # the table message: public facts only, within Discord's limits
         shown = conftest.table_message(world, table_id)
         text = conftest.table_text_of(shown)
+        tables.append(text)
         assert len(text) <= MESSAGE_LIMIT
         assert not LIVE_MENTION.sub("", text.replace(f"<@{actor.id}>", "")).count("<@")
         assert escape_name(state.players[seat]) in text
         assert f"{state.pile_size}**" in text
-        assert [b["label"] for b in conftest.buttons_of(shown)] == ["My hand"]
+        [my_hand] = [b["label"] for b in conftest.buttons_of(shown)]
+        assert my_hand in labels
         # a player waiting sees their own hand and whom the table waits for
         waiting = next(h for h in humans if h is not actor)
-        theirs = await waiting.click(shown, label="My hand")
-        assert theirs.ephemeral and "Waiting for" in theirs.response.content
+        theirs = await waiting.click(shown, label=my_hand)
+        assert theirs.ephemeral and "⏳" in theirs.response.content
         assert not conftest.buttons_of(theirs.response)
         watch.check(state)  # what a click shows is checked against the table of that moment
         move = rng.choice(state.legal_moves())
@@ -213,7 +232,7 @@ async def test_a_whole_game_on_discord_hides_every_hand(
         if step % 3 == 2:
             words = typed(state, move, live)
             if step % 9 == 2:  # a panel opened, then the move typed: the panel is stale
-                stale_panel = (await actor.click(shown, label="My hand")).response
+                stale_panel = (await actor.click(shown, label=my_hand)).response
             else:
                 stale_panel = None
             result = await actor.slash(world.channel, "play", cards=words)
@@ -227,12 +246,13 @@ async def test_a_whole_game_on_discord_hides_every_hand(
                 refused = await actor.click(
                     stale_panel, custom_id=conftest.buttons_of(stale_panel)[0]["custom_id"]
                 )
-                assert "older state" in (refused.response.content if refused.response else "")
+                refusal = refused.response.content if refused.response else ""
+                assert refusal and (language != "en" or "older state" in refusal), refusal
                 after = conftest.live_of(world)
                 assert before == ((after.version, after.state.to_dict()) if after else None)
                 seen["stale"] += 1
         else:
-            panel = await actor.click(shown, label="My hand")
+            panel = await actor.click(shown, label=my_hand)
             assert panel.ephemeral
             watch.check(state)
             hand = panel.response.content.split("\n")[1]
@@ -255,6 +275,9 @@ async def test_a_whole_game_on_discord_hides_every_hand(
     await world.env.advance_time(5)
     texts = [conftest.table_text_of(m) for m in world.channel.history()]
     assert any("🏆" in t for t in texts)
+    if language == "ja":  # the turns and the game's end, told in the table's language
+        assert any("残り札：" in t for t in texts), texts[-1]
+        assert any("を出しました。" in t for t in tables), tables[-1]
     assert world.bot.store is not None
     final = await world.bot.store.table(table_id)
     assert final.status != "playing"

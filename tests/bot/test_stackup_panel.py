@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import catalog
 from bot.games.stackup.game import DISCORD_GAME
 from bot.games.stackup.panel import (
     Choice,
@@ -198,11 +199,17 @@ def random_decisions(seed: int, players: int) -> list[StackUpState]:
     return seen
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
 def test_every_legal_decision_and_nothing_else_is_reachable_within_discords_limits(
-    seed: int, players: int
+    language: str, seed: int, players: int
 ) -> None:
+    with catalog.speaking(language):
+        _every_decision_is_reachable(seed, players)
+
+
+def _every_decision_is_reachable(seed: int, players: int) -> None:
     for state in random_decisions(seed, players):
         legal = state.legal_moves()
         assert leaves(legal, state.players, state.drawn) == set(legal)
@@ -233,10 +240,16 @@ def test_move_codes_read_back_exactly_and_fit_a_custom_id(seed: int, players: in
         assert move_of_code(junk) is None, junk
 
 
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
 @pytest.mark.parametrize("players", [2, 6])
-def test_the_panel_message_fits_discord_at_any_step(players: int) -> None:
+def test_the_panel_message_fits_discord_at_any_step(language: str, players: int) -> None:
     """The whole panel (text and view) at each decision of random games, with the longest
-    table id and version a custom id can carry."""
+    table id and version a custom id can carry, in every language."""
+    with catalog.speaking(language):
+        _panels_fit(players)
+
+
+def _panels_fit(players: int) -> None:
     for state in random_decisions(players, players)[:120]:
         seat = state.current_player
         assert seat is not None
@@ -252,7 +265,7 @@ def test_the_panel_message_fits_discord_at_any_step(players: int) -> None:
         # another seat sees its own hand and whom the table waits for, and no button
         other = (seat + 1) % players
         waiting = hand_panel(live, other)  # type: ignore[arg-type]
-        assert waiting.view is None and "Waiting for" in waiting.text
+        assert waiting.view is None and "⏳" in waiting.text
 
 
 def test_the_panel_shows_the_hand_and_the_question_to_the_seat_to_act() -> None:
@@ -285,3 +298,41 @@ def test_the_panel_shows_the_hand_and_the_question_to_the_seat_to_act() -> None:
 )
 def test_a_decision_without_cards_is_labelled_in_words(move: PlayerMove, label: str) -> None:
     assert DISCORD_GAME.move_label(StackUpState(["ann", "bob"]), move) == label
+
+
+def test_the_panel_in_japanese() -> None:
+    state = table("R6 R7 B2 Switch", "B1 B3 B4 B5", stack="R5", passes=[1, 0])
+    live = SimpleNamespace(id=8, version=3, state=state)
+    with catalog.speaking("ja"):
+        panel = hand_panel(live, ANN)  # type: ignore[arg-type]
+        waiting = hand_panel(live, BEN)  # type: ignore[arg-type]
+        first = labels(at(state, ""))
+        combo = at(state, "cR6")
+        colours = labels(at(state, "w"))
+    lines = panel.text.split("\n")
+    assert lines[0] == "🃏 **あなたの手札** · 4枚 · 🎟️ ドローパス1枚"
+    assert lines[1] == "🟥 R6 R7 · 🟦 B2 · 🎨 スイッチ"
+    assert lines[2].startswith("場：🟥 **赤5** · ⬆️ 上り（1→15） · 山札")
+    assert lines[3].startswith("あなたの番です。最初に出す札を選んでください。")
+    assert "⏳ **ann**を待っています（札を出す）。" in waiting.text
+    assert first[0] == "スイッチ…" and "R6" in first
+    assert labels(combo) == ["R6を出す", "R7を加える"]
+    assert combo.question == "ここまでの札：**R6**。　これを出しますか、次の札を加えますか？"
+    assert colours == ["青", "黄色", "緑"]
+
+
+@pytest.mark.parametrize(
+    ("move", "label"),
+    [
+        (UP, "上り（1→15）"),
+        (DOWN, "下り（15→1）"),
+        (BLOCK, "クラッシュでブロック"),
+        (TAKE, "3枚引く"),
+        (KEEP, "札を残す"),
+        (USE_PASS, "ドローパスを使う"),
+        (DRAW, "1枚引く"),
+    ],
+)
+def test_a_decision_without_cards_is_labelled_in_japanese(move: PlayerMove, label: str) -> None:
+    with catalog.speaking("ja"):
+        assert DISCORD_GAME.move_label(StackUpState(["ann", "bob"]), move) == label

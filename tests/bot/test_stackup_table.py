@@ -10,10 +10,12 @@ import io
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+import catalog
 from bot.games.stackup.views import field_text, seat_line
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.game import Decision
@@ -22,6 +24,7 @@ from engine.stackup.moves import Play
 from engine.stackup.state import StackUpState
 from pictures.stackup import (
     WIDTH,
+    Piece,
     TablePicture,
     describe,
     draw_table,
@@ -60,27 +63,37 @@ def in_hands(state: StackUpState) -> set[str]:
     return {card_name(c) for s in range(state.n) for c in state.hand(s) if c < 60}
 
 
-@settings(max_examples=20, deadline=None)
+LANGUAGES = pytest.mark.parametrize("language", catalog.LANGUAGES)
+
+
+@LANGUAGES
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
 def test_the_table_text_names_no_card_of_any_hand_and_fits_a_message(
-    seed: int, players: int
+    language: str, seed: int, players: int
 ) -> None:
     for state in random_states(seed, players, every=3):
-        text = field_text(state, None)
+        with catalog.speaking(language):
+            text = field_text(state, None)
+            lines = [seat_line(state, seat) for seat in range(state.n)]
+            sizes = [catalog.n("stackup.count.cards", state.hand_size(s)) for s in range(state.n)]
         assert len(text) <= MESSAGE_LIMIT
         assert not LIVE_MENTION.search(text), text
         named = set(CARD.findall(text))
         assert not named & in_hands(state), (named & in_hands(state), text)
         for seat in range(state.n):
             assert escape_name(state.players[seat]) in text
-            assert f"{state.hand_size(seat)} card" in seat_line(state, seat)
+            assert sizes[seat] in lines[seat]
 
 
-@settings(max_examples=20, deadline=None)
+@LANGUAGES
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
-def test_the_picture_is_given_public_facts_only(seed: int, players: int) -> None:
+def test_the_picture_is_given_public_facts_only(language: str, seed: int, players: int) -> None:
     for state in random_states(seed, players, every=2):
-        picture = TablePicture.of(state)
+        with catalog.speaking(language):
+            picture = TablePicture.of(state)
+            alt = describe(picture)
         assert picture.hand_sizes == state.hand_sizes
         assert picture.passes == tuple(state.passes)
         assert picture.draw_pile == state.pile_size
@@ -89,7 +102,7 @@ def test_the_picture_is_given_public_facts_only(seed: int, players: int) -> None
         assert not set(picture.last_cards) & in_hands(state)
         words = " ".join(str(getattr(picture, f)) for f in picture.__dataclass_fields__)
         assert not set(CARD.findall(words)) & in_hands(state) - set(picture.last_cards)
-        assert not set(CARD.findall(describe(picture))) & in_hands(state)
+        assert not set(CARD.findall(alt)) & in_hands(state)
 
 
 def test_the_table_text_shows_the_stack_crash_passes_last_play_and_turns_left() -> None:
@@ -134,13 +147,38 @@ def test_a_snatch_shows_how_many_cards_never_which() -> None:
     assert not {card_name(c) for c in took} & set(CARD.findall(text))
 
 
-def test_every_showcase_picture_draws_760_wide_in_its_theme() -> None:
-    for name, picture in showcase().items():
-        png = draw_table(picture)
-        image = Image.open(io.BytesIO(png))
-        assert image.width == WIDTH and image.height == layout(picture).height, name
-        corner = image.convert("RGB").getpixel((1, 1))
-        assert (corner == (255, 255, 255)) == (picture.theme == "light"), name
+@LANGUAGES
+def test_every_showcase_picture_draws_760_wide_in_its_theme(language: str) -> None:
+    with catalog.speaking(language):
+        for name, picture in showcase().items():
+            png = draw_table(picture)
+            image = Image.open(io.BytesIO(png))
+            assert image.width == WIDTH and image.height == layout(picture).height, name
+            corner = image.convert("RGB").getpixel((1, 1))
+            assert (corner == (255, 255, 255)) == (picture.theme == "light"), name
+
+
+def _right_edge(piece: Piece) -> int:
+    """Where a label or a tag ends (its text's width, a tag's padding)."""
+    from pictures.stackup import _width
+
+    text = str(piece.key[0])
+    if piece.kind == "tag":
+        return piece.left + _width(text) + 20
+    return piece.left + _width(text, piece.key[1])  # type: ignore[arg-type]
+
+
+@LANGUAGES
+@pytest.mark.parametrize("players", [2, 6])
+def test_every_label_fits_the_picture_with_the_longest_names(language: str, players: int) -> None:
+    for state in random_states(7 + players, players, every=9):
+        for theme in ("dark", "light"):
+            with catalog.speaking(language):
+                picture = TablePicture.of(state, theme=theme, turn_seconds=600)
+                pieces = layout(picture).pieces
+            for piece in pieces:
+                if piece.kind in ("label", "tag"):
+                    assert _right_edge(piece) <= WIDTH - 8, (language, piece)
 
 
 def test_the_alt_text_says_the_stack_and_every_hand_size() -> None:
@@ -148,3 +186,42 @@ def test_the_alt_text_says_the_stack_and_every_hand_size() -> None:
     words = describe(TablePicture.of(state))
     assert words.startswith("Stack Up! table: the stack is Red 5, going up. draw pile")
     assert "ann 3 cards, 1 pass, to move; ben 4 cards" in words
+    with catalog.speaking("ja"):
+        words = describe(TablePicture.of(state))
+    assert words.startswith("スタックアップ！のテーブル：場は赤5、上り。山札")
+    assert "ann 3枚、パス1、手番／ben 4枚" in words
+
+
+def test_the_table_text_in_japanese() -> None:
+    state = table(
+        "R6 R7 R8 B2", "Crash G4 G5 G6", "R1 R2 Y5", stack="R5", passes=[0, 2, 0], turns=10
+    )
+    state.apply(Play(tuple(cards("R6 R7 R8")), "skip"))
+    state.apply(Play(tuple(cards("R1 R2"))))
+    with catalog.speaking("ja"):
+        text = field_text(state, ["annはR6 R7 R8を出しました。"])
+    lines = text.split("\n")
+    assert lines[0] == "**スタックアップ！** · 13ターン目 · 上限まであと488ターン"
+    assert lines[1].startswith("🟥 **赤2** · ⬆️ 上り（1→15） · 山札 **")
+    assert "直前：**cat** R1 R2" in text
+    assert "**ben** · 4枚 · 🎟️ ドローパス2枚" in text
+    assert "▶ **ann** · 1枚" in text
+
+
+def test_a_pending_crash_and_a_snatch_in_japanese() -> None:
+    state = table("Crash R9 B2", "G4 G5 G6", "Y1 Y2 Y3", stack="R5")
+    state.apply(Play(tuple(cards("Crash"))))
+    with catalog.speaking("ja"):
+        text = field_text(state, None)
+        picture = TablePicture.of(state)
+        tags = [p.key[0] for p in layout(picture).pieces if p.kind == "tag"]
+    assert "💥 **ben**に**クラッシュ**：クラッシュでブロックするか3枚引く" in text
+    assert "**ben** · 3枚 · 💥 クラッシュを受けている" in text
+    assert "直前：**ann** クラッシュ" in text
+    assert "✸ クラッシュ待ち" in tags and "クラッシュ！" in tags
+    state = table("Snatch R9 B2", "G4 G5 G6 G7", "Y1 Y2 Y3", stack="R5")
+    state.apply(Play(tuple(cards("Snatch")), target=BEN, count=2))
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(random.Random(1)))
+    with catalog.speaking("ja"):
+        assert last_turn(state) == (ANN, ("Snatch",), "benから2枚取った")

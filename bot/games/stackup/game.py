@@ -23,18 +23,21 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
+import catalog
 from bot.games.base import DiscordGame, Host, Panel, PrivateButton
 from bot.games.stackup.panel import move_code, move_of_code, play_words
 from bot.games.stackup.views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.refusal_words import Refused
 from bot.sheets import summary_line
-from bot.text import cut, escape_name, fit_message, plain_name, plural
+from bot.text import cut, escape_name, fit_message, plain_name
+from catalog import n, t
+from catalog.stackup import WORDS, colour_name
 from engine import games as engine_games
 from engine.errors import AmbiguousMoveError, MoveError
+from engine.game import TurnEnded
 from engine.stackup import moves
-from engine.stackup.cards import COLOUR_NAMES
-from engine.stackup.describe import direction_words
 from engine.stackup.notation import move_notation
+from engine.stackup.rules import PENALTY_CARDS
 from engine.stackup.state import StackUpState
 from pictures.painter import DrawJob
 from pictures.stackup import TablePicture, describe
@@ -43,20 +46,39 @@ if TYPE_CHECKING:
     from host.live import LiveTable
     from persistence.records import GameSummary, ScoreSheet
 
-__all__ = ["DISCORD_GAME", "NOTATION", "StackUpDiscord", "named_mentions"]
-
-NOTATION = (
-    "**Typing a play** (`/play …`, any case):\n"
-    "`/play R7` · `/play R7 R8 R9 skip` (or `pass`: the bonus of 3+ cards) · "
-    "`/play flip` · `/play freeze` · `/play crash` · `/play switch blue` · "
-    "`/play snatch @bob 2` · `/play block` · `/play take` · `/play keep` · "
-    "`/play play` (the card you drew) · `/play up` / `/play down` (the first player)\n"
-    "Cards: colour letter and number (`R7`, `G15`; R Red, B Blue, Y Yellow, G Green), "
-    "or a special card's name."
-)
+__all__ = ["DISCORD_GAME", "StackUpDiscord", "named_mentions", "notation_text"]
 
 
-ENDED_BY = {"empty_hand": "emptied their hand", "turn_limit": "fewest cards at the turn limit"}
+def notation_text() -> str:
+    """How a play is typed with ``/play``, in the current language (the commands as typed)."""
+    return t("stackup.discord.notation")
+
+
+# how a game ended, by the outcome's ``ended_by``: catalog keys
+ENDED_BY = {"empty_hand": "stackup.ended.empty_hand", "turn_limit": "stackup.ended.turn_limit"}
+
+
+def _ended_by(ended_by: str | None, default: str | None = None) -> str:
+    key = ENDED_BY.get(ended_by or "")
+    if key is None:
+        return ended_by or "" if default is None else default
+    return t(key)
+
+
+class _Said:
+    """A class attribute said in the current language each time it is read (a game's
+    private button and figure name are read where the table or the leaderboard is
+    worded, in the language spoken there)."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        return self.make()
+
+
+def _winners(state: Any, seats: Sequence[int]) -> str:
+    return " & ".join(f"**{_name(state, s)}**" for s in seats)
 
 
 def _name(state: StackUpState, seat: int) -> str:
@@ -103,10 +125,10 @@ class StackUpCommands(commands.Cog):
         host: Host = self.bot.tables  # type: ignore[attr-defined]
         channel = interaction.channel_id
         if channel is None:
-            raise Refused("Play in the table's channel.")
+            raise Refused(t("stackup.refusal.channel"))
         live = host.service.table_in(channel)
         if live.game is not DISCORD_GAME:
-            raise Refused("`/play` is for Stack Up! tables; this table plays another game.")
+            raise Refused(t("stackup.refusal.other_game"))
         async with live.lock:
             text = named_mentions(cards, live)
         await host.play_move(interaction, text=text)
@@ -115,42 +137,47 @@ class StackUpCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
-# the decisions without cards in a player's words, by their notation
+# the decisions without cards in a player's words, by their notation: catalog keys
 _PLAIN_WORDS = {
-    "up": "Up (1→15)",
-    "down": "Down (15→1)",
-    "block": "Block with a Crash",
-    "take": "Take 3 cards",
-    "keep": "Keep the card",
-    "pass": "Use a draw pass",
-    "draw": "Draw a card",
+    "up": "stackup.label.up",
+    "down": "stackup.label.down",
+    "block": "stackup.label.block",
+    "keep": "stackup.label.keep",
+    "pass": "stackup.label.use_pass",
+    "draw": "stackup.label.draw",
 }
 
 
 def _move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     """A decision in a player's words (buttons of a chooser)."""
     if not isinstance(move, (moves.Play, moves.PlayDrawn)):
-        return _PLAIN_WORDS[move_notation(state, move)]
+        typed = move_notation(state, move)
+        if typed == "take":
+            return n("stackup.label.take", PENALTY_CARDS)
+        return t(_PLAIN_WORDS[typed])
     words = (
-        "Play the drawn card"
+        t("stackup.label.play_drawn")
         if isinstance(move, moves.PlayDrawn)
-        else f"Play {play_words(move.cards)}"
+        else t("stackup.label.play", cards=play_words(move.cards))
     )
     if isinstance(move, moves.Play) and move.bonus is not None:
-        words += " + " + ("draw pass" if move.bonus == "pass" else "skip")
+        key = "stackup.label.plus_pass" if move.bonus == "pass" else "stackup.label.plus_skip"
+        words = t(key, move=words)
     if move.colour is not None:
-        words += f" → {COLOUR_NAMES[move.colour]}"
+        words = t("stackup.label.to_colour", move=words, colour=colour_name(move.colour))
     if move.target is not None and move.count is not None:
-        words += f": {move.count} from {' '.join(state.players[move.target].split())}"
+        who = " ".join(state.players[move.target].split())
+        words = t("stackup.label.snatch_from", move=words, count=move.count, player=who)
     return cut(words, 80)
 
 
 class StackUpDiscord(DiscordGame):
     """Stack Up! on Discord (see the module's description)."""
 
-    private_button = PrivateButton("My hand", "🃏")
+    private_button = _Said(lambda: PrivateButton(t("stackup.button.my_hand"), "🃏"))
     hidden_information = True
-    figure_name = ("card left", "cards left")  # the outcome's figure: fewest wins
+    # the outcome's figure (fewest wins), in the language spoken where it is read
+    figure_name = _Said(lambda: (t("stackup.figure.card_left"), t("stackup.figure.cards_left")))
     table_options: Mapping[str, str] = MappingProxyType({"turn_limit": "turn_limit"})
     dynamic_items = (HandStep, HandMove)
 
@@ -161,45 +188,30 @@ class StackUpDiscord(DiscordGame):
 
     def lobby_summary(self, settings: BaseModel) -> list[str]:
         limit = getattr(settings, "turn_limit", None)
-        line = "Stack Up! · 2–6 players · 10 cards each · first to empty their hand wins"
-        return [line] + (
-            [f"The game ends after {limit} turns (fewest cards win)."] if limit else []
-        )
+        line = t("stackup.lobby.summary")
+        return [line] + ([t("stackup.lobby.limit", limit=limit)] if limit else [])
 
     def rules_brief(self, locale: str | None = None) -> str:
-        # English only: the locale is ignored
-        return fit_message(
-            "**Stack Up!** (2–6 players, 10 cards each; empty your hand to win)\n"
-            "80 cards: 1–15 in 🟥 Red, 🟦 Blue, 🟨 Yellow, 🟩 Green, and four each of "
-            "Flip, Freeze, Snatch, Switch, Crash. The first player chooses the direction, "
-            "up or down.\n"
-            "**A play**: a card of the stack's colour, or the next number in the direction "
-            "(any colour); then more cards of that colour, each one step further "
-            "(`R7 R8 R9`). 3+ cards that leave you cards earn a bonus: a **draw pass** or "
-            "a **skip** of the next player. Or one special card: **Flip** reverses the "
-            "direction, **Freeze** skips the next player, **Snatch** takes 1–3 random cards "
-            "from a player with 2+, **Switch** names a new colour, **Crash** makes the next "
-            "player take 3 cards unless they block with a Crash. Flip, Freeze and Snatch may "
-            "not be your last card.\n"
-            "**Stuck?** A draw pass is used, else you draw 1 and may play it alone.\n"
-            "Your cards are secret: press **My hand** under the table to see them and play "
-            "step by step (first card, next cards, play these).\n" + NOTATION
-        )
+        """The rules in short and how to play them here, in ``locale``'s language (a
+        Discord locale such as ``ja``; none: the language being spoken)."""
+        language = catalog.language_of(locale, catalog.current()) if locale else catalog.current()
+        with catalog.speaking(language):
+            return fit_message(t("stackup.rules.brief", notation=notation_text()))
 
     # ------------------------------------------------------------ the table message
 
     def end_line(self, state: Any) -> str:
         outcome = state.outcome()
-        winners = " & ".join(f"**{_name(state, s)}**" for s in outcome.winners)
-        how = ENDED_BY.get(outcome.ended_by, outcome.ended_by)
-        verb = "share the win" if len(outcome.winners) > 1 else "wins"
-        return f"🏆 {winners} {verb} ({how})!"
+        winners = _winners(state, outcome.winners)
+        how = _ended_by(outcome.ended_by)
+        key = "stackup.end.line_many" if len(outcome.winners) > 1 else "stackup.end.line_one"
+        return t(key, winners=winners, how=how)
 
     def your_turn_words(self, state: Any, seat: int) -> str:
-        return f": {asked(state)}"
+        return t("stackup.prompt.yours", asked=asked(state))
 
     def to_move_words(self, state: Any, seat: int) -> str:
-        return f"**{_name(state, seat)}** to {asked(state)}"
+        return t("stackup.prompt.to_move", player=_name(state, seat), asked=asked(state))
 
     def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
         return field_text(state, turns)
@@ -220,27 +232,31 @@ class StackUpDiscord(DiscordGame):
 
     # ------------------------------------------------------------ what happened
 
+    def turn_text(self, state: Any, event: TurnEnded) -> str:
+        """A turn that just ended, in words everyone may see, in the language spoken."""
+        return WORDS.turn_words(state, event)
+
     def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
         """The first player's choice of direction (a decision, not a turn): told to the
         table, which otherwise would learn it only from the stack's arrow."""
         if isinstance(move, moves.Direction) and isinstance(state, StackUpState):
-            return direction_words(state)
+            return WORDS.direction_words(state)
         return None
 
     def game_end_texts(self, state: Any) -> list[str]:
         outcome = state.outcome()
-        names = " & ".join(f"**{_name(state, s)}**" for s in outcome.winners)
-        verb = "share the win" if len(outcome.winners) > 1 else "wins"
+        names = _winners(state, outcome.winners)
         how = (
-            "by emptying their hand"
+            t("stackup.end.by_emptying")
             if outcome.ended_by == "empty_hand"
-            else f"with the fewest cards after {plural(state.turns_taken, 'turn')}"
+            else t("stackup.end.by_fewest", turns=n("stackup.count.turns", state.turns_taken))
         )
-        left = ", ".join(
-            f"{_name(state, seat)} {plural(size, 'card')}"
+        left = t("list.comma").join(
+            t("stackup.end.left", player=_name(state, seat), cards=n("stackup.count.cards", size))
             for seat, size in enumerate(state.hand_sizes)
         )
-        return [fit_message(f"🏆 {names} {verb} {how}! Cards left: {left}.")]
+        key = "stackup.end.text_many" if len(outcome.winners) > 1 else "stackup.end.text_one"
+        return [fit_message(t(key, winners=names, how=how, left=left))]
 
     # ------------------------------------------------------------ moves
 
@@ -255,10 +271,12 @@ class StackUpDiscord(DiscordGame):
         return _move_words(state, move)
 
     def refusal_words(self, error: MoveError) -> str:
-        return escape_name(str(error)) if str(error) else "That can't be played now."
+        if not str(error):
+            return t("stackup.error.other")
+        return escape_name(WORDS.error_text(error))
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
-        return "Which do you mean? (or press **My hand**)"
+        return t("stackup.chooser")
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         return hand_panel(live, seat)
@@ -269,30 +287,32 @@ class StackUpDiscord(DiscordGame):
         """``/scores``: Stack Up! has no points and no rounds. While the game runs, every
         hand's size (public, as on the table message; never a card); once it is over, the
         winners and the cards left in every hand (the fewest cards win)."""
-        title = "**Stack Up!** · "
         if sheet.winners is not None:
-            winners = " & ".join(f"**{escape_name(n)}**" for n in sheet.winners)
-            verb = "share the win" if len(sheet.winners) > 1 else "wins"
+            winners = " & ".join(f"**{escape_name(name)}**" for name in sheet.winners)
             sizes = dict(zip(sheet.names, sheet.totals, strict=True))
-            kept = min((sizes.get(n, 0) for n in sheet.winners), default=0)
-            how = "by playing every card" if kept == 0 else f"with the fewest cards left ({kept})"
-            left = ", ".join(
-                f"{escape_name(name)} {plural(size, 'card')}"
+            kept = min((sizes.get(name, 0) for name in sheet.winners), default=0)
+            how = (
+                t("stackup.score.every_card") if kept == 0 else t("stackup.score.fewest", kept=kept)
+            )
+            left = t("list.comma").join(
+                t(
+                    "stackup.end.left",
+                    player=escape_name(name),
+                    cards=n("stackup.count.cards", size),
+                )
                 for name, size in zip(sheet.names, sheet.totals, strict=True)
             )
-            return fit_message(f"{title}🏆 {winners} {verb} {how}.\nCards left: {left}.")
+            key = "stackup.score.over_many" if len(sheet.winners) > 1 else "stackup.score.over_one"
+            return fit_message(t(key, winners=winners, how=how, left=left))
         if isinstance(state, StackUpState) and not state.is_over:
-            lines = [f"{title}the game is on: the cards in every hand"]
+            lines = [t("stackup.score.on")]
             lines += [seat_line(state, seat) for seat in range(state.n)]
             return fit_message("\n".join(lines))
-        names = ", ".join(escape_name(name) for name in sheet.names)
-        return fit_message(
-            f"{title}{names}: the game is on, and the fewest cards left will win. Every "
-            "hand's size is on the table message (`/table show`)."
-        )
+        names = t("list.comma").join(escape_name(name) for name in sheet.names)
+        return fit_message(t("stackup.score.on_names", names=names))
 
     def history_line(self, number: int, summary: GameSummary) -> str:
-        how = ENDED_BY.get(summary.ended_by, "")
+        how = _ended_by(summary.ended_by, "")
         return summary_line(number, summary, self.figure_name[1], how)
 
     def cog(self, bot: commands.Bot) -> commands.Cog | None:

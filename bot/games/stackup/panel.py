@@ -33,16 +33,20 @@ from dataclasses import dataclass
 
 from bot.games import steps
 from bot.games.steps import Path, Style
+from catalog import n, t
+from catalog.stackup import card_text, colour_name
 from engine.stackup import moves
 from engine.stackup.cards import (
     COLOUR_LETTERS,
-    COLOUR_NAMES,
+    SNATCH,
+    SWITCH,
     Card,
     card_name,
     colour_of,
     is_special,
     number_of,
 )
+from engine.stackup.rules import PENALTY_CARDS
 
 Choice = steps.Choice[moves.PlayerMove]  # one button of a step
 
@@ -54,7 +58,7 @@ COLOUR_STYLES: dict[str, Style] = {
     "G": "success",
 }
 SPECIAL_EMOJI = {"Flip": "🔃", "Freeze": "🧊", "Snatch": "🫳", "Switch": "🎨", "Crash": "💥"}
-BONUS_WORDS = {"pass": "Draw pass", "skip": "Skip the next player"}
+BONUS_WORDS = {"pass": "stackup.panel.bonus_pass", "skip": "stackup.panel.bonus_skip"}  # keys
 _HEX = "0123456789abcdef"
 
 
@@ -131,7 +135,7 @@ def hand_words(hand: Sequence[Card]) -> str:
     """A hand sorted as the record sorts it, grouped by colour behind its square, then the
     special cards with their counts: ``🟥 R3 R7 R8 · 🟦 B1 · 💥 Crash ×2``."""
     if not hand:
-        return "(no cards)"
+        return t("stackup.panel.no_cards")
     groups: list[str] = []
     ordered = sorted(hand)
     for colour, letter in enumerate(COLOUR_LETTERS):
@@ -144,17 +148,17 @@ def hand_words(hand: Sequence[Card]) -> str:
             specials[card] = specials.get(card, 0) + 1
     for card, count in specials.items():
         times = f" ×{count}" if count > 1 else ""
-        groups.append(f"{SPECIAL_EMOJI[card_name(card)]} {card_name(card)}{times}")
+        groups.append(f"{SPECIAL_EMOJI[card_name(card)]} {card_text(card)}{times}")
     return " · ".join(groups)
 
 
 def play_words(cards: Sequence[Card]) -> str:
-    """A play's cards as typed: ``R7 R8 R9``."""
-    return " ".join(card_name(c) for c in cards)
+    """A play's cards as typed: ``R7 R8 R9`` (a special card by its name in the language)."""
+    return " ".join(card_text(c) for c in cards)
 
 
 def colour_words(colour: int) -> str:
-    return f"{SQUARES[COLOUR_LETTERS[colour]]} {COLOUR_NAMES[colour]}"
+    return f"{SQUARES[COLOUR_LETTERS[colour]]} {colour_name(colour)}"
 
 
 # ------------------------------------------------------------------ the tree
@@ -181,7 +185,8 @@ def _snatch_choice(
     who = _name_of(names, target)
     if len(counts) == 1:
         move = next(m for m in candidates if m.target == target)
-        return Choice(f"{who}: take {counts[0]}", "primary", "🫳", move=move)
+        label = t("stackup.panel.snatch_take", player=who, count=counts[0])
+        return Choice(label, "primary", "🫳", move=move)
     return Choice(who, "secondary", "🫳", path=f"{prefix}{target}")
 
 
@@ -198,12 +203,8 @@ def _count_node(
     if not options:
         return None
     who = _name_of(names, target, 40)
-    choices = [
-        Choice(f"{m.count} card{'s' if m.count != 1 else ''}", "primary", move=m) for m in options
-    ]
-    return Node(
-        f"How many cards do you snatch from {who}? (taken at random)", (tuple(choices),), back
-    )
+    choices = [Choice(n("stackup.count.cards", m.count or 0), "primary", move=m) for m in options]
+    return Node(t("stackup.panel.snatch_count", player=who), (tuple(choices),), back)
 
 
 def _target_node(
@@ -216,7 +217,7 @@ def _target_node(
     if not targets:
         return None
     choices = [_snatch_choice(candidates, t, names, prefix) for t in targets]
-    return Node("Snatch from whom? (they hold at least 2 cards)", tuple(steps.rows(choices)), back)
+    return Node(t("stackup.panel.snatch_whom"), tuple(steps.rows(choices)), back)
 
 
 def _colour_node(candidates: Sequence[moves.Play | moves.PlayDrawn], back: Path) -> Node | None:
@@ -225,61 +226,63 @@ def _colour_node(candidates: Sequence[moves.Play | moves.PlayDrawn], back: Path)
         return None
     choices = [
         Choice(
-            COLOUR_NAMES[m.colour or 0],
+            colour_name(m.colour or 0),
             COLOUR_STYLES[COLOUR_LETTERS[m.colour or 0]],
             SQUARES[COLOUR_LETTERS[m.colour or 0]],
             move=m,
         )
         for m in options
     ]
-    return Node("Switch to which colour?", (tuple(choices),), back)
+    return Node(t("stackup.panel.switch_colour"), (tuple(choices),), back)
 
 
 def _root(legal: Sequence[moves.PlayerMove], drawn: Card | None) -> Node | None:
     """The first step: what kind of decision this is."""
-    if any(isinstance(m, moves.Direction) for m in legal):
+    directions = [m for m in legal if isinstance(m, moves.Direction)]
+    if directions:
+        directions.sort(key=lambda m: not m.up)  # up first
         choices = [
-            Choice("Up 1→15", "primary", "⬆️", move=m)
+            Choice(t("stackup.panel.up"), "primary", "⬆️", move=m)
             if m.up
-            else Choice("Down 15→1", "primary", "⬇️", move=m)
-            for m in legal
-            if isinstance(m, moves.Direction)
+            else Choice(t("stackup.panel.down"), "primary", "⬇️", move=m)
+            for m in directions
         ]
-        choices.sort(key=lambda c: c.label != "Up 1→15")
-        return Node("You start: which way does the stack go?", (tuple(choices),))
+        return Node(t("stackup.panel.direction"), (tuple(choices),))
     if any(isinstance(m, moves.Block | moves.Take) for m in legal):
         choices = []
         if any(isinstance(m, moves.Block) for m in legal):
-            choices.append(Choice("Block with a Crash", "danger", "💥", move=moves.Block()))
+            choices.append(Choice(t("stackup.label.block"), "danger", "💥", move=moves.Block()))
         if any(isinstance(m, moves.Take) for m in legal):
-            choices.append(Choice("Take 3 cards", "secondary", "📥", move=moves.Take()))
-        return Node(
-            "💥 A Crash is on you: block it with a Crash, or take 3 cards?", (tuple(choices),)
-        )
+            take = n("stackup.label.take", PENALTY_CARDS)
+            choices.append(Choice(take, "secondary", "📥", move=moves.Take()))
+        return Node(t("stackup.panel.crash"), (tuple(choices),))
     drawn_plays = [m for m in legal if isinstance(m, moves.PlayDrawn)]
     if drawn_plays or any(isinstance(m, moves.Keep) for m in legal):
-        shown = card_name(drawn) if drawn is not None else "the card"
+        shown = card_text(drawn) if drawn is not None else t("stackup.panel.the_card")
         choices = []
         if len(drawn_plays) == 1:
-            choices.append(Choice(f"Play {shown}", "success", "▶️", move=drawn_plays[0]))
+            label = t("stackup.panel.play_card", card=shown)
+            choices.append(Choice(label, "success", "▶️", move=drawn_plays[0]))
         elif drawn_plays:
             step = "dw" if drawn_plays[0].colour is not None else "ds"
-            choices.append(Choice(f"Play {shown}…", "success", "▶️", path=step))
+            label = t("stackup.panel.play_card_more", card=shown)
+            choices.append(Choice(label, "success", "▶️", path=step))
         if any(isinstance(m, moves.Keep) for m in legal):
-            choices.append(Choice(f"Keep {shown}", "secondary", "✋", move=moves.Keep()))
-        return Node(f"You were stuck and drew **{shown}**. Play it or keep it?", (tuple(choices),))
+            label = t("stackup.panel.keep_card", card=shown)
+            choices.append(Choice(label, "secondary", "✋", move=moves.Keep()))
+        return Node(t("stackup.panel.drew", card=shown), (tuple(choices),))
     plays = _plays(legal)
     if plays:
         return _first_cards(plays)
     stuck = [m for m in legal if isinstance(m, moves.UsePass | moves.Draw)]
     if stuck:
         choices = [
-            Choice("Use a draw pass", "secondary", move=m)
+            Choice(t("stackup.label.use_pass"), "secondary", move=m)
             if isinstance(m, moves.UsePass)
-            else Choice("Draw a card", "secondary", move=m)
+            else Choice(t("stackup.label.draw"), "secondary", move=m)
             for m in stuck
         ]
-        return Node("You have no legal play.", (tuple(choices),))
+        return Node(t("stackup.panel.stuck"), (tuple(choices),))
     return None
 
 
@@ -297,16 +300,16 @@ def _first_cards(plays: Sequence[moves.Play]) -> Node:
     rows: list[tuple[Choice, ...]] = []
     special_row: list[Choice] = []
     for card in sorted(specials):
-        name = card_name(card)
+        emoji = SPECIAL_EMOJI[card_name(card)]
         candidates = specials[card]
-        if name == "Switch":
-            special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="w"))
-        elif name == "Snatch":
-            special_row.append(Choice(f"{name}…", "secondary", SPECIAL_EMOJI[name], path="s"))
-        else:
+        if card in (SWITCH, SNATCH):
+            label = t("stackup.panel.open_special", card=card_text(card))
             special_row.append(
-                Choice(f"Play {name}", "secondary", SPECIAL_EMOJI[name], move=candidates[0])
+                Choice(label, "secondary", emoji, path="w" if card == SWITCH else "s")
             )
+        else:
+            label = t("stackup.label.play", cards=card_text(card))
+            special_row.append(Choice(label, "secondary", emoji, move=candidates[0]))
     if special_row:
         rows.append(tuple(special_row))
     number_choices = [
@@ -314,9 +317,7 @@ def _first_cards(plays: Sequence[moves.Play]) -> Node:
         for c in sorted(numbers)
     ]
     rows += steps.rows(number_choices)
-    question = "Your turn: pick the first card of your play."
-    if numbers:
-        question += " (Number cards: you add the next ones after.)"
+    question = t("stackup.panel.first_card_numbers" if numbers else "stackup.panel.first_card")
     return Node(question, tuple(rows[:5]))
 
 
@@ -331,15 +332,16 @@ def _combo_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | 
     row: list[Choice] = []
     if exact:
         bonuses = {p.bonus for p in exact}
-        label = f"Play {play_words(cards)}"
+        label = t("stackup.label.play", cards=play_words(cards))
         if bonuses == {None}:
             row.append(Choice(label[:80], "success", "▶️", move=exact[0]))
         else:
-            row.append(Choice(f"{label} + bonus…"[:80], "success", "▶️", path="b" + code))
+            more = t("stackup.panel.plus_bonus", move=label)
+            row.append(Choice(more[:80], "success", "▶️", path="b" + code))
     for card in sorted(longer):
         row.append(
             Choice(
-                f"Add {card_name(card)}",
+                t("stackup.panel.add", card=card_text(card)),
                 card_style(card),
                 card_emoji(card),
                 path="c" + code + card_code(card),
@@ -347,12 +349,12 @@ def _combo_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | 
         )
     back = "" if k == 1 else "c" + code[:-2]
     shown = play_words(cards)
-    question = f"Your play so far: **{shown}**."
+    sentences = [t("stackup.panel.so_far", cards=shown)]
     if longer:
-        question += " Play these, or add the next card?"
+        sentences.append(t("stackup.panel.so_far_more"))
     if exact and {p.bonus for p in exact} != {None}:
-        question += " 3 cards or more earn a bonus."
-    return Node(question, (tuple(row),), back)
+        sentences.append(t("stackup.panel.so_far_bonus"))
+    return Node(t("stackup.panel.join").join(sentences), (tuple(row),), back)
 
 
 def _bonus_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | None:
@@ -364,19 +366,14 @@ def _bonus_node(plays: Sequence[moves.Play], cards: tuple[Card, ...]) -> Node | 
     code = "".join(card_code(c) for c in cards)
     choices = [
         Choice(
-            BONUS_WORDS.get(p.bonus or "", p.bonus or ""),
+            t(BONUS_WORDS[p.bonus]) if p.bonus in BONUS_WORDS else p.bonus or "",
             "primary",
             "🎟️" if p.bonus == "pass" else "⏭️",
             move=p,
         )
         for p in options
     ]
-    return Node(
-        f"**{play_words(cards)}**: your stacking bonus? A draw pass skips your next draw when "
-        "you are stuck; a skip skips the next player's turn.",
-        (tuple(choices),),
-        "c" + code,
-    )
+    return Node(t("stackup.panel.bonus", cards=play_words(cards)), (tuple(choices),), "c" + code)
 
 
 def node(
@@ -394,16 +391,15 @@ def node(
             return None
         return _combo_node(plays, cards) if path[0] == "c" else _bonus_node(plays, cards)
     if path == "w":
-        return _colour_node([p for p in plays if card_name(p.cards[0]) == "Switch"], "")
+        return _colour_node([p for p in plays if p.cards[0] == SWITCH], "")
     if path == "dw":
         return _colour_node(drawn_plays, "")
     snatch = re.fullmatch(r"(d?)s(\d?)", path)
     if snatch:
-        candidates: list[moves.Play | moves.PlayDrawn]
-        if snatch[1]:
-            candidates = list(drawn_plays)
-        else:
-            candidates = [p for p in plays if card_name(p.cards[0]) == "Snatch"]
+        snatches = [p for p in plays if p.cards[0] == SNATCH]
+        candidates: list[moves.Play | moves.PlayDrawn] = (
+            list(drawn_plays) if snatch[1] else list(snatches)
+        )
         if not snatch[2]:
             return _target_node(candidates, names, f"{snatch[1]}s", "")
         return _count_node(candidates, int(snatch[2]), names, f"{snatch[1]}s")

@@ -30,9 +30,11 @@ from bot.games.stackup.panel import (
 )
 from bot.games.steps import Path
 from bot.refusal_words import Refused
-from bot.text import MESSAGE_LIMIT, escape_name, fit_message, plural
+from bot.text import MESSAGE_LIMIT, escape_name, fit_message
 from bot.views import FOREIGN_PANEL, Components, foreign_panel, owns_panel
-from engine.stackup.cards import COLOUR_LETTERS, COLOUR_NAMES
+from catalog import n, t
+from catalog.stackup import card_named, colour_name
+from engine.stackup.cards import COLOUR_LETTERS
 from engine.stackup.state import StackUpState
 from host.refusals import Refusal, Why
 from pictures.stackup import last_turn
@@ -51,11 +53,8 @@ __all__ = [
     "stack_line",
 ]
 
-STALE = (
-    "This hand is from an older state of the table, so nothing was played. "
-    "Press **My hand** on the newest table message."
-)
-ARROWS = {"up": "⬆️ up (1→15)", "down": "⬇️ down (15→1)"}
+STALE = "stackup.refusal.stale"  # a catalog key
+ARROWS = {"up": "stackup.table.way_up", "down": "stackup.table.way_down"}  # catalog keys
 RECENT_TURNS = 4  # turns the table message recalls
 
 
@@ -69,22 +68,26 @@ def _name(state: StackUpState, seat: int) -> str:
 def stack_line(state: StackUpState) -> str:
     """``🟥 **Red 7** · ⬆️ up (1→15) · draw pile **34**``."""
     letter = COLOUR_LETTERS[state.colour]
-    way = ARROWS.get(state.direction or "", "direction not chosen yet")
-    return (
-        f"{SQUARES[letter]} **{COLOUR_NAMES[state.colour]} {state.number}** · {way}"
-        f" · draw pile **{state.pile_size}**"
+    way = t(ARROWS.get(state.direction or "", "stackup.table.way_unset"))
+    return t(
+        "stackup.table.stack",
+        square=SQUARES[letter],
+        colour=colour_name(state.colour),
+        number=state.number,
+        way=way,
+        pile=state.pile_size,
     )
 
 
 def asked(state: StackUpState) -> str:
     """What the seat to act must decide, in a few words."""
     if state.phase == "direction":
-        return "choose the direction"
+        return t("stackup.asked.direction")
     if state.phase == "drawn":
-        return "play or keep the card they drew"
+        return t("stackup.asked.drawn")
     if state.pending_crash is not None and state.pending_crash == state.current_player:
-        return "block the Crash or take 3 cards"
-    return "play"
+        return t("stackup.asked.crash")
+    return t("stackup.asked.play")
 
 
 def last_line(state: StackUpState) -> str | None:
@@ -92,9 +95,9 @@ def last_line(state: StackUpState) -> str | None:
     seat, cards, note = last_turn(state)
     if seat is None:
         return None
-    parts = [f"Last: **{_name(state, seat)}**"]
+    parts = [t("stackup.table.last", player=_name(state, seat))]
     if cards:
-        parts.append(" ".join(cards))
+        parts.append(" ".join(card_named(card) for card in cards))
     line = " ".join(parts)
     return f"{line} · {escape_name(note)}" if note else line
 
@@ -102,11 +105,11 @@ def last_line(state: StackUpState) -> str | None:
 def seat_line(state: StackUpState, seat: int) -> str:
     """``▶ **ann** · 7 cards · 🎟️ 1 draw pass · 💥 Crash``: a hand's size, never its cards."""
     mark = seat_mark(state, seat)
-    parts = [f"{mark} **{_name(state, seat)}**", plural(state.hand_size(seat), "card")]
+    parts = [f"{mark} **{_name(state, seat)}**", n("stackup.count.cards", state.hand_size(seat))]
     if state.passes[seat]:
-        parts.append("🎟️ " + plural(state.passes[seat], "draw pass", "draw passes"))
+        parts.append("🎟️ " + n("stackup.count.passes", state.passes[seat]))
     if state.pending_crash == seat and not state.is_over:
-        parts.append("💥 Crash on them")
+        parts.append(t("stackup.table.crash_on_them"))
     return " · ".join(parts)
 
 
@@ -114,18 +117,17 @@ def field_text(state: StackUpState, turns: Sequence[str] | None) -> str:
     """The table as text: the stack, a pending Crash, the last play, every hand's size,
     the recent turns (``turns``: the host's, escaped). No card of any hand."""
     if state.is_over:
-        top = f"**Stack Up!** · game over after {plural(state.turns_taken, 'turn')}"
+        top = t("stackup.table.top_over", turns=n("stackup.count.turns", state.turns_taken))
     else:
-        top = (
-            f"**Stack Up!** · turn {state.turns_taken + 1} · "
-            f"{plural(state.turns_left, 'turn')} left before the limit"
+        top = t(
+            "stackup.table.top",
+            turn=state.turns_taken + 1,
+            turns=n("stackup.count.turns", state.turns_left),
         )
     lines = [top, stack_line(state)]
     crash = state.pending_crash
     if crash is not None and not state.is_over:
-        lines.append(
-            f"💥 **Crash** on **{_name(state, crash)}**: block it with a Crash or take 3 cards"
-        )
+        lines.append(t("stackup.table.crash", player=_name(state, crash)))
     last = last_line(state)
     if last:
         lines.append(last)
@@ -153,7 +155,7 @@ def _view(live: LiveTable[DiscordGame], step: Node) -> Components:
         for choice in choices[:5]:
             items.append((row, _button(live, choice)))
     if step.back is not None:
-        back = Choice("Back", "secondary", "◀️", path=step.back)
+        back = Choice(t("stackup.panel.back"), "secondary", "◀️", path=step.back)
         row = len(rows) if len(rows) < 5 else 4
         items.append((row, _button(live, back)))
     return Components(items)
@@ -177,23 +179,25 @@ def build_hand_panel(
     if not isinstance(state, StackUpState):
         raise Refusal(Why.GAME_NOT_STARTED, hint=False)
     hand = state.hand(seat)
-    head = f"🃏 **Your hand** · {plural(len(hand), 'card')}"
+    head = t("stackup.panel.head", cards=n("stackup.count.cards", len(hand)))
     if state.passes[seat]:
-        head += " · 🎟️ " + plural(state.passes[seat], "draw pass", "draw passes")
-    lines = [head, hand_words(hand), f"Stack: {stack_line(state)}"]
+        head += " · 🎟️ " + n("stackup.count.passes", state.passes[seat])
+    lines = [head, hand_words(hand), t("stackup.panel.stack", stack=stack_line(state))]
     current = state.current_player
     if state.is_over:
-        lines.append("The game is over.")
+        lines.append(t("stackup.panel.over"))
         return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     if current != seat:
         if current is None:
-            lines.append("⏳ The table is busy; press **My hand** again in a moment.")
+            lines.append(t("stackup.panel.busy"))
         else:
-            lines.append(f"⏳ Waiting for **{_name(state, current)}** to {asked(state)}.")
+            lines.append(
+                t("stackup.panel.waiting", player=_name(state, current), asked=asked(state))
+            )
         return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     step = node(state.legal_moves(), path, state.players, state.drawn)
     if step is None:
-        raise Refused(STALE)
+        raise Refused(t(STALE))
     lines.append(step.question)
     return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)
 
@@ -214,7 +218,7 @@ class HandStep(
         path = self.value if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
-                raise Refused(STALE)
+                raise Refused(t(STALE))
             panel = hand_panel(live, seat, path)
         await host.edit_panel(interaction, content=panel.text, view=panel.view)
 
@@ -233,7 +237,7 @@ class HandMove(
             raise Refused(FOREIGN_PANEL)
         move = move_of_code(self.value)
         if move is None:
-            raise Refused("That button is not a move of this game; nothing was played.")
+            raise Refused(t("stackup.refusal.not_a_move"))
         await host.play_move(
             interaction, move=move, table_id=self.table_id, version=self.version, edit=True
         )
