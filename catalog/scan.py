@@ -98,6 +98,9 @@ PROGRAMMER_ERRORS = {
     "IndexError",
     "LookupError",
     "OSError",
+    "ConnectionError",
+    "UnknownGame",  # caught and said from the catalog by whoever asked
+    "UnknownPicture",
 }
 
 

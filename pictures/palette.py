@@ -98,7 +98,7 @@ LETTER_COLOURS: dict[str, Colour] = {
     "G": SEAT_COLOURS[2],
 }
 
-# name, glyph, matplotlib marker
+# name (an identifier), glyph, matplotlib marker
 MARKS: tuple[tuple[str, str, str], ...] = (
     ("circle", "●", "o"),
     ("square", "■", "s"),
@@ -106,7 +106,7 @@ MARKS: tuple[tuple[str, str, str], ...] = (
     ("diamond", "◆", "D"),
     ("star", "★", "*"),
     ("cross", "✚", "P"),
-    ("down triangle", "▼", "v"),
+    ("down_triangle", "▼", "v"),
     ("pentagon", "⬟", "p"),
 )
 
@@ -127,11 +127,6 @@ def seat_ink(seat: int, theme: Theme = DEFAULT_THEME) -> Colour:
 def seat_mark(seat: int) -> str:
     """``seat``'s mark as a glyph: ● ■ ▲ ◆ ★ ✚ ▼ ⬟."""
     return MARKS[seat % len(MARKS)][1]
-
-
-def seat_mark_name(seat: int) -> str:
-    """``seat``'s mark in words ("circle", "square", ...)."""
-    return MARKS[seat % len(MARKS)][0]
 
 
 def seat_marker(seat: int) -> str:

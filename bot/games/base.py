@@ -197,11 +197,12 @@ class PanelCache:
     version, however many times the seat's button is pressed. An entry is the state's
     own (the very object and its version: any commit, or a state read again, starts
     afresh); at most ``tables`` tables are remembered, the least recently asked dropped.
-    What is cached must not be changed by its users (text, components: never a file)."""
+    A panel is kept per language: two players of one seat's team asking in two languages
+    each get their own. What is cached must not be changed by its users (text, components: never a file)."""
 
     def __init__(self, tables: int = 1024) -> None:
         self.tables = tables
-        self._entries: OrderedDict[int, tuple[object, int, dict[tuple[int, str], Any]]] = (
+        self._entries: OrderedDict[int, tuple[object, int, dict[tuple[int, str, str], Any]]] = (
             OrderedDict()
         )
 
@@ -217,7 +218,7 @@ class PanelCache:
         else:
             self._entries.move_to_end(live.id)
         panels = entry[2]
-        key = (seat, path)
+        key = (seat, path, catalog.current())  # in the asking player's language
         if key not in panels:
             panels[key] = build()
         found: T = panels[key]
@@ -276,7 +277,8 @@ class DiscordGame:
 
     @property
     def title(self) -> str:
-        return self.game.title
+        """The game's name as players read it, in the language being spoken."""
+        return catalog.games.words(self.name).title()
 
     def figure_words(self) -> tuple[str, str]:
         """:attr:`figure_name` in the language being spoken (singular, plural)."""

@@ -21,8 +21,8 @@ from engine.stackup.cards import SPECIAL_NAMES
 
 # not English for a Japanese player: the AI (written so in Japanese too), Stack Up!'s
 # special cards' codes (card codes, as R7 is: never translated), and English's name in its
-# own words (where /houserules lists the languages)
-ALLOWED = frozenset({"AI", *SPECIAL_NAMES, "English"})
+# own words (where /houserules lists the languages), and Discord's name
+ALLOWED = frozenset({"AI", *SPECIAL_NAMES, "English", "Discord"})
 
 _CODE = re.compile(r"`[^`\n]+`")
 _TAG = re.compile(r"<a?[@#:!&/][^>\s]*>|<t:\d+(?::[a-zA-Z])?>")

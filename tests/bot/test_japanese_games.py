@@ -31,10 +31,6 @@ from tests.bot.test_colorstack_discord import scripted, type_move
 from tests.bot.test_game import tap
 from tests.bot.test_stackup_discord import click_through, typed
 
-UNTIL_MERGED = pytest.mark.xfail(
-    reason="until every front-end word is in the catalog (issue 21 merge)", strict=False
-)
-
 
 @pytest.fixture(autouse=True)
 def fresh_languages() -> Iterator[None]:
@@ -164,7 +160,6 @@ def no_english(reader: Reader) -> None:
     )
 
 
-@UNTIL_MERGED
 async def test_a_japanese_server_plays_stack_without_reading_english(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -224,7 +219,6 @@ async def test_a_japanese_server_plays_stack_without_reading_english(
     no_english(reader)
 
 
-@UNTIL_MERGED
 async def test_a_japanese_server_plays_stack_up_without_reading_english(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -287,7 +281,6 @@ async def tap_colorstack(world: World, reader: Reader, actor: Any, live: Any, mo
     return await actor.select(piece.response, [code], custom_id=menus[0]["custom_id"])
 
 
-@UNTIL_MERGED
 async def test_a_japanese_server_plays_color_stack_without_reading_english(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
