@@ -486,7 +486,7 @@ def test_the_hint_is_the_engines_move_with_its_reason_in_the_language_spoken() -
     from engine.colorstack.game import GAME
 
     state = example(6)  # Alice can win: d1-c6
-    assert DISCORD_GAME.game.hint(state) == GAME.hint(state)
+    assert DISCORD_GAME.hint_text(state) == GAME.hint(state)[1]
     with catalog.speaking("ja"):
-        move_, why = DISCORD_GAME.game.hint(state)
-    assert move_ == GAME.hint(state)[0] and why.startswith("d1-c6 で勝てます")
+        why = DISCORD_GAME.hint_text(state)
+    assert why.startswith("`d1-c6` で勝てます")

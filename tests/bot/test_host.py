@@ -16,6 +16,7 @@ import pytest
 from bot import games
 from bot.games.base import DiscordGame
 from bot.views import DYNAMIC_ITEMS, TableButton, table_of_custom_id
+from catalog import t
 from tests.bot.conftest import World, buttons_of, refused, refused_with, table_text_of
 from tests.bot.test_game import live_of, open_lobby
 
@@ -60,7 +61,7 @@ def test_the_registry_hosts_stack_and_refuses_what_it_does_not_host() -> None:
     assert games.names()[0] == games.DEFAULT == "stack"
     stack = games.get("stack")
     assert isinstance(stack, DiscordGame) and stack.game.name == "stack"
-    assert stack.private_button.label == "My turn" and not stack.hidden_information
+    assert t(stack.private_button.label) == "My turn" and not stack.hidden_information
     with pytest.raises(games.UnknownGame, match="no game called 'chess'"):
         games.get("chess")
 

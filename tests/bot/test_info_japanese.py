@@ -73,7 +73,7 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
         "`turn_timer` = 120秒",
         "`lobby_timeout` = 1時間（サーバー）",
         "`idle_timeout` = 1日（サーバー）",
-        "`theme` = dark（サーバー：画像のテーマ）",
+        "`theme` = `dark`（サーバー：画像のテーマ）",
     ]
     assert ours[4].startswith("`language` = ")
     done = await said(world.admin, world, "houserules set", key="turn_timer", value="90")
@@ -83,14 +83,14 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     here = await said(world.admin, world, "houserules set", key="theme", value="light", here=True)
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
-    assert wrong.startswith("Stack に 'chess' というハウスルールはありません。")
+    assert wrong.startswith("スタック に 'chess' というハウスルールはありません。")
     assert "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。" in wrong
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
     assert number == "`turn_timer` には整数を指定してください（'soon' は使えません）。"
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
     assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
     reset = await said(world.admin, world, "houserules reset")
-    assert reset == "このサーバーの Stack のハウスルールを初期設定に戻しました。"
+    assert reset == "このサーバーの スタック のハウスルールを初期設定に戻しました。"
     for text in (*ours, done, short, here, number, long, reset):
         assert no_english_sentence(text), text
 
@@ -121,7 +121,7 @@ async def test_an_option_of_another_game_is_refused_in_japanese(
     refused = await world.alice.slash(world.channel, "table new", game="stackup", target=100)
     assert refused.ephemeral
     text = str(refused.response.content)
-    assert text.startswith("`target` は Stack のオプションです。")
+    assert text.startswith("`target` は スタック のオプションです。")
     assert "で使えるオプションは `turn_limit` です。" in text
     assert no_english_sentence(text), text
 

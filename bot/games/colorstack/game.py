@@ -38,8 +38,8 @@ from bot.text import cut, escape_name, fit_message, plain_name
 from catalog import colorstack as words
 from catalog import games as game_words
 from catalog import n, t
-from engine.colorstack.game import ColorStackGame
-from engine.colorstack.moves import Move, PlayerMove, Set
+from engine.colorstack.game import GAME
+from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
 from engine.game import TurnEnded
@@ -114,14 +114,6 @@ class ColorStackCommands(commands.Cog):
 # ------------------------------------------------------------------ the game
 
 
-class WordedColorStack(ColorStackGame):
-    """The engine's Color Stack, its hint's reason said in the language spoken (the host
-    answers ``/hint`` with ``game.hint``; the move is the engine's own)."""
-
-    def hint(self, state: ColorStackState) -> tuple[PlayerMove, str]:
-        return words.hint(state)
-
-
 class ColorStackDiscord(DiscordGame):
     """Color Stack on Discord (see the module's description)."""
 
@@ -134,7 +126,7 @@ class ColorStackDiscord(DiscordGame):
     dynamic_items = (PanelStep,)
 
     def __init__(self) -> None:
-        self.game = WordedColorStack()
+        self.game = GAME  # /hint's reason is said by hint_text (catalog.colorstack)
 
     @property
     def title(self) -> str:
