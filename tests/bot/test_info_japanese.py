@@ -177,7 +177,7 @@ def test_the_channels_history_reads_in_japanese() -> None:
     )
     with catalog.speaking("ja"):
         assert summary_line(1, drawn, "残り枚数") == (
-            "**1.** 2026-11-26 · 2ラウンド · 🤝 引き分け（ターン上限） · 残り枚数：先手太郎 3、bob 0"
+            "**1.** 2026-11-26 · 2ラウンド · 🤝 引き分け（手数の上限） · 残り枚数：先手太郎 3、bob 0"
         )
         assert "🏆 先手太郎（投了）" in summary_line(2, won, "残り枚数")
 

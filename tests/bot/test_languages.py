@@ -349,5 +349,5 @@ async def test_houserules_show_tells_a_language_not_chosen_comes_from_the_server
     locales[world.admin.id] = "ja"
     shown = await said(world, world.admin, "houserules show")
     assert shown.endswith(
-        "`language` = `en`（English）（サーバー: テーブルのメッセージの言語。サーバーの地域設定から）"
+        "`language` = `en`（English）（サーバー：卓のメッセージの言語。サーバーの地域設定から）"
     )

@@ -270,4 +270,4 @@ def test_the_durations_of_the_expiry_notices_are_the_catalogs() -> None:
     ]
     with catalog.speaking("ja"):
         assert [duration(s) for s in (3600, 600, 90)] == ["1時間", "10分", "90秒"]
-        assert DISCORD.turn_line("ann took 3", automatic=True) == "ann took 3（自動: 持ち時間切れ）"
+        assert DISCORD.turn_line("ann took 3", automatic=True) == "ann took 3（自動：時間切れ）"

@@ -318,7 +318,7 @@ def test_the_panel_in_japanese() -> None:
     assert first[0] == "スイッチ…" and "R6" in first
     assert labels(combo) == ["R6を出す", "R7を加える"]
     assert combo.question == "ここまでの札：**R6**。　これを出しますか、次の札を加えますか？"
-    assert colours == ["青", "黄色", "緑"]
+    assert colours == ["青", "黄", "緑"]
 
 
 @pytest.mark.parametrize(

@@ -188,7 +188,7 @@ def test_the_alt_text_says_the_stack_and_every_hand_size() -> None:
     assert "ann 3 cards, 1 pass, to move; ben 4 cards" in words
     with catalog.speaking("ja"):
         words = describe(TablePicture.of(state))
-    assert words.startswith("スタックアップ！のテーブル：場は赤5、上り。山札")
+    assert words.startswith("スタックアップ！の卓：場は赤5、上り。山札")
     assert "ann 3枚、パス1、手番／ben 4枚" in words
 
 

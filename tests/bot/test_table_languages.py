@@ -287,8 +287,8 @@ def test_the_defaults_every_game_inherits_read_in_the_language_being_spoken() ->
     with catalog.speaking("ja"):
         assert said() == [
             "同じ局面が3回現れたため引き分け",
-            "引き分け: 手数の上限（300手）に達しました",
-            "**ann** — Color Stack: 3戦、1勝（勝率33%）",
+            "引き分け：手数の上限（300手）に達しました",
+            "**ann** — Color Stack：3戦、1勝（勝率33%）",
             "annはここでColor Stackのゲームをまだ最後まで終えていません。",
             "**このチャンネルのColor Stackのハウスルール**",
             "自分の番",

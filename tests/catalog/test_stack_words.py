@@ -210,5 +210,5 @@ def test_a_japanese_refusal_keeps_the_names_and_notation() -> None:
     with pytest.raises(errors.IllegalMoveError) as turn:
         parse_move(state, "reroll 3", 1 - (state.current or 0))
     with catalog.speaking("ja"):
-        assert WORDS.error_text(turn.value) == f"今は{state.name(state.current or 0)}の手番です。"
+        assert WORDS.error_text(turn.value) == f"今は{state.name(state.current or 0)}の番です。"
     assert other in state.players

@@ -50,7 +50,7 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (sample_stats(), {"10戦2勝", "古い → 新しい · - - 目標 200"}),
         (sample_stats(1), {"1戦0勝", "前回のゲーム · - - 目標 200"}),
         (StatsChart("a", ()), {"終わったゲームはまだありません"}),
-        (RatingChart("a", RATINGS), {"古い → 新しい · 帯: ± 不確かさ"}),
+        (RatingChart("a", RATINGS), {"古い → 新しい · 帯：± 不確かさ"}),
     ],
 }
 CASES = [(language, chart, words) for language, said in SAID.items() for chart, words in said]

@@ -347,7 +347,7 @@ def test_a_live_table_and_a_replay_read_japanese_on_a_phone_with_lang_ja(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base + "/?lang=ja")
     assert page.evaluate("document.documentElement.lang") == "ja"
-    assert "対局中のテーブル" in page.locator("h1").inner_text()
+    assert "対局中の卓" in page.locator("h1").inner_text()
     assert english_found(page, english, []) == []
     # a visitor's own Stack Up! table, opened from the Japanese page: it speaks Japanese
     page.locator('form[action^="/demo/play/stackup"] button').click()
@@ -355,7 +355,7 @@ def test_a_live_table_and_a_replay_read_japanese_on_a_phone_with_lang_ja(
     page.wait_for_function("() => document.querySelector('#moves') !== null", timeout=WAIT_MS)
     assert page.evaluate("document.documentElement.lang") == "ja"
     names = page.locator("#board .who b").all_inner_texts()
-    assert names and "あなたの手番" in page.locator("#moves h2").inner_text()
+    assert names and "あなたの番" in page.locator("#moves h2").inner_text()
     assert english_found(page, english, names) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 380
     assert small_targets(page) == []
@@ -447,7 +447,7 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
             page.locator("#moves button").last.wait_for(timeout=WAIT_MS)
             assert SECRET not in page.content()
             assert page.evaluate("document.documentElement.lang") == "ja"
-            assert page.locator("#moves h2").inner_text() == "あなたの手番"
+            assert page.locator("#moves h2").inner_text() == "あなたの番"
             drawn = page.evaluate("window.stackbotFrames")
             if page.locator("#picks button").count():
                 page.locator("#picks button").first.tap()

@@ -638,7 +638,7 @@ async def test_a_page_speaks_the_language_its_address_or_its_browser_asks_for(
     plain = await (await site.client.get("/")).text()
     assert html_lang(plain) == "en" and "<h1>Live tables</h1>" in plain
     asked = await (await site.client.get("/?lang=ja")).text()
-    assert html_lang(asked) == "ja" and "<h1>対局中のテーブル</h1>" in asked
+    assert html_lang(asked) == "ja" and "<h1>対局中の卓</h1>" in asked
     assert '"language":"ja"' in asked  # the scripts' words, embedded
     browser = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"}
     assert html_lang(await (await site.client.get("/", headers=browser)).text()) == "ja"
