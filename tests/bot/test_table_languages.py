@@ -17,6 +17,7 @@ import simcord.interactions
 
 import catalog
 from bot.front import DISCORD
+from bot.language import ServerLanguages
 from bot.outbox import DiscordCourier
 from persistence.records import OutboxItem
 from tests.bot.conftest import World, buttons_of, message, table_text_of
@@ -25,12 +26,33 @@ LOBBY_JA = ["参加", "退席", "AIを追加", "開始"]
 LOBBY_EN = ["Join", "Leave", "Add AI", "Start"]
 
 
+class Chosen(dict[int, str]):
+    """The servers' languages as the bot knows them (guild id -> language); those a test
+    sets are the servers' own choices (``/houserules set key:language``), which the
+    locale an interaction shows never replaces."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_admins: set[int] = set()
+
+    def choose(self, guild_id: int, language: str) -> None:
+        self.by_admins.add(guild_id)
+        self[guild_id] = language
+
+
 @pytest.fixture
-def languages(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
-    """The servers' languages as the bot knows them (guild id -> language): empty, and
-    forgotten after the test."""
-    monkeypatch.setattr(DISCORD, "languages", {})
-    yield DISCORD.languages
+def languages(monkeypatch: pytest.MonkeyPatch) -> Iterator[Chosen]:
+    """The servers' languages: empty, and forgotten after the test."""
+    chosen = Chosen()
+    monkeypatch.setattr(DISCORD, "languages", chosen)
+    seen = ServerLanguages.seen
+
+    def seen_unless_chosen(self: ServerLanguages, guild_id: int, locale: object) -> None:
+        if guild_id not in chosen.by_admins:
+            seen(self, guild_id, locale)
+
+    monkeypatch.setattr(ServerLanguages, "seen", seen_unless_chosen)
+    yield chosen
 
 
 @pytest.fixture
@@ -73,9 +95,9 @@ def panel_button(message: Any) -> str:
 
 
 async def test_a_japanese_servers_lobby_reads_in_japanese_and_each_refusal_in_its_users_language(
-    world: World, languages: dict[int, str], client_locales: dict[int, str]
+    world: World, languages: Chosen, client_locales: dict[int, str]
 ) -> None:
-    languages[world.guild.id] = "ja"
+    languages.choose(world.guild.id, "ja")
     client_locales[world.carol.id] = "ja"
     # alice's client is English; the table message is the channel's: Japanese
     opened = await as_user(
@@ -107,9 +129,9 @@ async def test_a_japanese_servers_lobby_reads_in_japanese_and_each_refusal_in_it
 
 
 async def test_a_japanese_servers_running_game_is_said_and_drawn_in_japanese(
-    world: World, languages: dict[int, str], client_locales: dict[int, str]
+    world: World, languages: Chosen, client_locales: dict[int, str]
 ) -> None:
-    languages[world.guild.id] = "ja"
+    languages.choose(world.guild.id, "ja")
     client_locales[world.carol.id] = "ja"
     opened = await world.alice.slash(world.channel, "table new", game="colorstack")
     lobby = opened.response
@@ -137,13 +159,13 @@ async def test_a_japanese_servers_running_game_is_said_and_drawn_in_japanese(
 
 
 async def test_two_servers_of_different_languages_each_get_their_own_at_the_same_time(
-    world: World, languages: dict[int, str]
+    world: World, languages: Chosen
 ) -> None:
     other = world.env.create_guild()
     channel = other.create_text_channel("stack")
     dan, eve = (other.add_member(world.env.create_user(name)) for name in ("dan", "eve"))
-    languages[world.guild.id] = "ja"
-    languages[other.id] = "en"
+    languages.choose(world.guild.id, "ja")
+    languages.choose(other.id, "en")
     # both tables live at once, their steps interleaved
     ja = (await world.alice.slash(world.channel, "table new", game="colorstack")).response
     en = (await dan.slash(channel, "table new", game="colorstack")).response
@@ -208,7 +230,7 @@ class Courier:
 
 
 async def test_the_outbox_delivers_each_table_in_its_servers_language(
-    languages: dict[int, str], monkeypatch: pytest.MonkeyPatch
+    languages: Chosen, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bot.outbox
 
@@ -219,7 +241,7 @@ async def test_the_outbox_delivers_each_table_in_its_servers_language(
             host.buttons.append(catalog.current())
 
     monkeypatch.setattr(bot.outbox.games, "get", lambda name: Game())
-    languages[10] = "ja"
+    languages.choose(10, "ja")
     now = datetime(2026, 1, 1, tzinfo=UTC)
     courier = DiscordCourier(host)  # type: ignore[arg-type]
     for item_id, guild in ((1, 10), (2, 20)):
@@ -230,9 +252,9 @@ async def test_the_outbox_delivers_each_table_in_its_servers_language(
 
 
 async def test_a_table_whose_game_does_not_read_back_is_closed_in_its_servers_language(
-    world: World, languages: dict[int, str]
+    world: World, languages: Chosen
 ) -> None:
-    languages[world.guild.id] = "ja"
+    languages.choose(world.guild.id, "ja")
     await world.alice.slash(world.channel, "table new", game="colorstack")
     live = world.bot.tables.service.by_channel[world.channel.id]
     await world.bot.tables.service._quarantine(live.info, "a damaged log")  # as at a restart
@@ -288,7 +310,7 @@ def test_the_defaults_every_game_inherits_read_in_the_language_being_spoken() ->
         assert said() == [
             "同じ局面が3回現れたため引き分け",
             "引き分け：手数の上限（300手）に達しました",
-            "**ann** — Color Stack：3戦、1勝（勝率33%）",
+            "**ann** — カラースタック：3戦、1勝（勝率33%）",
             "annはここでColor Stackのゲームをまだ最後まで終えていません。",
             "**このチャンネルのColor Stackのハウスルール**",
             "自分の番",
