@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 import catalog
-from bot.front import DISCORD
 from bot.games.stackup.panel import move_code, node
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.stackup.cards import card_name, is_special
@@ -182,9 +181,12 @@ async def test_a_whole_game_on_discord_hides_every_hand(
 ) -> None:
     """In either language of the server (and of the players): no hand leaks, in any words."""
     humans, watch = await stackup_table(world, monkeypatch)
-    monkeypatch.setitem(DISCORD.languages, world.guild.id, language)
-    with catalog.speaking(language):
-        await play_a_whole_game(world, humans, watch, language)
+    world.bot.languages.choose(world.guild.id, language, None)  # /houserules set language
+    try:
+        with catalog.speaking(language):
+            await play_a_whole_game(world, humans, watch, language)
+    finally:
+        world.bot.languages.forget(world.guild.id)
 
 
 async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, language: str) -> None:
