@@ -84,7 +84,10 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
     assert wrong.startswith("スタック に 'chess' というハウスルールはありません。")
-    assert "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。" in wrong
+    assert (
+        "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。"
+        in wrong
+    )
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
     assert number == "`turn_timer` には整数を指定してください（'soon' は使えません）。"
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
