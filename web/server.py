@@ -179,7 +179,13 @@ def missing_page(request: web.Request) -> web.Response:
             {"class": "index", "id": "missing"},
             tag("h1", None, text(title)),
             tag("p", {"class": "status"}, text(catalog.t("web.missing.text"))),
-            tag("p", None, tag("a", {"href": "/" + keep}, text(catalog.t("web.missing.home")))),
+            tag(
+                "p",
+                None,
+                tag(
+                    "a", {"class": "back", "href": "/" + keep}, text(catalog.t("web.missing.home"))
+                ),
+            ),
         )
         return page(title, body, None, spoken, keep, status=404)
 

@@ -754,13 +754,13 @@ async def test_an_unknown_address_is_a_short_page_in_its_readers_language(site: 
     assert ja.headers["Content-Security-Policy"].startswith("default-src 'self'")
     page = await ja.text()
     assert html_lang(page) == "ja" and "<h1>ページが見つかりません</h1>" in page
-    assert '<a href="/?lang=ja">テーブル一覧に戻る</a>' in page
+    assert 'href="/?lang=ja">テーブル一覧に戻る</a>' in page
     assert "Not Found" not in page
     en = await site.client.get("/tables/abc")
     assert en.status == 404
     page = await en.text()
     assert html_lang(page) == "en" and "<h1>Page not found</h1>" in page
-    assert '<a href="/">Back to the tables</a>' in page
+    assert 'href="/">Back to the tables</a>' in page
     browser = await site.client.get("/a/b/c", headers={"Accept-Language": "ja-JP"})
     assert browser.status == 404 and html_lang(await browser.text()) == "ja"
     # what is not a page stays as it was: a missing file, a replay's frames
