@@ -818,13 +818,13 @@ async def test_a_visitor_is_a_guest_in_the_language_of_their_page_and_so_is_thei
             # the visitor's move and the AI's answers are told in the page's language
             for _ in range(600):  # the AI seats before the visitor's first turn
                 state = live.state
-                assert state is not None and not state.is_over
+                assert state is not None and state.current_player is not None
                 if not live.info.seats[state.current_player].is_ai:
                     break
                 await asyncio.sleep(0.05)
-            await service.move(
-                live.channel_id, visitor, move=state.legal_moves()[0], table_id=table_id
-            )
+            assert state is not None
+            move = state.legal_moves()[0]
+            await service.move(live.channel_id, visitor, move=move, table_id=table_id)
             assert live.turns
             assert all(japanese(turn) == (language == "ja") for turn in live.turns), live.turns
         assert names == {"ja": "ゲスト", "en": "Guest"}
