@@ -112,6 +112,13 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
     w.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     w.add_argument("--pace", type=float, default=1.5, help="seconds between two moves of a table")
+    w.add_argument(
+        "--lang",
+        choices=catalog.LANGUAGES,
+        default=None,
+        help="the language of the demo's own tables (default: LC_ALL, LC_MESSAGES or LANG's, "
+        "else English); a visitor's table speaks its page's",
+    )
     _play_parser(sub)
     return parser
 
@@ -412,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "web":
         from web.demo import run
 
-        return run(args.port, args.host, args.pace)
+        # the demo's tables: --lang's language, else the environment's (as play's)
+        return run(args.port, args.host, args.pace, args.lang or play_language([]))
     return 2  # pragma: no cover - argparse requires a command
 
 

@@ -33,7 +33,7 @@ import catalog
 from host.live import Player
 from web.guard import SESSION_COOKIE, origin_allowed
 from web.markup import BRAND, tag, text
-from web.server import ORIGINS, RATE, SERVICE, SESSIONS, page
+from web.server import ORIGINS, RATE, SERVICE, SESSIONS, kept, page
 from web.words import choose
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,7 @@ async def activity_page(request: web.Request) -> web.Response:
                 text(catalog.t("web.activity.connecting")),
             ),
         )
-        return page(catalog.t("web.activity.title"), body, "activity.js", spoken)
+        return page(catalog.t("web.activity.title"), body, "activity.js", spoken, kept(request))
 
 
 async def activity_session(request: web.Request) -> web.Response:

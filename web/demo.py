@@ -44,7 +44,7 @@ from web.activity import DiscordOAuth, add_activity
 from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
 from web.hub import Hub
 from web.markup import tag, text
-from web.server import RATE, language, make_app
+from web.server import RATE, kept, language, make_app
 
 log = logging.getLogger(__name__)
 GUILD = 1
@@ -243,7 +243,8 @@ class Demo:
         while len(self.visitors) >= VISITOR_TABLES:
             await self._end_visitor(*next(iter(self.visitors.items())))
         number = next(self._numbers)
-        player = Player(VISITOR_CHANNELS * 1000 + number, "Guest")
+        with catalog.speaking(language):  # the visitor's name, in their page's language
+            player = Player(VISITOR_CHANNELS * 1000 + number, catalog.t("web.demo.guest"))
         channel = VISITOR_CHANNELS + number
         self.front.languages[channel] = language
         live = await service.new_table(
@@ -304,7 +305,7 @@ def demo_app(
 
     async def play(request: web.Request) -> web.Response:
         spoken = language(request)
-        keep = f"?lang={spoken}" if "lang" in request.query else ""  # the page's language
+        keep = kept(request)  # the page's language, when its address said it
         with catalog.speaking(spoken):
             if not origin_allowed(request.headers.get("Origin"), request.host):
                 raise web.HTTPForbidden(text=catalog.t("web.error.not_from_here"))
@@ -389,9 +390,12 @@ def in_thread(
         loop.close()
 
 
-async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
-    """Run the demo and its pages on ``host:port`` until cancelled."""
-    demo = Demo(pace=pace)
+async def serve(
+    port: int, host: str = "127.0.0.1", pace: float = PACE, language: str = catalog.DEFAULT
+) -> None:
+    """Run the demo and its pages on ``host:port`` until cancelled, its own tables
+    speaking ``language`` (a visitor's: their page's)."""
+    demo = Demo(pace=pace, language=language)
     runner, port = await _open_site(demo, host, port)
     try:
         print(catalog.t("web.demo.serving", address=f"http://{host}:{port}/"), flush=True)
@@ -401,9 +405,11 @@ async def serve(port: int, host: str = "127.0.0.1", pace: float = PACE) -> None:
         await demo.close()
 
 
-def run(port: int, host: str = "127.0.0.1", pace: float = PACE) -> int:
+def run(
+    port: int, host: str = "127.0.0.1", pace: float = PACE, language: str = catalog.DEFAULT
+) -> int:
     try:
-        asyncio.run(serve(port, host, pace))
+        asyncio.run(serve(port, host, pace, language))
     except KeyboardInterrupt:
         return 0
     return 0

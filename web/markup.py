@@ -44,9 +44,10 @@ def words_json(language: str) -> str:
     return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page_html(title: str, body: str, script: str | None, language: str) -> str:
+def page_html(title: str, body: str, script: str | None, language: str, home: str = "/") -> str:
     """A whole page in ``language``: ``title`` (text, escaped here) in its tab, ``body``
-    (HTML already), the module ``script`` of ``static/`` and the words its scripts say."""
+    (HTML already), the module ``script`` of ``static/`` and the words its scripts say;
+    ``home``: the address of the index its bar links (with the page's ``?lang=``, if any)."""
     head = [
         tag("meta", {"charset": "utf-8"}),
         tag("meta", {"name": "viewport", "content": VIEWPORT}),
@@ -57,7 +58,7 @@ def page_html(title: str, body: str, script: str | None, language: str) -> str:
     ]
     if script:
         head.append(tag("script", {"type": "module", "src": f"/static/{script}"}))
-    bar = tag("header", {"class": "bar"}, tag("a", {"class": "home", "href": "/"}, BRAND))
+    bar = tag("header", {"class": "bar"}, tag("a", {"class": "home", "href": home}, BRAND))
     return (
         "<!doctype html>\n"
         + tag("html", {"lang": language}, tag("head", None, *head), tag("body", None, bar, body))

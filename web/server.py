@@ -21,7 +21,10 @@ Routes (:func:`make_app`):
 Each page speaks its reader's language (:func:`web.words.choose`: ``?lang=``, else the
 browser's ``Accept-Language``, else the table's language when the server was given
 ``table_language``, else English); a page's socket and its replay's frames are asked
-for in the page's language (``?lang=``), and said in it.
+for in the page's language (``?lang=``), and said in it. A page whose language came from
+its address keeps it: its links and the server's redirects carry its ``?lang=``
+(:func:`kept`). An address that is none of these is answered with a short page in its
+reader's language (status 404).
 
 The socket checks ``Origin`` (:func:`web.guard.origin_allowed`); a session cookie
 (:class:`web.guard.Sessions`) binds it to a user, and it is closed when the session
@@ -90,7 +93,7 @@ def make_app(
     made (another front end of the same host shows it: the bot's chat);
     ``table_language`` says the language a table speaks (the Discord bot's: its server's),
     its page's language when the reader's browser asks for none we speak."""
-    app = web.Application(middlewares=[_headers])
+    app = web.Application(middlewares=[_headers, _missing])
     app[SERVICE] = service
     app[HUB] = hub
     app[SESSIONS] = sessions or Sessions()
@@ -120,6 +123,17 @@ async def _headers(
     return response
 
 
+@web.middleware
+async def _missing(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """An address no route serves: a page that says so, in its reader's language (not
+    aiohttp's plain ``404: Not Found``)."""
+    if isinstance(request.match_info.http_exception, web.HTTPNotFound):
+        return missing_page(request)
+    return await handler(request)
+
+
 # ------------------------------------------------------------------ pages
 
 
@@ -128,12 +142,52 @@ def language(request: web.Request, default: str | None = None) -> str:
     return choose(request.query.get("lang"), request.headers.get("Accept-Language"), default)
 
 
+def kept(request: web.Request) -> str:
+    """What the links and redirects of the page ``request`` asks for keep of its address:
+    ``?lang=ja`` when its language came from the address's ``?lang=`` (one we speak),
+    else nothing (the next page chooses its own, as this one did)."""
+    asked = request.query.get("lang")
+    spoken = catalog.language_of(asked, default="") if asked else ""
+    return f"?lang={spoken}" if spoken else ""
+
+
 def page(
-    title: str, body: str, script: str | None = None, language: str = catalog.DEFAULT
+    title: str,
+    body: str,
+    script: str | None = None,
+    language: str = catalog.DEFAULT,
+    keep: str = "",
+    status: int = 200,
 ) -> web.Response:
     """An HTML page in ``language`` (``title`` is escaped here; ``body`` must be escaped
-    already), with the words its scripts say."""
-    return web.Response(text=page_html(title, body, script, language), content_type="text/html")
+    already), with the words its scripts say; ``keep``: the ``?lang=`` its link to the
+    index keeps (:func:`kept`)."""
+    return web.Response(
+        text=page_html(title, body, script, language, home="/" + keep),
+        content_type="text/html",
+        status=status,
+    )
+
+
+def missing_page(request: web.Request) -> web.Response:
+    """The page of an address that is none of ours (status 404), in its reader's language."""
+    keep = kept(request)
+    with catalog.speaking(language(request)) as spoken:
+        title = catalog.t("web.missing.title")
+        body = tag(
+            "main",
+            {"class": "index", "id": "missing"},
+            tag("h1", None, text(title)),
+            tag("p", {"class": "status"}, text(catalog.t("web.missing.text"))),
+            tag(
+                "p",
+                None,
+                tag(
+                    "a", {"class": "back", "href": "/" + keep}, text(catalog.t("web.missing.home"))
+                ),
+            ),
+        )
+        return page(title, body, None, spoken, keep, status=404)
 
 
 async def no_icon(request: web.Request) -> web.Response:
@@ -184,16 +238,20 @@ async def index(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     hub = request.app[HUB]
     live = sorted(service.by_id.values(), key=lambda t: t.id)
+    keep = kept(request)
     with catalog.speaking(language(request)) as spoken:
         rows = [
             _row(
-                f"/tables/{t.id}", _title(t.info.game), _names(t.info.seats), _status(t.info.status)
+                f"/tables/{t.id}{keep}",
+                _title(t.info.game),
+                _names(t.info.seats),
+                _status(t.info.status),
             )
             for t in live
         ]
         done = [
             _row(
-                f"/games/{game_id}",
+                f"/games/{game_id}{keep}",
                 _title(hub.games[game_id]),
                 text(catalog.t("web.index.game", game=game_id)),
                 catalog.t("web.index.replay"),
@@ -209,7 +267,7 @@ async def index(request: web.Request) -> web.Response:
             _list("finished", done, catalog.t("web.index.no_finished")),
             request.app[INDEX_EXTRA](),
         )
-        return page(catalog.t("web.index.title"), body, language=spoken)
+        return page(catalog.t("web.index.title"), body, language=spoken, keep=keep)
 
 
 def _live(request: web.Request) -> LiveTable[Any] | None:
@@ -219,7 +277,7 @@ def _live(request: web.Request) -> LiveTable[Any] | None:
 async def table_page(request: web.Request) -> web.Response:
     live = _live(request)
     if live is None:  # finished (or never was): its replay says which
-        raise web.HTTPFound(f"/games/{int(request.match_info['table_id'])}")
+        raise web.HTTPFound(f"/games/{int(request.match_info['table_id'])}{kept(request)}")
     with catalog.speaking(language(request, request.app[TABLE_LANGUAGE](live.info))) as spoken:
         title = _title(live.info.game)
         body = tag(
@@ -228,7 +286,7 @@ async def table_page(request: web.Request) -> web.Response:
             tag("h1", None, text(title)),
             _status_line(catalog.t("web.table.connecting"), polite=True),
         )
-        return page(title, body, "table.js", spoken)
+        return page(title, body, "table.js", spoken, kept(request))
 
 
 def _status_line(words: str, *, polite: bool = False) -> str:
@@ -246,7 +304,7 @@ async def replay_page(request: web.Request) -> web.Response:
             tag("h1", None, text(title)),
             _status_line(catalog.t("web.replay.loading")),
         )
-        return page(title, body, "replay.js", spoken)
+        return page(title, body, "replay.js", spoken, kept(request))
 
 
 async def replay_json(request: web.Request) -> web.Response:

@@ -130,7 +130,10 @@ def shoot_japanese(folder: Path) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     with (
-        in_thread(pace=0.8, seed=4, between=2.0, visitor_options=SHORT) as (base, _demo),
+        in_thread(pace=0.8, seed=4, between=2.0, visitor_options=SHORT, language="ja") as (
+            base,
+            _demo,
+        ),
         sync_playwright() as playwright,
         tempfile.TemporaryDirectory() as profile,
     ):

@@ -348,7 +348,9 @@ def test_a_live_table_and_a_replay_read_japanese_on_a_phone_with_lang_ja(
     page.goto(base + "/?lang=ja")
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert "対局中の卓" in page.locator("h1").inner_text()
-    assert english_found(page, english, []) == []
+    # the seats' names are names (a visitor who came from an English page is "Guest")
+    seated = page.locator("#live .row span").all_inner_texts()
+    assert english_found(page, english, seated) == []
     # a visitor's own Stack Up! table, opened from the Japanese page: it speaks Japanese
     page.locator('form[action^="/demo/play/stackup"] button').click()
     page.wait_for_url("**/tables/*?lang=ja", timeout=WAIT_MS)
@@ -376,6 +378,41 @@ def test_a_live_table_and_a_replay_read_japanese_on_a_phone_with_lang_ja(
     assert english_found(page, english, names) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 380
     page.screenshot(path=str(tmp_path / "web-ja-replay.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_following_the_links_of_a_japanese_page_keeps_it_japanese(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    base, running = demo
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not running.hub.finished and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert running.hub.finished, "no demo game finished"
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base + "/?lang=ja")
+    page.locator("#live a.row").first.click()  # a live table
+    page.wait_for_url("**/tables/*?lang=ja", timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    page.locator("#recent h2").wait_for(timeout=WAIT_MS)
+    assert page.locator("#recent h2").inner_text() == "直近の手番"
+    page.locator("a.home").click()  # the bar's link back to the index
+    page.wait_for_url(re.compile(r"/\?lang=ja$"), timeout=WAIT_MS)
+    assert "対局中のテーブル" in page.locator("h1").inner_text()
+    page.locator("#finished a.row").first.click()  # a finished game's replay
+    page.wait_for_url("**/games/*?lang=ja", timeout=WAIT_MS)
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    page.goto(f"{base}/tables/{running.hub.finished[0]}?lang=ja")  # over: to its replay
+    page.wait_for_url(f"**/games/{running.hub.finished[0]}?lang=ja", timeout=WAIT_MS)
+    page.goto(base + "/nowhere?lang=ja")  # no such page: said in Japanese, with a way back
+    assert page.locator("h1").inner_text() == "ページが見つかりません"
+    page.get_by_role("link", name="テーブル一覧に戻る").click()
+    page.wait_for_url(re.compile(r"/\?lang=ja$"), timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.lang") == "ja"
     assert errors == []
     page.close()
 

@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120.0  # how long the command may take to start on a loaded machine (not a measure)
 
@@ -65,3 +67,27 @@ def test_web_demo_serves_every_games_live_table_without_discord() -> None:
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_web_demo_lang_or_the_environment_chooses_the_demos_tables_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import web.demo
+    from bot.cli import LANGUAGE_VARIABLES, main
+
+    asked: list[str] = []
+
+    def run(port: int, host: str, pace: float, language: str) -> int:
+        asked.append(language)
+        return 0
+
+    monkeypatch.setattr(web.demo, "run", run)
+    for variable in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    assert main(["web", "--demo"]) == 0 and asked[-1] == "en"
+    assert main(["web", "--demo", "--lang", "ja"]) == 0 and asked[-1] == "ja"
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert main(["web", "--demo"]) == 0 and asked[-1] == "ja"
+    assert main(["web", "--demo", "--lang", "en"]) == 0 and asked[-1] == "en"
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL comes first, and we do not speak C: English
+    assert main(["web", "--demo"]) == 0 and asked[-1] == "en"

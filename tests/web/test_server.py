@@ -3,6 +3,7 @@ commit, who sees what, bad frames, Origin, rate limits, sessions, and replays.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import re
@@ -715,3 +716,118 @@ async def test_a_seated_players_moves_are_worded_in_the_language_of_their_page(
         labels[language] = [c["label"] for c in choices]
     assert any("の目を" in label and "→" in label for label in labels["ja"]), labels["ja"]
     assert any(" becomes " in label for label in labels["en"]), labels["en"]
+
+
+# ------------------------------------------------------------------ the language kept
+
+
+async def test_the_links_and_redirects_keep_the_language_the_address_asked_for(
+    site: Site,
+) -> None:
+    over = await site.demo.open_table(2, "stack")
+    await play_to_the_end(site.demo, over)
+    table = await site.demo.open_table(1, "stack")
+    ja = await (await site.client.get("/?lang=ja")).text()
+    assert f'href="/tables/{table.live.id}?lang=ja"' in ja
+    assert f'href="/games/{over.live.id}?lang=ja"' in ja
+    assert 'class="home" href="/?lang=ja"' in ja  # the bar's link to the index
+    for path in (f"/tables/{table.live.id}?lang=ja", f"/games/{over.live.id}?lang=ja"):
+        assert 'class="home" href="/?lang=ja"' in await (await site.client.get(path)).text()
+    # a table that is over (or never was) sends its page to its replay, in the same language
+    for gone in (over.live.id, 999):
+        answer = await site.client.get(f"/tables/{gone}?lang=ja", allow_redirects=False)
+        assert answer.status == 302 and answer.headers["Location"] == f"/games/{gone}?lang=ja"
+        plain = await site.client.get(f"/tables/{gone}", allow_redirects=False)
+        assert plain.headers["Location"] == f"/games/{gone}"
+    # no language in the address (or one we do not speak): the links are as they were
+    browser = {"Accept-Language": "ja"}
+    for path, headers in (("/", {}), ("/?lang=fr", {}), ("/", browser)):
+        page = await (await site.client.get(path, headers=headers)).text()
+        assert f'href="/tables/{table.live.id}"' in page
+        assert f'href="/games/{over.live.id}"' in page
+        assert 'class="home" href="/"' in page
+
+
+async def test_an_unknown_address_is_a_short_page_in_its_readers_language(site: Site) -> None:
+    ja = await site.client.get("/nowhere?lang=ja")
+    assert ja.status == 404 and ja.content_type == "text/html"
+    assert ja.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    page = await ja.text()
+    assert html_lang(page) == "ja" and "<h1>ページが見つかりません</h1>" in page
+    assert 'href="/?lang=ja">テーブル一覧に戻る</a>' in page
+    assert "Not Found" not in page
+    en = await site.client.get("/tables/abc")
+    assert en.status == 404
+    page = await en.text()
+    assert html_lang(page) == "en" and "<h1>Page not found</h1>" in page
+    assert 'href="/">Back to the tables</a>' in page
+    browser = await site.client.get("/a/b/c", headers={"Accept-Language": "ja-JP"})
+    assert browser.status == 404 and html_lang(await browser.text()) == "ja"
+    # what is not a page stays as it was: a missing file, a replay's frames
+    assert (await site.client.get("/static/nowhere.js")).status == 404
+    missing = await site.client.get("/games/4242/replay.json")
+    assert await missing.text() == "There is no such game."
+
+
+def japanese(words: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", words) is not None
+
+
+async def test_the_demos_own_tables_say_their_turns_in_the_demos_language() -> None:
+    for language in ("ja", "en"):
+        demo = Demo(seed=7, language=language)
+        await demo.start(play=False)
+        try:
+            table = await demo.open_table(1, "stack")
+            rng = random.Random(2)
+            for _ in range(6):
+                assert await demo.step(table, rng)
+            turns = list(table.live.turns)
+            assert turns
+            assert all(japanese(turn) == (language == "ja") for turn in turns), turns
+        finally:
+            await demo.close()
+
+
+async def test_a_visitor_is_a_guest_in_the_language_of_their_page_and_so_is_their_table() -> None:
+    from web.demo import demo_app
+
+    demo = Demo(seed=3, language="ja")  # the demo's own tables in Japanese
+    service = await demo.start(play=False)
+    app = demo_app(demo, service, RateLimit(rate=0.0, burst=4.0))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    origin = f"http://{client.host}:{client.port}"
+    try:
+        names = {}
+        for language in ("ja", "en"):
+            client.session.cookie_jar.clear()  # a new visitor (not back at their table)
+            answer = await client.post(
+                f"/demo/play/stack?lang={language}",
+                headers={"Origin": origin},
+                allow_redirects=False,
+            )
+            assert answer.status == 303
+            assert answer.headers["Location"].endswith(f"?lang={language}")
+            table_id = int(answer.headers["Location"].split("?")[0].rsplit("/", 1)[1])
+            live = service.by_id[table_id]
+            assert demo.front.language(live.info) == language
+            visitor = demo.visitors[table_id]
+            names[language] = visitor.name
+            assert [s.name for s in live.info.seats if not s.is_ai] == [visitor.name]
+            # the visitor's move and the AI's answers are told in the page's language
+            for _ in range(600):  # the AI seats before the visitor's first turn
+                state = live.state
+                assert state is not None and state.current_player is not None
+                if not live.info.seats[state.current_player].is_ai:
+                    break
+                await asyncio.sleep(0.05)
+            assert state is not None
+            move = state.legal_moves()[0]
+            await service.move(live.channel_id, visitor, move=move, table_id=table_id)
+            assert live.turns
+            assert all(japanese(turn) == (language == "ja") for turn in live.turns), live.turns
+        assert names == {"ja": "ゲスト", "en": "Guest"}
+    finally:
+        await client.close()
+        await demo.close()

@@ -99,7 +99,7 @@ export function drawStack(view) {
   const piles = el("section", { class: "panel" }, el("h2", {}, t("web.stack.piles")));
   piles.append(b.piles.length ? field : el("p", { class: "status" }, t("web.stack.no_pile")));
   const captured = b.captures.map((c, seat) => c.length
-    ? t("web.stack.captured_by", { name: b.names[seat],
+    ? t("web.stack.captured_of", { name: b.names[seat],
       piles: c.map(([face, owners]) => `${face}×${owners.length}`).join(t("web.list.comma")) })
     : null)
     .filter(Boolean);
