@@ -18,7 +18,10 @@ tried first), a win-in-one check at every node (a side to move with a four-colou
 won), and nothing else clever — moves ordered stacks, then moves, then sets; no killers,
 history, extensions or pruning. Its evaluation, for the side to move, is its minus the
 opponent's: 100 per winning move it would have if it were to move, 10 per piece, and the
-square of each own stack's colour count.
+square of each own stack's colour count. With ``soon`` (``--baseline-soon``) it also
+counts, at 30, each four-colour stacking one set away (a piece that could reach and stack
+on a stack holding the missing colours after turning its die) — the one domain term that
+lets a depth-2 search see threats coming; off by default, the plain baseline.
 
 **Budget**, managed like the expert's so that "equal time" means equal: ``budget``
 seconds of wall clock a move, a hard stop at 95 % of it, no new iteration once 45 % is
@@ -48,6 +51,7 @@ FOUR = 0b1111
 W_THREAT = 100
 W_PIECE = 10
 W_BUILD = 1
+W_SOON = 30  # with ``soon``: a four-colour stacking one set away
 
 EXACT, LOWER, UPPER = 0, 1, 2
 SET_FLAG = 1 << 15  # a set is SET_FLAG | square << 3 | face; a move is frm << 8 | to
@@ -120,7 +124,8 @@ def _bits(mask: int) -> list[int]:
 class Position:
     """The baseline's own copy of a position, with make/unmake and move generation."""
 
-    def __init__(self, state: ColorStackState) -> None:
+    def __init__(self, state: ColorStackState, soon: bool = False) -> None:
+        self.soon = soon
         self.rows = state.rows
         if self.rows not in _GEOMETRY:
             _GEOMETRY[self.rows] = _geometry(self.rows)
@@ -336,7 +341,33 @@ class Position:
             total += sign * (
                 W_THREAT * self.threats(seat) + W_PIECE * len(pieces) + W_BUILD * build
             )
+            if self.soon:
+                total += sign * W_SOON * self.one_set_away(seat)
         return total
+
+    def one_set_away(self, seat: int) -> int:
+        """How many (piece, stack) pairs of ``seat`` make four colours after the piece is
+        set to another face, and not with the face it shows."""
+        if self.turns == 0:
+            return 0
+        cells, masks = self.cells, self.masks
+        count = 0
+        for sq in self.pieces(seat):
+            mine = masks[sq]
+            n = cells[sq][-1] & 7
+            r, c = divmod(sq, 9)
+            for to in _bits(self.occ):
+                if to == sq or mine | masks[to] != FOUR:
+                    continue
+                t = cells[to][-1] & 7
+                if CAN_STACK[n][t] and self.ends(sq, n) >> to & 1:
+                    continue  # a threat already
+                dist = abs(to // 9 - r) + abs(to % 9 - c)
+                for f in range(dist, 7, 2):  # a path's length has the distance's parity
+                    if f != n and CAN_STACK[f][t] and self.ends(sq, f) >> to & 1:
+                        count += 1
+                        break
+        return count
 
 
 def _mask(cell: tuple[int, ...]) -> int:
@@ -402,15 +433,16 @@ class BaselinePlayer:
 
     level = "baseline"
 
-    def __init__(self, budget: float = 1.0, nodes: int | None = None) -> None:
+    def __init__(self, budget: float = 1.0, nodes: int | None = None, soon: bool = False) -> None:
         if not budget > 0 or (nodes is not None and nodes < 1):
             raise ValueError("the baseline's budget is positive seconds or at least 1 node")
         self.budget = budget
         self.nodes = nodes
+        self.soon = soon
 
     def __repr__(self) -> str:
         limit = f"nodes={self.nodes}" if self.nodes is not None else f"budget={self.budget}"
-        return f"BaselinePlayer({limit})"
+        return f"BaselinePlayer({limit}{', soon=True' if self.soon else ''})"
 
     def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
         return self.search(state, rng).move
@@ -419,7 +451,7 @@ class BaselinePlayer:
         start = time.perf_counter()
         if state.is_over or state.setup is None:
             raise ValueError("There is no move to choose: the game is not being played.")
-        pos = Position(state)
+        pos = Position(state, self.soon)
         stacks, plain, sets, wins = pos.generate(pos.to_move)
         if wins:
             win = [m for m in stacks if pos.masks[m >> 8] | pos.masks[m & 0xFF] == FOUR]

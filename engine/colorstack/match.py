@@ -144,12 +144,13 @@ def run(
     turn_limit: int,
     quiet: bool = False,
     minutes: float | None = None,
+    soon: bool = False,
 ) -> Tally:
     """Play the match (no new pair of games after ``minutes``); progress lines on stderr
     unless ``quiet``."""
     stop = None if minutes is None else time.monotonic() + 60 * minutes
     settings = ColorStackSettings.model_validate({"board": board, "turn_limit": turn_limit})
-    players = (ExpertPlayer(budget=seconds, nodes=nodes), BaselinePlayer(seconds, nodes))
+    players = (ExpertPlayer(budget=seconds, nodes=nodes), BaselinePlayer(seconds, nodes, soon))
     tally = Tally()
     setup: Setup | None = None
     for g in range(games):
@@ -186,6 +187,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the set-ups' random seed")
     parser.add_argument("--turn-limit", type=int, default=DEFAULT_TURN_LIMIT)
     parser.add_argument("--minutes", type=float, help="start no new pair of games after this")
+    parser.add_argument(
+        "--baseline-soon", action="store_true", help="the baseline also counts wins a set away"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     if args.games < 1 or not args.seconds > 0 or (args.nodes is not None and args.nodes < 1):
@@ -199,9 +203,11 @@ def main(argv: list[str] | None = None) -> None:
         args.turn_limit,
         args.quiet,
         args.minutes,
+        args.baseline_soon,
     )
     limit = f"{args.nodes} nodes" if args.nodes is not None else f"{args.seconds:g} s"
-    print("\n".join(summary(tally, f"Color Stack {args.board}, {limit} a move")))
+    kind = " (baseline with wins a set away)" if args.baseline_soon else ""
+    print("\n".join(summary(tally, f"Color Stack {args.board}, {limit} a move{kind}")))
     command = " ".join(sys.argv[1:] if argv is None else argv)
     print(f"(python -m engine.colorstack.match {command})", flush=True)
 
