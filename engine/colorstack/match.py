@@ -8,7 +8,8 @@ manage it the same way (a hard stop at 95 %, no new iteration after 45 %); the t
 every call the same way (``time.perf_counter`` around ``choose``) and prints each side's
 mean time and depth, so the equality can be checked. ``--nodes`` gives both the same node
 budget instead (reproducible, for tests; their nodes cost differently, so it is not equal
-strength of machine).
+strength of machine). ``--baseline-soon`` gives the baseline its one domain term (a
+four-colour stacking one set away, see :mod:`engine.colorstack.baseline`).
 
 It prints the expert's wins, draws and losses, its score (a draw half a win) with a 95 %
 Wilson interval, and the Elo difference that score means, the interval's ends converted

@@ -2,7 +2,8 @@
 (engine/colorstack/match.py): the baseline's own move generator gives exactly the engine's
 legal moves over thousands of random positions, it takes a win in one, blocks one,
 finds a forced win two turns deep, scores the rule book's draws, never plays an illegal
-move; the match tool plays a tiny match and prints its figures."""
+move, and its "one set away" term counts what a set would make a win; the match tool
+plays a tiny match and prints its figures."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from engine.colorstack.baseline import (
     to_engine,
 )
 from engine.colorstack.match import elo, main, run, score_interval
+from engine.colorstack.moves import set_face
 from engine.colorstack.rules import ColorStackSettings
 from engine.colorstack.state import ColorStackState
 from tests.engine.colorstack.test_search import (
@@ -62,6 +64,40 @@ def test_own_move_generator_gives_the_engines_legal_moves(board: str) -> None:
             positions += 1
     assert positions >= 1500
     assert generated_moves(state) == set(state.legal_moves())
+
+
+def one_set_away_by_brute_force(state: ColorStackState, seat: int) -> int | None:
+    """(piece, stack) pairs of ``seat`` that are no four-colour move now but become one
+    after some set of the piece (the engine's winning_moves after each set); ``None``
+    when a set would end the game (its winning moves are then not listed)."""
+    now = {(m.frm, m.to) for m in state.winning_moves(seat)}
+    pairs: set[tuple[int, int]] = set()
+    for sq in state.pieces(seat):
+        for face in range(1, 7):
+            if face == state.face(sq):
+                continue
+            state.push(set_face(sq, face))
+            if state.ended_by is not None:
+                state.pop()
+                return None
+            pairs |= {(m.frm, m.to) for m in state.winning_moves(seat) if m.frm == sq}
+            state.pop()
+    return len(pairs - now)
+
+
+def test_one_set_away_counts_what_a_set_would_make_a_win() -> None:
+    checked = 0
+    for seed in range(12):
+        for state in random_game_positions(seed, "light", every=5):
+            if state.turns == 0:
+                continue
+            pos = Position(state, soon=True)
+            for seat in (0, 1):
+                want = one_set_away_by_brute_force(state, seat)
+                if want is not None:
+                    assert pos.one_set_away(seat) == want, (seed, state.turns, seat)
+                    checked += 1
+    assert checked >= 200
 
 
 def test_own_repetition_counts_agree_with_the_engine() -> None:
@@ -147,7 +183,7 @@ def test_never_plays_an_illegal_move(seed: int, board: str) -> None:
     settings = ColorStackSettings(board=board, turn_limit=80)  # type: ignore[arg-type]
     state = ColorStackState(["ann", "bob"], settings)
     state.apply(state.sample_chance(rng))
-    players = (BaselinePlayer(nodes=40), BaselinePlayer(nodes=200))
+    players = (BaselinePlayer(nodes=40), BaselinePlayer(nodes=200, soon=True))
     while not state.is_over:
         seat = state.current_player
         assert seat is not None
@@ -180,5 +216,7 @@ def test_a_tiny_match_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "expert v baseline, 2 games: +" in out
     assert "score " in out and "Elo " in out and "Wilson" in out
+    main(["--nodes", "30", "--games", "2", "--turn-limit", "20", "--quiet", "--baseline-soon"])
+    assert "(baseline with wins a set away)" in capsys.readouterr().out
     tally = run(2, "heavy", 0.1, 20, 5, 12, quiet=True)
     assert tally.games == 2 and tally.moves[0] + tally.moves[1] == tally.turns
