@@ -21,7 +21,12 @@ opponent's: 100 per winning move it would have if it were to move, 10 per piece,
 square of each own stack's colour count. With ``soon`` (``--baseline-soon``) it also
 counts, at 30, each four-colour stacking one set away (a piece that could reach and stack
 on a stack holding the missing colours after turning its die) — the one domain term that
-lets a depth-2 search see threats coming; off by default, the plain baseline.
+lets a depth-2 search see threats coming; off by default, the plain baseline. With
+``whole_first`` (``--baseline-whole-first``) the first iteration (depth 1) always
+finishes, whatever the clock: a plain searcher's usual guard against playing a move it
+has not looked at (the expert's guard is another: it sets aside moves that hand the
+opponent a win in one). It may then overrun a tiny budget; the match tool shows by how
+much.
 
 **Budget**, managed like the expert's so that "equal time" means equal: ``budget``
 seconds of wall clock a move, a hard stop at 95 % of it, no new iteration once 45 % is
@@ -433,12 +438,19 @@ class BaselinePlayer:
 
     level = "baseline"
 
-    def __init__(self, budget: float = 1.0, nodes: int | None = None, soon: bool = False) -> None:
+    def __init__(
+        self,
+        budget: float = 1.0,
+        nodes: int | None = None,
+        soon: bool = False,
+        whole_first: bool = False,
+    ) -> None:
         if not budget > 0 or (nodes is not None and nodes < 1):
             raise ValueError("the baseline's budget is positive seconds or at least 1 node")
         self.budget = budget
         self.nodes = nodes
         self.soon = soon
+        self.whole_first = whole_first
 
     def __repr__(self) -> str:
         limit = f"nodes={self.nodes}" if self.nodes is not None else f"budget={self.budget}"
@@ -466,7 +478,7 @@ class BaselinePlayer:
             soft: float | None = start + self.budget * SOFT_SHARE
         else:
             deadline = soft = None
-        search = _Search(pos, deadline, self.nodes)
+        search = _Search(pos, deadline, self.nodes, self.whole_first)
         best, score, depth = moves[0], 0, 0
         if len(moves) > 1:
             best, score, depth = search.root(moves, soft)
@@ -480,19 +492,27 @@ def _kind(mv: int) -> int:
 
 
 class _Search:
-    def __init__(self, pos: Position, deadline: float | None, node_limit: int | None) -> None:
+    def __init__(
+        self,
+        pos: Position,
+        deadline: float | None,
+        node_limit: int | None,
+        first_iteration_whole: bool = False,
+    ) -> None:
         self.pos = pos
         self.deadline = deadline
         self.node_limit = node_limit
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
+        # the clock is not looked at until the first iteration (depth 1) is complete
+        self.clock = not first_iteration_whole
 
     def tick(self) -> None:
         self.nodes += 1
         if self.node_limit is not None:
             if self.nodes > self.node_limit:
                 raise _OutOfBudget
-        elif self.deadline is not None and time.perf_counter() >= self.deadline:
+        elif self.clock and self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
 
     def child(self, mv: int, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -576,6 +596,7 @@ class _Search:
                     best, best_score = it_best, it_score
                 break
             best, best_score, done = it_best, it_score, depth
+            self.clock = True
             order.sort(key=lambda m: scores.get(m, -INFINITY), reverse=True)
             if abs(best_score) > MATE_BOUND or pos.limit - pos.turns <= depth:
                 break

@@ -146,12 +146,16 @@ def run(
     quiet: bool = False,
     minutes: float | None = None,
     soon: bool = False,
+    whole_first: bool = False,
 ) -> Tally:
     """Play the match (no new pair of games after ``minutes``); progress lines on stderr
     unless ``quiet``."""
     stop = None if minutes is None else time.monotonic() + 60 * minutes
     settings = ColorStackSettings.model_validate({"board": board, "turn_limit": turn_limit})
-    players = (ExpertPlayer(budget=seconds, nodes=nodes), BaselinePlayer(seconds, nodes, soon))
+    players = (
+        ExpertPlayer(budget=seconds, nodes=nodes),
+        BaselinePlayer(seconds, nodes, soon, whole_first),
+    )
     tally = Tally()
     setup: Setup | None = None
     for g in range(games):
@@ -191,6 +195,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--baseline-soon", action="store_true", help="the baseline also counts wins a set away"
     )
+    parser.add_argument(
+        "--baseline-whole-first",
+        action="store_true",
+        help="the baseline always finishes its depth-1 iteration",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     if args.games < 1 or not args.seconds > 0 or (args.nodes is not None and args.nodes < 1):
@@ -205,9 +214,14 @@ def main(argv: list[str] | None = None) -> None:
         args.quiet,
         args.minutes,
         args.baseline_soon,
+        args.baseline_whole_first,
     )
     limit = f"{args.nodes} nodes" if args.nodes is not None else f"{args.seconds:g} s"
-    kind = " (baseline with wins a set away)" if args.baseline_soon else ""
+    kinds = [
+        *(["wins a set away"] if args.baseline_soon else []),
+        *(["depth 1 whole"] if args.baseline_whole_first else []),
+    ]
+    kind = f" (baseline with {', '.join(kinds)})" if kinds else ""
     print("\n".join(summary(tally, f"Color Stack {args.board}, {limit} a move{kind}")))
     command = " ".join(sys.argv[1:] if argv is None else argv)
     print(f"(python -m engine.colorstack.match {command})", flush=True)
