@@ -192,6 +192,14 @@ def test_never_plays_an_illegal_move(seed: int, board: str) -> None:
         state.apply(mv, by=seat)
 
 
+def test_whole_first_finishes_depth_one_however_small_the_budget() -> None:
+    state = stored(BLOCKABLE)
+    blocks = {m for m in state.legal_moves() if not gives_a_win(state, m)}
+    result = BaselinePlayer(budget=1e-6, whole_first=True).search(state, random.Random(0))
+    assert result.depth >= 1 and result.nodes >= len(state.legal_moves())
+    assert result.move in blocks  # depth 1 sees the win it would hand over
+
+
 def test_no_move_once_over() -> None:
     state = record_example(6)
     state.apply(parse("d1-c6"))
@@ -218,5 +226,9 @@ def test_a_tiny_match_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> No
     assert "score " in out and "Elo " in out and "Wilson" in out
     main(["--nodes", "30", "--games", "2", "--turn-limit", "20", "--quiet", "--baseline-soon"])
     assert "(baseline with wins a set away)" in capsys.readouterr().out
+    main(
+        ["--nodes", "30", "--games", "2", "--turn-limit", "9", "--quiet", "--baseline-whole-first"]
+    )
+    assert "(baseline with depth 1 whole)" in capsys.readouterr().out
     tally = run(2, "heavy", 0.1, 20, 5, 12, quiet=True)
     assert tally.games == 2 and tally.moves[0] + tally.moves[1] == tally.turns
