@@ -401,7 +401,7 @@ def test_following_the_links_of_a_japanese_page_keeps_it_japanese(
     assert page.locator("#recent h2").inner_text() == "直近の手番"
     page.locator("a.home").click()  # the bar's link back to the index
     page.wait_for_url(re.compile(r"/\?lang=ja$"), timeout=WAIT_MS)
-    assert "対局中のテーブル" in page.locator("h1").inner_text()
+    assert "対局中の卓" in page.locator("h1").inner_text()
     page.locator("#finished a.row").first.click()  # a finished game's replay
     page.wait_for_url("**/games/*?lang=ja", timeout=WAIT_MS)
     page.locator("#count").wait_for(timeout=WAIT_MS)
@@ -410,7 +410,7 @@ def test_following_the_links_of_a_japanese_page_keeps_it_japanese(
     page.wait_for_url(f"**/games/{running.hub.finished[0]}?lang=ja", timeout=WAIT_MS)
     page.goto(base + "/nowhere?lang=ja")  # no such page: said in Japanese, with a way back
     assert page.locator("h1").inner_text() == "ページが見つかりません"
-    page.get_by_role("link", name="テーブル一覧に戻る").click()
+    page.get_by_role("link", name="卓の一覧に戻る").click()
     page.wait_for_url(re.compile(r"/\?lang=ja$"), timeout=WAIT_MS)
     assert page.evaluate("document.documentElement.lang") == "ja"
     assert errors == []

@@ -754,7 +754,7 @@ async def test_an_unknown_address_is_a_short_page_in_its_readers_language(site: 
     assert ja.headers["Content-Security-Policy"].startswith("default-src 'self'")
     page = await ja.text()
     assert html_lang(page) == "ja" and "<h1>ページが見つかりません</h1>" in page
-    assert 'href="/?lang=ja">テーブル一覧に戻る</a>' in page
+    assert 'href="/?lang=ja">卓の一覧に戻る</a>' in page
     assert "Not Found" not in page
     en = await site.client.get("/tables/abc")
     assert en.status == 404
