@@ -391,7 +391,7 @@ class TerminalGame(Front):
             self._recap()
         self.viewer = seat
         self.since.clear()
-        self.say(self.game.render_text(self.state, seat))
+        self.say(self.said.render_text(self.state, seat))
         return None
 
     def _recap(self) -> None:
@@ -400,7 +400,7 @@ class TerminalGame(Front):
 
     def _human_turn(self, seat: int) -> str | None:
         """Read commands until the human has moved (``None``), or why the game ends."""
-        state, game = self.state, self.game
+        state = self.state
         ended = self._show(seat)
         if ended is not None:
             return ended
@@ -410,11 +410,11 @@ class TerminalGame(Front):
                 return ended
             command = line.strip().lower()
             if command in ("help", "?"):
-                self.say(game.rules_text())
+                self.say(self.said.rules_text())
                 self.say(commands_text())
                 continue
             if command in ("show", "table"):
-                self.say(game.render_text(state, seat))
+                self.say(self.said.render_text(state, seat))
                 continue
             assert self.table is not None
             if play_line(self.table, state.players[seat], line, self.say):
@@ -422,7 +422,7 @@ class TerminalGame(Front):
 
     def _finish(self) -> None:
         state = self.state
-        self.say(self.game.render_text(state, None))
+        self.say(self.said.render_text(state, None))
         outcome = state.outcome()
         assert outcome is not None
         if outcome.winners:
