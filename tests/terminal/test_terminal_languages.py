@@ -91,14 +91,14 @@ def test_a_whole_game_typed_with_lang_ja_is_said_in_japanese(
     code, out, typer = play_typed(monkeypatch, [*argv, *OPTIONS[name]], JUNK)
     assert code == 0, out[-2000:]
     assert typer.front.state.is_over and typer.moves > 0
-    assert out.count("ヒント: ") >= 2  # asked for twice, the slash form too
+    assert out.count("ヒント：") >= 2  # asked for twice, the slash form too
     assert "Traceback" not in out
     for english in ENGLISH if name != "stack" else ("Hint: ",):
         assert english not in out, english
     if name != "stack":  # Stack's own table words are its front end's (terminal/stack.py)
         assert "手のほかに使えるコマンド:" in out
         assert "\n=== ゲーム終了。" in out
-        assert "勝者: " in out or "引き分け（" in out
+        assert "勝者：" in out or "引き分け（" in out
         assert "alice、AI 1。" in out or "AI 1、alice。" in out  # the players, listed
 
 
@@ -111,7 +111,7 @@ def test_a_whole_game_typed_under_lang_ja_jp_is_said_in_japanese(
     argv = ["--game", "colorstack", "--players", "alice", "--bots", "1", "--turn-limit", "60"]
     code, out, _ = play_typed(monkeypatch, argv, ["hint", "quit"])
     assert code == 0
-    assert "ヒント: " in out
+    assert "ヒント：" in out
     assert out.endswith("ゲームを中断しました（quit と入力）。\n")
 
 
@@ -165,8 +165,8 @@ def test_an_unattended_game_under_lang_ja_jp_reads_in_japanese_to_its_end() -> N
     args = ["play", "--game", "stackup", "--bots", "3", "--seed", "3"]
     proc = run_cli(args, LANG="ja_JP.UTF-8")
     assert proc.returncode == 0, proc.stderr
-    assert "=== ゲーム終了。" in proc.stdout and "勝者: AI " in proc.stdout
-    assert "の選択: " in proc.stdout  # a direction chosen, Stack Up!'s choice that ends no turn
+    assert "=== ゲーム終了。" in proc.stdout and "勝者：AI " in proc.stdout
+    assert "の選択：" in proc.stdout  # a direction chosen, Stack Up!'s choice that ends no turn
 
 
 def test_play_help_and_refusals_are_said_in_the_language_chosen() -> None:
