@@ -418,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         with catalog.speaking(play_language(argv[1:])):
             parser = _parser()
             parser.error = _play_error(parser)  # type: ignore[method-assign]
+            parser.formatter_class = PlayHelp  # its usage line, before an error, too
             args = parser.parse_args(argv)
             return _play_command(args)
     args = _parser().parse_args(argv)
