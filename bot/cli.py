@@ -26,6 +26,7 @@ from engine.echo import cut
 from engine.game import Game
 from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
 from terminal.table import INTERRUPTED_EXIT, play
+from terminal.words import argparse_text, bad_option_text
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
 # "Will assume non-transactional DDL." and "Running upgrade" (persistence.migrate logs one
@@ -64,6 +65,19 @@ class PlayHelp(argparse.HelpFormatter):
 
     def start_section(self, heading: str | None) -> None:
         super().start_section(catalog.t("terminal.cli.options") if heading else heading)
+
+
+def _play_error(parser: argparse.ArgumentParser) -> Any:
+    """``parser.error`` for ``stackbot play``: argparse's message in the language spoken."""
+
+    def error(message: str) -> Any:
+        parser.print_usage(sys.stderr)
+        said = catalog.t(
+            "terminal.argparse.error", prog=parser.prog, message=argparse_text(message)
+        )
+        parser.exit(2, said + "\n")
+
+    return error
 
 
 def _names(text: str) -> list[str]:
@@ -130,6 +144,7 @@ def _play_parser(sub: Any) -> None:
         return catalog.t(f"terminal.cli.{key}", **facts)
 
     p = sub.add_parser("play", help=say("play"), formatter_class=PlayHelp, add_help=False)
+    p.error = _play_error(p)
     p.add_argument("-h", "--help", action="help", help=say("help"))
     p.add_argument(
         "--game", choices=games.names(), default=games.DEFAULT, help=say("game", default="stack")
@@ -323,6 +338,11 @@ def _refuse(key: str, **facts: Any) -> None:
     )
 
 
+def _say(error: str) -> None:
+    """Say on stderr why ``stackbot play`` cannot start (``error`` already in words)."""
+    print(catalog.t("terminal.error", error=error), file=sys.stderr)
+
+
 def _title(game: Game[Any]) -> str:
     return game_words.words(game.name).title()
 
@@ -373,7 +393,7 @@ def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
         first = err.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
         option = PLAY_OPTIONS.get(field, field)
-        _refuse("bad_option", option=option, value=first["input"], why=first["msg"])
+        _say(bad_option_text(option, first["input"], first))
         return None
     return {"rules": rules}
 
@@ -394,7 +414,7 @@ def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] 
     except ValidationError as err:
         first = err.errors()[0]
         option = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "option"
-        _refuse("bad_option", option=option, value=first["input"], why=first["msg"])
+        _say(bad_option_text(option, first["input"], first))
         return None
     return {"game": game.name, "settings": given}
 
@@ -403,7 +423,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["play"]:  # a player's command: all of it in their language
         with catalog.speaking(play_language(argv[1:])):
-            args = _parser().parse_args(argv)
+            parser = _parser()
+            parser.error = _play_error(parser)  # type: ignore[method-assign]
+            parser.formatter_class = PlayHelp  # its usage line, before an error, too
+            args = parser.parse_args(argv)
             return _play_command(args)
     args = _parser().parse_args(argv)
     if args.command in ("run", "sync"):

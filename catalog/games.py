@@ -44,6 +44,19 @@ class GameWords(Protocol):
         """The greedy AI's move for the seat to act, and its reason in words."""
         ...
 
+    def render_text(self, state: Any, viewer: int | None = None) -> str:
+        """The table in plain text as seat ``viewer`` may see it (``None``: a spectator)."""
+        ...
+
+    def rules_text(self) -> str:
+        """The rules in brief and how to type a move."""
+        ...
+
+    def end_words(self, state: Any) -> str:
+        """How the game ended in a line (``""`` while it goes on, or for a game whose end
+        its table's text already says)."""
+        ...
+
 
 class EngineWords:
     """A game worded by its engine (English)."""
@@ -65,6 +78,15 @@ class EngineWords:
 
     def hint(self, state: Any) -> tuple[Any, str]:
         return self.game.hint(state)
+
+    def render_text(self, state: Any, viewer: int | None = None) -> str:
+        return self.game.render_text(state, viewer)
+
+    def rules_text(self) -> str:
+        return self.game.rules_text()
+
+    def end_words(self, state: Any) -> str:
+        return ""
 
 
 @cache

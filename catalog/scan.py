@@ -86,6 +86,8 @@ QUIET_CALLS = {
     "Group",
     "Choice",
     "rename",
+    # a regular expression reads another library's (English) message: it says nothing
+    "compile",
 }
 PROGRAMMER_ERRORS = {
     "TypeError",

@@ -172,6 +172,23 @@ class StackWords:
         best = GreedyPlayer().best(state)
         return best.move, self.reason(state, best.move)
 
+    # ---------------------------------------------------------------- the terminal's own
+
+    def render_text(self, state: Any, viewer: int | None = None) -> str:
+        """The engine's table text (Stack's terminal draws its own, :mod:`terminal.stack`)."""
+        from engine.stack.game import GAME
+
+        return GAME.render_text(state, viewer)
+
+    def rules_text(self) -> str:
+        """The engine's rules text (Stack's terminal says its own)."""
+        from engine.stack.game import GAME
+
+        return GAME.rules_text()
+
+    def end_words(self, state: Any) -> str:
+        return ""
+
     def reason(self, state: StackState, move: PlayerMove) -> str:
         """Why the greedy AI rates ``move`` as it does (:class:`engine.stack.ai.GreedyPlayer`)."""
         p = state.current

@@ -24,7 +24,7 @@ from typing import Any
 import catalog
 from catalog import n, t
 from engine.errors import AmbiguousMoveError, MoveError
-from engine.game import TurnEnded
+from engine.game import Decision, TurnEnded
 from engine.stackup import ai, moves, notation
 from engine.stackup.cards import (
     COLOUR_NAMES,
@@ -38,8 +38,8 @@ from engine.stackup.cards import (
     Card,
     card_name,
 )
-from engine.stackup.rules import PENALTY_CARDS
-from engine.stackup.state import LoggedTurn, StackUpState
+from engine.stackup.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PENALTY_CARDS
+from engine.stackup.state import DIRECTION, DRAWN, LoggedTurn, StackUpState
 
 __all__ = [
     "WORDS",
@@ -49,7 +49,10 @@ __all__ = [
     "cards_text",
     "colour_name",
     "count_words",
+    "end_words",
     "error_facts",
+    "render_text",
+    "rules_text",
     "special_name",
     "stack_words",
     "way_word",
@@ -292,6 +295,122 @@ def last_turn_words(state: StackUpState) -> str | None:
     if not state.log:
         return None
     return logged_turn_words(state, state.log[-1])
+
+
+# ------------------------------------------------------------------ the table as text
+
+SQUARES = ("🟥", "🟦", "🟨", "🟩")
+
+
+def stack_line(state: StackUpState) -> str:
+    """``Stack: 🟥 Red 5, going up ↑ (top card: Freeze)`` (the engine's ``stack_line``)."""
+    if not state.stack:
+        return t("stackup.text.stack_none")
+    way = {"up": "stack_up", "down": "stack_down", None: "stack_unchosen"}[state.direction]
+    text = t(
+        f"stackup.text.{way}",
+        square=SQUARES[state.colour],
+        colour=colour_name(state.colour),
+        number=state.number,
+    )
+    top = state.top_card
+    if top is not None and top >= FLIP:
+        text += t("stackup.text.top_card", card=card_text(top))
+    return text
+
+
+def end_words(state: StackUpState) -> str:
+    """How the game ended (``🏆 …``), or ``""`` while it goes on."""
+    if state.decision is not Decision.OVER:
+        return ""
+    outcome = state.outcome()
+    assert outcome is not None
+    names = t("stackup.text.names_join").join(state.name(s) for s in outcome.winners)
+    if outcome.ended_by == "empty_hand":
+        return t("stackup.text.won_empty", names=names)
+    key = "won_limit_many" if len(outcome.winners) > 1 else "won_limit_one"
+    return t(f"stackup.text.{key}", names=names)
+
+
+def status_line(state: StackUpState) -> str:
+    """Whose turn it is and what they must decide, or how the game ended."""
+    if state.decision is Decision.OVER:
+        return end_words(state)
+    seat = state.seat
+    if seat is None:
+        return t("stackup.text.dealing")
+    who = state.name(seat)
+    if state.phase == DIRECTION:
+        return t("stackup.text.choose_direction", player=who)
+    if state.decision is Decision.CHANCE:
+        return t("stackup.text.shuffling", player=who)
+    if state.pending_crash == seat:
+        return t("stackup.text.crash_penalty", player=who, count=PENALTY_CARDS)
+    if state.phase == DRAWN:
+        return t("stackup.text.drawn", player=who)
+    return t("stackup.text.to_play", player=who)
+
+
+def render_text(state: StackUpState, viewer: int | None = None) -> str:
+    """The table in plain text as seat ``viewer`` may see it (``None``: a spectator), as
+    the engine draws it (:mod:`engine.stackup.render`), in the language spoken."""
+    title = t("stackup.text.title_line", title=t("stackup.title"), status=status_line(state))
+    lines = [title, stack_line(state)]
+    last = state.last_play
+    if last is not None:
+        lines.append(
+            t("stackup.text.last_play", player=state.name(last.seat), cards=cards_text(last.cards))
+        )
+    recent = last_turn_words(state)
+    if recent is not None:
+        lines.append(t("stackup.text.last_turn", turn=recent))
+    if state.deck is not None:
+        lines.append(t("stackup.text.draw_pile", cards=count_words(state.pile_size)))
+        lines.append(
+            t(
+                "stackup.text.turns",
+                taken=state.turns_taken,
+                left=state.turns_left,
+                limit=state.turn_limit,
+            )
+        )
+    for seat in range(state.n):
+        mark = "▶" if seat == state.seat and not state.is_over else " "
+        parts = [
+            t(
+                "stackup.text.seat",
+                mark=mark,
+                player=state.name(seat),
+                cards=count_words(state.hand_size(seat)),
+            )
+        ]
+        if state.passes[seat]:
+            parts.append(n("stackup.count.passes", state.passes[seat]))
+        if state.pending_crash == seat:
+            parts.append(t("stackup.text.crash_mark"))
+        lines.append(" · ".join(parts))
+    if viewer is not None and 0 <= viewer < state.n and state.deck is not None:
+        hand = cards_text(state.hand(viewer)) or t("stackup.text.empty_hand")
+        lines.append(t("stackup.text.your_hand", cards=hand))
+        if state.phase == DRAWN and state.seat == viewer:
+            drawn = state.drawn
+            lines.append(
+                t("stackup.text.drew_nothing")
+                if drawn is None
+                else t("stackup.text.drew", card=card_text(drawn))
+            )
+    return "\n".join(lines)
+
+
+def rules_text() -> str:
+    """The rules in brief, and how to type a move (the engine's ``rules_text``)."""
+    return t(
+        "stackup.text.rules",
+        least=MIN_PLAYERS,
+        most=MAX_PLAYERS,
+        hand=HAND_SIZE,
+        penalty=PENALTY_CARDS,
+    )
 
 
 # ------------------------------------------------------------------ the hint
@@ -778,6 +897,15 @@ class StackUpWords:
     def hint(self, state: Any) -> tuple[Any, str]:
         move, _ = ai.GreedyPlayer().hint(state)
         return move, hint_reason(state, move)
+
+    def render_text(self, state: Any, viewer: int | None = None) -> str:
+        return render_text(state, viewer)
+
+    def rules_text(self) -> str:
+        return rules_text()
+
+    def end_words(self, state: Any) -> str:
+        return end_words(state)
 
 
 WORDS = StackUpWords()

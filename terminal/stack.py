@@ -29,18 +29,19 @@ from engine.stack.state import SetupError, StackState
 from host.refusals import Refusal
 from terminal.hosting import replayed
 from terminal.table import (
-    ABANDONED,
     CTRL_C,
     INTERRUPTED_EXIT,
     Front,
     Seat,
+    abandoned,
     build_seats,
+    names_line,
     open_table,
     play_line,
     read_command,
     write_record,
 )
-from terminal.words import refusal_text
+from terminal.words import refusal_text, setup_error_text
 
 
 def help_text() -> str:
@@ -116,7 +117,7 @@ class TerminalGame(Front):
                 return 0
             ended = self._human_turn()
             if ended is not None:
-                self.say(f"{ABANDONED}: {ended}.")
+                self.say(abandoned(ended))
                 self._write_export()
                 return INTERRUPTED_EXIT if ended == CTRL_C else 0
 
@@ -232,7 +233,7 @@ class TerminalGame(Front):
         self.say(t("stack.terminal.game_over"))
         self.say(WORDS.render_score_sheet(state))
         assert state.winner is not None
-        names = " & ".join(state.name(s) for s in state.winner)
+        names = names_line([state.name(s) for s in state.winner])
         self.say(t("stack.terminal.winner", names=names))
         self._write_export()
 
@@ -258,6 +259,7 @@ def play(
         rng = random.Random(seed)
         game = TerminalGame(seats, rules, rng, stdin, stdout, export)
     except (SetupError, ValueError) as err:
-        stdout.write(t("stack.terminal.refused", text=err) + "\n")
+        text = setup_error_text(err) if isinstance(err, SetupError) else str(err)
+        stdout.write(t("stack.terminal.refused", text=text) + "\n")
         return 2
     return game.run()

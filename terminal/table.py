@@ -39,7 +39,7 @@ from engine import flow, games
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from terminal.hosting import HostedTable, replayed
-from terminal.words import refusal_text
+from terminal.words import bad_option_text, refusal_text, setup_error_text, write_error_text
 
 
 class Said(str):
@@ -62,6 +62,8 @@ CTRL_C = Said("terminal.ended.ctrl_c")
 END_OF_INPUT = Said("terminal.ended.end_of_input")
 YOU_QUIT = Said("terminal.ended.quit")
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
+# what a hot-seat player presses Enter to see, by game (any other: their turn)
+HOT_SEAT_SHOWS = {"stackup": "hand"}
 # games with a front end of their own: name -> module with a ``play`` like this one's
 OWN_TERMINAL = {"stack": "terminal.stack"}
 
@@ -144,10 +146,16 @@ def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
         return INTERRUPTED_EXIT
 
 
-def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> None:
-    """Write a game record to ``path`` (``--export``) and say so."""
-    path.write_text(json.dumps(record, indent=1) + "\n")
+def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> bool:
+    """Write a game record to ``path`` (``--export``) and say so; a record that cannot be
+    written (a missing folder…) is said in one line instead (``False``)."""
+    try:
+        path.write_text(json.dumps(record, indent=1) + "\n")
+    except OSError as err:
+        say(error_line(write_error_text(path, err)))
+        return False
     say(catalog.t("terminal.record_written", path=path))
+    return True
 
 
 def error_line(text: str) -> str:
@@ -157,7 +165,14 @@ def error_line(text: str) -> str:
 
 def start_line(title: str, players: list[str] | tuple[str, ...]) -> str:
     """The first line of a game: its name and its players in seat order."""
-    return catalog.t("terminal.start", title=title, players=catalog.t("list.comma").join(players))
+    return catalog.t(
+        "terminal.line.start", title=title, players=catalog.t("list.comma").join(players)
+    )
+
+
+def names_line(names: list[str] | tuple[str, ...]) -> str:
+    """Winners' names joined (``AI 2 & AI 3``; ``AI 2、AI 3`` in Japanese)."""
+    return catalog.t("terminal.line.names_join").join(names)
 
 
 def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], None]) -> bool:
@@ -166,7 +181,7 @@ def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], Non
     hint, a refusal, or the question a move that may be meant several ways asks)."""
     try:
         if line.strip().lower() == "hint":
-            say(catalog.t("terminal.hint", hint=table.hint(name)))
+            say(catalog.t("terminal.line.hint", hint=table.hint(name)))
             return False
         question = table.move(name, line)
     except Refusal as refusal:
@@ -352,7 +367,9 @@ class TerminalGame(Front):
             and state.current_player == seat
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
-            self._tell(catalog.t("terminal.chose", player=state.players[seat], move=self.words))
+            self._tell(
+                catalog.t("terminal.line.chose", player=state.players[seat], move=self.words)
+            )
         for event in events:
             if isinstance(event, TurnEnded):
                 self._tell(self.said.turn_words(state, event))
@@ -377,7 +394,7 @@ class TerminalGame(Front):
             self.say(catalog.t("terminal.look_away", player=name))
             try:
                 line = read_line(
-                    self.stdin, self.stdout, catalog.t("terminal.press_enter", player=name)
+                    self.stdin, self.stdout, catalog.t(self._press_enter_key(), player=name)
                 )
             except KeyboardInterrupt:
                 self.say()
@@ -391,8 +408,13 @@ class TerminalGame(Front):
             self._recap()
         self.viewer = seat
         self.since.clear()
-        self.say(self.game.render_text(self.state, seat))
+        self.say(self.said.render_text(self.state, seat))
         return None
+
+    def _press_enter_key(self) -> str:
+        """The hot-seat prompt's key: a game with hands shows a hand, any other a turn."""
+        shows = HOT_SEAT_SHOWS.get(self.game.name, "turn")
+        return f"terminal.line.press_enter.{shows}"
 
     def _recap(self) -> None:
         for text in self.since:
@@ -400,7 +422,7 @@ class TerminalGame(Front):
 
     def _human_turn(self, seat: int) -> str | None:
         """Read commands until the human has moved (``None``), or why the game ends."""
-        state, game = self.state, self.game
+        state = self.state
         ended = self._show(seat)
         if ended is not None:
             return ended
@@ -410,11 +432,11 @@ class TerminalGame(Front):
                 return ended
             command = line.strip().lower()
             if command in ("help", "?"):
-                self.say(game.rules_text())
+                self.say(self.said.rules_text())
                 self.say(commands_text())
                 continue
             if command in ("show", "table"):
-                self.say(game.render_text(state, seat))
+                self.say(self.said.render_text(state, seat))
                 continue
             assert self.table is not None
             if play_line(self.table, state.players[seat], line, self.say):
@@ -422,12 +444,12 @@ class TerminalGame(Front):
 
     def _finish(self) -> None:
         state = self.state
-        self.say(self.game.render_text(state, None))
+        self.say(self.said.render_text(state, None))
         outcome = state.outcome()
         assert outcome is not None
         if outcome.winners:
-            winners = " & ".join(state.players[s] for s in outcome.winners)
-            self.say(catalog.t("terminal.winner", winners=winners))
+            winners = names_line([state.players[s] for s in outcome.winners])
+            self.say(catalog.t("terminal.line.winner", winners=winners))
         else:
             ended_by = outcome.ended_by
             why = catalog.t(DRAW_WORDS[ended_by]) if ended_by in DRAW_WORDS else str(ended_by)
@@ -478,12 +500,13 @@ def play(
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "option"
-        bad = catalog.t(
-            "terminal.bad_option", option=where, value=repr(first["input"]), why=first["msg"]
-        )
+        bad = bad_option_text(where, repr(first["input"]), first)
         stdout.write(error_line(bad) + "\n")
         return 2
-    except (SetupError, ValueError) as err:
+    except SetupError as err:
+        stdout.write(error_line(setup_error_text(err)) + "\n")
+        return 2
+    except ValueError as err:
         stdout.write(error_line(_first_line(err)) + "\n")
         return 2
     return terminal.run()

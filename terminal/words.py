@@ -11,11 +11,13 @@ refuse is said in the game's own words (:func:`catalog.games.words`: ``error_tex
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import catalog
 from catalog import games as game_words
+from engine import games
 from engine.errors import MoveError, settings_error
 from host.refusals import Refusal, Why
 from host.words import Notice
@@ -89,7 +91,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.NOT_AT_TABLE: _said("terminal.refusal.not_at_table"),
     Why.KICK_SELF: _said("terminal.refusal.kick_self"),
     Why.TOO_FEW_PLAYERS: _too_few,
-    Why.SETUP_FAILED: lambda d: str(d["detail"]),
+    Why.SETUP_FAILED: lambda d: setup_error_text(str(d["detail"])),
     Why.GAME_NOT_STARTED: _said("terminal.refusal.game_not_started"),
     Why.GAME_OVER: _said("terminal.refusal.game_over"),
     Why.NOT_SEATED: _said("terminal.refusal.not_seated"),
@@ -136,3 +138,162 @@ NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
     ),
     Notice.NO_HUMAN_PLAYING: lambda d: catalog.t("terminal.notice.no_human_playing"),
 }
+
+
+# ------------------------------------------------------------------ setting up
+
+
+def _title(engine_title: str) -> str:
+    """A game's name as the catalog says it, from its engine's (English) title."""
+    for name in games.names():
+        if games.get(name).title == engine_title:
+            return game_words.words(name).title()
+    return engine_title
+
+
+def _players(found: Mapping[str, str]) -> str:
+    title, least, most, given = (found[k] for k in ("title", "least", "most", "count"))
+    if least == most:
+        key = "players_exactly" if given is None else "players_exactly_not"
+    else:
+        key = "players_range" if given is None else "players_range_not"
+    return catalog.t(
+        f"terminal.setup.{key}", title=_title(title), least=least, most=most, count=given
+    )
+
+
+def _exactly(found: Mapping[str, str]) -> str:
+    return catalog.t(
+        "terminal.setup.players_exactly_not",
+        title=_title(found["title"]),
+        most=found["most"],
+        count=found["count"],
+    )
+
+
+def _key(key: str) -> Callable[[Mapping[str, str]], str]:
+    return lambda found: catalog.t(f"terminal.setup.{key}", **found)
+
+
+# The engine's SetupError messages (English, facts in the text: SetupError has no fields)
+SETUP_ERRORS: tuple[tuple[re.Pattern[str], Callable[[Mapping[str, str]], str]], ...] = (
+    (
+        re.compile(
+            r"(?P<title>.+?) needs (?P<least>\d+) to (?P<most>\d+) players(?:, not (?P<count>\d+))?\."
+        ),
+        _players,
+    ),
+    (re.compile(r"(?P<title>.+?) is for (?P<most>\d+) players, not (?P<count>\d+)\."), _exactly),
+    (re.compile(r"Every player needs a name\."), _key("no_name")),
+    (re.compile(r"Every player needs a different name\."), _key("different_names")),
+    (
+        re.compile(r"Two players share a name; one of them should change nickname\."),
+        _key("shared_name"),
+    ),
+    (re.compile(r"There is no seat (?P<seat>.+)\."), _key("no_seat")),
+    (re.compile(r"The teams must name every player exactly once\."), _key("teams_once")),
+    (re.compile(r"Team play needs an even number of players, at least 4\."), _key("teams_even")),
+    (re.compile(r"Teammates may not sit next to each other\."), _key("teammates_apart")),
+)
+
+
+def setup_error_text(error: BaseException | str) -> str:
+    """Why a table cannot start (the engine's :class:`~engine.game.SetupError`, said in
+    English), in the language spoken; a message this does not know stays the engine's."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    for pattern, say in SETUP_ERRORS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return say(found.groupdict())
+    return text
+
+
+# pydantic's error types we word (their English is pydantic's message, byte for byte)
+VALIDATION_TYPES = frozenset(
+    {
+        "less_than_equal",
+        "greater_than_equal",
+        "less_than",
+        "greater_than",
+        "int_parsing",
+        "int_type",
+        "int_from_float",
+        "literal_error",
+        "extra_forbidden",
+        "missing",
+    }
+)
+
+
+def validation_text(error: Mapping[str, Any]) -> str:
+    """Why a value is wrong (one of pydantic's ``ValidationError.errors()``), from its type
+    and context, in the language spoken; a type this does not know says pydantic's
+    English."""
+    kind = str(error.get("type", ""))
+    if kind not in VALIDATION_TYPES:
+        return str(error.get("msg", kind))
+    facts = {str(k): v for k, v in (error.get("ctx") or {}).items()}
+    if kind == "literal_error":
+        expected = str(facts.get("expected", ""))
+        if catalog.current() != catalog.DEFAULT:
+            choices = re.findall(r"'([^']*)'", expected)
+            expected = catalog.join([f"`{c}`" for c in choices], "or") if choices else expected
+        facts["expected"] = expected
+    return catalog.t(f"terminal.invalid.{kind}", **facts)
+
+
+def bad_option_text(option: str, value: Any, error: Mapping[str, Any]) -> str:
+    """An option's wrong value (``--dice 40``) and why, in the language spoken."""
+    return catalog.t(
+        "terminal.line.bad_option", option=option, value=value, why=validation_text(error)
+    )
+
+
+# ------------------------------------------------------------------ writing files
+
+
+def write_error_text(path: object, error: OSError) -> str:
+    """Why a file (``--export``'s record) could not be written, in the language spoken."""
+    if isinstance(error, FileNotFoundError):
+        why = catalog.t("terminal.write.no_folder")
+    elif isinstance(error, IsADirectoryError):
+        why = catalog.t("terminal.write.is_folder")
+    elif isinstance(error, PermissionError):
+        why = catalog.t("terminal.write.no_permission")
+    else:
+        why = catalog.t("terminal.write.other", error=error.strerror or type(error).__name__)
+    return catalog.t("terminal.write.failed", path=path, why=why)
+
+
+# ------------------------------------------------------------------ the command line
+
+# argparse's own messages (English, facts in the text), the ones `stackbot play` meets
+ARGPARSE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"argument (?P<argument>\S+?): invalid int value: (?P<value>.*)"),
+        "invalid_value",
+    ),
+    (
+        re.compile(
+            r"argument (?P<argument>\S+?): invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)"
+        ),
+        "invalid_choice",
+    ),
+    (re.compile(r"argument (?P<argument>\S+?): expected one argument"), "expected_one"),
+    (re.compile(r"unrecognized arguments: (?P<arguments>.*)"), "unrecognized"),
+    (
+        re.compile(r"the following arguments are required: (?P<arguments>.*)"),
+        "required",
+    ),
+)
+
+
+def argparse_text(message: str) -> str:
+    """One of argparse's error messages in the language spoken (its English as is)."""
+    if catalog.current() == catalog.DEFAULT:
+        return message
+    for pattern, key in ARGPARSE_ERRORS:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            return catalog.t(f"terminal.argparse.{key}", **found.groupdict())
+    return message
