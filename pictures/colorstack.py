@@ -965,20 +965,9 @@ def showcase_in(language: str) -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-    import sys
-    from pathlib import Path
-
     from pictures import samples
 
     samples.main(argv, "colorstack", samples=100)
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--save", type=Path)
-    folder = parser.parse_known_args(sys.argv[1:] if argv is None else argv)[0].save
-    if folder is not None:  # and the Japanese example beside the English ones
-        for name, png in showcase_in("ja").items():
-            (folder / name).write_bytes(png)
-            print(folder / name)
 
 
 if __name__ == "__main__":

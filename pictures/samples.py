@@ -119,6 +119,15 @@ def main(argv: list[str] | None, picture: str, samples: int) -> None:
         fonts.prepare()
         for path in save(args.save, found.showcase(), draw):
             print(path)
+        japanese: Mapping[str, str] = getattr(found, "JAPANESE", {})
+        if japanese:  # the Japanese examples beside them: drawn in the language spoken
+            import catalog
+
+            with catalog.speaking("ja"):
+                shown = found.showcase()
+                pictures = {name: shown[of] for name, of in japanese.items()}
+                for path in save(args.save, pictures, draw):
+                    print(path)
         return
     for line in found.bench(args.samples):
         print(line)

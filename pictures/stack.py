@@ -1185,6 +1185,9 @@ def showcase() -> dict[str, FieldPicture]:
     }
 
 
+JAPANESE = {"stack-ja.png": "table-dark.png"}  # the docs' Japanese example (README)
+
+
 def main(argv: list[str] | None = None) -> None:
     from pictures import samples
 

@@ -906,6 +906,9 @@ def showcase() -> dict[str, TablePicture]:
     }
 
 
+JAPANESE = {"stackup-ja.png": "stackup-dark.png"}  # the docs' Japanese example (README)
+
+
 def main(argv: list[str] | None = None) -> None:
     from pictures import samples
 
