@@ -153,6 +153,7 @@ class StackBot(commands.Bot):
         # signal, discord.py itself, or the caller. Not ``_closing_task``: that is
         # discord.py's own (``Client.close`` awaits it), and ``is_closed()`` reads it.
         self._stopping: asyncio.Task[None] | None = None
+        self._catalog_read: asyncio.Future[None] | None = None
         self.cluster_config = cluster
         self.cluster_sleep = cluster_sleep  # how the cluster's loops wait (a test's clock)
         # one process of several: its node id, also its database sessions' name
@@ -231,6 +232,9 @@ class StackBot(commands.Bot):
             await self._load_commands()
             return
         await self.open_database()  # done already by start(); not by a test's login
+        # the words of every language are read off the loop while the tables load, so the
+        # first interaction that speaks does not pay for reading the catalog's files
+        self._catalog_read = asyncio.ensure_future(asyncio.to_thread(catalog.warm))
         assert self.store is not None
         self.languages.load(await self.store.guild_languages())  # before any table speaks
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))

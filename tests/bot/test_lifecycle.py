@@ -426,3 +426,16 @@ async def test_an_unexpected_error_in_a_button_is_answered_not_left_failing(
     assert result.ephemeral
     assert result.response.content.startswith("Something went wrong on our side.")
     assert "nothing was changed" not in result.response.content
+
+
+async def test_start_up_reads_the_words_of_every_language_off_the_loop(world: World) -> None:
+    """The catalog's files are read in a thread while the tables load, so no interaction
+    is the first to read them."""
+    import catalog
+
+    catalog.catalog.cache_clear()
+    await restart(world)
+    reading = world.bot._catalog_read
+    assert reading is not None
+    await reading
+    assert catalog.catalog.cache_info().currsize == len(catalog.LANGUAGES)

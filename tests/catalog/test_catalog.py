@@ -138,3 +138,13 @@ def test_lists_are_joined_in_each_language() -> None:
 def test_the_catalog_files_are_package_data() -> None:
     text = Path("pyproject.toml").read_text()
     assert '"locales/*/LC_MESSAGES/*.po"' in text
+
+
+def test_warming_reads_every_language_once_so_no_word_pays_for_the_files() -> None:
+    catalog.catalog.cache_clear()
+    catalog.warm()
+    assert catalog.catalog.cache_info().currsize == len(catalog.LANGUAGES)
+    before = catalog.catalog.cache_info().hits
+    catalog.warm()  # a second warm-up reads nothing again
+    assert catalog.catalog.cache_info().currsize == len(catalog.LANGUAGES)
+    assert catalog.catalog.cache_info().hits == before + len(catalog.LANGUAGES)
