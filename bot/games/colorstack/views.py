@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import catalog
 from bot.games.base import PANELS, DiscordGame, Host, Panel
 from bot.games.buttons import STYLES, PanelButton, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
@@ -92,8 +91,8 @@ def build_panel(
     """``seat``'s panel at step ``path`` and the square it shows selected
     (:func:`_build_panel`), built once per version of the table
     (:data:`~bot.games.base.PANELS`) in each language it is asked in."""
-    key = f"{path}@{catalog.current()}"  # the words are the asking player's language
-    text, view, selected = PANELS.get(live, seat, key, partial(_build_panel, live, seat, path))
+    # PANELS keeps one per language: the words are the asking player's
+    text, view, selected = PANELS.get(live, seat, path, partial(_build_panel, live, seat, path))
     return Panel(text, view), selected
 
 
