@@ -35,7 +35,7 @@ from bot.startup import OUTBOX_KEPT
 from bot.story import STORY_ITEMS
 from bot.tables import Tables
 from bot.translator import CommandTranslator
-from bot.views import DYNAMIC_ITEMS, UnreadableOptions, admitted, answer_error
+from bot.views import DYNAMIC_ITEMS, ItemRouter, UnreadableOptions, admitted, answer_error
 from host.cluster import Cluster, ClusterConfig, Sleep, node_id, shard_ranges
 from persistence import DatabaseRefused, Store
 from persistence.config import database_url
@@ -165,6 +165,7 @@ class StackBot(commands.Bot):
         # each server's language, and each interaction run in its user's (bot.language)
         self.languages = ServerLanguages(DISCORD)
         speak_to_each_user(self._connection, self.languages)
+        self.item_router = ItemRouter()  # the clicks on the bot's own buttons and selects
 
     async def _join_cluster(self, config: ClusterConfig) -> None:
         """Take part in the cluster: its home shards adopted (their tables loaded) before
@@ -234,9 +235,10 @@ class StackBot(commands.Bot):
         assert self.store is not None
         self.languages.load(await self.store.guild_languages())  # before any table speaks
         self._tables = Tables(self, self.store, seed=self.seed, painter=Painter(self.pictures))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *STORY_ITEMS)
+        # the bot's own buttons and selects, routed by their custom ids (bot.views.ItemRouter)
+        self.item_router.add(*DYNAMIC_ITEMS, *STORY_ITEMS)
         for game in games.all_games():
-            self.add_dynamic_items(*game.dynamic_items)
+            self.item_router.add(*game.dynamic_items)
         await self._load_commands()
         self.tree.error(self.on_tree_error)
         await self.health.start()  # says "starting" (503) until the tables are loaded
@@ -303,6 +305,7 @@ class StackBot(commands.Bot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         if event_name == "interaction":  # as it is read: timed from here (bot.metrics)
             received(args[0].extras)
+            self.item_router.route(args[0])  # a click on one of the bot's own items
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_message(self, message: discord.Message) -> None:
