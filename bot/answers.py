@@ -60,16 +60,34 @@ async def in_time(
 ) -> Any:
     """Await ``work``; if it takes longer than Discord allows for an answer, defer the
     interaction first (the answer then comes as a follow-up or an edit; ``public``
-    when that answer is for the channel, as the start of a game)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        with contextlib.suppress(discord.HTTPException):
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=not public, thinking=True)
-    return await task
+    when that answer is for the channel, as the start of a game). The work runs in the
+    caller's task; a timer starts the deferral beside it when it is late, and the
+    answer waits for that deferral to be sent."""
+    loop = asyncio.get_running_loop()
+    deferral: asyncio.Task[None] | None = None
+
+    def late() -> None:
+        nonlocal deferral
+        if not interaction.response.is_done():
+            deferral = loop.create_task(_defer(interaction, update=update, public=public))
+
+    timer = loop.call_later(DEFER_AFTER, late)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferral is not None:
+            await deferral
+
+
+async def _defer(interaction: discord.Interaction, *, update: bool, public: bool) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            return
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=not public, thinking=True)
 
 
 async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:

@@ -147,6 +147,7 @@ class Step:
     skipped: int = 0  # arrivals on a table where no member could move
     rest: int = 0  # REST calls the bot made
     channel_rest: int = 0  # of which on channel messages (posts, edits)
+    routes: dict[str, int] = field(default_factory=dict)  # REST calls by method and route
 
 
 class Members:
@@ -169,6 +170,8 @@ class Members:
         step = self.step
         step.rest += 1
         parts = r.path.strip("/").split("/")
+        route = r.method + " " + "/".join(p if p.isalpha() else "#" for p in parts[:5])
+        step.routes[route] = step.routes.get(route, 0) + 1
         if parts[0] == "interactions" and len(parts) >= 3:
             waiter = self.answers.pop(parts[2], None)
             if waiter is not None and not waiter.done():
@@ -238,7 +241,8 @@ class Members:
         sent = time.monotonic()
         await self.d.dispatch("INTERACTION_CREATE", payload, guild_id=int(table.guild["id"]))
         try:
-            answer = await asyncio.wait_for(waiter, ANSWER_WAIT)
+            async with asyncio.timeout(ANSWER_WAIT):  # no task per wait, as wait_for makes
+                answer = await waiter
         except TimeoutError:
             self.answers.pop(payload["token"], None)
             self.step.lost += 1
@@ -267,12 +271,14 @@ class Members:
         if table.message is None:  # the members wait to see the game on the table message
             table.edited.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.edited.wait(), EDIT_WAIT)
+                async with asyncio.timeout(EDIT_WAIT):
+                    await table.edited.wait()
 
     async def one_move(self, table: Table) -> None:
         if table.waiting:  # the member waits to see the last move on the table message
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.edited.wait(), EDIT_WAIT)
+                async with asyncio.timeout(EDIT_WAIT):
+                    await table.edited.wait()
         message = table.message
         if message is None:
             await self.open(table)
@@ -370,7 +376,8 @@ class Members:
         if waiter is None:
             return None
         try:
-            return await asyncio.wait_for(waiter, ANSWER_WAIT)
+            async with asyncio.timeout(ANSWER_WAIT):
+                return await waiter
         except TimeoutError:
             self.step.lost += 1
             return None
@@ -447,6 +454,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 result = await measured(members, bot.pid, rate, args.seconds, rng)
                 results.append(result)
                 print(line(result), flush=True)
+                if args.verbose:
+                    routes = ", ".join(f"{k} {v:.2f}" for k, v in result["routes"].items())
+                    print(f"  REST calls/move by route: {routes}", flush=True)
                 if result["moves_s"] < 0.8 * rate or result["p99_ms"] > 10 * TARGET_P99_MS:
                     break  # saturated: higher rates only queue
         finally:
@@ -558,6 +568,7 @@ async def measured(
         "driver_ms": me * 1000 / moves,
         "rest": step.rest / moves,
         "channel_rest": step.channel_rest / moves,
+        "routes": {k: v / moves for k, v in sorted(step.routes.items(), key=lambda kv: -kv[1])},
         "interactions": len(step.answers),
         "refused": step.refused,
         "lost": step.lost,

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot import games
 from bot.answers import (
@@ -291,12 +292,7 @@ class TableMessages:
             return
         payload, picture = await self._render(live, channel)
         try:
-            await channel.get_partial_message(record.message_id).edit(
-                content=None,  # a message from before components V2 loses its text
-                attachments=[picture] if picture else [],
-                allowed_mentions=NO_MENTIONS,
-                **payload,
-            )
+            await self._edit_message(record.channel_id, record.message_id, payload, picture)
             record.had_picture = picture is not None
             release_view(payload["view"])
         except discord.NotFound:
@@ -306,6 +302,26 @@ class TableMessages:
         except discord.HTTPException as err:
             log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
             await self._post(live, record, ping=None)
+
+    async def _edit_message(
+        self,
+        channel_id: int,
+        message_id: int,
+        payload: dict[str, Any],
+        picture: discord.File | None,
+    ) -> None:
+        """Edit the table message into ``payload`` with ``picture`` (or none): the request
+        discord.py's ``PartialMessage.edit`` makes, without reading Discord's answer into a
+        :class:`discord.Message` nobody uses."""
+        bot = self.tables.bot
+        with handle_message_parameters(
+            content=None,  # a message from before components V2 loses its text
+            attachments=[picture] if picture else [],
+            view=payload["view"],
+            allowed_mentions=NO_MENTIONS,
+            previous_allowed_mentions=bot.allowed_mentions,
+        ) as params:
+            await bot.http.edit_message(channel_id, message_id, params=params)
 
     async def _post(
         self,

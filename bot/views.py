@@ -16,6 +16,7 @@ for ``panel``): they are still read.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
+from discord.ui.view import _component_to_item
 
 from bot.metrics import DATABASE_ERRORS, REFUSALS, handled
 from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
@@ -392,6 +394,105 @@ def table_of_custom_id(custom_id: str) -> int | None:
     return None
 
 
+class ItemRouter:
+    """Routes a click on one of the bot's own buttons and selects (a dynamic item:
+    :data:`DYNAMIC_ITEMS`, the story's, each game's) to its item by its custom id — what
+    discord.py's view store does for a dynamic item, without rebuilding the clicked
+    message's whole view to find the one component clicked (discord.py's
+    ``View.from_message``: every button, select and text of the message made an item).
+    As there, the component must be on the clicked message; the item is made from its
+    custom id (``from_custom_id``), given the interaction's state (a select's values),
+    checked (``interaction_check``) and called, in a task of its own created while
+    discord.py parses the interaction (so it runs in its user's language:
+    :func:`bot.language.speak_to_each_user`).
+
+    The client calls :meth:`route` from its ``dispatch`` of the ``interaction`` event,
+    and registers with discord.py only the dynamic items routed nowhere here."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def add(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        for item in items:
+            self.items.append((item.__discord_ui_compiled_template__, item))
+
+    def route(self, interaction: discord.Interaction) -> asyncio.Task[None] | None:
+        """The task calling the item a component interaction is for (``None``: none of
+        ours, or not a component's)."""
+        if interaction.type is not discord.InteractionType.component:
+            return None
+        data: Any = interaction.data or {}
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str):
+            return None
+        for pattern, factory in self.items:
+            match = pattern.fullmatch(custom_id)
+            if match is not None:
+                task = asyncio.get_running_loop().create_task(
+                    self._call(factory, interaction, data, match),
+                    name=f"item-{factory.__name__}",
+                )
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+                return task
+        return None
+
+    async def _call(
+        self,
+        factory: type[discord.ui.DynamicItem[Any]],
+        interaction: discord.Interaction,
+        data: Any,
+        match: re.Match[str],
+    ) -> None:
+        component = clicked(interaction, data)
+        if component is None:
+            return  # not on the message (discord.py ignores such a click too)
+        try:
+            item = await factory.from_custom_id(interaction, _component_to_item(component), match)
+        except Exception:
+            log.exception("ignoring a click: %r could not be made from its custom id", factory)
+            return
+        item._refresh_state(interaction, data)  # a select's values, as discord.py gives them
+        try:
+            allow = await item.interaction_check(interaction)
+        except Exception:
+            allow = False
+        if not allow:
+            return
+        try:
+            await item.callback(interaction)
+        except Exception:
+            log.exception("ignoring an error in the callback of %r", item)
+
+
+def clicked(interaction: discord.Interaction, data: Any) -> discord.Component | None:
+    """The component of the interaction's message that was used (by type and custom id),
+    ``None`` if the message has none such."""
+    message = interaction.message
+    if message is None:
+        return None
+    kind, custom_id = data.get("component_type"), data.get("custom_id")
+    for component in _walk(message.components):
+        if component.type.value == kind and getattr(component, "custom_id", None) == custom_id:
+            found: discord.Component = component
+            return found
+    return None
+
+
+def _walk(components: Iterable[Any]) -> Iterable[Any]:
+    """Every component of a message's tree (rows, containers, sections and their items)."""
+    for component in components:
+        children = getattr(component, "children", None)
+        if children is not None:
+            yield from _walk(children)
+            accessory = getattr(component, "accessory", None)
+            if accessory is not None:
+                yield accessory
+        else:
+            yield component
+
+
 PICTURE = "table.png"  # the table picture's file name, shown by the message's gallery
 
 
@@ -539,7 +640,6 @@ class Components(_Ready):
         """Its items as discord.py would read them back from a message (for a look at
         them; answering does not build them)."""
         from discord.components import _component_factory
-        from discord.ui.view import _component_to_item
 
         items: list[discord.ui.Item[Any]] = []
         for row, action_row in zip(self._rows, self._components, strict=True):
@@ -679,6 +779,7 @@ __all__ = [
     "PICTURE",
     "Components",
     "EndButton",
+    "ItemRouter",
     "LobbyButton",
     "MoveButton",
     "MoveSelect",

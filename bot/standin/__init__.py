@@ -44,14 +44,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import socket
 import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -71,6 +73,50 @@ def _json(data: Any, *, status: int = 200) -> web.Response:
     return web.Response(
         body=json.dumps(data).encode(), status=status, content_type="application/json", charset=None
     )
+
+
+BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+PART_NAME = re.compile(rb'(?:^|[;\s])name="([^"]*)"', re.IGNORECASE)
+PART_FILENAME = re.compile(rb'filename="([^"]*)"', re.IGNORECASE)
+PART_FILENAME_STAR = re.compile(rb"filename\*=[A-Za-z0-9-]*''([^;\r\n]*)", re.IGNORECASE)
+
+
+def multipart_boundary(content_type: str) -> bytes | None:
+    """A multipart body's boundary, from its ``Content-Type`` header."""
+    found = BOUNDARY.search(content_type)
+    return found[1].encode() if found else None
+
+
+def read_multipart(body: bytes, boundary: bytes) -> tuple[Any, list[str]]:
+    """A multipart/form-data body as discord.py sends one: its ``payload_json`` (read) and
+    the names of its files (their bytes are not kept). Read directly, without aiohttp's
+    reader and the e-mail header parser it runs for every part."""
+    payload: Any = None
+    files: list[str] = []
+    for part in body.split(b"--" + boundary)[1:]:
+        if part.startswith(b"--"):
+            break  # the closing delimiter
+        head, _, content = part.lstrip(b"\r\n").partition(b"\r\n\r\n")
+        disposition = next(
+            (
+                line
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-disposition:")
+            ),
+            b"",
+        )
+        name = PART_NAME.search(disposition)
+        if name is not None and name[1] == b"payload_json":
+            payload = json.loads(content.removesuffix(b"\r\n"))
+            continue
+        filename = PART_FILENAME_STAR.search(disposition)
+        if filename is not None:
+            files.append(unquote(filename[1].decode()))
+        elif (filename := PART_FILENAME.search(disposition)) is not None:
+            files.append(filename[1].decode())
+        else:
+            files.append(name[1].decode() if name is not None else "")
+    return payload, files
 
 
 def point_discord_py_at(url: str) -> None:
@@ -165,6 +211,7 @@ class DiscordStandIn:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild (None: global)
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> the interaction sent
         self.responses: dict[str, list[dict[str, Any]]] = {}  # token -> its answers' messages
+        self._answered: dict[str, dict[str, Any]] = {}  # message id -> an answer's message
         self.requests: list[Recorded] = []
         self.answered: dict[str, float] = {}  # token -> when its first answer came
         # each request as it comes, to whoever watches (the load test); and whether they
@@ -497,18 +544,10 @@ class DiscordStandIn:
         if not request.can_read_body:
             return None, []
         if request.content_type.startswith("multipart/"):
-            body: Any = None
-            files: list[str] = []
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                if not isinstance(part, BodyPartReader):
-                    continue  # a nested multipart: Discord's API sends none
-                if part.name == "payload_json":
-                    body = json.loads(await part.text())
-                else:
-                    files.append(part.filename or part.name or "")
-                    await part.read()
-            return body, files
+            boundary = multipart_boundary(request.headers.get("Content-Type", ""))
+            if boundary is None:
+                return None, []
+            return read_multipart(await request.read(), boundary)
         text = await request.text()
         return (json.loads(text) if text else None), []
 
@@ -681,6 +720,7 @@ class DiscordStandIn:
             **({"interaction_metadata": meta} if user is not None else {}),
         )
         self.responses.setdefault(token, []).append(message)
+        self._answered[str(message["id"])] = message
         if not int(body.get("flags") or 0) & EPHEMERAL and channel in self.messages:
             self.messages[channel][int(message["id"])] = message
         return message
@@ -696,10 +736,7 @@ class DiscordStandIn:
         channel = int(interaction.get("channel_id") or 0)
         found = self.messages.get(channel, {}).get(int(wanted))
         if found is None:
-            for answers in self.responses.values():
-                found = next((m for m in answers if m["id"] == wanted), None)
-                if found is not None:
-                    break
+            found = self._answered.get(str(wanted))
         if found is None:
             return
         answers = self.responses.setdefault(token, [])

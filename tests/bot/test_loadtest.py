@@ -4,9 +4,14 @@ run is tiny and CI's machine is shared; the real figures are README's."""
 
 from __future__ import annotations
 
+import io
+import json
+
+import aiohttp
 import pytest
 
 from bot import loadtest
+from bot.standin import multipart_boundary, read_multipart
 
 
 def test_the_quick_load_test_plays_moves_through_the_real_bot_and_reports_its_figures(
@@ -33,3 +38,25 @@ def test_members_spread_over_every_game_with_one_table_of_each_at_least() -> Non
         "stack",
         "stackup",
     ]
+
+
+async def test_the_stand_in_reads_a_multipart_body_as_discord_py_sends_it() -> None:
+    """Its payload_json read, its files named (a plain name, and one only a ``filename*``
+    can carry), whatever the parts' order."""
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps({"content": "a\r\n--b", "n": 1}))
+    form.add_field("files[0]", io.BytesIO(b"\x89PNG--\r\n\r\n"), filename="table.png")
+    form.add_field("files[1]", io.BytesIO(b"x"), filename="卓.json")
+    writer = form()
+    out = io.BytesIO()
+
+    class Sink:
+        async def write(self, data: bytes) -> None:
+            out.write(data)
+
+    await writer.write(Sink())  # type: ignore[arg-type]
+    boundary = multipart_boundary(writer.headers["Content-Type"])
+    assert boundary is not None
+    payload, files = read_multipart(out.getvalue(), boundary)
+    assert payload == {"content": "a\r\n--b", "n": 1}
+    assert files == ["table.png", "卓.json"]
