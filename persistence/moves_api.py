@@ -157,8 +157,12 @@ class MovesAPI(StoreCore):
         # the writer needs no query for these tables' first moves (nothing of them has been
         # written by this process since they were read: they are not served yet)
         for table in loaded:
-            if table.cursor is not None:
-                self.writer.cursors.setdefault(table.info.id, table.cursor)
+            rows = table.rows
+            if rows is None:
+                if table.cursor is not None:
+                    self.writer.keep(table.info.id, table.cursor)
+            elif rows.started and rows.index.status == "playing":
+                self.writer.keep_unread(rows.index.id, rows.index.guild_id, rows.cursor)
         return loaded
 
     async def game_logs(self, table_ids: Sequence[int]) -> dict[int, tuple[Any, list[Any]]]:
