@@ -91,6 +91,19 @@ class LiveTable(Generic[G]):
     # loaded lazily at start-up: its stored rows (its info not built yet), and when
     rows: StoredTable | None = None
     loaded_at: datetime | None = None
+    # what never changes: read from its info, or from its index when loaded lazily
+    id: int = field(init=False)
+    channel_id: int = field(init=False)
+    _index: TableIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        index: TableIndex | None = self._info
+        if index is None:
+            assert self.rows is not None, "a live table has its info or its rows"
+            index = self.rows.index
+        self._index = index
+        self.id = index.id
+        self.channel_id = index.channel_id
 
     @property
     def info(self) -> TableInfo:
@@ -109,7 +122,7 @@ class LiveTable(Generic[G]):
     def _built(self) -> TableInfo:
         rows = self.rows
         assert rows is not None, "a live table has its info or its rows"
-        info = self._info = rows.info()
+        info = self._info = self._index = rows.info()
         self.rows = None
         if self.loaded_at is not None:
             self._turn_started, self._idle_since = since_stored(info, self.loaded_at)
@@ -121,10 +134,7 @@ class LiveTable(Generic[G]):
         """What start-up needs of it (its id, channel, guild, game, status, version and
         message), without building its info."""
         info = self._info
-        if info is not None:
-            return info
-        assert self.rows is not None, "a live table has its info or its rows"
-        return self.rows.index
+        return self._index if info is None else info
 
     @property
     def turn_started(self) -> datetime | None:
@@ -174,14 +184,6 @@ class LiveTable(Generic[G]):
     def state(self, value: GameState[Any] | None) -> None:
         self.thaw = None
         self._state = value
-
-    @property
-    def id(self) -> int:
-        return self.index.id
-
-    @property
-    def channel_id(self) -> int:
-        return self.index.channel_id
 
     @property
     def is_active(self) -> bool:

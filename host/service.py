@@ -176,8 +176,9 @@ class TableService(Generic[G]):
         ):  # a table known already, or not kept here: as an eager load
             live = self._track(rows.info(), None)
         else:
-            live = LiveTable(None, None, self._seed(), self.front, index.version)
-            live.rows, live.loaded_at = rows, now
+            live = LiveTable(
+                None, None, self._seed(), self.front, index.version, rows=rows, loaded_at=now
+            )
             if live.is_active:
                 self.by_channel[index.channel_id] = live
                 self.by_id[index.id] = live
@@ -224,10 +225,11 @@ class TableService(Generic[G]):
             else:
                 tables.append(self._track(t.info, t.state))
         if lazy:
-            for live in tables:
-                if live.is_active and (live.thaw is not None or live.state is not None):
+            active = [t for t in tables if t.is_active]
+            for live in active:
+                if live.thaw is not None or live.state is not None:
                     self._unrecalled[live.id] = live.version
-            return [t for t in tables if t.is_active]
+            return active
         await self._recall_turns(tables)
         for live in tables:
             try:

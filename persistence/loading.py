@@ -102,6 +102,10 @@ def _tails_of(where: Any, move: Any) -> Any:
     )
 
 
+_ID = [c.name for c in INFO_COLUMNS].index("id")  # where a table's row holds its id
+_GAME = [c.name for c in INFO_COLUMNS].index("game")
+
+
 async def _load_lazily(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
     """:func:`load_tables`, ``lazy``: three queries, the rows kept as read, nothing built
     per table but its :class:`RowsRead`."""
@@ -120,7 +124,12 @@ async def _load_lazily(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
     if not table_rows:
         return []
     # a game this release does not know is an error of the release, not the table's
-    for row in {r.game: r for r in table_rows if r.snapshot is not None}.values():
+    game, key, snapshot = _GAME, _ID, len(INFO_COLUMNS)
+    games: dict[str, Any] = {}
+    for row in table_rows:
+        if row[snapshot] is not None:
+            games.setdefault(row[game], row)
+    for row in games.values():  # the first started table of each game
         stored_game(row.game, f"Table {row.id}")
     seat_rows: dict[int, list[Any]] = {}
     for table_id, group in groupby(await conn.execute(_seats_of(where)), itemgetter(0)):
@@ -133,7 +142,9 @@ async def _load_lazily(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
     none: list[Any] = []
     return [
         LoadedTable(
-            None, None, rows=RowsRead(row, seat_rows.get(row.id, none), tails.get(row.id, none))
+            None,
+            None,
+            rows=RowsRead(row, seat_rows.get(row[key], none), tails.get(row[key], none)),
         )
         for row in table_rows
     ]
