@@ -156,7 +156,7 @@ class RowsRead:
     after its snapshot as text; its info, cursor and state are built from them when
     asked."""
 
-    __slots__ = ("row", "seat_rows", "tail", "_seats")
+    __slots__ = ("_seats", "row", "seat_rows", "tail")
 
     def __init__(self, row: Any, seat_rows: list[Any], tail: list[str]) -> None:
         self.row = row

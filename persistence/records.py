@@ -137,7 +137,7 @@ class LoadedTable:
     first read, and its state is ``None`` until ``thaw`` is called (it raises if the
     stored game does not read back)."""
 
-    __slots__ = ("_info", "state", "_cursor", "broken", "rows")
+    __slots__ = ("_cursor", "_info", "broken", "rows", "state")
 
     def __init__(
         self,
