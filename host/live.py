@@ -77,9 +77,11 @@ class LiveTable(Generic[G]):
     _rng: random.Random | int  # the random source, or the seed it is made from when used
     front: FrontEnd[G]
     version: int = 0  # the stored state version (the move log's length)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_INTERACTIONS))
-    turns: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_TURNS))
+    # its lock and what it recalls are made when first used (a table loaded at start-up
+    # may wait long for its first use)
+    _lock: asyncio.Lock | None = None
+    _recent: deque[str] | None = None
+    _turns: deque[str] | None = None
     _turn_started: datetime | None = None  # when the current turn began
     _idle_since: datetime | None = None  # the last human action (for idle expiry)
     away: bool = False  # its shard went to another process: nothing more is done here
@@ -161,6 +163,30 @@ class LiveTable(Generic[G]):
         if self._info is None:
             self._built()
         self._idle_since = value
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """What serialises everything done to the table."""
+        lock = self._lock
+        if lock is None:
+            lock = self._lock = asyncio.Lock()
+        return lock
+
+    @property
+    def recent(self) -> deque[str]:
+        """The ids of the interactions answered lately (a repeat is answered once)."""
+        recent = self._recent
+        if recent is None:
+            recent = self._recent = deque(maxlen=RECENT_INTERACTIONS)
+        return recent
+
+    @property
+    def turns(self) -> deque[str]:
+        """The last turns in words, as the table message recalls them."""
+        turns = self._turns
+        if turns is None:
+            turns = self._turns = deque(maxlen=RECENT_TURNS)
+        return turns
 
     @property
     def rng(self) -> random.Random:

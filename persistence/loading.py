@@ -4,6 +4,7 @@ logged after it, or a whole game from its initial state and its whole log."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -104,6 +105,8 @@ def _tails_of(where: Any, move: Any) -> Any:
 
 _ID = [c.name for c in INFO_COLUMNS].index("id")  # where a table's row holds its id
 _GAME = [c.name for c in INFO_COLUMNS].index("game")
+_GUILD = [c.name for c in INFO_COLUMNS].index("guild_id")
+_STATUS = [c.name for c in INFO_COLUMNS].index("status")
 
 
 async def _load_lazily(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
@@ -148,6 +151,20 @@ async def _load_lazily(conn: AsyncConnection, where: Any) -> list[LoadedTable]:
         )
         for row in table_rows
     ]
+
+
+def unread_cursors(
+    loaded: list[LoadedTable],
+) -> Iterator[tuple[int, int, Callable[[], TableCursor | None]]]:
+    """For each game being played of a lazy load: its id, its guild, and what builds its
+    move writer's cursor."""
+    key, guild, status, snapshot = _ID, _GUILD, _STATUS, len(INFO_COLUMNS)
+    for table in loaded:
+        rows = table.rows
+        if isinstance(rows, RowsRead):
+            row = rows.row
+            if row[snapshot] is not None and row[status] == "playing":
+                yield row[key], row[guild], rows.cursor
 
 
 class RowsRead:
