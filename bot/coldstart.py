@@ -60,8 +60,11 @@ class Shown:
     """A message as the stand-in channel keeps it: what discord.py's Message gives the
     bot's recovery (its id, author, components, attachments)."""
 
-    def __init__(self, message_id: int, author: Any, kwargs: dict[str, Any]) -> None:
+    def __init__(
+        self, message_id: int, author: Any, kwargs: dict[str, Any], channel: Any = None
+    ) -> None:
         self.id = message_id
+        self.channel = channel
         self.author = author
         self.content = kwargs.get("content") or ""
         self.attachments: list[Any] = []
@@ -71,11 +74,32 @@ class Shown:
     def show(self, kwargs: dict[str, Any]) -> None:
         view = kwargs.get("view")
         if view is not None:
-            self.components = list(view.walk_children())
+            self.components = list(_flat(view))
         if kwargs.get("file") is not None:
             self.attachments = [kwargs["file"]]
         elif "attachments" in kwargs:
             self.attachments = list(kwargs["attachments"])
+
+    async def delete(self) -> None:
+        if self.channel is not None:
+            await KeptMessage(self.channel, self.id).delete()
+
+
+def _flat(view: Any) -> Any:
+    """Every component of ``view`` (a discord.py view, or a ready payload of
+    :mod:`bot.views`), nested ones too, as a message read back gives them."""
+    if hasattr(view, "walk_children"):
+        yield from view.walk_children()
+        return
+
+    def walk(payloads: list[dict[str, Any]]) -> Any:
+        for payload in payloads:
+            yield Component(payload.get("custom_id"))
+            yield from walk(payload.get("components") or [])
+            if payload.get("accessory"):
+                yield from walk([payload["accessory"]])
+
+    yield from walk(view.to_components())
 
 
 class Me:
@@ -103,7 +127,7 @@ class KeptChannel(BenchChannel):
 
     async def send(self, content: str | None = None, **kwargs: Any) -> BenchMessage:
         sent = await super().send(content, **kwargs)
-        self.kept[sent.id] = Shown(sent.id, Me, {"content": content, **kwargs})
+        self.kept[sent.id] = Shown(sent.id, Me, {"content": content, **kwargs}, self)
         return KeptMessage(self, sent.id)
 
     def get_partial_message(self, message_id: int) -> BenchMessage:
@@ -166,7 +190,7 @@ def copy_channels(channels: dict[int, BenchChannel], base: int, copies: int) -> 
         for channel_id, channel in originals:
             twin = KeptChannel(channel_id + k * base)
             for message_id, shown in channel.kept.items():  # type: ignore[attr-defined]
-                kept = Shown(message_id, shown.author, {"content": shown.content})
+                kept = Shown(message_id, shown.author, {"content": shown.content}, twin)
                 kept.components = [_moved(c, k * base) for c in shown.components]
                 kept.attachments = shown.attachments
                 twin.kept[message_id] = kept

@@ -150,7 +150,7 @@ class _Snapshot(Collector):
         if tables is not None:
             by_game: dict[str, int] = {}
             for live in list(tables.service.by_id.values()):
-                by_game[live.info.game] = by_game.get(live.info.game, 0) + 1
+                by_game[live.index.game] = by_game.get(live.index.game, 0) + 1
             for game, count in sorted(by_game.items()):
                 games.add_metric([game], count)
             clocks = tables.health()["clocks"]

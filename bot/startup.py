@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 from datetime import timedelta
@@ -55,17 +56,39 @@ class Startup:
         # the worker warms up in the background; pictures asked before it is warm are
         # drawn on threads meanwhile: the first interaction never waits for it
         self.tables.painter.start(warm_up_jobs())
+        # the cyclic collector is paused while every table's objects are made (each pass
+        # would scan all those made so far), and the start-up's are then frozen out of its
+        # way: they live as long as their tables (a shard's, adopted later, may be given
+        # up again: they are not frozen)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            await self._index(shard_count, shards)
+        finally:
+            if collecting:
+                gc.enable()
+        if shards is None:
+            gc.freeze()
+
+    async def _index(self, shard_count: int | None, shards: frozenset[int] | None) -> None:
+        """:meth:`adopt`'s part in the hand-over: every table kept by its index (nothing of
+        one built yet), the rest queued behind the live interactions."""
         tables = await self.tables.service.load(shard_count=shard_count, shards=shards, lazy=True)
-        for live in tables:
-            self.tables.messages[live.id] = TableMessage(
-                live.info.message_channel_id or live.channel_id,
-                live.info.message_id,
-                pinged_version=live.info.pinged_version,
-            )
-        pending = await self.tables.store.pending_outbox(shard_count=shard_count, shards=shards)
+        # what each table needs here is in its index: no table's info is built before the
+        # hand-over (each is built on first use, or in the background below)
+        messages = self.tables.messages
         channels: dict[int, tuple[list[LiveTable[DiscordGame]], list[OutboxItem]]] = {}
         for live in tables:
-            channels.setdefault(self.tables.message(live).channel_id, ([], []))[0].append(live)
+            index = live.index
+            channel_id = index.message_channel_id or index.channel_id
+            messages[index.id] = TableMessage(
+                channel_id, index.message_id, pinged_version=index.pinged_version
+            )
+            work = channels.get(channel_id)
+            if work is None:
+                work = channels[channel_id] = ([], [])
+            work[0].append(live)
+        pending = await self.tables.store.pending_outbox(shard_count=shard_count, shards=shards)
         for item in pending:
             channels.setdefault(item.channel_id, ([], []))[1].append(item)
         # behind the live interactions: every table's state built and the AI turns owed
@@ -76,7 +99,7 @@ class Startup:
         # every table's settings in a few queries, not one each as clocks and renders ask
         self.tables.recovery.put(
             lambda: self.tables.store.prefetch_settings(
-                (live.info.guild_id, live.info.channel_id, live.info.game) for live in tables
+                (live.index.guild_id, live.index.channel_id, live.index.game) for live in tables
             ),
             "read-settings",
         )
@@ -100,7 +123,7 @@ class Startup:
         return [
             live
             for live in self.tables.service.by_id.values()
-            if shard_of(live.info.guild_id, shard_count) in shards
+            if shard_of(live.index.guild_id, shard_count) in shards
         ]
 
     async def release(self, shard_count: int, shards: frozenset[int]) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.game import GameState
 from host.words import FrontEnd, HostedGame
-from persistence.records import Announcement, TableInfo
+from persistence.records import Announcement, StoredTable, TableIndex, TableInfo
 
 G = TypeVar("G", bound=HostedGame)  # the front end's games
 RECENT_INTERACTIONS = 256
@@ -51,29 +51,150 @@ class Player:
     name: str
 
 
+def since_stored(info: TableInfo, now: datetime) -> tuple[datetime, datetime]:
+    """When a table read from storage began its current turn and when a human last acted
+    at it (a time stored by another clock is never taken to be in the future)."""
+    turn_started = min(info.moved_at or info.started_at or now, now)
+    idle_since = min(info.last_active_at or info.started_at or info.created_at, now)
+    return turn_started, idle_since
+
+
 @dataclass(slots=True)
 class LiveTable(Generic[G]):
     """An active table in memory: its stored info, its committed state (read it under
     ``lock``), the lock that serialises everything done to the table, the random source of
     its chance outcomes (``rng``), the front end that runs it, and what the table message
-    recalls (the last turns)."""
+    recalls (the last turns).
 
-    info: TableInfo
+    A table loaded lazily at start-up (``rows``) keeps its stored rows until first used:
+    its info (and with it when its turn began and when a human last acted, as of
+    ``loaded_at``) is built from them the first time it is read, its state by ``thaw``,
+    and its random source from its seed the first time it is drawn from: each exactly as
+    an eager load would have made it."""
+
+    _info: TableInfo | None
     _state: GameState[Any] | None
-    rng: random.Random
+    _rng: random.Random | int  # the random source, or the seed it is made from when used
     front: FrontEnd[G]
     version: int = 0  # the stored state version (the move log's length)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_INTERACTIONS))
-    turns: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_TURNS))
-    turn_started: datetime | None = None  # when the current turn began
-    idle_since: datetime | None = None  # the last human action (for idle expiry)
+    # its lock and what it recalls are made when first used (a table loaded at start-up
+    # may wait long for its first use)
+    _lock: asyncio.Lock | None = None
+    _recent: deque[str] | None = None
+    _turns: deque[str] | None = None
+    _turn_started: datetime | None = None  # when the current turn began
+    _idle_since: datetime | None = None  # the last human action (for idle expiry)
     away: bool = False  # its shard went to another process: nothing more is done here
     # a commit of it failed (perhaps after it was made) or was abandoned: what storage
     # holds is read again before its next step
     unsure: bool = False
     # loaded lazily at start-up: what builds its state, on first use (``state``)
     thaw: Callable[[], GameState[Any]] | None = None
+    # loaded lazily at start-up: its stored rows (its info not built yet), and when
+    rows: StoredTable | None = None
+    loaded_at: datetime | None = None
+    # what never changes: read from its info, or from its index when loaded lazily
+    id: int = field(init=False)
+    channel_id: int = field(init=False)
+    _index: TableIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        index: TableIndex | None = self._info
+        if index is None:
+            assert self.rows is not None, "a live table has its info or its rows"
+            index = self.rows.index
+        self._index = index
+        self.id = index.id
+        self.channel_id = index.channel_id
+
+    @property
+    def info(self) -> TableInfo:
+        """Its stored info (a table loaded lazily builds it here, the first time)."""
+        info = self._info
+        if info is None:
+            info = self._built()
+        return info
+
+    @info.setter
+    def info(self, value: TableInfo) -> None:
+        if self._info is None:
+            self._built()
+        self._info = value
+
+    def _built(self) -> TableInfo:
+        rows = self.rows
+        assert rows is not None, "a live table has its info or its rows"
+        info = self._info = self._index = rows.info()
+        self.rows = None
+        if self.loaded_at is not None:
+            self._turn_started, self._idle_since = since_stored(info, self.loaded_at)
+            self.loaded_at = None
+        return info
+
+    @property
+    def index(self) -> TableIndex:
+        """What start-up needs of it (its id, channel, guild, game, status, version and
+        message), without building its info."""
+        info = self._info
+        return self._index if info is None else info
+
+    @property
+    def turn_started(self) -> datetime | None:
+        """When its current turn began."""
+        if self._info is None:
+            self._built()
+        return self._turn_started
+
+    @turn_started.setter
+    def turn_started(self, value: datetime | None) -> None:
+        if self._info is None:
+            self._built()
+        self._turn_started = value
+
+    @property
+    def idle_since(self) -> datetime | None:
+        """When a human last acted at it (for idle expiry)."""
+        if self._info is None:
+            self._built()
+        return self._idle_since
+
+    @idle_since.setter
+    def idle_since(self, value: datetime | None) -> None:
+        if self._info is None:
+            self._built()
+        self._idle_since = value
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """What serialises everything done to the table."""
+        lock = self._lock
+        if lock is None:
+            lock = self._lock = asyncio.Lock()
+        return lock
+
+    @property
+    def recent(self) -> deque[str]:
+        """The ids of the interactions answered lately (a repeat is answered once)."""
+        recent = self._recent
+        if recent is None:
+            recent = self._recent = deque(maxlen=RECENT_INTERACTIONS)
+        return recent
+
+    @property
+    def turns(self) -> deque[str]:
+        """The last turns in words, as the table message recalls them."""
+        turns = self._turns
+        if turns is None:
+            turns = self._turns = deque(maxlen=RECENT_TURNS)
+        return turns
+
+    @property
+    def rng(self) -> random.Random:
+        """The random source of its chance outcomes (made from its seed when first used)."""
+        rng = self._rng
+        if isinstance(rng, int):
+            rng = self._rng = random.Random(rng)
+        return rng
 
     @property
     def state(self) -> GameState[Any] | None:
@@ -91,17 +212,14 @@ class LiveTable(Generic[G]):
         self._state = value
 
     @property
-    def id(self) -> int:
-        return self.info.id
-
-    @property
-    def channel_id(self) -> int:
-        return self.info.channel_id
+    def is_active(self) -> bool:
+        """Whether it is a lobby or a game being played (its info not built for this)."""
+        return self.index.status in ("lobby", "playing")
 
     @property
     def game(self) -> G:
         """The table's game, as its front end hosts it."""
-        return self.front.game(self.info.game)
+        return self.front.game(self.index.game)
 
     def speaking(self) -> Speaking:
         """Inside (``with`` or ``async with``), words are said in the table's language."""

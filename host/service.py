@@ -62,6 +62,7 @@ from host.live import (
     Player,
     TurnClock,
     ai_to_move,
+    since_stored,
 )
 from host.refusals import Refusal, Why
 from host.step import STEP_LIMIT, Step, settle
@@ -79,7 +80,7 @@ from persistence import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.records import MAX_SEATS, Announcement, MoveResult, TableInfo
+from persistence.records import MAX_SEATS, Announcement, MoveResult, StoredTable, TableInfo
 
 log = logging.getLogger(__name__)
 RECALL_BATCH = 200  # tables whose logs are read back at once, at start-up
@@ -137,28 +138,26 @@ class TableService(Generic[G]):
 
     # ------------------------------------------------------------ registry
 
-    def _rng(self) -> random.Random:
+    def _seed(self) -> int:
+        """The seed of a new table's random source (made when first drawn from)."""
         if self._seeds is not None:
-            return random.Random(self._seeds.getrandbits(64))
-        return random.Random(secrets.randbits(64))
+            return self._seeds.getrandbits(64)
+        return secrets.randbits(64)
 
     def _track(self, info: TableInfo, state: GameState[Any] | None) -> LiveTable[G]:
         if self.owns is not None and not self.owns(info.guild_id):
             # another process has (or is about to have) the table's shard: a table read
             # back now (a reload, a lobby just written) is not kept here
             gone = self.by_id.get(info.id) or LiveTable(
-                info, state, self._rng(), self.front, info.version
+                info, state, self._seed(), self.front, info.version
             )
             gone.away = True
             self._forget(gone)
             return gone
         live = self.by_id.get(info.id)
         if live is None:
-            live = LiveTable(info, state, self._rng(), self.front, info.version)
-            now = self.now()
-            # a time stored by another clock is never taken to be in the future
-            live.turn_started = min(info.moved_at or info.started_at or now, now)
-            live.idle_since = min(info.last_active_at or info.started_at or info.created_at, now)
+            live = LiveTable(info, state, self._seed(), self.front, info.version)
+            live.turn_started, live.idle_since = since_stored(info, self.now())
         else:
             live.info, live.state, live.version = info, state, info.version
         if info.is_active:
@@ -166,6 +165,25 @@ class TableService(Generic[G]):
             self.by_id[info.id] = live
         else:
             self._forget(live)
+        return live
+
+    def _track_rows(self, rows: StoredTable, now: datetime) -> LiveTable[G]:
+        """:meth:`_track` for a table loaded lazily: kept with its rows, its info and
+        state built when first used (as :meth:`_track` would have built them)."""
+        index = rows.index
+        if self.by_id.get(index.id) is not None or (
+            self.owns is not None and not self.owns(index.guild_id)
+        ):  # a table known already, or not kept here: as an eager load
+            live = self._track(rows.info(), None)
+        else:
+            live = LiveTable(
+                None, None, self._seed(), self.front, index.version, rows=rows, loaded_at=now
+            )
+            if live.is_active:
+                self.by_channel[index.channel_id] = live
+                self.by_id[index.id] = live
+        if rows.started:
+            live.thaw = rows.state
         return live
 
     def _forget(self, live: LiveTable[G]) -> None:
@@ -197,19 +215,21 @@ class TableService(Generic[G]):
             shard_count=shard_count, shards=shards, lazy=lazy
         )
         tables = []
+        now = self.now()
         for t in loaded:
             if t.broken is not None:  # closed, and never in the way of the others
                 await self._quarantine(t.info, t.broken)
                 continue
-            live = self._track(t.info, t.state)
-            if t.thaw is not None:
-                live.thaw = t.thaw
-            tables.append(live)
+            if t.rows is not None:
+                tables.append(self._track_rows(t.rows, now))
+            else:
+                tables.append(self._track(t.info, t.state))
         if lazy:
-            for live in tables:
-                if live.info.is_active and (live.thaw is not None or live.state is not None):
+            active = [t for t in tables if t.is_active]
+            for live in active:
+                if live.thaw is not None or live.state is not None:
                     self._unrecalled[live.id] = live.version
-            return [t for t in tables if t.info.is_active]
+            return active
         await self._recall_turns(tables)
         for live in tables:
             try:

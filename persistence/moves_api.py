@@ -17,7 +17,13 @@ from persistence.core import StoreCore
 from persistence.errors import InvalidSettings, StorageError, TableNotFound
 from persistence.fence import in_shards
 from persistence.gamebook import stored_game
-from persistence.loading import game_logs, load_tables, logged_moves, replay_log
+from persistence.loading import (
+    game_logs,
+    load_tables,
+    logged_moves,
+    replay_log,
+    unread_cursors,
+)
 from persistence.records import Announcement, LoadedTable, MoveResult
 from persistence.results import ResultRow, result_of, round_scores_of
 from persistence.schema import ACTIVE, tables
@@ -156,9 +162,13 @@ class MovesAPI(StoreCore):
             gc.freeze()
         # the writer needs no query for these tables' first moves (nothing of them has been
         # written by this process since they were read: they are not served yet)
-        for table in loaded:
-            if table.cursor is not None:
-                self.writer.cursors.setdefault(table.info.id, table.cursor)
+        if lazy:
+            for table_id, guild_id, read in unread_cursors(loaded):
+                self.writer.keep_unread(table_id, guild_id, read)
+        else:
+            for table in loaded:
+                if table.cursor is not None:
+                    self.writer.keep(table.info.id, table.cursor)
         return loaded
 
     async def game_logs(self, table_ids: Sequence[int]) -> dict[int, tuple[Any, list[Any]]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from engine.stack.moves import FACES, face_value
 
@@ -88,20 +88,102 @@ class TableInfo:
         return tuple(s for s in self.seats if s.user_id is not None and not s.is_ai)
 
 
-@dataclass(slots=True)
+class TableIndex(Protocol):
+    """What start-up needs of every table at once (where it is, its game, its status and
+    version, where its message is): a :class:`TableInfo`, or a table's stored row before
+    its info is built (:class:`StoredTable`)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def guild_id(self) -> int: ...
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def message_channel_id(self) -> int | None: ...
+    @property
+    def message_id(self) -> int | None: ...
+    @property
+    def pinged_version(self) -> int | None: ...
+
+
+class StoredTable(Protocol):
+    """A table's rows as a lazy load read them, each part built when first asked:
+    :attr:`index` at once, its info, the move writer's cursor and its live state later."""
+
+    @property
+    def index(self) -> TableIndex: ...
+    @property
+    def started(self) -> bool:
+        """Whether it has a live state (a snapshot stored: a game, not a lobby)."""
+        ...
+
+    def info(self) -> TableInfo: ...
+    def cursor(self) -> TableCursor | None: ...
+    def state(self) -> Any: ...
+
+
 class LoadedTable:
     """An active table as loaded at start-up: its info and, once started, its live state
-    (the game's :class:`~engine.game.GameState`, restored from its compact snapshot)."""
+    (the game's :class:`~engine.game.GameState`, restored from its compact snapshot).
 
-    info: TableInfo
-    state: Any
-    cursor: TableCursor | None = None  # the move writer's, for a game being played
-    # why its stored game does not read back (a log that does not replay): the table is
-    # then loaded without a state, for its host to close it; its rows stay as they are
-    broken: str | None = None
-    # loaded lazily: what builds its live state (``state`` is then ``None`` until called;
-    # it raises if the stored game does not read back)
-    thaw: Callable[[], Any] | None = None
+    Loaded lazily (``rows``): its info and cursor are built from its stored rows when
+    first read, and its state is ``None`` until ``thaw`` is called (it raises if the
+    stored game does not read back)."""
+
+    __slots__ = ("_cursor", "_info", "broken", "rows", "state")
+
+    def __init__(
+        self,
+        info: TableInfo | None,
+        state: Any,
+        cursor: TableCursor | None = None,
+        *,
+        broken: str | None = None,
+        rows: StoredTable | None = None,
+    ) -> None:
+        if info is None and rows is None:
+            raise ValueError("a loaded table needs its info or its rows")
+        self._info = info
+        self.state = state
+        self._cursor = cursor  # the move writer's, for a game being played
+        # why its stored game does not read back (a log that does not replay): the table
+        # is then loaded without a state, for its host to close it; its rows stay as they are
+        self.broken = broken
+        self.rows = rows
+
+    @property
+    def info(self) -> TableInfo:
+        if self._info is None:
+            assert self.rows is not None
+            self._info = self.rows.info()
+        return self._info
+
+    @property
+    def index(self) -> TableIndex:
+        """Its info, or (loaded lazily, not built yet) what its row says at once."""
+        if self._info is not None or self.rows is None:
+            return self.info
+        return self.rows.index
+
+    @property
+    def cursor(self) -> TableCursor | None:
+        if self._cursor is None and self.rows is not None:
+            self._cursor = self.rows.cursor()
+        return self._cursor
+
+    @property
+    def thaw(self) -> Callable[[], Any] | None:
+        """What builds its live state (loaded lazily, once started)."""
+        if self.rows is None or not self.rows.started:
+            return None
+        return self.rows.state
 
 
 THEMES = ("dark", "light")  # the themes a server may choose for its pictures

@@ -210,6 +210,8 @@ class MoveWriter:
         self.engine = engine
         self.load_cursor = load_cursor
         self.cursors: dict[int, TableCursor] = {}
+        # cursors of tables loaded lazily, built when first needed: (guild, what builds it)
+        self._unread: dict[int, tuple[int, Callable[[], TableCursor | None]]] = {}
         self.queue: deque[Write] = deque()
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -282,9 +284,35 @@ class MoveWriter:
 
     # ------------------------------------------------------------------ cursors
 
+    def keep(self, table_id: int, cursor: TableCursor) -> None:
+        """Keep ``cursor`` of a table just read (unless one is kept already): its first
+        write needs no query."""
+        if table_id not in self._unread:
+            self.cursors.setdefault(table_id, cursor)
+
+    def keep_unread(
+        self, table_id: int, guild_id: int, read: Callable[[], TableCursor | None]
+    ) -> None:
+        """As :meth:`keep`, for a table loaded lazily: ``read`` builds its cursor from the
+        rows read, when it is first needed."""
+        if table_id not in self.cursors:
+            self._unread.setdefault(table_id, (guild_id, read))
+
+    def _kept(self, table_id: int) -> TableCursor | None:
+        """The cursor kept of ``table_id``, if any (one of a lazy load built now)."""
+        cur = self.cursors.get(table_id)
+        if cur is None:
+            unread = self._unread.pop(table_id, None)
+            if unread is not None:
+                cur = unread[1]()
+                if cur is not None:
+                    self.cursors[table_id] = cur
+        return cur
+
     def forget(self, table_id: int) -> None:
         """Drop the cached cursor of ``table_id`` (it is read again when next needed)."""
         self.cursors.pop(table_id, None)
+        self._unread.pop(table_id, None)
 
     def forget_guilds(self, belongs: Callable[[int], bool]) -> None:
         """Drop the cached cursors of the tables whose guild ``belongs`` (a shard given up
@@ -292,10 +320,12 @@ class MoveWriter:
         self._epoch += 1  # a cursor being read now is not kept either
         for tid in [t for t, cur in self.cursors.items() if belongs(cur.guild_id)]:
             del self.cursors[tid]
+        for tid in [t for t, (guild, _) in self._unread.items() if belongs(guild)]:
+            del self._unread[tid]
 
     async def cursor(self, table_id: int) -> TableCursor:
         """The table's cursor as of the last commit. Only tables being played are kept."""
-        cur = self.cursors.get(table_id)
+        cur = self._kept(table_id)
         if cur is None:
             epoch = self._epoch
             async with self.engine.connect() as conn:
@@ -307,8 +337,10 @@ class MoveWriter:
 
     def _working_cursor(self, attempt: _Attempt, table_id: int) -> TableCursor | None:
         cur = attempt.work.get(table_id)
-        if cur is None and table_id in self.cursors:
-            cur = attempt.work[table_id] = _copy(self.cursors[table_id])
+        if cur is None:
+            kept = self._kept(table_id)
+            if kept is not None:
+                cur = attempt.work[table_id] = _copy(kept)
         return cur
 
     async def _load_missing(
@@ -556,12 +588,14 @@ class MoveWriter:
         """The transaction committed: keep the new cursors, release the callers."""
         self._epoch += 1
         for tid, cur in attempt.work.items():
+            self._unread.pop(tid, None)
             if cur.status == "playing" and tid not in attempt.closed:
                 self.cursors[tid] = cur
             else:
                 self.cursors.pop(tid, None)
         for tid in attempt.closed:
             self.cursors.pop(tid, None)
+            self._unread.pop(tid, None)
         self.batches += 1
         self._maybe_checkpoint()
         for hook in attempt.hooks:
