@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 import time
 from typing import Any
@@ -72,12 +73,44 @@ def _consume(kwargs: dict[str, Any]) -> None:
         f.fp.read()
 
 
+class ReadyComponents:
+    """A message's components as a request carried them (what :mod:`bot.views`' ready
+    payloads give as ``to_components()``)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+
+class BenchHTTP:
+    """discord.py's HTTP client as far as the host calls it directly (the table message's
+    edit, :meth:`bot.table_message.TableMessages._edit_message`): the request is handed to
+    the stand-in channel's message, as the keyword arguments ``PartialMessage.edit`` takes."""
+
+    def __init__(self, bot: BenchBot) -> None:
+        self.bot = bot
+
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        payload = params.payload
+        if payload is None:  # with files: the JSON is the multipart's first part
+            payload = json.loads(params.multipart[0]["value"])
+        message = self.bot.get_channel(channel_id).get_partial_message(message_id)
+        await message.edit(
+            view=ReadyComponents(payload.get("components") or []),
+            attachments=list(params.files or []),
+        )
+
+
 class BenchBot:
     channel_kind = BenchChannel  # what its channels are
+    allowed_mentions = None  # the client's default: none set
 
     def __init__(self) -> None:
         self.channels: dict[int, BenchChannel] = {}
         self.user = None
+        self.http = BenchHTTP(self)
 
     def get_channel(self, channel_id: int) -> BenchChannel:
         channel = self.channels.get(channel_id)

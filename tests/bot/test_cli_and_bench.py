@@ -3,6 +3,7 @@ command's own tests are in test_cli.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.bot.test_cli import run
@@ -17,6 +18,7 @@ def test_bot_bench_drives_the_production_path_and_prints_its_summary_line(
         TMPDIR=str(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr, "every step of the bench's moves ran"
     lines = proc.stdout.strip().splitlines()
     assert lines[-1].endswith(" ms, timers on, pictures on") and " moves/s, p99 " in lines[-1]
     assert any("pictures off" in line for line in lines)
@@ -64,3 +66,20 @@ async def test_sync_only_bot_loads_the_commands_without_a_database(tmp_path: Pat
         assert bot.store is None
         _ = env
     assert not db.exists()
+
+
+def test_cold_start_bench_restarts_its_tables_without_an_error_and_prints_its_line(
+    tmp_path: Path,
+) -> None:
+    """`python -m bot.coldstart` at a tiny size: every table's message is recovered through
+    the production path (a step that fails is logged with its traceback, so none may be),
+    and its last line keeps the shape README quotes."""
+    proc = run(["-m", "bot.coldstart", "--tables", "20"], tmp_path, TMPDIR=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[-3000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"cold start 20 tables: first answer \d+\.\d\d s, first move \d+\.\d\d s, "
+        r"recovery \d+\.\d\d s, \d+\.\d KiB per table",
+        last,
+    ), last
