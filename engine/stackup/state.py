@@ -40,7 +40,7 @@ import random
 from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Self
+from typing import Any, Final, NamedTuple, Self, cast
 
 from pydantic import ValidationError
 
@@ -130,39 +130,58 @@ EMPTY_HAND, TURN_LIMIT = "empty_hand", "turn_limit"
 TURN_KINDS = ("play", "block", "take", "pass", "draw")
 
 _NOT_LAST = (FLIP, FREEZE, SNATCH)  # special cards that may not be a player's last card
-_SPECIAL_PLAYS = {s: Play((s,)) for s in (FLIP, FREEZE, CRASH)}
 
 
-def _run_plays(bonus: str | None) -> dict[tuple[Card, int], list[Play]]:
-    """``table[(card, step)][k - 1]``: the number play of ``k`` cards from ``card`` on,
-    stepping by ``step`` (1 up, -1 down) in its colour, as far as the numbers go."""
-    table = {}
+def _run_plays(bonus: str | None, step: int) -> list[list[Play]]:
+    """``table[card][k - 1]``: the number play of ``k`` cards from ``card`` on, stepping
+    by ``step`` (1 up, -1 down) in its colour, as far as the numbers go."""
+    table = []
     for card in NUMBER_CARDS:
-        for step in (1, -1):
-            run = [card]
-            while LOWEST <= NUMBER_OF[run[-1]] + step <= HIGHEST:
-                run.append(run[-1] + step)
-            table[(card, step)] = [Play(tuple(run[:k]), bonus) for k in range(1, len(run) + 1)]
+        run = [card]
+        while LOWEST <= NUMBER_OF[run[-1]] + step <= HIGHEST:
+            run.append(run[-1] + step)
+        table.append([Play(tuple(run[:k]), bonus) for k in range(1, len(run) + 1)])
     return table
 
 
-# Every play a hand can make, made once (listing the legal plays allocates only the list).
-_RUNS = _run_plays(None)
-_RUNS_PASS = _run_plays("pass")
-_RUNS_SKIP = _run_plays("skip")
-_SWITCH_PLAYS = {k: Play((SWITCH,), colour=k) for k in COLOURS}
-_SNATCH_PLAYS = {
-    (t, k): Play((SNATCH,), target=t, count=k)
+# Every play a hand can make, made once (listing the legal plays allocates only the list),
+# indexed by first card: going up, then going down.
+_RUNS: Final = (_run_plays(None, 1), _run_plays(None, -1))
+_RUNS_PASS: Final = (_run_plays("pass", 1), _run_plays("pass", -1))
+_RUNS_SKIP: Final = (_run_plays("skip", 1), _run_plays("skip", -1))
+_SWITCH_PLAYS: Final = tuple(Play((SWITCH,), colour=k) for k in COLOURS)
+_FLIP_PLAY: Final = Play((FLIP,))
+_FREEZE_PLAY: Final = Play((FREEZE,))
+_CRASH_PLAY: Final = Play((CRASH,))
+# _SNATCH_PLAYS[t][k - 1]: a Snatch of k cards from seat t
+_SNATCH_PLAYS: Final = tuple(
+    tuple(Play((SNATCH,), target=t, count=k) for k in range(1, MAX_SNATCH + 1))
     for t in range(MAX_PLAYERS)
-    for k in range(1, MAX_SNATCH + 1)
-}
-_SWITCH_DRAWN = {k: PlayDrawn(colour=k) for k in COLOURS}
-_SNATCH_DRAWN = {
-    (t, k): PlayDrawn(target=t, count=k)
+)
+_SWITCH_DRAWN: Final = tuple(PlayDrawn(colour=k) for k in COLOURS)
+_SNATCH_DRAWN: Final = tuple(
+    tuple(PlayDrawn(target=t, count=k) for k in range(1, MAX_SNATCH + 1))
     for t in range(MAX_PLAYERS)
-    for k in range(1, MAX_SNATCH + 1)
-}
-_FORCED = (Take, UsePass, Draw, Keep)  # the kinds of move the table plays without asking
+)
+
+
+def _logged_plays() -> dict[int, tuple[LoggedTurn, ...]]:
+    """The logged turn of each made play that is a whole turn (all but a Snatch, whose
+    turn waits for its cards), per seat, by the play's identity: a turn played from the
+    engine's own list logs a turn made once."""
+    plays = [_FLIP_PLAY, _FREEZE_PLAY, _CRASH_PLAY, *_SWITCH_PLAYS]
+    for table in (*_RUNS, *_RUNS_PASS, *_RUNS_SKIP):
+        for runs in table:
+            plays += runs
+    return {
+        id(play): tuple(
+            LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
+            for seat in range(MAX_PLAYERS)
+        )
+        for play in plays
+    }
+
+
 _EMPTY: tuple[Card, ...] = ()
 
 
@@ -229,6 +248,15 @@ class LoggedTurn:
             drew=_cards(data.get("drew", [])),
             reshuffle=None if reshuffle is None else _cards(reshuffle),
         )
+
+
+# Made once: the logged turn of each made play (see _logged_plays), of a used draw pass
+# and of a block, per seat; the events of a turn's end, per seat.
+_LOGGED_PLAYS: Final = _logged_plays()
+_LOGGED_PASS: Final = tuple(LoggedTurn(seat, "pass") for seat in range(MAX_PLAYERS))
+_LOGGED_BLOCK: Final = tuple(LoggedTurn(seat, "block", (CRASH,)) for seat in range(MAX_PLAYERS))
+_TURN_ENDED: Final = tuple(TurnEnded(seat) for seat in range(MAX_PLAYERS))
+_GAME_ENDED: Final = GameEnded()
 
 
 class LastPlay(NamedTuple):
@@ -345,7 +373,7 @@ class StackUpState:
     _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
     _drew: list[Card]  # cards drawn so far this turn
     # the moves legal_moves / automatic listed for the state as it is (None: not yet)
-    _made: tuple[PlayerMove, ...] | None
+    _made: list[PlayerMove] | None
     _sampled: ChanceMove | None  # the chance outcome sample_chance drew for it
     _reshuffled: tuple[Card, ...] | None  # this turn's rebuilt pile
     _to_draw: int  # cards still to draw after a reshuffle
@@ -534,53 +562,88 @@ class StackUpState:
         then ``skip``; then the special cards in order, Snatch targets clockwise and counts
         rising, Switch colours R, B, Y, G.
         """
+        out: list[Play] = []
+        self._add_plays(seat, cast(list[PlayerMove], out))
+        return out
+
+    def _add_plays(self, seat: int, out: list[PlayerMove]) -> None:
+        """Append :meth:`plays` to ``out``."""
         hand = self.hands[seat]
         size = len(hand)
         colour = self.colour
-        step = 1 if self.up else -1
+        way = 0 if self.up else 1
+        step = 1 - 2 * way
         wanted = self.number + step
-        out: list[Play] = []
+        runs = _RUNS[way]
+        colour_of = COLOUR_OF
+        number_of = NUMBER_OF
         append = out.append
-        previous = -1
-        for c in hand:
+        i = 0
+        while i < size:
+            c = hand[i]
             if c >= FLIP:
-                if c == previous:
-                    continue
-                previous = c
-                if c == SWITCH:
-                    for k in COLOURS:
-                        if k != colour:
-                            append(_SWITCH_PLAYS[k])
-                elif c == CRASH:
-                    append(_SPECIAL_PLAYS[CRASH])
-                elif size > 1:
-                    if c == SNATCH:
-                        for t in self.snatch_targets(seat):
-                            for k in self.snatch_counts(t):
-                                append(_SNATCH_PLAYS[(t, k)])
-                    else:
-                        append(_SPECIAL_PLAYS[c])
-                continue
-            if COLOUR_OF[c] != colour and NUMBER_OF[c] != wanted:
-                continue
-            key = (c, step)
-            plain = _RUNS[key]
-            longest = len(plain)
-            card = c
-            k = 1
-            while True:
-                if k >= BONUS_LENGTH and k < size:
-                    append(_RUNS_PASS[key][k - 1])
-                    append(_RUNS_SKIP[key][k - 1])
+                break
+            if colour_of[c] == colour or number_of[c] == wanted:
+                plain = runs[c]
+                # the run from c on: the hand is sorted and holds each number card once,
+                # so c + step, if held, sits right after c going up (before it, down)
+                longest = len(plain)
+                k = 1
+                at = i + step
+                while k < longest and 0 <= at < size and hand[at] == c + k * step:
+                    k += 1
+                    at += step
+                if k < BONUS_LENGTH:
+                    for j in range(k):
+                        append(plain[j])
                 else:
-                    append(plain[k - 1])
-                if k == longest:
-                    break
-                card += step
-                if card not in hand:
-                    break
-                k += 1
-        return out
+                    append(plain[0])
+                    append(plain[1])
+                    passes = _RUNS_PASS[way][c]
+                    skips = _RUNS_SKIP[way][c]
+                    for j in range(BONUS_LENGTH - 1, k):
+                        if j + 1 < size:
+                            append(passes[j])
+                            append(skips[j])
+                        else:
+                            append(plain[j])
+            i += 1
+        previous = -1
+        while i < size:
+            c = hand[i]
+            i += 1
+            if c == previous:
+                continue
+            previous = c
+            if c == SWITCH:
+                for k in COLOURS:
+                    if k != colour:
+                        append(_SWITCH_PLAYS[k])
+            elif c == CRASH:
+                append(_CRASH_PLAY)
+            elif size > 1:
+                if c == SNATCH:
+                    self._add_snatches(seat, out)
+                elif c == FLIP:
+                    append(_FLIP_PLAY)
+                else:
+                    append(_FREEZE_PLAY)
+
+    def _add_snatches(self, seat: int, out: list[PlayerMove]) -> None:
+        """Append every Snatch ``seat`` may play: targets clockwise, counts rising."""
+        n, hands = self.n, self.hands
+        t = seat
+        for _ in range(n - 1):
+            t += 1
+            if t == n:
+                t = 0
+            size = len(hands[t])
+            if size >= 2:
+                snatches = _SNATCH_PLAYS[t]
+                out.append(snatches[0])
+                if size >= 4:
+                    for k in range(1, MAX_SNATCH):
+                        out.append(snatches[k])
 
     def drawn_playable(self) -> bool:
         """In phase ``drawn``: whether the drawn card is a legal play on its own."""
@@ -604,7 +667,7 @@ class StackUpState:
             return [_SWITCH_DRAWN[k] for k in COLOURS if k != self.colour]
         if card == SNATCH:
             return [
-                _SNATCH_DRAWN[(t, k)]
+                _SNATCH_DRAWN[t][k - 1]
                 for t in self.snatch_targets(self.seat)
                 for k in self.snatch_counts(t)
             ]
@@ -615,7 +678,7 @@ class StackUpState:
         (empty at a chance outcome and after the game)."""
         made = self._made
         if made is None:
-            made = self._made = tuple(self._list_moves())
+            made = self._made = self._list_moves()
         return list(made)
 
     def _list_moves(self) -> list[PlayerMove]:
@@ -625,7 +688,8 @@ class StackUpState:
         if phase == TURN:
             if self.crash == p:
                 return [BLOCK, TAKE] if CRASH in self.hands[p] else [TAKE]
-            plays: list[PlayerMove] = list(self.plays(p))
+            plays: list[PlayerMove] = []
+            self._add_plays(p, plays)
             if plays:
                 return plays
             return [USE_PASS] if self.passes[p] else [DRAW]
@@ -646,9 +710,12 @@ class StackUpState:
         """
         made = self._made
         if made is None:
-            made = self._made = tuple(self._list_moves())
-        if len(made) == 1 and isinstance(made[0], _FORCED):
-            return made[0]
+            made = self._made = self._list_moves()
+        if len(made) == 1:
+            # the only moves listed alone are these shared ones, or a single play
+            move = made[0]
+            if move is TAKE or move is USE_PASS or move is DRAW or move is KEEP:
+                return move
         return None
 
     def is_legal(self, move: Move) -> bool:
@@ -1002,10 +1069,15 @@ class StackUpState:
         # A move the engine made for this very state (listed by legal_moves or automatic,
         # or drawn by sample_chance) is legal: only the seat asking is checked.
         made = self._made
-        if not (
-            (by is None and move is self._sampled)
-            or (made is not None and (by is None or by == self.seat) and move in made)
-        ):
+        trusted = by is None and move is self._sampled
+        if not trusted and made is not None and (by is None or by == self.seat):
+            for listed in made:
+                if listed is move:
+                    trusted = True
+                    break
+            else:
+                trusted = move in made
+        if not trusted:
             err = self.refusal(move, by)
             if err is not None:
                 raise err
@@ -1035,12 +1107,10 @@ class StackUpState:
         if kind is Block:
             self.hands[p].remove(CRASH)
             self.stack.append(CRASH)
-            self._entry = {"seat": p, "kind": "block", "cards": (CRASH,)}
-            return self._end_turn(p, blocked=True)
+            return self._end_turn(p, _LOGGED_BLOCK[p], blocked=True)
         if kind is UsePass:
             self.passes[p] -= 1
-            self._entry = {"seat": p, "kind": "pass"}
-            return self._end_turn(p)
+            return self._end_turn(p, _LOGGED_PASS[p])
         if kind is Draw:
             self._entry = {"seat": p, "kind": "draw"}
             self._drawing = "draw"
@@ -1101,16 +1171,17 @@ class StackUpState:
             return Took(tuple(rng.sample(self.hands[target], count)))
         if phase == RESHUFFLE:
             cards = self.stack[: self.base]
-            rng.shuffle(cards)
+            _shuffle(rng, cards)
             return Reshuffle(tuple(cards))
         if phase == DEAL:
             first = rng.randrange(self.n)
             deck = list(FULL_DECK)
             dealt = HAND_SIZE * self.n
             while True:
-                rng.shuffle(deck)
-                if any(c < FLIP for c in deck[dealt:]):
-                    return Deal(tuple(deck), first)
+                _shuffle(rng, deck)
+                for c in deck[dealt:]:
+                    if c < FLIP:
+                        return Deal(tuple(deck), first)
         raise IllegalMoveError("No chance outcome is due.", IllegalReason.BAD_OUTCOME)
 
     # ----------------------------------------------------------------- mechanics
@@ -1175,10 +1246,24 @@ class StackUpState:
 
     def _play(self, p: int, move: Play) -> list[Event]:
         hand = self.hands[p]
-        for c in move.cards:
+        cards = move.cards
+        for c in cards:
             hand.remove(c)
-        self._entry = {"seat": p, "kind": "play", "cards": move.cards}
-        return self._play_cards(p, move.cards, move.bonus, move.colour, move.target, move.count)
+        first = cards[0]
+        if first < FLIP:
+            # a number play: the whole turn (a run of one colour, checked or made)
+            stack = self.stack
+            stack.extend(cards)
+            last = cards[-1]
+            self.colour = COLOUR_OF[last]
+            self.number = NUMBER_OF[last]
+            self.base = len(stack) - 1
+            bonus = move.bonus
+            made = _LOGGED_PLAYS.get(id(move))
+            turn = made[p] if made is not None else LoggedTurn(p, "play", cards, bonus)
+            return self._end_turn(p, turn, skip=bonus == "skip", gain_pass=bonus == "pass")
+        self._entry = {"seat": p, "kind": "play", "cards": cards}
+        return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count)
 
     def _play_cards(
         self,
@@ -1204,7 +1289,7 @@ class StackUpState:
             self.base = len(stack) - 1
             if bonus is not None:
                 entry["bonus"] = bonus
-            return self._end_turn(p, skip=bonus == "skip", gain_pass=bonus == "pass")
+            return self._end_turn(p, None, skip=bonus == "skip", gain_pass=bonus == "pass")
         if first == FLIP:
             self.up = not self.up
         elif first == SWITCH:
@@ -1218,51 +1303,54 @@ class StackUpState:
             self.snatch = (target, count)
             self.phase = SNATCH_CARDS
             return []
-        return self._end_turn(p, skip=first == FREEZE, crash=first == CRASH)
+        return self._end_turn(p, None, skip=first == FREEZE, crash=first == CRASH)
 
     def _end_turn(
         self,
         p: int,
+        turn: LoggedTurn | None = None,
         *,
         skip: bool = False,
         crash: bool = False,
         blocked: bool = False,
         gain_pass: bool = False,
     ) -> list[Event]:
-        """``p``'s turn is complete: log it, then end the game or pass the turn on."""
-        entry = self._entry
-        assert entry is not None
-        if self._drew:
-            entry["drew"] = tuple(self._drew)
-            self._drew = []
-        if self._reshuffled is not None:
-            entry["reshuffle"] = self._reshuffled
-            self._reshuffled = None
-        self.log.append(LoggedTurn(**entry))
-        self._entry = None
-        self._drawing = None
+        """``p``'s turn is complete: log it (``turn``, made, or else the turn being
+        played), then end the game or pass the turn on."""
+        if turn is None:
+            entry = self._entry
+            assert entry is not None
+            if self._drew:
+                entry["drew"] = tuple(self._drew)
+                self._drew = []
+            if self._reshuffled is not None:
+                entry["reshuffle"] = self._reshuffled
+                self._reshuffled = None
+            turn = LoggedTurn(**entry)
+            self._entry = None
+            self._drawing = None
+        self.log.append(turn)
         self.turns += 1
-        events: list[Event] = [TurnEnded(p)]
         self.crash = None
         if gain_pass:
             self.passes[p] += 1
         if not self.hands[p]:
             self._finish((p,), EMPTY_HAND)
-            events.append(GameEnded())
-            return events
+            return [_TURN_ENDED[p], _GAME_ENDED]
         if self.turns >= self.settings.turn_limit:
             sizes = self.hand_sizes
             fewest = min(sizes)
             self._finish(tuple(s for s in range(self.n) if sizes[s] == fewest), TURN_LIMIT)
-            events.append(GameEnded())
-            return events
+            return [_TURN_ENDED[p], _GAME_ENDED]
         n = self.n
-        nxt = (p + 2) % n if skip else (p + 1) % n
+        nxt = p + 2 if skip else p + 1
+        if nxt >= n:
+            nxt -= n
         if crash or (blocked and n > 2):
             self.crash = nxt
         self.seat = nxt
         self.phase = TURN
-        return events
+        return [_TURN_ENDED[p]]
 
     def _finish(self, winners: tuple[int, ...], ended_by: str) -> None:
         self.winners = winners
@@ -1401,6 +1489,45 @@ class StackUpState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _shuffle_inline(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)`` as :class:`random.Random` does it (the same draws, the same
+    order), without its method calls."""
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+
+
+def _shuffles_alike() -> bool:
+    """Whether :func:`_shuffle_inline` draws as this Python's ``random.Random.shuffle``
+    (checked once, so that another Python's shuffle is simply used as it is)."""
+    for seed in range(8):
+        mine, theirs = list(range(seed * 11 + 2)), list(range(seed * 11 + 2))
+        rng, other = random.Random(seed), random.Random(seed)
+        _shuffle_inline(rng, mine)
+        other.shuffle(theirs)
+        if mine != theirs or rng.getstate() != other.getstate():
+            return False
+    return True
+
+
+_INLINE_SHUFFLE: Final = _shuffles_alike()
+
+
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``: inlined for a plain :class:`random.Random`."""
+    if _INLINE_SHUFFLE and type(rng) is random.Random:
+        _shuffle_inline(rng, cards)
+    else:
+        rng.shuffle(cards)
 
 
 def _entry_fields(turn: LoggedTurn) -> dict[str, Any]:
