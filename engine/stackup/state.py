@@ -48,6 +48,7 @@ from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
 from engine.native import BLANK
 from engine.stackup.cards import (
+    ALL_CARDS,
     COLOUR_NAMES,
     COLOUR_OF,
     COLOURS,
@@ -165,21 +166,18 @@ _SNATCH_DRAWN: Final = tuple(
 )
 
 
-def _logged_plays() -> dict[int, tuple[LoggedTurn, ...]]:
-    """The logged turn of each made play that is a whole turn (all but a Snatch, whose
-    turn waits for its cards), per seat, by the play's identity: a turn played from the
-    engine's own list logs a turn made once."""
+def _made_plays() -> frozenset[int]:
+    """The identities of the made plays that are a whole turn (all but a Snatch, whose
+    turn waits for its cards): a turn played from the engine's own list logs a turn made
+    once (see :func:`_logged_play`)."""
     plays = [_FLIP_PLAY, _FREEZE_PLAY, _CRASH_PLAY, *_SWITCH_PLAYS]
     for table in (*_RUNS, *_RUNS_PASS, *_RUNS_SKIP):
         for runs in table:
             plays += runs
-    return {
-        id(play): tuple(
-            LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
-            for seat in range(MAX_PLAYERS)
-        )
-        for play in plays
-    }
+    return frozenset(id(play) for play in plays)
+
+
+_MADE_PLAYS: Final = _made_plays()
 
 
 _EMPTY: tuple[Card, ...] = ()
@@ -250,11 +248,25 @@ class LoggedTurn:
         )
 
 
-# Made once: the logged turn of each made play (see _logged_plays), of a used draw pass
-# and of a block, per seat; the events of a turn's end, per seat.
-_LOGGED_PLAYS: Final = _logged_plays()
+# Logged turns made once, per seat: a used draw pass, a block, a stuck turn that drew one
+# card and kept it (by card) or played it with no choice to make (by card) or as a Switch
+# (by colour). The events of a turn's end, per seat.
 _LOGGED_PASS: Final = tuple(LoggedTurn(seat, "pass") for seat in range(MAX_PLAYERS))
 _LOGGED_BLOCK: Final = tuple(LoggedTurn(seat, "block", (CRASH,)) for seat in range(MAX_PLAYERS))
+_LOGGED_KEPT: Final = tuple(
+    tuple(LoggedTurn(seat, "draw", drew=(card,)) for card in ALL_CARDS)
+    for seat in range(MAX_PLAYERS)
+)
+_LOGGED_DREW_PLAYED: Final = tuple(
+    tuple(LoggedTurn(seat, "draw", (card,), drew=(card,)) for card in ALL_CARDS)
+    for seat in range(MAX_PLAYERS)
+)
+_LOGGED_DREW_SWITCHED: Final = tuple(
+    tuple(LoggedTurn(seat, "draw", (SWITCH,), colour=k, drew=(SWITCH,)) for k in COLOURS)
+    for seat in range(MAX_PLAYERS)
+)
+# the logged turn of a made play, by ``id(play) * 8 + seat``, made on its first use
+_LOGGED_PLAYS: Final[dict[int, LoggedTurn]] = {}
 _TURN_ENDED: Final = tuple(TurnEnded(seat) for seat in range(MAX_PLAYERS))
 _GAME_ENDED: Final = GameEnded()
 
@@ -1120,6 +1132,9 @@ class StackUpState:
         if kind is Keep:
             self.drawn = None
             self.phase = TURN
+            drew = self._drew
+            if len(drew) == 1 and self._reshuffled is None:
+                return self._end_turn(p, _LOGGED_KEPT[p][drew[0]])
             return self._end_turn(p)
         if kind is PlayDrawn:
             assert isinstance(move, PlayDrawn)
@@ -1127,10 +1142,19 @@ class StackUpState:
             assert card is not None
             self.drawn = None
             self.phase = TURN
-            entry = self._entry
-            assert entry is not None
-            entry["cards"] = (card,)
-            return self._play_cards(p, (card,), None, move.colour, move.target, move.count)
+            self.hands[p].remove(card)
+            turn: LoggedTurn | None = None
+            if len(self._drew) == 1 and self._reshuffled is None:
+                if card == SWITCH:
+                    assert move.colour is not None
+                    turn = _LOGGED_DREW_SWITCHED[p][move.colour]
+                elif card != SNATCH:
+                    turn = _LOGGED_DREW_PLAYED[p][card]
+            if turn is None:
+                entry = self._entry
+                assert entry is not None
+                entry["cards"] = (card,)
+            return self._play_cards(p, (card,), None, move.colour, move.target, move.count, turn)
         if kind is Reshuffle:
             assert isinstance(move, Reshuffle)
             self._rebuild(move.cards)
@@ -1168,13 +1192,13 @@ class StackUpState:
         if phase == SNATCH_CARDS:
             assert self.snatch is not None
             target, count = self.snatch
-            return Took(tuple(rng.sample(self.hands[target], count)))
+            return Took(tuple(_sample(rng, self.hands[target], count)))
         if phase == RESHUFFLE:
             cards = self.stack[: self.base]
             _shuffle(rng, cards)
             return Reshuffle(tuple(cards))
         if phase == DEAL:
-            first = rng.randrange(self.n)
+            first = _below(rng, self.n)
             deck = list(FULL_DECK)
             dealt = HAND_SIZE * self.n
             while True:
@@ -1249,21 +1273,10 @@ class StackUpState:
         cards = move.cards
         for c in cards:
             hand.remove(c)
-        first = cards[0]
-        if first < FLIP:
-            # a number play: the whole turn (a run of one colour, checked or made)
-            stack = self.stack
-            stack.extend(cards)
-            last = cards[-1]
-            self.colour = COLOUR_OF[last]
-            self.number = NUMBER_OF[last]
-            self.base = len(stack) - 1
-            bonus = move.bonus
-            made = _LOGGED_PLAYS.get(id(move))
-            turn = made[p] if made is not None else LoggedTurn(p, "play", cards, bonus)
-            return self._end_turn(p, turn, skip=bonus == "skip", gain_pass=bonus == "pass")
-        self._entry = {"seat": p, "kind": "play", "cards": cards}
-        return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count)
+        turn = _logged_play(p, move)
+        if turn is None:
+            self._entry = {"seat": p, "kind": "play", "cards": cards}
+        return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count, turn)
 
     def _play_cards(
         self,
@@ -1273,12 +1286,10 @@ class StackUpState:
         colour: Colour | None,
         target: int | None,
         count: int | None,
+        turn: LoggedTurn | None,
     ) -> list[Event]:
-        """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects."""
-        entry = self._entry
-        assert entry is not None
-        if entry["kind"] == "draw":
-            self.hands[p].remove(cards[0])
+        """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects;
+        ``turn``: the turn as logged, or ``None`` for the turn being played (``_entry``)."""
         stack = self.stack
         stack.extend(cards)
         first = cards[0]
@@ -1287,23 +1298,30 @@ class StackUpState:
             self.colour = COLOUR_OF[last]
             self.number = NUMBER_OF[last]
             self.base = len(stack) - 1
-            if bonus is not None:
+            if turn is None and bonus is not None:
+                entry = self._entry
+                assert entry is not None
                 entry["bonus"] = bonus
-            return self._end_turn(p, None, skip=bonus == "skip", gain_pass=bonus == "pass")
+            return self._end_turn(p, turn, skip=bonus == "skip", gain_pass=bonus == "pass")
         if first == FLIP:
             self.up = not self.up
         elif first == SWITCH:
             assert colour is not None
             self.colour = colour
-            entry["colour"] = colour
+            if turn is None:
+                entry = self._entry
+                assert entry is not None
+                entry["colour"] = colour
         elif first == SNATCH:
             assert target is not None and count is not None
+            entry = self._entry
+            assert entry is not None
             entry["target"] = target
             entry["count"] = count
             self.snatch = (target, count)
             self.phase = SNATCH_CARDS
             return []
-        return self._end_turn(p, None, skip=first == FREEZE, crash=first == CRASH)
+        return self._end_turn(p, turn, skip=first == FREEZE, crash=first == CRASH)
 
     def _end_turn(
         self,
@@ -1327,8 +1345,10 @@ class StackUpState:
                 entry["reshuffle"] = self._reshuffled
                 self._reshuffled = None
             turn = LoggedTurn(**entry)
-            self._entry = None
-            self._drawing = None
+        elif self._drew:
+            self._drew = []  # the one card a stuck turn drew, logged in ``turn``
+        self._entry = None
+        self._drawing = None
         self.log.append(turn)
         self.turns += 1
         self.crash = None
@@ -1491,9 +1511,22 @@ class StackUpState:
     __hash__ = None  # type: ignore[assignment]
 
 
+# random.Random's draws, inlined for speed: a shuffle, a choice below n and a sample of
+# a few cards from a hand, each drawing exactly as the methods of this Python's
+# random.Random do (checked once by _draws_alike; any other RNG uses its own methods).
+
+
+def _below_inline(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` > 0) as :class:`random.Random` draws it."""
+    bits = n.bit_length()
+    j: int = rng.getrandbits(bits)
+    while j >= n:
+        j = rng.getrandbits(bits)
+    return j
+
+
 def _shuffle_inline(rng: random.Random, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)`` as :class:`random.Random` does it (the same draws, the same
-    order), without its method calls."""
+    """``rng.shuffle(cards)`` as :class:`random.Random` does it."""
     getrandbits = rng.getrandbits
     i = len(cards) - 1
     while i > 0:
@@ -1506,28 +1539,89 @@ def _shuffle_inline(rng: random.Random, cards: list[Card]) -> None:
         i -= 1
 
 
-def _shuffles_alike() -> bool:
-    """Whether :func:`_shuffle_inline` draws as this Python's ``random.Random.shuffle``
-    (checked once, so that another Python's shuffle is simply used as it is)."""
+# random.Random.sample picks from a copied pool when the population is this small (and
+# at most 5 are taken): the one way inlined here
+_SAMPLE_POOL: Final = 21
+_SAMPLE_MOST: Final = 5
+
+
+def _sample_inline(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
+    """``rng.sample(cards, count)`` as :class:`random.Random` draws it, for at most
+    ``_SAMPLE_POOL`` cards and ``_SAMPLE_MOST`` taken."""
+    pool = list(cards)
+    n = len(pool)
+    taken = []
+    for i in range(count):
+        j = _below_inline(rng, n - i)
+        taken.append(pool[j])
+        pool[j] = pool[n - i - 1]
+    return taken
+
+
+def _draws_alike() -> bool:
+    """Whether the inlined draws draw as this Python's ``random.Random`` (checked once,
+    so that another Python's RNG is simply used through its methods)."""
     for seed in range(8):
-        mine, theirs = list(range(seed * 11 + 2)), list(range(seed * 11 + 2))
+        size = seed * 11 + 2
+        mine, theirs = list(range(size)), list(range(size))
         rng, other = random.Random(seed), random.Random(seed)
         _shuffle_inline(rng, mine)
         other.shuffle(theirs)
+        below = [_below_inline(rng, n) for n in range(1, 70)]
+        if below != [other.randrange(n) for n in range(1, 70)]:
+            return False
+        hand = list(range(min(size, _SAMPLE_POOL)))
+        for count in range(1, min(len(hand), _SAMPLE_MOST) + 1):
+            if _sample_inline(rng, hand, count) != other.sample(hand, count):
+                return False
         if mine != theirs or rng.getstate() != other.getstate():
             return False
     return True
 
 
-_INLINE_SHUFFLE: Final = _shuffles_alike()
+_INLINE_DRAWS: Final = _draws_alike()
 
 
 def _shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``: inlined for a plain :class:`random.Random`."""
-    if _INLINE_SHUFFLE and type(rng) is random.Random:
+    if _INLINE_DRAWS and type(rng) is random.Random:
         _shuffle_inline(rng, cards)
     else:
         rng.shuffle(cards)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``: inlined for a plain :class:`random.Random`."""
+    if _INLINE_DRAWS and type(rng) is random.Random:
+        return _below_inline(rng, n)
+    return rng.randrange(n)
+
+
+def _sample(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
+    """``rng.sample(cards, count)``: inlined for a plain :class:`random.Random` (and a
+    hand small enough)."""
+    if (
+        _INLINE_DRAWS
+        and type(rng) is random.Random
+        and len(cards) <= _SAMPLE_POOL
+        and 0 <= count <= _SAMPLE_MOST
+        and count <= len(cards)
+    ):
+        return _sample_inline(rng, cards, count)
+    return rng.sample(cards, count)
+
+
+def _logged_play(seat: int, play: Play) -> LoggedTurn | None:
+    """The logged turn of ``seat`` playing ``play`` from hand, made once per made play
+    (``None`` for a Snatch or a play the engine did not make: logged as it is played)."""
+    key = id(play)
+    if key not in _MADE_PLAYS:
+        return None
+    key = key * 8 + seat
+    turn = _LOGGED_PLAYS.get(key)
+    if turn is None:
+        turn = _LOGGED_PLAYS[key] = LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
+    return turn
 
 
 def _entry_fields(turn: LoggedTurn) -> dict[str, Any]:
