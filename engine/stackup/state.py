@@ -47,6 +47,7 @@ from pydantic import ValidationError
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
 from engine.native import BLANK
+from engine.rating import NoMoveError
 from engine.stackup.cards import (
     ALL_CARDS,
     COLOUR_NAMES,
@@ -110,13 +111,13 @@ from engine.stackup.rules import (
 STATE_FORMAT = 1
 
 # Phases: what the game waits for.
-DEAL = "deal"  # chance: the shuffled deck and the first player
-DIRECTION = "direction"  # the first player chooses up or down
-TURN = "turn"  # the start of a turn: a play, block/take, or a stuck turn
-DRAWN = "drawn"  # a stuck player drew: play the card alone or keep it
-RESHUFFLE = "reshuffle"  # chance: the rebuilt draw pile
-SNATCH_CARDS = "snatch"  # chance: the cards a Snatch takes
-OVER = "over"
+DEAL: Final = "deal"  # chance: the shuffled deck and the first player
+DIRECTION: Final = "direction"  # the first player chooses up or down
+TURN: Final = "turn"  # the start of a turn: a play, block/take, or a stuck turn
+DRAWN: Final = "drawn"  # a stuck player drew: play the card alone or keep it
+RESHUFFLE: Final = "reshuffle"  # chance: the rebuilt draw pile
+SNATCH_CARDS: Final = "snatch"  # chance: the cards a Snatch takes
+OVER: Final = "over"
 PHASES = (DEAL, DIRECTION, TURN, DRAWN, RESHUFFLE, SNATCH_CARDS, OVER)
 _DECISION = {
     DEAL: Decision.CHANCE,
@@ -127,6 +128,9 @@ _DECISION = {
     SNATCH_CARDS: Decision.CHANCE,
     OVER: Decision.OVER,
 }
+_TURN_DECISION: Final = Decision.TURN
+_CHANCE_DECISION: Final = Decision.CHANCE
+_OVER_DECISION: Final = Decision.OVER
 EMPTY_HAND, TURN_LIMIT = "empty_hand", "turn_limit"
 TURN_KINDS = ("play", "block", "take", "pass", "draw")
 
@@ -433,11 +437,17 @@ class StackUpState:
     @property
     def current_player(self) -> int | None:
         """The seat that must decide now; ``None`` at a chance outcome and after the end."""
-        return self.seat if _DECISION[self.phase] is Decision.TURN else None
+        phase = self.phase
+        if phase in (TURN, DRAWN, DIRECTION):
+            return self.seat
+        return None
 
     @property
     def decision(self) -> Decision:
-        return _DECISION[self.phase]
+        phase = self.phase
+        if phase in (TURN, DRAWN, DIRECTION):
+            return _TURN_DECISION
+        return _CHANCE_DECISION if phase != OVER else _OVER_DECISION
 
     @property
     def is_over(self) -> bool:
@@ -729,6 +739,20 @@ class StackUpState:
             if move is TAKE or move is USE_PASS or move is DRAW or move is KEEP:
                 return move
         return None
+
+    def random_move(self, rng: random.Random) -> PlayerMove:
+        """A legal move of the seat to act, uniformly at random (the ``random`` AI's
+        choice): ``rng.random()`` scaled to the number of moves, drawn only when there is
+        a choice. :class:`~engine.rating.NoMoveError` when there is no decision."""
+        made = self._made
+        if made is None:
+            made = self._made = self._list_moves()
+        count = len(made)
+        if count > 1:
+            return made[int(rng.random() * count)]
+        if count == 1:
+            return made[0]
+        raise NoMoveError("There is no move to choose.")
 
     def is_legal(self, move: Move) -> bool:
         return self.refusal(move) is None
