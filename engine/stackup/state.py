@@ -170,15 +170,15 @@ _SNATCH_DRAWN: Final = tuple(
 )
 
 
-def _made_plays() -> frozenset[int]:
-    """The identities of the made plays that are a whole turn (all but a Snatch, whose
-    turn waits for its cards): a turn played from the engine's own list logs a turn made
-    once (see :func:`_logged_play`)."""
+def _made_plays() -> dict[int, list[Any]]:
+    """By the identity of each made play that is a whole turn (all but a Snatch, whose
+    turn waits for its cards), its logged turn per seat, made on first use: a turn played
+    from the engine's own list logs a turn made once (see :func:`_logged_play`)."""
     plays = [_FLIP_PLAY, _FREEZE_PLAY, _CRASH_PLAY, *_SWITCH_PLAYS]
     for table in (*_RUNS, *_RUNS_PASS, *_RUNS_SKIP):
         for runs in table:
             plays += runs
-    return frozenset(id(play) for play in plays)
+    return {id(play): [None] * MAX_PLAYERS for play in plays}
 
 
 _MADE_PLAYS: Final = _made_plays()
@@ -269,8 +269,6 @@ _LOGGED_DREW_SWITCHED: Final = tuple(
     tuple(LoggedTurn(seat, "draw", (SWITCH,), colour=k, drew=(SWITCH,)) for k in COLOURS)
     for seat in range(MAX_PLAYERS)
 )
-# the logged turn of a made play, by ``id(play) * 8 + seat``, made on its first use
-_LOGGED_PLAYS: Final[dict[int, LoggedTurn]] = {}
 _TURN_ENDED: Final = tuple(TurnEnded(seat) for seat in range(MAX_PLAYERS))
 _GAME_ENDED: Final = GameEnded()
 
@@ -599,7 +597,6 @@ class StackUpState:
         runs = _RUNS[way]
         colour_of = COLOUR_OF
         number_of = NUMBER_OF
-        append = out.append
         i = 0
         while i < size:
             c = hand[i]
@@ -617,18 +614,18 @@ class StackUpState:
                     at += step
                 if k < BONUS_LENGTH:
                     for j in range(k):
-                        append(plain[j])
+                        out.append(plain[j])
                 else:
-                    append(plain[0])
-                    append(plain[1])
+                    out.append(plain[0])
+                    out.append(plain[1])
                     passes = _RUNS_PASS[way][c]
                     skips = _RUNS_SKIP[way][c]
                     for j in range(BONUS_LENGTH - 1, k):
                         if j + 1 < size:
-                            append(passes[j])
-                            append(skips[j])
+                            out.append(passes[j])
+                            out.append(skips[j])
                         else:
-                            append(plain[j])
+                            out.append(plain[j])
             i += 1
         previous = -1
         while i < size:
@@ -640,16 +637,16 @@ class StackUpState:
             if c == SWITCH:
                 for k in COLOURS:
                     if k != colour:
-                        append(_SWITCH_PLAYS[k])
+                        out.append(_SWITCH_PLAYS[k])
             elif c == CRASH:
-                append(_CRASH_PLAY)
+                out.append(_CRASH_PLAY)
             elif size > 1:
                 if c == SNATCH:
                     self._add_snatches(seat, out)
                 elif c == FLIP:
-                    append(_FLIP_PLAY)
+                    out.append(_FLIP_PLAY)
                 else:
-                    append(_FREEZE_PLAY)
+                    out.append(_FREEZE_PLAY)
 
     def _add_snatches(self, seat: int, out: list[PlayerMove]) -> None:
         """Append every Snatch ``seat`` may play: targets clockwise, counts rising."""
@@ -1362,13 +1359,24 @@ class StackUpState:
         if turn is None:
             entry = self._entry
             assert entry is not None
-            if self._drew:
-                entry["drew"] = tuple(self._drew)
+            get = entry.get
+            drew = self._drew
+            reshuffled = self._reshuffled
+            turn = LoggedTurn(
+                entry["seat"],
+                entry["kind"],
+                get("cards", _EMPTY),
+                get("bonus"),
+                get("colour"),
+                get("target"),
+                get("count"),
+                get("took", _EMPTY),
+                tuple(drew) if drew else get("drew", _EMPTY),
+                reshuffled if reshuffled is not None else get("reshuffle"),
+            )
+            if drew:
                 self._drew = []
-            if self._reshuffled is not None:
-                entry["reshuffle"] = self._reshuffled
-                self._reshuffled = None
-            turn = LoggedTurn(**entry)
+            self._reshuffled = None
         elif self._drew:
             self._drew = []  # the one card a stuck turn drew, logged in ``turn``
         self._entry = None
@@ -1638,13 +1646,12 @@ def _sample(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
 def _logged_play(seat: int, play: Play) -> LoggedTurn | None:
     """The logged turn of ``seat`` playing ``play`` from hand, made once per made play
     (``None`` for a Snatch or a play the engine did not make: logged as it is played)."""
-    key = id(play)
-    if key not in _MADE_PLAYS:
+    turns = _MADE_PLAYS.get(id(play))
+    if turns is None:
         return None
-    key = key * 8 + seat
-    turn = _LOGGED_PLAYS.get(key)
+    turn: LoggedTurn | None = turns[seat]
     if turn is None:
-        turn = _LOGGED_PLAYS[key] = LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
+        turn = turns[seat] = LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
     return turn
 
 
