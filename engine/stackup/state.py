@@ -318,6 +318,7 @@ def stack_words(colour: Colour, number: int, up: bool | None) -> str:
 
 # the attributes of a state (its __slots__), which copy() copies
 _SLOTS = (
+    "_cooked",
     "_drawing",
     "_drew",
     "_entry",
@@ -334,7 +335,7 @@ _SLOTS = (
     "first",
     "first_up",
     "hands",
-    "log",
+    "_log",
     "n",
     "number",
     "passes",
@@ -381,7 +382,10 @@ class StackUpState:
     turns: int
     drawn: Card | None  # the card a stuck player drew (phase DRAWN)
     snatch: tuple[int, int] | None  # a Snatch's target and count, waiting for ``Took``
-    log: list[LoggedTurn]
+    # the finished turns: each a LoggedTurn, or (after index _cooked) the tuple of its
+    # fields, made a LoggedTurn when :attr:`log` is read (self-play never reads it)
+    _log: list[Any]
+    _cooked: int
     winners: tuple[int, ...] | None
     ended_by: str | None
     _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
@@ -421,7 +425,8 @@ class StackUpState:
         self.snatch = None
         self._made = None
         self._sampled = None
-        self.log = []
+        self._log = []
+        self._cooked = 0
         self.winners = None
         self.ended_by = None
         self._entry = None
@@ -502,6 +507,23 @@ class StackUpState:
     def drew_nothing(self) -> bool:
         """In phase ``drawn``: whether the draw found no card at all."""
         return self.phase == DRAWN and self.drawn is None
+
+    @property
+    def log(self) -> list[LoggedTurn]:
+        """The finished turns, first first (one :class:`LoggedTurn` each)."""
+        log = self._log
+        size = len(log)
+        for i in range(self._cooked, size):
+            fields = log[i]
+            if type(fields) is tuple:
+                log[i] = LoggedTurn(*fields)
+        self._cooked = size
+        return log
+
+    @log.setter
+    def log(self, turns: list[LoggedTurn]) -> None:
+        self._log = cast(list[Any], turns)
+        self._cooked = len(turns)
 
     @property
     def last_play(self) -> LastPlay | None:
@@ -1362,26 +1384,30 @@ class StackUpState:
             get = entry.get
             drew = self._drew
             reshuffled = self._reshuffled
-            turn = LoggedTurn(
-                entry["seat"],
-                entry["kind"],
-                get("cards", _EMPTY),
-                get("bonus"),
-                get("colour"),
-                get("target"),
-                get("count"),
-                get("took", _EMPTY),
-                tuple(drew) if drew else get("drew", _EMPTY),
-                reshuffled if reshuffled is not None else get("reshuffle"),
+            # LoggedTurn's fields, in order (see _log)
+            self._log.append(
+                (
+                    entry["seat"],
+                    entry["kind"],
+                    get("cards", _EMPTY),
+                    get("bonus"),
+                    get("colour"),
+                    get("target"),
+                    get("count"),
+                    get("took", _EMPTY),
+                    tuple(drew) if drew else get("drew", _EMPTY),
+                    reshuffled if reshuffled is not None else get("reshuffle"),
+                )
             )
             if drew:
                 self._drew = []
             self._reshuffled = None
-        elif self._drew:
-            self._drew = []  # the one card a stuck turn drew, logged in ``turn``
+        else:
+            if self._drew:
+                self._drew = []  # the one card a stuck turn drew, logged in ``turn``
+            self._log.append(turn)
         self._entry = None
         self._drawing = None
-        self.log.append(turn)
         self.turns += 1
         self.crash = None
         if gain_pass:
@@ -1530,7 +1556,7 @@ class StackUpState:
         other.pile = list(self.pile)
         other.stack = list(self.stack)
         other.passes = list(self.passes)
-        other.log = list(self.log)
+        other._log = list(self._log)
         other._drew = list(self._drew)
         other._entry = None if self._entry is None else dict(self._entry)
         return other
