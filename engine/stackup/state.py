@@ -49,7 +49,6 @@ from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnd
 from engine.native import BLANK
 from engine.rating import NoMoveError
 from engine.stackup.cards import (
-    ALL_CARDS,
     COLOUR_NAMES,
     COLOUR_OF,
     COLOURS,
@@ -170,21 +169,10 @@ _SNATCH_DRAWN: Final = tuple(
 )
 
 
-def _made_plays() -> dict[int, list[Any]]:
-    """By the identity of each made play that is a whole turn (all but a Snatch, whose
-    turn waits for its cards), its logged turn per seat, made on first use: a turn played
-    from the engine's own list logs a turn made once (see :func:`_logged_play`)."""
-    plays = [_FLIP_PLAY, _FREEZE_PLAY, _CRASH_PLAY, *_SWITCH_PLAYS]
-    for table in (*_RUNS, *_RUNS_PASS, *_RUNS_SKIP):
-        for runs in table:
-            plays += runs
-    return {id(play): [None] * MAX_PLAYERS for play in plays}
-
-
-_MADE_PLAYS: Final = _made_plays()
-
-
 _EMPTY: tuple[Card, ...] = ()
+# A finished turn as the log keeps it until it is read: LoggedTurn's fields, in order.
+_Fields = tuple[Any, ...]
+_NO_FIELDS: Final = (None, None, None, None, _EMPTY, _EMPTY, None)  # bonus … reshuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,23 +240,7 @@ class LoggedTurn:
         )
 
 
-# Logged turns made once, per seat: a used draw pass, a block, a stuck turn that drew one
-# card and kept it (by card) or played it with no choice to make (by card) or as a Switch
-# (by colour). The events of a turn's end, per seat.
-_LOGGED_PASS: Final = tuple(LoggedTurn(seat, "pass") for seat in range(MAX_PLAYERS))
-_LOGGED_BLOCK: Final = tuple(LoggedTurn(seat, "block", (CRASH,)) for seat in range(MAX_PLAYERS))
-_LOGGED_KEPT: Final = tuple(
-    tuple(LoggedTurn(seat, "draw", drew=(card,)) for card in ALL_CARDS)
-    for seat in range(MAX_PLAYERS)
-)
-_LOGGED_DREW_PLAYED: Final = tuple(
-    tuple(LoggedTurn(seat, "draw", (card,), drew=(card,)) for card in ALL_CARDS)
-    for seat in range(MAX_PLAYERS)
-)
-_LOGGED_DREW_SWITCHED: Final = tuple(
-    tuple(LoggedTurn(seat, "draw", (SWITCH,), colour=k, drew=(SWITCH,)) for k in COLOURS)
-    for seat in range(MAX_PLAYERS)
-)
+# The events of a turn's end, per seat.
 _TURN_ENDED: Final = tuple(TurnEnded(seat) for seat in range(MAX_PLAYERS))
 _GAME_ENDED: Final = GameEnded()
 
@@ -322,6 +294,7 @@ _SLOTS = (
     "_drawing",
     "_drew",
     "_entry",
+    "_limit",
     "_made",
     "_reshuffled",
     "_sampled",
@@ -386,6 +359,7 @@ class StackUpState:
     # fields, made a LoggedTurn when :attr:`log` is read (self-play never reads it)
     _log: list[Any]
     _cooked: int
+    _limit: int  # the settings' turn limit
     winners: tuple[int, ...] | None
     ended_by: str | None
     _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
@@ -405,6 +379,7 @@ class StackUpState:
         check_players(players)
         self.players = players
         self.settings = settings or StackUpSettings()
+        self._limit = self.settings.turn_limit
         self.n = len(players)
         self.phase = DEAL
         self.seat = None
@@ -1162,10 +1137,10 @@ class StackUpState:
         if kind is Block:
             self.hands[p].remove(CRASH)
             self.stack.append(CRASH)
-            return self._end_turn(p, _LOGGED_BLOCK[p], blocked=True)
+            return self._end_turn(p, (p, "block", (CRASH,), *_NO_FIELDS), blocked=True)
         if kind is UsePass:
             self.passes[p] -= 1
-            return self._end_turn(p, _LOGGED_PASS[p])
+            return self._end_turn(p, (p, "pass", _EMPTY, *_NO_FIELDS))
         if kind is Draw:
             self._entry = {"seat": p, "kind": "draw"}
             self._drawing = "draw"
@@ -1175,9 +1150,6 @@ class StackUpState:
         if kind is Keep:
             self.drawn = None
             self.phase = TURN
-            drew = self._drew
-            if len(drew) == 1 and self._reshuffled is None:
-                return self._end_turn(p, _LOGGED_KEPT[p][drew[0]])
             return self._end_turn(p)
         if kind is PlayDrawn:
             assert isinstance(move, PlayDrawn)
@@ -1186,18 +1158,10 @@ class StackUpState:
             self.drawn = None
             self.phase = TURN
             self.hands[p].remove(card)
-            turn: LoggedTurn | None = None
-            if len(self._drew) == 1 and self._reshuffled is None:
-                if card == SWITCH:
-                    assert move.colour is not None
-                    turn = _LOGGED_DREW_SWITCHED[p][move.colour]
-                elif card != SNATCH:
-                    turn = _LOGGED_DREW_PLAYED[p][card]
-            if turn is None:
-                entry = self._entry
-                assert entry is not None
-                entry["cards"] = (card,)
-            return self._play_cards(p, (card,), None, move.colour, move.target, move.count, turn)
+            entry = self._entry
+            assert entry is not None
+            entry["cards"] = (card,)
+            return self._play_cards(p, (card,), None, move.colour, move.target, move.count, None)
         if kind is Reshuffle:
             assert isinstance(move, Reshuffle)
             self._rebuild(move.cards)
@@ -1256,11 +1220,8 @@ class StackUpState:
     def _deal(self, deck: tuple[Card, ...], first: int) -> None:
         n = self.n
         dealt = HAND_SIZE * n
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for k in range(dealt):
-            hands[(first + k) % n].append(deck[k])
-        for hand in hands:
-            hand.sort()
+        # card k goes to seat (first + k) % n: seat s gets every n-th card from its own
+        hands = [sorted(deck[(s - first) % n : dealt : n]) for s in range(n)]
         rest = list(deck[dealt:])
         buried: list[Card] = []
         i = 0
@@ -1316,8 +1277,12 @@ class StackUpState:
         cards = move.cards
         for c in cards:
             hand.remove(c)
-        turn = _logged_play(p, move)
-        if turn is None:
+        turn: _Fields | None = None
+        if cards[0] != SNATCH:
+            # a whole turn (a Snatch's waits for its cards): a legal play names a colour
+            # only for a Switch and a bonus only for a number play
+            turn = (p, "play", cards, move.bonus, move.colour, None, None, _EMPTY, _EMPTY, None)
+        else:
             self._entry = {"seat": p, "kind": "play", "cards": cards}
         return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count, turn)
 
@@ -1329,7 +1294,7 @@ class StackUpState:
         colour: Colour | None,
         target: int | None,
         count: int | None,
-        turn: LoggedTurn | None,
+        turn: _Fields | None,
     ) -> list[Event]:
         """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects;
         ``turn``: the turn as logged, or ``None`` for the turn being played (``_entry``)."""
@@ -1369,7 +1334,7 @@ class StackUpState:
     def _end_turn(
         self,
         p: int,
-        turn: LoggedTurn | None = None,
+        turn: _Fields | None = None,
         *,
         skip: bool = False,
         crash: bool = False,
@@ -1403,8 +1368,6 @@ class StackUpState:
                 self._drew = []
             self._reshuffled = None
         else:
-            if self._drew:
-                self._drew = []  # the one card a stuck turn drew, logged in ``turn``
             self._log.append(turn)
         self._entry = None
         self._drawing = None
@@ -1415,7 +1378,7 @@ class StackUpState:
         if not self.hands[p]:
             self._finish((p,), EMPTY_HAND)
             return [_TURN_ENDED[p], _GAME_ENDED]
-        if self.turns >= self.settings.turn_limit:
+        if self.turns >= self._limit:
             sizes = self.hand_sizes
             fewest = min(sizes)
             self._finish(tuple(s for s in range(self.n) if sizes[s] == fewest), TURN_LIMIT)
@@ -1488,6 +1451,7 @@ class StackUpState:
             self.players = players
             self.n = len(players)
             self.settings = StackUpSettings.model_validate(data["rules"])
+            self._limit = self.settings.turn_limit
             phase = data["phase"]
             if phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
@@ -1667,18 +1631,6 @@ def _sample(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
     ):
         return _sample_inline(rng, cards, count)
     return rng.sample(cards, count)
-
-
-def _logged_play(seat: int, play: Play) -> LoggedTurn | None:
-    """The logged turn of ``seat`` playing ``play`` from hand, made once per made play
-    (``None`` for a Snatch or a play the engine did not make: logged as it is played)."""
-    turns = _MADE_PLAYS.get(id(play))
-    if turns is None:
-        return None
-    turn: LoggedTurn | None = turns[seat]
-    if turn is None:
-        turn = turns[seat] = LoggedTurn(seat, "play", play.cards, play.bonus, play.colour)
-    return turn
 
 
 def _entry_fields(turn: LoggedTurn) -> dict[str, Any]:
