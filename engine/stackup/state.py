@@ -130,7 +130,8 @@ _DECISION = {
 _TURN_DECISION: Final = Decision.TURN
 _CHANCE_DECISION: Final = Decision.CHANCE
 _OVER_DECISION: Final = Decision.OVER
-EMPTY_HAND, TURN_LIMIT = "empty_hand", "turn_limit"
+EMPTY_HAND: Final = "empty_hand"
+TURN_LIMIT: Final = "turn_limit"
 TURN_KINDS = ("play", "block", "take", "pass", "draw")
 
 _NOT_LAST = (FLIP, FREEZE, SNATCH)  # special cards that may not be a player's last card
@@ -169,7 +170,7 @@ _SNATCH_DRAWN: Final = tuple(
 )
 
 
-_EMPTY: tuple[Card, ...] = ()
+_EMPTY: Final[tuple[Card, ...]] = ()
 # A finished turn as the log keeps it until it is read: LoggedTurn's fields, in order.
 _Fields = tuple[Any, ...]
 _NO_FIELDS: Final = (None, None, None, None, _EMPTY, _EMPTY, None)  # bonus … reshuffle
@@ -1100,7 +1101,8 @@ class StackUpState:
         # or drawn by sample_chance) is legal: only the seat asking is checked.
         made = self._made
         trusted = by is None and move is self._sampled
-        if not trusted and made is not None and (by is None or by == self.seat):
+        seat = self.seat
+        if not trusted and made is not None and (by is None or (seat is not None and by == seat)):
             for listed in made:
                 if listed is move:
                     trusted = True
