@@ -152,9 +152,12 @@ def _run_plays(bonus: str | None, step: int) -> list[list[Play]]:
 
 # Every play a hand can make, made once (listing the legal plays allocates only the list),
 # indexed by first card: going up, then going down.
-_RUNS: Final = (_run_plays(None, 1), _run_plays(None, -1))
-_RUNS_PASS: Final = (_run_plays("pass", 1), _run_plays("pass", -1))
-_RUNS_SKIP: Final = (_run_plays("skip", 1), _run_plays("skip", -1))
+_RUNS_UP: Final = _run_plays(None, 1)
+_RUNS_DOWN: Final = _run_plays(None, -1)
+_PASS_UP: Final = _run_plays("pass", 1)
+_PASS_DOWN: Final = _run_plays("pass", -1)
+_SKIP_UP: Final = _run_plays("skip", 1)
+_SKIP_DOWN: Final = _run_plays("skip", -1)
 _SWITCH_PLAYS: Final = tuple(Play((SWITCH,), colour=k) for k in COLOURS)
 _FLIP_PLAY: Final = Play((FLIP,))
 _FREEZE_PLAY: Final = Play((FREEZE,))
@@ -590,10 +593,13 @@ class StackUpState:
         hand = self.hands[seat]
         size = len(hand)
         colour = self.colour
-        way = 0 if self.up else 1
-        step = 1 - 2 * way
+        if self.up:
+            step = 1
+            runs, passes, skips = _RUNS_UP, _PASS_UP, _SKIP_UP
+        else:
+            step = -1
+            runs, passes, skips = _RUNS_DOWN, _PASS_DOWN, _SKIP_DOWN
         wanted = self.number + step
-        runs = _RUNS[way]
         colour_of = COLOUR_OF
         number_of = NUMBER_OF
         i = 0
@@ -617,12 +623,12 @@ class StackUpState:
                 else:
                     out.append(plain[0])
                     out.append(plain[1])
-                    passes = _RUNS_PASS[way][c]
-                    skips = _RUNS_SKIP[way][c]
+                    passing = passes[c]
+                    skipping = skips[c]
                     for j in range(BONUS_LENGTH - 1, k):
                         if j + 1 < size:
-                            out.append(passes[j])
-                            out.append(skips[j])
+                            out.append(passing[j])
+                            out.append(skipping[j])
                         else:
                             out.append(plain[j])
             i += 1
@@ -704,7 +710,8 @@ class StackUpState:
         if p is None:
             return []
         if phase == TURN:
-            if self.crash == p:
+            crash = self.crash
+            if crash is not None and crash == p:
                 return [BLOCK, TAKE] if CRASH in self.hands[p] else [TAKE]
             plays: list[PlayerMove] = []
             self._add_plays(p, plays)
