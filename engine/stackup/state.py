@@ -37,7 +37,6 @@ state says (``repr``, refusals to a seat not on turn) names a hidden card.
 from __future__ import annotations
 
 import random
-import struct
 from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -1557,34 +1556,16 @@ def _below_inline(rng: random.Random, n: int) -> int:
     return j
 
 
-def _words(rng: random.Random, count: int) -> tuple[int, ...]:
-    """The next ``count`` 32-bit outputs of ``rng``'s generator, in order, in one call:
-    ``getrandbits(32 * count)`` puts the first in the lowest bits."""
-    return struct.unpack(f"<{count}I", rng.getrandbits(32 * count).to_bytes(4 * count, "little"))
-
-
 def _shuffle_inline(rng: random.Random, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)`` as :class:`random.Random` does it.
-
-    Each of its draws below ``n`` is ``getrandbits(k)``, the top ``k`` bits of one
-    32-bit output (``k`` = ``n.bit_length()`` ≤ 32), drawn again while not below ``n``.
-    The outputs are fetched in batches of as many as there are draws still to make,
-    each draw taking at least one: never one more than the shuffle uses.
-    """
+    """``rng.shuffle(cards)`` as :class:`random.Random` does it."""
+    getrandbits = rng.getrandbits
     i = len(cards) - 1
-    words: tuple[int, ...] = ()
-    w = size = 0
     while i > 0:
         n = i + 1
-        shift = 32 - n.bit_length()
-        while True:
-            if w == size:
-                words = _words(rng, i)
-                w, size = 0, i
-            j = words[w] >> shift
-            w += 1
-            if j < n:
-                break
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
         i -= 1
 
