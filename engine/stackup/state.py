@@ -1284,8 +1284,13 @@ class StackUpState:
     def _play(self, p: int, move: Play) -> list[Event]:
         hand = self.hands[p]
         cards = move.cards
-        for c in cards:
-            hand.remove(c)
+        if len(cards) == 1:
+            hand.remove(cards[0])
+        else:
+            # a run of one colour (a legal play): side by side in the sorted hand
+            first, last = cards[0], cards[-1]
+            at = hand.index(first if first < last else last)
+            del hand[at : at + len(cards)]
         turn: _Fields | None = None
         if cards[0] != SNATCH:
             # a whole turn (a Snatch's waits for its cards): a legal play names a colour
@@ -1668,8 +1673,9 @@ def check_players(players: tuple[str, ...]) -> None:
         raise SetupError(
             f"Stack Up! needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
         )
-    if any(not isinstance(p, str) or not p for p in players):
-        raise SetupError("Every player needs a name.")
+    for player in players:
+        if not isinstance(player, str) or not player:
+            raise SetupError("Every player needs a name.")
     if len(set(players)) != len(players):
         raise SetupError("Two players share a name; one of them should change nickname.")
 
