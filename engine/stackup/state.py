@@ -174,9 +174,9 @@ _SNATCH_DRAWN: Final = tuple(
 
 
 _EMPTY: Final[tuple[Card, ...]] = ()
-# A finished turn as the log keeps it until it is read: LoggedTurn's fields, in order.
+# A finished turn as the log keeps it until it is read: LoggedTurn's fields, in order
+# (the first few: the rest are their defaults).
 _Fields = tuple[Any, ...]
-_NO_FIELDS: Final = (None, None, None, None, _EMPTY, _EMPTY, None)  # bonus … reshuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,12 +601,11 @@ class StackUpState:
         wanted = self.number + step
         colour_of = COLOUR_OF
         number_of = NUMBER_OF
-        i = 0
-        while i < size:
-            c = hand[i]
-            if c >= FLIP:
-                break
-            if colour_of[c] == colour or number_of[c] == wanted:
+        previous = -1
+        for i, c in enumerate(hand):  # number cards first, then the special cards
+            if c < FLIP:
+                if colour_of[c] != colour and number_of[c] != wanted:
+                    continue
                 plain = runs[c]
                 # the run from c on: the hand is sorted and holds each number card once,
                 # so c + step, if held, sits right after c going up (before it, down)
@@ -630,11 +629,7 @@ class StackUpState:
                             out.append(skipping[j])
                         else:
                             out.append(plain[j])
-            i += 1
-        previous = -1
-        while i < size:
-            c = hand[i]
-            i += 1
+                continue
             if c == previous:
                 continue
             previous = c
@@ -1146,10 +1141,10 @@ class StackUpState:
         if kind is Block:
             self.hands[p].remove(CRASH)
             self.stack.append(CRASH)
-            return self._end_turn(p, (p, "block", (CRASH,), *_NO_FIELDS), blocked=True)
+            return self._end_turn(p, (p, "block", (CRASH,)), blocked=True)
         if kind is UsePass:
             self.passes[p] -= 1
-            return self._end_turn(p, (p, "pass", _EMPTY, *_NO_FIELDS))
+            return self._end_turn(p, (p, "pass"))
         if kind is Draw:
             self._entry = {"seat": p, "kind": "draw"}
             self._drawing = "draw"
@@ -1295,7 +1290,7 @@ class StackUpState:
         if cards[0] != SNATCH:
             # a whole turn (a Snatch's waits for its cards): a legal play names a colour
             # only for a Switch and a bonus only for a number play
-            turn = (p, "play", cards, move.bonus, move.colour, None, None, _EMPTY, _EMPTY, None)
+            turn = (p, "play", cards, move.bonus, move.colour)
         else:
             self._entry = {"seat": p, "kind": "play", "cards": cards}
         return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count, turn)
