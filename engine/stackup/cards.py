@@ -15,31 +15,42 @@ as a record lists it. The integers are fast to compare and hash; :func:`card_nam
 
 from __future__ import annotations
 
+from typing import Final
+
 Card = int
 Colour = int
 
-RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
-COLOURS: tuple[Colour, ...] = (RED, BLUE, YELLOW, GREEN)
+RED: Final = 0
+BLUE: Final = 1
+YELLOW: Final = 2
+GREEN: Final = 3
+COLOURS: Final[tuple[Colour, ...]] = (RED, BLUE, YELLOW, GREEN)
 COLOUR_LETTERS = "RBYG"
 COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green")
-LOWEST, HIGHEST = 1, 15
+LOWEST: Final = 1
+HIGHEST: Final = 15
 
-FLIP, FREEZE, SNATCH, SWITCH, CRASH = 60, 61, 62, 63, 64
-SPECIALS: tuple[Card, ...] = (FLIP, FREEZE, SNATCH, SWITCH, CRASH)
+# (Final: the compiled build inlines them)
+FLIP: Final = 60
+FREEZE: Final = 61
+SNATCH: Final = 62
+SWITCH: Final = 63
+CRASH: Final = 64
+SPECIALS: Final[tuple[Card, ...]] = (FLIP, FREEZE, SNATCH, SWITCH, CRASH)
 SPECIAL_NAMES = ("Flip", "Freeze", "Snatch", "Switch", "Crash")
 COPIES_OF_A_SPECIAL = 4
-NUMBER_CARDS: tuple[Card, ...] = tuple(range(60))
+NUMBER_CARDS: Final[tuple[Card, ...]] = tuple(range(60))
 ALL_CARDS: tuple[Card, ...] = NUMBER_CARDS + SPECIALS  # every distinct card value
 
 # The 80 cards in hand order: the one multiset every deck must be a shuffle of.
-FULL_DECK: tuple[Card, ...] = NUMBER_CARDS + tuple(
+FULL_DECK: Final[tuple[Card, ...]] = NUMBER_CARDS + tuple(
     s for s in SPECIALS for _ in range(COPIES_OF_A_SPECIAL)
 )
 DECK_SIZE = len(FULL_DECK)
 
 # Lookup tables indexed by card: colour (-1 for a special) and number (0 for a special).
-COLOUR_OF: tuple[int, ...] = tuple(c // 15 for c in NUMBER_CARDS) + (-1,) * len(SPECIALS)
-NUMBER_OF: tuple[int, ...] = tuple(c % 15 + 1 for c in NUMBER_CARDS) + (0,) * len(SPECIALS)
+COLOUR_OF: Final[tuple[int, ...]] = tuple(c // 15 for c in NUMBER_CARDS) + (-1,) * len(SPECIALS)
+NUMBER_OF: Final[tuple[int, ...]] = tuple(c % 15 + 1 for c in NUMBER_CARDS) + (0,) * len(SPECIALS)
 
 _NAMES: tuple[str, ...] = (
     tuple(f"{COLOUR_LETTERS[c // 15]}{c % 15 + 1}" for c in NUMBER_CARDS) + SPECIAL_NAMES

@@ -25,7 +25,7 @@ empty choices left out (``["p",["R3","R4","R5"],"skip"]``, ``["p",["Switch"],nul
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.stackup.cards import (
     COLOUR_LETTERS,
@@ -119,9 +119,15 @@ ChanceMove = Deal | Took | Reshuffle
 Move = PlayerMove | ChanceMove
 
 # Shared instances of the moves without fields.
-UP, DOWN = Direction(True), Direction(False)
-BLOCK, TAKE, USE_PASS, DRAW, KEEP = Block(), Take(), UsePass(), Draw(), Keep()
-PLAY_DRAWN = PlayDrawn()
+# (Final: the compiled build reads them without a lookup)
+UP: Final = Direction(True)
+DOWN: Final = Direction(False)
+BLOCK: Final = Block()
+TAKE: Final = Take()
+USE_PASS: Final = UsePass()
+DRAW: Final = Draw()
+KEEP: Final = Keep()
+PLAY_DRAWN: Final = PlayDrawn()
 
 
 def _trim(items: list[Any]) -> list[Any]:

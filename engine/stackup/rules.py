@@ -3,19 +3,19 @@ of the rule book (``docs/stackup-rules.md``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from engine import errors
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-HAND_SIZE = 10  # cards dealt to each player
-PENALTY_CARDS = 3  # a Crash penalty draws this many, never more
-BONUS_LENGTH = 3  # a number play of at least this many cards earns a stacking bonus
-MAX_SNATCH = 3  # a Snatch takes at most this many cards
-DEFAULT_TURN_LIMIT = 500
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+HAND_SIZE: Final = 10  # cards dealt to each player
+PENALTY_CARDS: Final = 3  # a Crash penalty draws this many, never more
+BONUS_LENGTH: Final = 3  # a number play of at least this many cards earns a stacking bonus
+MAX_SNATCH: Final = 3  # a Snatch takes at most this many cards
+DEFAULT_TURN_LIMIT: Final = 500
 
 
 class StackUpSettings(BaseModel):

@@ -40,13 +40,14 @@ import random
 from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Self
+from typing import Any, Final, NamedTuple, Self, cast
 
 from pydantic import ValidationError
 
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
 from engine.native import BLANK
+from engine.rating import NoMoveError
 from engine.stackup.cards import (
     COLOUR_NAMES,
     COLOUR_OF,
@@ -109,13 +110,13 @@ from engine.stackup.rules import (
 STATE_FORMAT = 1
 
 # Phases: what the game waits for.
-DEAL = "deal"  # chance: the shuffled deck and the first player
-DIRECTION = "direction"  # the first player chooses up or down
-TURN = "turn"  # the start of a turn: a play, block/take, or a stuck turn
-DRAWN = "drawn"  # a stuck player drew: play the card alone or keep it
-RESHUFFLE = "reshuffle"  # chance: the rebuilt draw pile
-SNATCH_CARDS = "snatch"  # chance: the cards a Snatch takes
-OVER = "over"
+DEAL: Final = "deal"  # chance: the shuffled deck and the first player
+DIRECTION: Final = "direction"  # the first player chooses up or down
+TURN: Final = "turn"  # the start of a turn: a play, block/take, or a stuck turn
+DRAWN: Final = "drawn"  # a stuck player drew: play the card alone or keep it
+RESHUFFLE: Final = "reshuffle"  # chance: the rebuilt draw pile
+SNATCH_CARDS: Final = "snatch"  # chance: the cards a Snatch takes
+OVER: Final = "over"
 PHASES = (DEAL, DIRECTION, TURN, DRAWN, RESHUFFLE, SNATCH_CARDS, OVER)
 _DECISION = {
     DEAL: Decision.CHANCE,
@@ -126,44 +127,56 @@ _DECISION = {
     SNATCH_CARDS: Decision.CHANCE,
     OVER: Decision.OVER,
 }
-EMPTY_HAND, TURN_LIMIT = "empty_hand", "turn_limit"
+_TURN_DECISION: Final = Decision.TURN
+_CHANCE_DECISION: Final = Decision.CHANCE
+_OVER_DECISION: Final = Decision.OVER
+EMPTY_HAND: Final = "empty_hand"
+TURN_LIMIT: Final = "turn_limit"
 TURN_KINDS = ("play", "block", "take", "pass", "draw")
 
 _NOT_LAST = (FLIP, FREEZE, SNATCH)  # special cards that may not be a player's last card
-_SPECIAL_PLAYS = {s: Play((s,)) for s in (FLIP, FREEZE, CRASH)}
 
 
-def _run_plays(bonus: str | None) -> dict[tuple[Card, int], list[Play]]:
-    """``table[(card, step)][k - 1]``: the number play of ``k`` cards from ``card`` on,
-    stepping by ``step`` (1 up, -1 down) in its colour, as far as the numbers go."""
-    table = {}
+def _run_plays(bonus: str | None, step: int) -> list[list[Play]]:
+    """``table[card][k - 1]``: the number play of ``k`` cards from ``card`` on, stepping
+    by ``step`` (1 up, -1 down) in its colour, as far as the numbers go."""
+    table = []
     for card in NUMBER_CARDS:
-        for step in (1, -1):
-            run = [card]
-            while LOWEST <= NUMBER_OF[run[-1]] + step <= HIGHEST:
-                run.append(run[-1] + step)
-            table[(card, step)] = [Play(tuple(run[:k]), bonus) for k in range(1, len(run) + 1)]
+        run = [card]
+        while LOWEST <= NUMBER_OF[run[-1]] + step <= HIGHEST:
+            run.append(run[-1] + step)
+        table.append([Play(tuple(run[:k]), bonus) for k in range(1, len(run) + 1)])
     return table
 
 
-# Every play a hand can make, made once (listing the legal plays allocates only the list).
-_RUNS = _run_plays(None)
-_RUNS_PASS = _run_plays("pass")
-_RUNS_SKIP = _run_plays("skip")
-_SWITCH_PLAYS = {k: Play((SWITCH,), colour=k) for k in COLOURS}
-_SNATCH_PLAYS = {
-    (t, k): Play((SNATCH,), target=t, count=k)
+# Every play a hand can make, made once (listing the legal plays allocates only the list),
+# indexed by first card: going up, then going down.
+_RUNS_UP: Final = _run_plays(None, 1)
+_RUNS_DOWN: Final = _run_plays(None, -1)
+_PASS_UP: Final = _run_plays("pass", 1)
+_PASS_DOWN: Final = _run_plays("pass", -1)
+_SKIP_UP: Final = _run_plays("skip", 1)
+_SKIP_DOWN: Final = _run_plays("skip", -1)
+_SWITCH_PLAYS: Final = tuple(Play((SWITCH,), colour=k) for k in COLOURS)
+_FLIP_PLAY: Final = Play((FLIP,))
+_FREEZE_PLAY: Final = Play((FREEZE,))
+_CRASH_PLAY: Final = Play((CRASH,))
+# _SNATCH_PLAYS[t][k - 1]: a Snatch of k cards from seat t
+_SNATCH_PLAYS: Final = tuple(
+    tuple(Play((SNATCH,), target=t, count=k) for k in range(1, MAX_SNATCH + 1))
     for t in range(MAX_PLAYERS)
-    for k in range(1, MAX_SNATCH + 1)
-}
-_SWITCH_DRAWN = {k: PlayDrawn(colour=k) for k in COLOURS}
-_SNATCH_DRAWN = {
-    (t, k): PlayDrawn(target=t, count=k)
+)
+_SWITCH_DRAWN: Final = tuple(PlayDrawn(colour=k) for k in COLOURS)
+_SNATCH_DRAWN: Final = tuple(
+    tuple(PlayDrawn(target=t, count=k) for k in range(1, MAX_SNATCH + 1))
     for t in range(MAX_PLAYERS)
-    for k in range(1, MAX_SNATCH + 1)
-}
-_FORCED = (Take, UsePass, Draw, Keep)  # the kinds of move the table plays without asking
-_EMPTY: tuple[Card, ...] = ()
+)
+
+
+_EMPTY: Final[tuple[Card, ...]] = ()
+# A finished turn as the log keeps it until it is read: LoggedTurn's fields, in order
+# (the first few: the rest are their defaults).
+_Fields = tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +244,11 @@ class LoggedTurn:
         )
 
 
+# The events of a turn's end, per seat.
+_TURN_ENDED: Final = tuple(TurnEnded(seat) for seat in range(MAX_PLAYERS))
+_GAME_ENDED: Final = GameEnded()
+
+
 class LastPlay(NamedTuple):
     """The most recent cards played onto the stack, and by whom (``block``: a Crash)."""
 
@@ -276,9 +294,11 @@ def stack_words(colour: Colour, number: int, up: bool | None) -> str:
 
 # the attributes of a state (its __slots__), which copy() copies
 _SLOTS = (
+    "_cooked",
     "_drawing",
     "_drew",
     "_entry",
+    "_limit",
     "_made",
     "_reshuffled",
     "_sampled",
@@ -292,7 +312,7 @@ _SLOTS = (
     "first",
     "first_up",
     "hands",
-    "log",
+    "_log",
     "n",
     "number",
     "passes",
@@ -339,13 +359,17 @@ class StackUpState:
     turns: int
     drawn: Card | None  # the card a stuck player drew (phase DRAWN)
     snatch: tuple[int, int] | None  # a Snatch's target and count, waiting for ``Took``
-    log: list[LoggedTurn]
+    # the finished turns: each a LoggedTurn, or (after index _cooked) the tuple of its
+    # fields, made a LoggedTurn when :attr:`log` is read (self-play never reads it)
+    _log: list[Any]
+    _cooked: int
+    _limit: int  # the settings' turn limit
     winners: tuple[int, ...] | None
     ended_by: str | None
     _entry: dict[str, Any] | None  # the turn being played (spanning a chance outcome)
     _drew: list[Card]  # cards drawn so far this turn
     # the moves legal_moves / automatic listed for the state as it is (None: not yet)
-    _made: tuple[PlayerMove, ...] | None
+    _made: list[PlayerMove] | None
     _sampled: ChanceMove | None  # the chance outcome sample_chance drew for it
     _reshuffled: tuple[Card, ...] | None  # this turn's rebuilt pile
     _to_draw: int  # cards still to draw after a reshuffle
@@ -359,6 +383,7 @@ class StackUpState:
         check_players(players)
         self.players = players
         self.settings = settings or StackUpSettings()
+        self._limit = self.settings.turn_limit
         self.n = len(players)
         self.phase = DEAL
         self.seat = None
@@ -379,7 +404,8 @@ class StackUpState:
         self.snatch = None
         self._made = None
         self._sampled = None
-        self.log = []
+        self._log = []
+        self._cooked = 0
         self.winners = None
         self.ended_by = None
         self._entry = None
@@ -393,11 +419,17 @@ class StackUpState:
     @property
     def current_player(self) -> int | None:
         """The seat that must decide now; ``None`` at a chance outcome and after the end."""
-        return self.seat if _DECISION[self.phase] is Decision.TURN else None
+        phase = self.phase
+        if phase in (TURN, DRAWN, DIRECTION):
+            return self.seat
+        return None
 
     @property
     def decision(self) -> Decision:
-        return _DECISION[self.phase]
+        phase = self.phase
+        if phase in (TURN, DRAWN, DIRECTION):
+            return _TURN_DECISION
+        return _CHANCE_DECISION if phase != OVER else _OVER_DECISION
 
     @property
     def is_over(self) -> bool:
@@ -454,6 +486,23 @@ class StackUpState:
     def drew_nothing(self) -> bool:
         """In phase ``drawn``: whether the draw found no card at all."""
         return self.phase == DRAWN and self.drawn is None
+
+    @property
+    def log(self) -> list[LoggedTurn]:
+        """The finished turns, first first (one :class:`LoggedTurn` each)."""
+        log = self._log
+        size = len(log)
+        for i in range(self._cooked, size):
+            fields = log[i]
+            if type(fields) is tuple:
+                log[i] = LoggedTurn(*fields)
+        self._cooked = size
+        return log
+
+    @log.setter
+    def log(self, turns: list[LoggedTurn]) -> None:
+        self._log = cast(list[Any], turns)
+        self._cooked = len(turns)
 
     @property
     def last_play(self) -> LastPlay | None:
@@ -534,53 +583,85 @@ class StackUpState:
         then ``skip``; then the special cards in order, Snatch targets clockwise and counts
         rising, Switch colours R, B, Y, G.
         """
+        out: list[Play] = []
+        self._add_plays(seat, cast(list[PlayerMove], out))
+        return out
+
+    def _add_plays(self, seat: int, out: list[PlayerMove]) -> None:
+        """Append :meth:`plays` to ``out``."""
         hand = self.hands[seat]
         size = len(hand)
         colour = self.colour
-        step = 1 if self.up else -1
+        if self.up:
+            step = 1
+            runs, passes, skips = _RUNS_UP, _PASS_UP, _SKIP_UP
+        else:
+            step = -1
+            runs, passes, skips = _RUNS_DOWN, _PASS_DOWN, _SKIP_DOWN
         wanted = self.number + step
-        out: list[Play] = []
-        append = out.append
+        colour_of = COLOUR_OF
+        number_of = NUMBER_OF
         previous = -1
-        for c in hand:
-            if c >= FLIP:
-                if c == previous:
+        for i, c in enumerate(hand):  # number cards first, then the special cards
+            if c < FLIP:
+                if colour_of[c] != colour and number_of[c] != wanted:
                     continue
-                previous = c
-                if c == SWITCH:
-                    for k in COLOURS:
-                        if k != colour:
-                            append(_SWITCH_PLAYS[k])
-                elif c == CRASH:
-                    append(_SPECIAL_PLAYS[CRASH])
-                elif size > 1:
-                    if c == SNATCH:
-                        for t in self.snatch_targets(seat):
-                            for k in self.snatch_counts(t):
-                                append(_SNATCH_PLAYS[(t, k)])
-                    else:
-                        append(_SPECIAL_PLAYS[c])
-                continue
-            if COLOUR_OF[c] != colour and NUMBER_OF[c] != wanted:
-                continue
-            key = (c, step)
-            plain = _RUNS[key]
-            longest = len(plain)
-            card = c
-            k = 1
-            while True:
-                if k >= BONUS_LENGTH and k < size:
-                    append(_RUNS_PASS[key][k - 1])
-                    append(_RUNS_SKIP[key][k - 1])
+                plain = runs[c]
+                # the run from c on: the hand is sorted and holds each number card once,
+                # so c + step, if held, sits right after c going up (before it, down)
+                longest = len(plain)
+                k = 1
+                at = i + step
+                while k < longest and 0 <= at < size and hand[at] == c + k * step:
+                    k += 1
+                    at += step
+                if k < BONUS_LENGTH:
+                    for j in range(k):
+                        out.append(plain[j])
                 else:
-                    append(plain[k - 1])
-                if k == longest:
-                    break
-                card += step
-                if card not in hand:
-                    break
-                k += 1
-        return out
+                    out.append(plain[0])
+                    out.append(plain[1])
+                    passing = passes[c]
+                    skipping = skips[c]
+                    for j in range(BONUS_LENGTH - 1, k):
+                        if j + 1 < size:
+                            out.append(passing[j])
+                            out.append(skipping[j])
+                        else:
+                            out.append(plain[j])
+                continue
+            if c == previous:
+                continue
+            previous = c
+            if c == SWITCH:
+                for k in COLOURS:
+                    if k != colour:
+                        out.append(_SWITCH_PLAYS[k])
+            elif c == CRASH:
+                out.append(_CRASH_PLAY)
+            elif size > 1:
+                if c == SNATCH:
+                    self._add_snatches(seat, out)
+                elif c == FLIP:
+                    out.append(_FLIP_PLAY)
+                else:
+                    out.append(_FREEZE_PLAY)
+
+    def _add_snatches(self, seat: int, out: list[PlayerMove]) -> None:
+        """Append every Snatch ``seat`` may play: targets clockwise, counts rising."""
+        n, hands = self.n, self.hands
+        t = seat
+        for _ in range(n - 1):
+            t += 1
+            if t == n:
+                t = 0
+            size = len(hands[t])
+            if size >= 2:
+                snatches = _SNATCH_PLAYS[t]
+                out.append(snatches[0])
+                if size >= 4:
+                    for k in range(1, MAX_SNATCH):
+                        out.append(snatches[k])
 
     def drawn_playable(self) -> bool:
         """In phase ``drawn``: whether the drawn card is a legal play on its own."""
@@ -604,7 +685,7 @@ class StackUpState:
             return [_SWITCH_DRAWN[k] for k in COLOURS if k != self.colour]
         if card == SNATCH:
             return [
-                _SNATCH_DRAWN[(t, k)]
+                _SNATCH_DRAWN[t][k - 1]
                 for t in self.snatch_targets(self.seat)
                 for k in self.snatch_counts(t)
             ]
@@ -615,7 +696,7 @@ class StackUpState:
         (empty at a chance outcome and after the game)."""
         made = self._made
         if made is None:
-            made = self._made = tuple(self._list_moves())
+            made = self._made = self._list_moves()
         return list(made)
 
     def _list_moves(self) -> list[PlayerMove]:
@@ -623,9 +704,11 @@ class StackUpState:
         if p is None:
             return []
         if phase == TURN:
-            if self.crash == p:
+            crash = self.crash
+            if crash is not None and crash == p:
                 return [BLOCK, TAKE] if CRASH in self.hands[p] else [TAKE]
-            plays: list[PlayerMove] = list(self.plays(p))
+            plays: list[PlayerMove] = []
+            self._add_plays(p, plays)
             if plays:
                 return plays
             return [USE_PASS] if self.passes[p] else [DRAW]
@@ -646,10 +729,27 @@ class StackUpState:
         """
         made = self._made
         if made is None:
-            made = self._made = tuple(self._list_moves())
-        if len(made) == 1 and isinstance(made[0], _FORCED):
-            return made[0]
+            made = self._made = self._list_moves()
+        if len(made) == 1:
+            # the only moves listed alone are these shared ones, or a single play
+            move = made[0]
+            if move is TAKE or move is USE_PASS or move is DRAW or move is KEEP:
+                return move
         return None
+
+    def random_move(self, rng: random.Random) -> PlayerMove:
+        """A legal move of the seat to act, uniformly at random (the ``random`` AI's
+        choice): ``rng.random()`` scaled to the number of moves, drawn only when there is
+        a choice. :class:`~engine.rating.NoMoveError` when there is no decision."""
+        made = self._made
+        if made is None:
+            made = self._made = self._list_moves()
+        count = len(made)
+        if count > 1:
+            return made[int(rng.random() * count)]
+        if count == 1:
+            return made[0]
+        raise NoMoveError("There is no move to choose.")
 
     def is_legal(self, move: Move) -> bool:
         return self.refusal(move) is None
@@ -1002,10 +1102,16 @@ class StackUpState:
         # A move the engine made for this very state (listed by legal_moves or automatic,
         # or drawn by sample_chance) is legal: only the seat asking is checked.
         made = self._made
-        if not (
-            (by is None and move is self._sampled)
-            or (made is not None and (by is None or by == self.seat) and move in made)
-        ):
+        trusted = by is None and move is self._sampled
+        seat = self.seat
+        if not trusted and made is not None and (by is None or (seat is not None and by == seat)):
+            for listed in made:
+                if listed is move:
+                    trusted = True
+                    break
+            else:
+                trusted = move in made
+        if not trusted:
             err = self.refusal(move, by)
             if err is not None:
                 raise err
@@ -1035,12 +1141,10 @@ class StackUpState:
         if kind is Block:
             self.hands[p].remove(CRASH)
             self.stack.append(CRASH)
-            self._entry = {"seat": p, "kind": "block", "cards": (CRASH,)}
-            return self._end_turn(p, blocked=True)
+            return self._end_turn(p, (p, "block", (CRASH,)), blocked=True)
         if kind is UsePass:
             self.passes[p] -= 1
-            self._entry = {"seat": p, "kind": "pass"}
-            return self._end_turn(p)
+            return self._end_turn(p, (p, "pass"))
         if kind is Draw:
             self._entry = {"seat": p, "kind": "draw"}
             self._drawing = "draw"
@@ -1057,10 +1161,11 @@ class StackUpState:
             assert card is not None
             self.drawn = None
             self.phase = TURN
+            self.hands[p].remove(card)
             entry = self._entry
             assert entry is not None
             entry["cards"] = (card,)
-            return self._play_cards(p, (card,), None, move.colour, move.target, move.count)
+            return self._play_cards(p, (card,), None, move.colour, move.target, move.count, None)
         if kind is Reshuffle:
             assert isinstance(move, Reshuffle)
             self._rebuild(move.cards)
@@ -1098,19 +1203,20 @@ class StackUpState:
         if phase == SNATCH_CARDS:
             assert self.snatch is not None
             target, count = self.snatch
-            return Took(tuple(rng.sample(self.hands[target], count)))
+            return Took(tuple(_sample(rng, self.hands[target], count)))
         if phase == RESHUFFLE:
             cards = self.stack[: self.base]
-            rng.shuffle(cards)
+            _shuffle(rng, cards)
             return Reshuffle(tuple(cards))
         if phase == DEAL:
-            first = rng.randrange(self.n)
+            first = _below(rng, self.n)
             deck = list(FULL_DECK)
             dealt = HAND_SIZE * self.n
             while True:
-                rng.shuffle(deck)
-                if any(c < FLIP for c in deck[dealt:]):
-                    return Deal(tuple(deck), first)
+                _shuffle(rng, deck)
+                for c in deck[dealt:]:
+                    if c < FLIP:
+                        return Deal(tuple(deck), first)
         raise IllegalMoveError("No chance outcome is due.", IllegalReason.BAD_OUTCOME)
 
     # ----------------------------------------------------------------- mechanics
@@ -1118,11 +1224,8 @@ class StackUpState:
     def _deal(self, deck: tuple[Card, ...], first: int) -> None:
         n = self.n
         dealt = HAND_SIZE * n
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for k in range(dealt):
-            hands[(first + k) % n].append(deck[k])
-        for hand in hands:
-            hand.sort()
+        # card k goes to seat (first + k) % n: seat s gets every n-th card from its own
+        hands = [sorted(deck[(s - first) % n : dealt : n]) for s in range(n)]
         rest = list(deck[dealt:])
         buried: list[Card] = []
         i = 0
@@ -1175,10 +1278,22 @@ class StackUpState:
 
     def _play(self, p: int, move: Play) -> list[Event]:
         hand = self.hands[p]
-        for c in move.cards:
-            hand.remove(c)
-        self._entry = {"seat": p, "kind": "play", "cards": move.cards}
-        return self._play_cards(p, move.cards, move.bonus, move.colour, move.target, move.count)
+        cards = move.cards
+        if len(cards) == 1:
+            hand.remove(cards[0])
+        else:
+            # a run of one colour (a legal play): side by side in the sorted hand
+            first, last = cards[0], cards[-1]
+            at = hand.index(first if first < last else last)
+            del hand[at : at + len(cards)]
+        turn: _Fields | None = None
+        if cards[0] != SNATCH:
+            # a whole turn (a Snatch's waits for its cards): a legal play names a colour
+            # only for a Switch and a bonus only for a number play
+            turn = (p, "play", cards, move.bonus, move.colour)
+        else:
+            self._entry = {"seat": p, "kind": "play", "cards": cards}
+        return self._play_cards(p, cards, move.bonus, move.colour, move.target, move.count, turn)
 
     def _play_cards(
         self,
@@ -1188,12 +1303,10 @@ class StackUpState:
         colour: Colour | None,
         target: int | None,
         count: int | None,
+        turn: _Fields | None,
     ) -> list[Event]:
-        """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects."""
-        entry = self._entry
-        assert entry is not None
-        if entry["kind"] == "draw":
-            self.hands[p].remove(cards[0])
+        """Put ``cards`` (already out of ``p``'s hand) on the stack, with their effects;
+        ``turn``: the turn as logged, or ``None`` for the turn being played (``_entry``)."""
         stack = self.stack
         stack.extend(cards)
         first = cards[0]
@@ -1202,67 +1315,92 @@ class StackUpState:
             self.colour = COLOUR_OF[last]
             self.number = NUMBER_OF[last]
             self.base = len(stack) - 1
-            if bonus is not None:
+            if turn is None and bonus is not None:
+                entry = self._entry
+                assert entry is not None
                 entry["bonus"] = bonus
-            return self._end_turn(p, skip=bonus == "skip", gain_pass=bonus == "pass")
+            return self._end_turn(p, turn, skip=bonus == "skip", gain_pass=bonus == "pass")
         if first == FLIP:
             self.up = not self.up
         elif first == SWITCH:
             assert colour is not None
             self.colour = colour
-            entry["colour"] = colour
+            if turn is None:
+                entry = self._entry
+                assert entry is not None
+                entry["colour"] = colour
         elif first == SNATCH:
             assert target is not None and count is not None
+            entry = self._entry
+            assert entry is not None
             entry["target"] = target
             entry["count"] = count
             self.snatch = (target, count)
             self.phase = SNATCH_CARDS
             return []
-        return self._end_turn(p, skip=first == FREEZE, crash=first == CRASH)
+        return self._end_turn(p, turn, skip=first == FREEZE, crash=first == CRASH)
 
     def _end_turn(
         self,
         p: int,
+        turn: _Fields | None = None,
         *,
         skip: bool = False,
         crash: bool = False,
         blocked: bool = False,
         gain_pass: bool = False,
     ) -> list[Event]:
-        """``p``'s turn is complete: log it, then end the game or pass the turn on."""
-        entry = self._entry
-        assert entry is not None
-        if self._drew:
-            entry["drew"] = tuple(self._drew)
-            self._drew = []
-        if self._reshuffled is not None:
-            entry["reshuffle"] = self._reshuffled
+        """``p``'s turn is complete: log it (``turn``, made, or else the turn being
+        played), then end the game or pass the turn on."""
+        if turn is None:
+            entry = self._entry
+            assert entry is not None
+            get = entry.get
+            drew = self._drew
+            reshuffled = self._reshuffled
+            # LoggedTurn's fields, in order (see _log)
+            self._log.append(
+                (
+                    entry["seat"],
+                    entry["kind"],
+                    get("cards", _EMPTY),
+                    get("bonus"),
+                    get("colour"),
+                    get("target"),
+                    get("count"),
+                    get("took", _EMPTY),
+                    tuple(drew) if drew else get("drew", _EMPTY),
+                    reshuffled if reshuffled is not None else get("reshuffle"),
+                )
+            )
+            if drew:
+                self._drew = []
             self._reshuffled = None
-        self.log.append(LoggedTurn(**entry))
+        else:
+            self._log.append(turn)
         self._entry = None
         self._drawing = None
         self.turns += 1
-        events: list[Event] = [TurnEnded(p)]
         self.crash = None
         if gain_pass:
             self.passes[p] += 1
         if not self.hands[p]:
             self._finish((p,), EMPTY_HAND)
-            events.append(GameEnded())
-            return events
-        if self.turns >= self.settings.turn_limit:
+            return [_TURN_ENDED[p], _GAME_ENDED]
+        if self.turns >= self._limit:
             sizes = self.hand_sizes
             fewest = min(sizes)
             self._finish(tuple(s for s in range(self.n) if sizes[s] == fewest), TURN_LIMIT)
-            events.append(GameEnded())
-            return events
+            return [_TURN_ENDED[p], _GAME_ENDED]
         n = self.n
-        nxt = (p + 2) % n if skip else (p + 1) % n
+        nxt = p + 2 if skip else p + 1
+        if nxt >= n:
+            nxt -= n
         if crash or (blocked and n > 2):
             self.crash = nxt
         self.seat = nxt
         self.phase = TURN
-        return events
+        return [_TURN_ENDED[p]]
 
     def _finish(self, winners: tuple[int, ...], ended_by: str) -> None:
         self.winners = winners
@@ -1322,6 +1460,7 @@ class StackUpState:
             self.players = players
             self.n = len(players)
             self.settings = StackUpSettings.model_validate(data["rules"])
+            self._limit = self.settings.turn_limit
             phase = data["phase"]
             if phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
@@ -1390,7 +1529,7 @@ class StackUpState:
         other.pile = list(self.pile)
         other.stack = list(self.stack)
         other.passes = list(self.passes)
-        other.log = list(self.log)
+        other._log = list(self._log)
         other._drew = list(self._drew)
         other._entry = None if self._entry is None else dict(self._entry)
         return other
@@ -1401,6 +1540,106 @@ class StackUpState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# random.Random's draws, inlined for speed: a shuffle, a choice below n and a sample of
+# a few cards from a hand, each drawing exactly as the methods of this Python's
+# random.Random do (checked once by _draws_alike; any other RNG uses its own methods).
+
+
+def _below_inline(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` > 0) as :class:`random.Random` draws it."""
+    bits = n.bit_length()
+    j: int = rng.getrandbits(bits)
+    while j >= n:
+        j = rng.getrandbits(bits)
+    return j
+
+
+def _shuffle_inline(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)`` as :class:`random.Random` does it."""
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+
+
+# random.Random.sample picks from a copied pool when the population is this small (and
+# at most 5 are taken): the one way inlined here
+_SAMPLE_POOL: Final = 21
+_SAMPLE_MOST: Final = 5
+
+
+def _sample_inline(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
+    """``rng.sample(cards, count)`` as :class:`random.Random` draws it, for at most
+    ``_SAMPLE_POOL`` cards and ``_SAMPLE_MOST`` taken."""
+    pool = list(cards)
+    n = len(pool)
+    taken = []
+    for i in range(count):
+        j = _below_inline(rng, n - i)
+        taken.append(pool[j])
+        pool[j] = pool[n - i - 1]
+    return taken
+
+
+def _draws_alike() -> bool:
+    """Whether the inlined draws draw as this Python's ``random.Random`` (checked once,
+    so that another Python's RNG is simply used through its methods)."""
+    for seed in range(8):
+        size = seed * 11 + 2
+        mine, theirs = list(range(size)), list(range(size))
+        rng, other = random.Random(seed), random.Random(seed)
+        _shuffle_inline(rng, mine)
+        other.shuffle(theirs)
+        below = [_below_inline(rng, n) for n in range(1, 70)]
+        if below != [other.randrange(n) for n in range(1, 70)]:
+            return False
+        hand = list(range(min(size, _SAMPLE_POOL)))
+        for count in range(1, min(len(hand), _SAMPLE_MOST) + 1):
+            if _sample_inline(rng, hand, count) != other.sample(hand, count):
+                return False
+        if mine != theirs or rng.getstate() != other.getstate():
+            return False
+    return True
+
+
+_INLINE_DRAWS: Final = _draws_alike()
+
+
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``: inlined for a plain :class:`random.Random`."""
+    if _INLINE_DRAWS and type(rng) is random.Random:
+        _shuffle_inline(rng, cards)
+    else:
+        rng.shuffle(cards)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``: inlined for a plain :class:`random.Random`."""
+    if _INLINE_DRAWS and type(rng) is random.Random:
+        return _below_inline(rng, n)
+    return rng.randrange(n)
+
+
+def _sample(rng: random.Random, cards: list[Card], count: int) -> list[Card]:
+    """``rng.sample(cards, count)``: inlined for a plain :class:`random.Random` (and a
+    hand small enough)."""
+    if (
+        _INLINE_DRAWS
+        and type(rng) is random.Random
+        and len(cards) <= _SAMPLE_POOL
+        and 0 <= count <= _SAMPLE_MOST
+        and count <= len(cards)
+    ):
+        return _sample_inline(rng, cards, count)
+    return rng.sample(cards, count)
 
 
 def _entry_fields(turn: LoggedTurn) -> dict[str, Any]:
@@ -1429,8 +1668,9 @@ def check_players(players: tuple[str, ...]) -> None:
         raise SetupError(
             f"Stack Up! needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
         )
-    if any(not isinstance(p, str) or not p for p in players):
-        raise SetupError("Every player needs a name.")
+    for player in players:
+        if not isinstance(player, str) or not player:
+            raise SetupError("Every player needs a name.")
     if len(set(players)) != len(players):
         raise SetupError("Two players share a name; one of them should change nickname.")
 
