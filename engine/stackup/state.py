@@ -489,7 +489,9 @@ class StackUpState:
 
     @property
     def log(self) -> list[LoggedTurn]:
-        """The finished turns, first first (one :class:`LoggedTurn` each)."""
+        """The finished turns, first first (one :class:`LoggedTurn` each). The list is the
+        state's own and turns are made :class:`LoggedTurn` as it is read: read it again
+        after a move rather than keeping it (self-play that never reads it pays nothing)."""
         log = self._log
         size = len(log)
         for i in range(self._cooked, size):
