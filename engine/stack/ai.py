@@ -44,10 +44,10 @@ class RandomPlayer:
     level = "random"
 
     def choose(self, state: StackState, rng: random.Random) -> PlayerMove:
-        count = state.count_legal_moves()
-        if not count:
+        move = state.random_move(rng)
+        if move is None:
             raise NoMoveError("There is no move to choose.")
-        return state.nth_legal_move(int(rng.random() * count))
+        return move
 
 
 class GreedyPlayer(RatingPlayer[StackState, PlayerMove]):
