@@ -16,6 +16,7 @@ from typing import Any, Final, Self
 from engine.errors import IllegalMoveError, IllegalReason, Target
 from engine.game import NO_EVENTS, Decision, Event, GameEnded, Outcome, RoundEnded, TurnEnded
 from engine.native import BLANK
+from engine.rating import NoMoveError
 from engine.stack.moves import (
     FACES,
     PLACES,
@@ -774,7 +775,8 @@ class StackState:
         else:
             under = self._comps[i]
             assert under is not None
-            comp = (*under.pop(), p)
+            below = under.pop()
+            comp = (below[0], below[1], p) if height == 2 else (below[0], below[1], below[2], p)
         if height == 3:
             self.captures[p].append((face, comp))
             self.capture_counts[p] += 1
@@ -1020,6 +1022,15 @@ class StackState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def choose_random(state: StackState, rng: random.Random) -> PlayerMove:
+    """The ``random`` AI's choice: uniform over the distinct legal moves
+    (:meth:`StackState.random_move`); :class:`~engine.rating.NoMoveError` without one."""
+    move = state.random_move(rng)
+    if move is None:
+        raise NoMoveError("There is no move to choose.")
+    return move
 
 
 def _number(n: int, face: int, owner: int, height: int) -> int:
