@@ -425,15 +425,37 @@ class StackState:
             face = self._placing
             assert face is not None
             total = len(order[face]) - own[base + face]
+            if not total:
+                return None
+            move = self._nth(p, int(rng.random() * total))
         else:
+            # the moves of each face held: a stack on each other seat's pile key, a reroll
+            # (written out face by face: this is the random player's whole work)
             row = self.singles[p]
-            total = 0
-            for f in range(1, 7):
-                if row[f]:
-                    total += len(order[f]) - own[base + f] + 1
-        if not total:
-            return None
-        move = self._nth(p, int(rng.random() * total))
+            m1 = len(order[1]) - own[base + 1] + 1 if row[1] else 0
+            m2 = len(order[2]) - own[base + 2] + 1 if row[2] else 0
+            m3 = len(order[3]) - own[base + 3] + 1 if row[3] else 0
+            m4 = len(order[4]) - own[base + 4] + 1 if row[4] else 0
+            m5 = len(order[5]) - own[base + 5] + 1 if row[5] else 0
+            m6 = len(order[6]) - own[base + 6] + 1 if row[6] else 0
+            total = m1 + m2 + m3 + m4 + m5 + m6
+            if not total:
+                return None
+            index = int(rng.random() * total)
+            for f, moves in enumerate((m1, m2, m3, m4, m5, m6), 1):
+                if index >= moves:
+                    index -= moves
+                    continue
+                if index == moves - 1:
+                    move = _REROLL_AT[f]
+                    break
+                for k in order[f]:
+                    if k >> 2 != p:
+                        if not index:
+                            move = _STACK_AT[f << 5 | k]
+                            break
+                        index -= 1
+                break
         if self.decision is _D_TURN:
             self._offer = move
         return move
