@@ -442,20 +442,32 @@ class StackState:
             if not total:
                 return None
             index = int(rng.random() * total)
-            for f, moves in enumerate((m1, m2, m3, m4, m5, m6), 1):
-                if index >= moves:
-                    index -= moves
-                    continue
-                if index == moves - 1:
-                    move = _REROLL_AT[f]
-                    break
+            # the face whose moves hold the index (a face not held has none)
+            f, moves = 1, m1
+            if index >= moves:
+                index -= moves
+                f, moves = 2, m2
+            if index >= moves:
+                index -= moves
+                f, moves = 3, m3
+            if index >= moves:
+                index -= moves
+                f, moves = 4, m4
+            if index >= moves:
+                index -= moves
+                f, moves = 5, m5
+            if index >= moves:
+                index -= moves
+                f, moves = 6, m6
+            if index == moves - 1:
+                move = _REROLL_AT[f]
+            else:
                 for k in order[f]:
                     if k >> 2 != p:
                         if not index:
                             move = _STACK_AT[f << 5 | k]
                             break
                         index -= 1
-                break
         if self.decision is _D_TURN:
             self._offer = move
         return move
@@ -883,20 +895,38 @@ class StackState:
 
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
         assert self.first is not None
-        self._clear_field()
+        n = self.n
+        # the new round's field: the lists a reader may hold are new ones, the state's
+        # own tables are emptied in place (only what the last round filled)
         cnt = self._cnt
         order = self._order
-        own = self._own
+        for f in range(1, 7):
+            keys = order[f]
+            for k in keys:
+                cnt[f << 5 | k] = 0
+            keys.clear()
+        comps = self._comps
+        for i in self._pile_keys:
+            comps[i] = None
+        self._pile_keys.clear()
+        own = self._own = [0] * (n * 7)
+        self.singles = singles = [[0] * 7 for _ in range(n)]
+        self.single_total = [len(faces) for faces in dice]
+        self.captures = [[] for _ in range(n)]
+        self.penalties = [0] * n
+        self.hand = None
+        self._placing = None
+        self.last_turns = None
         for seat, faces in enumerate(dice):
-            row = self.singles[seat]
+            row = singles[seat]
+            for f in faces:
+                row[f] += 1
             for f in range(1, 7):
-                c = faces.count(f)
+                c = row[f]
                 if c:
-                    row[f] = c
                     cnt[f << 5 | seat << 2 | 1] = c
                     order[f].append(seat << 2 | 1)
                     own[seat * 7 + f] = 1
-            self.single_total[seat] = len(faces)
         self._turns = []
         self.history.append(
             {"first": self.first, "dice": tuple([tuple(d) for d in dice]), "turns": self._turns}
