@@ -39,14 +39,21 @@ def sources() -> list[str]:
 
 _SETUP = """
 import sys
-from setuptools import setup
+from setuptools import Distribution
 from mypyc.build import mypycify
 
-setup(
-    name="stackbot-engine-native",
-    ext_modules=mypycify(sys.argv[2:], opt_level="3"),
-    script_args=["build_ext", "--inplace", "--build-temp", sys.argv[1]],
+# setup() without its reading of the project's pyproject.toml (a setuptools older than the
+# one its build-system asks for refuses it), and mypy without the notes about the project's
+# configuration of packages this build does not check (mypyc takes any note for an error)
+dist = Distribution(
+    {
+        "name": "stackbot-engine-native",
+        "ext_modules": mypycify(["--no-warn-unused-configs", *sys.argv[2:]], opt_level="3"),
+        "script_args": ["build_ext", "--inplace", "--build-temp", sys.argv[1]],
+    }
 )
+dist.parse_command_line()
+dist.run_commands()
 """
 
 

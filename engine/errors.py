@@ -183,3 +183,8 @@ def settings_from(
         return model.model_validate(raw)
     except ValidationError as err:
         raise error(wrong(err)) from None
+
+
+class FlowError(RuntimeError):
+    """A game that never waits for a player (more moves than the limit): a game's bug
+    (:mod:`engine.flow`'s, raised by the table loop)."""

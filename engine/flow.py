@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from engine.errors import FlowError as FlowError  # defined there: compiled, this module
 from engine.game import Decision, Event, Game, GameState
 
 # moves one call may play without a human's decision (a game that never waits is a bug)
@@ -63,10 +64,6 @@ Chooser = Callable[[GameState[Any], random.Random], Any]
 # the chooser of an AI seat, or None for a seat a human plays
 Seats = Callable[[int], Chooser | None]
 OnStep = Callable[[Played], None]
-
-
-class FlowError(RuntimeError):
-    """A game that never waits for a player (more moves than the limit): a game's bug."""
 
 
 def settle(

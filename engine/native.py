@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "engine.colorstack.board",
     "engine.colorstack.moves",
     "engine.colorstack.state",
+    "engine.flow",
 )
 ENV = "STACKBOT_ENGINE"
 # Passed as the players of a state's constructor, an instance whose attributes the caller

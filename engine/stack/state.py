@@ -11,17 +11,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from engine.errors import IllegalMoveError, IllegalReason, Target
 from engine.game import NO_EVENTS, Decision, Event, GameEnded, Outcome, RoundEnded, TurnEnded
 from engine.native import BLANK
+from engine.rating import NoMoveError
 from engine.stack.moves import (
     FACES,
     PLACES,
     REROLLS,
     ROLLS,
-    STACKS_BY_FACE,
+    STACKS,
     Move,
     Place,
     PlayerMove,
@@ -48,15 +49,28 @@ class Phase(Enum):
     OVER = "over"
 
 
-_TURN = Phase.TURN
-_FACE_SET = frozenset(FACES)
-_PLACE = Phase.PLACE
-_CHANCE = Phase.CHANCE
-_OVER = Phase.OVER
-_GAME_ENDED = GameEnded()
-_D_TURN = Decision.TURN
-_D_CHANCE = Decision.CHANCE
-_D_OVER = Decision.OVER
+# The field's piles by (face, top owner, height) are numbered ``face << 5 | owner << 2 |
+# height``: a pile's number within its face (``owner << 2 | height``) is its *key*.
+_STACK_AT: Final[list[Stack]] = [
+    STACKS.get((i >> 5, (i >> 2) & 7, i & 3)) or Stack(i >> 5, (i >> 2) & 7, i & 3)
+    for i in range(7 << 5)
+]  # the interned Stack onto pile i (those of height 0 and face 0 are never legal)
+_PLACE_AT: Final[list[Place]] = [
+    PLACES.get((k >> 2, k & 3)) or Place(k >> 2, k & 3) for k in range(32)
+]  # the interned Place onto the pile of key k
+_REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
+_ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
+# Final: compiled, the module's constants are read as such, not looked up by name
+_NO_EVENTS: Final[tuple[Event, ...]] = NO_EVENTS
+_TURN: Final = Phase.TURN
+_FACE_SET: Final = frozenset(FACES)
+_PLACE: Final = Phase.PLACE
+_CHANCE: Final = Phase.CHANCE
+_OVER: Final = Phase.OVER
+_GAME_ENDED: Final = GameEnded()
+_D_TURN: Final = Decision.TURN
+_D_CHANCE: Final = Decision.CHANCE
+_D_OVER: Final = Decision.OVER
 _DECISION = {
     Phase.TURN: Decision.TURN,
     Phase.PLACE: Decision.TURN,
@@ -85,9 +99,15 @@ class StackState:
 
     __slots__ = (
         "_chance",
-        "_events",
+        "_cnt",
+        "_comps",
+        "_offer",
+        "_order",
+        "_own",
+        "_pile_keys",
         "_placing",
         "_turn_ended",
+        "_turns",
         "capture_counts",
         "captures",
         "contenders",
@@ -99,17 +119,14 @@ class StackState:
         "history_offset",
         "last_turns",
         "n",
-        "own_keys",
         "penalties",
         "phase",
-        "piles",
         "players",
         "rolloffs",
         "round_scores",
         "rules",
         "single_total",
         "singles",
-        "targets",
         "team",
         "totals",
         "winner",
@@ -130,18 +147,31 @@ class StackState:
     current: int | None
     singles: list[list[int]]
     single_total: list[int]
-    piles: dict[tuple[int, int, int], list[Composition]]
-    targets: list[dict[tuple[int, int], int]]
-    own_keys: list[list[int]]
+    # The piles a die may go on (:attr:`targets`): _cnt[face << 5 | key] counts the piles
+    # of each key, _order[face] lists the keys of a face that have piles, in the order they
+    # came (a key that empties leaves it, and comes back at its end), _own[seat * 7 + face]
+    # counts those of seat's keys (the heights of its piles).
+    _cnt: list[int]
+    _order: list[list[int]]
+    _own: list[int]
+    # The piles of two or three dice (:attr:`piles`): the dice of each (bottom to top) by
+    # its number, and the numbers in the order the round first made them.
+    _comps: list[list[Composition] | None]
+    _pile_keys: list[int]
     captures: list[list[tuple[int, Composition]]]
     penalties: list[int]
     hand: int | None
     _placing: int | None
     last_turns: list[int] | None
     history: list[dict[str, Any]]
+    _turns: list[TurnLog]  # the turns of the round under way: history[-1]["turns"]
     history_offset: int
     capture_counts: list[int]
     winner: tuple[int, ...] | None
+    # The move this state itself last offered (random_move, nth_legal_move) or the chance
+    # outcome it last drew: applied unchanged before anything else, it is legal by
+    # construction and is not checked again. Every change of the state clears it.
+    _offer: Move | None
 
     def __init__(
         self,
@@ -163,16 +193,17 @@ class StackState:
         self.players = players
         self.rules = rules
         self.n = len(players)
-        self._events = NO_EVENTS
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
         self.team = rules.team_of(players)
         self.totals = [0] * self.n
         self.round_scores = []
         self.rolloffs = []
         self.history = []
+        self._turns = []
         self.history_offset = 0
         self.capture_counts = [0] * self.n
         self.winner = None
+        self._offer = None
         self.current = None
         self.phase, self.decision = _CHANCE, _D_CHANCE
         self._clear_field()
@@ -191,9 +222,11 @@ class StackState:
         n = self.n
         self.singles = [[0] * 7 for _ in range(n)]
         self.single_total = [0] * n
-        self.piles = {}
-        self.targets = [{} for _ in range(7)]
-        self.own_keys = [[0] * n for _ in range(7)]
+        self._cnt = [0] * (7 << 5)
+        self._order = [[] for _ in range(7)]
+        self._own = [0] * (n * 7)
+        self._comps = [None] * (7 << 5)
+        self._pile_keys = []
         self.captures = [[] for _ in range(n)]
         self.penalties = [0] * n
         self.hand = None
@@ -252,6 +285,27 @@ class StackState:
         row = self.singles[seat]
         return {f: row[f] for f in FACES if row[f]}
 
+    @property
+    def targets(self) -> list[dict[tuple[int, int], int]]:
+        """By face, the piles a die showing it may go on: ``{(owner, height): count}``, in
+        the order they came (a read-only view, built on each call)."""
+        cnt = self._cnt
+        return [
+            {(k >> 2, k & 3): cnt[f << 5 | k] for k in keys} for f, keys in enumerate(self._order)
+        ]
+
+    @property
+    def piles(self) -> dict[tuple[int, int, int], list[Composition]]:
+        """Every pile of two or three dice the round has made, by ``(owner, face, height)``:
+        its dice bottom to top, by owner (a read-only view, built on each call)."""
+        comps = self._comps
+        out: dict[tuple[int, int, int], list[Composition]] = {}
+        for i in self._pile_keys:
+            made = comps[i]
+            assert made is not None
+            out[((i >> 2) & 7, i >> 5, i & 3)] = made
+        return out
+
     def pile_counts(self) -> list[tuple[int, int, int, int]]:
         """Every pile of two or three dice as ``(owner, face, height, count)``."""
         out = []
@@ -266,7 +320,7 @@ class StackState:
 
     def targets_for(self, seat: int, face: int) -> list[tuple[int, int]]:
         """The distinct piles ``(owner, height)`` that ``seat`` may put a ``face`` on."""
-        return [k for k in self.targets[face] if k[0] != seat]
+        return [(k >> 2, k & 3) for k in self._order[face] if k >> 2 != seat]
 
     def team_members(self, seat: int) -> tuple[int, ...]:
         """The seats on ``seat``'s side: its team, or just itself."""
@@ -278,9 +332,11 @@ class StackState:
     def field_scores(self) -> list[int]:
         """What each seat would score if the round ended now (penalties included)."""
         scores = list(self.penalties)
-        for (owner, face, _), comps in self.piles.items():
+        piles = self._comps
+        for i in self._pile_keys:
+            comps = piles[i]
             if comps:
-                scores[owner] += face_value(face) * len(comps)
+                scores[(i >> 2) & 7] += face_value(i >> 5) * len(comps)
         double = 2 if self.rules.four_high_bonus else 1
         for seat, caught in enumerate(self.captures):
             for face, _ in caught:
@@ -309,20 +365,18 @@ class StackState:
         if self.phase is _PLACE:
             face = self._placing
             assert face is not None
-            return [PLACES[k] for k in self.targets[face] if k[0] != p]
+            return [_PLACE_AT[k] for k in self._order[face] if k >> 2 != p]
         moves: list[PlayerMove] = []
         row = self.singles[p]
-        targets = self.targets
+        order = self._order
         append = moves.append
-        for f in FACES:
+        for f in range(1, 7):
             if row[f]:
-                bucket = targets[f]
-                if bucket:
-                    by_target = STACKS_BY_FACE[f]
-                    for k in bucket:
-                        if k[0] != p:
-                            append(by_target[k])
-                append(REROLLS[f])
+                base = f << 5
+                for k in order[f]:
+                    if k >> 2 != p:
+                        append(_STACK_AT[base | k])
+                append(_REROLL_AT[f])
         return moves
 
     def count_legal_moves(self) -> int:
@@ -330,53 +384,121 @@ class StackState:
         p = self.current
         if p is None:
             return 0
-        targets = self.targets
-        own = self.own_keys
+        order = self._order
+        own = self._own
+        base = p * 7
         if self.phase is _PLACE:
             face = self._placing
             assert face is not None
-            return len(targets[face]) - own[face][p]
+            return len(order[face]) - own[base + face]
         row = self.singles[p]
         total = 0
-        for f in FACES:
+        for f in range(1, 7):
             if row[f]:
-                total += len(targets[f]) - own[f][p] + 1
+                total += len(order[f]) - own[base + f] + 1
         return total
 
     def nth_legal_move(self, index: int) -> PlayerMove:
         """``legal_moves()[index]``, found without listing every move.
 
-        With :meth:`count_legal_moves` this lets a player pick a move at random cheaply.
+        With :meth:`count_legal_moves` this lets a player pick a move at random cheaply
+        (:meth:`random_move` does both at once).
         """
         p = self.current
         if p is None or index < 0:
             raise IndexError(index)
-        targets = self.targets
-        own = self.own_keys
+        move = self._nth(p, index)
+        if self.decision is _D_TURN:
+            self._offer = move
+        return move
+
+    def random_move(self, rng: random.Random) -> PlayerMove | None:
+        """A legal move drawn uniformly from ``rng``: ``nth_legal_move(int(rng.random() *
+        count_legal_moves()))`` in one step, drawing nothing when there is no move (``None``)."""
+        p = self.current
+        if p is None:
+            return None
+        order = self._order
+        own = self._own
+        base = p * 7
         if self.phase is _PLACE:
             face = self._placing
             assert face is not None
-            for k in targets[face]:
-                if k[0] != p:
+            total = len(order[face]) - own[base + face]
+            if not total:
+                return None
+            move = self._nth(p, int(rng.random() * total))
+        else:
+            # the moves of each face held: a stack on each other seat's pile key, a reroll
+            # (written out face by face: this is the random player's whole work)
+            row = self.singles[p]
+            m1 = len(order[1]) - own[base + 1] + 1 if row[1] else 0
+            m2 = len(order[2]) - own[base + 2] + 1 if row[2] else 0
+            m3 = len(order[3]) - own[base + 3] + 1 if row[3] else 0
+            m4 = len(order[4]) - own[base + 4] + 1 if row[4] else 0
+            m5 = len(order[5]) - own[base + 5] + 1 if row[5] else 0
+            m6 = len(order[6]) - own[base + 6] + 1 if row[6] else 0
+            total = m1 + m2 + m3 + m4 + m5 + m6
+            if not total:
+                return None
+            index = int(rng.random() * total)
+            # the face whose moves hold the index (a face not held has none)
+            f, moves = 1, m1
+            if index >= moves:
+                index -= moves
+                f, moves = 2, m2
+            if index >= moves:
+                index -= moves
+                f, moves = 3, m3
+            if index >= moves:
+                index -= moves
+                f, moves = 4, m4
+            if index >= moves:
+                index -= moves
+                f, moves = 5, m5
+            if index >= moves:
+                index -= moves
+                f, moves = 6, m6
+            if index == moves - 1:
+                move = _REROLL_AT[f]
+            else:
+                for k in order[f]:
+                    if k >> 2 != p:
+                        if not index:
+                            move = _STACK_AT[f << 5 | k]
+                            break
+                        index -= 1
+        if self.decision is _D_TURN:
+            self._offer = move
+        return move
+
+    def _nth(self, p: int, index: int) -> PlayerMove:
+        order = self._order
+        if self.phase is _PLACE:
+            face = self._placing
+            assert face is not None
+            for k in order[face]:
+                if k >> 2 != p:
                     if not index:
-                        return PLACES[k]
+                        return _PLACE_AT[k]
                     index -= 1
             raise IndexError(index)
         row = self.singles[p]
-        for f in FACES:
+        own = self._own
+        base = p * 7
+        for f in range(1, 7):
             if row[f]:
-                bucket = targets[f]
-                stacks = len(bucket) - own[f][p]
+                keys = order[f]
+                stacks = len(keys) - own[base + f]
                 if index > stacks:
                     index -= stacks + 1
                     continue
                 if index == stacks:
-                    return REROLLS[f]
-                by_target = STACKS_BY_FACE[f]
-                for k in bucket:
-                    if k[0] != p:
+                    return _REROLL_AT[f]
+                for k in keys:
+                    if k >> 2 != p:
                         if not index:
-                            return by_target[k]
+                            return _STACK_AT[f << 5 | k]
                         index -= 1
         raise IndexError(index)
 
@@ -409,83 +531,118 @@ class StackState:
         refused as not their turn. Raises :class:`IllegalMoveError` and changes nothing
         when the move is not legal now.
         """
-        self._events = NO_EVENTS  # the mechanics below add what happens
         p = self.current
-        decision = self.phase
+        trusted = move is self._offer and (by is None or by == p)
         if type(move) is Stack:
             f, o, h = move.face, move.owner, move.height
-            if (
-                decision is _TURN
-                and (by is None or by == p)
-                and o != p
-                and 1 <= f <= 6
-                and p is not None
-                and self.singles[p][f]
-                and (o, h) in self.targets[f]
+            if p is not None and (
+                trusted
+                or (
+                    self.phase is _TURN
+                    and (by is None or by == p)
+                    and o != p
+                    and 1 <= f <= 6
+                    and 0 <= o < self.n
+                    and 1 <= h <= 3
+                    and self.singles[p][f]
+                    and self._cnt[f << 5 | o << 2 | h]
+                )
             ):
-                self._take_single(p, f)
-                self._place(p, f, o, h, ("stack", p, f))
-                return self._events
+                # lift the die off the field (its own 1-high pile), then put it down
+                self.singles[p][f] -= 1
+                self.single_total[p] -= 1
+                i = f << 5 | p << 2 | 1
+                left = self._cnt[i] - 1
+                self._cnt[i] = left
+                if not left:
+                    self._order[f].remove(p << 2 | 1)
+                    self._own[p * 7 + f] -= 1
+                return self._put(p, f, o, h, 0)
+        elif type(move) is Roll:
+            if self.phase is _CHANCE and self._chance == "roll" and 1 <= move.face <= 6:
+                return self._rolled(move.face)
         elif type(move) is Reroll:
             f = move.face
-            if (
-                decision is _TURN
-                and (by is None or by == p)
-                and 1 <= f <= 6
-                and p is not None
-                and self.singles[p][f]
+            if p is not None and (
+                trusted
+                or (
+                    self.phase is _TURN
+                    and (by is None or by == p)
+                    and 1 <= f <= 6
+                    and self.singles[p][f]
+                )
             ):
-                self._take_single(p, f)
+                self._offer = None
+                self.singles[p][f] -= 1
+                self.single_total[p] -= 1
+                i = f << 5 | p << 2 | 1
+                left = self._cnt[i] - 1
+                self._cnt[i] = left
+                if not left:
+                    self._order[f].remove(p << 2 | 1)
+                    self._own[p * 7 + f] -= 1
                 self.hand = f
                 self.phase, self.decision = _CHANCE, _D_CHANCE
                 self._chance = "roll"
-                return self._events
-        elif type(move) is Roll:
-            if decision is _CHANCE and self._chance == "roll" and 1 <= move.face <= 6:
-                self._rolled(move.face)
-                return self._events
+                return _NO_EVENTS
         elif type(move) is Place:
             placing = self._placing
             o, h = move.owner, move.height
             if (
-                decision is _PLACE
-                and (by is None or by == p)
-                and o != p
+                p is not None
                 and placing is not None
-                and p is not None
                 and self.hand is not None
-                and (o, h) in self.targets[placing]
+                and (
+                    trusted
+                    or (
+                        self.phase is _PLACE
+                        and (by is None or by == p)
+                        and o != p
+                        and 0 <= o < self.n
+                        and 1 <= h <= 3
+                        and self._cnt[placing << 5 | o << 2 | h]
+                    )
+                )
             ):
                 self._placing = None
                 self.phase, self.decision = _TURN, _D_TURN
-                self._place(p, placing, o, h, ("reroll", p, self.hand, placing))
-                return self._events
+                return self._put(p, placing, o, h, self.hand)
         elif type(move) is RoundDice:
-            self._check(move, by)
+            if not trusted:
+                self._check(move, by)
+            self._offer = None
             self._start_round(move.dice)
-            return self._events
+            return _NO_EVENTS
         elif type(move) is RollOff:
-            self._check(move, by)
+            if not trusted:
+                self._check(move, by)
+            self._offer = None
             self._roll_off(move.rolls)
-            return self._events
+            return _NO_EVENTS
         # Not playable now: _check raises the error that says why.
         self._check(move, by)
         raise AssertionError(f"{move!r} passed the checks but was not applied")
 
     def sample_chance(self, rng: random.Random) -> Move:
         """Draw the pending chance outcome from ``rng`` (without applying it)."""
-        kind = self.chance_kind
+        kind = self._chance if self.phase is _CHANCE else None
         rand = rng.random
+        outcome: Move
         if kind == "roll":
-            return ROLLS[int(rand() * 6) + 1]
+            return _ROLL_AT[int(rand() * 6) + 1]
         if kind == "dice":
             dpp = self.rules.dice_per_player
             faces = [int(rand() * 6) + 1 for _ in range(dpp * self.n)]
-            return RoundDice(tuple(tuple(faces[i : i + dpp]) for i in range(0, len(faces), dpp)))
-        if kind == "rolloff":
+            outcome = RoundDice(
+                tuple([tuple(faces[i : i + dpp]) for i in range(0, len(faces), dpp)])
+            )
+        elif kind == "rolloff":
             assert self.contenders is not None
-            return RollOff(tuple(int(rand() * 6) + 1 for _ in self.contenders))
-        raise IllegalMoveError("No dice are waiting to be rolled.", IllegalReason.BAD_OUTCOME)
+            outcome = RollOff(tuple([int(rand() * 6) + 1 for _ in self.contenders]))
+        else:
+            raise IllegalMoveError("No dice are waiting to be rolled.", IllegalReason.BAD_OUTCOME)
+        self._offer = outcome
+        return outcome
 
     def resolve_chance(self, rng: random.Random) -> list[Move]:
         """Roll every pending chance outcome from ``rng`` until a player must decide."""
@@ -555,7 +712,7 @@ class StackState:
             raise IllegalMoveError(
                 "You can only stack on a pile 1 to 3 dice high.", IllegalReason.NO_SUCH_PILE
             )
-        if (owner, height) not in self.targets[face]:
+        if not self._cnt[face << 5 | owner << 2 | height]:
             who = self.players[owner]
             if height == 1:
                 msg = f"{who} has no unstacked {face}."
@@ -599,67 +756,61 @@ class StackState:
 
     # ----------------------------------------------------------------- mechanics
 
-    def _take_single(self, p: int, face: int) -> None:
-        """Lift one of ``p``'s unstacked dice showing ``face`` off the field."""
-        self.singles[p][face] -= 1
-        self.single_total[p] -= 1
-        bucket = self.targets[face]
-        key = (p, 1)
-        left = bucket[key] - 1
-        if left:
-            bucket[key] = left
-        else:
-            del bucket[key]
-            self.own_keys[face][p] -= 1
-
-    def _rolled(self, rolled: int) -> None:
+    def _rolled(self, rolled: int) -> tuple[Event, ...]:
         p = self.current
         face = self.hand
         assert p is not None and face is not None
+        self._offer = None
         self._chance = None
         if rolled == 2 and self.rules.rolled_two_penalty:
             self.penalties[p] -= 1
-        bucket = self.targets[rolled]
-        options = len(bucket) - self.own_keys[rolled][p]
+        keys = self._order[rolled]
+        options = len(keys) - self._own[p * 7 + rolled]
         if not options:
             self.singles[p][rolled] += 1
             self.single_total[p] += 1
-            key = (p, 1)
-            if key in bucket:
-                bucket[key] += 1
-            else:
-                bucket[key] = 1
-                self.own_keys[rolled][p] += 1
+            i = rolled << 5 | p << 2 | 1
+            count = self._cnt[i]
+            self._cnt[i] = count + 1
+            if not count:
+                keys.append(p << 2 | 1)
+                self._own[p * 7 + rolled] += 1
             self.phase, self.decision = _TURN, _D_TURN
             self.hand = None
-            self.history[-1]["turns"].append(("reroll", p, face, rolled, None, None))
-            self._end_turn(p, False)
-        elif options == 1:
+            self._turns.append(("reroll", p, face, rolled, None, None))
+            return self._end_turn(p, False)
+        if options == 1:
             self.phase, self.decision = _TURN, _D_TURN
-            owner, height = next(k for k in bucket if k[0] != p)
-            self._place(p, rolled, owner, height, ("reroll", p, face, rolled))
-        else:
-            self.phase, self.decision = _PLACE, _D_TURN
-            self._placing = rolled
+            for k in keys:
+                if k >> 2 != p:
+                    return self._put(p, rolled, k >> 2, k & 3, face)
+        self.phase, self.decision = _PLACE, _D_TURN
+        self._placing = rolled
+        return _NO_EVENTS
 
-    def _place(self, p: int, face: int, owner: int, height: int, log: TurnLog) -> None:
-        """Put ``p``'s die showing ``face`` on ``owner``'s pile of ``height``; end the turn."""
+    def _put(self, p: int, face: int, owner: int, height: int, rerolled: int) -> tuple[Event, ...]:
+        """Put ``p``'s die showing ``face`` on ``owner``'s pile of ``height`` and end the
+        turn; ``rerolled`` is the face the die showed before it was rerolled (0: not)."""
+        self._offer = None
         self.hand = None
-        bucket = self.targets[face]
-        own = self.own_keys[face]
-        key = (owner, height)
-        left = bucket[key] - 1
-        if left:
-            bucket[key] = left
-        else:
-            del bucket[key]
-            own[owner] -= 1
+        cnt = self._cnt
+        i = face << 5 | owner << 2 | height
+        left = cnt[i] - 1
+        cnt[i] = left
+        if not left:
+            self._order[face].remove(owner << 2 | height)
+            self._own[owner * 7 + face] -= 1
+        totals = self.single_total
+        comp: Composition
         if height == 1:
             self.singles[owner][face] -= 1
-            self.single_total[owner] -= 1
-            comp: Composition = (owner, p)
+            totals[owner] -= 1
+            comp = (owner, p)
         else:
-            comp = (*self.piles[(owner, face, height)].pop(), p)
+            under = self._comps[i]
+            assert under is not None
+            below = under.pop()
+            comp = (below[0], below[1], p) if height == 2 else (below[0], below[1], below[2], p)
         if height == 3:
             self.captures[p].append((face, comp))
             self.capture_counts[p] += 1
@@ -669,23 +820,34 @@ class StackState:
                     if seat != p:
                         penalties[seat] -= 1
         else:
-            pile_key = (p, face, height + 1)
-            piles = self.piles.get(pile_key)
+            j = face << 5 | p << 2 | (height + 1)
+            piles = self._comps[j]
             if piles is None:
-                self.piles[pile_key] = [comp]
+                self._comps[j] = [comp]
+                self._pile_keys.append(j)
             else:
                 piles.append(comp)
-            key = (p, height + 1)
-            if key in bucket:
-                bucket[key] += 1
-            else:
-                bucket[key] = 1
-                own[p] += 1
-        self.history[-1]["turns"].append((*log, owner, height))
-        self._end_turn(p, height == 1 and not self.single_total[owner])
+            count = cnt[j]
+            cnt[j] = count + 1
+            if not count:
+                self._order[face].append(p << 2 | (height + 1))
+                self._own[p * 7 + face] += 1
+        if rerolled:
+            self._turns.append(("reroll", p, rerolled, face, owner, height))
+        else:
+            self._turns.append(("stack", p, face, owner, height))
+        if self.last_turns is None and totals[p] and (height != 1 or totals[owner]):
+            # the usual turn: the next seat clockwise that holds an unstacked die
+            n = self.n
+            nxt = p + 1 if p + 1 < n else 0
+            while not totals[nxt]:
+                nxt = nxt + 1 if nxt + 1 < n else 0
+            self.current = nxt
+            return self._turn_ended[p]
+        return self._end_turn(p, height == 1 and not totals[owner])
 
-    def _end_turn(self, p: int, covered_last: bool) -> None:
-        self._events = self._turn_ended[p]
+    def _end_turn(self, p: int, covered_last: bool) -> tuple[Event, ...]:
+        events = self._turn_ended[p]
         n = self.n
         totals = self.single_total
         last = self.last_turns
@@ -699,19 +861,19 @@ class StackState:
             while last and not totals[last[0]]:
                 last.pop(0)
             if not last:
-                self._end_round()
-                return
+                return self._end_round(events)
             self.current = last.pop(0)
-            return
+            return events
         nxt = (p + 1) % n
         while not totals[nxt]:
             nxt = (nxt + 1) % n
         self.current = nxt
+        return events
 
-    def _end_round(self) -> None:
+    def _end_round(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
         scores = self.field_scores()
         self.round_scores.append(scores)
-        self._events = (*self._events, RoundEnded(len(self.round_scores)))
+        events = (*events, RoundEnded(len(self.round_scores)))
         for seat, pts in enumerate(scores):
             self.totals[seat] += pts
         self.current = None
@@ -724,29 +886,50 @@ class StackState:
                 self.winner = tuple(sorted(s for side in leaders for s in side))
                 self.phase, self.decision = _OVER, _D_OVER
                 self._chance = None
-                self._events = (*self._events, _GAME_ENDED)
-                return
+                return (*events, _GAME_ENDED)
         assert self.first is not None
         self.first = (self.first + 1) % self.n
         self.phase, self.decision = _CHANCE, _D_CHANCE
         self._chance = "dice"
+        return events
 
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
         assert self.first is not None
-        self._clear_field()
-        targets = self.targets
-        own = self.own_keys
+        n = self.n
+        # the new round's field: the lists a reader may hold are new ones, the state's
+        # own tables are emptied in place (only what the last round filled)
+        cnt = self._cnt
+        order = self._order
+        for f in range(1, 7):
+            keys = order[f]
+            for k in keys:
+                cnt[f << 5 | k] = 0
+            keys.clear()
+        comps = self._comps
+        for i in self._pile_keys:
+            comps[i] = None
+        self._pile_keys.clear()
+        own = self._own = [0] * (n * 7)
+        self.singles = singles = [[0] * 7 for _ in range(n)]
+        self.single_total = [len(faces) for faces in dice]
+        self.captures = [[] for _ in range(n)]
+        self.penalties = [0] * n
+        self.hand = None
+        self._placing = None
+        self.last_turns = None
         for seat, faces in enumerate(dice):
-            row = self.singles[seat]
-            for f in FACES:
-                c = faces.count(f)
+            row = singles[seat]
+            for f in faces:
+                row[f] += 1
+            for f in range(1, 7):
+                c = row[f]
                 if c:
-                    row[f] = c
-                    targets[f][(seat, 1)] = c
-                    own[f][seat] = 1
-            self.single_total[seat] = len(faces)
+                    cnt[f << 5 | seat << 2 | 1] = c
+                    order[f].append(seat << 2 | 1)
+                    own[seat * 7 + f] = 1
+        self._turns = []
         self.history.append(
-            {"first": self.first, "dice": tuple(tuple(d) for d in dice), "turns": []}
+            {"first": self.first, "dice": tuple([tuple(d) for d in dice]), "turns": self._turns}
         )
         self.current = self.first
         self.phase, self.decision = _TURN, _D_TURN
@@ -792,7 +975,10 @@ class StackState:
             "piles": [
                 [o, f, h, [list(c) for c in comps]] for (o, f, h), comps in self.piles.items()
             ],
-            "targets": [[[o, h, c] for (o, h), c in bucket.items()] for bucket in self.targets],
+            "targets": [
+                [[k >> 2, k & 3, self._cnt[f << 5 | k]] for k in keys]
+                for f, keys in enumerate(self._order)
+            ],
             "captures": [[[f, list(c)] for f, c in caught] for caught in self.captures],
             "penalties": list(self.penalties),
             "hand": self.hand,
@@ -822,7 +1008,6 @@ class StackState:
             self.rules = StackRules.model_validate(data["rules"])
             check_setup(self.players, self.rules)
             self.n = len(self.players)
-            self._events = NO_EVENTS
             self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
             self.team = self.rules.team_of(self.players)
             self.totals = list(data["totals"])
@@ -837,12 +1022,24 @@ class StackState:
             self.current = data["current"]
             self.singles = [list(row) for row in data["singles"]]
             self.single_total = [sum(row) for row in self.singles]
-            self.piles = {(o, f, h): [tuple(c) for c in comps] for o, f, h, comps in data["piles"]}
-            self.targets = [{(o, h): c for o, h, c in bucket} for bucket in data["targets"]]
-            self.own_keys = [[0] * self.n for _ in range(7)]
-            for f, bucket in enumerate(self.targets):
-                for o, _ in bucket:
-                    self.own_keys[f][o] += 1
+            n = self.n
+            self._comps = [None] * (7 << 5)
+            self._pile_keys = []
+            for o, f, h, comps in data["piles"]:
+                i = _number(n, f, o, h)
+                self._comps[i] = [tuple(c) for c in comps]
+                self._pile_keys.append(i)
+            self._cnt = [0] * (7 << 5)
+            self._order = [[] for _ in range(7)]
+            self._own = [0] * (n * 7)
+            if len(data["targets"]) != 7:
+                raise ValueError("not a saved Stack state: targets for faces 0 to 6 needed")
+            for f, bucket in enumerate(data["targets"]):
+                for o, h, c in bucket:
+                    i = _number(n, f, o, h)
+                    self._cnt[i] = c
+                    self._order[f].append(i & 31)
+                    self._own[o * 7 + f] += 1
             self.captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
             self.penalties = list(data["penalties"])
             self.hand = data["hand"]
@@ -857,6 +1054,8 @@ class StackState:
                 }
                 for r in data["history"]
             ]
+            self._turns = self.history[-1]["turns"] if self.history else []
+            self._offer = None
             self.history_offset = int(data["history_offset"])
             self.capture_counts = list(data["capture_counts"])
             w = data["winner"]
@@ -875,6 +1074,23 @@ class StackState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def choose_random(state: StackState, rng: random.Random) -> PlayerMove:
+    """The ``random`` AI's choice: uniform over the distinct legal moves
+    (:meth:`StackState.random_move`); :class:`~engine.rating.NoMoveError` without one."""
+    move = state.random_move(rng)
+    if move is None:
+        raise NoMoveError("There is no move to choose.")
+    return move
+
+
+def _number(n: int, face: int, owner: int, height: int) -> int:
+    """The number of the pile (``face``, top ``owner``, ``height``) among ``n`` seats;
+    ``ValueError`` when there is no such pile."""
+    if not (0 <= face <= 6 and 0 <= owner < n and 1 <= height <= 3):
+        raise ValueError(f"not a saved Stack state: no pile {(owner, face, height)!r}")
+    return face << 5 | owner << 2 | height
 
 
 def check_setup(players: tuple[str, ...], rules: StackRules) -> None:

@@ -7,9 +7,10 @@ from collections import Counter
 
 import pytest
 
+from engine.errors import IllegalMoveError, IllegalReason
 from engine.simulate import win_rate
 from engine.stack.ai import GreedyPlayer, NoMoveError, RandomPlayer, make_ai
-from engine.stack.moves import Stack
+from engine.stack.moves import Reroll, Roll, Stack
 from tests.engine.situations import B, deal, stack
 
 
@@ -54,3 +55,47 @@ def test_ai_has_no_move_at_a_chance_node() -> None:
 def test_greedy_beats_random_clearly() -> None:
     # A small sample keeps the test quick; `python -m engine.simulate` runs 1,000 games.
     assert win_rate(games=40, seed=3) > 0.6
+
+
+def test_random_move_draws_what_count_and_nth_draw_from_the_same_random_source() -> None:
+    state = deal([3, 4, 4], [3, 4, 5], [4, 6, 6])
+    for seed in range(40):
+        drawn = state.random_move(random.Random(seed))
+        rng = random.Random(seed)
+        assert drawn == state.nth_legal_move(int(rng.random() * state.count_legal_moves()))
+
+
+def test_random_move_while_placing_a_rerolled_die_draws_a_target() -> None:
+    state = deal([3, 4], [3, 5], [3, 6])
+    state.apply(Reroll(4))
+    state.apply(Roll(3))  # two piles of 3 can take it: the player chooses
+    for seed in range(20):
+        assert state.random_move(random.Random(seed)) in state.legal_moves()
+
+
+def test_a_move_the_state_offered_is_checked_again_once_the_state_changed() -> None:
+    state = deal([3, 4], [3, 5])
+    offered = state.nth_legal_move(0)
+    assert offered == Stack(3, B, 1)
+    state.apply(Reroll(4))  # another move: now a die must be rolled
+    with pytest.raises(IllegalMoveError) as refused:
+        state.apply(offered)
+    assert refused.value.reason is IllegalReason.WRONG_DECISION
+
+
+def test_a_move_the_state_offered_is_refused_to_a_seat_not_to_move() -> None:
+    state = deal([3, 4], [3, 5])
+    offered = state.random_move(random.Random(0))
+    assert offered is not None
+    with pytest.raises(IllegalMoveError) as refused:
+        state.apply(offered, by=B)
+    assert refused.value.reason is IllegalReason.NOT_YOUR_TURN
+
+
+def test_a_move_listed_at_a_chance_node_is_not_taken_for_an_offer() -> None:
+    state = deal([3, 4], [3, 5])
+    state.apply(Reroll(4))
+    listed = state.nth_legal_move(0)  # the die in the air is not rolled yet
+    with pytest.raises(IllegalMoveError) as refused:
+        state.apply(listed)
+    assert refused.value.reason is IllegalReason.WRONG_DECISION
