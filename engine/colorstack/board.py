@@ -295,25 +295,14 @@ def diamond(rows: int, start: int, n: int) -> int:
 # ``(end, 1 << end, its paths)``. The paths still open in a position are ``full`` and the
 # ``keep`` of every blocked square of the region.
 PathTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
-# per board (rows): the table of (start, n) at index start * 7 + n, made on first use
-_path_tables: dict[int, list[PathTable | None]] = {}
-
-
-def path_tables(rows: int) -> list[PathTable | None]:
-    """The board's path tables, indexed ``start * 7 + n`` (``None`` until made: fill one
-    in with :func:`path_table`). Shared by every game on a board of ``rows`` rows."""
-    tables = _path_tables.get(rows)
-    if tables is None:
-        tables = [None] * (rows * WIDTH * 7)
-        _path_tables[rows] = tables
-    return tables
+_path_cache: dict[tuple[int, int, int], PathTable] = {}
 
 
 def path_table(rows: int, start: int, n: int) -> PathTable:
-    """The :data:`PathTable` of the paths of exactly ``n`` steps from ``start``, kept in
-    :func:`path_tables`."""
-    tables = path_tables(rows)
-    known = tables[start * 7 + n]
+    """The :data:`PathTable` of the paths of exactly ``n`` steps from ``start`` on a board
+    of ``rows`` rows (made once, shared by every game)."""
+    key = (rows, start, n)
+    known = _path_cache.get(key)
     if known is not None:
         return known
     kill = [0] * (rows * WIDTH)
@@ -334,5 +323,5 @@ def path_table(rows: int, start: int, n: int) -> PathTable:
         ends.append((end, 1 << end, (1 << index) - (1 << first)))
     full = (1 << index) - 1
     table = (region, tuple(full ^ k for k in kill), full, tuple(ends))
-    tables[start * 7 + n] = table
+    _path_cache[key] = table
     return table

@@ -69,7 +69,6 @@ from engine.colorstack.board import (
     die_name,
     other_colours,
     path_table,
-    path_tables,
     reach,
     rows_of,
     square_name,
@@ -124,6 +123,37 @@ _OTHER_FACES = [
     [tuple(row[f] for f in DICE_FACES if f != face) for face in range(7)] for row in _SETS
 ]
 _NO_MOVES: list[TurnMove] = []
+
+# A piece's move table: its :data:`~engine.colorstack.board.PathTable` with each endpoint's
+# interned move, ``(region, keep, full, ends, paths_to)``: ``ends`` in square order as
+# ``(1 << end, its paths, the move)``, ``paths_to`` an endpoint's paths by its square.
+MoveTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, Move], ...], dict[int, int]]
+# per board (rows): the table of a piece on ``square`` showing ``n`` at ``square * 7 + n``
+_move_tables: dict[int, list[MoveTable | None]] = {}
+
+
+def move_tables(rows: int) -> list[MoveTable | None]:
+    """The board's move tables (``None`` until :func:`move_table` makes one)."""
+    tables = _move_tables.get(rows)
+    if tables is None:
+        tables = [None] * (rows * WIDTH * 7)
+        _move_tables[rows] = tables
+    return tables
+
+
+def move_table(rows: int, sq: int, n: int) -> MoveTable:
+    """The :data:`MoveTable` of a piece on ``sq`` showing ``n``, kept in its board's list."""
+    tables = move_tables(rows)
+    table = tables[sq * 7 + n]
+    if table is None:
+        region, keep, full, ends = path_table(rows, sq, n)
+        row = _MOVES[sq]
+        moves = tuple((bit, paths, row[end]) for end, bit, paths in ends)
+        table = (region, keep, full, moves, {end: paths for end, _, paths in ends})
+        tables[sq * 7 + n] = table
+    return table
+
+
 # the events of a turn: values, so that one of each serves every game
 _TURN_ENDED = (TurnEnded(0), TurnEnded(1))
 _GAME_ENDED = GameEnded()
@@ -203,7 +233,7 @@ class ColorStackState:
     # (seat, move, undo datum, previous to_move, previous hash, key counted or None)
     _entries: list[tuple[int, PlayerMove, int, int, int, int | None]]
     _legal: list[TurnMove]
-    _dests: dict[int, int]  # of the listed position: each own piece's end squares (bits)
+    _dests: dict[int, int]  # of the listed position: each own piece's open paths
     _legal_key: tuple[int, int] | None
 
     columns = WIDTH
@@ -446,13 +476,13 @@ class ColorStackState:
         out: list[TurnMove] = []
         append = out.append
         dests: dict[int, int] = {}
-        cells, masks = self.cells, self.colour_masks
-        seat, rows = self.to_move, self.rows
-        tables = path_tables(rows)
-        occ, black = self.occupied, self.black
-        blocked = occ | black
+        cells = self.cells
+        rows = self.rows
+        tables = move_tables(rows)
+        occ = self.occupied
+        blocked = occ | self.black
         first = self.turns == 0
-        scan = self._tops[seat]
+        scan = self._tops[self.to_move]
         while scan:
             low = scan & -scan
             scan ^= low
@@ -460,30 +490,19 @@ class ColorStackState:
             n = cells[sq][-1] & 7
             table = tables[sq * 7 + n]
             if table is None:
-                table = path_table(rows, sq, n)
-            region, keep, alive, ends = table
+                table = move_table(rows, sq, n)
+            region, keep, alive, ends, _ = table
             b = blocked & region
             while b:  # close every path through a blocked square
                 low = b & -b
                 b ^= low
                 alive &= keep[low.bit_length() - 1]
-            row = _MOVES[sq]
-            mine = masks[sq]
-            strong = STRONGER[n]
-            dest = 0
-            if alive:
-                for end, bit, paths in ends:
-                    if not alive & paths:
-                        continue
-                    if blocked & bit:
-                        if first or not occ & bit or not strong[cells[end][-1] & 7]:
-                            continue  # black, the first-turn ban, or too weak
-                        theirs = masks[end]
-                        if mine & theirs and mine | theirs != ALL_COLOURS:
-                            continue
-                    append(row[end])
-                    dest |= bit
-            dests[sq] = dest
+            for bit, paths, mv in ends:
+                if alive & paths:
+                    if blocked & bit and (first or not occ & bit or not self.may_stack(sq, mv.to)):
+                        continue  # black, the first-turn ban, too weak or a shared colour
+                    append(mv)
+            dests[sq] = alive
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._dests = dests
@@ -494,8 +513,18 @@ class ColorStackState:
         """Whether ``move`` is among the moves :meth:`legal_moves` listed for the position
         it last listed (the caller checks that this is still the position)."""
         if type(move) is Move:
-            to = move.to
-            return 0 <= to < self.squares and bool(self._dests.get(move.frm, 0) >> to & 1)
+            frm, to = move.frm, move.to
+            alive = self._dests.get(frm)  # the open paths of an own piece
+            if alive is None or not 0 <= to < self.squares:
+                return False
+            table = move_tables(self.rows)[frm * 7 + (self.cells[frm][-1] & 7)]
+            paths = 0 if table is None else table[4].get(to, 0)
+            if not alive & paths:
+                return False
+            bit = 1 << to
+            if not (self.occupied | self.black) & bit:
+                return True
+            return bool(self.occupied & bit) and self.may_stack(frm, to)
         if type(move) is Set:
             sq = move.square
             return sq in self._dests and 1 <= move.face <= 6 and move.face != self.cells[sq][-1] & 7
