@@ -163,29 +163,6 @@ def move_table(rows: int, sq: int, n: int) -> MoveTable:
     return table
 
 
-def piece_moves(table: MoveTable, blocked: int, occupied: int) -> PieceMoves:
-    """The :data:`PieceMoves` of the piece of ``table`` where ``blocked`` (its zone's
-    black and occupied squares) and ``occupied`` are."""
-    region, keep, alive, ends = table[1:]
-    b = blocked & region
-    while b:  # close every path through a blocked square
-        low = b & -b
-        b ^= low
-        alive &= keep[low.bit_length() - 1]
-    moves: list[Move] = []
-    stacks: list[tuple[int, int, int]] = []
-    dest = 0
-    if alive:
-        for bit, paths, mv in ends:
-            if alive & paths:
-                if not blocked & bit:
-                    moves.append(mv)
-                    dest |= bit
-                elif occupied & bit:
-                    stacks.append((mv.to, bit, len(moves)))
-    return tuple(moves), dest, tuple(stacks)
-
-
 # the events of a turn: values, so that one of each serves every game
 _TURN_ENDED = (TurnEnded(0), TurnEnded(1))
 _GAME_ENDED = GameEnded()
@@ -532,8 +509,26 @@ class ColorStackState:
                 table = move_table(rows, sq, n)
             look = (blocked & table[0]) << 10 | index
             got = known.get(look)
-            if got is None:
-                got = piece_moves(table, blocked & table[0], occ)
+            if got is None:  # its moves where the zone is blocked so
+                alive = table[3]
+                b = blocked & table[1]
+                keep = table[2]
+                while b:  # close every path through a blocked square
+                    low = b & -b
+                    b ^= low
+                    alive &= keep[low.bit_length() - 1]
+                found: list[Move] = []
+                reached: list[tuple[int, int, int]] = []
+                dest = 0
+                if alive:
+                    for bit, paths, mv in table[4]:
+                        if alive & paths:
+                            if not blocked & bit:
+                                found.append(mv)
+                                dest |= bit
+                            elif occ & bit:
+                                reached.append((mv.to, bit, len(found)))
+                got = (tuple(found), dest, tuple(reached))
                 if len(known) >= MEMO_LIMIT:
                     known.clear()
                 known[look] = got
