@@ -125,17 +125,11 @@ _OTHER_FACES = [
 _NO_MOVES: list[TurnMove] = []
 
 # A piece's move table: its :data:`~engine.colorstack.board.PathTable` with each endpoint's
-# interned move, ``(zone, region, keep, full, ends)``: ``ends`` in square order as
-# ``(1 << end, its paths, the move)``, ``zone`` the region and the endpoints (the squares
-# whose being blocked decides the piece's moves, stacking aside).
-MoveTable = tuple[int, int, tuple[int, ...], int, tuple[tuple[int, int, Move], ...]]
+# interned move, ``(region, keep, full, ends, paths_to)``: ``ends`` in square order as
+# ``(1 << end, its paths, the move)``, ``paths_to`` an endpoint's paths by its square.
+MoveTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, Move], ...], dict[int, int]]
 # per board (rows): the table of a piece on ``square`` showing ``n`` at ``square * 7 + n``
 _move_tables: dict[int, list[MoveTable | None]] = {}
-# A piece's moves as a zone's blocked squares allow them: the moves to empty squares, their
-# end squares (a mask), and the stacks it reaches as ``(square, 1 << square, index)``, the
-# index where a move onto it goes among the moves
-PieceMoves = tuple[tuple[Move, ...], int, tuple[tuple[int, int, int], ...]]
-MEMO_LIMIT = 1 << 15  # pieces' moves a game remembers (about 200 bytes each)
 
 
 def move_tables(rows: int) -> list[MoveTable | None]:
@@ -154,11 +148,8 @@ def move_table(rows: int, sq: int, n: int) -> MoveTable:
     if table is None:
         region, keep, full, ends = path_table(rows, sq, n)
         row = _MOVES[sq]
-        zone = region
-        for _, bit, _ in ends:
-            zone |= bit
         moves = tuple((bit, paths, row[end]) for end, bit, paths in ends)
-        table = (zone, region, keep, full, moves)
+        table = (region, keep, full, moves, {end: paths for end, _, paths in ends})
         tables[sq * 7 + n] = table
     return table
 
@@ -197,7 +188,6 @@ class ColorStackState:
         "_dests",
         "_entries",
         "_hash",
-        "_known",
         "_legal",
         "_legal_key",
         "_owner",
@@ -243,10 +233,7 @@ class ColorStackState:
     # (seat, move, undo datum, previous to_move, previous hash, key counted or None)
     _entries: list[tuple[int, PlayerMove, int, int, int, int | None]]
     _legal: list[TurnMove]
-    _dests: dict[int, int]  # of the listed position: each own piece's end squares (bits)
-    # the moves of pieces as found in this game (its black squares), by the blocked squares
-    # of their zone and their table (see legal_moves); shared by copies
-    _known: dict[int, PieceMoves]
+    _dests: dict[int, int]  # of the listed position: each own piece's open paths
     _legal_key: tuple[int, int] | None
 
     columns = WIDTH
@@ -280,7 +267,6 @@ class ColorStackState:
         self._entries = []
         self._legal = _NO_MOVES
         self._dests = {}
-        self._known = {}
         self._legal_key = None
 
     # ----------------------------------------------------------------- game flow
@@ -488,12 +474,11 @@ class ColorStackState:
         if key == self._legal_key:
             return list(self._legal)
         out: list[TurnMove] = []
-        extend = out.extend
+        append = out.append
         dests: dict[int, int] = {}
         cells = self.cells
         rows = self.rows
         tables = move_tables(rows)
-        known = self._known
         occ = self.occupied
         blocked = occ | self.black
         first = self.turns == 0
@@ -503,54 +488,22 @@ class ColorStackState:
             scan ^= low
             sq = low.bit_length() - 1
             n = cells[sq][-1] & 7
-            index = sq * 7 + n
-            table = tables[index]
+            table = tables[sq * 7 + n]
             if table is None:
                 table = move_table(rows, sq, n)
-            look = (blocked & table[0]) << 10 | index
-            got = known.get(look)
-            if got is None:  # its moves where the zone is blocked so
-                alive = table[3]
-                b = blocked & table[1]
-                keep = table[2]
-                while b:  # close every path through a blocked square
-                    low = b & -b
-                    b ^= low
-                    alive &= keep[low.bit_length() - 1]
-                found: list[Move] = []
-                reached: list[tuple[int, int, int]] = []
-                dest = 0
-                if alive:
-                    for bit, paths, mv in table[4]:
-                        if alive & paths:
-                            if not blocked & bit:
-                                found.append(mv)
-                                dest |= bit
-                            elif occ & bit:
-                                reached.append((mv.to, bit, len(found)))
-                got = (tuple(found), dest, tuple(reached))
-                if len(known) >= MEMO_LIMIT:
-                    known.clear()
-                known[look] = got
-            moves, dest, stacks = got
-            if stacks and not first:  # the stacks it reaches: may it stack there?
-                strong = STRONGER[n]
-                masks = self.colour_masks
-                mine = masks[sq]
-                done = 0
-                for end, bit, at in stacks:
-                    if strong[cells[end][-1] & 7]:
-                        theirs = masks[end]
-                        if not mine & theirs or mine | theirs == ALL_COLOURS:
-                            extend(moves[done:at])
-                            out.append(_MOVES[sq][end])
-                            done = at
-                            dest |= bit
-                extend(moves[done:])
-            else:
-                extend(moves)
-            dests[sq] = dest
-            extend(_OTHER_FACES[sq][n])
+            region, keep, alive, ends, _ = table
+            b = blocked & region
+            while b:  # close every path through a blocked square
+                low = b & -b
+                b ^= low
+                alive &= keep[low.bit_length() - 1]
+            for bit, paths, mv in ends:
+                if alive & paths:
+                    if blocked & bit and (first or not occ & bit or not self.may_stack(sq, mv.to)):
+                        continue  # black, the first-turn ban, too weak or a shared colour
+                    append(mv)
+            dests[sq] = alive
+            out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._dests = dests
         self._legal_key = key
@@ -560,8 +513,18 @@ class ColorStackState:
         """Whether ``move`` is among the moves :meth:`legal_moves` listed for the position
         it last listed (the caller checks that this is still the position)."""
         if type(move) is Move:
-            to = move.to
-            return 0 <= to < self.squares and bool(self._dests.get(move.frm, 0) >> to & 1)
+            frm, to = move.frm, move.to
+            alive = self._dests.get(frm)  # the open paths of an own piece
+            if alive is None or not 0 <= to < self.squares:
+                return False
+            table = move_tables(self.rows)[frm * 7 + (self.cells[frm][-1] & 7)]
+            paths = 0 if table is None else table[4].get(to, 0)
+            if not alive & paths:
+                return False
+            bit = 1 << to
+            if not (self.occupied | self.black) & bit:
+                return True
+            return bool(self.occupied & bit) and self.may_stack(frm, to)
         if type(move) is Set:
             sq = move.square
             return sq in self._dests and 1 <= move.face <= 6 and move.face != self.cells[sq][-1] & 7
@@ -791,7 +754,6 @@ class ColorStackState:
                 self._owner[c] = seat
         self.cards = tuple(setup.cards)
         self.black = black_mask(self.cards)
-        self._known = {}  # not a copy's: its black squares may differ
         rows = self.rows
         starts = all_start_squares(rows)
         die_colours = start_colours(setup.colours, True) + start_colours(second, False)
@@ -829,7 +791,6 @@ class ColorStackState:
         self._hash = h
         self._counts = {h: 1}
         self._legal_key = None
-        self._known = {}
 
     def push(self, move: PlayerMove) -> None:
         """Play a legal set, move or resignation without checking it and without events
@@ -966,7 +927,6 @@ class ColorStackState:
         new._entries = self._entries.copy()
         new._legal = self._legal
         new._dests = self._dests
-        new._known = self._known
         new._legal_key = self._legal_key
         return new
 
