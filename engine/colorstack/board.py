@@ -286,16 +286,42 @@ def diamond(rows: int, start: int, n: int) -> int:
     return mask
 
 
-# (endpoint, its bit, masks): :func:`reach` with each endpoint's bit ready
-ReachBits = tuple[tuple[int, int, tuple[int, ...]], ...]
-_bits_cache: dict[tuple[int, int, int], ReachBits] = {}
+# A path table of a start and a number of steps: :func:`reach` turned sideways, so that
+# move generation tests every path at once with a few operations on big integers.
+# ``(region, keep, full, ends)``: the paths are numbered (by endpoint, then mask), bit i
+# of an integer standing for path i; ``region`` is the mask of every square a path passes
+# between start and end, ``keep[sq]`` the paths that do not pass ``sq`` (all outside the
+# region), ``full`` all the paths, and ``ends`` each endpoint in square order as
+# ``(end, 1 << end, its paths)``. The paths still open in a position are ``full`` and the
+# ``keep`` of every blocked square of the region.
+PathTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
+_path_cache: dict[tuple[int, int, int], PathTable] = {}
 
 
-def reach_bits(rows: int, start: int, n: int) -> ReachBits:
-    """:func:`reach` as ``(end, 1 << end, masks)``: move generation's inner loop."""
+def path_table(rows: int, start: int, n: int) -> PathTable:
+    """The :data:`PathTable` of the paths of exactly ``n`` steps from ``start`` on a board
+    of ``rows`` rows (made once, shared by every game)."""
     key = (rows, start, n)
-    known = _bits_cache.get(key)
-    if known is None:
-        known = tuple((end, 1 << end, masks) for end, masks in reach(rows, start, n))
-        _bits_cache[key] = known
-    return known
+    known = _path_cache.get(key)
+    if known is not None:
+        return known
+    kill = [0] * (rows * WIDTH)
+    ends = []
+    region = 0
+    index = 0
+    for end, masks in reach(rows, start, n):
+        first = index
+        for mask in masks:
+            region |= mask
+            bit = 1 << index
+            m = mask
+            while m:
+                low = m & -m
+                m ^= low
+                kill[low.bit_length() - 1] |= bit
+            index += 1
+        ends.append((end, 1 << end, (1 << index) - (1 << first)))
+    full = (1 << index) - 1
+    table = (region, tuple(full ^ k for k in kill), full, tuple(ends))
+    _path_cache[key] = table
+    return table

@@ -68,8 +68,8 @@ from engine.colorstack.board import (
     deal_cards,
     die_name,
     other_colours,
+    path_table,
     reach,
-    reach_bits,
     rows_of,
     square_name,
     start_colours,
@@ -124,6 +124,40 @@ _OTHER_FACES = [
 ]
 _NO_MOVES: list[TurnMove] = []
 
+# A piece's move table: its :data:`~engine.colorstack.board.PathTable` with each endpoint's
+# interned move, ``(region, keep, full, ends, paths_to)``: ``ends`` in square order as
+# ``(1 << end, its paths, the move)``, ``paths_to`` an endpoint's paths by its square.
+MoveTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, Move], ...], dict[int, int]]
+# per board (rows): the table of a piece on ``square`` showing ``n`` at ``square * 7 + n``
+_move_tables: dict[int, list[MoveTable | None]] = {}
+
+
+def move_tables(rows: int) -> list[MoveTable | None]:
+    """The board's move tables (``None`` until :func:`move_table` makes one)."""
+    tables = _move_tables.get(rows)
+    if tables is None:
+        tables = [None] * (rows * WIDTH * 7)
+        _move_tables[rows] = tables
+    return tables
+
+
+def move_table(rows: int, sq: int, n: int) -> MoveTable:
+    """The :data:`MoveTable` of a piece on ``sq`` showing ``n``, kept in its board's list."""
+    tables = move_tables(rows)
+    table = tables[sq * 7 + n]
+    if table is None:
+        region, keep, full, ends = path_table(rows, sq, n)
+        row = _MOVES[sq]
+        moves = tuple((bit, paths, row[end]) for end, bit, paths in ends)
+        table = (region, keep, full, moves, {end: paths for end, _, paths in ends})
+        tables[sq * 7 + n] = table
+    return table
+
+
+# the events of a turn: values, so that one of each serves every game
+_TURN_ENDED = (TurnEnded(0), TurnEnded(1))
+_GAME_ENDED = GameEnded()
+
 
 def check_players(players: Sequence[str]) -> None:
     if len(players) != PLAYERS:
@@ -151,11 +185,13 @@ class ColorStackState:
 
     __slots__ = (
         "_counts",
+        "_dests",
         "_entries",
         "_hash",
         "_legal",
         "_legal_key",
         "_owner",
+        "_tops",
         "black",
         "cards",
         "cells",
@@ -191,11 +227,13 @@ class ColorStackState:
     winner: int | None
     ended_by: str | None
     _owner: list[int]  # colour -> seat
+    _tops: list[int]  # per seat: the mask of the squares of its pieces
     _counts: dict[int, int]  # position key -> occurrences
     _hash: int
     # (seat, move, undo datum, previous to_move, previous hash, key counted or None)
     _entries: list[tuple[int, PlayerMove, int, int, int, int | None]]
     _legal: list[TurnMove]
+    _dests: dict[int, int]  # of the listed position: each own piece's open paths
     _legal_key: tuple[int, int] | None
 
     columns = WIDTH
@@ -223,10 +261,12 @@ class ColorStackState:
         self.winner = None
         self.ended_by = None
         self._owner = [0, 0, 0, 0]
+        self._tops = [0, 0]
         self._counts = {}
         self._hash = 0
         self._entries = []
         self._legal = _NO_MOVES
+        self._dests = {}
         self._legal_key = None
 
     # ----------------------------------------------------------------- game flow
@@ -308,25 +348,15 @@ class ColorStackState:
     def pieces(self, seat: int) -> list[int]:
         """The squares of ``seat``'s pieces, in square order."""
         out = []
-        cells, owner = self.cells, self._owner
-        occ = self.occupied
-        while occ:
-            low = occ & -occ
-            sq = low.bit_length() - 1
-            occ ^= low
-            if owner[cells[sq][-1] >> 3] == seat:
-                out.append(sq)
+        tops = self._tops[seat]
+        while tops:
+            low = tops & -tops
+            tops ^= low
+            out.append(low.bit_length() - 1)
         return out
 
     def has_piece(self, seat: int) -> bool:
-        cells, owner = self.cells, self._owner
-        occ = self.occupied
-        while occ:
-            low = occ & -occ
-            occ ^= low
-            if owner[cells[low.bit_length() - 1][-1] >> 3] == seat:
-                return True
-        return False
+        return self._tops[seat] != 0
 
     def position_key(self) -> int:
         """The current position (every square's stack and the player to move) as a 64-bit
@@ -445,38 +475,60 @@ class ColorStackState:
             return list(self._legal)
         out: list[TurnMove] = []
         append = out.append
-        cells, masks, owner = self.cells, self.colour_masks, self._owner
-        seat, rows = self.to_move, self.rows
-        occ, black = self.occupied, self.black
-        blocked = occ | black
+        dests: dict[int, int] = {}
+        cells = self.cells
+        rows = self.rows
+        tables = move_tables(rows)
+        occ = self.occupied
+        blocked = occ | self.black
         first = self.turns == 0
-        scan = occ
+        scan = self._tops[self.to_move]
         while scan:
             low = scan & -scan
             scan ^= low
             sq = low.bit_length() - 1
-            top = cells[sq][-1]
-            if owner[top >> 3] != seat:
-                continue
-            n = top & 7
-            row = _MOVES[sq]
-            mine = masks[sq]
-            strong = STRONGER[n]
-            for end, bit, paths in reach_bits(rows, sq, n):
-                if blocked & bit:
-                    if first or not occ & bit or not strong[cells[end][-1] & 7]:
-                        continue  # black, the first-turn ban, or too weak
-                    theirs = masks[end]
-                    if mine & theirs and mine | theirs != ALL_COLOURS:
-                        continue
-                for m in paths:
-                    if not m & blocked:
-                        append(row[end])
-                        break
+            n = cells[sq][-1] & 7
+            table = tables[sq * 7 + n]
+            if table is None:
+                table = move_table(rows, sq, n)
+            region, keep, alive, ends, _ = table
+            b = blocked & region
+            while b:  # close every path through a blocked square
+                low = b & -b
+                b ^= low
+                alive &= keep[low.bit_length() - 1]
+            for bit, paths, mv in ends:
+                if alive & paths:
+                    if blocked & bit and (first or not occ & bit or not self.may_stack(sq, mv.to)):
+                        continue  # black, the first-turn ban, too weak or a shared colour
+                    append(mv)
+            dests[sq] = alive
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
+        self._dests = dests
         self._legal_key = key
         return list(out)
+
+    def _listed(self, move: AnyMove) -> bool:
+        """Whether ``move`` is among the moves :meth:`legal_moves` listed for the position
+        it last listed (the caller checks that this is still the position)."""
+        if type(move) is Move:
+            frm, to = move.frm, move.to
+            alive = self._dests.get(frm)  # the open paths of an own piece
+            if alive is None or not 0 <= to < self.squares:
+                return False
+            table = move_tables(self.rows)[frm * 7 + (self.cells[frm][-1] & 7)]
+            paths = 0 if table is None else table[4].get(to, 0)
+            if not alive & paths:
+                return False
+            bit = 1 << to
+            if not (self.occupied | self.black) & bit:
+                return True
+            return bool(self.occupied & bit) and self.may_stack(frm, to)
+        if type(move) is Set:
+            sq = move.square
+            return sq in self._dests and 1 <= move.face <= 6 and move.face != self.cells[sq][-1] & 7
+        return False
 
     def winning_moves(self, seat: int | None = None) -> list[Move]:
         """The moves of ``seat`` (default: the player to move) that make a stack of all
@@ -675,22 +727,21 @@ class ColorStackState:
             self.ended_by is None
             and self._legal_key == (self._hash, self.turns == 0)
             and (by is None or by == self.to_move)
-            and move in self._legal
+            and self._listed(move)
         ):
             err = self.refusal(move, by)
             if err is not None:
                 raise err
-        if isinstance(move, Setup):
-            self._set_up(move)
-            return []
+            if isinstance(move, Setup):
+                self._set_up(move)
+                return []
         seat = self.to_move
-        self.push(move)
-        events: list[Event] = []
-        if not isinstance(move, Resign):
-            events.append(TurnEnded(seat))
-        if self.ended_by is not None:
-            events.append(GameEnded())
-        return events
+        self.push(move)  # type: ignore[arg-type]  # a set-up returned above
+        if self.ended_by is None:
+            return [_TURN_ENDED[seat]]
+        if isinstance(move, Resign):
+            return [_GAME_ENDED]
+        return [_TURN_ENDED[seat], _GAME_ENDED]
 
     def _set_up(self, setup: Setup) -> None:
         self.setup = setup
@@ -712,6 +763,7 @@ class ColorStackState:
             self.cells[sq] = (d,)
             self.colour_masks[sq] = 1 << colour
             self.occupied |= 1 << sq
+            self._tops[self._owner[colour]] |= 1 << sq
             h ^= ZOBRIST[sq][0][d]
         self.to_move = setup.first
         if setup.first == 1:
@@ -725,6 +777,7 @@ class ColorStackState:
         tests and puzzles that arrange a position by hand (the log then no longer
         replays to it)."""
         self.occupied = 0
+        self._tops = [0, 0]
         h = SIDE if self.to_move == 1 else 0
         for sq, cell in enumerate(self.cells):
             mask = 0
@@ -734,6 +787,7 @@ class ColorStackState:
             self.colour_masks[sq] = mask
             if cell:
                 self.occupied |= 1 << sq
+                self._tops[self._owner[cell[-1] >> 3]] |= 1 << sq
         self._hash = h
         self._counts = {h: 1}
         self._legal_key = None
@@ -763,7 +817,13 @@ class ColorStackState:
             joined = masks[to] | masks[frm]
             masks[to] = joined
             masks[frm] = 0
-            self.occupied = (self.occupied & ~(1 << frm)) | 1 << to
+            fbit, tbit = 1 << frm, 1 << to
+            self.occupied = (self.occupied & ~fbit) | tbit
+            tops, owner = self._tops, self._owner
+            if below:  # its top is covered
+                tops[owner[below[-1] >> 3]] &= ~tbit
+            w = owner[moving[-1] >> 3]
+            tops[w] = (tops[w] & ~fbit) | tbit
             datum = len(moving)
             won = joined == ALL_COLOURS
         else:
@@ -783,7 +843,7 @@ class ColorStackState:
             self.ended_by = FOUR_COLOURS
             return
         other = 1 - seat
-        if self.has_piece(other):
+        if self._tops[other]:
             self.to_move = other
             h ^= SIDE
         self._hash = h
@@ -825,9 +885,15 @@ class ColorStackState:
                 below |= 1 << (d >> 3)
             masks[frm] = mask
             masks[to] = below  # recounted: a winning stack may repeat a colour
-            self.occupied |= 1 << frm
+            fbit, tbit = 1 << frm, 1 << to
+            self.occupied |= fbit
+            tops, owner = self._tops, self._owner
+            w = owner[moving[-1] >> 3]
+            tops[w] = (tops[w] & ~tbit) | fbit
             if split == 0:
-                self.occupied &= ~(1 << to)
+                self.occupied &= ~tbit
+            else:  # its top uncovered
+                tops[owner[cell[split - 1] >> 3]] |= tbit
         else:
             cell = cells[move.square]
             cells[move.square] = (*cell[:-1], (cell[-1] & ~7) | datum)
@@ -855,10 +921,12 @@ class ColorStackState:
         new.winner = self.winner
         new.ended_by = self.ended_by
         new._owner = self._owner.copy()
+        new._tops = self._tops.copy()
         new._counts = self._counts.copy()
         new._hash = self._hash
         new._entries = self._entries.copy()
         new._legal = self._legal
+        new._dests = self._dests
         new._legal_key = self._legal_key
         return new
 
