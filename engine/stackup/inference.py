@@ -99,10 +99,9 @@ def inferences(state: StackUpState, me: int) -> list[Lacks]:
         if t.kind in ("draw", "pass") and known:
             snatchable = any(sizes[o] >= 2 for o in range(n) if o != s)
             lacks[s] = (stuck_set(colour, number, up, sizes[s], snatchable), 0)
-        if received:
-            if s in lacks:
-                cards, allowed = lacks[s]
-                lacks[s] = (cards, allowed + received)
+        if received and s in lacks:
+            cards, allowed = lacks[s]
+            lacks[s] = (cards, allowed + received)
         if t.kind == "take" and s not in lacks:
             lacks[s] = (NO_CRASH, received)
         if not t.cards:
@@ -118,10 +117,9 @@ def inferences(state: StackUpState, me: int) -> list[Lacks]:
             up = not up
         elif first == SWITCH and t.colour is not None:
             colour = t.colour
-        elif first == SNATCH and t.target is not None and t.count is not None:
-            if s in lacks:
-                cards, allowed = lacks[s]
-                lacks[s] = (cards, allowed + t.count)
+        elif first == SNATCH and t.count is not None and s in lacks:
+            cards, allowed = lacks[s]
+            lacks[s] = (cards, allowed + t.count)
     out = []
     for s in range(n):
         if s == me or s not in lacks:
