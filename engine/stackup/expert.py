@@ -35,28 +35,31 @@ from collections import Counter
 from collections.abc import Callable
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
-from engine.stackup.ai import GreedyPlayer
-from engine.stackup.cards import CRASH, FLIP, FULL_DECK, Card
+from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, Card
+from engine.stackup.heuristic import Follower, follow_value
 from engine.stackup.inference import Lacks, inferences
 from engine.stackup.moves import PlayerMove
-from engine.stackup.policy import greedy_choice
+from engine.stackup.policy import greedy_choice, greedy_values
 from engine.stackup.state import StackUpState
 
+FOLLOW = True  # rate moves by what they do to the next player too (else: greedy's rating)
 WIDTH = 8  # candidates searched, by the greedy rating, when there are more legal moves
 HORIZON = 1  # turns of every seat a play-out plays after the move before it is evaluated
 EXTRA = 8  # turns more a play-out may play to resolve a pending Crash
 # standard errors by which a move must lead the greedy one to be played
-CONFIDENCE = 1.5
+CONFIDENCE = 1.0
 
 # The evaluation: a seat's weight is exp(score), its chance of winning its share of the
 # weights. The coefficients were fitted (multinomial logistic regression) to positions of
-# greedy self-play and which seat won: 87,000 positions of 2-player games, 61,000 of
-# 4-player games (NOTES-suexp.md).
-SIZE_2, LOG_SIZE_2 = 0.0, 1.0  # two players: log of the hand size
-SIZE_N, LOG_SIZE_N = 0.25, 0.85  # three or more: the size and its log
-SPECIAL = 0.2  # a special card in hand is a card still to shed (no last card for some)
-CRASH_HELD = 0.18  # … but a Crash blocks a penalty
-PASS_HELD = 0.2  # a draw pass saves a card
+# greedy self-play at the start of a turn and which seat won: 57,600 positions of 8,000
+# two-player games, 50,500 of 5,000 four-player games (NOTES-suexp.md). A Switch or a
+# Crash is a play on any stack that may be the last card (worth most in a small hand); a
+# Flip, Freeze or Snatch may not be (a liability in a small hand), and a Snatch adds cards.
+_TWO = (-1.244, 0.033, 0.082, 0.082, -0.247, 0.581, 0.48, 0.0, 0.715, -0.587)
+_MORE = (-1.015, -0.239, 0.084, 0.14, -0.359, 0.625, 0.48, 0.067, 0.666, -0.613)
+# by how many seats after the seat to act a seat moves: 1, 2, 3 (and further)
+_LATER_TWO = (-0.216,)
+_LATER_MORE = (-0.278, -0.368, -0.442)
 
 
 def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
@@ -111,28 +114,63 @@ def determinise(
     return sim
 
 
+def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
+    """A hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or :data:`_MORE`)."""
+    size = len(hand)
+    flip, freeze, snatch = hand.count(FLIP), hand.count(FREEZE), hand.count(SNATCH)
+    switch, crash = hand.count(SWITCH), hand.count(CRASH)
+    score = (
+        w[0] * math.log(max(size, 1))
+        + w[1] * size
+        + w[2] * flip
+        + w[3] * freeze
+        + w[4] * snatch
+        + w[5] * switch
+        + w[6] * crash
+        + w[7] * passes
+    )
+    if size <= 2:
+        score += w[8] * (switch + crash) + w[9] * (flip + freeze + snatch)
+    return score
+
+
 def evaluate(state: StackUpState, me: int) -> float:
     """``me``'s share of the wins the hands promise (a finished game: its outcome)."""
     winners = state.winners
     if winners is not None:
         return 1 / len(winners) if me in winners else 0.0
-    if state.n == 2:
-        linear, log = SIZE_2, LOG_SIZE_2
-    else:
-        linear, log = SIZE_N, LOG_SIZE_N
-    weights = []
+    n = state.n
+    w, later = (_TWO, _LATER_TWO) if n == 2 else (_MORE, _LATER_MORE)
+    to_act = state.seat if state.seat is not None else me
+    total = mine = 0.0
     for seat, hand in enumerate(state.hands):
-        size = len(hand)
-        specials = sum(1 for c in hand if c >= FLIP)
-        score = (
-            -linear * size
-            - log * math.log(max(size, 1))
-            - SPECIAL * specials
-            + CRASH_HELD * hand.count(CRASH)
-            + PASS_HELD * state.passes[seat]
-        )
-        weights.append(math.exp(score))
-    return weights[me] / sum(weights)
+        score = seat_score(hand, state.passes[seat], w)
+        behind = (seat - to_act) % n
+        if behind:
+            score += later[min(behind, len(later)) - 1]
+        weight = math.exp(score)
+        total += weight
+        if seat == me:
+            mine = weight
+    return mine / total
+
+
+def rate(state: StackUpState) -> list[tuple[PlayerMove, float]]:
+    """Every legal move with the expert's heuristic value: the greedy value and what the
+    move does through the player who must follow it (:func:`.heuristic.follow_value`)."""
+    me = state.current_player
+    moves = state.legal_moves()
+    if me is None or not moves:
+        return []
+    values = greedy_values(state, moves)
+    if not FOLLOW:
+        return list(zip(moves, values, strict=True))
+    unseen = unseen_cards(state, me)
+    lacks = {lack.seat: lack for lack in inferences(state, me)}
+    followers = {s: Follower(state, s, unseen, lacks.get(s)) for s in range(state.n) if s != me}
+    return [
+        (m, v + follow_value(state, me, m, followers)) for m, v in zip(moves, values, strict=True)
+    ]
 
 
 class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
@@ -140,16 +178,15 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     ``nodes`` nodes (moves applied in play-outs) a move."""
 
     confidence = CONFIDENCE
-    _greedy = GreedyPlayer()
 
     def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
-        """The greedy player's best :data:`WIDTH` moves (in the legal order), and its
-        best (the first of equals)."""
-        rated = self._greedy.rate(state)
+        """The best :data:`WIDTH` moves by :func:`rate` (in the legal order), and the best
+        (the first of equals)."""
+        rated = rate(state)
         if not rated:
             return None
-        top = sorted(range(len(rated)), key=lambda i: -rated[i].value)[:WIDTH]
-        return [rated[i].move for i in sorted(top)], rated[top[0]].move
+        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[:WIDTH]
+        return [rated[i][0] for i in sorted(top)], rated[top[0]][0]
 
     def sampler(
         self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
