@@ -22,8 +22,9 @@ from engine.stackup.cards import (
     Card,
     card_names,
 )
-from engine.stackup.expert import ExpertPlayer, determinise, evaluate, unseen_cards
+from engine.stackup.expert import ExpertPlayer, determinise, evaluate, rate, unseen_cards
 from engine.stackup.game import GAME
+from engine.stackup.heuristic import Follower, none_of
 from engine.stackup.inference import inferences
 from engine.stackup.moves import DRAW, KEEP, TAKE, Play
 from engine.stackup.policy import greedy_choice
@@ -145,7 +146,7 @@ def test_a_budget_that_is_not_one_is_refused() -> None:
 def _stuck_ben(drawn: str = "B12") -> StackUpState:
     """Ann plays R6 on Red 5 going up; Ben, holding no red, no 7 and no special card, is
     stuck, draws ``drawn`` and keeps it; Ann is to play."""
-    hands = ("R6 R8 B11 G9", "G1 G2 Y9 B10")
+    hands = ("R6 R8 Y7 G9", "G1 G2 Y9 B10")
     rest = Counter(FULL_DECK)
     rest.subtract(cards(" ".join((*hands, "R5", drawn))))
     pile = " ".join([drawn, *card_names(sorted(rest.elements()))])
@@ -238,3 +239,25 @@ def test_the_evaluation_prefers_fewer_cards_and_sums_to_one() -> None:
     shares = [evaluate(state, s) for s in range(3)]
     assert shares[0] > shares[2] > shares[1]
     assert sum(shares) == pytest.approx(1.0)
+
+
+def test_the_chance_of_dealing_no_marked_card_is_hypergeometric() -> None:
+    assert none_of(10, 0, 4) == 1.0
+    assert none_of(10, 7, 4) == 0.0  # only 3 unmarked cards for 4
+    assert none_of(10, 2, 3) == pytest.approx((8 * 7 * 6) / (10 * 9 * 8))
+
+
+def test_a_seat_seen_stuck_is_rated_likelier_to_be_stuck_again_on_its_colour() -> None:
+    state = _stuck_ben()
+    unseen = unseen_cards(state, ANN)
+    (lack,) = inferences(state, ANN)
+    knowing = Follower(state, BEN, unseen, lack)
+    guessing = Follower(state, BEN, unseen, None)
+    assert knowing.chance_stuck(RED, 8, True) > 5 * guessing.chance_stuck(RED, 8, True)
+
+
+def test_the_expert_prefers_the_play_that_leaves_a_stuck_seat_stuck() -> None:
+    # Ben was stuck on red and 7s; R8 keeps the stack red, Y7 would make it yellow
+    state = _stuck_ben()
+    rated = dict(rate(state))
+    assert rated[p("R8")] > rated[p("Y7")]
