@@ -52,7 +52,8 @@ CONFIDENCE = 1.0
 # The evaluation: a seat's weight is exp(score), its chance of winning its share of the
 # weights. The coefficients were fitted (multinomial logistic regression) to positions of
 # greedy self-play at the start of a turn and which seat won: 57,600 positions of 8,000
-# two-player games, 50,500 of 5,000 four-player games (NOTES-suexp.md). A Switch or a
+# two-player games, 50,500 of 5,000 four-player games; ``python -m engine.stackup.fit``
+# refits them (in the order of its FEATURES). A Switch or a
 # Crash is a play on any stack that may be the last card (worth most in a small hand); a
 # Flip, Freeze or Snatch may not be (a liability in a small hand), and a Snatch adds cards.
 _TWO = (-1.244, 0.033, 0.082, 0.082, -0.247, 0.581, 0.48, 0.0, 0.715, -0.587)
