@@ -1,47 +1,66 @@
-"""Stack Up!'s ``expert`` AI: determinised sampling of the hidden cards (perfect-information
-Monte Carlo), within a per-move budget — deciding only from what its seat may see.
+"""Stack Up!'s ``expert`` AI: information-set sampling of the hidden cards, each candidate
+move played out a few turns by the ``greedy`` policy and scored by an evaluation of the
+hands — deciding only from what its seat may see.
 
 **What it knows**: its own hand, the stack (all of it face up), every hand's size, the
-draw pile's size, passes and the pending Crash — never another hand or the pile's cards.
-The cards it has not seen are the full deck less its hand and the stack. It never reads
-them from the state: a determinisation starts from those unseen cards *sorted*, shuffles
-them with its own random source and deals them out to the other hands (each the size it
-is) and the pile, on a private copy. So two positions that differ only in cards it cannot
-know give the same decision for the same random source and node budget.
+draw pile's size, passes, the pending Crash, and the public history — who was stuck on
+which stack, who took a Crash penalty, what everyone played (:mod:`.inference`). Never
+another hand, the pile's cards, or which cards anyone drew or snatched.
 
-**Search**: the candidates are the legal moves, the ``greedy`` player's best
-:data:`WIDTH` of them when there are more (its rating is cheap, and a move it rates far
-down rarely wins). Each round of sampling draws one determinisation and plays every
-candidate out from it (the same cards for all: :func:`~engine.budget.rank_by_sampling`),
-every seat then playing the ``greedy`` move — the expert's model of its opponents and of
-itself — with chance (draws after a reshuffle, a Snatch's cards) from the round's seed,
-until the game ends or :data:`HORIZON` moves; the play-out scores 1 for a win (shared:
-its share), 0 for a loss, and at the horizon by hand sizes. The best mean wins when it
-leads the ``greedy`` player's move by :data:`CONFIDENCE` standard errors of their paired
-difference, else the greedy move is played (card luck makes play-outs noisy).
+**Determinisation**: the cards it has not seen (the deck less its hand and the stack),
+*sorted*, are shuffled with its own random source and dealt out to the other hands (each
+the size it is) and the pile, on a private copy — respecting what it inferred: a seat seen
+stuck on Red 7 going up gets no red card, no 8 and no special card beyond as many as it
+has received since (:func:`determinise`). Two positions that differ only in cards it
+cannot know give the same decision for the same random source and node budget.
 
-A determinisation ignores what the seat could infer (which cards a Snatch gave away, the
-colours a player could not follow): a simplification, never a peek.
+**Search**: the candidates are the legal moves, the ``greedy`` player's best :data:`WIDTH`
+of them when there are more. Each round of sampling draws one determinisation and plays
+every candidate out from it (the same cards for all: common random numbers,
+:func:`~engine.budget.rank_by_sampling`), every seat then playing the ``greedy`` move
+(:mod:`.policy`: the expert's model of the table, and of itself), chance from the round's
+seed, for :data:`HORIZON` turns a seat (a pending Crash is resolved first). The play-out
+scores 1 for a win (shared: its share), 0 for a loss, and at the cut-off the share of wins
+a fitted model of the hands gives it (:func:`evaluate`): far less noisy than playing to the
+end, where the luck of the draws swamps the move. The best mean is played when it leads
+the ``greedy`` player's move by :data:`CONFIDENCE` standard errors of their paired
+difference, else the greedy move.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
-from engine.stackup.ai import GreedyPlayer
-from engine.stackup.cards import FULL_DECK, Card
+from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, Card
+from engine.stackup.heuristic import Follower, follow_value
+from engine.stackup.inference import Lacks, inferences
 from engine.stackup.moves import PlayerMove
+from engine.stackup.policy import greedy_choice, greedy_values
 from engine.stackup.state import StackUpState
 
+FOLLOW = True  # rate moves by what they do to the next player too (else: greedy's rating)
 WIDTH = 8  # candidates searched, by the greedy rating, when there are more legal moves
-HORIZON = 120  # moves a play-out may apply before it is scored by hand sizes
-HAND_WEIGHT = 0.08  # at the horizon: a card fewer than the best other hand
-# standard errors by which a move must lead the greedy one to be played (about 8 candidates
-# compared at once: a lead of 1 or 1.5 is often luck, and measured no better than greedy)
-CONFIDENCE = 2.5
+HORIZON = 1  # turns of every seat a play-out plays after the move before it is evaluated
+EXTRA = 8  # turns more a play-out may play to resolve a pending Crash
+# standard errors by which a move must lead the greedy one to be played
+CONFIDENCE = 1.0
+
+# The evaluation: a seat's weight is exp(score), its chance of winning its share of the
+# weights. The coefficients were fitted (multinomial logistic regression) to positions of
+# greedy self-play at the start of a turn and which seat won: 57,600 positions of 8,000
+# two-player games, 50,500 of 5,000 four-player games; ``python -m engine.stackup.fit``
+# refits them (in the order of its FEATURES). A Switch or a
+# Crash is a play on any stack that may be the last card (worth most in a small hand); a
+# Flip, Freeze or Snatch may not be (a liability in a small hand), and a Snatch adds cards.
+_TWO = (-1.244, 0.033, 0.082, 0.082, -0.247, 0.581, 0.48, 0.0, 0.715, -0.587)
+_MORE = (-1.015, -0.239, 0.084, 0.14, -0.359, 0.625, 0.48, 0.067, 0.666, -0.613)
+# by how many seats after the seat to act a seat moves: 1, 2, 3 (and further)
+_LATER_TWO = (-0.216,)
+_LATER_MORE = (-0.278, -0.368, -0.442)
 
 
 def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
@@ -54,16 +73,40 @@ def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
 
 
 def determinise(
-    state: StackUpState, seat: int, unseen: list[Card], rng: random.Random
+    state: StackUpState,
+    seat: int,
+    unseen: list[Card],
+    rng: random.Random,
+    lacks: list[Lacks] | None = None,
 ) -> StackUpState:
     """A copy of ``state`` whose other hands and draw pile are ``unseen`` shuffled by
-    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged)."""
+    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged).
+
+    A seat of ``lacks`` is dealt first: as many cards as it may hold of its set from all the
+    cards, the rest from the cards outside the set (when enough are left)."""
     sim = state.copy()
     cards = list(unseen)
     rng.shuffle(cards)
+    dealt: set[int] = set()
+    for lack in sorted(lacks or (), key=lambda x: (x.allowed, x.seat)):
+        size = state.hand_size(lack.seat)
+        need = size - min(lack.allowed, size)
+        hand: list[Card] = []
+        rest: list[Card] = []
+        for c in cards:
+            if need and c not in lack.cards:
+                hand.append(c)
+                need -= 1
+            else:
+                rest.append(c)
+        more = size - len(hand)
+        hand += rest[:more]
+        cards = rest[more:]
+        sim.hands[lack.seat] = sorted(hand)
+        dealt.add(lack.seat)
     at = 0
     for other in range(state.n):
-        if other == seat:
+        if other == seat or other in dealt:
             continue
         size = state.hand_size(other)
         sim.hands[other] = sorted(cards[at : at + size])
@@ -72,30 +115,89 @@ def determinise(
     return sim
 
 
+def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
+    """A hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or :data:`_MORE`)."""
+    size = len(hand)
+    flip, freeze, snatch = hand.count(FLIP), hand.count(FREEZE), hand.count(SNATCH)
+    switch, crash = hand.count(SWITCH), hand.count(CRASH)
+    score = (
+        w[0] * math.log(max(size, 1))
+        + w[1] * size
+        + w[2] * flip
+        + w[3] * freeze
+        + w[4] * snatch
+        + w[5] * switch
+        + w[6] * crash
+        + w[7] * passes
+    )
+    if size <= 2:
+        score += w[8] * (switch + crash) + w[9] * (flip + freeze + snatch)
+    return score
+
+
+def evaluate(state: StackUpState, me: int) -> float:
+    """``me``'s share of the wins the hands promise (a finished game: its outcome)."""
+    winners = state.winners
+    if winners is not None:
+        return 1 / len(winners) if me in winners else 0.0
+    n = state.n
+    w, later = (_TWO, _LATER_TWO) if n == 2 else (_MORE, _LATER_MORE)
+    to_act = state.seat if state.seat is not None else me
+    total = mine = 0.0
+    for seat, hand in enumerate(state.hands):
+        score = seat_score(hand, state.passes[seat], w)
+        behind = (seat - to_act) % n
+        if behind:
+            score += later[min(behind, len(later)) - 1]
+        weight = math.exp(score)
+        total += weight
+        if seat == me:
+            mine = weight
+    return mine / total
+
+
+def rate(state: StackUpState) -> list[tuple[PlayerMove, float]]:
+    """Every legal move with the expert's heuristic value: the greedy value and what the
+    move does through the player who must follow it (:func:`.heuristic.follow_value`)."""
+    me = state.current_player
+    moves = state.legal_moves()
+    if me is None or not moves:
+        return []
+    values = greedy_values(state, moves)
+    if not FOLLOW:
+        return list(zip(moves, values, strict=True))
+    unseen = unseen_cards(state, me)
+    lacks = {lack.seat: lack for lack in inferences(state, me)}
+    followers = {s: Follower(state, s, unseen, lacks.get(s)) for s in range(state.n) if s != me}
+    return [
+        (m, v + follow_value(state, me, m, followers)) for m, v in zip(moves, values, strict=True)
+    ]
+
+
 class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     """Stack Up!'s expert (the module's description), within ``budget`` seconds or exactly
     ``nodes`` nodes (moves applied in play-outs) a move."""
 
     confidence = CONFIDENCE
-    _greedy = GreedyPlayer()
 
     def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
-        """The greedy player's best :data:`WIDTH` moves (in the legal order), and its
-        best (the first of equals)."""
-        rated = self._greedy.rate(state)
+        """The best :data:`WIDTH` moves by :func:`rate` (in the legal order), and the best
+        (the first of equals)."""
+        rated = rate(state)
         if not rated:
             return None
-        top = sorted(range(len(rated)), key=lambda i: -rated[i].value)[:WIDTH]
-        return [rated[i].move for i in sorted(top)], rated[top[0]].move
+        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[:WIDTH]
+        return [rated[i][0] for i in sorted(top)], rated[top[0]][0]
 
     def sampler(
         self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
     ) -> Callable[[int, int], float]:
         unseen = unseen_cards(state, seat)
+        lacks = inferences(state, seat)
 
         def sample(i: int, seed: int) -> float:
             rng = random.Random(seed)
-            sim = determinise(state, seat, unseen, rng)
+            sim = determinise(state, seat, unseen, rng, lacks)
             return self._play_out(sim, moves[i], seat, rng, budget)
 
         return sample
@@ -103,22 +205,20 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     def _play_out(
         self, sim: StackUpState, move: PlayerMove, me: int, rng: random.Random, budget: Budget
     ) -> float:
+        stop = sim.turns_taken + HORIZON * sim.n + 1
         sim.apply(move)
         applied = 1
-        greedy = self._greedy
-        while not sim.is_over and applied < HORIZON:
+        while not sim.is_over and (
+            sim.turns_taken < stop
+            or (sim.pending_crash is not None and sim.turns_taken < stop + EXTRA)
+        ):
             if sim.current_player is None:
                 sim.apply(sim.sample_chance(rng))
             else:
-                sim.apply(greedy.choose(sim, rng))
+                sim.apply(greedy_choice(sim, rng))
             applied += 1
         budget.spend(applied)
-        outcome = sim.outcome()
-        if outcome is not None:
-            return 1 / len(outcome.winners) if me in outcome.winners else 0.0
-        sizes = sim.hand_sizes
-        best_other = min(sizes[s] for s in range(sim.n) if s != me)
-        return max(0.0, min(1.0, 0.5 + HAND_WEIGHT * (best_other - sizes[me])))
+        return evaluate(sim, me)
 
 
 def make_expert(budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> ExpertPlayer:

@@ -1,7 +1,10 @@
-"""Stack Up!'s expert: determinised sampling that decides only from what its seat sees."""
+"""Stack Up!'s expert: information-set sampling that decides only from what its seat sees
+(its hand and the public history), with the greedy policy's play-outs and a cut-off
+evaluation."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -9,26 +12,38 @@ import pytest
 
 from engine.flow import settle
 from engine.stackup.ai import GreedyPlayer, make_ai
-from engine.stackup.cards import FULL_DECK
-from engine.stackup.expert import ExpertPlayer, determinise, unseen_cards
+from engine.stackup.cards import (
+    COLOUR_OF,
+    CRASH,
+    FLIP,
+    FULL_DECK,
+    NUMBER_OF,
+    RED,
+    Card,
+    card_names,
+)
+from engine.stackup.expert import ExpertPlayer, determinise, evaluate, rate, unseen_cards
 from engine.stackup.game import GAME
-from engine.stackup.moves import Play
+from engine.stackup.heuristic import Follower, none_of
+from engine.stackup.inference import inferences
+from engine.stackup.moves import DRAW, KEEP, TAKE, Play
+from engine.stackup.policy import greedy_choice
 from engine.stackup.state import StackUpState
 
-from .situations import NAMES, cards, table
+from .situations import ANN, BEN, NAMES, cards, p, table
 
 
-def _midgame(seed: int, players: int = 4) -> StackUpState:
+def _midgame(seed: int, players: int = 4, turns: tuple[int, int] = (2, 12)) -> StackUpState:
     """A game some greedy turns in, at a decision of the seat to act."""
     rng = random.Random(seed)
     greedy = GreedyPlayer()
     state = GAME.new_state(NAMES[:players], GAME.settings())
     settle(GAME, state, rng)
-    for _ in range(rng.randrange(2, 12)):
+    for _ in range(rng.randrange(*turns)):
         state.apply(greedy.choose(state, rng))
         settle(GAME, state, rng)
         if state.is_over:
-            return _midgame(seed + 1000, players)
+            return _midgame(seed + 1000, players, turns)
     return state
 
 
@@ -46,6 +61,21 @@ def _hidden_cards_dealt_again(state: StackUpState, rng: random.Random) -> StackU
             other.hands[s] = sorted(hidden[at : at + size])
             at += size
     other.pile = hidden[at:]
+    # and the history's hidden cards (which cards were drawn, snatched, reshuffled) are
+    # other cards too: only how many is public
+    log = []
+    for turn in other.log:
+        log.append(
+            dataclasses.replace(
+                turn,
+                drew=tuple(rng.sample(FULL_DECK, len(turn.drew))),
+                took=tuple(rng.sample(FULL_DECK, len(turn.took))),
+                reshuffle=None
+                if turn.reshuffle is None
+                else tuple(rng.sample(FULL_DECK, len(turn.reshuffle))),
+            )
+        )
+    other.log = log
     return other
 
 
@@ -56,9 +86,12 @@ def test_the_expert_is_a_thinking_level_of_stack_up() -> None:
 
 
 def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision() -> None:
-    differing = 0
+    differing = inferring = 0
     for seed in range(6):
-        state = _midgame(seed, players=2 + seed % 3)
+        state = _midgame(seed, players=2 + seed % 3, turns=(6, 30))
+        me = state.current_player
+        assert me is not None
+        inferring += bool(inferences(state, me))
         other = _hidden_cards_dealt_again(state, random.Random(seed + 99))
         if other.hands != state.hands:
             differing += 1
@@ -70,6 +103,7 @@ def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision()
             nodes=600
         ).choose(other, random.Random(seed))
     assert differing >= 5  # the hidden cards really were different
+    assert inferring >= 3  # and the history had something to infer from
 
 
 def test_the_unseen_cards_are_the_deck_less_its_hand_and_the_stack() -> None:
@@ -107,3 +141,123 @@ def test_the_expert_plays_a_winning_move() -> None:
 def test_a_budget_that_is_not_one_is_refused() -> None:
     with pytest.raises(ValueError, match="node budget"):
         ExpertPlayer(nodes=0)
+
+
+def _stuck_ben(drawn: str = "B12") -> StackUpState:
+    """Ann plays R6 on Red 5 going up; Ben, holding no red, no 7 and no special card, is
+    stuck, draws ``drawn`` and keeps it; Ann is to play."""
+    hands = ("R6 R8 Y7 G9", "G1 G2 Y9 B10")
+    rest = Counter(FULL_DECK)
+    rest.subtract(cards(" ".join((*hands, "R5", drawn))))
+    pile = " ".join([drawn, *card_names(sorted(rest.elements()))])
+    state = table(*hands, stack="R5", pile=pile)
+    for move in (p("R6"), DRAW, KEEP):
+        state.apply(move)
+    assert state.current_player == ANN
+    return state
+
+
+def _in(card: Card, colour: int, number: int) -> bool:
+    return card >= FLIP or COLOUR_OF[card] == colour or NUMBER_OF[card] == number
+
+
+def test_a_seat_seen_stuck_lacked_every_card_it_could_have_played() -> None:
+    (lack,) = inferences(_stuck_ben(), ANN)
+    assert lack.seat == BEN and lack.allowed == 1  # the card he drew may be anything
+    assert lack.cards == {c for c in set(FULL_DECK) if _in(c, RED, 7)}
+
+
+def test_a_determinisation_deals_a_stuck_seat_only_what_it_may_hold() -> None:
+    state = _stuck_ben()
+    unseen = unseen_cards(state, ANN)
+    lacks = inferences(state, ANN)
+    plain = inferred = 0
+    for seed in range(200):
+        dealt = determinise(state, ANN, unseen, random.Random(seed), lacks).hand(BEN)
+        assert sum(_in(c, RED, 7) for c in dealt) <= 1
+        inferred += sum(_in(c, RED, 7) for c in dealt)
+        free = determinise(state, ANN, unseen, random.Random(seed)).hand(BEN)
+        plain += sum(_in(c, RED, 7) for c in free)
+    assert plain > 2 * inferred  # without the inference he would often get them
+
+
+def test_cards_a_stuck_seat_plays_later_use_up_what_it_may_hold() -> None:
+    state = _stuck_ben("R12")  # he kept a red card, playable then
+    state.apply(p("R8"))
+    state.apply(p("Y9"))  # not red, not a 7: one of the cards he held when stuck
+    assert [lack.allowed for lack in inferences(state, ANN)] == [1]
+    state = _stuck_ben("R12")
+    state.apply(p("R8"))
+    state.apply(p("R12"))  # red: it can only be the card he drew
+    assert [lack.allowed for lack in inferences(state, ANN)] == [0]
+
+
+def test_a_seat_that_took_a_crash_penalty_held_no_crash() -> None:
+    state = table("R6 R7 Crash", "G1 G2 Y9", stack="R5", pile="B12 B13 B14")
+    state.apply(Play((CRASH,)))
+    state.apply(TAKE)
+    (lack,) = inferences(state, ANN)
+    assert lack.seat == BEN and lack.cards == {CRASH} and lack.allowed == 3
+
+
+def test_the_inferences_hold_for_the_true_hands_of_greedy_games() -> None:
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_state(NAMES[: 2 + seed % 5], GAME.settings())
+        settle(GAME, state, rng)
+        while not state.is_over:
+            me = state.current_player
+            assert me is not None
+            for lack in inferences(state, me):
+                held = sum(1 for c in state.hand(lack.seat) if c in lack.cards)
+                assert held <= lack.allowed
+                checked += 1
+            state.apply(greedy_choice(state, rng))
+            settle(GAME, state, rng)
+    assert checked > 100
+
+
+def test_the_play_out_policy_chooses_as_the_greedy_player_does() -> None:
+    greedy = GreedyPlayer()
+    compared = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = GAME.new_state(NAMES[: 2 + seed % 5], GAME.settings())
+        settle(GAME, state, rng)
+        while not state.is_over:
+            mine = greedy_choice(state, random.Random(compared))
+            assert mine == greedy.choose(state, random.Random(compared))
+            compared += 1
+            state.apply(mine)
+            settle(GAME, state, rng)
+    assert compared > 500
+
+
+def test_the_evaluation_prefers_fewer_cards_and_sums_to_one() -> None:
+    state = table("R6 R7", "G1 G2 G3 G4 Y9", "B1 B2 B3", stack="R5")
+    shares = [evaluate(state, s) for s in range(3)]
+    assert shares[0] > shares[2] > shares[1]
+    assert sum(shares) == pytest.approx(1.0)
+
+
+def test_the_chance_of_dealing_no_marked_card_is_hypergeometric() -> None:
+    assert none_of(10, 0, 4) == 1.0
+    assert none_of(10, 7, 4) == 0.0  # only 3 unmarked cards for 4
+    assert none_of(10, 2, 3) == pytest.approx((8 * 7 * 6) / (10 * 9 * 8))
+
+
+def test_a_seat_seen_stuck_is_rated_likelier_to_be_stuck_again_on_its_colour() -> None:
+    state = _stuck_ben()
+    unseen = unseen_cards(state, ANN)
+    (lack,) = inferences(state, ANN)
+    knowing = Follower(state, BEN, unseen, lack)
+    guessing = Follower(state, BEN, unseen, None)
+    assert knowing.chance_stuck(RED, 8, True) > 5 * guessing.chance_stuck(RED, 8, True)
+
+
+def test_the_expert_prefers_the_play_that_leaves_a_stuck_seat_stuck() -> None:
+    # Ben was stuck on red and 7s; R8 keeps the stack red, Y7 would make it yellow
+    state = _stuck_ben()
+    rated = dict(rate(state))
+    assert rated[p("R8")] > rated[p("Y7")]

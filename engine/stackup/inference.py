@@ -1,0 +1,131 @@
+"""What a seat may infer about the other hands from the table's public history.
+
+A stuck player (one who drew or used a draw pass) held no card that was a legal play at
+that moment: no number card of the stack's colour or of the next number, no Switch or
+Crash, and — with two cards or more — no Flip or Freeze, nor a Snatch when someone could
+be named. A player who took a Crash penalty held no Crash (a player holding one is asked,
+and blocking saves three cards). The cards they got since (draws, penalties, Snatches) may
+be anything, and every such card they have played since was one of those.
+
+So for each other seat: a set of cards it held none of at its latest such moment, and how
+many of the cards it holds now can still be among them (:class:`Lacks`). Only public facts
+are read: the log's seats, kinds, played cards, Switch colours, Snatch targets and counts,
+how many cards each turn drew (every hand's size is public) — never which — and the
+stack's first card, face up. The replay of the stack follows the rule book's effects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.stackup.cards import (
+    COLOUR_OF,
+    CRASH,
+    FLIP,
+    FREEZE,
+    NUMBER_CARDS,
+    NUMBER_OF,
+    SNATCH,
+    SWITCH,
+    Card,
+)
+from engine.stackup.state import StackUpState
+
+
+@dataclass(frozen=True, slots=True)
+class Lacks:
+    """``seat`` held none of ``cards`` at a moment of its history, and at most ``allowed``
+    of the cards it holds now can be among them (the cards it has received since, less
+    those of them it has played)."""
+
+    seat: int
+    cards: frozenset[Card]
+    allowed: int
+
+
+def stuck_set(colour: int, number: int, up: bool, size: int, snatchable: bool) -> frozenset[Card]:
+    """The cards a stuck player of ``size`` cards cannot have held on the stack state
+    ``colour``/``number``/``up`` (``snatchable``: another player held 2 cards or more)."""
+    wanted = number + (1 if up else -1)
+    out = {c for c in NUMBER_CARDS if COLOUR_OF[c] == colour or NUMBER_OF[c] == wanted}
+    out.update((SWITCH, CRASH))
+    if size >= 2:
+        out.update((FLIP, FREEZE))
+        if snatchable:
+            out.add(SNATCH)
+    return frozenset(out)
+
+
+NO_CRASH = frozenset((CRASH,))
+
+
+def _sizes_before(state: StackUpState) -> list[list[int]]:
+    """Every hand's size before each turn of the log, walked back from the sizes now (all
+    public: cards played, how many drawn, a Snatch's count)."""
+    sizes = list(state.hand_sizes)
+    seat = state.current_player
+    if state.phase == "drawn" and seat is not None and state.drawn is not None:
+        sizes[seat] -= 1  # the turn in progress drew one card
+    out: list[list[int]] = []
+    for t in reversed(state.log):
+        s = t.seat
+        sizes[s] += len(t.cards) - len(t.drew)
+        if t.cards and t.cards[0] == SNATCH and t.target is not None and t.count is not None:
+            sizes[s] -= t.count
+            sizes[t.target] += t.count
+        out.append(list(sizes))
+    out.reverse()
+    return out
+
+
+def inferences(state: StackUpState, me: int) -> list[Lacks]:
+    """What ``me`` may infer about every other hand from the public history (in seat
+    order; a seat with nothing to infer is left out)."""
+    n = state.n
+    log = state.log
+    before = _sizes_before(state)
+    stack = state.stack_cards
+    played = sum(len(t.cards) for t in log)
+    # the stack's first card is still at its bottom unless a rebuilt pile took it
+    known = bool(stack) and len(stack) == 1 + played
+    colour = COLOUR_OF[stack[0]] if known else 0
+    number = NUMBER_OF[stack[0]] if known else 0
+    up = bool(state.first_up)
+    lacks: dict[int, tuple[frozenset[Card], int]] = {}
+    for i, t in enumerate(log):
+        s = t.seat
+        sizes = before[i]
+        received = len(t.drew)  # how many, never which
+        if t.kind in ("draw", "pass") and known:
+            snatchable = any(sizes[o] >= 2 for o in range(n) if o != s)
+            lacks[s] = (stuck_set(colour, number, up, sizes[s], snatchable), 0)
+        if received and s in lacks:
+            cards, allowed = lacks[s]
+            lacks[s] = (cards, allowed + received)
+        if t.kind == "take" and s not in lacks:
+            lacks[s] = (NO_CRASH, received)
+        if not t.cards:
+            continue
+        if s in lacks:
+            cards, allowed = lacks[s]
+            lacks[s] = (cards, allowed - sum(1 for c in t.cards if c in cards))
+        first = t.cards[0]
+        if first < FLIP:
+            last = t.cards[-1]
+            colour, number, known = COLOUR_OF[last], NUMBER_OF[last], True
+        elif first == FLIP:
+            up = not up
+        elif first == SWITCH and t.colour is not None:
+            colour = t.colour
+        elif first == SNATCH and t.count is not None and s in lacks:
+            cards, allowed = lacks[s]
+            lacks[s] = (cards, allowed + t.count)
+    out = []
+    for s in range(n):
+        if s == me or s not in lacks:
+            continue
+        cards, allowed = lacks[s]
+        allowed = max(0, allowed)
+        if allowed < state.hand_size(s):
+            out.append(Lacks(s, cards, allowed))
+    return out
