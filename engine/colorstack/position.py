@@ -242,6 +242,15 @@ class Position:
             out |= fb[t]
         return out
 
+    def strong_all(self) -> list[int]:
+        """:meth:`strong_bb` of every number 0–6 (0: none), in one pass."""
+        fb = self.face_bb
+        s5 = fb[5] | fb[6]
+        s4 = fb[4] | s5
+        s3 = fb[3] | s4
+        s2 = fb[2] | s3
+        return [0, fb[1] | (s2 ^ fb[6]), s2, s3, s4, s5, fb[6] | fb[1]]
+
     def complete_bb(self, mine: int) -> int:
         """Stacks that together with colours ``mine`` hold all four."""
         mb = self.mask_bb

@@ -105,11 +105,13 @@ class SideFigures:
     dice: int  # dice in its stacks
 
 
-def figures(pos: Position, seat: int) -> tuple[int, int, int, int, int]:
+def figures(
+    pos: Position, seat: int, strong: list[int] | None = None
+) -> tuple[int, int, int, int, int]:
     """The evaluation's terms for ``seat`` (see the module's sentence), in the order of
-    :class:`SideFigures`."""
+    :class:`SideFigures`; ``strong`` is :meth:`Position.strong_all` when known."""
     cells, masks = pos.cells, pos.masks
-    area = pos.geo.area
+    area, near6 = pos.geo.area, pos.geo.near
     mask_bb = pos.mask_bb
     no_stacking = pos.turns == 0
     threats = soon = pairs = dice = count = 0
@@ -127,15 +129,17 @@ def figures(pos: Position, seat: int) -> tuple[int, int, int, int, int]:
         if not comp:
             continue
         pairs += comp.bit_count()
-        if no_stacking:
+        if no_stacking or not comp & near6[sq][6]:
             continue
+        if strong is None:
+            strong = pos.strong_all()
         n = cells[sq][-1] & 7
         hit = near = 0
         for f in range(1, 7):
             cand = comp & area[sq][f]
             if not cand:
                 continue
-            cand &= pos.strong_bb(f)
+            cand &= strong[f]
             if not cand:
                 continue
             found = pos.ends(sq, f) & cand
@@ -159,7 +163,8 @@ def evaluate_position(pos: Position) -> int:
     """The position's value for the player to move, who has no winning move (the search
     checks that first): each side's winning chances and pieces, its minus the other's."""
     p = pos.to_move
-    return _value(figures(pos, p), figures(pos, 1 - p))
+    strong = pos.strong_all()
+    return _value(figures(pos, p, strong), figures(pos, 1 - p, strong))
 
 
 def _value(me: tuple[int, int, int, int, int], them: tuple[int, int, int, int, int]) -> int:
@@ -270,10 +275,11 @@ class _Search:
         pos = self.pos
         me = pos.to_move
         if depth <= 0:  # the horizon: the evaluation's figures show the threats
-            mine = figures(pos, me)
+            strong = pos.strong_all()
+            mine = figures(pos, me, strong)
             if mine[0]:
                 return WIN - ply - 1
-            theirs = figures(pos, 1 - me)
+            theirs = figures(pos, 1 - me, strong)
             if theirs[0]:
                 verdict = self.parry()
                 if verdict is not None:
