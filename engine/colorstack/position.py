@@ -55,6 +55,13 @@ LANDABLE: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# _SETS[square][face]: the sets of a piece there showing ``face``, to the other five
+_SETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(SET_FLAG | sq << 3 | f for f in range(1, 7) if f != n) for n in range(7))
+    for sq in range(81)
+)
+
+
 class Geometry:
     """A board's fixed shapes: neighbours, and for each square and number of steps ``n``
     the squares within ``n`` steps (``near``) and those a path of exactly ``n`` steps can
@@ -357,8 +364,7 @@ class Position:
                     b = stack & -stack
                     stack ^= b
                     (onto_them if theirs & b else onto_own).append(base | (b.bit_length() - 1))
-            top = SET_FLAG | sq << 3
-            sets.extend([top | f for f in range(1, 7) if f != n])
+            sets.extend(_SETS[sq][n])
         return onto_them, onto_own, plain, sets
 
     def legal_moves(self) -> list[int]:
