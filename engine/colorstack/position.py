@@ -37,7 +37,7 @@ from engine.colorstack.rules import REPETITIONS
 from engine.colorstack.state import SIDE, STRONGER, ZOBRIST, ColorStackState
 
 SET_FLAG = 1 << 15
-ENDS_LIMIT = 400_000  # memoised path ends kept per board before the memo is cleared
+ENDS_LIMIT = 150_000  # memoised path ends kept per board (about 15 MB) before clearing
 BOARDS_KEPT = 4  # boards whose memo is kept at a time (a match plays many)
 
 # the faces a piece showing n may stack on
