@@ -1,34 +1,43 @@
 """Color Stack's ``expert`` AI: a game-tree search within a per-move budget.
 
 Color Stack is deterministic with perfect information, so the classic applies: negamax
-alpha-beta with iterative deepening and a transposition table (python-chess engines,
-Chess Programming Wiki). The search plays on a private :meth:`copy` of the state with
-:meth:`push` / :meth:`pop`, so the rule book's endings come from the state itself: a move
-that makes four colours wins for its mover, a third occurrence of a position (the game's
+alpha-beta with iterative deepening, a transposition table and principal-variation search
+(python-chess engines, Chess Programming Wiki). It searches its own
+:class:`~engine.colorstack.position.Position` — incremental bitboards with push/pop, held
+equal to the engine by tests — so the rule book's endings come from there: a move that
+makes four colours wins for its mover, a third occurrence of a position (the game's
 earlier positions and those on the search path both count) or the turn limit is a draw,
 scored 0. A player with no piece is skipped, so a child node may have the same player to
 move; the score is then not negated.
 
-**Order of business at every node**: a winning move of the player to move is found first
-(:meth:`winning_moves`, before any move is generated), so a win in one is never missed and
-a depth-``d`` search sees the opponent's immediate reply too. At the root, moves after
-which the opponent can win at once are set aside whenever a move that avoids it exists
-(they can only lose), so even an interrupted first iteration blocks a win in one.
+**Order of business at every node**: a winning move of the player to move is looked for
+first (a bitboard test; paths only when a target is in reach), so a win in one is never
+missed. Then the opponent's: if they could win at once the player to move is *threatened*
+and must parry. At the search's horizon a threatened player is not scored by the
+evaluation until a parry is found — one of its moves after which the opponent has no win
+— and has lost when there is none (a double threat). Inside the tree a threatened node is
+searched one ply deeper (a threat extension, at most ``MAX_EXTENSIONS`` on a line). At
+the root, moves after which the opponent can win at once are set aside whenever a move
+that avoids it exists (they can only lose), so even an interrupted first iteration blocks
+a win in one.
 
-**Move ordering**: the transposition table's move, then killer moves (two per ply), then
-stacks onto an opponent's piece, stacks onto one's own, then the history heuristic; sets
-last among equals. Equal moves are first shuffled by the caller's ``rng``, so the player
-varies its play yet is reproducible for a given ``rng`` and node budget.
+**Move ordering**: the transposition table's move, then stacks onto an opponent's piece,
+the two killer moves of the ply, stacks onto one's own, then moves and sets by the
+history heuristic. Late quiet moves of a deep, unthreatened node are searched one ply
+shallower first (late move reductions) and again in full if they look better. Equal moves
+are first shuffled by the caller's ``rng``, so the player varies its play yet is
+reproducible for a given ``rng`` and node budget.
 
 **Evaluation, in one sentence**: each side's winning chances — its winning moves as if it
-were to move, its wins one set away (a piece that could reach and stack on a stack with
-the missing colours after turning its die), its four-colour pairs still to be brought
-together — and its pieces in play, the player to move's minus the opponent's.
+were to move (for the opponent of the player to move: threats to parry), its wins one set
+away (a piece that could reach and stack on a stack with the missing colours after turning
+its die; the player to move can make one a threat at once), its four-colour pairs still to
+be brought together — and its pieces in play, the player to move's minus the opponent's.
 
 **Budget**: ``budget`` seconds a move (default 1), checked at every node against a hard
 deadline at 95 % of it, and no new iteration once 45 % is spent (the next would not
-finish: each costs several times the one before); or
-``nodes``, a node budget, for reproducible play and tests (it then ignores the clock).
+finish: each costs several times the one before); or ``nodes``, a node budget, for
+reproducible play and tests (it then ignores the clock).
 
 The player holds only numbers, so it pickles; :func:`think` is a plain function of a
 stored state (``to_dict()``) for a worker process.
@@ -42,39 +51,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.budget import check_budget, limit_words
-from engine.colorstack.board import ALL_COLOURS, WIDTH, reach
 from engine.colorstack.moves import Move, Set, TurnMove, move_to_json
-from engine.colorstack.state import STRONGER, ColorStackState
+from engine.colorstack.position import (
+    SET_FLAG,
+    SUPERSETS,
+    Position,
+    from_engine,
+    to_engine,
+)
+from engine.colorstack.state import ColorStackState
 
 DEFAULT_BUDGET = 1.0  # seconds a move
 WIN = 1_000_000  # a win at the root; a win k plies later scores WIN - k
 MATE_BOUND = WIN - 10_000  # scores beyond this are forced wins or losses
 INFINITY = WIN + 1
 MAX_DEPTH = 64
+MAX_EXTENSIONS = 4  # threat extensions on one line
 SOFT_SHARE = 0.45  # start no new iteration after this share of the budget
 HARD_SHARE = 0.95  # stop searching here: the rest is for the answer's own work
 TT_LIMIT = 1_000_000  # entries before the table is cleared
+LMR_DEPTH = 3  # reduce late quiet moves at this depth and deeper
+LMR_AFTER = 6  # ... after so many moves
 
 # evaluation weights (points; a win is WIN)
-W_THREAT = 400  # an opponent's winning move, which the player to move must stop
+W_THREAT = 400  # an opponent's winning move, which the player to move must parry
 W_SOON = 90  # a win one set away
+W_TEMPO = 60  # the player to move has a win one set away: it can threaten at once
 W_PAIR = 12  # a four-colour pair still to be brought together
 W_PIECE = 30  # a piece in play (a die on top: movable, and not covered)
 W_DICE = 4  # a die carried in one's own stacks
 
 EXACT, LOWER, UPPER = 0, 1, 2
-
-_REACH: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
-
-
-def _reach_map(rows: int, start: int, n: int) -> dict[int, tuple[int, ...]]:
-    """:func:`~engine.colorstack.board.reach` as a dict from end square to path masks."""
-    key = (rows, start, n)
-    known = _REACH.get(key)
-    if known is None:
-        known = dict(reach(rows, start, n))
-        _REACH[key] = known
-    return known
+NO_MOVE = -1
+FOUR = 0b1111
 
 
 class NoMoveError(ValueError):
@@ -90,66 +99,88 @@ class SideFigures:
     """What one side could do on the board as it stands (the evaluation's terms)."""
 
     threats: int  # winning moves as if it were to move
-    soon: int  # stack pairs it could win with after one set
+    soon: int  # stacks it could win on after one set
     pairs: int  # (its piece, another stack) pairs that together hold all four colours
     pieces: int  # its pieces (stacks topped by its dice)
     dice: int  # dice in its stacks
 
 
-def side_figures(state: ColorStackState, seat: int) -> SideFigures:
-    """The evaluation's terms for ``seat``: see the module's sentence."""
-    cells, masks, rows = state.cells, state.colour_masks, state.rows
-    occ = state.occupied
-    blocked = occ | state.black
-    no_stacking = state.turns == 0
-    stacks = []
-    scan = occ
+def figures(
+    pos: Position, seat: int, strong: list[int] | None = None
+) -> tuple[int, int, int, int, int]:
+    """The evaluation's terms for ``seat`` (see the module's sentence), in the order of
+    :class:`SideFigures`; ``strong`` is :meth:`Position.strong_all` when known."""
+    cells, masks = pos.cells, pos.masks
+    area, near6 = pos.geo.area, pos.geo.near
+    mask_bb = pos.mask_bb
+    no_stacking = pos.turns == 0
+    threats = soon = pairs = dice = count = 0
+    scan = pos.seat_bb[seat]
     while scan:
         low = scan & -scan
         scan ^= low
-        stacks.append(low.bit_length() - 1)
-    threats = soon = pairs = dice = 0
-    pieces = state.pieces(seat)
-    for a in pieces:
-        mine = masks[a]
-        dice += len(cells[a])
-        n = cells[a][-1] & 7
-        ac, ar = a % WIDTH, a // WIDTH
-        for b in stacks:
-            if mine | masks[b] != ALL_COLOURS or b == a:
+        count += 1
+        sq = low.bit_length() - 1
+        mine = masks[sq]
+        dice += mine.bit_count()  # a stack in play holds distinct colours
+        comp = 0
+        for m in SUPERSETS[FOUR & ~mine]:
+            comp |= mask_bb[m]
+        if not comp:
+            continue
+        pairs += comp.bit_count()
+        if no_stacking or not comp & near6[sq][6]:
+            continue
+        if strong is None:
+            strong = pos.strong_all()
+        n = cells[sq][-1] & 7
+        hit = near = 0
+        for f in range(1, 7):
+            cand = comp & area[sq][f]
+            if not cand:
                 continue
-            pairs += 1
-            if no_stacking:
+            cand &= strong[f]
+            if not cand:
                 continue
-            t = cells[b][-1] & 7
-            dist = abs(b % WIDTH - ac) + abs(b // WIDTH - ar)
-            if STRONGER[n][t] and dist <= n and (n - dist) % 2 == 0:
-                paths = _reach_map(rows, a, n).get(b)
-                if paths is not None and any(not m & blocked for m in paths):
-                    threats += 1
-                    continue
-            for f in range(dist, 7, 2):
-                if f == n or not STRONGER[f][t]:
-                    continue
-                paths = _reach_map(rows, a, f).get(b)
-                if paths is not None and any(not m & blocked for m in paths):
-                    soon += 1
-                    break
-    return SideFigures(threats, soon, pairs, len(pieces), dice)
+            found = pos.ends(sq, f) & cand
+            if f == n:
+                hit = found
+            else:
+                near |= found
+        if hit:
+            threats += hit.bit_count()
+        if near:
+            soon += (near & ~hit).bit_count()
+    return threats, soon, pairs, count, dice
+
+
+def side_figures(state: ColorStackState, seat: int) -> SideFigures:
+    """The evaluation's terms for ``seat`` in the engine's ``state``."""
+    return SideFigures(*figures(Position(state), seat))
+
+
+def evaluate_position(pos: Position) -> int:
+    """The position's value for the player to move, who has no winning move (the search
+    checks that first): each side's winning chances and pieces, its minus the other's."""
+    p = pos.to_move
+    strong = pos.strong_all()
+    return _value(figures(pos, p, strong), figures(pos, 1 - p, strong))
+
+
+def _value(me: tuple[int, int, int, int, int], them: tuple[int, int, int, int, int]) -> int:
+    return (
+        W_THREAT * (me[0] - them[0])
+        + W_SOON * (me[1] - them[1])
+        + (W_TEMPO if me[1] else 0)
+        + W_PAIR * (me[2] - them[2])
+        + W_PIECE * (me[3] - them[3])
+        + W_DICE * (me[4] - them[4])
+    )
 
 
 def evaluate(state: ColorStackState) -> int:
-    """The position's value for the player to move, who has no winning move (the search
-    checks that first): each side's winning chances and pieces, its minus the other's."""
-    p = state.to_move
-    me, them = side_figures(state, p), side_figures(state, 1 - p)
-    return (
-        W_THREAT * (me.threats - them.threats)
-        + W_SOON * (me.soon - them.soon)
-        + W_PAIR * (me.pairs - them.pairs)
-        + W_PIECE * (me.pieces - them.pieces)
-        + W_DICE * (me.dice - them.dice)
-    )
+    """:func:`evaluate_position` of the engine's ``state``."""
+    return evaluate_position(Position(state))
 
 
 @dataclass(slots=True)
@@ -169,25 +200,25 @@ class SearchResult:
 
 
 class _Search:
-    """One search of one position: the state copy, the limits, the tables."""
+    """One search of one position: the position, the limits, the tables."""
 
     def __init__(
         self,
-        state: ColorStackState,
+        pos: Position,
         deadline: float | None,
         soft: float | None,
         node_limit: int | None,
         max_depth: int,
     ) -> None:
-        self.state = state
+        self.pos = pos
         self.deadline = deadline
         self.soft = soft
         self.node_limit = node_limit
         self.max_depth = max_depth
         self.nodes = 0
-        self.tt: dict[int, tuple[int, int, int, TurnMove | None]] = {}
-        self.killers: list[list[TurnMove | None]] = [[None, None] for _ in range(MAX_DEPTH + 2)]
-        self.history: dict[TurnMove, int] = {}
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.killers: list[list[int]] = [[NO_MOVE, NO_MOVE] for _ in range(2 * MAX_DEPTH + 8)]
+        self.history: dict[int, int] = {}
 
     # ------------------------------------------------------------------ limits
 
@@ -199,79 +230,134 @@ class _Search:
         elif self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
 
-    # ------------------------------------------------------------------ ordering
+    # ------------------------------------------------------------------ horizon
 
-    def _order(self, moves: list[TurnMove], ply: int, first: TurnMove | None) -> list[TurnMove]:
-        st = self.state
-        cells, owner_of = st.cells, st.seat_of_colour
-        me = st.to_move
-        killers = self.killers[ply]
-        history = self.history
-
-        def priority(mv: TurnMove) -> int:
-            if mv is first:
-                return 1 << 40
-            if mv is killers[0] or mv is killers[1]:
-                return 1 << 36
-            score = history.get(mv, 0)
-            if isinstance(mv, Move):
-                below = cells[mv.to]
-                if below:
-                    score += 1 << 38 if owner_of(below[-1] >> 3) != me else 1 << 34
-            return score
-
-        return sorted(moves, key=priority, reverse=True)
+    def parry(self) -> int | None:
+        """The threatened player to move at the horizon: ``None`` when a move leaves the
+        opponent no win (the position is then scored by the evaluation), 0 when only a
+        draw does, 1 when nothing does (the opponent wins next)."""
+        pos = self.pos
+        me = pos.to_move
+        other = 1 - me
+        # likeliest parries first: moves of the stacks the threats aim at, captures of the
+        # threatening pieces, then the rest
+        wins = pos.winning_moves(other)
+        hot = 0
+        for w in wins:
+            hot |= 1 << (w >> 8) | 1 << (w & 0xFF)
+        onto_them, onto_own, plain, sets = pos.legal()
+        first: list[int] = []
+        rest: list[int] = []
+        for mv in onto_them + onto_own + plain:
+            (first if hot >> (mv >> 8) & 1 or hot >> (mv & 0xFF) & 1 else rest).append(mv)
+        for mv in sets:
+            (first if hot >> ((mv >> 3) & 0x7F) & 1 else rest).append(mv)
+        drawn = False
+        for mv in first + rest:
+            self._tick()
+            pos.push(mv)
+            if pos.over:
+                drawn = drawn or pos.winner is None
+                safe = pos.winner == me
+            else:
+                safe = pos.to_move == me or not pos.can_win(other)
+            pos.pop()
+            if safe:
+                return None
+        return 0 if drawn else 1
 
     # ------------------------------------------------------------------ search
 
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
         """The value of the position for the player to move (not over), searched
-        ``depth`` plies ahead."""
+        ``depth`` plies ahead (and past threats)."""
         self._tick()
-        st = self.state
-        if st.winning_moves():
+        pos = self.pos
+        me = pos.to_move
+        if depth <= 0:  # the horizon: the evaluation's figures show the threats
+            strong = pos.strong_all()
+            mine = figures(pos, me, strong)
+            if mine[0]:
+                return WIN - ply - 1
+            theirs = figures(pos, 1 - me, strong)
+            if theirs[0]:
+                verdict = self.parry()
+                if verdict is not None:
+                    return -(WIN - ply - 2) if verdict else 0
+            return _value(mine, theirs)
+        if pos.can_win(me):
             return WIN - ply - 1
-        if depth <= 0:
-            return evaluate(st)
-        key = st.position_key()
-        cacheable = st.repetitions() < 2 and st.turns_left > depth
-        tt_move: TurnMove | None = None
+        threatened = pos.can_win(1 - me)
+        if threatened and ext < MAX_EXTENSIONS:
+            depth += 1
+            ext += 1
+        key = pos.hash
+        cacheable = pos.counts.get(key, 0) < 2 and pos.limit - pos.turns > depth
+        tt_move = NO_MOVE
         if cacheable:
             hit = self.tt.get(key)
             if hit is not None:
                 h_depth, h_score, h_flag, tt_move = hit
                 if h_depth >= depth:
                     score = _from_tt(h_score, ply)
-                    if h_flag == EXACT:
+                    if (
+                        h_flag == EXACT
+                        or (h_flag == LOWER and score >= beta)
+                        or (h_flag == UPPER and score <= alpha)
+                    ):
                         return score
-                    if h_flag == LOWER and score >= beta:
-                        return score
-                    if h_flag == UPPER and score <= alpha:
-                        return score
-        moves = self._order(st.legal_moves(), ply, tt_move)
+        onto_them, onto_own, plain, sets = pos.legal()
+        quiet = plain + sets
+        if depth >= 2 and self.history:
+            history = self.history
+            quiet.sort(key=lambda m: history.get(m, 0), reverse=True)
+        if tt_move != NO_MOVE:
+            for group in (onto_them, onto_own, quiet):
+                if tt_move in group:
+                    group.remove(tt_move)
+                    break
+            else:
+                tt_move = NO_MOVE  # not legal here (another position's key)
+        front = [tt_move] if tt_move != NO_MOVE else []
+        killers: list[int] = []
+        for k in self.killers[ply]:
+            if k != NO_MOVE and k in quiet:
+                quiet.remove(k)
+                killers.append(k)
+        moves = front + onto_them + killers + onto_own + quiet
+        quiet_from = len(moves) - len(quiet) + LMR_AFTER
         alpha0 = alpha
         best = -INFINITY
-        best_move: TurnMove | None = None
-        for mv in moves:
-            mover = st.to_move
-            st.push(mv)
-            if st.ended_by is not None:
-                score = 0  # no win was possible here: a draw (repetition, turn limit)
-            elif st.to_move == mover:  # the opponent has no piece: skipped
-                score = self.negamax(depth - 1, alpha, beta, ply + 1)
+        best_move = NO_MOVE
+        reduce_ok = depth >= LMR_DEPTH and not threatened
+        for i, mv in enumerate(moves):
+            pos.push(mv)
+            if pos.over:
+                score = WIN - ply - 1 if pos.winner == me else 0
             else:
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
-            st.pop()
+                same = pos.to_move == me  # the opponent has no piece: skipped
+                if i == 0:
+                    score = self._child(same, depth - 1, alpha, beta, ply, ext)
+                else:
+                    d = depth - 1
+                    if reduce_ok and i >= quiet_from:
+                        d -= 1
+                    score = self._child(same, d, alpha, alpha + 1, ply, ext)
+                    if d < depth - 1 and score > alpha:
+                        score = self._child(same, depth - 1, alpha, alpha + 1, ply, ext)
+                    if alpha < score < beta:
+                        score = self._child(same, depth - 1, alpha, beta, ply, ext)
+            pos.pop()
             if score > best:
                 best, best_move = score, mv
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        if not (isinstance(mv, Move) and st.cells[mv.to]):
-                            k = self.killers[ply]
-                            if k[0] is not mv:
-                                k[1], k[0] = k[0], mv
-                        self.history[mv] = self.history.get(mv, 0) + depth * depth
+                        if mv & SET_FLAG or not pos.occ >> (mv & 0xFF) & 1:
+                            killers = self.killers[ply]
+                            if killers[0] != mv:
+                                killers[1], killers[0] = killers[0], mv
+                            self.history[mv] = self.history.get(mv, 0) + depth * depth
                         break
         if cacheable:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
@@ -280,48 +366,56 @@ class _Search:
             self.tt[key] = (depth, _to_tt(best, ply), flag, best_move)
         return best
 
-    def score_move(self, mv: TurnMove, depth: int, alpha: int, beta: int) -> int:
+    def _child(self, same: bool, depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
+        """The value of the child just pushed for the parent's player to move."""
+        if same:  # the opponent has no piece: skipped, the same player moves again
+            return self.negamax(depth, alpha, beta, ply + 1, ext)
+        return -self.negamax(depth, -beta, -alpha, ply + 1, ext)
+
+    def score_move(self, mv: int, depth: int, alpha: int, beta: int) -> int:
         """The value of root move ``mv`` for the player to move, searched ``depth`` plies
         deep (itself the first) within the window."""
-        st = self.state
-        mover = st.to_move
-        st.push(mv)
-        if st.ended_by is not None:
-            score = WIN - 1 if st.winner == mover else 0
-        elif st.to_move == mover:  # the opponent has no piece: skipped
-            score = self.negamax(depth - 1, alpha, beta, 1)
+        pos = self.pos
+        mover = pos.to_move
+        pos.push(mv)
+        if pos.over:
+            score = WIN - 1 if pos.winner == mover else 0
         else:
-            score = -self.negamax(depth - 1, -beta, -alpha, 1)
-        st.pop()
+            score = self._child(pos.to_move == mover, depth - 1, alpha, beta, 0, 0)
+        pos.pop()
         return score
 
-    def root(self, moves: list[TurnMove]) -> tuple[TurnMove, int, int]:
+    def root(self, moves: list[int]) -> tuple[int, int, int]:
         """Iterative deepening over the root ``moves`` (ordered, at least one): the best
         move, its score and the depth of the last complete iteration."""
-        st = self.state
-        root_turns = st.turns
+        pos = self.pos
+        root_turns = pos.turns
         best_move, best_score, done_depth = moves[0], 0, 0
         order = list(moves)
         for depth in range(1, self.max_depth + 1):
-            iter_best: TurnMove | None = None
+            iter_best = NO_MOVE
             iter_score = -INFINITY
-            alpha, beta = -INFINITY, INFINITY
-            scores: dict[TurnMove, int] = {}
+            alpha = -INFINITY
+            scores: dict[int, int] = {}
             try:
-                for mv in order:
-                    score = self.score_move(mv, depth, alpha, beta)
+                for i, mv in enumerate(order):
+                    if i == 0:
+                        score = self.score_move(mv, depth, alpha, INFINITY)
+                    else:  # principal variation search: prove it worse, else search it
+                        score = self.score_move(mv, depth, alpha, alpha + 1)
+                        if score > alpha:
+                            score = self.score_move(mv, depth, alpha, INFINITY)
                     scores[mv] = score
                     if score > iter_score:
                         iter_best, iter_score = mv, score
                         alpha = max(alpha, score)
             except _OutOfBudget:
-                while st.turns > root_turns:  # the interrupted line, taken back
-                    st.pop()
+                while pos.turns > root_turns:  # the interrupted line, taken back
+                    pos.pop()
                 # moves searched in this iteration are proven; the previous best was first
-                if iter_best is not None:
+                if iter_best != NO_MOVE:
                     best_move, best_score = iter_best, iter_score
                 break
-            assert iter_best is not None
             best_move, best_score, done_depth = iter_best, iter_score, depth
             # the best first next time, the rest by this iteration's scores (stable)
             order.sort(key=lambda m: scores.get(m, -INFINITY), reverse=True)
@@ -329,26 +423,26 @@ class _Search:
                 break  # a forced result: looking deeper changes nothing
             if self.soft is not None and time.perf_counter() >= self.soft:
                 break
-            if st.turns_left <= depth:
+            if pos.limit - pos.turns <= depth:
                 break  # the turn limit ends every line within this depth
         return best_move, best_score, done_depth
 
-    def principal_variation(self, first: TurnMove, limit: int) -> list[TurnMove]:
+    def principal_variation(self, first: int, limit: int) -> list[TurnMove]:
         """The expected line after ``first``, from the transposition table."""
-        st = self.state
+        pos = self.pos
         line = [first]
-        st.push(first)
+        pos.push(first)
         pushed = 1
-        while pushed < limit and st.ended_by is None:
-            hit = self.tt.get(st.position_key())
-            if hit is None or hit[3] is None or hit[3] not in st.legal_moves():
+        while pushed < limit and not pos.over:
+            hit = self.tt.get(pos.hash)
+            if hit is None or hit[3] == NO_MOVE or hit[3] not in pos.legal_moves():
                 break
             line.append(hit[3])
-            st.push(hit[3])
+            pos.push(hit[3])
             pushed += 1
         for _ in range(pushed):
-            st.pop()
-        return line
+            pos.pop()
+        return [to_engine(mv) for mv in line]
 
 
 def _to_tt(score: int, ply: int) -> int:
@@ -366,6 +460,19 @@ def _from_tt(score: int, ply: int) -> int:
     if score < -MATE_BOUND:
         return score + ply
     return score
+
+
+def _root_order(pos: Position, moves: list[int]) -> list[int]:
+    """The root's first order: stacks onto an opponent's piece, onto one's own, then the
+    rest (each kind in the given order)."""
+    theirs = pos.seat_bb[1 - pos.to_move]
+
+    def kind(mv: int) -> int:
+        if mv & SET_FLAG or not pos.occ >> (mv & 0xFF) & 1:
+            return 2
+        return 0 if theirs >> (mv & 0xFF) & 1 else 1
+
+    return sorted(moves, key=kind)
 
 
 class ExpertPlayer:
@@ -400,31 +507,36 @@ class ExpertPlayer:
         start = time.perf_counter()
         if state.is_over or state.current_player is None:
             raise NoMoveError("There is no move to choose: the game is not being played.")
-        st = state.copy()
-        legal = st.legal_moves()
+        pos = Position(state)
+        legal = [from_engine(m) for m in state.legal_moves()]
         if rng is not None:
             rng.shuffle(legal)
-        me = st.to_move
-        threatened = len(st.winning_moves(1 - me))
-        wins = st.winning_moves()
+        me = pos.to_move
+        threatened = len(pos.winning_moves(1 - me))
+        wins = [
+            mv
+            for mv in legal
+            if not mv & SET_FLAG and pos.masks[mv >> 8] | pos.masks[mv & 0xFF] == FOUR
+        ]
         if wins:
-            win = wins[0] if rng is None or len(wins) == 1 else wins[rng.randrange(len(wins))]
-            return SearchResult(win, WIN - 1, 1, 0, time.perf_counter() - start, threatened)
+            return SearchResult(
+                to_engine(wins[0]), WIN - 1, 1, 0, time.perf_counter() - start, threatened
+            )
         if self.nodes is not None:
             deadline = soft = None
         else:
             deadline = start + self.budget * HARD_SHARE
             soft = start + self.budget * SOFT_SHARE
-        search = _Search(st, deadline, soft, self.nodes, self.max_depth)
-        safe, unsafe = _split_safe(st, legal)
-        moves = search._order(safe or unsafe, 0, None)
+        search = _Search(pos, deadline, soft, self.nodes, self.max_depth)
+        safe, unsafe = _split_safe(pos, legal)
+        moves = _root_order(pos, safe or unsafe)
         if len(moves) == 1:
-            move, score, depth = moves[0], 0, 0
+            best, score, depth = moves[0], 0, 0
         else:
-            move, score, depth = search.root(moves)
-        pv = search.principal_variation(move, max(1, depth))
+            best, score, depth = search.root(moves)
+        pv = search.principal_variation(best, max(1, depth))
         return SearchResult(
-            move,
+            to_engine(best),
             score,
             depth,
             search.nodes,
@@ -437,29 +549,28 @@ class ExpertPlayer:
 
 def move_scores(state: ColorStackState, depth: int) -> dict[TurnMove, int]:
     """Every legal move's exact value for the player to move, searched ``depth`` plies deep
-    with no budget (for tests and analysis: it can take long)."""
+    (and past threats) with no budget (for tests and analysis: it can take long)."""
     if state.is_over or state.current_player is None:
         raise NoMoveError("There is no move to score: the game is not being played.")
     if depth < 1:
         raise ValueError(f"a search looks at least 1 ply deep, not {depth}")
-    search = _Search(state.copy(), None, None, None, depth)
+    search = _Search(Position(state), None, None, None, depth)
     return {
-        mv: search.score_move(mv, depth, -INFINITY, INFINITY) for mv in search.state.legal_moves()
+        mv: search.score_move(from_engine(mv), depth, -INFINITY, INFINITY)
+        for mv in state.legal_moves()
     }
 
 
-def _split_safe(
-    state: ColorStackState, moves: list[TurnMove]
-) -> tuple[list[TurnMove], list[TurnMove]]:
+def _split_safe(pos: Position, moves: list[int]) -> tuple[list[int], list[int]]:
     """``moves`` split into those after which the opponent cannot win at once and the
     rest (each in the given order)."""
-    safe: list[TurnMove] = []
-    unsafe: list[TurnMove] = []
-    other = 1 - state.to_move
+    safe: list[int] = []
+    unsafe: list[int] = []
+    other = 1 - pos.to_move
     for mv in moves:
-        state.push(mv)
-        lost = state.ended_by is None and state.to_move == other and state.winning_moves()
-        state.pop()
+        pos.push(mv)
+        lost = not pos.over and pos.to_move == other and pos.can_win(other)
+        pos.pop()
         (unsafe if lost else safe).append(mv)
     return safe, unsafe
 

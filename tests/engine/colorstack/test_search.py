@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 
 from engine.colorstack.board import RED, YELLOW, parse_square
 from engine.colorstack.moves import Move, Set, Setup, TurnMove, move, set_face
+from engine.colorstack.position import Position
 from engine.colorstack.search import (
+    INFINITY,
     MATE_BOUND,
     WIN,
     ExpertPlayer,
     NoMoveError,
+    _Search,
     make_expert,
     move_scores,
     side_figures,
@@ -178,10 +181,32 @@ def test_move_scores_agree_with_brute_force_two_turns_deep() -> None:
     state = stored(WIN_IN_TWO["move"])
     scores = move_scores(state, 3)
     wins = forced_wins_in_two(state)
-    assert {m for m, s in scores.items() if s > MATE_BOUND} == wins
+    # a forced win on the mover's second turn scores WIN - 3 (later ones, seen past the
+    # horizon by the threat search, score less)
+    assert {m for m, s in scores.items() if s == WIN - 3} == wins
+    assert all(s < WIN - 3 for m, s in scores.items() if m not in wins)
     for mv, score in scores.items():
         if gives_a_win(state, mv):
             assert score == -(WIN - 2), mv
+
+
+def test_the_horizon_sees_a_threat_that_cannot_be_parried() -> None:
+    # one ply deep, the reply's position is the horizon: the opponent there cannot stop
+    # the mover's win, so the forced win two turns deep already shows
+    state = stored(WIN_IN_TWO["move"])
+    scores = move_scores(state, 1)
+    assert {m for m, s in scores.items() if s == WIN - 3} == forced_wins_in_two(state)
+
+
+def test_a_threatened_horizon_is_scored_a_loss_only_when_no_move_parries() -> None:
+    lost = Position(record_example(5))  # bob cannot stop d1-c6
+    search = _Search(lost, None, None, None, 1)
+    assert search.negamax(0, -INFINITY, INFINITY, 0, 0) == -(WIN - 2)
+    assert search.parry() == 1
+    held = Position(stored(BLOCKABLE))  # bob stops f3-c3 with b4-d3 or d6-d3
+    search = _Search(held, None, None, None, 1)
+    assert search.parry() is None
+    assert abs(search.negamax(0, -INFINITY, INFINITY, 0, 0)) < MATE_BOUND
 
 
 # ------------------------------------------------------------------ the rule book's draws
