@@ -196,6 +196,11 @@ class LiveTable(Generic[G]):
             rng = self._rng = random.Random(rng)
         return rng
 
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        """A front end that deals from its own seed (the terminal's ``--seed``) sets it."""
+        self._rng = rng
+
     @property
     def state(self) -> GameState[Any] | None:
         """Its committed state (``None``: a lobby); a table loaded lazily builds it here,
