@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.render import rating_board_text
 from bot.text import MESSAGE_LIMIT
 from engine.game import Decision
@@ -83,11 +81,6 @@ def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> 
     assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not yet: a game closed because its last human left is abandoned, and an "
-    "abandoned game rates nobody (NOTES-trial.md, 'Leaving the last human seat')",
-)
 async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World) -> None:
     """README, Ratings, Leavers: leaving a lost game does not spare a rating, also when
     the leaver was the table's only human (the table then closes)."""
@@ -99,3 +92,5 @@ async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World)
     store = world.bot.tables.store
     rated = await store.player_rating(world.guild.id, world.alice.id, game="colorstack")
     assert rated is not None and rated.rating.games == 1 and rated.rating.mu < 25
+    stats = await world.alice.slash(world.channel, "stats", game="colorstack")
+    assert "Rating: **" in stats.response.content
