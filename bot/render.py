@@ -74,14 +74,24 @@ def history_text(games: list[GameSummary], line: Callable[[int, GameSummary], st
     return fit_message(text)
 
 
-def leaderboard_text(rows: list[LeaderboardRow], by: str, figure_name: tuple[str, str]) -> str:
+def leaderboard_text(
+    rows: list[LeaderboardRow],
+    by: str,
+    figure_name: tuple[str, str],
+    *,
+    figures: bool = True,
+) -> str:
     """A server's best players of a game, by wins or by points; the points are named as
     the game counts its final figures (``figure_name``, singular and plural: the game's
     :attr:`~bot.games.base.DiscordGame.figure_name`, Stack's points, Stack Up!'s cards
-    left: catalog keys, or words that are no key)."""
+    left: catalog keys, or words that are no key). Without ``figures`` (a game whose
+    figure is the win itself: :attr:`~bot.games.base.DiscordGame.counts_points`) the
+    lines leave it out, and the board is by wins."""
     if not rows:
         return t("discord.leaderboard.none")
     one, many = (said(word) for word in figure_name)
+    if not figures:
+        by = "wins"
     if by == "points":
         ranked = many
     elif by == "wins":
@@ -93,7 +103,8 @@ def leaderboard_text(rows: list[LeaderboardRow], by: str, figure_name: tuple[str
         s = row.stats
         figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
         wins, played = n("discord.count.wins", s.wins), n("discord.count.games", s.games)
-        lines.append(f"{row.rank}. {short_escaped(s.name, 32)}: {wins} · {figure} · {played}")
+        shown = f"{wins} · {figure} · {played}" if figures else f"{wins} · {played}"
+        lines.append(f"{row.rank}. {short_escaped(s.name, 32)}: {shown}")
     return _fit_lines(lines, shortened())
 
 

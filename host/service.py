@@ -832,7 +832,10 @@ class TableService(Generic[G]):
                 if live.away or not live.info.is_active or live.state is None:
                     return played()
                 await self._sync(live)
-                if live.version != version or not ai_to_move(live):
+                if live.version != version:
+                    return played()  # moved on meanwhile: what moved it armed the clock
+                if not ai_to_move(live):
+                    self.clock.turn_changed(live)  # a human's turn (after a search): its clock
                     return played()
                 step = Step(live, self.thinker)
                 await step.run_ai(think=False)  # the levels that choose at once

@@ -32,3 +32,16 @@ def stored_game(name: str, what: str) -> Game[Any]:
         raise StorageError(
             f"{what} is a game of {name!r}, which this version of stackbot does not know."
         ) from None
+
+
+def sides_of(name: str, initial: Any) -> list[list[int]]:
+    """The seats that win or lose together (:meth:`~engine.game.Game.sides`: Stack's teams)
+    of a table of game ``name`` whose initial state is ``initial`` (its ``to_dict()``);
+    none (every seat alone) when the game or the state cannot be read."""
+    if initial is None:
+        return []
+    try:
+        game = games.get(name)
+        return [list(side) for side in game.sides(game.state_from_dict(initial))]
+    except (games.UnknownGame, ValueError, KeyError, TypeError):
+        return []

@@ -20,11 +20,17 @@ Who is rated, and how a finished game places them (README, "Ratings"):
   it, and the side the leaver left is placed as it finished, with its other players;
 * an AI level on several seats of a game plays each of them from its rating before the
   game, and keeps the mean of what the seats' results make of it;
-* a game with fewer than two sides to place (one rated player, alone) rates nobody.
+* a game with fewer than two sides to place (one rated player, alone) rates nobody;
+* a game closed before its end (abandoned: its last human left, or its host ended it,
+  or it expired) is rated only when someone left it (:func:`closed_game`), so that
+  leaving does not spare a rating when the leaver was the last human: its leavers last,
+  every side that played on tied above them (as in a draw). With nobody gone it rates
+  nobody.
 
-Game order is the results' ``(finished_at, table_id)``; the games one commit ends are
-rated in table order. :func:`replay` rates stored results from scratch in that order
-(the migration's backfill, and the tests' reference).
+Game order is the results' ``(finished_at, table_id)`` (a closed game's: its table's);
+the games one commit ends are rated in table order. :func:`replay` rates stored results
+(and the closed games a leaver left) from scratch in that order (the migrations'
+backfill, and the tests' reference).
 """
 
 from __future__ import annotations
@@ -85,6 +91,23 @@ class RatedGame:
     higher_wins: bool
     seats: Sequence[SeatInfo]
     sides: Sequence[Sequence[int]] = ()  # none: every seat alone
+
+
+def closed_game(
+    table_id: int,
+    guild_id: int,
+    game: str,
+    finished_at: datetime,
+    seats: Sequence[SeatInfo],
+    sides: Sequence[Sequence[int]] = (),
+) -> RatedGame | None:
+    """A game closed before its end (abandoned) as rating reads it: no winner (every side
+    that played on ties) and its leavers last; ``None`` when nobody left it (such a game
+    rates nobody)."""
+    if not any(s.left_game for s in seats):
+        return None
+    scores = [0] * (max((s.position for s in seats), default=-1) + 1)
+    return RatedGame(table_id, guild_id, game, finished_at, (), scores, True, seats, sides)
 
 
 def player_of(seat: SeatInfo) -> Player | None:

@@ -238,12 +238,13 @@ ratings = Table(
     Index("ix_ratings_ordinal", "guild_id", "game", "ordinal"),
 )
 
-# Each rated player's skill after each rated game (its result's table), for the chart of
-# their rating over their last games; written with the result, in the same commit.
+# Each rated player's skill after each rated game (its table: a result's, or a game closed
+# when someone left it), for the chart of their rating over their last games; written with
+# the result (or the closing), in the same commit.
 rating_history = Table(
     "rating_history",
     metadata,
-    Column("table_id", Id, ForeignKey("results.table_id", ondelete="CASCADE"), nullable=False),
+    Column("table_id", Id, ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
     Column("player", String(40), nullable=False),
     Column("guild_id", BigInteger, nullable=False),
     Column("game", GAME_NAME, nullable=False),

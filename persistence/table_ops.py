@@ -25,7 +25,8 @@ from persistence.errors import (
     TableNotFound,
     WrongTableStatus,
 )
-from persistence.gamebook import stored_game
+from persistence.gamebook import sides_of, stored_game
+from persistence.ratings import closed_game, rate_finished
 from persistence.records import Announcement, SeatInfo, TableCursor, TableInfo
 from persistence.results import round_scores_of
 from persistence.rows import need_status, read_table
@@ -269,9 +270,26 @@ async def end_table(
         .where(tables.c.id == table_id)
         .values(status=status, finished_at=ctx.now, deadline=None)
     )
+    if status == "abandoned" and info.status == "playing":
+        await _rate_closed(ctx, info)
     await ctx.announce(table_id, info.channel_id, announcements)
     ctx.close(table_id, status)
     return dataclasses.replace(info, status=status, finished_at=ctx.now, deadline=None)
+
+
+async def _rate_closed(ctx: WriteContext, info: TableInfo) -> None:
+    """Rate a game closed before its end when someone left it (its leavers last: see
+    :func:`persistence.ratings.closed_game`), in the transaction that closes it."""
+    if not any(s.left_game for s in info.seats):
+        return
+    initial = (
+        await ctx.conn.execute(select(tables.c.initial).where(tables.c.id == info.id))
+    ).scalar_one_or_none()
+    game = closed_game(
+        info.id, info.guild_id, info.game, ctx.now, info.seats, sides_of(info.game, initial)
+    )
+    if game is not None:
+        await rate_finished(ctx.conn, [game])
 
 
 async def set_seat_ai(

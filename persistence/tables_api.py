@@ -118,7 +118,9 @@ class TablesAPI(StoreCore):
         announcements: Sequence[Announcement] = (),
     ) -> TableInfo:
         """Close an active table (ended by its host or a manager, left with no human, or
-        expired), with what that owes the channel in the outbox, in the same transaction."""
+        expired), with what that owes the channel in the outbox, in the same transaction;
+        a game closed after a player left it is rated there too (its leavers last:
+        :func:`persistence.ratings.closed_game`)."""
         check_announcements(announcements)
         return await self.writer.run(
             bind(table_ops.end_table, table_id, status, list(announcements))

@@ -277,8 +277,11 @@ class InfoCog(commands.Cog):
             rated = await store.rating_board(guild_id, game=played.name)
             await reply(interaction, rating_board_text(rated, RATED_AFTER))
             return
+        if not played.counts_points:
+            by = "wins"  # its figure is the win itself
         rows = await store.leaderboard(guild_id, by=by, game=played.name)
-        await reply(interaction, leaderboard_text(rows, by, played.figure_name))
+        board = leaderboard_text(rows, by, played.figure_name, figures=played.counts_points)
+        await reply(interaction, board)
 
     @app_commands.command(name="stats", description="A player's record in a game on this server")
     @app_commands.guild_only()

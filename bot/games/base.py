@@ -270,6 +270,9 @@ class DiscordGame:
     # what the outcome's figure per seat counts (singular, plural): the leaderboard's words,
     # catalog keys (said by figure_words; words that are no key are shown as they are)
     figure_name: tuple[str, str] = ("discord.figure.point", "discord.figure.points")
+    # whether that figure counts more than the win (Color Stack's is 1 for the winner: its
+    # leaderboard shows the wins alone, and by points is by wins)
+    counts_points = True
 
     @property
     def name(self) -> str:

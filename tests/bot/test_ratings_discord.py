@@ -79,3 +79,18 @@ def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> 
     assert len(text) <= MESSAGE_LIMIT and text.endswith("(shortened)")
     assert "0. 🤖 AI greedy: 26.5 ± 1.5 · 300 games" in text
     assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
+
+
+async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World) -> None:
+    """README, Ratings, Leavers: leaving a lost game does not spare a rating, also when
+    the leaver was the table's only human (the table then closes)."""
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    left = await world.alice.slash(world.channel, "table leave")
+    assert "the table is closed" in left.response.content
+    store = world.bot.tables.store
+    rated = await store.player_rating(world.guild.id, world.alice.id, game="colorstack")
+    assert rated is not None and rated.rating.games == 1 and rated.rating.mu < 25
+    stats = await world.alice.slash(world.channel, "stats", game="colorstack")
+    assert "Rating: **" in stats.response.content

@@ -256,15 +256,15 @@ def _stored_games(conn: Connection) -> list[RatedGame]:
     from persistence.migrations.versions import __path__ as versions
 
     module = _load_migration(versions[0])
-    return list(module.stored_games(conn))
+    return list(module.rated_games(conn))
 
 
 def _load_migration(folder: str) -> Any:
     import importlib.util
     from pathlib import Path
 
-    path = Path(folder) / "0007_ratings.py"
-    spec = importlib.util.spec_from_file_location("migration_0007", path)
+    path = Path(folder) / "0009_rate_games_a_leaver_closed.py"
+    spec = importlib.util.spec_from_file_location("migration_0009", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -307,6 +307,69 @@ async def test_the_backfill_rates_the_stored_results_as_the_games_did(
         async with store.engine.begin() as conn:
             await conn.run_sync(migrate, head_revision())
         assert await stored_ratings(store) == live
+
+
+async def a_game_left_by_its_last_human(store: Store, channel: int = 970) -> int:
+    """user1 against an AI seat; user1 leaves mid-game, so the table closes (abandoned,
+    as the host closes a table with no human left): its id."""
+    info, state, rng = await started_table(store, channel, humans=1, ais=1)
+    await store.record_move(info.id, info.version, next_step(state, rng), state)
+    await store.set_seat_ai(info.id, 0, "greedy", left=True)
+    await store.end_table(info.id, "abandoned")
+    return info.id
+
+
+async def test_a_game_closed_once_its_last_human_left_rates_the_leaver_last(
+    store: Store,
+) -> None:
+    """README, Ratings, Leavers: leaving a lost game does not spare a rating, also when
+    the leaver was the only human (the table then closes without a result): the sides
+    that played on tie above the leavers."""
+    table_id = await a_game_left_by_its_last_human(store)
+    rows, history = await stored_ratings(store)
+    async with store.engine.connect() as conn:
+        games = await conn.run_sync(_stored_games)
+    assert [g.table_id for g in games] == [table_id]  # what the backfill would rate
+    assert set(rows) == {"user:1", "ai:greedy"}
+    assert rows["user:1"][3] < MODEL.mu < rows["ai:greedy"][3]
+    assert rows["user:1"][6] == rows["ai:greedy"][6] == 1
+    assert {(t, p) for t, p, *_ in history} == {(table_id, "user:1"), (table_id, "ai:greedy")}
+    rated = await store.player_rating(GUILD, 1)
+    assert rated is not None and len(rated.recent) == 1
+
+
+async def test_a_game_closed_with_nobody_gone_rates_nobody(store: Store) -> None:
+    """A table its host ends, or that expires, with every player still seated: no result,
+    no rating."""
+    info, state, rng = await started_table(store, 971, humans=2, ais=1)
+    await store.record_move(info.id, info.version, next_step(state, rng), state)
+    await store.end_table(info.id, "abandoned")
+    assert await stored_ratings(store) == ({}, [])
+
+
+async def test_the_backfill_rates_games_closed_by_a_leaver_as_they_were(
+    backend: Backend,
+) -> None:
+    """Finished games and a game closed when its last human left, taken down to before
+    ratings and upgraded again: the ratings are those the games made as they ended."""
+    async with backend.opened() as store:
+        await finished_games(store, 2)
+        await a_game_left_by_its_last_human(store)
+        await finished_games_more(store)
+        live = await stored_ratings(store)
+        assert any(t for t, p, *_ in live[1] if p == "user:1")
+        async with store.engine.begin() as conn:
+            await conn.run_sync(downgrade_to, "0006")
+        async with store.engine.begin() as conn:
+            await conn.run_sync(migrate, head_revision())
+        assert await stored_ratings(store) == live
+
+
+async def finished_games_more(store: Store) -> None:
+    """One more finished game (user1, user2 and an AI), after the others."""
+    info, state, rng = await started_table(store, 972, humans=2, ais=1, seed=9)
+    await play_moves(store, info, state, rng, 5000)
+    assert state.decision is Decision.OVER
 
 
 async def rated_players(

@@ -120,6 +120,7 @@ class ColorStackDiscord(DiscordGame):
     private_button = _Said(lambda: PrivateButton(t("colorstack.button.my_move"), "🎲"))
     # the outcome's figure: 1 for the winner
     figure_name = _Said(lambda: (t("colorstack.figure.one"), t("colorstack.figure.many")))
+    counts_points = False  # the figure is the win itself: the leaderboard shows wins once
     table_options: Mapping[str, str] = MappingProxyType(
         {"turn_limit": "turn_limit", "board": "board"}
     )
