@@ -33,6 +33,7 @@ import math
 import os
 import random
 import threading
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -323,6 +324,12 @@ def _number(value: float) -> str:
     return f"\u2212{text}" if value < 0 else text
 
 
+def _decimal(value: float) -> str:
+    """A number to one decimal, with a real minus sign (as the axes write it)."""
+    text = f"{abs(value):.1f}"
+    return f"\u2212{text}" if value < 0 and text != "0.0" else text
+
+
 def _short(value: int) -> str:
     """A number in at most five characters: 950, 1.2k, 12k, −3.4k."""
     if abs(value) < 1000:
@@ -409,7 +416,13 @@ def _set_tick_labels(ax: Axes, xs: Sequence[float], ys: Sequence[float]) -> None
 
 
 def _label_width(labels: Sequence[str], size: float) -> float:
-    return max((len(s) for s in labels), default=1) * size * 0.62
+    """An estimate of the widest label's width in pixels: a wide (CJK) character an em,
+    any other about 0.62 of one."""
+    return max((_ems(s) for s in labels), default=0.62) * size
+
+
+def _ems(text: str) -> float:
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.62 for c in text)
 
 
 # ---------------------------------------------------------------------------- game chart
@@ -827,7 +840,22 @@ def rating_figure(chart: RatingChart) -> Figure:
     ordinals = [mu - 3 * sigma for mu, sigma in chart.points]
     lows = [o - sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
     highs = [o + sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
-    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
+    summary = ""
+    if chart.points:
+        sigma = chart.points[-1][1]
+        shown = f"{_decimal(ordinals[-1])} ± {sigma:.1f}"
+        summary = catalog.t("charts.rating.now", rating=shown)
+    summary_w = _label_width([summary], SMALL) + 12
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
+    _text(
+        figure,
+        (WIDTH - MARGIN) / WIDTH,
+        1 - (MARGIN + TITLE * 0.85) / height,
+        summary,
+        _font(SMALL),
+        colours.muted,
+        ha="right",
+    )
     lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
@@ -842,7 +870,7 @@ def rating_figure(chart: RatingChart) -> Figure:
     ax.fill_between(xs, lows, highs, color=ink, alpha=0.25, linewidth=0, zorder=2)
     ax.plot(xs, ordinals, color=ink, linewidth=4, marker="o", markersize=10, zorder=3)
     ax.annotate(
-        f"{ordinals[-1]:.1f}" if ordinals else "",
+        _decimal(ordinals[-1]) if ordinals else "",
         (xs[-1] if xs else 0, ordinals[-1] if ordinals else 0),
         xytext=(8, 0),
         textcoords="offset points",

@@ -315,7 +315,14 @@ class InfoCog(commands.Cog):
             return [file for file in drawn if file is not None]
 
         files = await tables.in_time(interaction, charts())
-        text = played.stats_text(name, record)
+        if record is None and rating is not None:  # rated only for games they left
+            text = catalog.t(
+                "info.stats.none_but_rated",
+                player=escape_name(cut(name, 32)),
+                title=escape_name(played.title),
+            )
+        else:
+            text = played.stats_text(name, record)
         if rating is not None:
             rated = catalog.n("info.stats.rated_games", rating.rating.games)
             shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)

@@ -94,3 +94,18 @@ async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World)
     assert rated is not None and rated.rating.games == 1 and rated.rating.mu < 25
     stats = await world.alice.slash(world.channel, "stats", game="colorstack")
     assert "Rating: **" in stats.response.content
+
+
+async def test_the_stats_of_a_player_rated_only_for_a_game_they_left_say_why_it_is_not_counted(
+    world: World,
+) -> None:
+    """The stats count a left game for nobody, the rating counts it: /stats says both,
+    not "has not finished a game" above a rating."""
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    await world.alice.slash(world.channel, "table leave")
+    stats = (await world.alice.slash(world.channel, "stats", game="colorstack")).response
+    assert "has not finished" not in stats.content
+    assert stats.content.startswith("alice has no game of Color Stack in the stats here")
+    assert "but it is rated.\nRating: **" in stats.content

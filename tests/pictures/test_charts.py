@@ -242,6 +242,13 @@ def test_a_rating_chart_draws_the_ordinal_after_each_game_oldest_first() -> None
     assert min(corners) == pytest.approx(min(lows)) and max(corners) == pytest.approx(max(highs))
 
 
+def test_a_rating_chart_writes_a_negative_rating_with_a_real_minus_sign() -> None:
+    figure = chart_figure(RatingChart("a", ((25.0, 25 / 3), (20.0, 8.0))))
+    shown = {t.get_text() for t in figure.findobj(Text)}
+    assert {"−4.0", "rating −4.0 ± 8.0"} <= shown
+    assert not any(text.startswith("-") for text in shown)
+
+
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_rating_charts_name_is_text_not_mathtext(name: str) -> None:
     figure = chart_figure(RatingChart(name, RATINGS[:2]))

@@ -41,7 +41,7 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (sample_stats(), {"won 2 of 10", "oldest → newest · - - target 200"}),
         (sample_stats(1), {"won 0 of 1", "last game · - - target 200"}),
         (StatsChart("a", ()), {"No finished games yet"}),
-        (RatingChart("a", RATINGS), {"oldest → newest · band: ± uncertainty"}),
+        (RatingChart("a", RATINGS), {"oldest → newest · band: ± uncertainty", "rating 12.5 ± 5.9"}),
     ],
     "ja": [
         (WON, {"ゲームの流れ", "12ラウンド", "ラウンド", "目標 200"}),
@@ -50,7 +50,7 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (sample_stats(), {"10戦2勝", "古い → 新しい · - - 目標 200"}),
         (sample_stats(1), {"1戦0勝", "前回のゲーム · - - 目標 200"}),
         (StatsChart("a", ()), {"終わったゲームはまだありません"}),
-        (RatingChart("a", RATINGS), {"古い → 新しい · 帯：± 不確かさ"}),
+        (RatingChart("a", RATINGS), {"古い → 新しい · 帯：± 不確かさ", "レーティング 12.5 ± 5.9"}),
     ],
 }
 CASES = [(language, chart, words) for language, said in SAID.items() for chart, words in said]
