@@ -249,7 +249,10 @@ class TableService(Generic[G]):
             text = front.notice(Notice.QUARANTINED, {"title": title})
         try:
             await self.store.end_table(
-                info.id, "abandoned", announcements=[Announcement("message", text), TABLE]
+                info.id,
+                "abandoned",
+                announcements=[Announcement("message", text), TABLE],
+                rated=False,  # a game that does not read back is not one to rate
             )
         except Exception as err:  # read back, and closed, at the next start
             log.warning("table %s: could not be closed (%s)", info.id, err)

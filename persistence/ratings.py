@@ -36,7 +36,7 @@ backfill, and the tests' reference).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -102,12 +102,23 @@ def closed_game(
     sides: Sequence[Sequence[int]] = (),
 ) -> RatedGame | None:
     """A game closed before its end (abandoned) as rating reads it: no winner (every side
-    that played on ties) and its leavers last; ``None`` when nobody left it (such a game
-    rates nobody)."""
-    if not any(s.left_game for s in seats):
+    that played on ties) and its leavers last; ``None`` when nobody counts as gone (such
+    a game rates nobody).
+
+    Who counts as gone: with two humans or more still holding their seats at the close
+    (a stop by agreement: the host ended it, or it expired), those who left. With one or
+    none (a game against the AI walked away from: left, lost to the turn timer, ended by
+    its last human or expired idle), every human seat: nobody spares a rating by
+    leaving a game against the AI in any of those ways."""
+    humans = [s for s in seats if s.user_id is not None]
+    holding = [s for s in humans if s.ai_level is None and not s.left_game]
+    gone = {s.position for s in humans} if len(holding) <= 1 else set()
+    gone |= {s.position for s in humans if s.left_game}
+    if not gone:
         return None
+    rated = [replace(s, left_game=True) if s.position in gone else s for s in seats]
     scores = [0] * (max((s.position for s in seats), default=-1) + 1)
-    return RatedGame(table_id, guild_id, game, finished_at, (), scores, True, seats, sides)
+    return RatedGame(table_id, guild_id, game, finished_at, (), scores, True, rated, sides)
 
 
 def player_of(seat: SeatInfo) -> Player | None:

@@ -259,7 +259,11 @@ async def start_table(
 
 
 async def end_table(
-    ctx: WriteContext, table_id: int, status: str, announcements: Sequence[Announcement]
+    ctx: WriteContext,
+    table_id: int,
+    status: str,
+    announcements: Sequence[Announcement],
+    rated: bool = True,
 ) -> TableInfo:
     info = await read_table(ctx.conn, table_id)
     await ctx.check_lease(info.guild_id)
@@ -270,7 +274,7 @@ async def end_table(
         .where(tables.c.id == table_id)
         .values(status=status, finished_at=ctx.now, deadline=None)
     )
-    if status == "abandoned" and info.status == "playing":
+    if rated and status == "abandoned" and info.status == "playing":
         await _rate_closed(ctx, info)
     await ctx.announce(table_id, info.channel_id, announcements)
     ctx.close(table_id, status)
@@ -278,10 +282,8 @@ async def end_table(
 
 
 async def _rate_closed(ctx: WriteContext, info: TableInfo) -> None:
-    """Rate a game closed before its end when someone left it (its leavers last: see
-    :func:`persistence.ratings.closed_game`), in the transaction that closes it."""
-    if not any(s.left_game for s in info.seats):
-        return
+    """Rate a game closed before its end when someone counts as gone (its leavers last:
+    see :func:`persistence.ratings.closed_game`), in the transaction that closes it."""
     initial = (
         await ctx.conn.execute(select(tables.c.initial).where(tables.c.id == info.id))
     ).scalar_one_or_none()

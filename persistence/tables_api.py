@@ -116,14 +116,16 @@ class TablesAPI(StoreCore):
         status: Literal["abandoned", "finished"] = "abandoned",
         *,
         announcements: Sequence[Announcement] = (),
+        rated: bool = True,
     ) -> TableInfo:
         """Close an active table (ended by its host or a manager, left with no human, or
         expired), with what that owes the channel in the outbox, in the same transaction;
-        a game closed after a player left it is rated there too (its leavers last:
-        :func:`persistence.ratings.closed_game`)."""
+        a game closed before its end is rated there too when someone counts as gone (its
+        leavers last: :func:`persistence.ratings.closed_game`). ``rated=False``: never
+        (a table closed because its stored game does not read back)."""
         check_announcements(announcements)
         return await self.writer.run(
-            bind(table_ops.end_table, table_id, status, list(announcements))
+            bind(table_ops.end_table, table_id, status, list(announcements), rated)
         )
 
     async def set_seat_ai(

@@ -347,6 +347,53 @@ async def test_a_game_closed_with_nobody_gone_rates_nobody(store: Store) -> None
     assert await stored_ratings(store) == ({}, [])
 
 
+async def a_game_against_the_ai_closed(
+    store: Store, channel: int, *, timed_out: bool = False, rated: bool = True
+) -> int:
+    """user1 against an AI seat, closed mid-game (as its host ends it, or the turn
+    timer hands user1's seat to the AI first: ``timed_out``): its id."""
+    info, state, rng = await started_table(store, channel, humans=1, ais=1)
+    await store.record_move(info.id, info.version, next_step(state, rng), state)
+    if timed_out:
+        await store.set_seat_ai(info.id, 0, "greedy")
+    await store.end_table(info.id, "abandoned", rated=rated)
+    return info.id
+
+
+@pytest.mark.parametrize("timed_out", [False, True], ids=["ended", "timed-out"])
+async def test_walking_away_from_a_game_against_the_ai_rates_the_human_last(
+    store: Store, timed_out: bool
+) -> None:
+    """Its only human ending the game, or letting the turn timer give the seat to the AI
+    until the table closes, spares no rating: as leaving, the human is rated last."""
+    table_id = await a_game_against_the_ai_closed(store, 973, timed_out=timed_out)
+    rows, history = await stored_ratings(store)
+    assert rows["user:1"][3] < MODEL.mu < rows["ai:greedy"][3]
+    assert {(t, p) for t, p, *_ in history} == {(table_id, "user:1"), (table_id, "ai:greedy")}
+
+
+async def test_a_table_closed_unrated_rates_nobody_even_against_the_ai(store: Store) -> None:
+    """A table closed because its stored game does not read back (``rated=False``)."""
+    await a_game_against_the_ai_closed(store, 974, rated=False)
+    assert await stored_ratings(store) == ({}, [])
+
+
+async def test_a_game_ended_by_agreement_after_a_leave_rates_only_the_leaver_last(
+    store: Store,
+) -> None:
+    """Two humans or more still seated when the host ends it: those who left are rated
+    last, everyone who played on ties above them; a seat lost to the turn timer is still
+    its player's, in that tie."""
+    info, state, rng = await started_table(store, 975, humans=4, ais=0)
+    await store.record_move(info.id, info.version, next_step(state, rng), state)
+    await store.set_seat_ai(info.id, 3, "greedy", left=True)
+    await store.set_seat_ai(info.id, 2, "greedy")  # timed out, not gone
+    await store.end_table(info.id, "abandoned")
+    rows, _ = await stored_ratings(store)
+    assert set(rows) == {"user:1", "user:2", "user:3", "user:4"}
+    assert rows["user:1"][3] == rows["user:2"][3] == rows["user:3"][3] > rows["user:4"][3]
+
+
 async def test_the_backfill_rates_games_closed_by_a_leaver_as_they_were(
     backend: Backend,
 ) -> None:

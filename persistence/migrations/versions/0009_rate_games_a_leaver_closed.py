@@ -1,12 +1,14 @@
-"""Ratings of the games closed because someone left: a game whose last human left (so
-that the table closed without a result), or that was ended or expired after a player had
-left, rates its leavers last and every side that played on tied above them
-(:func:`persistence.ratings.closed_game`), so that leaving does not spare a rating.
+"""Ratings of the games closed before their end that someone walked away from: a game
+whose last human left, timed out or ended it, or that expired with one human at most
+still seated, rates those humans last; one ended or expired after a player left, with two
+humans or more still seated, rates its leavers last; every side that played on ties above
+them (:func:`persistence.ratings.closed_game`), so that leaving does not spare a rating.
 
 * ``rating_history.table_id`` now refers to ``tables.id`` (a closed game has no result
   row); it referred to ``results.table_id``.
 * ``ratings`` and ``rating_history`` are rated again from scratch, in game order: the
-  stored results and the closed games a player left (``finished_at``, then table id).
+  stored results and the games closed before their end (``finished_at``, then table
+  id).
 
 Downgrade: ``rating_history`` refers to ``results.table_id`` again, and both tables are
 rated again from the results alone (as revision 0007 rated them).
@@ -53,6 +55,7 @@ TABLES = sa.Table(
     sa.Column("game", sa.String(32)),
     sa.Column("status", sa.String(16)),
     sa.Column("initial", sa.JSON),
+    sa.Column("started_at", sa.DateTime(timezone=True)),
     sa.Column("finished_at", sa.DateTime(timezone=True)),
 )
 SEATS = sa.Table(
@@ -172,12 +175,11 @@ def rated_games(conn: sa.Connection, *, closed: bool = True) -> list[Any]:
         )
     if not closed:
         return found
-    left = sa.select(SEATS.c.table_id).where(SEATS.c.left_game.is_(True))
-    abandoned = conn.execute(
+    abandoned = conn.execute(  # the games closed before their end (not lobbies)
         sa.select(TABLES).where(
             TABLES.c.status == "abandoned",
+            TABLES.c.started_at.is_not(None),
             TABLES.c.finished_at.is_not(None),
-            TABLES.c.id.in_(left),
         )
     )
     for t in abandoned:
