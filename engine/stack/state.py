@@ -109,6 +109,7 @@ class StackState:
         "_pile_keys",
         "_placing",
         "_turn_ended",
+        "_after",
         "_turns",
         "capture_counts",
         "captures",
@@ -176,6 +177,8 @@ class StackState:
     # outcome it last drew: applied unchanged before anything else, it is legal by
     # construction and is not checked again. Every change of the state clears it.
     _offer: Move | None
+    _turn_ended: tuple[tuple[Event, ...], ...]  # by seat: the events of its turn's end
+    _after: tuple[tuple[int, ...], ...]  # by seat: the other seats, clockwise from it
 
     def __init__(
         self,
@@ -198,6 +201,7 @@ class StackState:
         self.rules = rules
         self.n = len(players)
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
+        self._after = tuple(tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n))
         self.team = rules.team_of(players)
         self.totals = [0] * self.n
         self.round_scores = []
@@ -869,7 +873,7 @@ class StackState:
             # Going out, or stacking on an opponent's last die: the player who moved is out
             # (and so is the covered opponent, who has no unstacked die); everyone else with
             # an unstacked die gets one more turn, clockwise from the player who moved.
-            last = [(p + i) % n for i in range(1, n)]
+            last = list(self._after[p])
             self.last_turns = last
         if last is not None:
             while last and not totals[last[0]]:
@@ -922,19 +926,12 @@ class StackState:
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
         assert self.first is not None
         n = self.n
-        # the new round's field: the lists a reader may hold are new ones, the state's
-        # own tables are emptied in place (only what the last round filled)
-        cnt = self._cnt
-        order = self._order
-        for f in range(1, 7):
-            keys = order[f]
-            for k in keys:
-                cnt[f << 5 | k] = 0
-            keys.clear()
-        comps = self._comps
-        for i in self._pile_keys:
-            comps[i] = None
-        self._pile_keys.clear()
+        # the new round's field, in new tables (quicker than emptying the old ones)
+        self._cnt = cnt = [0] * (7 << 5)
+        order: list[list[int]] = [[], [], [], [], [], [], []]
+        self._order = order
+        self._comps = [None] * (7 << 5)
+        self._pile_keys = []
         own = self._own = [[0] * 7 for _ in range(n)]
         self.singles = singles = [[0] * 7 for _ in range(n)]
         self.single_total = [len(faces) for faces in dice]
@@ -1035,6 +1032,9 @@ class StackState:
             check_setup(self.players, self.rules)
             self.n = len(self.players)
             self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
+            self._after = tuple(
+                tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n)
+            )
             self.team = self.rules.team_of(self.players)
             self.totals = list(data["totals"])
             self.round_scores = [list(r) for r in data["round_scores"]]
