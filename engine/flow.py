@@ -149,7 +149,7 @@ def _play_unseen(
     while True:
         decision = state.decision
         if decision is chance:
-            apply(sample(rng), by=None)
+            apply(sample(rng))
             continue
         if decision is over:
             return decisions
@@ -159,7 +159,8 @@ def _play_unseen(
         if decisions == max_decisions:
             raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
         decisions += 1
-        apply(choosers[seat](state, rng), by=seat)
+        # by=seat would say no more: the seat to act plays (and costs a keyword, compiled)
+        apply(choosers[seat](state, rng))
 
 
 def _collector(played: list[Played], on_step: OnStep | None) -> OnStep:

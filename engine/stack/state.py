@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import floor
 from enum import Enum
+from math import floor
 from typing import Any, Final, Self
 
 from engine.errors import IllegalMoveError, IllegalReason, Target
@@ -100,6 +100,7 @@ class StackState:
     """
 
     __slots__ = (
+        "_after",
         "_chance",
         "_cnt",
         "_comps",
@@ -109,7 +110,6 @@ class StackState:
         "_pile_keys",
         "_placing",
         "_turn_ended",
-        "_after",
         "_turns",
         "capture_counts",
         "captures",
@@ -201,7 +201,9 @@ class StackState:
         self.rules = rules
         self.n = len(players)
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
-        self._after = tuple(tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n))
+        self._after = tuple(
+            tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n)
+        )
         self.team = rules.team_of(players)
         self.totals = [0] * self.n
         self.round_scores = []
@@ -565,14 +567,19 @@ class StackState:
                 )
             ):
                 # lift the die off the field (its own 1-high pile), then put it down
-                self.singles[p][f] -= 1
-                self.single_total[p] -= 1
+                # (x[i] = x[i] - 1, not x[i] -= 1: compiled, the latter is a generic op)
+                row = self.singles[p]
+                row[f] = row[f] - 1
+                totals = self.single_total
+                totals[p] = totals[p] - 1
                 i = f << 5 | p << 2 | 1
-                left = self._cnt[i] - 1
-                self._cnt[i] = left
+                cnt = self._cnt
+                left = cnt[i] - 1
+                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
-                    self._own[p][f] -= 1
+                    mine = self._own[p]
+                    mine[f] = mine[f] - 1
                 return self._put(p, f, o, h, 0)
         elif type(move) is Roll:
             if self.phase is _CHANCE and self._chance == "roll" and 1 <= move.face <= 6:
@@ -589,14 +596,18 @@ class StackState:
                 )
             ):
                 self._offer = None
-                self.singles[p][f] -= 1
-                self.single_total[p] -= 1
+                row = self.singles[p]
+                row[f] = row[f] - 1
+                totals = self.single_total
+                totals[p] = totals[p] - 1
                 i = f << 5 | p << 2 | 1
-                left = self._cnt[i] - 1
-                self._cnt[i] = left
+                cnt = self._cnt
+                left = cnt[i] - 1
+                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
-                    self._own[p][f] -= 1
+                    mine = self._own[p]
+                    mine[f] = mine[f] - 1
                 self.hand = f
                 self.phase, self.decision = _CHANCE, _D_CHANCE
                 self._chance = "roll"
@@ -650,9 +661,8 @@ class StackState:
         if kind == "dice":
             dpp = self.rules.dice_per_player
             # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
-            each = range(dpp)
             outcome = RoundDice(
-                tuple([tuple([floor(rand() * 6) + 1 for _ in each]) for _ in range(self.n)])
+                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
             )
         elif kind == "rolloff":
             assert self.contenders is not None
@@ -785,14 +795,17 @@ class StackState:
         keys = self._order[rolled]
         options = len(keys) - self._own[p][rolled]
         if not options:
-            self.singles[p][rolled] += 1
-            self.single_total[p] += 1
+            row = self.singles[p]
+            row[rolled] = row[rolled] + 1
+            totals = self.single_total
+            totals[p] = totals[p] + 1
             i = rolled << 5 | p << 2 | 1
             count = self._cnt[i]
             self._cnt[i] = count + 1
             if not count:
                 keys.append(p << 2 | 1)
-                self._own[p][rolled] += 1
+                mine = self._own[p]
+                mine[rolled] = mine[rolled] + 1
             self.phase, self.decision = _TURN, _D_TURN
             self.hand = None
             self._turns.append(("reroll", p, face, rolled, None, None))
@@ -817,12 +830,14 @@ class StackState:
         cnt[i] = left
         if not left:
             self._order[face].remove(owner << 2 | height)
-            self._own[owner][face] -= 1
+            theirs = self._own[owner]
+            theirs[face] = theirs[face] - 1
         totals = self.single_total
         comp: Composition
         if height == 1:
-            self.singles[owner][face] -= 1
-            totals[owner] -= 1
+            row = self.singles[owner]
+            row[face] = row[face] - 1
+            totals[owner] = totals[owner] - 1
             comp = (owner, p)
         else:
             under = self._comps[i]
@@ -849,7 +864,8 @@ class StackState:
             cnt[j] = count + 1
             if not count:
                 self._order[face].append(p << 2 | (height + 1))
-                self._own[p][face] += 1
+                mine = self._own[p]
+                mine[face] = mine[face] + 1
         if rerolled:
             self._turns.append(("reroll", p, rerolled, face, owner, height))
         else:
@@ -943,7 +959,7 @@ class StackState:
         for seat, faces in enumerate(dice):
             row = singles[seat]
             for f in faces:
-                row[f] += 1
+                row[f] = row[f] + 1
             for f in range(1, 7):
                 c = row[f]
                 if c:
