@@ -62,6 +62,11 @@ _PLACE_AT: Final[list[Place]] = [
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
 _ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
 _VALUE: Final[tuple[int, ...]] = tuple([face_value(f) for f in range(7)])  # by face
+_ROUND_ENDED: Final[list[RoundEnded]] = [RoundEnded(0)]  # by round number, made once each
+# random.Random's draw, called as a function: compiled, quicker than rng.random() (a
+# method looked up on each call); a subclass of Random gets its own random() as ever
+_RANDOM_CLASS: Final = random.Random
+_RANDOM: Final = random.Random.random
 # Final: compiled, the module's constants are read as such, not looked up by name
 _NO_EVENTS: Final[tuple[Event, ...]] = NO_EVENTS
 _TURN: Final = Phase.TURN
@@ -460,7 +465,7 @@ class StackState:
         total = m1 + m2 + m3 + m4 + m5 + m6
         if not total:
             raise NoMoveError("There is no move to choose.")
-        index = floor(rng.random() * total)
+        index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
         # the face whose moves hold the index (a face not held has none)
         f, moves = 1, m1
         if index >= moves:
@@ -907,7 +912,7 @@ class StackState:
     def _end_round(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
         scores = self.field_scores()
         self.round_scores.append(scores)
-        events = (*events, RoundEnded(len(self.round_scores)))
+        events = (*events, _round_ended(len(self.round_scores)))
         for seat, pts in enumerate(scores):
             self.totals[seat] += pts
         self.current = self.current_player = None
@@ -1116,6 +1121,14 @@ class StackState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _round_ended(number: int) -> RoundEnded:
+    """The event of round ``number``'s end (one value for each number, made once)."""
+    made = _ROUND_ENDED
+    while len(made) <= number:
+        made.append(RoundEnded(len(made)))
+    return made[number]
 
 
 def _number(n: int, face: int, owner: int, height: int) -> int:
