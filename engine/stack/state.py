@@ -62,7 +62,8 @@ _PLACE_AT: Final[list[Place]] = [
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
 _ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
 _VALUE: Final[tuple[int, ...]] = tuple([face_value(f) for f in range(7)])  # by face
-_ROUND_ENDED: Final[list[RoundEnded]] = [RoundEnded(0)]  # by round number, made once each
+_ROUNDS_MADE: Final = 100  # games rarely last 10 rounds; later ones are made as they end
+_ROUND_ENDED: Final[tuple[RoundEnded, ...]] = tuple([RoundEnded(k) for k in range(_ROUNDS_MADE)])
 # random.Random's draw, called as a function: compiled, quicker than rng.random() (a
 # method looked up on each call); a subclass of Random gets its own random() as ever
 _RANDOM_CLASS: Final = random.Random
@@ -1125,11 +1126,8 @@ class StackState:
 
 
 def _round_ended(number: int) -> RoundEnded:
-    """The event of round ``number``'s end (one value for each number, made once)."""
-    made = _ROUND_ENDED
-    while len(made) <= number:
-        made.append(RoundEnded(len(made)))
-    return made[number]
+    """The event of round ``number``'s end (made at import for the first rounds)."""
+    return _ROUND_ENDED[number] if number < _ROUNDS_MADE else RoundEnded(number)
 
 
 def _number(n: int, face: int, owner: int, height: int) -> int:
