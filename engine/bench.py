@@ -37,15 +37,20 @@ SLICE = 0.25  # seconds of one turn of side_by_side
 DEFAULT_PLAYERS = {"stack": 4, "stackup": 4, "colorstack": 2}
 
 
-def play_one(game: Game[Any], players: int, rng: random.Random, choose: Any) -> int:
+def play_one(
+    game: Game[Any], players: int, rng: random.Random, choose: Any, settings: Any = None
+) -> int:
     """Play one game between random players; returns the number of decisions taken."""
-    state = game.new_state(NAMES[:players], game.settings())
+    if settings is None:
+        settings = game.settings()
+    state = game.new_state(NAMES[:players], settings)
     return play_out(game, state, [choose] * players, rng)
 
 
 def _engine_player(game: Game[Any], players: int) -> Callable[[random.Random], int]:
-    choose = game.make_ai("random").choose
-    return lambda rng: play_one(game, players, rng, choose)
+    # a table's settings are made once (as a host does), its games started from them
+    choose, settings = game.make_ai("random").choose, game.settings()
+    return lambda rng: play_one(game, players, rng, choose, settings)
 
 
 def _reference_player(name: str, players: int) -> Callable[[random.Random], int]:

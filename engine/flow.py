@@ -128,7 +128,39 @@ def play_out(
 ) -> int:
     """Play ``state`` to its end, ``choosers[seat]`` deciding for each seat; returns the
     number of decisions the players took. ``on_step`` sees every applied move."""
+    if on_step is None and not game.forced_moves:
+        return _play_unseen(game, state, list(choosers), rng, max_decisions)
     return _run(game, state, rng, choosers.__getitem__, on_step, None, max_decisions)
+
+
+def _play_unseen(
+    game: Game[Any],
+    state: GameState[Any],
+    choosers: list[Chooser],
+    rng: random.Random,
+    max_decisions: int,
+) -> int:
+    """:func:`_run` for a whole game that nobody watches, of a game without forced moves
+    (the benches' and self-play's inner loop): the same moves in the same order, without
+    the bookkeeping of steps that nobody reads."""
+    chance, over = Decision.CHANCE, Decision.OVER
+    apply, sample = state.apply, state.sample_chance
+    decisions = 0
+    while True:
+        decision = state.decision
+        if decision is chance:
+            apply(sample(rng))
+            continue
+        if decision is over:
+            return decisions
+        seat = state.current_player
+        if seat is None:
+            return decisions  # nobody to decide (as _run: no chooser for it)
+        if decisions == max_decisions:
+            raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
+        decisions += 1
+        # by=seat would say no more: the seat to act plays (and costs a keyword, compiled)
+        apply(choosers[seat](state, rng))
 
 
 def _collector(played: list[Played], on_step: OnStep | None) -> OnStep:

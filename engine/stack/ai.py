@@ -18,7 +18,7 @@ from engine.rating import RatedMove, RatingPlayer, make_player
 from engine.stack.describe import pile_words
 from engine.stack.moves import FACES, Place, PlayerMove, Reroll, Stack, face_value
 from engine.stack.notation import move_notation
-from engine.stack.state import StackState, choose_random
+from engine.stack.state import StackState
 
 # How much an opponent's loss is worth to us next to our own gain (there are several
 # opponents, so hurting one helps us less than scoring ourselves).
@@ -42,8 +42,8 @@ class RandomPlayer:
     """Uniform over the distinct legal moves."""
 
     level = "random"
-    # a function of the state's module, called as it is (compiled with it, when it is)
-    choose = staticmethod(choose_random)
+    # the state's own method, called as it is (compiled with it, when it is)
+    choose = staticmethod(StackState.pick_random)
 
 
 class GreedyPlayer(RatingPlayer[StackState, PlayerMove]):

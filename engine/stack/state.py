@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
+from math import floor
 from typing import Any, Final, Self
 
 from engine.errors import IllegalMoveError, IllegalReason, Target
@@ -60,6 +61,13 @@ _PLACE_AT: Final[list[Place]] = [
 ]  # the interned Place onto the pile of key k
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
 _ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
+_VALUE: Final[tuple[int, ...]] = tuple([face_value(f) for f in range(7)])  # by face
+_ROUNDS_MADE: Final = 100  # games rarely last 10 rounds; later ones are made as they end
+_ROUND_ENDED: Final[tuple[RoundEnded, ...]] = tuple([RoundEnded(k) for k in range(_ROUNDS_MADE)])
+# random.Random's draw, called as a function: compiled, quicker than rng.random() (a
+# method looked up on each call); a subclass of Random gets its own random() as ever
+_RANDOM_CLASS: Final = random.Random
+_RANDOM: Final = random.Random.random
 # Final: compiled, the module's constants are read as such, not looked up by name
 _NO_EVENTS: Final[tuple[Event, ...]] = NO_EVENTS
 _TURN: Final = Phase.TURN
@@ -98,6 +106,7 @@ class StackState:
     """
 
     __slots__ = (
+        "_after",
         "_chance",
         "_cnt",
         "_comps",
@@ -112,6 +121,7 @@ class StackState:
         "captures",
         "contenders",
         "current",
+        "current_player",
         "decision",
         "first",
         "hand",
@@ -145,15 +155,16 @@ class StackState:
     phase: Phase
     decision: Decision  # what a host sees: placing a rerolled die is a Decision.TURN
     current: int | None
+    current_player: int | None  # the same seat (the interface's name), read without a call
     singles: list[list[int]]
     single_total: list[int]
     # The piles a die may go on (:attr:`targets`): _cnt[face << 5 | key] counts the piles
     # of each key, _order[face] lists the keys of a face that have piles, in the order they
-    # came (a key that empties leaves it, and comes back at its end), _own[seat * 7 + face]
+    # came (a key that empties leaves it, and comes back at its end), _own[seat][face]
     # counts those of seat's keys (the heights of its piles).
     _cnt: list[int]
     _order: list[list[int]]
-    _own: list[int]
+    _own: list[list[int]]
     # The piles of two or three dice (:attr:`piles`): the dice of each (bottom to top) by
     # its number, and the numbers in the order the round first made them.
     _comps: list[list[Composition] | None]
@@ -172,6 +183,8 @@ class StackState:
     # outcome it last drew: applied unchanged before anything else, it is legal by
     # construction and is not checked again. Every change of the state clears it.
     _offer: Move | None
+    _turn_ended: tuple[tuple[Event, ...], ...]  # by seat: the events of its turn's end
+    _after: tuple[tuple[int, ...], ...]  # by seat: the other seats, clockwise from it
 
     def __init__(
         self,
@@ -194,6 +207,9 @@ class StackState:
         self.rules = rules
         self.n = len(players)
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
+        self._after = tuple(
+            tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n)
+        )
         self.team = rules.team_of(players)
         self.totals = [0] * self.n
         self.round_scores = []
@@ -204,7 +220,7 @@ class StackState:
         self.capture_counts = [0] * self.n
         self.winner = None
         self._offer = None
-        self.current = None
+        self.current = self.current_player = None
         self.phase, self.decision = _CHANCE, _D_CHANCE
         self._clear_field()
         if first is None:
@@ -224,7 +240,7 @@ class StackState:
         self.single_total = [0] * n
         self._cnt = [0] * (7 << 5)
         self._order = [[] for _ in range(7)]
-        self._own = [0] * (n * 7)
+        self._own = [[0] * 7 for _ in range(n)]
         self._comps = [None] * (7 << 5)
         self._pile_keys = []
         self.captures = [[] for _ in range(n)]
@@ -234,11 +250,6 @@ class StackState:
         self.last_turns = None
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def current_player(self) -> int | None:
-        """The seat that must decide now, or ``None`` at a chance node or after the game."""
-        return self.current
 
     @property
     def is_over(self) -> bool:
@@ -336,11 +347,11 @@ class StackState:
         for i in self._pile_keys:
             comps = piles[i]
             if comps:
-                scores[(i >> 2) & 7] += face_value(i >> 5) * len(comps)
+                scores[(i >> 2) & 7] += _VALUE[i >> 5] * len(comps)
         double = 2 if self.rules.four_high_bonus else 1
         for seat, caught in enumerate(self.captures):
             for face, _ in caught:
-                scores[seat] += face_value(face) * double
+                scores[seat] += _VALUE[face] * double
         return scores
 
     def side_totals(self) -> dict[tuple[int, ...], int]:
@@ -385,17 +396,16 @@ class StackState:
         if p is None:
             return 0
         order = self._order
-        own = self._own
-        base = p * 7
+        mine = self._own[p]
         if self.phase is _PLACE:
             face = self._placing
             assert face is not None
-            return len(order[face]) - own[base + face]
+            return len(order[face]) - mine[face]
         row = self.singles[p]
         total = 0
         for f in range(1, 7):
             if row[f]:
-                total += len(order[f]) - own[base + f] + 1
+                total += len(order[f]) - mine[f] + 1
         return total
 
     def nth_legal_move(self, index: int) -> PlayerMove:
@@ -415,59 +425,74 @@ class StackState:
     def random_move(self, rng: random.Random) -> PlayerMove | None:
         """A legal move drawn uniformly from ``rng``: ``nth_legal_move(int(rng.random() *
         count_legal_moves()))`` in one step, drawing nothing when there is no move (``None``)."""
+        try:
+            return self.pick_random(rng)
+        except NoMoveError:
+            return None
+
+    def pick_random(self, rng: random.Random) -> PlayerMove:
+        """The ``random`` AI's choice: :meth:`random_move`, but
+        :class:`~engine.rating.NoMoveError` (drawing nothing) when there is no move."""
         p = self.current
         if p is None:
-            return None
+            raise NoMoveError("There is no move to choose.")
         order = self._order
-        own = self._own
-        base = p * 7
+        mine = self._own[p]
         if self.phase is _PLACE:
             face = self._placing
             assert face is not None
-            total = len(order[face]) - own[base + face]
+            keys = order[face]
+            total = len(keys) - mine[face]
             if not total:
-                return None
-            move = self._nth(p, int(rng.random() * total))
-        else:
-            # the moves of each face held: a stack on each other seat's pile key, a reroll
-            # (written out face by face: this is the random player's whole work)
-            row = self.singles[p]
-            m1 = len(order[1]) - own[base + 1] + 1 if row[1] else 0
-            m2 = len(order[2]) - own[base + 2] + 1 if row[2] else 0
-            m3 = len(order[3]) - own[base + 3] + 1 if row[3] else 0
-            m4 = len(order[4]) - own[base + 4] + 1 if row[4] else 0
-            m5 = len(order[5]) - own[base + 5] + 1 if row[5] else 0
-            m6 = len(order[6]) - own[base + 6] + 1 if row[6] else 0
-            total = m1 + m2 + m3 + m4 + m5 + m6
-            if not total:
-                return None
-            index = int(rng.random() * total)
-            # the face whose moves hold the index (a face not held has none)
-            f, moves = 1, m1
-            if index >= moves:
-                index -= moves
-                f, moves = 2, m2
+                raise NoMoveError("There is no move to choose.")
+            index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+            for k in keys:
+                if k >> 2 != p:
+                    if not index:
+                        move: PlayerMove = _PLACE_AT[k]
+                        self._offer = move  # placing is a Decision.TURN
+                        return move
+                    index -= 1
+            raise AssertionError("a placement beyond the count")
+        # the moves of each face held: a stack on each other seat's pile key, a reroll
+        # (written out face by face: this is the random player's whole work)
+        row = self.singles[p]
+        m1 = len(order[1]) - mine[1] + 1 if row[1] else 0
+        m2 = len(order[2]) - mine[2] + 1 if row[2] else 0
+        m3 = len(order[3]) - mine[3] + 1 if row[3] else 0
+        m4 = len(order[4]) - mine[4] + 1 if row[4] else 0
+        m5 = len(order[5]) - mine[5] + 1 if row[5] else 0
+        m6 = len(order[6]) - mine[6] + 1 if row[6] else 0
+        total = m1 + m2 + m3 + m4 + m5 + m6
+        if not total:
+            raise NoMoveError("There is no move to choose.")
+        index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+        # the face whose moves hold the index (a face not held has none)
+        f, moves = 1, m1
+        if index >= moves:
+            index -= moves
+            f, moves = 2, m2
             if index >= moves:
                 index -= moves
                 f, moves = 3, m3
-            if index >= moves:
-                index -= moves
-                f, moves = 4, m4
-            if index >= moves:
-                index -= moves
-                f, moves = 5, m5
-            if index >= moves:
-                index -= moves
-                f, moves = 6, m6
-            if index == moves - 1:
-                move = _REROLL_AT[f]
-            else:
-                for k in order[f]:
-                    if k >> 2 != p:
-                        if not index:
-                            move = _STACK_AT[f << 5 | k]
-                            break
-                        index -= 1
+                if index >= moves:
+                    index -= moves
+                    f, moves = 4, m4
+                    if index >= moves:
+                        index -= moves
+                        f, moves = 5, m5
+                        if index >= moves:
+                            index -= moves
+                            f, moves = 6, m6
+        if index == moves - 1:
+            move = _REROLL_AT[f]
+        else:
+            for k in order[f]:
+                if k >> 2 != p:
+                    if not index:
+                        move = _STACK_AT[f << 5 | k]
+                        break
+                    index -= 1
         if self.decision is _D_TURN:
             self._offer = move
         return move
@@ -484,12 +509,11 @@ class StackState:
                     index -= 1
             raise IndexError(index)
         row = self.singles[p]
-        own = self._own
-        base = p * 7
+        mine = self._own[p]
         for f in range(1, 7):
             if row[f]:
                 keys = order[f]
-                stacks = len(keys) - own[base + f]
+                stacks = len(keys) - mine[f]
                 if index > stacks:
                     index -= stacks + 1
                     continue
@@ -549,14 +573,19 @@ class StackState:
                 )
             ):
                 # lift the die off the field (its own 1-high pile), then put it down
-                self.singles[p][f] -= 1
-                self.single_total[p] -= 1
+                # (x[i] = x[i] - 1, not x[i] -= 1: compiled, the latter is a generic op)
+                row = self.singles[p]
+                row[f] = row[f] - 1
+                totals = self.single_total
+                totals[p] = totals[p] - 1
                 i = f << 5 | p << 2 | 1
-                left = self._cnt[i] - 1
-                self._cnt[i] = left
+                cnt = self._cnt
+                left = cnt[i] - 1
+                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
-                    self._own[p * 7 + f] -= 1
+                    mine = self._own[p]
+                    mine[f] = mine[f] - 1
                 return self._put(p, f, o, h, 0)
         elif type(move) is Roll:
             if self.phase is _CHANCE and self._chance == "roll" and 1 <= move.face <= 6:
@@ -573,14 +602,18 @@ class StackState:
                 )
             ):
                 self._offer = None
-                self.singles[p][f] -= 1
-                self.single_total[p] -= 1
+                row = self.singles[p]
+                row[f] = row[f] - 1
+                totals = self.single_total
+                totals[p] = totals[p] - 1
                 i = f << 5 | p << 2 | 1
-                left = self._cnt[i] - 1
-                self._cnt[i] = left
+                cnt = self._cnt
+                left = cnt[i] - 1
+                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
-                    self._own[p * 7 + f] -= 1
+                    mine = self._own[p]
+                    mine[f] = mine[f] - 1
                 self.hand = f
                 self.phase, self.decision = _CHANCE, _D_CHANCE
                 self._chance = "roll"
@@ -606,7 +639,8 @@ class StackState:
             ):
                 self._placing = None
                 self.phase, self.decision = _TURN, _D_TURN
-                return self._put(p, placing, o, h, self.hand)
+                rerolled, self.hand = self.hand, None
+                return self._put(p, placing, o, h, rerolled)
         elif type(move) is RoundDice:
             if not trusted:
                 self._check(move, by)
@@ -626,19 +660,20 @@ class StackState:
     def sample_chance(self, rng: random.Random) -> Move:
         """Draw the pending chance outcome from ``rng`` (without applying it)."""
         kind = self._chance if self.phase is _CHANCE else None
+        if kind == "roll":
+            r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
+            return _ROLL_AT[floor(r * 6) + 1]
         rand = rng.random
         outcome: Move
-        if kind == "roll":
-            return _ROLL_AT[int(rand() * 6) + 1]
         if kind == "dice":
             dpp = self.rules.dice_per_player
-            faces = [int(rand() * 6) + 1 for _ in range(dpp * self.n)]
+            # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
             outcome = RoundDice(
-                tuple([tuple(faces[i : i + dpp]) for i in range(0, len(faces), dpp)])
+                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
             )
         elif kind == "rolloff":
             assert self.contenders is not None
-            outcome = RollOff(tuple([int(rand() * 6) + 1 for _ in self.contenders]))
+            outcome = RollOff(tuple([floor(rand() * 6) + 1 for _ in self.contenders]))
         else:
             raise IllegalMoveError("No dice are waiting to be rolled.", IllegalReason.BAD_OUTCOME)
         self._offer = outcome
@@ -765,22 +800,26 @@ class StackState:
         if rolled == 2 and self.rules.rolled_two_penalty:
             self.penalties[p] -= 1
         keys = self._order[rolled]
-        options = len(keys) - self._own[p * 7 + rolled]
+        options = len(keys) - self._own[p][rolled]
         if not options:
-            self.singles[p][rolled] += 1
-            self.single_total[p] += 1
+            row = self.singles[p]
+            row[rolled] = row[rolled] + 1
+            totals = self.single_total
+            totals[p] = totals[p] + 1
             i = rolled << 5 | p << 2 | 1
             count = self._cnt[i]
             self._cnt[i] = count + 1
             if not count:
                 keys.append(p << 2 | 1)
-                self._own[p * 7 + rolled] += 1
+                mine = self._own[p]
+                mine[rolled] = mine[rolled] + 1
             self.phase, self.decision = _TURN, _D_TURN
             self.hand = None
             self._turns.append(("reroll", p, face, rolled, None, None))
             return self._end_turn(p, False)
         if options == 1:
             self.phase, self.decision = _TURN, _D_TURN
+            self.hand = None
             for k in keys:
                 if k >> 2 != p:
                     return self._put(p, rolled, k >> 2, k & 3, face)
@@ -792,25 +831,26 @@ class StackState:
         """Put ``p``'s die showing ``face`` on ``owner``'s pile of ``height`` and end the
         turn; ``rerolled`` is the face the die showed before it was rerolled (0: not)."""
         self._offer = None
-        self.hand = None
         cnt = self._cnt
         i = face << 5 | owner << 2 | height
         left = cnt[i] - 1
         cnt[i] = left
         if not left:
             self._order[face].remove(owner << 2 | height)
-            self._own[owner * 7 + face] -= 1
+            theirs = self._own[owner]
+            theirs[face] = theirs[face] - 1
         totals = self.single_total
         comp: Composition
         if height == 1:
-            self.singles[owner][face] -= 1
-            totals[owner] -= 1
+            row = self.singles[owner]
+            row[face] = row[face] - 1
+            totals[owner] = totals[owner] - 1
             comp = (owner, p)
         else:
             under = self._comps[i]
             assert under is not None
             below = under.pop()
-            comp = (below[0], below[1], p) if height == 2 else (below[0], below[1], below[2], p)
+            comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
         if height == 3:
             self.captures[p].append((face, comp))
             self.capture_counts[p] += 1
@@ -831,7 +871,8 @@ class StackState:
             cnt[j] = count + 1
             if not count:
                 self._order[face].append(p << 2 | (height + 1))
-                self._own[p * 7 + face] += 1
+                mine = self._own[p]
+                mine[face] = mine[face] + 1
         if rerolled:
             self._turns.append(("reroll", p, rerolled, face, owner, height))
         else:
@@ -842,7 +883,7 @@ class StackState:
             nxt = p + 1 if p + 1 < n else 0
             while not totals[nxt]:
                 nxt = nxt + 1 if nxt + 1 < n else 0
-            self.current = nxt
+            self.current = self.current_player = nxt
             return self._turn_ended[p]
         return self._end_turn(p, height == 1 and not totals[owner])
 
@@ -855,38 +896,50 @@ class StackState:
             # Going out, or stacking on an opponent's last die: the player who moved is out
             # (and so is the covered opponent, who has no unstacked die); everyone else with
             # an unstacked die gets one more turn, clockwise from the player who moved.
-            last = [(p + i) % n for i in range(1, n)]
+            last = list(self._after[p])
             self.last_turns = last
         if last is not None:
             while last and not totals[last[0]]:
                 last.pop(0)
             if not last:
                 return self._end_round(events)
-            self.current = last.pop(0)
+            self.current = self.current_player = last.pop(0)
             return events
         nxt = (p + 1) % n
         while not totals[nxt]:
             nxt = (nxt + 1) % n
-        self.current = nxt
+        self.current = self.current_player = nxt
         return events
 
     def _end_round(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
         scores = self.field_scores()
         self.round_scores.append(scores)
-        events = (*events, RoundEnded(len(self.round_scores)))
+        events = (*events, _round_ended(len(self.round_scores)))
         for seat, pts in enumerate(scores):
             self.totals[seat] += pts
-        self.current = None
+        self.current = self.current_player = None
         self.last_turns = None
-        sides = self.side_totals()
-        best = max(sides.values())
-        if best >= self.rules.target_score:
-            leaders = [side for side, total in sides.items() if total == best]
-            if len(leaders) == 1 or self.rules.tie_break == "shared":
-                self.winner = tuple(sorted(s for side in leaders for s in side))
-                self.phase, self.decision = _OVER, _D_OVER
-                self._chance = None
-                return (*events, _GAME_ENDED)
+        rules = self.rules
+        winner: tuple[int, ...] | None = None
+        if self.team is None:  # each player a side of their own (side_totals, quicker)
+            totals = self.totals
+            best = max(totals)
+            if best >= rules.target_score:
+                leading = [seat for seat, total in enumerate(totals) if total == best]
+                if len(leading) == 1 or rules.tie_break == "shared":
+                    winner = tuple(leading)
+        else:
+            sides = self.side_totals()
+            best = max(sides.values())
+            if best >= rules.target_score:
+                leaders = [side for side, total in sides.items() if total == best]
+                if len(leaders) == 1 or rules.tie_break == "shared":
+                    winner = tuple(sorted(s for side in leaders for s in side))
+        if winner is not None:
+            self.winner = winner
+            self.phase, self.decision = _OVER, _D_OVER
+            self._chance = None
+            return (*events, _GAME_ENDED)
         assert self.first is not None
         self.first = (self.first + 1) % self.n
         self.phase, self.decision = _CHANCE, _D_CHANCE
@@ -896,20 +949,13 @@ class StackState:
     def _start_round(self, dice: tuple[tuple[int, ...], ...]) -> None:
         assert self.first is not None
         n = self.n
-        # the new round's field: the lists a reader may hold are new ones, the state's
-        # own tables are emptied in place (only what the last round filled)
-        cnt = self._cnt
-        order = self._order
-        for f in range(1, 7):
-            keys = order[f]
-            for k in keys:
-                cnt[f << 5 | k] = 0
-            keys.clear()
-        comps = self._comps
-        for i in self._pile_keys:
-            comps[i] = None
-        self._pile_keys.clear()
-        own = self._own = [0] * (n * 7)
+        # the new round's field, in new tables (quicker than emptying the old ones)
+        self._cnt = cnt = [0] * (7 << 5)
+        order: list[list[int]] = [[], [], [], [], [], [], []]
+        self._order = order
+        self._comps = [None] * (7 << 5)
+        self._pile_keys = []
+        own = self._own = [[0] * 7 for _ in range(n)]
         self.singles = singles = [[0] * 7 for _ in range(n)]
         self.single_total = [len(faces) for faces in dice]
         self.captures = [[] for _ in range(n)]
@@ -920,18 +966,18 @@ class StackState:
         for seat, faces in enumerate(dice):
             row = singles[seat]
             for f in faces:
-                row[f] += 1
+                row[f] = row[f] + 1
             for f in range(1, 7):
                 c = row[f]
                 if c:
                     cnt[f << 5 | seat << 2 | 1] = c
                     order[f].append(seat << 2 | 1)
-                    own[seat * 7 + f] = 1
+                    own[seat][f] = 1
         self._turns = []
         self.history.append(
             {"first": self.first, "dice": tuple([tuple(d) for d in dice]), "turns": self._turns}
         )
-        self.current = self.first
+        self.current = self.current_player = self.first
         self.phase, self.decision = _TURN, _D_TURN
         self._chance = None
 
@@ -1009,6 +1055,9 @@ class StackState:
             check_setup(self.players, self.rules)
             self.n = len(self.players)
             self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
+            self._after = tuple(
+                tuple((p + i) % self.n for i in range(1, self.n)) for p in range(self.n)
+            )
             self.team = self.rules.team_of(self.players)
             self.totals = list(data["totals"])
             self.round_scores = [list(r) for r in data["round_scores"]]
@@ -1019,7 +1068,7 @@ class StackState:
             self._chance = data["chance"]
             self.phase = Phase(data["decision"])
             self.decision = _DECISION[self.phase]
-            self.current = data["current"]
+            self.current = self.current_player = data["current"]
             self.singles = [list(row) for row in data["singles"]]
             self.single_total = [sum(row) for row in self.singles]
             n = self.n
@@ -1031,7 +1080,7 @@ class StackState:
                 self._pile_keys.append(i)
             self._cnt = [0] * (7 << 5)
             self._order = [[] for _ in range(7)]
-            self._own = [0] * (n * 7)
+            self._own = [[0] * 7 for _ in range(n)]
             if len(data["targets"]) != 7:
                 raise ValueError("not a saved Stack state: targets for faces 0 to 6 needed")
             for f, bucket in enumerate(data["targets"]):
@@ -1039,7 +1088,7 @@ class StackState:
                     i = _number(n, f, o, h)
                     self._cnt[i] = c
                     self._order[f].append(i & 31)
-                    self._own[o * 7 + f] += 1
+                    self._own[o][f] += 1
             self.captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
             self.penalties = list(data["penalties"])
             self.hand = data["hand"]
@@ -1076,13 +1125,9 @@ class StackState:
     __hash__ = None  # type: ignore[assignment]
 
 
-def choose_random(state: StackState, rng: random.Random) -> PlayerMove:
-    """The ``random`` AI's choice: uniform over the distinct legal moves
-    (:meth:`StackState.random_move`); :class:`~engine.rating.NoMoveError` without one."""
-    move = state.random_move(rng)
-    if move is None:
-        raise NoMoveError("There is no move to choose.")
-    return move
+def _round_ended(number: int) -> RoundEnded:
+    """The event of round ``number``'s end (made at import for the first rounds)."""
+    return _ROUND_ENDED[number] if number < _ROUNDS_MADE else RoundEnded(number)
 
 
 def _number(n: int, face: int, owner: int, height: int) -> int:
