@@ -218,9 +218,9 @@ class ColorStackState:
     """
 
     __slots__ = (
-        "_counts",
         "_bases",
         "_bases_black",
+        "_counts",
         "_dests",
         "_dests_key",
         "_entries",
