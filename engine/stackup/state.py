@@ -37,7 +37,7 @@ state says (``repr``, refusals to a seat not on turn) names a hidden card.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, Self, cast
@@ -1282,7 +1282,9 @@ class StackUpState:
         hand = self.hands[p]
         cards = move.cards
         if len(cards) == 1:
-            hand.remove(cards[0])
+            # a card held (a legal play): found by bisection in the sorted hand, the first
+            # of equal cards as list.remove would take
+            del hand[bisect_left(hand, cards[0])]
         else:
             # a run of one colour (a legal play): side by side in the sorted hand
             first, last = cards[0], cards[-1]
@@ -1357,22 +1359,22 @@ class StackUpState:
         if turn is None:
             entry = self._entry
             assert entry is not None
-            get = entry.get
             drew = self._drew
             reshuffled = self._reshuffled
-            # LoggedTurn's fields, in order (see _log)
+            # LoggedTurn's fields, in order (see _log); entry.get called as such (compiled,
+            # a native dict lookup: a bound method would be a Python call)
             self._log.append(
                 (
                     entry["seat"],
                     entry["kind"],
-                    get("cards", _EMPTY),
-                    get("bonus"),
-                    get("colour"),
-                    get("target"),
-                    get("count"),
-                    get("took", _EMPTY),
-                    tuple(drew) if drew else get("drew", _EMPTY),
-                    reshuffled if reshuffled is not None else get("reshuffle"),
+                    entry.get("cards", _EMPTY),
+                    entry.get("bonus"),
+                    entry.get("colour"),
+                    entry.get("target"),
+                    entry.get("count"),
+                    entry.get("took", _EMPTY),
+                    tuple(drew) if drew else entry.get("drew", _EMPTY),
+                    reshuffled if reshuffled is not None else entry.get("reshuffle"),
                 )
             )
             if drew:
