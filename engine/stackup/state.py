@@ -37,7 +37,7 @@ state says (``repr``, refusals to a seat not on turn) names a hidden card.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, Self, cast
@@ -1282,9 +1282,7 @@ class StackUpState:
         hand = self.hands[p]
         cards = move.cards
         if len(cards) == 1:
-            # a card held (a legal play): found by bisection in the sorted hand, the first
-            # of equal cards as list.remove would take
-            del hand[bisect_left(hand, cards[0])]
+            hand.remove(cards[0])
         else:
             # a run of one colour (a legal play): side by side in the sorted hand
             first, last = cards[0], cards[-1]
