@@ -18,6 +18,7 @@ Game flow (the :class:`~engine.game.GameState` protocol): :attr:`players`,
 :attr:`settings`, :attr:`current_player` (``None`` at the set-up chance and once over),
 :attr:`decision`, :attr:`is_over`, :meth:`legal_moves` (turn actions only: sets and moves,
 never a resignation; a fresh list of interned moves, cached per position),
+:meth:`random_move` (``rng.choice(legal_moves())`` without the list: the random player),
 :meth:`is_legal`, :meth:`check` (``by=`` any seat: resignation is allowed off turn),
 :meth:`refusal`, :meth:`apply` (validates; returns ``TurnEnded(seat)`` per turn and
 ``GameEnded()``), :meth:`sample_chance`, :meth:`outcome`, :meth:`to_dict` /
