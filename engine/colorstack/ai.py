@@ -48,8 +48,12 @@ class RandomPlayer:
     level = "random"
 
     def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
-        _turn(state)
-        return rng.choice(state.legal_moves())
+        # rng.choice(state.legal_moves()), the same draw and move, without the list
+        mv = state.random_move(rng)
+        if mv is None:
+            _turn(state)  # raises NoMoveError
+            raise NoMoveError("There is no move to choose.")
+        return mv
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ Game flow (the :class:`~engine.game.GameState` protocol): :attr:`players`,
 :attr:`settings`, :attr:`current_player` (``None`` at the set-up chance and once over),
 :attr:`decision`, :attr:`is_over`, :meth:`legal_moves` (turn actions only: sets and moves,
 never a resignation; a fresh list of interned moves, cached per position),
+:meth:`random_move` (``rng.choice(legal_moves())`` without the list: the random player),
 :meth:`is_legal`, :meth:`check` (``by=`` any seat: resignation is allowed off turn),
 :meth:`refusal`, :meth:`apply` (validates; returns ``TurnEnded(seat)`` per turn and
 ``GameEnded()``), :meth:`sample_chance`, :meth:`outcome`, :meth:`to_dict` /
@@ -125,9 +126,32 @@ _OTHER_FACES = [
 _NO_MOVES: list[TurnMove] = []
 
 # A piece's move table: its :data:`~engine.colorstack.board.PathTable` with each endpoint's
-# interned move, ``(region, keep, full, ends, paths_to)``: ``ends`` in square order as
-# ``(1 << end, its paths, the move)``, ``paths_to`` an endpoint's paths by its square.
-MoveTable = tuple[int, tuple[int, ...], int, tuple[tuple[int, int, Move], ...], dict[int, int]]
+# interned move, ``(region, keep, full, ends, paths_to, targets, last, low, top)``: ``ends``
+# in square order as ``(1 << end, its paths, the move)``, ``paths_to`` an endpoint's paths
+# by its square. For counting the open endpoints without a loop over them: ``targets`` is
+# the mask of the endpoints, ``top`` the mask of the last path of each endpoint (the paths
+# of an endpoint are consecutive bits), ``last[sq]`` that bit of the endpoint ``sq`` (0 for
+# any other square) and ``low`` every path bit but those: ``((alive & low) + low | alive)
+# & top`` holds the last bit of exactly the endpoints with an open path (the sum carries
+# into an endpoint's last bit when any of its other paths is open, and never further);
+# ``by_last`` maps an endpoint's last bit to its move.
+MoveTable = tuple[
+    int,
+    tuple[int, ...],
+    int,
+    tuple[tuple[int, int, Move], ...],
+    dict[int, int],
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    dict[int, Move],
+]
+# A piece's move table in one game (its black squares known): ``(region, keep, alive,
+# low, top, targets, last, by_last)`` of its :data:`MoveTable`, less what the game's black
+# squares close: ``region`` and ``targets`` without them, ``alive`` the paths through none
+# of them, ``top`` without the last bits of black endpoints.
+Base = tuple[int, tuple[int, ...], int, int, int, int, tuple[int, ...], dict[int, Move]]
 # per board (rows): the table of a piece on ``square`` showing ``n`` at ``square * 7 + n``
 _move_tables: dict[int, list[MoveTable | None]] = {}
 
@@ -149,7 +173,18 @@ def move_table(rows: int, sq: int, n: int) -> MoveTable:
         region, keep, full, ends = path_table(rows, sq, n)
         row = _MOVES[sq]
         moves = tuple((bit, paths, row[end]) for end, bit, paths in ends)
-        table = (region, keep, full, moves, {end: paths for end, _, paths in ends})
+        targets = top = 0
+        last = [0] * (rows * WIDTH)
+        by_last: dict[int, Move] = {}
+        for end, bit, paths in ends:
+            targets |= bit
+            high = 1 << (paths.bit_length() - 1)
+            last[end] = high
+            top |= high
+            by_last[high] = row[end]
+        paths_to = {end: paths for end, _, paths in ends}
+        lows = full ^ top
+        table = (region, keep, full, moves, paths_to, targets, tuple(last), lows, top, by_last)
         tables[sq * 7 + n] = table
     return table
 
@@ -184,13 +219,18 @@ class ColorStackState:
     """
 
     __slots__ = (
+        "_bases",
+        "_bases_black",
         "_counts",
         "_dests",
+        "_dests_key",
         "_entries",
         "_hash",
         "_legal",
         "_legal_key",
         "_owner",
+        "_picked",
+        "_picked_key",
         "_tops",
         "black",
         "cards",
@@ -234,6 +274,14 @@ class ColorStackState:
     _entries: list[tuple[int, PlayerMove, int, int, int, int | None]]
     _legal: list[TurnMove]
     _dests: dict[int, int]  # of the listed position: each own piece's open paths
+    _dests_key: int  # the position key _dests is of (-1: none)
+    # random_move's move tables of this game (of its black squares), at square * 7 + face
+    _bases: list[Base | None]
+    _bases_black: int  # the black mask _bases is of
+    # random_move's last move and the position key it is legal in (-1: none; never on the
+    # first turn, where a position's key does not say that stacking is banned)
+    _picked: TurnMove | None
+    _picked_key: int
     _legal_key: tuple[int, int] | None
 
     columns = WIDTH
@@ -267,7 +315,12 @@ class ColorStackState:
         self._entries = []
         self._legal = _NO_MOVES
         self._dests = {}
+        self._dests_key = -1
         self._legal_key = None
+        self._bases = []
+        self._bases_black = 0
+        self._picked = None
+        self._picked_key = -1
 
     # ----------------------------------------------------------------- game flow
 
@@ -491,7 +544,7 @@ class ColorStackState:
             table = tables[sq * 7 + n]
             if table is None:
                 table = move_table(rows, sq, n)
-            region, keep, alive, ends, _ = table
+            region, keep, alive, ends = table[0], table[1], table[2], table[3]
             b = blocked & region
             while b:  # close every path through a blocked square
                 low = b & -b
@@ -506,8 +559,106 @@ class ColorStackState:
             out.extend(_OTHER_FACES[sq][n])
         self._legal = out
         self._dests = dests
+        self._dests_key = self._hash
         self._legal_key = key
         return list(out)
+
+    def _base(self, sq: int, n: int) -> Base:
+        """:data:`Base` of a piece on ``sq`` showing ``n`` in this game, kept in _bases."""
+        region, keep, alive, _, _, targets, last, lows, top, by_last = move_table(self.rows, sq, n)
+        black = self.black
+        b = black & region
+        while b:
+            low = b & -b
+            b ^= low
+            alive &= keep[low.bit_length() - 1]
+        b = black & targets
+        while b:
+            low = b & -b
+            b ^= low
+            top &= ~last[low.bit_length() - 1]
+        base = (region & ~black, keep, alive, lows, top, targets & ~black, last, by_last)
+        self._bases[sq * 7 + n] = base
+        return base
+
+    def random_move(self, rng: random.Random) -> TurnMove | None:
+        """``rng.choice(self.legal_moves())`` — the same draw from ``rng`` and the same
+        move — without making the list: it counts each piece's legal moves (its open
+        endpoints by a sum on the path bits, see :data:`MoveTable`; a loop only over the
+        endpoints holding a stack), draws the index as ``rng.choice`` does (``randrange``
+        of the count: one ``_randbelow``) and finds that move alone. ``None`` when there
+        is no move (the set-up chance, or over). :meth:`apply` accepts the move it
+        returns, in this position, without checking it again."""
+        if self.ended_by is not None or self.setup is None:
+            return None
+        if self._legal_key is not None and self._legal_key == (self._hash, self.turns == 0):
+            return rng.choice(self._legal)
+        cells, masks = self.cells, self.colour_masks
+        occ = self.occupied
+        black = self.black
+        first = self.turns == 0
+        bases = self._bases
+        if self._bases_black != black or not bases:
+            bases = self._bases = [None] * (self.squares * 7)
+            self._bases_black = black
+        # per piece in square order: its square, face, legal moves, their endpoints' last
+        # bits and the table's moves by last bit
+        found: list[tuple[int, int, int, int, dict[int, Move]]] = []
+        total = 0
+        scan = self._tops[self.to_move]
+        while scan:
+            low = scan & -scan
+            scan ^= low
+            sq = low.bit_length() - 1
+            n = cells[sq][-1] & 7
+            base = bases[sq * 7 + n]
+            if base is None:
+                base = self._base(sq, n)
+            region, keep, alive, lows, top, targets, last, by_last = base
+            b = occ & region
+            while b:  # close every path through a stack
+                low = b & -b
+                b ^= low
+                alive &= keep[low.bit_length() - 1]
+            # the last bit of each open endpoint neither black nor ...
+            legal = ((alive & lows) + lows | alive) & top
+            b = occ & targets
+            while b:  # ... holding a stack the piece may not stack on
+                low = b & -b
+                b ^= low
+                end = low.bit_length() - 1
+                bit = last[end]
+                if legal & bit:
+                    if first:
+                        legal ^= bit
+                    else:
+                        theirs = masks[end]
+                        mine = masks[sq]
+                        if not STRONGER[n][cells[end][-1] & 7] or (
+                            mine & theirs and mine | theirs != ALL_COLOURS
+                        ):
+                            legal ^= bit
+            moves = legal.bit_count()
+            found.append((sq, n, moves, legal, by_last))
+            total += moves + 5
+        i = rng.randrange(total)  # rng.choice's draw: _randbelow(len(the list))
+        for sq, n, moves, legal, by_last in found:
+            if i < moves:  # the i-th legal endpoint, in square order
+                while i:
+                    legal &= legal - 1
+                    i -= 1
+                mv: TurnMove = by_last[legal & -legal]
+                break
+            i -= moves
+            if i < 5:
+                mv = _OTHER_FACES[sq][n][i]
+                break
+            i -= 5
+        else:
+            raise AssertionError("the draw was past the moves counted")
+        self._picked = mv
+        self._picked_key = -1 if first else self._hash
+        return mv
 
     def _listed(self, move: AnyMove) -> bool:
         """Whether ``move`` is among the moves :meth:`legal_moves` listed for the position
@@ -721,13 +872,15 @@ class ColorStackState:
     def apply(self, move: AnyMove, *, by: int | None = None) -> list[Event]:
         """Play ``move`` (a set, a move, a resignation, or the set-up chance outcome);
         returns ``TurnEnded(seat)`` for a turn and ``GameEnded()`` when the game ends."""
-        # A move legal_moves listed for this very position is legal: only the seat asking
-        # is checked (the list is kept by position key, see legal_moves).
+        # A move legal_moves listed (or random_move picked) for this very position is
+        # legal: only the seat asking is checked (kept by position key, see legal_moves).
         if not (
             self.ended_by is None
-            and self._legal_key == (self._hash, self.turns == 0)
             and (by is None or by == self.to_move)
-            and self._listed(move)
+            and (
+                (move is self._picked and self._picked_key == self._hash)
+                or (self._dests_key == self._hash and self._listed(move))
+            )
         ):
             err = self.refusal(move, by)
             if err is not None:
@@ -791,6 +944,8 @@ class ColorStackState:
         self._hash = h
         self._counts = {h: 1}
         self._legal_key = None
+        self._dests_key = -1
+        self._picked_key = -1
 
     def push(self, move: PlayerMove) -> None:
         """Play a legal set, move or resignation without checking it and without events
@@ -927,6 +1082,11 @@ class ColorStackState:
         new._entries = self._entries.copy()
         new._legal = self._legal
         new._dests = self._dests
+        new._dests_key = self._dests_key
+        new._bases = self._bases
+        new._bases_black = self._bases_black
+        new._picked = self._picked
+        new._picked_key = self._picked_key
         new._legal_key = self._legal_key
         return new
 

@@ -1357,22 +1357,22 @@ class StackUpState:
         if turn is None:
             entry = self._entry
             assert entry is not None
-            get = entry.get
             drew = self._drew
             reshuffled = self._reshuffled
-            # LoggedTurn's fields, in order (see _log)
+            # LoggedTurn's fields, in order (see _log); entry.get called as such (compiled,
+            # a native dict lookup: a bound method would be a Python call)
             self._log.append(
                 (
                     entry["seat"],
                     entry["kind"],
-                    get("cards", _EMPTY),
-                    get("bonus"),
-                    get("colour"),
-                    get("target"),
-                    get("count"),
-                    get("took", _EMPTY),
-                    tuple(drew) if drew else get("drew", _EMPTY),
-                    reshuffled if reshuffled is not None else get("reshuffle"),
+                    entry.get("cards", _EMPTY),
+                    entry.get("bonus"),
+                    entry.get("colour"),
+                    entry.get("target"),
+                    entry.get("count"),
+                    entry.get("took", _EMPTY),
+                    tuple(drew) if drew else entry.get("drew", _EMPTY),
+                    reshuffled if reshuffled is not None else entry.get("reshuffle"),
                 )
             )
             if drew:

@@ -24,6 +24,29 @@ def test_random_plays_uniformly_among_legal_sets_and_moves() -> None:
     assert not any(isinstance(m, Resign) for m in seen)
 
 
+@pytest.mark.parametrize("board", ["light", "heavy"])
+def test_random_draws_as_a_choice_from_the_legal_moves(board: str) -> None:
+    # the random player counts the legal moves instead of listing them: the same draws
+    # from the RNG and the same move as rng.choice(legal_moves()), in every position met
+    from engine.colorstack.rules import ColorStackSettings
+    from engine.colorstack.state import ColorStackState
+
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = ColorStackState(("ann", "ben"), ColorStackSettings(board=board))
+        state.apply(state.sample_chance(rng))
+        while not state.is_over:
+            fresh = state.copy()  # nothing listed in it yet
+            fresh._legal_key = None
+            mine, theirs = random.Random(seed), random.Random(seed)
+            choice = RandomPlayer().choose(fresh, mine)
+            assert choice == theirs.choice(state.legal_moves())
+            assert mine.getstate() == theirs.getstate()
+            fresh.apply(choice, by=fresh.to_move)  # accepted as legal
+            state.apply(choice, by=state.to_move)
+            assert fresh.position_key() == state.position_key()
+
+
 def test_greedy_wins_when_it_can() -> None:
     state = arrange({"a1": "R2", "c1": "B5G3Y4", "i6": "B1"}, black=CORRIDOR)
     move, reason = GreedyPlayer().hint(state)
