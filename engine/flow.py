@@ -128,7 +128,7 @@ def play_out(
 ) -> int:
     """Play ``state`` to its end, ``choosers[seat]`` deciding for each seat; returns the
     number of decisions the players took. ``on_step`` sees every applied move."""
-    if on_step is None and not game.forced_moves:
+    if on_step is None:
         return _play_unseen(game, state, list(choosers), rng, max_decisions)
     return _run(game, state, rng, choosers.__getitem__, on_step, None, max_decisions)
 
@@ -140,11 +140,12 @@ def _play_unseen(
     rng: random.Random,
     max_decisions: int,
 ) -> int:
-    """:func:`_run` for a whole game that nobody watches, of a game without forced moves
-    (the benches' and self-play's inner loop): the same moves in the same order, without
-    the bookkeeping of steps that nobody reads."""
+    """:func:`_run` for a whole game that nobody watches (the benches' and self-play's
+    inner loop): the same moves in the same order, without the bookkeeping of steps that
+    nobody reads."""
     chance, over = Decision.CHANCE, Decision.OVER
     apply, sample = state.apply, state.sample_chance
+    automatic = game.automatic if game.forced_moves else None
     decisions = 0
     while True:
         decision = state.decision
@@ -156,6 +157,11 @@ def _play_unseen(
         seat = state.current_player
         if seat is None:
             return decisions  # nobody to decide (as _run: no chooser for it)
+        if automatic is not None:
+            forced = automatic(state)
+            if forced is not None:
+                apply(forced)  # the seat to act plays it, as by=seat says
+                continue
         if decisions == max_decisions:
             raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
         decisions += 1

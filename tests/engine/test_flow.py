@@ -140,6 +140,25 @@ def test_a_host_playing_a_seed_move_by_move_gets_the_self_play_game(name: str) -
         assert hosted.to_dict() == selfplay.to_dict()
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_nobody_watches_is_the_game_a_watcher_sees(name: str) -> None:
+    """``play_out`` without ``on_step`` takes a lean loop (no steps recorded): the same
+    moves, forced moves and chance outcomes, so the same final state and random draws,
+    as with a watcher, for random and greedy players and every table size."""
+    game = games.get(name)
+    for players in range(game.min_players, min(game.max_players, 4) + 1):
+        for level in ("random", "greedy"):
+            choose = game.make_ai(level).choose
+            for seed in range(6):
+                seen, unseen = new_game(game, players), new_game(game, players)
+                watched, unwatched = random.Random(seed), random.Random(seed)
+                steps: list[Played] = []
+                made = flow.play_out(game, seen, [choose] * players, watched, on_step=steps.append)
+                assert flow.play_out(game, unseen, [choose] * players, unwatched) == made
+                assert unseen.to_dict() == seen.to_dict()
+                assert unwatched.getstate() == watched.getstate()
+
+
 def test_every_event_is_seen_as_it_happens_with_the_seat_that_played_it() -> None:
     """``on_step`` sees each move right after it is applied: a round's scores before the
     next round's dice change the table (what the channel's round message words)."""
