@@ -35,9 +35,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
+from engine.stackup.ai import best_run
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, Card
 from engine.stackup.heuristic import Follower, follow_value
-from engine.stackup.inference import Lacks, inferences
+from engine.stackup.inference import Lacks, LastRun, inferences, read_history
 from engine.stackup.moves import PlayerMove
 from engine.stackup.policy import greedy_choice, greedy_values
 from engine.stackup.state import StackUpState
@@ -48,6 +49,8 @@ HORIZON = 1  # turns of every seat a play-out plays after the move before it is 
 EXTRA = 8  # turns more a play-out may play to resolve a pending Crash
 # standard errors by which a move must lead the greedy one to be played
 CONFIDENCE = 1.0
+# deals drawn, at most, for one that agrees with every seat's last run (the first else)
+TRIES = 20
 
 # The evaluation: a seat's weight is exp(score), its chance of winning its share of the
 # weights. The coefficients were fitted (multinomial logistic regression) to positions of
@@ -115,6 +118,16 @@ def determinise(
     return sim
 
 
+def agrees(sim: StackUpState, runs: list[LastRun]) -> bool:
+    """Whether each seat of ``runs`` held, as ``sim`` deals it, no longer run than its
+    last play says it did (:class:`~engine.stackup.inference.LastRun`)."""
+    for run in runs:
+        held = [*sim.hands[run.seat], *run.cards]
+        if best_run(held, run.colour, run.number, run.up) > run.length:
+            return False
+    return True
+
+
 def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
     """A hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or :data:`_MORE`)."""
     size = len(hand)
@@ -180,32 +193,69 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
 
     confidence = CONFIDENCE
 
+    def __init__(
+        self,
+        budget: float = DEFAULT_BUDGET,
+        nodes: int | None = None,
+        *,
+        horizon: int | None = HORIZON,
+        width: int = WIDTH,
+        runs: bool = True,
+    ) -> None:
+        super().__init__(budget, nodes)
+        self.runs = runs  # deal the others only hands that agree with their last runs
+        self.horizon = horizon  # turns of every seat a play-out plays; None: to the end
+        self.width = width
+
     def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
         """The best :data:`WIDTH` moves by :func:`rate` (in the legal order), and the best
         (the first of equals)."""
         rated = rate(state)
         if not rated:
             return None
-        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[:WIDTH]
+        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[: self.width]
         return [rated[i][0] for i in sorted(top)], rated[top[0]][0]
 
     def sampler(
         self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
     ) -> Callable[[int, int], float]:
         unseen = unseen_cards(state, seat)
-        lacks = inferences(state, seat)
+        lacks, runs = read_history(state, seat)
+        if not self.runs:
+            runs = []
 
         def sample(i: int, seed: int) -> float:
             rng = random.Random(seed)
-            sim = determinise(state, seat, unseen, rng, lacks)
+            sim = self.deal(state, seat, unseen, rng, lacks, runs)
             return self._play_out(sim, moves[i], seat, rng, budget)
 
         return sample
 
+    def deal(
+        self,
+        state: StackUpState,
+        seat: int,
+        unseen: list[Card],
+        rng: random.Random,
+        lacks: list[Lacks],
+        runs: list[LastRun],
+    ) -> StackUpState:
+        """The position a play-out starts from: a determinisation (:func:`determinise`),
+        the first of :data:`TRIES` that :func:`agrees` with ``runs`` (else the first)."""
+        first = sim = determinise(state, seat, unseen, rng, lacks)
+        if not runs:
+            return sim
+        for _ in range(TRIES - 1):
+            if agrees(sim, runs):
+                return sim
+            sim = determinise(state, seat, unseen, rng, lacks)
+        return sim if agrees(sim, runs) else first
+
     def _play_out(
         self, sim: StackUpState, move: PlayerMove, me: int, rng: random.Random, budget: Budget
     ) -> float:
-        stop = sim.turns_taken + HORIZON * sim.n + 1
+        horizon = self.horizon
+        stop = sim.turn_limit + 1 if horizon is None else sim.turns_taken + horizon * sim.n + 1
         sim.apply(move)
         applied = 1
         while not sim.is_over and (

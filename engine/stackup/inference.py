@@ -18,18 +18,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.stackup.ai import (
+    CARD,
+    EXTRA_TURN,
+    LIKELY_TAKE,
+    RESERVE,
+    SKIP_OTHERS,
+    THREAT_HAND,
+)
 from engine.stackup.cards import (
     COLOUR_OF,
     CRASH,
     FLIP,
     FREEZE,
+    HIGHEST,
     NUMBER_CARDS,
     NUMBER_OF,
     SNATCH,
     SWITCH,
     Card,
 )
-from engine.stackup.state import StackUpState
+from engine.stackup.rules import PENALTY_CARDS
+from engine.stackup.state import LoggedTurn, StackUpState
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +69,58 @@ def stuck_set(colour: int, number: int, up: bool, size: int, snatchable: bool) -
 NO_CRASH = frozenset((CRASH,))
 
 
+@dataclass(frozen=True, slots=True)
+class LastRun:
+    """``seat``'s latest play: on the stack state ``colour`` / ``number`` / ``up`` it held
+    no run of more than ``length`` number cards, when it held its hand of now and ``cards``
+    (the number cards it has played since, that play's own included) — known only while it
+    has received no card and lost none since. A model of the table, not a rule: a
+    ``greedy`` player plays its longest run (a longer one is always worth more), and a
+    special card only when no run was worth more (:func:`longest_below`)."""
+
+    seat: int
+    colour: int
+    number: int
+    up: bool
+    length: int
+    cards: tuple[Card, ...]
+
+
+def _threat(size: int) -> float:
+    """``engine.stackup.ai._threat`` of a hand of ``size`` cards."""
+    return max(0.0, (THREAT_HAND + 1 - size) / THREAT_HAND) * 1.5
+
+
+def longest_below(turn: LoggedTurn, sizes: list[int]) -> int:
+    """The longest run the greedy player could have held when it played the special card
+    of ``turn`` instead (``sizes``: every hand's size then): a run worth no more than the
+    special card, counted at the least its bonus may be worth."""
+    n = len(sizes)
+    s = turn.seat
+    card = turn.cards[0]
+    nxt = (s + 1) % n
+    skip = EXTRA_TURN if n == 2 else SKIP_OTHERS * (1 + _threat(sizes[nxt]))
+    value = CARD - RESERVE[card]
+    if card == FREEZE:
+        value += skip
+    elif card == CRASH:
+        value += LIKELY_TAKE * PENALTY_CARDS * CARD * (0.5 + _threat(sizes[nxt]))
+    elif card == SNATCH:
+        if turn.target is None or turn.count is None:
+            return HIGHEST
+        value += CARD * turn.count * (0.4 + _threat(sizes[turn.target]) - 1.0)
+    elif card == SWITCH:
+        value += 0.5 * (sizes[s] - 1)  # at most: every other card of the named colour
+    longest = 0
+    while longest < HIGHEST:
+        more = longest + 1
+        worth = CARD * more + (skip if more >= 3 else 0.0)
+        if worth > value + 1e-9:
+            break
+        longest = more
+    return longest
+
+
 def _sizes_before(state: StackUpState) -> list[list[int]]:
     """Every hand's size before each turn of the log, walked back from the sizes now (all
     public: cards played, how many drawn, a Snatch's count)."""
@@ -81,6 +143,12 @@ def _sizes_before(state: StackUpState) -> list[list[int]]:
 def inferences(state: StackUpState, me: int) -> list[Lacks]:
     """What ``me`` may infer about every other hand from the public history (in seat
     order; a seat with nothing to infer is left out)."""
+    return read_history(state, me)[0]
+
+
+def read_history(state: StackUpState, me: int) -> tuple[list[Lacks], list[LastRun]]:
+    """:func:`inferences`, and every other seat's :class:`LastRun` still known (in seat
+    order)."""
     n = state.n
     log = state.log
     before = _sizes_before(state)
@@ -92,10 +160,24 @@ def inferences(state: StackUpState, me: int) -> list[Lacks]:
     number = NUMBER_OF[stack[0]] if known else 0
     up = bool(state.first_up)
     lacks: dict[int, tuple[frozenset[Card], int]] = {}
+    runs: dict[int, LastRun] = {}
     for i, t in enumerate(log):
         s = t.seat
         sizes = before[i]
         received = len(t.drew)  # how many, never which
+        if received:
+            runs.pop(s, None)
+        if t.kind == "play" and t.cards and known:
+            most = len(t.cards) if t.cards[0] < FLIP else longest_below(t, sizes)
+            runs[s] = LastRun(s, colour, number, up, most, ())
+        if s in runs and t.cards:
+            run = runs[s]
+            more = tuple(c for c in t.cards if c < FLIP)
+            runs[s] = LastRun(s, run.colour, run.number, run.up, run.length, run.cards + more)
+        if t.cards and t.cards[0] == SNATCH:
+            runs.pop(s, None)  # it took cards
+            if t.target is not None:
+                runs.pop(t.target, None)  # it lost cards
         if t.kind in ("draw", "pass") and known:
             snatchable = any(sizes[o] >= 2 for o in range(n) if o != s)
             lacks[s] = (stuck_set(colour, number, up, sizes[s], snatchable), 0)
@@ -128,4 +210,4 @@ def inferences(state: StackUpState, me: int) -> list[Lacks]:
         allowed = max(0, allowed)
         if allowed < state.hand_size(s):
             out.append(Lacks(s, cards, allowed))
-    return out
+    return out, [runs[s] for s in range(n) if s != me and s in runs]
