@@ -125,6 +125,8 @@ def agrees(sim: StackUpState, runs: list[LastRun]) -> bool:
         held = [*sim.hands[run.seat], *run.cards]
         if best_run(held, run.colour, run.number, run.up) > run.length:
             return False
+        if run.none_of and any(c in run.none_of for c in held):
+            return False
     return True
 
 

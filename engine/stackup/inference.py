@@ -16,10 +16,12 @@ stack's first card, face up. The replay of the stack follows the rule book's eff
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from engine.stackup.ai import (
     CARD,
+    DRAW_PASS,
     EXTRA_TURN,
     LIKELY_TAKE,
     RESERVE,
@@ -71,12 +73,12 @@ NO_CRASH = frozenset((CRASH,))
 
 @dataclass(frozen=True, slots=True)
 class LastRun:
-    """``seat``'s latest play: on the stack state ``colour`` / ``number`` / ``up`` it held
-    no run of more than ``length`` number cards, when it held its hand of now and ``cards``
-    (the number cards it has played since, that play's own included) — known only while it
-    has received no card and lost none since. A model of the table, not a rule: a
-    ``greedy`` player plays its longest run (a longer one is always worth more), and a
-    special card only when no run was worth more (:func:`longest_below`)."""
+    """What a play of ``seat``'s showed of the hand it held then — its hand of now and
+    ``cards`` (the cards it has played since, that play's own included), known only while
+    it has received no card and lost none since: on the stack state ``colour`` /
+    ``number`` / ``up`` it held no run of more than ``length`` number cards, and none of
+    the special cards ``none_of``. A model of the table, not a rule: a ``greedy`` player
+    plays the move worth most, a longer run always worth more (:func:`shown`)."""
 
     seat: int
     colour: int
@@ -84,6 +86,7 @@ class LastRun:
     up: bool
     length: int
     cards: tuple[Card, ...]
+    none_of: frozenset[Card] = frozenset()
 
 
 def _threat(size: int) -> float:
@@ -91,34 +94,69 @@ def _threat(size: int) -> float:
     return max(0.0, (THREAT_HAND + 1 - size) / THREAT_HAND) * 1.5
 
 
-def longest_below(turn: LoggedTurn, sizes: list[int]) -> int:
-    """The longest run the greedy player could have held when it played the special card
-    of ``turn`` instead (``sizes``: every hand's size then): a run worth no more than the
-    special card, counted at the least its bonus may be worth."""
+def _skip_worth(seat: int, sizes: list[int]) -> float:
+    """The greedy value of skipping the player after ``seat`` (a Freeze, the skip bonus)."""
     n = len(sizes)
-    s = turn.seat
-    card = turn.cards[0]
-    nxt = (s + 1) % n
-    skip = EXTRA_TURN if n == 2 else SKIP_OTHERS * (1 + _threat(sizes[nxt]))
+    return EXTRA_TURN if n == 2 else SKIP_OTHERS * (1 + _threat(sizes[(seat + 1) % n]))
+
+
+def special_worth(
+    card: Card, seat: int, sizes: list[int], target: int | None = None, count: int | None = None
+) -> float | None:
+    """The greedy value of ``seat`` playing the special ``card`` (``sizes``: every hand's
+    size then; a Snatch of ``target`` and ``count``, else its best; a Switch at most; None:
+    a Snatch with no one to name)."""
+    n = len(sizes)
     value = CARD - RESERVE[card]
     if card == FREEZE:
-        value += skip
-    elif card == CRASH:
-        value += LIKELY_TAKE * PENALTY_CARDS * CARD * (0.5 + _threat(sizes[nxt]))
-    elif card == SNATCH:
-        if turn.target is None or turn.count is None:
-            return HIGHEST
-        value += CARD * turn.count * (0.4 + _threat(sizes[turn.target]) - 1.0)
-    elif card == SWITCH:
-        value += 0.5 * (sizes[s] - 1)  # at most: every other card of the named colour
-    longest = 0
-    while longest < HIGHEST:
-        more = longest + 1
-        worth = CARD * more + (skip if more >= 3 else 0.0)
-        if worth > value + 1e-9:
-            break
-        longest = more
-    return longest
+        return value + _skip_worth(seat, sizes)
+    if card == CRASH:
+        nxt = (seat + 1) % n
+        return value + LIKELY_TAKE * PENALTY_CARDS * CARD * (0.5 + _threat(sizes[nxt]))
+    if card == SNATCH:
+        options = [
+            (o, c)
+            for o in range(n)
+            if o != seat and sizes[o] >= 2
+            for c in ((1, 2, 3) if sizes[o] >= 4 else (1,))
+        ]
+        if target is not None and count is not None:
+            options = [(target, count)]
+        if not options:
+            return None
+        return value + max(CARD * c * (0.4 + _threat(sizes[o]) - 1.0) for o, c in options)
+    if card == SWITCH:
+        return value + 0.5 * (sizes[seat] - 1)  # at most: every other card of its colour
+    return value  # Flip
+
+
+def shown(turn: LoggedTurn, sizes: list[int], colour: int, number: int, up: bool) -> LastRun:
+    """What the play ``turn`` showed of its seat's hand, the stack's state and every hand's
+    size (``sizes``) being those before it: it was worth most, so no run and no special
+    card worth more was held (a run counted at the least its bonus may be worth, the play
+    at the most)."""
+    s = turn.seat
+    first = turn.cards[0]
+    skip = _skip_worth(s, sizes)
+    if first < FLIP:
+        bonus = {"skip": skip, "pass": DRAW_PASS}.get(turn.bonus or "", 0.0)
+        value = CARD * len(turn.cards) + bonus
+        longest = len(turn.cards)
+    else:
+        worth = special_worth(first, s, sizes, turn.target, turn.count)
+        value = HIGHEST * CARD * 2 if worth is None else worth
+        longest = 0
+        while longest < HIGHEST:
+            more = longest + 1
+            if CARD * more + (skip if more >= 3 else 0.0) > value + 1e-9:
+                break
+            longest = more
+    lacking = []
+    for card in (FLIP, FREEZE, SNATCH, CRASH):
+        worth = special_worth(card, s, sizes)
+        if card != first and worth is not None and worth > value + 1e-9:
+            lacking.append(card)
+    return LastRun(s, colour, number, up, longest, (), frozenset(lacking))
 
 
 def _sizes_before(state: StackUpState) -> list[list[int]]:
@@ -147,8 +185,8 @@ def inferences(state: StackUpState, me: int) -> list[Lacks]:
 
 
 def read_history(state: StackUpState, me: int) -> tuple[list[Lacks], list[LastRun]]:
-    """:func:`inferences`, and every other seat's :class:`LastRun` still known (in seat
-    order)."""
+    """:func:`inferences`, and what every other seat's plays since it last received a card
+    show (:class:`LastRun`, in seat order, oldest first)."""
     n = state.n
     log = state.log
     before = _sizes_before(state)
@@ -160,7 +198,7 @@ def read_history(state: StackUpState, me: int) -> tuple[list[Lacks], list[LastRu
     number = NUMBER_OF[stack[0]] if known else 0
     up = bool(state.first_up)
     lacks: dict[int, tuple[frozenset[Card], int]] = {}
-    runs: dict[int, LastRun] = {}
+    runs: dict[int, list[LastRun]] = {}
     for i, t in enumerate(log):
         s = t.seat
         sizes = before[i]
@@ -168,12 +206,9 @@ def read_history(state: StackUpState, me: int) -> tuple[list[Lacks], list[LastRu
         if received:
             runs.pop(s, None)
         if t.kind == "play" and t.cards and known:
-            most = len(t.cards) if t.cards[0] < FLIP else longest_below(t, sizes)
-            runs[s] = LastRun(s, colour, number, up, most, ())
+            runs.setdefault(s, []).append(shown(t, sizes, colour, number, up))
         if s in runs and t.cards:
-            run = runs[s]
-            more = tuple(c for c in t.cards if c < FLIP)
-            runs[s] = LastRun(s, run.colour, run.number, run.up, run.length, run.cards + more)
+            runs[s] = [dataclasses.replace(r, cards=r.cards + t.cards) for r in runs[s]]
         if t.cards and t.cards[0] == SNATCH:
             runs.pop(s, None)  # it took cards
             if t.target is not None:
@@ -210,4 +245,4 @@ def read_history(state: StackUpState, me: int) -> tuple[list[Lacks], list[LastRu
         allowed = max(0, allowed)
         if allowed < state.hand_size(s):
             out.append(Lacks(s, cards, allowed))
-    return out, [runs[s] for s in range(n) if s != me and s in runs]
+    return out, [r for s in range(n) if s != me for r in runs.get(s, ())]

@@ -21,6 +21,7 @@ from engine.stackup.cards import (
     GREEN,
     NUMBER_OF,
     RED,
+    SPECIALS,
     SWITCH,
     Card,
     card_names,
@@ -285,6 +286,7 @@ def test_a_greedy_player_held_no_longer_run_than_its_last_play_shows() -> None:
             for run in read_history(state, me)[1]:
                 held = [*state.hand(run.seat), *run.cards]
                 assert best_run(held, run.colour, run.number, run.up) <= run.length
+                assert not any(c in run.none_of for c in held)
                 checked += 1
                 specials += run.length == 0  # a special card played: no run held
             state.apply(greedy_choice(state, rng))
@@ -305,9 +307,10 @@ def _ben_switches() -> StackUpState:
     return state
 
 
-def test_a_greedy_player_who_plays_a_switch_held_no_number_card_to_play() -> None:
+def test_a_greedy_player_who_plays_a_switch_held_no_number_card_and_no_other_special() -> None:
     (run,) = read_history(_ben_switches(), ANN)[1]
-    assert run == LastRun(BEN, RED, 6, True, 0, ())
+    # a Switch is worth less than any number card and than every other special card
+    assert run == LastRun(BEN, RED, 6, True, 0, (SWITCH,), frozenset(SPECIALS) - {SWITCH})
 
 
 def test_a_deal_agrees_with_what_the_others_last_plays_showed() -> None:
