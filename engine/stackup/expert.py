@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
 from engine.stackup.ai import best_run
@@ -83,13 +83,39 @@ def determinise(
     lacks: list[Lacks] | None = None,
 ) -> StackUpState:
     """A copy of ``state`` whose other hands and draw pile are ``unseen`` shuffled by
-    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged).
+    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged):
+    :func:`deal_cards`."""
+    return _dealt(state, seat, *deal_cards(state, seat, unseen, rng, lacks))
+
+
+def _dealt(
+    state: StackUpState, seat: int, hands: list[list[Card]], pile: list[Card]
+) -> StackUpState:
+    """A copy of ``state`` with the other hands ``hands`` (sorted) and the pile ``pile``."""
+    sim = state.copy()
+    for other, hand in enumerate(hands):
+        if other != seat:
+            sim.hands[other] = sorted(hand)
+    sim.pile = pile
+    return sim
+
+
+def deal_cards(
+    state: StackUpState,
+    seat: int,
+    unseen: list[Card],
+    rng: random.Random,
+    lacks: list[Lacks] | None = None,
+) -> tuple[list[list[Card]], list[Card]]:
+    """Every hand (``seat``'s its own) and the draw pile, ``unseen`` shuffled by ``rng`` and
+    dealt out to the other hands in their sizes, the rest to the pile.
 
     A seat of ``lacks`` is dealt first: as many cards as it may hold of its set from all the
     cards, the rest from the cards outside the set (when enough are left)."""
-    sim = state.copy()
     cards = list(unseen)
     rng.shuffle(cards)
+    hands: list[list[Card]] = [[] for _ in range(state.n)]
+    hands[seat] = list(state.hand(seat))
     dealt: set[int] = set()
     for lack in sorted(lacks or (), key=lambda x: (x.allowed, x.seat)):
         size = state.hand_size(lack.seat)
@@ -105,24 +131,23 @@ def determinise(
         more = size - len(hand)
         hand += rest[:more]
         cards = rest[more:]
-        sim.hands[lack.seat] = sorted(hand)
+        hands[lack.seat] = hand
         dealt.add(lack.seat)
     at = 0
     for other in range(state.n):
         if other == seat or other in dealt:
             continue
         size = state.hand_size(other)
-        sim.hands[other] = sorted(cards[at : at + size])
+        hands[other] = cards[at : at + size]
         at += size
-    sim.pile = cards[at:]
-    return sim
+    return hands, cards[at:]
 
 
-def agrees(sim: StackUpState, runs: list[LastRun]) -> bool:
-    """Whether each seat of ``runs`` held, as ``sim`` deals it, no longer run than its
-    last play says it did (:class:`~engine.stackup.inference.LastRun`)."""
+def agrees(hands: Sequence[Sequence[Card]], runs: list[LastRun]) -> bool:
+    """Whether each seat of ``runs``, dealt ``hands``, held nothing its plays say it did
+    not (:class:`~engine.stackup.inference.LastRun`)."""
     for run in runs:
-        held = [*sim.hands[run.seat], *run.cards]
+        held = [*hands[run.seat], *run.cards]
         if best_run(held, run.colour, run.number, run.up) > run.length:
             return False
         if run.none_of and any(c in run.none_of for c in held):
@@ -226,10 +251,18 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
         if not self.runs:
             runs = []
 
+        # a round's moves share its seed: its deal is dealt once, then copied
+        last: list[tuple[int, StackUpState, tuple[object, ...]]] = []
+
         def sample(i: int, seed: int) -> float:
-            rng = random.Random(seed)
-            sim = self.deal(state, seat, unseen, rng, lacks, runs)
-            return self._play_out(sim, moves[i], seat, rng, budget)
+            if not last or last[0][0] != seed:
+                rng = random.Random(seed)
+                sim = self.deal(state, seat, unseen, rng, lacks, runs)
+                last[:] = [(seed, sim, rng.getstate())]
+            _, dealt, after = last[0]
+            rng = random.Random()
+            rng.setstate(after)
+            return self._play_out(dealt.copy(), moves[i], seat, rng, budget)
 
         return sample
 
@@ -244,14 +277,15 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     ) -> StackUpState:
         """The position a play-out starts from: a determinisation (:func:`determinise`),
         the first of :data:`TRIES` that :func:`agrees` with ``runs`` (else the first)."""
-        first = sim = determinise(state, seat, unseen, rng, lacks)
-        if not runs:
-            return sim
-        for _ in range(TRIES - 1):
-            if agrees(sim, runs):
-                return sim
-            sim = determinise(state, seat, unseen, rng, lacks)
-        return sim if agrees(sim, runs) else first
+        first = deal = deal_cards(state, seat, unseen, rng, lacks)
+        tries = 1
+        while runs and not agrees(deal[0], runs):
+            if tries == TRIES:
+                deal = first
+                break
+            deal = deal_cards(state, seat, unseen, rng, lacks)
+            tries += 1
+        return _dealt(state, seat, *deal)
 
     def _play_out(
         self, sim: StackUpState, move: PlayerMove, me: int, rng: random.Random, budget: Budget
