@@ -11,18 +11,24 @@ another hand, the pile's cards, or which cards anyone drew or snatched.
 *sorted*, are shuffled with its own random source and dealt out to the other hands (each
 the size it is) and the pile, on a private copy — respecting what it inferred: a seat seen
 stuck on Red 7 going up gets no red card, no 8 and no special card beyond as many as it
-has received since (:func:`determinise`). Two positions that differ only in cards it
-cannot know give the same decision for the same random source and node budget.
+has received since (:func:`determinise`). And the deal must agree with what the others'
+plays showed (:class:`~.inference.LastRun`): a ``greedy`` player plays the move worth
+most, so a seat that played a run of three held no longer run then, and one that played a
+Switch no number card it could play, nor a Freeze, Crash… worth more (deals are drawn
+until one agrees, at most :data:`TRIES`; :func:`agrees`). Two positions that differ only
+in cards it cannot know give the same decision for the same random source and node
+budget.
 
 **Search**: the candidates are the legal moves, the ``greedy`` player's best :data:`WIDTH`
 of them when there are more. Each round of sampling draws one determinisation and plays
 every candidate out from it (the same cards for all: common random numbers,
 :func:`~engine.budget.rank_by_sampling`), every seat then playing the ``greedy`` move
 (:mod:`.policy`: the expert's model of the table, and of itself), chance from the round's
-seed, for :data:`HORIZON` turns a seat (a pending Crash is resolved first). The play-out
-scores 1 for a win (shared: its share), 0 for a loss, and at the cut-off the share of wins
-a fitted model of the hands gives it (:func:`evaluate`): far less noisy than playing to the
-end, where the luck of the draws swamps the move. The best mean is played when it leads
+seed, for ``horizon`` turns a seat (:data:`HORIZON` by default; a pending Crash is
+resolved first), or with ``horizon=None`` to the end of the game. The play-out scores 1
+for a win (shared: its share), 0 for a loss, and at the cut-off the share of wins a fitted
+model of the hands gives it (:func:`evaluate`): less noisy than playing to the end, where
+the luck of the draws swamps the move, and far cheaper a play-out. The best mean is played when it leads
 the ``greedy`` player's move by :data:`CONFIDENCE` standard errors of their paired
 difference, else the greedy move.
 """
