@@ -161,6 +161,39 @@ def agrees(hands: Sequence[Sequence[Card]], runs: list[LastRun]) -> bool:
     return True
 
 
+def _repair(
+    hands: list[list[Card]],
+    pile: list[Card],
+    rng: random.Random,
+    lacks: list[Lacks],
+    runs: list[LastRun],
+) -> tuple[list[list[Card]], list[Card]]:
+    """``hands`` and ``pile`` with each seat whose hand disagrees with its ``runs`` dealt
+    again from its hand and the pile, the other hands kept: the first of :data:`TRIES`
+    deals that agrees and keeps to its ``lacks`` (else its hand as it was)."""
+    hands = list(hands)
+    lacking = {lack.seat: lack for lack in lacks}
+    for s in sorted({run.seat for run in runs}):
+        mine = [run for run in runs if run.seat == s]
+        if agrees(hands, mine):
+            continue
+        before = hands[s]
+        size = len(before)
+        pool = before + pile
+        lack = lacking.get(s)
+        for _ in range(TRIES):
+            rng.shuffle(pool)
+            hands[s] = pool[:size]
+            if (
+                lack is None or sum(1 for c in hands[s] if c in lack.cards) <= lack.allowed
+            ) and agrees(hands, mine):
+                pile = pool[size:]
+                break
+        else:
+            hands[s] = before
+    return hands, pile
+
+
 def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
     """A hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or :data:`_MORE`)."""
     size = len(hand)
@@ -282,12 +315,13 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
         runs: list[LastRun],
     ) -> StackUpState:
         """The position a play-out starts from: a determinisation (:func:`determinise`),
-        the first of :data:`TRIES` that :func:`agrees` with ``runs`` (else the first)."""
+        the first of :data:`TRIES` that :func:`agrees` with ``runs``; else the first,
+        each seat that disagrees dealt again from its cards and the pile (:func:`_repair`)."""
         first = deal = deal_cards(state, seat, unseen, rng, lacks)
         tries = 1
         while runs and not agrees(deal[0], runs):
             if tries == TRIES:
-                deal = first
+                deal = _repair(*first, rng, lacks, runs)
                 break
             deal = deal_cards(state, seat, unseen, rng, lacks)
             tries += 1
