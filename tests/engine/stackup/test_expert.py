@@ -28,6 +28,7 @@ from engine.stackup.cards import (
 )
 from engine.stackup.expert import (
     ExpertPlayer,
+    _repair,
     agrees,
     determinise,
     evaluate,
@@ -337,3 +338,17 @@ def test_a_play_out_to_the_end_of_the_game_scores_its_outcome() -> None:
     values = {sample(i, seed) for i in range(len(moves)) for seed in range(5)}
     assert values <= {0.0, 0.5, 1.0, 1 / 3} and 1.0 in values and 0.0 in values
     assert budget.nodes > 20 * len(moves) * 5  # whole games, not a turn round the table
+
+
+def test_a_seat_whose_deal_disagrees_is_dealt_again_from_its_cards_and_the_pile() -> None:
+    state = _ben_switches()
+    lacks, runs = read_history(state, ANN)
+    hands = [list(state.hand(ANN)), cards("R9 R10 Y2")]  # red: Ben could have played it
+    rest = Counter(unseen_cards(state, ANN))
+    rest.subtract(hands[BEN])
+    pile = sorted(rest.elements())
+    assert not agrees(hands, runs)
+    fixed, new_pile = _repair(hands, pile, random.Random(3), lacks, runs)
+    assert agrees(fixed, runs)
+    assert fixed[ANN] == hands[ANN] and len(fixed[BEN]) == 3
+    assert Counter(fixed[BEN] + new_pile) == Counter(hands[BEN] + pile)
