@@ -107,7 +107,7 @@ def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision()
         other = _hidden_cards_dealt_again(state, random.Random(seed + 99))
         if other.hands != state.hands:
             differing += 1
-        assert other.hand(other.current_player) == state.hand(state.current_player)
+        assert other.current_player == me and other.hand(me) == state.hand(me)
         mine = ExpertPlayer(nodes=600).scores(state, random.Random(seed))
         theirs = ExpertPlayer(nodes=600).scores(other, random.Random(seed))
         assert mine == theirs
