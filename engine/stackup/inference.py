@@ -8,10 +8,16 @@ and blocking saves three cards). The cards they got since (draws, penalties, Sna
 be anything, and every such card they have played since was one of those.
 
 So for each other seat: a set of cards it held none of at its latest such moment, and how
-many of the cards it holds now can still be among them (:class:`Lacks`). Only public facts
-are read: the log's seats, kinds, played cards, Switch colours, Snatch targets and counts,
-how many cards each turn drew (every hand's size is public) — never which — and the
-stack's first card, face up. The replay of the stack follows the rule book's effects.
+many of the cards it holds now can still be among them (:class:`Lacks`).
+
+And, taking the table for ``greedy`` players (who play the move worth most): every play a
+seat has made since it last received a card shows what its hand then — its hand now and
+the cards it has played since — did not hold: a run longer than the one played, or a
+special card worth more (:class:`LastRun`, :func:`shown`).
+
+Only public facts are read: the log's seats, kinds, played cards, bonuses, Switch
+colours, Snatch targets and counts, how many cards each turn drew (every hand's size is
+public) — never which — and the stack's first card, face up. The replay of the stack follows the rule book's effects.
 """
 
 from __future__ import annotations
