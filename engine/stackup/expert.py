@@ -11,18 +11,24 @@ another hand, the pile's cards, or which cards anyone drew or snatched.
 *sorted*, are shuffled with its own random source and dealt out to the other hands (each
 the size it is) and the pile, on a private copy — respecting what it inferred: a seat seen
 stuck on Red 7 going up gets no red card, no 8 and no special card beyond as many as it
-has received since (:func:`determinise`). Two positions that differ only in cards it
-cannot know give the same decision for the same random source and node budget.
+has received since (:func:`determinise`). And the deal must agree with what the others'
+plays showed (:class:`~.inference.LastRun`): a ``greedy`` player plays the move worth
+most, so a seat that played a run of three held no longer run then, and one that played a
+Switch no number card it could play, nor a Freeze, Crash… worth more (deals are drawn
+until one agrees, at most :data:`TRIES`; :func:`agrees`). Two positions that differ only
+in cards it cannot know give the same decision for the same random source and node
+budget.
 
 **Search**: the candidates are the legal moves, the ``greedy`` player's best :data:`WIDTH`
 of them when there are more. Each round of sampling draws one determinisation and plays
 every candidate out from it (the same cards for all: common random numbers,
 :func:`~engine.budget.rank_by_sampling`), every seat then playing the ``greedy`` move
 (:mod:`.policy`: the expert's model of the table, and of itself), chance from the round's
-seed, for :data:`HORIZON` turns a seat (a pending Crash is resolved first). The play-out
-scores 1 for a win (shared: its share), 0 for a loss, and at the cut-off the share of wins
-a fitted model of the hands gives it (:func:`evaluate`): far less noisy than playing to the
-end, where the luck of the draws swamps the move. The best mean is played when it leads
+seed, for ``horizon`` turns a seat (:data:`HORIZON` by default; a pending Crash is
+resolved first), or with ``horizon=None`` to the end of the game. The play-out scores 1
+for a win (shared: its share), 0 for a loss, and at the cut-off the share of wins a fitted
+model of the hands gives it (:func:`evaluate`): less noisy than playing to the end, where
+the luck of the draws swamps the move, and far cheaper a play-out. The best mean is played when it leads
 the ``greedy`` player's move by :data:`CONFIDENCE` standard errors of their paired
 difference, else the greedy move.
 """
@@ -32,12 +38,13 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.budget import DEFAULT_BUDGET, Budget, SampledExpert
+from engine.stackup.ai import best_run
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH, Card
 from engine.stackup.heuristic import Follower, follow_value
-from engine.stackup.inference import Lacks, inferences
+from engine.stackup.inference import Lacks, LastRun, inferences, read_history
 from engine.stackup.moves import PlayerMove
 from engine.stackup.policy import greedy_choice, greedy_values
 from engine.stackup.state import StackUpState
@@ -48,6 +55,8 @@ HORIZON = 1  # turns of every seat a play-out plays after the move before it is 
 EXTRA = 8  # turns more a play-out may play to resolve a pending Crash
 # standard errors by which a move must lead the greedy one to be played
 CONFIDENCE = 1.0
+# deals drawn, at most, for one that agrees with every seat's last run (the first else)
+TRIES = 20
 
 # The evaluation: a seat's weight is exp(score), its chance of winning its share of the
 # weights. The coefficients were fitted (multinomial logistic regression) to positions of
@@ -80,13 +89,39 @@ def determinise(
     lacks: list[Lacks] | None = None,
 ) -> StackUpState:
     """A copy of ``state`` whose other hands and draw pile are ``unseen`` shuffled by
-    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged).
+    ``rng`` and dealt out in their sizes (``seat``'s own hand and the stack unchanged):
+    :func:`deal_cards`."""
+    return _dealt(state, seat, *deal_cards(state, seat, unseen, rng, lacks))
+
+
+def _dealt(
+    state: StackUpState, seat: int, hands: list[list[Card]], pile: list[Card]
+) -> StackUpState:
+    """A copy of ``state`` with the other hands ``hands`` (sorted) and the pile ``pile``."""
+    sim = state.copy()
+    for other, hand in enumerate(hands):
+        if other != seat:
+            sim.hands[other] = sorted(hand)
+    sim.pile = pile
+    return sim
+
+
+def deal_cards(
+    state: StackUpState,
+    seat: int,
+    unseen: list[Card],
+    rng: random.Random,
+    lacks: list[Lacks] | None = None,
+) -> tuple[list[list[Card]], list[Card]]:
+    """Every hand (``seat``'s its own) and the draw pile, ``unseen`` shuffled by ``rng`` and
+    dealt out to the other hands in their sizes, the rest to the pile.
 
     A seat of ``lacks`` is dealt first: as many cards as it may hold of its set from all the
     cards, the rest from the cards outside the set (when enough are left)."""
-    sim = state.copy()
     cards = list(unseen)
     rng.shuffle(cards)
+    hands: list[list[Card]] = [[] for _ in range(state.n)]
+    hands[seat] = list(state.hand(seat))
     dealt: set[int] = set()
     for lack in sorted(lacks or (), key=lambda x: (x.allowed, x.seat)):
         size = state.hand_size(lack.seat)
@@ -102,17 +137,61 @@ def determinise(
         more = size - len(hand)
         hand += rest[:more]
         cards = rest[more:]
-        sim.hands[lack.seat] = sorted(hand)
+        hands[lack.seat] = hand
         dealt.add(lack.seat)
     at = 0
     for other in range(state.n):
         if other == seat or other in dealt:
             continue
         size = state.hand_size(other)
-        sim.hands[other] = sorted(cards[at : at + size])
+        hands[other] = cards[at : at + size]
         at += size
-    sim.pile = cards[at:]
-    return sim
+    return hands, cards[at:]
+
+
+def agrees(hands: Sequence[Sequence[Card]], runs: list[LastRun]) -> bool:
+    """Whether each seat of ``runs``, dealt ``hands``, held nothing its plays say it did
+    not (:class:`~engine.stackup.inference.LastRun`)."""
+    for run in runs:
+        held = [*hands[run.seat], *run.cards]
+        if best_run(held, run.colour, run.number, run.up) > run.length:
+            return False
+        if run.none_of and any(c in run.none_of for c in held):
+            return False
+    return True
+
+
+def _repair(
+    hands: list[list[Card]],
+    pile: list[Card],
+    rng: random.Random,
+    lacks: list[Lacks],
+    runs: list[LastRun],
+) -> tuple[list[list[Card]], list[Card]]:
+    """``hands`` and ``pile`` with each seat whose hand disagrees with its ``runs`` dealt
+    again from its hand and the pile, the other hands kept: the first of :data:`TRIES`
+    deals that agrees and keeps to its ``lacks`` (else its hand as it was)."""
+    hands = list(hands)
+    lacking = {lack.seat: lack for lack in lacks}
+    for s in sorted({run.seat for run in runs}):
+        mine = [run for run in runs if run.seat == s]
+        if agrees(hands, mine):
+            continue
+        before = hands[s]
+        size = len(before)
+        pool = before + pile
+        lack = lacking.get(s)
+        for _ in range(TRIES):
+            rng.shuffle(pool)
+            hands[s] = pool[:size]
+            if (
+                lack is None or sum(1 for c in hands[s] if c in lack.cards) <= lack.allowed
+            ) and agrees(hands, mine):
+                pile = pool[size:]
+                break
+        else:
+            hands[s] = before
+    return hands, pile
 
 
 def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
@@ -180,32 +259,79 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
 
     confidence = CONFIDENCE
 
+    def __init__(
+        self,
+        budget: float = DEFAULT_BUDGET,
+        nodes: int | None = None,
+        *,
+        horizon: int | None = HORIZON,
+        width: int = WIDTH,
+        runs: bool = True,
+    ) -> None:
+        super().__init__(budget, nodes)
+        self.runs = runs  # deal the others only hands that agree with their last runs
+        self.horizon = horizon  # turns of every seat a play-out plays; None: to the end
+        self.width = width
+
     def candidates(self, state: StackUpState) -> tuple[list[PlayerMove], PlayerMove] | None:
         """The best :data:`WIDTH` moves by :func:`rate` (in the legal order), and the best
         (the first of equals)."""
         rated = rate(state)
         if not rated:
             return None
-        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[:WIDTH]
+        top = sorted(range(len(rated)), key=lambda i: -rated[i][1])[: self.width]
         return [rated[i][0] for i in sorted(top)], rated[top[0]][0]
 
     def sampler(
         self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
     ) -> Callable[[int, int], float]:
         unseen = unseen_cards(state, seat)
-        lacks = inferences(state, seat)
+        lacks, runs = read_history(state, seat)
+        if not self.runs:
+            runs = []
+
+        # a round's moves share its seed: its deal is dealt once, then copied
+        last: list[tuple[int, StackUpState, tuple[object, ...]]] = []
 
         def sample(i: int, seed: int) -> float:
-            rng = random.Random(seed)
-            sim = determinise(state, seat, unseen, rng, lacks)
-            return self._play_out(sim, moves[i], seat, rng, budget)
+            if not last or last[0][0] != seed:
+                rng = random.Random(seed)
+                sim = self.deal(state, seat, unseen, rng, lacks, runs)
+                last[:] = [(seed, sim, rng.getstate())]
+            _, dealt, after = last[0]
+            rng = random.Random()
+            rng.setstate(after)
+            return self._play_out(dealt.copy(), moves[i], seat, rng, budget)
 
         return sample
+
+    def deal(
+        self,
+        state: StackUpState,
+        seat: int,
+        unseen: list[Card],
+        rng: random.Random,
+        lacks: list[Lacks],
+        runs: list[LastRun],
+    ) -> StackUpState:
+        """The position a play-out starts from: a determinisation (:func:`determinise`),
+        the first of :data:`TRIES` that :func:`agrees` with ``runs``; else the first,
+        each seat that disagrees dealt again from its cards and the pile (:func:`_repair`)."""
+        first = deal = deal_cards(state, seat, unseen, rng, lacks)
+        tries = 1
+        while runs and not agrees(deal[0], runs):
+            if tries == TRIES:
+                deal = _repair(*first, rng, lacks, runs)
+                break
+            deal = deal_cards(state, seat, unseen, rng, lacks)
+            tries += 1
+        return _dealt(state, seat, *deal)
 
     def _play_out(
         self, sim: StackUpState, move: PlayerMove, me: int, rng: random.Random, budget: Budget
     ) -> float:
-        stop = sim.turns_taken + HORIZON * sim.n + 1
+        horizon = self.horizon
+        stop = sim.turn_limit + 1 if horizon is None else sim.turns_taken + horizon * sim.n + 1
         sim.apply(move)
         applied = 1
         while not sim.is_over and (

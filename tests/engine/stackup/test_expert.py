@@ -10,22 +10,34 @@ from collections import Counter
 
 import pytest
 
+from engine.budget import Budget
 from engine.flow import settle
-from engine.stackup.ai import GreedyPlayer, make_ai
+from engine.stackup.ai import GreedyPlayer, best_run, make_ai
 from engine.stackup.cards import (
     COLOUR_OF,
     CRASH,
     FLIP,
     FULL_DECK,
+    GREEN,
     NUMBER_OF,
     RED,
+    SPECIALS,
+    SWITCH,
     Card,
     card_names,
 )
-from engine.stackup.expert import ExpertPlayer, determinise, evaluate, rate, unseen_cards
+from engine.stackup.expert import (
+    ExpertPlayer,
+    _repair,
+    agrees,
+    determinise,
+    evaluate,
+    rate,
+    unseen_cards,
+)
 from engine.stackup.game import GAME
 from engine.stackup.heuristic import Follower, none_of
-from engine.stackup.inference import inferences
+from engine.stackup.inference import LastRun, inferences, read_history
 from engine.stackup.moves import DRAW, KEEP, TAKE, Play
 from engine.stackup.policy import greedy_choice
 from engine.stackup.state import StackUpState
@@ -95,7 +107,7 @@ def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision()
         other = _hidden_cards_dealt_again(state, random.Random(seed + 99))
         if other.hands != state.hands:
             differing += 1
-        assert other.hand(other.current_player) == state.hand(state.current_player)
+        assert other.current_player == me and other.hand(me) == state.hand(me)
         mine = ExpertPlayer(nodes=600).scores(state, random.Random(seed))
         theirs = ExpertPlayer(nodes=600).scores(other, random.Random(seed))
         assert mine == theirs
@@ -261,3 +273,82 @@ def test_the_expert_prefers_the_play_that_leaves_a_stuck_seat_stuck() -> None:
     state = _stuck_ben()
     rated = dict(rate(state))
     assert rated[p("R8")] > rated[p("Y7")]
+
+
+def test_a_greedy_player_held_no_longer_run_than_its_last_play_shows() -> None:
+    checked = specials = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_state(NAMES[: 2 + seed % 5], GAME.settings())
+        settle(GAME, state, rng)
+        while not state.is_over:
+            me = state.current_player
+            assert me is not None
+            for run in read_history(state, me)[1]:
+                held = [*state.hand(run.seat), *run.cards]
+                assert best_run(held, run.colour, run.number, run.up) <= run.length
+                assert not any(c in run.none_of for c in held)
+                checked += 1
+                specials += run.length == 0  # a special card played: no run held
+            state.apply(greedy_choice(state, rng))
+            settle(GAME, state, rng)
+    assert checked > 500 and specials > 20
+
+
+def _ben_switches() -> StackUpState:
+    """Ann plays R6 on Red 5 going up; Ben, holding no red and no 7, plays his Switch
+    (naming green); Ann is to play."""
+    hands = ("R6 R8 Y7 G9", "G1 G2 Y9 Switch")
+    rest = Counter(FULL_DECK)
+    rest.subtract(cards(" ".join((*hands, "R5"))))
+    state = table(*hands, stack="R5", pile=" ".join(card_names(sorted(rest.elements()))))
+    state.apply(p("R6"))
+    state.apply(Play((SWITCH,), colour=GREEN))
+    assert state.current_player == ANN
+    return state
+
+
+def test_a_greedy_player_who_plays_a_switch_held_no_number_card_and_no_other_special() -> None:
+    (run,) = read_history(_ben_switches(), ANN)[1]
+    # a Switch is worth less than any number card and than every other special card
+    assert run == LastRun(BEN, RED, 6, True, 0, (SWITCH,), frozenset(SPECIALS) - {SWITCH})
+
+
+def test_a_deal_agrees_with_what_the_others_last_plays_showed() -> None:
+    state = _ben_switches()
+    expert = ExpertPlayer(nodes=100)
+    unseen = unseen_cards(state, ANN)
+    lacks, runs = read_history(state, ANN)
+    agreeing = plain = 0
+    for seed in range(100):
+        dealt = expert.deal(state, ANN, unseen, random.Random(seed), lacks, runs)
+        agreeing += agrees(dealt.hands, runs)
+        plain += agrees(determinise(state, ANN, unseen, random.Random(seed), lacks).hands, runs)
+    assert agreeing >= 99 and plain < 90  # one deal in twenty tries may still miss
+
+
+def test_a_play_out_to_the_end_of_the_game_scores_its_outcome() -> None:
+    state = _midgame(5, players=3)
+    me = state.current_player
+    assert me is not None
+    expert = ExpertPlayer(nodes=100, horizon=None)
+    moves, _ = expert.candidates(state) or ([], None)
+    budget = Budget(nodes=10**9)
+    sample = expert.sampler(state, me, moves, budget)
+    values = {sample(i, seed) for i in range(len(moves)) for seed in range(5)}
+    assert values <= {0.0, 0.5, 1.0, 1 / 3} and 1.0 in values and 0.0 in values
+    assert budget.nodes > 20 * len(moves) * 5  # whole games, not a turn round the table
+
+
+def test_a_seat_whose_deal_disagrees_is_dealt_again_from_its_cards_and_the_pile() -> None:
+    state = _ben_switches()
+    lacks, runs = read_history(state, ANN)
+    hands = [list(state.hand(ANN)), cards("R9 R10 Y2")]  # red: Ben could have played it
+    rest = Counter(unseen_cards(state, ANN))
+    rest.subtract(hands[BEN])
+    pile = sorted(rest.elements())
+    assert not agrees(hands, runs)
+    fixed, new_pile = _repair(hands, pile, random.Random(3), lacks, runs)
+    assert agrees(fixed, runs)
+    assert fixed[ANN] == hands[ANN] and len(fixed[BEN]) == 3
+    assert Counter(fixed[BEN] + new_pile) == Counter(hands[BEN] + pile)
