@@ -86,8 +86,6 @@ W_TEMPO = 60  # the player to move has a win one set away: it can threaten at on
 W_PAIR = 12  # a four-colour pair still to be brought together
 W_PIECE = 30  # a piece in play (a die on top: movable, and not covered)
 W_DICE = 4  # a die carried in one's own stacks
-W_DOUBLE_MINE = 250  # the player to move can set a piece to threaten two wins at once
-W_DOUBLE_THEIRS = 200  # the opponent could: the player to move must defuse it now
 
 EXACT, LOWER, UPPER = 0, 1, 2
 NO_MOVE = -1
@@ -111,19 +109,18 @@ class SideFigures:
     pairs: int  # (its piece, another stack) pairs that together hold all four colours
     pieces: int  # its pieces (stacks topped by its dice)
     dice: int  # dice in its stacks
-    doubles: int  # its pieces that one set would give two winning moves or more
 
 
 def figures(
     pos: Position, seat: int, strong: list[int] | None = None
-) -> tuple[int, int, int, int, int, int]:
+) -> tuple[int, int, int, int, int]:
     """The evaluation's terms for ``seat`` (see the module's sentence), in the order of
     :class:`SideFigures`; ``strong`` is :meth:`Position.strong_all` when known."""
     cells, masks = pos.cells, pos.masks
     area, near6 = pos.geo.area, pos.geo.near
     mask_bb = pos.mask_bb
     no_stacking = pos.turns == 0
-    threats = soon = pairs = dice = count = doubles = 0
+    threats = soon = pairs = dice = count = 0
     scan = pos.seat_bb[seat]
     while scan:
         low = scan & -scan
@@ -143,7 +140,7 @@ def figures(
         if strong is None:
             strong = pos.strong_all()
         n = cells[sq][-1] & 7
-        hit = near = double = 0
+        hit = near = 0
         for f in range(1, 7):
             cand = comp & area[sq][f]
             if not cand:
@@ -156,14 +153,11 @@ def figures(
                 hit = found
             else:
                 near |= found
-                if found & (found - 1):  # two targets or more: a double threat in one set
-                    double = 1
-        doubles += double
         if hit:
             threats += hit.bit_count()
         if near:
             soon += (near & ~hit).bit_count()
-    return threats, soon, pairs, count, dice, doubles
+    return threats, soon, pairs, count, dice
 
 
 def side_figures(state: ColorStackState, seat: int) -> SideFigures:
@@ -179,9 +173,7 @@ def evaluate_position(pos: Position) -> int:
     return _value(figures(pos, p, strong), figures(pos, 1 - p, strong))
 
 
-def _value(
-    me: tuple[int, int, int, int, int, int], them: tuple[int, int, int, int, int, int]
-) -> int:
+def _value(me: tuple[int, int, int, int, int], them: tuple[int, int, int, int, int]) -> int:
     return (
         W_THREAT * (me[0] - them[0])
         + W_SOON * (me[1] - them[1])
@@ -189,8 +181,6 @@ def _value(
         + W_PAIR * (me[2] - them[2])
         + W_PIECE * (me[3] - them[3])
         + W_DICE * (me[4] - them[4])
-        + W_DOUBLE_MINE * me[5]
-        - W_DOUBLE_THEIRS * them[5]
     )
 
 

@@ -10,7 +10,7 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.colorstack.board import RED, YELLOW, parse_square
@@ -280,34 +280,6 @@ def test_evaluation_counts_winning_moves_as_the_state_does(seed: int, plies: int
         assert figures.threats == len(state.winning_moves(seat))
         assert figures.pieces == len(state.pieces(seat))
         assert figures.threats <= figures.pairs
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), plies=st.integers(1, 150))
-@example(seed=50, plies=60).via("a position with such a piece")
-@example(seed=83, plies=60).via("a position with such a piece")
-def test_evaluation_counts_the_pieces_one_set_from_a_double_threat_as_the_state_does(
-    seed: int, plies: int
-) -> None:
-    """``doubles``: the mover's pieces that, turned to some other number, would have two
-    winning moves or more — checked by playing each set on the engine's state."""
-    state = random_position(seed, plies)
-    if state.is_over or state.turns == 0:
-        return
-    me = state.to_move
-    doubles = 0
-    for sq in state.pieces(me):
-        shown = state.cells[sq][-1] & 7
-        for face in range(1, 7):
-            if face == shown:
-                continue
-            state.push(set_face(sq, face))
-            wins = [m for m in state.winning_moves(me) if m.frm == sq]
-            state.pop()
-            if len(wins) >= 2:
-                doubles += 1
-                break
-    assert side_figures(state, me).doubles == doubles
 
 
 def test_same_rng_and_node_budget_give_the_same_move() -> None:
