@@ -24,7 +24,11 @@ a win in one.
 **Move ordering**: the transposition table's move, then stacks onto an opponent's piece,
 the two killer moves of the ply, stacks onto one's own, then moves and sets by the
 history heuristic. Late quiet moves of a deep, unthreatened node are searched one ply
-shallower first (late move reductions) and again in full if they look better. Equal moves
+shallower first (late move reductions) and again in full if they look better. At a deep,
+unthreatened node searched with a null window a **null move** is tried first: the
+opponent moves twice, ``NULL_R`` plies shallower; if this player still reaches beta the
+node is cut (Color Stack has no zugzwang to speak of: a set is nearly a pass, and a
+threatened player never passes). The horizon's values are kept by position key. Equal moves
 are first shuffled by the caller's ``rng``, so the player varies its play yet is
 reproducible for a given ``rng`` and node budget.
 
@@ -35,9 +39,13 @@ its die; the player to move can make one a threat at once), its four-colour pair
 be brought together — and its pieces in play, the player to move's minus the opponent's.
 
 **Budget**: ``budget`` seconds a move (default 1), checked at every node against a hard
-deadline at 95 % of it, and no new iteration once 45 % is spent (the next would not
-finish: each costs several times the one before); or ``nodes``, a node budget, for
-reproducible play and tests (it then ignores the clock).
+deadline at 95 % of it, and no new iteration once 70 % is spent; an iteration the clock
+cuts is not lost: the last best move is searched first, and a move proven better (even
+one whose exact re-search is cut) is played. Or ``nodes``, a node budget, for
+reproducible play and tests (it then ignores the clock). A timed search lends its
+transposition table, history and horizon values to the next search of the same game (a
+later turn on the same board; in the bot, within one worker process), so that the next
+move's first iterations cost little; a node budget starts afresh (``keep`` overrides).
 
 The player holds only numbers, so it pickles; :func:`think` is a plain function of a
 stored state (``to_dict()``) for a worker process.
