@@ -24,7 +24,11 @@ a win in one.
 **Move ordering**: the transposition table's move, then stacks onto an opponent's piece,
 the two killer moves of the ply, stacks onto one's own, then moves and sets by the
 history heuristic. Late quiet moves of a deep, unthreatened node are searched one ply
-shallower first (late move reductions) and again in full if they look better. Equal moves
+shallower first (late move reductions) and again in full if they look better. At a deep,
+unthreatened node searched with a null window a **null move** is tried first: the
+opponent moves twice, ``NULL_R`` plies shallower; if this player still reaches beta the
+node is cut (Color Stack has no zugzwang to speak of: a set is nearly a pass, and a
+threatened player never passes). The horizon's values are kept by position key. Equal moves
 are first shuffled by the caller's ``rng``, so the player varies its play yet is
 reproducible for a given ``rng`` and node budget.
 
@@ -35,9 +39,13 @@ its die; the player to move can make one a threat at once), its four-colour pair
 be brought together — and its pieces in play, the player to move's minus the opponent's.
 
 **Budget**: ``budget`` seconds a move (default 1), checked at every node against a hard
-deadline at 95 % of it, and no new iteration once 45 % is spent (the next would not
-finish: each costs several times the one before); or ``nodes``, a node budget, for
-reproducible play and tests (it then ignores the clock).
+deadline at 95 % of it, and no new iteration once 70 % is spent; an iteration the clock
+cuts is not lost: the last best move is searched first, and a move proven better (even
+one whose exact re-search is cut) is played. Or ``nodes``, a node budget, for
+reproducible play and tests (it then ignores the clock). A timed search lends its
+transposition table, history and horizon values to the next search of the same game (a
+later turn on the same board; in the bot, within one worker process), so that the next
+move's first iterations cost little; a node budget starts afresh (``keep`` overrides).
 
 The player holds only numbers, so it pickles; :func:`think` is a plain function of a
 stored state (``to_dict()``) for a worker process.
@@ -59,7 +67,7 @@ from engine.colorstack.position import (
     from_engine,
     to_engine,
 )
-from engine.colorstack.state import ColorStackState
+from engine.colorstack.state import SIDE, ColorStackState
 
 DEFAULT_BUDGET = 1.0  # seconds a move
 WIN = 1_000_000  # a win at the root; a win k plies later scores WIN - k
@@ -67,11 +75,17 @@ MATE_BOUND = WIN - 10_000  # scores beyond this are forced wins or losses
 INFINITY = WIN + 1
 MAX_DEPTH = 64
 MAX_EXTENSIONS = 4  # threat extensions on one line
-SOFT_SHARE = 0.45  # start no new iteration after this share of the budget
+SOFT_SHARE = 0.7  # start no new iteration after this share of the budget (a partial one
+# still re-searches the best move deeper first and adopts any move proven better)
 HARD_SHARE = 0.95  # stop searching here: the rest is for the answer's own work
 TT_LIMIT = 1_000_000  # entries before the table is cleared
 LMR_DEPTH = 3  # reduce late quiet moves at this depth and deeper
 LMR_AFTER = 6  # ... after so many moves
+NULL_DEPTH = 3  # try a null move (the opponent moves twice) at this depth and deeper
+NULL_R = 2  # ... searched this much shallower than the moves
+KEEP_LIMIT = 300_000  # table entries kept from one move's search to the next
+LEAF_LIMIT = 300_000  # horizon values kept (by position key) before clearing
+LEAF_WIN = 1 << 40  # a kept horizon value: the player to move wins at once
 
 # evaluation weights (points; a win is WIN)
 W_THREAT = 400  # an opponent's winning move, which the player to move must parry
@@ -219,6 +233,7 @@ class _Search:
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers: list[list[int]] = [[NO_MOVE, NO_MOVE] for _ in range(2 * MAX_DEPTH + 8)]
         self.history: dict[int, int] = {}
+        self.leaves: dict[int, int] = {}  # horizon values by position key
 
     # ------------------------------------------------------------------ limits
 
@@ -268,23 +283,34 @@ class _Search:
 
     # ------------------------------------------------------------------ search
 
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
+    def negamax(
+        self, depth: int, alpha: int, beta: int, ply: int, ext: int, null: bool = True
+    ) -> int:
         """The value of the position for the player to move (not over), searched
-        ``depth`` plies ahead (and past threats)."""
+        ``depth`` plies ahead (and past threats); ``null``: a null move may be tried."""
         self._tick()
         pos = self.pos
         me = pos.to_move
         if depth <= 0:  # the horizon: the evaluation's figures show the threats
+            key = pos.hash
+            value = self.leaves.get(key)
+            if value is not None:
+                return WIN - ply - 1 if value == LEAF_WIN else value
             strong = pos.strong_all()
             mine = figures(pos, me, strong)
             if mine[0]:
-                return WIN - ply - 1
-            theirs = figures(pos, 1 - me, strong)
-            if theirs[0]:
-                verdict = self.parry()
-                if verdict is not None:
-                    return -(WIN - ply - 2) if verdict else 0
-            return _value(mine, theirs)
+                value = LEAF_WIN
+            else:
+                theirs = figures(pos, 1 - me, strong)
+                if theirs[0]:
+                    verdict = self.parry()
+                    if verdict is not None:  # (not kept: a draw depends on the path)
+                        return -(WIN - ply - 2) if verdict else 0
+                value = _value(mine, theirs)
+            if len(self.leaves) >= LEAF_LIMIT:
+                self.leaves.clear()
+            self.leaves[key] = value
+            return WIN - ply - 1 if value == LEAF_WIN else value
         if pos.can_win(me):
             return WIN - ply - 1
         threatened = pos.can_win(1 - me)
@@ -306,6 +332,26 @@ class _Search:
                         or (h_flag == UPPER and score <= alpha)
                     ):
                         return score
+        if (
+            null
+            and depth >= NULL_DEPTH
+            and not threatened
+            and beta - alpha == 1
+            and -MATE_BOUND < beta < MATE_BOUND
+            and pos.seat_bb[1 - me]
+        ):
+            # the null move: the opponent moves twice. If even that leaves this player at
+            # or above beta, a real move would too (no zugzwang to speak of: a set is
+            # nearly a pass), so the node is cut without searching its moves
+            pos.to_move = 1 - me
+            pos.hash ^= SIDE
+            try:
+                score = -self.negamax(depth - 1 - NULL_R, -beta, 1 - beta, ply + 1, ext, False)
+            finally:
+                pos.to_move = me
+                pos.hash ^= SIDE
+            if score >= beta:
+                return beta
         onto_them, onto_own, plain, sets = pos.legal()
         quiet = plain + sets
         if depth >= 2 and self.history:
@@ -404,9 +450,12 @@ class _Search:
                     else:  # principal variation search: prove it worse, else search it
                         score = self.score_move(mv, depth, alpha, alpha + 1)
                         if score > alpha:
-                            score = self.score_move(mv, depth, alpha, INFINITY)
+                            # proven better than the best so far: it is the best even if
+                            # the clock stops its exact search
+                            iter_best, iter_score = mv, score
+                            score = max(score, self.score_move(mv, depth, alpha, INFINITY))
                     scores[mv] = score
-                    if score > iter_score:
+                    if score > iter_score or iter_best == mv:
                         iter_best, iter_score = mv, score
                         alpha = max(alpha, score)
             except _OutOfBudget:
@@ -445,6 +494,40 @@ class _Search:
         return [to_engine(mv) for mv in line]
 
 
+class _Kept:
+    """The transposition table and history of the last timed search, lent to the next
+    search of the same game (the same board and turn limit, a later turn), whose first
+    iterations then cost little and whose ordering starts informed. A node budget always
+    starts afresh, so that it stays reproducible."""
+
+    __slots__ = ("board", "history", "leaves", "tt", "turns")
+
+    def __init__(self) -> None:
+        self.board: tuple[int, int, int] = (0, 0, 0)
+        self.turns = 0
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history: dict[int, int] = {}
+        self.leaves: dict[int, int] = {}
+
+    def lend(self, search: _Search, state: ColorStackState) -> None:
+        board = (state.rows, state.black, state.turn_limit)
+        if board != self.board or state.turns <= self.turns or len(self.tt) > KEEP_LIMIT:
+            self.tt, self.history, self.leaves = {}, {}, {}  # another game, or too many
+        search.tt = self.tt
+        search.leaves = self.leaves
+        search.history = {m: h >> 1 for m, h in self.history.items()}
+
+    def keep(self, search: _Search, state: ColorStackState) -> None:
+        self.board = (state.rows, state.black, state.turn_limit)
+        self.turns = state.turns
+        self.tt = search.tt
+        self.history = search.history
+        self.leaves = search.leaves
+
+
+_KEPT = _Kept()
+
+
 def _to_tt(score: int, ply: int) -> int:
     """A score stored relative to its node (a win's distance counted from there)."""
     if score > MATE_BOUND:
@@ -481,7 +564,11 @@ class ExpertPlayer:
     level = "expert"
 
     def __init__(
-        self, budget: float = DEFAULT_BUDGET, nodes: int | None = None, max_depth: int = MAX_DEPTH
+        self,
+        budget: float = DEFAULT_BUDGET,
+        nodes: int | None = None,
+        max_depth: int = MAX_DEPTH,
+        keep: bool | None = None,
     ) -> None:
         check_budget(budget, nodes)
         if not 1 <= max_depth <= MAX_DEPTH:
@@ -489,6 +576,9 @@ class ExpertPlayer:
         self.budget = budget
         self.nodes = nodes
         self.max_depth = max_depth
+        # lend the last search's tables to the next search of the same game (by default
+        # only when timed: a node budget stays reproducible move by move)
+        self.keep = nodes is None if keep is None else keep
 
     def __repr__(self) -> str:
         return f"ExpertPlayer({limit_words(self.budget, self.nodes)})"
@@ -528,6 +618,9 @@ class ExpertPlayer:
             deadline = start + self.budget * HARD_SHARE
             soft = start + self.budget * SOFT_SHARE
         search = _Search(pos, deadline, soft, self.nodes, self.max_depth)
+        kept = _KEPT if self.keep else None
+        if kept is not None:
+            kept.lend(search, state)
         safe, unsafe = _split_safe(pos, legal)
         moves = _root_order(pos, safe or unsafe)
         if len(moves) == 1:
@@ -535,6 +628,8 @@ class ExpertPlayer:
         else:
             best, score, depth = search.root(moves)
         pv = search.principal_variation(best, max(1, depth))
+        if kept is not None:
+            kept.keep(search, state)
         return SearchResult(
             to_engine(best),
             score,

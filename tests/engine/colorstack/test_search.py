@@ -190,6 +190,16 @@ def test_move_scores_agree_with_brute_force_two_turns_deep() -> None:
             assert score == -(WIN - 2), mv
 
 
+def test_null_moves_deeper_in_the_tree_hide_no_forced_win_two_turns_deep() -> None:
+    # five plies deep the tree's inner nodes try null moves (the opponent moving twice);
+    # the forced wins still score exactly as brute force finds them
+    state = stored(WIN_IN_TWO["move"])
+    scores = move_scores(state, 5)
+    wins = forced_wins_in_two(state)
+    assert {m for m, s in scores.items() if s == WIN - 3} == wins
+    assert all(s < WIN - 3 for m, s in scores.items() if m not in wins)
+
+
 def test_the_horizon_sees_a_threat_that_cannot_be_parried() -> None:
     # one ply deep, the reply's position is the horizon: the opponent there cannot stop
     # the mover's win, so the forced win two turns deep already shows
@@ -290,6 +300,30 @@ def test_a_small_time_budget_returns_a_legal_move() -> None:
     took = time.perf_counter() - start
     assert result.move in state.legal_moves()
     print(f"budget 0.05 s: {took * 1000:.1f} ms, depth {result.depth}, {result.nodes} nodes")
+
+
+def test_a_search_lends_its_tables_to_the_next_search_of_the_same_game_only() -> None:
+    from engine.colorstack import search
+
+    state = random_position(5, 20)
+    ExpertPlayer(nodes=3000, keep=True).search(state, random.Random(0))
+    kept = search._KEPT
+    table = kept.tt
+    assert table and kept.turns == state.turns
+    # two turns on in the same game: the same table is lent, and the search adds to it
+    for _ in range(2):
+        state.apply(state.legal_moves()[0])
+    before = len(table)
+    ExpertPlayer(nodes=500, keep=True).search(state, random.Random(0))
+    assert kept.tt is table and len(table) >= before and kept.turns == state.turns
+    # another game (here: the same game taken back) starts afresh
+    ExpertPlayer(nodes=500, keep=True).search(random_position(5, 20), random.Random(0))
+    assert kept.tt is not table
+    # a node budget by default neither lends nor keeps: it stays reproducible
+    fresh = kept.tt
+    ExpertPlayer(nodes=500).search(random_position(6, 30), random.Random(0))
+    assert kept.tt is fresh and ExpertPlayer(nodes=1).keep is False
+    assert ExpertPlayer(budget=0.5).keep is True
 
 
 def test_a_node_budget_is_kept() -> None:
