@@ -92,6 +92,19 @@ async def game(p: Process, channel: int, shard: int) -> Any:
     return outcome.table
 
 
+async def converge_no_more(p: Process) -> None:
+    """The test hands shards over itself (``_give_up``): no convergence round (every
+    heartbeat, or woken by the process's own "released") claims them back meanwhile — a
+    lone process would, as soon as a round comes, on a busy machine before the test looks."""
+
+    async def hold_still() -> None:
+        return None
+
+    p.cluster.converge_once = hold_still  # type: ignore[method-assign]
+    async with p.cluster._converging:  # a round under way has ended
+        pass
+
+
 def mover(live: Any) -> Player:
     return ANN if live.current_user() == ANN.id else BOB
 
@@ -103,6 +116,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
     live = await game(a, 100, shard=0)
     other = await game(a, 101, shard=1)
     await until(lambda: a.tables.expiry.timers.get(live.id) is not None)
+    await converge_no_more(a)
     version = live.version
     await live.lock.acquire()  # a step under way on the table
     giving = asyncio.create_task(a.cluster._give_up(frozenset({0})))
@@ -129,6 +143,7 @@ async def test_a_request_queued_behind_a_hand_over_is_refused_and_the_table_let_
 async def test_nothing_brings_a_table_of_a_shard_given_up_back(processes: Processes) -> None:
     a = await processes.start("a", "0-1")
     live = await game(a, 200, shard=0)
+    await converge_no_more(a)
     await a.cluster._give_up(frozenset({0}))
     await a.service._reload(live)  # a reload, as after a refused commit
     assert live.id not in a.service.by_id
