@@ -6,7 +6,7 @@ the positions at the start of a turn with a decision and no Crash pending (each 
 seat's features (:func:`features`, the order of :func:`.expert.seat_score`'s coefficients,
 then how many seats after the seat to act it sits). Prints the coefficients and the
 held-out log-likelihood per position. The expert's ``_TWO`` / ``_LATER_TWO`` come from
-``--players 2``, ``_MORE`` / ``_LATER_MORE`` from ``--players 4`` (NOTES-suexp.md).
+``--players 2``, ``_MORE`` / ``_LATER_MORE`` from ``--players 4`` (README, "AI levels").
 """
 
 from __future__ import annotations
