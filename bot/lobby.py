@@ -78,12 +78,15 @@ class Lobby:
         self.tables.arm_clock(live)
 
     async def lobby_button(
-        self, interaction: discord.Interaction, action: str, table_id: int
+        self, interaction: discord.Interaction, action: str, table_id: int, level: str = "greedy"
     ) -> None:
         live = self.tables.service.by_id.get(table_id)
         if live is None or live.channel_id != interaction.channel_id:
             raise Refusal(Why.TABLE_ENDED)
-        handlers = {"join": self.join, "leave": self.leave, "ai": self.add_ai, "start": self.start}
+        if action == "ai":
+            await self.add_ai(interaction, level)
+            return
+        handlers = {"join": self.join, "leave": self.leave, "start": self.start}
         await handlers[action](interaction)
 
     async def _lobby_change(self, interaction: discord.Interaction, action: Any, done: str) -> None:

@@ -156,7 +156,8 @@ class TableMessages:
             rules = await self.tables.service.rules_of(live.info)
             seats = min(MAX_SEATS, game.game.max_players)
             text = fit_message(lobby_text(live.info, game.title, game.lobby_summary(rules), seats))
-            return {"view": lobby_layout(live.id, live.version, text)}
+            levels = game.game.ai_levels
+            return {"view": lobby_layout(live.id, live.version, text, levels)}
         over = live.state.is_over or not live.info.is_active
         parts = game.table_parts(
             live.state,

@@ -238,9 +238,9 @@ class Tables:
         await self.lobby.new(interaction, options, game)
 
     async def lobby_button(
-        self, interaction: discord.Interaction, action: str, table_id: int
+        self, interaction: discord.Interaction, action: str, table_id: int, level: str = "greedy"
     ) -> None:
-        await self.lobby.lobby_button(interaction, action, table_id)
+        await self.lobby.lobby_button(interaction, action, table_id, level)
 
     async def join(self, interaction: discord.Interaction) -> None:
         await self.lobby.join(interaction)

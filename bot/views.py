@@ -22,7 +22,7 @@ import functools
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -275,6 +275,46 @@ class LobbyButton(
         await host.lobby_button(interaction, self.action, self.table_id)
 
 
+class LobbyLevelSelect(
+    TableButton,
+    template=r"lobby:level:(?P<table>\d+):(?P<version>\d+)",
+):
+    """The lobby's select of AI levels (below Join, Leave, Add AI and Start: **Add AI**
+    seats a ``greedy`` player in one click; this seats the level chosen), each option the
+    level with its strength in words, as ``/table addbot level:`` offers them."""
+
+    def __init__(
+        self, table_id: int, version: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            placeholder=t("discord.select.add_ai"),
+            custom_id=f"lobby:level:{table_id}:{version}",
+            options=options or [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select, table_id, version)
+
+    async def run(self, interaction: discord.Interaction, host: Host) -> None:
+        values = self.item.values or ["-"]
+        await host.lobby_button(interaction, "ai", self.table_id, level=values[0])
+
+
+# each AI level's name and strength in words, in the lobby's select (catalog keys)
+LEVEL_WORDS = {
+    "random": ("discord.select.level.random", "discord.select.level.random.about"),
+    "greedy": ("discord.select.level.greedy", "discord.select.level.greedy.about"),
+    "expert": ("discord.select.level.expert", "discord.select.level.expert.about"),
+}
+
+
+def level_option(level: str) -> dict[str, Any]:
+    """An AI level as an option of the lobby's select, in the current language: its name
+    and its strength (a level without words: its bare name)."""
+    keys = LEVEL_WORDS.get(level)
+    if keys is None:
+        return option_payload(level, level)
+    return option_payload(t(keys[0]), level, t(keys[1]))
+
+
 class PanelButton(
     TableButton,
     template=r"(?:stack:turn|panel):(?P<table>\d+):(?P<version>\d+)",
@@ -377,12 +417,13 @@ class EndButton(
 
 DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (
     LobbyButton,
+    LobbyLevelSelect,
     PanelButton,
     MoveButton,
     MoveSelect,
     EndButton,
 )
-TABLE_MESSAGE_ITEMS: tuple[type[TableButton], ...] = (LobbyButton, PanelButton)
+TABLE_MESSAGE_ITEMS: tuple[type[TableButton], ...] = (LobbyButton, LobbyLevelSelect, PanelButton)
 
 
 def table_of_custom_id(custom_id: str) -> int | None:
@@ -666,6 +707,7 @@ class TableLayout(_Ready):
         accent: int | None = None,
         picture: str | None = None,
         buttons: list[dict[str, Any]] | None = None,
+        rows: list[list[dict[str, Any]]] | None = None,
     ) -> None:
         children: list[dict[str, Any]] = []
         gallery: dict[str, Any] = {
@@ -683,6 +725,8 @@ class TableLayout(_Ready):
             children.append(gallery)
         if buttons:
             children.append({"type": 1, "components": buttons})
+        for row in rows or []:
+            children.append({"type": 1, "components": row})
         self._components = [
             {"type": 17, "accent_color": accent, "spoiler": False, "components": children}
         ]
@@ -691,13 +735,19 @@ class TableLayout(_Ready):
         return True
 
 
-def lobby_layout(table_id: int, version: int, text: str) -> TableLayout:
-    """The lobby: its text, and Join, Leave, Add AI and Start (:class:`LobbyButton`)."""
+def lobby_layout(table_id: int, version: int, text: str, levels: Sequence[str] = ()) -> TableLayout:
+    """The lobby: its text, Join, Leave, Add AI and Start (:class:`LobbyButton`) and,
+    when the game has AI ``levels``, their select (:class:`LobbyLevelSelect`)."""
     buttons = [
         button_payload(f"lobby:{action}:{table_id}:{version}", t(label), style)
         for action, (label, style) in LOBBY_LABELS.items()
     ]
-    return TableLayout([text], buttons=buttons)
+    rows = []
+    if levels:
+        options = [level_option(level) for level in levels]
+        custom_id = f"lobby:level:{table_id}:{version}"
+        rows.append([select_payload(custom_id, options, t("discord.select.add_ai"))])
+    return TableLayout([text], buttons=buttons, rows=rows)
 
 
 def table_layout(
@@ -781,6 +831,7 @@ __all__ = [
     "EndButton",
     "ItemRouter",
     "LobbyButton",
+    "LobbyLevelSelect",
     "MoveButton",
     "MoveSelect",
     "PanelButton",

@@ -45,6 +45,22 @@ async def test_lobby_join_add_ai_and_start(world: World) -> None:
     assert [c["label"] for c in buttons_of(shown)] == ["My turn"]
 
 
+async def test_the_lobby_seats_an_ai_of_the_level_chosen_in_its_select(world: World) -> None:
+    lobby = await open_lobby(world)
+    outsider = await world.bob.select(lobby, ["expert"])
+    assert outsider.ephemeral
+    assert outsider.response.content == "You're not at this table. Press **Join** to sit down."
+    chosen = await world.alice.select(message(world, lobby.id), ["expert"])
+    assert chosen.ephemeral and chosen.response.content == "An AI player (expert) sits down."
+    await world.alice.select(message(world, lobby.id), ["random"])
+    await world.alice.click(message(world, lobby.id), label="Add AI")
+    content = table_text_of(message(world, lobby.id))
+    assert "AI 1 (expert)" in content and "AI 2 (random)" in content
+    assert "AI 3 (greedy)" in content
+    levels = [seat.ai_level for seat in live_of(world).info.seats]
+    assert levels == [None, "expert", "random", "greedy"]
+
+
 async def play_until(world: World, *, limit: int = 400) -> dict[str, int]:
     """Humans move, alternating typed commands and taps on the My turn panel."""
     seen = {"typed": 0, "tapped": 0, "chooser": 0}

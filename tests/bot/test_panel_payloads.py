@@ -35,11 +35,13 @@ from bot.views import (
     MAX_SELECT_OPTIONS,
     Components,
     LobbyButton,
+    LobbyLevelSelect,
     MoveButton,
     MoveSelect,
     PanelButton,
     TableLayout,
     closed_layout,
+    level_option,
     lobby_layout,
     moves_view,
     table_layout,
@@ -323,7 +325,11 @@ def test_the_hand_panel_is_the_same_answer_until_the_table_moves_on() -> None:
 
 
 def layout_reference(
-    texts: list[str], accent: int | None, picture: str | None, buttons: list[Any]
+    texts: list[str],
+    accent: int | None,
+    picture: str | None,
+    buttons: list[Any],
+    *rows: list[Any],
 ) -> discord.ui.LayoutView:
     """The table message's :class:`discord.ui.LayoutView` that the payload replaced."""
     view = discord.ui.LayoutView(timeout=None)
@@ -339,6 +345,8 @@ def layout_reference(
         box.add_item(item)
     if buttons:
         box.add_item(discord.ui.ActionRow(*buttons))
+    for row in rows:
+        box.add_item(discord.ui.ActionRow(*row))
     view.add_item(box)
     return view
 
@@ -364,9 +372,15 @@ def test_the_table_message_sends_what_its_layout_view_sent(game: str) -> None:
         assert sent.has_components_v2() and reference.has_components_v2()
         assert wire(sent) == wire(reference)
     lobby = [LobbyButton(TABLE, 9, action) for action in LOBBY_LABELS]
+    levels = discord_game.game.ai_levels
+    options = [discord.SelectOption(**level_option(level)) for level in levels]
+    level_row = [LobbyLevelSelect(TABLE, 9, options)]
     for text in ("**Stack** lobby\n1. ann", " ", ""):
         assert wire(lobby_layout(TABLE, 9, text)) == wire(
             layout_reference([text], None, None, lobby)
+        )
+        assert wire(lobby_layout(TABLE, 9, text, levels)) == wire(
+            layout_reference([text], None, None, lobby, level_row)
         )
         assert wire(closed_layout(text)) == wire(layout_reference([text], None, None, []))
     only_picture = TableLayout([" "], picture="alt")

@@ -22,8 +22,8 @@ from bot.outbox import DiscordCourier
 from persistence.records import OutboxItem
 from tests.bot.conftest import World, buttons_of, message, table_text_of
 
-LOBBY_JA = ["参加", "退席", "AIを追加", "開始"]
-LOBBY_EN = ["Join", "Leave", "Add AI", "Start"]
+LOBBY_JA = ["参加", "退席", "AIを追加", "開始", "強さを選んでAIを追加…"]
+LOBBY_EN = ["Join", "Leave", "Add AI", "Start", "Add an AI player of a level…"]
 
 
 class Chosen(dict[int, str]):
@@ -87,7 +87,8 @@ def title(language: str) -> str:
 
 
 def labels(message: Any) -> list[str]:
-    return [str(b.get("label")) for b in buttons_of(message)]
+    """Its buttons' labels and its selects' placeholders."""
+    return [str(b.get("label") or b.get("placeholder")) for b in buttons_of(message)]
 
 
 def panel_button(message: Any) -> str:

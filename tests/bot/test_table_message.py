@@ -220,7 +220,15 @@ async def test_the_picture_is_drawn_in_the_servers_theme_with_the_turn_timer(
 async def test_a_lobby_is_v2_and_a_closed_lobby_stays_v2(world: World) -> None:
     lobby = await open_lobby(world)
     assert stored(world, lobby).flags & COMPONENTS_V2
-    assert [b["label"] for b in buttons_of(lobby)] == ["Join", "Leave", "Add AI", "Start"]
+    buttons = [b for b in buttons_of(lobby) if b["type"] == 2]
+    assert [b["label"] for b in buttons] == ["Join", "Leave", "Add AI", "Start"]
+    [levels] = [c for c in buttons_of(lobby) if c["type"] == 3]
+    assert levels["placeholder"] == "Add an AI player of a level…"
+    assert [(o["label"], o["value"], o["description"]) for o in levels["options"]] == [
+        ("Easy (random)", "random", "Any legal move"),
+        ("Fair (greedy)", "greedy", "The best move for now"),
+        ("Strong (expert)", "expert", "Looks ahead, about a second a move"),
+    ]
     await world.alice.click(lobby, label="Leave")
     await world.env.advance_time(1)
     closed = stored(world, lobby)
