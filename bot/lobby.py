@@ -21,6 +21,7 @@ from bot.answers import (
     say,
 )
 from bot.refusal_words import Refused
+from bot.render import level_name
 from bot.table_message import TablesHost
 from bot.views import end_view
 from catalog import t
@@ -123,7 +124,7 @@ class Lobby:
         await self._lobby_change(
             interaction,
             self.tables.service.add_ai(interaction.channel_id or 0, player(interaction), level),
-            t("discord.lobby.ai_sits", level=level),
+            t("discord.lobby.ai_sits", level=level_name(level)),
         )
 
     async def kick(self, interaction: discord.Interaction, target_id: int) -> None:

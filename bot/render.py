@@ -36,6 +36,20 @@ def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
     return fit_message("\n".join([*kept, tail]), limit)
 
 
+# each AI level's name as the lobby and its answers say it (catalog keys)
+LEVEL_NAMES = {
+    "random": "discord.lobby.level.random",
+    "greedy": "discord.lobby.level.greedy",
+    "expert": "discord.lobby.level.expert",
+}
+
+
+def level_name(level: str | None) -> str:
+    """An AI level's name in the current language (its own name where there is none)."""
+    key = LEVEL_NAMES.get(level or "")
+    return t(key) if key is not None else str(level)
+
+
 def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: int) -> str:
     """The lobby message of any game: its title and rules in short (``summary``, the
     game's lines), the seats (humans mentioned, AIs named), the host."""
@@ -46,7 +60,11 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     lines += more
     for seat in info.seats:
         who = (
-            f"🤖 {short_escaped(seat.name)} ({seat.ai_level})"
+            t(
+                "discord.lobby.ai_seat",
+                name=short_escaped(seat.name),
+                level=level_name(seat.ai_level),
+            )
             if seat.is_ai
             else f"{square(seat.position)} {mention(seat.user_id) or short_escaped(seat.name)}"
         )
@@ -122,9 +140,9 @@ def rating_board_text(rows: list[RatingRow], rated_after: int) -> str:
     lines = [t("discord.rating.head")]
     for row in rows:
         r = row.rating
-        mark = "🤖 " if r.ai_level is not None else ""
-        lines.append(
-            f"{row.rank}. {mark}{short_escaped(r.name, 32)}: {rating_words(r)} · "
-            f"{n('discord.count.games', r.games)}"
-        )
+        if r.ai_level is not None:  # an AI level, named in the server's language
+            who = "🤖 " + t("discord.rating.ai_level", level=level_name(r.ai_level))
+        else:
+            who = short_escaped(r.name, 32)
+        lines.append(f"{row.rank}. {who}: {rating_words(r)} · {n('discord.count.games', r.games)}")
     return _fit_lines(lines, shortened())

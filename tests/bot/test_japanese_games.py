@@ -25,6 +25,7 @@ from engine.colorstack.state import ColorStackState
 from engine.stack.moves import Reroll, Stack
 from engine.stackup.state import StackUpState
 from tests.bot.conftest import World, buttons_of, live_of, table_message
+from tests.bot.conftest import message as message_of
 from tests.bot.english import component_texts, embed_texts, english_words
 from tests.bot.speakers import client_locales, forget_languages
 from tests.bot.test_colorstack_discord import scripted, type_move
@@ -110,6 +111,8 @@ async def japanese_table(
     reader.answer("join", await click(ken, lobby, "lobby:join:"))
     if game != "colorstack":
         reader.answer("add AI", await click(hana, lobby, "lobby:ai:"))
+        reader.answer("an expert AI", await hana.select(message_of(world, lobby.id), ["expert"]))
+    reader.sweep("the lobby")
     reader.answer("start", await click(hana, lobby, "lobby:start:"))
     assert live_of(world) is not None and live_of(world).state is not None
     reader.sweep("the start")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import catalog
 from bot.render import rating_board_text
 from bot.text import MESSAGE_LIMIT
 from engine.game import Decision
@@ -79,6 +80,8 @@ def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> 
     assert len(text) <= MESSAGE_LIMIT and text.endswith("(shortened)")
     assert "0. 🤖 AI greedy: 26.5 ± 1.5 · 300 games" in text
     assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
+    with catalog.speaking("ja"):  # the AI level named in the server's language
+        assert "0. 🤖 AI（ふつう）: 26.5 ± 1.5" in rating_board_text(rows, RATED_AFTER)
 
 
 async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World) -> None:
