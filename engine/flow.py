@@ -144,13 +144,25 @@ def _play_unseen(
     inner loop): the same moves in the same order, without the bookkeeping of steps that
     nobody reads."""
     chance, over = Decision.CHANCE, Decision.OVER
-    apply, sample = state.apply, state.sample_chance
+    apply = state.apply
+    # a state may play a chance outcome, or a chooser's pick, itself in one step (the
+    # same draws, the same move: play_chance is apply(sample_chance(rng)), and each
+    # direct_play(chooser)(rng) is apply(chooser(state, rng)))
+    play_chance = getattr(state, "play_chance", None)
+    if play_chance is None:
+        sample = state.sample_chance
+
+        def play_chance(rng: random.Random) -> object:
+            return apply(sample(rng))
+
+    direct_play = getattr(state, "direct_play", None)
+    direct = [None if direct_play is None else direct_play(c) for c in choosers]
     automatic = game.automatic if game.forced_moves else None
     decisions = 0
     while True:
         decision = state.decision
         if decision is chance:
-            apply(sample(rng))
+            play_chance(rng)
             continue
         if decision is over:
             return decisions
@@ -166,7 +178,11 @@ def _play_unseen(
             raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
         decisions += 1
         # by=seat would say no more: the seat to act plays (and costs a keyword, compiled)
-        apply(choosers[seat](state, rng))
+        play = direct[seat]
+        if play is None:
+            apply(choosers[seat](state, rng))
+        else:
+            play(rng)
 
 
 def _collector(played: list[Played], on_step: OnStep | None) -> OnStep:

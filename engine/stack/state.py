@@ -9,7 +9,7 @@ interchangeable for the rest of a round.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from math import floor
 from typing import Any, Final, Self
@@ -496,6 +496,105 @@ class StackState:
         if self.decision is _D_TURN:
             self._offer = move
         return move
+
+    def play_random(self, rng: random.Random) -> tuple[Event, ...]:
+        """``self.apply(self.pick_random(rng))`` in one step: the ``random`` AI's move, drawn
+        exactly as :meth:`pick_random` draws it, played as :meth:`apply` plays it (the same
+        state, events and random draws after it); :class:`~engine.rating.NoMoveError`,
+        drawing nothing and changing nothing, when there is no move. The table loop plays
+        the ``random`` AI's decisions so (:meth:`direct_play`)."""
+        p = self.current
+        if p is None:
+            raise NoMoveError("There is no move to choose.")
+        order = self._order
+        mine = self._own[p]
+        if self.phase is _PLACE:
+            face = self._placing
+            hand = self.hand
+            assert face is not None and hand is not None
+            keys = order[face]
+            total = len(keys) - mine[face]
+            if not total:
+                raise NoMoveError("There is no move to choose.")
+            index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+            for k in keys:
+                if k >> 2 != p:
+                    if not index:
+                        self._placing = None
+                        self.phase, self.decision = _TURN, _D_TURN
+                        self.hand = None
+                        return self._put(p, face, k >> 2, k & 3, hand)
+                    index -= 1
+            raise AssertionError("a placement beyond the count")
+        if self.phase is not _TURN:  # not the player's decision: what apply says of it
+            return self.apply(self.pick_random(rng))
+        # pick_random's count and draw, written out the same
+        row = self.singles[p]
+        m1 = len(order[1]) - mine[1] + 1 if row[1] else 0
+        m2 = len(order[2]) - mine[2] + 1 if row[2] else 0
+        m3 = len(order[3]) - mine[3] + 1 if row[3] else 0
+        m4 = len(order[4]) - mine[4] + 1 if row[4] else 0
+        m5 = len(order[5]) - mine[5] + 1 if row[5] else 0
+        m6 = len(order[6]) - mine[6] + 1 if row[6] else 0
+        total = m1 + m2 + m3 + m4 + m5 + m6
+        if not total:
+            raise NoMoveError("There is no move to choose.")
+        index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+        f, moves = 1, m1
+        if index >= moves:
+            index -= moves
+            f, moves = 2, m2
+            if index >= moves:
+                index -= moves
+                f, moves = 3, m3
+                if index >= moves:
+                    index -= moves
+                    f, moves = 4, m4
+                    if index >= moves:
+                        index -= moves
+                        f, moves = 5, m5
+                        if index >= moves:
+                            index -= moves
+                            f, moves = 6, m6
+        # lift the die off the field (its own 1-high pile), as apply does for both moves
+        row[f] = row[f] - 1
+        totals = self.single_total
+        totals[p] = totals[p] - 1
+        cnt = self._cnt
+        i = f << 5 | p << 2 | 1
+        left = cnt[i] - 1
+        cnt[i] = left
+        if not left:
+            order[f].remove(p << 2 | 1)
+            mine[f] = mine[f] - 1
+        if index == moves - 1:  # a reroll
+            self._offer = None
+            self.hand = f
+            self.phase, self.decision = _CHANCE, _D_CHANCE
+            self._chance = "roll"
+            return _NO_EVENTS
+        # a stack: the index-th key of the face that is not the player's (a key the lift
+        # just emptied was the player's own, so the count is unchanged)
+        for k in order[f]:
+            if k >> 2 != p:
+                if not index:
+                    return self._put(p, f, k >> 2, k & 3, 0)
+                index -= 1
+        raise AssertionError("a stack beyond the count")
+
+    def play_chance(self, rng: random.Random) -> tuple[Event, ...]:
+        """``self.apply(self.sample_chance(rng))`` in one step (the same draws, the same
+        outcome applied): a rerolled die's roll is played without its move made."""
+        if self.phase is _CHANCE and self._chance == "roll":
+            r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
+            return self._rolled(floor(r * 6) + 1)
+        return self.apply(self.sample_chance(rng))
+
+    def direct_play(self, chooser: Any) -> Callable[[random.Random], object] | None:
+        """For the table loop: this state's method that plays ``chooser``'s pick itself,
+        in one step and with the same random draws, when it has one (the ``random`` AI's:
+        :meth:`play_random`); else ``None``."""
+        return self.play_random if chooser is _PICK_RANDOM else None
 
     def _nth(self, p: int, index: int) -> PlayerMove:
         order = self._order
@@ -1123,6 +1222,10 @@ class StackState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# the random AI's chooser (engine.stack.ai.RandomPlayer.choose), which direct_play knows
+_PICK_RANDOM: Final = StackState.pick_random
 
 
 def _round_ended(number: int) -> RoundEnded:
