@@ -159,6 +159,27 @@ def _play_unseen(
     direct = [None if direct_play is None else direct_play(c) for c in choosers]
     automatic = game.automatic if game.forced_moves else None
     decisions = 0
+    play = direct[0] if direct else None
+    if play is not None and automatic is None and all(d == play for d in direct):
+        # every seat played by one direct play, and no forced moves: the loop below, with
+        # nothing to look up by seat (a direct play refuses, changing nothing, when no
+        # seat is to act: then, as below, the game waits for nobody's decision)
+        while True:
+            decision = state.decision
+            if decision is chance:
+                play_chance(rng)
+                continue
+            if decision is over:
+                return decisions
+            if decisions == max_decisions:
+                raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
+            try:
+                play(rng)
+            except Exception:
+                if state.current_player is None:
+                    return decisions
+                raise
+            decisions += 1
     while True:
         decision = state.decision
         if decision is chance:

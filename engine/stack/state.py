@@ -744,7 +744,8 @@ class StackState:
             if not trusted:
                 self._check(move, by)
             self._offer = None
-            self._start_round(move.dice)
+            # the dice are kept as they came when this state drew them (tuples), else copied
+            self._start_round(move.dice if trusted else tuple([tuple(d) for d in move.dice]))
             return _NO_EVENTS
         elif type(move) is RollOff:
             if not trusted:
@@ -767,9 +768,21 @@ class StackState:
         if kind == "dice":
             dpp = self.rules.dice_per_player
             # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
-            outcome = RoundDice(
-                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
-            )
+            if type(rng) is _RANDOM_CLASS:
+                outcome = RoundDice(
+                    tuple(
+                        [
+                            tuple([floor(_RANDOM(rng) * 6) + 1 for _ in range(dpp)])
+                            for _ in range(self.n)
+                        ]
+                    )
+                )
+            else:
+                outcome = RoundDice(
+                    tuple(
+                        [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
+                    )
+                )
         elif kind == "rolloff":
             assert self.contenders is not None
             outcome = RollOff(tuple([floor(rand() * 6) + 1 for _ in self.contenders]))
@@ -1073,9 +1086,7 @@ class StackState:
                     order[f].append(seat << 2 | 1)
                     own[seat][f] = 1
         self._turns = []
-        self.history.append(
-            {"first": self.first, "dice": tuple([tuple(d) for d in dice]), "turns": self._turns}
-        )
+        self.history.append({"first": self.first, "dice": dice, "turns": self._turns})
         self.current = self.current_player = self.first
         self.phase, self.decision = _TURN, _D_TURN
         self._chance = None
