@@ -59,6 +59,13 @@ _STACK_AT: Final[list[Stack]] = [
 _PLACE_AT: Final[list[Place]] = [
     PLACES.get((k >> 2, k & 3)) or Place(k >> 2, k & 3) for k in range(32)
 ]  # the interned Place onto the pile of key k
+# a stack's turn log ("stack", player, face, owner, height) by player << 8 | the number of
+# the pile it went on (made at import: a turn logs a shared tuple, not a new one)
+_STACK_LOG: Final[list[tuple[Any, ...]]] = [
+    ("stack", i >> 8, (i >> 5) & 7, (i >> 2) & 7, i & 3) for i in range(8 << 8)
+]
+# the dice of a pile of two, bottom to top, by owner << 3 | player (made at import)
+_PAIR: Final[list[tuple[int, int]]] = [(i >> 3, i & 7) for i in range(64)]
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
 _ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
 _VALUE: Final[tuple[int, ...]] = tuple([face_value(f) for f in range(7)])  # by face
@@ -107,6 +114,7 @@ class StackState:
 
     __slots__ = (
         "_after",
+        "_capture_penalty",
         "_chance",
         "_cnt",
         "_comps",
@@ -115,6 +123,7 @@ class StackState:
         "_own",
         "_pile_keys",
         "_placing",
+        "_rolled_two_penalty",
         "_turn_ended",
         "_turns",
         "capture_counts",
@@ -185,6 +194,8 @@ class StackState:
     _offer: Move | None
     _turn_ended: tuple[tuple[Event, ...], ...]  # by seat: the events of its turn's end
     _after: tuple[tuple[int, ...], ...]  # by seat: the other seats, clockwise from it
+    _capture_penalty: bool  # rules.capture_penalty, read without the rules' lookup
+    _rolled_two_penalty: bool  # rules.rolled_two_penalty, the same
 
     def __init__(
         self,
@@ -205,6 +216,8 @@ class StackState:
         check_setup(players, rules)
         self.players = players
         self.rules = rules
+        self._capture_penalty = rules.capture_penalty
+        self._rolled_two_penalty = rules.rolled_two_penalty
         self.n = len(players)
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
         self._after = tuple(
@@ -503,9 +516,10 @@ class StackState:
         state, events and random draws after it); :class:`~engine.rating.NoMoveError`,
         drawing nothing and changing nothing, when there is no move. The table loop plays
         the ``random`` AI's decisions so (:meth:`direct_play`)."""
-        p = self.current
-        if p is None:
+        seat = self.current
+        if seat is None:
             raise NoMoveError("There is no move to choose.")
+        p: int = seat  # compiled: unboxed once
         order = self._order
         mine = self._own[p]
         if self.phase is _PLACE:
@@ -909,7 +923,7 @@ class StackState:
         assert p is not None and face is not None
         self._offer = None
         self._chance = None
-        if rolled == 2 and self.rules.rolled_two_penalty:
+        if rolled == 2 and self._rolled_two_penalty:
             self.penalties[p] -= 1
         keys = self._order[rolled]
         options = len(keys) - self._own[p][rolled]
@@ -957,7 +971,7 @@ class StackState:
             row = self.singles[owner]
             row[face] = row[face] - 1
             totals[owner] = totals[owner] - 1
-            comp = (owner, p)
+            comp = _PAIR[owner << 3 | p]
         else:
             under = self._comps[i]
             assert under is not None
@@ -966,7 +980,7 @@ class StackState:
         if height == 3:
             self.captures[p].append((face, comp))
             self.capture_counts[p] += 1
-            if self.rules.capture_penalty:
+            if self._capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
                     if seat != p:
@@ -988,7 +1002,7 @@ class StackState:
         if rerolled:
             self._turns.append(("reroll", p, rerolled, face, owner, height))
         else:
-            self._turns.append(("stack", p, face, owner, height))
+            self._turns.append(_STACK_LOG[p << 8 | i])
         if self.last_turns is None and totals[p] and (height != 1 or totals[owner]):
             # the usual turn: the next seat clockwise that holds an unstacked die
             n = self.n
@@ -1162,6 +1176,8 @@ class StackState:
             self = cls(BLANK)
             self.players = tuple(data["players"])
             self.rules = StackRules.model_validate(data["rules"])
+            self._capture_penalty = self.rules.capture_penalty
+            self._rolled_two_penalty = self.rules.rolled_two_penalty
             check_setup(self.players, self.rules)
             self.n = len(self.players)
             self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
