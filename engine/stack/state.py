@@ -360,11 +360,12 @@ class StackState:
         for i in self._pile_keys:
             comps = piles[i]
             if comps:
-                scores[(i >> 2) & 7] += _VALUE[i >> 5] * len(comps)
+                top = (i >> 2) & 7
+                scores[top] = scores[top] + _VALUE[i >> 5] * len(comps)
         double = 2 if self.rules.four_high_bonus else 1
         for seat, caught in enumerate(self.captures):
             for face, _ in caught:
-                scores[seat] += _VALUE[face] * double
+                scores[seat] = scores[seat] + _VALUE[face] * double
         return scores
 
     def side_totals(self) -> dict[tuple[int, ...], int]:
@@ -470,12 +471,12 @@ class StackState:
         # the moves of each face held: a stack on each other seat's pile key, a reroll
         # (written out face by face: this is the random player's whole work)
         row = self.singles[p]
-        m1 = len(order[1]) - mine[1] + 1 if row[1] else 0
-        m2 = len(order[2]) - mine[2] + 1 if row[2] else 0
-        m3 = len(order[3]) - mine[3] + 1 if row[3] else 0
-        m4 = len(order[4]) - mine[4] + 1 if row[4] else 0
-        m5 = len(order[5]) - mine[5] + 1 if row[5] else 0
-        m6 = len(order[6]) - mine[6] + 1 if row[6] else 0
+        m1 = row[1] and len(order[1]) - mine[1] + 1
+        m2 = row[2] and len(order[2]) - mine[2] + 1
+        m3 = row[3] and len(order[3]) - mine[3] + 1
+        m4 = row[4] and len(order[4]) - mine[4] + 1
+        m5 = row[5] and len(order[5]) - mine[5] + 1
+        m6 = row[6] and len(order[6]) - mine[6] + 1
         total = m1 + m2 + m3 + m4 + m5 + m6
         if not total:
             raise NoMoveError("There is no move to choose.")
@@ -544,12 +545,12 @@ class StackState:
             return self.apply(self.pick_random(rng))
         # pick_random's count and draw, written out the same
         row = self.singles[p]
-        m1 = len(order[1]) - mine[1] + 1 if row[1] else 0
-        m2 = len(order[2]) - mine[2] + 1 if row[2] else 0
-        m3 = len(order[3]) - mine[3] + 1 if row[3] else 0
-        m4 = len(order[4]) - mine[4] + 1 if row[4] else 0
-        m5 = len(order[5]) - mine[5] + 1 if row[5] else 0
-        m6 = len(order[6]) - mine[6] + 1 if row[6] else 0
+        m1 = row[1] and len(order[1]) - mine[1] + 1
+        m2 = row[2] and len(order[2]) - mine[2] + 1
+        m3 = row[3] and len(order[3]) - mine[3] + 1
+        m4 = row[4] and len(order[4]) - mine[4] + 1
+        m5 = row[5] and len(order[5]) - mine[5] + 1
+        m6 = row[6] and len(order[6]) - mine[6] + 1
         total = m1 + m2 + m3 + m4 + m5 + m6
         if not total:
             raise NoMoveError("There is no move to choose.")
@@ -589,7 +590,11 @@ class StackState:
             return _NO_EVENTS
         # a stack: the index-th key of the face that is not the player's (a key the lift
         # just emptied was the player's own, so the count is unchanged)
-        for k in order[f]:
+        keys = order[f]
+        if not mine[f]:  # the player has no pile of the face left: the index-th key
+            k = keys[index]
+            return self._put(p, f, k >> 2, k & 3, 0)
+        for k in keys:
             if k >> 2 != p:
                 if not index:
                     return self._put(p, f, k >> 2, k & 3, 0)
@@ -924,7 +929,8 @@ class StackState:
         self._offer = None
         self._chance = None
         if rolled == 2 and self._rolled_two_penalty:
-            self.penalties[p] -= 1
+            penalties = self.penalties
+            penalties[p] = penalties[p] - 1
         keys = self._order[rolled]
         options = len(keys) - self._own[p][rolled]
         if not options:
@@ -979,12 +985,13 @@ class StackState:
             comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
         if height == 3:
             self.captures[p].append((face, comp))
-            self.capture_counts[p] += 1
+            caught = self.capture_counts
+            caught[p] = caught[p] + 1
             if self._capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
                     if seat != p:
-                        penalties[seat] -= 1
+                        penalties[seat] = penalties[seat] - 1
         else:
             j = face << 5 | p << 2 | (height + 1)
             piles = self._comps[j]
@@ -996,7 +1003,7 @@ class StackState:
             count = cnt[j]
             cnt[j] = count + 1
             if not count:
-                self._order[face].append(p << 2 | (height + 1))
+                self._order[face].append(j & 31)
                 mine = self._own[p]
                 mine[face] = mine[face] + 1
         if rerolled:
@@ -1005,10 +1012,11 @@ class StackState:
             self._turns.append(_STACK_LOG[p << 8 | i])
         if self.last_turns is None and totals[p] and (height != 1 or totals[owner]):
             # the usual turn: the next seat clockwise that holds an unstacked die
-            n = self.n
-            nxt = p + 1 if p + 1 < n else 0
-            while not totals[nxt]:
-                nxt = nxt + 1 if nxt + 1 < n else 0
+            nxt = self._after[p][0]
+            if not totals[nxt]:
+                n = self.n
+                while not totals[nxt]:
+                    nxt = nxt + 1 if nxt + 1 < n else 0
             self.current = self.current_player = nxt
             return self._turn_ended[p]
         return self._end_turn(p, height == 1 and not totals[owner])
@@ -1041,8 +1049,9 @@ class StackState:
         scores = self.field_scores()
         self.round_scores.append(scores)
         events = (*events, _round_ended(len(self.round_scores)))
+        totals = self.totals
         for seat, pts in enumerate(scores):
-            self.totals[seat] += pts
+            totals[seat] = totals[seat] + pts
         self.current = self.current_player = None
         self.last_turns = None
         rules = self.rules
@@ -1081,8 +1090,8 @@ class StackState:
         self._order = order
         self._comps = [None] * (7 << 5)
         self._pile_keys = []
-        own = self._own = [[0] * 7 for _ in range(n)]
-        self.singles = singles = [[0] * 7 for _ in range(n)]
+        self._own = own = []
+        self.singles = singles = []
         self.single_total = [len(faces) for faces in dice]
         self.captures = [[] for _ in range(n)]
         self.penalties = [0] * n
@@ -1090,15 +1099,19 @@ class StackState:
         self._placing = None
         self.last_turns = None
         for seat, faces in enumerate(dice):
-            row = singles[seat]
+            row = [0, 0, 0, 0, 0, 0, 0]
             for f in faces:
                 row[f] = row[f] + 1
+            singles.append(row)
+            mine = [0, 0, 0, 0, 0, 0, 0]
+            own.append(mine)
+            key = seat << 2 | 1  # the key of the seat's unstacked dice
             for f in range(1, 7):
                 c = row[f]
                 if c:
-                    cnt[f << 5 | seat << 2 | 1] = c
-                    order[f].append(seat << 2 | 1)
-                    own[seat][f] = 1
+                    cnt[f << 5 | key] = c
+                    order[f].append(key)
+                    mine[f] = 1
         self._turns = []
         self.history.append({"first": self.first, "dice": dice, "turns": self._turns})
         self.current = self.current_player = self.first
