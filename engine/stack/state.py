@@ -787,21 +787,9 @@ class StackState:
         if kind == "dice":
             dpp = self.rules.dice_per_player
             # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
-            if type(rng) is _RANDOM_CLASS:
-                outcome = RoundDice(
-                    tuple(
-                        [
-                            tuple([floor(_RANDOM(rng) * 6) + 1 for _ in range(dpp)])
-                            for _ in range(self.n)
-                        ]
-                    )
-                )
-            else:
-                outcome = RoundDice(
-                    tuple(
-                        [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
-                    )
-                )
+            outcome = RoundDice(
+                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
+            )
         elif kind == "rolloff":
             assert self.contenders is not None
             outcome = RollOff(tuple([floor(rand() * 6) + 1 for _ in self.contenders]))
