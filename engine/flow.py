@@ -171,7 +171,7 @@ def _play_unseen(
                 continue
             if decision is over:
                 return decisions
-            if decisions == max_decisions:
+            if decisions == max_decisions and state.current_player is not None:
                 raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
             try:
                 play(rng)
