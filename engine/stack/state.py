@@ -603,10 +603,23 @@ class StackState:
 
     def play_chance(self, rng: random.Random) -> tuple[Event, ...]:
         """``self.apply(self.sample_chance(rng))`` in one step (the same draws, the same
-        outcome applied): a rerolled die's roll is played without its move made."""
-        if self.phase is _CHANCE and self._chance == "roll":
-            r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
-            return self._rolled(floor(r * 6) + 1)
+        outcome applied): a rerolled die's roll, and a round's dice, are played without
+        their move made."""
+        if self.phase is _CHANCE:
+            kind = self._chance
+            if kind == "roll":
+                r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
+                return self._rolled(floor(r * 6) + 1)
+            if kind == "dice":
+                rand = rng.random
+                dpp = self.rules.dice_per_player
+                # sample_chance's draw, as it draws it
+                dice = tuple(
+                    [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
+                )
+                self._offer = None
+                self._start_round(dice)
+                return _NO_EVENTS
         return self.apply(self.sample_chance(rng))
 
     def direct_play(self, chooser: Any) -> Callable[[random.Random], object] | None:
