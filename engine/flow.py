@@ -144,13 +144,46 @@ def _play_unseen(
     inner loop): the same moves in the same order, without the bookkeeping of steps that
     nobody reads."""
     chance, over = Decision.CHANCE, Decision.OVER
-    apply, sample = state.apply, state.sample_chance
+    apply = state.apply
+    # a state may play a chance outcome, or a chooser's pick, itself in one step (the
+    # same draws, the same move: play_chance is apply(sample_chance(rng)), and each
+    # direct_play(chooser)(rng) is apply(chooser(state, rng)))
+    play_chance = getattr(state, "play_chance", None)
+    if play_chance is None:
+        sample = state.sample_chance
+
+        def play_chance(rng: random.Random) -> object:
+            return apply(sample(rng))
+
+    direct_play = getattr(state, "direct_play", None)
+    direct = [None if direct_play is None else direct_play(c) for c in choosers]
     automatic = game.automatic if game.forced_moves else None
     decisions = 0
+    play = direct[0] if direct else None
+    if play is not None and automatic is None and all(d == play for d in direct):
+        # every seat played by one direct play, and no forced moves: the loop below, with
+        # nothing to look up by seat (a direct play refuses, changing nothing, when no
+        # seat is to act: then, as below, the game waits for nobody's decision)
+        while True:
+            decision = state.decision
+            if decision is chance:
+                play_chance(rng)
+                continue
+            if decision is over:
+                return decisions
+            if decisions == max_decisions and state.current_player is not None:
+                raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
+            try:
+                play(rng)
+            except Exception:
+                if state.current_player is None:
+                    return decisions
+                raise
+            decisions += 1
     while True:
         decision = state.decision
         if decision is chance:
-            apply(sample(rng))
+            play_chance(rng)
             continue
         if decision is over:
             return decisions
@@ -166,7 +199,11 @@ def _play_unseen(
             raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
         decisions += 1
         # by=seat would say no more: the seat to act plays (and costs a keyword, compiled)
-        apply(choosers[seat](state, rng))
+        play = direct[seat]
+        if play is None:
+            apply(choosers[seat](state, rng))
+        else:
+            play(rng)
 
 
 def _collector(played: list[Played], on_step: OnStep | None) -> OnStep:

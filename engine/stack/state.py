@@ -9,7 +9,7 @@ interchangeable for the rest of a round.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from math import floor
 from typing import Any, Final, Self
@@ -59,6 +59,13 @@ _STACK_AT: Final[list[Stack]] = [
 _PLACE_AT: Final[list[Place]] = [
     PLACES.get((k >> 2, k & 3)) or Place(k >> 2, k & 3) for k in range(32)
 ]  # the interned Place onto the pile of key k
+# a stack's turn log ("stack", player, face, owner, height) by player << 8 | the number of
+# the pile it went on (made at import: a turn logs a shared tuple, not a new one)
+_STACK_LOG: Final[list[tuple[Any, ...]]] = [
+    ("stack", i >> 8, (i >> 5) & 7, (i >> 2) & 7, i & 3) for i in range(8 << 8)
+]
+# the dice of a pile of two, bottom to top, by owner << 3 | player (made at import)
+_PAIR: Final[list[tuple[int, int]]] = [(i >> 3, i & 7) for i in range(64)]
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
 _ROLL_AT: Final[list[Roll]] = [ROLLS.get(f) or Roll(f) for f in range(7)]
 _VALUE: Final[tuple[int, ...]] = tuple([face_value(f) for f in range(7)])  # by face
@@ -107,6 +114,7 @@ class StackState:
 
     __slots__ = (
         "_after",
+        "_capture_penalty",
         "_chance",
         "_cnt",
         "_comps",
@@ -115,6 +123,7 @@ class StackState:
         "_own",
         "_pile_keys",
         "_placing",
+        "_rolled_two_penalty",
         "_turn_ended",
         "_turns",
         "capture_counts",
@@ -185,6 +194,8 @@ class StackState:
     _offer: Move | None
     _turn_ended: tuple[tuple[Event, ...], ...]  # by seat: the events of its turn's end
     _after: tuple[tuple[int, ...], ...]  # by seat: the other seats, clockwise from it
+    _capture_penalty: bool  # rules.capture_penalty, read without the rules' lookup
+    _rolled_two_penalty: bool  # rules.rolled_two_penalty, the same
 
     def __init__(
         self,
@@ -205,6 +216,8 @@ class StackState:
         check_setup(players, rules)
         self.players = players
         self.rules = rules
+        self._capture_penalty = rules.capture_penalty
+        self._rolled_two_penalty = rules.rolled_two_penalty
         self.n = len(players)
         self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
         self._after = tuple(
@@ -347,11 +360,12 @@ class StackState:
         for i in self._pile_keys:
             comps = piles[i]
             if comps:
-                scores[(i >> 2) & 7] += _VALUE[i >> 5] * len(comps)
+                top = (i >> 2) & 7
+                scores[top] = scores[top] + _VALUE[i >> 5] * len(comps)
         double = 2 if self.rules.four_high_bonus else 1
         for seat, caught in enumerate(self.captures):
             for face, _ in caught:
-                scores[seat] += _VALUE[face] * double
+                scores[seat] = scores[seat] + _VALUE[face] * double
         return scores
 
     def side_totals(self) -> dict[tuple[int, ...], int]:
@@ -457,12 +471,12 @@ class StackState:
         # the moves of each face held: a stack on each other seat's pile key, a reroll
         # (written out face by face: this is the random player's whole work)
         row = self.singles[p]
-        m1 = len(order[1]) - mine[1] + 1 if row[1] else 0
-        m2 = len(order[2]) - mine[2] + 1 if row[2] else 0
-        m3 = len(order[3]) - mine[3] + 1 if row[3] else 0
-        m4 = len(order[4]) - mine[4] + 1 if row[4] else 0
-        m5 = len(order[5]) - mine[5] + 1 if row[5] else 0
-        m6 = len(order[6]) - mine[6] + 1 if row[6] else 0
+        m1 = row[1] and len(order[1]) - mine[1] + 1
+        m2 = row[2] and len(order[2]) - mine[2] + 1
+        m3 = row[3] and len(order[3]) - mine[3] + 1
+        m4 = row[4] and len(order[4]) - mine[4] + 1
+        m5 = row[5] and len(order[5]) - mine[5] + 1
+        m6 = row[6] and len(order[6]) - mine[6] + 1
         total = m1 + m2 + m3 + m4 + m5 + m6
         if not total:
             raise NoMoveError("There is no move to choose.")
@@ -496,6 +510,123 @@ class StackState:
         if self.decision is _D_TURN:
             self._offer = move
         return move
+
+    def play_random(self, rng: random.Random) -> tuple[Event, ...]:
+        """``self.apply(self.pick_random(rng))`` in one step: the ``random`` AI's move, drawn
+        exactly as :meth:`pick_random` draws it, played as :meth:`apply` plays it (the same
+        state, events and random draws after it); :class:`~engine.rating.NoMoveError`,
+        drawing nothing and changing nothing, when there is no move. The table loop plays
+        the ``random`` AI's decisions so (:meth:`direct_play`)."""
+        seat = self.current
+        if seat is None:
+            raise NoMoveError("There is no move to choose.")
+        p: int = seat  # compiled: unboxed once
+        order = self._order
+        mine = self._own[p]
+        if self.phase is _PLACE:
+            face = self._placing
+            hand = self.hand
+            assert face is not None and hand is not None
+            keys = order[face]
+            total = len(keys) - mine[face]
+            if not total:
+                raise NoMoveError("There is no move to choose.")
+            index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+            for k in keys:
+                if k >> 2 != p:
+                    if not index:
+                        self._placing = None
+                        self.phase, self.decision = _TURN, _D_TURN
+                        self.hand = None
+                        return self._put(p, face, k >> 2, k & 3, hand)
+                    index -= 1
+            raise AssertionError("a placement beyond the count")
+        if self.phase is not _TURN:  # not the player's decision: what apply says of it
+            return self.apply(self.pick_random(rng))
+        # pick_random's count and draw, written out the same
+        row = self.singles[p]
+        m1 = row[1] and len(order[1]) - mine[1] + 1
+        m2 = row[2] and len(order[2]) - mine[2] + 1
+        m3 = row[3] and len(order[3]) - mine[3] + 1
+        m4 = row[4] and len(order[4]) - mine[4] + 1
+        m5 = row[5] and len(order[5]) - mine[5] + 1
+        m6 = row[6] and len(order[6]) - mine[6] + 1
+        total = m1 + m2 + m3 + m4 + m5 + m6
+        if not total:
+            raise NoMoveError("There is no move to choose.")
+        index = floor((_RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()) * total)
+        f, moves = 1, m1
+        if index >= moves:
+            index -= moves
+            f, moves = 2, m2
+            if index >= moves:
+                index -= moves
+                f, moves = 3, m3
+                if index >= moves:
+                    index -= moves
+                    f, moves = 4, m4
+                    if index >= moves:
+                        index -= moves
+                        f, moves = 5, m5
+                        if index >= moves:
+                            index -= moves
+                            f, moves = 6, m6
+        # lift the die off the field (its own 1-high pile), as apply does for both moves
+        row[f] = row[f] - 1
+        totals = self.single_total
+        totals[p] = totals[p] - 1
+        cnt = self._cnt
+        i = f << 5 | p << 2 | 1
+        left = cnt[i] - 1
+        cnt[i] = left
+        if not left:
+            order[f].remove(p << 2 | 1)
+            mine[f] = mine[f] - 1
+        if index == moves - 1:  # a reroll
+            self._offer = None
+            self.hand = f
+            self.phase, self.decision = _CHANCE, _D_CHANCE
+            self._chance = "roll"
+            return _NO_EVENTS
+        # a stack: the index-th key of the face that is not the player's (a key the lift
+        # just emptied was the player's own, so the count is unchanged)
+        keys = order[f]
+        if not mine[f]:  # the player has no pile of the face left: the index-th key
+            k = keys[index]
+            return self._put(p, f, k >> 2, k & 3, 0)
+        for k in keys:
+            if k >> 2 != p:
+                if not index:
+                    return self._put(p, f, k >> 2, k & 3, 0)
+                index -= 1
+        raise AssertionError("a stack beyond the count")
+
+    def play_chance(self, rng: random.Random) -> tuple[Event, ...]:
+        """``self.apply(self.sample_chance(rng))`` in one step (the same draws, the same
+        outcome applied): a rerolled die's roll, and a round's dice, are played without
+        their move made."""
+        if self.phase is _CHANCE:
+            kind = self._chance
+            if kind == "roll":
+                r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
+                return self._rolled(floor(r * 6) + 1)
+            if kind == "dice":
+                rand = rng.random
+                dpp = self.rules.dice_per_player
+                # sample_chance's draw, as it draws it
+                dice = tuple(
+                    [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
+                )
+                self._offer = None
+                self._start_round(dice)
+                return _NO_EVENTS
+        return self.apply(self.sample_chance(rng))
+
+    def direct_play(self, chooser: Any) -> Callable[[random.Random], object] | None:
+        """For the table loop: this state's method that plays ``chooser``'s pick itself,
+        in one step and with the same random draws, when it has one (the ``random`` AI's:
+        :meth:`play_random`); else ``None``."""
+        return self.play_random if chooser is _PICK_RANDOM else None
 
     def _nth(self, p: int, index: int) -> PlayerMove:
         order = self._order
@@ -645,7 +776,8 @@ class StackState:
             if not trusted:
                 self._check(move, by)
             self._offer = None
-            self._start_round(move.dice)
+            # the dice are kept as they came when this state drew them (tuples), else copied
+            self._start_round(move.dice if trusted else tuple([tuple(d) for d in move.dice]))
             return _NO_EVENTS
         elif type(move) is RollOff:
             if not trusted:
@@ -797,8 +929,9 @@ class StackState:
         assert p is not None and face is not None
         self._offer = None
         self._chance = None
-        if rolled == 2 and self.rules.rolled_two_penalty:
-            self.penalties[p] -= 1
+        if rolled == 2 and self._rolled_two_penalty:
+            penalties = self.penalties
+            penalties[p] = penalties[p] - 1
         keys = self._order[rolled]
         options = len(keys) - self._own[p][rolled]
         if not options:
@@ -845,7 +978,7 @@ class StackState:
             row = self.singles[owner]
             row[face] = row[face] - 1
             totals[owner] = totals[owner] - 1
-            comp = (owner, p)
+            comp = _PAIR[owner << 3 | p]
         else:
             under = self._comps[i]
             assert under is not None
@@ -853,12 +986,13 @@ class StackState:
             comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
         if height == 3:
             self.captures[p].append((face, comp))
-            self.capture_counts[p] += 1
-            if self.rules.capture_penalty:
+            caught = self.capture_counts
+            caught[p] = caught[p] + 1
+            if self._capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
                     if seat != p:
-                        penalties[seat] -= 1
+                        penalties[seat] = penalties[seat] - 1
         else:
             j = face << 5 | p << 2 | (height + 1)
             piles = self._comps[j]
@@ -870,19 +1004,20 @@ class StackState:
             count = cnt[j]
             cnt[j] = count + 1
             if not count:
-                self._order[face].append(p << 2 | (height + 1))
+                self._order[face].append(j & 31)
                 mine = self._own[p]
                 mine[face] = mine[face] + 1
         if rerolled:
             self._turns.append(("reroll", p, rerolled, face, owner, height))
         else:
-            self._turns.append(("stack", p, face, owner, height))
+            self._turns.append(_STACK_LOG[p << 8 | i])
         if self.last_turns is None and totals[p] and (height != 1 or totals[owner]):
             # the usual turn: the next seat clockwise that holds an unstacked die
-            n = self.n
-            nxt = p + 1 if p + 1 < n else 0
-            while not totals[nxt]:
-                nxt = nxt + 1 if nxt + 1 < n else 0
+            nxt = self._after[p][0]
+            if not totals[nxt]:
+                n = self.n
+                while not totals[nxt]:
+                    nxt = nxt + 1 if nxt + 1 < n else 0
             self.current = self.current_player = nxt
             return self._turn_ended[p]
         return self._end_turn(p, height == 1 and not totals[owner])
@@ -915,8 +1050,9 @@ class StackState:
         scores = self.field_scores()
         self.round_scores.append(scores)
         events = (*events, _round_ended(len(self.round_scores)))
+        totals = self.totals
         for seat, pts in enumerate(scores):
-            self.totals[seat] += pts
+            totals[seat] = totals[seat] + pts
         self.current = self.current_player = None
         self.last_turns = None
         rules = self.rules
@@ -955,8 +1091,8 @@ class StackState:
         self._order = order
         self._comps = [None] * (7 << 5)
         self._pile_keys = []
-        own = self._own = [[0] * 7 for _ in range(n)]
-        self.singles = singles = [[0] * 7 for _ in range(n)]
+        self._own = own = []
+        self.singles = singles = []
         self.single_total = [len(faces) for faces in dice]
         self.captures = [[] for _ in range(n)]
         self.penalties = [0] * n
@@ -964,19 +1100,21 @@ class StackState:
         self._placing = None
         self.last_turns = None
         for seat, faces in enumerate(dice):
-            row = singles[seat]
+            row = [0, 0, 0, 0, 0, 0, 0]
             for f in faces:
                 row[f] = row[f] + 1
+            singles.append(row)
+            mine = [0, 0, 0, 0, 0, 0, 0]
+            own.append(mine)
+            key = seat << 2 | 1  # the key of the seat's unstacked dice
             for f in range(1, 7):
                 c = row[f]
                 if c:
-                    cnt[f << 5 | seat << 2 | 1] = c
-                    order[f].append(seat << 2 | 1)
-                    own[seat][f] = 1
+                    cnt[f << 5 | key] = c
+                    order[f].append(key)
+                    mine[f] = 1
         self._turns = []
-        self.history.append(
-            {"first": self.first, "dice": tuple([tuple(d) for d in dice]), "turns": self._turns}
-        )
+        self.history.append({"first": self.first, "dice": dice, "turns": self._turns})
         self.current = self.current_player = self.first
         self.phase, self.decision = _TURN, _D_TURN
         self._chance = None
@@ -1052,6 +1190,8 @@ class StackState:
             self = cls(BLANK)
             self.players = tuple(data["players"])
             self.rules = StackRules.model_validate(data["rules"])
+            self._capture_penalty = self.rules.capture_penalty
+            self._rolled_two_penalty = self.rules.rolled_two_penalty
             check_setup(self.players, self.rules)
             self.n = len(self.players)
             self._turn_ended = tuple((TurnEnded(seat),) for seat in range(self.n))
@@ -1123,6 +1263,10 @@ class StackState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# the random AI's chooser (engine.stack.ai.RandomPlayer.choose), which direct_play knows
+_PICK_RANDOM: Final = StackState.pick_random
 
 
 def _round_ended(number: int) -> RoundEnded:

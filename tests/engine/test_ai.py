@@ -99,3 +99,40 @@ def test_a_move_listed_at_a_chance_node_is_not_taken_for_an_offer() -> None:
     with pytest.raises(IllegalMoveError) as refused:
         state.apply(listed)
     assert refused.value.reason is IllegalReason.WRONG_DECISION
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_play_random_and_play_chance_play_what_pick_random_and_sample_chance_draw(
+    players: int,
+) -> None:
+    """The table loop plays the random AI's decisions by ``play_random`` and chance by
+    ``play_chance``: at every point of whole games (house rules on), the same events,
+    state and random draws as ``apply(pick_random(rng))`` and ``apply(sample_chance(rng))``."""
+    from engine.stack.rules import StackRules
+    from engine.stack.state import StackState
+
+    names = ("a", "b", "c", "d", "e", "f")[:players]
+    for seed in range(3):
+        rules = StackRules(
+            target_score=60,
+            rolled_two_penalty=seed == 1,
+            capture_penalty=seed == 2,
+            four_high_bonus=seed == 2,
+        )
+        state = StackState(names, rules)
+        assert state.direct_play(RandomPlayer.choose) == state.play_random
+        assert state.direct_play(GreedyPlayer().choose) is None
+        rng = random.Random(seed)
+        while not state.is_over:
+            fast, fast_rng = state.copy(), random.Random()
+            fast_rng.setstate(rng.getstate())
+            if state.phase.value == "chance":
+                events = state.apply(state.sample_chance(rng))
+                assert fast.play_chance(fast_rng) == events
+            else:
+                events = state.apply(RandomPlayer.choose(state, rng))
+                assert fast.play_random(fast_rng) == events
+            assert fast.to_dict() == state.to_dict()
+            assert fast_rng.getstate() == rng.getstate()
+    with pytest.raises(NoMoveError):
+        state.play_random(random.Random(0))
