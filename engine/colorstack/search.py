@@ -88,12 +88,13 @@ LEAF_LIMIT = 300_000  # horizon values kept (by position key) before clearing
 LEAF_WIN = 1 << 40  # a kept horizon value: the player to move wins at once
 
 # evaluation weights (points; a win is WIN)
-W_THREAT = 400  # an opponent's winning move, which the player to move must parry
-W_SOON = 90  # a win one set away
-W_TEMPO = 60  # the player to move has a win one set away: it can threaten at once
-W_PAIR = 12  # a four-colour pair still to be brought together
-W_PIECE = 30  # a piece in play (a die on top: movable, and not covered)
-W_DICE = 4  # a die carried in one's own stacks
+W_THREAT = 100  # an opponent's winning move, which the player to move must parry
+W_SOON = 20  # a win one set away
+W_TEMPO = 0  # the player to move has a win one set away: it can threaten at once
+W_PAIR = -70  # a four-colour pair still to be brought together
+W_PIECE = 200  # a piece in play (a die on top: movable, and not covered)
+W_DICE = 0  # a die carried in one's own stacks
+W_THREE = 250  # a piece of three colours (one short of four), besides its W_PIECE
 
 EXACT, LOWER, UPPER = 0, 1, 2
 NO_MOVE = -1
@@ -117,18 +118,19 @@ class SideFigures:
     pairs: int  # (its piece, another stack) pairs that together hold all four colours
     pieces: int  # its pieces (stacks topped by its dice)
     dice: int  # dice in its stacks
+    three: int  # its pieces of three colours
 
 
 def figures(
     pos: Position, seat: int, strong: list[int] | None = None
-) -> tuple[int, int, int, int, int]:
+) -> tuple[int, int, int, int, int, int]:
     """The evaluation's terms for ``seat`` (see the module's sentence), in the order of
     :class:`SideFigures`; ``strong`` is :meth:`Position.strong_all` when known."""
     cells, masks = pos.cells, pos.masks
     area, near6 = pos.geo.area, pos.geo.near
     mask_bb = pos.mask_bb
     no_stacking = pos.turns == 0
-    threats = soon = pairs = dice = count = 0
+    threats = soon = pairs = dice = count = three = 0
     scan = pos.seat_bb[seat]
     while scan:
         low = scan & -scan
@@ -136,7 +138,10 @@ def figures(
         count += 1
         sq = low.bit_length() - 1
         mine = masks[sq]
-        dice += mine.bit_count()  # a stack in play holds distinct colours
+        size = mine.bit_count()  # a stack in play holds distinct colours
+        dice += size
+        if size == 3:
+            three += 1
         comp = 0
         for m in SUPERSETS[FOUR & ~mine]:
             comp |= mask_bb[m]
@@ -165,7 +170,7 @@ def figures(
             threats += hit.bit_count()
         if near:
             soon += (near & ~hit).bit_count()
-    return threats, soon, pairs, count, dice
+    return threats, soon, pairs, count, dice, three
 
 
 def side_figures(state: ColorStackState, seat: int) -> SideFigures:
@@ -181,7 +186,9 @@ def evaluate_position(pos: Position) -> int:
     return _value(figures(pos, p, strong), figures(pos, 1 - p, strong))
 
 
-def _value(me: tuple[int, int, int, int, int], them: tuple[int, int, int, int, int]) -> int:
+def _value(
+    me: tuple[int, int, int, int, int, int], them: tuple[int, int, int, int, int, int]
+) -> int:
     return (
         W_THREAT * (me[0] - them[0])
         + W_SOON * (me[1] - them[1])
@@ -189,6 +196,7 @@ def _value(me: tuple[int, int, int, int, int], them: tuple[int, int, int, int, i
         + W_PAIR * (me[2] - them[2])
         + W_PIECE * (me[3] - them[3])
         + W_DICE * (me[4] - them[4])
+        + W_THREE * (me[5] - them[5])
     )
 
 
