@@ -148,19 +148,17 @@ def _play_unseen(
     # a state may play a chance outcome, or a chooser's pick, itself in one step (the
     # same draws, the same move: play_chance is apply(sample_chance(rng)), and each
     # direct_play(chooser)(rng) is apply(chooser(state, rng)))
+    # (a state without them is played exactly as before: no wrapper in its way)
+    sample = state.sample_chance
     play_chance = getattr(state, "play_chance", None)
-    if play_chance is None:
-        sample = state.sample_chance
-
-        def play_chance(rng: random.Random) -> object:
-            return apply(sample(rng))
-
     direct_play = getattr(state, "direct_play", None)
     direct = [None if direct_play is None else direct_play(c) for c in choosers]
+    any_direct = any(d is not None for d in direct)
     automatic = game.automatic if game.forced_moves else None
     decisions = 0
     play = direct[0] if direct else None
-    if play is not None and automatic is None and all(d == play for d in direct):
+    uniform = all(d == play for d in direct) and play_chance is not None
+    if play is not None and play_chance is not None and automatic is None and uniform:
         # every seat played by one direct play, and no forced moves: the loop below, with
         # nothing to look up by seat (a direct play refuses, changing nothing, when no
         # seat is to act: then, as below, the game waits for nobody's decision)
@@ -183,7 +181,10 @@ def _play_unseen(
     while True:
         decision = state.decision
         if decision is chance:
-            play_chance(rng)
+            if play_chance is None:
+                apply(sample(rng))
+            else:
+                play_chance(rng)
             continue
         if decision is over:
             return decisions
@@ -199,11 +200,12 @@ def _play_unseen(
             raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
         decisions += 1
         # by=seat would say no more: the seat to act plays (and costs a keyword, compiled)
-        play = direct[seat]
-        if play is None:
-            apply(choosers[seat](state, rng))
-        else:
-            play(rng)
+        if any_direct:
+            play = direct[seat]
+            if play is not None:
+                play(rng)
+                continue
+        apply(choosers[seat](state, rng))
 
 
 def _collector(played: list[Played], on_step: OnStep | None) -> OnStep:
