@@ -81,6 +81,8 @@ def clean(root: Path = ROOT) -> list[Path]:
     for path in gone:
         path.unlink()
     shutil.rmtree(root / "build" / "mypyc", ignore_errors=True)
+    for copies in (root / "build").glob("lib.*"):  # setuptools' copies of the extensions
+        shutil.rmtree(copies, ignore_errors=True)
     return gone
 
 
