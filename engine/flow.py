@@ -157,7 +157,7 @@ def _play_unseen(
     automatic = game.automatic if game.forced_moves else None
     decisions = 0
     play = direct[0] if direct else None
-    uniform = all(d == play for d in direct) and play_chance is not None
+    uniform = all(d == play for d in direct)
     if play is not None and play_chance is not None and automatic is None and uniform:
         # every seat played by one direct play, and no forced moves: the loop below, with
         # nothing to look up by seat (a direct play refuses, changing nothing, when no
