@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot import games
+from bot.ai_levels import level_name
 from bot.answers import (
     NO_MENTIONS,
     edit_panel,
@@ -21,7 +22,6 @@ from bot.answers import (
     say,
 )
 from bot.refusal_words import Refused
-from bot.render import level_name
 from bot.table_message import TablesHost
 from bot.views import end_view
 from catalog import t

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.ai_levels import level_name
 from bot.sheets import short_escaped
 from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, said, shortened
 from catalog import n, t
@@ -34,20 +35,6 @@ def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
         kept.append(line)
         size += len(line) + 1
     return fit_message("\n".join([*kept, tail]), limit)
-
-
-# each AI level's name as the lobby and its answers say it (catalog keys)
-LEVEL_NAMES = {
-    "random": "discord.lobby.level.random",
-    "greedy": "discord.lobby.level.greedy",
-    "expert": "discord.lobby.level.expert",
-}
-
-
-def level_name(level: str | None) -> str:
-    """An AI level's name in the current language (its own name where there is none)."""
-    key = LEVEL_NAMES.get(level or "")
-    return t(key) if key is not None else str(level)
 
 
 def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: int) -> str:

@@ -29,6 +29,7 @@ import discord
 from discord import app_commands
 from discord.ui.view import _component_to_item
 
+from bot.ai_levels import level_select_words
 from bot.metrics import DATABASE_ERRORS, REFUSALS, handled
 from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
 from bot.text import cut, escape_name, said
@@ -298,21 +299,11 @@ class LobbyLevelSelect(
         await host.lobby_button(interaction, "ai", self.table_id, level=values[0])
 
 
-# each AI level's name and strength in words, in the lobby's select (catalog keys)
-LEVEL_WORDS = {
-    "random": ("discord.select.level.random", "discord.select.level.random.about"),
-    "greedy": ("discord.select.level.greedy", "discord.select.level.greedy.about"),
-    "expert": ("discord.select.level.expert", "discord.select.level.expert.about"),
-}
-
-
 def level_option(level: str) -> dict[str, Any]:
     """An AI level as an option of the lobby's select, in the current language: its name
     and its strength (a level without words: its bare name)."""
-    keys = LEVEL_WORDS.get(level)
-    if keys is None:
-        return option_payload(level, level)
-    return option_payload(t(keys[0]), level, t(keys[1]))
+    name, about = level_select_words(level)
+    return option_payload(name, level, about)
 
 
 class PanelButton(

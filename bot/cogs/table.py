@@ -17,6 +17,7 @@ from discord.ext import commands
 
 import catalog
 from bot import games
+from bot.ai_levels import level_choice_name
 from bot.client import StackBot
 from bot.games.base import DiscordGame
 from bot.refusal_words import Refused
@@ -29,14 +30,6 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=games.get(n).title, value=n) for n in games.names()]
 
 
-# how strong each AI level plays, in words, for ``/table addbot level:`` (README's ladder)
-LEVEL_WORDS = {
-    "random": "easy: any legal move",
-    "greedy": "fair: the best move for now",
-    "expert": "strong: looks ahead, about a second a move",
-}
-
-
 def level_choices() -> list[app_commands.Choice[str]]:
     """``/table addbot level:``'s choices: every AI level of any hosted game, easiest
     first as the games list them, each with its strength in words (a level the table's
@@ -44,13 +37,7 @@ def level_choices() -> list[app_commands.Choice[str]]:
     levels: dict[str, None] = {}
     for played in games.all_games():
         levels.update(dict.fromkeys(played.game.ai_levels))
-    return [
-        app_commands.Choice(
-            name=f"{level} ({LEVEL_WORDS[level]})" if level in LEVEL_WORDS else level,
-            value=level,
-        )
-        for level in levels
-    ]
+    return [app_commands.Choice(name=level_choice_name(level), value=level) for level in levels]
 
 
 def foreign_options(played: DiscordGame, options: Mapping[str, object]) -> str | None:
