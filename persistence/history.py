@@ -269,7 +269,20 @@ async def player_rating(
 ) -> PlayerRating | None:
     """A player's rating in ``game`` on the guild and after each of their last ``recent``
     rated games; ``None`` before their first rated game."""
-    key = f"user:{user_id}"
+    return await _rating_of(conn, guild_id, f"user:{user_id}", game, recent)
+
+
+async def ai_rating(
+    conn: AsyncConnection, guild_id: int, level: str, game: str, recent: int = RECENT_GAMES
+) -> PlayerRating | None:
+    """An AI level's rating in ``game`` on the guild (every seat of that level is one
+    player) and after each of its last ``recent`` rated games; ``None`` before its first."""
+    return await _rating_of(conn, guild_id, f"ai:{level}", game, recent)
+
+
+async def _rating_of(
+    conn: AsyncConnection, guild_id: int, key: str, game: str, recent: int
+) -> PlayerRating | None:
     c = ratings.c
     row = (
         await conn.execute(

@@ -86,3 +86,12 @@ class ResultsAPI(StoreCore):
         game_named(game)
         async with self.engine.connect() as conn:
             return await history.player_rating(conn, guild_id, user_id, game)
+
+    async def ai_rating(
+        self, guild_id: int, level: str, *, game: str = DEFAULT_GAME
+    ) -> PlayerRating | None:
+        """An AI level's rating of ``game`` in the guild, with its value after each of its
+        last 10 rated games (oldest first); ``None`` before its first rated game."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.ai_rating(conn, guild_id, level, game)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 import catalog
 from bot import games
+from bot.ai_levels import ai_level_choices, level_name
 from bot.client import StackBot
 from bot.cogs.table import game_choices
 from bot.front import DISCORD
@@ -288,15 +289,22 @@ class InfoCog(commands.Cog):
     @app_commands.describe(
         player="Whose stats (default: yours)",
         game="Which game (default: this channel's, or Stack)",
+        ai="An AI level's rating instead of a player's",
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_choices(), ai=ai_level_choices())
     async def stats(
         self,
         interaction: discord.Interaction,
         player: discord.Member | discord.User | None = None,
         game: str | None = None,
+        ai: str | None = None,
     ) -> None:
         played = self._game(interaction, game)
+        if ai is not None:
+            if player is not None:
+                raise Refused("info.stats.player_or_ai")
+            await self._ai_stats(interaction, played, ai)
+            return
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
         store = self.store
@@ -328,6 +336,34 @@ class InfoCog(commands.Cog):
             shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)
             text += f"\n{shown}"
         extra = {"files": files} if files else {}
+        await tables.say(interaction, text, **extra)
+
+    async def _ai_stats(
+        self, interaction: discord.Interaction, played: DiscordGame, level: str
+    ) -> None:
+        """``/stats ai:``: an AI level's rating in the game on this server (every seat of
+        that level is one player) and its chart, as a player's."""
+        levels = played.game.ai_levels
+        if level not in levels:
+            raise Refused(
+                "info.stats.no_such_ai",
+                title=played.title,
+                level=escape_name(cut(level_name(level), 32)),
+                levels=catalog.join([level_name(known) for known in levels]),
+            )
+        guild_id = interaction.guild_id or 0
+        rating = await self.store.ai_rating(guild_id, level, game=played.name)
+        name = catalog.t("discord.rating.ai_level", level=level_name(level))
+        title = escape_name(played.title)
+        if rating is None:
+            await reply(interaction, catalog.t("info.stats.ai_unrated", ai=name, title=title))
+            return
+        tables = self.bot.tables
+        chart = await tables.in_time(interaction, rating_chart_file(tables, guild_id, name, rating))
+        rated = catalog.n("info.stats.rated_games", rating.rating.games)
+        shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)
+        text = catalog.t("info.stats.ai", ai=name, title=title) + f"\n{shown}"
+        extra = {"files": [chart]} if chart is not None else {}
         await tables.say(interaction, text, **extra)
 
     @app_commands.command(

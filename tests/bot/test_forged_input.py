@@ -65,6 +65,12 @@ FORGED = [
         id="stats-unknown-game-escaped",
     ),
     pytest.param(
+        "stats",
+        [option("ai", STRING, "**x**")],
+        "Stack has no \\*\\*x\\*\\* AI; its levels are random, greedy and expert.",
+        id="stats-unknown-ai-level-escaped",
+    ),
+    pytest.param(
         "scores",
         [option("show", STRING, "history"), option("game", STRING, "chess")],
         "There is no game called “chess” here; the games are stack, stackup, colorstack.",

@@ -141,6 +141,27 @@ async def test_stats_answer_a_japanese_client_in_japanese(
     assert alt.startswith("alice さんの直近2回のレーティング対象ゲームごとの"), alt
 
 
+async def test_an_ai_levels_stats_answer_a_japanese_client_in_japanese(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    await world.alice.slash(world.channel, "table leave")
+    with ja_clients(monkeypatch):
+        shown = await world.bob.slash(world.channel, "stats", ai="greedy", game="colorstack")
+        unrated = await said(world.bob, world, "stats", ai="expert")
+        both = await said(world.bob, world, "stats", player=world.alice, ai="greedy")
+    text = str(shown.response.content)
+    assert text.startswith("このサーバーのカラースタックでの**AI（ふつう）**"), text
+    assert "\nレーティング：**" in text and "（レーティング対象1戦）" in text
+    assert (
+        unrated
+        == "AI（つよい）はこのサーバーのスタックでまだレーティング対象のゲームがありません。"
+    )
+    assert both.startswith("プレイヤーの戦績かAIレベルのレーティングか")
+
+
 def test_the_same_answers_stay_in_english_for_everyone_else() -> None:
     assert duration_words(7200) == "2h" and long_duration(60) == "1 minute"
     with catalog.speaking("ja"):

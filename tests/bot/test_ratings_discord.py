@@ -112,3 +112,22 @@ async def test_the_stats_of_a_player_rated_only_for_a_game_they_left_say_why_it_
     assert "has not finished" not in stats.content
     assert stats.content.startswith("alice has no game of Color Stack in the stats here")
     assert "but it is rated.\nRating: **" in stats.content
+
+
+async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world: World) -> None:
+    """``/stats ai:``: an AI level is one rated player per server and game; before its
+    first rated game it says so; a player and an AI level at once are refused, ephemeral."""
+    unrated = await world.alice.slash(world.channel, "stats", ai="expert")
+    assert unrated.response.content == "AI expert has no rated game of Stack on this server yet."
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    await world.alice.slash(world.channel, "table leave")  # the AI wins; both are rated
+    rated = (await world.bob.slash(world.channel, "stats", ai="greedy", game="colorstack")).response
+    assert rated.content.startswith("**AI greedy** in Color Stack on this server")
+    assert "\nRating: **" in rated.content and "(1 rated game)" in rated.content
+    stored = await world.bot.tables.store.ai_rating(world.guild.id, "greedy", game="colorstack")
+    assert stored is not None and stored.rating.mu > 25  # it placed above the leaver
+    both = await world.alice.slash(world.channel, "stats", player=world.bob, ai="greedy")
+    assert both.ephemeral
+    assert both.response.content.startswith("Ask for a player's stats or an AI level's rating")

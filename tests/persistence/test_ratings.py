@@ -470,6 +470,18 @@ async def test_a_players_rating_comes_with_its_last_games_oldest_first(store: St
     assert await store.player_rating(GUILD, 99) is None
 
 
+async def test_an_ai_levels_rating_comes_with_its_last_games_oldest_first(store: Store) -> None:
+    await finished_games(store, 3)
+    rating = await store.ai_rating(GUILD, "greedy")
+    assert rating is not None and rating.rating.ai_level == "greedy"
+    _, history = await stored_ratings(store)
+    its = [(mu, sigma) for _, player, mu, sigma in history if player == "ai:greedy"]
+    assert rating.rating.games == len(its) >= 2 and rating.recent == tuple(its)
+    assert rating.recent[-1] == (rating.rating.mu, rating.rating.sigma)
+    assert await store.ai_rating(GUILD, "expert") is None
+    assert await store.ai_rating(GUILD, "greedy", game="colorstack") is None
+
+
 async def test_the_releases_finished_games_are_rated_by_the_upgrade(
     backend: Backend, release_code: Path, tmp_path: Path
 ) -> None:
