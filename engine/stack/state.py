@@ -628,6 +628,208 @@ class StackState:
         :meth:`play_random`); else ``None``."""
         return self.play_random if chooser is _PICK_RANDOM else None
 
+    def direct_play_out(self, chooser: Any) -> Callable[[random.Random, int], int] | None:
+        """For the table loop: this state's method that plays a whole game of ``chooser``
+        at every seat itself (:meth:`play_out_random` for the ``random`` AI's chooser),
+        with the same random draws, moves and state as the table loop; else ``None``."""
+        return self.play_out_random if chooser is _PICK_RANDOM else None
+
+    def play_out_random(self, rng: random.Random, limit: int) -> int:
+        """Play the ``random`` AI at every seat, and the chance outcomes, until the game is
+        over or ``limit`` decisions are taken with another one due; returns the decisions
+        taken. Exactly what the table loop plays by :meth:`play_random` and
+        :meth:`play_chance` one step at a time (the same draws in the same order, the same
+        moves and state); the ordinary turns of a round are played by one loop that keeps
+        the round's tables at hand (:meth:`_play_turns`)."""
+        decisions = 0
+        while True:
+            phase = self.phase
+            if phase is _CHANCE:
+                self.play_chance(rng)
+                continue
+            if phase is _OVER or self.current is None or decisions == limit:
+                return decisions
+            if phase is _TURN and self.last_turns is None:
+                decisions = self._play_turns(rng, decisions, limit)
+            else:  # a placement, or the round's last turns: one decision the long way
+                decisions += 1
+                self.play_random(rng)
+
+    def _play_turns(self, rng: random.Random, decisions: int, limit: int) -> int:
+        """:meth:`play_out_random`'s run of a round's ordinary turns, from a player's turn
+        (no last turns yet) until a turn ends otherwise, or the ``limit``-th decision is
+        taken; returns the decisions taken so far. :meth:`play_random`, the reroll's roll
+        (:meth:`_rolled`) and :meth:`_put` written out in one loop, their draws the same."""
+        seat = self.current
+        assert seat is not None
+        p: int = seat
+        rand = rng.random  # the same draw as _RANDOM(rng) for a plain Random
+        n = self.n
+        cnt = self._cnt
+        order = self._order
+        own = self._own
+        singles = self.singles
+        totals = self.single_total
+        log = self._turns.append
+        after = self._after
+        self._offer = None
+        placing = 0  # the face of a rerolled die with several targets (0: none)
+        hand = 0  # the face it showed before it was rerolled
+        while decisions != limit:
+            decisions += 1
+            mine = own[p]
+            if placing:  # placing the rerolled die: the index-th pile that is not p's
+                face = placing
+                keys = order[face]
+                index = floor(rand() * (len(keys) - mine[face]))
+                k = 0
+                for k in keys:
+                    if k >> 2 != p:
+                        if not index:
+                            break
+                        index -= 1
+                rerolled = hand
+                placing = 0
+            else:
+                # play_random's count and draw
+                row = singles[p]
+                m1 = row[1] and len(order[1]) - mine[1] + 1
+                m2 = row[2] and len(order[2]) - mine[2] + 1
+                m3 = row[3] and len(order[3]) - mine[3] + 1
+                m4 = row[4] and len(order[4]) - mine[4] + 1
+                m5 = row[5] and len(order[5]) - mine[5] + 1
+                m6 = row[6] and len(order[6]) - mine[6] + 1
+                index = floor(rand() * (m1 + m2 + m3 + m4 + m5 + m6))
+                f, moves = 1, m1
+                if index >= moves:
+                    index -= moves
+                    f, moves = 2, m2
+                    if index >= moves:
+                        index -= moves
+                        f, moves = 3, m3
+                        if index >= moves:
+                            index -= moves
+                            f, moves = 4, m4
+                            if index >= moves:
+                                index -= moves
+                                f, moves = 5, m5
+                                if index >= moves:
+                                    index -= moves
+                                    f, moves = 6, m6
+                # lift the die off the field (its own 1-high pile)
+                row[f] = row[f] - 1
+                totals[p] = totals[p] - 1
+                i = f << 5 | p << 2 | 1
+                left = cnt[i] - 1
+                cnt[i] = left
+                if not left:
+                    order[f].remove(p << 2 | 1)
+                    mine[f] = mine[f] - 1
+                if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
+                    face = floor(rand() * 6) + 1
+                    if face == 2 and self._rolled_two_penalty:
+                        penalties = self.penalties
+                        penalties[p] = penalties[p] - 1
+                    keys = order[face]
+                    options = len(keys) - mine[face]
+                    if not options:  # back on the field; the next seat's turn
+                        row[face] = row[face] + 1
+                        totals[p] = totals[p] + 1
+                        i = face << 5 | p << 2 | 1
+                        count = cnt[i]
+                        cnt[i] = count + 1
+                        if not count:
+                            keys.append(p << 2 | 1)
+                            mine[face] = mine[face] + 1
+                        log(("reroll", p, f, face, None, None))
+                        p = p + 1 if p + 1 < n else 0
+                        while not totals[p]:
+                            p = p + 1 if p + 1 < n else 0
+                        continue
+                    if options > 1:  # the player chooses where: the next decision
+                        placing = face
+                        hand = f
+                        continue
+                    k = 0
+                    for k in keys:
+                        if k >> 2 != p:
+                            break
+                    rerolled = f
+                else:  # a stack: the index-th key of the face that is not p's
+                    face = f
+                    keys = order[f]
+                    if not mine[f]:
+                        k = keys[index]
+                    else:
+                        for k in keys:
+                            if k >> 2 != p:
+                                if not index:
+                                    break
+                                index -= 1
+                    rerolled = 0
+            # _put's work
+            owner = k >> 2
+            height = k & 3
+            i = face << 5 | k
+            left = cnt[i] - 1
+            cnt[i] = left
+            if not left:
+                keys.remove(k)
+                theirs = own[owner]
+                theirs[face] = theirs[face] - 1
+            comp: Composition
+            if height == 1:
+                theirs = singles[owner]
+                theirs[face] = theirs[face] - 1
+                totals[owner] = totals[owner] - 1
+                comp = _PAIR[owner << 3 | p]
+            else:
+                under = self._comps[i]
+                assert under is not None
+                below = under.pop()
+                comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
+            if height == 3:
+                self.captures[p].append((face, comp))
+                caught = self.capture_counts
+                caught[p] = caught[p] + 1
+                if self._capture_penalty:
+                    penalties = self.penalties
+                    for seat in range(n):
+                        if seat != p:
+                            penalties[seat] = penalties[seat] - 1
+            else:
+                j = face << 5 | p << 2 | (height + 1)
+                piles = self._comps[j]
+                if piles is None:
+                    self._comps[j] = [comp]
+                    self._pile_keys.append(j)
+                else:
+                    piles.append(comp)
+                count = cnt[j]
+                cnt[j] = count + 1
+                if not count:
+                    keys.append(j & 31)
+                    mine[face] = mine[face] + 1
+            if rerolled:
+                log(("reroll", p, rerolled, face, owner, height))
+            else:
+                log(_STACK_LOG[p << 8 | i])
+            if totals[p] and (height != 1 or totals[owner]):
+                nxt = after[p][0]
+                while not totals[nxt]:
+                    nxt = nxt + 1 if nxt + 1 < n else 0
+                p = nxt
+                continue
+            # p went out, or covered an opponent's last die: the round's last turns
+            self._end_turn(p, height == 1 and not totals[owner])
+            return decisions
+        self.current = self.current_player = p
+        if placing:
+            self.phase = _PLACE  # a Decision.TURN, as it was
+            self._placing = placing
+            self.hand = hand
+        return decisions
+
     def _nth(self, p: int, index: int) -> PlayerMove:
         order = self._order
         if self.phase is _PLACE:
