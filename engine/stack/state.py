@@ -115,9 +115,12 @@ class StackState:
     __slots__ = (
         "_after",
         "_capture_penalty",
+        "_captures",
+        "_caught_points",
         "_chance",
         "_cnt",
         "_comps",
+        "_made",
         "_offer",
         "_order",
         "_own",
@@ -127,7 +130,6 @@ class StackState:
         "_turn_ended",
         "_turns",
         "capture_counts",
-        "captures",
         "contenders",
         "current",
         "current_player",
@@ -175,10 +177,14 @@ class StackState:
     _order: list[list[int]]
     _own: list[list[int]]
     # The piles of two or three dice (:attr:`piles`): the dice of each (bottom to top) by
-    # its number, and the numbers in the order the round first made them.
+    # its number, and the numbers in the order the round first made them; and each
+    # seat's captured piles (:attr:`captures`). Play does not keep them: they are brought
+    # up to the round's turn log when read (_sync replays _turns[_made:] into them).
     _comps: list[list[Composition] | None]
     _pile_keys: list[int]
-    captures: list[list[tuple[int, Composition]]]
+    _captures: list[list[tuple[int, Composition]]]
+    _made: int  # how many of the round's turns _comps, _pile_keys and _captures hold
+    _caught_points: list[int]  # by seat: the faces' values of its captured piles, summed
     penalties: list[int]
     hand: int | None
     _placing: int | None
@@ -256,7 +262,9 @@ class StackState:
         self._own = [[0] * 7 for _ in range(n)]
         self._comps = [None] * (7 << 5)
         self._pile_keys = []
-        self.captures = [[] for _ in range(n)]
+        self._captures = [[] for _ in range(n)]
+        self._made = 0
+        self._caught_points = [0] * n
         self.penalties = [0] * n
         self.hand = None
         self._placing = None
@@ -322,6 +330,7 @@ class StackState:
     def piles(self) -> dict[tuple[int, int, int], list[Composition]]:
         """Every pile of two or three dice the round has made, by ``(owner, face, height)``:
         its dice bottom to top, by owner (a read-only view, built on each call)."""
+        self._sync()
         comps = self._comps
         out: dict[tuple[int, int, int], list[Composition]] = {}
         for i in self._pile_keys:
@@ -356,17 +365,58 @@ class StackState:
     def field_scores(self) -> list[int]:
         """What each seat would score if the round ended now (penalties included)."""
         scores = list(self.penalties)
-        piles = self._comps
-        for i in self._pile_keys:
-            comps = piles[i]
-            if comps:
-                top = (i >> 2) & 7
-                scores[top] = scores[top] + _VALUE[i >> 5] * len(comps)
+        cnt = self._cnt
+        for face, keys in enumerate(self._order):
+            for k in keys:
+                if k & 2:  # a pile of two or three: its count, by its top's owner
+                    top = k >> 2
+                    scores[top] = scores[top] + _VALUE[face] * cnt[face << 5 | k]
         double = 2 if self.rules.four_high_bonus else 1
-        for seat, caught in enumerate(self.captures):
-            for face, _ in caught:
-                scores[seat] = scores[seat] + _VALUE[face] * double
+        caught = self._caught_points
+        for seat in range(self.n):
+            scores[seat] = scores[seat] + caught[seat] * double
         return scores
+
+    @property
+    def captures(self) -> list[list[tuple[int, Composition]]]:
+        """By seat, the piles it captured this round: ``(face, dice bottom to top)``."""
+        self._sync()
+        return self._captures
+
+    def _sync(self) -> None:
+        """Bring the piles' dice (_comps, _pile_keys, _captures) up to the round's turn
+        log: each logged stack or placement replayed as it was played (the die goes on
+        the last pile of its kind made, as play took it; a 4th die captures)."""
+        turns = self._turns
+        made = self._made
+        if made == len(turns):
+            return
+        comps = self._comps
+        for turn in turns[made:]:
+            if turn[0] == "stack":
+                p, face, owner, height = turn[1], turn[2], turn[3], turn[4]
+            else:  # ("reroll", p, face, rolled, owner | None, height | None)
+                if turn[4] is None:
+                    continue
+                p, face, owner, height = turn[1], turn[3], turn[4], turn[5]
+            comp: Composition
+            if height == 1:
+                comp = _PAIR[owner << 3 | p]
+            else:
+                under = comps[face << 5 | owner << 2 | height]
+                assert under is not None
+                comp = under.pop() + (p,)  # noqa: RUF005
+            if height == 3:
+                self._captures[p].append((face, comp))
+            else:
+                j = face << 5 | p << 2 | (height + 1)
+                piles = comps[j]
+                if piles is None:
+                    comps[j] = [comp]
+                    self._pile_keys.append(j)
+                else:
+                    piles.append(comp)
+        self._made = len(turns)
 
     def side_totals(self) -> dict[tuple[int, ...], int]:
         """Running totals by side: each team's combined total, or each player's."""
@@ -777,21 +827,15 @@ class StackState:
                 keys.remove(k)
                 theirs = own[owner]
                 theirs[face] = theirs[face] - 1
-            comp: Composition
             if height == 1:
                 theirs = singles[owner]
                 theirs[face] = theirs[face] - 1
                 totals[owner] = totals[owner] - 1
-                comp = _PAIR[owner << 3 | p]
-            else:
-                under = self._comps[i]
-                assert under is not None
-                below = under.pop()
-                comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
-            if height == 3:
-                self.captures[p].append((face, comp))
+            if height == 3:  # (the piles' dice are the turn log's: _sync)
                 caught = self.capture_counts
                 caught[p] = caught[p] + 1
+                caught = self._caught_points
+                caught[p] = caught[p] + _VALUE[face]
                 if self._capture_penalty:
                     penalties = self.penalties
                     for seat in range(n):
@@ -799,12 +843,6 @@ class StackState:
                             penalties[seat] = penalties[seat] - 1
             else:
                 j = face << 5 | p << 2 | (height + 1)
-                piles = self._comps[j]
-                if piles is None:
-                    self._comps[j] = [comp]
-                    self._pile_keys.append(j)
-                else:
-                    piles.append(comp)
                 count = cnt[j]
                 cnt[j] = count + 1
                 if not count:
@@ -1175,21 +1213,15 @@ class StackState:
             theirs = self._own[owner]
             theirs[face] = theirs[face] - 1
         totals = self.single_total
-        comp: Composition
         if height == 1:
             row = self.singles[owner]
             row[face] = row[face] - 1
             totals[owner] = totals[owner] - 1
-            comp = _PAIR[owner << 3 | p]
-        else:
-            under = self._comps[i]
-            assert under is not None
-            below = under.pop()
-            comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
-        if height == 3:
-            self.captures[p].append((face, comp))
+        if height == 3:  # (the piles' dice are the turn log's: _sync)
             caught = self.capture_counts
             caught[p] = caught[p] + 1
+            caught = self._caught_points
+            caught[p] = caught[p] + _VALUE[face]
             if self._capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
@@ -1197,12 +1229,6 @@ class StackState:
                         penalties[seat] = penalties[seat] - 1
         else:
             j = face << 5 | p << 2 | (height + 1)
-            piles = self._comps[j]
-            if piles is None:
-                self._comps[j] = [comp]
-                self._pile_keys.append(j)
-            else:
-                piles.append(comp)
             count = cnt[j]
             cnt[j] = count + 1
             if not count:
@@ -1296,7 +1322,9 @@ class StackState:
         self._own = own = []
         self.singles = singles = []
         self.single_total = [len(faces) for faces in dice]
-        self.captures = [[] for _ in range(n)]
+        self._captures = [[] for _ in range(n)]
+        self._made = 0
+        self._caught_points = [0] * n
         self.penalties = [0] * n
         self.hand = None
         self._placing = None
@@ -1431,7 +1459,8 @@ class StackState:
                     self._cnt[i] = c
                     self._order[f].append(i & 31)
                     self._own[o][f] += 1
-            self.captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
+            self._captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
+            self._caught_points = [sum(_VALUE[f] for f, _ in caught) for caught in self._captures]
             self.penalties = list(data["penalties"])
             self.hand = data["hand"]
             self._placing = data["placing"]
@@ -1446,6 +1475,7 @@ class StackState:
                 for r in data["history"]
             ]
             self._turns = self.history[-1]["turns"] if self.history else []
+            self._made = len(self._turns)  # the piles' dice above are up to the log
             self._offer = None
             self.history_offset = int(data["history_offset"])
             self.capture_counts = list(data["capture_counts"])
