@@ -699,17 +699,18 @@ class StackState:
                 continue
             if phase is _OVER or self.current is None or decisions == limit:
                 return decisions
-            if phase is _TURN and self.last_turns is None:
+            if phase is _TURN:
                 decisions = self._play_turns(rng, decisions, limit)
-            else:  # a placement, or the round's last turns: one decision the long way
+            else:  # a placement (only where the game was handed over): the long way
                 decisions += 1
                 self.play_random(rng)
 
     def _play_turns(self, rng: random.Random, decisions: int, limit: int) -> int:
-        """:meth:`play_out_random`'s run of a round's ordinary turns, from a player's turn
-        (no last turns yet) until a turn ends otherwise, or the ``limit``-th decision is
-        taken; returns the decisions taken so far. :meth:`play_random`, the reroll's roll
-        (:meth:`_rolled`) and :meth:`_put` written out in one loop, their draws the same."""
+        """:meth:`play_out_random`'s run of a round's turns, from a player's turn until the
+        round ends or the ``limit``-th decision is taken; returns the decisions taken so
+        far. :meth:`play_random`, the reroll's roll (:meth:`_rolled`) and :meth:`_put`
+        written out in one loop, their draws the same (a turn that ends otherwise than
+        by passing to the next seat is ended by :meth:`_end_turn`)."""
         seat = self.current
         assert seat is not None
         p: int = seat
@@ -722,12 +723,14 @@ class StackState:
         totals = self.single_total
         log = self._turns.append
         after = self._after
+        last = self.last_turns
         self._offer = None
         placing = 0  # the face of a rerolled die with several targets (0: none)
         hand = 0  # the face it showed before it was rerolled
         while decisions != limit:
             decisions += 1
             mine = own[p]
+            p4 = p << 2
             if placing:  # placing the rerolled die: the index-th pile that is not p's
                 face = placing
                 keys = order[face]
@@ -769,11 +772,11 @@ class StackState:
                 # lift the die off the field (its own 1-high pile)
                 row[f] = row[f] - 1
                 totals[p] = totals[p] - 1
-                i = f << 5 | p << 2 | 1
+                i = f << 5 | p4 | 1
                 left = cnt[i] - 1
                 cnt[i] = left
                 if not left:
-                    order[f].remove(p << 2 | 1)
+                    order[f].remove(p4 | 1)
                     mine[f] = mine[f] - 1
                 if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
                     face = floor(rand() * 6) + 1
@@ -785,16 +788,24 @@ class StackState:
                     if not options:  # back on the field; the next seat's turn
                         row[face] = row[face] + 1
                         totals[p] = totals[p] + 1
-                        i = face << 5 | p << 2 | 1
+                        i = face << 5 | p4 | 1
                         count = cnt[i]
                         cnt[i] = count + 1
                         if not count:
-                            keys.append(p << 2 | 1)
+                            keys.append(p4 | 1)
                             mine[face] = mine[face] + 1
                         log(("reroll", p, f, face, None, None))
-                        p = p + 1 if p + 1 < n else 0
-                        while not totals[p]:
+                        if last is None:
                             p = p + 1 if p + 1 < n else 0
+                            while not totals[p]:
+                                p = p + 1 if p + 1 < n else 0
+                            continue
+                        self._end_turn(p, False)  # in the round's last turns
+                        if self.phase is not _TURN:
+                            return decisions
+                        seat = self.current
+                        assert seat is not None
+                        p = seat
                         continue
                     if options > 1:  # the player chooses where: the next decision
                         placing = face
@@ -842,25 +853,31 @@ class StackState:
                         if seat != p:
                             penalties[seat] = penalties[seat] - 1
             else:
-                j = face << 5 | p << 2 | (height + 1)
+                j = face << 5 | p4 | height + 1
                 count = cnt[j]
                 cnt[j] = count + 1
                 if not count:
-                    keys.append(j & 31)
+                    keys.append(p4 | height + 1)
                     mine[face] = mine[face] + 1
             if rerolled:
                 log(("reroll", p, rerolled, face, owner, height))
             else:
                 log(_STACK_LOG[p << 8 | i])
-            if totals[p] and (height != 1 or totals[owner]):
+            if last is None and totals[p] and (height != 1 or totals[owner]):
                 nxt = after[p][0]
                 while not totals[nxt]:
                     nxt = nxt + 1 if nxt + 1 < n else 0
                 p = nxt
                 continue
-            # p went out, or covered an opponent's last die: the round's last turns
+            # p went out, or covered an opponent's last die, or the round is in its last
+            # turns: _end_turn says who is next, if anyone
             self._end_turn(p, height == 1 and not totals[owner])
-            return decisions
+            if self.phase is not _TURN:
+                return decisions
+            seat = self.current
+            assert seat is not None
+            p = seat
+            last = self.last_turns
         self.current = self.current_player = p
         if placing:
             self.phase = _PLACE  # a Decision.TURN, as it was
