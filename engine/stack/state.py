@@ -170,9 +170,11 @@ class StackState:
     singles: list[list[int]]
     single_total: list[int]
     # The piles a die may go on (:attr:`targets`): _cnt[face << 5 | key] counts the piles
-    # of each key, _order[face] lists the keys of a face that have piles, in the order they
-    # came (a key that empties leaves it, and comes back at its end), _own[seat][face]
-    # counts those of seat's keys (the heights of its piles).
+    # of each key of two or three dice (a seat's unstacked dice, its 1-high piles, are
+    # counted by singles alone: _cnt's entries of height 1 are not used), _order[face]
+    # lists the keys of a face that have piles, in the order they came (a key that empties
+    # leaves it, and comes back at its end), _own[seat][face] counts those of seat's keys
+    # (the heights of its piles).
     _cnt: list[int]
     _order: list[list[int]]
     _own: list[list[int]]
@@ -321,10 +323,14 @@ class StackState:
     def targets(self) -> list[dict[tuple[int, int], int]]:
         """By face, the piles a die showing it may go on: ``{(owner, height): count}``, in
         the order they came (a read-only view, built on each call)."""
-        cnt = self._cnt
-        return [
-            {(k >> 2, k & 3): cnt[f << 5 | k] for k in keys} for f, keys in enumerate(self._order)
-        ]
+        count = self._pile_count
+        return [{(k >> 2, k & 3): count(f, k) for k in keys} for f, keys in enumerate(self._order)]
+
+    def _pile_count(self, face: int, key: int) -> int:
+        """How many piles of ``key`` (``owner << 2 | height``) show ``face``."""
+        if key & 3 == 1:
+            return self.singles[key >> 2][face]
+        return self._cnt[face << 5 | key]
 
     @property
     def piles(self) -> dict[tuple[int, int, int], list[Composition]]:
@@ -622,13 +628,10 @@ class StackState:
                             index -= moves
                             f, moves = 6, m6
         # lift the die off the field (its own 1-high pile), as apply does for both moves
-        row[f] = row[f] - 1
+        left = row[f] - 1
+        row[f] = left
         totals = self.single_total
         totals[p] = totals[p] - 1
-        cnt = self._cnt
-        i = f << 5 | p << 2 | 1
-        left = cnt[i] - 1
-        cnt[i] = left
         if not left:
             order[f].remove(p << 2 | 1)
             mine[f] = mine[f] - 1
@@ -770,11 +773,9 @@ class StackState:
                                     index -= moves
                                     f, moves = 6, m6
                 # lift the die off the field (its own 1-high pile)
-                row[f] = row[f] - 1
+                left = row[f] - 1
+                row[f] = left
                 totals[p] = totals[p] - 1
-                i = f << 5 | p4 | 1
-                left = cnt[i] - 1
-                cnt[i] = left
                 if not left:
                     order[f].remove(p4 | 1)
                     mine[f] = mine[f] - 1
@@ -786,11 +787,9 @@ class StackState:
                     keys = order[face]
                     options = len(keys) - mine[face]
                     if not options:  # back on the field; the next seat's turn
-                        row[face] = row[face] + 1
+                        count = row[face]
+                        row[face] = count + 1
                         totals[p] = totals[p] + 1
-                        i = face << 5 | p4 | 1
-                        count = cnt[i]
-                        cnt[i] = count + 1
                         if not count:
                             keys.append(p4 | 1)
                             mine[face] = mine[face] + 1
@@ -831,17 +830,19 @@ class StackState:
             # _put's work
             owner = k >> 2
             height = k & 3
-            i = face << 5 | k
-            left = cnt[i] - 1
-            cnt[i] = left
+            if height == 1:
+                theirs = singles[owner]
+                left = theirs[face] - 1
+                theirs[face] = left
+                totals[owner] = totals[owner] - 1
+            else:
+                i = face << 5 | k
+                left = cnt[i] - 1
+                cnt[i] = left
             if not left:
                 keys.remove(k)
                 theirs = own[owner]
                 theirs[face] = theirs[face] - 1
-            if height == 1:
-                theirs = singles[owner]
-                theirs[face] = theirs[face] - 1
-                totals[owner] = totals[owner] - 1
             if height == 3:  # (the piles' dice are the turn log's: _sync)
                 caught = self.capture_counts
                 caught[p] = caught[p] + 1
@@ -862,7 +863,7 @@ class StackState:
             if rerolled:
                 log(("reroll", p, rerolled, face, owner, height))
             else:
-                log(_STACK_LOG[p << 8 | i])
+                log(_STACK_LOG[p << 8 | face << 5 | k])
             if last is None and totals[p] and (height != 1 or totals[owner]):
                 nxt = after[p][0]
                 while not totals[nxt]:
@@ -957,19 +958,16 @@ class StackState:
                     and 0 <= o < self.n
                     and 1 <= h <= 3
                     and self.singles[p][f]
-                    and self._cnt[f << 5 | o << 2 | h]
+                    and self._pile_count(f, o << 2 | h)
                 )
             ):
                 # lift the die off the field (its own 1-high pile), then put it down
                 # (x[i] = x[i] - 1, not x[i] -= 1: compiled, the latter is a generic op)
                 row = self.singles[p]
-                row[f] = row[f] - 1
+                left = row[f] - 1
+                row[f] = left
                 totals = self.single_total
                 totals[p] = totals[p] - 1
-                i = f << 5 | p << 2 | 1
-                cnt = self._cnt
-                left = cnt[i] - 1
-                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
                     mine = self._own[p]
@@ -991,13 +989,10 @@ class StackState:
             ):
                 self._offer = None
                 row = self.singles[p]
-                row[f] = row[f] - 1
+                left = row[f] - 1
+                row[f] = left
                 totals = self.single_total
                 totals[p] = totals[p] - 1
-                i = f << 5 | p << 2 | 1
-                cnt = self._cnt
-                left = cnt[i] - 1
-                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
                     mine = self._own[p]
@@ -1021,7 +1016,7 @@ class StackState:
                         and o != p
                         and 0 <= o < self.n
                         and 1 <= h <= 3
-                        and self._cnt[placing << 5 | o << 2 | h]
+                        and self._pile_count(placing, o << 2 | h)
                     )
                 )
             ):
@@ -1136,7 +1131,7 @@ class StackState:
             raise IllegalMoveError(
                 "You can only stack on a pile 1 to 3 dice high.", IllegalReason.NO_SUCH_PILE
             )
-        if not self._cnt[face << 5 | owner << 2 | height]:
+        if not self._pile_count(face, owner << 2 | height):
             who = self.players[owner]
             if height == 1:
                 msg = f"{who} has no unstacked {face}."
@@ -1193,12 +1188,10 @@ class StackState:
         options = len(keys) - self._own[p][rolled]
         if not options:
             row = self.singles[p]
-            row[rolled] = row[rolled] + 1
+            count = row[rolled]
+            row[rolled] = count + 1
             totals = self.single_total
             totals[p] = totals[p] + 1
-            i = rolled << 5 | p << 2 | 1
-            count = self._cnt[i]
-            self._cnt[i] = count + 1
             if not count:
                 keys.append(p << 2 | 1)
                 mine = self._own[p]
@@ -1223,17 +1216,19 @@ class StackState:
         self._offer = None
         cnt = self._cnt
         i = face << 5 | owner << 2 | height
-        left = cnt[i] - 1
-        cnt[i] = left
+        totals = self.single_total
+        if height == 1:
+            row = self.singles[owner]
+            left = row[face] - 1
+            row[face] = left
+            totals[owner] = totals[owner] - 1
+        else:
+            left = cnt[i] - 1
+            cnt[i] = left
         if not left:
             self._order[face].remove(owner << 2 | height)
             theirs = self._own[owner]
             theirs[face] = theirs[face] - 1
-        totals = self.single_total
-        if height == 1:
-            row = self.singles[owner]
-            row[face] = row[face] - 1
-            totals[owner] = totals[owner] - 1
         if height == 3:  # (the piles' dice are the turn log's: _sync)
             caught = self.capture_counts
             caught[p] = caught[p] + 1
@@ -1331,7 +1326,7 @@ class StackState:
         assert self.first is not None
         n = self.n
         # the new round's field, in new tables (quicker than emptying the old ones)
-        self._cnt = cnt = [0] * (7 << 5)
+        self._cnt = [0] * (7 << 5)
         order: list[list[int]] = [[], [], [], [], [], [], []]
         self._order = order
         self._comps = [None] * (7 << 5)
@@ -1351,15 +1346,11 @@ class StackState:
             for f in faces:
                 row[f] = row[f] + 1
             singles.append(row)
-            mine = [0, 0, 0, 0, 0, 0, 0]
-            own.append(mine)
-            key = seat << 2 | 1  # the key of the seat's unstacked dice
+            own.append([1 if c else 0 for c in row])
+            key = seat << 2 | 1  # the key of the seat's unstacked dice (counted by row)
             for f in range(1, 7):
-                c = row[f]
-                if c:
-                    cnt[f << 5 | key] = c
+                if row[f]:
                     order[f].append(key)
-                    mine[f] = 1
         self._turns = []
         self.history.append({"first": self.first, "dice": dice, "turns": self._turns})
         self.current = self.current_player = self.first
@@ -1407,7 +1398,7 @@ class StackState:
                 [o, f, h, [list(c) for c in comps]] for (o, f, h), comps in self.piles.items()
             ],
             "targets": [
-                [[k >> 2, k & 3, self._cnt[f << 5 | k]] for k in keys]
+                [[k >> 2, k & 3, self._pile_count(f, k)] for k in keys]
                 for f, keys in enumerate(self._order)
             ],
             "captures": [[[f, list(c)] for f, c in caught] for caught in self.captures],
@@ -1473,7 +1464,8 @@ class StackState:
             for f, bucket in enumerate(data["targets"]):
                 for o, h, c in bucket:
                     i = _number(n, f, o, h)
-                    self._cnt[i] = c
+                    if h != 1:  # (unstacked dice are counted by singles)
+                        self._cnt[i] = c
                     self._order[f].append(i & 31)
                     self._own[o][f] += 1
             self._captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
