@@ -725,19 +725,21 @@ class StackState:
         singles = self.singles
         totals = self.single_total
         log = self._turns.append
-        after = self._after
+        succ = [after[0] for after in self._after]  # the next seat clockwise
         last = self.last_turns
+        # by face, len(order[face]) + 1 (kept here as the keys come and go)
+        lens = [len(order[0]) + 1, len(order[1]) + 1, len(order[2]) + 1, len(order[3]) + 1]
+        lens += [len(order[4]) + 1, len(order[5]) + 1, len(order[6]) + 1]
         self._offer = None
         placing = 0  # the face of a rerolled die with several targets (0: none)
         hand = 0  # the face it showed before it was rerolled
-        while decisions != limit:
-            decisions += 1
+        for decisions in range(decisions + 1, limit + 1):  # noqa: B020 (counts on)
             mine = own[p]
             p4 = p << 2
             if placing:  # placing the rerolled die: the index-th pile that is not p's
                 face = placing
                 keys = order[face]
-                index = floor(rand() * (len(keys) - mine[face]))
+                index = floor(rand() * (lens[face] - 1 - mine[face]))
                 k = 0
                 for k in keys:
                     if k >> 2 != p:
@@ -749,12 +751,12 @@ class StackState:
             else:
                 # play_random's count and draw
                 row = singles[p]
-                m1 = row[1] and len(order[1]) - mine[1] + 1
-                m2 = row[2] and len(order[2]) - mine[2] + 1
-                m3 = row[3] and len(order[3]) - mine[3] + 1
-                m4 = row[4] and len(order[4]) - mine[4] + 1
-                m5 = row[5] and len(order[5]) - mine[5] + 1
-                m6 = row[6] and len(order[6]) - mine[6] + 1
+                m1 = row[1] and lens[1] - mine[1]
+                m2 = row[2] and lens[2] - mine[2]
+                m3 = row[3] and lens[3] - mine[3]
+                m4 = row[4] and lens[4] - mine[4]
+                m5 = row[5] and lens[5] - mine[5]
+                m6 = row[6] and lens[6] - mine[6]
                 index = floor(rand() * (m1 + m2 + m3 + m4 + m5 + m6))
                 f, moves = 1, m1
                 if index >= moves:
@@ -778,6 +780,7 @@ class StackState:
                 totals[p] = totals[p] - 1
                 if not left:
                     order[f].remove(p4 | 1)
+                    lens[f] = lens[f] - 1
                     mine[f] = mine[f] - 1
                 if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
                     face = floor(rand() * 6) + 1
@@ -785,19 +788,20 @@ class StackState:
                         penalties = self.penalties
                         penalties[p] = penalties[p] - 1
                     keys = order[face]
-                    options = len(keys) - mine[face]
+                    options = lens[face] - 1 - mine[face]
                     if not options:  # back on the field; the next seat's turn
                         count = row[face]
                         row[face] = count + 1
                         totals[p] = totals[p] + 1
                         if not count:
                             keys.append(p4 | 1)
+                            lens[face] = lens[face] + 1
                             mine[face] = mine[face] + 1
                         log(("reroll", p, f, face, None, None))
                         if last is None:
-                            p = p + 1 if p + 1 < n else 0
+                            p = succ[p]
                             while not totals[p]:
-                                p = p + 1 if p + 1 < n else 0
+                                p = succ[p]
                             continue
                         self._end_turn(p, False)  # in the round's last turns
                         if self.phase is not _TURN:
@@ -841,6 +845,7 @@ class StackState:
                 cnt[i] = left
             if not left:
                 keys.remove(k)
+                lens[face] = lens[face] - 1
                 theirs = own[owner]
                 theirs[face] = theirs[face] - 1
             if height == 3:  # (the piles' dice are the turn log's: _sync)
@@ -859,16 +864,16 @@ class StackState:
                 cnt[j] = count + 1
                 if not count:
                     keys.append(p4 | height + 1)
+                    lens[face] = lens[face] + 1
                     mine[face] = mine[face] + 1
             if rerolled:
                 log(("reroll", p, rerolled, face, owner, height))
             else:
                 log(_STACK_LOG[p << 8 | face << 5 | k])
             if last is None and totals[p] and (height != 1 or totals[owner]):
-                nxt = after[p][0]
-                while not totals[nxt]:
-                    nxt = nxt + 1 if nxt + 1 < n else 0
-                p = nxt
+                p = succ[p]
+                while not totals[p]:
+                    p = succ[p]
                 continue
             # p went out, or covered an opponent's last die, or the round is in its last
             # turns: _end_turn says who is next, if anyone
@@ -1346,11 +1351,13 @@ class StackState:
             for f in faces:
                 row[f] = row[f] + 1
             singles.append(row)
-            own.append([1 if c else 0 for c in row])
+            mine = [0, 0, 0, 0, 0, 0, 0]
+            own.append(mine)
             key = seat << 2 | 1  # the key of the seat's unstacked dice (counted by row)
             for f in range(1, 7):
                 if row[f]:
                     order[f].append(key)
+                    mine[f] = 1
         self._turns = []
         self.history.append({"first": self.first, "dice": dice, "turns": self._turns})
         self.current = self.current_player = self.first
