@@ -166,10 +166,10 @@ def _play_unseen(
         direct_play_out = getattr(state, "direct_play_out", None)
         run = None if direct_play_out is None else direct_play_out(choosers[0])
         if run is not None:
-            decisions = run(rng, max_decisions)
+            played: int = run(rng, max_decisions)
             if state.decision is not over and state.current_player is not None:
                 raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
-            return decisions
+            return played
         # else the loop below, with nothing to look up by seat (a direct play refuses,
         # changing nothing, when no seat is to act: then, as below, the game waits for
         # nobody's decision)
