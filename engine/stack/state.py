@@ -64,6 +64,12 @@ _PLACE_AT: Final[list[Place]] = [
 _STACK_LOG: Final[list[tuple[Any, ...]]] = [
     ("stack", i >> 8, (i >> 5) & 7, (i >> 2) & 7, i & 3) for i in range(8 << 8)
 ]
+# the same by player, then by the number of the pile it went on (a list a seat)
+_STACK_LOG_OF: Final[list[list[tuple[Any, ...]]]] = [
+    _STACK_LOG[p << 8 : (p + 1) << 8] for p in range(8)
+]
+_OWNER_OF: Final[list[int]] = [k >> 2 for k in range(32)]  # a pile's top owner by its key
+_HEIGHT_OF: Final[list[int]] = [k & 3 for k in range(32)]  # and its height
 # the dice of a pile of two, bottom to top, by owner << 3 | player (made at import)
 _PAIR: Final[list[tuple[int, int]]] = [(i >> 3, i & 7) for i in range(64)]
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
@@ -725,6 +731,9 @@ class StackState:
         singles = self.singles
         totals = self.single_total
         log = self._turns.append
+        stack_log = _STACK_LOG_OF
+        owner_of = _OWNER_OF
+        height_of = _HEIGHT_OF
         succ = [after[0] for after in self._after]  # the next seat clockwise
         last = self.last_turns
         # by face, len(order[face]) + 1 (kept here as the keys come and go)
@@ -735,14 +744,14 @@ class StackState:
         hand = 0  # the face it showed before it was rerolled
         for decisions in range(decisions + 1, limit + 1):  # noqa: B020 (counts on)
             mine = own[p]
-            p4 = p << 2
+            p4 = p * 4  # (arithmetic, not bits: Python's int + and * are the quicker)
             if placing:  # placing the rerolled die: the index-th pile that is not p's
                 face = placing
                 keys = order[face]
                 index = floor(rand() * (lens[face] - 1 - mine[face]))
                 k = 0
                 for k in keys:
-                    if k >> 2 != p:
+                    if owner_of[k] != p:
                         if not index:
                             break
                         index -= 1
@@ -779,7 +788,7 @@ class StackState:
                 row[f] = left
                 totals[p] = totals[p] - 1
                 if not left:
-                    order[f].remove(p4 | 1)
+                    order[f].remove(p4 + 1)
                     lens[f] = lens[f] - 1
                     mine[f] = mine[f] - 1
                 if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
@@ -794,7 +803,7 @@ class StackState:
                         row[face] = count + 1
                         totals[p] = totals[p] + 1
                         if not count:
-                            keys.append(p4 | 1)
+                            keys.append(p4 + 1)
                             lens[face] = lens[face] + 1
                             mine[face] = mine[face] + 1
                         log(("reroll", p, f, face, None, None))
@@ -816,7 +825,7 @@ class StackState:
                         continue
                     k = 0
                     for k in keys:
-                        if k >> 2 != p:
+                        if owner_of[k] != p:
                             break
                     rerolled = f
                 else:  # a stack: the index-th key of the face that is not p's
@@ -826,21 +835,21 @@ class StackState:
                         k = keys[index]
                     else:
                         for k in keys:
-                            if k >> 2 != p:
+                            if owner_of[k] != p:
                                 if not index:
                                     break
                                 index -= 1
                     rerolled = 0
             # _put's work
-            owner = k >> 2
-            height = k & 3
+            owner = owner_of[k]
+            height = height_of[k]
+            i = face * 32 + k  # the pile's number
             if height == 1:
                 theirs = singles[owner]
                 left = theirs[face] - 1
                 theirs[face] = left
                 totals[owner] = totals[owner] - 1
             else:
-                i = face << 5 | k
                 left = cnt[i] - 1
                 cnt[i] = left
             if not left:
@@ -859,17 +868,18 @@ class StackState:
                         if seat != p:
                             penalties[seat] = penalties[seat] - 1
             else:
-                j = face << 5 | p4 | height + 1
+                up = p4 + height + 1  # the key of the pile p makes
+                j = i - k + up
                 count = cnt[j]
                 cnt[j] = count + 1
                 if not count:
-                    keys.append(p4 | height + 1)
+                    keys.append(up)
                     lens[face] = lens[face] + 1
                     mine[face] = mine[face] + 1
             if rerolled:
                 log(("reroll", p, rerolled, face, owner, height))
             else:
-                log(_STACK_LOG[p << 8 | face << 5 | k])
+                log(stack_log[p][i])
             if last is None and totals[p] and (height != 1 or totals[owner]):
                 p = succ[p]
                 while not totals[p]:
