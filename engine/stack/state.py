@@ -378,11 +378,15 @@ class StackState:
         """What each seat would score if the round ended now (penalties included)."""
         scores = list(self.penalties)
         cnt = self._cnt
-        for face, keys in enumerate(self._order):
-            for k in keys:
-                if k & 2:  # a pile of two or three: its count, by its top's owner
-                    top = k >> 2
-                    scores[top] = scores[top] + _VALUE[face] * cnt[face << 5 | k]
+        order = self._order
+        height_of, owner_of = _HEIGHT_OF, _OWNER_OF
+        for face in range(1, 7):
+            value = _VALUE[face]
+            base = face * 32
+            for k in order[face]:
+                if height_of[k] != 1:  # a pile of two or three: its count, by its top's owner
+                    top = owner_of[k]
+                    scores[top] = scores[top] + value * cnt[base + k]
         double = 2 if self.rules.four_high_bonus else 1
         caught = self._caught_points
         for seat in range(self.n):
@@ -668,13 +672,13 @@ class StackState:
             kind = self._chance
             if kind == "roll":
                 r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
-                return self._rolled(floor(r * 6) + 1)
+                return self._rolled(floor(r * 6.0) + 1)
             if kind == "dice":
                 rand = rng.random
                 dpp = self.rules.dice_per_player
                 # sample_chance's draw, as it draws it
                 dice = tuple(
-                    [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
+                    [tuple([floor(rand() * 6.0) + 1 for _ in range(dpp)]) for _ in range(self.n)]
                 )
                 self._offer = None
                 self._start_round(dice)
@@ -792,7 +796,7 @@ class StackState:
                     lens[f] = lens[f] - 1
                     mine[f] = mine[f] - 1
                 if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
-                    face = floor(rand() * 6) + 1
+                    face = floor(rand() * 6.0) + 1
                     if face == 2 and self._rolled_two_penalty:
                         penalties = self.penalties
                         penalties[p] = penalties[p] - 1
@@ -1061,18 +1065,19 @@ class StackState:
         kind = self._chance if self.phase is _CHANCE else None
         if kind == "roll":
             r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
-            return _ROLL_AT[floor(r * 6) + 1]
+            return _ROLL_AT[floor(r * 6.0) + 1]
         rand = rng.random
         outcome: Move
         if kind == "dice":
             dpp = self.rules.dice_per_player
-            # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
+            # seat by seat, each die as int(rand() * 6) + 1 (floor and a float 6: the same,
+            # faster)
             outcome = RoundDice(
-                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
+                tuple([tuple([floor(rand() * 6.0) + 1 for _ in range(dpp)]) for _ in range(self.n)])
             )
         elif kind == "rolloff":
             assert self.contenders is not None
-            outcome = RollOff(tuple([floor(rand() * 6) + 1 for _ in self.contenders]))
+            outcome = RollOff(tuple([floor(rand() * 6.0) + 1 for _ in self.contenders]))
         else:
             raise IllegalMoveError("No dice are waiting to be rolled.", IllegalReason.BAD_OUTCOME)
         self._offer = outcome
