@@ -159,9 +159,20 @@ def _play_unseen(
     play = direct[0] if direct else None
     uniform = all(d == play for d in direct)
     if play is not None and play_chance is not None and automatic is None and uniform:
-        # every seat played by one direct play, and no forced moves: the loop below, with
-        # nothing to look up by seat (a direct play refuses, changing nothing, when no
-        # seat is to act: then, as below, the game waits for nobody's decision)
+        # every seat played by one direct play, and no forced moves: the state may play
+        # the whole game itself (direct_play_out(chooser)(rng, limit): the same moves and
+        # draws as the loop below, until the game is over or `limit` decisions are taken
+        # with another one due)
+        direct_play_out = getattr(state, "direct_play_out", None)
+        run = None if direct_play_out is None else direct_play_out(choosers[0])
+        if run is not None:
+            played: int = run(rng, max_decisions)
+            if state.decision is not over and state.current_player is not None:
+                raise FlowError(f"{game.title} did not end in {max_decisions} decisions")
+            return played
+        # else the loop below, with nothing to look up by seat (a direct play refuses,
+        # changing nothing, when no seat is to act: then, as below, the game waits for
+        # nobody's decision)
         while True:
             decision = state.decision
             if decision is chance:

@@ -64,6 +64,12 @@ _PLACE_AT: Final[list[Place]] = [
 _STACK_LOG: Final[list[tuple[Any, ...]]] = [
     ("stack", i >> 8, (i >> 5) & 7, (i >> 2) & 7, i & 3) for i in range(8 << 8)
 ]
+# the same by player, then by the number of the pile it went on (a list a seat)
+_STACK_LOG_OF: Final[list[list[tuple[Any, ...]]]] = [
+    _STACK_LOG[p << 8 : (p + 1) << 8] for p in range(8)
+]
+_OWNER_OF: Final[list[int]] = [k >> 2 for k in range(32)]  # a pile's top owner by its key
+_HEIGHT_OF: Final[list[int]] = [k & 3 for k in range(32)]  # and its height
 # the dice of a pile of two, bottom to top, by owner << 3 | player (made at import)
 _PAIR: Final[list[tuple[int, int]]] = [(i >> 3, i & 7) for i in range(64)]
 _REROLL_AT: Final[list[Reroll]] = [REROLLS.get(f) or Reroll(f) for f in range(7)]
@@ -115,9 +121,12 @@ class StackState:
     __slots__ = (
         "_after",
         "_capture_penalty",
+        "_captures",
+        "_caught_points",
         "_chance",
         "_cnt",
         "_comps",
+        "_made",
         "_offer",
         "_order",
         "_own",
@@ -127,7 +136,6 @@ class StackState:
         "_turn_ended",
         "_turns",
         "capture_counts",
-        "captures",
         "contenders",
         "current",
         "current_player",
@@ -168,17 +176,23 @@ class StackState:
     singles: list[list[int]]
     single_total: list[int]
     # The piles a die may go on (:attr:`targets`): _cnt[face << 5 | key] counts the piles
-    # of each key, _order[face] lists the keys of a face that have piles, in the order they
-    # came (a key that empties leaves it, and comes back at its end), _own[seat][face]
-    # counts those of seat's keys (the heights of its piles).
+    # of each key of two or three dice (a seat's unstacked dice, its 1-high piles, are
+    # counted by singles alone: _cnt's entries of height 1 are not used), _order[face]
+    # lists the keys of a face that have piles, in the order they came (a key that empties
+    # leaves it, and comes back at its end), _own[seat][face] counts those of seat's keys
+    # (the heights of its piles).
     _cnt: list[int]
     _order: list[list[int]]
     _own: list[list[int]]
     # The piles of two or three dice (:attr:`piles`): the dice of each (bottom to top) by
-    # its number, and the numbers in the order the round first made them.
+    # its number, and the numbers in the order the round first made them; and each
+    # seat's captured piles (:attr:`captures`). Play does not keep them: they are brought
+    # up to the round's turn log when read (_sync replays _turns[_made:] into them).
     _comps: list[list[Composition] | None]
     _pile_keys: list[int]
-    captures: list[list[tuple[int, Composition]]]
+    _captures: list[list[tuple[int, Composition]]]
+    _made: int  # how many of the round's turns _comps, _pile_keys and _captures hold
+    _caught_points: list[int]  # by seat: the faces' values of its captured piles, summed
     penalties: list[int]
     hand: int | None
     _placing: int | None
@@ -256,7 +270,9 @@ class StackState:
         self._own = [[0] * 7 for _ in range(n)]
         self._comps = [None] * (7 << 5)
         self._pile_keys = []
-        self.captures = [[] for _ in range(n)]
+        self._captures = [[] for _ in range(n)]
+        self._made = 0
+        self._caught_points = [0] * n
         self.penalties = [0] * n
         self.hand = None
         self._placing = None
@@ -313,15 +329,20 @@ class StackState:
     def targets(self) -> list[dict[tuple[int, int], int]]:
         """By face, the piles a die showing it may go on: ``{(owner, height): count}``, in
         the order they came (a read-only view, built on each call)."""
-        cnt = self._cnt
-        return [
-            {(k >> 2, k & 3): cnt[f << 5 | k] for k in keys} for f, keys in enumerate(self._order)
-        ]
+        count = self._pile_count
+        return [{(k >> 2, k & 3): count(f, k) for k in keys} for f, keys in enumerate(self._order)]
+
+    def _pile_count(self, face: int, key: int) -> int:
+        """How many piles of ``key`` (``owner << 2 | height``) show ``face``."""
+        if key & 3 == 1:
+            return self.singles[key >> 2][face]
+        return self._cnt[face << 5 | key]
 
     @property
     def piles(self) -> dict[tuple[int, int, int], list[Composition]]:
         """Every pile of two or three dice the round has made, by ``(owner, face, height)``:
         its dice bottom to top, by owner (a read-only view, built on each call)."""
+        self._sync()
         comps = self._comps
         out: dict[tuple[int, int, int], list[Composition]] = {}
         for i in self._pile_keys:
@@ -356,17 +377,62 @@ class StackState:
     def field_scores(self) -> list[int]:
         """What each seat would score if the round ended now (penalties included)."""
         scores = list(self.penalties)
-        piles = self._comps
-        for i in self._pile_keys:
-            comps = piles[i]
-            if comps:
-                top = (i >> 2) & 7
-                scores[top] = scores[top] + _VALUE[i >> 5] * len(comps)
+        cnt = self._cnt
+        order = self._order
+        height_of, owner_of = _HEIGHT_OF, _OWNER_OF
+        for face in range(1, 7):
+            value = _VALUE[face]
+            base = face * 32
+            for k in order[face]:
+                if height_of[k] != 1:  # a pile of two or three: its count, by its top's owner
+                    top = owner_of[k]
+                    scores[top] = scores[top] + value * cnt[base + k]
         double = 2 if self.rules.four_high_bonus else 1
-        for seat, caught in enumerate(self.captures):
-            for face, _ in caught:
-                scores[seat] = scores[seat] + _VALUE[face] * double
+        caught = self._caught_points
+        for seat in range(self.n):
+            scores[seat] = scores[seat] + caught[seat] * double
         return scores
+
+    @property
+    def captures(self) -> list[list[tuple[int, Composition]]]:
+        """By seat, the piles it captured this round: ``(face, dice bottom to top)``."""
+        self._sync()
+        return self._captures
+
+    def _sync(self) -> None:
+        """Bring the piles' dice (_comps, _pile_keys, _captures) up to the round's turn
+        log: each logged stack or placement replayed as it was played (the die goes on
+        the last pile of its kind made, as play took it; a 4th die captures)."""
+        turns = self._turns
+        made = self._made
+        if made == len(turns):
+            return
+        comps = self._comps
+        for turn in turns[made:]:
+            if turn[0] == "stack":
+                p, face, owner, height = turn[1], turn[2], turn[3], turn[4]
+            else:  # ("reroll", p, face, rolled, owner | None, height | None)
+                if turn[4] is None:
+                    continue
+                p, face, owner, height = turn[1], turn[3], turn[4], turn[5]
+            comp: Composition
+            if height == 1:
+                comp = _PAIR[owner << 3 | p]
+            else:
+                under = comps[face << 5 | owner << 2 | height]
+                assert under is not None
+                comp = under.pop() + (p,)  # noqa: RUF005
+            if height == 3:
+                self._captures[p].append((face, comp))
+            else:
+                j = face << 5 | p << 2 | (height + 1)
+                piles = comps[j]
+                if piles is None:
+                    comps[j] = [comp]
+                    self._pile_keys.append(j)
+                else:
+                    piles.append(comp)
+        self._made = len(turns)
 
     def side_totals(self) -> dict[tuple[int, ...], int]:
         """Running totals by side: each team's combined total, or each player's."""
@@ -572,13 +638,10 @@ class StackState:
                             index -= moves
                             f, moves = 6, m6
         # lift the die off the field (its own 1-high pile), as apply does for both moves
-        row[f] = row[f] - 1
+        left = row[f] - 1
+        row[f] = left
         totals = self.single_total
         totals[p] = totals[p] - 1
-        cnt = self._cnt
-        i = f << 5 | p << 2 | 1
-        left = cnt[i] - 1
-        cnt[i] = left
         if not left:
             order[f].remove(p << 2 | 1)
             mine[f] = mine[f] - 1
@@ -609,13 +672,13 @@ class StackState:
             kind = self._chance
             if kind == "roll":
                 r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
-                return self._rolled(floor(r * 6) + 1)
+                return self._rolled(floor(r * 6.0) + 1)
             if kind == "dice":
                 rand = rng.random
                 dpp = self.rules.dice_per_player
                 # sample_chance's draw, as it draws it
                 dice = tuple(
-                    [tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)]
+                    [tuple([floor(rand() * 6.0) + 1 for _ in range(dpp)]) for _ in range(self.n)]
                 )
                 self._offer = None
                 self._start_round(dice)
@@ -627,6 +690,220 @@ class StackState:
         in one step and with the same random draws, when it has one (the ``random`` AI's:
         :meth:`play_random`); else ``None``."""
         return self.play_random if chooser is _PICK_RANDOM else None
+
+    def direct_play_out(self, chooser: Any) -> Callable[[random.Random, int], int] | None:
+        """For the table loop: this state's method that plays a whole game of ``chooser``
+        at every seat itself (:meth:`play_out_random` for the ``random`` AI's chooser),
+        with the same random draws, moves and state as the table loop; else ``None``."""
+        return self.play_out_random if chooser is _PICK_RANDOM else None
+
+    def play_out_random(self, rng: random.Random, limit: int) -> int:
+        """Play the ``random`` AI at every seat, and the chance outcomes, until the game is
+        over or ``limit`` decisions are taken with another one due; returns the decisions
+        taken. Exactly what the table loop plays by :meth:`play_random` and
+        :meth:`play_chance` one step at a time (the same draws in the same order, the same
+        moves and state); the ordinary turns of a round are played by one loop that keeps
+        the round's tables at hand (:meth:`_play_turns`)."""
+        decisions = 0
+        while True:
+            phase = self.phase
+            if phase is _CHANCE:
+                self.play_chance(rng)
+                continue
+            if phase is _OVER or self.current is None or decisions == limit:
+                return decisions
+            if phase is _TURN:
+                decisions = self._play_turns(rng, decisions, limit)
+            else:  # a placement (only where the game was handed over): the long way
+                decisions += 1
+                self.play_random(rng)
+
+    def _play_turns(self, rng: random.Random, decisions: int, limit: int) -> int:
+        """:meth:`play_out_random`'s run of a round's turns, from a player's turn until the
+        round ends or the ``limit``-th decision is taken; returns the decisions taken so
+        far. :meth:`play_random`, the reroll's roll (:meth:`_rolled`) and :meth:`_put`
+        written out in one loop, their draws the same (a turn that ends otherwise than
+        by passing to the next seat is ended by :meth:`_end_turn`)."""
+        seat = self.current
+        assert seat is not None
+        p: int = seat
+        rand = rng.random  # the same draw as _RANDOM(rng) for a plain Random
+        n = self.n
+        cnt = self._cnt
+        order = self._order
+        own = self._own
+        singles = self.singles
+        totals = self.single_total
+        log = self._turns.append
+        stack_log = _STACK_LOG_OF
+        owner_of = _OWNER_OF
+        height_of = _HEIGHT_OF
+        succ = [after[0] for after in self._after]  # the next seat clockwise
+        last = self.last_turns
+        # by face, len(order[face]) + 1 (kept here as the keys come and go)
+        lens = [len(order[0]) + 1, len(order[1]) + 1, len(order[2]) + 1, len(order[3]) + 1]
+        lens += [len(order[4]) + 1, len(order[5]) + 1, len(order[6]) + 1]
+        self._offer = None
+        placing = 0  # the face of a rerolled die with several targets (0: none)
+        hand = 0  # the face it showed before it was rerolled
+        for decisions in range(decisions + 1, limit + 1):  # noqa: B020 (counts on)
+            mine = own[p]
+            p4 = p * 4  # (arithmetic, not bits: Python's int + and * are the quicker)
+            if placing:  # placing the rerolled die: the index-th pile that is not p's
+                face = placing
+                keys = order[face]
+                index = floor(rand() * (lens[face] - 1 - mine[face]))
+                k = 0
+                for k in keys:
+                    if owner_of[k] != p:
+                        if not index:
+                            break
+                        index -= 1
+                rerolled = hand
+                placing = 0
+            else:
+                # play_random's count and draw
+                row = singles[p]
+                m1 = row[1] and lens[1] - mine[1]
+                m2 = row[2] and lens[2] - mine[2]
+                m3 = row[3] and lens[3] - mine[3]
+                m4 = row[4] and lens[4] - mine[4]
+                m5 = row[5] and lens[5] - mine[5]
+                m6 = row[6] and lens[6] - mine[6]
+                index = floor(rand() * (m1 + m2 + m3 + m4 + m5 + m6))
+                f, moves = 1, m1
+                if index >= moves:
+                    index -= moves
+                    f, moves = 2, m2
+                    if index >= moves:
+                        index -= moves
+                        f, moves = 3, m3
+                        if index >= moves:
+                            index -= moves
+                            f, moves = 4, m4
+                            if index >= moves:
+                                index -= moves
+                                f, moves = 5, m5
+                                if index >= moves:
+                                    index -= moves
+                                    f, moves = 6, m6
+                # lift the die off the field (its own 1-high pile)
+                left = row[f] - 1
+                row[f] = left
+                totals[p] = totals[p] - 1
+                if not left:
+                    order[f].remove(p4 + 1)
+                    lens[f] = lens[f] - 1
+                    mine[f] = mine[f] - 1
+                if index == moves - 1:  # a reroll, and its roll (play_chance's draw)
+                    face = floor(rand() * 6.0) + 1
+                    if face == 2 and self._rolled_two_penalty:
+                        penalties = self.penalties
+                        penalties[p] = penalties[p] - 1
+                    keys = order[face]
+                    options = lens[face] - 1 - mine[face]
+                    if not options:  # back on the field; the next seat's turn
+                        count = row[face]
+                        row[face] = count + 1
+                        totals[p] = totals[p] + 1
+                        if not count:
+                            keys.append(p4 + 1)
+                            lens[face] = lens[face] + 1
+                            mine[face] = mine[face] + 1
+                        log(("reroll", p, f, face, None, None))
+                        if last is None:
+                            p = succ[p]
+                            while not totals[p]:
+                                p = succ[p]
+                            continue
+                        self._end_turn(p, False)  # in the round's last turns
+                        if self.phase is not _TURN:
+                            return decisions
+                        seat = self.current
+                        assert seat is not None
+                        p = seat
+                        continue
+                    if options > 1:  # the player chooses where: the next decision
+                        placing = face
+                        hand = f
+                        continue
+                    k = 0
+                    for k in keys:
+                        if owner_of[k] != p:
+                            break
+                    rerolled = f
+                else:  # a stack: the index-th key of the face that is not p's
+                    face = f
+                    keys = order[f]
+                    if not mine[f]:
+                        k = keys[index]
+                    else:
+                        for k in keys:
+                            if owner_of[k] != p:
+                                if not index:
+                                    break
+                                index -= 1
+                    rerolled = 0
+            # _put's work
+            owner = owner_of[k]
+            height = height_of[k]
+            i = face * 32 + k  # the pile's number
+            if height == 1:
+                theirs = singles[owner]
+                left = theirs[face] - 1
+                theirs[face] = left
+                totals[owner] = totals[owner] - 1
+            else:
+                left = cnt[i] - 1
+                cnt[i] = left
+            if not left:
+                keys.remove(k)
+                lens[face] = lens[face] - 1
+                theirs = own[owner]
+                theirs[face] = theirs[face] - 1
+            if height == 3:  # (the piles' dice are the turn log's: _sync)
+                caught = self.capture_counts
+                caught[p] = caught[p] + 1
+                caught = self._caught_points
+                caught[p] = caught[p] + _VALUE[face]
+                if self._capture_penalty:
+                    penalties = self.penalties
+                    for seat in range(n):
+                        if seat != p:
+                            penalties[seat] = penalties[seat] - 1
+            else:
+                up = p4 + height + 1  # the key of the pile p makes
+                j = i - k + up
+                count = cnt[j]
+                cnt[j] = count + 1
+                if not count:
+                    keys.append(up)
+                    lens[face] = lens[face] + 1
+                    mine[face] = mine[face] + 1
+            if rerolled:
+                log(("reroll", p, rerolled, face, owner, height))
+            else:
+                log(stack_log[p][i])
+            if last is None and totals[p] and (height != 1 or totals[owner]):
+                p = succ[p]
+                while not totals[p]:
+                    p = succ[p]
+                continue
+            # p went out, or covered an opponent's last die, or the round is in its last
+            # turns: _end_turn says who is next, if anyone
+            self._end_turn(p, height == 1 and not totals[owner])
+            if self.phase is not _TURN:
+                return decisions
+            seat = self.current
+            assert seat is not None
+            p = seat
+            last = self.last_turns
+        self.current = self.current_player = p
+        if placing:
+            self.phase = _PLACE  # a Decision.TURN, as it was
+            self._placing = placing
+            self.hand = hand
+        return decisions
 
     def _nth(self, p: int, index: int) -> PlayerMove:
         order = self._order
@@ -700,19 +977,16 @@ class StackState:
                     and 0 <= o < self.n
                     and 1 <= h <= 3
                     and self.singles[p][f]
-                    and self._cnt[f << 5 | o << 2 | h]
+                    and self._pile_count(f, o << 2 | h)
                 )
             ):
                 # lift the die off the field (its own 1-high pile), then put it down
                 # (x[i] = x[i] - 1, not x[i] -= 1: compiled, the latter is a generic op)
                 row = self.singles[p]
-                row[f] = row[f] - 1
+                left = row[f] - 1
+                row[f] = left
                 totals = self.single_total
                 totals[p] = totals[p] - 1
-                i = f << 5 | p << 2 | 1
-                cnt = self._cnt
-                left = cnt[i] - 1
-                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
                     mine = self._own[p]
@@ -734,13 +1008,10 @@ class StackState:
             ):
                 self._offer = None
                 row = self.singles[p]
-                row[f] = row[f] - 1
+                left = row[f] - 1
+                row[f] = left
                 totals = self.single_total
                 totals[p] = totals[p] - 1
-                i = f << 5 | p << 2 | 1
-                cnt = self._cnt
-                left = cnt[i] - 1
-                cnt[i] = left
                 if not left:
                     self._order[f].remove(p << 2 | 1)
                     mine = self._own[p]
@@ -764,7 +1035,7 @@ class StackState:
                         and o != p
                         and 0 <= o < self.n
                         and 1 <= h <= 3
-                        and self._cnt[placing << 5 | o << 2 | h]
+                        and self._pile_count(placing, o << 2 | h)
                     )
                 )
             ):
@@ -794,18 +1065,19 @@ class StackState:
         kind = self._chance if self.phase is _CHANCE else None
         if kind == "roll":
             r = _RANDOM(rng) if type(rng) is _RANDOM_CLASS else rng.random()
-            return _ROLL_AT[floor(r * 6) + 1]
+            return _ROLL_AT[floor(r * 6.0) + 1]
         rand = rng.random
         outcome: Move
         if kind == "dice":
             dpp = self.rules.dice_per_player
-            # seat by seat, each die as int(rand() * 6) + 1 (floor: the same, faster)
+            # seat by seat, each die as int(rand() * 6) + 1 (floor and a float 6: the same,
+            # faster)
             outcome = RoundDice(
-                tuple([tuple([floor(rand() * 6) + 1 for _ in range(dpp)]) for _ in range(self.n)])
+                tuple([tuple([floor(rand() * 6.0) + 1 for _ in range(dpp)]) for _ in range(self.n)])
             )
         elif kind == "rolloff":
             assert self.contenders is not None
-            outcome = RollOff(tuple([floor(rand() * 6) + 1 for _ in self.contenders]))
+            outcome = RollOff(tuple([floor(rand() * 6.0) + 1 for _ in self.contenders]))
         else:
             raise IllegalMoveError("No dice are waiting to be rolled.", IllegalReason.BAD_OUTCOME)
         self._offer = outcome
@@ -879,7 +1151,7 @@ class StackState:
             raise IllegalMoveError(
                 "You can only stack on a pile 1 to 3 dice high.", IllegalReason.NO_SUCH_PILE
             )
-        if not self._cnt[face << 5 | owner << 2 | height]:
+        if not self._pile_count(face, owner << 2 | height):
             who = self.players[owner]
             if height == 1:
                 msg = f"{who} has no unstacked {face}."
@@ -936,12 +1208,10 @@ class StackState:
         options = len(keys) - self._own[p][rolled]
         if not options:
             row = self.singles[p]
-            row[rolled] = row[rolled] + 1
+            count = row[rolled]
+            row[rolled] = count + 1
             totals = self.single_total
             totals[p] = totals[p] + 1
-            i = rolled << 5 | p << 2 | 1
-            count = self._cnt[i]
-            self._cnt[i] = count + 1
             if not count:
                 keys.append(p << 2 | 1)
                 mine = self._own[p]
@@ -966,28 +1236,24 @@ class StackState:
         self._offer = None
         cnt = self._cnt
         i = face << 5 | owner << 2 | height
-        left = cnt[i] - 1
-        cnt[i] = left
+        totals = self.single_total
+        if height == 1:
+            row = self.singles[owner]
+            left = row[face] - 1
+            row[face] = left
+            totals[owner] = totals[owner] - 1
+        else:
+            left = cnt[i] - 1
+            cnt[i] = left
         if not left:
             self._order[face].remove(owner << 2 | height)
             theirs = self._own[owner]
             theirs[face] = theirs[face] - 1
-        totals = self.single_total
-        comp: Composition
-        if height == 1:
-            row = self.singles[owner]
-            row[face] = row[face] - 1
-            totals[owner] = totals[owner] - 1
-            comp = _PAIR[owner << 3 | p]
-        else:
-            under = self._comps[i]
-            assert under is not None
-            below = under.pop()
-            comp = below + (p,)  # noqa: RUF005 (quicker than (*below, p))
-        if height == 3:
-            self.captures[p].append((face, comp))
+        if height == 3:  # (the piles' dice are the turn log's: _sync)
             caught = self.capture_counts
             caught[p] = caught[p] + 1
+            caught = self._caught_points
+            caught[p] = caught[p] + _VALUE[face]
             if self._capture_penalty:
                 penalties = self.penalties
                 for seat in range(self.n):
@@ -995,12 +1261,6 @@ class StackState:
                         penalties[seat] = penalties[seat] - 1
         else:
             j = face << 5 | p << 2 | (height + 1)
-            piles = self._comps[j]
-            if piles is None:
-                self._comps[j] = [comp]
-                self._pile_keys.append(j)
-            else:
-                piles.append(comp)
             count = cnt[j]
             cnt[j] = count + 1
             if not count:
@@ -1086,7 +1346,7 @@ class StackState:
         assert self.first is not None
         n = self.n
         # the new round's field, in new tables (quicker than emptying the old ones)
-        self._cnt = cnt = [0] * (7 << 5)
+        self._cnt = [0] * (7 << 5)
         order: list[list[int]] = [[], [], [], [], [], [], []]
         self._order = order
         self._comps = [None] * (7 << 5)
@@ -1094,7 +1354,9 @@ class StackState:
         self._own = own = []
         self.singles = singles = []
         self.single_total = [len(faces) for faces in dice]
-        self.captures = [[] for _ in range(n)]
+        self._captures = [[] for _ in range(n)]
+        self._made = 0
+        self._caught_points = [0] * n
         self.penalties = [0] * n
         self.hand = None
         self._placing = None
@@ -1106,11 +1368,9 @@ class StackState:
             singles.append(row)
             mine = [0, 0, 0, 0, 0, 0, 0]
             own.append(mine)
-            key = seat << 2 | 1  # the key of the seat's unstacked dice
+            key = seat << 2 | 1  # the key of the seat's unstacked dice (counted by row)
             for f in range(1, 7):
-                c = row[f]
-                if c:
-                    cnt[f << 5 | key] = c
+                if row[f]:
                     order[f].append(key)
                     mine[f] = 1
         self._turns = []
@@ -1160,7 +1420,7 @@ class StackState:
                 [o, f, h, [list(c) for c in comps]] for (o, f, h), comps in self.piles.items()
             ],
             "targets": [
-                [[k >> 2, k & 3, self._cnt[f << 5 | k]] for k in keys]
+                [[k >> 2, k & 3, self._pile_count(f, k)] for k in keys]
                 for f, keys in enumerate(self._order)
             ],
             "captures": [[[f, list(c)] for f, c in caught] for caught in self.captures],
@@ -1226,10 +1486,12 @@ class StackState:
             for f, bucket in enumerate(data["targets"]):
                 for o, h, c in bucket:
                     i = _number(n, f, o, h)
-                    self._cnt[i] = c
+                    if h != 1:  # (unstacked dice are counted by singles)
+                        self._cnt[i] = c
                     self._order[f].append(i & 31)
                     self._own[o][f] += 1
-            self.captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
+            self._captures = [[(f, tuple(c)) for f, c in caught] for caught in data["captures"]]
+            self._caught_points = [sum(_VALUE[f] for f, _ in caught) for caught in self._captures]
             self.penalties = list(data["penalties"])
             self.hand = data["hand"]
             self._placing = data["placing"]
@@ -1244,6 +1506,7 @@ class StackState:
                 for r in data["history"]
             ]
             self._turns = self.history[-1]["turns"] if self.history else []
+            self._made = len(self._turns)  # the piles' dice above are up to the log
             self._offer = None
             self.history_offset = int(data["history_offset"])
             self.capture_counts = list(data["capture_counts"])

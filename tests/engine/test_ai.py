@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -136,3 +137,111 @@ def test_play_random_and_play_chance_play_what_pick_random_and_sample_chance_dra
             assert fast_rng.getstate() == rng.getstate()
     with pytest.raises(NoMoveError):
         state.play_random(random.Random(0))
+
+
+def _rules(seed: int) -> Any:
+    from engine.stack.rules import StackRules
+
+    return StackRules(
+        target_score=60,
+        rolled_two_penalty=seed % 3 == 1,
+        capture_penalty=seed % 3 == 2,
+        four_high_bonus=seed % 3 == 2,
+    )
+
+
+def _step_by_step(state: Any, rng: random.Random, limit: int) -> int:
+    """The table loop's way: one ``play_chance`` or ``play_random`` at a time, until the
+    game is over or ``limit`` decisions are taken with another one due."""
+    decisions = 0
+    while not state.is_over:
+        if state.phase.value == "chance":
+            state.play_chance(rng)
+        elif decisions == limit:
+            break
+        else:
+            state.play_random(rng)
+            decisions += 1
+    return decisions
+
+
+def _twin(state: Any, rng: random.Random) -> tuple[Any, random.Random]:
+    twin_rng = random.Random()
+    twin_rng.setstate(rng.getstate())
+    return state.copy(), twin_rng
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_play_out_random_plays_the_table_loops_steps_from_every_point_to_every_limit(
+    players: int,
+) -> None:
+    """The table loop hands a game of random players to ``play_out_random`` (its
+    ``direct_play_out``): from every point of whole games (a player's turn, a rerolled die
+    to place, the round's last turns, a chance outcome; house rules on) and stopping after
+    any number of decisions, the same decisions, state and random draws as playing
+    ``play_chance`` and ``play_random`` one step at a time."""
+    from engine.stack.state import StackState
+
+    names = ("a", "b", "c", "d", "e", "f")[:players]
+    for seed in range(3):
+        state = StackState(names, _rules(seed))
+        assert state.direct_play_out(RandomPlayer.choose) == state.play_out_random
+        assert state.direct_play_out(GreedyPlayer().choose) is None
+        rng = random.Random(seed)
+        whole, whole_rng = _twin(state, rng)
+        assert whole.play_out_random(whole_rng, 1_000_000) == _step_by_step(*_twin(state, rng), -1)
+        point = 0
+        while not state.is_over:
+            for limit in (0, 1, 2, 7, 1_000_000) if point % 5 else (0, 1, 1_000_000):
+                fast, fast_rng = _twin(state, rng)
+                slow, slow_rng = _twin(state, rng)
+                assert fast.play_out_random(fast_rng, limit) == _step_by_step(slow, slow_rng, limit)
+                assert fast.to_dict() == slow.to_dict()
+                assert fast_rng.getstate() == slow_rng.getstate()
+                assert fast.play_out_random(fast_rng, 1_000_000) == _step_by_step(
+                    slow, slow_rng, -1
+                )
+                assert fast.to_dict() == slow.to_dict() == whole.to_dict()
+                assert fast_rng.getstate() == slow_rng.getstate() == whole_rng.getstate()
+            _step_by_step(state, rng, 1)  # the next point: one decision on
+            point += 1
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_piles_and_captures_read_at_any_point_are_the_ones_play_made(players: int) -> None:
+    """Play keeps no pile's dice: ``piles`` and ``captures`` replay the round's turn log
+    when read. Read after every move, read only at a round's end, or read from a copy
+    restored mid-round, they agree; their counts are the field's (``targets``), and the
+    field's scores are what the piles and captures are worth."""
+    from engine.stack.moves import face_value
+    from engine.stack.state import StackState
+
+    names = ("a", "b", "c", "d", "e")[:players]
+    for seed in range(3):
+        rules = _rules(seed)
+        watched, unwatched = StackState(names, rules), StackState(names, rules)
+        rng, twin_rng = random.Random(seed), random.Random(seed)
+        while not watched.is_over:
+            _step_by_step(watched, rng, 1)
+            _step_by_step(unwatched, twin_rng, 1)
+            piles, captures = watched.piles, watched.captures
+            restored = StackState.from_dict(watched.to_dict())
+            assert restored.piles == piles and restored.captures == captures
+            targets = watched.targets
+            for (owner, face, height), comps in piles.items():
+                assert len(comps) == targets[face].get((owner, height), 0)
+                assert all(len(c) == height and c[-1] == owner for c in comps)
+            assert sum(len(c) for c in piles.values()) == sum(
+                count for by_key in targets for (_, h), count in by_key.items() if h > 1
+            )
+            scores = list(watched.penalties)
+            for (owner, face, _), comps in piles.items():
+                scores[owner] += face_value(face) * len(comps)
+            for seat, caught in enumerate(captures):
+                assert all(len(c) == 4 and c[-1] == seat for _, c in caught)
+                for face, _ in caught:
+                    scores[seat] += face_value(face) * (2 if rules.four_high_bonus else 1)
+            assert watched.field_scores() == scores
+            if unwatched.phase.value == "chance" and not unwatched.is_over:
+                assert unwatched.to_dict() == watched.to_dict()  # read at the round's end
+        assert unwatched.to_dict() == watched.to_dict()
