@@ -1,9 +1,14 @@
 """``python -m engine.bench [--game NAME|all]``: random self-play, engine against reference.
 
-Plays whole games between random players for a few seconds on one core, exactly as a
-host drives any game (:mod:`engine.flow`, the table loop: chance outcomes from the RNG,
-forced moves played by the table, every decision by the game's ``random`` AI), and
-prints games and decisions per CPU second. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
+Plays whole games between random players for a few seconds on one core through
+:func:`engine.flow.play_out` (chance outcomes from the RNG, forced moves played by the
+table, every decision by the game's ``random`` AI), and prints games and decisions per CPU
+second. By default nobody watches the games, as in self-play and search: the table loop's
+lean form plays them, which lets a state play a random player's pick or a chance outcome in
+one step, and Stack's state a whole game of random players itself
+(``StackState.play_out_random``). ``--watched`` plays every game through the loop a host's
+table runs instead, one step at a time with its step records (an observer sees every
+move): the engine's speed on the bot's path, the expert's search and the ladder aside. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
 changes it); Color Stack: 2 players, light board.
 
 Then it plays the same games with the game's naive reference implementation
@@ -29,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import games, native
-from engine.flow import play_out
+from engine.flow import Played, play_out
 from engine.game import Game
 
 NAMES = ("north", "east", "south", "west", "nw", "ne", "se", "sw")
@@ -38,19 +43,34 @@ DEFAULT_PLAYERS = {"stack": 4, "stackup": 4, "colorstack": 2}
 
 
 def play_one(
-    game: Game[Any], players: int, rng: random.Random, choose: Any, settings: Any = None
+    game: Game[Any],
+    players: int,
+    rng: random.Random,
+    choose: Any,
+    settings: Any = None,
+    *,
+    watched: bool = False,
 ) -> int:
-    """Play one game between random players; returns the number of decisions taken."""
+    """Play one game between random players; returns the number of decisions taken
+    (``watched``: through the table loop step by step, an observer seeing every move)."""
     if settings is None:
         settings = game.settings()
     state = game.new_state(NAMES[:players], settings)
+    if watched:
+        return play_out(game, state, [choose] * players, rng, on_step=_seen)
     return play_out(game, state, [choose] * players, rng)
 
 
-def _engine_player(game: Game[Any], players: int) -> Callable[[random.Random], int]:
+def _seen(played: Played) -> None:
+    """The watched games' observer: it sees each move and keeps nothing."""
+
+
+def _engine_player(
+    game: Game[Any], players: int, watched: bool = False
+) -> Callable[[random.Random], int]:
     # a table's settings are made once (as a host does), its games started from them
     choose, settings = game.make_ai("random").choose, game.settings()
-    return lambda rng: play_one(game, players, rng, choose, settings)
+    return lambda rng: play_one(game, players, rng, choose, settings, watched=watched)
 
 
 def _reference_player(name: str, players: int) -> Callable[[random.Random], int]:
@@ -92,7 +112,7 @@ def _pure_child(args: argparse.Namespace) -> dict[str, float]:
     env = dict(os.environ, **{native.ENV: "pure"})
     command = [sys.executable, "-m", "engine.bench", "--game", args.game]
     command += ["--players", str(args.players), "--seconds", str(args.seconds)]
-    command += ["--seed", str(args.seed), "--no-pure"]
+    command += ["--seed", str(args.seed), "--no-pure", *(["--watched"] if args.watched else [])]
     out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     figures = {}
     for line in out.splitlines():
@@ -114,6 +134,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only-engine", action="store_true", help="measure the engine alone (no reference)"
     )
+    parser.add_argument(
+        "--watched",
+        action="store_true",
+        help="every game through the table loop a host runs, step by step (not the lean loop)",
+    )
     parser.add_argument("--no-pure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.game == "all":
@@ -126,12 +151,13 @@ def main(argv: list[str] | None = None) -> None:
     if not game.min_players <= args.players <= game.max_players:
         parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
     build = native.running()
-    contenders = {"engine": _engine_player(game, args.players)}
+    contenders = {"engine": _engine_player(game, args.players, args.watched)}
     if not args.only_engine:
         contenders["reference"] = _reference_player(args.game, args.players)
     results = side_by_side(contenders, args.seconds, args.seed)
     played, decisions, elapsed = results["engine"]
-    what = f"{game.title} games of {args.players} random players"
+    loop = "watched: the host's step-by-step loop" if args.watched else "unwatched: the lean loop"
+    what = f"{game.title} games of {args.players} random players ({loop})"
     print(f"{played} {what} in {elapsed:.2f} CPU-s (seed {args.seed}, engine {build})")
     print(f"{decisions / played:.1f} decisions per game")
     print(f"{decisions / elapsed:,.0f} turns/s")
