@@ -10,8 +10,6 @@ these know (a game's own) is shown by its bare name.
 
 from __future__ import annotations
 
-from discord import app_commands
-
 from catalog import t
 
 # every AI level the words below cover, easiest first
@@ -44,9 +42,3 @@ def level_select_words(level: str) -> tuple[str, str | None]:
     if level not in KNOWN_LEVELS:
         return level, None
     return t(f"discord.select.level.{level}"), t(f"discord.select.level.{level}.about")
-
-
-def ai_level_choices() -> list[app_commands.Choice[str]]:
-    """The AI levels as a slash command's choices (``/stats ai:``), easiest first, each
-    with its strength in words (their Japanese: ``choice.<command>.<option>.<level>``)."""
-    return [app_commands.Choice(name=level_choice_name(lv), value=lv) for lv in KNOWN_LEVELS]

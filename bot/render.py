@@ -18,7 +18,14 @@ from catalog import n, t
 from engine.stack.render import square
 from persistence.records import GameSummary, LeaderboardRow, Rating, RatingRow, TableInfo
 
-__all__ = ["history_text", "leaderboard_text", "lobby_text", "rating_board_text", "rating_words"]
+__all__ = [
+    "history_text",
+    "leaderboard_text",
+    "lobby_text",
+    "rating_board_text",
+    "rating_line",
+    "rating_words",
+]
 
 
 def _fit_lines(lines: list[str], tail: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -117,6 +124,13 @@ def rating_words(rating: Rating) -> str:
     """A rating as shown: its ordinal (mu - 3 sigma) ± its uncertainty (sigma), one
     decimal each: ``18.4 ± 2.1``."""
     return f"{rating.ordinal:.1f} ± {rating.sigma:.1f}"
+
+
+def rating_line(rating: Rating) -> str:
+    """``/stats``' line of a rating, a player's or an AI level's: ``Rating: **18.4 ± 2.1**
+    (12 rated games)``."""
+    rated = n("info.stats.rated_games", rating.games)
+    return t("info.stats.rating", rating=rating_words(rating), games=rated)
 
 
 def rating_board_text(rows: list[RatingRow], rated_after: int) -> str:

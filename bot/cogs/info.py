@@ -21,14 +21,14 @@ from pydantic import BaseModel, ValidationError
 
 import catalog
 from bot import games
-from bot.ai_levels import ai_level_choices, level_name
+from bot.ai_levels import level_name
 from bot.client import StackBot
-from bot.cogs.table import game_choices
+from bot.cogs.table import game_choices, level_choices
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, settings_error
 from bot.language import chosen_language
 from bot.refusal_words import Refused
-from bot.render import history_text, leaderboard_text, rating_board_text, rating_words
+from bot.render import history_text, leaderboard_text, rating_board_text, rating_line
 from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
 from bot.text import cut, echo, escape_name, fit_message
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
@@ -291,7 +291,7 @@ class InfoCog(commands.Cog):
         game="Which game (default: this channel's, or Stack)",
         ai="An AI level's rating instead of a player's",
     )
-    @app_commands.choices(game=game_choices(), ai=ai_level_choices())
+    @app_commands.choices(game=game_choices(), ai=level_choices())
     async def stats(
         self,
         interaction: discord.Interaction,
@@ -332,9 +332,7 @@ class InfoCog(commands.Cog):
         else:
             text = played.stats_text(name, record)
         if rating is not None:
-            rated = catalog.n("info.stats.rated_games", rating.rating.games)
-            shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)
-            text += f"\n{shown}"
+            text += f"\n{rating_line(rating.rating)}"
         extra = {"files": files} if files else {}
         await tables.say(interaction, text, **extra)
 
@@ -360,9 +358,7 @@ class InfoCog(commands.Cog):
             return
         tables = self.bot.tables
         chart = await tables.in_time(interaction, rating_chart_file(tables, guild_id, name, rating))
-        rated = catalog.n("info.stats.rated_games", rating.rating.games)
-        shown = catalog.t("info.stats.rating", rating=rating_words(rating.rating), games=rated)
-        text = catalog.t("info.stats.ai", ai=name, title=title) + f"\n{shown}"
+        text = catalog.t("info.stats.ai", ai=name, title=title) + f"\n{rating_line(rating.rating)}"
         extra = {"files": [chart]} if chart is not None else {}
         await tables.say(interaction, text, **extra)
 

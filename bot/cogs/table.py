@@ -31,9 +31,9 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def level_choices() -> list[app_commands.Choice[str]]:
-    """``/table addbot level:``'s choices: every AI level of any hosted game, easiest
-    first as the games list them, each with its strength in words (a level the table's
-    game lacks is refused by the host, naming the game's levels)."""
+    """``/table addbot level:``'s and ``/stats ai:``'s choices: every AI level of any
+    hosted game, easiest first as the games list them, each with its strength in words (a
+    level the table's game lacks is refused, naming the game's levels)."""
     levels: dict[str, None] = {}
     for played in games.all_games():
         levels.update(dict.fromkeys(played.game.ai_levels))
