@@ -8,8 +8,9 @@ lean form plays them, which lets a state play a random player's pick or a chance
 one step, and Stack's state a whole game of random players itself
 (``StackState.play_out_random``). ``--watched`` plays every game through the loop a host's
 table runs instead, one step at a time with its step records (an observer sees every
-move): the engine's speed on the bot's path, the expert's search and the ladder aside. Stack: 4 players to 200; Stack Up!: 4 players (``--players``
-changes it); Color Stack: 2 players, light board.
+move): the engine's speed on the bot's path, the expert's search and the ladder aside.
+Stack: 4 players to 200; Stack Up!: 4 players (``--players`` changes it); Color Stack: 2
+players, light board.
 
 Then it plays the same games with the game's naive reference implementation
 (:mod:`engine.reference`: straightforward code from the rule book) and, when the engine
