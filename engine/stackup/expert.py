@@ -1,6 +1,7 @@
-"""Stack Up!'s ``expert`` AI: information-set sampling of the hidden cards, each candidate
-move played out a few turns by the ``greedy`` policy and scored by an evaluation of the
-hands — deciding only from what its seat may see.
+"""The sampling search under Stack Up!'s ``expert`` AI (:mod:`.ismcts`, which plans its own
+later turns over it): information-set sampling of the hidden cards, each candidate move
+played out a few turns by the ``greedy`` policy and scored by an evaluation of the hands —
+deciding only from what its seat may see.
 
 **What it knows**: its own hand, the stack (all of it face up), every hand's size, the
 draw pile's size, passes, the pending Crash, and the public history — who was stuck on
@@ -47,6 +48,7 @@ from engine.stackup.heuristic import Follower, follow_value
 from engine.stackup.inference import Lacks, LastRun, inferences, read_history
 from engine.stackup.moves import PlayerMove
 from engine.stackup.policy import greedy_choice, greedy_values
+from engine.stackup.shape import hand_shape
 from engine.stackup.state import StackUpState
 
 FOLLOW = True  # rate moves by what they do to the next player too (else: greedy's rating)
@@ -60,16 +62,24 @@ TRIES = 20
 
 # The evaluation: a seat's weight is exp(score), its chance of winning its share of the
 # weights. The coefficients were fitted (multinomial logistic regression) to positions of
-# greedy self-play at the start of a turn and which seat won: 57,600 positions of 8,000
-# two-player games, 50,500 of 5,000 four-player games; ``python -m engine.stackup.fit``
-# refits them (in the order of its FEATURES). A Switch or a
-# Crash is a play on any stack that may be the last card (worth most in a small hand); a
-# Flip, Freeze or Snatch may not be (a liability in a small hand), and a Snatch adds cards.
-_TWO = (-1.244, 0.033, 0.082, 0.082, -0.247, 0.581, 0.48, 0.0, 0.715, -0.587)
-_MORE = (-1.015, -0.239, 0.084, 0.14, -0.359, 0.625, 0.48, 0.067, 0.666, -0.613)
+# greedy self-play at the start of a turn and which seat won: 395,132 positions of 40,000
+# two-player games (``python -m engine.stackup.fit --players 2 --games 40000 --seed 11``),
+# 227,346 of 20,000 four-player games (``--players 4 --games 20000 --seed 12``), in the
+# order of its FEATURES. A Switch or a Crash is a play on any stack that may be the last
+# card (worth most in a small hand); a Flip, Freeze or Snatch may not be (a liability in a
+# small hand), and a Snatch adds cards. The hand's shape (:mod:`.shape`) says how many plays
+# it needs; the seat to act is worth more the more it can shed now, less when stuck.
+_TWO = (
+    *(-0.002, -0.063, 0.084, 0.129, -0.267, 0.523, 0.444, 0.0, 1.008, -0.485),
+    *(-0.018, -0.27, 0.031, 0.019, 0.206, -0.323, -0.516, 0.276),
+)
+_MORE = (
+    *(0.028, -0.178, -0.029, 0.035, -0.51, 0.568, 0.395, 0.148, 0.855, -0.652),
+    *(-0.157, -0.084, 0.003, 0.088, 0.186, -0.97, -0.901, 0.335),
+)
 # by how many seats after the seat to act a seat moves: 1, 2, 3 (and further)
-_LATER_TWO = (-0.216,)
-_LATER_MORE = (-0.278, -0.368, -0.442)
+_LATER_TWO = (-0.030,)
+_LATER_MORE = (-0.109, -0.201, -0.278)
 
 
 def unseen_cards(state: StackUpState, seat: int) -> list[Card]:
@@ -194,11 +204,17 @@ def _repair(
     return hands, pile
 
 
-def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
-    """A hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or :data:`_MORE`)."""
+def seat_score(
+    hand: list[Card], passes: int, w: tuple[float, ...], playable: int | None = None
+) -> float:
+    """A sorted hand's score in the evaluation (coefficients ``w``: :data:`_TWO` or
+    :data:`_MORE`, in the order of :data:`.fit.FEATURES`); ``playable``: for the seat to
+    act, the most cards one number play sheds on the stack now (``None`` for the others)."""
     size = len(hand)
     flip, freeze, snatch = hand.count(FLIP), hand.count(FREEZE), hand.count(SNATCH)
     switch, crash = hand.count(SWITCH), hand.count(CRASH)
+    runs, colours, most, longest = hand_shape(hand)
+    specials = flip + freeze + snatch + switch + crash
     score = (
         w[0] * math.log(max(size, 1))
         + w[1] * size
@@ -208,9 +224,20 @@ def seat_score(hand: list[Card], passes: int, w: tuple[float, ...]) -> float:
         + w[5] * switch
         + w[6] * crash
         + w[7] * passes
+        + w[10] * runs
+        + w[11] * colours
+        + w[12] * most
+        + w[13] * longest
+        + w[16] * math.log(runs + specials + 1)
     )
     if size <= 2:
         score += w[8] * (switch + crash) + w[9] * (flip + freeze + snatch)
+    if runs == 1 and not specials:
+        score += w[17]
+    if playable is not None:
+        score += w[14] * playable
+        if not playable and not specials:
+            score += w[15]
     return score
 
 
@@ -222,12 +249,18 @@ def evaluate(state: StackUpState, me: int) -> float:
     n = state.n
     w, later = (_TWO, _LATER_TWO) if n == 2 else (_MORE, _LATER_MORE)
     to_act = state.seat if state.seat is not None else me
+    up = state.up
     total = mine = 0.0
     for seat, hand in enumerate(state.hands):
-        score = seat_score(hand, state.passes[seat], w)
         behind = (seat - to_act) % n
         if behind:
+            score = seat_score(hand, state.passes[seat], w)
             score += later[min(behind, len(later)) - 1]
+        else:
+            playable = None
+            if state.seat == seat and up is not None:
+                playable = best_run(hand, state.colour, state.number, up)
+            score = seat_score(hand, state.passes[seat], w, playable)
         weight = math.exp(score)
         total += weight
         if seat == me:
@@ -345,8 +378,3 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
             applied += 1
         budget.spend(applied)
         return evaluate(sim, me)
-
-
-def make_expert(budget: float = DEFAULT_BUDGET, nodes: int | None = None) -> ExpertPlayer:
-    """Stack Up!'s ``expert`` AI: ``budget`` seconds a move (or ``nodes`` nodes)."""
-    return ExpertPlayer(budget=budget, nodes=nodes)

@@ -18,8 +18,10 @@ import random
 import numpy as np
 import numpy.typing as npt
 
+from engine.stackup.ai import best_run
 from engine.stackup.cards import CRASH, FLIP, FREEZE, SNATCH, SWITCH
 from engine.stackup.policy import greedy_choice
+from engine.stackup.shape import hand_shape
 from engine.stackup.state import StackUpState
 
 NAMES = ("a", "b", "c", "d", "e", "f")
@@ -34,12 +36,28 @@ FEATURES = (
     "passes",
     "switches+crashes in a hand of 1-2",
     "flips+freezes+snatches in a hand of 1-2",
+    "runs its number cards split into",
+    "colours held",
+    "most cards of one colour",
+    "longest run",
+    "to act: most cards one number play sheds now",
+    "to act: stuck (no number play, no special)",
+    "log of the plays the hand needs (runs + specials)",
+    "the hand is one run",
 )
 
 
 def features(state: StackUpState, seat: int) -> list[float]:
-    """``seat``'s features, in the order of :data:`FEATURES`."""
+    """``seat``'s features, in the order of :data:`FEATURES` (those "to act" are 0 for a
+    seat that is not the seat to act)."""
     hand = state.hands[seat]
+    runs, colours, most, longest = hand_shape(hand)
+    act = now = stuck = 0.0
+    if state.seat == seat and state.up is not None:
+        act = 1.0
+        now = float(best_run(hand, state.colour, state.number, state.up))
+        stuck = 1.0 if now == 0 and not any(c >= FLIP for c in hand) else 0.0
+    specials = sum(1 for c in hand if c >= FLIP)
     size = len(hand)
     switch_crash = hand.count(SWITCH) + hand.count(CRASH)
     liabilities = hand.count(FLIP) + hand.count(FREEZE) + hand.count(SNATCH)
@@ -55,6 +73,14 @@ def features(state: StackUpState, seat: int) -> list[float]:
         float(state.passes[seat]),
         small * switch_crash,
         small * liabilities,
+        float(runs),
+        float(colours),
+        float(most),
+        float(longest),
+        act * now,
+        act * stuck,
+        math.log(runs + specials + 1),
+        1.0 if runs == 1 and not specials else 0.0,
     ]
 
 
@@ -74,12 +100,7 @@ def positions(
             if p is None:
                 state.apply(state.sample_chance(rng))
                 continue
-            if (
-                state.phase == "turn"
-                and state.pending_crash is None
-                and state.automatic() is None
-                and rng.random() < sample
-            ):
+            if state.phase == "turn" and state.pending_crash is None and rng.random() < sample:
                 seats = [(p + k) % players for k in range(players)]
                 kept.append(
                     (
