@@ -234,6 +234,6 @@ AI_LEVELS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
 
 def make_ai(level: str) -> AIPlayer[StackUpState]:
     """The AI player called ``level``: ``random``, ``greedy`` or ``expert`` (a search,
-    :mod:`engine.stackup.expert`, loaded on first use)."""
-    player: AIPlayer[StackUpState] = make_player(level, AI_LEVELS, "engine.stackup.expert")
+    :mod:`engine.stackup.ismcts`, loaded on first use)."""
+    player: AIPlayer[StackUpState] = make_player(level, AI_LEVELS, "engine.stackup.ismcts")
     return player
