@@ -318,15 +318,27 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
     def sampler(
         self, state: StackUpState, seat: int, moves: list[PlayerMove], budget: Budget
     ) -> Callable[[int, int], float]:
+        deal_round = self.round_deals(state, seat)
+
+        def sample(i: int, seed: int) -> float:
+            sim, rng = deal_round(seed)
+            return self._play_out(sim, moves[i], seat, rng, budget)
+
+        return sample
+
+    def round_deals(
+        self, state: StackUpState, seat: int
+    ) -> Callable[[int], tuple[StackUpState, random.Random]]:
+        """A round's position and random source by the round's seed: its deal
+        (:meth:`deal`) is dealt once, then a fresh copy given to each of the round's moves,
+        with the random source as the deal left it (the same chance for every move)."""
         unseen = unseen_cards(state, seat)
         lacks, runs = read_history(state, seat)
         if not self.runs:
             runs = []
-
-        # a round's moves share its seed: its deal is dealt once, then copied
         last: list[tuple[int, StackUpState, tuple[object, ...]]] = []
 
-        def sample(i: int, seed: int) -> float:
+        def deal_round(seed: int) -> tuple[StackUpState, random.Random]:
             if not last or last[0][0] != seed:
                 rng = random.Random(seed)
                 sim = self.deal(state, seat, unseen, rng, lacks, runs)
@@ -334,9 +346,9 @@ class ExpertPlayer(SampledExpert[StackUpState, PlayerMove]):
             _, dealt, after = last[0]
             rng = random.Random()
             rng.setstate(after)
-            return self._play_out(dealt.copy(), moves[i], seat, rng, budget)
+            return dealt.copy(), rng
 
-        return sample
+        return deal_round
 
     def deal(
         self,

@@ -187,12 +187,12 @@ class IsmctsPlayer:
             root.edges[moves[i]] = _Edge(scaled)
         root_moves = [moves[i] for i in top]
         budget = Budget(self.budget, self.nodes)
+        if self.paired:
+            return self._paired(state, seat, root, root_moves, prior, rng, budget), prior
         unseen = unseen_cards(state, seat)
         lacks, runs = read_history(state, seat)
         if not self.runs:
             runs = []
-        if self.paired:
-            return self._paired(state, seat, root, root_moves, prior, rng, budget), prior
         iterations = 0
         while iterations < len(root_moves) or not budget.spent:
             it_rng = random.Random(rng.getrandbits(64))
@@ -214,23 +214,11 @@ class IsmctsPlayer:
         """The root's moves ranked by :func:`~engine.budget.rank_by_sampling`: every round
         one determinisation, every root move tried from it with the same chance (common
         random numbers), each followed by a descent of its own subtree."""
-        unseen = unseen_cards(state, seat)
-        lacks, runs = read_history(state, seat)
-        if not self.runs:
-            runs = []
-        last: list[tuple[int, StackUpState, tuple[object, ...]]] = []
+        deal_round = self._dealer.round_deals(state, seat)
 
         def sample(i: int, seed: int) -> float:
-            if not last or last[0][0] != seed:
-                deal_rng = random.Random(seed)
-                sim = self._dealer.deal(state, seat, unseen, deal_rng, lacks, runs)
-                last[:] = [(seed, sim, deal_rng.getstate())]
-            _, dealt, after = last[0]
-            it_rng = random.Random()
-            it_rng.setstate(after)
-            return self._iterate(
-                dealt.copy(), seat, root, root_moves, it_rng, budget, root_moves[i]
-            )
+            sim, it_rng = deal_round(seed)
+            return self._iterate(sim, seat, root, root_moves, it_rng, budget, root_moves[i])
 
         ranked, _ = rank_by_sampling(root_moves, sample, rng, budget, root_moves.index(prior))
         return ranked
