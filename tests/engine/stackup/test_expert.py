@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -97,7 +99,12 @@ def test_the_expert_is_a_thinking_level_of_stack_up() -> None:
     assert make_ai("expert").level == "expert"
 
 
-def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision() -> None:
+def assert_it_decides_only_from_what_its_seat_sees(
+    make: Callable[[], Any],
+) -> None:
+    """Six positions, each against a copy whose hidden cards (the other hands, the pile,
+    the hidden cards of the history) are dealt anew: the same scores and the same move
+    from a player ``make`` builds, under a node budget."""
     differing = inferring = 0
     for seed in range(6):
         state = _midgame(seed, players=2 + seed % 3, turns=(6, 30))
@@ -108,14 +115,18 @@ def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision()
         if other.hands != state.hands:
             differing += 1
         assert other.current_player == me and other.hand(me) == state.hand(me)
-        mine = ExpertPlayer(nodes=600).scores(state, random.Random(seed))
-        theirs = ExpertPlayer(nodes=600).scores(other, random.Random(seed))
+        mine = make().scores(state, random.Random(seed))
+        theirs = make().scores(other, random.Random(seed))
         assert mine == theirs
-        assert ExpertPlayer(nodes=600).choose(state, random.Random(seed)) == ExpertPlayer(
-            nodes=600
-        ).choose(other, random.Random(seed))
+        assert make().choose(state, random.Random(seed)) == make().choose(
+            other, random.Random(seed)
+        )
     assert differing >= 5  # the hidden cards really were different
     assert inferring >= 3  # and the history had something to infer from
+
+
+def test_positions_differing_only_in_cards_it_cannot_see_get_the_same_decision() -> None:
+    assert_it_decides_only_from_what_its_seat_sees(lambda: ExpertPlayer(nodes=600))
 
 
 def test_the_unseen_cards_are_the_deck_less_its_hand_and_the_stack() -> None:
