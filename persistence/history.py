@@ -225,6 +225,86 @@ async def player(
     return _stats(row, await recent_games(conn, guild_id, user_id, recent, game))
 
 
+async def ai_stats(
+    conn: AsyncConnection, guild_id: int, level: str, game: str, recent: int = RECENT_GAMES
+) -> PlayerStats | None:
+    """An AI level's record of ``game`` on the guild (``None`` before its first finished
+    game there), as a player's: every seat of that level is the one player, as in its
+    rating. A game counts once however many seats it held; it is a win when one of them
+    won, and its figure is that of its best-placed seat (a winner's, else the best figure
+    as the game counts them). Only seats the AI held from the start count: a human's seat
+    it played on after a timeout or a leave stays theirs. The game's own figures are a
+    player's only (``figures`` is empty); ``recent`` holds its last ``recent`` games."""
+    rows = (
+        await conn.execute(
+            select(
+                results.c.table_id,
+                results.c.finished_at,
+                results.c.winners,
+                results.c.scores,
+                results.c.rounds_played,
+                results.c.higher_wins,
+                seats.c.position,
+                tables.c.rules,
+            )
+            .select_from(
+                seats.join(results, results.c.table_id == seats.c.table_id).join(
+                    tables, tables.c.id == seats.c.table_id
+                )
+            )
+            .where(
+                seats.c.user_id.is_(None),
+                seats.c.ai_level == level,
+                results.c.guild_id == guild_id,
+                results.c.game == game,
+            )
+            .order_by(results.c.finished_at.desc(), results.c.table_id.desc(), seats.c.position)
+        )
+    ).all()
+    best: dict[int, Any] = {}  # the best-placed seat of each game, newest game first
+    for r in rows:
+        held = best.get(r.table_id)
+        if held is None or _placed_before(r, held):
+            best[r.table_id] = r
+    if not best:
+        return None
+    games = list(best.values())
+    shown = games[:recent]
+    names = await _seat_names(conn, [r.table_id for r in shown])
+    return PlayerStats(
+        0,
+        f"AI {level}",
+        len(games),
+        sum(1 for r in games if r.position in r.winners),
+        sum(int(r.scores[r.position]) for r in games),
+        recent=tuple(
+            RecentGame(
+                table_id=r.table_id,
+                finished_at=aware(r.finished_at) or now(),
+                seat=r.position,
+                total=int(r.scores[r.position]),
+                won=r.position in r.winners,
+                target=target_of(r.rules),
+                rounds=r.rounds_played,
+                players=tuple(names[r.table_id]),
+                game=game,
+            )
+            for r in shown
+        ),
+        game=game,
+    )
+
+
+def _placed_before(seat: Any, other: Any) -> bool:
+    """Whether ``seat`` of a finished game placed before ``other`` of the same game: a
+    winner before a loser, then the better figure (more or fewer as the game counts)."""
+    won, other_won = seat.position in seat.winners, other.position in other.winners
+    if won != other_won:
+        return won
+    mine, theirs = int(seat.scores[seat.position]), int(other.scores[other.position])
+    return mine > theirs if seat.higher_wins else mine < theirs
+
+
 def _rating(row: Any) -> Rating:
     return Rating(row.name, row.mu, row.sigma, row.games, row.user_id, row.ai_level)
 

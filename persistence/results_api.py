@@ -61,6 +61,16 @@ class ResultsAPI(StoreCore):
         async with self.engine.connect() as conn:
             return await history.player(conn, guild_id, user_id, game)
 
+    async def ai_stats(
+        self, guild_id: int, level: str, *, game: str = DEFAULT_GAME
+    ) -> PlayerStats | None:
+        """An AI level's record of ``game`` in the guild (every seat of that level is one
+        player; a game counts once, a win when one of its seats won) with its last 10
+        finished games, newest first; ``None`` before its first finished game."""
+        game_named(game)
+        async with self.engine.connect() as conn:
+            return await history.ai_stats(conn, guild_id, level, game)
+
     async def rating_board(
         self, guild_id: int, limit: int = 10, *, game: str = DEFAULT_GAME
     ) -> list[RatingRow]:

@@ -289,7 +289,7 @@ class InfoCog(commands.Cog):
     @app_commands.describe(
         player="Whose stats (default: yours)",
         game="Which game (default: this channel's, or Stack)",
-        ai="An AI level's rating instead of a player's",
+        ai="An AI level's record and rating instead of a player's",
     )
     @app_commands.choices(game=game_choices(), ai=level_choices())
     async def stats(
@@ -339,8 +339,9 @@ class InfoCog(commands.Cog):
     async def _ai_stats(
         self, interaction: discord.Interaction, played: DiscordGame, level: str
     ) -> None:
-        """``/stats ai:``: an AI level's rating in the game on this server (every seat of
-        that level is one player) and its chart, as a player's."""
+        """``/stats ai:``: an AI level's record and rating in the game on this server (every
+        seat of that level is one player), with the charts of its last games and of its
+        rating, as a player's."""
         levels = played.game.ai_levels
         if level not in levels:
             raise Refused(
@@ -350,17 +351,43 @@ class InfoCog(commands.Cog):
                 levels=catalog.join([level_name(known) for known in levels]),
             )
         guild_id = interaction.guild_id or 0
-        rating = await self.store.ai_rating(guild_id, level, game=played.name)
+        store = self.store
+        record = await store.ai_stats(guild_id, level, game=played.name)
+        rating = await store.ai_rating(guild_id, level, game=played.name)
         name = catalog.t("discord.rating.ai_level", level=level_name(level))
         title = escape_name(played.title)
-        if rating is None:
+        if record is None and rating is None:
             await reply(interaction, catalog.t("info.stats.ai_unrated", ai=name, title=title))
             return
         tables = self.bot.tables
-        chart = await tables.in_time(interaction, rating_chart_file(tables, guild_id, name, rating))
-        text = catalog.t("info.stats.ai", ai=name, title=title) + f"\n{rating_line(rating.rating)}"
-        extra = {"files": [chart]} if chart is not None else {}
-        await tables.say(interaction, text, **extra)
+
+        async def charts() -> list[discord.File]:
+            """The last games' chart, then the rating's (each where there is one)."""
+            drawn = []
+            if record is not None:
+                drawn.append(await played.stats_chart(tables, guild_id, name, record))
+            if rating is not None:
+                drawn.append(await rating_chart_file(tables, guild_id, name, rating))
+            return [file for file in drawn if file is not None]
+
+        files = await tables.in_time(interaction, charts())
+        lines = [catalog.t("info.stats.ai", ai=name, title=title)]
+        if record is not None:
+            rate = record.wins * 100 // record.games
+            lines.append(
+                catalog.t(
+                    "info.stats.ai_record",
+                    games=catalog.n("discord.count.games", record.games),
+                    wins=catalog.n("discord.count.wins", record.wins),
+                    rate=rate,
+                )
+            )
+        else:  # rated only for games a human left before their end
+            lines.append(catalog.t("info.stats.ai_none_finished", title=title))
+        if rating is not None:
+            lines.append(rating_line(rating.rating))
+        extra = {"files": files} if files else {}
+        await tables.say(interaction, "\n".join(lines), **extra)
 
     @app_commands.command(
         name="rules", description="A game's rules in brief, with this channel's house rules"

@@ -15,8 +15,8 @@ from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.ratings import RATED_AFTER
 from persistence.records import Rating, RatingRow
-from tests.bot.conftest import World
-from tests.bot.test_story import play, seat
+from tests.bot.conftest import World, live_of, table_message
+from tests.bot.test_story import play, seat, tap_first
 from tests.persistence.helpers import play_moves
 
 
@@ -118,16 +118,50 @@ async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world:
     """``/stats ai:``: an AI level is one rated player per server and game; before its
     first rated game it says so; a player and an AI level at once are refused, ephemeral."""
     unrated = await world.alice.slash(world.channel, "stats", ai="expert")
-    assert unrated.response.content == "AI expert has no rated game of Stack on this server yet."
+    assert (
+        unrated.response.content == "AI expert has not played a game of Stack on this server yet."
+    )
     opened = await world.alice.slash(world.channel, "table new", game="colorstack")
     await world.alice.slash(world.channel, "table addbot", level="greedy")
     await world.alice.click(opened.response, label="Start")
     await world.alice.slash(world.channel, "table leave")  # the AI wins; both are rated
     rated = (await world.bob.slash(world.channel, "stats", ai="greedy", game="colorstack")).response
     assert rated.content.startswith("**AI greedy** in Color Stack on this server")
+    assert "\nNo finished game of Color Stack yet: it is rated for games a player left" in (
+        rated.content
+    )
     assert "\nRating: **" in rated.content and "(1 rated game)" in rated.content
     stored = await world.bot.tables.store.ai_rating(world.guild.id, "greedy", game="colorstack")
     assert stored is not None and stored.rating.mu > 25  # it placed above the leaver
     both = await world.alice.slash(world.channel, "stats", player=world.bob, ai="greedy")
     assert both.ephemeral
     assert both.response.content.startswith("Ask for a player's stats or an AI level's rating")
+
+
+async def test_stats_of_an_ai_level_show_its_record_and_its_last_games_chart(world: World) -> None:
+    """``/stats ai:`` after a finished game against the AI: its games and wins (the
+    game counted once for the level) above its rating, with the chart of its last games."""
+    opened = await world.alice.slash(world.channel, "table new", target=5, dice=1)
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    for _ in range(3000):
+        await world.env.settle()
+        live = live_of(world)
+        if live is None:
+            break
+        panel = await world.alice.click(table_message(world, live.id), label="My turn")
+        assert panel.ephemeral, panel.response.content
+        await tap_first(world.alice, panel.response)
+    else:
+        raise AssertionError("the game did not end")
+    record = await world.bot.tables.store.ai_stats(world.guild.id, "greedy")
+    assert record is not None and record.games == 1
+    shown = (await world.bob.slash(world.channel, "stats", ai="greedy")).response
+    head, line, rating = shown.content.split("\n")
+    assert head == "**AI greedy** in Stack on this server (every seat of that level is one player):"
+    won = record.wins
+    assert line == f"Record: 1 game, {won} win{'' if won == 1 else 's'} ({won * 100}%)"
+    assert rating.startswith("Rating: **") and "(1 rated game)" in rating
+    assert [a.filename for a in shown.attachments] == ["stats.png"]  # one rated game: no line
+    assert "AI greedy" in shown.attachments[0].description
+    assert len(shown.content) <= MESSAGE_LIMIT

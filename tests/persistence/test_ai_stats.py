@@ -1,0 +1,130 @@
+"""An AI level's record on a server (``/stats ai:``): every seat of that level is one
+player, as in its rating: a game counts once however many seats it held, is a win when one
+of them won, and its figure is its best-placed seat's; a human's seat the AI played on
+stays theirs; games of another level, game or server are not its own."""
+
+from __future__ import annotations
+
+import random
+
+from engine import games
+from engine.stack.rules import HouseRules
+from engine.stack.state import StackState
+from persistence import Store
+from tests.persistence.helpers import GUILD, play_moves
+from tests.persistence.test_many_games import play, settle
+
+SHORT = HouseRules(target_score=40)  # a game of a few rounds
+
+
+async def stack_game(
+    store: Store, channel: int, levels: list[str], *, seed: int, guild: int = GUILD
+) -> StackState:
+    """A Stack game played to its end in ``channel`` by user 1 and AI seats of ``levels``."""
+    info = await store.create_table(guild, channel, 1, "user1")
+    for level in levels:
+        info = await store.add_ai(info.id, level)
+    names = tuple(s.name for s in info.seats)
+    state = StackState(names, SHORT.for_players(names))
+    rng = random.Random(seed)
+    opening = state.resolve_chance(rng)
+    info = await store.start_table(info.id, range(len(names)), state, opening)
+    await play_moves(store, info, state, rng, 100_000)
+    assert state.is_over
+    return state
+
+
+async def test_an_ai_level_has_no_record_before_a_finished_game(store: Store) -> None:
+    assert await store.ai_stats(GUILD, "greedy") is None
+    info = await store.create_table(GUILD, 1, 1, "user1")
+    await store.add_ai(info.id, "greedy")
+    assert await store.ai_stats(GUILD, "greedy") is None
+
+
+async def test_a_game_counts_once_for_a_level_and_is_won_when_one_of_its_seats_won(
+    store: Store,
+) -> None:
+    won = lost = 0
+    expected_points = 0
+    for seed in range(6):
+        state = await stack_game(store, 10 + seed, ["random", "random"], seed=seed)
+        mine = [1, 2]  # user1 is seat 0, the AIs 1 and 2 (the table keeps the lobby's order)
+        assert state.players[0] == "user1"
+        winners = set(state.winner or ())
+        if winners & set(mine):
+            won += 1
+            expected_points += max(state.totals[s] for s in mine if s in winners)
+        else:
+            lost += 1
+            expected_points += max(state.totals[s] for s in mine)
+    record = await store.ai_stats(GUILD, "random")
+    assert record is not None
+    assert record.games == 6 and record.wins == won and won + lost == 6
+    assert record.points == expected_points
+    assert record.name == "AI random" and record.figures == {}
+    assert [g.table_id for g in record.recent] == sorted(
+        (g.table_id for g in record.recent), reverse=True
+    )
+    for game in record.recent:
+        assert game.seat in (1, 2) and game.players[0] == "user1"
+    assert await store.ai_stats(GUILD, "greedy") is None  # another level's games are not its
+
+
+async def test_an_ai_levels_record_is_of_this_server_and_game_and_its_last_ten(
+    store: Store,
+) -> None:
+    for seed in range(11):
+        await stack_game(store, 30 + seed, ["greedy"], seed=seed)
+    await stack_game(store, 50, ["greedy"], seed=99, guild=GUILD + 1)
+    record = await store.ai_stats(GUILD, "greedy")
+    assert record is not None and record.games == 11 and len(record.recent) == 10
+    other = await store.ai_stats(GUILD + 1, "greedy")
+    assert other is not None and other.games == 1
+    assert await store.ai_stats(GUILD, "greedy", game="stackup") is None
+
+
+async def test_a_humans_seat_the_ai_played_on_stays_theirs(store: Store) -> None:
+    info = await store.create_table(GUILD, 60, 1, "user1")
+    info = await store.join_table(info.id, 2, "user2")
+    names = tuple(s.name for s in info.seats)
+    state = StackState(names, SHORT.for_players(names))
+    rng = random.Random(4)
+    opening = state.resolve_chance(rng)
+    info = await store.start_table(info.id, range(2), state, opening)
+    await store.set_seat_ai(info.id, 1, "expert", left=True)
+    info = await store.table(info.id)
+    await play_moves(store, info, state, rng, 100_000)
+    assert state.is_over
+    assert await store.ai_stats(GUILD, "expert") is None
+
+
+async def test_a_game_won_on_fewer_cards_counts_its_seat_with_the_fewest(store: Store) -> None:
+    """Stack Up! (fewer cards left is better): with nobody of the level winning, its
+    figure is its seat with the fewest cards."""
+    game = games.get("stackup")
+    seen = 0
+    for seed in range(40):
+        info = await store.create_table(GUILD, 100 + seed, 1, "ann", game=game.name)
+        info = await store.add_ai(info.id, "random")
+        info = await store.add_ai(info.id, "random")
+        settings = game.settings.model_validate({"turn_limit": 60})
+        names = game.seat_order([s.name for s in info.seats], settings)
+        state = game.new_state(names, settings)
+        rng = random.Random(seed)
+        opening = settle(game, state, rng)
+        order = [[s.name for s in info.seats].index(n) for n in names]
+        info = await store.start_table(info.id, order, state, opening, rules=settings)
+        await play(store, game, info.id, info.version, state, rng)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        mine = [seat for seat, name in enumerate(state.players) if name != "ann"]
+        if set(outcome.winners) & set(mine):
+            continue  # wanted: a game the level lost
+        record = await store.ai_stats(GUILD, "random", game="stackup")
+        assert record is not None
+        newest = record.recent[0]
+        assert newest.table_id == info.id and not newest.won
+        assert newest.total == min(outcome.scores[s] for s in mine)
+        seen += 1
+        break
+    assert seen == 1
