@@ -245,13 +245,8 @@ async def ai_stats(
                 results.c.rounds_played,
                 results.c.higher_wins,
                 seats.c.position,
-                tables.c.rules,
             )
-            .select_from(
-                seats.join(results, results.c.table_id == seats.c.table_id).join(
-                    tables, tables.c.id == seats.c.table_id
-                )
-            )
+            .select_from(seats.join(results, results.c.table_id == seats.c.table_id))
             .where(
                 seats.c.user_id.is_(None),
                 seats.c.ai_level == level,
@@ -271,6 +266,15 @@ async def ai_stats(
     games = list(best.values())
     shown = games[:recent]
     names = await _seat_names(conn, [r.table_id for r in shown])
+    rules = dict(
+        (
+            await conn.execute(
+                select(tables.c.id, tables.c.rules).where(
+                    tables.c.id.in_([r.table_id for r in shown])
+                )
+            )
+        ).all()
+    )
     return PlayerStats(
         0,
         f"AI {level}",
@@ -284,7 +288,7 @@ async def ai_stats(
                 seat=r.position,
                 total=int(r.scores[r.position]),
                 won=r.position in r.winners,
-                target=target_of(r.rules),
+                target=target_of(rules.get(r.table_id)),
                 rounds=r.rounds_played,
                 players=tuple(names[r.table_id]),
                 game=game,
