@@ -135,6 +135,7 @@ class IsmctsPlayer:
         confidence: float | None = CONFIDENCE,
         runs: bool = True,
         paired: bool = PAIRED,
+        dealer: ExpertPlayer | None = None,
     ) -> None:
         check_budget(budget, nodes)
         if depth < 1:
@@ -152,7 +153,8 @@ class IsmctsPlayer:
         self.confidence = confidence  # None: always the search's move
         self.runs = runs
         self.paired = paired  # every root move tried on every deal (common random numbers)
-        self._dealer = ExpertPlayer(nodes=1, horizon=horizon, width=width, runs=runs)
+        # the determinisations' dealer: the expert's own (fair) unless an oracle's is given
+        self._dealer = dealer or ExpertPlayer(nodes=1, horizon=horizon, width=width, runs=runs)
 
     def __repr__(self) -> str:
         return (
