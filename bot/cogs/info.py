@@ -33,7 +33,7 @@ from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
 from bot.text import cut, echo, escape_name, fit_message
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
 from persistence.ratings import RATED_AFTER
-from persistence.records import THEMES
+from persistence.records import THEMES, PlayerRating, PlayerStats
 from persistence.settings import IDLE_TIMEOUT, LOBBY_TIMEOUT, MAX_TURN_SECONDS
 
 MIN_TURN_SECONDS = 15
@@ -352,25 +352,26 @@ class InfoCog(commands.Cog):
             )
         guild_id = interaction.guild_id or 0
         store = self.store
-        record = await store.ai_stats(guild_id, level, game=played.name)
-        rating = await store.ai_rating(guild_id, level, game=played.name)
         name = catalog.t("discord.rating.ai_level", level=level_name(level))
         title = escape_name(played.title)
-        if record is None and rating is None:
-            await reply(interaction, catalog.t("info.stats.ai_unrated", ai=name, title=title))
-            return
         tables = self.bot.tables
 
-        async def charts() -> list[discord.File]:
-            """The last games' chart, then the rating's (each where there is one)."""
+        async def gathered() -> tuple[PlayerStats | None, PlayerRating | None, list[discord.File]]:
+            """Its record (every seat of the level read: on a large server the slow part,
+            so inside the answer's deadline), its rating, and their charts."""
+            record = await store.ai_stats(guild_id, level, game=played.name)
+            rating = await store.ai_rating(guild_id, level, game=played.name)
             drawn = []
             if record is not None:
                 drawn.append(await played.stats_chart(tables, guild_id, name, record))
             if rating is not None:
                 drawn.append(await rating_chart_file(tables, guild_id, name, rating))
-            return [file for file in drawn if file is not None]
+            return record, rating, [file for file in drawn if file is not None]
 
-        files = await tables.in_time(interaction, charts())
+        record, rating, files = await tables.in_time(interaction, gathered())
+        if record is None and rating is None:
+            await tables.say(interaction, catalog.t("info.stats.ai_unrated", ai=name, title=title))
+            return
         lines = [catalog.t("info.stats.ai", ai=name, title=title)]
         if record is not None:
             rate = record.wins * 100 // record.games

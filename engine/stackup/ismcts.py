@@ -154,7 +154,11 @@ class IsmctsPlayer:
         self.runs = runs
         self.paired = paired  # every root move tried on every deal (common random numbers)
         # the determinisations' dealer: the expert's own (fair) unless an oracle's is given
-        self._dealer = dealer or ExpertPlayer(nodes=1, horizon=horizon, width=width, runs=runs)
+        self._dealer = (
+            dealer
+            if dealer is not None
+            else ExpertPlayer(nodes=1, horizon=horizon, width=width, runs=runs)
+        )
 
     def __repr__(self) -> str:
         return (

@@ -154,10 +154,12 @@ async def test_an_ai_levels_stats_answer_a_japanese_client_in_japanese(
         both = await said(world.bob, world, "stats", player=world.alice, ai="greedy")
     text = str(shown.response.content)
     assert text.startswith("このサーバーのカラースタックでの**AI（ふつう）**"), text
-    assert "\nカラースタックの終了したゲームはまだありません。" in text
+    assert "\nカラースタックで最後まで終えたゲームはまだありません。" in text
     assert "\nレーティング：**" in text and "（レーティング対象1戦）" in text
-    assert unrated == "AI（つよい）はこのサーバーでスタックをまだ遊んでいません。"
-    assert both.startswith("プレイヤーの戦績かAIレベルのレーティングか")
+    assert unrated == (
+        "AI（つよい）はこのサーバーのスタックで、終了したゲームもレーティング対象のゲームもまだありません。"
+    )
+    assert both.startswith("プレイヤーの戦績かAIレベルの戦績か")
 
 
 def test_the_same_answers_stay_in_english_for_everyone_else() -> None:

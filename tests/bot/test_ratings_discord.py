@@ -119,7 +119,8 @@ async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world:
     first rated game it says so; a player and an AI level at once are refused, ephemeral."""
     unrated = await world.alice.slash(world.channel, "stats", ai="expert")
     assert (
-        unrated.response.content == "AI expert has not played a game of Stack on this server yet."
+        unrated.response.content
+        == "AI expert has no finished or rated game of Stack on this server yet."
     )
     opened = await world.alice.slash(world.channel, "table new", game="colorstack")
     await world.alice.slash(world.channel, "table addbot", level="greedy")
@@ -135,7 +136,7 @@ async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world:
     assert stored is not None and stored.rating.mu > 25  # it placed above the leaver
     both = await world.alice.slash(world.channel, "stats", player=world.bob, ai="greedy")
     assert both.ephemeral
-    assert both.response.content.startswith("Ask for a player's stats or an AI level's rating")
+    assert both.response.content.startswith("Ask for a player's stats or an AI level's, not both")
 
 
 async def test_stats_of_an_ai_level_show_its_record_and_its_last_games_chart(world: World) -> None:
@@ -154,12 +155,11 @@ async def test_stats_of_an_ai_level_show_its_record_and_its_last_games_chart(wor
         await tap_first(world.alice, panel.response)
     else:
         raise AssertionError("the game did not end")
-    record = await world.bot.tables.store.ai_stats(world.guild.id, "greedy")
-    assert record is not None and record.games == 1
+    (finished,) = await world.bot.tables.store.history(world.channel.id)
+    won = 1 if "AI 1" in finished.winners else 0  # the AI's seat is "AI 1"
     shown = (await world.bob.slash(world.channel, "stats", ai="greedy")).response
     head, line, rating = shown.content.split("\n")
     assert head == "**AI greedy** in Stack on this server (every seat of that level is one player):"
-    won = record.wins
     assert line == f"Record: 1 game, {won} win{'' if won == 1 else 's'} ({won * 100}%)"
     assert rating.startswith("Rating: **") and "(1 rated game)" in rating
     assert [a.filename for a in shown.attachments] == ["stats.png"]  # one rated game: no line
