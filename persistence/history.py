@@ -166,19 +166,24 @@ async def recent_games(
         )
     ).all()
     names = await _seat_names(conn, [r.table_id for r in rows])
-    return tuple(
-        RecentGame(
-            table_id=r.table_id,
-            finished_at=aware(r.finished_at) or now(),
-            seat=r.position,
-            total=int(r.scores[r.position]),
-            won=r.position in r.winners,
-            target=target_of(r.rules),
-            rounds=r.rounds_played,
-            players=tuple(names[r.table_id]),
-            game=game,
-        )
-        for r in rows
+    return tuple(_recent_game(r, r.rules, names[r.table_id], game) for r in rows)
+
+
+def _recent_game(
+    row: Any, rules: dict[str, Any] | None, players: list[str], game: str
+) -> RecentGame:
+    """A finished game of ``row`` (its result's columns and the seat's ``position``) seen
+    from that seat, under the table's ``rules`` and with the names on its seats."""
+    return RecentGame(
+        table_id=row.table_id,
+        finished_at=aware(row.finished_at) or now(),
+        seat=row.position,
+        total=int(row.scores[row.position]),
+        won=row.position in row.winners,
+        target=target_of(rules),
+        rounds=row.rounds_played,
+        players=tuple(players),
+        game=game,
     )
 
 
@@ -282,18 +287,7 @@ async def ai_stats(
         sum(1 for r in games if r.position in r.winners),
         sum(int(r.scores[r.position]) for r in games),
         recent=tuple(
-            RecentGame(
-                table_id=r.table_id,
-                finished_at=aware(r.finished_at) or now(),
-                seat=r.position,
-                total=int(r.scores[r.position]),
-                won=r.position in r.winners,
-                target=target_of(rules.get(r.table_id)),
-                rounds=r.rounds_played,
-                players=tuple(names[r.table_id]),
-                game=game,
-            )
-            for r in shown
+            _recent_game(r, rules.get(r.table_id), names[r.table_id], game) for r in shown
         ),
         game=game,
     )
