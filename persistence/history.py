@@ -134,6 +134,17 @@ def _stats(row: Any, recent: tuple[RecentGame, ...] = ()) -> PlayerStats:
     )
 
 
+# a finished game's result seen from one seat (what _recent_game reads)
+_SEAT_RESULT = (
+    results.c.table_id,
+    results.c.finished_at,
+    results.c.winners,
+    results.c.scores,
+    results.c.rounds_played,
+    seats.c.position,
+)
+
+
 async def recent_games(
     conn: AsyncConnection, guild_id: int, user_id: int, limit: int, game: str
 ) -> tuple[RecentGame, ...]:
@@ -141,15 +152,7 @@ async def recent_games(
     credited to them (not those whose seat they left), newest first."""
     rows = (
         await conn.execute(
-            select(
-                results.c.table_id,
-                results.c.finished_at,
-                results.c.winners,
-                results.c.scores,
-                results.c.rounds_played,
-                seats.c.position,
-                tables.c.rules,
-            )
+            select(*_SEAT_RESULT, tables.c.rules)
             .select_from(
                 seats.join(results, results.c.table_id == seats.c.table_id).join(
                     tables, tables.c.id == seats.c.table_id
@@ -242,15 +245,7 @@ async def ai_stats(
     player's only (``figures`` is empty); ``recent`` holds its last ``recent`` games."""
     rows = (
         await conn.execute(
-            select(
-                results.c.table_id,
-                results.c.finished_at,
-                results.c.winners,
-                results.c.scores,
-                results.c.rounds_played,
-                results.c.higher_wins,
-                seats.c.position,
-            )
+            select(*_SEAT_RESULT, results.c.higher_wins)
             .select_from(seats.join(results, results.c.table_id == seats.c.table_id))
             .where(
                 seats.c.user_id.is_(None),
