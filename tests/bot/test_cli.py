@@ -18,6 +18,7 @@ import pytest
 from bot import cli
 from bot.cli import main
 from bot.client import StackBot
+from tests.signals import sigint_as_a_terminal_gives_it
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -172,19 +173,12 @@ def test_bad_play_options_are_refused_in_one_line(
     assert out.out == ""
 
 
-def _sigint_as_a_terminal_gives_it() -> None:
-    """In the child, before it runs: SIGINT's default action back. A job started in the
-    background by a shell (``pytest &``, CI runners) has SIGINT ignored, and a child
-    inherits that: Python then leaves Ctrl-C ignored instead of raising KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_at_the_prompt_ends_the_game_with_one_line(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "--players", "alice", "--bots", "1"],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=_sigint_as_a_terminal_gives_it,
+        preexec_fn=sigint_as_a_terminal_gives_it,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signals import sigint_as_a_terminal_gives_it
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120.0  # how long the command may take to start on a loaded machine (not a measure)
 
@@ -45,6 +47,7 @@ def test_web_demo_serves_every_games_live_table_without_discord() -> None:
         [sys.executable, "-m", "bot.cli", "web", "--demo", "--port", str(port)],
         cwd=ROOT,
         env={**env, "PYTHONPATH": str(ROOT)},
+        preexec_fn=sigint_as_a_terminal_gives_it,  # whatever the shell running the tests left
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -64,7 +67,12 @@ def test_web_demo_serves_every_games_live_table_without_discord() -> None:
         assert page.count('href="/tables/') == 3
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()  # no server left behind by a failing test
+            proc.communicate()
+            raise
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/" in out
 
