@@ -40,7 +40,9 @@ _INVISIBLE = re.compile(r"[\u200e\u200f\u202a-\u202e\u2066-\u2069\x00-\x1f\x7f]"
 def _clean(text: str) -> str:
     """One line of printable text: runs of white space as one space, no control or
     direction-changing characters."""
-    return _INVISIBLE.sub("", _SPACE.sub(" ", text)).strip()
+    # white space first (a newline is a control character too), then the invisible
+    # characters, then the spaces those stood between
+    return _SPACE.sub(" ", _INVISIBLE.sub("", _SPACE.sub(" ", text))).strip()
 
 
 def _defuse_mentions(text: str) -> str:

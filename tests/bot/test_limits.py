@@ -12,7 +12,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import catalog
@@ -330,6 +330,7 @@ def discord_shows(markdown: str) -> str:
         max_size=8,
     ).map("".join)
 )
+@example(name="> \u202e\n<@&123456789012345678>")  # a direction mark between white space
 def test_an_escaped_name_shows_as_typed_on_one_line_and_mentions_nobody(name: str) -> None:
     escaped = escape_name(name)
     assert not LIVE_MENTION.search(escaped)
