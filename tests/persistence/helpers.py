@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -31,16 +31,21 @@ async def started_table(
     *,
     humans: int = 2,
     ais: int = 1,
+    levels: Sequence[str] | None = None,
     seed: int = 1,
     rules: HouseRules | None = None,
     guild: int = GUILD,
 ) -> tuple[TableInfo, StackState, random.Random]:
-    """A table in ``channel`` (of ``guild``) with users 1..humans and AI seats, started."""
+    """A table in ``channel`` (of ``guild``) with users 1..humans and AI seats (``ais`` of
+    the default level, or one of each of ``levels``), started."""
     info = await store.create_table(guild, channel, 1, "user1")
     for user in range(2, humans + 1):
         info = await store.join_table(info.id, user, f"user{user}")
-    for _ in range(ais):
-        info = await store.add_ai(info.id)
+    if levels is None:
+        for _ in range(ais):
+            info = await store.add_ai(info.id)
+    for level in levels or ():
+        info = await store.add_ai(info.id, level)
     names = tuple(s.name for s in info.seats)
     game_rules = (rules or HouseRules()).for_players(names)
     state = StackState(names, game_rules)

@@ -5,7 +5,6 @@ stays theirs; games of another level, game or server are not its own."""
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert
@@ -15,8 +14,8 @@ from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence import Store
 from persistence.schema import results, seats, tables
-from tests.persistence.helpers import GUILD, play_moves
-from tests.persistence.test_many_games import play, settle
+from tests.persistence.helpers import GUILD, play_moves, started_table
+from tests.persistence.test_many_games import play, start
 
 SHORT = HouseRules(target_score=40)  # a game of a few rounds
 
@@ -25,14 +24,9 @@ async def stack_game(
     store: Store, channel: int, levels: list[str], *, seed: int, guild: int = GUILD
 ) -> StackState:
     """A Stack game played to its end in ``channel`` by user 1 and AI seats of ``levels``."""
-    info = await store.create_table(guild, channel, 1, "user1")
-    for level in levels:
-        info = await store.add_ai(info.id, level)
-    names = tuple(s.name for s in info.seats)
-    state = StackState(names, SHORT.for_players(names))
-    rng = random.Random(seed)
-    opening = state.resolve_chance(rng)
-    info = await store.start_table(info.id, range(len(names)), state, opening)
+    info, state, rng = await started_table(
+        store, channel, humans=1, levels=levels, seed=seed, rules=SHORT, guild=guild
+    )
     await play_moves(store, info, state, rng, 100_000)
     assert state.is_over
     return state
@@ -163,15 +157,9 @@ async def test_a_humans_seat_the_ai_played_on_stays_theirs(store: Store) -> None
     """Left (the first game) or timed out (the second, beside a seat of the level's own):
     the seat the AI took over is never the level's."""
     for game, left in enumerate((True, False)):
-        info = await store.create_table(GUILD, 60 + game, 1, "user1")
-        info = await store.join_table(info.id, 2, "user2")
-        if not left:
-            info = await store.add_ai(info.id, "expert")
-        names = tuple(s.name for s in info.seats)
-        state = StackState(names, SHORT.for_players(names))
-        rng = random.Random(4)
-        opening = state.resolve_chance(rng)
-        info = await store.start_table(info.id, range(len(names)), state, opening)
+        info, state, rng = await started_table(
+            store, 60 + game, levels=[] if left else ["expert"], seed=4, rules=SHORT
+        )
         await store.set_seat_ai(info.id, 1, "expert", left=left)
         info = await store.table(info.id)
         await play_moves(store, info, state, rng, 100_000)
@@ -190,17 +178,11 @@ async def test_a_game_won_on_fewer_cards_counts_its_seat_with_the_fewest(store: 
     game = games.get("stackup")
     seen = 0
     for seed in range(40):
-        info = await store.create_table(GUILD, 100 + seed, 1, "ann", game=game.name)
-        info = await store.add_ai(info.id, "random")
-        info = await store.add_ai(info.id, "random")
-        settings = game.settings.model_validate({"turn_limit": 60})
-        names = game.seat_order([s.name for s in info.seats], settings)
-        state = game.new_state(names, settings)
-        rng = random.Random(seed)
-        opening = settle(game, state, rng)
-        order = [[s.name for s in info.seats].index(n) for n in names]
-        info = await store.start_table(info.id, order, state, opening, rules=settings)
-        await play(store, game, info.id, info.version, state, rng)
+        table_id, version, state, rng = await start(
+            store, game, 100 + seed, seed, {"turn_limit": 60}, users=("ann",),
+            levels=("random", "random"),
+        )  # fmt: skip
+        await play(store, game, table_id, version, state, rng)
         outcome = game.outcome(state)
         assert outcome is not None
         mine = [seat for seat, name in enumerate(state.players) if name != "ann"]
@@ -209,7 +191,7 @@ async def test_a_game_won_on_fewer_cards_counts_its_seat_with_the_fewest(store: 
         record = await store.ai_stats(GUILD, "random", game="stackup")
         assert record is not None
         newest = record.recent[0]
-        assert newest.table_id == info.id and not newest.won
+        assert newest.table_id == table_id and not newest.won
         assert newest.total == min(outcome.scores[s] for s in mine)
         seen += 1
         break

@@ -7,6 +7,7 @@ game; a game this code does not know is refused with a clear message."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -64,12 +65,22 @@ async def play(
 
 
 async def start(
-    store: Store, game: Game[Any], channel: int, seed: int, options: dict[str, Any] | None = None
+    store: Store,
+    game: Game[Any],
+    channel: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    users: Sequence[str] = ("ann", "bob"),
+    levels: Sequence[str] = ("random",),
 ) -> tuple[int, int, Any, random.Random]:
-    """A table of ``game`` (users 1 and 2 and a random AI) started under ``options``."""
-    info = await store.create_table(GUILD, channel, 1, "ann", options, game=game.name)
-    info = await store.join_table(info.id, 2, "bob")
-    info = await store.add_ai(info.id, "random")
+    """A table of ``game`` (``users`` as users 1, 2, …, then an AI of each of ``levels``)
+    started under ``options``."""
+    info = await store.create_table(GUILD, channel, 1, users[0], options, game=game.name)
+    for user, name in enumerate(users[1:], start=2):
+        info = await store.join_table(info.id, user, name)
+    for level in levels:
+        info = await store.add_ai(info.id, level)
     settings = game.settings.model_validate(options or {})
     names = game.seat_order([s.name for s in info.seats], settings)
     state = game.new_state(names, settings)

@@ -4,7 +4,6 @@ placed per face (the favourite face) and their recent games, credited as they pl
 from __future__ import annotations
 
 import asyncio
-import random
 
 from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
@@ -26,20 +25,9 @@ async def finished_game(
     store: Store, channel: int, *, seed: int, guild: int = GUILD, humans: int = 2
 ) -> StackState:
     """A game played to its end in ``channel`` by users 1..humans and one AI."""
-    if guild == GUILD:
-        info, state, rng = await started_table(
-            store, channel, humans=humans, seed=seed, rules=SHORT
-        )
-    else:
-        info = await store.create_table(guild, channel, 1, "user1")
-        for user in range(2, humans + 1):
-            info = await store.join_table(info.id, user, f"user{user}")
-        info = await store.add_ai(info.id)
-        names = tuple(s.name for s in info.seats)
-        state = StackState(names, SHORT.for_players(names))
-        rng = random.Random(seed)
-        opening = state.resolve_chance(rng)
-        info = await store.start_table(info.id, range(len(names)), state, opening)
+    info, state, rng = await started_table(
+        store, channel, humans=humans, seed=seed, rules=SHORT, guild=guild
+    )
     await play_moves(store, info, state, rng, 100_000)
     assert state.is_over
     return state
