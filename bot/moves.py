@@ -7,7 +7,6 @@ import io
 import json
 import logging
 import time
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -173,12 +172,8 @@ class Moves:
 
     async def last_finished(self, channel_id: int) -> int | None:
         """The table of the channel's last finished game, of any game."""
-        newest: tuple[datetime, int] | None = None
-        for name in games.names():
-            finished = await self.tables.store.history(channel_id, limit=1, game=name)
-            if finished and (newest is None or finished[0].finished_at > newest[0]):
-                newest = (finished[0].finished_at, finished[0].table_id)
-        return newest[1] if newest is not None else None
+        last = await self.tables.store.last_finished(channel_id)
+        return last[0] if last is not None else None
 
     async def export(self, interaction: discord.Interaction) -> None:
         """The record of the channel's game (a running one, unless its game hides

@@ -69,12 +69,15 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     return fit_message("\n".join(lines))
 
 
-def history_text(games: list[GameSummary], line: Callable[[int, GameSummary], str]) -> str:
-    """A channel's finished games of one game, newest first, each its game's ``line``
-    (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out when long."""
+def history_text(
+    games: list[GameSummary], line: Callable[[int, GameSummary], str], title: str
+) -> str:
+    """A channel's finished games of one game (``title``), newest first, each its game's
+    ``line`` (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out
+    when long."""
     if not games:
-        return t("discord.history.none")
-    lines = [t("discord.history.head")]
+        return t("discord.history.none", title=escape_name(title))
+    lines = [t("discord.history.head", title=escape_name(title))]
     for number, g in enumerate(games, start=1):
         lines.append(line(number, g))
     for shown in range(len(games), -1, -1):
@@ -90,17 +93,18 @@ def leaderboard_text(
     rows: list[LeaderboardRow],
     by: str,
     figure_name: tuple[str, str],
+    title: str,
     *,
     figures: bool = True,
 ) -> str:
-    """A server's best players of a game, by wins or by points; the points are named as
+    """A server's best players of a game (``title``), by wins or by points; the points are named as
     the game counts its final figures (``figure_name``, singular and plural: the game's
     :attr:`~bot.games.base.DiscordGame.figure_name`, Stack's points, Stack Up!'s cards
     left: catalog keys, or words that are no key). Without ``figures`` (a game whose
     figure is the win itself: :attr:`~bot.games.base.DiscordGame.counts_points`) the
     lines leave it out, and the board is by wins."""
     if not rows:
-        return t("discord.leaderboard.none")
+        return t("discord.leaderboard.none", title=escape_name(title))
     one, many = (said(word) for word in figure_name)
     if not figures:
         by = "wins"
@@ -110,7 +114,9 @@ def leaderboard_text(
         ranked = t("discord.leaderboard.by_wins")
     else:
         ranked = by
-    lines = [t("discord.leaderboard.head", by=escape_name(cut(ranked, 20)))]
+    lines = [
+        t("discord.leaderboard.head", title=escape_name(title), by=escape_name(cut(ranked, 20)))
+    ]
     for row in rows:
         s = row.stats
         figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
@@ -133,12 +139,12 @@ def rating_line(rating: Rating) -> str:
     return t("info.stats.rating", rating=rating_words(rating), games=rated)
 
 
-def rating_board_text(rows: list[RatingRow], rated_after: int) -> str:
-    """A server's leaderboard of a game by rating: its rated players (AI levels marked)
-    with ``rated_after`` rated games or more, by ordinal."""
+def rating_board_text(rows: list[RatingRow], rated_after: int, title: str) -> str:
+    """A server's leaderboard of a game (``title``) by rating: its rated players (AI
+    levels marked) with ``rated_after`` rated games or more, by ordinal."""
     if not rows:
-        return n("discord.rating.none", rated_after)
-    lines = [t("discord.rating.head")]
+        return n("discord.rating.none", rated_after, title=escape_name(title))
+    lines = [t("discord.rating.head", title=escape_name(title))]
     for row in rows:
         r = row.rating
         if r.ai_level is not None:  # an AI level, named in the server's language

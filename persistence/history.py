@@ -92,6 +92,18 @@ async def _seat_names(conn: AsyncConnection, table_ids: list[int]) -> dict[int, 
     return names
 
 
+async def last_finished(conn: AsyncConnection, channel_id: int) -> tuple[int, str] | None:
+    row = (
+        await conn.execute(
+            select(results.c.table_id, results.c.game)
+            .where(results.c.channel_id == channel_id)
+            .order_by(results.c.finished_at.desc(), results.c.table_id.desc())
+            .limit(1)
+        )
+    ).first()
+    return None if row is None else (row.table_id, row.game)
+
+
 async def history(
     conn: AsyncConnection, channel_id: int, limit: int, game: str
 ) -> list[GameSummary]:

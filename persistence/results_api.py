@@ -34,6 +34,11 @@ class ResultsAPI(StoreCore):
         async with self.engine.connect() as conn:
             return await history.history(conn, channel_id, limit, game)
 
+    async def last_finished(self, channel_id: int) -> tuple[int, str] | None:
+        """The table and the game of the channel's newest finished game, of any game."""
+        async with self.engine.connect() as conn:
+            return await history.last_finished(conn, channel_id)
+
     async def leaderboard(
         self,
         guild_id: int,

@@ -208,13 +208,15 @@ class InfoCog(commands.Cog):
         channel_id = interaction.channel_id or 0
         tables = self.bot.tables
         if show == "history":
-            played = self._game(interaction, game)
+            played = await self._game(interaction, game)
             finished = await self.store.history(
                 channel_id, limit=MAX_GAME_BUTTONS, game=played.name
             )
             view = history_view(finished)
             extra = {"view": view} if view is not None else {}
-            await tables.say(interaction, history_text(finished, played.history_line), **extra)
+            await tables.say(
+                interaction, history_text(finished, played.history_line, played.title), **extra
+            )
             return
         live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None
@@ -234,17 +236,22 @@ class InfoCog(commands.Cog):
         extra = {"file": chart} if chart is not None else {}
         await tables.say(interaction, await tables.score_text(sheet), **extra)
 
-    def _game_name(self, interaction: discord.Interaction, name: str | None) -> str:
-        """The game asked for, else the channel's table's, else the default (Stack)."""
-        if name is None:
-            live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
-            name = live.info.game if live is not None else games.DEFAULT
-        return name
+    async def _game_name(self, interaction: discord.Interaction, name: str | None) -> str:
+        """The game asked for, else the channel's table's, else the game last finished in
+        the channel, else the default (Stack)."""
+        if name is not None:
+            return name
+        channel_id = interaction.channel_id or 0
+        live = self.bot.tables.service.by_channel.get(channel_id)
+        if live is not None:
+            return live.info.game
+        last = await self.store.last_finished(channel_id)
+        return last[1] if last is not None else games.DEFAULT
 
-    def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
-        """The game asked for, else the channel's table's, else the default (Stack); a game
-        not hosted is refused by name."""
-        name = self._game_name(interaction, name)
+    async def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+        """The game asked for, else the channel's (its table's, else its last finished
+        game's), else the default (Stack); a game not hosted is refused by name."""
+        name = await self._game_name(interaction, name)
         try:
             return games.get(name)
         except games.UnknownGame:
@@ -268,7 +275,7 @@ class InfoCog(commands.Cog):
     ) -> None:
         if by not in (None, "rating", "wins", "points"):  # only a modified client sends it
             raise Refused(catalog.t("info.leaderboard.by"))
-        played = self._game(interaction, game)
+        played = await self._game(interaction, game)
         store = self.store
         guild_id = interaction.guild_id or 0
         if by is None:
@@ -276,12 +283,14 @@ class InfoCog(commands.Cog):
             by = "rating" if ranked else "wins"
         if by == "rating":
             rated = await store.rating_board(guild_id, game=played.name)
-            await reply(interaction, rating_board_text(rated, RATED_AFTER))
+            await reply(interaction, rating_board_text(rated, RATED_AFTER, played.title))
             return
         if not played.counts_points:
             by = "wins"  # its figure is the win itself
         rows = await store.leaderboard(guild_id, by=by, game=played.name)
-        board = leaderboard_text(rows, by, played.figure_name, figures=played.counts_points)
+        board = leaderboard_text(
+            rows, by, played.figure_name, played.title, figures=played.counts_points
+        )
         await reply(interaction, board)
 
     @app_commands.command(name="stats", description="A player's record in a game on this server")
@@ -299,7 +308,7 @@ class InfoCog(commands.Cog):
         game: str | None = None,
         ai: str | None = None,
     ) -> None:
-        played = self._game(interaction, game)
+        played = await self._game(interaction, game)
         if ai is not None:
             if player is not None:
                 raise Refused("info.stats.player_or_ai")
@@ -397,7 +406,7 @@ class InfoCog(commands.Cog):
     @app_commands.describe(game="Which game (default: this channel's, or Stack)")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        played = self._game(interaction, game)
+        played = await self._game(interaction, game)
         store = self.store
         settings = await store.guild_settings(
             interaction.guild_id or 0, interaction.channel_id, game=played.name
@@ -434,16 +443,16 @@ class InfoCog(commands.Cog):
         await reply(interaction, catalog.t("info.houserule.manager"))
         return False
 
-    def _chosen(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
-        """``game:`` of ``/houserules`` (default: the channel's table's game, else Stack);
-        a game not hosted is refused by name."""
-        return self._game(interaction, name)
+    async def _chosen(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
+        """``game:`` of ``/houserules`` (default: the channel's table's game, else its last
+        finished game's, else Stack); a game not hosted is refused by name."""
+        return await self._game(interaction, name)
 
     @houserules.command(name="show", description="A game's house rules in force here")
     @app_commands.describe(game="Which game's rules (default: this channel's, or Stack)")
     @app_commands.choices(game=game_choices())
     async def show(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        played = self._chosen(interaction, game)
+        played = await self._chosen(interaction, game)
         settings = await self.store.guild_settings(
             interaction.guild_id or 0, interaction.channel_id, game=played.name
         )
@@ -496,7 +505,7 @@ class InfoCog(commands.Cog):
     ) -> None:
         if not await self._manager(interaction):
             return
-        played = self._chosen(interaction, game)
+        played = await self._chosen(interaction, game)
         name = key.strip().lower()
         if name not in rule_keys(played):
             await reply(interaction, unknown_key(played, name))
@@ -529,7 +538,7 @@ class InfoCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The keys of the game chosen so far (``game:``, else the channel's, else
         Stack's) and every game's keys, those containing what was typed first."""
-        name = self._game_name(interaction, getattr(interaction.namespace, "game", None))
+        name = await self._game_name(interaction, getattr(interaction.namespace, "game", None))
         played = games.get(name if name in games.names() else games.DEFAULT)
         typed = current.strip().lower()
         keys = [k for k in rule_keys(played) if typed in k]
@@ -647,7 +656,7 @@ class InfoCog(commands.Cog):
     ) -> None:
         if not await self._manager(interaction):
             return
-        played = self._chosen(interaction, game)
+        played = await self._chosen(interaction, game)
         await self.store.reset_house_rules(
             interaction.guild_id or 0,
             channel_id=interaction.channel_id if here else None,

@@ -333,7 +333,7 @@ async def test_a_draw_by_repetition_is_announced_stored_and_listed_as_a_draw(
     assert await outbox_texts(service, live) == ["🤝 Draw by threefold repetition. ann 0, bob 0"]
     history = await service.store.history(1, game="duel")
     assert "🤝 draw by threefold repetition" in history_text(
-        history, hosted.get("duel").history_line
+        history, hosted.get("duel").history_line, "Duel"
     )
     assert game_label(1, history[0]).endswith("· 🤝 draw")
     assert score_sheet_text(await service.store.score_sheet(live.id)).endswith("A draw.")
@@ -351,7 +351,9 @@ async def test_a_draw_at_the_turn_limit_names_the_limit(service: TableService) -
         "🤝 Draw: the turn limit (2 turns) was reached. ann 0, bob 0"
     ]
     history = await service.store.history(1, game="duel")
-    assert "🤝 draw at the turn limit" in history_text(history, hosted.get("duel").history_line)
+    assert "🤝 draw at the turn limit" in history_text(
+        history, hosted.get("duel").history_line, "Duel"
+    )
 
 
 def end_of(*moves: tuple[int, Any], **settings: Any) -> Any:

@@ -25,6 +25,24 @@ async def test_a_leaderboard_whose_figure_is_the_win_names_the_wins_once(world: 
     for by in ("wins", "points"):
         board = await world.carol.slash(world.channel, "leaderboard", game="colorstack", by=by)
         text = board.response.content
-        assert board.ephemeral and text.startswith("**Leaderboard** (by wins)"), text
+        assert board.ephemeral and text.startswith("**Leaderboard of Color Stack** (by wins)"), text
         lines = text.split("\n")[1:]
         assert lines == ["1. alice: 1 win · 1 game", "2. bob: 0 wins · 1 game"], text
+
+
+async def test_without_game_the_words_are_of_the_game_last_finished_in_the_channel(
+    world: World,
+) -> None:
+    """No table open: ``/scores show:history``, ``/stats`` and ``/leaderboard`` are of the
+    channel's last finished game (Color Stack here), not Stack, and say which game."""
+    await a_color_stack_game_resigned(world)
+    history = (await world.alice.slash(world.channel, "scores", show="history")).response
+    assert history.content.startswith("**Finished games of Color Stack in this channel**")
+    stats = (await world.alice.slash(world.channel, "stats")).response.content
+    assert stats.startswith("**alice** — Color Stack: 1 game, 1 win (100%)"), stats
+    board = (await world.alice.slash(world.channel, "leaderboard")).response.content
+    assert board.startswith("**Leaderboard of Color Stack** (by wins)"), board
+    others = await world.alice.slash(world.channel, "leaderboard", game="stackup")
+    assert others.response.content == "Nobody has finished a game of Stack Up! on this server yet."
+    none = await world.alice.slash(world.channel, "scores", show="history", game="stack")
+    assert none.response.content == "No finished games of Stack in this channel yet."

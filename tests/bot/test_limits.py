@@ -183,14 +183,16 @@ def check_records(names: list[str], state: StackState) -> None:
         winners=tuple(state.name(s) for s in state.winner) if state.winner else None,
     )
     assert_safe(score_sheet_text(sheet))
-    assert_safe(history_text(summaries(names, 10, len(state.round_scores)), STACK.history_line))
+    assert_safe(
+        history_text(summaries(names, 10, len(state.round_scores)), STACK.history_line, STACK.title)
+    )
     rows = [
         LeaderboardRow(rank=i + 1, stats=player_stats(n, 10**6)) for i, n in enumerate(names * 3)
     ]
-    assert_safe(leaderboard_text(rows, "wins", STACK.figure_name))
+    assert_safe(leaderboard_text(rows, "wins", STACK.figure_name, STACK.title))
     for name in names:
         assert_safe(stats_text(name, player_stats(name, 1)))
-        assert_safe(stats_text(name, None))
+        assert_safe(STACK.stats_text(name, None))
 
 
 def table_text(state: StackState, **options: Any) -> str:
@@ -412,9 +414,13 @@ def test_plurals_say_one_game_one_win_one_round() -> None:
     text = stats_text("bob", player_stats("bob", 1))
     assert "1 game," in text and "1 win " in text and "1 point," in text
     assert "1 capture" in text and "games" not in text and "wins" not in text
-    board = leaderboard_text([LeaderboardRow(1, player_stats("bob", 1))], "wins", STACK.figure_name)
+    board = leaderboard_text(
+        [LeaderboardRow(1, player_stats("bob", 1))], "wins", STACK.figure_name, STACK.title
+    )
     assert "1 win ·" in board and "1 game" in board and "1 games" not in board
-    assert "· 1 round ·" in history_text(summaries(["a", "b"], 1, 1), STACK.history_line)
+    assert "· 1 round ·" in history_text(
+        summaries(["a", "b"], 1, 1), STACK.history_line, STACK.title
+    )
 
 
 # ------------------------------------------------------------------ bot.games.stack.words
@@ -422,7 +428,7 @@ def test_plurals_say_one_game_one_win_one_round() -> None:
 
 def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened() -> None:
     names = [f"{i}{'Maximilian-Alexander the Third'}{i}"[:32] for i in range(8)]
-    text = history_text(summaries(names, 10, 12), STACK.history_line)
+    text = history_text(summaries(names, 10, 12), STACK.history_line, STACK.title)
     assert len(text) <= MESSAGE_LIMIT
     assert "(shortened)" in text and "older game" in text
 
@@ -430,12 +436,12 @@ def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened(
 @pytest.mark.parametrize("names", [long_names, wide_names], ids=["latin", "wide"])
 def test_history_and_boards_in_japanese_fit_and_say_what_they_leave_out(names: Any) -> None:
     with catalog.speaking("ja"):
-        text = history_text(summaries(names(), 40, 12), STACK.history_line)
+        text = history_text(summaries(names(), 40, 12), STACK.history_line, STACK.title)
         assert len(text) <= MESSAGE_LIMIT and "古いゲーム" in text and "（省略）" in text
         rows = [LeaderboardRow(i + 1, player_stats(n, 10**6)) for i, n in enumerate(names() * 9)]
-        board = leaderboard_text(rows, "points", STACK.figure_name)
+        board = leaderboard_text(rows, "points", STACK.figure_name, STACK.title)
         assert_safe(board)
-        assert board.startswith("**ランキング**（得点順）") and board.endswith(shortened())
+        assert board.startswith("**スタックのランキング**（得点順）") and board.endswith(shortened())
         assert "1000000勝 · 1000000得点 · 1000000戦" in board
 
 

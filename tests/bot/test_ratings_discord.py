@@ -61,10 +61,10 @@ async def test_the_leaderboard_is_by_rating_once_a_player_has_5_rated_games(
     before = (await world.alice.slash(world.channel, "leaderboard")).response.content
     assert "(by wins)" in before
     asked = (await world.alice.slash(world.channel, "leaderboard", by="rating")).response
-    assert asked.content.startswith("Nobody has 5 rated games on this server yet")
+    assert asked.content.startswith("Nobody has 5 rated games of Stack on this server yet")
     await games_played(world, 1)
     after = (await world.alice.slash(world.channel, "leaderboard")).response.content
-    assert after.startswith("**Leaderboard** (by rating")
+    assert after.startswith("**Leaderboard of Stack** (by rating")
     assert "· 5 games" in after and " ± " in after
     by_wins = (await world.alice.slash(world.channel, "leaderboard", by="wins")).response
     assert "(by wins)" in by_wins.content
@@ -76,12 +76,12 @@ def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> 
         for i in range(200)
     ]
     rows.insert(0, RatingRow(0, Rating("AI greedy", 31.0, 1.5, 300, ai_level="greedy")))
-    text = rating_board_text(rows, RATED_AFTER)
+    text = rating_board_text(rows, RATED_AFTER, "Stack")
     assert len(text) <= MESSAGE_LIMIT and text.endswith("(shortened)")
     assert "0. 🤖 AI greedy: 26.5 ± 1.5 · 300 games" in text
     assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
     with catalog.speaking("ja"):  # the AI level named in the server's language
-        assert "0. 🤖 AI（ふつう）: 26.5 ± 1.5" in rating_board_text(rows, RATED_AFTER)
+        assert "0. 🤖 AI（ふつう）: 26.5 ± 1.5" in rating_board_text(rows, RATED_AFTER, "Stack")
 
 
 async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World) -> None:

@@ -167,11 +167,13 @@ def test_stack_keeps_its_history_and_leaderboard_words() -> None:
     when = datetime(2024, 5, 1, tzinfo=UTC)
     stack = games.get("stack")
     text = history_text(
-        [GameSummary(3, when, 4, ("ann", "bob"), (210, 150), ("ann",))], stack.history_line
+        [GameSummary(3, when, 4, ("ann", "bob"), (210, 150), ("ann",))],
+        stack.history_line,
+        stack.title,
     )
     assert "**1.** 2024-05-01 · 4 rounds · 🏆 ann · ann 210, bob 150" in text
     rows = [LeaderboardRow(1, PlayerStats(1, "ann", 2, 1, 360))]
-    board = leaderboard_text(rows, "points", stack.figure_name)
+    board = leaderboard_text(rows, "points", stack.figure_name, stack.title)
     assert "(by points)" in board and "1. ann: 1 win · 360 points · 2 games" in board
 
 

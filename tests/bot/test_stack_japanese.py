@@ -179,7 +179,7 @@ def test_stats_history_house_rules_and_charts_read_in_japanese() -> None:
     with catalog.speaking("ja"):
         said = [
             stats_text("ann", stats),
-            stats_text("bob", None),
+            DISCORD_GAME.stats_text("bob", None),
             stack_history_line(1, summary),
             house_rules_text(HouseRules(), channel=True),
             game_chart_description(sheet),

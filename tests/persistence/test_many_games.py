@@ -141,6 +141,8 @@ async def test_a_second_game_is_played_restarted_and_recorded_as_its_own(
         assert summary.higher_wins is outcome.higher_wins is False
         assert summary.rounds_played == 0
         assert await store.history(CHANNEL) == []  # Stack's history has none of it
+        assert await store.last_finished(CHANNEL) == (table_id, game.name)  # of any game
+        assert await store.last_finished(CHANNEL + 1) is None
         sheet = await store.score_sheet(table_id)
         assert sheet.game == game.name and sheet.finished and sheet.rounds == ()
         assert sheet.totals == outcome.scores and sheet.target_score == 0

@@ -329,6 +329,8 @@ class StackOnDiscord(DiscordGame):
         return await game_chart_file(host, sheet, theme, info)
 
     def stats_text(self, name: str, stats: PlayerStats | None) -> str:
+        if stats is None:  # the words every game has for it
+            return super().stats_text(name, None)
         return stats_text(name, stats)
 
     async def stats_chart(

@@ -377,11 +377,9 @@ def stack_history_line(number: int, g: GameSummary) -> str:
     return f"**{number}.** {when} · {n('stack.rounds', g.rounds_played)} · 🏆 {winners} · {scores}"
 
 
-def stats_text(name: str, stats: PlayerStats | None) -> str:
+def stats_text(name: str, stats: PlayerStats) -> str:
     """A player's record on a server."""
     who = short_escaped(name, 32)
-    if stats is None:
-        return t("stack.stats.none", who=who)
     rate = stats.wins * 100 // stats.games if stats.games else 0
     lines = [
         t(
