@@ -107,7 +107,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.NOT_YOUR_TURN: _whose_turn,
     Why.STALE_PANEL: _said("refusal.stale_panel"),
     Why.BUSY: _said("refusal.busy"),
-    Why.ILLEGAL_MOVE: lambda d: d["game"].refusal_words(d["error"]),
+    Why.ILLEGAL_MOVE: lambda d: d["game"].refusal_words(d["error"], d.get("said", ())),
     Why.NOT_NOW: _said("refusal.not_now"),
 }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +51,12 @@ def _defuse_mentions(text: str) -> str:
     return text.replace("@", "@" + ZWSP).replace("<", "<" + ZWSP)
 
 
+def _defuse_links(text: str) -> str:
+    """``https://e.vil`` with a zero-width space inside ``://``, so that Discord shows it
+    as text, not as a link to follow."""
+    return text.replace("://", ":/" + ZWSP + "/")
+
+
 def _escape_line_start(match: re.Match[str]) -> str:
     space, mark = match.groups()
     return f"{space}{mark[:-1]}\\{mark[-1]}"
@@ -58,14 +64,53 @@ def _escape_line_start(match: re.Match[str]) -> str:
 
 def escape_text(text: str) -> str:
     """Plain text (a sentence of the bot's words around names, or typed input) as Discord
-    markdown that shows exactly that text and mentions nobody. Newlines are kept."""
+    markdown that shows exactly that text, mentions nobody and links nowhere. Newlines are
+    kept."""
     lines = []
     for line in text.split("\n"):
         line = _INVISIBLE.sub("", line)
         line = _MARKDOWN.sub(r"\\\1", line)
         line = _LINE_START.sub(_escape_line_start, line)
-        lines.append(_defuse_mentions(line))
+        lines.append(_defuse_links(_defuse_mentions(line)))
     return "\n".join(lines)
+
+
+# Where escape_prose holds a name aside: private-use characters around its number.
+_HELD, _HELD_END = "\ue000", "\ue001"
+_HELD_MARK = re.compile(f"{_HELD}(\\d+){_HELD_END}")
+# An inline code span as Discord's markdown reads one (simple-markdown's rule): a run of
+# backticks, the shortest text not ending in a backtick, and the same run again.
+_CODE_SPAN = re.compile(r"(`+)([\s\S]*?[^`])\1(?!`)")
+
+
+def escape_prose(text: str, said: Iterable[str] = ()) -> str:
+    """A sentence of the bot's words with names and typed input in it (a refused move's
+    words), as Discord markdown: its inline code spans (``place on NAME``) stay code, with
+    nothing invisible in them (mentions and markdown are inert there), and the rest shows
+    as it is and mentions nobody (:func:`escape_text`). Each of ``said`` (the names and
+    the typed text it may hold) that has a backtick in it, and more than backticks, is
+    held aside first, so that its backticks neither start nor end code: it shows as it is
+    wherever it stands (:func:`escape_name` outside code, :func:`code_name` in)."""
+    found = sorted(
+        {s for s in said if "`" in s and s.replace("`", "").strip() and s in text},
+        key=len,
+        reverse=True,
+    )
+    for number, literal in enumerate(found):
+        text = text.replace(literal, f"{_HELD}{number}{_HELD_END}")
+
+    def shown(part: str, literal: Callable[[str], str]) -> str:
+        return _HELD_MARK.sub(lambda m: literal(found[int(m[1])]), part)
+
+    parts = []
+    last = 0
+    for span in _CODE_SPAN.finditer(text):
+        parts.append(shown(escape_text(text[last : span.start()]), escape_name))
+        code = shown(_INVISIBLE.sub("", span[2]), code_name)
+        parts.append(span[1] + code + span[1])
+        last = span.end()
+    parts.append(shown(escape_text(text[last:]), escape_name))
+    return "".join(parts)
 
 
 @lru_cache(maxsize=4096)

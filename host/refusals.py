@@ -40,7 +40,8 @@ class Why(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"  # data: player (whose turn, or None), hint
     STALE_PANEL = "stale_panel"  # a button of an older version of the table
     BUSY = "busy"  # nobody is to act (the table is between decisions)
-    # data: game (the front end's own game object, which words it), error (the MoveError)
+    # data: game (the front end's own game object, which words it), error (the MoveError),
+    # said (the players' names and the typed text, which its words may hold)
     ILLEGAL_MOVE = "illegal_move"
     NOT_NOW = "not_now"  # a given move that is not legal now
 

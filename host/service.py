@@ -731,12 +731,14 @@ class TableService(Generic[G]):
                     ]
                     return outcome
                 except MoveError as err:
-                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err) from None
+                    said = (*state.players, text or "")
+                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err, said=said) from None
             if off_turn or (not typed and not state.is_legal(move)):
                 try:
                     state.check(move, by=seat)
                 except MoveError as err:
-                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err) from None
+                    said = tuple(state.players)
+                    raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err, said=said) from None
                 if not off_turn:
                     raise Refusal(Why.NOT_NOW)
             outcome = MoveOutcome(live, seat=seat)

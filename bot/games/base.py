@@ -84,9 +84,11 @@ raised anywhere in a command or a :class:`~bot.views.TableButton` callback is an
 ephemerally, in its words (:func:`bot.refusal_words.refusal_text`), by the command tree's /
 button base's error handler: never catch it to answer it yourself.
 
-**Refusals.** :meth:`DiscordGame.refusal_words` words the engine's three errors for
-Discord (Stack: slash commands instead of the terminal's syntax); never name a hidden card
-of another player there.
+**Refusals.** :meth:`DiscordGame.refusal_text` words the engine's three errors for
+Discord (Stack: slash commands instead of the terminal's syntax) as plain text; never name
+a hidden card of another player there. :meth:`DiscordGame.refusal_words` makes that
+markdown: the game's inline code stays code, the names and typed text in it show as they
+are.
 
 **Hidden information.** :attr:`DiscordGame.hidden_information` ``True`` means a running
 game's record is not exported (``/export`` refuses until the game is over) and the
@@ -135,7 +137,16 @@ from pydantic import BaseModel
 import catalog.games
 from bot.hosting import Host, PrivateButton
 from bot.refusal_words import Refused, settings_error
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, mention, plain_name, said
+from bot.text import (
+    MESSAGE_LIMIT,
+    cut,
+    escape_name,
+    escape_prose,
+    fit_message,
+    mention,
+    plain_name,
+    said,
+)
 from catalog import n, t
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Game, GameState, RoundEnded, TurnEnded
@@ -499,8 +510,15 @@ class DiscordGame:
         """``/hint``: why the greedy AI would play its move, in the asker's language."""
         return catalog.games.words(self.name).hint(state)[1]
 
-    def refusal_words(self, error: MoveError) -> str:
-        """An engine refusal in Discord's words (plain markdown)."""
+    def refusal_words(self, error: MoveError, said: Sequence[str] = ()) -> str:
+        """An engine refusal in Discord's words, as markdown: the game's words
+        (:meth:`refusal_text`) with the names and typed text in them (``said``) shown as
+        they are (:func:`~bot.text.escape_prose`)."""
+        return escape_prose(self.refusal_text(error), said)
+
+    def refusal_text(self, error: MoveError) -> str:
+        """An engine refusal in the game's words for Discord, as plain text (names and
+        typed text in it as they are; the game's own inline code in backticks)."""
         return str(error)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:

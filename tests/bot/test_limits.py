@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import catalog
 from bot import games as hosted
+from bot.games.stack.panel import move_label
 from bot.games.stack.words import (
     RULES_BRIEF,
     alt_text,
@@ -37,15 +38,22 @@ from bot.text import (
     cut,
     echo,
     escape_name,
+    escape_prose,
     fit_message,
     mention,
     plural,
     shortened,
     split_message,
 )
+from engine import errors
+from engine.flow import settle
+from engine.game import Decision
+from engine.stack.advice import advise
 from engine.stack.ai import GreedyPlayer, RandomPlayer
+from engine.stack.notation import parse_move as parse_stack_move
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
 from engine.stack.state import StackState
+from engine.stackup.notation import parse_move as parse_stackup_move
 from persistence.records import (
     GameSummary,
     LeaderboardRow,
@@ -441,7 +449,9 @@ def test_history_and_boards_in_japanese_fit_and_say_what_they_leave_out(names: A
         rows = [LeaderboardRow(i + 1, player_stats(n, 10**6)) for i, n in enumerate(names() * 9)]
         board = leaderboard_text(rows, "points", STACK.figure_name, STACK.title)
         assert_safe(board)
-        assert board.startswith("**スタックのランキング**（得点順）") and board.endswith(shortened())
+        assert board.startswith("**スタックのランキング**（得点順）") and board.endswith(
+            shortened()
+        )
         assert "1000000勝 · 1000000得点 · 1000000戦" in board
 
 
@@ -529,3 +539,66 @@ def finished_round(dice: int, seed: int) -> StackState:
     while not state.round_scores:
         one_step(state, rng, RandomPlayer())
     return state
+
+
+# ------------------------------------------------------------------ refused moves' words
+
+WEIRD = "**@everyone** <@123>_||sp||\u202e"
+
+
+def test_a_refused_stack_move_shows_the_names_and_what_was_typed_as_they_are() -> None:
+    """Stack's refusal (an unknown player) lists the seated names and echoes what was
+    typed: escaped, with the sentence's own code (``/stack``) still code."""
+    state = StackState(("ann", WEIRD), StackRules())
+    state.resolve_chance(random.Random(1))
+    with pytest.raises(errors.MoveError) as refused:
+        parse_stack_move(state, "stack 2 on <@&77>__x__", state.current)
+    said = STACK.refusal_words(refused.value)
+    assert not LIVE_MENTION.search(said) and "\u202e" not in said
+    shown = discord_shows(said)
+    assert "'<@&77>__x__'" in shown and "ann, **@everyone** <@123>_||sp||)" in shown, said
+
+
+def test_a_refused_stack_up_move_keeps_its_code_and_escapes_the_rest() -> None:
+    """Stack Up!'s words for a play before the direction: its own code (`up`) stays code."""
+    game = hosted.get("stackup")
+    state = game.game.new_state(["ann", WEIRD], game.game.settings())
+    settle(game.game, state, random.Random(3))
+    with pytest.raises(errors.MoveError) as refused:
+        parse_stackup_move(state, "r1", state.current_player)
+    said = game.refusal_words(refused.value)
+    assert "`up`" in said and "`down`" in said and "\\`" not in said, said
+
+
+@given(st.text(alphabet="ab <>@&#!_*~|`-[]()\\.:/1 \u202e", min_size=1, max_size=20))
+def test_prose_with_a_name_in_it_mentions_nobody_and_keeps_its_code(name: str) -> None:
+    """A name (any characters, backticks too) in a sentence with code: the name shows as
+    it is, on one line, and the sentence's code stays code."""
+    escaped = escape_prose(f"It's {name}'s turn: `place on NAME`, then {name}.", [name])
+    outside = re.sub(r"(`+)[\s\S]*?[^`]\1(?!`)", "", escaped)  # what Discord shows as text
+    assert not LIVE_MENTION.search(outside) and "\u202e" not in escaped
+    assert "://" not in outside
+    if name.replace("`", "").strip() and name not in "`place on NAME`":
+        assert "`place on NAME`" in escaped
+        shown = name.replace("\u202e", "")
+        expected = f"It's {shown}'s turn: `place on NAME`, then {shown}."
+        # as typed, but for white space (a name is shown on one line, trimmed)
+        assert "".join(discord_shows(escaped).split()) == "".join(expected.split())
+
+
+def test_move_buttons_tell_apart_players_whose_names_are_cut_alike() -> None:
+    """Two names alike in their first 20 characters: their piles' buttons still differ
+    (each owner's colour square is on the label)."""
+    names = ("Tournament Player Number Alpha", "Tournament Player Number Bravo", "carol")
+    rng = random.Random(5)
+    for _ in range(200):
+        state = StackState(names, StackRules())
+        state.resolve_chance(rng)
+        while state.decision is Decision.TURN:
+            advice = advise(state)
+            labels = [move_label(state, a) for a in advice]
+            assert len(set(labels)) == len(labels), labels
+            if {a.owner for a in advice} >= {0, 1}:
+                return
+            one_step(state, rng, RandomPlayer())
+    raise AssertionError("no position offered piles of both long names")

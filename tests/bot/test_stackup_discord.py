@@ -314,6 +314,11 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
     assert not any(
         escape_name(name) in text for s, name in enumerate(state.players) if s != seat
     ), text
+    # a Snatch at someone who has no seat: said so, not read as a name
+    stranger = await actor.slash(world.channel, "play", cards="snatch <@987654321> 2")
+    assert stranger.ephemeral and stranger.response.content.startswith(
+        "That person is not at this table"
+    ), stranger.response.content
     assert conftest.live_of(world).version == version  # nothing changed
 
 

@@ -213,8 +213,8 @@ class ColorStackDiscord(DiscordGame):
             return cut(words.move_words(state, move), 80)
         return t("colorstack.move.resign_short")
 
-    def refusal_words(self, error: MoveError) -> str:
-        return escape_name(words.error_text(error)) if str(error) else t("colorstack.refused")
+    def refusal_text(self, error: MoveError) -> str:
+        return words.error_text(error) if str(error) else t("colorstack.refused")
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         panel, _ = build_panel(live, seat)

@@ -296,7 +296,7 @@ class StackOnDiscord(DiscordGame):
     def move_from_code(self, state: Any, code: str) -> Any | None:
         return move_from_code(code)
 
-    def refusal_words(self, error: MoveError) -> str:
+    def refusal_text(self, error: MoveError) -> str:
         return discord_words(error)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:

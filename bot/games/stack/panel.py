@@ -10,7 +10,7 @@ from catalog import t
 from catalog.stack import WORDS
 from engine.stack.advice import Advice, Group
 from engine.stack.moves import Reroll
-from engine.stack.render import SUPERSCRIPT, pile_words_by_owner, short_name
+from engine.stack.render import SUPERSCRIPT, pile_words_by_owner, short_name, square
 from engine.stack.state import StackState
 
 __all__ = ["GROUP_EMOJI", "SUGGESTED", "move_label", "move_note", "panel_text"]
@@ -34,11 +34,13 @@ def _pile(face: int, height: int) -> str:
 
 def move_label(state: StackState, advice: Advice) -> str:
     """A button's or menu option's words (plain text, at most 80 characters):
-    ``6 on carol's 6³``, ``Reroll a 3``."""
+    ``6 on 🟩 carol's 6³``, ``Reroll a 3``. The owner's colour square tells apart two
+    players whose names are cut alike."""
     if isinstance(advice.move, Reroll):
         return t("stack.label.reroll", face=advice.face)
     assert advice.owner is not None and advice.height is not None
-    who = short_name(" ".join(state.name(advice.owner).split()), LABEL_NAME)
+    name = short_name(" ".join(state.name(advice.owner).split()), LABEL_NAME)
+    who = f"{square(advice.owner)} {name}"
     pile = _pile(advice.face, advice.height)
     return cut(t("stack.label.stack", face=advice.face, who=who, pile=pile), 80)
 

@@ -110,6 +110,12 @@ def named_mentions(text: str, live: LiveTable[DiscordGame]) -> str:
     return _MENTION.sub(name, text)
 
 
+def mentions_a_stranger(text: str, live: LiveTable[DiscordGame]) -> bool:
+    """Whether ``text`` mentions a user who has no seat at the table."""
+    seated = {seat.user_id for seat in live.info.seats}
+    return any(int(found[1]) not in seated for found in _MENTION.finditer(text))
+
+
 class StackUpCommands(commands.Cog):
     """Stack Up!'s own slash command: ``/play``."""
 
@@ -129,6 +135,8 @@ class StackUpCommands(commands.Cog):
         live = host.service.table_in(channel)
         if live.game is not DISCORD_GAME:
             raise Refused(t("stackup.refusal.other_game"))
+        if mentions_a_stranger(cards, live):
+            raise Refused(t("stackup.refusal.not_seated"))
         async with live.lock:
             text = named_mentions(cards, live)
         await host.play_move(interaction, text=text)
@@ -270,10 +278,10 @@ class StackUpDiscord(DiscordGame):
     def move_label(self, state: Any, move: Any) -> str:
         return _move_words(state, move)
 
-    def refusal_words(self, error: MoveError) -> str:
+    def refusal_text(self, error: MoveError) -> str:
         if not str(error):
             return t("stackup.error.other")
-        return escape_name(WORDS.error_text(error))
+        return WORDS.error_text(error)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
         return t("stackup.chooser")
