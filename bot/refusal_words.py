@@ -10,12 +10,14 @@ Discord layer knows (a command used in DMs, another member's panel…) is a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.text import escape_name, said
-from catalog import n, t
-from engine.errors import settings_error  # storage's words for the same error
+from pydantic import ValidationError
+
+from bot.text import code_name, echo, escape_name, said
+from catalog import join, n, t
 from host.refusals import Refusal, Why
 
 # catalog keys of the sentences other modules say too
@@ -65,6 +67,33 @@ def _not_seated(data: Mapping[str, Any]) -> str:
     return t("refusal.not_seated.lobby" if data["lobby"] else "refusal.not_seated")
 
 
+def settings_words(err: ValidationError) -> str:
+    """The first problem of a game's settings (house rules, a table's options) in the
+    words being spoken, read from the settings model's error: ```turn_limit` must be at
+    least 1, not 0`` (no full stop: the sentence around it ends it)."""
+    first = err.errors()[0]
+    key = code_name(".".join(str(part) for part in first["loc"]))
+    kind, facts = first["type"], first.get("ctx") or {}
+    value = first["input"]
+    shown = str(value) if isinstance(value, int) else echo(str(value))
+    if kind == "extra_forbidden":
+        return t("refusal.settings.unknown", key=key)
+    if kind in ("greater_than_equal", "greater_than"):
+        least = facts["ge"] if "ge" in facts else facts["gt"] + 1
+        return t("refusal.settings.at_least", key=key, least=least, value=shown)
+    if kind in ("less_than_equal", "less_than"):
+        most = facts["le"] if "le" in facts else facts["lt"] - 1
+        return t("refusal.settings.at_most", key=key, most=most, value=shown)
+    if kind == "literal_error":
+        choices = [f"`{code_name(c)}`" for c in re.findall(r"'([^']*)'", facts["expected"])]
+        return t("refusal.settings.one_of", key=key, choices=join(choices, "or"), value=shown)
+    if kind.startswith("int_"):
+        return t("refusal.settings.number", key=key, value=shown)
+    if kind.startswith("bool_"):
+        return t("refusal.settings.on_off", key=key, value=shown)
+    return t("refusal.settings.other", key=key, value=shown)
+
+
 def _listed(items: Any) -> str:
     """Names as typed (games, AI levels), one after another."""
     return t("list.comma").join(items)
@@ -83,7 +112,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.UNKNOWN_GAME: lambda d: t(
         "refusal.unknown_game", name=d["name"], games=_listed(d["games"])
     ),
-    Why.BAD_SETTINGS: lambda d: t("refusal.bad_settings", error=settings_error(d["error"])),
+    Why.BAD_SETTINGS: lambda d: t("refusal.bad_settings", error=settings_words(d["error"])),
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),
     Why.ALREADY_STARTED: _said("refusal.already_started"),
     Why.ALREADY_SEATED: _said("refusal.already_seated"),
@@ -127,5 +156,5 @@ __all__ = [
     "Refused",
     "Why",
     "refusal_text",
-    "settings_error",
+    "settings_words",
 ]

@@ -25,7 +25,7 @@ from bot.ai_levels import level_name
 from bot.client import StackBot
 from bot.cogs.table import game_choices, level_choices
 from bot.front import DISCORD
-from bot.games.base import DiscordGame, settings_error
+from bot.games.base import DiscordGame, settings_words
 from bot.language import chosen_language
 from bot.refusal_words import Refused
 from bot.render import history_text, leaderboard_text, rating_board_text, rating_line
@@ -525,7 +525,7 @@ class InfoCog(commands.Cog):
             else:
                 done = await self._set_rule(interaction, played, name, parsed, here)
         except ValidationError as err:
-            await reply(interaction, catalog.t("info.value.invalid", error=settings_error(err)))
+            await reply(interaction, catalog.t("info.value.invalid", error=settings_words(err)))
             return
         except (ValueError, InvalidSettings) as err:
             await reply(interaction, str(err))

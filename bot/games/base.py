@@ -136,7 +136,7 @@ from pydantic import BaseModel
 
 import catalog.games
 from bot.hosting import Host, PrivateButton
-from bot.refusal_words import Refused, settings_error
+from bot.refusal_words import Refused, settings_words
 from bot.text import (
     MESSAGE_LIMIT,
     cut,
@@ -171,7 +171,7 @@ __all__ = [
     "colour_of",
     "draw_words",
     "seat_mark",
-    "settings_error",
+    "settings_words",
 ]
 
 CODE_LIMIT = 40  # characters of a move code in a custom_id

@@ -132,7 +132,7 @@ async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
     assert unknown.startswith("There's no house rule called '@\u200beveryone' for Stack Up!.")
     assert unknown.endswith(f"Stack Up!'s house rules: `turn_limit`; {common}")
     too_low = await said(world, "houserules set", game="stackup", key="turn_limit", value="0")
-    assert too_low == "turn_limit: Input should be greater than or equal to 1."
+    assert too_low == "`turn_limit` must be at least 1, not 0."
     words = await said(world, "houserules set", game="stackup", key="turn_limit", value="lots")
     assert words == "`turn_limit` takes a whole number, not 'lots'."
     assert await rules_of(world, "stackup") == StackUpSettings()

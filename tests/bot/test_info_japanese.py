@@ -115,7 +115,7 @@ async def test_rules_and_scores_answer_a_japanese_client_in_japanese(
     rules = await said(world.alice, world, "rules")
     assert rules.endswith("\n手番の制限時間：60秒")
     scores = await said(world.alice, world, "scores")
-    assert scores == "このチャンネルではまだゲームが遊ばれていません。"
+    assert scores == "このチャンネルには、進行中のゲームも終わったゲームもまだありません。"
 
 
 async def test_an_option_of_another_game_is_refused_in_japanese(
@@ -257,3 +257,29 @@ def test_every_games_house_rules_are_described_in_the_catalog_as_in_their_settin
             with catalog.speaking("ja"):
                 words = key_words(played, key)
             assert words != field.description, (played.name, key)
+
+
+async def test_a_house_rule_out_of_range_is_refused_in_japanese_with_its_range(
+    world: World, japanese: None
+) -> None:
+    """The settings' own limits, said in Japanese (not the settings library's English)."""
+    asked = {
+        (
+            "stack",
+            "target_score",
+            "0",
+        ): "`target_score` には1以上を指定してください（0 は使えません）。",
+        ("stack", "dice_per_player", "31"): (
+            "`dice_per_player` には30以下を指定してください（31 は使えません）。"
+        ),
+        ("stack", "tie_break", "sudden"): (
+            "`tie_break` には`extra_round`または`shared`のどれかを指定してください"
+            "（'sudden' は使えません）。"
+        ),
+        ("colorstack", "board", "huge"): (
+            "`board` には`light`または`heavy`のどれかを指定してください（'huge' は使えません）。"
+        ),
+    }
+    for (game, key, value), expected in asked.items():
+        refused = await said(world.admin, world, "houserules set", game=game, key=key, value=value)
+        assert refused == expected and no_english_sentence(refused), refused

@@ -47,7 +47,7 @@ SAID: list[tuple[Why, dict[str, Any], str]] = [
     (
         Why.BAD_SETTINGS,
         {"error": settings_problem()},
-        "That table can't be set up: target_score: Input should be greater than or equal to 1.",
+        "That table can't be set up: `target_score` must be at least 1, not 0.",
     ),
     (Why.INVALID_SETTINGS, {"detail": "unknown board"}, "unknown board"),
     (Why.ALREADY_STARTED, {}, "The game has already started; wait for the next one."),
