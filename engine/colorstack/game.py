@@ -9,13 +9,14 @@ from pydantic import BaseModel
 
 from engine.colorstack import ai, describe, notation, record, render
 from engine.colorstack.moves import AnyMove, Move, PlayerMove, Set, move_from_json, move_to_json
-from engine.colorstack.rules import PLAYERS, ColorStackSettings
+from engine.colorstack.rules import PLAYERS, ColorStackHouseRules, ColorStackSettings
 from engine.colorstack.state import FOUR_COLOURS, ColorStackState
 from engine.game import Game, Goal, Outcome, TurnEnded
 
 
 def _settings(settings: BaseModel) -> ColorStackSettings:
-    if isinstance(settings, ColorStackSettings):
+    """The rules a game is played and recorded by (house rules are validated already)."""
+    if type(settings) is ColorStackSettings:
         return settings
     return ColorStackSettings.model_validate(settings.model_dump())
 
@@ -27,7 +28,7 @@ class ColorStackGame(Game[ColorStackState]):
     title = "Color Stack"
     min_players = PLAYERS
     max_players = PLAYERS
-    settings = ColorStackSettings
+    settings = ColorStackHouseRules  # a record's rules are ColorStackSettings (no upper bound)
     ai_levels = ("random", "greedy", "expert")
     thinking_levels = ("expert",)  # the search takes about a second a move
     off_turn_moves = True  # either player may resign at any time

@@ -12,6 +12,7 @@ from engine import errors
 PLAYERS = 2
 DICE_PER_PLAYER = 6
 DEFAULT_TURN_LIMIT = 300
+MAX_HOUSE_TURN_LIMIT = 10_000  # the most a house rule or a table option sets
 REPETITIONS = 3  # a position occurring this often draws the game
 
 
@@ -38,6 +39,25 @@ class ColorStackSettings(BaseModel):
     def to_record(self) -> dict[str, object]:
         """The settings as a record's ``rules`` object (every key written out)."""
         return self.model_dump()
+
+
+class ColorStackHouseRules(ColorStackSettings):
+    """The settings as a server's house rules or a table's options set them: a game
+    record's (:class:`ColorStackSettings`), with the turn limit at most
+    :data:`MAX_HOUSE_TURN_LIMIT`. A record may hold any whole number of at least 1 (the
+    rule book's); a table is set up within what a host can keep."""
+
+    turn_limit: Annotated[
+        StrictInt,
+        Field(
+            ge=1,
+            le=MAX_HOUSE_TURN_LIMIT,
+            description=(
+                "turns (sets and moves of both players) after which a game without a "
+                "winner is drawn"
+            ),
+        ),
+    ] = DEFAULT_TURN_LIMIT
 
 
 def settings_error(err: ValidationError) -> str:

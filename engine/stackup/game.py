@@ -11,12 +11,13 @@ from engine.game import AIPlayer, Game, Goal, Outcome, TurnEnded
 from engine.stackup import ai, describe, notation, record, render
 from engine.stackup.cards import CRASH, FLIP
 from engine.stackup.moves import Move, PlayerMove, move_from_json, move_to_json
-from engine.stackup.rules import MAX_PLAYERS, MIN_PLAYERS, StackUpSettings
+from engine.stackup.rules import MAX_PLAYERS, MIN_PLAYERS, StackUpHouseRules, StackUpSettings
 from engine.stackup.state import StackUpState
 
 
 def _settings(settings: BaseModel) -> StackUpSettings:
-    if isinstance(settings, StackUpSettings):
+    """The rules a game is played and recorded by (house rules are validated already)."""
+    if type(settings) is StackUpSettings:
         return settings
     return StackUpSettings.model_validate(settings.model_dump())
 
@@ -28,7 +29,7 @@ class StackUpGame(Game[StackUpState]):
     title = "Stack Up!"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    settings = StackUpSettings
+    settings = StackUpHouseRules  # a record's rules are StackUpSettings (no upper bound)
     ai_levels = ("random", "greedy", "expert")
     thinking_levels = ("expert",)  # the search takes about a second a move
     record_format = record.FORMAT

@@ -16,6 +16,7 @@ PENALTY_CARDS: Final = 3  # a Crash penalty draws this many, never more
 BONUS_LENGTH: Final = 3  # a number play of at least this many cards earns a stacking bonus
 MAX_SNATCH: Final = 3  # a Snatch takes at most this many cards
 DEFAULT_TURN_LIMIT: Final = 500
+MAX_HOUSE_TURN_LIMIT: Final = 10_000  # the most a house rule or a table option sets
 
 
 class StackUpSettings(BaseModel):
@@ -41,6 +42,26 @@ class StackUpSettings(BaseModel):
     def to_record(self) -> dict[str, object]:
         """The settings as a record's ``rules`` object (every key written out)."""
         return self.model_dump()
+
+
+class StackUpHouseRules(StackUpSettings):
+    """The settings as a server's house rules or a table's options set them: a game
+    record's (:class:`StackUpSettings`), with the turn limit at most
+    :data:`MAX_HOUSE_TURN_LIMIT`. A record may hold any whole number of at least 1 (the
+    rule book's); a table is set up within what a host can keep and what can bind (the
+    default binds only on deliberate stalling)."""
+
+    turn_limit: Annotated[
+        StrictInt,
+        Field(
+            ge=1,
+            le=MAX_HOUSE_TURN_LIMIT,
+            description=(
+                "turns after which the game ends; the fewest cards in hand then win "
+                "(skipped turns do not count)"
+            ),
+        ),
+    ] = DEFAULT_TURN_LIMIT
 
 
 def settings_error(err: ValidationError) -> str:

@@ -15,7 +15,7 @@ from bot import games
 from bot.cogs.info import COMMON_KEYS
 from bot.cogs.table import foreign_options
 from engine.stack.rules import HouseRules
-from engine.stackup.rules import DEFAULT_TURN_LIMIT, StackUpSettings
+from engine.stackup.rules import DEFAULT_TURN_LIMIT, StackUpHouseRules, StackUpSettings
 from tests.bot.conftest import World, table_text_of
 
 STACK_KEYS = list(HouseRules.model_fields)
@@ -76,7 +76,7 @@ async def test_houserules_default_to_the_channels_tables_game(world: World) -> N
     await stack_up_lobby(world)
     assert await keys_offered(world) == [*STACK_UP_KEYS, *COMMON_KEYS]
     done = await said(world, "houserules set", key="turn_limit", value="50")
-    assert done.startswith("`turn_limit` is now 50 on this server.")
+    assert done.startswith("This server's `turn_limit` is now 50.")
     assert (await rules_of(world, "stackup")).turn_limit == 50
     shown = await said(world, "houserules show")
     assert shown.startswith("**Stack Up! house rules for this server**")
@@ -93,7 +93,7 @@ async def test_a_stack_up_house_rule_is_set_shown_and_opens_the_next_table(
 ) -> None:
     done = await said(world, "houserules set", game="stackup", key="turn_limit", value=" 40 ")
     assert done == (
-        "`turn_limit` is now 40 on this server. It applies to Stack Up! tables opened from now on."
+        "This server's `turn_limit` is now 40. It applies to Stack Up! tables opened from now on."
     )
     assert (await rules_of(world, "stackup")).turn_limit == 40
     assert await rules_of(world, "stack") == HouseRules()  # Stack's rules untouched
@@ -133,9 +133,16 @@ async def test_a_bad_key_or_value_for_the_game_is_refused_and_changes_nothing(
     assert unknown.endswith(f"Stack Up!'s house rules: `turn_limit`; {common}")
     too_low = await said(world, "houserules set", game="stackup", key="turn_limit", value="0")
     assert too_low == "`turn_limit` must be at least 1, not 0."
+    for game in ("stackup", "colorstack"):  # past what a table is set up with (or stored)
+        huge = await said(world, "houserules set", game=game, key="turn_limit", value="9" * 25)
+        assert huge == f"`turn_limit` must be at most 10000, not {'9' * 25}.", huge
+    most = await said(world, "houserules set", game="stackup", key="turn_limit", value="10000")
+    assert "10000" in most
+    assert await rules_of(world, "stackup") == StackUpHouseRules(turn_limit=10_000)
+    await said(world, "houserules reset", game="stackup")
     words = await said(world, "houserules set", game="stackup", key="turn_limit", value="lots")
     assert words == "`turn_limit` takes a whole number, not 'lots'."
-    assert await rules_of(world, "stackup") == StackUpSettings()
+    assert await rules_of(world, "stackup") == StackUpHouseRules()
     assert await rules_of(world, "stack") == HouseRules()
 
 
@@ -162,7 +169,7 @@ async def test_a_channel_override_is_the_games_and_show_names_the_servers_values
     here = await said(
         world, "houserules set", game="stackup", key="turn_limit", value="60", here=True
     )
-    assert here.startswith("`turn_limit` is now 60 in this channel.")
+    assert here.startswith("This channel's `turn_limit` is now 60.")
     shown = await said(world, "houserules show", game="stackup")
     assert shown.startswith("**Stack Up! house rules for this channel**\n`turn_limit` = 60")
     assert "The server's own values, overridden here: `turn_limit` = 40" in shown
@@ -188,6 +195,19 @@ async def test_the_servers_keys_are_every_games(world: World) -> None:
         shown = await said(world, "houserules show", game=game)
         assert "`turn_timer` = 30 s" in shown and "`theme` = light" in shown
         assert "`idle_timeout` = 1d (server)" in shown
+
+
+async def test_a_timer_takes_a_duration_as_the_timeouts_do(world: World) -> None:
+    """``turn_timer`` takes seconds, ``off``, or a duration (``2m``, ``1m30s``), and a
+    timeout takes a duration of several parts (``1h30m``)."""
+    for typed, seconds in (("2m", 120), ("1m30s", 90), ("90s", 90), ("45", 45), ("off", 0)):
+        done = await said(world, "houserules set", key="turn_timer", value=typed)
+        shown = f"{seconds} s" if seconds else "off"
+        assert done.startswith(f"Turn timer: {shown} on this server."), (typed, done)
+    bad = await said(world, "houserules set", key="turn_timer", value="2 minutes")
+    assert bad == "`turn_timer` takes seconds (90), a duration (2m, 1m30s) or off, not '2 minutes'."
+    lobby = await said(world, "houserules set", key="lobby_timeout", value="1h30m")
+    assert lobby.startswith("`lobby_timeout` is now 90m on this server"), lobby
 
 
 # ---------------------------------------------------------------------------- /table new

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -216,3 +217,56 @@ async def test_a_0001_database_with_games_in_it_upgrades_in_place(
         assert [h.table_id for h in await store.history(71)] == [game.info.id]
         new = await store.create_table(GUILD, 73, 1, "again")
         assert new.id > max(*ids["finished"], ids["live"], ids["lobby"], ids["ended"])
+
+
+async def test_a_turn_limit_past_what_a_house_rule_sets_is_lowered_to_it(
+    backend: Backend,
+) -> None:
+    """0010: a server's or a channel's Stack Up! or Color Stack turn limit above 10,000,
+    and a lobby's own, are lowered to 10,000; the other rules, the other games and a game
+    in progress (its options are its game's) are left as they were."""
+    from engine.stackup.rules import MAX_HOUSE_TURN_LIMIT
+
+    async with backend.opened() as store:
+        await store.set_house_rules(GUILD, {"target_score": 300})  # Stack's: kept
+        lobby = await store.create_table(GUILD, 81, 1, "ann", game="stackup")
+        playing = await store.create_table(GUILD, 82, 1, "ann", game="colorstack")
+    engine = make_engine(backend.url, **backend.engine_options)
+    async with engine.begin() as conn:
+        await conn.run_sync(migrate, "0009", down=True)
+        big = 10**25 if backend.name == "postgresql" else 2**63 - 1
+        for channel, game, rules in (
+            (0, "stackup", {"turn_limit": big}),
+            (83, "stackup", {"turn_limit": 10_001}),
+            (0, "colorstack", {"board": "heavy", "turn_limit": 20_000}),
+        ):
+            await conn.execute(
+                text(
+                    "INSERT INTO house_rules (guild_id, channel_id, game, rules, updated_at) "
+                    "VALUES (:g, :c, :game, :rules, :at)"
+                ),
+                {"g": GUILD, "c": channel, "game": game, "rules": json.dumps(rules),
+                 "at": datetime(2026, 1, 1, tzinfo=UTC)},
+            )  # fmt: skip
+        for table_id, status in ((lobby.id, "lobby"), (playing.id, "playing")):
+            await conn.execute(
+                text("UPDATE tables SET options = :o, status = :s WHERE id = :id"),
+                {"o": json.dumps({"turn_limit": 50_000}), "s": status, "id": table_id},
+            )
+        await conn.run_sync(migrate, "head")
+        options = dict(
+            (await conn.execute(text("SELECT id, options FROM tables ORDER BY id"))).all()
+        )
+    await engine.dispose()
+    async with backend.opened() as store:
+        server = await store.guild_settings(GUILD, None, game="stackup")
+        assert server.rules.turn_limit == MAX_HOUSE_TURN_LIMIT == 10_000
+        here = await store.guild_settings(GUILD, 83, game="stackup")
+        assert here.channel_rules is not None and here.channel_rules.turn_limit == 10_000
+        colour = await store.guild_settings(GUILD, None, game="colorstack")
+        assert (colour.rules.board, colour.rules.turn_limit) == ("heavy", 10_000)
+        stack = await store.guild_settings(GUILD, None)
+        assert stack.rules.target_score == 300
+    as_dict = {k: v if isinstance(v, dict) else json.loads(v) for k, v in options.items()}
+    assert as_dict[lobby.id] == {"turn_limit": 10_000}
+    assert as_dict[playing.id] == {"turn_limit": 50_000}

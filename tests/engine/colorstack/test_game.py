@@ -10,7 +10,11 @@ import pytest
 from engine import games
 from engine.colorstack.game import GAME, ColorStackGame
 from engine.colorstack.moves import Resign, Setup
-from engine.colorstack.rules import ColorStackSettings
+from engine.colorstack.rules import (
+    MAX_HOUSE_TURN_LIMIT,
+    ColorStackHouseRules,
+    ColorStackSettings,
+)
 from engine.errors import IllegalMoveError
 from engine.game import Decision, SetupError
 
@@ -28,7 +32,19 @@ def test_the_games_attributes() -> None:
     assert GAME.ai_levels == ("random", "greedy", "expert")
     assert GAME.thinking_levels == ("expert",)
     assert GAME.off_turn_moves is True and GAME.forced_moves is False
-    assert GAME.settings is ColorStackSettings
+    assert GAME.settings is ColorStackHouseRules
+
+
+def test_a_house_rule_sets_at_most_ten_thousand_turns_and_a_record_any() -> None:
+    """A table's turn limit is at most MAX_HOUSE_TURN_LIMIT; a record's rules (the rule
+    book's) take any whole number of at least 1; a game is played by the record's."""
+    assert ColorStackHouseRules(turn_limit=MAX_HOUSE_TURN_LIMIT).turn_limit == 10_000
+    with pytest.raises(ValueError):
+        ColorStackHouseRules(turn_limit=MAX_HOUSE_TURN_LIMIT + 1)
+    assert ColorStackSettings(turn_limit=10**25).turn_limit == 10**25
+    state = GAME.new_state(["ann", "ben"], ColorStackHouseRules(board="heavy", turn_limit=9))
+    assert type(state.settings) is ColorStackSettings
+    assert state.settings == ColorStackSettings(board="heavy", turn_limit=9)
 
 
 def test_settings_are_strict_with_defaults() -> None:

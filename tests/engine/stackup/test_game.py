@@ -16,7 +16,7 @@ from engine.stackup.cards import card_names
 from engine.stackup.game import GAME
 from engine.stackup.moves import Move
 from engine.stackup.render import render_text, rules_text
-from engine.stackup.rules import StackUpSettings
+from engine.stackup.rules import MAX_HOUSE_TURN_LIMIT, StackUpHouseRules, StackUpSettings
 from engine.stackup.state import StackUpState
 
 from .situations import ANN, BEN, NAMES, table
@@ -28,7 +28,18 @@ def test_the_registry_finds_stack_up() -> None:
     assert (game.name, game.title, game.min_players, game.max_players) == (
         "stackup", "Stack Up!", 2, 6,
     )  # fmt: skip
-    assert game.ai_levels == ("random", "greedy", "expert") and game.settings is StackUpSettings
+    assert game.ai_levels == ("random", "greedy", "expert") and game.settings is StackUpHouseRules
+
+
+def test_a_house_rule_sets_at_most_ten_thousand_turns_and_a_record_any() -> None:
+    """A table's turn limit is at most MAX_HOUSE_TURN_LIMIT; a record's rules (the rule
+    book's) take any whole number of at least 1; a game is played by the record's."""
+    assert StackUpHouseRules(turn_limit=MAX_HOUSE_TURN_LIMIT).turn_limit == 10_000
+    with pytest.raises(ValueError):
+        StackUpHouseRules(turn_limit=MAX_HOUSE_TURN_LIMIT + 1)
+    assert StackUpSettings(turn_limit=10**25).turn_limit == 10**25
+    state = GAME.new_state(["ann", "ben"], StackUpHouseRules(turn_limit=7))
+    assert type(state.settings) is StackUpSettings and state.settings.turn_limit == 7
 
 
 def test_seats_and_settings_are_checked() -> None:
