@@ -122,7 +122,8 @@ def leaderboard_text(
         figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
         wins, played = n("discord.count.wins", s.wins), n("discord.count.games", s.games)
         shown = f"{wins} · {figure} · {played}" if figures else f"{wins} · {played}"
-        lines.append(f"{row.rank}. {short_escaped(s.name, 32)}: {shown}")
+        name = short_escaped(s.name, 32)
+        lines.append(t("discord.leaderboard.row", rank=row.rank, name=name, figures=shown))
     return _fit_lines(lines, shortened())
 
 
@@ -151,5 +152,6 @@ def rating_board_text(rows: list[RatingRow], rated_after: int, title: str) -> st
             who = "🤖 " + t("discord.rating.ai_level", level=level_name(r.ai_level))
         else:
             who = short_escaped(r.name, 32)
-        lines.append(f"{row.rank}. {who}: {rating_words(r)} · {n('discord.count.games', r.games)}")
+        figures = f"{rating_words(r)} · {n('discord.count.games', r.games)}"
+        lines.append(t("discord.leaderboard.row", rank=row.rank, name=who, figures=figures))
     return _fit_lines(lines, shortened())

@@ -254,3 +254,8 @@ def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     tail = shortened()
     head = split_message(text.split("\n"), limit - len(tail) - 1)
     return (head[0] + "\n" if head else "") + tail
+
+
+def percent(part: int, whole: int) -> int:
+    """``part`` of ``whole`` in whole percent, rounded half up (3 of 7: 43), 0 of nothing."""
+    return (part * 200 + whole) // (whole * 2) if whole else 0

@@ -30,7 +30,7 @@ from bot.language import chosen_language
 from bot.refusal_words import Refused
 from bot.render import history_text, leaderboard_text, rating_board_text, rating_line
 from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
-from bot.text import cut, echo, escape_name, fit_message
+from bot.text import cut, echo, escape_name, fit_message, percent
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
 from persistence.ratings import RATED_AFTER
 from persistence.records import THEMES, PlayerRating, PlayerStats
@@ -41,6 +41,7 @@ TURN_TIMER = "turn_timer"  # the server's turn timer, or a channel's (here)
 SERVER_KEYS = ("lobby_timeout", "idle_timeout")  # settings of the whole server only
 THEME = "theme"  # the server's picture theme (dark or light)
 LANGUAGE = "language"  # the language of the server's public messages (bot.language)
+AUTO = "auto"  # language: back to the server's Discord locale's, as before any choice
 COMMON_KEYS = (TURN_TIMER, *SERVER_KEYS, THEME, LANGUAGE)  # every game's: not kept per game
 COMMON_KEY_WORDS = {  # what each is, for the autocomplete list: catalog keys (info.po)
     TURN_TIMER: "info.houserule.turn_timer",
@@ -51,7 +52,10 @@ COMMON_KEY_WORDS = {  # what each is, for the autocomplete list: catalog keys (i
 }
 EXPIRY_BOUNDS = {"lobby_timeout": LOBBY_TIMEOUT, "idle_timeout": IDLE_TIMEOUT}  # seconds
 MAX_AUTOCOMPLETE = 25  # Discord's limit of choices offered
-DURATION = re.compile(r"^(\d{1,7})\s*([smhd]?)$")
+# a duration: parts of a number and a unit, largest first or not (1h30m), the last part's
+# unit optional (seconds): 90, 90s, 30m, 2h, 1d, 1h30m
+DURATION = re.compile(r"^(?:\d{1,7}\s*[smhd]\s*)*\d{1,7}\s*[smhd]?$")
+DURATION_PART = re.compile(r"(\d{1,7})\s*([smhd]?)")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -94,11 +98,11 @@ def unknown_key(played: DiscordGame, key: str) -> str:
 
 
 def parse_duration(key: str, raw: str) -> int:
-    """Seconds from ``90``, ``90s``, ``30m``, ``2h`` or ``1d``."""
-    m = DURATION.match(raw.strip().lower())
-    if m is None:
+    """Seconds from ``90``, ``90s``, ``30m``, ``2h``, ``1d`` or ``1h30m``."""
+    text = raw.strip().lower()
+    if DURATION.match(text) is None:
         raise ValueError(catalog.t("info.value.duration", key=key, value=echo(raw)))
-    return int(m[1]) * UNITS[m[2]]
+    return sum(int(number) * UNITS[unit] for number, unit in DURATION_PART.findall(text))
 
 
 def duration_words(seconds: int) -> str:
@@ -136,9 +140,13 @@ def parse_value(key: str, raw: str, settings: type[BaseModel]) -> object:
     if key in SERVER_KEYS:
         return parse_duration(key, raw)
     field = settings.model_fields.get(key)
-    if key == TURN_TIMER or (field is not None and field.annotation is int):
-        if text in FALSE and key == TURN_TIMER:
+    if key == TURN_TIMER:  # seconds, a duration (2m, 1m30s), or off
+        if text in FALSE:
             return 0
+        if DURATION.match(text) is not None:
+            return parse_duration(key, text)
+        raise ValueError(catalog.t("info.value.timer", key=key, value=echo(raw)))
+    if field is not None and field.annotation is int:
         try:
             return int(text)
         except ValueError:
@@ -383,7 +391,7 @@ class InfoCog(commands.Cog):
             return
         lines = [catalog.t("info.stats.ai", ai=name, title=title)]
         if record is not None:
-            rate = record.wins * 100 // record.games
+            rate = percent(record.wins, record.games)
             lines.append(
                 catalog.t(
                     "info.stats.ai_record",
@@ -626,23 +634,31 @@ class InfoCog(commands.Cog):
         await reply(interaction, catalog.t("info.theme.set", key=THEME, theme=theme))
 
     async def _set_language(self, interaction: discord.Interaction, value: str, here: bool) -> None:
-        """The language of the server's public messages: one the bot speaks."""
+        """The language of the server's public messages: one the bot speaks, or ``auto``
+        (its Discord locale's, as before any choice)."""
         if here:
             await reply(interaction, catalog.t("setup.language.here"))
             return
+        guild_id = interaction.guild_id or 0
+        locale = getattr(interaction.guild, "preferred_locale", None)
+        if value.strip().lower() == AUTO:
+            await self.store.set_language(guild_id, None)
+            spoken = self.bot.languages.choose(guild_id, None, locale)
+            await reply(
+                interaction, catalog.t("setup.language.auto", language=language_words(spoken))
+            )
+            return
         language = chosen_language(value)
         if language is None:
-            spoken = catalog.join([language_words(c) for c in catalog.LANGUAGES], "or")
+            named = [language_words(c) for c in catalog.LANGUAGES]
+            spoken = catalog.join([*named, catalog.t("setup.language.auto_named")], "or")
             await reply(
                 interaction,
                 catalog.t("setup.language.unknown", value=echo(value), languages=spoken),
             )
             return
-        guild_id = interaction.guild_id or 0
         await self.store.set_language(guild_id, language)
-        self.bot.languages.choose(
-            guild_id, language, getattr(interaction.guild, "preferred_locale", None)
-        )
+        self.bot.languages.choose(guild_id, language, locale)
         await reply(interaction, catalog.t("setup.language.set", language=language_words(language)))
 
     @houserules.command(name="reset", description="A game's house rules back to the defaults")

@@ -144,6 +144,7 @@ from bot.text import (
     escape_prose,
     fit_message,
     mention,
+    percent,
     plain_name,
     said,
 )
@@ -570,7 +571,7 @@ class DiscordGame:
         title = escape_name(self.title)
         if stats is None:
             return t("discord.stats.none", player=who, title=title)
-        rate = stats.wins * 100 // stats.games if stats.games else 0
+        rate = percent(stats.wins, stats.games)
         games = n("discord.count.games", stats.games)
         wins = n("discord.count.wins", stats.wins)
         return t("discord.stats.line", player=who, title=title, games=games, wins=wins, rate=rate)

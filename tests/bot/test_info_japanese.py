@@ -89,7 +89,10 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
         in wrong
     )
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
-    assert number == "`turn_timer` には整数を指定してください（'soon' は使えません）。"
+    assert number == (
+        "`turn_timer` には秒数（90）、時間（2m、1m30s）または off を指定してください"
+        "（'soon' は使えません）。"
+    )
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
     assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
     reset = await said(world.admin, world, "houserules reset")
@@ -138,7 +141,7 @@ async def test_stats_answer_a_japanese_client_in_japanese(
     assert "\nレーティング：**" in shown.content and "（レーティング対象2戦）" in shown.content
     assert [a.filename for a in shown.attachments] == ["stats.png", "rating.png"]
     alt = shown.attachments[1].description
-    assert alt.startswith("alice さんの直近2回のレーティング対象ゲームごとの"), alt
+    assert alt.startswith("aliceの直近2回のレーティング対象ゲームごとの"), alt
 
 
 async def test_an_ai_levels_stats_answer_a_japanese_client_in_japanese(

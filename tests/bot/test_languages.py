@@ -111,12 +111,15 @@ async def test_a_language_the_bot_does_not_speak_is_refused_and_changes_nothing(
 ) -> None:
     before = DISCORD.language(world.guild.id)
     refused = await said(world, world.admin, "houserules set", key="language", value="klingon")
-    assert refused == "`language` is `en` (English) or `ja` (日本語), not 'klingon'."
+    assert refused == (
+        "`language` is `en` (English), `ja` (日本語) or `auto` (the server's locale), "
+        "not 'klingon'."
+    )
     locales[world.admin.id] = "ja"
     refused = await said(world, world.admin, "houserules set", key="language", value="fr")
     assert (
-        refused
-        == "`language` に 'fr' は使えません。`en`（English）または`ja`（日本語）から選んでください。"
+        refused == "`language` に 'fr' は使えません。`en`（English）、`ja`（日本語）または"
+        "`auto`（サーバーの地域設定）から選んでください。"
     )
     here = await said(world, world.admin, "houserules set", key="language", value="ja", here=True)
     assert "`here`" in here
@@ -165,6 +168,17 @@ async def test_a_chosen_language_outweighs_the_locale_interactions_carry(
     await admin.slash(channel, "houserules set", key="language", value="en")
     await admin.slash(channel, "rules")  # guild_locale ja
     assert DISCORD.language(japanese.id) == "en"
+    # auto: the choice undone, the server's locale's language again (as before any choice)
+    auto = await admin.slash(channel, "houserules set", key="language", value="AUTO")
+    assert auto.ephemeral and auto.response.content.startswith(
+        "`language` now follows the server's locale: `ja` (日本語)."
+    ), auto.response.content
+    store = world.bot.tables.store
+    assert (await store.guild_settings(japanese.id)).language is None
+    assert japanese.id not in await store.guild_languages()
+    assert DISCORD.language(japanese.id) == "ja"
+    shown = await admin.slash(channel, "houserules show")
+    assert "; from the server's locale)" in shown.response.content
 
 
 async def test_the_chosen_languages_are_read_back_at_start_up(world: World) -> None:

@@ -41,6 +41,7 @@ from bot.text import (
     escape_prose,
     fit_message,
     mention,
+    percent,
     plural,
     shortened,
     split_message,
@@ -602,3 +603,9 @@ def test_move_buttons_tell_apart_players_whose_names_are_cut_alike() -> None:
                 return
             one_step(state, rng, RandomPlayer())
     raise AssertionError("no position offered piles of both long names")
+
+
+def test_a_win_rate_is_rounded_half_up() -> None:
+    assert [percent(w, g) for w, g in ((3, 7), (1, 6), (1, 2), (1, 8), (0, 0), (5, 5))] == [
+        43, 17, 50, 13, 0, 100,
+    ]  # fmt: skip

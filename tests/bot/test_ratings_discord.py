@@ -81,7 +81,7 @@ def test_the_rating_board_escapes_names_marks_ai_levels_and_fits_a_message() -> 
     assert "0. 🤖 AI greedy: 26.5 ± 1.5 · 300 games" in text
     assert "**bold**" not in text and "\\*\\*bold\\*\\*" in text
     with catalog.speaking("ja"):  # the AI level named in the server's language
-        assert "0. 🤖 AI（ふつう）: 26.5 ± 1.5" in rating_board_text(rows, RATED_AFTER, "Stack")
+        assert "0. 🤖 AI（ふつう）：26.5 ± 1.5" in rating_board_text(rows, RATED_AFTER, "Stack")
 
 
 async def test_leaving_a_game_against_the_ai_rates_the_leaver_last(world: World) -> None:

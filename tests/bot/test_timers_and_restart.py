@@ -160,7 +160,7 @@ async def test_here_means_this_channel_for_every_key_including_the_turn_timer(
     rule = await world.admin.slash(
         world.channel, "houserules set", key="target_score", value="150", here=True
     )
-    assert rule.response.content.startswith("`target_score` is now 150 in this channel.")
+    assert rule.response.content.startswith("This channel's `target_score` is now 150.")
     refused = await world.admin.slash(
         world.channel, "houserules set", key="lobby_timeout", value="2h", here=True
     )

@@ -24,6 +24,7 @@ from bot.text import (
     escape_name,
     fit_message,
     mention,
+    percent,
     plain_name,
     split_message,
 )
@@ -369,8 +370,9 @@ def game_end_messages(state: StackState) -> list[str]:
 def stack_history_line(number: int, g: GameSummary) -> str:
     """A finished Stack game in the channel's history: the rounds played, the winners,
     every player's total."""
-    scores = ", ".join(
-        f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
+    scores = t("list.comma").join(
+        f"{short_escaped(name, HISTORY_NAME)} {total}"
+        for name, total in zip(g.players, g.totals, strict=True)
     )
     when = g.finished_at.strftime("%Y-%m-%d")
     winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
@@ -380,7 +382,7 @@ def stack_history_line(number: int, g: GameSummary) -> str:
 def stats_text(name: str, stats: PlayerStats) -> str:
     """A player's record on a server."""
     who = short_escaped(name, 32)
-    rate = stats.wins * 100 // stats.games if stats.games else 0
+    rate = percent(stats.wins, stats.games)
     lines = [
         t(
             "stack.stats.head",
