@@ -39,7 +39,6 @@ from terminal.table import (
     open_table,
     play_line,
     read_command,
-    write_record,
 )
 from terminal.words import refusal_text, setup_error_text
 
@@ -237,9 +236,11 @@ class TerminalGame(Front):
         self.say(t("stack.terminal.winner", names=names))
         self._write_export()
 
-    def _write_export(self) -> None:
-        if self.export is not None:
-            write_record(self.export, export_record(self.state), self.say)
+    def _record(self) -> dict[str, Any]:
+        return export_record(self.state)
+
+    def _replayed(self, record: dict[str, Any]) -> object:
+        return GAME.replay_record(record)
 
 
 def play(

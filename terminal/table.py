@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from pydantic import BaseModel, ValidationError
 import catalog
 from catalog import games as game_words
 from engine import flow, games
+from engine.errors import RecordError
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from terminal.hosting import HostedTable, replayed
@@ -62,6 +64,7 @@ CTRL_C = Said("terminal.ended.ctrl_c")
 END_OF_INPUT = Said("terminal.ended.end_of_input")
 YOU_QUIT = Said("terminal.ended.quit")
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
+EXPORT_FAILED_EXIT = 1  # a game played to its end whose --export record was not written
 # what a hot-seat player presses Enter to see, by game (any other: their turn)
 HOT_SEAT_SHOWS = {"stackup": "hand"}
 # games with a front end of their own: name -> module with a ``play`` like this one's
@@ -136,14 +139,19 @@ def clear_screen(stdout: TextIO) -> None:
     stdout.flush()
 
 
-def run_to_the_end(play: Callable[[], int], stdout: TextIO) -> int:
-    """``play()``'s exit code; Ctrl-C abandons the game with one line instead."""
-    try:
-        return play()
-    except KeyboardInterrupt:
-        stdout.write("\n" + abandoned(CTRL_C) + "\n")
-        stdout.flush()
-        return INTERRUPTED_EXIT
+def export_problem(path: Path | None) -> str | None:
+    """Why ``--export``'s record could not be written to ``path``, known before the game
+    (a missing folder, a folder, no permission), in words; ``None``: nothing known."""
+    if path is None:
+        return None
+    error: OSError | None = None
+    if path.is_dir():
+        error = IsADirectoryError()
+    elif not path.parent.is_dir():
+        error = FileNotFoundError()
+    elif not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        error = PermissionError()
+    return None if error is None else write_error_text(path, error)
 
 
 def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> bool:
@@ -255,13 +263,56 @@ class Front:
         self.export = export
         self.table: HostedTable | None = None  # the host's table (with a human seated)
         self.seen = 0  # the host's moves followed so far
+        self.export_failed = False  # the record asked for could not be written
 
     def run(self) -> int:
-        """Play to the end; Ctrl-C or the end of input abandon the game with one line."""
-        return run_to_the_end(self._play, self.stdout)
+        """Play to the end; Ctrl-C or the end of input abandon the game with one line,
+        its record so far still written (``--export``). A record that cannot be written
+        is said before the game (exit 2) when it can be known then, else after it (exit
+        :data:`EXPORT_FAILED_EXIT` instead of 0)."""
+        problem = export_problem(self.export)
+        if problem is not None:
+            self.stdout.write(error_line(problem) + "\n")
+            return 2
+        try:
+            code = self._play()
+        except KeyboardInterrupt:
+            self.stdout.write("\n" + abandoned(CTRL_C) + "\n")
+            self.stdout.flush()
+            self._write_export(interrupted=True)
+            code = INTERRUPTED_EXIT
+        return EXPORT_FAILED_EXIT if self.export_failed and code == 0 else code
 
     def _play(self) -> int:
         raise NotImplementedError
+
+    def say(self, text: str = "") -> None:
+        """Write a line (the game's way: Stack's strips markdown from it)."""
+        raise NotImplementedError
+
+    def _record(self) -> dict[str, Any]:
+        """The game's record as it stands (its game's ``export_record``)."""
+        raise NotImplementedError
+
+    def _replayed(self, record: dict[str, Any]) -> object:
+        """``record`` replayed by its game (``RecordError`` if it is not a valid one)."""
+        raise NotImplementedError
+
+    def _write_export(self, *, interrupted: bool = False) -> None:
+        """The record to ``--export``, if asked. After Ctrl-C, which may strike in the
+        middle of a move, only a record its game replays is written."""
+        if self.export is None:
+            return
+        record = self._record()
+        if interrupted:
+            try:
+                self._replayed(record)
+            except (RecordError, ValueError, KeyError, TypeError, AssertionError):
+                self.say(error_line(catalog.t("terminal.write.mid_move", path=self.export)))
+                self.export_failed = True
+                return
+        if not write_record(self.export, record, self.say):
+            self.export_failed = True
 
     def _is_ai(self, seat: int) -> bool:
         return self.seats[seat].level is not None
@@ -456,9 +507,11 @@ class TerminalGame(Front):
             self.say(catalog.t("terminal.draw", why=why))
         self._write_export()
 
-    def _write_export(self) -> None:
-        if self.export is not None:
-            write_record(self.export, self.game.export_record(self.state), self.say)
+    def _record(self) -> dict[str, Any]:
+        return self.game.export_record(self.state)
+
+    def _replayed(self, record: dict[str, Any]) -> object:
+        return self.game.replay_record(record)
 
 
 def play(

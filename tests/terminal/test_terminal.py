@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import random
@@ -12,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from engine.errors import RecordError
 from engine.stack.game import GAME
 from engine.stack.moves import PlayerMove, Reroll, Roll
 from engine.stack.record import check
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
 from terminal.stack import TerminalGame
-from terminal.table import INTERRUPTED_EXIT, Seat, play
+from terminal.table import EXPORT_FAILED_EXIT, INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
 from tests.terminal.helpers import typed_game, unattended
 
@@ -118,17 +120,56 @@ def test_ctrl_c_at_the_prompt_abandons_the_game_in_one_line(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("humans", [[], ["alice"]], ids=["ai-only", "on-the-host"])
-def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line(
-    humans: list[str], monkeypatch: pytest.MonkeyPatch
+def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line_and_keeps_its_record(
+    humans: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # every AI seat is thinking when Ctrl-C comes (on the host: while it plays their turns)
     monkeypatch.setattr(GAME, "make_ai", lambda level: InterruptedAI())
     stdout = io.StringIO()
     seats = [Seat(name) for name in humans] + [Seat("AI 1", "greedy"), Seat("AI 2", "greedy")]
     typed = io.StringIO("reroll 1\nreroll 2\nreroll 3\nreroll 4\nreroll 5\nreroll 6\n" * 5)
-    game = TerminalGame(seats, StackRules(), random.Random(1), typed, stdout)
+    record = tmp_path / "game.json"
+    game = TerminalGame(seats, StackRules(), random.Random(1), typed, stdout, record)
     assert game.run() == INTERRUPTED_EXIT
-    assert stdout.getvalue().endswith("\nGame abandoned: interrupted (Ctrl-C).\n")
+    assert stdout.getvalue().endswith(
+        f"\nGame abandoned: interrupted (Ctrl-C).\nGame record written to {record}.\n"
+    )
+    assert check(json.loads(record.read_text()))["ok"]
+
+
+def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path: Path) -> None:
+    """--export into a missing folder: said before a move is played, exit 2."""
+    stdout = io.StringIO()
+    missing = tmp_path / "nowhere" / "game.json"
+    code = play(
+        [], 3, seed=1, level="greedy", rules=StackRules(), stdin=io.StringIO(), stdout=stdout,
+        export=missing,
+    )  # fmt: skip
+    assert code == 2
+    assert stdout.getvalue() == (
+        f"stackbot play: cannot write the game record to {missing}: its folder does not exist.\n"
+    )
+
+
+def test_a_record_that_fails_to_write_after_the_game_fails_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that fails only at the end (a full disk, an I/O error): said, exit 1."""
+
+    def failing(self: Path, text: str) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(Path, "write_text", failing)
+    stdout = io.StringIO()
+    record = tmp_path / "game.json"
+    code = play(
+        [], 2, seed=1, level="greedy", rules=StackRules(target_score=40), stdin=io.StringIO(),
+        stdout=stdout, export=record,
+    )  # fmt: skip
+    assert code == EXPORT_FAILED_EXIT == 1
+    assert stdout.getvalue().endswith(
+        f"cannot write the game record to {record}: Input/output error.\n"
+    )
 
 
 def test_the_end_of_input_abandons_the_game_in_one_line() -> None:
@@ -173,3 +214,25 @@ def test_names_with_markdown_are_shown_as_typed() -> None:
     assert "Stack: @everyone, **bob**." in out
     assert "**bob** 0 pts" in out
     assert " bob 0 pts" not in out and ", bob" not in out
+
+
+def test_a_record_cut_in_the_middle_of_a_move_is_not_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ctrl-C may strike while a move is half applied: a record its game does not replay
+    is said and not written (a record file is never wrong)."""
+    monkeypatch.setattr(GAME, "make_ai", lambda level: InterruptedAI())
+
+    def broken(record: object) -> object:
+        raise RecordError("the last turn is half played", 3)
+
+    monkeypatch.setattr(GAME, "replay_record", broken)
+    stdout = io.StringIO()
+    record = tmp_path / "game.json"
+    seats = [Seat("AI 1", "greedy"), Seat("AI 2", "greedy")]
+    game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO(), stdout, record)
+    assert game.run() == INTERRUPTED_EXIT and not record.exists()
+    assert stdout.getvalue().endswith(
+        "stackbot play: the game was interrupted in the middle of a move, so its record was "
+        f"not written to {record}.\n"
+    )
