@@ -241,10 +241,16 @@ def render_score_sheet(state: StackState, *, name: NameFormat = as_is) -> str:
     return "\n".join(lines)
 
 
+def _forms(name: str) -> set[str]:
+    """``name`` and the forms of it cut to a width (:func:`short_name`) that hold ``**``."""
+    cuts = (name[: width - 1] + "…" for width in range(3, len(name)))
+    return {name, *(cut for cut in cuts if "**" in cut)}
+
+
 def plain(text: str, *, names: Sequence[str] = ()) -> str:
     """Discord markdown made plain for a terminal: no bold, code fences or subtext marks;
-    the players' ``names`` are kept as they are, ``**`` and all."""
-    kept = sorted({n for n in names if "**" in n}, key=len, reverse=True)
+    the players' ``names`` are kept as they are, ``**`` and all, whole or cut short."""
+    kept = sorted({f for n in names if "**" in n for f in _forms(n)}, key=len, reverse=True)
     shields = {n: f"\x00{i}\x00" for i, n in enumerate(kept)}
     for n, shield in shields.items():
         text = text.replace(n, shield)

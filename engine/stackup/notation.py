@@ -88,7 +88,15 @@ def parse_move(state: StackUpState, text: str, seat: int | None = None) -> moves
         raise errors.IllegalMoveError(
             f"It's {state.name(p)}'s turn.", errors.IllegalReason.NOT_YOUR_TURN
         )
-    move = _read(state, p, typed)
+    try:
+        move = _read(state, p, typed)
+    except errors.AmbiguousMoveError as err:
+        # a question whose every answer the moment refuses (a Snatch's target before the
+        # direction, under a Crash, after a draw): the moment's refusal instead
+        candidates = [m for m in err.candidates if isinstance(m, moves.PlayerMove)]
+        if candidates and not any(state.is_legal(m) for m in candidates):
+            _require(state, p, candidates[0])
+        raise
     _require(state, p, move)
     return move
 

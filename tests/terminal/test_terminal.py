@@ -236,3 +236,19 @@ def test_a_record_cut_in_the_middle_of_a_move_is_not_written(
         "stackbot play: the game was interrupted in the middle of a move, so its record was "
         f"not written to {record}.\n"
     )
+
+
+def test_a_long_name_with_markdown_keeps_it_and_its_column_when_cut() -> None:
+    """A name past the sheet's width, ``**`` in it: cut, it still shows its ``**``, and
+    the totals stay in one column."""
+    stdout = io.StringIO()
+    name = "**abcdefghijklmnopqrstu**"
+    play(
+        [name], 1, seed=2, level="greedy", rules=StackRules(), stdin=io.StringIO("scores\nquit\n"),
+        stdout=stdout,
+    )  # fmt: skip
+    lines = stdout.getvalue().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.rstrip().endswith("Total"))
+    mine, theirs = lines[head + 1], lines[head + 2]
+    assert mine.startswith("**abcdefghijklmnopq…") and theirs.startswith("AI 1")
+    assert len(mine) == len(theirs), lines[head : head + 3]  # (the prompt is on the head line)

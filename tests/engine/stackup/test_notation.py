@@ -244,6 +244,25 @@ def test_the_first_player_types_up_or_down() -> None:
     assert "`up`" in str(err.value)
 
 
+def test_a_question_the_moment_refuses_every_answer_to_is_not_asked() -> None:
+    """A bare `snatch` or `switch` before the direction (or under a Crash penalty) gets
+    the moment's refusal, not a list of Snatches or colours that would all be refused."""
+    state = StackUpState(NAMES[:3])
+    state.apply(moves.Deal(tuple(FULL_DECK), 0))
+    for text in ("snatch", "switch", "play snatch"):
+        with pytest.raises(errors.IllegalMoveError) as err:
+            parse_move(state, text, ANN)
+        assert str(err.value).startswith("First choose the direction"), text
+    crashed = table("R6 Crash Snatch Switch", "G1 G2 G3", "B1 B2", stack="R5", crash=ANN)
+    for text in ("snatch", "switch"):
+        with pytest.raises(errors.IllegalMoveError) as err:
+            parse_move(crashed, text, ANN)
+        assert str(err.value).startswith("A Crash penalty is on you"), text
+    free = table("R6 Crash Snatch Switch", "G1 G2 G3", "B1 B2", stack="R5")
+    with pytest.raises(errors.AmbiguousMoveError):  # a real question: asked
+        parse_move(free, "snatch", ANN)
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
