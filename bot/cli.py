@@ -358,6 +358,9 @@ def _play_command(args: argparse.Namespace) -> int:
     options = _stack_options(args) if game.name == "stack" else _other_options(args, game)
     if options is None:
         return 2
+    if not args.players and not args.bots:  # `stackbot play` alone: say how to start
+        _refuse("nobody", least=game.min_players)
+        return 2
     try:
         return play(
             args.players,

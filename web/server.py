@@ -295,8 +295,17 @@ def _status_line(words: str, *, polite: bool = False) -> str:
 
 
 async def replay_page(request: web.Request) -> web.Response:
+    """A finished game's replay page; a game still running here goes to its live page,
+    one that never was is not found."""
+    service = request.app[SERVICE]
     game_id = int(request.match_info["game_id"])
+    if game_id in service.by_id:
+        raise web.HTTPFound(f"/tables/{game_id}{kept(request)}")
     with catalog.speaking(language(request)) as spoken:
+        try:
+            await service.store.table(game_id)
+        except TableNotFound:
+            raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game")) from None
         title = catalog.t("web.replay.title", game=game_id)
         body = tag(
             "main",

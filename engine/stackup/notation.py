@@ -424,7 +424,9 @@ def _ambiguous(
 ) -> errors.AmbiguousMoveError:
     distinct = list(dict.fromkeys(options))
     choices = tuple(move_words(state, m) for m in distinct)
-    listed = ", or ".join(choices[:MAX_LISTED])
+    # in the sentence, "play" is no longer its first word (a card's name keeps its capital)
+    said = [c[0].lower() + c[1:] if c.startswith("Play ") else c for c in choices]
+    listed = ", or ".join(said[:MAX_LISTED])
     if len(choices) > MAX_LISTED:
         listed += f" (or {len(choices) - MAX_LISTED} more)"
     commands = " or ".join(f"`{move_notation(state, m)}`" for m in distinct[:MAX_LISTED])

@@ -173,6 +173,15 @@ def test_bad_play_options_are_refused_in_one_line(
     assert out.out == ""
 
 
+def test_play_alone_says_how_to_start_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == (
+        "stackbot play: nobody to play: name yourself with --players and add AI seats with "
+        "--bots, as in `stackbot play --players you --bots 3` (at least 2 players in all)\n"
+    )
+
+
 def test_ctrl_c_at_the_prompt_ends_the_game_with_one_line(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "--players", "alice", "--bots", "1"],

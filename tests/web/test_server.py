@@ -172,7 +172,7 @@ async def test_no_hidden_card_of_a_running_stack_up_game_reaches_anyone_but_its_
     # the pages and the assets hold no card at all
     running: Any = live.state
     every_hand = set(CARD.findall(str(hands_at[live.version]))) if not running.is_over else set()
-    for path in ["/", f"/tables/{live.id}", f"/games/{live.id}"] + [
+    for path in ["/", f"/tables/{live.id}", f"/games/{live.id}?lang=en"] + [
         f"/static/{p.name}" for p in sorted(STATIC.iterdir())
     ]:
         body = await (await site.client.get(path, cookies={SESSION_COOKIE: token})).text()
@@ -374,7 +374,14 @@ async def test_a_finished_games_replay_steps_from_its_start_to_its_end(
 
 async def test_a_game_that_never_was_has_no_replay(site: Site) -> None:
     assert (await site.client.get("/games/4242/replay.json")).status == 404
+    assert (await site.client.get("/games/4242")).status == 404  # not an empty page
     assert (await site.client.get("/tables/4242", allow_redirects=False)).status == 302
+
+
+async def test_the_replay_page_of_a_game_still_running_is_its_live_page(site: Site) -> None:
+    table = await site.demo.open_table(1, "colorstack")
+    answer = await site.client.get(f"/games/{table.live.id}?lang=ja", allow_redirects=False)
+    assert answer.status == 302 and answer.headers["Location"] == f"/tables/{table.live.id}?lang=ja"
 
 
 def test_the_pages_modules_are_package_data() -> None:
@@ -645,8 +652,12 @@ async def test_a_page_speaks_the_language_its_address_or_its_browser_asks_for(
     assert html_lang(await (await site.client.get("/", headers=browser)).text()) == "ja"
     both = await (await site.client.get("/?lang=en", headers=browser)).text()
     assert html_lang(both) == "en"  # the address first
-    replay = await (await site.client.get("/games/3?lang=ja")).text()
-    assert html_lang(replay) == "ja" and "<h1>対局 3</h1>" in replay
+    table = await site.demo.open_table(1, "colorstack")
+    await play_to_the_end(site.demo, table)
+    replay = await (await site.client.get(f"/games/{table.live.id}?lang=ja")).text()
+    assert html_lang(replay) == "ja" and f"<h1>対局 {table.live.id}</h1>" in replay
+    missing = await site.client.get("/games/4242?lang=ja")
+    assert missing.status == 404 and await missing.text() == "その対局はありません。"
 
 
 async def test_a_visitors_table_speaks_the_language_of_the_page_it_was_opened_from() -> None:

@@ -227,8 +227,10 @@ def test_a_drawn_special_takes_its_choice() -> None:
     assert parse_move(state, "play switch blue") == moves.PlayDrawn(colour=1)
     assert parse_move(state, "play yellow") == moves.PlayDrawn(colour=2)
     assert parse_move(state, "switch g") == moves.PlayDrawn(colour=3)
-    with pytest.raises(errors.AmbiguousMoveError):
+    with pytest.raises(errors.AmbiguousMoveError) as asked:
         parse_move(state, "play")
+    assert str(asked.value).startswith("Which colour: play the drawn Switch to Blue, or play")
+    assert asked.value.choices[0] == "Play the drawn Switch to Blue"  # a button's words
     snatch = table("B9 G2", "G1 G3", stack="R5", pile="Snatch")
     play(snatch, moves.DRAW)
     assert parse_move(snatch, "play snatch ben 1") == moves.PlayDrawn(target=BEN, count=1)
