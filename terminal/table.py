@@ -37,6 +37,7 @@ from pydantic import BaseModel, ValidationError
 import catalog
 from catalog import games as game_words
 from engine import flow, games
+from engine.echo import echo
 from engine.errors import RecordError
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
@@ -65,7 +66,8 @@ END_OF_INPUT = Said("terminal.ended.end_of_input")
 YOU_QUIT = Said("terminal.ended.quit")
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 EXPORT_FAILED_EXIT = 1  # a game played to its end whose --export record was not written
-# what a hot-seat player presses Enter to see, by game (any other: their turn)
+# what a hot-seat player presses Enter to see, by game: the games with something to hide
+# (the others' players share the screen: no one looks away)
 HOT_SEAT_SHOWS = {"stackup": "hand"}
 # games with a front end of their own: name -> module with a ``play`` like this one's
 OWN_TERMINAL = {"stack": "terminal.stack"}
@@ -438,7 +440,7 @@ class TerminalGame(Front):
         a cleared screen: the others are asked to look away, the player presses Enter, the
         screen is cleared again and only then is the hand shown, below what happened since
         the last hand was shown."""
-        if self.viewer != seat and len(self.humans) > 1:
+        if self.viewer != seat and len(self.humans) > 1 and self.game.name in HOT_SEAT_SHOWS:
             name = self.state.players[seat]
             clear_screen(self.stdout)  # the hand shown last leaves the screen
             self._recap()
@@ -457,15 +459,16 @@ class TerminalGame(Front):
                 return YOU_QUIT
             clear_screen(self.stdout)
             self._recap()
+            if line.strip():  # typed before the hand was shown: not played
+                self.say(catalog.t("terminal.line.enter_only", typed=echo(line.strip())))
         self.viewer = seat
         self.since.clear()
         self.say(self.said.render_text(self.state, seat))
         return None
 
     def _press_enter_key(self) -> str:
-        """The hot-seat prompt's key: a game with hands shows a hand, any other a turn."""
-        shows = HOT_SEAT_SHOWS.get(self.game.name, "turn")
-        return f"terminal.line.press_enter.{shows}"
+        """The hot-seat prompt's key: what the game shows behind it (a hand)."""
+        return f"terminal.line.press_enter.{HOT_SEAT_SHOWS[self.game.name]}"
 
     def _recap(self) -> None:
         for text in self.since:

@@ -25,6 +25,7 @@ from engine.colorstack.board import COLUMNS, parse_square, square_name
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
 from engine.colorstack.record import action_text
 from engine.colorstack.state import ColorStackState
+from engine.echo import cut
 from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError, InvalidReason
 
 SYNTAX = "Type a move as c1-e3, a set as set c1 4, or resign."
@@ -145,8 +146,9 @@ def _typo(word: str, command: str) -> InvalidMoveError:
 
 
 def _echo(text: str) -> str:
-    shown = text if len(text) <= 20 else text[:19] + "…"
-    return f"“{shown}”"
+    """What was typed, quoted: printable (an escape that would restyle a terminal shown as
+    "�") and at most 20 characters."""
+    return f"“{cut(text, 20)}”"
 
 
 __all__ = ["SYNTAX", "Move", "move_notation", "parse_move"]

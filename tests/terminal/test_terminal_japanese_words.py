@@ -124,8 +124,11 @@ def test_export_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
         assert f"cannot write the game record to {missing}: its folder does not exist." in out
 
 
-def test_the_hot_seat_prompt_names_a_hand_only_where_there_are_hands() -> None:
-    out = _play("ja", "はな", "けん", bots=0, game="colorstack", typed="\nquit\n")
-    assert "Enter を押すと手番を始めます" in out and "手札" not in out
-    out = _play("ja", "はな", "けん", bots=0, game="stackup", typed="\n\nquit\n")
+def test_the_hot_seat_prompt_is_only_where_there_are_hands_and_plays_nothing() -> None:
+    """Color Stack hides nothing: its players share the screen, no one looks away. Stack
+    Up!'s hand waits behind Enter, and a move typed there is said not to be played."""
+    out = _play("ja", "はな", "けん", bots=0, game="colorstack", typed="a1-a2\nquit\n")
+    assert "Enter を押す" not in out and "手札" not in out and "はな> " in out
+    out = _play("ja", "はな", "けん", bots=0, game="stackup", typed="up\nquit\n")
     assert "Enter を押すと手札を表示します" in out
+    assert "（そこでは Enter だけを押してください。'up' は出していません。" in out

@@ -100,6 +100,15 @@ def test_text_that_is_no_move_says_how_to_type_one(text: str) -> None:
     assert err.value.reason is INVALID[text]
 
 
+def test_what_was_typed_is_echoed_printable_and_short() -> None:
+    """An escape typed at a terminal is not sent back to restyle it; a long text is cut."""
+    for typed, shown in (("\x1b[2J", "“�[2j”"), ("z" * 30 + " c1", "“" + "z" * 19 + "…”")):
+        with pytest.raises(InvalidMoveError) as err:
+            parse_move(new_game(), typed, 0)
+        assert str(err.value).startswith(f"{shown} is not a"), str(err.value)
+        assert "\x1b" not in str(err.value)
+
+
 def test_a_typo_suggests_the_command() -> None:
     with pytest.raises(InvalidMoveError) as err:
         parse_move(new_game(), "sett c1 4", 0)
