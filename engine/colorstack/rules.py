@@ -13,6 +13,9 @@ PLAYERS = 2
 DICE_PER_PLAYER = 6
 DEFAULT_TURN_LIMIT = 300
 MAX_HOUSE_TURN_LIMIT = 10_000  # the most a house rule or a table option sets
+TURN_LIMIT_WORDS = (  # the turn limit, as its settings field describes it
+    "turns (sets and moves of both players) after which a game without a winner is drawn"
+)
 REPETITIONS = 3  # a position occurring this often draws the game
 
 
@@ -29,10 +32,7 @@ class ColorStackSettings(BaseModel):
         StrictInt,
         Field(
             ge=1,
-            description=(
-                "turns (sets and moves of both players) after which a game without a "
-                "winner is drawn"
-            ),
+            description=TURN_LIMIT_WORDS,
         ),
     ] = DEFAULT_TURN_LIMIT
 
@@ -52,10 +52,7 @@ class ColorStackHouseRules(ColorStackSettings):
         Field(
             ge=1,
             le=MAX_HOUSE_TURN_LIMIT,
-            description=(
-                "turns (sets and moves of both players) after which a game without a "
-                "winner is drawn"
-            ),
+            description=TURN_LIMIT_WORDS,
         ),
     ] = DEFAULT_TURN_LIMIT
 

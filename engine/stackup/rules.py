@@ -17,6 +17,10 @@ BONUS_LENGTH: Final = 3  # a number play of at least this many cards earns a sta
 MAX_SNATCH: Final = 3  # a Snatch takes at most this many cards
 DEFAULT_TURN_LIMIT: Final = 500
 MAX_HOUSE_TURN_LIMIT: Final = 10_000  # the most a house rule or a table option sets
+TURN_LIMIT_WORDS = (  # the turn limit, as its settings field describes it
+    "turns after which the game ends; the fewest cards in hand then win "
+    "(skipped turns do not count)"
+)
 
 
 class StackUpSettings(BaseModel):
@@ -32,10 +36,7 @@ class StackUpSettings(BaseModel):
         StrictInt,
         Field(
             ge=1,
-            description=(
-                "turns after which the game ends; the fewest cards in hand then win "
-                "(skipped turns do not count)"
-            ),
+            description=TURN_LIMIT_WORDS,
         ),
     ] = DEFAULT_TURN_LIMIT
 
@@ -56,10 +57,7 @@ class StackUpHouseRules(StackUpSettings):
         Field(
             ge=1,
             le=MAX_HOUSE_TURN_LIMIT,
-            description=(
-                "turns after which the game ends; the fewest cards in hand then win "
-                "(skipped turns do not count)"
-            ),
+            description=TURN_LIMIT_WORDS,
         ),
     ] = DEFAULT_TURN_LIMIT
 
