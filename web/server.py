@@ -49,6 +49,7 @@ from host.live import LiveTable
 from host.refusals import Refusal
 from host.service import MoveOutcome, TableService
 from persistence import TableNotFound
+from persistence.records import TableInfo
 from web.guard import SESSION_COOKIE, RateLimit, Session, Sessions, origin_allowed
 from web.hub import Hub
 from web.markup import page_html, tag, text
@@ -58,6 +59,7 @@ from web.words import TableLanguage, choose, dictionary
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 MAX_FRAME = 4096  # bytes: a page's frame is a few words
+MAX_ID = 2**63 - 1  # the largest id a database keeps (a 64-bit integer)
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "style-src 'self'; script-src 'self'; base-uri 'none'; form-action 'self'",
@@ -294,6 +296,18 @@ def _status_line(words: str, *, polite: bool = False) -> str:
     return tag("p", attrs, text(words))
 
 
+async def _stored_table(service: TableService[Any], table_id: int) -> TableInfo:
+    """The stored table ``table_id``; a table that never was (an id past what is stored
+    too) is not found, in the language spoken."""
+    info: TableInfo | None = None
+    if table_id <= MAX_ID:
+        with contextlib.suppress(TableNotFound):
+            info = await service.store.table(table_id)
+    if info is None:
+        raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game"))
+    return info
+
+
 async def replay_page(request: web.Request) -> web.Response:
     """A finished game's replay page; a game still running here goes to its live page,
     one that never was is not found."""
@@ -302,10 +316,7 @@ async def replay_page(request: web.Request) -> web.Response:
     if game_id in service.by_id:
         raise web.HTTPFound(f"/tables/{game_id}{kept(request)}")
     with catalog.speaking(language(request)) as spoken:
-        try:
-            await service.store.table(game_id)
-        except TableNotFound:
-            raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game")) from None
+        await _stored_table(service, game_id)
         title = catalog.t("web.replay.title", game=game_id)
         body = tag(
             "main",
@@ -323,16 +334,13 @@ async def replay_json(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
     game_id = int(request.match_info["game_id"])
     with catalog.speaking(language(request)):
-        try:
-            info = await service.store.table(game_id)
-        except TableNotFound:
-            raise web.HTTPNotFound(text=catalog.t("web.error.no_such_game")) from None
+        info = await _stored_table(service, game_id)
         if info.is_active or info.rules_record is None:
             raise web.HTTPNotFound(text=catalog.t("web.error.not_over"))
         hosted = service.front.game(info.game)
-        rules = await service.rules_of(info)
-        start = hosted.game.new_state([s.name for s in info.seats], rules)
-        moves = await service.store.logged_moves(game_id)
+        # from its state at the start, as stored (its rules as it was played, whatever the
+        # house rules are now), and the moves after it
+        start, moves = (await service.store.game_logs([game_id]))[game_id]
         ai_users = request.app[HUB].ai_users
         # the thread runs in a copy of this context: it speaks the page's language
         frames = await asyncio.to_thread(replay, info, hosted, start, moves, ai_users)

@@ -15,6 +15,7 @@ import orjson
 import pytest
 from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import text as sql
 
 from engine import games
 from engine.stackup.cards import card_names
@@ -375,6 +376,26 @@ async def test_a_finished_games_replay_steps_from_its_start_to_its_end(
 async def test_a_game_that_never_was_has_no_replay(site: Site) -> None:
     assert (await site.client.get("/games/4242/replay.json")).status == 404
     assert (await site.client.get("/games/4242")).status == 404  # not an empty page
+    huge = "9" * 30  # past any id a database keeps
+    for path in (f"/games/{huge}", f"/games/{huge}/replay.json", f"/tables/{huge}"):
+        assert (await site.client.get(path)).status == 404, path
+
+
+async def test_a_replay_plays_the_rules_its_game_was_played_by(site: Site) -> None:
+    """The house rules changed since (or its table's options are past what a table may
+    set now): the replay still shows the game as it was played, from its stored start."""
+    table = await site.demo.open_table(1, "colorstack")
+    await play_to_the_end(site.demo, table)
+    before = await (await site.client.get(f"/games/{table.live.id}/replay.json")).json()
+    store = site.demo.service.store
+    await store.set_house_rules(1, {"board": "heavy"}, game="colorstack")
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            sql("UPDATE tables SET options = :o WHERE id = :id"),
+            {"o": '{"turn_limit": 50000}', "id": table.live.id},
+        )
+    answer = await site.client.get(f"/games/{table.live.id}/replay.json")
+    assert answer.status == 200 and await answer.json() == before
     assert (await site.client.get("/tables/4242", allow_redirects=False)).status == 302
 
 
