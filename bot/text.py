@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -75,9 +75,9 @@ def escape_text(text: str) -> str:
     return "\n".join(lines)
 
 
-# Where escape_prose holds a name aside: private-use characters around its number.
-_HELD, _HELD_END = "\ue000", "\ue001"
-_HELD_MARK = re.compile(f"{_HELD}(\\d+){_HELD_END}")
+# A backtick of a name or of typed text, in a sentence with code: the modifier letter grave
+# accent, which looks alike and neither starts nor ends code.
+GRAVE = "\u02cb"
 # An inline code span as Discord's markdown reads one (simple-markdown's rule): a run of
 # backticks, the shortest text not ending in a backtick, and the same run again.
 _CODE_SPAN = re.compile(r"(`+)([\s\S]*?[^`])\1(?!`)")
@@ -87,29 +87,23 @@ def escape_prose(text: str, said: Iterable[str] = ()) -> str:
     """A sentence of the bot's words with names and typed input in it (a refused move's
     words), as Discord markdown: its inline code spans (``place on NAME``) stay code, with
     nothing invisible in them (mentions and markdown are inert there), and the rest shows
-    as it is and mentions nobody (:func:`escape_text`). Each of ``said`` (the names and
-    the typed text it may hold) that has a backtick in it, and more than backticks, is
-    held aside first, so that its backticks neither start nor end code: it shows as it is
-    wherever it stands (:func:`escape_name` outside code, :func:`code_name` in)."""
-    found = sorted(
-        {s for s in said if "`" in s and s.replace("`", "").strip() and s in text},
-        key=len,
-        reverse=True,
-    )
-    for number, literal in enumerate(found):
-        text = text.replace(literal, f"{_HELD}{number}{_HELD_END}")
-
-    def shown(part: str, literal: Callable[[str], str]) -> str:
-        return _HELD_MARK.sub(lambda m: literal(found[int(m[1])]), part)
-
+    as it is and mentions nobody (:func:`escape_text`). The backticks of ``said`` (the
+    names and the typed text it may hold, and each word of them) neither start nor end
+    code: held as :data:`GRAVE` while the code is found, they show as escaped backticks
+    outside it and as the look-alike inside. One of them that is only backticks is left
+    (it would take the sentence's own with it)."""
+    held = {piece for s in said for piece in (s, *s.split()) if "`" in piece}
+    for piece in sorted(held, key=len, reverse=True):
+        if piece.replace("`", "").strip():  # whole, not inside a word (`up` holds no p`)
+            whole = re.compile(rf"(?<![A-Za-z0-9]){re.escape(piece)}(?![A-Za-z0-9])")
+            text = whole.sub(piece.replace("`", GRAVE).replace("\\", r"\\"), text)
     parts = []
     last = 0
     for span in _CODE_SPAN.finditer(text):
-        parts.append(shown(escape_text(text[last : span.start()]), escape_name))
-        code = shown(_INVISIBLE.sub("", span[2]), code_name)
-        parts.append(span[1] + code + span[1])
+        parts.append(escape_text(text[last : span.start()]).replace(GRAVE, "\\`"))
+        parts.append(span[1] + _INVISIBLE.sub("", span[2]) + span[1])
         last = span.end()
-    parts.append(shown(escape_text(text[last:]), escape_name))
+    parts.append(escape_text(text[last:]).replace(GRAVE, "\\`"))
     return "".join(parts)
 
 
@@ -124,7 +118,7 @@ def escape_name(name: str) -> str:
 def code_name(name: str) -> str:
     """A name for inside a code block, where markdown is off and backslashes would show:
     one line, no backticks (they could end the block), no mentions."""
-    return _defuse_mentions(_clean(name).replace("`", "ˋ")) or "?"
+    return _defuse_mentions(_clean(name).replace("`", GRAVE)) or "?"
 
 
 def display_width(text: str) -> int:

@@ -38,7 +38,6 @@ import catalog
 from catalog import games as game_words
 from engine import flow, games
 from engine.echo import echo
-from engine.errors import RecordError
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from terminal.hosting import HostedTable, replayed
@@ -305,14 +304,16 @@ class Front:
         middle of a move, only a record its game replays is written."""
         if self.export is None:
             return
-        record = self._record()
         if interrupted:
             try:
+                record = self._record()
                 self._replayed(record)
-            except (RecordError, ValueError, KeyError, TypeError, AssertionError):
+            except Exception:  # any way a move cut half-played fails to export or replay
                 self.say(error_line(catalog.t("terminal.write.mid_move", path=self.export)))
                 self.export_failed = True
                 return
+        else:
+            record = self._record()
         if not write_record(self.export, record, self.say):
             self.export_failed = True
 

@@ -3,7 +3,8 @@ a chart of the last games), rules and house rules (the picture theme among them)
 
 ``/scores``, ``/leaderboard``, ``/stats``, ``/rules`` and ``/houserules`` serve every
 hosted game: each answers with the game's own words (:class:`~bot.games.base.DiscordGame`);
-``game:`` chooses it (default: the channel's table's game, else Stack). A game's house
+``game:`` chooses it (default: the channel's table's game, else the game last finished
+there, else Stack). A game's house
 rules are the fields of its settings model (:attr:`engine.game.Game.settings`, e.g.
 Stack's ``target_score``, Stack Up!'s ``turn_limit``), kept per server and per channel;
 the turn timer, the expiry times and the picture theme (:data:`COMMON_KEYS`) are the
@@ -498,7 +499,7 @@ class InfoCog(commands.Cog):
         key="Which rule: the game's own, or turn_timer, lobby_timeout, idle_timeout, theme, "
         "language",
         value="Its new value: a number, on/off, extra_round/shared, a duration (30m, 2h), "
-        "dark/light, or ja/en",
+        "dark/light, or ja/en/auto",
         game="Which game's rule (default: this channel's, or Stack)",
         here="Only for this channel (overrides the server's value here), for any rule",
     )

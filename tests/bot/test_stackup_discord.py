@@ -319,6 +319,14 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
     assert stranger.ephemeral and stranger.response.content.startswith(
         "That person is not at this table"
     ), stranger.response.content
+    seated = {s.user_id for s in live.info.seats}
+    outsider = next(
+        u for u in (world.alice, world.bob, world.carol, world.admin) if u.id not in seated
+    )
+    theirs = await outsider.slash(world.channel, "play", cards="snatch <@987654321> 2")
+    assert theirs.ephemeral and not theirs.response.content.startswith("That person"), (
+        theirs.response.content  # they are told they have no seat, as for any move
+    )
     assert conftest.live_of(world).version == version  # nothing changed
 
 

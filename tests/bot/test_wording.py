@@ -36,7 +36,7 @@ def test_a_reroll_while_a_rerolled_die_waits_points_at_the_chooser_my_turn_and_s
     err = refusal(placing_four(), "reroll 5")
     words = discord_words(err)
     assert words.startswith("First put your rerolled 4 on a pile:")
-    assert "chooser" in words and "**My turn**" in words
+    assert "chooser" in words and "“My turn”" in words
     assert "`/stack die:4 on:bob`" in words
     assert "bob's single 4, or carol's single 4" in words
     assert "place" not in words
@@ -56,7 +56,7 @@ def test_a_button_for_another_move_while_a_rerolled_die_waits_is_worded_the_same
     with pytest.raises(IllegalMoveError) as err:
         state.apply(Reroll(5), by=0)
     words = discord_words(err.value)
-    assert words.startswith("Your rerolled die shows 4, not 5:") and "**My turn**" in words
+    assert words.startswith("Your rerolled die shows 4, not 5:") and "“My turn”" in words
 
 
 def test_a_pile_owner_with_two_heights_is_named_with_the_height() -> None:

@@ -9,7 +9,6 @@ the same errors for Discord. It is a pure function of the error: no Discord impo
 
 from __future__ import annotations
 
-from bot.text import code_name
 from catalog import t
 from catalog.stack import WORDS
 from engine import errors
@@ -38,7 +37,9 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Targe
         first = targets[0]
         several = sum(target.seat == first.seat for target in targets) > 1
         height = f" height:{first.height}" if several else ""
-        example = f"`/stack die:{face} on:{code_name(first.name)}{height}`"
+        # a command to copy: the name as typed (escape_prose keeps its backticks from
+        # ending the code, with the other names it is given)
+        example = f"`/stack die:{face} on:{first.name}{height}`"
         piles = [WORDS.pile_words(target.name, face, target.height) for target in targets]
         where = t("stack.discord.can_go", piles=t("stack.error.or_listed").join(piles))
     how = t("stack.discord.how", example=example)

@@ -110,9 +110,13 @@ def named_mentions(text: str, live: LiveTable[DiscordGame]) -> str:
     return _MENTION.sub(name, text)
 
 
-def mentions_a_stranger(text: str, live: LiveTable[DiscordGame]) -> bool:
-    """Whether ``text`` mentions a user who has no seat at the table."""
+def mentions_a_stranger(text: str, live: LiveTable[DiscordGame], user_id: int) -> bool:
+    """Whether ``text``, typed by a seated player (``user_id``) of a game under way,
+    mentions a user who has no seat at the table (anyone else typing is refused as the
+    host refuses them)."""
     seated = {seat.user_id for seat in live.info.seats}
+    if live.state is None or user_id not in seated:
+        return False
     return any(int(found[1]) not in seated for found in _MENTION.finditer(text))
 
 
@@ -135,7 +139,7 @@ class StackUpCommands(commands.Cog):
         live = host.service.table_in(channel)
         if live.game is not DISCORD_GAME:
             raise Refused(t("stackup.refusal.other_game"))
-        if mentions_a_stranger(cards, live):
+        if mentions_a_stranger(cards, live, interaction.user.id):
             raise Refused(t("stackup.refusal.not_seated"))
         async with live.lock:
             text = named_mentions(cards, live)
