@@ -81,29 +81,51 @@ GRAVE = "\u02cb"
 # An inline code span as Discord's markdown reads one (simple-markdown's rule): a run of
 # backticks, the shortest text not ending in a backtick, and the same run again.
 _CODE_SPAN = re.compile(r"(`+)([\s\S]*?[^`])\1(?!`)")
+QUOTES = "\"'“”‘’"
+_QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
+
+
+def _pieces(said: Iterable[str]) -> set[str]:
+    """What of ``said`` a sentence may quote: each whole, each word of it, each without
+    the quotes around it, and each quoted part (``stack 4 on "a`b c"``: ``a`b c``)."""
+    pieces: set[str] = set()
+    for text in said:
+        words = text.split()
+        pieces.update((text, *words, *(w.strip(QUOTES) for w in words)))
+        pieces.update(_QUOTED.findall(text))
+    return {p for p in pieces if p}
+
+
+def _unused_private(text: str) -> str:
+    """A private-use character ``text`` does not hold (to hold something aside in it)."""
+    return next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
 
 
 def escape_prose(text: str, said: Iterable[str] = ()) -> str:
     """A sentence of the bot's words with names and typed input in it (a refused move's
     words), as Discord markdown: its inline code spans (``place on NAME``) stay code, with
     nothing invisible in them (mentions and markdown are inert there), and the rest shows
-    as it is and mentions nobody (:func:`escape_text`). The backticks of ``said`` (the
-    names and the typed text it may hold, and each word of them) neither start nor end
-    code: held as :data:`GRAVE` while the code is found, they show as escaped backticks
-    outside it and as the look-alike inside. One of them that is only backticks is left
-    (it would take the sentence's own with it)."""
-    held = {piece for s in said for piece in (s, *s.split()) if "`" in piece}
-    for piece in sorted(held, key=len, reverse=True):
-        if piece.replace("`", "").strip():  # whole, not inside a word (`up` holds no p`)
-            whole = re.compile(rf"(?<![A-Za-z0-9]){re.escape(piece)}(?![A-Za-z0-9])")
-            text = whole.sub(piece.replace("`", GRAVE).replace("\\", r"\\"), text)
+    as it is and mentions nobody (:func:`escape_text`).
+
+    The backticks of ``said`` (the names and the typed text it may hold: whole, by word,
+    or quoted) neither start nor end code: held aside while the code is found, they show
+    as escaped backticks outside it and as :data:`GRAVE` inside. One of them that is only
+    backticks cannot be told from the sentence's own: then no code is kept, and the whole
+    sentence shows as it is."""
+    held = {p for p in _pieces(said) if "`" in p}
+    if any(not p.replace("`", "").strip() for p in held):
+        return escape_text(text)
+    mark = _unused_private(text + "".join(held))
+    for piece in sorted(held, key=len, reverse=True):  # whole: `up` holds no p`
+        whole = re.compile(rf"(?<![A-Za-z0-9]){re.escape(piece)}(?![A-Za-z0-9])")
+        text = whole.sub(piece.replace("`", mark).replace("\\", r"\\"), text)
     parts = []
     last = 0
     for span in _CODE_SPAN.finditer(text):
-        parts.append(escape_text(text[last : span.start()]).replace(GRAVE, "\\`"))
-        parts.append(span[1] + _INVISIBLE.sub("", span[2]) + span[1])
+        parts.append(escape_text(text[last : span.start()]).replace(mark, "\\`"))
+        parts.append(span[1] + _INVISIBLE.sub("", span[2]).replace(mark, GRAVE) + span[1])
         last = span.end()
-    parts.append(escape_text(text[last:]).replace(GRAVE, "\\`"))
+    parts.append(escape_text(text[last:]).replace(mark, "\\`"))
     return "".join(parts)
 
 

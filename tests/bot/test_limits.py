@@ -572,7 +572,9 @@ def test_a_refused_stack_up_move_keeps_its_code_and_escapes_the_rest() -> None:
     assert "`up`" in said and "`down`" in said and "\\`" not in said, said
 
 
-@given(st.text(alphabet="ab <>@&#!_*~|`-[]()\\.:/1 \u202e\ue000\ue001", min_size=1, max_size=20))
+@given(
+    st.text(alphabet="ab <>@&#!_*~|`-[]()\\.:/1 \u202e\ue000\ue001\"'ˋ", min_size=1, max_size=20)
+)
 def test_prose_with_a_name_in_it_mentions_nobody_and_keeps_its_code(name: str) -> None:
     """A name (any characters, backticks too) in a sentence with code: the name shows as
     it is (its backticks as look-alikes that start no code), and the sentence's code stays
@@ -581,7 +583,11 @@ def test_prose_with_a_name_in_it_mentions_nobody_and_keeps_its_code(name: str) -
     outside = re.sub(r"(`+)[\s\S]*?[^`]\1(?!`)", "", escaped)  # what Discord shows as text
     assert not LIVE_MENTION.search(outside) and "\u202e" not in escaped
     assert "://" not in outside
-    if name.replace("`", "").strip() and name not in "`place on NAME`":
+    words = [w.strip("\"'“”‘’") for w in (name, *name.split())]
+    words += re.findall(r"[\"“”]([^\"“”]+)[\"“”]", name)  # a quoted part: held as it is
+    if any("`" in w and not w.replace("`", "").strip() for w in words):  # no code kept
+        assert not re.search(r"(?<!\\)`", escaped.replace("\\\\", "")), escaped
+    elif name.replace("`", "").strip() and name not in "`place on NAME`":
         assert "`place on NAME`" in escaped
         shown = name.replace("\u202e", "")
         assert discord_shows(escaped) == f"It's {shown}'s turn: `place on NAME`, then {shown}."
@@ -593,6 +599,13 @@ def test_a_backtick_in_a_word_of_what_was_typed_starts_no_code() -> None:
     assert said == "'p\\`' is not a card; choose `up` or `down`."
     in_code = escape_prose("Type `stack 3 on a`b` now, a`b.", ["a`b"])
     assert in_code == f"Type `stack 3 on a{GRAVE}b` now, a\\`b."
+    quoted = escape_prose("No player called 'x`y` z' (players: ann).", ['stack 4 on "x`y` z"'])
+    assert quoted == "No player called 'x\\`y\\` z' (players: ann)."
+    alone = escape_prose("'`' is not a card. Type cards by name (`r7 r8`).", ["`"])
+    assert alone == "'\\`' is not a card. Type cards by name (\\`r7 r8\\`)."  # all as typed
+    assert escape_prose(f"It's a{GRAVE}b's turn: `x`", [f"a{GRAVE}b"]) == (
+        f"It's a{GRAVE}b's turn: `x`"  # a real look-alike stays one
+    )
 
 
 def test_move_buttons_tell_apart_players_whose_names_are_cut_alike() -> None:

@@ -319,6 +319,13 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
     assert stranger.ephemeral and stranger.response.content.startswith(
         "That person is not at this table"
     ), stranger.response.content
+    out_of_turn = await other.slash(world.channel, "play", cards="snatch <@987654321> 2")
+    assert out_of_turn.response.content.startswith("It's "), out_of_turn.response.content
+    target = next(name for s, name in enumerate(state.players) if s != seat)
+    by_name = await actor.slash(world.channel, "play", cards=f'snatch "{target}" 9')
+    assert not by_name.response.content.startswith("That person"), (  # a name with <@123> in it
+        by_name.response.content
+    )
     seated = {s.user_id for s in live.info.seats}
     outsider = next(
         u for u in (world.alice, world.bob, world.carol, world.admin) if u.id not in seated

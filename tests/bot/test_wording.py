@@ -43,6 +43,15 @@ def test_a_reroll_while_a_rerolled_die_waits_points_at_the_chooser_my_turn_and_s
     assert str(err) == "First put your rerolled 4 on a pile: `place on NAME`."
 
 
+def test_the_command_to_copy_names_a_pile_only_when_code_shows_its_name_as_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bob is b`ob: code cannot show his backtick, so the command keeps NAME."""
+    monkeypatch.setattr("tests.engine.situations.NAMES", ("alice", "b`ob", "carol"))
+    words = discord_words(refusal(placing_four(), "reroll 5"))
+    assert "`/stack die:4 on:NAME`" in words and "b`ob's single 4" in words
+
+
 def test_stacking_another_face_while_a_rerolled_die_waits_says_which_face_it_shows() -> None:
     err = refusal(placing_four(), "stack 1 on carol")
     words = discord_words(err)

@@ -37,9 +37,10 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Targe
         first = targets[0]
         several = sum(target.seat == first.seat for target in targets) > 1
         height = f" height:{first.height}" if several else ""
-        # a command to copy: the name as typed (escape_prose keeps its backticks from
-        # ending the code, with the other names it is given)
-        example = f"`/stack die:{face} on:{first.name}{height}`"
+        # a command to copy, with the name as typed; a name that code cannot show as typed
+        # (a backtick, an invisible mark) leaves the command's general form
+        name = first.name if "`" not in first.name and first.name.isprintable() else "NAME"
+        example = f"`/stack die:{face} on:{name}{height}`"
         piles = [WORDS.pile_words(target.name, face, target.height) for target in targets]
         where = t("stack.discord.can_go", piles=t("stack.error.or_listed").join(piles))
     how = t("stack.discord.how", example=example)

@@ -111,13 +111,21 @@ def named_mentions(text: str, live: LiveTable[DiscordGame]) -> str:
 
 
 def mentions_a_stranger(text: str, live: LiveTable[DiscordGame], user_id: int) -> bool:
-    """Whether ``text``, typed by a seated player (``user_id``) of a game under way,
-    mentions a user who has no seat at the table (anyone else typing is refused as the
-    host refuses them)."""
-    seated = {seat.user_id for seat in live.info.seats}
-    if live.state is None or user_id not in seated:
+    """Whether ``text`` is a Snatch, typed by the player to move (``user_id``), at a user
+    mentioned who has no seat at the table. Anyone else's text, and any other, is refused
+    as the host refuses it; a mention that is part of a seated player's name is that
+    name."""
+    words = text.strip().removeprefix("/").lower().split()
+    if words[:1] != ["snatch"] and words[:2] != ["play", "snatch"]:
         return False
-    return any(int(found[1]) not in seated for found in _MENTION.finditer(text))
+    if live.state is None or live.current_user() != user_id:
+        return False
+    seated = {seat.user_id for seat in live.info.seats}
+    names = [str(name) for name in live.state.players]
+    return any(
+        int(found[1]) not in seated and not any(found[0] in name for name in names)
+        for found in _MENTION.finditer(text)
+    )
 
 
 class StackUpCommands(commands.Cog):
