@@ -144,9 +144,10 @@ def parse_value(key: str, raw: str, settings: type[BaseModel]) -> object:
     if key == TURN_TIMER:  # seconds, a duration (2m, 1m30s), or off
         if text in FALSE:
             return 0
-        if DURATION.match(text) is not None:
+        try:
             return parse_duration(key, text)
-        raise ValueError(catalog.t("info.value.timer", key=key, value=echo(raw)))
+        except ValueError:  # said as a timer's value: seconds, a duration or off
+            raise ValueError(catalog.t("info.value.timer", key=key, value=echo(raw))) from None
     if field is not None and field.annotation is int:
         try:
             return int(text)
