@@ -13,6 +13,7 @@ passed in, so tests drive it through stdin/stdout like a person would.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,6 +40,7 @@ from terminal.table import (
     open_table,
     play_line,
     read_command,
+    say_error,
 )
 from terminal.words import refusal_text, setup_error_text
 
@@ -59,8 +61,9 @@ class TerminalGame(Front):
         stdin: TextIO,
         stdout: TextIO,
         export: Path | None = None,
+        stderr: TextIO | None = None,
     ) -> None:
-        super().__init__(seats, rng, stdin, stdout, export)
+        super().__init__(seats, rng, stdin, stdout, export, stderr)
         self.rules = rules
         # the table as the terminal follows it (the host's committed moves played on it)
         self.state = StackState([s.name for s in seats], rules)
@@ -84,7 +87,7 @@ class TerminalGame(Front):
         try:
             self.table, self.seats, state = open_table(GAME, self.seats, self.rules, self.rng)
         except Refusal as refusal:  # the host would not seat these players
-            self.say(t("stack.terminal.refused", text=refusal_text(refusal)))
+            self.fail(refusal_text(refusal))
             return 2
         assert isinstance(state, StackState)
         self.state, self.contenders = state, state.contenders
@@ -253,14 +256,16 @@ def play(
     stdin: TextIO,
     stdout: TextIO,
     export: Path | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
-    """Play one game; returns the exit code (2 when the table cannot be set up)."""
+    """Play one game; returns the exit code (2 when the table cannot be set up, said on
+    ``stderr``: ``sys.stderr`` unless given)."""
+    errors = sys.stderr if stderr is None else stderr
     try:
         seats = build_seats(humans, bots, level)
         rng = random.Random(seed)
-        game = TerminalGame(seats, rules, rng, stdin, stdout, export)
+        game = TerminalGame(seats, rules, rng, stdin, stdout, export, errors)
     except (SetupError, ValueError) as err:
-        text = setup_error_text(err) if isinstance(err, SetupError) else str(err)
-        stdout.write(t("stack.terminal.refused", text=text) + "\n")
+        say_error(errors, setup_error_text(err) if isinstance(err, SetupError) else str(err))
         return 2
     return game.run()

@@ -155,13 +155,15 @@ def export_problem(path: Path | None) -> str | None:
     return None if error is None else write_error_text(path, error)
 
 
-def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None]) -> bool:
-    """Write a game record to ``path`` (``--export``) and say so; a record that cannot be
-    written (a missing folder…) is said in one line instead (``False``)."""
+def write_record(
+    path: Path, record: dict[str, Any], say: Callable[[str], None], fail: Callable[[str], None]
+) -> bool:
+    """Write a game record to ``path`` (``--export``) and ``say`` so; a record that cannot
+    be written (a missing folder…) is told to ``fail`` in one line instead (``False``)."""
     try:
         path.write_text(json.dumps(record, indent=1) + "\n")
     except OSError as err:
-        say(error_line(write_error_text(path, err)))
+        fail(write_error_text(path, err))
         return False
     say(catalog.t("terminal.record_written", path=path))
     return True
@@ -170,6 +172,12 @@ def write_record(path: Path, record: dict[str, Any], say: Callable[[str], None])
 def error_line(text: str) -> str:
     """A line saying why ``stackbot play`` cannot go on (the program's name before it)."""
     return catalog.t("terminal.error", error=text)
+
+
+def say_error(stream: TextIO, text: str) -> None:
+    """Write :func:`error_line` of ``text`` to ``stream`` (standard error)."""
+    stream.write(error_line(text) + "\n")
+    stream.flush()
 
 
 def start_line(title: str, players: list[str] | tuple[str, ...]) -> str:
@@ -247,7 +255,9 @@ def open_table(
 class Front:
     """What a game's front end at a terminal holds, whatever the game: its seats, the
     dice, the streams, where its record goes, and the host's table it follows. A
-    subclass plays in :meth:`_play`; :meth:`run` returns the process exit code."""
+    subclass plays in :meth:`_play`; :meth:`run` returns the process exit code. The game
+    is played on ``stdout``; why it cannot start or its record was not written goes to
+    ``stderr`` (``sys.stderr`` unless given), as argparse's errors do."""
 
     def __init__(
         self,
@@ -256,11 +266,13 @@ class Front:
         stdin: TextIO,
         stdout: TextIO,
         export: Path | None,
+        stderr: TextIO | None = None,
     ) -> None:
         self.seats = seats
         self.rng = rng
         self.stdin = stdin
         self.stdout = stdout
+        self.stderr = sys.stderr if stderr is None else stderr
         self.export = export
         self.table: HostedTable | None = None  # the host's table (with a human seated)
         self.seen = 0  # the host's moves followed so far
@@ -273,7 +285,7 @@ class Front:
         :data:`EXPORT_FAILED_EXIT` instead of 0)."""
         problem = export_problem(self.export)
         if problem is not None:
-            self.stdout.write(error_line(problem) + "\n")
+            self.fail(problem)
             return 2
         try:
             code = self._play()
@@ -286,6 +298,11 @@ class Front:
 
     def _play(self) -> int:
         raise NotImplementedError
+
+    def fail(self, text: str) -> None:
+        """Say on ``stderr`` why the game cannot start or its record was not written."""
+        self.stdout.flush()  # what the game said comes first on a terminal showing both
+        say_error(self.stderr, text)
 
     def say(self, text: str = "") -> None:
         """Write a line (the game's way: Stack's strips markdown from it)."""
@@ -309,12 +326,12 @@ class Front:
                 record = self._record()
                 self._replayed(record)
             except Exception:  # any way a move cut half-played fails to export or replay
-                self.say(error_line(catalog.t("terminal.write.mid_move", path=self.export)))
+                self.fail(catalog.t("terminal.write.mid_move", path=self.export))
                 self.export_failed = True
                 return
         else:
             record = self._record()
-        if not write_record(self.export, record, self.say):
+        if not write_record(self.export, record, self.say, self.fail):
             self.export_failed = True
 
     def _is_ai(self, seat: int) -> bool:
@@ -333,10 +350,11 @@ class TerminalGame(Front):
         stdin: TextIO,
         stdout: TextIO,
         export: Path | None = None,
+        stderr: TextIO | None = None,
     ) -> None:
         names = game.seat_order([s.name for s in seats], settings)
         by_name = {s.name: s for s in seats}
-        super().__init__([by_name[name] for name in names], rng, stdin, stdout, export)
+        super().__init__([by_name[name] for name in names], rng, stdin, stdout, export, stderr)
         self.game = game
         self.settings = settings
         # the table as the terminal follows it (the host's committed moves played on it)
@@ -362,7 +380,7 @@ class TerminalGame(Front):
                 self.game, self.seats, self.settings, self.rng
             )
         except Refusal as refusal:  # the host would not seat these players
-            self.say(error_line(refusal_text(refusal)))
+            self.fail(refusal_text(refusal))
             return 2
         try:
             return self._play_hosted()
@@ -530,10 +548,13 @@ def play(
     game: str = games.DEFAULT,
     rules: Any = None,
     settings: dict[str, Any] | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """Play one game of ``game``; returns the exit code (2 when the table cannot be set
-    up). Stack takes its ``rules`` (:class:`~engine.stack.rules.StackRules`); other games
-    take ``settings``, their table options by key."""
+    up, said on ``stderr``: ``sys.stderr`` unless given). Stack takes its ``rules``
+    (:class:`~engine.stack.rules.StackRules`); other games take ``settings``, their table
+    options by key."""
+    errors = sys.stderr if stderr is None else stderr
     own = OWN_TERMINAL.get(game)
     if own is not None:
         front: Any = importlib.import_module(own)
@@ -546,6 +567,7 @@ def play(
             stdin=stdin,
             stdout=stdout,
             export=export,
+            stderr=errors,
             **kwargs,
         )
         return code
@@ -553,18 +575,18 @@ def play(
         chosen = games.get(game)
         options = chosen.settings.model_validate(settings or {})
         seats = build_seats(humans, bots, level)
-        terminal = TerminalGame(chosen, seats, options, random.Random(seed), stdin, stdout, export)
+        rng = random.Random(seed)
+        terminal = TerminalGame(chosen, seats, options, rng, stdin, stdout, export, errors)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "option"
-        bad = bad_option_text(where, repr(first["input"]), first)
-        stdout.write(error_line(bad) + "\n")
+        say_error(errors, bad_option_text(where, repr(first["input"]), first))
         return 2
     except SetupError as err:
-        stdout.write(error_line(setup_error_text(err)) + "\n")
+        say_error(errors, setup_error_text(err))
         return 2
     except ValueError as err:
-        stdout.write(error_line(_first_line(err)) + "\n")
+        say_error(errors, _first_line(err))
         return 2
     return terminal.run()
 

@@ -138,15 +138,15 @@ def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line_and_keeps_its_r
 
 
 def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path: Path) -> None:
-    """--export into a missing folder: said before a move is played, exit 2."""
-    stdout = io.StringIO()
+    """--export into a missing folder: said on stderr before a move is played, exit 2."""
+    stdout, stderr = io.StringIO(), io.StringIO()
     missing = tmp_path / "nowhere" / "game.json"
     code = play(
         [], 3, seed=1, level="greedy", rules=StackRules(), stdin=io.StringIO(), stdout=stdout,
-        export=missing,
+        export=missing, stderr=stderr,
     )  # fmt: skip
-    assert code == 2
-    assert stdout.getvalue() == (
+    assert code == 2 and stdout.getvalue() == ""
+    assert stderr.getvalue() == (
         f"stackbot play: cannot write the game record to {missing}: its folder does not exist.\n"
     )
 
@@ -160,15 +160,16 @@ def test_a_record_that_fails_to_write_after_the_game_fails_the_command(
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr(Path, "write_text", failing)
-    stdout = io.StringIO()
+    stdout, stderr = io.StringIO(), io.StringIO()
     record = tmp_path / "game.json"
     code = play(
         [], 2, seed=1, level="greedy", rules=StackRules(target_score=40), stdin=io.StringIO(),
-        stdout=stdout, export=record,
+        stdout=stdout, export=record, stderr=stderr,
     )  # fmt: skip
     assert code == EXPORT_FAILED_EXIT == 1
-    assert stdout.getvalue().endswith(
-        f"cannot write the game record to {record}: Input/output error.\n"
+    assert "Winner" in stdout.getvalue() and "cannot write" not in stdout.getvalue()
+    assert stderr.getvalue() == (
+        f"stackbot play: cannot write the game record to {record}: Input/output error.\n"
     )
 
 
@@ -230,9 +231,13 @@ def test_a_record_cut_in_the_middle_of_a_move_is_not_written(
     stdout = io.StringIO()
     record = tmp_path / "game.json"
     seats = [Seat("AI 1", "greedy"), Seat("AI 2", "greedy")]
-    game = TerminalGame(seats, StackRules(), random.Random(1), io.StringIO(), stdout, record)
+    stderr = io.StringIO()
+    game = TerminalGame(
+        seats, StackRules(), random.Random(1), io.StringIO(), stdout, record, stderr
+    )
     assert game.run() == INTERRUPTED_EXIT and not record.exists()
-    assert stdout.getvalue().endswith(
+    assert stdout.getvalue().endswith("Game abandoned: interrupted (Ctrl-C).\n")
+    assert stderr.getvalue() == (
         "stackbot play: the game was interrupted in the middle of a move, so its record was "
         f"not written to {record}.\n"
     )

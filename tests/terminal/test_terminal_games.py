@@ -46,11 +46,15 @@ def test_bad_input_is_answered_and_the_game_goes_on() -> None:
     assert "Traceback" not in out
 
 
-def test_bad_options_are_refused_with_exit_2() -> None:
-    out = io.StringIO()
-    code = play(["a"], 9, game="stackup", seed=1, level="greedy", stdin=io.StringIO(), stdout=out)
-    assert code == 2 and "2 to 6 players" in out.getvalue()
-    out = io.StringIO()
+def test_bad_options_are_refused_on_stderr_with_exit_2() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = play(
+        ["a"], 9, game="stackup", seed=1, level="greedy", stdin=io.StringIO(), stdout=out,
+        stderr=err,
+    )  # fmt: skip
+    assert code == 2 and out.getvalue() == ""
+    assert err.getvalue() == "stackbot play: Stack Up! needs 2 to 6 players.\n"
+    out, err = io.StringIO(), io.StringIO()
     code = play(
         ["a"],
         1,
@@ -60,8 +64,9 @@ def test_bad_options_are_refused_with_exit_2() -> None:
         settings={"turn_limit": 0},
         stdin=io.StringIO(),
         stdout=out,
+        stderr=err,
     )
-    assert code == 2 and "turn_limit" in out.getvalue()
+    assert code == 2 and out.getvalue() == "" and "turn_limit" in err.getvalue()
 
 
 class LegalTyper(io.StringIO):

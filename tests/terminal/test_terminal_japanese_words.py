@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,13 +20,23 @@ from terminal.words import setup_error_text, validation_text
 TYPED = "help\nshow\nquit\n"
 
 
-def _play(lang: str, *humans: str, bots: int = 1, typed: str = TYPED, **kw: object) -> str:
-    out = io.StringIO()
+def _play(lang: str, *humans: str, bots: int = 1, typed: str = TYPED, **kw: Any) -> str:
+    """What the game printed, and after it what it said on stderr."""
+    out, err = io.StringIO(), io.StringIO()
     if kw.get("game", "stack") == "stack":
         kw["rules"] = StackRules(target_score=40)
     with catalog.speaking(lang):
-        play(list(humans), bots, seed=3, level="greedy", stdin=io.StringIO(typed), stdout=out, **kw)  # type: ignore[arg-type]
-    return out.getvalue()
+        play(
+            list(humans),
+            bots,
+            seed=3,
+            level="greedy",
+            stdin=io.StringIO(typed),
+            stdout=out,
+            stderr=err,
+            **kw,
+        )
+    return out.getvalue() + err.getvalue()
 
 
 @pytest.mark.parametrize("game", ["stackup", "colorstack"])
