@@ -12,6 +12,7 @@ from engine.stack.render import short_name
 from persistence.records import GameSummary, ScoreSheet
 
 __all__ = [
+    "DRAWN_BY",
     "HISTORY_NAME",
     "SHEET_ROUNDS",
     "leader_line",
@@ -88,16 +89,21 @@ DRAWN_BY = {  # how a game ended drawn: catalog keys (info.po)
 }
 
 
-def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str:
+def summary_line(number: int, g: GameSummary, figure: str | None, how: str = "") -> str:
     """A finished game of any game in the channel's history: the winners (and ``how``
     they won: a resignation says so by itself), or ``draw`` and how for a game with no
-    winner; then ``figure`` (what the final figures count: ``cards left``) per player,
-    and the rounds only for a game played in rounds."""
+    winner; then ``figure`` (what the final figures count: ``cards left``) per player
+    (``None``: a game whose figure is the result itself, its players only), and the
+    rounds only for a game played in rounds."""
     when = g.finished_at.strftime("%Y-%m-%d")
     rounds = f" · {catalog.n('info.history.rounds', g.rounds_played)}" if g.rounds_played else ""
-    scores = catalog.t("list.comma").join(
-        f"{short_escaped(n, HISTORY_NAME)} {t}" for n, t in zip(g.players, g.totals, strict=True)
-    )
+    if figure is None:
+        scores = catalog.t("list.comma").join(short_escaped(n, HISTORY_NAME) for n in g.players)
+    else:
+        scores = catalog.t("list.comma").join(
+            f"{short_escaped(n, HISTORY_NAME)} {t}"
+            for n, t in zip(g.players, g.totals, strict=True)
+        )
     if not g.winners:
         drawn = how or (catalog.t(DRAWN_BY[g.ended_by]) if g.ended_by in DRAWN_BY else "")
         if drawn:
@@ -110,6 +116,15 @@ def summary_line(number: int, g: GameSummary, figure: str, how: str = "") -> str
             how = catalog.t("info.history.by_resignation")
         result = (
             catalog.t("info.history.won_how", winners=winners, how=how) if how else f"🏆 {winners}"
+        )
+    if figure is None:
+        return catalog.t(
+            "info.history.line_players",
+            number=number,
+            date=when,
+            rounds=rounds,
+            result=result,
+            players=scores,
         )
     return catalog.t(
         "info.history.line",

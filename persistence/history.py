@@ -57,7 +57,9 @@ async def score_sheet(conn: AsyncConnection, table_id: int) -> ScoreSheet:
         rounds.setdefault(r.round_no, [0] * n)[r.position] = r.points
     result = (
         await conn.execute(
-            select(results.c.winners, results.c.scores).where(results.c.table_id == table_id)
+            select(results.c.winners, results.c.scores, results.c.ended_by).where(
+                results.c.table_id == table_id
+            )
         )
     ).first()
     table_rounds = tuple(tuple(rounds[k]) for k in sorted(rounds))
@@ -76,6 +78,7 @@ async def score_sheet(conn: AsyncConnection, table_id: int) -> ScoreSheet:
         result is not None,
         winners,
         info.game,
+        None if result is None else result.ended_by,
     )
 
 

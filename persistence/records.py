@@ -234,7 +234,8 @@ class ScoreSheet:
     """A game's score sheet: a row per player, a column per round (none for a game not
     played in rounds), totals (the result's final figures once finished).
 
-    ``target_score`` is the rules' ``target_score`` when the game has one, else 0.
+    ``target_score`` is the rules' ``target_score`` when the game has one, else 0;
+    ``ended_by`` is the game's word for how it ended, once finished.
     """
 
     table_id: int
@@ -245,6 +246,7 @@ class ScoreSheet:
     finished: bool
     winners: tuple[str, ...] | None
     game: str = DEFAULT_GAME
+    ended_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ import simcord.interactions
 
 from bot.games.colorstack.panel import move_code
 from bot.games.colorstack.rules import rules_brief
+from bot.sheets import HISTORY_NAME, short_escaped
 from bot.text import MESSAGE_LIMIT, escape_name
 from engine.colorstack.board import square_name
 from engine.colorstack.moves import Move, Resign, Set
@@ -245,6 +246,8 @@ async def test_a_whole_game_typed_and_tapped_to_a_win(
     await world.env.advance_time(5)
     texts = [table_text_of(m) for m in world.channel.history()]
     assert any("wins with a stack of all four colours" in t for t in texts), texts[-3:]
+    scores = (await humans[0].slash(world.channel, "scores")).response.content
+    assert " beat " in scores and scores.endswith(" (a stack of all four colours)."), scores
     stored = await store_of(world).table(table_id)
     assert stored.status != "playing"
     assert all(seen[k] for k in ("typed_move", "typed_set", "tapped_move", "tapped_set")), seen
@@ -373,6 +376,29 @@ async def test_the_player_not_to_move_resigns_from_the_panel(
     assert stored.status != "playing"
 
 
+async def test_scores_say_the_turn_then_who_won_and_how_not_a_sheet_of_zeros(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Color Stack has no points: ``/scores`` shows the turn and the two players while the
+    game runs, then who beat whom and how; the history line lists the players, no
+    figure of 0s and 1s."""
+    _, state, mover, waiting, resigner = await resigner_not_to_move(world, monkeypatch)
+    names = [escape_name(name) for name in state.players]
+    running = (await resigner.slash(world.channel, "scores")).response.content
+    assert running.startswith("**Color Stack** · turn 1 · "), running
+    assert all(f"**{name}**" in running for name in names) and "Total" not in running
+    await resigner.slash(world.channel, "move", move="resign")
+    await world.env.advance_time(5)
+    over = await resigner.slash(world.channel, "scores")
+    assert over.ephemeral
+    assert over.response.content == (
+        f"**Color Stack** · 🏆 **{names[mover]}** beat **{names[waiting]}** (by resignation)."
+    )
+    history = (await resigner.slash(world.channel, "scores", show="history")).response.content
+    shorts = ", ".join(short_escaped(name, HISTORY_NAME) for name in state.players)
+    assert history.splitlines()[1].endswith(f" (by resignation) · {shorts}"), history
+
+
 async def test_resignation_typed_by_the_player_not_to_move(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -494,3 +520,9 @@ async def test_a_draw_at_the_turn_limit_is_announced(world: World) -> None:
     assert any("🤝 Draw: the turn limit (1 turn) was reached." in t for t in texts), texts[-2:]
     stored = await store_of(world).table(live.id)
     assert stored.status != "playing"
+    players = " and ".join(f"**{name}**" for name in state.players)
+    scores = await world.alice.slash(world.channel, "scores")
+    assert scores.response.content == f"**Color Stack** · 🤝 {players} drew (at the turn limit)."
+    history = (await world.alice.slash(world.channel, "scores", show="history")).response.content
+    line = history.splitlines()[1]
+    assert f" · 🤝 draw at the turn limit · {', '.join(state.players)}" in line, line

@@ -31,9 +31,11 @@ from bot.games.colorstack.words import (
     colours_words,
     end_words,
     field_text,
+    last_line,
+    seat_line,
 )
 from bot.refusal_words import Refused
-from bot.sheets import summary_line
+from bot.sheets import DRAWN_BY, summary_line
 from bot.text import cut, escape_name, fit_message, plain_name
 from catalog import colorstack as words
 from catalog import games as game_words
@@ -48,7 +50,7 @@ from pictures.painter import DrawJob
 
 if TYPE_CHECKING:
     from host.live import LiveTable
-    from persistence.records import GameSummary
+    from persistence.records import GameSummary, ScoreSheet
 
 __all__ = ["DISCORD_GAME", "ColorStackCommands", "ColorStackDiscord"]
 
@@ -223,8 +225,44 @@ class ColorStackDiscord(DiscordGame):
     # ------------------------------------------------------------ records and stats
 
     def history_line(self, number: int, summary: GameSummary) -> str:
-        key = ENDED_BY.get(summary.ended_by)
-        return summary_line(number, summary, self.figure_name[1], t(key) if key else "")
+        """The winner and how (a stack of four colours, a resignation), or the draw and
+        how, then the two players: the figure per seat (1 for the win) says nothing more."""
+        key = ENDED_BY.get(summary.ended_by) if summary.winners else None
+        return summary_line(number, summary, None, t(key) if key else "")
+
+    def score_text(self, sheet: ScoreSheet, state: Any = None) -> str:
+        """``/scores``: Color Stack has no points and no rounds. While the game runs here,
+        the turn, the two players and their colours, and the last move; once it is over,
+        who won and how, or the draw and how."""
+        title = escape_name(self.title)
+        names = [f"**{escape_name(name)}**" for name in sheet.names]
+        if sheet.winners is not None:
+            if sheet.winners:
+                winner = sheet.winners[0]
+                loser = next((x for x in sheet.names if x != winner), winner)
+                won = ENDED_BY.get(sheet.ended_by or "")
+                said = {
+                    "winner": f"**{escape_name(winner)}**",
+                    "loser": f"**{escape_name(loser)}**",
+                }
+                if won is None:  # an ending this front end has no words for
+                    return fit_message(t("colorstack.score.won_plain", title=title, **said))
+                return fit_message(t("colorstack.score.won", title=title, how=t(won), **said))
+            players = t("list.and").join(names)
+            drawn = DRAWN_BY.get(sheet.ended_by or "")
+            if drawn is None:
+                return fit_message(t("colorstack.score.drawn_plain", title=title, players=players))
+            return fit_message(
+                t("colorstack.score.drawn", title=title, players=players, how=t(drawn))
+            )
+        if isinstance(state, ColorStackState) and not state.is_over:
+            top = n("colorstack.table.turn", state.turns_left, title=title, turn=state.turns + 1)
+            lines = [top, *(seat_line(state, seat) for seat in range(2))]
+            last = last_line(state)
+            if last:
+                lines.append(last)
+            return fit_message("\n".join(lines))
+        return fit_message(t("colorstack.score.on", title=title, players=t("list.and").join(names)))
 
     def cog(self, bot: commands.Bot) -> commands.Cog | None:
         return ColorStackCommands(bot)

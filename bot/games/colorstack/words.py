@@ -45,11 +45,10 @@ __all__ = [
 SQUARES = ("🟥", "🟦", "🟨", "🟩")  # a colour as the text shows it (red, blue, yellow, green)
 HEIGHTS = {1: " ", 2: "²", 3: "³", 4: "⁴"}
 RECENT_TURNS = 3  # the turns' words the table message recalls
-ENDED_BY = {  # how a game ended (the outcome's ended_by) -> its words' key
+ENDED_BY = {  # how a game was won (the outcome's ended_by) -> its words' key; a
+    # resignation and the draws are said in every game's words (bot.sheets)
     "four_colours": "colorstack.ended_by.four_colours",
-    "resignation": "colorstack.ended_by.resignation",
-    "repetition": "colorstack.ended_by.repetition",
-    "turn_limit": "colorstack.ended_by.turn_limit",
+    "resignation": "info.history.by_resignation",
 }
 
 
