@@ -82,6 +82,20 @@ class ShardCountMismatch(DatabaseRefused):
         self.asked = asked
 
 
+class ClusterRunning(DatabaseRefused):
+    """A process without shards was started on a database that processes with shards
+    (``--shard-count``) serve: it would serve their tables beside them, unfenced."""
+
+    def __init__(self, running: int, owner: str) -> None:
+        super().__init__(
+            f"Processes with shards already serve this database (--shard-count {running}, "
+            f"e.g. {owner}): start this one with --shard-count {running} (and its --shards), "
+            "or stop them all first; a process without shards would serve their tables "
+            "beside them."
+        )
+        self.running = running
+
+
 class DatabaseUnavailable(StorageError):
     """The database could not be reached, did not answer in time, or cannot be written
     (a connection refused or cut, a stall, a read-only file): nothing was written, and

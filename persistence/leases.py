@@ -46,7 +46,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from persistence.core import StoreCore, bind
-from persistence.errors import ShardCountMismatch, StorageError
+from persistence.errors import ClusterRunning, ShardCountMismatch, StorageError
 from persistence.fence import Fence, in_shards, shard_of
 from persistence.rows import aware
 from persistence.schema import shard_leases
@@ -135,6 +135,26 @@ class LeasesAPI(StoreCore):
                 .values([{"shard_id": s, "shard_count": shard_count} for s in range(shard_count)])
                 .on_conflict_do_nothing(index_elements=[shard_leases.c.shard_id])
             )
+
+    async def refuse_if_sharded(self) -> None:
+        """Refuse (:class:`~persistence.errors.ClusterRunning`) to serve a database that
+        processes with shards hold live leases of: a process without shards serves every
+        table and writes unfenced. Nothing to check on SQLite (never sharded)."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        async with self.engine.connect() as conn:
+            held = (
+                await conn.execute(
+                    select(shard_leases.c.shard_count, shard_leases.c.owner)
+                    .where(
+                        shard_leases.c.owner.is_not(None),
+                        shard_leases.c.expires_at > func.now(),
+                    )
+                    .limit(1)
+                )
+            ).first()
+        if held is not None:
+            raise ClusterRunning(int(held.shard_count), str(held.owner))
 
     async def leases(self, shard_count: int | None = None) -> list[Lease]:
         """Every shard's lease (of ``shard_count``'s shards when given), by shard."""

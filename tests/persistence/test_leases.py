@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select, text, update
 
 from persistence import LeaseLost, Store
-from persistence.errors import ShardCountMismatch, StaleVersion, StorageError
+from persistence.errors import ClusterRunning, ShardCountMismatch, StaleVersion, StorageError
 from persistence.fence import Fence, shard_of
 from persistence.records import Announcement
 from persistence.schema import moves, outbox, tables
@@ -138,6 +138,22 @@ async def test_another_shard_count_is_refused_while_leases_of_this_one_live(
         await other.claim_shard(5, "c", 8, TTL)
 
 
+async def test_a_process_without_shards_is_refused_while_sharded_ones_hold_leases(
+    cluster: Cluster,
+) -> None:
+    """A process started without ``--shards`` serves every table, unfenced: on a database
+    that processes with shards serve, it is refused until their leases are gone."""
+    a = await cluster.process("a")
+    token = await claim(a, 1, ttl=0.3)
+    alone = await Store.open(cluster.url, **cluster.options)
+    cluster.opened.append(alone)
+    with pytest.raises(ClusterRunning, match=r"--shard-count 4, e\.g\. a"):
+        await alone.refuse_if_sharded()
+    await asyncio.sleep(0.6)  # the lease expired: its process is gone
+    await alone.refuse_if_sharded()
+    assert await a.renew_leases("a", {1: token}, TTL) == set()
+
+
 async def test_sqlite_refuses_shards(tmp_path: Any) -> None:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'one.db'}")
     try:
@@ -145,6 +161,7 @@ async def test_sqlite_refuses_shards(tmp_path: Any) -> None:
             store.use_fence(Fence("a", 2))
         with pytest.raises(StorageError, match="Shards need PostgreSQL"):
             await store.prepare_leases(2)
+        await store.refuse_if_sharded()  # never sharded: nothing to refuse
     finally:
         await store.close()
 
