@@ -27,6 +27,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -61,6 +63,22 @@ def think(job: ThinkJob) -> Any:
     return game.encode_move(move)
 
 
+PARENT_CHECK = 1.0  # seconds between a worker's looks at whether the bot still runs
+
+
+def exit_with_parent(parent: int, every: float = PARENT_CHECK) -> None:
+    """In a worker: end the worker once process ``parent`` (the bot) is gone. A worker
+    waits on a queue whose both ends it holds, so a bot killed outright (SIGKILL, the
+    OOM killer) would otherwise leave it, and its resource tracker, running for good."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class Thinker:
     """Runs thinking AIs' choices off the event loop, each bounded in time."""
 
@@ -83,7 +101,10 @@ class Thinker:
             return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
