@@ -256,8 +256,15 @@ def warm_up_jobs() -> list[DrawJob]:
                 [f"player {n + 1}" for n in range(max(2, played.min_players))], settings
             )
             state = played.new_state(names, settings)
-            settle(played, state, random.Random(0), lambda event, seat: None)
+            rng = random.Random(0)
+            settle(played, state, rng, lambda event, seat: None)
             job = game.picture(state, theme="dark", turn_seconds=None)
+            for _ in range(3):  # a game that asks a player first (Color Stack's colours)
+                if job is not None or state.current_player is None:
+                    break
+                state.apply(played.make_ai("greedy").choose(state, rng))
+                settle(played, state, rng, lambda event, seat: None)
+                job = game.picture(state, theme="dark", turn_seconds=None)
         except Exception:  # a game that cannot show a sample: its first picture is cold
             log.exception("no warm-up picture for %s", game.name)
             continue

@@ -25,7 +25,7 @@ from typing import Any
 from catalog import n, t
 from engine.colorstack.ai import GreedyPlayer, rate
 from engine.colorstack.board import ALL_COLOURS, COLOUR_LETTERS, COLOUR_NAMES, square_name
-from engine.colorstack.moves import Move, PlayerMove, Resign, Set
+from engine.colorstack.moves import Colours, Move, PlayerChoice, PlayerMove, Resign, Set
 from engine.colorstack.record import action_text
 from engine.colorstack.render import board_lines
 from engine.colorstack.rules import DEFAULT_TURN_LIMIT
@@ -104,10 +104,15 @@ def piece_words(state: ColorStackState, sq: int) -> str:
 # ------------------------------------------------------------------ moves and turns
 
 
-def move_words(state: ColorStackState, mv: PlayerMove) -> str:
+def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
     """A legal move in the mover's words, for a button: ``Move yellow 4 c1 → c5``,
     ``Stack yellow 1 c5 → c6 onto blue 5, green 2 (wins: four colours)``, ``Set c1 to 6
-    (now yellow 4)``, ``Resign (the other player wins)``."""
+    (now yellow 4)``, ``Resign (the other player wins)``, ``Red, then yellow (the other
+    player: blue, then green)``."""
+    if isinstance(mv, Colours):
+        theirs = [c for c in range(4) if c not in (mv.first, mv.second)]
+        first, second, third, fourth = (colour_name(c) for c in (mv.first, mv.second, *theirs))
+        return t("colorstack.move.colours", first=first, second=second, third=third, fourth=fourth)
     if isinstance(mv, Resign):
         return t("colorstack.move.resign")
     if isinstance(mv, Set):
@@ -224,6 +229,9 @@ def end_words(state: ColorStackState) -> str:
 def _status_line(state: ColorStackState) -> str:
     if state.is_over:
         return f"🏁 {end_words(state)}"
+    if state.choosing_colours:
+        assert state.first is not None
+        return t("colorstack.render.choosing", name=state.name(state.first))
     if state.setup is None:
         return t("colorstack.render.setting_up")
     return t("colorstack.render.to_move", name=state.name(state.to_move))
@@ -291,16 +299,19 @@ def rules_text() -> str:
 # ------------------------------------------------------------------ hints
 
 
-def hint(state: ColorStackState) -> tuple[PlayerMove, str]:
+def hint(state: ColorStackState) -> tuple[PlayerChoice, str]:
     """The greedy AI's move for the seat to act (the engine's, :class:`GreedyPlayer`),
     and why, in words."""
-    mv, _english = GreedyPlayer().hint(state)
+    chosen, _english = GreedyPlayer().hint(state)
+    if isinstance(chosen, Colours):
+        return chosen, t("colorstack.hint.colours", action=str(chosen))
+    mv = chosen
     text = action_text(mv)
     if state.winning_moves():
         assert isinstance(mv, Move)
         return mv, t("colorstack.hint.wins", action=text, square=square_name(mv.to))
     me = state.to_move
-    rated = [rate(state, legal) for legal in state.legal_moves()]
+    rated = [rate(state, legal) for legal in state.turn_moves()]
     fewest = min(r.gives for r in rated)
     avoided = sum(1 for r in rated if r.gives == fewest) < len(rated)
     pick = next(r for r in rated if r.move == mv)
@@ -359,6 +370,12 @@ def _off_board(found: Mapping[str, str]) -> dict[str, Any]:
 _SQ = r"[a-i][1-9]"
 _COLOUR = "|".join(COLOUR_NAMES)
 _SYNTAX = re.escape("Type a move as c1-e3, a set as set c1 4, or resign.")
+_COLOURS_SYNTAX = re.escape("Name your two colours, first and second: colours red yellow.")
+
+
+def _colours_syntax(found: Mapping[str, str]) -> dict[str, Any]:
+    return {**found, "syntax": t("colorstack.error.colours_syntax")}
+
 
 _PLURAL = frozenset({"colorstack.error.no_path"})
 _REFUSALS: tuple[_Refusal, ...] = tuple(
@@ -383,12 +400,23 @@ _REFUSALS: tuple[_Refusal, ...] = tuple(
          rf"set (?P<square>{_SQ}) 4\.", None),
         ("colorstack.error.bad_face", r"A die shows a number from 1 to 6, not “(?P<text>.*)”\.",
          None),
+        ("colorstack.error.not_a_colour", rf"“(?P<text>.*)” is not a colour: red, blue, yellow "
+         rf"or green\. {_COLOURS_SYNTAX}", _colours_syntax),
+        ("colorstack.error.colours_syntax", _COLOURS_SYNTAX, None),
         # the rules (ColorStackState.refusal): a move not allowed now
         ("colorstack.error.game_over", r"The game is over\.", None),
         ("colorstack.error.resign_before_setup",
          r"Nobody can resign before the board is set up\.", None),
         ("colorstack.error.move_before_setup", r"Nobody can move before the board is set up\.",
          None),
+        ("colorstack.error.choosing_first", r"(?P<player>.+) chooses colours first: nobody can "
+         r"move before the board is set up\.", None),
+        ("colorstack.error.colours_by_first", r"(?P<player>.+) moves first and chooses the "
+         r"colours\.", None),
+        ("colorstack.error.colours_different", r"Choose two different colours of red, blue, "
+         r"yellow and green\.", None),
+        ("colorstack.error.colours_once", r"Colours are chosen once, by the first player, "
+         r"before the board is set up\.", None),
         ("colorstack.error.already_set_up", r"The game is already set up\.", None),
         ("colorstack.error.no_seat", r"There is no seat (?P<seat>-?\d+) at this table\.", None),
         ("colorstack.error.resign_for_other", r"Only (?P<player>.+) can resign for themselves\.",

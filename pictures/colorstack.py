@@ -864,7 +864,7 @@ def _play_until(
 
     rng = random.Random(seed)
     state = ColorStackState(names, ColorStackSettings(board=board))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     for _ in range(limit):
         if state.is_over or done(state):
             break

@@ -14,6 +14,10 @@
   game against the plain random player.
 * ``expert`` searches (:mod:`engine.colorstack.search`, alpha-beta with iterative
   deepening), imported on first use.
+
+Moving first, every level chooses the rule book's default colours, red then yellow
+(:func:`colours_choice`): the rules treat the four colours alike, so the choice never
+changes the game.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.colorstack.board import square_name
-from engine.colorstack.moves import Move, Set, TurnMove
+from engine.colorstack.board import COLOUR_NAMES, DEFAULT_COLOURS, square_name
+from engine.colorstack.moves import Colours, Decided, Move, Set, TurnMove
 from engine.colorstack.record import action_text
 from engine.colorstack.state import ColorStackState
 
@@ -42,13 +46,31 @@ def _turn(state: ColorStackState) -> int:
     return state.current_player
 
 
+DEFAULT_CHOICE = Colours(*DEFAULT_COLOURS)
+
+
+def colours_choice(state: ColorStackState) -> tuple[Colours, str] | None:
+    """The AI's colours when it moves first and is to choose them (the default: the
+    colours never change the game), and why; ``None`` at any other decision."""
+    if not state.choosing_colours:
+        return None
+    first, second = (COLOUR_NAMES[c] for c in DEFAULT_COLOURS)
+    return DEFAULT_CHOICE, (
+        f"{first} and {second}, the rule book's default: the rules treat the four colours "
+        "alike, so the choice never changes the game."
+    )
+
+
 class RandomPlayer:
-    """Uniform over the legal sets and moves."""
+    """Uniform over the legal sets and moves (the default colours, moving first)."""
 
     level = "random"
 
-    def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
-        # rng.choice(state.legal_moves()), the same draw and move, without the list
+    def choose(self, state: ColorStackState, rng: random.Random) -> Decided:
+        chosen = colours_choice(state)
+        if chosen is not None:
+            return chosen[0]
+        # rng.choice(state.turn_moves()), the same draw and move, without the list
         mv = state.random_move(rng)
         if mv is None:
             _turn(state)  # raises NoMoveError
@@ -88,13 +110,16 @@ class GreedyPlayer:
 
     level = "greedy"
 
-    def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
+    def choose(self, state: ColorStackState, rng: random.Random) -> Decided:
+        chosen = colours_choice(state)
+        if chosen is not None:
+            return chosen[0]
         return self._decide(state, rng)[0]
 
-    def hint(self, state: ColorStackState) -> tuple[TurnMove, str]:
+    def hint(self, state: ColorStackState) -> tuple[Decided, str]:
         """The move it would play for the seat to act, and why (no randomness: the first
         of equally good moves)."""
-        return self._decide(state, None)
+        return colours_choice(state) or self._decide(state, None)
 
     def _decide(self, state: ColorStackState, rng: random.Random | None) -> tuple[TurnMove, str]:
         me = _turn(state)
@@ -105,7 +130,7 @@ class GreedyPlayer:
                 f"{action_text(mv)} wins now: it makes a stack of all four colours on "
                 f"{square_name(mv.to)}."
             )
-        rated = [rate(state, mv) for mv in state.legal_moves()]
+        rated = [rate(state, mv) for mv in state.turn_moves()]
         fewest = min(r.gives for r in rated)
         pool = [r for r in rated if r.gives == fewest]
         best_score = max(_score(r) for r in pool)
@@ -151,4 +176,13 @@ def make_ai(level: str) -> Any:
     raise ValueError(f"There is no {level!r} player; the levels are random, greedy, expert.")
 
 
-__all__ = ["GreedyPlayer", "Move", "NoMoveError", "RandomPlayer", "make_ai", "rate"]
+__all__ = [
+    "DEFAULT_CHOICE",
+    "GreedyPlayer",
+    "Move",
+    "NoMoveError",
+    "RandomPlayer",
+    "colours_choice",
+    "make_ai",
+    "rate",
+]

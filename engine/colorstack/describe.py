@@ -9,7 +9,7 @@ Everything on the board is public, so nothing here is hidden from anyone.
 from __future__ import annotations
 
 from engine.colorstack.board import COLOUR_NAMES, square_name
-from engine.colorstack.moves import Move, PlayerMove, Resign, Set
+from engine.colorstack.moves import Colours, Move, PlayerChoice, PlayerMove, Resign, Set
 from engine.colorstack.state import (
     FOUR_COLOURS,
     REPETITION,
@@ -41,10 +41,12 @@ def piece_words(state: ColorStackState, sq: int) -> str:
     return text
 
 
-def move_words(state: ColorStackState, mv: PlayerMove) -> str:
+def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
     """A legal move in the mover's words, for a button: ``Move yellow 4 c1 → c5``,
     ``Stack yellow 1 c5 → c6 onto blue 5, green 2 (wins: four colours)``, ``Set c1 to 6
-    (yellow 4)``, ``Resign``."""
+    (yellow 4)``, ``Resign``, ``Red, then yellow (the other player: blue, then green)``."""
+    if isinstance(mv, Colours):
+        return colours_words(mv)
     if isinstance(mv, Resign):
         return "Resign (the other player wins)"
     if isinstance(mv, Set):
@@ -63,6 +65,15 @@ def move_words(state: ColorStackState, mv: PlayerMove) -> str:
     if state.colour_masks[mv.frm] | state.colour_masks[mv.to] == 0b1111:
         text += " (wins: four colours)"
     return text
+
+
+def colours_words(mv: Colours) -> str:
+    """The first player's colours and what that leaves the other player."""
+    mine = (mv.first, mv.second)
+    theirs = [c for c in range(4) if c not in mine]
+    first, second = (COLOUR_NAMES[c] for c in mine)
+    other = " then ".join(COLOUR_NAMES[c] for c in theirs)
+    return f"{first.capitalize()}, then {second} (the other player: {other})"
 
 
 def _turn_text(state: ColorStackState, seat: int, mv: PlayerMove, entry: int) -> str:

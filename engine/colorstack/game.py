@@ -8,7 +8,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.colorstack import ai, describe, notation, record, render
-from engine.colorstack.moves import AnyMove, Move, PlayerMove, Set, move_from_json, move_to_json
+from engine.colorstack.moves import (
+    AnyMove,
+    Move,
+    PlayerChoice,
+    Set,
+    move_from_json,
+    move_to_json,
+)
 from engine.colorstack.rules import PLAYERS, ColorStackHouseRules, ColorStackSettings
 from engine.colorstack.state import FOUR_COLOURS, ColorStackState
 from engine.game import Game, Goal, Outcome, TurnEnded
@@ -56,7 +63,9 @@ class ColorStackGame(Game[ColorStackState]):
     def decode_move(self, data: Any) -> AnyMove:
         return move_from_json(data)
 
-    def parse_move(self, state: ColorStackState, text: str, seat: int | None = None) -> PlayerMove:
+    def parse_move(
+        self, state: ColorStackState, text: str, seat: int | None = None
+    ) -> PlayerChoice:
         return notation.parse_move(state, text, seat)
 
     def move_notation(self, state: ColorStackState, move: Any) -> str:
@@ -71,7 +80,7 @@ class ColorStackGame(Game[ColorStackState]):
     def make_ai(self, level: str) -> Any:
         return ai.make_ai(level)
 
-    def hint(self, state: ColorStackState) -> tuple[PlayerMove, str]:
+    def hint(self, state: ColorStackState) -> tuple[PlayerChoice, str]:
         return ai.GreedyPlayer().hint(state)
 
     def export_record(self, state: ColorStackState, meta: Any = None) -> dict[str, Any]:

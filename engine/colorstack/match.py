@@ -164,7 +164,7 @@ def run(
             if stop is not None and time.monotonic() >= stop:
                 break
             deal = random.Random(seed * 1_000_003 + g)
-            setup = ColorStackState(("a", "b"), settings).sample_chance(deal)
+            setup = ColorStackState(("a", "b"), settings).sample_setup(deal)
         assert setup is not None
         result = play_game(setup, g % 2 == 0, players, settings, rng, tally)
         tally.add(result)

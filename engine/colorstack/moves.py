@@ -4,15 +4,20 @@
   alone, since the path does not matter (it is legal when any path fits);
 * :class:`Set` — a piece's top die turned to ``face`` (``set c1 4``);
 * :class:`Resign` — ``seat`` resigns; not a turn, allowed to either player at any time;
+* :class:`FirstPlayer` — the chance outcome that starts a game: the first player's seat;
+* :class:`Colours` — the first player's choice of their two colours, in order (the
+  second player takes the other two); not a turn;
 * :class:`Setup` — the chance outcome of setting up: the first player's seat, their
   colours, the cards as they lie and the rolled faces (OpenSpiel's chance node, so a
-  game's moves replay exactly).
+  game's moves replay exactly). A game set up by one ``Setup`` alone (a record's replay,
+  a game stored before the colours were a choice) skips the two above.
 
 Squares are :mod:`engine.colorstack.board` integers. Every ``Move`` and ``Set`` is
 interned (:func:`move`, :func:`set_face`), so move generation allocates nothing.
 
 :func:`move_to_json` / :func:`move_from_json` are an exact codec into short JSON lists
-(``["m","c1","e3"]``, ``["s","c1",4]``, ``["r",0]``): a button id holds one easily.
+(``["m","c1","e3"]``, ``["s","c1",4]``, ``["r",0]``, ``["c","red","yellow"]``,
+``["first",0]``): a button id holds one easily.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 from engine.colorstack.board import (
     COLOUR_NAMES,
+    DEFAULT_COLOURS,
     COLUMNS,
     HEAVY_ROWS,
     WIDTH,
@@ -66,6 +72,25 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstPlayer:
+    """Chance: the first player, drawn at random (set-up step 1), who chooses colours next."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Colours:
+    """The first player's colours, first and second (``colours red yellow``); the second
+    player takes the other two. A decision before the board is set up, not a turn."""
+
+    first: int
+    second: int
+
+    def __str__(self) -> str:
+        return f"colours {COLOUR_NAMES[self.first]} {COLOUR_NAMES[self.second]}"
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """Chance: how the game was set up.
 
@@ -83,8 +108,18 @@ class Setup:
 
 
 TurnMove = Move | Set
-PlayerMove = Move | Set | Resign
-AnyMove = Move | Set | Resign | Setup
+Decided = Move | Set | Colours  # what legal_moves lists: a turn's moves, or the colours
+PlayerMove = Move | Set | Resign  # an action of the game's log (and of its record)
+PlayerChoice = Move | Set | Resign | Colours  # whatever a player may decide
+AnyMove = Move | Set | Resign | Colours | FirstPlayer | Setup
+# every choice of colours, in the order legal_moves lists them: the rule book's default
+# (red, then yellow) first, then the others by first colour (red, blue, yellow, green)
+COLOUR_CHOICES = tuple(
+    sorted(
+        (Colours(a, b) for a in range(4) for b in range(4) if a != b),
+        key=lambda c: (c != Colours(*DEFAULT_COLOURS), c.first, c.second),
+    )
+)
 
 _MOVES = [[Move(a, b) for b in range(SQUARES)] for a in range(SQUARES)]
 _SETS = [[Set(a, f) for f in range(7)] for a in range(SQUARES)]
@@ -135,6 +170,10 @@ def move_to_json(mv: AnyMove) -> list[Any]:
         return ["s", square_name(mv.square), mv.face]
     if isinstance(mv, Resign):
         return ["r", mv.seat]
+    if isinstance(mv, Colours):
+        return ["c", COLOUR_NAMES[mv.first], COLOUR_NAMES[mv.second]]
+    if isinstance(mv, FirstPlayer):
+        return ["first", mv.seat]
     return [
         "setup",
         mv.first,
@@ -156,6 +195,10 @@ def move_from_json(data: object) -> AnyMove:
             return set_face(_sq(args[0]), _int(args[1]))
         if kind == "r" and len(args) == 1:
             return Resign(_int(args[0]))
+        if kind == "c" and len(args) == 2 and all(isinstance(a, str) for a in args):
+            return Colours(COLOUR_NAMES.index(args[0]), COLOUR_NAMES.index(args[1]))
+        if kind == "first" and len(args) == 1:
+            return FirstPlayer(_int(args[0]))
         if kind == "setup" and len(args) == 4:
             first, colours, cards, dice = args
             if not (isinstance(colours, list) and isinstance(cards, list)):

@@ -3,6 +3,8 @@
 * ``c1-e3`` (also ``c1 e3``, ``c1 to e3``): the piece on c1 moves to e3;
 * ``set c1 4`` (also ``set c1 to 4``): the piece on c1 turns its top die to 4;
 * ``resign``: the player typing it resigns (allowed at any time, on turn or not);
+* ``colours red yellow`` (also ``colors``, or the two colours alone): the first player's
+  colours, first and second, chosen before the board is set up;
 * ``move c1-e3``, ``move resign``: the same, as Discord's ``/move`` command spells them
   (a terminal drops the ``/``).
 
@@ -21,20 +23,30 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.colorstack.board import COLUMNS, parse_square, square_name
-from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
+from engine.colorstack.board import COLOUR_NAMES, COLUMNS, parse_square, square_name
+from engine.colorstack.moves import (
+    Colours,
+    Move,
+    PlayerChoice,
+    Resign,
+    Set,
+    move,
+    set_face,
+)
 from engine.colorstack.record import action_text
 from engine.colorstack.state import ColorStackState
 from engine.echo import cut
 from engine.errors import IllegalMoveError, IllegalReason, InvalidMoveError, InvalidReason
 
 SYNTAX = "Type a move as c1-e3, a set as set c1 4, or resign."
+COLOURS_SYNTAX = "Name your two colours, first and second: colours red yellow."
+_COLOURS_WORDS = ("colours", "colors", "colour", "color")
 MAX_LENGTH = 40
 _SQUARE = re.compile(r"[a-z][0-9]+\Z")
 _WORDS = ("set", "resign")
 
 
-def parse_move(state: ColorStackState, text: str, seat: int | None = None) -> PlayerMove:
+def parse_move(state: ColorStackState, text: str, seat: int | None = None) -> PlayerChoice:
     """The move ``text`` names for ``seat`` (default: the player to move), or the error
     that says why not. The state is never changed."""
     typed = " ".join(text.strip().lower().split())
@@ -49,16 +61,21 @@ def parse_move(state: ColorStackState, text: str, seat: int | None = None) -> Pl
     return mv
 
 
-def move_notation(state: ColorStackState, mv: PlayerMove) -> str:
-    """How a player types ``mv`` (``c1-e3``, ``set c1 4``, ``resign``)."""
+def move_notation(state: ColorStackState, mv: PlayerChoice) -> str:
+    """How a player types ``mv`` (``c1-e3``, ``set c1 4``, ``resign``, ``colours red
+    yellow``)."""
+    if isinstance(mv, Colours):
+        return str(mv)
     return action_text(mv)
 
 
-def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerMove:
+def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
     words = typed.replace("-", " - ").split()
     if words[0] == "move" and len(words) > 1:  # Discord's /move, typed out
         words = words[1:]
     head = words[0]
+    if head in _COLOURS_WORDS or head.rstrip(",") in COLOUR_NAMES:
+        return _colours(words[1:] if head in _COLOURS_WORDS else words)
     if head == "resign" and len(words) == 1:
         who = state.current_player if seat is None else seat
         if who is None:
@@ -90,6 +107,20 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerMove:
     if len(rest) != 1 or not _SQUARE.match(rest[0]):
         raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
     return move(frm, _square(state, rest[0]))
+
+
+def _colours(args: list[str]) -> Colours:
+    """The two colours named, first and second (``red yellow``, ``red, yellow``)."""
+    names = [a for a in " ".join(args).replace(",", " ").split() if a not in ("and", "then")]
+    if len(names) != 2:
+        raise InvalidMoveError(COLOURS_SYNTAX, InvalidReason.NOT_A_MOVE)
+    for name in names:
+        if name not in COLOUR_NAMES:
+            raise InvalidMoveError(
+                f"{_echo(name)} is not a colour: red, blue, yellow or green. {COLOURS_SYNTAX}",
+                InvalidReason.NOT_A_MOVE,
+            )
+    return Colours(COLOUR_NAMES.index(names[0]), COLOUR_NAMES.index(names[1]))
 
 
 def _set(state: ColorStackState, args: list[str]) -> Set:
@@ -151,4 +182,4 @@ def _echo(text: str) -> str:
     return f"“{cut(text, 20)}”"
 
 
-__all__ = ["SYNTAX", "Move", "move_notation", "parse_move"]
+__all__ = ["COLOURS_SYNTAX", "SYNTAX", "Move", "move_notation", "parse_move"]

@@ -56,6 +56,12 @@ def status_line(state: ColorStackState) -> str:
     """Whose turn it is, or how the game ended."""
     if state.is_over:
         return f"🏁 {end_words(state)}"
+    if state.choosing_colours:
+        assert state.first is not None
+        return (
+            f"▶ {state.name(state.first)} moves first and chooses two colours, first and "
+            "second (colours red yellow); the other player takes the other two."
+        )
     if state.setup is None:
         return "Setting up…"
     return f"▶ {state.name(state.to_move)} to move."
@@ -127,5 +133,7 @@ How to type a move:
   c1-e3        move the piece on c1 to e3 (any path that fits)
   set c1 4     turn the piece on c1 to show 4
   resign       give up: the other player wins
+  colours red yellow   moving first, before the board is set up: your two colours,
+               first then second (the other player takes the other two)
 Board: columns a–i from the first player's left, rows 1–6 (light) or 1–9 (heavy) from
 the first player's side. R3 is a red 3; G2² a stack of 2 dice topped by a green 2."""

@@ -65,7 +65,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.budget import check_budget, limit_words
-from engine.colorstack.moves import Move, Set, TurnMove, move_to_json
+from engine.colorstack.ai import colours_choice
+from engine.colorstack.moves import Decided, Move, Set, TurnMove, move_to_json
 from engine.colorstack.position import (
     SET_FLAG,
     SUPERSETS,
@@ -608,11 +609,17 @@ class ExpertPlayer:
     def __repr__(self) -> str:
         return f"ExpertPlayer({limit_words(self.budget, self.nodes)})"
 
-    def choose(self, state: ColorStackState, rng: random.Random) -> TurnMove:
+    def choose(self, state: ColorStackState, rng: random.Random) -> Decided:
+        chosen = colours_choice(state)
+        if chosen is not None:  # moving first: the default colours, as every level
+            return chosen[0]
         return self.search(state, rng).move
 
-    def hint(self, state: ColorStackState) -> tuple[TurnMove, str]:
+    def hint(self, state: ColorStackState) -> tuple[Decided, str]:
         """The move it would play for the seat to act, and why, in a sentence."""
+        chosen = colours_choice(state)
+        if chosen is not None:
+            return chosen
         result = self.search(state)
         return result.move, explain(state, result)
 
@@ -620,10 +627,10 @@ class ExpertPlayer:
         """Search ``state`` (unchanged) for the player to move; ``rng`` shuffles equal
         moves (none: the legal order)."""
         start = time.perf_counter()
-        if state.is_over or state.current_player is None:
+        if state.is_over or state.setup is None or state.current_player is None:
             raise NoMoveError("There is no move to choose: the game is not being played.")
         pos = Position(state)
-        legal = [from_engine(m) for m in state.legal_moves()]
+        legal = [from_engine(m) for m in state.turn_moves()]
         if rng is not None:
             rng.shuffle(legal)
         me = pos.to_move
@@ -670,14 +677,14 @@ class ExpertPlayer:
 def move_scores(state: ColorStackState, depth: int) -> dict[TurnMove, int]:
     """Every legal move's exact value for the player to move, searched ``depth`` plies deep
     (and past threats) with no budget (for tests and analysis: it can take long)."""
-    if state.is_over or state.current_player is None:
+    if state.is_over or state.setup is None or state.current_player is None:
         raise NoMoveError("There is no move to score: the game is not being played.")
     if depth < 1:
         raise ValueError(f"a search looks at least 1 ply deep, not {depth}")
     search = _Search(Position(state), None, None, None, depth)
     return {
         mv: search.score_move(from_engine(mv), depth, -INFINITY, INFINITY)
-        for mv in state.legal_moves()
+        for mv in state.turn_moves()
     }
 
 

@@ -1,8 +1,12 @@
 """The state of a game of Color Stack, following ``docs/colorstack-rules.md`` to
 the letter.
 
-A game is one chance outcome, :class:`~engine.colorstack.moves.Setup` (OpenSpiel's chance
-node: the first player, their colours, the cards as they lie and the rolled dice), then
+A game is set up as the rule book orders it: a chance outcome draws the first player
+(:class:`~engine.colorstack.moves.FirstPlayer`), who chooses their colours
+(:class:`~engine.colorstack.moves.Colours`: a decision, not a turn), then a chance outcome
+lays the cards and rolls the dice (:class:`~engine.colorstack.moves.Setup`, OpenSpiel's
+chance node: it names the first player and their colours too, and alone sets up a game
+replayed from a record or stored before colours were a choice). Then come
 turns: each a :class:`~engine.colorstack.moves.Move` or a
 :class:`~engine.colorstack.moves.Set` of the player to move. A player with no piece is
 skipped inside the state (a skip is no decision and no turn). A
@@ -15,17 +19,19 @@ dice bottom to top.
 **Public API** (stable; the search, the Discord picture and the tap UI use it):
 
 Game flow (the :class:`~engine.game.GameState` protocol): :attr:`players`,
-:attr:`settings`, :attr:`current_player` (``None`` at the set-up chance and once over),
-:attr:`decision`, :attr:`is_over`, :meth:`legal_moves` (turn actions only: sets and moves,
-never a resignation; a fresh list of interned moves, cached per position),
+:attr:`settings`, :attr:`current_player` (``None`` at a chance outcome and once over),
+:attr:`decision`, :attr:`is_over`, :attr:`choosing_colours`, :meth:`legal_moves` (the
+colour choices, then turn actions only: sets and moves, never a resignation), :meth:`turn_moves`
+(a turn's sets and moves: a fresh list of interned moves, cached per position),
 :meth:`random_move` (``rng.choice(legal_moves())`` without the list: the random player),
 :meth:`is_legal`, :meth:`check` (``by=`` any seat: resignation is allowed off turn),
 :meth:`refusal`, :meth:`apply` (validates; returns ``TurnEnded(seat)`` per turn and
-``GameEnded()``), :meth:`sample_chance`, :meth:`outcome`, :meth:`to_dict` /
+``GameEnded()``), :meth:`sample_chance`, :meth:`sample_setup` and :meth:`set_up` (the
+whole set-up at once, for tools and tests), :meth:`outcome`, :meth:`to_dict` /
 :meth:`from_dict` (exact: the set-up and every action, replayed), ``__eq__``.
 
 For search (no validation, no events, nothing allocated but the undo entry):
-:meth:`push` (a legal move from :meth:`legal_moves`, or a ``Resign``), :meth:`pop`
+:meth:`push` (a legal move from :meth:`turn_moves`, or a ``Resign``), :meth:`pop`
 (undoes the last push or apply; returns its move), :meth:`copy` (cheap, independent),
 :meth:`position_key` (a 64-bit Zobrist hash of every square's stack and the player to
 move: the repetition rule's position), :meth:`repetitions` (how often the current position
@@ -53,7 +59,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from pydantic import ValidationError
 
@@ -76,7 +82,11 @@ from engine.colorstack.board import (
     start_colours,
 )
 from engine.colorstack.moves import (
+    COLOUR_CHOICES,
     AnyMove,
+    Colours,
+    Decided,
+    FirstPlayer,
     Move,
     PlayerMove,
     Resign,
@@ -235,6 +245,7 @@ class ColorStackState:
         "black",
         "cards",
         "cells",
+        "chosen",
         "colour_masks",
         "colours",
         "ended_by",
@@ -256,6 +267,7 @@ class ColorStackState:
     squares: int
     setup: Setup | None
     first: int | None
+    chosen: Colours | None  # the first player's colours, once chosen
     colours: tuple[tuple[int, int], ...]  # per seat (empty before set-up)
     cards: tuple[str, ...]
     black: int  # bit mask
@@ -298,6 +310,7 @@ class ColorStackState:
         self.squares = self.rows * WIDTH
         self.setup = None
         self.first = None
+        self.chosen = None
         self.colours = ()
         self.cards = ()
         self.black = 0
@@ -326,15 +339,27 @@ class ColorStackState:
 
     @property
     def decision(self) -> Decision:
+        """Chance (the first player; the cards and dice), the first player's choice of
+        colours, then turns until it is over."""
         if self.ended_by is not None:
             return Decision.OVER
-        return Decision.CHANCE if self.setup is None else Decision.TURN
+        if self.setup is None and not self.choosing_colours:
+            return Decision.CHANCE
+        return Decision.TURN
+
+    @property
+    def choosing_colours(self) -> bool:
+        """Whether the first player, drawn, is to choose their colours (set-up step 1)."""
+        return self.setup is None and self.first is not None and self.chosen is None
 
     @property
     def current_player(self) -> int | None:
-        """The seat that must decide now; ``None`` at the set-up and after the end."""
-        if self.setup is None or self.ended_by is not None:
+        """The seat that must decide now (the first player choosing colours, then the
+        player to move); ``None`` at the set-up's chance outcomes and after the end."""
+        if self.ended_by is not None:
             return None
+        if self.setup is None:
+            return self.first if self.chosen is None else None
         return self.to_move
 
     @property
@@ -510,17 +535,26 @@ class ColorStackState:
     def destinations(self, sq: int) -> list[int]:
         """The legal end squares of the piece on ``sq`` for the player to move now (empty
         when it is not theirs, or the game is not being played)."""
-        return [m.to for m in self.legal_moves() if isinstance(m, Move) and m.frm == sq]
+        return [m.to for m in self.turn_moves() if isinstance(m, Move) and m.frm == sq]
 
     def set_faces(self, sq: int) -> list[int]:
         """The faces the piece on ``sq`` may be set to now (the other five, when it is the
         player to move's piece)."""
-        return [m.face for m in self.legal_moves() if isinstance(m, Set) and m.square == sq]
+        return [m.face for m in self.turn_moves() if isinstance(m, Set) and m.square == sq]
 
-    def legal_moves(self) -> list[TurnMove]:
+    def legal_moves(self) -> list[Decided]:
+        """Every legal decision now: the first player's choices of colours before the
+        board is set up (:data:`~engine.colorstack.moves.COLOUR_CHOICES`), then the sets
+        and moves of the player to move (:meth:`turn_moves`). Empty at a chance outcome
+        and once over. Never a resignation (always allowed; not a turn)."""
+        if self.choosing_colours:
+            return list(COLOUR_CHOICES)
+        return cast("list[Decided]", self.turn_moves())  # a new list of its own
+
+    def turn_moves(self) -> list[TurnMove]:
         """Every legal set and move of the player to move, distinct, in a fixed order (by
-        square; a piece's moves by end square, then its sets by face). Empty at the set-up
-        chance and once over. Never a resignation (always allowed; not a turn)."""
+        square; a piece's moves by end square, then its sets by face). Empty before the
+        board is set up and once over."""
         if self.ended_by is not None or self.setup is None:
             return []
         key = (self._hash, self.turns == 0)
@@ -726,12 +760,16 @@ class ColorStackState:
         """
         if self.ended_by is not None:
             return IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
-        if isinstance(move, Setup):
-            if self.setup is not None:
-                return IllegalMoveError("The game is already set up.", IllegalReason.WRONG_DECISION)
-            problem = self.setup_problem(move)
-            return None if problem is None else IllegalMoveError(problem, IllegalReason.BAD_OUTCOME)
+        if isinstance(move, FirstPlayer | Colours | Setup):
+            return self._setup_refusal(move, by)
         if self.setup is None:
+            if self.choosing_colours:
+                assert self.first is not None
+                return IllegalMoveError(
+                    f"{self.players[self.first]} chooses colours first: nobody can move "
+                    "before the board is set up.",
+                    IllegalReason.WRONG_DECISION,
+                )
             return IllegalMoveError(
                 "Nobody can move before the board is set up.", IllegalReason.WRONG_DECISION
             )
@@ -833,6 +871,56 @@ class ColorStackState:
             )
         return None
 
+    def _setup_refusal(
+        self, move: FirstPlayer | Colours | Setup, by: int | None
+    ) -> IllegalMoveError | None:
+        """Why a step of the set-up cannot be applied now: the first player drawn, their
+        colours, the cards and dice (which may also come alone, naming both)."""
+        if self.setup is not None and not isinstance(move, Colours):
+            return IllegalMoveError("The game is already set up.", IllegalReason.WRONG_DECISION)
+        if isinstance(move, FirstPlayer):
+            if self.first is not None:
+                return IllegalMoveError(
+                    "The first player is already chosen.", IllegalReason.WRONG_DECISION
+                )
+            if move.seat not in (0, 1):
+                return IllegalMoveError(
+                    f"the first player must be seat 0 or 1, not {move.seat!r}",
+                    IllegalReason.BAD_OUTCOME,
+                )
+            return None
+        if isinstance(move, Colours):
+            if not self.choosing_colours:
+                return IllegalMoveError(
+                    "Colours are chosen once, by the first player, before the board is set up.",
+                    IllegalReason.WRONG_DECISION,
+                )
+            assert self.first is not None
+            if by is not None and by != self.first:
+                return IllegalMoveError(
+                    f"{self.players[self.first]} moves first and chooses the colours.",
+                    IllegalReason.NOT_YOUR_TURN,
+                )
+            if move not in COLOUR_CHOICES:
+                return IllegalMoveError(
+                    "Choose two different colours of red, blue, yellow and green.",
+                    IllegalReason.BAD_CHOICE,
+                )
+            return None
+        if self.first is not None:  # drawn: the set-up follows the colours chosen
+            if self.chosen is None:
+                return IllegalMoveError(
+                    f"{self.players[self.first]} chooses colours first.",
+                    IllegalReason.WRONG_DECISION,
+                )
+            if move.first != self.first or move.colours != (self.chosen.first, self.chosen.second):
+                return IllegalMoveError(
+                    "the set-up must keep the first player drawn and the colours chosen",
+                    IllegalReason.BAD_OUTCOME,
+                )
+        problem = self.setup_problem(move)
+        return None if problem is None else IllegalMoveError(problem, IllegalReason.BAD_OUTCOME)
+
     def _off_board(self, sq: int) -> IllegalMoveError:
         where = square_name(sq) if 0 <= sq < 81 else str(sq)
         return IllegalMoveError(
@@ -860,14 +948,31 @@ class ColorStackState:
 
     # ----------------------------------------------------------------- playing
 
-    def sample_chance(self, rng: random.Random) -> Setup:
-        """The set-up drawn from ``rng``: the first player at random, who takes the default
-        colours (red and yellow; colours are cosmetic), the cards shuffled and laid, the
-        dice rolled."""
-        first = rng.randrange(PLAYERS)
+    def sample_chance(self, rng: random.Random) -> FirstPlayer | Setup:
+        """The chance outcome due, drawn from ``rng``: the first player at random (who
+        then chooses colours), or, once the colours are chosen, the cards shuffled and
+        laid and the dice rolled."""
+        if self.first is None:
+            return FirstPlayer(rng.randrange(PLAYERS))
+        chosen = self.chosen or Colours(*DEFAULT_COLOURS)
         cards = deal_cards(rng, self.rows)
         dice = tuple(rng.randint(1, 6) for _ in range(12))
-        return Setup(first, DEFAULT_COLOURS, cards, dice)
+        return Setup(self.first, (chosen.first, chosen.second), cards, dice)
+
+    def sample_setup(self, rng: random.Random, colours: Colours | None = None) -> Setup:
+        """The whole set-up in one outcome, for tools and tests (a table draws it in
+        steps, the first player choosing colours): the first player drawn from ``rng``,
+        ``colours`` as theirs (default red and yellow), the cards and the dice — the same
+        draws from ``rng`` as the steps make."""
+        first = rng.randrange(PLAYERS)
+        chosen = colours or Colours(*DEFAULT_COLOURS)
+        cards = deal_cards(rng, self.rows)
+        dice = tuple(rng.randint(1, 6) for _ in range(12))
+        return Setup(first, (chosen.first, chosen.second), cards, dice)
+
+    def set_up(self, rng: random.Random, colours: Colours | None = None) -> None:
+        """Apply :meth:`sample_setup` (tools and tests)."""
+        self.apply(self.sample_setup(rng, colours))
 
     def apply(self, move: AnyMove, *, by: int | None = None) -> list[Event]:
         """Play ``move`` (a set, a move, a resignation, or the set-up chance outcome);
@@ -888,6 +993,12 @@ class ColorStackState:
             if isinstance(move, Setup):
                 self._set_up(move)
                 return []
+            if isinstance(move, FirstPlayer):
+                self.first = move.seat
+                return []
+            if isinstance(move, Colours):
+                self.chosen = move
+                return []
         seat = self.to_move
         self.push(move)  # type: ignore[arg-type]  # a set-up returned above
         if self.ended_by is None:
@@ -899,6 +1010,7 @@ class ColorStackState:
     def _set_up(self, setup: Setup) -> None:
         self.setup = setup
         self.first = setup.first
+        self.chosen = Colours(*setup.colours)
         second = other_colours(setup.colours)
         colours = [setup.colours, second] if setup.first == 0 else [second, setup.colours]
         self.colours = (colours[0], colours[1])
@@ -1065,6 +1177,7 @@ class ColorStackState:
         new.squares = self.squares
         new.setup = self.setup
         new.first = self.first
+        new.chosen = self.chosen
         new.colours = self.colours
         new.cards = self.cards
         new.black = self.black
@@ -1110,14 +1223,21 @@ class ColorStackState:
 
     def to_dict(self) -> dict[str, Any]:
         """The game as plain JSON data: players, rules, the set-up and every action
-        (:meth:`from_dict` replays them, so a restored game is exactly this one)."""
-        return {
+        (:meth:`from_dict` replays them, so a restored game is exactly this one); before
+        the board is set up, the first player drawn and the colours chosen so far."""
+        data: dict[str, Any] = {
             "format": STATE_FORMAT,
             "players": list(self.players),
             "rules": self.settings.to_record(),
             "setup": None if self.setup is None else move_to_json(self.setup),
             "actions": [[seat, move_to_json(mv)] for seat, mv in self.log],
         }
+        if self.setup is None and self.first is not None:
+            before: list[AnyMove] = [FirstPlayer(self.first)]
+            if self.chosen is not None:
+                before.append(self.chosen)
+            data["before"] = [move_to_json(mv) for mv in before]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
@@ -1135,9 +1255,20 @@ class ColorStackState:
             state = cls(players, settings)
         except SetupError as err:
             raise ValueError(str(err)) from None
+        before = data.get("before", [])
+        if not isinstance(before, list) or len(before) > 2:
+            raise ValueError("before must be the first player and the colours chosen")
+        for raw, kind in zip(before, (FirstPlayer, Colours), strict=False):
+            step = move_from_json(raw)
+            if not isinstance(step, kind):
+                raise ValueError(f"not a stored step of the set-up: {raw!r}")
+            state.apply(step)
         setup = data.get("setup")
         if setup is not None:
-            state.apply(move_from_json(setup))
+            step = move_from_json(setup)
+            if not isinstance(step, Setup):
+                raise ValueError(f"not a stored set-up: {setup!r}")
+            state.apply(step)
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise ValueError("actions must be a list")
@@ -1146,7 +1277,7 @@ class ColorStackState:
                 raise ValueError(f"not a stored action: {entry!r}")
             seat, raw = entry
             mv = move_from_json(raw)
-            if isinstance(mv, Setup):
+            if isinstance(mv, Setup | FirstPlayer | Colours):
                 raise ValueError("a set-up among the actions")
             state.apply(mv, by=seat)
         return state

@@ -131,6 +131,10 @@ def _colorstack_move(move: Any) -> tuple[Any, ...]:
 
     if isinstance(move, m.Move):
         return ("move", square_name(move.frm), square_name(move.to))
+    if isinstance(move, m.Colours):
+        return ("colours", move.first, move.second)
+    if isinstance(move, m.FirstPlayer):
+        return ("first", move.seat)
     if isinstance(move, m.Set):
         return ("set", square_name(move.square), move.face)
     assert isinstance(move, m.Setup)

@@ -3,9 +3,10 @@ package).
 
 Squares are ``(column, row)`` pairs (column 0–8, row 1–6 or 1–9), named ``"c1"`` in moves;
 a stack is a list of dice ``(colour, face)`` bottom to top, colours 0–3 (red, blue,
-yellow, green). A move is ``("move", from, to)`` or ``("set", square, face)``; the set-up
-chance outcome is ``("setup", first seat, first player's colours, cards as they lie,
-the 12 faces)``.
+yellow, green). A move is ``("move", from, to)`` or ``("set", square, face)``. The set-up
+is the rule book's step 1, then the rest: the chance outcome ``("first", seat)``, that
+player's choice ``("colours", first colour, second colour)``, then the chance outcome
+``("setup", first seat, first player's colours, cards as they lie, the 12 faces)``.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ class Game:
         self.black: set[tuple[int, int]] = set()
         self.owner: dict[int, int] = {}  # colour -> seat
         self.seat: int | None = None
-        self.chance: str | None = "setup"
+        self.chance: str | None = "first"
+        self.first: int | None = None
+        self.colours: list[int] | None = None
         self.turns = 0
         self.seen: dict[Any, int] = {}
         self.over = False
@@ -70,7 +73,9 @@ class Game:
     # ---------------------------------------------------------------- chance
 
     def sample(self, rng: random.Random) -> tuple[Any, ...]:
-        first = rng.randrange(2)
+        if self.chance == "first":
+            return ("first", rng.randrange(2))
+        assert self.first is not None and self.colours is not None
         deck = list(CARDS)
         rng.shuffle(deck)
         count = self.rows // 3 * 3
@@ -81,7 +86,7 @@ class Game:
             if self.black_start(cards, slot, starts):
                 cards[slot] = cards[slot][:-1] if cards[slot].endswith("'") else cards[slot] + "'"
         dice = [rng.randint(1, 6) for _ in range(12)]
-        return ("setup", first, [0, 2], cards, dice)
+        return ("setup", self.first, list(self.colours), cards, dice)
 
     def black_start(self, cards: list[str], slot: int, starts: set[tuple[int, int]]) -> bool:
         only = ["A"] * len(cards)
@@ -89,6 +94,10 @@ class Game:
         return bool(black_of(only) & starts)
 
     def resolve(self, outcome: tuple[Any, ...]) -> None:
+        if outcome[0] == "first":  # the first player chooses colours next
+            self.first = self.seat = outcome[1]
+            self.chance = None
+            return
         _, first, colours, cards, dice = outcome
         second = [c for c in range(4) if c not in colours]
         for c in colours:
@@ -150,6 +159,8 @@ class Game:
     def moves(self) -> list[tuple[Any, ...]]:
         if self.over or self.chance is not None or self.seat is None:
             return []
+        if self.colours is None:  # the first player's two colours, in order
+            return [("colours", a, b) for a in range(4) for b in range(4) if a != b]
         out: list[tuple[Any, ...]] = []
         for sq in self.pieces(self.seat):
             for end in sorted(self.ends(sq)):
@@ -166,6 +177,11 @@ class Game:
     def play(self, move: tuple[Any, ...]) -> None:
         p = self.seat
         assert p is not None
+        if move[0] == "colours":
+            self.colours = [move[1], move[2]]
+            self.seat = None
+            self.chance = "setup"
+            return
         if move[0] == "move":
             frm, to = square(move[1]), square(move[2])
             stack = self.board.get(to, []) + self.board[frm]
@@ -191,6 +207,8 @@ class Game:
 def self_play(rng: random.Random, board: str = "light") -> int:
     """One game between two uniformly random players; returns the decisions taken."""
     game = Game(board=board)
+    game.resolve(game.sample(rng))
+    game.play(("colours", 0, 2))  # the default colours: the engine's players choose them
     game.resolve(game.sample(rng))
     decisions = 0
     while not game.over:

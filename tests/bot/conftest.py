@@ -168,3 +168,21 @@ def refused(match: str) -> Iterator[None]:
         yield
     words = refusal_text(caught.value)
     assert re.search(match, words), words
+
+
+async def choose_colours(
+    world: World, *players: Any, channel: Any = None, colours: str = "red yellow"
+) -> None:
+    """A Color Stack table just started in ``channel`` (default: the test's): when its
+    first player, one of ``players`` (default: alice, bob, carol), is to choose colours
+    (set-up step 1), they type ``colours``; the board is then set up."""
+    where = channel or world.channel
+    live = world.bot.tables.service.by_channel.get(where.id)
+    state = None if live is None else live.state
+    if state is None or not getattr(state, "choosing_colours", False):
+        return
+    user = live.user_at(state.first)
+    chooser = next(p for p in players or (world.alice, world.bob, world.carol) if p.id == user)
+    chosen = await chooser.slash(where, "move", move=f"colours {colours}")
+    now = world.bot.tables.service.by_channel[where.id].state
+    assert not now.choosing_colours, chosen.response.content

@@ -31,7 +31,7 @@ from engine import games
 from host.service import LiveTable, Player, TableService, settle
 from host.thinking import Thinker
 from persistence import Store
-from tests.bot.conftest import World, refused
+from tests.bot.conftest import World, choose_colours, refused
 from tests.persistence import duel_game
 from tests.persistence.duel_game import GATE, PASS, RESIGN, STARTED
 
@@ -461,6 +461,8 @@ async def test_an_expert_seat_plays_color_stack_in_a_worker_while_another_table_
     lobby = await world.bob.slash(other_channel, "table new", game="colorstack")
     await world.carol.click(lobby.response, label="Join")
     await world.bob.click(lobby.response, label="Start")
+    await choose_colours(world, channel=other_channel)
+    await choose_colours(world)
     other = service.by_channel[other_channel.id]
 
     thinker = service.thinker

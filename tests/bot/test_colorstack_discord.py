@@ -82,8 +82,10 @@ class Spy:
 
 
 async def colorstack_table(
-    world: World, monkeypatch: pytest.MonkeyPatch, *, ai: bool = False
+    world: World, monkeypatch: pytest.MonkeyPatch, *, ai: bool = False, choose: bool = True
 ) -> tuple[list[Any], Spy]:
+    """A started table of two humans (or one and an AI seat); with ``choose``, its first
+    player (a human) has typed their colours, red then yellow, so the board is set up."""
     humans = [
         world.guild.add_member(world.env.create_user(f"cs{i}"), nick=nasty_name(i))
         for i in range(1 if ai else 2)
@@ -101,6 +103,13 @@ async def colorstack_table(
         assert joined.ephemeral, joined.response.content
     started = await humans[0].click(lobby, label="Start")
     assert started.response is not None
+    state: ColorStackState = live_of(world).state
+    if choose and state.choosing_colours:
+        assert state.first is not None
+        chooser = actor_of(world, humans, state.first)
+        chosen = await chooser.slash(world.channel, "move", move="colours red yellow")
+        # their turn goes on: the answer is their panel, with the colours chosen
+        assert chosen.ephemeral and "Your colours: 🟥 red & 🟨 yellow" in chosen.response.content
     return humans, spy
 
 
@@ -255,6 +264,49 @@ async def test_a_whole_game_typed_and_tapped_to_a_win(
     export = await humans[0].slash(world.channel, "export")
     assert export.ephemeral and export.response.attachments
     _ = final
+
+
+async def test_the_first_player_chooses_colours_from_the_panel_before_the_board(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set-up step 1: the first player, drawn at random, chooses two colours, in order,
+    before the board is set up; the other player waits, and nobody may move meanwhile."""
+    humans, spy = await colorstack_table(world, monkeypatch, choose=False)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    assert state.choosing_colours and state.first is not None
+    first, other = state.first, 1 - state.first
+    chooser, waiter = actor_of(world, humans, first), actor_of(world, humans, other)
+    names = [escape_name(name) for name in state.players]
+    text = table_text_of(table_message(world, live.id))
+    assert f"**{names[first]}** moves first and is choosing colours" in text, text
+    assert "```" not in text and not spy.jobs  # no board, no picture yet
+    waiting = await waiter.click(table_message(world, live.id), label="My move")
+    assert waiting.ephemeral
+    assert f"Waiting for **{names[first]}** to choose colours" in waiting.response.content
+    assert not buttons_of(waiting.response)
+    refused = await waiter.slash(world.channel, "move", move="colours red yellow")
+    assert refused.ephemeral and "moves first and chooses the colours" in refused.response.content
+    early = await chooser.slash(world.channel, "move", move="a1-a2")
+    assert early.ephemeral and "chooses colours first" in early.response.content
+    assert live_of(world).version == live.version  # refused: nothing changed
+    panel = await chooser.click(table_message(world, live.id), label="My move")
+    assert "You move first: choose your two colours" in panel.response.content
+    menu = next(b for b in buttons_of(panel.response) if b.get("type") == 3)
+    assert len(menu["options"]) == 12
+    green_blue = next(o for o in menu["options"] if o["value"] == "colours.green.blue")
+    assert green_blue["label"] == "🟩 green, then 🟦 blue"
+    assert green_blue["description"].endswith("gets 🟥 red & 🟨 yellow")
+    done = await chooser.select(panel.response, ["colours.green.blue"], custom_id=menu["custom_id"])
+    assert "Your colours: 🟩 green & 🟦 blue" in done.response.content, done.response.content
+    state = live_of(world).state
+    assert state.setup is not None and state.colours[first] == (3, 1)
+    await world.env.advance_time(5)
+    said = " ".join(table_text_of(m) for m in world.channel.history())
+    assert (
+        f"{names[first]} chose 🟩 green & 🟦 blue; {names[other]} has 🟥 red & 🟨 yellow." in said
+    )
+    check_table(world, live_of(world), spy)  # the board, its picture
 
 
 async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
@@ -510,6 +562,9 @@ async def test_a_draw_at_the_turn_limit_is_announced(world: World) -> None:
     live = live_of(world)
     state: ColorStackState = live.state
     seat = to_move(state)
+    actor = world.alice if live.user_at(seat) == world.alice.id else world.bob
+    await actor.slash(world.channel, "move", move="colours red yellow")  # no turn
+    state = live_of(world).state
     actor = world.alice if live.user_at(seat) == world.alice.id else world.bob
     piece = state.pieces(seat)[0]
     face = 1 if state.face(piece) != 1 else 2

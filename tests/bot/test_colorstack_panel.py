@@ -81,7 +81,7 @@ def example(turns: int = 0, names: tuple[str, str] = (ALICE, BOB)) -> ColorStack
 def random_state(seed: int, board: str = "light", turns: int | None = None) -> ColorStackState:
     rng = random.Random(seed)
     state = ColorStackState((ALICE, BOB), ColorStackSettings(board=board))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     for _ in range(rng.randrange(80) if turns is None else turns):
         if state.is_over:
             break
@@ -242,7 +242,7 @@ def test_the_field_fits_in_every_language(language: str) -> None:
         for seed in range(10):
             rng = random.Random(seed)
             state = ColorStackState(names, ColorStackSettings(board="heavy"))
-            state.apply(state.sample_chance(rng))
+            state.set_up(rng)
             for _ in range(60):
                 if not state.is_over:
                     state.apply(rng.choice(state.legal_moves()))

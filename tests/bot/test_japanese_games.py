@@ -289,6 +289,17 @@ async def test_a_japanese_server_plays_color_stack_without_reading_english(
 ) -> None:
     reader, players, _ = await japanese_table(world, monkeypatch, "colorstack")
     state: ColorStackState = live_of(world).state
+    assert state.choosing_colours  # the first player chooses colours, from the panel
+    live = live_of(world)
+    chooser = actor_to_move(world, players)
+    panel = reader.answer("colours", await click(chooser, table_message(world, live.id), "panel:"))
+    menu = next(b for b in buttons_of(panel.response) if b.get("type") == 3)
+    chosen = await chooser.select(
+        panel.response, ["colours.blue.green"], custom_id=menu["custom_id"]
+    )
+    reader.answer("colours chosen", chosen)
+    state = live_of(world).state
+    assert state.colours[state.first] == (1, 3)
     hero = state.first
     assert hero is not None
     rng = random.Random(11)

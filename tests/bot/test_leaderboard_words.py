@@ -5,7 +5,7 @@ wins."""
 
 from __future__ import annotations
 
-from tests.bot.conftest import World, live_of
+from tests.bot.conftest import World, choose_colours, live_of
 
 
 async def a_color_stack_game_resigned(world: World) -> None:
@@ -14,6 +14,7 @@ async def a_color_stack_game_resigned(world: World) -> None:
     await world.bob.click(opened.response, label="Join")
     await world.alice.click(opened.response, label="Start")
     assert live_of(world) is not None
+    await choose_colours(world)
     resigned = await world.bob.slash(world.channel, "move", move="resign")
     assert resigned.response is not None
     await world.env.settle()

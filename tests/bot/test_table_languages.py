@@ -20,7 +20,7 @@ from bot.front import DISCORD
 from bot.language import ServerLanguages
 from bot.outbox import DiscordCourier
 from persistence.records import OutboxItem
-from tests.bot.conftest import World, buttons_of, message, table_text_of
+from tests.bot.conftest import World, buttons_of, choose_colours, message, table_text_of
 
 LOBBY_JA = ["参加", "退席", "AIを追加", "開始", "強さを選んでAIを追加…"]
 LOBBY_EN = ["Join", "Leave", "Add AI", "Start", "Add an AI player of a level…"]
@@ -138,6 +138,7 @@ async def test_a_japanese_servers_running_game_is_said_and_drawn_in_japanese(
     lobby = opened.response
     await world.bob.click(lobby, label="参加")
     await world.alice.click(lobby, label="開始")
+    await choose_colours(world)
     live = world.bot.tables.service.by_channel[world.channel.id]
     shown = message(world, world.bot.tables.messages[live.id].message_id or 0)
     head = table_text_of(shown).split("\n")[0]
@@ -177,6 +178,8 @@ async def test_two_servers_of_different_languages_each_get_their_own_at_the_same
     await eve.click(en, label="Join")
     await world.alice.click(ja, label="開始")
     await dan.click(en, label="Start")
+    await choose_colours(world)
+    await choose_colours(world, dan, eve, channel=channel)
     tables = world.bot.tables
     lives = [tables.service.by_channel[c.id] for c in (world.channel, channel)]
     pictures = [tables.messages[live.id].picture for live in lives]

@@ -44,7 +44,7 @@ def games_played(
         board = "heavy" if seed % 3 == 0 else "light"
         limit = 12 if seed % 5 == 0 else 300
         state = ColorStackState(NAMES, ColorStackSettings(board=board, turn_limit=limit))
-        state.apply(state.sample_chance(rng))
+        state.set_up(rng)
         yield state, []
         greedy = ai.GreedyPlayer()
         for turn in range(400):
@@ -266,7 +266,7 @@ def test_japanese_words_leave_no_english_to_a_player() -> None:
 def test_japanese_uses_the_originals_terms() -> None:
     state = ColorStackState(NAMES)
     rng = random.Random(2)
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     with catalog.speaking("ja"):
         words = [WORDS.move_words(state, mv) for mv in state.legal_moves()]
         assert any("移動" in w for w in words) and any("目を" in w for w in words)
@@ -295,7 +295,7 @@ def test_the_japanese_die_keeps_its_colour_and_number() -> None:
 @pytest.mark.parametrize("language", catalog.LANGUAGES)
 def test_a_typed_move_reads_the_same_in_every_language(language: str) -> None:
     state = ColorStackState(NAMES)
-    state.apply(state.sample_chance(random.Random(1)))
+    state.set_up(random.Random(1))
     first = state.legal_moves()[0]
     text = GAME.move_notation(state, first)
     with catalog.speaking(language):

@@ -39,7 +39,8 @@ async def test_a_color_stack_game_resumes_after_a_restart_and_ends_by_resignatio
     for _ in range(40):  # the server is killed mid-game, after 40 stored turns
         move = choose(state, rng)
         state.apply(move)
-        version = (await store.record_move(info.id, version, [move], state)).version
+        moves = [move, *settle(state, rng)]  # the board's set-up follows the colours chosen
+        version = (await store.record_move(info.id, version, moves, state)).version
     await store.close()
 
     async with backend.opened() as store:

@@ -256,16 +256,26 @@ def test_an_unattended_stack_game_prints_each_field_once_per_round_and_the_final
 
 
 def test_color_stack_takes_discords_move_forms_typed_out() -> None:
-    for typed in ("move a1-b1", "/move a1-b1", "move a1 b1"):
-        code, text = typed_game(
-            ["you"], 1, typed + "\nquit\n", game="colorstack", seed=1, level="greedy"
-        )
-        assert code == 0
-        assert "is not a move" not in text and "you moved " in text, text[-600:]
-    _, text = typed_game(["you"], 1, "move resign\n", game="colorstack", seed=1, level="greedy")
+    # you move first (seed 1): your colours first, typed as /move types them too
+    for colours in ("colours green blue", "move colours green blue", "/move colors green, blue"):
+        for typed in ("move a1-b1", "/move a1-b1", "move a1 b1"):
+            code, text = typed_game(
+                ["you"], 1, f"{colours}\n{typed}\nquit\n", game="colorstack", seed=1,
+                level="greedy",
+            )  # fmt: skip
+            assert code == 0
+            assert "you: green (G) and blue (B), moved first" in text, text[-600:]
+            assert "is not a move" not in text and "you moved " in text, text[-600:]
+    _, text = typed_game(
+        ["you"], 1, "colours red yellow\nmove resign\n", game="colorstack", seed=1, level="greedy"
+    )
     assert "you resigned: AI 1 wins" in text
 
 
 def test_color_stack_set_takes_the_slash_form() -> None:
-    _, text = typed_game(["you"], 1, "/set a1 2\nquit\n", game="colorstack", seed=1, level="greedy")
+    _, text = typed_game(
+        ["you"], 1, "colours red yellow\n/set a1 2\nquit\n", game="colorstack", seed=1,
+        level="greedy",
+    )  # fmt: skip
     assert "is not a command" not in text and "not a move" not in text
+    assert "you set the red die on a1 to 2." in text, text[-600:]

@@ -28,6 +28,7 @@ from bot.games.colorstack.rules import rules_brief
 from bot.games.colorstack.views import PanelStep, build_panel
 from bot.games.colorstack.words import (
     ENDED_BY,
+    SQUARES,
     colours_words,
     end_words,
     field_text,
@@ -41,7 +42,7 @@ from catalog import colorstack as words
 from catalog import games as game_words
 from catalog import n, t
 from engine.colorstack.game import GAME
-from engine.colorstack.moves import Move, Set
+from engine.colorstack.moves import Colours, Move, Set
 from engine.colorstack.state import ColorStackState
 from engine.errors import MoveError
 from engine.game import TurnEnded
@@ -153,6 +154,12 @@ class ColorStackDiscord(DiscordGame):
         assert isinstance(state, ColorStackState)
         first = state.first if state.first is not None else 0
         second = 1 - first
+        if not state.colours:  # the first player is to choose colours
+            return t(
+                "colorstack.table.start_choosing",
+                first=_name(state, first),
+                second=_name(state, second),
+            )
         return t(
             "colorstack.table.start",
             first=_name(state, first),
@@ -164,22 +171,39 @@ class ColorStackDiscord(DiscordGame):
     # ------------------------------------------------------------ the table message
 
     def your_turn_words(self, state: Any, seat: int) -> str:
+        if not state.colours:
+            return ""
         return f" ({colours_words(state, seat)})"
 
     def to_move_words(self, state: Any, seat: int) -> str:
+        if not state.colours:
+            return t("colorstack.table.choosing", name=_name(state, seat))
         return t(
             "colorstack.table.to_move", name=_name(state, seat), colours=colours_words(state, seat)
         )
 
     def field_text(self, state: Any, turns: Sequence[str] | None) -> str:
+        assert isinstance(state, ColorStackState)
+        if state.setup is None:  # the first player chooses colours: no board yet
+            first = state.first if state.first is not None else 0
+            return "\n".join(
+                [
+                    f"**{escape_name(self.title)}**",
+                    t("colorstack.table.choosing", name=_name(state, first)),
+                ]
+            )
         return field_text(state, turns)
 
     def alt_text(self, state: Any) -> str:
+        if getattr(state, "setup", None) is None:
+            return ""
         picture = BoardPicture.of(state)
         names = (plain_name(picture.names[0]), plain_name(picture.names[1]))
         return cut(describe(_renamed(picture, names)), 1024)
 
     def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
+        if getattr(state, "setup", None) is None:
+            return None  # no board before the first player has chosen colours
         shown = BoardPicture.of(
             state, theme="light" if theme == "light" else "dark", turn_seconds=turn_seconds
         )
@@ -189,6 +213,26 @@ class ColorStackDiscord(DiscordGame):
 
     def turn_text(self, state: Any, event: TurnEnded) -> str:
         return words.turn_words(state, event)
+
+    def decision_text(self, state: Any, seat: int, move: Any) -> str | None:
+        """The first player's colours, once chosen (a decision, not a turn): plain words,
+        the host escapes them."""
+        if not isinstance(move, Colours) or not isinstance(state, ColorStackState):
+            return None
+        mine = (move.first, move.second)
+        theirs = tuple(c for c in range(4) if c not in mine)
+
+        def pair(colours: tuple[int, ...]) -> str:
+            first, second = (f"{SQUARES[c]} {words.colour_name(c)}" for c in colours)
+            return t("colorstack.table.colour_pair", first=first, second=second)
+
+        return t(
+            "colorstack.table.chosen",
+            first=state.players[seat],
+            first_colours=pair(mine),
+            second=state.players[1 - seat],
+            second_colours=pair(theirs),
+        )
 
     def end_line(self, state: Any) -> str:
         """A win, a resignation or a draw in the host's words, with where the four
@@ -211,7 +255,7 @@ class ColorStackDiscord(DiscordGame):
         return move_of_code(code, getattr(state, "rows", 9))
 
     def move_label(self, state: Any, move: Any) -> str:
-        if isinstance(move, Move | Set):
+        if isinstance(move, Move | Set | Colours):
             return cut(words.move_words(state, move), 80)
         return t("colorstack.move.resign_short")
 

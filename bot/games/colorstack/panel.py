@@ -7,7 +7,8 @@ piece, then where it goes or what it shows. So the panel walks a tree named by a
 :data:`Path` carried in a button's custom id:
 
 =========  =====================================================================
-``""``     the root: the player's pieces that can act (on their turn), and Resign…
+``""``     the root: the player's pieces that can act (on their turn), and Resign…;
+           before the board is set up, the first player's menu of colours
 ``p<sq>``  a piece (``pc1``): its legal destinations (a menu) and its legal new faces
 ``r``      resigning: the confirmation (either player, at any time)
 =========  =====================================================================
@@ -15,7 +16,7 @@ piece, then where it goes or what it shows. So the panel walks a tree named by a
 Every step is computed from the state, so a path that no longer leads anywhere (the
 table moved on, the piece was taken over) has no node (:func:`node` returns ``None``).
 Move codes (:func:`move_code`) are the notation with dots for spaces (``c1-e3``,
-``set.c1.4``) and ``resign.SEAT``.
+``set.c1.4``, ``colours.red.yellow``) and ``resign.SEAT``.
 """
 
 from __future__ import annotations
@@ -28,8 +29,18 @@ from bot.games import steps
 from bot.games.colorstack.words import SQUARES, colours_words, die_words, piece_words
 from bot.games.steps import Path, Style
 from catalog import n, t
-from engine.colorstack.board import ALL_COLOURS, parse_square, square_name
-from engine.colorstack.moves import Move, PlayerMove, Resign, Set, move, set_face
+from catalog.colorstack import colour_name
+from engine.colorstack.board import ALL_COLOURS, COLOUR_NAMES, parse_square, square_name
+from engine.colorstack.moves import (
+    COLOUR_CHOICES,
+    Colours,
+    Move,
+    PlayerChoice,
+    Resign,
+    Set,
+    move,
+    set_face,
+)
 from engine.colorstack.state import ColorStackState
 
 __all__ = [
@@ -44,7 +55,7 @@ __all__ = [
     "node",
 ]
 
-Choice = steps.Choice[PlayerMove]  # one button of a step
+Choice = steps.Choice[PlayerChoice]  # one button of a step
 MENU_SIZE = 25  # a select's options at most
 
 
@@ -53,7 +64,7 @@ class Option:
     """One entry of a menu: a move, with a label and a line of description."""
 
     label: str
-    move: PlayerMove
+    move: PlayerChoice
     description: str | None = None
 
 
@@ -109,7 +120,7 @@ def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], li
     if state.is_over or state.current_player != seat:
         return {}
     out: dict[int, tuple[list[int], list[int]]] = {}
-    for mv in state.legal_moves():
+    for mv in state.turn_moves():
         frm = mv.frm if isinstance(mv, Move) else mv.square
         ends, faces = out.setdefault(frm, ([], []))
         if isinstance(mv, Move):
@@ -122,6 +133,31 @@ def _actions(state: ColorStackState, seat: int) -> dict[int, tuple[list[int], li
 def resign_choice() -> Choice:
     """The root's **Resign…** (either player, at any time)."""
     return Choice(t("colorstack.panel.resign"), "danger", "🏳️", path="r")
+
+
+def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
+    """Before the board is set up: the first player's menu of their two colours, in
+    order; the other player waits (nobody may resign before the board is set up)."""
+    first = state.first
+    assert first is not None
+    if seat != first:
+        return Node(t("colorstack.panel.waiting_colours", name=names[first]))
+    options = []
+    for choice in COLOUR_CHOICES:
+        mine = (choice.first, choice.second)
+        a, b = (f"{SQUARES[c]} {colour_name(c)}" for c in mine)
+        c, d = (f"{SQUARES[x]} {colour_name(x)}" for x in range(4) if x not in mine)
+        pair = t("colorstack.table.colour_pair", first=c, second=d)
+        label = t("colorstack.panel.colours_option", first=a, second=b)
+        options.append(
+            Option(
+                label,
+                choice,
+                t("colorstack.panel.colours_other", name=names[1 - seat], colours=pair),
+            )
+        )
+    menu = Menu(t("colorstack.panel.colours_menu"), tuple(options))
+    return Node(t("colorstack.panel.choose", other=names[1 - seat]), menus=(menu,))
 
 
 def _root(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
@@ -215,9 +251,13 @@ def node(
     """The step at ``path`` of ``seat``'s panel, or ``None`` when that step does not
     exist (any more). ``names``: the players as the questions show them (the caller's
     escaped names; the raw names by default)."""
-    if state.is_over or state.setup is None:
+    if state.is_over:
         return None
     shown = tuple(names) if names is not None else state.players
+    if state.choosing_colours:
+        return _colours(state, seat, shown) if path == "" else None
+    if state.setup is None:
+        return None
     if path == "":
         return _root(state, seat, shown)
     if path == "r":
@@ -228,11 +268,11 @@ def node(
     return None
 
 
-def leaves(state: ColorStackState, seat: int) -> set[PlayerMove]:
+def leaves(state: ColorStackState, seat: int) -> set[PlayerChoice]:
     """Every move the panel reaches from the root (a test checks that it is every legal
     move of the seat, and its resignation)."""
 
-    def moves(step: Node) -> list[PlayerMove]:
+    def moves(step: Node) -> list[PlayerChoice]:
         menus = [option.move for menu in step.menus for option in menu.options]
         return menus + list(steps.choice_moves(step))
 
@@ -246,13 +286,17 @@ def seat_words(state: ColorStackState, seat: int) -> str:
 
 # ------------------------------------------------------------------ move codes
 
+_NAME = "|".join(COLOUR_NAMES)
 _CODE = re.compile(
-    r"(?:(?P<frm>[a-i][1-9])-(?P<to>[a-i][1-9])|set\.(?P<sq>[a-i][1-9])\.(?P<face>[1-6])|resign\.(?P<seat>[01]))"
+    r"(?:(?P<frm>[a-i][1-9])-(?P<to>[a-i][1-9])|set\.(?P<sq>[a-i][1-9])\.(?P<face>[1-6])|resign\.(?P<seat>[01])"
+    rf"|colours\.(?P<first>{_NAME})\.(?P<second>{_NAME}))"
 )
 
 
-def move_code(mv: PlayerMove) -> str:
-    """A move in a custom id: ``c1-e3``, ``set.c1.4``, ``resign.0``."""
+def move_code(mv: PlayerChoice) -> str:
+    """A move in a custom id: ``c1-e3``, ``set.c1.4``, ``resign.0``, ``colours.red.yellow``."""
+    if isinstance(mv, Colours):
+        return f"colours.{COLOUR_NAMES[mv.first]}.{COLOUR_NAMES[mv.second]}"
     if isinstance(mv, Move):
         return f"{square_name(mv.frm)}-{square_name(mv.to)}"
     if isinstance(mv, Set):
@@ -262,12 +306,14 @@ def move_code(mv: PlayerMove) -> str:
     raise ValueError(f"not a player's move: {mv!r}")
 
 
-def move_of_code(code: str, rows: int = 9) -> PlayerMove | None:
+def move_of_code(code: str, rows: int = 9) -> PlayerChoice | None:
     """The move :func:`move_code` wrote (squares on a board of ``rows`` rows), or
     ``None`` for anything else."""
     match = _CODE.fullmatch(code)
     if match is None:
         return None
+    if match["first"] is not None:
+        return Colours(COLOUR_NAMES.index(match["first"]), COLOUR_NAMES.index(match["second"]))
     if match["seat"] is not None:
         return Resign(int(match["seat"]))
     if match["sq"] is not None:

@@ -103,18 +103,21 @@ def _build_panel(
     picture). Raises :class:`~host.refusals.Refusal` when the step no longer exists. Call it under the
     table's lock (it reads the state)."""
     state = live.state
-    if not isinstance(state, ColorStackState) or state.setup is None:
+    if not isinstance(state, ColorStackState) or (
+        state.setup is None and not state.choosing_colours
+    ):
         raise Refusal(Why.GAME_NOT_STARTED, hint=False)
     if state.is_over:
         raise Refusal(Why.GAME_OVER)
     step = node(state, seat, path, [escape_name(name) for name in state.players])
     if step is None:
         raise Refused(stale())
-    lines = [
-        t("colorstack.panel.head", colours=seat_words(state, seat)),
-        *step.lines,
-        step.question,
-    ]
+    head = (
+        []
+        if state.choosing_colours
+        else [t("colorstack.panel.head", colours=seat_words(state, seat))]
+    )
+    lines = [*head, *step.lines, step.question]
     return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step), step.selected
 
 

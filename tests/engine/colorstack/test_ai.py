@@ -34,7 +34,7 @@ def test_random_draws_as_a_choice_from_the_legal_moves(board: str) -> None:
     for seed in range(12):
         rng = random.Random(seed)
         state = ColorStackState(("ann", "ben"), ColorStackSettings(board=board))
-        state.apply(state.sample_chance(rng))
+        state.set_up(rng)
         while not state.is_over:
             fresh = state.copy()  # nothing listed in it yet
             fresh._legal_key = None

@@ -38,7 +38,7 @@ def random_game_positions(seed: int, board: str, every: int = 1) -> list[ColorSt
     """Every ``every``-th position of a uniformly random game (copies), the start too."""
     rng = random.Random(seed)
     state = ColorStackState(["ann", "bob"], ColorStackSettings(board=board))  # type: ignore[arg-type]
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     out = []
     while not state.is_over:
         if state.turns % every == 0:
@@ -141,7 +141,7 @@ def test_takes_a_win_in_one_in_random_positions() -> None:
     for seed in range(30):
         rng = random.Random(seed)
         state = ColorStackState(["ann", "bob"])
-        state.apply(state.sample_chance(rng))
+        state.set_up(rng)
         while not state.is_over:
             wins = state.winning_moves()
             if wins:
@@ -182,7 +182,7 @@ def test_never_plays_an_illegal_move(seed: int, board: str) -> None:
     rng = random.Random(seed)
     settings = ColorStackSettings(board=board, turn_limit=80)  # type: ignore[arg-type]
     state = ColorStackState(["ann", "bob"], settings)
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     players = (BaselinePlayer(nodes=40), BaselinePlayer(nodes=200, soon=True))
     while not state.is_over:
         seat = state.current_player

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.colorstack.ai import DEFAULT_CHOICE
 from engine.colorstack.board import (
     BLUE,
     COPIES,
@@ -26,7 +27,7 @@ from engine.colorstack.board import (
     square_name,
     start_colours,
 )
-from engine.colorstack.moves import Setup
+from engine.colorstack.moves import FirstPlayer, Setup
 from engine.colorstack.render import board_lines
 from engine.colorstack.state import ColorStackState
 
@@ -154,12 +155,18 @@ def test_cards_as_the_record_shows_them_once_set_up_is_done() -> None:
     assert "heavy board has 9 cards" in (cards_problem(("A",) * 6, 9) or "")
 
 
-def test_setup_chance_draws_the_first_player_cards_and_dice_from_the_rng() -> None:
+def test_the_set_up_draws_the_first_player_cards_and_dice_from_the_rng() -> None:
+    """Set-up step 1: the first player at random; steps 2–4: the cards and the dice, for
+    the colours chosen (by default red, then yellow)."""
     firsts = set()
     for seed in range(40):
         state = ColorStackState(PLAYERS)
+        drawn = state.sample_chance(random.Random(seed))
+        assert isinstance(drawn, FirstPlayer)
+        state.apply(drawn)
+        state.apply(DEFAULT_CHOICE, by=drawn.seat)
         setup = state.sample_chance(random.Random(seed))
-        assert isinstance(setup, Setup)
+        assert isinstance(setup, Setup) and setup.first == drawn.seat
         assert setup.colours == (RED, YELLOW)  # the rule book's default choice
         assert len(setup.dice) == 12 and all(1 <= d <= 6 for d in setup.dice)
         state.apply(setup)

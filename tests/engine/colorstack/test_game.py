@@ -8,14 +8,16 @@ import random
 import pytest
 
 from engine import games
+from engine.colorstack.board import BLUE, GREEN, RED, YELLOW, parse_square
 from engine.colorstack.game import GAME, ColorStackGame
-from engine.colorstack.moves import Resign, Setup
+from engine.colorstack.moves import COLOUR_CHOICES, Colours, FirstPlayer, Resign, Setup
 from engine.colorstack.rules import (
     MAX_HOUSE_TURN_LIMIT,
     ColorStackHouseRules,
     ColorStackSettings,
 )
-from engine.errors import IllegalMoveError
+from engine.colorstack.state import ColorStackState
+from engine.errors import IllegalMoveError, InvalidMoveError
 from engine.game import Decision, SetupError
 
 from .test_words import example_after
@@ -61,14 +63,85 @@ def test_a_table_is_two_players() -> None:
         GAME.new_state(["a", "b", "c"], ColorStackSettings())
 
 
-def test_a_new_table_waits_for_its_setup_chance() -> None:
+def test_a_new_table_waits_for_its_first_player_then_their_colours_then_the_board() -> None:
     state = GAME.new_state(["ann", "ben"], ColorStackSettings(board="heavy"))
-    assert state.decision is Decision.CHANCE
+    assert state.decision is Decision.CHANCE and state.current_player is None
+    drawn = state.sample_chance(random.Random(4))
+    assert isinstance(drawn, FirstPlayer)
+    state.apply(drawn)
+    assert state.decision is Decision.TURN and state.current_player == drawn.seat
+    state.apply(Colours(GREEN, RED), by=drawn.seat)
+    assert state.decision is Decision.CHANCE and state.current_player is None
     setup = state.sample_chance(random.Random(4))
     assert isinstance(setup, Setup) and len(setup.cards) == 9
-    assert GAME.decode_move(json.loads(json.dumps(GAME.encode_move(setup)))) == setup
+    assert setup.colours == (GREEN, RED)
+    for step in (drawn, Colours(GREEN, RED), setup):
+        assert GAME.decode_move(json.loads(json.dumps(GAME.encode_move(step)))) == step
     state.apply(setup)
-    assert state.current_player == setup.first  # the first player decides now
+    assert state.current_player == setup.first  # the first player moves first
+
+
+def test_the_first_player_chooses_two_colours_in_order_and_the_other_takes_the_rest() -> None:
+    """Set-up step 1 and Players: the first player chooses two colours, in an order; the
+    second player takes the other two in the order red, blue, yellow, green; the dice are
+    placed alternating first and second colour from each player's own left."""
+    state = GAME.new_state(["ann", "ben"], ColorStackSettings())
+    state.apply(FirstPlayer(1))
+    assert state.legal_moves() == list(COLOUR_CHOICES) and len(COLOUR_CHOICES) == 12
+    state.apply(Colours(GREEN, BLUE), by=1)
+    state.apply(state.sample_chance(random.Random(2)))
+    assert state.colours == ((RED, YELLOW), (GREEN, BLUE))
+    assert state.to_move == 1 and state.turns == 0  # the choice is no turn
+    # each player's dice from their own left: the first player's a1 c1 d1 f1 g1 i1 (row 1
+    # is the first player's side, whatever their seat), the second's i6 g6 f6 d6 c6 a6
+    assert [colour_on(state, c + "1") for c in "acdfgi"] == [GREEN, BLUE] * 3
+    assert [colour_on(state, c + "6") for c in "igfdca"] == [RED, YELLOW] * 3
+
+
+def colour_on(state: ColorStackState, name: str) -> int:
+    top = state.top(parse_square(name, state.rows) or 0)
+    assert top is not None
+    return top >> 3
+
+
+def test_only_the_first_player_chooses_colours_once_two_different_before_any_move() -> None:
+    state = GAME.new_state(["ann", "ben"], ColorStackSettings())
+    state.apply(FirstPlayer(0))
+    with pytest.raises(IllegalMoveError, match="ann moves first and chooses the colours"):
+        state.apply(Colours(RED, BLUE), by=1)
+    with pytest.raises(IllegalMoveError, match="two different colours"):
+        state.apply(Colours(RED, RED), by=0)
+    with pytest.raises(IllegalMoveError, match="ann chooses colours first"):
+        state.apply(state.sample_setup(random.Random(1)))
+    with pytest.raises(IllegalMoveError, match="ann chooses colours first"):
+        GAME.parse_move(state, "a1-a2", 0)
+    assert GAME.parse_move(state, "colours blue, green", 0) == Colours(BLUE, GREEN)
+    assert GAME.parse_move(state, "Yellow red", 0) == Colours(YELLOW, RED)
+    assert GAME.move_notation(state, Colours(YELLOW, RED)) == "colours yellow red"
+    with pytest.raises(InvalidMoveError, match="“pink” is not a colour"):
+        GAME.parse_move(state, "colours pink red", 0)
+    with pytest.raises(InvalidMoveError, match="Name your two colours"):
+        GAME.parse_move(state, "colours red", 0)
+    state.apply(Colours(BLUE, GREEN), by=0)
+    with pytest.raises(IllegalMoveError, match="Colours are chosen once"):
+        state.apply(Colours(RED, YELLOW), by=0)
+    state.apply(state.sample_chance(random.Random(3)))
+    assert state.colours[0] == (BLUE, GREEN) and state.colours[1] == (RED, YELLOW)
+    with pytest.raises(IllegalMoveError, match="Colours are chosen once"):
+        GAME.parse_move(state, "colours red yellow", 0)
+
+
+def test_a_game_stored_while_colours_are_chosen_comes_back_as_it_was() -> None:
+    state = GAME.new_state(["ann", "ben"], ColorStackSettings())
+    for step in (FirstPlayer(1), Colours(YELLOW, GREEN)):
+        back = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+        assert back == state and back.decision is state.decision
+        state.apply(step)
+    back = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    assert back.chosen == Colours(YELLOW, GREEN) and back.decision is Decision.CHANCE
+    state.apply(state.sample_chance(random.Random(5)))
+    back = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    assert back == state and back.colours[1] == (YELLOW, GREEN)
 
 
 def test_moves_encode_short_for_button_ids() -> None:

@@ -56,7 +56,7 @@ def play_out(seed: int, board: str, turn_limit: int, wins_first: float) -> None:
     the position pushed alongside the engine, compared after every action."""
     rng = random.Random(seed)
     state = ColorStackState(["ann", "bob"], ColorStackSettings(board=board, turn_limit=turn_limit))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     pos = Position(state)
     while True:
         same_as_engine(pos, state)
@@ -98,7 +98,7 @@ def test_position_plays_every_game_as_the_engine_does(
 def test_a_position_made_mid_game_counts_the_games_earlier_positions(seed: int, plies: int) -> None:
     rng = random.Random(seed)
     state = ColorStackState(["ann", "bob"])
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     for _ in range(plies):
         if state.is_over:
             return

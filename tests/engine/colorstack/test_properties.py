@@ -24,7 +24,7 @@ SEEDS = st.integers(0, 2**32)
 def play(seed: int, board: str, limit: int = 300, stop: int | None = None) -> ColorStackState:
     rng = random.Random(seed)
     state = ColorStackState(PLAYERS, ColorStackSettings(board=board, turn_limit=limit))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     player = RandomPlayer()
     while not state.is_over and (stop is None or state.turns < stop):
         state.apply(player.choose(state, rng), by=state.current_player)
@@ -48,7 +48,7 @@ def fresh_key(state: ColorStackState) -> int:
 def test_random_games_end_without_an_exception_and_conserve_the_dice(seed: int, board: str) -> None:
     rng = random.Random(seed)
     state = ColorStackState(PLAYERS, ColorStackSettings(board=board))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     while not state.is_over:
         assert dice(state) == {0: 3, 1: 3, 2: 3, 3: 3}
         assert state.position_key() == fresh_key(state)

@@ -65,7 +65,7 @@ def random_position(seed: int, plies: int, board: str = "light") -> ColorStackSt
 
     rng = random.Random(seed)
     state = ColorStackState(["ann", "bob"], ColorStackSettings(board=board))
-    state.apply(state.sample_chance(rng))
+    state.set_up(rng)
     for _ in range(plies):
         if state.is_over:
             break
