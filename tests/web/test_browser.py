@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import re
 import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import pytest
 from aiohttp import web
 
 from web.activity import DiscordOAuth
-from web.demo import VISITOR_CHANNELS, in_thread
+from web.demo import VISITOR_CHANNELS, Demo, DemoTable, in_thread
 from web.shots import ARGS
 from web.shots import CHROMIUM as CHROMIUM_PATH
 
@@ -575,4 +576,71 @@ def test_the_last_piles_frame_and_the_special_cards_names_stay_inside_their_pict
     found = page.evaluate(OUTSIDE, [views, [specials] * 4])
     assert found == []
     assert page.locator("rect.edge").count() == 1
+    page.close()
+
+
+def on_the_demos_loop(demo: Demo, work: Coroutine[Any, Any, Any]) -> Any:
+    """``work`` run on the event loop that serves ``demo`` (its thread): its result."""
+    loop = demo.tasks[0].get_loop()
+    return asyncio.run_coroutine_threadsafe(work, loop).result()
+
+
+async def stack_game_played_to(demo: Demo, table: DemoTable | None, rounds: int) -> DemoTable:
+    """A Stack game of the demo's (``table``, else a new one to its default 200 points: 8
+    rounds or so) played by its AI until it has scored ``rounds`` rounds, or to its end."""
+    if table is None:
+        table = await demo.open_table(500, "stack")
+    rng = random.Random(5)
+    while not table.over and len(table.live.game.game.round_scores(table.live.state)) < rounds:
+        await demo.step(table, rng)
+    return table
+
+
+# how the score sheet sits: whether its box is inside its panel, and the cells of its
+# headings and names that take more than one line
+SHEET = """() => {
+  const box = document.querySelector("table.sheet").parentElement;  // what shows it
+  const panel = box.closest(".panel").getBoundingClientRect();
+  const shown = box.getBoundingClientRect();
+  const wrapped = [...box.querySelectorAll("th, td:first-child")].filter((cell) => {
+    const style = getComputedStyle(cell);
+    const inner = cell.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return inner > 1.5 * parseFloat(style.lineHeight);
+  }).map((cell) => cell.textContent);
+  return { inside: shown.left >= panel.left && shown.right <= panel.right,
+           scrolls: getComputedStyle(box).overflowX, wrapped,
+           rounds: box.querySelectorAll("thead th").length - 2 };
+}"""
+
+
+def test_a_long_stack_games_pages_fit_a_phone_and_its_sheet_stays_in_its_panel(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    base, running = demo
+    table = on_the_demos_loop(running, stack_game_played_to(running, None, 6))
+    assert not table.over, "the game ended before its sixth round"
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 390, "height": 800})
+    for language in ("en", "ja"):  # its live page: six rounds on the sheet, many piles
+        page.goto(f"{base}/tables/{table.live.id}?lang={language}")
+        page.locator("table.sheet").wait_for(timeout=WAIT_MS)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        sheet = page.evaluate(SHEET)
+        assert sheet["rounds"] >= 6 and sheet["inside"] and sheet["wrapped"] == []
+    on_the_demos_loop(running, stack_game_played_to(running, table, 1000))
+    assert table.over
+    for width in (390, 1280):  # its replay, every round on the sheet
+        page.set_viewport_size({"width": width, "height": 800})
+        for language in ("en", "ja"):
+            page.goto(f"{base}/games/{table.live.id}?lang={language}")
+            page.locator("#count").wait_for(timeout=WAIT_MS)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            sheet = page.evaluate(SHEET)
+            assert sheet["rounds"] >= 7, sheet
+            assert sheet == {**sheet, "inside": True, "scrolls": "auto", "wrapped": []}
+            piles = page.locator("#board svg.board").last.bounding_box()
+            assert piles is not None and piles["x"] + piles["width"] <= width
+    assert errors == []
     page.close()

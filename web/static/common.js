@@ -93,7 +93,11 @@ export function sheet(players, scores) {
     row.append(el("td", {}, el("b", {}, scores.totals[seat])));
     body.append(row);
   });
-  return el("table", { class: "sheet" }, el("thead", {}, head), body);
+  // the table scrolls across inside its own box when its rounds are more than fit (a long
+  // game on a phone), its names and headings kept on one line; a box of its own that the
+  // keyboard can scroll too
+  const table = el("table", { class: "sheet" }, el("thead", {}, head), body);
+  return el("div", { class: "sheet-box", tabindex: "0", role: "region", "aria-label": t("web.sheet.title") }, table);
 }
 
 export function winnersText(players, winners) {
