@@ -20,6 +20,7 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from aiohttp import web
 
@@ -642,5 +643,72 @@ def test_a_long_stack_games_pages_fit_a_phone_and_its_sheet_stays_in_its_panel(
             assert sheet == {**sheet, "inside": True, "scrolls": "auto", "wrapped": []}
             piles = page.locator("#board svg.board").last.bounding_box()
             assert piles is not None and piles["x"] + piles["width"] <= width
+    assert errors == []
+    page.close()
+
+
+# every text the status line shows, from now on
+STATUS_SHOWN = """() => {
+  window.statusShown = [];
+  const status = document.getElementById("status");
+  new MutationObserver(() => window.statusShown.push(status.textContent))
+    .observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_while_its_socket_is_down_a_table_says_it_reconnects_and_sends_no_move(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """The socket closed under the page, and each new one refused while the "server" is
+    down (Playwright's route of the page's sockets); then let through again."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    down = False
+    opened: list[Any] = []  # the page's sockets, the routes that passed them on
+    sent: list[str] = []  # the frames the page sent the server
+
+    def route(socket: Any) -> None:
+        opened.append(socket)
+        if down:
+            socket.close()
+            return
+        server = socket.connect_to_server()
+        socket.on_message(lambda message: (sent.append(message), server.send(message)))
+
+    page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
+    page.goto(demo[0] + "/")
+    page.get_by_role("button", name="Play Color Stack against the AI", exact=True).click()
+    page.wait_for_url("**/tables/*", timeout=WAIT_MS)
+    page.locator("#moves button").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#moves button:disabled").count() == 0
+    down = True
+    page.evaluate(STATUS_SHOWN)
+    opened[-1].close()
+    tries = len(opened)
+    # two sockets refused since: the page has been down for longer than its clock's second
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent === 'Reconnecting…'", timeout=WAIT_MS
+    )
+    for _ in range(WAIT_MS // 100):  # Playwright answers the page's sockets meanwhile
+        if len(opened) >= tries + 2:
+            break
+        page.wait_for_timeout(100)
+    assert set(page.evaluate("window.statusShown")) == {"Reconnecting…"}
+    assert page.locator("#status").inner_text() == "Reconnecting…"
+    assert page.locator("#moves button:enabled").count() == 0
+    # a piece tapped on the board: its move is not sent, and the page says so
+    page.locator("#board .can-pick").first.tap(force=True)  # it says it is disabled
+    assert "Not sent" in page.locator("#refusal").inner_text()
+    assert page.locator("#board .picked").count() == 0
+    assert sent == []
+    down = False
+    # back: the table drawn again, and a move made on the board is played
+    page.locator("#moves button:enabled").first.wait_for(timeout=WAIT_MS)
+    assert "to move" in page.locator("#status").inner_text()
+    drawn = page.evaluate("window.stackbotFrames")
+    tap_the_board(page, "Color Stack")  # on the board, or its panel
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert [orjson.loads(frame)["type"] for frame in sent] == ["move"]
     assert errors == []
     page.close()

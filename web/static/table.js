@@ -20,9 +20,20 @@ let socket = null;
 let retry = 500;
 
 let sent = false;  // a move is on its way: taps wait for the answer (a frame or a refusal)
+// the socket is open and has sent the table: a move may be sent. While it is not, the
+// status line says the page reconnects (the clock leaves it be), the move panel's buttons
+// are disabled and a tap on the board says its move was not sent; the table's next frame,
+// once the socket is back, draws them anew.
+let online = false;
+
+function notSent() {
+  const where = document.getElementById("refusal");
+  if (where) where.textContent = t("web.moves.not_sent");
+}
 
 function play(frame, choice) {
   if (sent) return;
+  if (!online || socket.readyState !== WebSocket.OPEN) return notSent();
   sent = true;
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
@@ -42,11 +53,12 @@ function tappable(node, action) {
   node.setAttribute("tabindex", "0");
   const picture = node.closest("svg");
   if (picture) picture.setAttribute("role", "group");  // an img's parts are not announced
-  node.addEventListener("click", action);
+  const act = () => (online ? action() : notSent());
+  node.addEventListener("click", act);
   node.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
-    action();
+    act();
   });
 }
 
@@ -246,11 +258,19 @@ function connect() {
   socket.onopen = () => { retry = 500; };
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
-    if (frame.type === "table") render(frame);
+    if (frame.type === "table") {
+      online = true;
+      main.classList.remove("offline");
+      render(frame);
+    }
     else if (frame.type === "error" || frame.type === "refused") refused(frame.code || frame.why);
   };
   socket.onclose = () => {
     if (shown && shown.over) return;
+    online = false;
+    main.classList.add("offline");
+    document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
+    document.querySelectorAll("#board .tap, #hand .tap").forEach((n) => n.setAttribute("aria-disabled", "true"));
     status.textContent = t("web.turn.reconnecting");
     setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
       if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}?lang=${language()}`);
@@ -260,5 +280,5 @@ function connect() {
   };
 }
 
-setInterval(() => { if (shown) status.textContent = whoseTurn(shown); }, 1000);
+setInterval(() => { if (shown && online) status.textContent = whoseTurn(shown); }, 1000);
 connect();
