@@ -13,8 +13,9 @@ Routes (:func:`make_app`):
   A frame that is not one of these, or is over the sender's rate, is answered
   ``{"type": "error", "code": ...}`` and changes nothing; a refused move
   ``{"type": "refused", "why": <the host's code>}``.
-- ``GET /games/{id}``: the replay page of a finished game; ``GET /games/{id}/replay.json``
-  its frames (:func:`web.views.replay`).
+- ``GET /games/{id}``: the replay page of a finished game (a game running here: its live
+  page; one that never was or is not over: the page of what is not found, status 404);
+  ``GET /games/{id}/replay.json`` its frames (:func:`web.views.replay`).
 - ``GET /static/...``: the pages' modules and style (package data of :mod:`web`).
 - ``GET /words/{lang}.json``: the words the pages' scripts say (:mod:`web.words`).
 
@@ -171,8 +172,9 @@ def page(
     )
 
 
-def missing_page(request: web.Request) -> web.Response:
-    """The page of an address that is none of ours (status 404), in its reader's language."""
+def missing_page(request: web.Request, says: str = "web.missing.text") -> web.Response:
+    """The page of an address that is none of ours (status 404), in its reader's language:
+    what it ``says`` (a key of the catalog: why there is nothing here), and a way back."""
     keep = kept(request)
     with catalog.speaking(language(request)) as spoken:
         title = catalog.t("web.missing.title")
@@ -180,7 +182,7 @@ def missing_page(request: web.Request) -> web.Response:
             "main",
             {"class": "index", "id": "missing"},
             tag("h1", None, text(title)),
-            tag("p", {"class": "status"}, text(catalog.t("web.missing.text"))),
+            tag("p", {"class": "status"}, text(catalog.t(says))),
             tag(
                 "p",
                 None,
@@ -309,14 +311,20 @@ async def _stored_table(service: TableService[Any], table_id: int) -> TableInfo:
 
 
 async def replay_page(request: web.Request) -> web.Response:
-    """A finished game's replay page; a game still running here goes to its live page,
-    one that never was is not found."""
+    """A finished game's replay page; a game still running here goes to its live page;
+    one that never was, or has no replay (not over: running elsewhere, or its table lost),
+    is the page of what is not found, saying so."""
     service = request.app[SERVICE]
     game_id = int(request.match_info["game_id"])
     if game_id in service.by_id:
         raise web.HTTPFound(f"/tables/{game_id}{kept(request)}")
     with catalog.speaking(language(request)) as spoken:
-        await _stored_table(service, game_id)
+        try:
+            info = await _stored_table(service, game_id)
+        except web.HTTPNotFound:
+            return missing_page(request, "web.error.no_such_game")
+        if info.is_active or info.rules_record is None:
+            return missing_page(request, "web.error.not_over")
         title = catalog.t("web.replay.title", game=game_id)
         body = tag(
             "main",

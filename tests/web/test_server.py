@@ -381,6 +381,34 @@ async def test_a_game_that_never_was_has_no_replay(site: Site) -> None:
         assert (await site.client.get(path)).status == 404, path
 
 
+async def test_the_page_of_a_game_that_never_was_says_so_in_the_sites_style_with_a_way_back(
+    site: Site,
+) -> None:
+    huge = "9" * 30  # past any id a database keeps
+    for game in ("4242", "0", huge):
+        answer = await site.client.get(f"/games/{game}")
+        assert answer.status == 404 and answer.content_type == "text/html", game
+        page = await answer.text()
+        assert html_lang(page) == "en" and "<h1>Page not found</h1>" in page
+        assert "There is no such game." in page and 'href="/">Back to the tables</a>' in page
+        assert 'href="/static/style.css"' in page
+    ja = await site.client.get("/games/4242?lang=ja")
+    page = await ja.text()
+    assert ja.status == 404 and html_lang(page) == "ja" and "その対局はありません。" in page
+    assert 'href="/?lang=ja">卓の一覧に戻る</a>' in page
+    # a table that is not here (over, lost in a restart, or never was) goes to its replay's
+    # page, which says why there is none
+    gone = await site.client.get("/tables/4242?lang=ja")
+    assert gone.status == 404 and "その対局はありません。" in await gone.text()
+    lost = await site.demo.open_table(1, "stack")
+    site.demo.service.by_id.pop(lost.live.id)  # type: ignore[union-attr]
+    answer = await site.client.get(f"/tables/{lost.live.id}")
+    assert str(answer.url).endswith(f"/games/{lost.live.id}")
+    page = await answer.text()
+    assert answer.status == 404 and "That game is not over yet." in page
+    assert 'href="/">Back to the tables</a>' in page
+
+
 async def test_a_replay_plays_the_rules_its_game_was_played_by(site: Site) -> None:
     """The house rules changed since (or its table's options are past what a table may
     set now): the replay still shows the game as it was played, from its stored start."""
@@ -678,7 +706,8 @@ async def test_a_page_speaks_the_language_its_address_or_its_browser_asks_for(
     replay = await (await site.client.get(f"/games/{table.live.id}?lang=ja")).text()
     assert html_lang(replay) == "ja" and f"<h1>対局 {table.live.id}</h1>" in replay
     missing = await site.client.get("/games/4242?lang=ja")
-    assert missing.status == 404 and await missing.text() == "その対局はありません。"
+    page = await missing.text()
+    assert missing.status == 404 and html_lang(page) == "ja" and "その対局はありません。" in page
 
 
 async def test_a_visitors_table_speaks_the_language_of_the_page_it_was_opened_from() -> None:
