@@ -712,3 +712,32 @@ def test_while_its_socket_is_down_a_table_says_it_reconnects_and_sends_no_move(
     assert [orjson.loads(frame)["type"] for frame in sent] == ["move"]
     assert errors == []
     page.close()
+
+
+async def game_played_to_its_end(demo: Demo, table: DemoTable) -> None:
+    rng = random.Random(3)
+    while not table.over:
+        await demo.step(table, rng)
+
+
+def test_a_live_table_whose_game_is_over_links_its_replay(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(501, "colorstack"))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base}/tables/{table.live.id}?lang=ja")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    assert page.locator("#replay-link a").count() == 0  # not while the game runs
+    assert small_targets(page) == []
+    on_the_demos_loop(running, game_played_to_its_end(running, table))
+    link = page.get_by_role("link", name="この対局のリプレイを見る")
+    link.wait_for(timeout=WAIT_MS)  # once its last frame is drawn
+    assert small_targets(page) == []
+    link.click()
+    page.wait_for_url(f"**/games/{table.live.id}?lang=ja", timeout=WAIT_MS)
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    assert errors == []
+    page.close()

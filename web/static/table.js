@@ -12,6 +12,10 @@ const main = document.getElementById("table");
 const tableId = main.dataset.table;
 const status = document.getElementById("status");
 const view = el("div", { class: "layout" });
+// once the game is over: a link to its replay, under the status line (none before)
+const replay = el("p", { id: "replay-link", hidden: "" });
+const replayLink = el("a", { class: "back", href: `/games/${tableId}?lang=${language()}` }, t("web.table.replay"));
+status.after(replay);
 main.append(view);
 window.stackbotLatency = [];
 window.stackbotFrames = 0;
@@ -226,6 +230,8 @@ function whoseTurn(frame) {
 function render(frame) {
   shown = frame;
   status.textContent = whoseTurn(frame);
+  replay.hidden = !frame.over;
+  replay.replaceChildren(...(frame.over ? [replayLink] : []));
   const board = el("div", { id: "board" });
   if (frame.board) {
     board.append(BOARDS[frame.game](frame));
