@@ -122,7 +122,7 @@ class BoardPicture:
     black: tuple[bool, ...]
     stacks: tuple[str, ...]
     names: tuple[str, str]
-    colours: tuple[tuple[str, str], tuple[str, str]]  # each seat's colour letters
+    colours: tuple[tuple[str, ...], tuple[str, ...]]  # each seat's colour letters (or none yet)
     current: int | None = None
     winners: tuple[int, ...] = ()
     over: bool = False
@@ -155,8 +155,8 @@ class BoardPicture:
         if isinstance(selected, str):
             selected = square_of(selected)
         outcome = state.outcome()
-        pairs = state.colours or ((0, 2), (1, 3))
-        colours = tuple((COLOUR_LETTERS[pair[0]], COLOUR_LETTERS[pair[1]]) for pair in pairs)
+        pairs = state.colours or ((), ())  # none before the first player chooses them
+        colours = tuple(tuple(COLOUR_LETTERS[c] for c in pair) for pair in pairs)
         last = state.last_turn
         return cls(
             rows=state.rows,

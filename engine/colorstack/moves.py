@@ -27,8 +27,8 @@ from typing import Any
 
 from engine.colorstack.board import (
     COLOUR_NAMES,
-    DEFAULT_COLOURS,
     COLUMNS,
+    DEFAULT_COLOURS,
     HEAVY_ROWS,
     WIDTH,
     square,

@@ -212,6 +212,18 @@ def own_targets_under_44px(page: Any) -> list[str]:
     return found
 
 
+def choose_colours_if_asked(page: Any) -> None:
+    """Color Stack, the guest moving first: their colours, the first of the twelve (the
+    rule book's default), before the board is set up; then their pieces are there."""
+    if not page.locator("#moves p", has_text="choose your two colours").count():
+        return
+    choices = page.locator("#moves button")
+    assert choices.count() == 12
+    assert choices.first.inner_text() == "red, then yellow (the other player: blue, then green)"
+    choices.first.click()
+    page.locator("#board .can-pick").first.wait_for(timeout=WAIT_MS)
+
+
 def tap_the_board(page: Any, game: str) -> bool:
     """One move of the seated player made on the board itself: Stack, one of their dice
     (picked by the keyboard: focus, Enter) then a lit pile or die; Color Stack, a piece
@@ -681,6 +693,8 @@ def test_while_its_socket_is_down_a_table_says_it_reconnects_and_sends_no_move(
     page.get_by_role("button", name="Play Color Stack against the AI", exact=True).click()
     page.wait_for_url("**/tables/*", timeout=WAIT_MS)
     page.locator("#moves button").first.wait_for(timeout=WAIT_MS)
+    choose_colours_if_asked(page)
+    sent.clear()  # the colours chosen, if the guest moves first: not what is checked here
     assert page.locator("#moves button:disabled").count() == 0
     down = True
     page.evaluate(STATUS_SHOWN)

@@ -779,6 +779,35 @@ async def test_a_seated_players_moves_are_worded_in_the_language_of_their_page(
     assert any(" becomes " in label for label in labels["en"]), labels["en"]
 
 
+async def test_color_stacks_first_player_chooses_colours_from_the_page_before_the_board(
+    site: Site,
+) -> None:
+    """Set-up step 1 on a page: the first player is sent the twelve choices of their two
+    colours, in words; the other player none; the choice sent back sets the board up."""
+    table = await site.demo.open_table(1, "colorstack")
+    live = table.live
+    state: Any = live.state
+    assert state.choosing_colours
+    first = table.player_at(state.first)
+    other = table.player_at(1 - state.first)
+    async with (
+        site.socket(live.id, site.sessions.issue(first)) as ws,
+        site.socket(live.id, site.sessions.issue(other)) as watcher,
+    ):
+        choices = (await frame(ws))["you"]["choices"]
+        assert "choices" not in (await frame(watcher))["you"]
+        assert [c["move"] for c in choices[:2]] == [["c", "red", "yellow"], ["c", "red", "blue"]]
+        assert len(choices) == 12
+        assert choices[0]["label"] == "red, then yellow (the other player: blue, then green)"
+        green_blue = next(c for c in choices if c["move"] == ["c", "green", "blue"])
+        pick = {"type": "move", "move": green_blue["move"], "version": live.version}
+        await ws.send_str(orjson.dumps(pick).decode())
+        answers = [await frame(ws), await frame(ws)]
+        assert sorted(a["type"] for a in answers) == ["moved", "table"], answers
+    state = live.state
+    assert state.setup is not None and state.colours[state.first] == (3, 1)
+
+
 # ------------------------------------------------------------------ the language kept
 
 

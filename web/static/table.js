@@ -134,6 +134,12 @@ function stackMoves(frame, list, board) {
 // Color Stack: one of your pieces, then a square it may go to (lit) or its new face
 function colorStackMoves(frame, list, board) {
   const choices = frame.you.choices;
+  const colours = choices.filter((c) => c.move[0] === "c");
+  if (colours.length) {  // moving first, before the board is set up: your two colours
+    list.append(el("p", {}, t("web.moves.hint_colours")));
+    colours.forEach((c) => list.append(choiceButton(frame, c)));
+    return;
+  }
   const squares = [...new Set(choices.map((c) => c.move[1]))].sort();
   pickThen(frame, list, squares.map((square) => {
     const mine = choices.filter((c) => c.move[1] === square);
