@@ -26,8 +26,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.colorstack.board import COLOUR_NAMES, DEFAULT_COLOURS, square_name
-from engine.colorstack.moves import Colours, Decided, Move, Set, TurnMove
+from engine.colorstack.board import square_name
+from engine.colorstack.colours import DEFAULT_CHOICE, colours_choice
+from engine.colorstack.moves import Decided, Move, Set, TurnMove
 from engine.colorstack.record import action_text
 from engine.colorstack.state import ColorStackState
 
@@ -44,21 +45,6 @@ def _turn(state: ColorStackState) -> int:
     if state.is_over or state.current_player is None:
         raise NoMoveError("There is no move to choose: the game is not being played.")
     return state.current_player
-
-
-DEFAULT_CHOICE = Colours(*DEFAULT_COLOURS)
-
-
-def colours_choice(state: ColorStackState) -> tuple[Colours, str] | None:
-    """The AI's colours when it moves first and is to choose them (the default: the
-    colours never change the game), and why; ``None`` at any other decision."""
-    if not state.choosing_colours:
-        return None
-    first, second = (COLOUR_NAMES[c] for c in DEFAULT_COLOURS)
-    return DEFAULT_CHOICE, (
-        f"{first} and {second}, the rule book's default: the rules treat the four colours "
-        "alike, so the choice never changes the game."
-    )
 
 
 class RandomPlayer:

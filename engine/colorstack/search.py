@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.budget import check_budget, limit_words
-from engine.colorstack.ai import colours_choice
+from engine.colorstack.colours import colours_choice
 from engine.colorstack.moves import Decided, Move, Set, TurnMove, move_to_json
 from engine.colorstack.position import (
     SET_FLAG,

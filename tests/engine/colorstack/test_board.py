@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from engine.colorstack.ai import DEFAULT_CHOICE
 from engine.colorstack.board import (
     BLUE,
     COPIES,
@@ -27,6 +26,7 @@ from engine.colorstack.board import (
     square_name,
     start_colours,
 )
+from engine.colorstack.colours import DEFAULT_CHOICE
 from engine.colorstack.moves import FirstPlayer, Setup
 from engine.colorstack.render import board_lines
 from engine.colorstack.state import ColorStackState
