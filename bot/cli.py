@@ -277,6 +277,7 @@ def _bot_command(
     import discord
 
     from bot.client import ShardedStackBot, StackBot
+    from bot.webfront import ListenRefused
     from persistence.errors import DatabaseRefused, DatabaseUnavailable
 
     token = settings.discord_token.get_secret_value()
@@ -313,6 +314,9 @@ def _bot_command(
             "https://discord.com/developers/applications.",
             file=sys.stderr,
         )
+        return 1
+    except ListenRefused as err:  # a port of the settings in use: not Discord's fault
+        print(f"stackbot: {err}.", file=sys.stderr)
         return 1
     except (
         OSError,

@@ -27,7 +27,7 @@ from discord.ext import tasks
 
 from bot.metrics import CONTENT_TYPE, MOVE_COMMIT_SECONDS, Metrics, timed_drawing
 from bot.sharding import gateway_latencies
-from bot.webfront import WebFront
+from bot.webfront import WebFront, listen
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -147,7 +147,7 @@ class Health:
         app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        await listen(self._runner, "HEALTH_PORT", self.host, self.port)
         log.info("health: serving http://%s:%d/health", self.host, self.port)
 
     async def stop(self) -> None:

@@ -58,6 +58,25 @@ def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
     return app, hub
 
 
+class ListenRefused(RuntimeError):
+    """A port of the process's settings could not be listened on (in use, not allowed):
+    said by the setting's name, not as Discord being out of reach."""
+
+    def __init__(self, setting: str, host: str, port: int, err: OSError) -> None:
+        why = err.strerror or str(err)
+        super().__init__(f"cannot listen on {setting}={port} ({host}): {why}")
+        self.setting = setting
+
+
+async def listen(runner: web.AppRunner, setting: str, host: str, port: int) -> None:
+    """Serve ``runner`` on ``host``:``port`` (``setting``: the setting naming the port)."""
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as err:
+        await runner.cleanup()
+        raise ListenRefused(setting, host, port, err) from err
+
+
 class WebFront:
     """The web pages of a bot process, served while it runs (with ``WEB_PORT`` set)."""
 
@@ -74,7 +93,11 @@ class WebFront:
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
         host, port = self.settings.web_host, self.settings.web_port
-        await web.TCPSite(self._runner, host, port).start()
+        try:
+            await listen(self._runner, "WEB_PORT", host, port)
+        except ListenRefused:
+            self._runner = None
+            raise
         log.info("web: serving the tables' pages on http://%s:%d/", host, port)
 
     async def stop(self) -> None:

@@ -18,6 +18,7 @@ import pytest
 from bot import cli
 from bot.cli import main
 from bot.client import StackBot
+from bot.webfront import ListenRefused
 from tests.signals import sigint_as_a_terminal_gives_it
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +93,11 @@ FAILURES = [
     pytest.param(OSError(101, "Network is unreachable"), "cannot reach Discord", id="oserror"),
     pytest.param(TimeoutError(), "cannot reach Discord", id="timeout"),
     pytest.param(discord.GatewayNotFound(), "cannot reach Discord", id="gateway"),
+    pytest.param(
+        ListenRefused("HEALTH_PORT", "127.0.0.1", 9101, OSError(98, "Address already in use")),
+        "cannot listen on HEALTH_PORT=9101 (127.0.0.1): Address already in use.",
+        id="health-port-in-use",
+    ),
 ]
 
 

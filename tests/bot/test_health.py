@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot.health import Health
 from bot.timings import Timings
+from bot.webfront import ListenRefused
 from tests.bot.conftest import make_bot
 
 
@@ -58,6 +60,21 @@ class FakeCluster:
             "serving": "0-3",
             "redis": self.redis_ok,
         }
+
+
+async def test_a_health_port_in_use_is_said_by_its_setting_not_as_discord(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path / "bot.db")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        health = Health(bot, port, "127.0.0.1")
+        try:
+            with pytest.raises(ListenRefused, match=f"cannot listen on HEALTH_PORT={port} "):
+                await health.start()
+        finally:
+            await health.stop()
+            await bot.close()
 
 
 async def test_the_endpoint_says_ok_or_why_not(tmp_path: Path) -> None:
