@@ -416,8 +416,11 @@ def serve(warm_after: float | None = WARM_AFTER) -> None:
         except Exception:
             traceback.print_exc()
             png = b""
-        sink.write(HEADER.pack(len(png)) + png)
-        sink.flush()
+        try:
+            sink.write(HEADER.pack(len(png)) + png)
+            sink.flush()
+        except BrokenPipeError:  # the bot is gone (killed mid-job): nobody to answer
+            os._exit(0)  # quietly, no traceback in the bot's log
         if chart:
             gc.enable()
             gc.collect()

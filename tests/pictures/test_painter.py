@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import random
 import signal
 import subprocess
@@ -223,3 +224,22 @@ async def test_start_up_starts_the_charts_worker_too() -> None:
         assert painter._charts.process is not painter._tables.process
     finally:
         await painter.close()
+
+
+def test_a_worker_whose_bot_is_gone_ends_quietly_without_a_traceback() -> None:
+    """The bot killed mid-job: the worker's answer finds no reader; it ends, exit 0, and
+    writes nothing into the log the two share (it printed a BrokenPipeError traceback)."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "pictures.painter", "--lane", "tables"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    job = pickle.dumps(DrawJob("stack", (field_picture(),)))
+    worker.stdout.close()  # the reader of its answers is gone before it answers
+    worker.stdin.write(painter_module.HEADER.pack(len(job)) + job)
+    worker.stdin.flush()
+    _, err = worker.communicate(timeout=120)
+    assert worker.returncode == 0
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
