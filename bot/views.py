@@ -35,7 +35,7 @@ from bot.refusal_words import MOVED_AWAY, Refused, refusal_text
 from bot.text import cut, escape_name, said
 from catalog import t
 from host.live import Choice
-from host.refusals import Refusal
+from host.refusals import Refusal, Why
 from persistence import InvalidSettings, LeaseLost
 from persistence.database import is_database_fault
 
@@ -77,7 +77,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, w
     elif isinstance(error, LeaseLost):  # the table's shard went to another process
         log.info("guild=%s %s: %s", interaction.guild_id, where, error)
         text = t(MOVED_AWAY)
-        REFUSALS.labels("moved").inc()
+        REFUSALS.labels(Why.MOVED_AWAY.value).inc()  # one label, as the host's own refusal
     elif (refused := refusal_of_input(error)) is not None:  # what a modified client sent
         REFUSALS.labels("input").inc()
         log.info(

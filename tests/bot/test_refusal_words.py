@@ -12,11 +12,13 @@ from pydantic import ValidationError
 import catalog
 from bot import games
 from bot.front import DISCORD, duration
+from bot.metrics import REFUSALS
 from bot.refusal_words import NOT_SAVED, WORDS, Refused, refusal_text
 from catalog import t
 from engine.errors import IllegalMoveError, IllegalReason
 from host.refusals import Refusal, Why
 from host.words import Notice
+from persistence import LeaseLost
 
 
 def settings_problem() -> ValidationError:
@@ -271,3 +273,21 @@ def test_the_durations_of_the_expiry_notices_are_the_catalogs() -> None:
     with catalog.speaking("ja"):
         assert [duration(s) for s in (3600, 600, 90)] == ["1時間", "10分", "90秒"]
         assert DISCORD.turn_line("ann took 3", automatic=True) == "ann took 3（自動：時間切れ）"
+
+
+async def test_a_write_that_found_its_shard_taken_is_said_and_counted_as_moved_away(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store write refused by the fence (``LeaseLost``) is the host's ``moved_away``:
+    the same words, and the same label of ``stackbot_refusals_total``."""
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        raise LeaseLost([0])
+
+    monkeypatch.setattr(world.bot.tables.store, "create_table", lost)
+    counted = REFUSALS.labels(Why.MOVED_AWAY.value)._value.get()
+    answer = await world.alice.slash(world.channel, "table new")
+    assert answer.ephemeral
+    assert answer.response.content.startswith("This server's tables are moving to another process")
+    assert REFUSALS.labels(Why.MOVED_AWAY.value)._value.get() == counted + 1
+    assert "moved" not in {s.labels.get("reason") for m in REFUSALS.collect() for s in m.samples}
