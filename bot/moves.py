@@ -25,6 +25,7 @@ from bot.table_message import TablesHost
 from bot.text import escape_name
 from bot.views import moves_view
 from catalog import t
+from engine.errors import NoRecord
 from host.service import LiveTable, MoveOutcome
 from persistence.records import ScoreSheet
 
@@ -188,7 +189,11 @@ class Moves:
         game = games.get(info.game)
         if live is not None and game.hidden_information:
             raise Refused("refusal.export_hidden", title=game.title)
-        record = await in_time(interaction, self.tables.store.export_record(table_id))
+        try:
+            record = await in_time(interaction, self.tables.store.export_record(table_id))
+        except NoRecord:  # being set up, or resigned before its board was set up
+            running = live is not None and live.state is not None and not live.state.is_over
+            raise Refused("refusal.no_record_yet" if running else "refusal.no_record") from None
         data = json.dumps(record, indent=1).encode()
         await say(
             interaction,

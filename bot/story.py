@@ -30,6 +30,7 @@ from bot.hosting import Host
 from bot.refusal_words import Refused
 from bot.text import EMBED_FIELD, cut, plain_name
 from bot.views import TableButton, host_of
+from engine.errors import NoRecord
 from persistence import Store, TableNotFound, WrongTableStatus
 from persistence.records import GameSummary, PlayerRating, TableInfo
 from pictures.palette import THEMES, Theme
@@ -146,23 +147,24 @@ async def _game_answer(tables: Host, info: TableInfo) -> tuple[str, list[discord
     """A finished game's sheet as text, with its chart (when it can be drawn) and record."""
     try:
         sheet = await tables.store.score_sheet(info.id)
-        record = await tables.store.export_record(info.id)
+        record: dict[str, Any] | None = await tables.store.export_record(info.id)
     except TableNotFound:
         raise StoryRefusal(GONE) from None
     except WrongTableStatus:
         raise StoryRefusal(NOT_STARTED) from None
+    except NoRecord:  # resigned before its board was set up: its sheet alone
+        record = None
     game = tables.service.front.game(info.game)
     files = []
     chart = await game.score_chart(tables, sheet, info)
     if chart is not None:
         files.append(chart)
-    data = json.dumps(record, indent=1).encode()
-    files.append(discord.File(io.BytesIO(data), filename=f"{game.name}-table-{info.id}.json"))
-    text = (
-        game.score_text(sheet)
-        + "\n"
-        + catalog.t("info.story.record", format=game.game.record_format)
-    )
+    text = game.score_text(sheet)
+    if record is not None:
+        data = json.dumps(record, indent=1).encode()
+        name = f"{game.name}-table-{info.id}.json"
+        files.append(discord.File(io.BytesIO(data), filename=name))
+        text += "\n" + catalog.t("info.story.record", format=game.game.record_format)
     return text, files
 
 

@@ -185,6 +185,11 @@ def settings_from(
         raise error(wrong(err)) from None
 
 
+class NoRecord(ValueError):
+    """A game that ended before there was anything its record format can hold (Color
+    Stack resigned before its board was set up): it has no record."""
+
+
 class FlowError(RuntimeError):
     """A game that never waits for a player (more moves than the limit): a game's bug
     (:mod:`engine.flow`'s, raised by the table loop)."""

@@ -220,6 +220,12 @@ class Game(Generic[StateT]):
         decide; it asks only a game with :attr:`forced_moves`. By default: none."""
         return None
 
+    def before_turns(self, move: Any) -> bool:
+        """Whether ``move`` is a decision taken once before the first turn and no turn of
+        its own (Stack Up!'s direction, Color Stack's colours): a turn timer running out
+        plays it alone, and the first turn gets its own clock. By default: none is."""
+        return False
+
     # -- the score sheet and the header
     def round_scores(self, state: StateT) -> Sequence[Sequence[int]]:
         """The scores of every round ``state`` has finished, a figure per seat (Stack's

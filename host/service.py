@@ -791,11 +791,15 @@ class TableService(Generic[G]):
             game = live.game.game
 
             def one_turn() -> None:
-                """The player's turn: every decision until it ends."""
+                """The player's turn: every decision until it ends; or the one decision
+                taken before the first turn (the first turn then gets its own clock)."""
                 for _ in range(STEP_LIMIT):
-                    step.play(seat, game.hint(step.state)[0], auto=True)
+                    move = game.hint(step.state)[0]
+                    step.play(seat, move, auto=True)
                     state = step.state
                     if seat in step.ended or state.is_over or state.current_player != seat:
+                        break
+                    if game.before_turns(move):
                         break
 
             one_turn()

@@ -38,6 +38,7 @@ import catalog
 from catalog import games as game_words
 from engine import flow, games
 from engine.echo import echo
+from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from terminal.hosting import HostedTable, replayed
@@ -321,16 +322,20 @@ class Front:
         middle of a move, only a record its game replays is written."""
         if self.export is None:
             return
-        if interrupted:
-            try:
-                record = self._record()
-                self._replayed(record)
-            except Exception:  # any way a move cut half-played fails to export or replay
-                self.fail(catalog.t("terminal.write.mid_move", path=self.export))
-                self.export_failed = True
-                return
-        else:
+        try:
             record = self._record()
+            if interrupted:
+                self._replayed(record)
+        except NoRecord:  # Color Stack ended or left before its board was set up
+            self.fail(catalog.t("terminal.write.no_record", path=self.export))
+            self.export_failed = True
+            return
+        except Exception:  # any way a move cut half-played fails to export or replay
+            if not interrupted:
+                raise
+            self.fail(catalog.t("terminal.write.mid_move", path=self.export))
+            self.export_failed = True
+            return
         if not write_record(self.export, record, self.say, self.fail):
             self.export_failed = True
 
@@ -432,11 +437,12 @@ class TerminalGame(Front):
         """Say what a move the table played led to. A player's choice that ends no turn
         (Stack Up!'s direction) is said as the player's choice."""
         state, seat, events = self.state, step.seat, step.events
+        before_turns = self.game.before_turns(step.move)  # Color Stack's colours
         if (
             step.by in (flow.By.AI, flow.By.PLAYER)
             and seat is not None
-            and state.decision is Decision.TURN
-            and state.current_player == seat
+            and (before_turns or state.decision is Decision.TURN)
+            and (before_turns or state.current_player == seat)
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
             self._tell(

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from engine.colorstack import ai, describe, notation, record, render
 from engine.colorstack.moves import (
     AnyMove,
+    Colours,
     Move,
     PlayerChoice,
     Set,
@@ -79,6 +80,10 @@ class ColorStackGame(Game[ColorStackState]):
 
     def make_ai(self, level: str) -> Any:
         return ai.make_ai(level)
+
+    def before_turns(self, move: Any) -> bool:
+        """The first player's choice of colours (set-up step 1) is no turn."""
+        return isinstance(move, Colours)
 
     def hint(self, state: ColorStackState) -> tuple[PlayerChoice, str]:
         return ai.GreedyPlayer().hint(state)

@@ -23,7 +23,7 @@ from engine.colorstack.board import (
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings, settings_error
 from engine.colorstack.state import ColorStackState
-from engine.errors import RecordError, settings_from
+from engine.errors import NoRecord, RecordError, settings_from
 
 FORMAT = "colorstack-record/1"
 _REQUIRED = ("format", "players", "first", "colours", "cards", "dice", "turns")
@@ -42,8 +42,8 @@ def action_text(mv: PlayerMove) -> str:
 def export_record(state: ColorStackState, meta: Any = None) -> dict[str, Any]:
     """The game as a ``colorstack-record/1`` record (``meta`` goes under ``info``)."""
     setup = state.setup
-    if setup is None:
-        raise ValueError("the game is not set up yet: there is nothing to record")
+    if setup is None:  # being set up, or resigned before the board was: no cards, no dice
+        raise NoRecord("the game's board is not set up: there is nothing to record")
     names = state.players
     starts = all_start_squares(state.rows)
     record: dict[str, Any] = {

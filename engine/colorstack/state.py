@@ -762,6 +762,9 @@ class ColorStackState:
             return IllegalMoveError("The game is over.", IllegalReason.GAME_OVER)
         if isinstance(move, FirstPlayer | Colours | Setup):
             return self._setup_refusal(move, by)
+        if self.setup is None and isinstance(move, Resign) and self.first is not None:
+            # at any time, the rule book says: while the first player chooses colours too
+            return self._resign_refusal(move, by)
         if self.setup is None:
             if self.choosing_colours:
                 assert self.first is not None
@@ -774,16 +777,7 @@ class ColorStackState:
                 "Nobody can move before the board is set up.", IllegalReason.WRONG_DECISION
             )
         if isinstance(move, Resign):
-            if move.seat not in (0, 1):
-                return IllegalMoveError(
-                    f"There is no seat {move.seat} at this table.", IllegalReason.NOT_YOUR_TURN
-                )
-            if by is not None and by != move.seat:
-                return IllegalMoveError(
-                    f"Only {self.players[move.seat]} can resign for themselves.",
-                    IllegalReason.NOT_YOUR_TURN,
-                )
-            return None
+            return self._resign_refusal(move, by)
         if not isinstance(move, Move | Set):
             return IllegalMoveError(
                 f"{move!r} is not a Color Stack move.", IllegalReason.WRONG_DECISION
@@ -868,6 +862,19 @@ class ColorStackState:
                 f"The stacks on {here} and {there} both hold {colours}: a stack never "
                 "holds a colour twice (unless it completes all four).",
                 IllegalReason.SHARED_COLOUR,
+            )
+        return None
+
+    def _resign_refusal(self, move: Resign, by: int | None) -> IllegalMoveError | None:
+        """Why ``by`` cannot resign for ``move.seat`` (either seat, at any time)."""
+        if move.seat not in (0, 1):
+            return IllegalMoveError(
+                f"There is no seat {move.seat} at this table.", IllegalReason.NOT_YOUR_TURN
+            )
+        if by is not None and by != move.seat:
+            return IllegalMoveError(
+                f"Only {self.players[move.seat]} can resign for themselves.",
+                IllegalReason.NOT_YOUR_TURN,
             )
         return None
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine.game import AIPlayer, Game, Goal, Outcome, TurnEnded
 from engine.stackup import ai, describe, notation, record, render
 from engine.stackup.cards import CRASH, FLIP
-from engine.stackup.moves import Move, PlayerMove, move_from_json, move_to_json
+from engine.stackup.moves import Direction, Move, PlayerMove, move_from_json, move_to_json
 from engine.stackup.rules import MAX_PLAYERS, MIN_PLAYERS, StackUpHouseRules, StackUpSettings
 from engine.stackup.state import StackUpState
 
@@ -76,6 +76,10 @@ class StackUpGame(Game[StackUpState]):
 
     def make_ai(self, level: str) -> AIPlayer[StackUpState]:
         return ai.make_ai(level)
+
+    def before_turns(self, move: Any) -> bool:
+        """The first player's choice of direction is no turn (set-up step 5)."""
+        return isinstance(move, Direction)
 
     def hint(self, state: StackUpState) -> tuple[PlayerMove, str]:
         return ai.GreedyPlayer().hint(state)

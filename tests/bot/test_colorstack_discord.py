@@ -284,7 +284,9 @@ async def test_the_first_player_chooses_colours_from_the_panel_before_the_board(
     waiting = await waiter.click(table_message(world, live.id), label="My move")
     assert waiting.ephemeral
     assert f"Waiting for **{names[first]}** to choose colours" in waiting.response.content
-    assert not buttons_of(waiting.response)
+    assert [b["label"] for b in buttons_of(waiting.response)] == ["Resign…"]  # at any time
+    export = await waiter.slash(world.channel, "export")
+    assert export.ephemeral and export.response.content.startswith("The board is not set up yet")
     refused = await waiter.slash(world.channel, "move", move="colours red yellow")
     assert refused.ephemeral and "moves first and chooses the colours" in refused.response.content
     early = await chooser.slash(world.channel, "move", move="a1-a2")
@@ -307,6 +309,32 @@ async def test_the_first_player_chooses_colours_from_the_panel_before_the_board(
         f"{names[first]} chose 🟩 green & 🟦 blue; {names[other]} has 🟥 red & 🟨 yellow." in said
     )
     check_table(world, live_of(world), spy)  # the board, its picture
+
+
+async def test_the_player_waiting_for_colours_may_resign_and_that_game_has_no_record(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    humans, _ = await colorstack_table(world, monkeypatch, choose=False)
+    live = live_of(world)
+    state: ColorStackState = live.state
+    assert state.choosing_colours and state.first is not None
+    waiter = actor_of(world, humans, 1 - state.first)
+    resigned = await waiter.slash(world.channel, "move", move="resign")
+    assert resigned.ephemeral and resigned.response.content.startswith("✅"), resigned.response
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    name = escape_name(state.players[1 - state.first])
+    assert any(f"🏳️ **{name}** resigned" in text for text in texts), texts[-2:]
+    export = await waiter.slash(world.channel, "export")
+    assert (
+        export.response.content
+        == "That game ended before its board was set up, so it has no record."
+    )
+    history = await waiter.slash(world.channel, "scores", show="history")
+    button = next(b for b in buttons_of(history.response) if b.get("custom_id"))
+    story = await waiter.click(history.response, custom_id=button["custom_id"])
+    assert story.ephemeral and "(by resignation)" in story.response.content
+    assert not story.response.attachments  # its sheet alone: no record, no chart
 
 
 async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(

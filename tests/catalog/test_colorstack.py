@@ -25,7 +25,10 @@ from engine.errors import IllegalMoveError, IllegalReason, InvalidReason, MoveEr
 from engine.game import TurnEnded
 
 NAMES = ("ann", "ben")
-NOTATION = re.compile(r"(?<![A-Za-z0-9])(?:[a-i][1-9]|set|resign|ann|ben)(?![A-Za-z0-9])")
+NOTATION = re.compile(
+    r"(?<![A-Za-z0-9])(?:colours(?: (?:red|blue|yellow|green)){2}|[a-i][1-9]|set|resign|ann|ben)"
+    r"(?![A-Za-z0-9])"
+)  # what a player types stays as typed in every language
 
 
 def english_left(text: str) -> list[str]:

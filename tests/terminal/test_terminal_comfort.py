@@ -279,3 +279,22 @@ def test_color_stack_set_takes_the_slash_form() -> None:
     )  # fmt: skip
     assert "is not a command" not in text and "not a move" not in text
     assert "you set the red die on a1 to 2." in text, text[-600:]
+
+
+def test_a_color_stack_game_resigned_before_its_board_writes_no_record_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """You move first (seed 1) and resign while choosing colours: the game is over (the
+    rule book: resign at any time), and --export says it has no record (exit 1)."""
+    record = tmp_path / "game.json"
+    out, err = io.StringIO(), io.StringIO()
+    code = play(
+        ["you"], 1, seed=1, level="greedy", game="colorstack", stdin=io.StringIO("resign\n"),
+        stdout=out, stderr=err, export=record,
+    )  # fmt: skip
+    assert code == 1 and not record.exists()
+    assert "you resigned: AI 1 wins" in out.getvalue()
+    assert err.getvalue() == (
+        "stackbot play: the game ended before its board was set up, so it has no record: "
+        f"nothing was written to {record}.\n"
+    )

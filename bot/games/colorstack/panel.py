@@ -8,7 +8,7 @@ piece, then where it goes or what it shows. So the panel walks a tree named by a
 
 =========  =====================================================================
 ``""``     the root: the player's pieces that can act (on their turn), and Resign…;
-           before the board is set up, the first player's menu of colours
+           before the board is set up, the first player's menu of colours (and Resign…)
 ``p<sq>``  a piece (``pc1``): its legal destinations (a menu) and its legal new faces
 ``r``      resigning: the confirmation (either player, at any time)
 =========  =====================================================================
@@ -141,7 +141,7 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
     first = state.first
     assert first is not None
     if seat != first:
-        return Node(t("colorstack.panel.waiting_colours", name=names[first]))
+        return Node(t("colorstack.panel.waiting_colours", name=names[first]), ((resign_choice(),),))
     options = []
     for choice in COLOUR_CHOICES:
         mine = (choice.first, choice.second)
@@ -157,7 +157,8 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
             )
         )
     menu = Menu(t("colorstack.panel.colours_menu"), tuple(options))
-    return Node(t("colorstack.panel.choose", other=names[1 - seat]), menus=(menu,))
+    question = t("colorstack.panel.choose", other=names[1 - seat])
+    return Node(question, ((resign_choice(),),), menus=(menu,))
 
 
 def _root(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
@@ -254,7 +255,9 @@ def node(
     if state.is_over:
         return None
     shown = tuple(names) if names is not None else state.players
-    if state.choosing_colours:
+    if state.choosing_colours:  # before the board: the colours; resigning, at any time
+        if path == "r":
+            return _resign(state, seat, shown)
         return _colours(state, seat, shown) if path == "" else None
     if state.setup is None:
         return None

@@ -141,7 +141,7 @@ def seat_line(state: ColorStackState, seat: int) -> str:
                 second=words.colour_name(second),
             )
         )
-    if state.first == seat:
+    if state.first == seat and state.setup is not None:  # choosing colours: no move yet
         parts.append(t("colorstack.table.moved_first"))
     if state.setup is not None and not state.is_over and not state.has_piece(seat):
         parts.append(t("colorstack.table.skipped"))

@@ -17,7 +17,7 @@ from engine.colorstack.rules import (
     ColorStackSettings,
 )
 from engine.colorstack.state import ColorStackState
-from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.errors import IllegalMoveError, InvalidMoveError, NoRecord
 from engine.game import Decision, SetupError
 
 from .test_words import example_after
@@ -129,6 +129,23 @@ def test_only_the_first_player_chooses_colours_once_two_different_before_any_mov
     assert state.colours[0] == (BLUE, GREEN) and state.colours[1] == (RED, YELLOW)
     with pytest.raises(IllegalMoveError, match="Colours are chosen once"):
         GAME.parse_move(state, "colours red yellow", 0)
+
+
+def test_either_player_may_resign_while_colours_are_chosen_and_that_game_has_no_record() -> None:
+    """A player may resign at any time (the rule book), before the board is set up too;
+    a record needs the board (cards, dice), so that game has none."""
+    state = GAME.new_state(["ann", "ben"], ColorStackSettings())
+    state.apply(FirstPlayer(0))
+    with pytest.raises(IllegalMoveError, match="Only ann can resign for themselves"):
+        state.apply(Resign(0), by=1)
+    assert GAME.parse_move(state, "resign", 1) == Resign(1)
+    state.apply(Resign(1), by=1)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,) and outcome.ended_by == "resignation"
+    back = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    assert back == state and back.is_over
+    with pytest.raises(NoRecord):
+        GAME.export_record(state)
 
 
 def test_a_game_stored_while_colours_are_chosen_comes_back_as_it_was() -> None:
