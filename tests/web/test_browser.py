@@ -274,6 +274,10 @@ def test_a_whole_game_is_played_by_tapping_the_board_itself(
         drawn = page.evaluate("window.stackbotFrames")
         if title != "Color Stack":  # your own dice and cards: a finger's size on a phone
             assert own_targets_under_44px(page) == []
+        if page.locator("#moves button", has_text="Put the").count():  # a reroll to place
+            assert page.locator("#moves p", has_text="choose the pile it goes on").count() == 1
+        if page.locator("#moves button", has_text="the other player:").count():  # colours
+            assert page.locator("#moves p", has_text="choose your two colours").count() == 1
         on_board += tap_the_board(page, title)
         moves += 1
         page.wait_for_function(

@@ -116,7 +116,8 @@ function pickThen(frame, list, picks, hint, board) {
 function stackMoves(frame, list, board) {
   const choices = frame.you.choices;
   const placing = choices.filter((c) => c.move[0] === "place");
-  if (placing.length) {
+  if (placing.length) {  // the die rerolled came up a face several piles show
+    list.append(el("p", {}, t("web.moves.hint_place")));
     placing.forEach((c) => list.append(choiceButton(frame, c)));
     return;
   }
