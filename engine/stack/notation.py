@@ -69,7 +69,7 @@ def parse_move(state: StackState, text: str, seat: int | None = None) -> PlayerM
     typed = typed_move(text, state.players, MAX_EXTRA_LENGTH, SYNTAX)
     if state.decision is Decision.OVER:
         raise errors.IllegalMoveError("The game is over.", errors.IllegalReason.GAME_OVER)
-    if state.current is None:
+    if state.current is None or state.decision is Decision.CHANCE:  # a roll to come first
         raise errors.IllegalMoveError(
             "Nobody can move while the dice are being rolled.", errors.IllegalReason.WRONG_DECISION
         )

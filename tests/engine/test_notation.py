@@ -109,6 +109,19 @@ def test_ambiguous_lists_the_candidates() -> None:
     assert parse_move(state, "stack 3 on bob 3") == Stack(3, B, 3)
 
 
+def test_nothing_is_read_as_a_move_while_a_rerolled_die_is_being_rolled() -> None:
+    """After a reroll the die's roll (chance) comes first: no typed move is a move then,
+    nor a choice between piles none of which is legal now (hypothesis found one)."""
+    state = deal([3, 5, 6], [3, 3, 3], [3, 4, 4])
+    stack(state, 3, B)  # (bob, alice)
+    stack(state, 3, A, 2)  # (bob, alice, bob); bob keeps a single 3
+    state.apply(Reroll(4))  # carol rerolls a 4: its roll is chance, still carol's turn
+    assert state.current == C
+    for typed in ("stack 3 on bob", "reroll 4", "place on bob"):
+        with pytest.raises(errors.IllegalMoveError, match="while the dice are being rolled"):
+            parse_move(state, typed)
+
+
 def test_place_a_rerolled_die() -> None:
     state = placing_six()
     assert parse_move(state, "place on carol") == Place(C, 1)
