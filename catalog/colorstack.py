@@ -24,7 +24,13 @@ from typing import Any
 
 from catalog import n, t
 from engine.colorstack.ai import GreedyPlayer, rate
-from engine.colorstack.board import ALL_COLOURS, COLOUR_LETTERS, COLOUR_NAMES, square_name
+from engine.colorstack.board import (
+    ALL_COLOURS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    other_colours,
+    square_name,
+)
 from engine.colorstack.moves import Colours, Move, PlayerChoice, PlayerMove, Resign, Set
 from engine.colorstack.record import action_text
 from engine.colorstack.render import board_lines
@@ -110,8 +116,7 @@ def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
     (now yellow 4)``, ``Resign (the other player wins)``, ``Red, then yellow (the other
     player: blue, then green)``."""
     if isinstance(mv, Colours):
-        theirs = [c for c in range(4) if c not in (mv.first, mv.second)]
-        first, second, third, fourth = (colour_name(c) for c in (mv.first, mv.second, *theirs))
+        first, second, third, fourth = (colour_name(c) for c in (*mv.pair, *other_colours(mv.pair)))
         return t("colorstack.move.colours", first=first, second=second, third=third, fourth=fourth)
     if isinstance(mv, Resign):
         return t("colorstack.move.resign")

@@ -143,16 +143,7 @@ class LeasesAPI(StoreCore):
         if self.engine.dialect.name != "postgresql":
             return
         async with self.engine.connect() as conn:
-            held = (
-                await conn.execute(
-                    select(shard_leases.c.shard_count, shard_leases.c.owner)
-                    .where(
-                        shard_leases.c.owner.is_not(None),
-                        shard_leases.c.expires_at > func.now(),
-                    )
-                    .limit(1)
-                )
-            ).first()
+            held = await _live_lease(conn)
         if held is not None:
             raise ClusterRunning(int(held.shard_count), str(held.owner))
 
@@ -293,20 +284,20 @@ def _held_by(owner: str, tokens: Mapping[int, int]) -> tuple[Any, ...]:
     )
 
 
+async def _live_lease(conn: AsyncConnection, other_than: int | None = None) -> Any:
+    """A live lease (its shard count and owner), of a shard count other than
+    ``other_than`` when given; ``None`` when there is none."""
+    live = [shard_leases.c.owner.is_not(None), shard_leases.c.expires_at > func.now()]
+    if other_than is not None:
+        live.append(shard_leases.c.shard_count != other_than)
+    query = select(shard_leases.c.shard_count, shard_leases.c.owner).where(*live).limit(1)
+    return (await conn.execute(query)).first()
+
+
 async def _refuse_other_count(conn: AsyncConnection, shard_count: int) -> None:
     """Refuse while any live lease was claimed under another shard count (its guilds
     would overlap this count's)."""
-    other = (
-        await conn.execute(
-            select(shard_leases.c.shard_count, shard_leases.c.owner)
-            .where(
-                shard_leases.c.shard_count != shard_count,
-                shard_leases.c.owner.is_not(None),
-                shard_leases.c.expires_at > func.now(),
-            )
-            .limit(1)
-        )
-    ).first()
+    other = await _live_lease(conn, other_than=shard_count)
     if other is not None:
         raise ShardCountMismatch(int(other.shard_count), shard_count, str(other.owner))
 

@@ -8,7 +8,7 @@ Everything on the board is public, so nothing here is hidden from anyone.
 
 from __future__ import annotations
 
-from engine.colorstack.board import COLOUR_NAMES, square_name
+from engine.colorstack.board import COLOUR_NAMES, other_colours, square_name
 from engine.colorstack.moves import Colours, Move, PlayerChoice, PlayerMove, Resign, Set
 from engine.colorstack.state import (
     FOUR_COLOURS,
@@ -69,10 +69,8 @@ def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
 
 def colours_words(mv: Colours) -> str:
     """The first player's colours and what that leaves the other player."""
-    mine = (mv.first, mv.second)
-    theirs = [c for c in range(4) if c not in mine]
-    first, second = (COLOUR_NAMES[c] for c in mine)
-    other = " then ".join(COLOUR_NAMES[c] for c in theirs)
+    first, second = (COLOUR_NAMES[c] for c in mv.pair)
+    other = " then ".join(COLOUR_NAMES[c] for c in other_colours(mv.pair))
     return f"{first.capitalize()}, then {second} (the other player: {other})"
 
 

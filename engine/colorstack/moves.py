@@ -86,6 +86,11 @@ class Colours:
     first: int
     second: int
 
+    @property
+    def pair(self) -> tuple[int, int]:
+        """The two colours, first and second (as :attr:`Setup.colours` holds them)."""
+        return (self.first, self.second)
+
     def __str__(self) -> str:
         return f"colours {COLOUR_NAMES[self.first]} {COLOUR_NAMES[self.second]}"
 

@@ -920,7 +920,7 @@ class ColorStackState:
                     f"{self.players[self.first]} chooses colours first.",
                     IllegalReason.WRONG_DECISION,
                 )
-            if move.first != self.first or move.colours != (self.chosen.first, self.chosen.second):
+            if move.first != self.first or move.colours != self.chosen.pair:
                 return IllegalMoveError(
                     "the set-up must keep the first player drawn and the colours chosen",
                     IllegalReason.BAD_OUTCOME,
@@ -961,21 +961,22 @@ class ColorStackState:
         laid and the dice rolled."""
         if self.first is None:
             return FirstPlayer(rng.randrange(PLAYERS))
-        chosen = self.chosen or Colours(*DEFAULT_COLOURS)
-        cards = deal_cards(rng, self.rows)
-        dice = tuple(rng.randint(1, 6) for _ in range(12))
-        return Setup(self.first, (chosen.first, chosen.second), cards, dice)
+        return self._laid(rng, self.first, self.chosen)
 
     def sample_setup(self, rng: random.Random, colours: Colours | None = None) -> Setup:
         """The whole set-up in one outcome, for tools and tests (a table draws it in
         steps, the first player choosing colours): the first player drawn from ``rng``,
         ``colours`` as theirs (default red and yellow), the cards and the dice — the same
         draws from ``rng`` as the steps make."""
-        first = rng.randrange(PLAYERS)
+        return self._laid(rng, rng.randrange(PLAYERS), colours)
+
+    def _laid(self, rng: random.Random, first: int, colours: Colours | None) -> Setup:
+        """The cards shuffled and laid and the dice rolled, from ``rng``, for ``first`` and
+        their ``colours`` (default red and yellow)."""
         chosen = colours or Colours(*DEFAULT_COLOURS)
         cards = deal_cards(rng, self.rows)
         dice = tuple(rng.randint(1, 6) for _ in range(12))
-        return Setup(first, (chosen.first, chosen.second), cards, dice)
+        return Setup(first, chosen.pair, cards, dice)
 
     def set_up(self, rng: random.Random, colours: Colours | None = None) -> None:
         """Apply :meth:`sample_setup` (tools and tests)."""

@@ -28,11 +28,11 @@ from bot.games.colorstack.rules import rules_brief
 from bot.games.colorstack.views import PanelStep, build_panel
 from bot.games.colorstack.words import (
     ENDED_BY,
-    SQUARES,
     colours_words,
     end_words,
     field_text,
     last_line,
+    pair_words,
     seat_line,
 )
 from bot.refusal_words import Refused
@@ -41,6 +41,7 @@ from bot.text import cut, escape_name, fit_message, plain_name
 from catalog import colorstack as words
 from catalog import games as game_words
 from catalog import n, t
+from engine.colorstack.board import other_colours
 from engine.colorstack.game import GAME
 from engine.colorstack.moves import Colours, Move, Set
 from engine.colorstack.state import ColorStackState
@@ -219,19 +220,12 @@ class ColorStackDiscord(DiscordGame):
         the host escapes them."""
         if not isinstance(move, Colours) or not isinstance(state, ColorStackState):
             return None
-        mine = (move.first, move.second)
-        theirs = tuple(c for c in range(4) if c not in mine)
-
-        def pair(colours: tuple[int, ...]) -> str:
-            first, second = (f"{SQUARES[c]} {words.colour_name(c)}" for c in colours)
-            return t("colorstack.table.colour_pair", first=first, second=second)
-
         return t(
             "colorstack.table.chosen",
             first=state.players[seat],
-            first_colours=pair(mine),
+            first_colours=pair_words(move.pair),
             second=state.players[1 - seat],
-            second_colours=pair(theirs),
+            second_colours=pair_words(other_colours(move.pair)),
         )
 
     def end_line(self, state: Any) -> str:

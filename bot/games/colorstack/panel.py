@@ -26,11 +26,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.games import steps
-from bot.games.colorstack.words import SQUARES, colours_words, die_words, piece_words
+from bot.games.colorstack.words import (
+    SQUARES,
+    colours_words,
+    die_words,
+    pair_words,
+    piece_words,
+)
 from bot.games.steps import Path, Style
 from catalog import n, t
 from catalog.colorstack import colour_name
-from engine.colorstack.board import ALL_COLOURS, COLOUR_NAMES, parse_square, square_name
+from engine.colorstack.board import (
+    ALL_COLOURS,
+    COLOUR_NAMES,
+    other_colours,
+    parse_square,
+    square_name,
+)
 from engine.colorstack.moves import (
     COLOUR_CHOICES,
     Colours,
@@ -137,17 +149,15 @@ def resign_choice() -> Choice:
 
 def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
     """Before the board is set up: the first player's menu of their two colours, in
-    order; the other player waits (nobody may resign before the board is set up)."""
+    order; the other player waits. Either may resign (at any time)."""
     first = state.first
     assert first is not None
     if seat != first:
         return Node(t("colorstack.panel.waiting_colours", name=names[first]), ((resign_choice(),),))
     options = []
     for choice in COLOUR_CHOICES:
-        mine = (choice.first, choice.second)
-        a, b = (f"{SQUARES[c]} {colour_name(c)}" for c in mine)
-        c, d = (f"{SQUARES[x]} {colour_name(x)}" for x in range(4) if x not in mine)
-        pair = t("colorstack.table.colour_pair", first=c, second=d)
+        a, b = (f"{SQUARES[c]} {colour_name(c)}" for c in choice.pair)
+        pair = pair_words(other_colours(choice.pair))
         label = t("colorstack.panel.colours_option", first=a, second=b)
         options.append(
             Option(

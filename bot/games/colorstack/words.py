@@ -65,12 +65,13 @@ def colours_words(state: ColorStackState, seat: int) -> str:
     """``🟥 red & 🟨 yellow``: a seat's two colours."""
     if not state.colours:
         return t("colorstack.table.colours_not_dealt")
-    first, second = state.colours[seat]
-    return t(
-        "colorstack.table.colour_pair",
-        first=f"{SQUARES[first]} {words.colour_name(first)}",
-        second=f"{SQUARES[second]} {words.colour_name(second)}",
-    )
+    return pair_words(state.colours[seat])
+
+
+def pair_words(pair: tuple[int, int]) -> str:
+    """``🟥 red & 🟨 yellow``: two colours, first and second."""
+    first, second = (f"{SQUARES[c]} {words.colour_name(c)}" for c in pair)
+    return t("colorstack.table.colour_pair", first=first, second=second)
 
 
 def piece_words(state: ColorStackState, sq: int) -> str:
