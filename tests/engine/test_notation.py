@@ -304,3 +304,18 @@ def test_control_characters_are_not_echoed() -> None:
         parse_move(state, "stack 3 on \x1b[31mred\x00")
     assert "\x1b" not in str(err.value) and "\x00" not in str(err.value)
     assert "'�[31mred�'" in str(err.value)
+
+
+def test_an_emoji_joined_by_zero_width_joiners_is_echoed_whole() -> None:
+    state = deal([3, 4], [3, 5])
+    family = "\N{MAN}\u200d\N{WOMAN}\u200d\N{GIRL}"
+    with pytest.raises(errors.InvalidMoveError) as err:
+        parse_move(state, f"stack 3 on {family}")
+    assert f"'{family}'" in str(err.value) and "�" not in str(err.value)
+
+
+def test_direction_marks_are_left_out_of_an_echo() -> None:
+    state = deal([3, 4], [3, 5])
+    with pytest.raises(errors.InvalidMoveError) as err:
+        parse_move(state, "stack 3 on zed\u200f\u202eevil")
+    assert "'zedevil'" in str(err.value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from catalog import t
 from catalog.stack import WORDS
 from engine import errors
+from engine.echo import shown
 
 
 def discord_words(error: errors.MoveError) -> str:
@@ -38,8 +39,8 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Targe
         several = sum(target.seat == first.seat for target in targets) > 1
         height = f" height:{first.height}" if several else ""
         # a command to copy, with the name as typed; a name that code cannot show as typed
-        # (a backtick, an invisible mark) leaves the command's general form
-        name = first.name if "`" not in first.name and first.name.isprintable() else "NAME"
+        # (a backtick, a direction mark) leaves the command's general form
+        name = first.name if "`" not in first.name and all(map(shown, first.name)) else "NAME"
         example = f"`/stack die:{face} on:{name}{height}`"
         piles = [WORDS.pile_words(target.name, face, target.height) for target in targets]
         where = t("stack.discord.can_go", piles=t("stack.error.or_listed").join(piles))
