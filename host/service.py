@@ -80,6 +80,7 @@ from persistence import (
     TableNotFound,
     WrongTableStatus,
 )
+from persistence.loading import GameLog
 from persistence.records import MAX_SEATS, Announcement, MoveResult, StoredTable, TableInfo
 
 log = logging.getLogger(__name__)
@@ -272,9 +273,8 @@ class TableService(Generic[G]):
                 return
             for live in batch:
                 if live.id in logs:
-                    start, played = logs.pop(live.id)
                     try:
-                        live.turns.extend(_recall(live, start, played))
+                        live.turns.extend(_recall(live, logs.pop(live.id)))
                     except Exception as err:  # pragma: no cover - the live state replayed
                         log.warning("table %s: recent turns not recalled (%s)", live.id, err)
                     await asyncio.sleep(0)
@@ -324,7 +324,7 @@ class TableService(Generic[G]):
                     continue
                 del self._unrecalled[live.id]
                 if live.id in logs:
-                    self._remember(live, *logs.pop(live.id))
+                    self._remember(live, logs.pop(live.id))
                 await asyncio.sleep(0)
 
     async def recall(self, live: LiveTable[G]) -> None:
@@ -342,15 +342,17 @@ class TableService(Generic[G]):
                 log.warning("table %s: recent turns not recalled (%s)", live.id, err)
                 return
             if live.id in logs:
-                start, played = logs[live.id]
+                logged = logs[live.id]
                 later = live.version - loaded  # moves played since the load: in words already
-                self._remember(live, start, played[: len(played) - later] if later else played)
+                if later:
+                    logged = logged._replace(moves=logged.moves[: len(logged.moves) - later])
+                self._remember(live, logged)
 
     @staticmethod
-    def _remember(live: LiveTable[G], start: Any, played: list[Any]) -> None:
+    def _remember(live: LiveTable[G], logged: GameLog) -> None:
         """The words of the turns before the load, put before those said since."""
         try:
-            recalled = _recall(live, start, played)
+            recalled = _recall(live, logged)
         except Exception as err:  # pragma: no cover - the live state replayed
             log.warning("table %s: recent turns not recalled (%s)", live.id, err)
             return
@@ -958,6 +960,7 @@ class TableService(Generic[G]):
             timeouts=timeouts,
             to_ai=to_ai,
             human=human,
+            automatic=step.automatic,
         )
 
     def _committed(
@@ -1077,13 +1080,13 @@ class TableService(Generic[G]):
             self._forget(live)
 
 
-def _recall(live: LiveTable[Any], start: Any, played: list[Any]) -> list[str]:
-    """The words of the last turns of a game that ``played`` took from ``start``. The game
-    is replayed without words, its state kept (as storage's snapshot) every
-    ``RECENT_TURNS`` turns; the last turns are then replayed, in words, from the latest
-    of those kept that comes ``RECENT_TURNS`` turns or more before the end."""
+def _recall(live: LiveTable[Any], logged: GameLog) -> list[str]:
+    """The words of the last turns of a ``logged`` game. The game is replayed without
+    words, its state kept (as storage's snapshot) every ``RECENT_TURNS`` turns; the last
+    turns are then replayed, in words (the turn timer's moves said as such), from the
+    latest of those kept that comes ``RECENT_TURNS`` turns or more before the end."""
     game = live.game.game
-    state = start
+    state, played = logged.start, logged.moves
     ends = 0  # turns ended so far
     # (moves played, turns ended, the state then): the last three kept
     kept: deque[tuple[int, int, dict[str, Any]]] = deque([(0, 0, game.snapshot(state))], 3)
@@ -1095,8 +1098,8 @@ def _recall(live: LiveTable[Any], start: Any, played: list[Any]) -> list[str]:
     enough = [k for k in kept if k[1] <= ends - RECENT_TURNS]
     index, _, snapshot = enough[-1] if enough else kept[0]
     step = Step(live, state=game.state_from_dict(snapshot))
-    for move in played[index:]:
-        step.replay(move)
+    for i in range(index, len(played)):
+        step.replay(played[i], automatic=i in logged.automatic)
     return step.turns[-RECENT_TURNS:]
 
 

@@ -57,7 +57,9 @@ class Step:
         self.announcements: list[Announcement] = []
         self.ended: set[int] = set()  # seats whose turn ended in this step
         self.ending: str | None = None  # the game's end in words, when this step ended it
-        self._auto: int | None = None
+        self._auto: int | None = None  # the seat whose move the turn timer is playing
+        # indices in ``moves`` of the timer's move and what the table played after it
+        self.automatic: set[int] = set()
         self.owed = False  # an AI seat of a thinking level is to move: left for later
 
     def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
@@ -68,6 +70,7 @@ class Step:
 
     def _play(self, seat: int, move: Any, auto: bool) -> None:
         self._auto = seat if auto else None
+        first = len(self.moves)
         events = self.state.apply(move, by=seat)
         self.moves.append(move)
         said = self.game.decision_text(self.state, seat, move)
@@ -76,18 +79,25 @@ class Step:
         for event in events:
             self._happened(event, seat)
         self.moves += settle(self.game.game, self.state, self.live.rng, self._happened)
+        if auto:  # stored with the moves, so that a replay words them alike
+            self.automatic.update(range(first, len(self.moves)))
         self._auto = None
 
-    def replay(self, move: Any) -> None:
+    def replay(self, move: Any, *, automatic: bool = False) -> None:
         """A logged move played again for its words (as loading plays it: the state says
-        whose it is); what it owes the channel was delivered when it was first played."""
+        whose it is; ``automatic``: the turn timer played it, or the table played it after
+        such a move); what it owes the channel was delivered when it was first played."""
         state = self.state
         seat = None if state.decision is Decision.CHANCE else state.current_player
+        if not automatic:
+            self._auto = None
+        elif seat is not None:
+            self._auto = seat
         events = state.apply(move)
         if seat is not None:
             said = self.game.decision_text(state, seat, move)
             if said is not None:
-                self.turns.append(self.live.front.turn_line(said, automatic=False))
+                self.turns.append(self._line(said, seat))
         for event in events:
             self._happened(event, seat)
 

@@ -145,7 +145,7 @@ class Statements:
             return Prepared.compile(statement, names, dialect)
 
         self.insert_move = prep(
-            moves.insert(), "table_id", "seq", "move", "interaction_id", "created_at"
+            moves.insert(), "table_id", "seq", "move", "interaction_id", "created_at", "automatic"
         )
         # rounds_done and last_active_at, each left as it is when given NULL
         self.touch_table = prep(

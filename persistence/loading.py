@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Iterator
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy import Text, cast, select
@@ -262,11 +262,18 @@ async def logged_moves(conn: AsyncConnection, table_id: int, after: int) -> list
     return [decode(r.move) for r in logged]
 
 
-async def game_logs(
-    conn: AsyncConnection, table_ids: list[int]
-) -> dict[int, tuple[Any, list[Any]]]:
-    """Each started table's initial state and the moves logged after it, decoded, in
-    order (what replays its whole game); tables not started are left out."""
+class GameLog(NamedTuple):
+    """A started table's whole game as logged: its initial state, the moves logged after
+    it (decoded, in order), and which of them (by index) the turn timer played."""
+
+    start: Any
+    moves: list[Any]
+    automatic: frozenset[int]
+
+
+async def game_logs(conn: AsyncConnection, table_ids: list[int]) -> dict[int, GameLog]:
+    """Each started table's :class:`GameLog` (what replays its whole game); tables not
+    started are left out."""
     if not table_ids:
         return {}
     rows = (
@@ -278,18 +285,20 @@ async def game_logs(
     ).all()
     logged: dict[int, list[Any]] = {r.id: [] for r in rows}
     for m in await conn.execute(
-        select(moves.c.table_id, moves.c.seq, moves.c.move)
+        select(moves.c.table_id, moves.c.seq, moves.c.move, moves.c.automatic)
         .where(moves.c.table_id.in_(list(logged)))
         .order_by(moves.c.table_id, moves.c.seq)
     ):
-        logged[m.table_id].append((m.seq, m.move))
-    out: dict[int, tuple[Any, list[Any]]] = {}
+        logged[m.table_id].append((m.seq, m.move, m.automatic))
+    out: dict[int, GameLog] = {}
     for r in rows:
         game = stored_game(r.game, f"Table {r.id}")
         start = r.initial_version or 0
         decode = game.decode_move
-        out[r.id] = (
+        after = [(move, automatic) for seq, move, automatic in logged[r.id] if seq > start]
+        out[r.id] = GameLog(
             game.state_from_dict(r.initial),
-            [decode(move) for seq, move in logged[r.id] if seq > start],
+            [decode(move) for move, _ in after],
+            frozenset(i for i, (_, automatic) in enumerate(after) if automatic),
         )
     return out

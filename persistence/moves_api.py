@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import and_
@@ -18,6 +18,7 @@ from persistence.errors import InvalidSettings, StorageError, TableNotFound
 from persistence.fence import in_shards
 from persistence.gamebook import stored_game
 from persistence.loading import (
+    GameLog,
     game_logs,
     load_tables,
     logged_moves,
@@ -45,6 +46,7 @@ class MovesAPI(StoreCore):
         timeouts: Mapping[int, int] | None = None,
         to_ai: Mapping[int, str] | None = None,
         human: bool = False,
+        automatic: Collection[int] = (),
     ) -> MoveResult:
         """Durably log ``moves_made`` (a player's move and the chance outcomes it led to,
         as the table's game encodes them), which took the table from
@@ -56,14 +58,17 @@ class MovesAPI(StoreCore):
         for the table's channel (``announcements``; their ids come back in
         :attr:`MoveResult.outbox_ids`, in order), seats' timeout counts (``timeouts``:
         position → count), seats handed to an AI after timing out (``to_ai``: position →
-        level; their players have not left), and, for a ``human`` move, the table's
-        ``last_active_at`` — or not at all.
+        level; their players have not left), which of ``moves_made`` (by index) the turn
+        timer played for their players (``automatic``), and, for a ``human`` move, the
+        table's ``last_active_at`` — or not at all.
         :class:`~persistence.errors.StaleVersion` if the table is no longer at
         ``expected_version``; an ``interaction_id`` seen before returns
         ``MoveResult(duplicate=True)`` and writes nothing.
         """
         if not moves_made:
             raise ValueError("record_move needs at least one move.")
+        if any(not 0 <= i < len(moves_made) for i in automatic):
+            raise ValueError("An automatic move is one of the moves made (by index).")
         check_announcements(announcements)
         cur = await _read(self.writer.cursor(table_id))
         game = stored_game(cur.game, f"Table {table_id}")
@@ -99,6 +104,7 @@ class MovesAPI(StoreCore):
             to_ai=dict(to_ai or {}),
             human=human,
             guild_id=cur.guild_id,
+            automatic=frozenset(automatic),
         )
         return await self.writer.submit(write)
 
@@ -171,9 +177,10 @@ class MovesAPI(StoreCore):
                     self.writer.keep(table.info.id, table.cursor)
         return loaded
 
-    async def game_logs(self, table_ids: Sequence[int]) -> dict[int, tuple[Any, list[Any]]]:
-        """For each started table of ``table_ids``: its initial state and every move
-        logged after it, decoded, in order (a host replays them for their words)."""
+    async def game_logs(self, table_ids: Sequence[int]) -> dict[int, GameLog]:
+        """For each started table of ``table_ids``: its initial state, every move logged
+        after it, decoded, in order, and which the turn timer played (a host replays them
+        for their words)."""
         async with self.engine.connect() as conn:
             return await game_logs(conn, list(table_ids))
 

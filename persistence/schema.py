@@ -164,6 +164,8 @@ moves = Table(
     Column("move", JSON, nullable=False),
     Column("interaction_id", String(32), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # played by the turn timer for its player (its turn's words say so)
+    Column("automatic", Boolean, nullable=False, server_default=text("false")),
     PrimaryKeyConstraint("table_id", "seq"),
     UniqueConstraint("interaction_id", name="uq_moves_interaction"),
 )

@@ -84,6 +84,7 @@ class MoveWrite:
     to_ai: dict[int, str] = field(default_factory=dict)  # position -> AI level
     human: bool = False
     guild_id: int | None = None  # the table's server (its shard, for the lease check)
+    automatic: frozenset[int] = frozenset()  # indices of the moves the turn timer played
 
 
 Operation = Callable[["WriteContext"], Awaitable[T]]
@@ -713,7 +714,9 @@ class MoveWriter:
                 # the interaction belongs to the move's first row
                 interaction = w.interaction_id if i == 0 else None
                 move_rows.append(
-                    st.insert_move.row(tid, w.expected + 1 + i, move, interaction, now)
+                    st.insert_move.row(
+                        tid, w.expected + 1 + i, move, interaction, now, i in w.automatic
+                    )
                 )
             # each write carries the table's whole list of finished rounds; the rows to
             # add are those past what the table had before

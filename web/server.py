@@ -348,7 +348,7 @@ async def replay_json(request: web.Request) -> web.Response:
         hosted = service.front.game(info.game)
         # from its state at the start, as stored (its rules as it was played, whatever the
         # house rules are now), and the moves after it
-        start, moves = (await service.store.game_logs([game_id]))[game_id]
+        start, moves, _ = (await service.store.game_logs([game_id]))[game_id]
         ai_users = request.app[HUB].ai_users
         # the thread runs in a copy of this context: it speaks the page's language
         frames = await asyncio.to_thread(replay, info, hosted, start, moves, ai_users)

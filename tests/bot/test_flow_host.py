@@ -76,7 +76,7 @@ async def test_the_games_forced_move_is_played_in_the_step_worded_and_stored(
     assert live.state is not None and live.state.current_player == 0
     assert live.state.count == 2 and live.version == 2
     # stored as played: the log read back replays to the same state
-    _start, played = (await service.store.game_logs([live.id]))[live.id]
+    played = (await service.store.game_logs([live.id]))[live.id].moves
     assert played == [("add", 1), ("add", 1)]
     # an even counter: bob decides for himself
     outcome = await service.move(1, ANN, text="add 2")

@@ -319,7 +319,7 @@ async def corrupt_the_tail(store: Store, live: LiveTable) -> str:
         ).all()
         assert rows[-1].seq > since, "no move is logged after the snapshot"
         # the state before the last move: the whole log but that move, played
-        state, played = (await store.game_logs([live.id]))[live.id]
+        state, played, _ = (await store.game_logs([live.id]))[live.id]
         for move in played[:-1]:
             state.apply(move)
         for row in rows:

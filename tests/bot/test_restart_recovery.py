@@ -136,3 +136,35 @@ async def test_recovery_touches_only_tables_whose_message_is_stale(
     await new_bot.tables.recovered()
     assert len(edits) == 1, "the stale table message was not re-rendered once"
     assert f":{version}" in str(edits[0]), "the re-rendered message shows the last move"
+
+
+@pytest.mark.parametrize("which", ["stack", "stackup", "colorstack"])
+@pytest.mark.parametrize("lazy", [False, True], ids=["eager", "lazy"])
+async def test_a_turn_the_timer_played_is_still_said_so_after_a_restart(
+    tmp_path: Path, which: str, lazy: bool
+) -> None:
+    """The turn timer's move is stored as such: the recent turns recalled from the log
+    after a restart (or a take-over) mark it "(automatic: …)" as the table did."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'timer.db'}"
+    marked = DISCORD.turn_line("", automatic=True)[len(DISCORD.turn_line("", automatic=False)) :]
+    store = await Store.open(url)
+    try:
+        service = TableService(store, front=DISCORD, seed=41)
+        live = await a_game(service, which)
+        await play(service, live, 2)
+        assert await service.auto_move(live.id, live.version) is not None
+        await play(service, live)
+        before = list(live.turns)
+    finally:
+        await store.close()
+    assert any(marked in turn for turn in before[-RECENT_TURNS:])
+    store = await Store.open(url)
+    try:
+        service = TableService(store, front=DISCORD, seed=42)
+        (loaded,) = await service.load(lazy=lazy)
+        if lazy:
+            await service.ready(loaded)
+            await service.recall_all()
+        assert list(loaded.turns) == before[-RECENT_TURNS:]
+    finally:
+        await store.close()

@@ -664,9 +664,9 @@ class Table:
         assert self.game.snapshot(live.state) == self.game.snapshot(old.state)
         if self.game.holds_whole_game(live.state):
             assert live.state.to_dict() == old.state.to_dict()
-        # the recent turns, rebuilt from the log: the same, but the log does not say which
-        # moves the turn timer played (their mark is lost, and the notice of a seat handed
-        # to an AI after its timeouts)
+        # the recent turns, rebuilt from the log: the same, the turn timer's moves marked
+        # as such (the log says which they were), but for the notice of a seat handed to
+        # an AI after its timeouts
         mine, theirs = list(live.turns), recalled(old.turns)
         n = min(len(mine), len(theirs))
         assert mine[len(mine) - n :] == theirs[len(theirs) - n :] and (n > 0) == bool(theirs)
@@ -709,10 +709,9 @@ class Table:
 
 
 def recalled(turns: Any) -> list[str]:
-    """Recent turns as a restart recalls them: the plain front end's turn lines, without
-    the turn timer's mark."""
-    timer = FRONT.turn_line("", automatic=True)[len(FRONT.turn_line("", automatic=False)) :]
-    return [t.removesuffix(timer) for t in turns if t.startswith("[")]
+    """Recent turns as a restart recalls them: the plain front end's turn lines (with the
+    turn timer's mark), without the notices."""
+    return [t for t in turns if t.startswith("[")]
 
 
 async def play_table(name: str, seed: int, **how: Any) -> Table:
