@@ -96,13 +96,16 @@ def leaderboard_text(
     title: str,
     *,
     figures: bool = True,
+    per_game: bool = False,
 ) -> str:
     """A server's best players of a game (``title``), by wins or by points; the points are named as
     the game counts its final figures (``figure_name``, singular and plural: the game's
     :attr:`~bot.games.base.DiscordGame.figure_name`, Stack's points, Stack Up!'s cards
     left: catalog keys, or words that are no key). Without ``figures`` (a game whose
     figure is the win itself: :attr:`~bot.games.base.DiscordGame.counts_points`) the
-    lines leave it out, and the board is by wins."""
+    lines leave it out, and the board is by wins. With ``per_game`` (a game whose figure
+    counts the fewer the better, Stack Up!'s cards left, is ranked by its figure per game
+    played) each line shows that figure per game, the one it is ranked by, not the sum."""
     if not rows:
         return t("discord.leaderboard.none", title=escape_name(title))
     one, many = (said(word) for word in figure_name)
@@ -119,7 +122,12 @@ def leaderboard_text(
     ]
     for row in rows:
         s = row.stats
-        figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
+        if per_game:
+            count = f"{s.points / s.games if s.games else 0:.1f}".removesuffix(".0")
+            word = one if count == "1" else many
+            figure = t("discord.count.figure_per_game", count=count, word=word)
+        else:
+            figure = t("discord.count.figure", count=s.points, word=one if s.points == 1 else many)
         wins, played = n("discord.count.wins", s.wins), n("discord.count.games", s.games)
         shown = f"{wins} · {figure} · {played}" if figures else f"{wins} · {played}"
         name = short_escaped(s.name, 32)

@@ -299,7 +299,12 @@ class InfoCog(commands.Cog):
             by = "wins"  # its figure is the win itself
         rows = await store.leaderboard(guild_id, by=by, game=played.name)
         board = leaderboard_text(
-            rows, by, played.figure_name, played.title, figures=played.counts_points
+            rows,
+            by,
+            played.figure_name,
+            played.title,
+            figures=played.counts_points,
+            per_game=not played.game.higher_wins,  # ranked by its figure per game
         )
         await reply(interaction, board)
 
