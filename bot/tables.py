@@ -40,6 +40,7 @@ import discord
 from discord.ext import commands
 
 from bot import answers, games
+from bot.channel_games import ChannelGames
 from bot.front import DISCORD
 from bot.games.base import DiscordGame
 from bot.lobby import Lobby
@@ -102,6 +103,8 @@ class Tables:
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
         self.move_timings = Timings()  # answering a move, for the health report
+        # each channel's last finished game, for /houserules' autocomplete (no query a key)
+        self.channel_games = ChannelGames()
         # the collaborators, one job each (they reach the rest through this facade)
         self.table_messages = TableMessages(self)
         self.startup = Startup(self)
@@ -160,6 +163,8 @@ class Tables:
         """What a committed change owes the channel; each step runs on its own, so one
         that fails (a refused message) never stops the others."""
         live = outcome.table
+        if outcome.game_over:  # now the channel's last finished game
+            self.channel_games.learnt(live.channel_id, live.info.game)
         if live.away:  # its shard went to another process, which says it all
             return
         if outcome.announced:

@@ -246,17 +246,28 @@ class InfoCog(commands.Cog):
         extra = {"file": chart} if chart is not None else {}
         await tables.say(interaction, await tables.score_text(sheet), **extra)
 
-    async def _game_name(self, interaction: discord.Interaction, name: str | None) -> str:
+    async def _game_name(
+        self, interaction: discord.Interaction, name: str | None, *, remembered: bool = False
+    ) -> str:
         """The game asked for, else the channel's table's, else the game last finished in
-        the channel, else the default (Stack)."""
+        the channel, else the default (Stack). A command reads the last finished game from
+        the store (and remembers it); with ``remembered`` (an autocomplete, at every
+        keystroke) what is remembered does (:class:`~bot.channel_games.ChannelGames`)."""
         if name is not None:
             return name
         channel_id = interaction.channel_id or 0
-        live = self.bot.tables.service.by_channel.get(channel_id)
+        tables = self.bot.tables
+        live = tables.service.by_channel.get(channel_id)
         if live is not None:
             return live.info.game
-        last = await self.store.last_finished(channel_id)
-        return last[1] if last is not None else games.DEFAULT
+        known = tables.channel_games
+        if remembered and known.known(channel_id):
+            last_game = known.game(channel_id)
+        else:
+            last = await self.store.last_finished(channel_id)
+            last_game = last[1] if last is not None else None
+            known.learnt(channel_id, last_game)
+        return last_game or games.DEFAULT
 
     async def _game(self, interaction: discord.Interaction, name: str | None) -> DiscordGame:
         """The game asked for, else the channel's (its table's, else its last finished
@@ -552,8 +563,10 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The keys of the game chosen so far (``game:``, else the channel's, else
-        Stack's) and every game's keys, those containing what was typed first."""
-        name = await self._game_name(interaction, getattr(interaction.namespace, "game", None))
+        Stack's) and every game's keys, those containing what was typed first; asked at
+        every keystroke, it is answered from memory (no query)."""
+        chosen = getattr(interaction.namespace, "game", None)
+        name = await self._game_name(interaction, chosen, remembered=True)
         played = games.get(name if name in games.names() else games.DEFAULT)
         typed = current.strip().lower()
         keys = [k for k in rule_keys(played) if typed in k]

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import games
+from bot.channel_games import ChannelGames
 from bot.cogs.info import COMMON_KEYS
 from bot.cogs.table import foreign_options
 from engine.stack.rules import HouseRules
 from engine.stackup.rules import DEFAULT_TURN_LIMIT, StackUpHouseRules, StackUpSettings
 from tests.bot.conftest import World, table_text_of
+from tests.bot.test_leaderboard_words import a_color_stack_game_resigned
 
 STACK_KEYS = list(HouseRules.model_fields)
 STACK_UP_KEYS = list(StackUpSettings.model_fields)
+COLOR_STACK_KEYS = list(games.get("colorstack").game.settings.model_fields)
 TABLE_OPTIONS = {"teams": True, "target": 100, "dice": 3, "turn_limit": 40}
 
 
@@ -83,6 +87,47 @@ async def test_houserules_default_to_the_channels_tables_game(world: World) -> N
     assert "`turn_limit` = 50" in shown and "target_score" not in shown
     rules = await world.alice.slash(world.channel, "rules")
     assert rules.response.content.startswith("**Stack Up!**")
+
+
+async def test_the_key_autocomplete_asks_the_store_once_not_at_every_keystroke(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord asks for the keys at every keystroke and wants them within 3 s: with no
+    table in the channel, the game last finished there is read once and remembered; a
+    game ending in the channel is remembered too, so its keys come next, still unread."""
+    store = world.bot.tables.store
+    read = store.last_finished
+    reads: list[int] = []
+
+    async def counted(channel_id: int) -> Any:
+        reads.append(channel_id)
+        return await read(channel_id)
+
+    monkeypatch.setattr(store, "last_finished", counted)
+    for typed in ("t", "tu", "tur", "turn", "turn_"):
+        assert await keys_offered(world, typed) == [
+            k for k in [*STACK_KEYS, *COMMON_KEYS] if typed in k
+        ]
+    assert reads == [world.channel.id]
+    await a_color_stack_game_resigned(world)  # alice and bob: it ends, here
+    assert await keys_offered(world, "") == [*COLOR_STACK_KEYS, *COMMON_KEYS]
+    assert reads == [world.channel.id]
+    done = await said(world, "houserules set", key="board", value="heavy")  # a command reads
+    assert done.startswith("This server's `board` is now heavy."), done
+    assert reads == [world.channel.id] * 2
+
+
+def test_a_remembered_channel_game_is_read_again_after_a_while_and_few_are_kept() -> None:
+    now = [0.0]
+    known = ChannelGames(size=2, max_age=600.0, clock=lambda: now[0])
+    known.learnt(1, "stackup")
+    known.learnt(2, None)
+    assert known.known(2) and known.game(2) is None  # none finished: the default's keys
+    assert known.known(1) and known.game(1) == "stackup"
+    known.learnt(3, "colorstack")  # 2 was used least recently
+    assert known.known(1) and not known.known(2) and known.known(3)
+    now[0] = 601.0
+    assert not known.known(1) and not known.known(3)
 
 
 # ---------------------------------------------------------------------------- set, show
