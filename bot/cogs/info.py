@@ -54,9 +54,10 @@ COMMON_KEY_WORDS = {  # what each is, for the autocomplete list: catalog keys (i
 EXPIRY_BOUNDS = {"lobby_timeout": LOBBY_TIMEOUT, "idle_timeout": IDLE_TIMEOUT}  # seconds
 MAX_AUTOCOMPLETE = 25  # Discord's limit of choices offered
 # a duration: parts of a number and a unit, largest first or not (1h30m), the last part's
-# unit optional (seconds): 90, 90s, 30m, 2h, 1d, 1h30m
-DURATION = re.compile(r"^(?:\d{1,7}\s*[smhd]\s*)*\d{1,7}\s*[smhd]?$")
-DURATION_PART = re.compile(r"(\d{1,7})\s*([smhd]?)")
+# unit optional (seconds): 90, 90s, 30m, 2h, 1d, 1h30m; a number of up to 30 digits is
+# read (one too long for its key is refused with the key's bounds), no longer one
+DURATION = re.compile(r"^(?:\d{1,30}\s*[smhd]\s*)*\d{1,30}\s*[smhd]?$")
+DURATION_PART = re.compile(r"(\d{1,30})\s*([smhd]?)")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 

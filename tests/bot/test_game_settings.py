@@ -255,6 +255,18 @@ async def test_a_timer_takes_a_duration_as_the_timeouts_do(world: World) -> None
     assert lobby.startswith("`lobby_timeout` is now 90m on this server"), lobby
 
 
+async def test_a_duration_too_long_is_refused_with_its_bounds_not_as_no_duration(
+    world: World,
+) -> None:
+    """``99999999`` seconds is seconds all the same: too long, said with the bounds."""
+    timer = await said(world, "houserules set", key="turn_timer", value="99999999")
+    assert timer == "The turn timer must be 0 (off) to 3600 seconds.", timer
+    lobby = await said(world, "houserules set", key="lobby_timeout", value="12345678m")
+    assert lobby == "The lobby timeout must be 1 minute to 7 days (60 to 604800 seconds).", lobby
+    idle = await said(world, "houserules set", key="idle_timeout", value="9" * 30)
+    assert idle == "The idle timeout must be 1 hour to 30 days (3600 to 2592000 seconds).", idle
+
+
 # ---------------------------------------------------------------------------- /table new
 
 
