@@ -135,11 +135,13 @@ async def test_the_language_key_is_offered_with_its_meaning_in_the_users_languag
 
     offered = await world.admin.autocomplete(world.channel, "houserules set", "key", "lang")
     assert line(offered) == (
-        "language · the language of the server's messages: en or ja (every game, server)"
-    )
+        "language · the language of the server's messages: en, ja or auto (every game, server)"
+    )  # auto: back to the server's locale, the one way to undo a choice
     locales[world.admin.id] = "ja"
     offered = await world.admin.autocomplete(world.channel, "houserules set", "key", "lang")
-    assert line(offered).startswith("language · サーバーのメッセージの言語")
+    assert line(offered) == (
+        "language · サーバーのメッセージの言語：en、ja、または地域設定に従う auto（全ゲーム共通・サーバー単位）"
+    )
 
 
 async def test_a_server_without_a_choice_speaks_its_preferred_locale(
