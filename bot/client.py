@@ -234,8 +234,11 @@ class StackBot(commands.Bot):
                 await upgrade_database_at(url, migration_options(self.database_options))
             store = await Store.open(url, application_name=self.node, **self.database_options)
             await check_writable(store.engine)
-            if self.cluster_config is None and not self.sync_only:
-                await store.refuse_if_sharded()  # one process serves all: no cluster there
+            if not self.sync_only:
+                sharded = self.cluster_config is not None
+                if not sharded:
+                    await store.refuse_if_sharded()  # one process serves all: no cluster there
+                await store.hold_serving(sharded=sharded)  # nor a process without shards
         except Exception as err:
             if store is not None:
                 with contextlib.suppress(Exception):

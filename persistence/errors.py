@@ -96,6 +96,27 @@ class ClusterRunning(DatabaseRefused):
         self.running = running
 
 
+class AlreadyServed(DatabaseRefused):
+    """Another process serves this PostgreSQL database in a way this one cannot serve it
+    beside: a process without shards serves every table, so it serves alone."""
+
+    def __init__(self, *, sharded: bool) -> None:
+        if sharded:
+            why = (
+                "A stackbot process without shards already serves this database: stop it "
+                "first (then start every process with --shard-count and its --shards); "
+                "processes with shards would serve its tables beside it."
+            )
+        else:
+            why = (
+                "Another stackbot process already serves this database: a process without "
+                "shards serves every table, so it must be the only one. Stop the other "
+                "process first, or start every process with --shard-count and its --shards."
+            )
+        super().__init__(why)
+        self.sharded = sharded
+
+
 class DatabaseUnavailable(StorageError):
     """The database could not be reached, did not answer in time, or cannot be written
     (a connection refused or cut, a stall, a read-only file): nothing was written, and

@@ -46,7 +46,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from persistence.core import StoreCore, bind
-from persistence.errors import ClusterRunning, ShardCountMismatch, StorageError
+from persistence.errors import AlreadyServed, ClusterRunning, ShardCountMismatch, StorageError
 from persistence.fence import Fence, in_shards, shard_of
 from persistence.rows import aware
 from persistence.schema import shard_leases
@@ -55,6 +55,11 @@ from persistence.writer import WriteContext
 # Claims and releases take this transaction-level advisory lock, so that two processes
 # started with different shard counts cannot both claim.
 CLAIM_LOCK = 0x537461636B6C73  # "Stackls"
+# Every serving process holds this session-level advisory lock for as long as its
+# connection lives (a process killed loses it with its connection): exclusively when it has
+# no shards, shared when it has. So a process without shards serves a database alone. Its
+# second key is the schema's (stackbots in two schemas of a database are two databases).
+SERVING_LOCK = 0x53746B53  # "StkS"
 MAX_SHARDS = 4096
 CLAIM_WAIT_MS = 2_000  # a claim waiting this long on a transaction of the holder gives up
 
@@ -103,6 +108,8 @@ LEASE_COLUMNS = (
 class LeasesAPI(StoreCore):
     """Claiming, renewing and releasing shard leases (PostgreSQL only)."""
 
+    _serving: AsyncConnection | None = None  # the connection that holds SERVING_LOCK
+
     def _need_postgresql(self) -> None:
         if self.engine.dialect.name != "postgresql":
             raise StorageError(
@@ -146,6 +153,40 @@ class LeasesAPI(StoreCore):
             held = await _live_lease(conn)
         if held is not None:
             raise ClusterRunning(int(held.shard_count), str(held.owner))
+
+    async def hold_serving(self, *, sharded: bool) -> None:
+        """Take :data:`SERVING_LOCK` for this process's life (until :meth:`close`), on a
+        connection of its own: exclusively for a process without shards, shared for one
+        with shards; refused (:class:`~persistence.errors.AlreadyServed`) while another
+        process holds it in a way that excludes this one. Nothing to do on SQLite (one
+        process). A database restart frees it: it guards starts, not a running process
+        (processes with shards are fenced besides)."""
+        if self.engine.dialect.name != "postgresql" or self._serving is not None:
+            return
+        take = "pg_try_advisory_lock_shared" if sharded else "pg_try_advisory_lock"
+        conn = await self.engine.connect()
+        try:
+            held = (
+                await conn.execute(
+                    text(f"SELECT {take}(:k, hashtext(current_schema()))"), {"k": SERVING_LOCK}
+                )
+            ).scalar()
+            await conn.commit()  # the lock is the session's: it outlives the transaction
+        except BaseException:
+            await conn.close()
+            raise
+        if not held:
+            await conn.close()
+            raise AlreadyServed(sharded=sharded)
+        self._serving = conn
+
+    async def release_serving(self) -> None:
+        """Give :data:`SERVING_LOCK` back: its connection is closed, not returned to the
+        pool (where the session's lock would live on)."""
+        conn, self._serving = self._serving, None
+        if conn is not None:
+            await conn.invalidate()
+            await conn.close()
 
     async def leases(self, shard_count: int | None = None) -> list[Lease]:
         """Every shard's lease (of ``shard_count``'s shards when given), by shard."""

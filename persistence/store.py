@@ -19,6 +19,7 @@ states, moves and figures as the game encodes them (:class:`engine.game.Game`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -69,4 +70,6 @@ class Store(SettingsAPI, TablesAPI, MovesAPI, ResultsAPI, OutboxAPI, LeasesAPI):
     async def close(self) -> None:
         """Stop the writer (after the writes already queued) and close every connection."""
         await self.writer.stop()
+        with contextlib.suppress(Exception):  # closing it frees the lock: nothing to keep
+            await self.release_serving()
         await self.engine.dispose()

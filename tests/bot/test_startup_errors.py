@@ -227,6 +227,39 @@ def test_a_read_only_postgresql_database_is_named_with_the_fix(
     assert "primary" in line
 
 
+@pytest.fixture
+async def postgres_of_its_own(postgres_url: str) -> AsyncIterator[str]:
+    """A PostgreSQL database of its own (its serving lock nobody else's)."""
+    name = f"stackbot_own_{uuid.uuid4().hex[:10]}"
+    admin = make_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
+        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as conn:
+            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        await admin.dispose()
+
+
+async def test_a_second_process_without_shards_is_refused_in_one_line(
+    tmp_path: Path, postgres_of_its_own: str
+) -> None:
+    """A process without shards serves every table: while one serves a PostgreSQL
+    database, a second started on it stops before logging in, and says what to do."""
+    serving = await Store.open(postgres_of_its_own)
+    try:
+        await serving.hold_serving(sharded=False)
+        proc = await asyncio.to_thread(stackbot_run, tmp_path, postgres_of_its_own)
+        line = refused_in_one_line(proc, "Another stackbot process already serves this database")
+        assert "--shard-count" in line
+    finally:
+        await serving.close()
+    # once the first is gone, the next start gets past the database (to Discord's login)
+    proc = await asyncio.to_thread(stackbot_run, tmp_path, postgres_of_its_own)
+    assert "already serves" not in proc.stderr and LOGIN in proc.stderr, proc.stderr[-2000:]
+
+
 # ---------------------------------------------------------------- settings
 
 

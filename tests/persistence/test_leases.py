@@ -17,7 +17,13 @@ import pytest
 from sqlalchemy import func, select, text, update
 
 from persistence import LeaseLost, Store
-from persistence.errors import ClusterRunning, ShardCountMismatch, StaleVersion, StorageError
+from persistence.errors import (
+    AlreadyServed,
+    ClusterRunning,
+    ShardCountMismatch,
+    StaleVersion,
+    StorageError,
+)
 from persistence.fence import Fence, shard_of
 from persistence.records import Announcement
 from persistence.schema import moves, outbox, tables
@@ -356,3 +362,45 @@ async def test_processes_starting_together_migrate_once(cluster: Cluster) -> Non
     stores = await asyncio.gather(*(Store.open(cluster.url, **cluster.options) for _ in range(3)))
     cluster.opened.extend(stores)
     assert [await s.count_tables() for s in stores] == [0, 0, 0]
+
+
+async def test_a_process_without_shards_serves_its_database_alone(cluster: Cluster) -> None:
+    """Every serving process holds the serving lock for its life: one without shards
+    exclusively, so that neither another such process nor one with shards starts beside
+    it; processes with shards share it. Closing the store (or losing the connection, as a
+    killed process does) gives it back."""
+
+    async def opened() -> Store:
+        store = await Store.open(cluster.url, **cluster.options)
+        cluster.opened.append(store)
+        return store
+
+    alone, second, sharded = await opened(), await opened(), await opened()
+    await alone.hold_serving(sharded=False)
+    with pytest.raises(AlreadyServed, match="Another stackbot process already serves"):
+        await second.hold_serving(sharded=False)
+    with pytest.raises(AlreadyServed, match="without shards already serves"):
+        await sharded.hold_serving(sharded=True)
+    await alone.close()
+    await sharded.hold_serving(sharded=True)
+    other = await opened()
+    await other.hold_serving(sharded=True)  # processes with shards serve together
+    with pytest.raises(AlreadyServed, match="must be the only one"):
+        await second.hold_serving(sharded=False)
+    await sharded.release_serving()
+    await other.release_serving()
+    await second.hold_serving(sharded=False)
+
+
+async def test_the_serving_lock_is_a_schemas_own(cluster: Cluster) -> None:
+    """Two deployments in two schemas of one database each have their own process
+    without shards."""
+    mine = await Store.open(cluster.url, **cluster.options)
+    cluster.opened.append(mine)
+    await mine.hold_serving(sharded=False)
+    async with fresh_schema(cluster.url) as schema:
+        theirs = await Store.open(cluster.url, **in_schema(schema))
+        try:
+            await theirs.hold_serving(sharded=False)
+        finally:
+            await theirs.close()
