@@ -87,6 +87,16 @@ def turns_played(state: GameState[Any]) -> int | None:
     return None
 
 
+def setting_up(game: Game[Any], state: GameState[Any]) -> bool:
+    """Whether the decision due now is one taken once before the first turn and no turn
+    of its own (:meth:`~engine.game.Game.before_turns`: Color Stack's colours, Stack Up!'s
+    direction): the page says the player is choosing it, not that it is their turn."""
+    if state.is_over or state.decision is not Decision.TURN:
+        return False
+    legal = state.legal_moves()
+    return bool(legal) and game.before_turns(legal[0])
+
+
 def players(seats: Sequence[Any], ai_users: Mapping[int, str]) -> list[dict[str, Any]]:
     """The seats as the page names them: each name, and the AI level playing it (the
     host's AI seats, and the users ``ai_users`` says an AI plays: the demo's own)."""
@@ -113,12 +123,14 @@ def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) 
         "turn_number": None,
         "board": None,
         "current": None,
+        "setting_up": False,
         "over": False,
         "scores": None,
     }
     if state is not None:
         view["board"] = board(info.game, state)
         view["current"] = None if state.is_over else state.current_player
+        view["setting_up"] = setting_up(hosted.game, state)
         view["over"] = state.is_over
         view["scores"] = scores(hosted.game, state)
         view["turn_number"] = turns_played(state)

@@ -759,3 +759,74 @@ def test_a_live_table_whose_game_is_over_links_its_replay(
     page.locator("#count").wait_for(timeout=WAIT_MS)
     assert errors == []
     page.close()
+
+
+def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[str]]:
+    """A page of ``url`` whose socket is the session ``token``'s (``None``: a spectator's),
+    drawn once, and the errors its scripts will raise. The pages share the browser's
+    cookies: each page's socket keeps the session it opened with."""
+    from web.guard import SESSION_COOKIE
+
+    browser.clear_cookies()
+    if token is not None:
+        browser.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": url}])
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(url)
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    return page, errors
+
+
+def test_while_color_stacks_first_player_chooses_colours_every_page_says_so_and_draws_no_board(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Set-up step 1: no card is laid yet. The chooser's page, the other player's (in
+    Japanese) and a spectator's say who is choosing colours, not whose turn it is, and
+    show where the board will be instead of an empty grid; once the colours are chosen,
+    each draws the board laid."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(502, "colorstack"))
+    state: Any = table.live.state
+    assert state.choosing_colours
+    first, other = table.player_at(state.first), table.player_at(1 - state.first)
+    url = f"{base}/tables/{table.live.id}"
+    chooser, errors = seated_page(browser, url, running.sessions.issue(first))
+    watcher, watcher_errors = seated_page(browser, url + "?lang=ja", running.sessions.issue(other))
+    spectator, spectator_errors = seated_page(browser, url, None)
+    browser.clear_cookies()
+    expected = {
+        chooser: (
+            f"{first.name} (you): choose your two colours",
+            "once you have chosen your colours",
+        ),
+        watcher: (f"先手の{first.name}が色を選んでいます", f"{first.name}が色を選ぶと盤が並びます"),
+        spectator: (
+            f"{first.name} moves first and is choosing colours",
+            f"once {first.name} has chosen",
+        ),
+    }
+    for page, (status, board) in expected.items():
+        assert page.locator("#status").inner_text().startswith(status)
+        assert board in page.locator("#not-laid").inner_text()
+        assert page.locator("#board svg").count() == 0  # no grid of a board not laid
+        assert page.locator("#board .seat.to-move .tag").inner_text() in (
+            "choosing colours",
+            "色を選択中",
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert chooser.locator("#moves button").count() == 12
+    assert watcher.locator("#moves").count() == spectator.locator("#moves").count() == 0
+    drawn = [page.evaluate("window.stackbotFrames") for page in expected]
+    chooser.locator("#moves button").first.click()  # red, then yellow
+    for page, before in zip(expected, drawn, strict=True):
+        page.wait_for_function(f"() => window.stackbotFrames > {before}", timeout=WAIT_MS)
+        assert page.locator("#not-laid").count() == 0
+        assert page.locator("#board svg.board").count() == 1  # the board, laid
+        assert "colours" not in page.locator("#status").inner_text()
+        assert "色を選んで" not in page.locator("#status").inner_text()
+    assert chooser.locator("#board .can-pick").count() == 6  # their six dice, each alone
+    assert errors == watcher_errors == spectator_errors == []
+    for page in expected:
+        page.close()

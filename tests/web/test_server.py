@@ -808,6 +808,24 @@ async def test_color_stacks_first_player_chooses_colours_from_the_page_before_th
     assert state.setup is not None and state.colours[state.first] == (3, 1)
 
 
+@pytest.mark.parametrize(
+    ("name", "setting_up"), [("colorstack", True), ("stackup", True), ("stack", False)]
+)
+async def test_a_decision_taken_before_the_first_turn_is_sent_as_setting_up_not_as_a_turn(
+    site: Site, name: str, setting_up: bool
+) -> None:
+    """Color Stack's colours and Stack Up!'s direction are chosen by the first player
+    before the first turn and are no turn (the page says what is being chosen); once it
+    is taken, the first turn is a turn. Stack has no such decision."""
+    table = await site.demo.open_table(1, name)
+    live = table.live
+    async with site.socket(live.id) as ws:
+        shown = await frame(ws)
+        assert shown["setting_up"] is setting_up and shown["current"] is not None
+        await site.demo.step(table, random.Random(1))
+        assert (await table_frame(ws, live.version))["setting_up"] is False
+
+
 # ------------------------------------------------------------------ the language kept
 
 

@@ -24,11 +24,12 @@ export function die(face, seat, x, y, size, label) {
   return g;
 }
 
-function seatBox(players, seat, current, lines, extra, chips = [chip(seat)]) {
+// ``doing``: the words of the current seat's tag ("to move" by default)
+function seatBox(players, seat, current, lines, extra, chips = [chip(seat)], doing = null) {
   const box = el("section", { class: `seat${seat === current ? " to-move" : ""}` });
   const who = el("div", { class: "who" }, ...chips, el("b", {}, players[seat].name));
   for (const line of lines) who.append(el("span", {}, line));
-  if (seat === current) who.append(el("span", { class: "tag move" }, t("web.board.to_move")));
+  if (seat === current) who.append(el("span", { class: "tag move" }, doing || t("web.board.to_move")));
   box.append(who);
   if (extra) box.append(extra);
   return box;
@@ -219,9 +220,26 @@ function pieces(text) {
   return [...text.matchAll(/([RBYG])(\d+)/g)].map((m) => [m[1], Number(m[2])]);
 }
 
+// Before the first player has chosen colours no card is laid and no die placed: no grid
+// (it would show a board that is not there), but what comes and when
+function notLaid(view) {
+  const b = view.board;
+  const name = b.current === null ? "" : b.names[b.current];
+  const yours = view.you && view.you.seat === b.current;
+  const words = b.over ? t("web.colorstack.never_laid")
+    : t(yours ? "web.colorstack.laid_after_yours" : "web.colorstack.laid_after", { name });
+  const wrap = el("div", { class: "seats" });
+  wrap.append(el("section", { class: "panel", id: "not-laid" }, el("p", {}, words)));
+  b.names.forEach((_, seat) => {
+    wrap.append(seatBox(view.players, seat, b.current, [], null, [], t("web.board.choosing_colours")));
+  });
+  return wrap;
+}
+
 export function drawColorStack(view) {
   const b = view.board;
   const players = view.players;
+  if (b.colours.every((c) => c.length === 0)) return notLaid(view);
   const columns = 9, cell = 46, pad = 22;
   const width = columns * cell + pad, height = b.rows * cell + pad;
   const board = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,

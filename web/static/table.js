@@ -223,6 +223,9 @@ function refused(code) {
   }
 }
 
+// what the first player chooses before the first turn, by game (web.turn.choosing_*)
+const SETTING_UP = { colorstack: "colours", stackup: "direction" };
+
 function whoseTurn(frame) {
   if (frame.status !== "lobby" && frame.status !== "playing" && !frame.over) return t("web.turn.closed");
   if (frame.over) return winnersText(frame.players, frame.scores ? frame.scores.winners : []);
@@ -231,6 +234,9 @@ function whoseTurn(frame) {
   const name = frame.players[frame.current] ? frame.players[frame.current].name : "";
   const you = frame.you && frame.you.seat === frame.current;
   const since = frame.turn_started ? ` · ${clock(Date.now() - frame.turn_started)}` : "";
+  // a decision taken before the first turn (no turn of its own): what is being chosen
+  const choosing = frame.setting_up && SETTING_UP[frame.game];
+  if (choosing) return t(`web.turn.${you ? "you_choose" : "choosing"}_${choosing}`, { name, clock: since });
   return t(you ? "web.turn.you_to_move" : "web.turn.to_move", { name, clock: since });
 }
 
