@@ -6,8 +6,8 @@ Up!'s hand *sizes*, never a hand), so the page shows what the picture shows. A s
 player's own hidden cards are :func:`private_view`, sent to that player only.
 
 A finished game's replay (:func:`replay`) is its move log played again from the start,
-a frame a decision; Stack Up!'s hands are in it, as ``/export`` shows them once the game
-is over.
+a frame a turn, numbered as the live table numbered them; Stack Up!'s hands are in it, as
+``/export`` shows them once the game is over.
 
 Every word here is said in the language spoken where it is asked for (the page's:
 :func:`catalog.speaking`): a game's name and a move's words are the game's
@@ -214,36 +214,48 @@ def replay(
     moves: Sequence[Any],
     ai_users: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
-    """The frames of a finished game: its board at the start and after each decision
-    (chance outcomes are played into the frame of the move that led to them), with the
-    words of what it led to, in the language spoken (the game's words of each turn that
-    ended, as the live table told it, and the front end's of a decision that is no turn).
-    Stack Up!'s hands are in every frame: the game is over, and its record (``/export``)
-    shows them all."""
+    """The frames of a finished game, numbered as the live table numbered its turns: frame
+    0 the board as the first turn begins (the decisions taken before it, Color Stack's
+    colours and Stack Up!'s direction, are told there: they are no turn), then frame ``n``
+    the board once turn ``n`` ended. What happens inside a turn (a chance outcome, Stack's
+    reroll and the pile it goes on, Stack Up!'s draw and what follows it) is in the frame
+    of the turn it belongs to, with the words of what it led to, in the language spoken
+    (the game's words of each turn, as the live table told it; the front end's of a
+    decision that is no turn). A move after the last turn (a resignation) is told in the
+    last frame, which shows the game's end. Stack Up!'s hands are in every frame: the game
+    is over, and its record (``/export``) shows them all."""
     game = hosted.game
+    words = catalog.games.words(info.game)
     state = start
     frames: list[dict[str, Any]] = []
-    said: list[str] = []
-    # the words of a decision that ended no turn and is not told
-    plain = catalog.t("web.replay.begins")
+    said: list[str] = [catalog.t("web.replay.begins")]  # the words of the frame to come
     for move in moves:
         seat = None if state.decision is Decision.CHANCE else state.current_player
-        if seat is not None:
-            frames.append(_frame(info.game, game, state, " ".join(said) or plain))
+        if seat is not None and not frames and not game.before_turns(move):
+            frames.append(_frame(info.game, game, state, " ".join(said)))  # the first turn
             said = []
+        if seat is not None:  # its words, before it is played
             plain = catalog.t(
-                "web.replay.move",
-                player=state.players[seat],
-                move=catalog.games.words(info.game).move_words(state, move),
+                "web.replay.move", player=state.players[seat], move=words.move_words(state, move)
             )
         events = state.apply(move)
         if seat is not None:
             decided = hosted.decision_text(state, seat, move)
             if decided is not None:
                 said.append(decided)
-        words = catalog.games.words(info.game)
-        said.extend(words.turn_words(state, e) for e in events if isinstance(e, TurnEnded))
-    frames.append(_frame(info.game, game, state, " ".join(said) or plain))
+            elif not any(isinstance(e, TurnEnded) for e in events) and (
+                game.before_turns(move) or state.is_over
+            ):  # no turn, and no turn's words to come tell it (a resignation)
+                said.append(plain)
+        for event in events:
+            if isinstance(event, TurnEnded):
+                said.append(words.turn_words(state, event))
+                frames.append(_frame(info.game, game, state, " ".join(said)))
+                said = []
+    if not frames:  # over before its first turn
+        frames.append(_frame(info.game, game, state, " ".join(said)))
+    elif said:  # after its last turn: told with it
+        frames[-1] = _frame(info.game, game, state, " ".join([frames[-1]["words"], *said]))
     return {
         "type": "replay",
         "game_id": info.id,

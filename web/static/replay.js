@@ -1,5 +1,6 @@
-// A finished game's replay: its board frame by frame (the buttons, the arrow keys, the
-// slider), with the move that led to each. Stack Up!'s hands are shown: the game is over.
+// A finished game's replay: its board turn by turn (the buttons, the arrow keys, the
+// slider), numbered as the live table numbered the turns (step 0: as the first turn
+// begins), with what each turn did. Stack Up!'s hands are shown: the game is over.
 
 import { BOARDS } from "./boards.js";
 import { SEAT_COLOURS, chip, el, language, sheet, svg, t, winnersText } from "./common.js";
