@@ -522,7 +522,7 @@ def test_the_activity_identifies_its_user_with_the_sdks_mock_and_they_move_by_ta
             page.close()
 
 
-# what of a drawing lies outside its picture: a frame's stroke, a card's name
+# what of a drawing lies outside its picture: a frame's stroke, a card's name, a word
 OUTSIDE = """async ([views, hands]) => {
   const boards = await import("/static/boards.js");
   document.body.replaceChildren(boards.drawStack(views.stack),
@@ -536,6 +536,10 @@ OUTSIDE = """async ([views, hands]) => {
       const half = parseFloat(getComputedStyle(edge).strokeWidth) * scale / 2;
       if (r.left - half < box.left - 0.5 || r.right + half > box.right + 0.5 ||
           r.top - half < box.top - 0.5 || r.bottom + half > box.bottom + 0.5) out.push("edge");
+    }
+    for (const text of pic.querySelectorAll("text")) {  // a board's words: inside it
+      const t = text.getBoundingClientRect();
+      if (t.left < box.left - 0.5 || t.right > box.right + 0.5) out.push(text.textContent);
     }
     for (const card of pic.querySelectorAll("g[role=img]")) {
       const face = card.querySelector("rect").getBoundingClientRect();

@@ -119,6 +119,12 @@ function cardWords(name) {
   return SPECIAL.has(name) ? t(`web.card.${name}`) : name;
 }
 
+// about how many font sizes ``text`` takes across: a wide glyph (Japanese) about one, a
+// Latin letter 0.6 of one
+function ems(text) {
+  return [...text].reduce((sum, c) => sum + (c.charCodeAt(0) > 0x2e7f ? 1 : 0.6), 0);
+}
+
 function card(name, x, y, w, h) {
   const special = SPECIAL.has(name);
   const colour = special ? "special" : name[0];
@@ -127,8 +133,7 @@ function card(name, x, y, w, h) {
   const dark = colour === "Y" ? " dark" : "";
   const text = special ? cardWords(name) : name.slice(1);
   const size = special ? Math.max(11, w * 0.22) : h * 0.42;
-  // a wide glyph (Japanese) takes about a font size of width, a Latin letter 0.6 of one
-  const across = [...text].reduce((sum, c) => sum + (c.charCodeAt(0) > 0x2e7f ? 1 : 0.6), 0);
+  const across = ems(text);
   const words = { x: w / 2, y: h / 2 + (special ? 5 : h * 0.14), "text-anchor": "middle",
     "font-size": size, class: `on-card${dark}` };
   if (across * size > w - 6) {  // a long name on a small card: squeezed to fit
@@ -179,11 +184,15 @@ export function drawStackUp(view, hands = null) {
   centre.append(card(top, 4, 4, w, h));
   const arrow = t(b.direction === "up" ? "web.stackup.up"
     : b.direction === "down" ? "web.stackup.down" : "web.stackup.no_direction");
-  centre.append(svg("text", { x: 140, y: 40, "font-size": 22 }, arrow));
-  centre.append(svg("text", { x: 140, y: 76, "font-size": 18 },
-    t("web.stackup.draw_pile", { count: b.draw_pile })));
-  centre.append(svg("text", { x: 140, y: 108, "font-size": 16, class: "faint" },
-    t("web.turn_of", { turn: b.turns_taken, limit: b.turn_limit })));
+  // the words beside the card, each made smaller where it is longer than the room left
+  // ("direction not chosen")
+  const room = 340 - 140 - 4;
+  const fit = (text, size) => Math.min(size, room / ems(text));
+  centre.append(svg("text", { x: 140, y: 40, "font-size": fit(arrow, 22) }, arrow));
+  const pile = t("web.stackup.draw_pile", { count: b.draw_pile });
+  centre.append(svg("text", { x: 140, y: 76, "font-size": fit(pile, 18) }, pile));
+  const turns = t("web.turn_of", { turn: b.turns_taken, limit: b.turn_limit });
+  centre.append(svg("text", { x: 140, y: 108, "font-size": fit(turns, 16), class: "faint" }, turns));
   const stack = el("section", { class: "panel" }, el("h2", {}, t("web.stackup.stack")), centre);
   if (b.last_seat !== null) {
     const last = el("p", {}, t("web.stackup.last", { name: b.names[b.last_seat] }),
