@@ -852,3 +852,46 @@ def test_while_color_stacks_first_player_chooses_colours_every_page_says_so_and_
     assert errors == watcher_errors == spectator_errors == []
     for page in expected:
         page.close()
+
+
+# each recent turn's number as the page shows it ("" where it shows none), newest first
+# (a reversed list: from its start down, but where an item says its own value)
+RECENT_NUMBERS = """() => {
+  const list = document.querySelector("#recent ol");
+  let number = list.start + 1;
+  return [...list.children].map((li) => {
+    number = li.hasAttribute("value") ? Number(li.getAttribute("value")) : number - 1;
+    return getComputedStyle(li).listStyleType === "none" ? "" : String(number);
+  });
+}"""
+
+
+def test_a_decision_told_before_the_first_turn_takes_no_turn_number(
+    browser: Any, demo: tuple[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the table tells the colours chosen as a line of its recent turns (the bot's
+    front does, :meth:`DiscordGame.decision_text`), that line has no number and the turns
+    after it keep theirs: turn 1 is the first move on the board."""
+    from terminal.hosting import TerminalHostedGame
+
+    def told(self: Any, state: Any, seat: int, move: Any) -> str | None:
+        return (
+            f"{state.players[seat]} chose the colours."
+            if type(move).__name__ == "Colours"
+            else None
+        )
+
+    monkeypatch.setattr(TerminalHostedGame, "decision_text", told)
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(503, "colorstack"))
+    rng = random.Random(1)
+    for _ in range(3):  # the colours, then two turns
+        on_the_demos_loop(running, running.step(table, rng))
+    page = browser.new_page()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    lines = page.locator("#recent li").all_inner_texts()
+    assert len(lines) == 3 and lines[-1].endswith("chose the colours."), lines
+    assert page.evaluate(RECENT_NUMBERS) == ["2", "1", ""]
+    assert turns_played(page) == 2
+    page.close()

@@ -257,10 +257,14 @@ function render(frame) {
   const moves = movesPanel(frame, board, hand);
   if (hand) side.append(hand);  // the hand first: its cards tapped, then the play below
   if (moves) side.append(moves);
-  // numbered by the real turn numbers: the latest is the game's turn count
-  const latest = Math.max(frame.turn_number ?? 0, frame.turns.length);
+  // numbered by the real turn numbers, the newest first: the latest is the game's turn
+  // count. A line older than turn 1 is a decision taken before the first turn (Color
+  // Stack's colours, Stack Up!'s direction, where the table tells it: the bot's): no turn,
+  // no number.
+  const latest = frame.turn_number ?? frame.turns.length;
   const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
-  [...frame.turns].reverse().forEach((t) => turns.append(el("li", {}, t)));
+  [...frame.turns].reverse().forEach((line, back) => turns.append(latest - back >= 1
+    ? el("li", { value: String(latest - back) }, line) : el("li", { class: "unnumbered" }, line)));
   side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, t("web.table.recent")),
     frame.turns.length ? turns : el("p", {}, t("web.table.no_turn"))));
   const scores = sheet(frame.players, frame.scores);
