@@ -91,8 +91,8 @@ def setting_up(game: Game[Any], state: GameState[Any]) -> bool:
     """Whether the decision due now is one taken once before the first turn and no turn
     of its own (:meth:`~engine.game.Game.before_turns`: Color Stack's colours, Stack Up!'s
     direction): the page says the player is choosing it, not that it is their turn."""
-    if state.is_over or state.decision is not Decision.TURN:
-        return False
+    if state.is_over or state.decision is not Decision.TURN or turns_played(state):
+        return False  # (a turn played: the set-up is behind; its moves not listed again)
     legal = state.legal_moves()
     return bool(legal) and game.before_turns(legal[0])
 
