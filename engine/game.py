@@ -220,6 +220,12 @@ class Game(Generic[StateT]):
         decide; it asks only a game with :attr:`forced_moves`. By default: none."""
         return None
 
+    def mover(self, state: StateT, move: Any) -> int | None:
+        """The seat that makes ``move`` now (``None``: a chance outcome): the seat to act,
+        unless the game lets another make it (Color Stack's resignation, by either
+        player at any time). What a log replayed names as a move's player."""
+        return None if state.decision is Decision.CHANCE else state.current_player
+
     def before_turns(self, move: Any) -> bool:
         """Whether ``move`` is a decision taken once before the first turn and no turn of
         its own (Stack Up!'s direction, Color Stack's colours): a turn timer running out

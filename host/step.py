@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import flow
-from engine.game import Decision, Event, Game, GameEnded, GameState, RoundEnded, TurnEnded
+from engine.game import Event, Game, GameEnded, GameState, RoundEnded, TurnEnded
 from host.live import TABLE, LiveTable
 from host.thinking import Thinker
 from persistence.records import Announcement
@@ -84,11 +84,11 @@ class Step:
         self._auto = None
 
     def replay(self, move: Any, *, automatic: bool = False) -> None:
-        """A logged move played again for its words (as loading plays it: the state says
+        """A logged move played again for its words (as loading plays it: the game says
         whose it is; ``automatic``: the turn timer played it, or the table played it after
         such a move); what it owes the channel was delivered when it was first played."""
         state = self.state
-        seat = None if state.decision is Decision.CHANCE else state.current_player
+        seat = self.game.game.mover(state, move)
         if not automatic:
             self._auto = None
         elif seat is not None:

@@ -230,7 +230,7 @@ def replay(
     frames: list[dict[str, Any]] = []
     said: list[str] = [catalog.t("web.replay.begins")]  # the words of the frame to come
     for move in moves:
-        seat = None if state.decision is Decision.CHANCE else state.current_player
+        seat = game.mover(state, move)
         if seat is not None and not frames and not game.before_turns(move):
             frames.append(_frame(info.game, game, state, " ".join(said)))  # the first turn
             said = []

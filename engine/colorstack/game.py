@@ -13,6 +13,7 @@ from engine.colorstack.moves import (
     Colours,
     Move,
     PlayerChoice,
+    Resign,
     Set,
     move_from_json,
     move_to_json,
@@ -80,6 +81,12 @@ class ColorStackGame(Game[ColorStackState]):
 
     def make_ai(self, level: str) -> Any:
         return ai.make_ai(level)
+
+    def mover(self, state: ColorStackState, move: AnyMove) -> int | None:
+        """A resignation is its seat's, whoever is to move."""
+        if isinstance(move, Resign):
+            return move.seat
+        return super().mover(state, move)
 
     def before_turns(self, move: Any) -> bool:
         """The first player's choice of colours (set-up step 1) is no turn."""

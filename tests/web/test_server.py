@@ -976,3 +976,20 @@ async def test_a_visitor_is_a_guest_in_the_language_of_their_page_and_so_is_thei
     finally:
         await client.close()
         await demo.close()
+
+
+async def test_a_replay_names_the_player_who_resigned_not_the_one_to_move(site: Site) -> None:
+    """A Color Stack player may resign at any time, on the other's turn too: the replay
+    tells the resignation under the resigning player's name."""
+    table = await site.demo.open_table(1, "colorstack")
+    live = table.live
+    rng = random.Random(3)
+    while live.state.turns < 4:  # the colours chosen, a few turns played
+        await site.demo.step(table, rng)
+    waiting = table.player_at(1 - live.state.current_player)
+    to_move = table.player_at(live.state.current_player)
+    await site.demo.service.move(live.info.channel_id, waiting, text="resign", table_id=live.id)
+    assert live.state.is_over
+    replay = await (await site.client.get(f"/games/{live.id}/replay.json")).json()
+    last = replay["frames"][-1]["words"]
+    assert f"{waiting.name}: " in last and f"{to_move.name}: " not in last, last
