@@ -43,6 +43,14 @@ class Speaking:
         self._context.__exit__(*exc)  # type: ignore[arg-type]
 
 
+class TurnLine(str):
+    """A line of the recent turns that tells a turn (a page numbers it); the others tell
+    what is no turn: a decision taken before the first turn, a notice (a seat handed to an
+    AI, the table closed)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A user of the front end as the host sees one."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import flow
 from engine.game import Event, Game, GameEnded, GameState, RoundEnded, TurnEnded
-from host.live import TABLE, LiveTable
+from host.live import TABLE, LiveTable, TurnLine
 from host.thinking import Thinker
 from persistence.records import Announcement
 
@@ -106,7 +106,7 @@ class Step:
         state, game = self.state, self.game
         if isinstance(event, TurnEnded):
             self.ended.add(event.seat)
-            self.turns.append(self._line(game.turn_text(state, event), event.seat))
+            self.turns.append(TurnLine(self._line(game.turn_text(state, event), event.seat)))
         elif isinstance(event, RoundEnded):
             # one short message, before the next round's chance outcomes change the table
             text = game.round_text(state, event)

@@ -30,7 +30,7 @@ from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState
 from engine.game import Decision, Game, GameState, TurnEnded
 from engine.stackup.cards import card_names
-from host.live import LiveTable
+from host.live import LiveTable, TurnLine
 from host.words import HostedGame
 from persistence.records import TableInfo
 from pictures.colorstack import BoardPicture
@@ -120,6 +120,9 @@ def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) 
         "players": players(info.seats, ai_users or {}),
         "turn_started": _ms(live.turn_started),
         "turns": list(live.turns),
+        # which of them tell a turn (numbered on the page); the others (a decision taken
+        # before the first turn, a seat handed to an AI) have no number
+        "numbered": [isinstance(line, TurnLine) for line in live.turns],
         "turn_number": None,
         "board": None,
         "current": None,

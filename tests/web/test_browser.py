@@ -895,3 +895,27 @@ def test_a_decision_told_before_the_first_turn_takes_no_turn_number(
     assert page.evaluate(RECENT_NUMBERS) == ["2", "1", ""]
     assert turns_played(page) == 2
     page.close()
+
+
+def test_a_notice_among_the_recent_turns_takes_no_turn_number(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A line of the recent turns that tells no turn (a seat handed to an AI after its
+    timeouts: the host's notice) has no number, and the turns before it keep theirs."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(504, "colorstack"))
+    rng = random.Random(1)
+    for _ in range(3):  # the colours, then two turns
+        on_the_demos_loop(running, running.step(table, rng))
+
+    async def notice() -> None:
+        table.live.turns.append("Bo timed out 3 turns in a row: an AI plays the seat.")
+
+    on_the_demos_loop(running, notice())
+    page = browser.new_page()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    lines = page.locator("#recent li").all_inner_texts()
+    assert len(lines) == 3 and lines[0].startswith("Bo timed out"), lines
+    assert page.evaluate(RECENT_NUMBERS) == ["", "2", "1"]
+    page.close()

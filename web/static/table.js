@@ -258,13 +258,17 @@ function render(frame) {
   if (hand) side.append(hand);  // the hand first: its cards tapped, then the play below
   if (moves) side.append(moves);
   // numbered by the real turn numbers, the newest first: the latest is the game's turn
-  // count. A line older than turn 1 is a decision taken before the first turn (Color
-  // Stack's colours, Stack Up!'s direction, where the table tells it: the bot's): no turn,
-  // no number.
+  // count. A line that tells no turn (a decision taken before the first turn, Color
+  // Stack's colours or Stack Up!'s direction where the table tells it, the bot's; a notice
+  // such as a seat handed to an AI) has no number, nor has a line older than turn 1.
   const latest = frame.turn_number ?? frame.turns.length;
   const turns = el("ol", { class: "turns", reversed: "", start: String(latest) });
-  [...frame.turns].reverse().forEach((line, back) => turns.append(latest - back >= 1
-    ? el("li", { value: String(latest - back) }, line) : el("li", { class: "unnumbered" }, line)));
+  let number = latest;
+  [...frame.turns].reverse().forEach((line, back) => {
+    const numbered = frame.numbered ? frame.numbered[frame.turns.length - 1 - back] : true;
+    turns.append(numbered && number >= 1
+      ? el("li", { value: String(number--) }, line) : el("li", { class: "unnumbered" }, line));
+  });
   side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, t("web.table.recent")),
     frame.turns.length ? turns : el("p", {}, t("web.table.no_turn"))));
   const scores = sheet(frame.players, frame.scores);
