@@ -207,3 +207,21 @@ async def test_a_restart_after_the_half_time_warning_does_not_warn_again(
     await world.env.advance_time(20)  # before the turn runs out
     assert table_message(world).id == warned.id  # not posted anew (it pings when it is)
     assert world.channel.last_message.id == warned.id
+
+
+async def test_a_turn_the_timer_played_is_still_marked_on_the_table_after_a_restart(
+    world: World,
+) -> None:
+    live = await started(world, ai=False, target=60, dice=3)
+    await world.env.advance_time(121)  # the turn timer plays the first player's turn
+    assert table_text_of(table_message(world)).count("(automatic: the turn timer ran out)") == 1
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    live = live_of(world)
+    mover = actor_of(world, live.user_at(live.state.current))
+    panel = await mover.click(table_message(world), label="My turn")
+    await tap(mover, panel.response, live.state.legal_moves()[0])
+    # the table message, drawn again by the new process, recalls the turns before it
+    shown = table_text_of(table_message(world))
+    assert shown.count("(automatic: the turn timer ran out)") == 1, shown
