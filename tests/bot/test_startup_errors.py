@@ -6,6 +6,7 @@ the environment or ``.env`` are taken as unset; a bad one is named."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import socket
@@ -201,23 +202,30 @@ def test_a_postgresql_database_that_does_not_exist_is_named_with_the_fix(
     assert "createdb" in line and "DATABASE_URL" in line
 
 
-@pytest.fixture
-async def read_only_postgres(postgres_url: str) -> AsyncIterator[str]:
-    """A PostgreSQL database of its own whose sessions are read-only by default."""
-    name = f"stackbot_ro_{uuid.uuid4().hex[:10]}"
+@contextlib.asynccontextmanager
+async def database_of_its_own(postgres_url: str, *settings: str) -> AsyncIterator[str]:
+    """The URL of a new PostgreSQL database on ``postgres_url``'s server, with these
+    ``ALTER DATABASE … SET`` ``settings``; dropped afterwards."""
+    name = f"stackbot_own_{uuid.uuid4().hex[:10]}"
     admin = make_engine(postgres_url, isolation_level="AUTOCOMMIT")
     try:
         async with admin.connect() as conn:
             # from template0, which nobody is connected to (template1 may be in use)
             await conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
-            await conn.execute(
-                text(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
-            )
+            for setting in settings:
+                await conn.execute(text(f'ALTER DATABASE "{name}" SET {setting}'))
         yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
     finally:
         async with admin.connect() as conn:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         await admin.dispose()
+
+
+@pytest.fixture
+async def read_only_postgres(postgres_url: str) -> AsyncIterator[str]:
+    """A PostgreSQL database of its own whose sessions are read-only by default."""
+    async with database_of_its_own(postgres_url, "default_transaction_read_only = on") as url:
+        yield url
 
 
 def test_a_read_only_postgresql_database_is_named_with_the_fix(
@@ -230,16 +238,8 @@ def test_a_read_only_postgresql_database_is_named_with_the_fix(
 @pytest.fixture
 async def postgres_of_its_own(postgres_url: str) -> AsyncIterator[str]:
     """A PostgreSQL database of its own (its serving lock nobody else's)."""
-    name = f"stackbot_own_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as conn:
-            await conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE template0'))
-        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as conn:
-            await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        await admin.dispose()
+    async with database_of_its_own(postgres_url) as url:
+        yield url
 
 
 async def test_a_second_process_without_shards_is_refused_in_one_line(

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import Connection, func, inspect, select, text
 
 from engine.game import Decision
 from engine.stack.ai import RandomPlayer
@@ -166,3 +166,8 @@ def migrate(connection: Connection, target: str, *, down: bool = False) -> None:
         env.configure(connection=connection, target_metadata=metadata)
         with env.begin_transaction():
             env.run_migrations()
+
+
+def column_names(connection: Connection, table: str) -> set[str]:
+    """The names of ``table``'s columns as the database has them."""
+    return {column["name"] for column in inspect(connection).get_columns(table)}

@@ -4,13 +4,13 @@ whatever the game, and read back at start-up for every server that chose one."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import select
 
 from persistence import InvalidSettings, Store
 from persistence.database import make_engine
 from persistence.schema import guild_settings
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import GUILD, downgrade_to, migrate
+from tests.persistence.helpers import GUILD, column_names, downgrade_to, migrate
 
 
 async def test_a_server_has_no_language_until_it_chooses_one(store: Store) -> None:
@@ -58,9 +58,7 @@ async def test_0008_adds_the_column_empty_and_its_downgrade_drops_it(backend: Ba
     try:
         async with engine.begin() as conn:
             await conn.run_sync(downgrade_to, "0007")
-            columns = await conn.run_sync(
-                lambda c: {col["name"] for col in inspect(c).get_columns("guild_settings")}
-            )
+            columns = await conn.run_sync(column_names, "guild_settings")
             assert "language" not in columns and "theme" in columns
         async with engine.begin() as conn:
             await conn.run_sync(migrate, "0008")

@@ -97,10 +97,6 @@ def migrate_to(connection: Connection, revision: str) -> None:
     migrate(connection, revision)
 
 
-def column_names(connection: Connection, table: str) -> set[str]:
-    return {column["name"] for column in inspect(connection).get_columns(table)}
-
-
 def as_utc(value: Any) -> Any:
     if isinstance(value, datetime) and value.tzinfo is None:
         return value.replace(tzinfo=UTC)

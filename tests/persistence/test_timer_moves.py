@@ -5,13 +5,19 @@ logged before the revision."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import select
 
 from persistence import Store
 from persistence.database import make_engine
 from persistence.schema import moves
 from tests.persistence.conftest import Backend
-from tests.persistence.helpers import downgrade_to, migrate, next_step, started_table
+from tests.persistence.helpers import (
+    column_names,
+    downgrade_to,
+    migrate,
+    next_step,
+    started_table,
+)
 
 
 async def test_the_moves_the_timer_played_are_read_back_with_the_log(store: Store) -> None:
@@ -51,9 +57,7 @@ async def test_0011_marks_no_logged_move_and_its_downgrade_drops_the_column(
     try:
         async with engine.begin() as conn:
             await conn.run_sync(downgrade_to, "0010")
-            columns = await conn.run_sync(
-                lambda c: {col["name"] for col in inspect(c).get_columns("moves")}
-            )
+            columns = await conn.run_sync(column_names, "moves")
             assert "automatic" not in columns and "move" in columns
         async with engine.begin() as conn:
             await conn.run_sync(migrate, "0011")
