@@ -117,6 +117,16 @@ def read_line(stdin: TextIO, stdout: TextIO, prompt: str) -> str:
     return stdin.readline()
 
 
+def forget_typed_lines(stdin: TextIO, stdout: TextIO) -> None:
+    """At a hot-seat hand-over: forget the lines typed so far (readline's history), so
+    the next player cannot recall with the up arrow what the last one typed (a refused
+    play names cards of a hidden hand)."""
+    if at_a_terminal(stdin, stdout):
+        import readline
+
+        readline.clear_history()
+
+
 def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | None]:
     """Prompt ``name>`` and read one line: ``(line, None)``, or ``("", why)`` when the
     player ends the game (``quit``/``exit``, Ctrl-C or the end of input). A leading ``/``
@@ -468,6 +478,7 @@ class TerminalGame(Front):
         if self.viewer != seat and len(self.humans) > 1 and self.game.name in HOT_SEAT_SHOWS:
             name = self.state.players[seat]
             clear_screen(self.stdout)  # the hand shown last leaves the screen
+            forget_typed_lines(self.stdin, self.stdout)  # and what was typed at it
             self._recap()
             self.say(catalog.t("terminal.look_away", player=name))
             try:

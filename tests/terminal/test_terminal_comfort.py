@@ -194,6 +194,52 @@ def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
     assert "Game abandoned: you quit." in text
 
 
+def test_at_a_hot_seat_hand_over_the_up_arrow_recalls_nothing_the_last_player_typed() -> None:
+    """Through a pseudo-terminal: alice types `r6`, refused (it names a card of her hand),
+    then plays; after the hand-over bob's up arrow recalls none of her lines."""
+    main, child = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
+    command = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
+    proc = subprocess.Popen(
+        [*command, "--players", "alice,bob", "--seed", "2"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(child)
+    seen = bytearray()
+    try:
+        _read_until(main, seen, b"press Enter to see your hand. ")
+        os.write(main, b"\r")
+        _read_until(main, seen, b"alice> ")
+        for count, line in enumerate([b"up", b"r6"], start=2):  # r6: refused
+            os.write(main, line + b"\r")
+            _read_until(main, seen, b"alice> ", count)
+        assert b"R6 is not legal" in seen
+        os.write(main, b"g5\r")
+        _read_until(main, seen, b"bob, press Enter to see your hand. ")
+        os.write(main, b"\r")
+        _read_until(main, seen, b"bob> ")
+        shown = len(seen)
+        os.write(main, b"\x1b[A\x1b[A\x1b[A\r")  # the up arrow three times, then Enter
+        _read_until(main, seen, b"bob> ", 2)
+        os.write(main, b"quit\r")
+        _read_until(main, seen, b"Game abandoned: you quit.")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
+        os.close(main)
+    after = seen[shown:].decode(errors="replace")
+    recalled = after.split("\n")[0]  # bob's line as it stood when he pressed Enter
+    assert not any(typed in recalled.lower() for typed in ("r6", "g5", "up")), recalled
+    assert "That's empty." in after
+
+
 def _stack(humans: list[str], bots: int, typed: str, **rules: int) -> str:
     return typed_game(humans, bots, typed, seed=1, level="greedy", rules=StackRules(**rules))[1]
 
