@@ -20,8 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import signal
 import tempfile
-from collections.abc import Callable, Coroutine, Mapping
+import threading
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
@@ -129,7 +131,43 @@ class HostedTable:
         self.players: dict[str, Player] = {}  # the humans, by name
 
     def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
-        return self.runner.run(work())
+        """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
+        does, and :class:`KeyboardInterrupt` is raised once it has wound down (a rollback,
+        the store's connection); a Ctrl-C pressed again meanwhile (an impatient player
+        while an AI thinks) breaks nothing off midway, which printed the store's
+        tracebacks under the game."""
+        if not _owns_ctrl_c():
+            return self.runner.run(work())
+        running: list[asyncio.Task[Any]] = []
+        pressed = False
+
+        async def main() -> T:
+            task = asyncio.current_task()
+            assert task is not None
+            running.append(task)
+            return await work()
+
+        def on_ctrl_c(signum: int, frame: object) -> None:
+            nonlocal pressed
+            if not running:  # nothing started yet: nothing to wind down
+                raise KeyboardInterrupt
+            if not pressed:
+                running[0].cancel()
+                running[0].get_loop().call_soon_threadsafe(lambda: None)  # wake the loop
+            pressed = True
+
+        previous = signal.signal(signal.SIGINT, on_ctrl_c)
+        try:
+            result = self.runner.run(main())
+        except asyncio.CancelledError:
+            if pressed:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if pressed:  # pressed as the work ended: the player leaves all the same
+            raise KeyboardInterrupt
+        return result
 
     def open(
         self,
@@ -223,15 +261,40 @@ class HostedTable:
         return self._run(logged)
 
     def close(self) -> None:
-        """Close the store and the event loop, and remove the store's file."""
-        with contextlib.suppress(Exception):
-            if self.store is not None:
-                store = self.store
-                self.store = None
-                self.runner.run(store.close())
-        with contextlib.suppress(Exception):
-            self.runner.close()
-        self.folder.cleanup()
+        """Close the store and the event loop (waiting for an AI still thinking in its
+        thread), and remove the store's file. The game is over or left: Ctrl-C pressed
+        meanwhile is ignored, so it breaks none of this off with tracebacks."""
+        with _ctrl_c_ignored():
+            with contextlib.suppress(Exception):
+                if self.store is not None:
+                    store = self.store
+                    self.store = None
+                    self.runner.run(store.close())
+            with contextlib.suppress(Exception):
+                self.runner.close()
+            self.folder.cleanup()
+
+
+def _owns_ctrl_c() -> bool:
+    """Whether Ctrl-C is Python's own KeyboardInterrupt here (the main thread, no handler
+    set by someone else): only then does the table handle it."""
+    return (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C does nothing inside (where Python's own KeyboardInterrupt would)."""
+    if not _owns_ctrl_c():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _ai_to_act(live: LiveTable[Any]) -> bool:

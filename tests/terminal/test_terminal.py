@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import io
 import json
+import os
 import random
 import shutil
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +24,7 @@ from engine.stack.moves import PlayerMove, Reroll, Roll
 from engine.stack.record import check
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
+from terminal.hosting import HostedTable
 from terminal.stack import TerminalGame
 from terminal.table import EXPORT_FAILED_EXIT, INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
@@ -135,6 +141,52 @@ def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line_and_keeps_its_r
         f"\nGame abandoned: interrupted (Ctrl-C).\nGame record written to {record}.\n"
     )
     assert check(json.loads(record.read_text()))["ok"]
+
+
+def test_ctrl_c_pressed_again_while_a_move_winds_down_lets_it_wind_down() -> None:
+    """The first Ctrl-C while the host plays (an AI thinking) cancels its work; pressed
+    again while that work winds down (the store's rollback), it no longer breaks that
+    off, which printed the store's tracebacks under the game."""
+    table = HostedTable("stack")
+    wound_down: list[bool] = []
+
+    async def move() -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the AI thinks
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            os.kill(os.getpid(), signal.SIGINT)  # pressed again, at once
+            await asyncio.sleep(0.05)  # the store's rollback
+            wound_down.append(True)
+            raise
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            table._run(move)
+    finally:
+        table.close()
+    assert wound_down
+
+
+def test_ctrl_c_while_the_table_closes_is_ignored() -> None:
+    """Once the game is over or left, closing the table waits for an AI still thinking in
+    its thread; Ctrl-C pressed then no longer breaks that off with a traceback."""
+    table = HostedTable("stack")
+
+    async def think() -> None:  # an AI's search still running in its thread
+        asyncio.get_running_loop().run_in_executor(None, time.sleep, 0.5)
+
+    table._run(think)
+    ctrl_c = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
+    ctrl_c.start()
+    interrupted = False
+    try:
+        table.close()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        ctrl_c.join()
+    assert not interrupted
 
 
 def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path: Path) -> None:
