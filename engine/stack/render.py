@@ -241,16 +241,27 @@ def render_score_sheet(state: StackState, *, name: NameFormat = as_is) -> str:
     return "\n".join(lines)
 
 
+# what :func:`plain` takes out of a text: bold, a subtext line's mark, a code fence
+MARKS = ("**", "-# ", "```")
+
+
+def _marked(text: str) -> bool:
+    """Whether ``text`` holds a mark :func:`plain` would take out."""
+    return any(mark in text for mark in MARKS)
+
+
 def _forms(name: str) -> set[str]:
-    """``name`` and the forms of it cut to a width (:func:`short_name`) that hold ``**``."""
+    """``name`` and the forms of it cut to a width (:func:`short_name`) that hold a mark
+    :func:`plain` would take out."""
     cuts = (name[: width - 1] + "…" for width in range(3, len(name)))
-    return {name, *(cut for cut in cuts if "**" in cut)}
+    return {name, *(cut for cut in cuts if _marked(cut))}
 
 
 def plain(text: str, *, names: Sequence[str] = ()) -> str:
     """Discord markdown made plain for a terminal: no bold, code fences or subtext marks;
-    the players' ``names`` are kept as they are, ``**`` and all, whole or cut short."""
-    kept = sorted({f for n in names if "**" in n for f in _forms(n)}, key=len, reverse=True)
+    the players' ``names`` are kept as they are, ``**``, a leading ``-# `` and all, whole
+    or cut short."""
+    kept = sorted({f for n in names if _marked(n) for f in _forms(n)}, key=len, reverse=True)
     shields = {n: f"\x00{i}\x00" for i, n in enumerate(kept)}
     for n, shield in shields.items():
         text = text.replace(n, shield)

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sys
@@ -267,6 +268,17 @@ def test_names_with_markdown_are_shown_as_typed() -> None:
     assert "Stack: @everyone, **bob**." in out
     assert "**bob** 0 pts" in out
     assert " bob 0 pts" not in out and ", bob" not in out
+
+
+def test_a_name_that_starts_like_a_subtext_line_is_shown_as_typed() -> None:
+    """Discord's subtext mark ``-# `` at a line's start is dropped, never from a name that
+    starts a line: "-# sub goes first." and the score sheet's row, not "sub goes first."."""
+    _, out = typed_game(
+        ["-# sub", "bob"], 0, "scores\nquit\n", seed=1, level="greedy", rules=StackRules()
+    )
+    assert "-# sub goes first." in out
+    assert re.search(r"^-# sub +0$", out, re.M)
+    assert not re.search(r"^sub\b", out, re.M)
 
 
 def test_a_record_cut_in_the_middle_of_a_move_is_not_written(
