@@ -401,19 +401,31 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> moves.Pla
             if len(counts) == 1:
                 count = counts[0]
             elif counts:
-                counted: list[moves.PlayerMove] = [make(reading.seat, k) for k in counts]
+                counted = [make(reading.seat, k) for k in counts]
                 if len(found) == 1 and all(state.is_legal(m) for m in counted):
-                    raise _ambiguous(state, counted, "How many cards")
+                    raise _ambiguous(state, list[moves.PlayerMove](counted), "How many cards")
+                if len(found) > 1:  # the count left out: each count is a reading
+                    plays += counted
+                    continue
         plays.append(make(reading.seat, count))
     if len(plays) == 1:
         return plays[0]
     legal: list[moves.PlayerMove] = [m for m in plays if state.is_legal(m)]
     if len(legal) == 1:
         return legal[0]  # the only reading the rules allow: nothing to ask
-    names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
     if not legal:
-        raise unclear_name(rest, names)
+        raise unclear_name(rest, tuple(dict.fromkeys(state.name(r.seat) for r in found)))
+    names = tuple(dict.fromkeys(state.name(_target(m)) for m in legal))
+    if len(names) == 1:  # one player, whose count was left out
+        raise _ambiguous(state, legal, "How many cards")
     raise _ambiguous(state, legal, f"{echo(rest)} could mean {or_words(names)}. Which one")
+
+
+def _target(move: moves.PlayerMove) -> int:
+    """The player a Snatch names."""
+    target = getattr(move, "target", None)
+    assert isinstance(target, int)
+    return target
 
 
 # ------------------------------------------------------------------------ checking

@@ -117,6 +117,30 @@ def test_a_name_that_fits_look_alikes_is_read_when_only_one_of_them_is_legal() -
     assert parse_move(state, 'snatch "BOB"') == moves.Play((SNATCH,), target=0, count=1)
 
 
+def test_a_name_and_count_that_is_also_a_name_asks_which_player_is_meant() -> None:
+    """With bob and "bob 2" at the table, ``snatch bob 2`` is two cards from bob, or a
+    Snatch from "bob 2" with its count left out: both are legal, so the player is asked
+    (it was read as bob's two cards without a word)."""
+    state = table("G1 G2 G3 G4", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=("bob", "bob 2", "al"))
+    with pytest.raises(errors.AmbiguousMoveError) as err:
+        parse_move(state, "snatch bob 2")
+    assert "could mean bob 2 or bob" in str(err.value)
+    assert moves.Play((SNATCH,), target=0, count=2) in err.value.candidates
+    assert moves.Play((SNATCH,), target=1, count=1) in err.value.candidates
+    for move in err.value.candidates:
+        assert parse_move(state, move_notation(state, move)) == move
+    # a count for "bob 2" too: one reading only
+    assert parse_move(state, "snatch bob 2 1") == moves.Play((SNATCH,), target=1, count=1)
+
+
+def test_a_name_whose_count_is_left_out_asks_how_many_when_it_is_the_only_reading() -> None:
+    state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=("bob", "bob 2", "al"))
+    with pytest.raises(errors.AmbiguousMoveError) as err:  # bob holds 2: not 2 from him
+        parse_move(state, "snatch bob 2")
+    assert "How many cards" in str(err.value)
+    assert {m.target for m in err.value.candidates} == {1}  # type: ignore[attr-defined]
+
+
 def test_a_snatch_nobody_could_play_says_why_before_weighing_the_names() -> None:
     players = ("bot1", "bot2", "al")
     state = table("G1 G2", "Y1 Y2", "R9 B7", seat=2, players=players)
