@@ -28,6 +28,7 @@ from bot.games.stackup.panel import (
     node,
 )
 from bot.games.stackup.views import hand_panel
+from bot.text import escape_name
 from engine.game import Decision
 from engine.stackup.cards import BLUE, GREEN, YELLOW
 from engine.stackup.moves import (
@@ -129,6 +130,19 @@ def test_snatch_asks_the_player_then_the_count() -> None:
         play("Snatch", target=BEN, count=k) for k in (1, 2, 3)
     ]
     assert counts.back == "s"
+
+
+def test_the_snatch_count_question_shows_the_targets_name_as_it_is() -> None:
+    """The question is the panel's markdown: a name full of markdown and mentions shows
+    as typed (escaped), never bold, spoilered or pinging; the buttons' labels are plain."""
+    name = "**__@everyone__**`<@123>`||x||"
+    players = ("ann", name, "cat", "dan")
+    state = table("Snatch B2 B9", "B1 B3 B4 B5 B6", "G1 G2", "G3", stack="R5", players=players)
+    targets = at(state, "s")
+    [path] = [c.path for c in targets.choices if c.path]  # ben's: 1 to 3 cards
+    counts = at(state, path)
+    assert escape_name(name) in counts.question, counts.question
+    assert name not in counts.question
 
 
 def test_a_crash_penalty_asks_block_or_take() -> None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from bot.games import steps
 from bot.games.steps import Path, Style
+from bot.text import escape_name
 from catalog import n, t
 from catalog.stackup import card_text, colour_name
 from engine.stackup import moves
@@ -202,7 +203,7 @@ def _count_node(
     )
     if not options:
         return None
-    who = _name_of(names, target, 40)
+    who = escape_name(_name_of(names, target, 40))  # the question is markdown, unlike labels
     choices = [Choice(n("stackup.count.cards", m.count or 0), "primary", move=m) for m in options]
     return Node(t("stackup.panel.snatch_count", player=who), (tuple(choices),), back)
 
