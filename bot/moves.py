@@ -22,7 +22,7 @@ from bot.answers import (
 from bot.games.base import DiscordGame, Panel
 from bot.refusal_words import Refused
 from bot.table_message import TablesHost
-from bot.text import escape_name
+from bot.text import escape_prose
 from bot.views import moves_view
 from catalog import t
 from engine.errors import NoRecord
@@ -158,8 +158,13 @@ class Moves:
         await self._answer(interaction, panel, edit=False)
 
     async def hint(self, interaction: discord.Interaction) -> None:
-        text = await self.tables.service.hint(interaction.channel_id or 0, player(interaction))
-        await say(interaction, t("discord.hint", move=escape_name(text)))
+        channel_id = interaction.channel_id or 0
+        text = await self.tables.service.hint(channel_id, player(interaction))
+        # a hint's own inline code (the Japanese put the move in backticks) stays code; the
+        # players' names in it show as they are
+        live = self.tables.service.by_channel.get(channel_id)
+        names = tuple(getattr(live.state, "players", ())) if live is not None else ()
+        await say(interaction, t("discord.hint", move=escape_prose(text, names)))
 
     async def score_text(self, sheet: ScoreSheet) -> str:
         """``/scores``: the sheet in its game's words, with the table's committed state

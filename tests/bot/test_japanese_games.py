@@ -13,6 +13,7 @@ labels, which are Japanese here."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,7 +25,7 @@ from engine.colorstack.moves import Move, Set
 from engine.colorstack.state import ColorStackState
 from engine.stack.moves import Reroll, Stack
 from engine.stackup.state import StackUpState
-from tests.bot.conftest import World, buttons_of, live_of, table_message
+from tests.bot.conftest import World, buttons_of, choose_colours, live_of, table_message
 from tests.bot.conftest import message as message_of
 from tests.bot.english import component_texts, embed_texts, english_words
 from tests.bot.speakers import client_locales, forget_languages
@@ -391,3 +392,20 @@ def test_every_text_of_a_message_is_read() -> None:
         {"title": "Stats", "fields": [{"name": "Games", "value": "3"}], "footer": {"text": "ok"}}
     ]
     assert embed_texts(embeds) == ["Stats", "Games", "3", "ok"]
+
+
+@pytest.mark.parametrize("game", ["stack", "stackup", "colorstack"])
+async def test_a_japanese_hint_shows_its_move_as_inline_code(
+    world: World, monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """The Japanese hints put the move in backticks (`` `stack 1 on けん 2`：… ``): Discord
+    shows it as code, not as backticks escaped into the text (``\\`stack 1 on けん 2\\```)."""
+    _, players, _ = await japanese_table(world, monkeypatch, game)
+    await choose_colours(world, *players)
+    actor = actor_to_move(world, players)
+    assert actor is not None
+    hint = await actor.slash(world.channel, "hint")
+    assert hint.ephemeral and hint.response is not None
+    text = hint.response.content
+    assert text.startswith("💡 ヒント"), text
+    assert "\\`" not in text and re.search(r"`[^`]+`", text), text
