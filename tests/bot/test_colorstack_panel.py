@@ -33,9 +33,9 @@ from bot.games.colorstack.words import (
     stacked_on,
     stacks_line,
 )
-from bot.text import MESSAGE_LIMIT
+from bot.text import MESSAGE_LIMIT, escape_name, plain_name
 from engine.colorstack.board import BLUE, RED, YELLOW, die, parse_square, square_name
-from engine.colorstack.moves import Move, Resign, Set, Setup, move, set_face
+from engine.colorstack.moves import FirstPlayer, Move, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings
 from engine.colorstack.state import ColorStackState
 from pictures.colorstack import (
@@ -490,3 +490,20 @@ def test_the_hint_is_the_engines_move_with_its_reason_in_the_language_spoken() -
     with catalog.speaking("ja"):
         why = DISCORD_GAME.hint_text(state)
     assert why.startswith("`d1-c6` で勝てます")
+
+
+def test_the_colour_menu_names_the_other_player_as_they_are_in_its_plain_descriptions() -> None:
+    """A menu's option descriptions are plain text (no markdown): the other player's name
+    shows there as it is, not with the backslashes of the question's escaped name."""
+    state = ColorStackState((ALICE, NASTY))
+    state.apply(FirstPlayer(0))
+    assert state.choosing_colours
+    step = node(state, 0, "", [escape_name(name) for name in state.players])  # as the bot does
+    assert step is not None
+    [menu] = step.menus
+    for option in menu.options:
+        assert option.description is not None
+        assert option.description.startswith(f"{plain_name(NASTY)} gets "), option.description
+        assert "\\" not in option.description
+        assert len(option.description) <= 100  # Discord's limit
+    assert escape_name(NASTY) in step.question  # the question is markdown

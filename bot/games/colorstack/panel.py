@@ -34,6 +34,7 @@ from bot.games.colorstack.words import (
     piece_words,
 )
 from bot.games.steps import Path, Style
+from bot.text import plain_name
 from catalog import n, t
 from catalog.colorstack import colour_name
 from engine.colorstack.board import (
@@ -155,6 +156,7 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
     if seat != first:
         return Node(t("colorstack.panel.waiting_colours", name=names[first]), ((resign_choice(),),))
     options = []
+    other = plain_name(state.players[1 - seat])
     for choice in COLOUR_CHOICES:
         a, b = (f"{SQUARES[c]} {colour_name(c)}" for c in choice.pair)
         pair = pair_words(other_colours(choice.pair))
@@ -163,7 +165,8 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
             Option(
                 label,
                 choice,
-                t("colorstack.panel.colours_other", name=names[1 - seat], colours=pair),
+                # a description is plain text: the name as it is, not the question's markdown
+                t("colorstack.panel.colours_other", name=other, colours=pair),
             )
         )
     menu = Menu(t("colorstack.panel.colours_menu"), tuple(options))
