@@ -231,3 +231,23 @@ async def test_ambiguous_target_gets_a_chooser(world: World) -> None:
     ]
     _ = service
     _ = message
+
+
+@pytest.mark.parametrize(
+    ("game", "title"), [("colorstack", "Color Stack"), ("stackup", "Stack Up!")]
+)
+async def test_stacks_commands_at_another_games_table_are_refused_by_name(
+    world: World, game: str, title: str
+) -> None:
+    """``/stack`` and ``/reroll`` are Stack's: at another game's table they say so, as
+    ``/play`` and ``/move`` do, instead of reading the words as that game's notation."""
+    lobby = (await world.alice.slash(world.channel, "table new", game=game)).response
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    live = live_of(world)
+    mover = actor_of(world, live.user_at(live.state.current_player))
+    before = (live.version, live.state.to_dict())
+    said = f"`/stack` and `/reroll` are for Stack tables; this table plays {title}."
+    await refused(await mover.slash(world.channel, "stack", die=3, on="bob"), said)
+    await refused(await mover.slash(world.channel, "reroll", die=3), said)
+    assert (live_of(world).version, live_of(world).state.to_dict()) == before

@@ -51,6 +51,7 @@ from bot.games.stack.words import (
     stats_text,
     table_parts,
 )
+from bot.refusal_words import Refused
 from bot.story import theme_of
 from bot.text import cut, escape_name, fit_message
 from bot.views import (
@@ -62,6 +63,7 @@ from bot.views import (
     move_select,
     option_payload,
 )
+from catalog import games as game_words
 from catalog import n, t
 from catalog.stack import WORDS
 from engine.errors import AmbiguousMoveError, MoveError
@@ -353,6 +355,14 @@ class StackCog(commands.Cog):
     def host(self) -> Any:
         return self.bot.tables  # type: ignore[attr-defined]
 
+    def _at_a_stack_table(self, interaction: discord.Interaction) -> None:
+        """Another game's table refuses Stack's commands by name, rather than reading
+        them as its own notation (no table: the host says so, as for every move)."""
+        live = self.host.service.by_channel.get(interaction.channel_id or 0)
+        if live is not None and live.game is not DISCORD_GAME:
+            title = game_words.words(live.game.name).title()
+            raise Refused(t("stack.refusal.other_game", game=escape_name(title)))
+
     def _target_name(self, interaction: discord.Interaction, on: str) -> str:
         """A pasted mention becomes the seat's name; anything else is read by the parser."""
         m = MENTION.match(on.strip())
@@ -377,6 +387,7 @@ class StackCog(commands.Cog):
         on: str,
         height: app_commands.Range[int, 1, 3] | None = None,
     ) -> None:
+        self._at_a_stack_table(interaction)
         target = self._target_name(interaction, on)
         # quoted, so that a name ending in a number is never read as a height
         text = f'stack {die} on "{target}"' + (f" {height}" if height else "")
@@ -399,6 +410,7 @@ class StackCog(commands.Cog):
     async def reroll(
         self, interaction: discord.Interaction, die: app_commands.Range[int, 1, 6]
     ) -> None:
+        self._at_a_stack_table(interaction)
         await self.host.play_move(interaction, text=f"reroll {die}")
 
 
