@@ -507,3 +507,16 @@ def test_the_colour_menu_names_the_other_player_as_they_are_in_its_plain_descrip
         assert "\\" not in option.description
         assert len(option.description) <= 100  # Discord's limit
     assert escape_name(NASTY) in step.question  # the question is markdown
+
+
+def test_the_head_of_the_human_to_move_brackets_their_colours_in_the_tables_language() -> None:
+    """``▶ @alice, it's your turn (🟥 red & 🟨 yellow)``; in Japanese the full-width
+    brackets of the rest of its words (``▶ @alice さん、あなたの番です（🟥 赤・🟨 黄）``)."""
+    from bot.games.colorstack.game import DISCORD_GAME
+
+    state = example(0)
+    parts = DISCORD_GAME.table_parts(state, current_user=42, turns=None)
+    assert parts.head == "▶ <@42>, it's your turn (🟥 red & 🟨 yellow)", parts.head
+    with catalog.speaking("ja"):
+        parts = DISCORD_GAME.table_parts(state, current_user=42, turns=None)
+    assert parts.head == "▶ <@42> さん、あなたの番です（🟥 赤・🟨 黄）", parts.head

@@ -174,7 +174,7 @@ class ColorStackDiscord(DiscordGame):
     def your_turn_words(self, state: Any, seat: int) -> str:
         if not state.colours:
             return ""
-        return f" ({colours_words(state, seat)})"
+        return t("colorstack.table.your_colours", colours=colours_words(state, seat))
 
     def to_move_words(self, state: Any, seat: int) -> str:
         if not state.colours:
