@@ -31,6 +31,7 @@ from bot.front import DISCORD
 from bot.games.base import Host
 from bot.story import may_attach
 from bot.text import fit_message
+from bot.views import Components
 from host.outbox import Outbox
 from persistence import StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
@@ -114,7 +115,7 @@ class DiscordCourier:
             return False
         return True
 
-    async def _round_view(self, item: OutboxItem) -> discord.ui.View | None:
+    async def _round_view(self, item: OutboxItem) -> Components | None:
         """The buttons the table's game puts under a round's end (Stack's **Full
         scoring**), or ``None`` (another game's, or a table no longer stored)."""
         assert item.round_no is not None

@@ -29,7 +29,7 @@ import catalog
 from bot.hosting import Host
 from bot.refusal_words import Refused
 from bot.text import EMBED_FIELD, cut, plain_name
-from bot.views import TableButton, host_of
+from bot.views import Components, TableButton, host_of, ready_items
 from engine.errors import NoRecord
 from persistence import Store, TableNotFound, WrongTableStatus
 from persistence.records import GameSummary, PlayerRating, TableInfo
@@ -95,15 +95,13 @@ def game_label(number: int, game: GameSummary) -> str:
     return cut(f"{number}. {when} · 🏆 {winners}", LABEL_LIMIT)
 
 
-def history_view(games: Sequence[GameSummary]) -> discord.ui.View | None:
+def history_view(games: Sequence[GameSummary]) -> Components | None:
     """A button per finished game (the first :data:`MAX_GAME_BUTTONS`), numbered as
     :func:`bot.render.history_text` lists them; ``None`` without games."""
     if not games:
         return None
-    view = discord.ui.View(timeout=None)
-    for number, game in enumerate(games[:MAX_GAME_BUTTONS], start=1):
-        view.add_item(GameButton(game.table_id, game_label(number, game)))
-    return view
+    shown = enumerate(games[:MAX_GAME_BUTTONS], start=1)
+    return ready_items(*(GameButton(game.table_id, game_label(n, game)) for n, game in shown))
 
 
 # ---------------------------------------------------------------------------- answers

@@ -684,6 +684,15 @@ class Components(_Ready):
         return items
 
 
+def ready_items(*items: discord.ui.DynamicItem[Any]) -> Components:
+    """Dynamic items (a round's **Full scoring**, the history's games, **End the table**)
+    as a ready payload, five to a row as a view lays them out. Not a
+    :class:`discord.ui.View` of them: sending one makes discord.py's view store learn
+    their classes for good, and every later click on such an item would be answered
+    twice, by :class:`ItemRouter` and by discord.py."""
+    return Components((i // 5, item.to_component_dict()) for i, item in enumerate(items))
+
+
 class TableLayout(_Ready):
     """A table message (components V2) as the ready payload Discord receives: one
     container, coloured like the seat whose turn it is, holding the head (whose turn, the
@@ -808,10 +817,9 @@ def moves_view(
     return Components(selects), len(choices) - shown
 
 
-def end_view(table_id: int, version: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(EndButton(table_id, version))
-    return view
+def end_view(table_id: int, version: int) -> Components:
+    """The confirmation of ``/table end``: **End the table**."""
+    return ready_items(EndButton(table_id, version))
 
 
 __all__ = [
@@ -842,6 +850,7 @@ __all__ = [
     "option_payload",
     "owns_panel",
     "panel_owner",
+    "ready_items",
     "select_payload",
     "table_layout",
     "table_of_custom_id",

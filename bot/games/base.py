@@ -444,7 +444,7 @@ class DiscordGame:
         chance outcomes), or ``None``. Markdown, names escaped."""
         return None
 
-    def round_view(self, table_id: int, round_no: int) -> discord.ui.View | None:
+    def round_view(self, table_id: int, round_no: int) -> Components | None:
         """The buttons under round ``round_no``'s message (built when the outbox delivers
         it, after a restart too), or ``None``."""
         return None

@@ -343,7 +343,8 @@ async def test_a_rounds_buttons_are_its_games(world: World) -> None:
     stack_view = games.get("stack").round_view(5, 2)
     assert stack_view is not None
     [item] = stack_view.children
-    assert isinstance(item, ScoringButton) and item.custom_id == "story:round:5:2"
+    assert item.custom_id == "story:round:5:2"  # a ScoringButton's, routed by its custom id
+    assert ScoringButton.__discord_ui_compiled_template__.fullmatch(item.custom_id)
     assert games.get("stackup").round_view(5, 2) is None
     live = await stackup_table(world)
     row = OutboxItem(1, live.id, world.channel.id, "round", "…", datetime.now(UTC), round_no=1)

@@ -270,7 +270,7 @@ class StackOnDiscord(DiscordGame):
     def round_text(self, state: Any, event: RoundEnded) -> str | None:
         return round_end_text(state, event.round_no)
 
-    def round_view(self, table_id: int, round_no: int) -> discord.ui.View | None:
+    def round_view(self, table_id: int, round_no: int) -> Components | None:
         """**Full scoring** (:mod:`bot.games.stack.story`): the round pile by pile, privately."""
         return round_view(table_id, round_no)
 

@@ -35,7 +35,7 @@ from bot.games.stack.words import colour_word, scoring_messages
 from bot.hosting import Host
 from bot.story import GONE, NOT_STARTED, StoryRefusal, private_answer, table_of
 from bot.text import EMBED_FIELD, cut, plain_name
-from bot.views import TableButton, host_of
+from bot.views import Components, TableButton, host_of, ready_items
 from catalog import n, t
 from engine.errors import RecordError
 from engine.stack.record import replay
@@ -72,11 +72,9 @@ class ScoringButton(TableButton, template=r"story:round:(?P<table>\d+):(?P<round
         await answer_scoring(interaction, self.table_id, self.round_no)
 
 
-def round_view(table_id: int, round_no: int) -> discord.ui.View:
+def round_view(table_id: int, round_no: int) -> Components:
     """The button under round ``round_no``'s end."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ScoringButton(table_id, round_no))
-    return view
+    return ready_items(ScoringButton(table_id, round_no))
 
 
 async def answer_scoring(interaction: discord.Interaction, table_id: int, round_no: int) -> None:
