@@ -520,3 +520,19 @@ def test_the_head_of_the_human_to_move_brackets_their_colours_in_the_tables_lang
     with catalog.speaking("ja"):
         parts = DISCORD_GAME.table_parts(state, current_user=42, turns=None)
     assert parts.head == "▶ <@42> さん、あなたの番です（🟥 赤・🟨 黄）", parts.head
+
+
+def test_the_head_of_the_first_player_choosing_colours_says_what_they_choose() -> None:
+    """Before the first turn the human to move chooses colours: the head says so, as
+    Stack Up!'s says ``: choose the direction``."""
+    from bot.games.colorstack.game import DISCORD_GAME
+
+    state = ColorStackState((ALICE, NASTY))
+    state.apply(FirstPlayer(0))
+    parts = DISCORD_GAME.table_parts(state, current_user=42, turns=None)
+    assert parts.head.startswith("▶ <@42>, it's your turn: choose your two colours"), parts.head
+    with catalog.speaking("ja"):
+        parts = DISCORD_GAME.table_parts(state, current_user=42, turns=None)
+    assert parts.head.startswith("▶ <@42> さん、あなたの番です：自分の2色を選んでください"), (
+        parts.head
+    )

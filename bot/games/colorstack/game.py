@@ -172,8 +172,8 @@ class ColorStackDiscord(DiscordGame):
     # ------------------------------------------------------------ the table message
 
     def your_turn_words(self, state: Any, seat: int) -> str:
-        if not state.colours:
-            return ""
+        if not state.colours:  # the first player's decision before the first turn
+            return t("colorstack.table.your_choice")
         return t("colorstack.table.your_colours", colours=colours_words(state, seat))
 
     def to_move_words(self, state: Any, seat: int) -> str:
