@@ -410,8 +410,7 @@ class TableMessages:
         if state is None:
             view: TableLayout = closed_layout(closed_text(game))
         else:
-            closed = None if state.is_over else t("discord.table.closed_note")
-            parts = game.table_parts(state, current_user=None, turns=None, note=closed)
+            parts = game.table_parts(state, current_user=None, turns=None, closed=not state.is_over)
             job = None
             if self.draw_pictures and await self._may_attach(channel, info.message_id):
                 job = await self._picture(game, state, info)

@@ -352,13 +352,15 @@ class DiscordGame:
         turns: Sequence[str] | None,
         deadline: datetime | None = None,
         note: str | None = None,
+        closed: bool = False,
     ) -> TableParts:
         """The table message of ``state`` as every player may see it. ``turns``: the last
         turns' words (escaped markdown, oldest first; ``None``: the game's own account);
         ``current_user`` the human to move (mentioned), ``deadline`` when their time runs
         out. The head names whose turn it is (:meth:`your_turn_words`,
         :meth:`to_move_words`) or how the game ended (:meth:`end_line`); the field
-        (:meth:`field_text`) fills the rest of the message."""
+        (:meth:`field_text`) fills the rest of the message. ``closed``: the table was closed
+        before its game ended; nobody is to move, and the head says so."""
         when = ""
         if deadline:
             stamp = f"<t:{int(deadline.timestamp())}:R>"
@@ -366,6 +368,8 @@ class DiscordGame:
         seat = state.current_player
         if state.is_over:
             head = self.end_line(state)
+        elif closed:
+            head = t("discord.table.closed_note")
         elif seat is not None and current_user:
             decision = self.your_turn_words(state, seat)
             head = "▶ " + t(

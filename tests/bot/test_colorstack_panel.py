@@ -536,3 +536,11 @@ def test_the_head_of_the_first_player_choosing_colours_says_what_they_choose() -
     assert parts.head.startswith("▶ <@42> さん、あなたの番です：自分の2色を選んでください"), (
         parts.head
     )
+
+
+def test_the_head_of_a_table_closed_mid_game_says_it_is_closed_and_names_nobody() -> None:
+    from bot.games.colorstack.game import DISCORD_GAME
+
+    state = example(0)
+    parts = DISCORD_GAME.table_parts(state, current_user=None, turns=None, closed=True)
+    assert parts.head == "**This table is closed.**", parts.head

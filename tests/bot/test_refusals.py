@@ -251,3 +251,20 @@ async def test_stacks_commands_at_another_games_table_are_refused_by_name(
     await refused(await mover.slash(world.channel, "stack", die=3, on="bob"), said)
     await refused(await mover.slash(world.channel, "reroll", die=3), said)
     assert (live_of(world).version, live_of(world).state.to_dict()) == before
+
+
+async def test_a_table_ended_mid_game_names_nobody_to_move(world: World) -> None:
+    """The last edit of a table closed before its game ended says it is closed, not whose
+    turn it was (nobody is to move any more), and leaves no button."""
+    from tests.bot.conftest import table_text_of
+
+    await started(world, ai=True)
+    posted = table_message(world).id
+    result = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(result.response, label="End the table")
+    await world.env.advance_time(60)
+    [last] = [m for m in world.channel.history() if m.id == posted]
+    shown = table_text_of(last)
+    assert shown.startswith("**This table is closed.**"), shown
+    assert "to move" not in shown and "your turn" not in shown, shown
+    assert not buttons_of(last)

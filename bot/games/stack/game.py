@@ -239,6 +239,7 @@ class StackOnDiscord(DiscordGame):
         turns: Sequence[str] | None,
         deadline: datetime | None = None,
         note: str | None = None,
+        closed: bool = False,
     ) -> TableParts:
         head, field = table_parts(
             state,
@@ -246,6 +247,7 @@ class StackOnDiscord(DiscordGame):
             last_move="\n".join(turns) if turns else None,
             deadline=deadline,
             note=note,
+            closed=closed,
         )
         return TableParts(head, field, self.accent(state), alt_text(state))
 

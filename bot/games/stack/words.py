@@ -129,6 +129,7 @@ def table_parts(
     last_move: str | None,
     deadline: datetime | None = None,
     note: str | None = None,
+    closed: bool = False,
 ) -> tuple[str, str]:
     """The live table message's two texts: the head — whose turn it is, mentioning
     ``current_user``, and when their time runs out, as a timestamp Discord counts down —
@@ -138,13 +139,15 @@ def table_parts(
     are already escaped (the service escapes its turn words); without ``last_move`` the
     state's last turn is written. Together at most 2,000 characters (with the line break
     between them): a big table is written compactly, the oldest of several last turns are
-    left out, and then long lines are cut.
+    left out, and then long lines are cut. ``closed``: the table was closed before its game
+    ended; nobody is to move, and the head says so.
     """
-    head = "\n".join(
-        line
-        for line in (_head(state, current_user, deadline), cut(note, NOTE_LIMIT) if note else "")
-        if line
+    first = (
+        t("discord.table.closed_note")
+        if closed and not state.is_over
+        else _head(state, current_user, deadline)
     )
+    head = "\n".join(line for line in (first, cut(note, NOTE_LIMIT) if note else "") if line)
     if last_move is None:
         words = WORDS.last_turn_words(state)
         turns = [escape_name(cut(words, LAST_MOVE_LIMIT))] if words else []
