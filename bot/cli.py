@@ -25,7 +25,7 @@ from engine import games
 from engine.echo import cut
 from engine.game import Game
 from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
-from terminal.table import INTERRUPTED_EXIT, play
+from terminal.table import BROKEN_PIPE_EXIT, INTERRUPTED_EXIT, play
 from terminal.words import argparse_text, bad_option_text
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
@@ -366,7 +366,7 @@ def _play_command(args: argparse.Namespace) -> int:
         _refuse("nobody", least=game.min_players)
         return 2
     try:
-        return play(
+        code = play(
             args.players,
             args.bots,
             seed=args.seed,
@@ -376,10 +376,16 @@ def _play_command(args: argparse.Namespace) -> int:
             export=args.export,
             **options,
         )
+        sys.stdout.flush()  # here, where a reader gone away is caught (not at exit)
+        return code
     except KeyboardInterrupt:
         print(file=sys.stderr)
         _refuse("interrupted")
         return INTERRUPTED_EXIT
+    except BrokenPipeError:  # its reader went away (`stackbot play … | head`): stop quietly
+        # what is still buffered for stdout goes nowhere (Python's own advice)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
 
 
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -65,6 +65,7 @@ CTRL_C = Said("terminal.ended.ctrl_c")
 END_OF_INPUT = Said("terminal.ended.end_of_input")
 YOU_QUIT = Said("terminal.ended.quit")
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
+BROKEN_PIPE_EXIT = 141  # as a shell reports a process ended by SIGPIPE (its reader gone)
 EXPORT_FAILED_EXIT = 1  # a game played to its end whose --export record was not written
 # what a hot-seat player presses Enter to see, by game: the games with something to hide
 # (the others' players share the screen: no one looks away)

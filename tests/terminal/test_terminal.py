@@ -11,6 +11,7 @@ import random
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -30,6 +31,8 @@ from terminal.stack import TerminalGame
 from terminal.table import EXPORT_FAILED_EXIT, INTERRUPTED_EXIT, Seat, play
 from tests.engine.situations import deal
 from tests.terminal.helpers import typed_game, unattended
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def stackbot() -> list[str]:
@@ -321,3 +324,21 @@ def test_a_long_name_with_markdown_keeps_it_and_its_column_when_cut() -> None:
     mine, theirs = lines[head + 1], lines[head + 2]
     assert mine.startswith("**abcdefghijklmnopq…") and theirs.startswith("AI 1")
     assert len(mine) == len(theirs), lines[head : head + 3]  # (the prompt is on the head line)
+
+
+def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
+    """``stackbot play … | head -3``: once the pipe's reader is gone the game stops, with
+    the shell's status for it (141) and no traceback."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "--bots", "2", "--level", "random"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader gone before the first line reaches it
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 141, errors
+    assert "Traceback" not in errors and "Exception ignored" not in errors, errors
