@@ -100,7 +100,7 @@ class AlreadyServed(DatabaseRefused):
     """Another process serves this PostgreSQL database in a way this one cannot serve it
     beside: a process without shards serves every table, so it serves alone."""
 
-    def __init__(self, *, sharded: bool) -> None:
+    def __init__(self, *, sharded: bool, holder: str | None = None) -> None:
         if sharded:
             why = (
                 "A stackbot process without shards already serves this database: stop it "
@@ -113,8 +113,11 @@ class AlreadyServed(DatabaseRefused):
                 "shards serves every table, so it must be the only one. Stop the other "
                 "process first, or start every process with --shard-count and its --shards."
             )
+        if holder is not None:
+            why += f" It is held by {holder}."
         super().__init__(why)
         self.sharded = sharded
+        self.holder = holder
 
 
 class DatabaseUnavailable(StorageError):

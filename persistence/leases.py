@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -60,6 +60,13 @@ CLAIM_LOCK = 0x537461636B6C73  # "Stackls"
 # no shards, shared when it has. So a process without shards serves a database alone. Its
 # second key is the schema's (stackbots in two schemas of a database are two databases).
 SERVING_LOCK = 0x53746B53  # "StkS"
+# The lock's session: the server probes a silent client after 30 s, every 10 s, and ends
+# the session after 3 probes unanswered (the kernel's default waits two hours).
+KEEPALIVES = (
+    "SET tcp_keepalives_idle = 30",
+    "SET tcp_keepalives_interval = 10",
+    "SET tcp_keepalives_count = 3",
+)
 MAX_SHARDS = 4096
 CLAIM_WAIT_MS = 2_000  # a claim waiting this long on a transaction of the holder gives up
 
@@ -157,27 +164,40 @@ class LeasesAPI(StoreCore):
     async def hold_serving(self, *, sharded: bool) -> None:
         """Take :data:`SERVING_LOCK` for this process's life (until :meth:`close`), on a
         connection of its own: exclusively for a process without shards, shared for one
-        with shards; refused (:class:`~persistence.errors.AlreadyServed`) while another
-        process holds it in a way that excludes this one. Nothing to do on SQLite (one
-        process). A database restart frees it: it guards starts, not a running process
-        (processes with shards are fenced besides)."""
+        with shards; refused (:class:`~persistence.errors.AlreadyServed`, naming the
+        session that holds it) while another process holds it in a way that excludes
+        this one. Nothing to do on SQLite (one process).
+
+        The server ends the session of a process killed at once (its socket closed), and
+        of one whose machine vanished within about a minute (:data:`KEEPALIVES`), and
+        the lock with it. A database restart frees it too: it guards starts, not a
+        running process (processes with shards are fenced besides)."""
         if self.engine.dialect.name != "postgresql" or self._serving is not None:
             return
         take = "pg_try_advisory_lock_shared" if sharded else "pg_try_advisory_lock"
         conn = await self.engine.connect()
         try:
+            for setting in KEEPALIVES:
+                await conn.execute(text(setting))
+            await conn.execute(
+                text(
+                    "SELECT set_config('application_name', "
+                    "left('stackbot serving ' || current_setting('application_name'), 63), false)"
+                )
+            )
             held = (
                 await conn.execute(
                     text(f"SELECT {take}(:k, hashtext(current_schema()))"), {"k": SERVING_LOCK}
                 )
             ).scalar()
+            holder = None if held else await _serving_holder(conn)
             await conn.commit()  # the lock is the session's: it outlives the transaction
         except BaseException:
-            await conn.close()
+            await _discard(conn)
             raise
         if not held:
-            await conn.close()
-            raise AlreadyServed(sharded=sharded)
+            await _discard(conn)
+            raise AlreadyServed(sharded=sharded, holder=holder)
         self._serving = conn
 
     async def release_serving(self) -> None:
@@ -185,8 +205,7 @@ class LeasesAPI(StoreCore):
         pool (where the session's lock would live on)."""
         conn, self._serving = self._serving, None
         if conn is not None:
-            await conn.invalidate()
-            await conn.close()
+            await _discard(conn)
 
     async def leases(self, shard_count: int | None = None) -> list[Lease]:
         """Every shard's lease (of ``shard_count``'s shards when given), by shard."""
@@ -333,6 +352,39 @@ async def _live_lease(conn: AsyncConnection, other_than: int | None = None) -> A
         live.append(shard_leases.c.shard_count != other_than)
     query = select(shard_leases.c.shard_count, shard_leases.c.owner).where(*live).limit(1)
     return (await conn.execute(query)).first()
+
+
+async def _discard(conn: AsyncConnection) -> None:
+    """Close ``conn`` for good: never back to the pool with its session's settings."""
+    await conn.invalidate()
+    await conn.close()
+
+
+async def _serving_holder(conn: AsyncConnection) -> str | None:
+    """The session that holds :data:`SERVING_LOCK` (its server process id, where it
+    connects from and since when), in words for the operator; ``None`` if not found."""
+    row = (
+        await conn.execute(
+            text(
+                "SELECT a.pid, host(a.client_addr) AS addr, a.backend_start "
+                "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+                "AND l.classid = CAST(:k AS oid) AND l.objid = hashtext(current_schema())::oid "
+                "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                "ORDER BY a.backend_start LIMIT 1"
+            ),
+            {"k": SERVING_LOCK},
+        )
+    ).first()
+    if row is None:
+        return None
+    where = f"from {row.addr}" if row.addr else "over a local socket"
+    started = row.backend_start
+    since = started.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if started else "?"
+    return (
+        f"PostgreSQL session {row.pid}, {where}, since {since}; if its process is gone, "
+        f"SELECT pg_terminate_backend({row.pid}); ends it"
+    )
 
 
 async def _refuse_other_count(conn: AsyncConnection, shard_count: int) -> None:

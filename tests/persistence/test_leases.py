@@ -377,8 +377,19 @@ async def test_a_process_without_shards_serves_its_database_alone(cluster: Clust
 
     alone, second, sharded = await opened(), await opened(), await opened()
     await alone.hold_serving(sharded=False)
-    with pytest.raises(AlreadyServed, match="Another stackbot process already serves"):
+    with pytest.raises(AlreadyServed, match="Another stackbot process already serves") as why:
         await second.hold_serving(sharded=False)
+    # the holder named, with what ends its session if its process is gone
+    assert alone._serving is not None
+    pid = (await alone._serving.execute(text("SELECT pg_backend_pid()"))).scalar()
+    assert f"PostgreSQL session {pid}, " in str(why.value), why.value
+    assert f"SELECT pg_terminate_backend({pid});" in str(why.value)
+    # a holder whose machine vanishes is noticed within about a minute, not hours (over
+    # TCP: a local socket has no keepalives)
+    local = "SELECT client_addr IS NULL FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+    if not (await alone._serving.execute(text(local))).scalar():
+        idle = (await alone._serving.execute(text("SHOW tcp_keepalives_idle"))).scalar()
+        assert idle == "30"
     with pytest.raises(AlreadyServed, match="without shards already serves"):
         await sharded.hold_serving(sharded=True)
     await alone.close()
