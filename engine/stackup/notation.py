@@ -65,7 +65,8 @@ _WORDS = (*_SIMPLE, "flip", "freeze", "crash", "switch", "snatch", "play", "skip
 _BONUS_WORDS = ("pass", "skip")
 _CARDLIKE = re.compile(r"[rbygRBYG][0-9]+\Z")
 _COUNT = re.compile(r"(?P<name>.+?)\s+(?P<count>[0-9]+)\Z", re.DOTALL)
-_QUOTED = re.compile(r"[\"“”](?P<name>[^\"“”]+)[\"“”](?:\s+(?P<count>[0-9]+))?\Z", re.DOTALL)
+# a quoted name, which may hold quotes itself (``""x"" 1`` names "x"), as Stack's names do
+_QUOTED = re.compile(r"[\"“”](?P<name>.+)[\"“”](?:\s+(?P<count>[0-9]+))?\Z", re.DOTALL)
 TYPO_CUTOFF = 0.75
 
 
@@ -333,11 +334,15 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
 
 
 def _readings(players: tuple[str, ...], text: str) -> list[_Reading]:
-    """Every way ``text`` names a player, with a count or without."""
+    """Every way ``text`` names a player, with a count or without: a quoted name (``"bob
+    2" 1``), and the text as it is (a name may hold quotes itself: ``"x"``)."""
+    out: list[_Reading] = []
     quoted = _QUOTED.match(text)
     if quoted:
-        return [_Reading(s, quoted["count"]) for s in _find(players, quoted["name"])]
-    out = [_Reading(s, None) for s in _find(players, text)]
+        out += [_Reading(s, quoted["count"]) for s in _find(players, quoted["name"])]
+        if out:
+            return out
+    out += [_Reading(s, None) for s in _find(players, text)]
     tail = _COUNT.match(text)
     if tail:
         out += [_Reading(s, tail["count"]) for s in _find(players, tail["name"])]

@@ -141,6 +141,14 @@ def test_a_name_whose_count_is_left_out_asks_how_many_when_it_is_the_only_readin
     assert {m.target for m in err.value.candidates} == {1}  # type: ignore[attr-defined]
 
 
+def test_a_name_that_holds_quotes_is_named_as_it_is() -> None:
+    """A display name may hold double quotes (``"x"``): ``snatch "x" 1`` names that
+    player (it was read as a quoted ``x``, which nobody is called, and refused)."""
+    state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=('"x"', "bob", "al"))
+    assert parse_move(state, 'snatch "x" 1') == moves.Play((SNATCH,), target=0, count=1)
+    assert move_notation(state, moves.Play((SNATCH,), target=0, count=1)) == 'snatch "x" 1'
+
+
 def test_a_snatch_nobody_could_play_says_why_before_weighing_the_names() -> None:
     players = ("bot1", "bot2", "al")
     state = table("G1 G2", "Y1 Y2", "R9 B7", seat=2, players=players)
@@ -356,10 +364,12 @@ def test_every_legal_move_reads_back_from_its_notation(seed: int, n: int) -> Non
 
 TRICKY = ("bob", "bob 2", "Bobby", "@al", "al", "Zoë Ann")
 CASE_ALIKE = ("bob", "Bob", "BOB 2", "bob  2", "@Al", "al")  # equal but for case or spacing
+# names that hold quotes, which also mark a quoted name in a move
+QUOTED = ('"x"', "x", '"bob" 2', "bob", "“al”", "al 1")
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.sampled_from([TRICKY, CASE_ALIKE]))
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.sampled_from([TRICKY, CASE_ALIKE, QUOTED]))
 def test_notation_reads_back_with_names_that_look_alike(
     seed: int, n: int, names: tuple[str, ...]
 ) -> None:
