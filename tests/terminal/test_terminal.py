@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,18 @@ def test_ctrl_c_while_an_ai_thinks_abandons_the_game_in_one_line_and_keeps_its_r
     assert check(json.loads(record.read_text()))["ok"]
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C (SIGINT) is Python's KeyboardInterrupt here, as at a terminal, whatever the
+    test run inherited (a run started in the background of a shell ignores it)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_pressed_again_while_a_move_winds_down_lets_it_wind_down() -> None:
     """The first Ctrl-C while the host plays (an AI thinking) cancels its work; pressed
     again while that work winds down (the store's rollback), it no longer breaks that
@@ -172,6 +185,7 @@ def test_ctrl_c_pressed_again_while_a_move_winds_down_lets_it_wind_down() -> Non
     assert wound_down
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_while_the_table_closes_is_ignored() -> None:
     """Once the game is over or left, closing the table waits for an AI still thinking in
     its thread; Ctrl-C pressed then no longer breaks that off with a traceback."""
