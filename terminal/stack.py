@@ -165,12 +165,18 @@ class TerminalGame(Front):
             return
         assert state.first is not None
         if state.first == self.you:
-            self.say(t("stack.terminal.round_you", round=state.round_number))
+            self._heading(t("stack.terminal.round_you", round=state.round_number))
         else:
-            self.say(
+            self._heading(
                 t("stack.terminal.round", round=state.round_number, name=state.name(state.first))
             )
         self._show_field()
+
+    def _heading(self, text: str) -> None:
+        """Say the line that opens a part of the game (a round, its end, the game's end),
+        set apart by a blank line before it; the blank line is layout, not the catalog's."""
+        self.say()
+        self.say(text)
 
     def _show_field(self) -> None:
         self.say(WORDS.render_field(self.state, you=self.you))
@@ -222,7 +228,7 @@ class TerminalGame(Front):
     def _round_over(self) -> None:
         state = self.state
         scores = state.round_scores[-1]
-        self.say(t("stack.terminal.round_over", round=len(state.round_scores)))
+        self._heading(t("stack.terminal.round_over", round=len(state.round_scores)))
         listed = t("stack.names.comma").join(
             f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores)
         )
@@ -232,7 +238,7 @@ class TerminalGame(Front):
 
     def _finish(self) -> None:
         state = self.state
-        self.say(t("stack.terminal.game_over"))
+        self._heading(t("stack.terminal.game_over"))
         self.say(WORDS.render_score_sheet(state))
         assert state.winner is not None
         names = names_line([state.name(s) for s in state.winner])

@@ -82,6 +82,26 @@ def test_every_message_formats_with_its_own_placeholders(language: str) -> None:
             form.format_map({**facts, "count": 2})  # a stray brace would raise here
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_begins_and_ends_with_a_newline_only_if_its_key_does(
+    language: str,
+) -> None:
+    """What msgfmt --check asks of every entry (a message's layout is the code's, not a
+    newline the key does not show): checked with Babel, as CI may have no gettext."""
+    wrong = []
+    for domain in _domains(language):
+        for message in _read(language, domain):
+            if not message.id:
+                continue
+            for key in _forms(message.id):
+                for text in _forms(message.string):
+                    if key.startswith("\n") != text.startswith("\n"):
+                        wrong.append(f"{domain}.po:{message.lineno}: {key} begins differently")
+                    if key.endswith("\n") != text.endswith("\n"):
+                        wrong.append(f"{domain}.po:{message.lineno}: {key} ends differently")
+    assert not wrong, f"{language}:\n" + "\n".join(wrong)
+
+
 def test_plural_forms_follow_each_language() -> None:
     assert catalog.n("duration.minutes", 1) == "a minute"
     assert catalog.n("duration.minutes", 2) == "2 minutes"

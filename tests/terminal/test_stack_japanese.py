@@ -41,6 +41,18 @@ def test_a_finished_game_at_the_terminal_says_who_won_in_japanese() -> None:
     assert "（AI）：" in out
 
 
+def test_each_round_and_the_game_over_line_follow_a_blank_line_in_both_languages() -> None:
+    rules = StackRules(dice_per_player=3, target_score=15)
+    for language in ("en", "ja"):
+        with catalog.speaking(language):
+            code, out = typed_game([], 3, "", seed=5, level="greedy", rules=rules)
+        assert code == 0
+        lines = out.splitlines()
+        headings = [i for i, line in enumerate(lines) if line.startswith("=== ")]
+        assert len(headings) >= 3, language  # a round, its end, the game's end
+        assert all(lines[i - 1] == "" for i in headings), language
+
+
 def test_the_same_session_in_english_is_worded_as_before() -> None:
     code, out = _play()
     assert code == 0
