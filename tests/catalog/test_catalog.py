@@ -4,6 +4,7 @@ plural forms; the look-up, the plural rules, the ambient language and display wi
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,22 @@ def test_every_message_begins_and_ends_with_a_newline_only_if_its_key_does(
                     if key.endswith("\n") != text.endswith("\n"):
                         wrong.append(f"{domain}.po:{message.lineno}: {key} ends differently")
     assert not wrong, f"{language}:\n" + "\n".join(wrong)
+
+
+def test_japanese_quotes_in_corner_brackets_never_in_ascii_quotes() -> None:
+    """Japanese quotes a word or a name in 「…」. The one exception is text in `…`: what
+    the user types (`stack 3 on "bob 2"`), kept as typed, quotes and all."""
+    wrong = []
+    for domain in _domains("ja"):
+        for message in _read("ja", domain):
+            if not message.id:
+                continue
+            key = _forms(message.id)[0]
+            for text in _forms(message.string):
+                said = re.sub(r"`[^`]*`", "", text)  # typed by the user: as typed
+                if re.search(r"['\"]|![rs]}", said):  # ASCII quotes, or Python's repr
+                    wrong.append(f"{domain}.po:{message.lineno}: {key}: {text}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_plural_forms_follow_each_language() -> None:

@@ -212,3 +212,20 @@ def test_a_japanese_refusal_keeps_the_names_and_notation() -> None:
     with catalog.speaking("ja"):
         assert WORDS.error_text(turn.value) == f"今は{state.name(state.current or 0)}の番です。"
     assert other in state.players
+
+
+def test_a_japanese_refusal_quotes_what_was_typed_in_corner_brackets() -> None:
+    state = StackState(("ann", "bob"), StackRules(dice_per_player=3))
+    rng = random.Random(1)
+    while state.decision is Decision.CHANCE:
+        state.resolve_chance(rng)
+    said = {}
+    for typed in ("dance", "stack 3 on zed", "stack x on bob"):
+        with pytest.raises(errors.MoveError) as caught:
+            parse_move(state, typed, state.current)
+        with catalog.speaking("ja"):
+            said[typed] = WORDS.error_text(caught.value)
+    assert said["dance"].startswith("「dance」は手ではありません。"), said
+    assert "この卓に「zed」というプレイヤーはいません" in said["stack 3 on zed"], said
+    assert said["stack x on bob"].startswith("「x」はダイスの目"), said
+    assert not any("'" in text for text in said.values()), said
