@@ -12,7 +12,9 @@ A player is named as :mod:`engine.stack.names` says: exactly first, then ignorin
 then case; a leading ``@`` is ignored unless the name has it; a final number is a height;
 a name in double quotes is read whole. Several candidates for one text are never guessed
 between: the error lists the legal moves among them (:class:`AmbiguousMoveError`) or, when
-none is legal, the names (:class:`InvalidMoveError`).
+none is legal, the names (:class:`InvalidMoveError`). The mover's own name is never among
+the names listed (no pile of theirs is one to go on): a text that could mean the mover and
+one other player asks about that player's piles, or says why none of them will do.
 
 :func:`move_notation` writes the command for a move so that it reads back as that move.
 """
@@ -286,10 +288,18 @@ def _choose(
             moves.extend(m for m in err.candidates if isinstance(m, Stack | Place))
         except errors.MoveError:
             continue
-    names = tuple(dict.fromkeys(state.name(r.seat) for r in found))
+    # The players the text could mean besides the mover, whose own pile is never one to go
+    # on: the refusal goes to the mover alone, who knows that much.
+    others = [r for r in found if r.seat != p]
+    names = tuple(dict.fromkeys(state.name(r.seat) for r in others))
+    if len(names) == 1:  # the mover and one other: that one's pile is what is asked about
+        if not moves:
+            return _resolve(state, p, face, others[0], place=place)  # its own refusal
+        raise _ambiguous(state, face, moves, lead="", one_name=False)
     if not moves:
         raise unclear_name(typed, names)
-    raise _ambiguous(state, face, moves, lead=f"{echo(typed)} could mean {or_words(names)}. ")
+    lead = f"{echo(typed)} could mean {or_words(names)}. "
+    raise _ambiguous(state, face, moves, lead=lead, one_name=False)
 
 
 def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: bool) -> PlayerMove:
@@ -334,14 +344,15 @@ def _resolve(state: StackState, p: int, face: int, reading: Reading, *, place: b
         PLACES[(owner, h)] if place else STACKS[(face, owner, h)] for h in heights
     ]
     if len(moves) > 1:
-        raise _ambiguous(state, face, moves, lead="")
+        raise _ambiguous(state, face, moves, lead="", one_name=True)
     return moves[0]
 
 
 def _ambiguous(
-    state: StackState, face: int, moves: list[PlayerMove], *, lead: str
+    state: StackState, face: int, moves: list[PlayerMove], *, lead: str, one_name: bool
 ) -> errors.AmbiguousMoveError:
-    """Which one of ``moves``? The message lists them with the command for each."""
+    """Which one of ``moves``? The message lists them with the command for each; when the
+    text named ``one_name`` only (its height left out), it says to add the height."""
     moves = list(dict.fromkeys(moves))
     choices = tuple(pile_words(state.name(m.owner), face, m.height) for m in _targets(moves))
     commands = [f"`{move_notation(state, m)}`" for m in moves]
@@ -352,7 +363,7 @@ def _ambiguous(
         return errors.AmbiguousMoveError(
             f"{lead}Did you mean {choices[0]}? Type {commands[0]}.", tuple(moves), choices
         )
-    if len({m.owner for m in _targets(moves)}) == 1 and not lead:
+    if len({m.owner for m in _targets(moves)}) == 1 and one_name:
         how = f"Add the height, e.g. {commands[-1]}."
     else:
         how = f"Type {' or '.join(commands[:MAX_LISTED])}."

@@ -67,6 +67,36 @@ def test_an_unclear_name_that_fits_no_legal_move_lists_the_players_it_could_mean
     assert "'bob' could mean Bob or BOB" in str(err.value)
 
 
+def test_a_name_that_could_mean_the_mover_too_lists_only_the_others() -> None:
+    state = table(["Bob", "bob", "bOB"], [[3, 4], [3, 5], [3, 6]])  # Bob to move
+    with pytest.raises(AmbiguousMoveError) as err:
+        parse_move(state, "stack 3 on BOB")
+    assert str(err.value).startswith("'BOB' could mean bob or bOB. Which one: ")
+    with pytest.raises(InvalidMoveError) as unclear:
+        parse_move(state, "stack 4 on BOB")
+    assert unclear.value.names == ("bob", "bOB")
+    assert str(unclear.value) == "'BOB' could mean bob or bOB, and none of them works here."
+
+
+def test_a_name_that_could_mean_the_mover_and_one_other_asks_about_the_other_alone() -> None:
+    state = table(["Bob", "bob", "carl"], [[3, 4, 5], [3, 3, 5], [3, 6, 6]], first=1)
+    state.apply(Stack(3, 2, 1))  # bob: a 3 on carl's 3, and a single 3 left
+    state.apply(Reroll(6))  # carl: a 6 that has nowhere to go
+    state.apply(Roll(6))
+    assert state.current == 0  # Bob
+    said = {}
+    for typed in ("stack 5 on BOB", "stack 3 on BOB", "stack 4 on BOB"):
+        with pytest.raises((AmbiguousMoveError, IllegalMoveError)) as err:
+            parse_move(state, typed)
+        said[typed] = str(err.value)
+    assert said["stack 5 on BOB"] == "Did you mean bob's single 5? Type `stack 5 on bob 1`."
+    assert said["stack 3 on BOB"] == (  # the height alone would not do: BOB is Bob too
+        "Which one: bob's single 3, or bob's 2-high pile of 3s? "
+        "Type `stack 3 on bob 1` or `stack 3 on bob 2`."
+    )
+    assert said["stack 4 on BOB"] == "bob has no pile showing 4."  # bob's own refusal
+
+
 @pytest.mark.parametrize("text", ["stack 3 on @bob", "stack 3 on @BOB", "stack 3 @bob 1"])
 def test_a_leading_at_sign_is_ignored(text: str) -> None:
     state = table(["alice", "bob"], [[3, 4], [3, 5]])
