@@ -13,6 +13,8 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine import games
@@ -156,14 +158,39 @@ def _read_until(fd: int, seen: bytearray, pattern: bytes, count: int = 1) -> Non
             seen.extend(chunk)
 
 
-def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
-    """Through a pseudo-terminal, as a person types: "hint", then the up arrow and Enter
-    recall "hint" (readline), where the escape code used to be read as a move."""
+class PseudoTerminal:
+    """The keyboard and screen of a `stackbot play` run in a pseudo-terminal: what is typed
+    reaches it as keys, and ``seen`` holds everything it has shown so far."""
+
+    def __init__(self, main: int, proc: subprocess.Popen[bytes]) -> None:
+        self.main = main
+        self.proc = proc
+        self.seen = bytearray()
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.main, keys)
+
+    def wait_for(self, shown: bytes, count: int = 1) -> None:
+        """Read until ``shown`` has appeared ``count`` times (a minute at most)."""
+        _read_until(self.main, self.seen, shown, count)
+
+    def quit(self) -> None:
+        """Type `quit`, and see the game abandoned and the program end well."""
+        self.type(b"quit\r")
+        self.wait_for(b"Game abandoned: you quit.")
+        assert self.proc.wait(timeout=60) == 0
+
+
+@contextmanager
+def stackup_at_a_terminal(*arguments: str) -> Iterator[PseudoTerminal]:
+    """`stackbot play --game stackup` with ``arguments``, run in a pseudo-terminal as a
+    person at a keyboard meets it (readline and all). On leaving, a program still running is
+    killed and the terminal closed."""
     main, child = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
     command = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
     proc = subprocess.Popen(
-        [*command, "--players", "you", "--bots", "1", "--seed", "2"],
+        [*command, *arguments],
         stdin=child,
         stdout=child,
         stderr=child,
@@ -172,24 +199,28 @@ def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
         start_new_session=True,
     )
     os.close(child)
-    seen = bytearray()
     try:
-        _read_until(main, seen, b"you> ")
-        os.write(main, b"hint\r")
-        _read_until(main, seen, b"Hint: ")
-        _read_until(main, seen, b"you> ", 2)
-        os.write(main, b"\x1b[A\r")  # the up arrow, then Enter
-        _read_until(main, seen, b"Hint: ", 2)
-        _read_until(main, seen, b"you> ", 3)
-        os.write(main, b"quit\r")
-        _read_until(main, seen, b"Game abandoned: you quit.")
-        assert proc.wait(timeout=60) == 0
+        yield PseudoTerminal(main, proc)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=60)
         os.close(main)
-    text = seen.decode(errors="replace")
+
+
+def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
+    """Through a pseudo-terminal, as a person types: "hint", then the up arrow and Enter
+    recall "hint" (readline), where the escape code used to be read as a move."""
+    with stackup_at_a_terminal("--players", "you", "--bots", "1", "--seed", "2") as terminal:
+        terminal.wait_for(b"you> ")
+        terminal.type(b"hint\r")
+        terminal.wait_for(b"Hint: ")
+        terminal.wait_for(b"you> ", 2)
+        terminal.type(b"\x1b[A\r")  # the up arrow, then Enter
+        terminal.wait_for(b"Hint: ", 2)
+        terminal.wait_for(b"you> ", 3)
+        terminal.quit()
+    text = terminal.seen.decode(errors="replace")
     assert "is not a card or a move" not in text
     assert "Game abandoned: you quit." in text
 
@@ -197,44 +228,23 @@ def test_at_a_terminal_the_up_arrow_recalls_the_last_line() -> None:
 def test_at_a_hot_seat_hand_over_the_up_arrow_recalls_nothing_the_last_player_typed() -> None:
     """Through a pseudo-terminal: alice types `r6`, refused (it names a card of her hand),
     then plays; after the hand-over bob's up arrow recalls none of her lines."""
-    main, child = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"}
-    command = [sys.executable, "-m", "bot.cli", "play", "--game", "stackup"]
-    proc = subprocess.Popen(
-        [*command, "--players", "alice,bob", "--seed", "2"],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-    )
-    os.close(child)
-    seen = bytearray()
-    try:
-        _read_until(main, seen, b"press Enter to see your hand. ")
-        os.write(main, b"\r")
-        _read_until(main, seen, b"alice> ")
+    with stackup_at_a_terminal("--players", "alice,bob", "--seed", "2") as terminal:
+        terminal.wait_for(b"press Enter to see your hand. ")
+        terminal.type(b"\r")
+        terminal.wait_for(b"alice> ")
         for count, line in enumerate([b"up", b"r6"], start=2):  # r6: refused
-            os.write(main, line + b"\r")
-            _read_until(main, seen, b"alice> ", count)
-        assert b"R6 is not legal" in seen
-        os.write(main, b"g5\r")
-        _read_until(main, seen, b"bob, press Enter to see your hand. ")
-        os.write(main, b"\r")
-        _read_until(main, seen, b"bob> ")
-        shown = len(seen)
-        os.write(main, b"\x1b[A\x1b[A\x1b[A\r")  # the up arrow three times, then Enter
-        _read_until(main, seen, b"bob> ", 2)
-        os.write(main, b"quit\r")
-        _read_until(main, seen, b"Game abandoned: you quit.")
-        assert proc.wait(timeout=60) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=60)
-        os.close(main)
-    after = seen[shown:].decode(errors="replace")
+            terminal.type(line + b"\r")
+            terminal.wait_for(b"alice> ", count)
+        assert b"R6 is not legal" in terminal.seen
+        terminal.type(b"g5\r")
+        terminal.wait_for(b"bob, press Enter to see your hand. ")
+        terminal.type(b"\r")
+        terminal.wait_for(b"bob> ")
+        shown = len(terminal.seen)
+        terminal.type(b"\x1b[A\x1b[A\x1b[A\r")  # the up arrow three times, then Enter
+        terminal.wait_for(b"bob> ", 2)
+        terminal.quit()
+    after = terminal.seen[shown:].decode(errors="replace")
     recalled = after.split("\n")[0]  # bob's line as it stood when he pressed Enter
     assert not any(typed in recalled.lower() for typed in ("r6", "g5", "up")), recalled
     assert "That's empty." in after
