@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import catalog
 from pictures import fonts
+from pictures.chart_labels import Place, place_clear
 from pictures.palette import (
     DEFAULT_THEME,
     SEAT_COLOURS,
@@ -54,6 +55,7 @@ from pictures.palette import (
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
 
 WIDTH = 760  # pixels; a chart grows downwards
@@ -71,6 +73,17 @@ STATS_BELOW = SMALL + 22  # the stats chart's caption
 MAX_SEATS = len(SEAT_COLOURS)  # a chart tells the players apart by colour and mark
 MAX_MARKS = 14  # marks drawn along one line (every round up to that, then spaced out)
 PNG_OPTIONS: dict[str, Any] = {"compress_level": 1}
+# where a winner's total is written, beside its star at the last round, the first that
+# touches nothing (:func:`pictures.chart_labels.place_clear`): left of the star, above or
+# below it on the left, or straight above or below it
+WINNER_TOTAL_PLACES = (
+    Place((-24, 0), "right", "center_baseline"),
+    Place((-22, 18), "right", "bottom"),
+    Place((-22, -18), "right", "top"),
+    Place((0, 26), "center", "bottom"),
+    Place((0, -26), "center", "top"),
+)
+WINNER_TOTAL_ROOM = 62  # pixels above the highest total, for its total written above it
 
 # ---------------------------------------------------------------------------- the charts
 
@@ -338,6 +351,16 @@ def _short(value: int) -> str:
     return f"\u2212{text}" if value < 0 else text
 
 
+def _renderer(figure: Figure) -> RendererBase:
+    """The renderer ``figure`` is drawn with (what its labels are measured with)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = figure.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    renderer: RendererBase = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    return renderer
+
+
 def _new_figure(width: int, height: int, background: Colour) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -455,10 +478,22 @@ def game_figure(chart: GameChart) -> Figure:
     def fy(px_from_top: float) -> float:  # figure fraction from a pixel row
         return 1 - px_from_top / height
 
-    # the scale: the target always shows, and zero
+    # the winners' final totals (a team's in team play), each once
+    finals: list[int] = []
+    if winners:
+        if groups:
+            lines = [team_series[t] for t, group in enumerate(groups) if winners & set(group)]
+        else:
+            lines = [series[s] for s in sorted(winners)]
+        finals = sorted({line[-1] for line in lines}, reverse=True)
+
+    # the scale: the target always shows, and zero; room above the top for a winner's total
     values = [v for line in (*series, *team_series) for v in line]
     lo, hi = min(0, *values), max(chart.target, *values, 1)
     span = hi - lo
+    # (headroom: the room above the highest value, a share of the span; 0.05 of it below)
+    winner_room = WINNER_TOTAL_ROOM if finals else 0
+    headroom = max(0.09, winner_room * 1.05 / (PLOT_HEIGHT - winner_room))
     y_ticks = _ticks(lo, hi, 5)
     x_ticks = [t for t in _ticks(0, rounds, 6) if t == int(t)] or [0.0, float(rounds)]
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
@@ -466,7 +501,7 @@ def game_figure(chart: GameChart) -> Figure:
     plot_top = MARGIN + title_h
     ax = _plot_axes(figure, colours, height, box=(left, plot_top, right, PLOT_HEIGHT))
     ax.set_xlim(-0.02 * max(rounds, 1), rounds + 0.04 * max(rounds, 1))
-    ax.set_ylim(lo - 0.05 * span, hi + 0.09 * span)
+    ax.set_ylim(lo - 0.05 * span, hi + headroom * span)
     _set_tick_labels(ax, x_ticks, y_ticks)
 
     # the title, and the caption under the x axis
@@ -506,7 +541,7 @@ def game_figure(chart: GameChart) -> Figure:
     ax.axhline(
         chart.target, gid="target", color=_rgb(colours.highlight), linewidth=3, dashes=(7, 5)
     )
-    top_room = (hi + 0.09 * span - chart.target) / (span * 1.14) * PLOT_HEIGHT
+    top_room = (hi + headroom * span - chart.target) / (span * (1.05 + headroom)) * PLOT_HEIGHT
     above = top_room > SMALL + 10
     ax.text(
         0.015,
@@ -576,16 +611,9 @@ def game_figure(chart: GameChart) -> Figure:
                 zorder=6,
             )
 
-    # the winners: a gold star at the last point, with the total beside it
-    finals: list[tuple[int, int]] = []
-    if winners:
-        if groups:
-            for t, group in enumerate(groups):
-                if winners & set(group):
-                    finals.append((team_series[t][-1], t))
-        else:
-            finals = [(series[s][-1], s) for s in sorted(winners)]
-    for total, _who in finals:
+    # the winners: a gold star at the last point, and its total written beside it where
+    # it touches no line, mark or text (tied winners share their star's point and total)
+    for total in finals:
         ax.plot(
             [rounds],
             [total],
@@ -598,15 +626,15 @@ def game_figure(chart: GameChart) -> Figure:
             zorder=8,
             clip_on=False,
         )
-        ax.annotate(
+    for total in finals:
+        label = ax.annotate(
             _number(total),
             (rounds, total),
-            xytext=(-24, 0),
+            xytext=WINNER_TOTAL_PLACES[0].offset,
+            gid="winner-total",
             textcoords="offset points",
             fontproperties=_font(TEXT, bold=True),
             color=_rgb(colours.highlight),
-            ha="right",
-            va="center_baseline",
             zorder=9,
             annotation_clip=False,
             parse_math=False,
@@ -617,6 +645,7 @@ def game_figure(chart: GameChart) -> Figure:
                 "alpha": 0.85,
             },
         )
+        place_clear(label, WINNER_TOTAL_PLACES, _renderer(figure))
 
     # the legend: mark, name, total (a star for a winner)
     top = plot_top + PLOT_HEIGHT + below_plot + 8
