@@ -274,6 +274,80 @@ def fit(text: str, width: float, size: int, weight: Weight = "regular") -> str:
     return text[:low].rstrip() + "…"
 
 
+TAIL = 4  # characters at least kept of a name's end when it is cut in the middle
+TAIL_REACH = 6  # characters further back a name's end may reach to start at a word
+
+
+@lru_cache(maxsize=1024)
+def fit_apart(
+    names: tuple[str, ...], widths: tuple[float, ...], size: int, weight: Weight = "regular"
+) -> tuple[str, ...]:
+    """Each of ``names`` (cleaned) fitted to its width as :func:`fit` does, except a name
+    whose cut would read as the beginning of another's: that one keeps its end too, cut in
+    the middle, so players whose long names start alike are told apart
+    (``Alexandra Kon…Li 1``, ``Alexandra Kon…Li 2``). Names that are the same stay so."""
+    cleaned = [clean(name) for name in names]
+    return tuple(
+        _apart(name, [other for other in cleaned if other != name], width, size, weight)
+        for name, width in zip(cleaned, widths, strict=True)
+    )
+
+
+def _apart(name: str, others: list[str], width: float, size: int, weight: Weight) -> str:
+    """``name`` fitted to ``width``, its end kept where its cut would begin another of
+    ``others``; the cut of :func:`fit` if no end that fits tells it apart."""
+    cut = fit(name, width, size, weight)
+    if cut == name:
+        return cut
+    head, shown, rivals = cut.removesuffix("…"), cut, 0
+    while True:
+        # the names the cut could be, the head shortening as the end takes its room
+        alike = [other for other in others if other.startswith(head)]
+        if len(alike) == rivals:
+            return shown
+        rivals = len(alike)
+        start = _tail_start(name, alike)
+        if start is None:
+            return cut
+        tail = name[start:]
+        kept = _longest_head(name[:start], tail, width, size, weight)
+        if kept is None:
+            return cut
+        head, shown = kept, kept + "…" + tail
+
+
+def _tail_start(name: str, alike: list[str]) -> int | None:
+    """Where the end of ``name`` that none of ``alike`` ends with begins: at least
+    :data:`TAIL` characters, from the start of a word if one starts a little before;
+    ``None`` if every end of it is another's."""
+    for length in range(1, len(name) + 1):
+        if not any(other.endswith(name[-length:]) for other in alike):
+            break
+    else:
+        return None
+    start = max(0, len(name) - max(length, TAIL))
+    for back in range(start, max(0, start - TAIL_REACH) - 1, -1):
+        if back == 0 or not name[back - 1].isalnum():
+            return back
+    return start
+
+
+def _longest_head(head: str, tail: str, width: float, size: int, weight: Weight) -> str | None:
+    """The longest beginning of ``head`` that fits in ``width`` with "…" and ``tail``
+    after it (shorter than ``head``: the whole name did not fit); ``None`` if not even
+    "…" and ``tail`` fit."""
+    if text_width("…" + tail, size, weight) > width:
+        return None
+    low, high = 0, len(head) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(head[:middle].rstrip() + "…" + tail, size, weight) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return head[:low].rstrip()
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],

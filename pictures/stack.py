@@ -11,7 +11,8 @@ the cards explains). Icons are drawn as shapes, never as a font's glyph. Whose t
 "to move" tag), the last move is framed in gold (it always lies in the card of the
 player who made it), and during the last turns each seat is tagged "out" (no unstacked
 die left), "last turn" (one more to come) or "done" (had it). Rows wrap, so 1 to 30
-dice and 2 to 8 seats always fit; nothing is cut.
+dice and 2 to 8 seats always fit; nothing is cut but a name too long for its card, with
+"…" (names starting alike keep their ends too: :func:`pictures.fonts.fit_apart`).
 
 Readable on a phone. Discord writes message text at 16 px; a phone shows a picture at
 the screen's width, 360-412 CSS px (about 380). A picture :data:`WIDTH` = 760 px wide is
@@ -438,31 +439,45 @@ def layout(picture: FieldPicture) -> Layout:
     if total_column + points_column > SCORES_ROOM:  # huge numbers: the points unlabelled
         points = [text.removeprefix(_round_word()) for text in points]
         points_column = max((_label_width(text, "regular") for text in points if text), default=0)
+    # each header: chip, name, tags ... round points, total; the names are cut to their
+    # room together, so that long names starting alike are cut apart
+    name_left = inner_left + CHIP + GAP
+    points_right = inner_right - total_column - GAP
+    tags = [_tags(picture, seat) for seat in range(n)]
+    tag_widths = [[_tag_width(text) for text, _ in seat_tags] for seat_tags in tags]
+    rights = [  # where each name and its tags end
+        points_right - (points_column + GAP if points[seat] else 0) for seat in range(n)
+    ]
+    rooms = tuple(
+        max(rights[seat] - name_left - sum(w + GAP for w in tag_widths[seat]), FONT)
+        for seat in range(n)
+    )
+    names = fonts.fit_apart(picture.names, rooms, FONT, "bold")
     for seat in range(n):
         card: list[Box] = []
         y = top + CARD_PAD_Y
-        # the header: chip, name, tags ... round points, total
         chip_top = y + (LINE - CHIP) // 2
         card.append(Box("chip", seat, inner_left, chip_top, inner_left + CHIP, chip_top + CHIP))
-        right = inner_right
-        card.append(Box("total", seat, right - total_column, y, right, y + LINE, text=totals[seat]))
-        right -= total_column
+        total_left = inner_right - total_column
+        card.append(Box("total", seat, total_left, y, inner_right, y + LINE, text=totals[seat]))
         if points[seat]:
-            right -= GAP
             card.append(
-                Box("points", seat, right - points_column, y, right, y + LINE, text=points[seat])
+                Box(
+                    "points",
+                    seat,
+                    points_right - points_column,
+                    y,
+                    points_right,
+                    y + LINE,
+                    text=points[seat],
+                )
             )
-            right -= points_column
-        right -= GAP
-        name_left = inner_left + CHIP + GAP
-        tags = _tags(picture, seat)
-        tag_widths = [_tag_width(text) for text, _ in tags]
-        room = right - name_left - sum(w + GAP for w in tag_widths)
-        name = fonts.fit(picture.names[seat], max(room, FONT), FONT, "bold")
-        name_width = min(_label_width(name, "bold"), max(room, FONT))
+        right = rights[seat]
+        name = names[seat]
+        name_width = min(_label_width(name, "bold"), rooms[seat])
         card.append(Box("name", seat, name_left, y, name_left + name_width, y + LINE, text=name))
         x = name_left + name_width + GAP
-        for (text, style), width in zip(tags, tag_widths, strict=True):
+        for (text, style), width in zip(tags[seat], tag_widths[seat], strict=True):
             if x + width > right:
                 break  # no room left (only with absurdly wide numbers)
             card.append(Box("tag", seat, x, y + 2, x + width, y + LINE - 2, text=text, style=style))

@@ -4,6 +4,7 @@ box) for a character that no font has."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,6 +116,58 @@ def test_a_fitted_text_is_no_wider_than_asked_and_ends_with_an_ellipsis_when_cut
         assert shown.endswith("…")
         assert whole.startswith(shown[:-1])
         assert fonts.text_width(shown, 30, "bold") <= width
+
+
+ALIKE = tuple(f"Alexandra Konstantinopoulou-Li {seat}" for seat in range(1, 9))  # 32 characters
+
+
+def test_long_names_starting_alike_are_cut_apart_keeping_their_ends() -> None:
+    # each alone is cut to the same beginning, which could be any of them
+    assert len({fonts.fit(name, 380, 30, "bold") for name in ALIKE}) == 1
+    shown = fonts.fit_apart(ALIKE, (380,) * 8, 30, "bold")
+    assert len(set(shown)) == 8, shown
+    for name, text in zip(ALIKE, shown, strict=True):
+        head, tail = text.split("…")
+        assert name.startswith(head) and len(head) >= len("Alexandra")
+        assert tail == name[-4:]  # "Li 1": the end that tells it apart, from its word
+        assert fonts.text_width(text, 30, "bold") <= 380
+
+
+def test_a_cut_name_that_begins_no_other_keeps_its_plain_cut() -> None:
+    names = ("Player 1 with a very long name", "Player 2 with a very long name", "W" * 40)
+    assert fonts.fit_apart(names, (300,) * 3, 30, "bold") == tuple(
+        fonts.fit(name, 300, 30, "bold") for name in names
+    )
+    # the same name twice stays the same; a short name is not cut
+    twice = ("Alexandra Konstantinopoulou-Li 1",) * 2 + ("Al",)
+    shown = fonts.fit_apart(twice, (300,) * 3, 30, "bold")
+    assert shown[0] == shown[1] == fonts.fit(twice[0], 300, 30, "bold") and shown[2] == "Al"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(min_size=1, max_size=40), min_size=2, max_size=8),
+    st.integers(40, 700),
+    st.text(min_size=0, max_size=30),
+)
+def test_names_cut_apart_fit_and_show_their_beginning_and_their_end(
+    ends: list[str], width: int, start: str
+) -> None:
+    names = tuple(start + end for end in ends)  # names that often start alike
+    shown = fonts.fit_apart(names, (width,) * len(names), 30, "bold")
+    for name, text in zip(names, shown, strict=True):
+        whole = fonts.clean(name)
+        if text == fonts.fit(name, width, 30, "bold"):
+            continue
+        head, _, tail = text.partition("…")
+        assert whole.startswith(head) and whole.endswith(tail) and tail
+        assert len(head) + len(tail) < len(whole)
+        assert fonts.text_width(text, 30, "bold") <= width
+    # two names cut to the same text are the same name, or no end of theirs fit
+    cleaned = [fonts.clean(name) for name in names]
+    for i, j in itertools.combinations(range(len(names)), 2):
+        if shown[i] == shown[j] and cleaned[i] != cleaned[j]:
+            assert shown[i] == fonts.fit(names[i], width, 30, "bold"), (names[i], names[j])
 
 
 # ------------------------------------------------------------------ with the Debian fonts

@@ -401,6 +401,30 @@ def test_a_long_name_is_shortened_with_an_ellipsis_to_leave_room_for_the_scores(
     assert long.right < total.left
 
 
+def test_long_names_starting_alike_are_cut_apart_on_the_table_picture() -> None:
+    """Eight 32-character names alike but for their last characters, on a finished game's
+    picture (totals, round points, the winner's tag) and a team game's (team letters, the
+    seat to move): each seat's name, cut to fit beside its scores, is its own."""
+    names = [f"Alexandra Konstantinopoulou-Li {seat}" for seat in range(1, 9)]
+    rng = random.Random(4)
+    over = StackState(names, StackRules(target_score=60))
+    while not over.is_over:
+        if over.decision is Decision.CHANCE:
+            over.apply(over.sample_chance(rng))
+        else:
+            over.apply(RandomPlayer().choose(over, rng))
+    teams = play(8, 14, seed=3, moves=200, names=names)
+    assert teams.team is not None
+    for state in (over, teams):
+        plan = assert_laid_out(FieldPicture.of(state))
+        shown = [box.text for box in sorted(plan.of_kind("name"), key=lambda b: b.seat)]
+        assert len(set(shown)) == 8, shown
+        for name, text in zip(names, shown, strict=True):
+            head, tail = text.split("…")  # cut: they do not fit beside the scores
+            assert head and name.startswith(head), text
+            assert tail == name[-4:], text
+
+
 def test_a_name_with_line_breaks_or_control_characters_is_written_on_one_line() -> None:
     picture = FieldPicture(("Al\nice", "@everyone\r\n" * 5), ((1, 2), (3,)), ())
     plan = assert_laid_out(picture)
