@@ -6,7 +6,9 @@ arrow (up 1→15 or down 15→1), the draw pile and its size, the last play as s
 a pending Crash, and a card per seat: its name, whose turn it is ("to move"), the Crash
 on it, its draw passes and its hand as a fan of face-down cards with the count. Never a
 card of any hand: :class:`TablePicture` holds hand *sizes* only, so the worker that draws
-it is never even told a hidden card.
+it is never even told a hidden card. A name too long for its room (the last play's line,
+a seat beside its tags) is cut with "…", names starting alike keeping their ends too
+(:func:`pictures.fonts.fit_apart`), so the picture always says who is who.
 
 Readable on a phone, like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380
 CSS px, every text :data:`FONT` = 30 px (about Discord's own 16 px there).
@@ -680,12 +682,13 @@ def layout(picture: TablePicture) -> Layout:
             top += LINE - 4 + GAP
     # the last play
     if picture.last_seat is not None and (picture.last_cards or picture.last_note):
-        name = picture.names[picture.last_seat]
         last = t("stackup.picture.last")
         x = _label_piece(pieces, last, "regular", "muted", theme, "background", MARGIN, top + 8)
         x += GAP // 2
-        room = right_edge - x
-        shown = fonts.fit(name, max(4 * FONT, min(room, 300)), FONT, "bold")
+        room = max(4 * FONT, min(right_edge - x, 300))
+        # cut apart from the other players' names, so that it says which of them played
+        everyone = fonts.fit_apart(picture.names, (room,) * len(picture.names), FONT, "bold")
+        shown = everyone[picture.last_seat]
         x = _label_piece(pieces, shown, "bold", "text", theme, "background", x, top + 8)
         x += GAP
         line_top = top
@@ -705,17 +708,24 @@ def layout(picture: TablePicture) -> Layout:
         top = line_top + SMALL_H + GAP
     # the seats
     inner_left, inner_right = MARGIN + SEAT_PAD_X, right_edge - SEAT_PAD_X
-    for seat, name in enumerate(picture.names):
+    # each name is cut to the room its tags leave, all together, so that long names
+    # starting alike are cut apart
+    tags = [_seat_tags(picture, seat) for seat in range(len(picture.names))]
+    rooms = tuple(
+        max(
+            inner_right - inner_left - sum(_width(text) + 20 + GAP for text, _ in seat_tags),
+            4 * FONT,
+        )
+        for seat_tags in tags
+    )
+    names = fonts.fit_apart(picture.names, rooms, FONT, "bold")
+    for seat, shown in enumerate(names):
         ground = _seat_ground(picture, seat)
         seat_pieces: list[Piece] = []
         y = top + SEAT_PAD_Y
-        tags = _seat_tags(picture, seat)
-        tag_room = sum(_width(text) + 20 + GAP for text, _ in tags)
-        room = inner_right - inner_left - tag_room
-        shown = fonts.fit(name, max(room, 4 * FONT), FONT, "bold")
         x = _label_piece(seat_pieces, shown, "bold", "text", theme, ground, inner_left, y, seat)
         x += GAP
-        for text, style in tags:
+        for text, style in tags[seat]:
             if x + _width(text) + 20 > inner_right:
                 break
             seat_pieces.append(Piece("tag", x, y + 2, (text, style, theme, ground), seat))
