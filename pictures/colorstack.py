@@ -652,27 +652,33 @@ def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
     )
     top = MARGIN + LINE + GAP
     width = WIDTH - 2 * MARGIN
-    for seat, name in enumerate(picture.names):
-        turn = seat in picture.winners if picture.over else seat == picture.current
+    seats = range(len(picture.names))
+    turns = [seat in picture.winners if picture.over else seat == picture.current for seat in seats]
+    tags = [
+        t("colorstack.picture.wins")
+        if seat in picture.winners
+        else t("colorstack.picture.to_move")
+        if turns[seat] and not picture.over
+        else ""
+        for seat in seats
+    ]
+    # each name after its chips, before its tag; the names cut together, so that long
+    # names starting alike are cut apart
+    name_lefts = [MARGIN + 12 + len(picture.colours[seat]) * (CHIP + 6) + 6 for seat in seats]
+    rooms = tuple(
+        WIDTH - MARGIN - 12 - name_lefts[seat] - (_text_width(tag) + 20 + GAP if tag else 0)
+        for seat, tag in enumerate(tags)
+    )
+    names = fonts.fit_apart(picture.names, rooms, FONT, "bold")
+    for seat, shown in enumerate(names):
+        turn, tag = turns[seat], tags[seat]
         image.paste(_panel(theme, width, SEAT_H, turn), (MARGIN, top))
         ground = _seat_ground(theme, turn)
-        x = MARGIN + 12
-        for colour in picture.colours[seat]:
-            image.paste(_chip(theme, colour, ground), (x, top + (SEAT_H - CHIP) // 2))
-            x += CHIP + 6
-        x += 6
-        tag = (
-            t("colorstack.picture.wins")
-            if seat in picture.winners
-            else t("colorstack.picture.to_move")
-            if turn and not picture.over
-            else ""
-        )
-        tag_room = _text_width(tag) + 20 + GAP if tag else 0
-        shown = fonts.fit(name, WIDTH - MARGIN - 12 - x - tag_room, FONT, "bold")
-        x = _paste_label(
-            image, shown, "bold", colours.text, ground, (x, top + (SEAT_H - LINE) // 2), theme
-        )
+        for index, colour in enumerate(picture.colours[seat]):
+            chip_left = MARGIN + 12 + index * (CHIP + 6)
+            image.paste(_chip(theme, colour, ground), (chip_left, top + (SEAT_H - CHIP) // 2))
+        xy = (name_lefts[seat], top + (SEAT_H - LINE) // 2)
+        x = _paste_label(image, shown, "bold", colours.text, ground, xy, theme)
         if tag:
             image.paste(_tag(tag, theme, ground), (x + GAP, top + (SEAT_H - LINE) // 2 + 2))
         top += SEAT_H + GAP

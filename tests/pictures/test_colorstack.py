@@ -7,6 +7,7 @@ carries, and Japanese labels fit as English ones do."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ import catalog
 from pictures import fonts
 from pictures.colorstack import (
     _PALETTE,
+    BOARD_TOP,
     DIE_COLOURS,
     MARGIN,
     BoardPicture,
@@ -159,3 +161,45 @@ def test_a_draw_job_is_drawn_in_its_own_language() -> None:
     assert draw_job(japanese_job) == japanese  # whatever language the worker speaks
     assert draw_job(english_job) == draw_board(picture) != japanese
     assert FONT > 0
+
+
+# ------------------------------------------------------------------ names
+
+
+def names_drawn(picture: BoardPicture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The players' names as the picture writes them in its rows over the board."""
+    from pictures import colorstack
+
+    written: list[tuple[str, str, int]] = []
+    paste_label = colorstack._paste_label
+
+    def recorded(*args: Any) -> int:
+        _image, text, weight, _ink, _ground, (_x, y), _theme = args
+        written.append((text, weight, y))
+        return paste_label(*args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(colorstack, "_paste_label", recorded)
+        draw_board(picture)
+    return [text for text, weight, y in written if weight == "bold" and MARGIN < y < BOARD_TOP]
+
+
+def test_long_names_starting_alike_are_cut_apart_on_the_board_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two 32-character names alike but for their last characters, on games under way
+    (the "to move" tag) and won ("wins"): the name cut beside its tag keeps its end."""
+    from dataclasses import replace
+
+    alike = ("Alexandra Konstantinopoulou-Li 1", "Alexandra Konstantinopoulou-Li 2")
+    cut = 0
+    for picture in showcase().values():
+        shown = names_drawn(replace(picture, names=alike), monkeypatch)
+        assert len(shown) == 2 and shown[0] != shown[1], shown
+        for name, text in zip(alike, shown, strict=True):
+            if text != name:  # cut: it does not fit beside its tag
+                head, tail = text.split("…")
+                assert head and name.startswith(head), text
+                assert tail == name[-4:], text  # "Li 1": the end that tells it apart
+                cut += 1
+    assert cut >= 4, cut
