@@ -7,8 +7,8 @@ a pending Crash, and a card per seat: its name, whose turn it is ("to move"), th
 on it, its draw passes and its hand as a fan of face-down cards with the count. Never a
 card of any hand: :class:`TablePicture` holds hand *sizes* only, so the worker that draws
 it is never even told a hidden card. A name too long for its room (the last play's line,
-a seat beside its tags) is cut with "…", names starting alike keeping their ends too
-(:func:`pictures.fonts.fit_apart`), so the picture always says who is who.
+a Snatch's victim, a seat beside its tags) is cut, names starting alike keeping their
+ends (:func:`pictures.fonts.fit_apart`), so the picture always says who is who.
 
 Readable on a phone, like :mod:`pictures.stack`: :data:`WIDTH` = 760 px shown at about 380
 CSS px, every text :data:`FONT` = 30 px (about Discord's own 16 px there).
@@ -162,9 +162,25 @@ def last_turn(state: StackUpState) -> tuple[int | None, tuple[str, ...], str]:
     if turn.colour is not None:
         notes.append(t("stackup.note.colour", colour=colour_name(turn.colour)))
     if turn.target is not None and turn.count is not None:
-        victim = " ".join(state.players[turn.target].split())[:24]
+        victim = snatched_from(state.players, turn.target)
         notes.append(t("stackup.note.snatched", count=turn.count, player=victim))
     return turn.seat, cards, t("list.comma").join(notes)
+
+
+VICTIM_CHARACTERS = 24  # of a Snatch's victim's name, in the last play's note
+
+
+def snatched_from(players: Sequence[str], seat: int) -> str:
+    """A Snatch's victim as the last play's note names them: the first
+    :data:`VICTIM_CHARACTERS` characters of their name, or, if those begin another
+    player's name, their name cut apart from the others' in as much room
+    (:func:`pictures.fonts.fit_apart`: ``Alexandra Konstanti…Li 2``)."""
+    names = tuple(" ".join(name.split()) for name in players)
+    short = names[seat][:VICTIM_CHARACTERS]
+    if not any(other != names[seat] and other.startswith(short) for other in names):
+        return short
+    room = fonts.text_width(short + "…", FONT)
+    return fonts.fit_apart(names, (room,) * len(names), FONT)[seat]
 
 
 # ------------------------------------------------------------------ words

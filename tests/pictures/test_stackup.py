@@ -1,5 +1,6 @@
 """Stack Up!'s table picture (pictures/stackup.py) tells players apart wherever it cuts a
-name: on the "Last:" line and on the seats, long names that start alike keep their ends.
+name: on the "Last:" line, in a Snatch's note and on the seats, long names that start
+alike keep their ends.
 (The picture's public facts and its fitting are tested in tests/bot/test_stackup_table.py.)"""
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ import itertools
 import random
 
 from engine.game import Decision
+from engine.stackup.moves import Play
 from engine.stackup.state import StackUpState
-from pictures.stackup import Piece, TablePicture, layout
+from pictures.stackup import Piece, TablePicture, last_turn, layout
+from tests.engine.stackup.situations import BEN, CAT, cards, table
 
 # six 32-character names alike but for their last characters
 ALIKE = tuple(f"Alexandra Konstantinopoulou-Li {seat}" for seat in range(1, 7))
@@ -67,3 +70,27 @@ def test_long_names_starting_alike_are_cut_apart_on_the_table_picture() -> None:
             assert tail == ALIKE[picture.last_seat][-4:], (last, picture.last_seat)
             lasts += 1
     assert lasts >= 10 and cut_seats >= 10, (lasts, cut_seats)
+
+
+def test_a_snatch_from_one_of_names_starting_alike_says_whose_cards_it_took() -> None:
+    """The last play's note names a Snatch's victim by its first 24 characters, unless
+    those begin another player's name: then the name is cut apart, keeping its end."""
+    for victim in (BEN, CAT):
+        state = table("Snatch R9 B2", "G4 G5 G6 G7", "Y1 Y2 Y3 Y4", stack="R5", players=ALIKE[:3])
+        state.apply(Play(tuple(cards("Snatch")), target=victim, count=2))
+        while state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(random.Random(1)))
+        picture = TablePicture.of(state)
+        assert "…" in picture.last_note, picture.last_note  # not just its first characters
+        head, tail = picture.last_note.removeprefix("took 2 from ").split("…")
+        assert ALIKE[victim].startswith(head) and len(head) >= len("Alexandra"), head
+        assert tail == ALIKE[victim][-4:], picture.last_note
+        drawn = [piece.key[0] for piece in layout(picture).pieces if piece.kind == "label"]
+        assert picture.last_note in drawn  # whole on its line
+    # names that begin no other keep their first 24 characters, as they always did
+    plain = ("Ann", "Bartholomew Higginbotham-Smythe the Third", "Cat")
+    state = table("Snatch R9 B2", "G4 G5 G6 G7", "Y1 Y2 Y3", stack="R5", players=plain)
+    state.apply(Play(tuple(cards("Snatch")), target=BEN, count=2))
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(random.Random(1)))
+    assert last_turn(state)[2] == "took 2 from Bartholomew Higginbotham"
