@@ -38,7 +38,7 @@ def place_clear(label: Annotation, places: Sequence[Place], renderer: RendererBa
     from matplotlib.axes import Axes
 
     ax = label.axes
-    assert isinstance(ax, Axes), "the label is on a plot"
+    assert isinstance(ax, Axes)  # the label is on a plot
     best: tuple[int, Place] | None = None
     for place in places:
         _put(label, place)
@@ -47,7 +47,7 @@ def place_clear(label: Annotation, places: Sequence[Place], renderer: RendererBa
             return place
         if best is None or touched < best[0]:
             best = (touched, place)
-    assert best is not None, "a label needs at least one place"
+    assert best is not None  # a label needs at least one place
     _put(label, best[1])
     return best[1]
 
@@ -104,7 +104,7 @@ def _line_touches(box: Bbox, line: Line2D) -> int:
         points = line.get_transform().transform(line.get_xydata())
         every = line.get_markevery()
         marked = range(len(points)) if every is None else every
-        assert isinstance(marked, range | list), f"markevery {every!r} is not handled"
+        assert isinstance(marked, range | list)  # markevery: every point or a list of them
         touched += sum(_near(box, points[i][0], points[i][1], radius) for i in marked)
     return touched
 
