@@ -543,7 +543,7 @@ def _or_names(error: MoveError) -> str:
 
 Convert = Callable[[str], str]
 _CARD = r"(?:[RBYG](?:1[0-5]|[1-9])|Flip|Freeze|Snatch|Switch|Crash)"
-_ECHO = r"'.*'"
+_ECHO = r"'(?P<echo>.*)'"  # the typed text, in the quotes of the engine's English
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,7 +573,7 @@ def _p(
 _PATTERNS: tuple[_Pattern, ...] = (
     _p(r"That's empty\. (?P<syntax>.*)", "stackup.error.empty", syntax=_syntax),
     _p(
-        rf"That's too long to be a move \((?P<echo>{_ECHO})\)\. (?P<syntax>.*)",
+        rf"That's too long to be a move \({_ECHO}\)\. (?P<syntax>.*)",
         "stackup.error.too_long",
         syntax=_syntax,
     ),
@@ -600,26 +600,26 @@ _PATTERNS: tuple[_Pattern, ...] = (
         "stackup.error.no_such_card",
     ),
     _p(
-        rf"(?P<echo>{_ECHO}) is not a move; did you mean `(?P<word>[a-z]+)`\?",
+        rf"{_ECHO} is not a move; did you mean `(?P<word>[a-z]+)`\?",
         "stackup.error.did_you_mean",
     ),
     _p(
-        rf"(?P<echo>{_ECHO}) is not a card or a move\. (?P<syntax>.*)",
+        rf"{_ECHO} is not a card or a move\. (?P<syntax>.*)",
         "stackup.error.not_a_card",
         syntax=_syntax,
     ),
     _p(
-        rf"(?P<echo>{_ECHO}) is not a colour: say red, blue, yellow or green \(or R, B, Y, G\), "
+        rf"{_ECHO} is not a colour: say red, blue, yellow or green \(or R, B, Y, G\), "
         r"as in `switch blue`\.",
         "stackup.error.not_a_colour",
     ),
     _p(
-        rf"There's no player called (?P<echo>{_ECHO}) at this table \(players: (?P<players>.*)\)\.",
+        rf"There's no player called {_ECHO} at this table \(players: (?P<players>.*)\)\.",
         "stackup.error.unknown_player",
         from_error=(("players", _names),),
     ),
     _p(
-        rf"(?P<echo>{_ECHO}) could mean (?P<names>.*), and none of them works here\.",
+        rf"{_ECHO} could mean (?P<names>.*), and none of them works here\.",
         "stackup.error.unclear_name",
         from_error=(("names", _or_names),),
     ),
@@ -792,7 +792,7 @@ _QUESTIONS = (
     (re.compile(r"Which colour\Z"), "stackup.ask.colour"),
     (re.compile(r"Snatch from whom, and how many\Z"), "stackup.ask.snatch"),
     (re.compile(r"How many cards\Z"), "stackup.ask.count"),
-    (re.compile(rf"(?P<echo>{_ECHO}) could mean (?P<names>.*)\. Which one\Z", re.DOTALL),
+    (re.compile(rf"{_ECHO} could mean (?P<names>.*)\. Which one\Z", re.DOTALL),
      "stackup.ask.which_name"),
 )  # fmt: skip
 _AMBIGUOUS = re.compile(r"(?P<question>.*?): .*\? Type (?P<commands>`.*`)\.\Z", re.DOTALL)

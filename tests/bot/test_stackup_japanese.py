@@ -23,7 +23,9 @@ from persistence.records import GameSummary, ScoreSheet
 NAMES = ("ann", "ben", "cat")
 # English left in a Japanese text: only commands, names, cards and the notation's words
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
-KEPT = re.compile(r"`[^`]*`|'[^']*'|(?<![A-Za-z])(?:ann|ben|cat|Discord)(?![A-Za-z])|[RBYG]\d{1,2}")
+KEPT = re.compile(
+    r"`[^`]*`|「[^」]*」|(?<![A-Za-z])(?:ann|ben|cat|Discord)(?![A-Za-z])|[RBYG]\d{1,2}"
+)
 
 
 def english_words(text: str) -> list[str]:
@@ -81,6 +83,22 @@ def test_a_refused_typed_play_is_said_in_japanese(typed: str) -> None:
         pytest.skip("a legal play here")
     assert english.replace("\\", "") == message
     assert said != english and not english_words(said), said
+
+
+def test_a_refused_typed_play_quotes_it_in_corner_brackets_escaped_for_discord() -> None:
+    state = StackUpState(NAMES, StackUpSettings())
+    rng = random.Random(1)
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(rng))
+    typed = "snatch *zed* 1"
+    with pytest.raises(MoveError) as caught:
+        parse_move(state, typed, state.current_player)
+    english = DISCORD_GAME.refusal_words(caught.value, [typed])
+    with catalog.speaking("ja"):
+        said = DISCORD_GAME.refusal_words(caught.value, [typed])
+    assert english.startswith("There's no player called '\\*zed\\* 1' at this table")
+    assert said.startswith("この卓に「\\*zed\\* 1」というプレイヤーはいません"), said
+    assert "'" not in said, said
 
 
 def test_the_end_of_a_game_in_japanese() -> None:

@@ -15,6 +15,7 @@ from catalog import games
 from catalog.stackup import WORDS, error_facts, hint_reason
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Decision, TurnEnded
+from engine.names import unclear_name
 from engine.stackup import describe, moves, notation
 from engine.stackup.cards import CRASH, FLIP, SNATCH, SWITCH, card_name
 from engine.stackup.game import GAME
@@ -32,7 +33,7 @@ TYPED = (
 )  # fmt: skip
 # English words a Japanese text may hold: none but the commands and names as typed
 ALLOWED_ASCII = re.compile(
-    r"`[^`]*`|'[^']*'|(?<![A-Za-z])(?:[RBYG]\d{0,2}|ann|ben|cat|dan|eve|fay|zed)(?![A-Za-z])"
+    r"`[^`]*`|「[^」]*」|(?<![A-Za-z])(?:[RBYG]\d{0,2}|ann|ben|cat|dan|eve|fay|zed)(?![A-Za-z])"
 )
 
 
@@ -210,6 +211,41 @@ def test_an_unclear_name_is_asked_in_japanese_with_the_names_as_they_are() -> No
     with catalog.speaking("ja"):
         said = WORDS.error_text(err)
     assert said == (
-        "'bo'はbob、bobbyまたはbo bのどれとも取れます。どの人ですか？"
+        "「bo」はbob、bobbyまたはbo bのどれとも取れます。どの人ですか？"
         "`snatch bob 1`または`snatch bobby 1` のどれかを入力してください。"
     )
+
+
+def test_a_japanese_refusal_quotes_what_was_typed_in_corner_brackets() -> None:
+    """The engine quotes typed text in ASCII quotes ('zed 1'); Japanese says it in 「…」,
+    as typed (cut short as the engine cut it), and English stays the engine's."""
+    rng = random.Random(1)
+    state = StackUpState(NAMES[:3], StackUpSettings())
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(rng))
+    refused: dict[str, MoveError] = {}
+    for typed in ("x" * 200, "flp", "it's", "switch purple", "snatch zed 1"):
+        with pytest.raises(MoveError) as caught:
+            notation.parse_move(state, typed, state.current_player)
+        refused[typed] = caught.value
+    refused["bo"] = unclear_name("bo", ("bob", "bobby"))
+    refused["which"] = AmbiguousMoveError(
+        "'bo' could mean bob or bobby. Which one: Snatch 1 card from bob, or Snatch 1 card "
+        "from bobby? Type `snatch bob 1` or `snatch bobby 1`.",
+        (),
+    )
+    quoted = {
+        "x" * 200: "（「" + "x" * 39 + "…」）",
+        "flp": "「flp」は手ではありません",
+        "it's": "「it's」は札でも手でもありません",
+        "switch purple": "「purple」は色ではありません",
+        "snatch zed 1": "この卓に「zed 1」というプレイヤーはいません",
+        "bo": "「bo」はbobまたはbobbyのどれとも取れますが",
+        "which": "「bo」はbobまたはbobbyのどれとも取れます。",
+    }
+    for typed, err in refused.items():
+        assert WORDS.error_text(err) == str(err)
+        with catalog.speaking("ja"):
+            said = WORDS.error_text(err)
+        assert quoted[typed] in said, said
+        assert not re.search(r"['\"]", said.replace("it's", "")), said
