@@ -186,8 +186,9 @@ def cut(text: str, limit: int) -> str:
 
 def echo(raw: str, limit: int = ECHO_LIMIT) -> str:
     """What someone typed, to quote back: one line, cut to ``limit`` characters, markdown
-    and mentions escaped (``'…'`` quotes added)."""
-    return f"'{escape_name(cut(_clean(raw), limit)) if raw.strip() else ''}'"
+    and mentions escaped, in the quotes of the language spoken (``'…'``, 「…」)."""
+    typed = escape_name(cut(_clean(raw), limit)) if raw.strip() else ""
+    return catalog.t("typed.quoted", typed=typed)
 
 
 def _is_fence(line: str) -> bool:

@@ -83,7 +83,7 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     here = await said(world.admin, world, "houserules set", key="theme", value="light", here=True)
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
-    assert wrong.startswith("スタック に 'chess' というハウスルールはありません。")
+    assert wrong.startswith("スタック に「chess」というハウスルールはありません。")
     assert (
         "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。"
         in wrong
@@ -91,7 +91,7 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
     assert number == (
         "`turn_timer` には秒数（90）、時間（2m、1m30s）または off を指定してください"
-        "（'soon' は使えません）。"
+        "（「soon」は使えません）。"
     )
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
     assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
@@ -271,18 +271,46 @@ async def test_a_house_rule_out_of_range_is_refused_in_japanese_with_its_range(
             "stack",
             "target_score",
             "0",
-        ): "`target_score` には1以上を指定してください（0 は使えません）。",
+        ): "`target_score` には1以上を指定してください（0は使えません）。",
         ("stack", "dice_per_player", "31"): (
-            "`dice_per_player` には30以下を指定してください（31 は使えません）。"
+            "`dice_per_player` には30以下を指定してください（31は使えません）。"
         ),
         ("stack", "tie_break", "sudden"): (
             "`tie_break` には`extra_round`または`shared`のどれかを指定してください"
-            "（'sudden' は使えません）。"
+            "（「sudden」は使えません）。"
         ),
         ("colorstack", "board", "huge"): (
-            "`board` には`light`または`heavy`のどれかを指定してください（'huge' は使えません）。"
+            "`board` には`light`または`heavy`のどれかを指定してください（「huge」は使えません）。"
         ),
     }
     for (game, key, value), expected in asked.items():
         refused = await said(world.admin, world, "houserules set", game=game, key=key, value=value)
         assert refused == expected and no_english_sentence(refused), refused
+
+
+async def test_what_was_typed_is_quoted_in_corner_brackets_and_escaped_in_japanese(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/houserules set quotes a key or a value it refuses as typed, escaped for Discord:
+    'in ASCII quotes' in English, 「in corner brackets」 in Japanese."""
+    asked = [
+        ({"key": "*chess*", "value": "1"}, "'\\*chess\\*'", "「\\*chess\\*」というハウスルール"),
+        (
+            {"key": "turn_timer", "value": "_soon_"},
+            "not '\\_soon\\_'.",
+            "（「\\_soon\\_」は使えません）",
+        ),
+        ({"key": "theme", "value": "grey"}, "not 'grey'.", "（「grey」は使えません）"),
+        (
+            {"key": "tie_break", "value": "<@1>"},
+            "not '\\<\u200b@\u200b1>'",
+            "（「\\<\u200b@\u200b1>」は",
+        ),
+    ]
+    for options, english, _ in asked:
+        refused = await said(world.admin, world, "houserules set", **options)
+        assert english in refused, refused
+    with ja_clients(monkeypatch):
+        for options, _, japanese in asked:
+            refused = await said(world.admin, world, "houserules set", **options)
+            assert japanese in refused and not re.search("['\"]", refused), refused

@@ -118,7 +118,7 @@ async def test_a_language_the_bot_does_not_speak_is_refused_and_changes_nothing(
     locales[world.admin.id] = "ja"
     refused = await said(world, world.admin, "houserules set", key="language", value="fr")
     assert (
-        refused == "`language` に 'fr' は使えません。`en`（English）、`ja`（日本語）または"
+        refused == "`language` に「fr」は使えません。`en`（English）、`ja`（日本語）または"
         "`auto`（サーバーの地域設定）から選んでください。"
     )
     here = await said(world, world.admin, "houserules set", key="language", value="ja", here=True)
