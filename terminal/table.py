@@ -37,7 +37,7 @@ from pydantic import BaseModel, ValidationError
 import catalog
 from catalog import games as game_words
 from engine import flow, games
-from engine.echo import echo
+from engine.echo import cut
 from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
@@ -497,7 +497,7 @@ class TerminalGame(Front):
             clear_screen(self.stdout)
             self._recap()
             if line.strip():  # typed before the hand was shown: not played
-                self.say(catalog.t("terminal.line.enter_only", typed=echo(line.strip())))
+                self.say(catalog.t("terminal.line.enter_only", typed=cut(line.strip())))
         self.viewer = seat
         self.since.clear()
         self.say(self.said.render_text(self.state, seat))
@@ -598,7 +598,7 @@ def play(
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "option"
-        say_error(errors, bad_option_text(where, repr(first["input"]), first))
+        say_error(errors, bad_option_text(where, first["input"], first, quoted=True))
         return 2
     except SetupError as err:
         say_error(errors, setup_error_text(err))

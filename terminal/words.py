@@ -11,6 +11,7 @@ refuse is said in the game's own words (:func:`catalog.games.words`: ``error_tex
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import catalog
 from catalog import games as game_words
 from engine import games
+from engine.echo import cut
 from engine.errors import MoveError, settings_error
 from host.refusals import Refusal, Why
 from host.words import Notice
@@ -48,9 +50,14 @@ def _listed(items: Any) -> str:
 
 
 def _bad_settings(data: Mapping[str, Any]) -> str:
-    # settings_error fills the ``{!r}`` of "unknown option {!r}" with the option's repr
-    unknown = catalog.t("terminal.refusal.unknown_option", option="{!r}")
-    return catalog.t("terminal.refusal.bad_settings", error=settings_error(data["error"], unknown))
+    error = data["error"]
+    first = error.errors()[0]
+    if first["type"] == "extra_forbidden":  # an option as typed, quoted by the catalog
+        option = ".".join(str(x) for x in first["loc"]) or "rules"
+        wrong = catalog.t("terminal.refusal.unknown_option", option=option)
+    else:
+        wrong = settings_error(error)
+    return catalog.t("terminal.refusal.bad_settings", error=wrong)
 
 
 def _illegal(data: Mapping[str, Any]) -> str:
@@ -242,10 +249,20 @@ def validation_text(error: Mapping[str, Any]) -> str:
     return catalog.t(f"terminal.invalid.{kind}", **facts)
 
 
-def bad_option_text(option: str, value: Any, error: Mapping[str, Any]) -> str:
-    """An option's wrong value (``--dice 40``) and why, in the language spoken."""
+def bad_option_text(
+    option: str, value: Any, error: Mapping[str, Any], *, quoted: bool = False
+) -> str:
+    """An option's wrong value (``--dice 40``) and why, in the language spoken: in
+    English as given (``quoted``: as Python writes it, ``'zz'``), in another language a
+    text in its quotes (「zz」) and anything else as given."""
+    if catalog.current() == catalog.DEFAULT:
+        shown = repr(value) if quoted else str(value)
+    elif isinstance(value, str):
+        shown = catalog.t("typed.quoted", typed=cut(value))
+    else:
+        shown = str(value)
     return catalog.t(
-        "terminal.line.bad_option", option=option, value=value, why=validation_text(error)
+        "terminal.line.bad_option", option=option, value=shown, why=validation_text(error)
     )
 
 
@@ -288,12 +305,35 @@ ARGPARSE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+def _typed(written: str) -> str:
+    """A value argparse wrote as Python does (``'x'``) as it was typed, cut short."""
+    try:
+        value = ast.literal_eval(written)
+    except (ValueError, SyntaxError, RecursionError):  # not a literal after all
+        value = written
+    return cut(value if isinstance(value, str) else written)
+
+
+def _choices(written: str) -> str:
+    """argparse's ``'a', 'b'`` listed as the language lists what is typed: `a`、`b`."""
+    choices = re.findall(r"'([^']*)'", written)
+    if not choices:
+        return written
+    return catalog.t("list.comma").join(f"`{choice}`" for choice in choices)
+
+
 def argparse_text(message: str) -> str:
-    """One of argparse's error messages in the language spoken (its English as is)."""
+    """One of argparse's error messages in the language spoken (its English as is): the
+    value typed in the language's quotes (the catalog's), the choices as typed."""
     if catalog.current() == catalog.DEFAULT:
         return message
     for pattern, key in ARGPARSE_ERRORS:
         found = pattern.fullmatch(message)
         if found is not None:
-            return catalog.t(f"terminal.argparse.{key}", **found.groupdict())
+            facts = found.groupdict()
+            if "value" in facts:
+                facts["value"] = _typed(facts["value"])
+            if "choices" in facts:
+                facts["choices"] = _choices(facts["choices"])
+            return catalog.t(f"terminal.argparse.{key}", **facts)
     return message

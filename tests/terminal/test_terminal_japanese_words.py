@@ -118,7 +118,7 @@ def test_start_up_errors_are_japanese(capsys: pytest.CaptureFixture[str]) -> Non
     code, err = _cli(capsys, "--dice", "99", "--players", "a", "--bots", "1")
     assert code == 2 and "30以下にしてください" in err and "Input" not in err
     code, err = _cli(capsys, "--bots", "x")
-    assert code == 2 and "--bots の値 'x' は整数ではありません" in err and "invalid" not in err
+    assert code == 2 and "--bots の値「x」は整数ではありません" in err and "invalid" not in err
     code, err = _cli(
         capsys, "--game", "colorstack", "--board", "zz", "--players", "a", "--bots", "1"
     )
@@ -142,4 +142,39 @@ def test_the_hot_seat_prompt_is_only_where_there_are_hands_and_plays_nothing() -
     assert "Enter を押す" not in out and "手札" not in out and "はな> " in out
     out = _play("ja", "はな", "けん", bots=0, game="stackup", typed="up\nquit\n")
     assert "Enter を押すと手札を表示します" in out
-    assert "（そこでは Enter だけを押してください。'up' は出していません。" in out
+    assert "（そこでは Enter だけを押してください。「up」は出していません。" in out
+
+
+def test_what_was_typed_is_quoted_in_corner_brackets_in_japanese(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """argparse's refusals, a wrong option value and a move typed at the hot-seat prompt
+    quote the text typed in 「…」 in Japanese, and as before in English."""
+    said: dict[str, str] = {}
+    for lang in ("ja", "en"):
+        said[lang] = "\n".join(
+            [
+                _cli(capsys, "--lang", lang, "--bots", "it's")[1],
+                _cli(capsys, "--lang", lang, "--game", "chess")[1],
+                _play(lang, "a", game="colorstack", settings={"board": "zz"}),
+                _play(lang, "はな", "けん", bots=0, game="stackup", typed="r7 r8\nquit\n"),
+            ]
+        )
+    japanese = said["ja"]
+    for quoted in (
+        "--bots の値「it's」は整数ではありません",
+        "--game に「chess」は選べません（選べるもの：`stack`、`stackup`、`colorstack`）",
+        "board の値「zz」が正しくありません：",
+        "（そこでは Enter だけを押してください。「r7 r8」は出していません。",
+    ):
+        assert quoted in japanese, japanese
+    typed = r"(?:it's|chess|zz|r7 r8|stack)"
+    assert not re.search(rf"['\"]{typed}|{typed}['\"]", japanese), japanese
+    english = said["en"]
+    for quoted in (
+        'argument --bots: invalid int value: "it\'s"',
+        "argument --game: invalid choice: 'chess' (choose from 'stack', 'stackup', 'colorstack')",
+        "bad board 'zz': Input should be 'light' or 'heavy'",
+        "(Only Enter there: 'r7 r8' was not played. Type your move now.)",
+    ):
+        assert quoted in english, english

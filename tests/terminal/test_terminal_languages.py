@@ -242,7 +242,8 @@ def test_an_unknown_table_option_is_refused_in_each_language() -> None:
     assert refusal_text(refusal) == "That table can't be set up: unknown option 'colour'."
     with catalog.speaking("ja"):
         assert (
-            refusal_text(refusal) == "その設定では卓を作れません：'colour'という設定はありません。"
+            refusal_text(refusal)
+            == "その設定では卓を作れません：「colour」という設定はありません。"
         )
 
 
