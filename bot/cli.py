@@ -24,7 +24,7 @@ from catalog import games as game_words
 from engine import games
 from engine.echo import cut
 from engine.game import Game
-from engine.stack.rules import MAX_DICE_PER_PLAYER, StackRules
+from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
 from terminal.table import BROKEN_PIPE_EXIT, INTERRUPTED_EXIT, play
 from terminal.words import argparse_text, bad_option_text
 
@@ -153,7 +153,7 @@ def _play_parser(sub: Any) -> None:
     p.add_argument("--bots", type=int, default=0, help=say("bots"))
     p.add_argument("--level", choices=ai_levels(), default="greedy", help=say("level"))
     p.add_argument("--seed", type=int, default=None, help=say("seed"))
-    p.add_argument("--target", type=int, default=200, help=say("target"))
+    p.add_argument("--target", type=int, default=200, help=say("target", most=MAX_HOUSE_TARGET))
     p.add_argument("--dice", type=int, default=14, help=say("dice", most=MAX_DICE_PER_PLAYER))
     p.add_argument("--turn-limit", type=int, default=None, help=say("turn_limit"))
     p.add_argument("--board", default=None, help=say("board"))
@@ -401,6 +401,8 @@ def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
         _refuse("not_stack_options", options=catalog.join(foreign, "or"))
         return None
     try:
+        # the table is set up with these as its house rules (Stack's settings): their bounds
+        HouseRules(target_score=args.target, dice_per_player=args.dice)
         rules = StackRules(target_score=args.target, dice_per_player=args.dice)
     except ValidationError as err:
         first = err.errors()[0]

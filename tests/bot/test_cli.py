@@ -166,6 +166,7 @@ def test_startup_logs_no_alembic_or_voice_noise_at_info(tmp_path: Path) -> None:
         (["--dice", "40"], "stackbot play: bad --dice 40: Input should be less than or equal to 30"),
         (["--dice", "0"], "stackbot play: bad --dice 0: Input should be greater than or equal to 1"),
         (["--target", "0"], "stackbot play: bad --target 0: Input should be greater than or equal to 1"),
+        (["--target", "20000"], "stackbot play: bad --target 20000: Input should be less than or equal to 10000"),
         (["--bots", "100000000"], "stackbot play: --bots must be 0 to 8"),
         (["--bots", "-1"], "stackbot play: --bots must be 0 to 8"),
     ],

@@ -125,6 +125,24 @@ def test_start_up_errors_are_japanese(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 2 and "`light`" in err and "Input" not in err
 
 
+def test_a_target_above_the_tables_limit_is_refused_as_the_option_in_japanese(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, err = _cli(capsys, "--target", "20000", "--players", "a", "--bots", "1")
+    assert code == 2
+    assert err == "stackbot play: --target の値 20000 が正しくありません：10000以下にしてください\n"
+
+
+def test_play_help_gives_the_targets_range_in_both_languages(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, said = _cli(capsys, "--help")
+    assert code == 0 and "ゲームが終わる点数（1〜10000）" in said
+    with pytest.raises(SystemExit):
+        main(["play", "--lang", "en", "--help"])
+    assert "points that end the game (1 to 10000)" in capsys.readouterr().out
+
+
 def test_export_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere" / "game.json"
     for game in ("stack", "stackup", "colorstack"):
