@@ -5,8 +5,10 @@ record goes to that game's checker, which prints exactly one JSON object on stdo
 game's record page specifies (``docs/record-format.md`` for Stack,
 ``docs/stackup-record.md`` for Stack Up!): exit 0 for a legal record, 1 for an illegal or
 malformed one (or a file that cannot be read as JSON), 2 for a wrong command line. A file
-that is not JSON, or whose format no game knows, is answered as Stack's checker always
-did (Stack's output is unchanged byte for byte).
+that is not JSON, or whose format no game knows, is answered in the shape of Stack's
+checker: by Stack's checker itself (as it always did, byte for byte) unless the record
+holds a key a Stack record never has (another game's record with its format mistyped),
+which is told that its format names no game.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from pathlib import Path
 from engine import games
 from engine.errors import RecordError
 from engine.stack.record import FORMAT, check, export_record, replay
+
+# a Stack record's keys: a record with any other key is not Stack's
+STACK_KEYS = frozenset({"format", "rules", "players", "rounds"})
 
 __all__ = ["FORMAT", "RecordError", "check", "export_record", "main", "replay"]
 
@@ -38,9 +43,21 @@ def check_file(path: str) -> dict[str, object]:
             f"{path} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
         )
     game = games.by_record_format(record.get("format")) if isinstance(record, dict) else None
-    if game is None:  # not a record of any game: Stack's checker says why, as it always has
-        return check(record)
-    return game.check_record(record)
+    if game is not None:
+        return game.check_record(record)
+    if isinstance(record, dict) and not set(record) <= STACK_KEYS:
+        # another game's record with a wrong format: Stack's checker would name a key
+        return _whole_error(unknown_format(record.get("format")))
+    return check(record)  # Stack's record, or nothing like a record: Stack's checker says why
+
+
+def unknown_format(given: object) -> str:
+    """Why a record whose ``format`` names no game is refused (``given``: that format)."""
+    known = [f'"{game.record_format}"' for game in games.all_games()]
+    choices = ", ".join(known[:-1]) + " or " + known[-1]
+    if given is None:
+        return f'The record has no "format"; it must be one of {choices}.'
+    return f'The record\'s "format" is {json.dumps(given)}; it must be one of {choices}.'
 
 
 def _whole_error(message: str) -> dict[str, object]:

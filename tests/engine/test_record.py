@@ -322,3 +322,39 @@ def test_cli_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "x"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "usage" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("fmt", "said"),
+    [
+        ("stackup-record/2", 'The record\'s "format" is "stackup-record/2"; it must be one of '),
+        ("Colorstack-Record/1", 'The record\'s "format" is "Colorstack-Record/1"; it must be '),
+        (None, 'The record has no "format"; it must be one of "stack-record/1", '),
+    ],
+)
+def test_another_games_record_with_a_wrong_format_is_told_its_format_names_no_game(
+    tmp_path: Path, fmt: str | None, said: str
+) -> None:
+    record: dict[str, Any] = {"rules": {}, "players": ["ann", "ben"], "first": "ann"}
+    record |= {"deck": [], "direction": "up", "turns": []}
+    if fmt is not None:
+        record["format"] = fmt
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    result = check_file(str(path))
+    assert set(result) == {"ok", "round", "turn", "error"}  # Stack's shape, as before
+    assert (result["ok"], result["round"], result["turn"]) == (False, None, None)
+    assert str(result["error"]).startswith(said)
+    assert "unknown key" not in str(result["error"])
+    assert '"stackup-record/1" or "colorstack-record/1".' in str(result["error"])
+
+
+def test_a_stack_record_with_a_wrong_format_is_told_as_stacks_checker_always_did(
+    tmp_path: Path,
+) -> None:
+    for change in ({"format": "stack-record/2"}, {}):
+        record = {k: v for k, v in example().items() if k != "format"} | change
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(record))
+        assert check_file(str(path)) == check(record)
+        assert check(record)["error"] == 'The record\'s "format" must be "stack-record/1".'
