@@ -377,7 +377,8 @@ class TerminalGame(Front):
         self.state = game.new_state(names, settings)
         self.humans = [i for i, s in enumerate(self.seats) if s.level is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
-        self.since: list[str] = []  # public lines since a hand was last shown
+        # public lines since the last hand-over: what the player handed to has not seen
+        self.since: list[str] = []
         self.words = ""  # the words of the player's move being played
         self.said = game_words.words(game.name)  # the game's words, in the language spoken
 
@@ -475,8 +476,10 @@ class TerminalGame(Front):
         several humans at one keyboard, a hand that is not the last one shown waits behind
         a cleared screen: the others are asked to look away, the player presses Enter, the
         screen is cleared again and only then is the hand shown, below what happened since
-        the last hand was shown."""
-        if self.viewer != seat and len(self.humans) > 1 and self.game.name in HOT_SEAT_SHOWS:
+        the last hand-over (all of it: the last player's turns in a row, a Freeze that
+        skipped this one, too)."""
+        hot_seat = len(self.humans) > 1 and self.game.name in HOT_SEAT_SHOWS
+        if self.viewer != seat and hot_seat:
             name = self.state.players[seat]
             clear_screen(self.stdout)  # the hand shown last leaves the screen
             forget_typed_lines(self.stdin, self.stdout)  # and what was typed at it
@@ -498,8 +501,9 @@ class TerminalGame(Front):
             self._recap()
             if line.strip():  # typed before the hand was shown: not played
                 self.say(catalog.t("terminal.line.enter_only", typed=cut(line.strip())))
+        if self.viewer != seat or not hot_seat:  # said again once: now seen
+            self.since.clear()
         self.viewer = seat
-        self.since.clear()
         self.say(self.said.render_text(self.state, seat))
         return None
 

@@ -123,6 +123,39 @@ def test_each_hot_seat_hand_is_its_owners_alone_and_the_last_turns_are_said_agai
     assert later and all(re.search(r"\b(played|was stuck|drew)\b", s) for s in later[:5])
 
 
+class FreezingTyper(HotSeatTyper):
+    """A hot seat whose players play a Freeze whenever they may."""
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.terminal is not None
+        if self.out.getvalue().endswith("press Enter to see your hand. "):
+            return "\n"
+        state = self.terminal.state
+        said = [STACKUP.move_notation(state, move) for move in state.legal_moves()]
+        return next((m for m in said if "freeze" in m.lower()), said[0]) + "\n"
+
+
+def test_a_hot_seat_hand_over_says_again_all_the_last_player_did_in_a_row() -> None:
+    # two players: a Freeze skips the other, whose recap must still say it (and the
+    # direction chosen before the first play), not the last play alone
+    out = io.StringIO()
+    stdin = FreezingTyper(out)
+    seats = [Seat("alice"), Seat("bob")]
+    terminal = TerminalGame(STACKUP, seats, STACKUP.settings(), random.Random(1), stdin, out)
+    stdin.terminal = terminal
+    assert terminal.run() == 0
+    screens = out.getvalue().split(cleared())
+    to_bob = next(s for s in screens if "--- bob's turn" in s)
+    assert "alice chose: Up (1 → 15)." in to_bob
+    assert to_bob.index("alice played Freeze: alice plays again.") < to_bob.index(
+        "alice played G6."
+    )
+    # once said at a hand-over, a line is not said again at the next one
+    handovers = [s for s in screens if "everyone else, look away" in s]
+    assert all(s.count("alice played Freeze: alice plays again.") <= 1 for s in handovers)
+    assert sum("alice chose: Up" in s for s in handovers) == 1
+
+
 def test_the_hot_seat_clears_a_real_terminal_with_the_clear_code() -> None:
     out = Screen()
     terminal, stdin = _hot_seat(out, 5)
