@@ -27,6 +27,10 @@ STACK_KEYS = frozenset({"format", "rules", "players", "rounds"})
 __all__ = ["FORMAT", "RecordError", "check", "export_record", "main", "replay"]
 
 USAGE = "usage: python -m engine.record check FILE"
+HELP = f"""{USAGE}
+
+Check a game record of Stack, Stack Up! or Color Stack: print one JSON object, the game's
+outcome (exit 0) or the first thing wrong with it (exit 1), as the game's record page says."""
 
 
 def check_file(path: str) -> dict[str, object]:
@@ -66,6 +70,9 @@ def _whole_error(message: str) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"], ["check", "-h"], ["check", "--help"]):
+        print(HELP)
+        return 0
     if len(args) != 2 or args[0] != "check":
         print(USAGE, file=sys.stderr)
         return 2

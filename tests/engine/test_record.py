@@ -358,3 +358,14 @@ def test_a_stack_record_with_a_wrong_format_is_told_as_stacks_checker_always_did
         path.write_text(json.dumps(record))
         assert check_file(str(path)) == check(record)
         assert check(record)["error"] == 'The record\'s "format" must be "stack-record/1".'
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["check", "--help"]])
+def test_cli_help_is_said_on_stdout_and_exits_0(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.startswith("usage: python -m engine.record check FILE\n")
+    assert "exit 0" in captured.out and "exit 1" in captured.out
