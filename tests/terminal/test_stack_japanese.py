@@ -58,3 +58,16 @@ def test_the_same_session_in_english_is_worded_as_before() -> None:
     assert code == 0
     assert "Stack: alice, AI 1. First to 30 wins." in out
     assert "Commands:" in out and "alice: rerolled" in out
+
+
+def test_stacks_help_names_show_which_it_reads_in_both_languages() -> None:
+    # `show` draws the field again (as in the other games, whose help says so): Stack's
+    # help listed hint, scores, help and quit only
+    for language, line in (("en", "the table again"), ("ja", "卓をもう一度表示")):
+        with catalog.speaking(language):
+            code, out = typed_game(
+                ["alice"], 1, "help\nshow\nquit\n", seed=5, level="greedy", rules=StackRules()
+            )
+        assert code == 0
+        listed = [x.split() for x in out.splitlines() if x.startswith("  show ")]
+        assert listed and " ".join(listed[0][1:]) == line, language
