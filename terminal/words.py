@@ -253,14 +253,12 @@ def bad_option_text(
     option: str, value: Any, error: Mapping[str, Any], *, quoted: bool = False
 ) -> str:
     """An option's wrong value (``--dice 40``) and why, in the language spoken: in
-    English as given (``quoted``: as Python writes it, ``'zz'``), in another language a
-    text in its quotes (「zz」) and anything else as given."""
+    English as given (``quoted``: as Python writes it, ``'zz'``), in another language in
+    its quotes, as what was typed (「zz」, 「20000」)."""
     if catalog.current() == catalog.DEFAULT:
         shown = repr(value) if quoted else str(value)
-    elif isinstance(value, str):
-        shown = catalog.t("typed.quoted", typed=cut(value))
     else:
-        shown = str(value)
+        shown = catalog.t("typed.quoted", typed=cut(str(value)))
     return catalog.t(
         "terminal.line.bad_option", option=option, value=shown, why=validation_text(error)
     )

@@ -130,7 +130,9 @@ def test_a_target_above_the_tables_limit_is_refused_as_the_option_in_japanese(
 ) -> None:
     code, err = _cli(capsys, "--target", "20000", "--players", "a", "--bots", "1")
     assert code == 2
-    assert err == "stackbot play: --target の値 20000 が正しくありません：10000以下にしてください\n"
+    assert (
+        err == "stackbot play: --target の値「20000」が正しくありません：10000以下にしてください\n"
+    )
 
 
 def test_play_help_gives_the_targets_range_in_both_languages(
