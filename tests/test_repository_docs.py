@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.colorstack.board import DESIGNS, HEAVY_ROWS, LIGHT_ROWS, WIDTH
 from tests.persistence.test_bench import bench_command, bench_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +49,20 @@ def test_readme_links_the_rule_book_and_record_format_in_docs() -> None:
     links = relative_links(ROOT / "README.md")
     for name in DOC_PAGES:
         assert f"docs/{name}" in links
+
+
+def test_readme_gives_color_stacks_boards_as_the_engine_lays_them() -> None:
+    """The intro once said 'a board of 3 × 3 cards': the cards are 3 × 3 squares, and the
+    default (light) board is 2 rows of 3 of them, the heavy one 3 rows of 3."""
+    side = len(DESIGNS["A"])  # a card's squares a side
+    per_row = WIDTH // side
+    light, heavy = LIGHT_ROWS // side, HEAVY_ROWS // side  # rows of cards
+    intro = " ".join((ROOT / "README.md").read_text().split("## ")[0].split())
+    assert (
+        f"a board of {light * per_row} cards of {side} × {side} squares, in {light} rows"
+        f" of {per_row} (the heavy board: {heavy * per_row} cards, {heavy} rows of {per_row})"
+    ) in intro
+    assert "board of 3 × 3 cards" not in intro
 
 
 @pytest.mark.parametrize("name", DOC_PAGES)
