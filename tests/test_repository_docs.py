@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+import catalog
 from engine.colorstack.board import DESIGNS, HEAVY_ROWS, LIGHT_ROWS, WIDTH
+from terminal.stack import help_text
 from tests.persistence.test_bench import bench_command, bench_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +65,30 @@ def test_readme_gives_color_stacks_boards_as_the_engine_lays_them() -> None:
         f" of {per_row} (the heavy board: {heavy * per_row} cards, {heavy} rows of {per_row})"
     ) in intro
     assert "board of 3 × 3 cards" not in intro
+
+
+def test_readme_stack_terminal_table_lists_every_command_its_help_and_stack_up_name() -> None:
+    """Stack Up!'s paragraph says "`help`, `hint`, `show` and `quit` as above": each must be
+    in Stack's table above it, as must every command Stack's own help lists (`show` was
+    missing from the table)."""
+    section = (ROOT / "README.md").read_text().split("## Play in a terminal")[1]
+    stack_part, stack_up_part = section.split("Stack Up! plays in the same terminal")
+    table = [row for row in stack_part.splitlines() if row.startswith("| `")]
+    in_table = {
+        quoted.split()[0]
+        for row in table
+        for quoted in re.findall(r"`([^`]+)`", row.split(" | ")[0])
+    }
+    as_above = re.search(r"((?:`\w+`(?:,\s+|\s+and\s+))+`\w+`)\s+as above", stack_up_part)
+    assert as_above is not None
+    named = set(re.findall(r"`(\w+)`", as_above.group(1)))
+    assert named == {"help", "hint", "show", "quit"}
+    assert named <= in_table
+    with catalog.speaking("en"):
+        listed = help_text().split("\n")[1:]
+    helped = {line.split()[0] for line in listed if line.startswith("  ")}
+    assert helped >= {"show", "hint", "help", "quit"}
+    assert helped <= in_table
 
 
 @pytest.mark.parametrize("name", DOC_PAGES)
