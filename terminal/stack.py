@@ -272,6 +272,8 @@ def play(
         rng = random.Random(seed)
         game = TerminalGame(seats, rules, rng, stdin, stdout, export, errors)
     except (SetupError, ValueError) as err:
-        say_error(errors, setup_error_text(err) if isinstance(err, SetupError) else str(err))
+        given = len(humans) + bots
+        said = setup_error_text(err, count=given) if isinstance(err, SetupError) else str(err)
+        say_error(errors, said)
         return 2
     return game.run()

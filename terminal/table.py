@@ -605,7 +605,7 @@ def play(
         say_error(errors, bad_option_text(where, first["input"], first, quoted=True))
         return 2
     except SetupError as err:
-        say_error(errors, setup_error_text(err))
+        say_error(errors, setup_error_text(err, count=len(humans) + bots))
         return 2
     except ValueError as err:
         say_error(errors, _first_line(err))

@@ -204,14 +204,19 @@ SETUP_ERRORS: tuple[tuple[re.Pattern[str], Callable[[Mapping[str, str]], str]], 
 )
 
 
-def setup_error_text(error: BaseException | str) -> str:
+def setup_error_text(error: BaseException | str, *, count: int | None = None) -> str:
     """Why a table cannot start (the engine's :class:`~engine.game.SetupError`, said in
-    English), in the language spoken; a message this does not know stays the engine's."""
+    English), in the language spoken; a message this does not know stays the engine's.
+    ``count``, the players given, is said with a wrong number of players when the
+    engine's message leaves it out (Stack Up!'s and Color Stack's do, Stack's does not)."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     for pattern, say in SETUP_ERRORS:
         found = pattern.fullmatch(text)
         if found is not None:
-            return say(found.groupdict())
+            facts = found.groupdict()
+            if "count" in facts and facts["count"] is None and count is not None:
+                facts["count"] = str(count)
+            return say(facts)
     return text
 
 

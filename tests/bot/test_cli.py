@@ -163,12 +163,12 @@ def test_startup_logs_no_alembic_or_voice_noise_at_info(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["--dice", "40"], "stackbot play: bad --dice 40: Input should be less than or equal to 30"),
-        (["--dice", "0"], "stackbot play: bad --dice 0: Input should be greater than or equal to 1"),
-        (["--target", "0"], "stackbot play: bad --target 0: Input should be greater than or equal to 1"),
-        (["--target", "20000"], "stackbot play: bad --target 20000: Input should be less than or equal to 10000"),
-        (["--bots", "100000000"], "stackbot play: --bots must be 0 to 8"),
-        (["--bots", "-1"], "stackbot play: --bots must be 0 to 8"),
+        (["--dice", "40"], "stackbot play: bad --dice 40: Input should be less than or equal to 30."),
+        (["--dice", "0"], "stackbot play: bad --dice 0: Input should be greater than or equal to 1."),
+        (["--target", "0"], "stackbot play: bad --target 0: Input should be greater than or equal to 1."),
+        (["--target", "20000"], "stackbot play: bad --target 20000: Input should be less than or equal to 10000."),
+        (["--bots", "100000000"], "stackbot play: --bots must be 0 to 8."),
+        (["--bots", "-1"], "stackbot play: --bots must be 0 to 8."),
     ],
 )  # fmt: skip
 def test_bad_play_options_are_refused_in_one_line(
@@ -185,7 +185,7 @@ def test_play_alone_says_how_to_start_a_game(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr()
     assert out.out == "" and out.err == (
         "stackbot play: nobody to play: name yourself with --players and add AI seats with "
-        "--bots, as in `stackbot play --players you --bots 3` (at least 2 players in all)\n"
+        "--bots, as in `stackbot play --players you --bots 3` (at least 2 players in all).\n"
     )
 
 

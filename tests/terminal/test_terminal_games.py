@@ -53,7 +53,7 @@ def test_bad_options_are_refused_on_stderr_with_exit_2() -> None:
         stderr=err,
     )  # fmt: skip
     assert code == 2 and out.getvalue() == ""
-    assert err.getvalue() == "stackbot play: Stack Up! needs 2 to 6 players.\n"
+    assert err.getvalue() == "stackbot play: Stack Up! needs 2 to 6 players, not 10.\n"
     out, err = io.StringIO(), io.StringIO()
     code = play(
         ["a"],

@@ -114,7 +114,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 def test_start_up_errors_are_japanese(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = _cli(capsys, "--game", "colorstack", "--players", "a", "--bots", "2")
-    assert code == 2 and "カラースタックはちょうど2人で遊びます。" in err
+    assert code == 2 and "カラースタックは2人で遊びます（3人では遊べません）。" in err
     code, err = _cli(capsys, "--dice", "99", "--players", "a", "--bots", "1")
     assert code == 2 and "30以下にしてください" in err and "Input" not in err
     code, err = _cli(capsys, "--bots", "x")
@@ -131,7 +131,8 @@ def test_a_target_above_the_tables_limit_is_refused_as_the_option_in_japanese(
     code, err = _cli(capsys, "--target", "20000", "--players", "a", "--bots", "1")
     assert code == 2
     assert (
-        err == "stackbot play: --target の値「20000」が正しくありません：10000以下にしてください\n"
+        err
+        == "stackbot play: --target の値「20000」が正しくありません：10000以下にしてください。\n"
     )
 
 

@@ -179,7 +179,7 @@ def test_play_help_and_refusals_are_said_in_the_language_chosen() -> None:
     assert "human players, e.g. alice,bob" in help_en.stdout
     refused = run_cli(["play", "--lang", "ja", "--players", "alice", "--bots", "100"])
     assert refused.returncode == 2
-    assert refused.stderr == "stackbot play: --bots は0〜8で指定してください\n"
+    assert refused.stderr == "stackbot play: --bots は0〜8で指定してください。\n"
     stack = run_cli(["play", "--lang", "ja", "--turn-limit", "3"])
     assert stack.stderr.startswith("stackbot play: スタックに --turn-limit はありません")
 
