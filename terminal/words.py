@@ -305,6 +305,8 @@ ARGPARSE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"the following arguments are required: (?P<arguments>.*)"),
         "required",
     ),
+    # an option's own check (its type's error, already in the language spoken): last
+    (re.compile(r"argument (?P<argument>\S+?): (?P<why>.*)"), "about"),
 )
 
 

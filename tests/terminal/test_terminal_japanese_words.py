@@ -199,3 +199,20 @@ def test_what_was_typed_is_quoted_in_corner_brackets_in_japanese(
         "(Only Enter there: 'r7 r8' was not played. Type your move now.)",
     ):
         assert quoted in english, english
+
+
+def test_an_options_own_check_is_said_without_argparses_english_in_japanese(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An option whose value its own check refuses (``--players ,``): argparse's "argument"
+    stays out of the Japanese line, and English is argparse's own."""
+    code, err = _cli(capsys, "--lang", "ja", "--players", ",")
+    assert code == 2
+    assert err.endswith(
+        "stackbot play: エラー：--players：プレイヤーの名前をコンマ区切りで指定してください。\n"
+    ), err
+    assert "argument" not in err
+    code, err = _cli(capsys, "--lang", "en", "--players", ",")
+    assert err.endswith(
+        "stackbot play: error: argument --players: give player names separated by commas.\n"
+    ), err
