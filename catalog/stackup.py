@@ -771,12 +771,12 @@ _PATTERNS: tuple[_Pattern, ...] = (
     ),
     _p(
         r"From (?P<player>.+) \((?P<size>\d+) cards\) a Snatch takes exactly 1 card, not "
-        r"(?P<count>-?\d+)\.",
+        r"(?P<count>-?\d+…?)\.",  # a long count cut as any echo is
         "stackup.error.snatch_bad_one",
     ),
     _p(
         r"From (?P<player>.+) \((?P<size>\d+) cards\) a Snatch takes 1, 2 or 3 cards, not "
-        r"(?P<count>-?\d+)\.",
+        r"(?P<count>-?\d+…?)\.",  # a long count cut as any echo is
         "stackup.error.snatch_bad",
     ),
     _p(

@@ -33,7 +33,7 @@ from difflib import get_close_matches
 from typing import NamedTuple
 
 from engine import errors
-from engine.echo import cut, echo, typed_move
+from engine.echo import ECHO_LIMIT, cut, echo, typed_move
 from engine.game import Decision
 from engine.names import NAME_KEYS, folded, or_words, unclear_name
 from engine.stackup import cards, moves
@@ -400,7 +400,9 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> moves.Pla
         count: int | None = None
         if reading.count_text is not None:
             digits = reading.count_text.lstrip("0") or "0"
-            count = int(digits) if len(digits) <= 3 else 1000
+            # read only as far as a refusal shows it (cut to ECHO_LIMIT): a longer count
+            # is refused in the same words, and no count past 3 is legal anyway
+            count = int(digits[: ECHO_LIMIT + 1])
         elif reading.seat != p:
             counts = state.snatch_counts(reading.seat)
             if len(counts) == 1:

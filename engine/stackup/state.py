@@ -44,6 +44,7 @@ from typing import Any, Final, NamedTuple, Self, cast
 
 from pydantic import ValidationError
 
+from engine.echo import cut
 from engine.errors import IllegalMoveError, IllegalReason
 from engine.game import Decision, Event, GameEnded, Outcome, SetupError, TurnEnded
 from engine.native import BLANK
@@ -1024,7 +1025,7 @@ class StackUpState:
         if type(count) is not int or count not in counts:
             return IllegalMoveError(
                 f"From {who} ({len(self.hands[target])} cards) a Snatch takes {allowed}, "
-                f"not {count!r}.",
+                f"not {cut(str(count)) if type(count) is int else repr(count)}.",
                 bad,
             )
         return None

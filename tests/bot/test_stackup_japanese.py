@@ -13,12 +13,14 @@ import pytest
 import catalog
 from bot.games.stackup.game import DISCORD_GAME
 from bot.text import MESSAGE_LIMIT
+from engine.echo import cut
 from engine.errors import MoveError
 from engine.game import Decision
 from engine.stackup.notation import parse_move
 from engine.stackup.rules import StackUpSettings
 from engine.stackup.state import StackUpState
 from persistence.records import GameSummary, ScoreSheet
+from tests.engine.stackup.situations import table
 
 NAMES = ("ann", "ben", "cat")
 # English left in a Japanese text: only commands, names, cards and the notation's words
@@ -141,3 +143,13 @@ def test_scores_and_history_in_japanese() -> None:
         assert DISCORD_GAME.figure_name == ("残り札", "残り札")
         assert DISCORD_GAME.private_button.label == "手札"
     assert DISCORD_GAME.private_button.label == "My hand"
+
+
+@pytest.mark.parametrize("count", ["99999999999999", "12345" * 16])
+def test_a_snatch_count_too_big_is_said_in_japanese_as_typed(count: str) -> None:
+    state = table("Snatch R9", "G1 G2 G3 G4", "Y1 Y2 Y3", players=NAMES)
+    with pytest.raises(MoveError) as caught:
+        parse_move(state, f"snatch ben {count}", 0)
+    with catalog.speaking("ja"):
+        said = DISCORD_GAME.refusal_words(caught.value)
+    assert said == f"ben（手札4枚）からスナッチできるのは1〜3枚です。{cut(count)}枚は取れません。"

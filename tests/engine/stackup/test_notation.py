@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import errors
+from engine.echo import cut
 from engine.stackup import moves
 from engine.stackup.cards import CRASH, FLIP, FREEZE, FULL_DECK, SNATCH, SWITCH
 from engine.stackup.notation import move_notation, parse_move
@@ -404,3 +405,20 @@ def test_anything_typed_raises_only_the_three_errors(seed: int, n: int, text: st
     else:
         assert state.is_legal(move)
     assert state.to_dict() == before
+
+
+def test_a_snatch_count_too_big_is_refused_as_typed_not_as_a_cap() -> None:
+    """``snatch ben 99999999999999`` was refused as "…not 1000.", a count the player never
+    typed; the refusal names the count typed, cut short as any echo is when very long."""
+    state = table("Snatch R9", "G1 G2 G3 G4", "Y1 Y2 Y3", stack="R5")
+    with pytest.raises(errors.IllegalMoveError) as err:
+        parse_move(state, "snatch ben 99999999999999", ANN)
+    assert str(err.value) == (
+        "From ben (4 cards) a Snatch takes 1, 2 or 3 cards, not 99999999999999."
+    )
+    with pytest.raises(errors.IllegalMoveError) as err:
+        parse_move(state, "snatch ben 1001", ANN)
+    assert str(err.value).endswith(", not 1001.")
+    with pytest.raises(errors.IllegalMoveError) as err:
+        parse_move(state, "snatch ben " + "12345" * 16, ANN)
+    assert str(err.value).endswith(f", not {cut('12345' * 16)}.")
