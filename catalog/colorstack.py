@@ -388,7 +388,8 @@ _REFUSALS: tuple[_Refusal, ...] = tuple(
     for key, pattern, facts in (
         # the parser (engine/colorstack/notation.py): not a move at all
         ("colorstack.error.empty", rf"That's empty\. {_SYNTAX}", _syntax),
-        ("colorstack.error.too_long", rf"That's too long to be a move\. {_SYNTAX}", _syntax),
+        ("colorstack.error.too_long", rf"That's too long to be a move \(“(?P<text>.*)”\)\. "
+         rf"{_SYNTAX}", _echo),
         ("colorstack.error.resign_alone", rf"Type resign alone\. {_SYNTAX}", _syntax),
         ("colorstack.error.typo", rf"“(?P<text>.*)” is not a command: did you mean "
          rf"(?P<command>set|resign)\? {_SYNTAX}", _echo),

@@ -49,11 +49,13 @@ _WORDS = ("set", "resign")
 def parse_move(state: ColorStackState, text: str, seat: int | None = None) -> PlayerChoice:
     """The move ``text`` names for ``seat`` (default: the player to move), or the error
     that says why not. The state is never changed."""
-    typed = " ".join(text.strip().lower().split())
+    typed = " ".join(text.split())  # case kept: what a refusal echoes is as typed
     if not typed:
         raise InvalidMoveError(f"That's empty. {SYNTAX}", InvalidReason.EMPTY)
     if len(typed) > MAX_LENGTH:
-        raise InvalidMoveError(f"That's too long to be a move. {SYNTAX}", InvalidReason.TOO_LONG)
+        raise InvalidMoveError(
+            f"That's too long to be a move ({_echo(typed)}). {SYNTAX}", InvalidReason.TOO_LONG
+        )
     mv = _read(state, typed, seat)
     err = state.refusal(mv, seat)
     if err is not None:
@@ -70,10 +72,11 @@ def move_notation(state: ColorStackState, mv: PlayerChoice) -> str:
 
 
 def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
+    """The move ``typed`` names: its words are read in any case, and echoed as typed."""
     words = typed.replace("-", " - ").split()
-    if words[0] == "move" and len(words) > 1:  # Discord's /move, typed out
+    if words[0].lower() == "move" and len(words) > 1:  # Discord's /move, typed out
         words = words[1:]
-    head = words[0]
+    head = words[0].lower()
     if head in _COLOURS_WORDS or head.rstrip(",") in COLOUR_NAMES:
         return _colours(words[1:] if head in _COLOURS_WORDS else words)
     if head == "resign" and len(words) == 1:
@@ -87,45 +90,47 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
         return Resign(who)
     if head == "set" or (head not in _WORDS and _looks_like(head, "set") and len(words) >= 2):
         if head != "set":
-            raise _typo(head, "set")
+            raise _typo(words[0], "set")
         return _set(state, words[1:])
     if head == "resign":
         raise InvalidMoveError(f"Type resign alone. {SYNTAX}", InvalidReason.NOT_A_MOVE)
     if not _SQUARE.match(head):
         for word in _WORDS:
             if _looks_like(head, word):
-                raise _typo(head, word)
+                raise _typo(words[0], word)
         raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
-    rest = [w for w in words[1:] if w not in ("-", "to")]
-    frm = _square(state, head)
+    rest = [w for w in words[1:] if w.lower() not in ("-", "to")]
+    frm = _square(state, words[0])
     if not rest:
         raise InvalidMoveError(
             f"Where does {square_name(frm)} go? Name the end square too: "
             f"{square_name(frm)}-e3 (or set {square_name(frm)} 4 to change its number).",
             InvalidReason.MISSING_TARGET,
         )
-    if len(rest) != 1 or not _SQUARE.match(rest[0]):
+    if len(rest) != 1 or not _SQUARE.match(rest[0].lower()):
         raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
     return move(frm, _square(state, rest[0]))
 
 
 def _colours(args: list[str]) -> Colours:
     """The two colours named, first and second (``red yellow``, ``red, yellow``)."""
-    names = [a for a in " ".join(args).replace(",", " ").split() if a not in ("and", "then")]
+    words = " ".join(args).replace(",", " ").split()
+    names = [a for a in words if a.lower() not in ("and", "then")]
     if len(names) != 2:
         raise InvalidMoveError(COLOURS_SYNTAX, InvalidReason.NOT_A_MOVE)
     for name in names:
-        if name not in COLOUR_NAMES:
+        if name.lower() not in COLOUR_NAMES:
             raise InvalidMoveError(
                 f"{_echo(name)} is not a colour: red, blue, yellow or green. {COLOURS_SYNTAX}",
                 InvalidReason.NOT_A_MOVE,
             )
-    return Colours(COLOUR_NAMES.index(names[0]), COLOUR_NAMES.index(names[1]))
+    first, second = (COLOUR_NAMES.index(name.lower()) for name in names)
+    return Colours(first, second)
 
 
 def _set(state: ColorStackState, args: list[str]) -> Set:
-    args = [a for a in args if a not in ("to", "=")]
-    if not args or not _SQUARE.match(args[0]):
+    args = [a for a in args if a.lower() not in ("to", "=")]
+    if not args or not _SQUARE.match(args[0].lower()):
         raise InvalidMoveError(
             "Name the piece's square and the new number: set c1 4.", InvalidReason.NOT_A_MOVE
         )
@@ -148,7 +153,8 @@ def _set(state: ColorStackState, args: list[str]) -> Set:
     return set_face(sq, int(face))
 
 
-def _square(state: ColorStackState, word: str) -> int:
+def _square(state: ColorStackState, typed: str) -> int:
+    word = typed.lower()
     sq = parse_square(word, state.rows)
     if sq is not None:
         return sq
@@ -159,7 +165,7 @@ def _square(state: ColorStackState, word: str) -> int:
             IllegalReason.NO_SUCH_SQUARE,
         )
     raise InvalidMoveError(
-        f"{_echo(word)} is not a square: columns a to i, rows 1 to {state.rows} (like c1).",
+        f"{_echo(typed)} is not a square: columns a to i, rows 1 to {state.rows} (like c1).",
         InvalidReason.NOT_A_MOVE,
     )
 

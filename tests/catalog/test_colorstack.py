@@ -327,3 +327,33 @@ def test_the_japanese_rule_book_is_complete_and_points_to_the_english_one() -> N
         assert typed in japanese
     for term in ("前後左右に自由に", "積", "強さ", "先手", "後手", "同じあるいは上回っている"):
         assert term in japanese
+
+
+@pytest.mark.parametrize(
+    ("typed", "english", "japanese"),
+    [
+        (
+            "stack 3 on AI 1",
+            "“stack 3 on AI 1” is not a move. Type a move as c1-e3, a set as set c1 4, or resign.",
+            "「stack 3 on AI 1」は手として読めません。"
+            "移動は c1-e3、目の変更は set c1 4、投了は resign と入力します。",
+        ),
+        (
+            "Snatch AI 1 " + "9" * 40,
+            "That's too long to be a move (“Snatch AI 1 9999999…”). "
+            "Type a move as c1-e3, a set as set c1 4, or resign.",
+            "手としては長すぎます（「Snatch AI 1 9999999…」）。"
+            "移動は c1-e3、目の変更は set c1 4、投了は resign と入力します。",
+        ),
+    ],
+)
+def test_a_refusal_echoes_what_was_typed_as_typed_in_every_language(
+    typed: str, english: str, japanese: str
+) -> None:
+    state = ColorStackState(NAMES)
+    state.set_up(random.Random(1))
+    with pytest.raises(MoveError) as caught:
+        parse_move(state, typed)
+    assert error_text(caught.value) == english == str(caught.value)
+    with catalog.speaking("ja"):
+        assert error_text(caught.value) == japanese

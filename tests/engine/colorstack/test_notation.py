@@ -7,8 +7,10 @@ import contextlib
 
 import pytest
 
-from engine.colorstack.moves import Resign
+from engine.colorstack.board import GREEN, RED
+from engine.colorstack.moves import Colours, FirstPlayer, Resign
 from engine.colorstack.notation import move_notation, parse_move
+from engine.colorstack.state import ColorStackState
 from engine.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -17,7 +19,7 @@ from engine.errors import (
     InvalidReason,
 )
 
-from .situations import arrange, mv, new_game, setf
+from .situations import PLAYERS, arrange, mv, new_game, setf
 
 
 @pytest.mark.parametrize("text", ["c1-c5", "C1-C5", " c1 - c5 ", "c1 c5", "c1 to c5"])
@@ -102,11 +104,51 @@ def test_text_that_is_no_move_says_how_to_type_one(text: str) -> None:
 
 def test_what_was_typed_is_echoed_printable_and_short() -> None:
     """An escape typed at a terminal is not sent back to restyle it; a long text is cut."""
-    for typed, shown in (("\x1b[2J", "“�[2j”"), ("z" * 30 + " c1", "“" + "z" * 19 + "…”")):
+    for typed, shown in (("\x1b[2J", "“�[2J”"), ("z" * 30 + " c1", "“" + "z" * 19 + "…”")):
         with pytest.raises(InvalidMoveError) as err:
             parse_move(new_game(), typed, 0)
         assert str(err.value).startswith(f"{shown} is not a"), str(err.value)
         assert "\x1b" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("stack 3 on AI 1", "“stack 3 on AI 1” is not a move."),
+        ("Hello", "“Hello” is not a move."),
+        ("C1-C2-C3", "“C1-C2-C3” is not a move."),
+        ("Sett c1 4", "“Sett” is not a command: did you mean set?"),
+        ("Resing", "“Resing” is not a command: did you mean resign?"),
+        ("J1-C1", "“J1” is not a square: columns a to i, rows 1 to 6 (like c1)."),
+        ("SET C1 X", "A die shows a number from 1 to 6, not “X”."),
+        ("colours Red Pink", "“Pink” is not a colour: red, blue, yellow or green."),
+    ],
+)
+def test_what_was_typed_is_echoed_in_the_case_it_was_typed(typed: str, words: str) -> None:
+    """``stack 3 on AI 1`` was answered "“stack 3 on ai 1” is not a move"."""
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(new_game(), typed, 0)
+    assert str(err.value).startswith(words), str(err.value)
+
+
+@pytest.mark.parametrize("text", ["colours green red", "COLOURS Green RED", "Green, Red"])
+def test_colours_are_typed_in_any_case(text: str) -> None:
+    state = ColorStackState(PLAYERS)
+    state.apply(FirstPlayer(0))
+    assert parse_move(state, text, 0) == Colours(GREEN, RED)
+
+
+def test_a_text_too_long_to_be_a_move_is_echoed_cut_short() -> None:
+    """As Stack's and Stack Up!'s do, the refusal shows what was typed (it said only
+    "That's too long to be a move.")."""
+    typed = "Snatch AI 1 " + "9" * 40
+    with pytest.raises(InvalidMoveError) as err:
+        parse_move(new_game(), typed, 0)
+    assert err.value.reason is InvalidReason.TOO_LONG
+    assert str(err.value) == (
+        "That's too long to be a move (“Snatch AI 1 9999999…”). "
+        "Type a move as c1-e3, a set as set c1 4, or resign."
+    )
 
 
 def test_a_typo_suggests_the_command() -> None:
