@@ -8,6 +8,8 @@ Raising one never changes the state of a game.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -151,19 +153,36 @@ class RecordError(ValueError):
         self.round = round
 
 
+def as_json(value: object) -> str:
+    """``value``, read from a JSON record, as JSON writes it, for a sentence about it:
+    ``true``, ``null``, ``"red"``, ``["red", "red"]``, ``2.5`` (not Python's ``True``,
+    ``None``, ``'red'``…). A number too big for JSON's reader (``1e400``, read as
+    infinity) is said to be out of range; a list or object holding one writes it
+    ``Infinity``, as JavaScript does."""
+    if isinstance(value, float) and math.isinf(value):
+        return f"{'-' if value < 0 else ''}Infinity (a number out of range)"
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # NaN, or a list or object holding a number out of range
+        return json.dumps(value, ensure_ascii=False)
+    except TypeError:  # no JSON value at all (a record built in Python, not read)
+        return repr(value)
+
+
 def settings_error(
     err: ValidationError, unknown: str = "unknown key {!r}", musts: Mapping[str, str] | None = None
 ) -> str:
     """The first problem of a settings (rules) model's validation error, in words:
     ``target_score: Input should be greater than or equal to 1`` or ``unknown key 'colour'``.
     ``unknown``: the words for a key the model does not have (its repr put in the ``{}``);
-    ``musts``: what a key's value must be, for the words ``'key' must be …, not 'value'``."""
+    ``musts``: what a key's value must be, for the words ``'key' must be …, not "value"``
+    (the value as JSON writes it)."""
     first = err.errors()[0]
     where = ".".join(str(x) for x in first["loc"]) or "rules"
     if first["type"] == "extra_forbidden":
         return unknown.format(where)
     if musts and where in musts:
-        return f"{where!r} must be {musts[where]}, not {first['input']!r}"
+        return f"{where!r} must be {musts[where]}, not {as_json(first['input'])}"
     return f"{where}: {first['msg']}"
 
 

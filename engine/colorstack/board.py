@@ -16,6 +16,8 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
+from engine.errors import as_json
+
 COLUMNS = "abcdefghi"
 WIDTH = 9
 LIGHT_ROWS, HEAVY_ROWS = 6, 9
@@ -186,7 +188,7 @@ def cards_problem(cards: Sequence[str], rows: int) -> str | None:
     for card in cards:
         parsed = parse_card(card) if isinstance(card, str) else None
         if parsed is None:
-            return f"{card!r} is not a card: a design letter A to E, then ' when turned"
+            return f"{as_json(card)} is not a card: a design letter A to E, then ' when turned"
         used[parsed[0]] = used.get(parsed[0], 0) + 1
     for design, count in used.items():
         if count > COPIES[design]:

@@ -23,7 +23,7 @@ from engine.colorstack.board import (
 from engine.colorstack.moves import Move, PlayerMove, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings, settings_error
 from engine.colorstack.state import ColorStackState
-from engine.errors import NoRecord, RecordError, settings_from
+from engine.errors import NoRecord, RecordError, as_json, settings_from
 
 FORMAT = "colorstack-record/1"
 _REQUIRED = ("format", "players", "first", "colours", "cards", "dice", "turns")
@@ -124,7 +124,7 @@ class _Replay:
         if not isinstance(record, dict):
             raise RecordError("The record must be a JSON object.")
         if record.get("format") != FORMAT:
-            raise RecordError(f'"format" must be "{FORMAT}", not {record.get("format")!r}.')
+            raise RecordError(f'"format" must be "{FORMAT}", not {as_json(record.get("format"))}.')
         for key in record:
             if key not in _KEYS:
                 known = ", ".join(sorted(_KEYS))
@@ -167,13 +167,16 @@ class _Replay:
         ):
             raise RecordError('"players" must be a list of exactly two non-empty names.')
         if raw[0] == raw[1]:
-            raise RecordError(f"The two players are both called {raw[0]!r}; names must differ.")
+            raise RecordError(
+                f"The two players are both called {as_json(raw[0])}; names must differ."
+            )
         return raw[0], raw[1]
 
     def _first(self, raw: object, players: tuple[str, str]) -> int:
         if not isinstance(raw, str) or raw not in players:
             raise RecordError(
-                f'"first" must name one of the players ({players[0]} or {players[1]}), not {raw!r}.'
+                f'"first" must name one of the players ({players[0]} or {players[1]}), '
+                f"not {as_json(raw)}."
             )
         return players.index(raw)
 
@@ -185,7 +188,8 @@ class _Replay:
             or raw[0] == raw[1]
         ):
             raise RecordError(
-                f'"colours" must be two different of "red", "blue", "yellow", "green", not {raw!r}.'
+                f'"colours" must be two different of "red", "blue", "yellow", "green", '
+                f"not {as_json(raw)}."
             )
         return COLOUR_NAMES.index(raw[0]), COLOUR_NAMES.index(raw[1])
 
@@ -208,7 +212,9 @@ class _Replay:
         for name in starts:
             face = raw[name]
             if not _is_int(face) or not 1 <= face <= 6:
-                raise RecordError(f"The die on {name} must show a face from 1 to 6, not {face!r}.")
+                raise RecordError(
+                    f"The die on {name} must show a face from 1 to 6, not {as_json(face)}."
+                )
             faces.append(face)
         return tuple(faces)
 
@@ -221,15 +227,17 @@ class _Replay:
         player, action = entry["player"], entry["action"]
         if not isinstance(player, str) or player not in names:
             raise RecordError(
-                f"Entry {t} names {player!r}, who is not a player ({names[0]} or {names[1]}).", t
+                f"Entry {t} names {as_json(player)}, who is not a player "
+                f"({names[0]} or {names[1]}).",
+                t,
             )
         seat = names.index(player)
         if not isinstance(action, str):
-            raise RecordError(f'Entry {t}: "action" must be a string, not {action!r}.', t)
+            raise RecordError(f'Entry {t}: "action" must be a string, not {as_json(action)}.', t)
         mv = parse_action(action, state.rows, seat)
         if mv is None:
             raise RecordError(
-                f"Entry {t}: {action!r} is not an action: write 'set SQ N' (N from 1 to 6), "
+                f"Entry {t}: {as_json(action)} is not an action: write 'set SQ N' (N from 1 to 6), "
                 f"'SQ-SQ' or 'resign', with squares from a1 to i{state.rows}.",
                 t,
             )

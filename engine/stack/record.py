@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from engine.errors import IllegalMoveError, RecordError, settings_error
+from engine.errors import IllegalMoveError, RecordError, as_json, settings_error
 from engine.game import Decision
 from engine.record_header import read_players, read_rules
 from engine.stack.describe import pile_words
@@ -157,7 +157,9 @@ class _Replay:
     def _player(self, raw: object, rnd: int, turn: int | None, what: str) -> int:
         names = self.record["players"]  # type: ignore[index]
         if not isinstance(raw, str) or raw not in names:
-            raise RecordError(f"The {what} {raw!r} is not one of the players.", turn, round=rnd)
+            raise RecordError(
+                f"The {what} {as_json(raw)} is not one of the players.", turn, round=rnd
+            )
         return int(names.index(raw))
 
     def _round(self, state: StackState, rnd: object, index: int, *, last: bool) -> None:
@@ -232,7 +234,7 @@ class _Replay:
             raise RecordError(f"The turn has an unknown key {unknown[0]!r}.", t, round=rnd)
         face = turn["stack"] if has_stack else turn["reroll"]
         if not _is_int(face) or not 1 <= face <= 6:
-            raise RecordError(f"A die shows 1 to 6, not {face!r}.", t, round=rnd)
+            raise RecordError(f"A die shows 1 to 6, not {as_json(face)}.", t, round=rnd)
         if not state.singles[p][face]:
             raise RecordError(f"{who} has no unstacked die showing {face}.", t, round=rnd)
         if has_stack:
@@ -244,7 +246,9 @@ class _Replay:
             return
         rolled = turn.get("rolled")
         if not _is_int(rolled) or not 1 <= rolled <= 6:
-            raise RecordError(f'A reroll needs "rolled": 1 to 6, not {rolled!r}.', t, round=rnd)
+            raise RecordError(
+                f'A reroll needs "rolled": 1 to 6, not {as_json(rolled)}.', t, round=rnd
+            )
         options = state.targets_for(p, rolled)
         named = "on" in turn or "height" in turn
         if not options:
@@ -279,7 +283,7 @@ class _Replay:
         owner = self._player(turn["on"], rnd, t, "pile owner")
         height = turn["height"]
         if not _is_int(height) or not 1 <= height <= 3:
-            raise RecordError(f'"height" must be 1, 2 or 3, not {height!r}.', t, round=rnd)
+            raise RecordError(f'"height" must be 1, 2 or 3, not {as_json(height)}.', t, round=rnd)
         return owner, height
 
     def _check_target(

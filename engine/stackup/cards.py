@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.errors import as_json
+
 Card = int
 Colour = int
 
@@ -109,7 +111,9 @@ def parse_card(name: str) -> Card:
     """
     card = _BY_NAME.get(name) if isinstance(name, str) else None
     if card is None:
-        raise ValueError(f"{name!r} is not a card (cards are written R7, G15, Flip, Crash…).")
+        raise ValueError(
+            f"{as_json(name)} is not a card (cards are written R7, G15, Flip, Crash…)."
+        )
     return card
 
 

@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from engine.errors import IllegalReason, RecordError
+from engine.errors import IllegalReason, RecordError, as_json
 from engine.record_header import read_players, read_rules
 from engine.stackup import moves
 from engine.stackup.cards import (
@@ -215,7 +215,7 @@ class _Replay:
         if "direction" in rec:
             direction = rec["direction"]
             if direction not in ("up", "down"):
-                raise RecordError(f'"direction" must be "up" or "down", not {direction!r}.')
+                raise RecordError(f'"direction" must be "up" or "down", not {as_json(direction)}.')
         elif turns:
             raise RecordError(
                 f'The record needs "direction" ("up" or "down"), chosen by {players[first]} '
@@ -244,7 +244,9 @@ class _Replay:
         names = read_players(raw, MIN_PLAYERS, MAX_PLAYERS)
         if len(set(names)) != len(names):
             twice = next(p for p in names if names.count(p) > 1)
-            raise RecordError(f'The names in "players" must be distinct; {twice!r} is twice.')
+            raise RecordError(
+                f'The names in "players" must be distinct; {as_json(twice)} is twice.'
+            )
         return tuple(names)
 
     def _deck(self, raw: object, n: int) -> tuple[Card, ...]:
@@ -259,7 +261,7 @@ class _Replay:
                 deck.append(parse_card(name))
             except ValueError:
                 raise RecordError(
-                    f"deck[{i}] {name!r} is not a card: cards are written R7, G15, Flip, "
+                    f"deck[{i}] {as_json(name)} is not a card: cards are written R7, G15, Flip, "
                     "Freeze, Snatch, Switch, Crash."
                 ) from None
         counts = Counter(deck)
@@ -284,7 +286,7 @@ class _Replay:
 
     def _first(self, raw: object) -> int:
         if not isinstance(raw, str) or raw not in self.names:
-            raise RecordError(f'"first" must be one of the players, not {raw!r}.')
+            raise RecordError(f'"first" must be one of the players, not {as_json(raw)}.')
         return self.names.index(raw)
 
     # ------------------------------------------------------------- the turns
@@ -297,7 +299,9 @@ class _Replay:
             raise RecordError(f"Turn {t} must be an object.", t)
         player = turn.get("player")
         if not isinstance(player, str) or player not in names:
-            raise RecordError(f'The turn\'s "player" {player!r} is not one of the players.', t)
+            raise RecordError(
+                f'The turn\'s "player" {as_json(player)} is not one of the players.', t
+            )
         p = state.current_player
         assert p is not None and state.phase == "turn"
         if player != names[p]:
@@ -339,7 +343,7 @@ class _Replay:
 
     def _flag(self, turn: dict[str, Any], kind: str, t: int) -> None:
         if turn[kind] is not True:
-            raise RecordError(f'"{kind}" must be true, not {turn[kind]!r}.', t)
+            raise RecordError(f'"{kind}" must be true, not {as_json(turn[kind])}.', t)
 
     def _kind_allowed(self, state: StackUpState, p: int, kind: str, t: int) -> None:
         """Which of the five the turn must be follows from the rules."""
@@ -393,7 +397,7 @@ class _Replay:
                 cards.append(parse_card(name))
             except ValueError:
                 raise RecordError(
-                    f"{name!r} is not a card: cards are written like R7, G15 or Flip.", t
+                    f"{as_json(name)} is not a card: cards are written like R7, G15 or Flip.", t
                 ) from None
         played = tuple(cards)
         move = moves.Play(
@@ -453,7 +457,7 @@ class _Replay:
     def _bonus(self, turn: dict[str, Any], t: int) -> str | None:
         bonus = turn.get("bonus")
         if bonus is not None and bonus not in moves.BONUSES:
-            raise RecordError(f'"bonus" must be "pass" or "skip", not {bonus!r}.', t)
+            raise RecordError(f'"bonus" must be "pass" or "skip", not {as_json(bonus)}.', t)
         return bonus
 
     def _colour(self, turn: dict[str, Any], t: int) -> int | None:
@@ -461,7 +465,7 @@ class _Replay:
             return None
         colour = turn["colour"]
         if not isinstance(colour, str) or colour not in ("R", "B", "Y", "G"):
-            raise RecordError(f'"colour" must be "R", "B", "Y" or "G", not {colour!r}.', t)
+            raise RecordError(f'"colour" must be "R", "B", "Y" or "G", not {as_json(colour)}.', t)
         return COLOUR_LETTERS.index(colour)
 
     def _target(self, turn: dict[str, Any], t: int) -> int | None:
@@ -469,7 +473,7 @@ class _Replay:
             return None
         target = turn["target"]
         if not isinstance(target, str) or target not in self.names:
-            raise RecordError(f'"target" must be one of the players, not {target!r}.', t)
+            raise RecordError(f'"target" must be one of the players, not {as_json(target)}.', t)
         return self.names.index(target)
 
     def _count(self, turn: dict[str, Any], t: int) -> int | None:
@@ -477,7 +481,7 @@ class _Replay:
             return None
         count = turn["count"]
         if not _is_int(count):
-            raise RecordError(f'"count" must be 1, 2 or 3, not {count!r}.', t)
+            raise RecordError(f'"count" must be 1, 2 or 3, not {as_json(count)}.', t)
         return int(count)
 
     def _took(self, state: StackUpState, turn: dict[str, Any], t: int, *, snatch: bool) -> None:
@@ -541,7 +545,7 @@ class _Replay:
     def _draw(self, state: StackUpState, p: int, turn: dict[str, Any], t: int) -> None:
         how = turn["draw"]
         if how not in ("keep", "play"):
-            raise RecordError(f'"draw" must be "keep" or "play", not {how!r}.', t)
+            raise RecordError(f'"draw" must be "keep" or "play", not {as_json(how)}.', t)
         had = state.pile_size
         state.apply(moves.DRAW)
         self._reshuffle(state, turn, t, had >= 1)

@@ -369,3 +369,42 @@ def test_cli_help_is_said_on_stdout_and_exits_0(
     assert captured.err == ""
     assert captured.out.startswith("usage: python -m engine.record check FILE\n")
     assert "exit 0" in captured.out and "exit 1" in captured.out
+
+
+def _with_turn(change: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    record = example()
+    record["rounds"][0]["turns"][index].update(change)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (_with_turn({"stack": True}), "A die shows 1 to 6, not true."),
+        (_with_turn({"stack": None}), "A die shows 1 to 6, not null."),
+        (_with_turn({"stack": "3"}), 'A die shows 1 to 6, not "3".'),
+        (_with_turn({"stack": [3]}), "A die shows 1 to 6, not [3]."),
+        (_with_turn({"stack": 10**20}), "A die shows 1 to 6, not 100000000000000000000."),
+        (_with_turn({"height": False}), '"height" must be 1, 2 or 3, not false.'),
+        (_with_turn({"rolled": {"a": 1}}, 1), 'A reroll needs "rolled": 1 to 6, not {"a": 1}.'),
+        (_with_turn({"player": None}), "The player null is not one of the players."),
+        (_with_turn({"on": ["bob"]}), 'The pile owner ["bob"] is not one of the players.'),
+    ],
+)
+def test_a_wrong_value_is_shown_as_json_writes_it(record: dict[str, Any], words: str) -> None:
+    """A record is JSON: its wrong value is shown as JSON writes it (true, null, [3]), not
+    as Python does (True, None)."""
+    assert error_of(record)[2] == words
+
+
+def test_a_number_too_big_for_json_is_said_to_be_out_of_range(tmp_path: Path) -> None:
+    """``1e400`` is read as infinity: the error says the number is out of range (it said
+    "not inf"), in the checker's usual shape."""
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(example()).replace('"stack": 3', '"stack": 1e400', 1))
+    assert check_file(str(path)) == {
+        "ok": False,
+        "round": 1,
+        "turn": 1,
+        "error": "A die shows 1 to 6, not Infinity (a number out of range).",
+    }

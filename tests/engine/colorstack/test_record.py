@@ -185,7 +185,7 @@ WHOLE_ERRORS = {
     "colours same": (mutated(lambda d: d.update(colours=["red", "red"])), '"colours"'),
     "colours unknown": (mutated(lambda d: d.update(colours=["red", "pink"])), '"colours"'),
     "cards count": (mutated(lambda d: d.update(cards=["C", "B", "C"])), "6 cards, not 3"),
-    "card letter": (mutated(lambda d: d["cards"].__setitem__(1, "F")), "'F' is not a card"),
+    "card letter": (mutated(lambda d: d["cards"].__setitem__(1, "F")), '"F" is not a card'),
     "too many A": (
         mutated(lambda d: d.update(cards=["A", "A'", "A", "B", "E", "E"])),
         "only 2 cards of design A",
@@ -302,3 +302,36 @@ def test_the_command_line_checker(tmp_path: Path) -> None:
 def test_format_constant() -> None:
     assert FORMAT == "colorstack-record/1"
     assert copy.deepcopy(example())["format"] == FORMAT
+
+
+JSON_VALUES = {
+    "colours": (mutated(lambda d: d.update(colours=["red", "red"])), 'not ["red", "red"].'),
+    "format": (
+        mutated(lambda d: d.pop("format")),
+        '"format" must be "colorstack-record/1", not null.',
+    ),
+    "first": (mutated(lambda d: d.update(first=True)), "(alice or bob), not true."),
+    "same players": (
+        mutated(lambda d: d.update(players=["bob", "bob"])),
+        'The two players are both called "bob"; names must differ.',
+    ),
+    "dice face": (
+        mutated(lambda d: d["dice"].update(a1=1e400)),
+        "The die on a1 must show a face from 1 to 6, not Infinity (a number out of range).",
+    ),
+    "board": (mutated(lambda d: d.update(rules={"board": None})), "'board' must be"),
+    "turn limit": (mutated(lambda d: d.update(rules={"turn_limit": True})), "1, not true."),
+    "player": (with_turn(1, {"player": None, "action": "c1-c2"}), "Entry 1 names null, who is"),
+    "action": (with_turn(1, {"player": "alice", "action": ["c1-c2"]}), 'not ["c1-c2"].'),
+    "action text": (with_turn(1, {"player": "alice", "action": "C1-C2"}), 'Entry 1: "C1-C2" is'),
+}
+
+
+@pytest.mark.parametrize("name", list(JSON_VALUES))
+def test_a_wrong_value_is_shown_as_json_writes_it(name: str) -> None:
+    """A record is JSON: its wrong value is shown as JSON writes it (true, null,
+    ["red", "red"]), not as Python does (True, None, ['red', 'red'])."""
+    record, words = JSON_VALUES[name]
+    message = error_of(record)[1]
+    assert words in message, message
+    assert "True" not in message and "None" not in message and "['" not in message

@@ -201,8 +201,8 @@ SIX_PLAYER_NUMBERS_DEALT = (
         (_set("players", [f"p{i}" for i in range(7)]), '"players"'),
         (_without("players"), '"players"'),
         (_set("deck", example()["deck"][:79]), "79 cards"),
-        (_set("deck", ["r3", *example()["deck"][1:]]), "deck[0] 'r3' is not a card"),
-        (_set("deck", ["R03", *example()["deck"][1:]]), "deck[0] 'R03'"),
+        (_set("deck", ["r3", *example()["deck"][1:]]), 'deck[0] "r3" is not a card'),
+        (_set("deck", ["R03", *example()["deck"][1:]]), 'deck[0] "R03"'),
         (_set("deck", ["B1", *example()["deck"][1:]]), "B1 2 times instead of once"),
         (_set("deck", ["Flip", *example()["deck"][1:]]), "Flip 5 times instead of 4 times"),
         (_without("deck"), '"deck"'),
@@ -275,7 +275,7 @@ def _turn(index: int, entry: object) -> dict[str, Any]:
         ),
         (_turn(4, {"player": "ann", "play": ["Y8"]}), 4, "Y8 is not legal on Red 5 going up"),
         (_turn(1, {"player": "ann", "play": ["R3", "R5"]}), 1, "comes R4, not R5"),
-        (_turn(1, {"player": "ann", "play": ["r3"]}), 1, "'r3' is not a card"),
+        (_turn(1, {"player": "ann", "play": ["r3"]}), 1, '"r3" is not a card'),
         (_turn(1, {"player": "ann", "play": []}), 1, '"play" must list'),
         (_turn(1, {"player": "ann", "play": ["R3", "Crash"]}), 1, "played alone"),
         # a missing, extra or wrong choice
@@ -463,3 +463,50 @@ def test_took_errors_count_the_cards_in_words() -> None:
     ):
         message = error(changed)[1]
         assert message.startswith(words) and "(s)" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("record", "turn", "words"),
+    [
+        (_turn(3, {"player": "ben", "take": 1}), 3, '"take" must be true, not 1.'),
+        (_turn(3, {"player": "ben", "take": None}), 3, '"take" must be true, not null.'),
+        (
+            _turn(5, {"player": "ben", "draw": True}),
+            5,
+            '"draw" must be "keep" or "play", not true.',
+        ),
+        (
+            _turn(1, {"player": "ann", "play": ["R3", "R4", "R5"], "bonus": ["skip"]}),
+            1,
+            '"bonus" must be "pass" or "skip", not ["skip"].',
+        ),
+        (
+            _turn(6, {"player": "ann", "play": ["Switch"], "colour": "Yellow"}),
+            6,
+            '"colour" must be "R", "B", "Y" or "G", not "Yellow".',
+        ),
+        (_turn(4, {"player": False, "play": ["R6"]}), 4, 'The turn\'s "player" false is not'),
+        (_turn(1, {"player": "ann", "play": [True]}), 1, "true is not a card"),
+        (_set("first", None), None, '"first" must be one of the players, not null.'),
+        (_set("direction", ["up"]), None, '"direction" must be "up" or "down", not ["up"].'),
+        (_set("deck", [7, *example()["deck"][1:]]), None, "deck[0] 7 is not a card"),
+        (_set("rules", {"turn_limit": True}), None, "at least 1, not true."),
+    ],
+)
+def test_a_wrong_value_is_shown_as_json_writes_it(
+    record: object, turn: int | None, words: str
+) -> None:
+    """A record is JSON: its wrong value is shown as JSON writes it (true, null,
+    ["up"]), not as Python does (True, None, ['up'])."""
+    got_turn, message = error(record)
+    assert got_turn == turn and words in message, message
+
+
+def test_a_snatch_count_wrong_in_json_is_shown_as_json_writes_it() -> None:
+    record = _records_with("took")
+    i = _first_index(record, "took")
+    for count, shown in ((True, "true"), (2.0, "2.0"), (float("inf"), "Infinity (a number")):
+        wrong = copy.deepcopy(record)
+        wrong["turns"][i]["count"] = count
+        turn, message = error(wrong)
+        assert turn == i + 1 and f'"count" must be 1, 2 or 3, not {shown}' in message, message
