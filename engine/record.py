@@ -46,6 +46,10 @@ def check_file(path: str) -> dict[str, object]:
         return _whole_error(
             f"{path} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
         )
+    except ValueError:  # a whole number longer than Python reads from text
+        return _whole_error(f"{path} holds a number too long to read (over 4,300 digits).")
+    except RecursionError:
+        return _whole_error(f"{path} nests its lists or objects too deeply to be a record.")
     game = games.by_record_format(record.get("format")) if isinstance(record, dict) else None
     if game is not None:
         return game.check_record(record)

@@ -156,7 +156,15 @@ def check_text(text: str) -> dict[str, Any]:
             "error": f"The record is not valid JSON (line {err.lineno}, column {err.colno}: "
             f"{err.msg}).",
         }
+    except ValueError:  # a whole number longer than Python reads from text
+        return {"ok": False, "turn": None, "error": TOO_LONG_NUMBER}
+    except RecursionError:
+        return {"ok": False, "turn": None, "error": TOO_DEEP}
     return check(record)
+
+
+TOO_LONG_NUMBER = "The record holds a number too long to read (over 4,300 digits)."
+TOO_DEEP = "The record nests its lists or objects too deeply to be a record."
 
 
 def _is_int(value: object) -> bool:

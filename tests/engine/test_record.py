@@ -408,3 +408,26 @@ def test_a_number_too_big_for_json_is_said_to_be_out_of_range(tmp_path: Path) ->
         "turn": 1,
         "error": "A die shows 1 to 6, not Infinity (a number out of range).",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            '{"format": "stack-record/1", "rules": {"dice_per_player": ' + "9" * 5000 + "}}",
+            "number too long",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "too deeply"),
+    ],
+    ids=["a 5000-digit number", "lists 100000 deep"],
+)
+def test_json_python_cannot_read_is_a_whole_record_error_not_a_traceback(
+    tmp_path: Path, text: str, words: str
+) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text(text, encoding="utf-8")
+    result = check_file(str(path))
+    assert set(result) == {"ok", "round", "turn", "error"}
+    assert result["ok"] is False and result["round"] is None and result["turn"] is None
+    assert words in str(result["error"])
+    assert main(["check", str(path)]) == 1

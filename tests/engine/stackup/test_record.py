@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game import Decision
-from engine.stackup.record import check, check_text, export_record, replay
+from engine.stackup.record import (
+    TOO_DEEP,
+    TOO_LONG_NUMBER,
+    check,
+    check_text,
+    export_record,
+    replay,
+)
 from engine.stackup.rules import StackUpSettings
 from engine.stackup.state import StackUpState
 
@@ -510,3 +517,12 @@ def test_a_snatch_count_wrong_in_json_is_shown_as_json_writes_it() -> None:
         wrong["turns"][i]["count"] = count
         turn, message = error(wrong)
         assert turn == i + 1 and f'"count" must be 1, 2 or 3, not {shown}' in message, message
+
+
+def test_json_python_cannot_read_is_an_error_not_a_traceback() -> None:
+    for text in ('{"format": "stackup-record/1", "seed": ' + "9" * 5000 + "}", "[" * 100_000):
+        result = check_text(text)
+        assert result["ok"] is False and result["turn"] is None
+        assert result["error"] in (TOO_LONG_NUMBER, TOO_DEEP) or "not valid JSON" in result["error"]
+    assert check_text("[" * 100_000 + "]" * 100_000)["error"] == TOO_DEEP
+    assert check_text("[" + "9" * 5000 + "]")["error"] == TOO_LONG_NUMBER
