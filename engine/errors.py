@@ -158,15 +158,19 @@ def as_json(value: object) -> str:
     ``true``, ``null``, ``"red"``, ``["red", "red"]``, ``2.5`` (not Python's ``True``,
     ``None``, ``'red'``…). A number too big for JSON's reader (``1e400``, read as
     infinity) is said to be out of range; a list or object holding one writes it
-    ``Infinity``, as JavaScript does."""
+    ``Infinity``, as JavaScript does. A list or object nested deeper than can be written
+    (JSON's reader takes them nearly as deep as Python can go) is said to be so."""
     if isinstance(value, float) and math.isinf(value):
         return f"{'-' if value < 0 else ''}Infinity (a number out of range)"
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except ValueError:  # NaN, or a list or object holding a number out of range
-        return json.dumps(value, ensure_ascii=False)
+        try:
+            return json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except ValueError:  # NaN, or a list or object holding a number out of range
+            return json.dumps(value, ensure_ascii=False)
     except TypeError:  # no JSON value at all (a record built in Python, not read)
         return repr(value)
+    except RecursionError:
+        return f"{'an object' if isinstance(value, dict) else 'a list'} nested too deeply to show"
 
 
 def settings_error(

@@ -335,3 +335,25 @@ def test_a_wrong_value_is_shown_as_json_writes_it(name: str) -> None:
     message = error_of(record)[1]
     assert words in message, message
     assert "True" not in message and "None" not in message and "['" not in message
+
+
+def nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_wrong_value_nested_too_deeply_to_write_is_said_so_not_a_traceback() -> None:
+    """JSON's reader takes lists nested nearly as deep as Python goes; quoting such a
+    value back (a "first" nested 985 deep, from a file, ended in a RecursionError
+    traceback) says it is nested too deeply, in the checker's usual shape."""
+    record = example()
+    record["first"] = nested(100_000)
+    result = check(record)
+    assert result == {
+        "ok": False,
+        "turn": None,
+        "error": '"first" must name one of the players (alice or bob), '
+        "not a list nested too deeply to show.",
+    }
