@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from engine import games
-from engine.errors import RecordError
+from engine.errors import RecordError, as_json
 from engine.stack.record import FORMAT, check, export_record, replay
 
 # a Stack record's keys: a record with any other key is not Stack's
@@ -65,7 +65,7 @@ def unknown_format(given: object) -> str:
     choices = ", ".join(known[:-1]) + " or " + known[-1]
     if given is None:
         return f'The record has no "format"; it must be one of {choices}.'
-    return f'The record\'s "format" is {json.dumps(given)}; it must be one of {choices}.'
+    return f'The record\'s "format" is {as_json(given)}; it must be one of {choices}.'
 
 
 def _whole_error(message: str) -> dict[str, object]:

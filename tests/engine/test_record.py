@@ -431,3 +431,21 @@ def test_json_python_cannot_read_is_a_whole_record_error_not_a_traceback(
     assert result["ok"] is False and result["round"] is None and result["turn"] is None
     assert words in str(result["error"])
     assert main(["check", str(path)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("fmt", "shown"),
+    [
+        ('"スタックアップ"', '"スタックアップ"'),
+        ("1e400", "Infinity (a number out of range)"),
+    ],
+)
+def test_a_format_that_names_no_game_is_shown_as_the_other_wrong_values_are(
+    tmp_path: Path, fmt: str, shown: str
+) -> None:
+    """The format is written as every wrong value of a record is (engine.errors.as_json):
+    as typed, not in \\u escapes, and a number out of range said to be so."""
+    path = tmp_path / "game.json"
+    path.write_text('{"format": ' + fmt + ', "deck": []}', encoding="utf-8")
+    error = str(check_file(str(path))["error"])
+    assert error.startswith(f'The record\'s "format" is {shown}; it must be one of '), error
