@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -171,6 +172,16 @@ def as_json(value: object) -> str:
         return repr(value)
     except RecursionError:
         return f"{'an object' if isinstance(value, dict) else 'a list'} nested too deeply to show"
+
+
+def unreadable_json(err: ValueError | RecursionError, what: str) -> str:
+    """Why JSON text that is well formed could not be read (``what``: the record, named
+    as the sentence starts): a whole number longer than Python reads from text, or lists
+    and objects nested deeper than it can go."""
+    if isinstance(err, RecursionError):
+        return f"{what} nests its lists or objects too deeply to be a record."
+    limit = sys.get_int_max_str_digits()
+    return f"{what} holds a number too long to read (over {limit:,} digits)."
 
 
 def settings_error(

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from engine import games
-from engine.errors import RecordError, as_json
+from engine.errors import RecordError, as_json, unreadable_json
 from engine.stack.record import FORMAT, check, export_record, replay
 
 # a Stack record's keys: a record with any other key is not Stack's
@@ -46,10 +46,8 @@ def check_file(path: str) -> dict[str, object]:
         return _whole_error(
             f"{path} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
         )
-    except ValueError:  # a whole number longer than Python reads from text
-        return _whole_error(f"{path} holds a number too long to read (over 4,300 digits).")
-    except RecursionError:
-        return _whole_error(f"{path} nests its lists or objects too deeply to be a record.")
+    except (ValueError, RecursionError) as err:  # well formed, but past what Python reads
+        return _whole_error(unreadable_json(err, path))
     game = games.by_record_format(record.get("format")) if isinstance(record, dict) else None
     if game is not None:
         return game.check_record(record)

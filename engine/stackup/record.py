@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from engine.errors import IllegalReason, RecordError, as_json
+from engine.errors import IllegalReason, RecordError, as_json, unreadable_json
 from engine.record_header import read_players, read_rules
 from engine.stackup import moves
 from engine.stackup.cards import (
@@ -156,15 +156,9 @@ def check_text(text: str) -> dict[str, Any]:
             "error": f"The record is not valid JSON (line {err.lineno}, column {err.colno}: "
             f"{err.msg}).",
         }
-    except ValueError:  # a whole number longer than Python reads from text
-        return {"ok": False, "turn": None, "error": TOO_LONG_NUMBER}
-    except RecursionError:
-        return {"ok": False, "turn": None, "error": TOO_DEEP}
+    except (ValueError, RecursionError) as err:  # well formed, but past what Python reads
+        return {"ok": False, "turn": None, "error": unreadable_json(err, "The record")}
     return check(record)
-
-
-TOO_LONG_NUMBER = "The record holds a number too long to read (over 4,300 digits)."
-TOO_DEEP = "The record nests its lists or objects too deeply to be a record."
 
 
 def _is_int(value: object) -> bool:
