@@ -34,6 +34,7 @@ from pictures.colorstack import (
 from pictures.painter import DrawJob, draw_job
 from pictures.palette import THEMES, Theme, blend, palette
 from pictures.parts import FONT, WIDTH
+from tests.pictures.cut_names import assert_cut_apart
 
 
 def opened(png: bytes) -> Image.Image:
@@ -197,9 +198,5 @@ def test_long_names_starting_alike_are_cut_apart_on_the_board_picture(
         shown = names_drawn(replace(picture, names=alike), monkeypatch)
         assert len(shown) == 2 and shown[0] != shown[1], shown
         for name, text in zip(alike, shown, strict=True):
-            if text != name:  # cut: it does not fit beside its tag
-                head, tail = text.split("…")
-                assert head and name.startswith(head), text
-                assert tail == name[-4:], text  # "Li 1": the end that tells it apart
-                cut += 1
+            cut += assert_cut_apart(name, text)  # cut when it does not fit beside its tag
     assert cut >= 4, cut

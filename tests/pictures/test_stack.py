@@ -50,6 +50,7 @@ from pictures.stack import (
     sprite,
 )
 from tests.engine.situations import chance_outcomes
+from tests.pictures.cut_names import assert_cut_apart
 from tests.pictures.test_fonts import needs_debian_fonts
 
 NAMES = [f"Player {seat} with a very long name"[:32] for seat in range(MAX_PLAYERS)]
@@ -420,9 +421,7 @@ def test_long_names_starting_alike_are_cut_apart_on_the_table_picture() -> None:
         shown = [box.text for box in sorted(plan.of_kind("name"), key=lambda b: b.seat)]
         assert len(set(shown)) == 8, shown
         for name, text in zip(names, shown, strict=True):
-            head, tail = text.split("…")  # cut: they do not fit beside the scores
-            assert head and name.startswith(head), text
-            assert tail == name[-4:], text
+            assert assert_cut_apart(name, text)  # cut: they do not fit beside the scores
 
 
 def test_a_name_with_line_breaks_or_control_characters_is_written_on_one_line() -> None:

@@ -13,6 +13,7 @@ from engine.stackup.moves import Play
 from engine.stackup.state import StackUpState
 from pictures.stackup import Piece, TablePicture, last_turn, layout
 from tests.engine.stackup.situations import BEN, CAT, cards, table
+from tests.pictures.cut_names import assert_cut_apart
 
 # six 32-character names alike but for their last characters
 ALIKE = tuple(f"Alexandra Konstantinopoulou-Li {seat}" for seat in range(1, 7))
@@ -59,16 +60,10 @@ def test_long_names_starting_alike_are_cut_apart_on_the_table_picture() -> None:
         last, seats = names_shown(layout(picture).pieces)
         assert len(set(seats)) == len(ALIKE), seats
         for name, text in zip(ALIKE, seats, strict=True):
-            if text != name:  # cut: they do not fit beside the tags
-                head, tail = text.split("…")
-                assert head and name.startswith(head), text
-                assert tail == name[-4:], text  # "Li 3": the end that tells it apart
-                cut_seats += 1
+            cut_seats += assert_cut_apart(name, text)  # cut when the tags leave no room
         if picture.last_seat is not None and last is not None:
-            head, tail = last.split("…")  # the line leaves it 300 px at most
-            assert head and ALIKE[picture.last_seat].startswith(head), last
-            assert tail == ALIKE[picture.last_seat][-4:], (last, picture.last_seat)
-            lasts += 1
+            # the line leaves it 300 px at most: always cut
+            lasts += assert_cut_apart(ALIKE[picture.last_seat], last)
     assert lasts >= 10 and cut_seats >= 10, (lasts, cut_seats)
 
 
