@@ -193,9 +193,10 @@ SETUP_ERRORS: tuple[tuple[re.Pattern[str], Callable[[Mapping[str, str]], str]], 
     (re.compile(r"(?P<title>.+?) is for (?P<most>\d+) players, not (?P<count>\d+)\."), _exactly),
     (re.compile(r"Every player needs a name\."), _key("no_name")),
     (re.compile(r"Every player needs a different name\."), _key("different_names")),
+    # Discord's words for it (a nickname to change); a terminal has only the names typed
     (
         re.compile(r"Two players share a name; one of them should change nickname\."),
-        _key("shared_name"),
+        _key("different_names"),
     ),
     (re.compile(r"There is no seat (?P<seat>.+)\."), _key("no_seat")),
     (re.compile(r"The teams must name every player exactly once\."), _key("teams_once")),

@@ -86,3 +86,16 @@ def test_every_option_refusal_ends_with_a_full_stop_and_gives_the_players_count(
     for lang, stop in STOPS.items():
         with catalog.speaking(lang):
             assert catalog.t("terminal.cli.no_level", title="Stack", level="zz").endswith(stop)
+
+
+@pytest.mark.parametrize("game", ["stack", "stackup", "colorstack"])
+def test_two_players_of_one_name_are_told_so_in_the_terminals_words(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """Every game refuses a name given twice in the same words, the terminal's (no
+    nickname to change at a terminal: Discord's words for it stay Discord's)."""
+    for lang in ("en", "ja"):
+        said = refusal(capsys, lang, f"--game {game} --players ann,ann")
+        with catalog.speaking(lang):
+            assert said.endswith(catalog.t("terminal.setup.different_names")), said
+    assert "nickname" not in refusal(capsys, "en", f"--game {game} --players ann,ann")
