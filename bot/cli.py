@@ -398,7 +398,7 @@ def _stack_options(args: argparse.Namespace) -> dict[str, Any] | None:
     error said) when they are wrong or another game's option is given."""
     foreign = [f"--{k.replace('_', '-')}" for k, v in _game_options(args).items() if v is not None]
     if foreign:
-        _refuse("not_stack_options", options=catalog.join(foreign, "or"))
+        _refuse("not_stack_options", options=catalog.join(foreign, "or_code"))
         return None
     try:
         # the table is set up with these as its house rules (Stack's settings): their bounds
@@ -422,7 +422,7 @@ def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] 
     given = {k: v for k, v in _game_options(args).items() if v is not None}
     foreign = [f"--{k.replace('_', '-')}" for k in given if k not in game.settings.model_fields]
     if foreign:
-        _refuse("no_options", title=_title(game), options=catalog.join(foreign, "or"))
+        _refuse("no_options", title=_title(game), options=catalog.join(foreign, "or_code"))
         return None
     try:
         game.settings.model_validate(given)

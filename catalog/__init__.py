@@ -209,7 +209,8 @@ def rjust(text: str, columns: int) -> str:
 
 
 def join(items: list[str] | tuple[str, ...], word: str = "and") -> str:
-    """``a, b and c`` in the current language (``word``: ``and`` or ``or``)."""
+    """``a, b and c`` in the current language (``word``: ``and``, ``or``, or ``or_code``
+    between things typed as code, such as options)."""
     if not items:
         return ""
     if len(items) == 1:

@@ -216,3 +216,14 @@ def test_an_options_own_check_is_said_without_argparses_english_in_japanese(
     assert err.endswith(
         "stackbot play: error: argument --players: give player names separated by commas.\n"
     ), err
+
+
+def test_options_of_another_game_are_listed_apart_from_the_japanese_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two options Stack does not have: spaced from または as from the sentence around them
+    (--turn-limit または --board, not --turn-limitまたは--board); English as before."""
+    _, err = _cli(capsys, "--lang", "ja", "--turn-limit", "5", "--board", "heavy")
+    assert "スタックに --turn-limit または --board はありません" in err, err
+    _, err = _cli(capsys, "--lang", "en", "--turn-limit", "5", "--board", "heavy")
+    assert "Stack has no --turn-limit or --board (choose the game with --game)." in err, err
