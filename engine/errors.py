@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -174,14 +174,23 @@ def as_json(value: object) -> str:
         return f"{'an object' if isinstance(value, dict) else 'a list'} nested too deeply to show"
 
 
-def unreadable_json(err: ValueError | RecursionError, what: str) -> str:
-    """Why JSON text that is well formed could not be read (``what``: the record, named
-    as the sentence starts): a whole number longer than Python reads from text, or lists
-    and objects nested deeper than it can go."""
-    if isinstance(err, RecursionError):
-        return f"{what} nests its lists or objects too deeply to be a record."
-    limit = sys.get_int_max_str_digits()
-    return f"{what} holds a number too long to read (over {limit:,} digits)."
+def read_json(text: str, what: str) -> Any:
+    """The JSON value ``text`` holds, or a :class:`RecordError` that says why there is none
+    (``what``: the record, named as the sentence starts): not JSON at all, a whole number
+    longer than Python reads from text, or lists and objects nested deeper than it can go."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(
+            f"{what} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
+        ) from None
+    except RecursionError:
+        raise RecordError(f"{what} nests its lists or objects too deeply to be a record.") from None
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(
+            f"{what} holds a number too long to read (over {limit:,} digits)."
+        ) from None
 
 
 def settings_error(

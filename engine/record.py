@@ -18,11 +18,8 @@ import sys
 from pathlib import Path
 
 from engine import games
-from engine.errors import RecordError, as_json, unreadable_json
-from engine.stack.record import FORMAT, check, export_record, replay
-
-# a Stack record's keys: a record with any other key is not Stack's
-STACK_KEYS = frozenset({"format", "rules", "players", "rounds"})
+from engine.errors import RecordError, as_json, read_json
+from engine.stack.record import FORMAT, TOP_KEYS, check, export_record, replay
 
 __all__ = ["FORMAT", "RecordError", "check", "export_record", "main", "replay"]
 
@@ -41,17 +38,13 @@ def check_file(path: str) -> dict[str, object]:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         return _whole_error(f"Cannot read {path}: {reason}.")
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as err:
-        return _whole_error(
-            f"{path} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
-        )
-    except (ValueError, RecursionError) as err:  # well formed, but past what Python reads
-        return _whole_error(unreadable_json(err, path))
+        record = read_json(text, path)
+    except RecordError as err:
+        return _whole_error(err.message)
     game = games.by_record_format(record.get("format")) if isinstance(record, dict) else None
     if game is not None:
         return game.check_record(record)
-    if isinstance(record, dict) and not set(record) <= STACK_KEYS:
+    if isinstance(record, dict) and not set(record) <= TOP_KEYS:
         # another game's record with a wrong format: Stack's checker would name a key
         return _whole_error(unknown_format(record.get("format")))
     return check(record)  # Stack's record, or nothing like a record: Stack's checker says why

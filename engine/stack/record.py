@@ -16,7 +16,9 @@ from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules
 from engine.stack.state import SetupError, StackState, TurnLog
 
 FORMAT = "stack-record/1"
-_TOP_KEYS = {"format", "rules", "players", "rounds"}
+TOP_KEYS = frozenset(
+    {"format", "rules", "players", "rounds"}
+)  # a record with others is not Stack's
 _ROUND_KEYS = {"first", "dice", "turns"}
 _STACK_KEYS = {"player", "stack", "on", "height"}
 _REROLL_KEYS = {"player", "reroll", "rolled", "on", "height"}
@@ -112,7 +114,7 @@ class _Replay:
         rec = self.record
         if not isinstance(rec, dict):
             raise RecordError("A game record must be a JSON object.")
-        unknown = sorted(set(rec) - _TOP_KEYS)
+        unknown = sorted(set(rec) - TOP_KEYS)
         if unknown:
             raise RecordError(f"The record has an unknown key {unknown[0]!r}.")
         if rec.get("format") != FORMAT:

@@ -12,11 +12,10 @@ wrong turn (``null`` when the record is wrong outside ``turns``).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
-from engine.errors import IllegalReason, RecordError, as_json, unreadable_json
+from engine.errors import IllegalReason, RecordError, as_json, read_json
 from engine.record_header import read_players, read_rules
 from engine.stackup import moves
 from engine.stackup.cards import (
@@ -148,16 +147,9 @@ def check(record: object) -> dict[str, Any]:
 def check_text(text: str) -> dict[str, Any]:
     """The checker's result for a record given as JSON text (not JSON is an error too)."""
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as err:
-        return {
-            "ok": False,
-            "turn": None,
-            "error": f"The record is not valid JSON (line {err.lineno}, column {err.colno}: "
-            f"{err.msg}).",
-        }
-    except (ValueError, RecursionError) as err:  # well formed, but past what Python reads
-        return {"ok": False, "turn": None, "error": unreadable_json(err, "The record")}
+        record = read_json(text, "The record")
+    except RecordError as err:
+        return {"ok": False, "turn": None, "error": err.message}
     return check(record)
 
 
