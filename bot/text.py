@@ -143,18 +143,41 @@ def code_name(name: str) -> str:
     return _defuse_mentions(_clean(name).replace("`", GRAVE)) or "?"
 
 
+_JOINER = "\u200d"  # zero-width joiner: the emoji after it joins the glyph before
+_EMOJI_STYLE = "\ufe0f"  # variation selector 16: the character before drawn as an emoji
+_SKIN_TONES = ("\U0001f3fb", "\U0001f3ff")  # emoji modifiers: part of the emoji before
+
+
 def display_width(text: str) -> int:
     """How many columns ``text`` takes in a monospaced code block: 2 for wide characters
     (Chinese, Japanese, Korean, emoji), 0 for combining marks and invisible ones (zero-width
-    spaces, joiners, variation selectors), 1 for the rest."""
+    spaces, joiners, variation selectors), 1 for the rest. An emoji sequence is one glyph
+    of 2 columns: a family or a flag joined by zero-width joiners (👨‍👩‍👧‍👦, 🏳️‍🌈), an
+    emoji with its skin tone (👍🏽), a character asked for as an emoji (❤️, 1️⃣)."""
     width = 0
+    last = 0  # the columns of the last glyph counted
+    emoji = False  # whether that glyph is an emoji, which a joiner or a skin tone extends
+    joined = False
     for char in text:
+        if char == _JOINER:
+            joined = emoji
+            continue
+        if char == _EMOJI_STYLE:
+            if last:  # a narrow character shown as an emoji takes two columns
+                width += 2 - last
+                last, emoji = 2, True
+            continue
         if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
             continue
         if "\ufe00" <= char <= "\ufe0f":
             continue
-        wide = unicodedata.east_asian_width(char) in ("W", "F") or ord(char) >= 0x1F300
-        width += 2 if wide else 1
+        if joined or (emoji and _SKIN_TONES[0] <= char <= _SKIN_TONES[1]):
+            joined = False  # part of the emoji before
+            continue
+        emoji = ord(char) >= 0x1F300  # a flag's two letters (0x1F1E6–0x1F1FF) one column each
+        wide = emoji or unicodedata.east_asian_width(char) in ("W", "F")
+        last = 2 if wide else 1
+        width += last
     return width
 
 

@@ -61,10 +61,13 @@ async def test_the_lobby_seats_an_ai_of_the_level_chosen_in_its_select(world: Wo
     assert levels == [None, "expert", "random", "greedy"]
 
 
-async def play_until(world: World, *, limit: int = 400) -> dict[str, int]:
-    """Humans move, alternating typed commands and taps on the My turn panel."""
+async def play_until(
+    world: World, *, limit: int = 400, players: tuple[Any, ...] = ()
+) -> dict[str, int]:
+    """Humans (``players``, else alice and bob) move, alternating typed commands and taps
+    on the My turn panel."""
     seen = {"typed": 0, "tapped": 0, "chooser": 0}
-    actors = {world.alice.id: world.alice, world.bob.id: world.bob}
+    actors = {p.id: p for p in players or (world.alice, world.bob)}
     for step in range(limit):
         live = world.bot.tables.service.by_channel.get(world.channel.id)
         if live is None or live.state is None or live.state.is_over:
@@ -145,6 +148,26 @@ async def test_a_whole_game_to_the_end(world: World) -> None:
     assert "1 game," in stats.response.content
     exported = await world.alice.slash(world.channel, "export")
     assert exported.response.attachments[0].filename == f"stack-table-{table_id}.json"
+
+
+async def test_a_score_sheet_counts_an_emoji_sequence_as_one_glyph(world: World) -> None:
+    """The game's end sheet is a code block lined up by display columns: a family joined
+    by zero-width joiners (👨‍👩‍👧‍👦), a skin tone (👍🏽) and an emoji-style heart (❤️)
+    are each one glyph of two columns, so the name column is as wide as the widest name
+    shows (8 columns here), not as wide as its code points would make it."""
+    family = world.guild.add_member(
+        world.env.create_user("family"), nick="👨\u200d👩\u200d👧\u200d👦👍🏽❤️ab"
+    )
+    bob = world.guild.add_member(world.env.create_user("robert"), nick="bob")
+    opened = await family.slash(world.channel, "table new", target=10, dice=2)
+    await bob.click(opened.response, label="Join")
+    await family.click(opened.response, label="Start")
+    await play_until(world, players=(family, bob))
+    [end] = [m.content for m in world.channel.history() if "🏆" in m.content]
+    block = end.split("```")[1].strip("\n").split("\n")
+    header, *rows = block
+    assert header.index("R1") == 8 + 1 + 2, block  # the name column, a space, "  R1"
+    assert any(row.startswith("bob      ") and row[9] == " " for row in rows), block
 
 
 async def test_table_message_carries_a_picture_of_the_field(world: World) -> None:
