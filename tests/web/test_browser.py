@@ -24,6 +24,8 @@ import orjson
 import pytest
 from aiohttp import web
 
+from engine import games
+from host.live import Player
 from web.activity import DiscordOAuth
 from web.demo import VISITOR_CHANNELS, Demo, DemoTable, in_thread
 from web.shots import ARGS
@@ -918,4 +920,69 @@ def test_a_notice_among_the_recent_turns_takes_no_turn_number(
     lines = page.locator("#recent li").all_inner_texts()
     assert len(lines) == 3 and lines[0].startswith("Bo timed out"), lines
     assert page.evaluate(RECENT_NUMBERS) == ["", "2", "1"]
+    page.close()
+
+
+# eight names of Discord's 32 characters at most: one word wider than a phone, markup
+# that must stay text, a mention, a name in Japanese
+LONG_NAMES = (
+    "W" * 32,
+    "<script>alert(1)</script>&amp;<b",
+    "**bold** __u__ ~~s~~ @everyone 🎲",
+    "<@123456789> <#42> `code` ||x||",
+    "ニックネーム日本語の名前です<b>太字</b>&amp;ニックネ",
+    "&lt;i&gt;not italic&lt;/i&gt; 🃏",
+    "M" * 32,
+    "[link](http://x) > quote 🙂🙂🙂🙂🙂",
+)
+
+
+async def full_stack_table(demo: Demo, channel: int) -> DemoTable:
+    """A Stack table of eight people (the most the game seats), named :data:`LONG_NAMES`,
+    its first round played by the AI."""
+    service = demo.service
+    assert service is not None
+    players = [Player(channel * 100 + i, name) for i, name in enumerate(LONG_NAMES)]
+    host, *others = players
+    live = await service.new_table(1, channel, host, {"target_score": 500}, game="stack")
+    for player in others:
+        await service.join(channel, player)
+    await service.start(channel, host)
+    table = DemoTable(live, players, games.get("stack").make_ai("greedy"))
+    return await stack_game_played_to(demo, table, 1)
+
+
+def test_eight_long_names_fit_a_phone_and_every_score_on_the_sheet_can_be_read(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Names of 32 characters, one a single word wider than a 360-px phone: the page is
+    no wider than the phone (a name breaks where it must), each name is shown as text,
+    and the score sheet's names leave room for the scores beside them (the names' column
+    stays put while the rounds scroll under it: a name as wide as the box would hide them
+    all)."""
+    base, running = demo
+    table = on_the_demos_loop(running, full_stack_table(running, 510))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 360, "height": 800})
+    for language in ("en", "ja"):
+        page.goto(f"{base}/tables/{table.live.id}?lang={language}")
+        page.locator("table.sheet").wait_for(timeout=WAIT_MS)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.locator("#board .seat .who b").all_inner_texts() == list(LONG_NAMES)
+        # every score cell can be scrolled out from under the names' column
+        hidden = page.evaluate(
+            """() => {
+              const box = document.querySelector(".sheet-box");
+              box.scrollLeft = box.scrollWidth;
+              const names = box.querySelector("td:first-child").getBoundingClientRect();
+              const last = box.getBoundingClientRect();
+              return [...box.querySelectorAll("tbody td:last-child")]
+                .map((cell) => cell.getBoundingClientRect())
+                .filter((r) => r.left < names.right || r.right > last.right + 0.5).length;
+            }"""
+        )
+        assert hidden == 0
+    assert errors == []
     page.close()

@@ -88,7 +88,7 @@ export function sheet(players, scores) {
   head.append(el("th", {}, t("web.sheet.total")));
   const body = el("tbody");
   players.forEach((p, seat) => {
-    const row = el("tr", {}, el("td", {}, chip(seat), " ", p.name));
+    const row = el("tr", {}, el("td", { title: p.name }, chip(seat), " ", p.name));
     scores.rounds.forEach((r) => row.append(el("td", {}, r[seat])));
     row.append(el("td", {}, el("b", {}, scores.totals[seat])));
     body.append(row);
