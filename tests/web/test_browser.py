@@ -986,3 +986,25 @@ def test_eight_long_names_fit_a_phone_and_every_score_on_the_sheet_can_be_read(
         assert hidden == 0
     assert errors == []
     page.close()
+
+
+def test_every_seat_of_a_full_stack_table_has_a_colour_of_its_own(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Stack seats eight: each seat's dice and chip are drawn in a colour no other seat's
+    has (the picture's eight: red, blue, green, yellow, purple, orange, brown, white),
+    so a pile's dice tell their owners apart on the page as in the picture."""
+    base, running = demo
+    table = on_the_demos_loop(running, full_stack_table(running, 511))
+    page = browser.new_page()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.locator("#board .seat").first.wait_for(timeout=WAIT_MS)
+    colours = page.evaluate(
+        """() => [...document.querySelectorAll("#board .seat")].map((seat) => [
+              getComputedStyle(seat.querySelector(".chip")).backgroundColor,
+              getComputedStyle(seat.querySelector("svg rect")).fill])"""
+    )
+    chips, dice = zip(*colours, strict=True)
+    assert len(set(chips)) == len(set(dice)) == 8, colours
+    assert chips == dice
+    page.close()

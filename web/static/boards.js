@@ -4,7 +4,7 @@
 // a seated Stack Up! player's own hand comes separately ("you"). Every word is the page's
 // (common.js t()).
 
-import { SEAT_COLOURS, chip, el, n, svg, t } from "./common.js";
+import { chip, el, n, seatColour, svg, t } from "./common.js";
 
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -15,8 +15,8 @@ const PIPS = {
 export function die(face, seat, x, y, size, label) {
   const g = svg("g", { transform: `translate(${x},${y})`, role: "img", "aria-label": label });
   g.append(svg("rect", { width: size, height: size, rx: size * 0.18,
-    class: `s-${SEAT_COLOURS[seat % 6]}` }));
-  const dark = SEAT_COLOURS[seat % 6] === "yellow" ? " dark" : "";
+    class: `s-${seatColour(seat)}` }));
+  const dark = ["yellow", "white"].includes(seatColour(seat)) ? " dark" : "";
   for (const [dx, dy] of PIPS[face] || []) {
     g.append(svg("circle", { cx: size / 2 + dx * size * 0.26, cy: size / 2 + dy * size * 0.26,
       r: size * 0.09, class: `pip${dark}` }));

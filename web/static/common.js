@@ -3,7 +3,13 @@
 // the score sheet).
 
 export const SVG = "http://www.w3.org/2000/svg";
-export const SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
+// the picture's eight (pictures/palette.py), in its order: Stack seats eight players
+export const SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "brown", "white"];
+
+// a seat's colour (seats beyond eight repeat them, as the picture's do)
+export function seatColour(seat) {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}
 
 // The page's words, in its language: the dictionary the server embeds in the page (the
 // catalog's web.* keys: web/words.py), or one fetched when the page's language changed
@@ -70,7 +76,7 @@ export function svg(tag, attrs = {}, text = null) {
 }
 
 export function chip(seat) {
-  return el("span", { class: "chip", style: `background: var(--${SEAT_COLOURS[seat % 6]})` });
+  return el("span", { class: "chip", style: `background: var(--${seatColour(seat)})` });
 }
 
 export function clock(ms) {

@@ -3,7 +3,7 @@
 // begins), with what each turn did. Stack Up!'s hands are shown: the game is over.
 
 import { BOARDS } from "./boards.js";
-import { SEAT_COLOURS, chip, el, language, sheet, svg, t, winnersText } from "./common.js";
+import { chip, el, language, seatColour, sheet, svg, t, winnersText } from "./common.js";
 
 const main = document.getElementById("replay");
 const status = document.getElementById("status");
@@ -52,7 +52,8 @@ function roundChart(players, scores, target, reached) {
       height: h - up - down, class: "later" }));
   }
   running.forEach((line, seat) => {
-    const colour = `var(--${SEAT_COLOURS[seat % 6]})`;
+    // a line in the seat's ink where its fill would not show on the page (white on light)
+    const colour = INKS[seatColour(seat)] || `var(--${seatColour(seat)})`;
     const won = scores.winners.includes(seat);
     pic.append(svg("polyline", { points: line.map((v, r) => `${x(r)},${y(v)}`).join(" "),
       class: `run${won ? " won" : ""}`, style: `stroke: ${colour}` }));
@@ -62,6 +63,9 @@ function roundChart(players, scores, target, reached) {
   players.forEach((p, seat) => legend.append(chip(seat), ` ${p.name} `));
   return el("section", { class: "panel", id: "round-chart" }, el("h2", {}, t("web.chart.title")), pic, legend);
 }
+
+// the seats whose line has an ink of its own (the style's --white-ink: grey on light)
+const INKS = { white: "var(--white-ink)" };
 
 async function start() {
   const answer = await fetch(`/games/${main.dataset.game}/replay.json?lang=${language()}`);
