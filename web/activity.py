@@ -22,6 +22,7 @@ The API's base URL is a setting, so that tests point it at a stand-in of Discord
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ from web.words import choose
 log = logging.getLogger(__name__)
 DISCORD_API = "https://discord.com/api/v10"
 MAX_CODE = 200  # characters: an OAuth2 code is about 30
+CHANNEL_ID = re.compile(r"[0-9]{1,20}")  # a snowflake: ASCII digits, 64 bits at most
 TIMEOUT = aiohttp.ClientTimeout(total=10)
 
 
@@ -162,7 +164,7 @@ async def activity_session(request: web.Request) -> web.Response:
     channel = asked.get("channel_id") if isinstance(asked, dict) else None
     if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE:
         return _typed("bad_request")
-    if channel is not None and not (isinstance(channel, str) and channel.isdigit()):
+    if channel is not None and not (isinstance(channel, str) and CHANNEL_ID.fullmatch(channel)):
         return _typed("bad_request")
     try:
         player, locale = await app[OAUTH].identify_with_locale(code)

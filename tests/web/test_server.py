@@ -20,6 +20,7 @@ from sqlalchemy import text as sql
 from engine import games
 from engine.stackup.cards import card_names
 from host.live import Player
+from web.activity import DiscordOAuth, NotIdentified, add_activity
 from web.demo import Demo, DemoTable
 from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
 from web.server import STATIC, make_app
@@ -993,3 +994,46 @@ async def test_a_replay_names_the_player_who_resigned_not_the_one_to_move(site: 
     replay = await (await site.client.get(f"/games/{live.id}/replay.json")).json()
     last = replay["frames"][-1]["words"]
     assert f"{waiting.name}: " in last and f"{to_move.name}: " not in last, last
+
+
+class KnownCode(DiscordOAuth):
+    """Discord's OAuth2 as a stand-in that knows one code: ``good`` is alice's."""
+
+    async def identify_with_locale(self, code: str) -> tuple[Player, str | None]:
+        if code != "good":
+            raise NotIdentified
+        return Player(42, "alice"), None
+
+
+@pytest.mark.parametrize("channel", ["²", "١٢", "9" * 5000, "-1", "1.0", ""])
+async def test_an_activity_session_for_a_channel_id_that_is_no_id_is_a_typed_bad_request(
+    channel: str,
+) -> None:
+    """A forged ``channel_id`` (a superscript digit, digits of another script, more digits
+    than an integer is read from, a sign) is refused as a bad request, typed, and no
+    session is issued (not the server's error page)."""
+    demo = Demo(seed=7)
+    service = await demo.start(play=False)
+    app = make_app(service, demo.hub)
+    add_activity(app, KnownCode(client_id=1, client_secret="s"))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    try:
+        origin = f"http://{client.host}:{client.port}"
+        answer = await client.post(
+            "/activity/session",
+            data=orjson.dumps({"code": "good", "channel_id": channel}),
+            headers={"Origin": origin, "Content-Type": "application/json"},
+        )
+        assert answer.status == 400, await answer.text()
+        assert await answer.json() == {"type": "error", "code": "bad_request"}
+        assert SESSION_COOKIE not in answer.cookies
+        fine = await client.post(
+            "/activity/session",
+            data=orjson.dumps({"code": "good", "channel_id": "12"}),
+            headers={"Origin": origin, "Content-Type": "application/json"},
+        )
+        assert fine.status == 200 and (await fine.json())["table"] is None
+    finally:
+        await client.close()
+        await demo.close()
