@@ -133,6 +133,8 @@ def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) 
     if state is not None:
         view["board"] = board(info.game, state)
         view["current"] = None if state.is_over else state.current_player
+        if not info.is_active:  # closed before its game was over: nobody is to move
+            view["current"] = view["board"]["current"] = None
         view["setting_up"] = setting_up(hosted.game, state)
         view["over"] = state.is_over
         view["scores"] = scores(hosted.game, state)
@@ -149,14 +151,16 @@ def hand(game: str, state: GameState[Any] | None, seat: int) -> list[str] | None
 
 def private_view(live: LiveTable[Any], seat: int) -> dict[str, Any]:
     """What only the player of ``seat`` may see: their hand (Stack Up!), and on their turn
-    the moves they may make, each with its words and its code (what a move frame sends
-    back; the host checks it again when it comes)."""
+    (while the table plays: a table closed mid-game offers none) the moves they may
+    make, each with its words and its code (what a move frame sends back; the host
+    checks it again when it comes)."""
     you: dict[str, Any] = {"seat": seat}
     state = live.state
     cards = hand(live.info.game, state, seat)
     if cards is not None:
         you["hand"] = cards
-    if state is not None and not state.is_over and state.current_player == seat:
+    playing = live.info.is_active  # a table closed mid-game offers no move
+    if playing and state is not None and not state.is_over and state.current_player == seat:
         hosted = live.game
         you["choices"] = [
             {

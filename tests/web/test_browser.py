@@ -1008,3 +1008,38 @@ def test_every_seat_of_a_full_stack_table_has_a_colour_of_its_own(
     assert len(set(chips)) == len(set(dice)) == 8, colours
     assert chips == dice
     page.close()
+
+
+@pytest.mark.parametrize("name", ["stack", "colorstack"])
+def test_a_table_closed_mid_game_offers_its_player_no_move_and_links_its_replay(
+    browser: Any, demo: tuple[str, Any], name: str
+) -> None:
+    """A table ended before its game was over (its host ended it; a visitor's left idle):
+    the page of the player whose turn it was says the table closed, and nothing else
+    says it goes on: no move panel, no seat "to move", Color Stack's board not "set up
+    once you have chosen" (it never will be); its replay is linked, as a finished game's."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(520 + len(name), name))
+    state: Any = table.live.state
+    mover = table.player_at(state.current_player)
+    page, errors = seated_page(
+        browser, f"{base}/tables/{table.live.id}", running.sessions.issue(mover)
+    )
+    browser.clear_cookies()
+    assert page.locator("#moves button").count() >= 1  # their turn
+    drawn = page.evaluate("window.stackbotFrames")
+    service = running.service
+    on_the_demos_loop(running, service.end(table.live.channel_id, mover, manager=True))
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.locator("#status").inner_text() == "The table closed."
+    assert page.locator("#moves").count() == 0
+    assert page.locator("#board .to-move, #board .tag.move").count() == 0
+    if name == "colorstack":  # ended while its first player chose colours
+        assert page.locator("#not-laid").inner_text() == (
+            "The game ended before the board was set up."
+        )
+    page.get_by_role("link", name="Watch this game's replay").click()
+    page.wait_for_url(f"**/games/{table.live.id}*", timeout=WAIT_MS)
+    page.locator("#count").wait_for(timeout=WAIT_MS)
+    assert errors == []
+    page.close()

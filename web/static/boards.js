@@ -235,7 +235,8 @@ function notLaid(view) {
   const b = view.board;
   const name = b.current === null ? "" : b.names[b.current];
   const yours = view.you && view.you.seat === b.current;
-  const words = b.over ? t("web.colorstack.never_laid")
+  // nobody choosing: the game ended (or its table closed) before the board was laid
+  const words = b.over || b.current === null ? t("web.colorstack.never_laid")
     : t(yours ? "web.colorstack.laid_after_yours" : "web.colorstack.laid_after", { name });
   const wrap = el("div", { class: "seats" });
   wrap.append(el("section", { class: "panel", id: "not-laid" }, el("p", {}, words)));

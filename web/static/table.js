@@ -243,8 +243,11 @@ function whoseTurn(frame) {
 function render(frame) {
   shown = frame;
   status.textContent = whoseTurn(frame);
-  replay.hidden = !frame.over;
-  replay.replaceChildren(...(frame.over ? [replayLink] : []));
+  // a game over, or its table closed once the game had begun: its replay
+  const closed = frame.status !== "lobby" && frame.status !== "playing";
+  const replayed = frame.over || (closed && frame.board !== null);
+  replay.hidden = !replayed;
+  replay.replaceChildren(...(replayed ? [replayLink] : []));
   const board = el("div", { id: "board" });
   if (frame.board) {
     board.append(BOARDS[frame.game](frame));
