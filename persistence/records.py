@@ -437,7 +437,9 @@ class GuildSettings:
     timer, expiry times, theme and language.
 
     ``rules`` and ``channel_rules`` are instances of the game's settings model
-    (:attr:`engine.game.Game.settings`; Stack's ``HouseRules``). ``turn_seconds`` is the
+    (:attr:`engine.game.Game.settings`; Stack's ``HouseRules``): the server's rules, and
+    when the channel has an override of its own, the rules in force there (the server's,
+    with the rules named in ``channel_keys`` set for the channel). ``turn_seconds`` is the
     timer in force: the channel's override (``channel_turn_seconds``) if set, else the
     server's. The timer, expiry and theme are the server's (or channel's), whatever the
     game.
@@ -453,6 +455,7 @@ class GuildSettings:
     theme: str = "dark"  # the pictures' theme: "dark" or "light" (THEMES)
     game: str = DEFAULT_GAME
     language: str | None = None  # the server's chosen language (a catalog code); None: not chosen
+    channel_keys: frozenset[str] = frozenset()  # the rules the channel's override sets
 
     @property
     def effective(self) -> Any:

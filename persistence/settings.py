@@ -3,9 +3,11 @@ cache, since they are read on every turn), validating them, and writing them (as
 move-writer operations).
 
 A game's house rules are its settings model (:attr:`engine.game.Game.settings`) stored as
-JSON for a server, or for one channel of it, in ``house_rules``; the turn timer, expiry
-times, theme and language are the server's (the timer may be a channel's), whatever the
-game.
+JSON for a server, or for one channel of it, in ``house_rules``: the server's row holds
+every rule, a channel's only the rules set for that channel (its override), so that every
+other rule follows the server's, now and after the server's next change. The turn timer,
+expiry times, theme and language are the server's (the timer may be a channel's),
+whatever the game.
 """
 
 from __future__ import annotations
@@ -111,6 +113,9 @@ async def read_many_settings(
         row = servers.get(guild_id)
         rules = game.settings.model_validate(server_rules.get(guild_id) or {})
         here = channel_rules.get(channel_id) if channel_id is not None else None
+        in_force = None
+        if here is not None:
+            in_force = game.settings.model_validate({**rules.model_dump(mode="json"), **here})
         channel_seconds = timers.get(channel_id) if channel_id is not None else None
         server_seconds = DEFAULT_TURN_SECONDS if row is None else row.turn_seconds
         common: dict[str, Any] = {}
@@ -124,10 +129,11 @@ async def read_many_settings(
         out[(guild_id, channel_id)] = GuildSettings(
             guild_id,
             rules,
-            None if here is None else game.settings.model_validate(here),
+            in_force,
             server_seconds if channel_seconds is None else channel_seconds,
             channel_seconds,
             game=game.name,
+            channel_keys=frozenset(here or ()),
             **common,
         )
     return out
@@ -238,8 +244,16 @@ async def set_channel_timer(
 async def put_rules(
     ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str, rules: dict[str, Any]
 ) -> None:
-    """A game's house rules for the server (``channel_id`` ``None``) or a channel."""
+    """A game's house rules for the server (``channel_id`` ``None``: every rule), or the
+    rules ``rules`` sets for a channel, added to the rules its override set before (read
+    in the same transaction, so that two rules set at once both stay)."""
     await ctx.check_lease(guild_id)
+    if channel_id is not None:
+        before = await ctx.conn.scalar(
+            select(house_rules.c.rules).where(*_rules_of(guild_id, channel_id, game))
+        )
+        if isinstance(before, dict):
+            rules = {**before, **rules}
     changed = await ctx.write(
         update(house_rules)
         .where(*_rules_of(guild_id, channel_id, game))

@@ -74,14 +74,20 @@ class SettingsAPI(StoreCore):
         channel_id: int | None = None,
         game: str = DEFAULT_GAME,
     ) -> Any:
-        """Store the server's house rules of ``game`` (or, with ``channel_id``, that
-        channel's override, keeping its timer override); returns them as the game's
-        settings model. ``rules`` may be a dict; :class:`InvalidSettings` if it does not
-        validate against the game's settings model."""
+        """Store the server's house rules of ``game`` (every rule: those not given take
+        their defaults), or with ``channel_id`` set the given rules for that channel only:
+        added to its override (the rules set for it before stay, and so does its timer
+        override), every other rule following the server's. ``rules`` is a dict of rule
+        names to values or the game's settings model (for a channel, the rules it was
+        given: its ``model_fields_set``). Returns the rules given as the game's settings
+        model (over the defaults); :class:`InvalidSettings` if they do not validate
+        against it."""
         checked = validate_rules(rules, game_named(game))
-        await self._settings_write(
-            bind(put_rules, guild_id, channel_id, game, checked.model_dump(mode="json"))
-        )
+        stored = checked.model_dump(mode="json")
+        if channel_id is not None:
+            given = rules.model_fields_set if isinstance(rules, BaseModel) else set(rules)
+            stored = {k: v for k, v in stored.items() if k in given}
+        await self._settings_write(bind(put_rules, guild_id, channel_id, game, stored))
         return checked
 
     async def reset_house_rules(

@@ -489,7 +489,7 @@ class InfoCog(commands.Cog):
         here = settings.channel_rules is not None
         text = played.settings_text(settings.effective, channel=here)
         if here:
-            text += "\n" + self._server_differs(settings.rules, settings.channel_rules)
+            text += "\n" + self._server_differs(settings.rules, settings.channel_keys)
         lobby, idle = settings.lobby_timeout, settings.idle_timeout
         text += (
             f"\n`{TURN_TIMER}` = {timer}"
@@ -504,10 +504,11 @@ class InfoCog(commands.Cog):
         await reply(interaction, text)
 
     @staticmethod
-    def _server_differs(server: BaseModel, channel: BaseModel) -> str:
-        """Under a channel's override: the server's values it replaces here."""
-        ours, theirs = server.model_dump(), channel.model_dump()
-        differs = [f"`{k}` = {listed_value(v)}" for k, v in ours.items() if theirs.get(k) != v]
+    def _server_differs(server: BaseModel, overridden: frozenset[str]) -> str:
+        """Under a channel's override: the server's values of the rules set for this
+        channel (the rules it sets, and those alone)."""
+        ours = server.model_dump()
+        differs = [f"`{k}` = {listed_value(v)}" for k, v in ours.items() if k in overridden]
         if not differs:
             return catalog.t("info.show.same")
         return catalog.t("info.show.overridden", values=catalog.t("list.comma").join(differs))
@@ -618,16 +619,18 @@ class InfoCog(commands.Cog):
         here: bool,
     ) -> str:
         """One of ``played``'s house rules, validated by its settings model with the
-        others as they are (the channel's override, when ``here`` and there is one)."""
+        others as they are: the server's, or with ``here`` this channel's, where only
+        that rule is added to the channel's override (the others keep following the
+        server's)."""
         guild_id = interaction.guild_id or 0
         settings = await self.store.guild_settings(
             guild_id, interaction.channel_id, game=played.name
         )
-        base = settings.channel_rules if here and settings.channel_rules else settings.rules
+        base = settings.effective if here else settings.rules
         rules = played.settings_of({**base.model_dump(), key: value})
         await self.store.set_house_rules(
             guild_id,
-            rules,
+            {key: getattr(rules, key)} if here else rules,
             channel_id=interaction.channel_id if here else None,
             game=played.name,
         )

@@ -358,3 +358,32 @@ async def test_table_new_takes_the_board_for_color_stack_and_refuses_it_elsewher
     assert refused.response.content == (
         "`board` is a Color Stack option; Stack takes `teams`, `target`, `dice`."
     )
+
+
+async def test_a_channel_override_holds_only_its_rules_and_the_others_follow_the_server(
+    world: World,
+) -> None:
+    """``here:true`` sets that one rule for the channel: the server's later changes of the
+    other rules reach the channel's next table, and ``show`` names only the rule set here;
+    ``reset here:true`` removes that rule alone, leaving the server's."""
+    await said(world, "houserules set", key="target_score", value="30", here=True)
+    server = await said(world, "houserules set", key="dice_per_player", value="3")
+    assert "applies to Stack tables opened from now on" in server, server
+    shown = await said(world, "houserules show")
+    assert "`target_score` = 30" in shown and "`dice_per_player` = 3" in shown, shown
+    assert "The server's own values, overridden here: `target_score` = 200\n" in shown, shown
+    opened = await world.alice.slash(world.channel, "table new")
+    assert opened.response is not None and not opened.ephemeral, opened.response.content
+    assert "lobby · first to 30 · 3 dice each" in table_text_of(opened.response)
+    # the server changes again: still reaches the channel, whose own rule stays
+    await said(world, "houserules set", key="target_score", value="150")
+    await said(world, "houserules set", key="capture_penalty", value="on")
+    here = await rules_of(world, "stack")
+    assert (here.target_score, here.dice_per_player, here.capture_penalty) == (30, 3, True)
+    # a second rule set here joins the first
+    await said(world, "houserules set", key="tie_break", value="shared", here=True)
+    shown = await said(world, "houserules show")
+    assert "overridden here: `target_score` = 150, `tie_break` = extra\\_round\n" in shown, shown
+    await said(world, "houserules reset", here=True)
+    here = await rules_of(world, "stack")
+    assert (here.target_score, here.dice_per_player, here.tie_break) == (150, 3, "extra_round")

@@ -165,10 +165,10 @@ async def read(store: Store, ids: dict[str, Any]) -> dict[str, Any]:
             for user in (*USERS, 5, 6, 7)
         },
         "sheets": {str(t): await store.score_sheet(t) for t in (*ids["finished"], ids["live"])},
-        "settings": {
+        "settings": {  # each server's own channels (a channel's override is its server's)
             f"{guild}/{channel}": await store.guild_settings(guild, channel)
-            for guild in (GUILD, OTHER_GUILD)
-            for channel in (None, 70, 71, 72)
+            for guild, channels in ((GUILD, (None, 70, 71, 72)), (OTHER_GUILD, (None, 80)))
+            for channel in channels
         },
         "records": {
             str(t): await store.export_record(t) for t in (ids["finished"][0], ids["live"])

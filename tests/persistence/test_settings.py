@@ -1,17 +1,21 @@
 """Settings: cached (read on every turn), refreshed by every settings write; channel timer
-overrides; expiry times."""
+and rules overrides (a channel's holding only the rules set for it); expiry times."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from engine.stack.rules import HouseRules
 from persistence import InvalidSettings, Store
-from persistence.schema import channel_settings, guild_settings
-from tests.persistence.helpers import GUILD, count
+from persistence.database import make_engine
+from persistence.schema import channel_settings, guild_settings, house_rules
+from tests.persistence.conftest import Backend
+from tests.persistence.helpers import GUILD, count, downgrade_to, migrate
 
 
 async def change_behind_the_stores_back(store: Store, seconds: int) -> None:
@@ -212,3 +216,58 @@ class CountedQueries:
         from sqlalchemy import event
 
         event.remove(self.engine, "before_cursor_execute", self._seen)
+
+
+async def test_a_channel_override_stored_as_a_full_copy_keeps_only_what_differs(
+    backend: Backend,
+) -> None:
+    """0012: a channel's row written before it held every rule (a copy of the server's
+    with the rule set here); it is narrowed to the rules that differ from the server's
+    (or the defaults), so the channel plays what it played and then follows the server's
+    changes of the others; the downgrade writes the copy out in full again."""
+    async with backend.opened() as store:
+        await store.set_house_rules(GUILD, {"target_score": 60, "dice_per_player": 10})
+    stack = HouseRules(target_score=60, dice_per_player=10).model_dump(mode="json")
+    copies = {  # (guild, channel, game): the row the release before wrote
+        (GUILD, 91, "stack"): {**stack, "capture_penalty": True},
+        (GUILD, 92, "stackup"): {"turn_limit": 500},  # the default, no server row
+        (GUILD + 1, 93, "stack"): {**HouseRules().model_dump(mode="json"), "target_score": 30},
+    }
+    engine = make_engine(backend.url, **backend.engine_options)
+    async with engine.begin() as conn:
+        await conn.run_sync(downgrade_to, "0011")
+        for (guild, channel, game), rules in copies.items():
+            await conn.execute(
+                house_rules.insert().values(
+                    guild_id=guild, channel_id=channel, game=game, rules=rules,
+                    updated_at=datetime(2026, 1, 1, tzinfo=UTC),
+                )
+            )  # fmt: skip
+        await conn.run_sync(migrate, "head")
+        rows = await stored_channel_rules(conn)
+    await engine.dispose()
+    assert rows == {
+        (GUILD, 91, "stack"): {"capture_penalty": True},
+        (GUILD, 92, "stackup"): {},
+        (GUILD + 1, 93, "stack"): {"target_score": 30},
+    }
+    async with backend.opened() as store:
+        here = await store.guild_settings(GUILD, 91)
+        assert here.effective == HouseRules(**copies[(GUILD, 91, "stack")])  # as before
+        assert here.channel_keys == {"capture_penalty"}
+        await store.set_house_rules(GUILD, {"target_score": 60, "dice_per_player": 3})
+        here = await store.guild_settings(GUILD, 91)
+        assert (here.effective.dice_per_player, here.effective.capture_penalty) == (3, True)
+    engine = make_engine(backend.url, **backend.engine_options)
+    async with engine.begin() as conn:
+        await conn.run_sync(downgrade_to, "0011")
+        rows = await stored_channel_rules(conn)
+    await engine.dispose()
+    assert rows[(GUILD, 91, "stack")] == {**stack, "dice_per_player": 3, "capture_penalty": True}
+    assert rows[(GUILD, 92, "stackup")] == {"turn_limit": 500}
+    assert rows[(GUILD + 1, 93, "stack")] == copies[(GUILD + 1, 93, "stack")]
+
+
+async def stored_channel_rules(conn: Any) -> dict[tuple[int, int, str], Any]:
+    found = await conn.execute(select(house_rules).where(house_rules.c.channel_id != 0))
+    return {(r.guild_id, r.channel_id, r.game): r.rules for r in found}

@@ -48,7 +48,11 @@ async def test_house_rules_default_guild_and_channel_override(store: Store) -> N
     await store.set_house_rules(GUILD, HouseRules(dice_per_player=10), channel_id=7)
     settings = await store.guild_settings(GUILD, channel_id=7)
     assert settings.rules.target_score == 150 and settings.rules.capture_penalty
-    assert settings.channel_rules == HouseRules(dice_per_player=10)
+    # the channel sets its dice alone: the server's other rules are in force there
+    assert settings.channel_rules == HouseRules(
+        target_score=150, capture_penalty=True, dice_per_player=10
+    )
+    assert settings.channel_keys == {"dice_per_player"}
     assert settings.effective.dice_per_player == 10
     assert (await store.guild_settings(GUILD, channel_id=8)).effective.target_score == 150
     await store.reset_house_rules(GUILD, channel_id=7)
