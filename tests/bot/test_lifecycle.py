@@ -20,6 +20,7 @@ from tests.bot.conftest import (
     refused_with,
     table_text_of,
 )
+from tests.bot.speakers import client_locales
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
@@ -439,3 +440,37 @@ async def test_start_up_reads_the_words_of_every_language_off_the_loop(world: Wo
     assert reading is not None
     await reading
     assert catalog.catalog.cache_info().currsize == len(catalog.LANGUAGES)
+
+
+async def test_table_end_says_what_becomes_of_the_game_and_it_is_so(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README, Commands and Seats: an ended game has no result, so it is in neither
+    ``/scores`` (nor its history) nor the stats; the confirmation says so (in English and
+    Japanese) instead of promising a history that never shows it."""
+    locales = client_locales(monkeypatch)
+    lobby = await open_lobby(world, target=15, dice=3)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    locales[world.admin.id] = "ja"  # Manage Server: may end it too, asked in Japanese
+    confirm_ja = await world.admin.slash(world.channel, "table end")
+    assert confirm_ja.ephemeral
+    assert confirm_ja.response.content == (
+        "この卓を全員分終了しますか？進行中のゲームは途中で終わり、"
+        "`/scores` にもその履歴にも戦績にも残りません。"
+    )
+    confirm = await world.alice.slash(world.channel, "table end")
+    assert confirm.ephemeral
+    assert confirm.response.content == (
+        "End this table for everyone? A game under way stops here unfinished: "
+        "it will not be in `/scores`, its history or the stats."
+    )
+    ended = await world.alice.click(confirm.response, label="End the table")
+    assert ended.response.content == "The table is closed."
+    scores = await world.alice.slash(world.channel, "scores")
+    assert scores.response.content == "No game is running or has finished in this channel yet."
+    history = await world.alice.slash(world.channel, "scores", show="history")
+    assert history.response.content == "No finished games of Stack in this channel yet."
+    for who in (world.alice, world.bob):
+        stats = await who.slash(world.channel, "stats")
+        assert "has not finished a game of Stack here yet" in stats.response.content
