@@ -359,7 +359,7 @@ class InfoCog(commands.Cog):
             return [file for file in drawn if file is not None]
 
         files = await tables.in_time(interaction, charts())
-        if record is None and rating is not None:  # rated only for games they left
+        if record is None and rating is not None:  # rated only for games left or closed
             text = catalog.t(
                 "info.stats.none_but_rated",
                 player=escape_name(cut(name, 32)),
@@ -419,7 +419,7 @@ class InfoCog(commands.Cog):
                     rate=rate,
                 )
             )
-        else:  # rated only for games a human left before their end
+        else:  # rated only for games left or closed before their end
             lines.append(catalog.t("info.stats.ai_none_finished", title=title))
         if rating is not None:
             lines.append(rating_line(rating.rating))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import catalog
 from bot.render import rating_board_text
 from bot.text import MESSAGE_LIMIT
@@ -16,6 +18,7 @@ from engine.stack.state import StackState
 from persistence.ratings import RATED_AFTER
 from persistence.records import Rating, RatingRow
 from tests.bot.conftest import World, live_of, table_message
+from tests.bot.speakers import client_locales
 from tests.bot.test_story import play, seat, tap_first
 from tests.persistence.helpers import play_moves
 
@@ -111,7 +114,7 @@ async def test_the_stats_of_a_player_rated_only_for_a_game_they_left_say_why_it_
     stats = (await world.alice.slash(world.channel, "stats", game="colorstack")).response
     assert "has not finished" not in stats.content
     assert stats.content.startswith("alice has no game of Color Stack in the stats here")
-    assert "but it is rated.\nRating: **" in stats.content
+    assert "closed before their end.\nRating: **" in stats.content
 
 
 async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world: World) -> None:
@@ -128,7 +131,7 @@ async def test_stats_show_an_ai_levels_rating_and_refuse_a_player_with_it(world:
     await world.alice.slash(world.channel, "table leave")  # the AI wins; both are rated
     rated = (await world.bob.slash(world.channel, "stats", ai="greedy", game="colorstack")).response
     assert rated.content.startswith("**AI greedy** in Color Stack on this server")
-    assert "\nNo finished game of Color Stack yet: it is rated for games a player left" in (
+    assert "\nNo finished game of Color Stack yet: it is rated for games left or closed" in (
         rated.content
     )
     assert "\nRating: **" in rated.content and "(1 rated game)" in rated.content
@@ -165,3 +168,37 @@ async def test_stats_of_an_ai_level_show_its_record_and_its_last_games_chart(wor
     assert [a.filename for a in shown.attachments] == ["stats.png"]  # one rated game: no line
     assert "AI greedy" in shown.attachments[0].description
     assert len(shown.content) <= MESSAGE_LIMIT
+
+
+async def test_the_stats_of_a_player_whose_game_was_ended_do_not_say_they_left(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README, Ratings: a game against the AI that its one human ended (``/table end``) is
+    rated, that human last, and counts for nobody in the stats; ``/stats`` says why
+    without saying they left it (English and Japanese), and ``/stats ai:`` likewise."""
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.alice.slash(world.channel, "table addbot", level="greedy")
+    await world.alice.click(opened.response, label="Start")
+    confirm = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(confirm.response, label="End the table")
+    store = world.bot.tables.store
+    rated = await store.player_rating(world.guild.id, world.alice.id, game="colorstack")
+    assert rated is not None and rated.rating.games == 1  # the rating as README says
+    stats = (await world.alice.slash(world.channel, "stats", game="colorstack")).response
+    assert stats.content.startswith(
+        "alice has no game of Color Stack in the stats here: they count only games played "
+        "to their end; the rating also counts games left or closed before their end.\n"
+        "Rating: **"
+    ), stats.content
+    assert "left before its end counts for nobody" not in stats.content
+    ai = (await world.alice.slash(world.channel, "stats", ai="greedy", game="colorstack")).response
+    assert (
+        "\nNo finished game of Color Stack yet: it is rated for games left or closed before "
+        "their end.\n"
+    ) in ai.content, ai.content
+    client_locales(monkeypatch)[world.alice.id] = "ja"
+    ja = (await world.alice.slash(world.channel, "stats", game="colorstack")).response
+    assert ja.content.startswith(
+        "aliceのここでのカラースタックの戦績はまだありません。戦績には最後まで終えたゲームだけを"
+        "数えますが、レーティングには途中で抜けたゲームや途中で閉じられたゲームも数えます。"
+    ), ja.content
