@@ -46,6 +46,7 @@ __all__ = [
     "Catalog",
     "catalog",
     "current",
+    "isolate",
     "join",
     "language_of",
     "ljust",
@@ -187,12 +188,69 @@ def placeholders(text: str) -> frozenset[str]:
     )
 
 
+# The bidirectional formatting characters (Unicode UAX #9): the Arabic letter mark, the
+# left-to-right and right-to-left marks, the embeddings and overrides and their pop, the
+# isolates and theirs.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+FSI = "\u2068"  # first strong isolate: what follows reads in its own direction…
+PDI = "\u2069"  # …up to this pop directional isolate, which also ends what it left open
+_OPENERS = frozenset("\u2066\u2067\u2068")
+
+
+def _balanced(text: str) -> str:
+    """``text`` with its isolates balanced: a pop with no isolate of its own left out (it
+    would end an isolate around ``text``), one added for each isolate left open."""
+    out = []
+    depth = 0
+    for char in text:
+        if char == PDI:
+            if not depth:
+                continue
+            depth -= 1
+        elif char in _OPENERS:
+            depth += 1
+        out.append(char)
+    return "".join(out) + PDI * depth
+
+
+def _outside_isolates(text: str) -> str:
+    """The characters of ``text`` outside its (balanced) isolates."""
+    out = []
+    depth = 0
+    for char in text:
+        if char in _OPENERS:
+            depth += 1
+        elif char == PDI and depth:
+            depth -= 1
+        elif not depth:
+            out.append(char)
+    return "".join(out)
+
+
+def isolate(name: str) -> str:
+    """A name a user chose (or anything typed), to put in a sentence: as it is when it
+    cannot change how the text around it reads, else isolated (UAX #9) between
+    :data:`FSI` and :data:`PDI`, so that a right-to-left name (Arabic, Hebrew) does not
+    take the words after it into its direction, and an override or embedding it leaves
+    open (``\u202eNormal``) ends with it. Ordinary names, and a sentence whose names are
+    isolated already, come back unchanged."""
+    balanced = _balanced(name)
+    if balanced == name and not any(
+        char in BIDI_CONTROLS or unicodedata.bidirectional(char) in ("R", "AL")
+        for char in _outside_isolates(name)
+    ):
+        return name
+    return FSI + balanced + PDI
+
+
 def width(text: str) -> int:
     """How many columns ``text`` takes in a monospaced font: East Asian wide and
-    full-width characters two, combining marks none."""
+    full-width characters two, combining marks and direction marks none."""
     total = 0
     for char in text:
-        if unicodedata.combining(char):
+        if unicodedata.combining(char) or char in BIDI_CONTROLS:
             continue
         total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return total

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from catalog import n, t
+from catalog import isolate, n, t
 from engine.colorstack.ai import GreedyPlayer, rate
 from engine.colorstack.board import (
     ALL_COLOURS,
@@ -142,7 +142,7 @@ def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
 def _turn_text(state: ColorStackState, seat: int, mv: PlayerMove, entry: int) -> str:
     """The turn at ``entry`` of the log (the position after it is the current one when it
     is the last)."""
-    who = state.name(seat)
+    who = isolate(state.name(seat))
     if isinstance(mv, Set):
         top = state.top(mv.square) if entry == len(state.log) - 1 else None
         square = square_name(mv.square)
@@ -192,12 +192,12 @@ def turn_words(state: ColorStackState, event: TurnEnded) -> str:
             elif state.to_move == seat:
                 skipped = t(
                     "colorstack.turn.skipped",
-                    other=state.name(1 - seat),
-                    who=state.name(seat),
+                    other=isolate(state.name(1 - seat)),
+                    who=isolate(state.name(seat)),
                 )
                 text = t("colorstack.turn.then", turn=text, then=skipped)
         return text
-    return t("colorstack.turn.none_yet", who=state.name(event.seat))
+    return t("colorstack.turn.none_yet", who=isolate(state.name(event.seat)))
 
 
 def last_turn_words(state: ColorStackState) -> str | None:
@@ -214,12 +214,12 @@ def end_words(state: ColorStackState) -> str:
     """How the game ended, in words (empty while it goes on)."""
     ended, winner = state.ended_by, state.winner
     if ended == FOUR_COLOURS and winner is not None:
-        return t("colorstack.end.four_colours", winner=state.name(winner))
+        return t("colorstack.end.four_colours", winner=isolate(state.name(winner)))
     if ended == RESIGNATION and winner is not None:
         return t(
             "colorstack.end.resignation",
-            loser=state.name(1 - winner),
-            winner=state.name(winner),
+            loser=isolate(state.name(1 - winner)),
+            winner=isolate(state.name(winner)),
         )
     if ended == REPETITION:
         return t("colorstack.end.repetition")
@@ -236,10 +236,10 @@ def _status_line(state: ColorStackState) -> str:
         return f"🏁 {end_words(state)}"
     if state.choosing_colours:
         assert state.first is not None
-        return t("colorstack.render.choosing", name=state.name(state.first))
+        return t("colorstack.render.choosing", name=isolate(state.name(state.first)))
     if state.setup is None:
         return t("colorstack.render.setting_up")
-    return t("colorstack.render.to_move", name=state.name(state.to_move))
+    return t("colorstack.render.to_move", name=isolate(state.name(state.to_move)))
 
 
 def _player_line(state: ColorStackState, seat: int) -> str:
@@ -253,7 +253,7 @@ def _player_line(state: ColorStackState, seat: int) -> str:
         second_letter=COLOUR_LETTERS[second],
     )
     key = "colorstack.render.player_first" if state.first == seat else "colorstack.render.player"
-    return t(key, mark=mark, name=state.name(seat), colours=colours)
+    return t(key, mark=mark, name=isolate(state.name(seat)), colours=colours)
 
 
 def render_text(state: ColorStackState, viewer: int | None = None) -> str:
@@ -320,7 +320,7 @@ def hint(state: ColorStackState) -> tuple[PlayerChoice, str]:
     fewest = min(r.gives for r in rated)
     avoided = sum(1 for r in rated if r.gives == fewest) < len(rated)
     pick = next(r for r in rated if r.move == mv)
-    opponent = state.name(1 - me)
+    opponent = isolate(state.name(1 - me))
     if fewest:
         return mv, t("colorstack.hint.fewest", opponent=opponent, action=text, fewest=fewest)
     way = "avoided" if avoided else "either"

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 import catalog
-from catalog import n, t
+from catalog import isolate, n, t
 from engine import errors
 from engine.game import Decision, TurnEnded
 from engine.stack.ai import GreedyPlayer, _Context
@@ -32,7 +32,6 @@ from engine.stack.notation import MAX_LISTED, move_notation
 from engine.stack.render import (
     NAME_WIDTH,
     NameFormat,
-    as_is,
     caught_words,
     dice_words,
     pile_words_by_owner,
@@ -92,6 +91,7 @@ def _names(text: str) -> list[str]:
 
 def _or(names: Sequence[str]) -> str:
     """``a, b or c`` (:func:`engine.names.or_words`) in the current language."""
+    names = [isolate(name) for name in names]
     if len(names) <= 2:
         return t("stack.names.or").join(names)
     return t("stack.names.comma").join(names[:-1]) + t("stack.names.or") + names[-1]
@@ -110,7 +110,7 @@ class StackWords:
 
     def pile_words(self, owner_name: str, face: int, height: int, *, yours: bool = False) -> str:
         """``bob's single 3``, ``bob's 3-high pile of 3s``; ``your single 3`` when ``yours``."""
-        whose = t("stack.pile.your") if yours else t("stack.pile.whose", name=owner_name)
+        whose = t("stack.pile.your") if yours else t("stack.pile.whose", name=isolate(owner_name))
         if height == 1:
             return t("stack.pile.single", whose=whose, face=face)
         return t("stack.pile.high", whose=whose, face=face, height=height)
@@ -150,7 +150,7 @@ class StackWords:
     def turn_line(self, state: StackState, turn: TurnLog, *, you: int | None = None) -> str:
         """A finished turn in words (:func:`engine.stack.describe.turn_words`)."""
         deed = self.turn_deed(state, turn, you=you)
-        return t("stack.turn.line", player=state.name(turn[1]), deed=deed)
+        return t("stack.turn.line", player=isolate(state.name(turn[1])), deed=deed)
 
     def last_turn_words(self, state: StackState, *, you: int | None = None) -> str | None:
         """The most recent finished turn in words, or ``None`` before the first."""
@@ -216,7 +216,7 @@ class StackWords:
         """The reasons of :meth:`engine.stack.ai._Context.place_value`, in words."""
         state, p = ctx.state, ctx.seat
         fv = face_value(face)
-        name = state.name(owner)
+        name = isolate(state.name(owner))
         reasons: list[str] = []
         if height == 3:
             gain = fv * ctx.bonus
@@ -277,7 +277,7 @@ class StackWords:
             if "names" in facts:
                 listed = getattr(error, "names", ()) or _names(facts["names"])
                 facts["names"] = (
-                    t("stack.names.comma").join(listed)
+                    t("stack.names.comma").join(isolate(name) for name in listed)
                     if key == "stack.error.unknown_player"
                     else _or(listed)
                 )
@@ -357,7 +357,7 @@ class StackWords:
 
     # ---------------------------------------------------------------- the field as text
 
-    def status_line(self, state: StackState, *, name: NameFormat = as_is) -> str:
+    def status_line(self, state: StackState, *, name: NameFormat = isolate) -> str:
         """Whose turn it is and what they must decide, or how the game ended."""
         if state.decision is Decision.OVER:
             assert state.winner is not None
@@ -378,7 +378,7 @@ class StackWords:
         state: StackState,
         seat: int,
         *,
-        name: NameFormat = as_is,
+        name: NameFormat = isolate,
         width: int = NAME_WIDTH,
         piles: str = "",
         marker: bool = True,
@@ -400,7 +400,7 @@ class StackWords:
             parts.append(t("stack.seat.caught", caught=caught_words(state.captures[seat])))
         return [head, *wrap_parts(parts)]
 
-    def teams_line(self, state: StackState, name: NameFormat = as_is) -> str:
+    def teams_line(self, state: StackState, name: NameFormat = isolate) -> str:
         sides = state.side_totals()
         return t(
             "stack.field.teams",
@@ -415,7 +415,7 @@ class StackWords:
         state: StackState,
         *,
         last_move: str | None = None,
-        name: NameFormat = as_is,
+        name: NameFormat = isolate,
         compact: bool = False,
         status: bool = True,
         legend: bool | None = None,
@@ -454,7 +454,7 @@ class StackWords:
             lines.append(t("stack.field.legend"))
         return "\n".join(lines)
 
-    def render_score_sheet(self, state: StackState, *, name: NameFormat = as_is) -> str:
+    def render_score_sheet(self, state: StackState, *, name: NameFormat = isolate) -> str:
         """The score sheet as a code block (:func:`engine.stack.render.render_score_sheet`),
         its columns lined up by display width."""
         rounds = len(state.round_scores)
@@ -485,7 +485,7 @@ class StackWords:
             lines.append(t("stack.sheet.leader", best=best, target=target, percent=percent))
         return "\n".join(lines)
 
-    def render_round_scoring(self, state: StackState, *, name: NameFormat = as_is) -> list[str]:
+    def render_round_scoring(self, state: StackState, *, name: NameFormat = isolate) -> list[str]:
         """How the field scores right now, pile by pile."""
         rows = []
         for owner, face, height, count in state.pile_counts():

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import catalog
-from catalog import n, t
+from catalog import isolate, n, t
 from engine.errors import AmbiguousMoveError, MoveError
 from engine.game import Decision, TurnEnded
 from engine.stackup import ai, moves, notation
@@ -121,7 +121,7 @@ def _next(state: StackUpState, seat: int) -> int:
 def _skip_words(state: StackUpState, seat: int) -> str:
     if state.n == 2:
         return t("stackup.move.skip_again")
-    return t("stackup.move.skip_player", player=state.name(_next(state, seat)))
+    return t("stackup.move.skip_player", player=isolate(state.name(_next(state, seat))))
 
 
 def _special_words(
@@ -139,10 +139,14 @@ def _special_words(
     if card == SWITCH:
         return t("stackup.move.switch", colour=colour_name(colour) if colour is not None else "…")
     if card == SNATCH:
-        who = state.name(target) if target is not None else "…"
+        who = isolate(state.name(target)) if target is not None else "…"
         return t("stackup.move.snatch", cards=count_words(count or 0), player=who)
     if card == CRASH:
-        return t("stackup.move.crash", player=state.name(_next(state, seat)), count=PENALTY_CARDS)
+        return t(
+            "stackup.move.crash",
+            player=isolate(state.name(_next(state, seat))),
+            count=PENALTY_CARDS,
+        )
     return card_text(card)
 
 
@@ -174,7 +178,7 @@ def move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     if isinstance(move, moves.Block):
         if state.n == 2:
             return t("stackup.move.block_cancel")
-        return t("stackup.move.block_pass", player=state.name(_next(state, seat)))
+        return t("stackup.move.block_pass", player=isolate(state.name(_next(state, seat))))
     if isinstance(move, moves.Take):
         return n("stackup.move.take", PENALTY_CARDS)
     if isinstance(move, moves.UsePass):
@@ -234,7 +238,7 @@ def _effect(
         return t(
             "stackup.effect.snatch",
             cards=count_words(len(turn.took)),
-            target=state.name(turn.target),
+            target=isolate(state.name(turn.target)),
         )
     if final:
         return t("stackup.effect.crash")
@@ -244,8 +248,8 @@ def _effect(
 def logged_turn_words(state: StackUpState, turn: LoggedTurn, index: int | None = None) -> str:
     """A finished turn (``state.log[index]``, by default the latest) in words every
     player may see: how many cards were drawn or snatched, never which."""
-    who = state.name(turn.seat)
-    nxt = state.name(_next(state, turn.seat))
+    who = isolate(state.name(turn.seat))
+    nxt = isolate(state.name(_next(state, turn.seat)))
     rebuilt = t("stackup.turn.rebuilt") if turn.reshuffle is not None else ""
     final = _ended_the_game(state, index)
     if turn.kind == "block":
@@ -277,9 +281,9 @@ def turn_words(state: StackUpState, event: TurnEnded) -> str:
         if turn.seat == event.seat:
             text = logged_turn_words(state, turn, index)
             if state.is_over and turn is state.log[-1] and state.hand_size(turn.seat) == 0:
-                text = t("stackup.turn.wins", turn=text, player=state.name(turn.seat))
+                text = t("stackup.turn.wins", turn=text, player=isolate(state.name(turn.seat)))
             return text
-    return t("stackup.turn.none_yet", player=state.name(event.seat))
+    return t("stackup.turn.none_yet", player=isolate(state.name(event.seat)))
 
 
 def direction_words(state: StackUpState) -> str | None:
@@ -287,7 +291,7 @@ def direction_words(state: StackUpState) -> str | None:
     if state.first is None or state.first_up is None:
         return None
     key = "stackup.turn.direction_up" if state.first_up else "stackup.turn.direction_down"
-    return t(key, player=state.name(state.first))
+    return t(key, player=isolate(state.name(state.first)))
 
 
 def last_turn_words(state: StackUpState) -> str | None:
@@ -325,7 +329,7 @@ def end_words(state: StackUpState) -> str:
         return ""
     outcome = state.outcome()
     assert outcome is not None
-    names = t("stackup.text.names_join").join(state.name(s) for s in outcome.winners)
+    names = t("stackup.text.names_join").join(isolate(state.name(s)) for s in outcome.winners)
     if outcome.ended_by == "empty_hand":
         return t("stackup.text.won_empty", names=names)
     key = "won_limit_many" if len(outcome.winners) > 1 else "won_limit_one"
@@ -339,7 +343,7 @@ def status_line(state: StackUpState) -> str:
     seat = state.seat
     if seat is None:
         return t("stackup.text.dealing")
-    who = state.name(seat)
+    who = isolate(state.name(seat))
     if state.phase == DIRECTION:
         return t("stackup.text.choose_direction", player=who)
     if state.decision is Decision.CHANCE:
@@ -359,7 +363,11 @@ def render_text(state: StackUpState, viewer: int | None = None) -> str:
     last = state.last_play
     if last is not None:
         lines.append(
-            t("stackup.text.last_play", player=state.name(last.seat), cards=cards_text(last.cards))
+            t(
+                "stackup.text.last_play",
+                player=isolate(state.name(last.seat)),
+                cards=cards_text(last.cards),
+            )
         )
     recent = last_turn_words(state)
     if recent is not None:
@@ -380,7 +388,7 @@ def render_text(state: StackUpState, viewer: int | None = None) -> str:
             t(
                 "stackup.text.seat",
                 mark=mark,
-                player=state.name(seat),
+                player=isolate(state.name(seat)),
                 cards=count_words(state.hand_size(seat)),
             )
         ]
@@ -442,16 +450,18 @@ def _play_reasons(
         if state.n == 2:
             reasons.append(t("stackup.hint.freeze_again"))
         else:
-            reasons.append(t("stackup.hint.freeze_skips", player=state.name(nxt)))
+            reasons.append(t("stackup.hint.freeze_skips", player=isolate(state.name(nxt))))
     elif first == CRASH:
-        reasons.append(t("stackup.hint.crash", player=state.name(nxt), count=PENALTY_CARDS))
+        reasons.append(
+            t("stackup.hint.crash", player=isolate(state.name(nxt)), count=PENALTY_CARDS)
+        )
     elif first == SNATCH:
         assert target is not None and count is not None
         reasons.append(
             n(
                 "stackup.hint.snatch",
                 count,
-                player=state.name(target),
+                player=isolate(state.name(target)),
                 size=state.hand_size(target),
             )
         )
@@ -467,7 +477,7 @@ def _play_reasons(
         if state.n == 2:
             reasons.append(t("stackup.hint.again"))
         else:
-            reasons.append(t("stackup.hint.skips", player=state.name(nxt)))
+            reasons.append(t("stackup.hint.skips", player=isolate(state.name(nxt))))
     elif bonus == "pass":
         reasons.append(t("stackup.hint.gains_pass"))
     if first < FLIP and any(c >= FLIP for c in left):

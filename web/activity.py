@@ -175,7 +175,7 @@ async def activity_session(request: web.Request) -> web.Response:
     sessions = app[SESSIONS]
     said: dict[str, object] = {
         "type": "identified",
-        "user": {"id": str(player.id), "name": player.name},
+        "user": {"id": str(player.id), "name": catalog.isolate(player.name)},
         "table": live.id if live is not None else None,
     }
     spoken = catalog.language_of(locale, default="")

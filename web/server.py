@@ -207,7 +207,7 @@ async def words_json(request: web.Request) -> web.Response:
 
 
 def _names(seats: Iterable[Any]) -> str:
-    return text(catalog.t("web.list.comma").join(s.name for s in seats)) or text(
+    return text(catalog.t("web.list.comma").join(catalog.isolate(s.name) for s in seats)) or text(
         catalog.t("web.index.nobody")
     )
 

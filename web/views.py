@@ -55,6 +55,7 @@ def board(game: str, state: GameState[Any]) -> dict[str, Any]:
     view = asdict(PICTURES[game](state))
     for key in DRAWING_ONLY:
         view.pop(key, None)
+    view["names"] = [catalog.isolate(name) for name in view["names"]]
     return view
 
 
@@ -99,8 +100,13 @@ def setting_up(game: Game[Any], state: GameState[Any]) -> bool:
 
 def players(seats: Sequence[Any], ai_users: Mapping[int, str]) -> list[dict[str, Any]]:
     """The seats as the page names them: each name, and the AI level playing it (the
-    host's AI seats, and the users ``ai_users`` says an AI plays: the demo's own)."""
-    return [{"name": s.name, "ai": s.ai_level or ai_users.get(s.user_id)} for s in seats]
+    host's AI seats, and the users ``ai_users`` says an AI plays: the demo's own). A name
+    is isolated (:func:`catalog.isolate`): whatever direction it reads in, or leaves open,
+    the page's sentences around it read as they are written."""
+    return [
+        {"name": catalog.isolate(s.name), "ai": s.ai_level or ai_users.get(s.user_id)}
+        for s in seats
+    ]
 
 
 def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) -> dict[str, Any]:
@@ -243,7 +249,9 @@ def replay(
             said = []
         if seat is not None:  # its words, before it is played
             plain = catalog.t(
-                "web.replay.move", player=state.players[seat], move=words.move_words(state, move)
+                "web.replay.move",
+                player=catalog.isolate(state.players[seat]),
+                move=words.move_words(state, move),
             )
         events = state.apply(move)
         if seat is not None:

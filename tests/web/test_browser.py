@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import random
 import re
 import statistics
@@ -1041,5 +1042,85 @@ def test_a_table_closed_mid_game_offers_its_player_no_move_and_links_its_replay(
     page.get_by_role("link", name="Watch this game's replay").click()
     page.wait_for_url(f"**/games/{table.live.id}*", timeout=WAIT_MS)
     page.locator("#count").wait_for(timeout=WAIT_MS)
+    assert errors == []
+    page.close()
+
+
+# a name that leaves a right-to-left override open (U+202E): everything after it in its
+# paragraph would read backwards, unless the name is isolated where it is put
+OVERRIDE = "evil\u202ename"
+# the characters of each text node of ``selector`` holding ``marker``, from ``skip`` code
+# units into it to the node's end, as drawn: [line's top, left edge, character]
+DRAWN = """([selector, marker, skip]) => {
+  const out = [];
+  for (const element of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.data.indexOf(marker);
+      if (at < 0) continue;
+      const drawn = [];
+      for (let i = at + skip; i < node.data.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width > 0) drawn.push([Math.round(box.top), box.left, node.data[i]]);
+      }
+      out.push(drawn);
+    }
+  }
+  return out;
+}"""
+
+
+def backwards(page: Any, selector: str, marker: str, skip: int = 0) -> list[str]:
+    """The texts of ``selector`` (from ``marker``, ``skip`` characters in) whose
+    characters are drawn right to left anywhere on a line; asserts there are some."""
+    found = page.evaluate(DRAWN, [selector, marker, skip])
+    assert found and all(found), (selector, marker, found)
+    return [
+        "".join(c for _, _, c in drawn)
+        for drawn in found
+        if any(a[0] == b[0] and b[1] < a[1] for a, b in itertools.pairwise(drawn))
+    ]
+
+
+async def table_with_an_override(demo: Demo, channel: int) -> DemoTable:
+    """A Stack table of ``OVERRIDE`` and "Normal", played until a turn is told and it is
+    ``OVERRIDE``'s turn."""
+    service = demo.service
+    assert service is not None
+    players = [Player(channel * 100, OVERRIDE), Player(channel * 100 + 1, "Normal")]
+    live = await service.new_table(1, channel, players[0], {"target_score": 500}, game="stack")
+    await service.join(channel, players[1])
+    await service.start(channel, players[0])
+    table = DemoTable(live, players, games.get("stack").make_ai("greedy"))
+    rng = random.Random(3)
+    for _ in range(40):
+        state: Any = live.state
+        if live.turns and state.players[state.current_player] == OVERRIDE:
+            break
+        await demo.step(table, rng)
+    return table
+
+
+def test_a_name_with_a_right_to_left_override_reverses_no_word_around_it(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A name may hold any bidirectional formatting character (Discord's do): one that
+    leaves an override open ("evil\u202ename") changes how nothing around it reads, on
+    the index (the other player's name does not read "lamroN"), in the status line,
+    the recent turns and the board: each name is isolated where it is put."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_with_an_override(running, 530))
+    page, errors = index_page(browser, base)
+    assert backwards(page, "#live", "Normal") == []
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    after = len(OVERRIDE)
+    assert "to move" in page.locator("#status").inner_text()
+    assert backwards(page, "#status", OVERRIDE, after) == []
+    assert backwards(page, "#recent li", OVERRIDE, after) == []
+    assert backwards(page, "#board", "Normal") == []
     assert errors == []
     page.close()
