@@ -65,7 +65,7 @@ class TerminalHostedGame:
         return self.game.settings.model_validate(dict(values))
 
     def start_text(self, state: Any) -> str:
-        players = catalog.t("list.comma").join(state.players)
+        players = catalog.t("list.comma").join(catalog.isolate(p) for p in state.players)
         return catalog.t("terminal.start", title=self.title, players=players)
 
     def decision_text(self, state: Any, seat: int, move: Any) -> str | None:

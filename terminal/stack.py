@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from catalog import t
+from catalog import isolate, t
 from catalog.stack import WORDS
 from engine import flow
 from engine.game import AIPlayer, Decision, RoundEnded, TurnEnded
@@ -98,7 +98,7 @@ class TerminalGame(Front):
 
     def _intro(self) -> None:
         state = self.state
-        players = t("stack.names.comma").join(state.players)
+        players = t("stack.names.comma").join(isolate(p) for p in state.players)
         self.say(t("stack.terminal.intro", players=players, target=state.rules.target_score))
 
     def _follow(self) -> None:
@@ -148,7 +148,8 @@ class TerminalGame(Front):
         state = self.state
         assert self.contenders is not None
         rolls = t("stack.names.comma").join(
-            f"{state.name(s)} {f}" for s, f in zip(self.contenders, outcome.rolls, strict=True)
+            f"{isolate(state.name(s))} {f}"
+            for s, f in zip(self.contenders, outcome.rolls, strict=True)
         )
         self.say(t("stack.terminal.rolloff", rolls=rolls))
         if state.contenders is None:
@@ -156,7 +157,7 @@ class TerminalGame(Front):
             self.say(
                 t("stack.terminal.you_first")
                 if state.first == self.you
-                else t("stack.terminal.first", name=state.name(state.first))
+                else t("stack.terminal.first", name=isolate(state.name(state.first)))
             )
 
     def _round_rolled(self) -> None:
@@ -168,7 +169,11 @@ class TerminalGame(Front):
             self._heading(t("stack.terminal.round_you", round=state.round_number))
         else:
             self._heading(
-                t("stack.terminal.round", round=state.round_number, name=state.name(state.first))
+                t(
+                    "stack.terminal.round",
+                    round=state.round_number,
+                    name=isolate(state.name(state.first)),
+                )
             )
         self._show_field()
 

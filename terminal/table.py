@@ -133,7 +133,7 @@ def read_command(stdin: TextIO, stdout: TextIO, name: str) -> tuple[str, str | N
     player ends the game (``quit``/``exit``, Ctrl-C or the end of input). A leading ``/``
     is dropped, so Discord's slash-command forms (``/move c1-e3``) read as typed."""
     try:
-        line = read_line(stdin, stdout, f"{name}> ")
+        line = read_line(stdin, stdout, f"{catalog.isolate(name)}> ")
     except KeyboardInterrupt:
         stdout.write("\n")
         return "", CTRL_C
@@ -195,13 +195,15 @@ def say_error(stream: TextIO, text: str) -> None:
 def start_line(title: str, players: list[str] | tuple[str, ...]) -> str:
     """The first line of a game: its name and its players in seat order."""
     return catalog.t(
-        "terminal.line.start", title=title, players=catalog.t("list.comma").join(players)
+        "terminal.line.start",
+        title=title,
+        players=catalog.t("list.comma").join(catalog.isolate(p) for p in players),
     )
 
 
 def names_line(names: list[str] | tuple[str, ...]) -> str:
     """Winners' names joined (``AI 2 & AI 3``; ``AI 2、AI 3`` in Japanese)."""
-    return catalog.t("terminal.line.names_join").join(names)
+    return catalog.t("terminal.line.names_join").join(catalog.isolate(n) for n in names)
 
 
 def play_line(table: HostedTable, name: str, line: str, say: Callable[[str], None]) -> bool:
@@ -458,7 +460,11 @@ class TerminalGame(Front):
             and not any(isinstance(e, TurnEnded) for e in events)
         ):
             self._tell(
-                catalog.t("terminal.line.chose", player=state.players[seat], move=self.words)
+                catalog.t(
+                    "terminal.line.chose",
+                    player=catalog.isolate(state.players[seat]),
+                    move=self.words,
+                )
             )
         for event in events:
             if isinstance(event, TurnEnded):
@@ -480,7 +486,7 @@ class TerminalGame(Front):
         skipped this one, too)."""
         hot_seat = len(self.humans) > 1 and self.game.name in HOT_SEAT_SHOWS
         if self.viewer != seat and hot_seat:
-            name = self.state.players[seat]
+            name = catalog.isolate(self.state.players[seat])
             clear_screen(self.stdout)  # the hand shown last leaves the screen
             forget_typed_lines(self.stdin, self.stdout)  # and what was typed at it
             self._recap()

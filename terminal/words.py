@@ -30,7 +30,7 @@ def _whose_turn(data: Mapping[str, Any]) -> str:
     hint = "_hint" if data.get("hint") else ""
     if player is None:
         return catalog.t(f"terminal.refusal.nobodys_turn{hint}")
-    return catalog.t(f"terminal.refusal.not_your_turn{hint}", player=player)
+    return catalog.t(f"terminal.refusal.not_your_turn{hint}", player=catalog.isolate(player))
 
 
 def _full(data: Mapping[str, Any]) -> str:
@@ -80,13 +80,15 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.NOT_SAVED: _said("terminal.refusal.not_saved"),
     Why.TABLE_EXISTS: _said("terminal.refusal.table_exists"),
     Why.UNKNOWN_GAME: lambda d: catalog.t(
-        "terminal.refusal.unknown_game", name=d["name"], games=_listed(d["games"])
+        "terminal.refusal.unknown_game", name=catalog.isolate(d["name"]), games=_listed(d["games"])
     ),
     Why.BAD_SETTINGS: _bad_settings,
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),
     Why.ALREADY_STARTED: _said("terminal.refusal.already_started"),
     Why.ALREADY_SEATED: _said("terminal.refusal.already_seated"),
-    Why.NAME_TAKEN: lambda d: catalog.t("terminal.refusal.name_taken", name=d["name"]),
+    Why.NAME_TAKEN: lambda d: catalog.t(
+        "terminal.refusal.name_taken", name=catalog.isolate(d["name"])
+    ),
     Why.TABLE_FULL: _full,
     Why.NO_SUCH_AI: lambda d: catalog.t(
         "terminal.refusal.no_such_ai",
@@ -117,14 +119,18 @@ def refusal_text(refusal: Refusal) -> str:
 
 
 def _new_host(host: str | None) -> str:
-    return catalog.t("terminal.notice.new_host", host=host) if host is not None else ""
+    return (
+        catalog.t("terminal.notice.new_host", host=catalog.isolate(host))
+        if host is not None
+        else ""
+    )
 
 
 NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
     Notice.QUARANTINED: lambda d: catalog.t("terminal.notice.quarantined"),
     Notice.NO_HUMAN_AT_START: lambda d: catalog.t("terminal.notice.no_human_at_start"),
-    Notice.LEFT: lambda d: catalog.t("terminal.notice.left", name=d["name"]),
-    Notice.KICKED: lambda d: catalog.t("terminal.notice.kicked", name=d["name"]),
+    Notice.LEFT: lambda d: catalog.t("terminal.notice.left", name=catalog.isolate(d["name"])),
+    Notice.KICKED: lambda d: catalog.t("terminal.notice.kicked", name=catalog.isolate(d["name"])),
     Notice.LOBBY_LEFT: lambda d: catalog.t(
         "terminal.notice.lobby_left", why=d["why"], new_host=_new_host(d["host"])
     ),
@@ -134,14 +140,14 @@ NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
     ),
     Notice.NO_HUMAN_LEFT: lambda d: catalog.t("terminal.notice.no_human_left", why=d["why"]),
     Notice.ENDED_BY: lambda d: catalog.t(
-        "terminal.notice.ended_by", title=d["title"], name=d["name"]
+        "terminal.notice.ended_by", title=d["title"], name=catalog.isolate(d["name"])
     ),
     Notice.LOBBY_EXPIRED: lambda d: catalog.t(
         "terminal.notice.lobby_expired", seconds=d["seconds"]
     ),
     Notice.GAME_EXPIRED: lambda d: catalog.t("terminal.notice.game_expired", seconds=d["seconds"]),
     Notice.TIMED_OUT_TO_AI: lambda d: catalog.t(
-        "terminal.notice.timed_out_to_ai", name=d["name"], count=d["count"]
+        "terminal.notice.timed_out_to_ai", name=catalog.isolate(d["name"]), count=d["count"]
     ),
     Notice.NO_HUMAN_PLAYING: lambda d: catalog.t("terminal.notice.no_human_playing"),
 }

@@ -10,9 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine import games
 from engine.game import Game
 from engine.record import check_file
+from engine.stack.rules import StackRules
 from engine.stackup.cards import card_name
 from engine.stackup.state import StackUpState
 from terminal.table import Seat, TerminalGame, play
@@ -157,3 +160,24 @@ def test_an_unattended_color_stack_game_on_the_heavy_board(tmp_path: Path) -> No
     assert result["ok"] is True and result["finished"] is True
     rows = result["board"]
     assert isinstance(rows, list) and len(rows) == 9
+
+
+OVERRIDE = "evil\u202ename"  # a name leaving a right-to-left override open
+
+
+@pytest.mark.parametrize("game", ["stack", "stackup", "colorstack"])
+def test_a_name_with_a_right_to_left_override_reverses_no_word_after_it(game: str) -> None:
+    """A name may hold any bidirectional formatting character: a terminal that lays text
+    out both ways (as VTE's and Konsole's do) would read every word after "evil\u202ename"
+    backwards. Wherever the name is said (the start, the prompt, the board, the turns,
+    a refusal), it is isolated: first strong isolate … pop directional isolate."""
+    stdin = io.StringIO("hint\nshow\ndance\nquit\n")
+    stdout = io.StringIO()
+    rules = StackRules() if game == "stack" else None
+    code = play(
+        [OVERRIDE], 1, game=game, seed=2, level="greedy", rules=rules, stdin=stdin, stdout=stdout
+    )
+    out = stdout.getvalue()
+    assert code == 0
+    assert out.count(OVERRIDE) >= 3
+    assert out.count(OVERRIDE) == out.count("\u2068" + OVERRIDE + "\u2069"), out
