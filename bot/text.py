@@ -33,8 +33,39 @@ _MAX_FENCE = 16  # a fence line is ``` plus at most a language name
 _MARKDOWN = re.compile(r"([\\*_~|`\[\]<])")
 _LINE_START = re.compile(r"^(\s*)([>#+-]|\d+\.)")
 _SPACE = re.compile(r"\s+")
-# Bidirectional overrides and isolates would reorder the rest of the line.
-_INVISIBLE = re.compile(r"[\u200e\u200f\u202a-\u202e\u2066-\u2069\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _rtl(char: str) -> bool:
+    return unicodedata.bidirectional(char) in ("R", "AL")
+
+
+def _unbidi(text: str) -> str:
+    """``text`` without its bidirectional formatting characters (an override, an
+    embedding or an isolate would reorder the rest of the line), but for the isolates
+    that are closed around right-to-left letters (a name :func:`catalog.isolate` put in a
+    sentence): one of those changes nothing outside it."""
+    out: list[str] = []
+    opened: list[int] = []  # where the isolates still open are in ``out``
+    for char in text:
+        if char == catalog.FSI:
+            opened.append(len(out))
+        elif char == catalog.PDI and opened:
+            at = opened.pop()
+            if not any(_rtl(c) for c in out[at + 1 :]):  # nothing left in it to isolate
+                del out[at]
+                continue
+        elif char in catalog.BIDI_CONTROLS:
+            continue
+        out.append(char)
+    for at in reversed(opened):
+        del out[at]
+    return "".join(out)
+
+
+def _invisible(text: str) -> str:
+    """``text`` without control characters nor bidirectional formatting (:func:`_unbidi`)."""
+    return _unbidi(_CONTROL.sub("", text))
 
 
 def _clean(text: str) -> str:
@@ -42,7 +73,7 @@ def _clean(text: str) -> str:
     direction-changing characters."""
     # white space first (a newline is a control character too), then the invisible
     # characters, then the spaces those stood between
-    return _SPACE.sub(" ", _INVISIBLE.sub("", _SPACE.sub(" ", text))).strip()
+    return _SPACE.sub(" ", _invisible(_SPACE.sub(" ", text))).strip()
 
 
 def _defuse_mentions(text: str) -> str:
@@ -68,7 +99,7 @@ def escape_text(text: str) -> str:
     kept."""
     lines = []
     for line in text.split("\n"):
-        line = _INVISIBLE.sub("", line)
+        line = _invisible(line)
         line = _MARKDOWN.sub(r"\\\1", line)
         line = _LINE_START.sub(_escape_line_start, line)
         lines.append(_defuse_links(_defuse_mentions(line)))
@@ -123,7 +154,7 @@ def escape_prose(text: str, said: Iterable[str] = ()) -> str:
     last = 0
     for span in _CODE_SPAN.finditer(text):
         parts.append(escape_text(text[last : span.start()]).replace(mark, "\\`"))
-        parts.append(span[1] + _INVISIBLE.sub("", span[2]).replace(mark, GRAVE) + span[1])
+        parts.append(span[1] + _invisible(span[2]).replace(mark, GRAVE) + span[1])
         last = span.end()
     parts.append(escape_text(text[last:]).replace(mark, "\\`"))
     return "".join(parts)
@@ -133,8 +164,10 @@ def escape_prose(text: str, said: Iterable[str] = ()) -> str:
 def escape_name(name: str) -> str:
     """A display name (or any one-line input) for Discord markdown: shown as it is, on one
     line, mentioning nobody (``<@&1>``, ``<@1>``, ``<#1>``, ``@everyone``, ``@here``) and
-    starting no markdown (``_``, ``*``, ``~``, ``|``, `````, ``>``, ``#``, ``-``, links)."""
-    return escape_text(_clean(name)) or "?"
+    starting no markdown (``_``, ``*``, ``~``, ``|``, `````, ``>``, ``#``, ``-``, links),
+    and isolated when it reads right to left (:func:`catalog.isolate`: the words after an
+    Arabic or Hebrew name keep their direction; a direction-changing character is left out)."""
+    return catalog.isolate(escape_text(_clean(name))) or "?"
 
 
 def code_name(name: str) -> str:

@@ -16,6 +16,7 @@ ends in a win within a few dozen turns."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -611,3 +612,36 @@ async def test_a_draw_at_the_turn_limit_is_announced(world: World) -> None:
     history = (await world.alice.slash(world.channel, "scores", show="history")).response.content
     line = history.splitlines()[1]
     assert f" · 🤝 draw at the turn limit · {', '.join(state.players)}" in line, line
+
+
+ARABIC = "عمر"  # a Discord name in Arabic: its letters read right to left
+
+
+async def test_a_right_to_left_name_is_isolated_and_an_override_left_out(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name in Arabic (right-to-left letters) would take the words after it into its
+    direction ("عمر to move · turn 1" read from the right); one leaving an override open
+    ("evil\u202ename") would reverse the rest of the line. On the table message the
+    override is left out and the Arabic name is isolated (U+2068 … U+2069) wherever it is
+    said; no other direction-changing character is left in it."""
+    nicks = [ARABIC, "evil\u202ename"]
+    humans = [
+        world.guild.add_member(world.env.create_user(f"rtl{i}"), nick=nick)
+        for i, nick in enumerate(nicks)
+    ]
+    drawings(world, monkeypatch)
+    opened = await humans[0].slash(world.channel, "table new", game="colorstack")
+    lobby = opened.response
+    await humans[1].click(lobby, label="Join")
+    await humans[0].click(lobby, label="Start")
+    live = live_of(world)
+    state: ColorStackState = live.state
+    chooser = actor_of(world, humans, state.first)
+    await chooser.slash(world.channel, "move", move="colours red yellow")
+    text = table_text_of(table_message(world, live.id))
+    assert "\u202e" not in text and "evilname" in text
+    assert text.count(ARABIC) >= 1
+    assert text.count(ARABIC) == text.count(f"\u2068{ARABIC}\u2069"), text
+    outside = re.sub("\u2068[^\u2066-\u2069\u202a-\u202e\u200e\u200f]*\u2069", "", text)
+    assert not set("\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u200e\u200f") & set(outside)

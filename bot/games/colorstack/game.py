@@ -40,7 +40,7 @@ from bot.sheets import DRAWN_BY, summary_line
 from bot.text import cut, escape_name, fit_message, plain_name
 from catalog import colorstack as words
 from catalog import games as game_words
-from catalog import n, t
+from catalog import isolate, n, t
 from engine.colorstack.board import other_colours
 from engine.colorstack.game import GAME
 from engine.colorstack.moves import Colours, Move, Set
@@ -222,9 +222,9 @@ class ColorStackDiscord(DiscordGame):
             return None
         return t(
             "colorstack.table.chosen",
-            first=state.players[seat],
+            first=isolate(state.players[seat]),
             first_colours=pair_words(move.pair),
-            second=state.players[1 - seat],
+            second=isolate(state.players[1 - seat]),
             second_colours=pair_words(other_colours(move.pair)),
         )
 
