@@ -12,7 +12,9 @@ chart) is said in the language of the table's server too.
 
 At start-up :meth:`DiscordCourier.already_posted` first looks for the bot's own posts in
 the channel since each undelivered row was written (page after page, however many
-members' messages came since), so that nothing is posted twice.
+members' messages came since), so that nothing is posted twice; and only after the last
+post of a row delivered before them (its message id is stored with it), so that an
+earlier post of the same words is never taken for an owed one.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from bot.games.base import Host
 from bot.story import may_attach
 from bot.text import fit_message
 from bot.views import Components
-from host.outbox import Outbox
+from host.outbox import Delivered, Outbox
 from persistence import StorageError, TableNotFound, WrongTableStatus
 from persistence.records import OutboxItem
 
@@ -83,37 +85,39 @@ class DiscordCourier:
     def __init__(self, tables: OutboxHost) -> None:
         self.tables = tables
 
-    async def send(self, item: OutboxItem) -> bool:
-        """Deliver one outbox row; ``False`` if Discord failed and it should be retried."""
+    async def send(self, item: OutboxItem) -> Delivered | None:
+        """Deliver one outbox row (with the id of the message it posted); ``None`` if
+        Discord failed and it should be retried."""
         with catalog.speaking(DISCORD.language(item.guild_id)):  # public: the server's
             return await self._send(item)
 
-    async def _send(self, item: OutboxItem) -> bool:
+    async def _send(self, item: OutboxItem) -> Delivered | None:
         tables = self.tables
         try:
             if item.kind == "table":
                 await tables.final_edit(item.table_id)
-            elif item.kind == "game":
-                await self._send_game(item)
-            else:
-                view = None
-                if item.kind == "round" and item.round_no is not None:
-                    view = await self._round_view(item)
-                await tables.budget.acquire(item.channel_id)
-                await tables.channel(item.channel_id).send(
-                    fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
-                )
-                if view is not None:
-                    view.stop()  # a dynamic item: found by its custom id, not tracked
+                return Delivered()
+            if item.kind == "game":
+                return Delivered(await self._send_game(item))
+            view = None
+            if item.kind == "round" and item.round_no is not None:
+                view = await self._round_view(item)
+            await tables.budget.acquire(item.channel_id)
+            posted = await tables.channel(item.channel_id).send(
+                fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
+            )
+            if view is not None:
+                view.stop()  # a dynamic item: found by its custom id, not tracked
+            return Delivered(posted.id)
         except discord.HTTPException as err:
             if err.status >= 500 or err.status == 429:
                 log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
-                return False
+                return None
             log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
         except OSError as err:
             log.warning("outbox %s: no connection (%s); will retry", item.id, err)
-            return False
-        return True
+            return None
+        return Delivered()
 
     async def _round_view(self, item: OutboxItem) -> Components | None:
         """The buttons the table's game puts under a round's end (Stack's **Full
@@ -126,9 +130,10 @@ class DiscordCourier:
             return None
         return games.get(info.game).round_view(item.table_id, item.round_no)
 
-    async def _send_game(self, item: OutboxItem) -> None:
+    async def _send_game(self, item: OutboxItem) -> int:
         """A game's end: its text with the chart of the game attached; the text alone when
-        the chart cannot be drawn, or the bot may not attach files there."""
+        the chart cannot be drawn, or the bot may not attach files there. The id of the
+        message posted."""
         tables = self.tables
         channel = tables.channel(item.channel_id)
         content = fit_message(item.content)
@@ -142,14 +147,15 @@ class DiscordCourier:
         await tables.budget.acquire(item.channel_id)
         if chart is not None:
             try:
-                await channel.send(content, file=chart, allowed_mentions=NO_MENTIONS)
-                return
+                posted = await channel.send(content, file=chart, allowed_mentions=NO_MENTIONS)
+                return int(posted.id)
             except discord.HTTPException as err:
                 if err.status >= 500 or err.status == 429:
                     raise
                 log.warning("outbox %s: chart refused (%s); the text alone", item.id, err)
                 await tables.budget.acquire(item.channel_id)
-        await channel.send(content, allowed_mentions=NO_MENTIONS)
+        posted = await channel.send(content, allowed_mentions=NO_MENTIONS)
+        return int(posted.id)
 
     async def already_posted(
         self,
@@ -162,27 +168,41 @@ class DiscordCourier:
         written (less ``CLOCK_SKEW``), read oldest first, page after page, until each row
         is found or the channel's end is reached, so that no amount of members' chatter
         hides a post. Each message stands for one row (same text, posted after the row
-        was written); ``recent``, the bot's last messages there, are looked at first.
-        Found rows are marked delivered (remembered as posted, if the database fails);
-        returns their ids, or ``None`` if the channel could not be read (then nothing is
-        known: the caller asks again later rather than post anything twice)."""
-        known = set(self.tables.outbox.unmarked(items))
+        was written, and after the last post of a row of the channel delivered before
+        them: an earlier post of the same words is not theirs); ``recent``, the bot's last
+        messages there, are looked at first. Found rows are marked delivered (remembered
+        as posted, if the database fails); returns their ids, or ``None`` if the channel
+        or the database could not be read (then nothing is known: the caller asks again
+        later rather than post anything twice)."""
+        known = self.tables.outbox.unmarked(items)
         wanted = [i for i in items if i.kind != "table" and i.id not in known]
-        found = list(known)
+        found = dict(known)
         me = self.tables.bot.user
         seen: set[int] = set()
         texts = {item.id: fit_message(item.content) for item in wanted}  # as posted
+        last = None
+        if wanted:
+            try:
+                last = await self.tables.store.last_post(
+                    wanted[0].channel_id, min(i.id for i in items)
+                )
+            except StorageError as err:
+                channel_id = wanted[0].channel_id
+                log.warning("channel %s: last post not read (%s); later", channel_id, err)
+                return None
 
         def match(message: discord.Message, after_row: bool) -> None:
             if message.id in seen or me is None or message.author.id != me.id:
                 return
+            if last is not None and message.id <= last:
+                return  # posted before a row delivered before these: not theirs
             for item in wanted:
                 if message.content == texts[item.id] and (
                     not after_row or message.created_at >= item.created_at - CLOCK_SKEW
                 ):
                     seen.add(message.id)
                     wanted.remove(item)
-                    found.append(item.id)
+                    found[item.id] = message.id
                     return
 
         for message in reversed(recent):  # oldest first
@@ -202,4 +222,4 @@ class DiscordCourier:
                 )
                 return None
         await self.tables.outbox.posted(found)
-        return found
+        return list(found)

@@ -8,14 +8,17 @@ order, whether this process may still send it (its shard's lease), and marks it 
 A row the front end could not send now is tried again after ``REDELIVER_AFTER`` seconds;
 one it refused for good is dropped, and the rows after it still go out. A row posted but
 not marked delivered (the database cut at that moment) is remembered as posted, warned of
-once, and marked later, never posted again.
+once, and marked later, never posted again. A delivered row keeps the front end's id of the
+message it posted (:attr:`Delivered.post`), so that after a crash the rows owed are looked
+for only among the channel's later posts (:meth:`persistence.Store.last_post`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from host.tasks import Tasks
@@ -26,12 +29,20 @@ log = logging.getLogger(__name__)
 REDELIVER_AFTER = 30.0  # seconds before a failed outbox delivery is tried again
 
 
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """A row the front end is done with (sent, or refused for good and dropped); ``post``:
+    the front end's id of the message it posted, if it posted one."""
+
+    post: int | None = None
+
+
 class Courier(Protocol):
     """How a front end delivers one outbox row."""
 
-    async def send(self, item: OutboxItem) -> bool:
-        """Deliver ``item``: ``True`` once done with it (sent, or refused for good and
-        dropped), ``False`` when it should be tried again later."""
+    async def send(self, item: OutboxItem) -> Delivered | None:
+        """Deliver ``item``: :class:`Delivered` once done with it, ``None`` when it should
+        be tried again later."""
         ...
 
 
@@ -47,7 +58,8 @@ class Outbox:
         self.owns = owns  # whether this process serves a server's tables now
         self._delivering: dict[int, asyncio.Lock] = {}
         self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
-        self._unmarked: set[int] = set()  # rows posted, not marked delivered yet (a cut)
+        # rows posted, not marked delivered yet (a cut): row id -> its post, if known
+        self._unmarked: dict[int, int | None] = {}
 
     async def deliver(self, table_id: int, guild_id: int | None = None) -> None:
         """Send the table's undelivered outbox rows, in order, once each — unless the
@@ -76,7 +88,7 @@ class Outbox:
             return False
         for item in pending:
             if item.id in self._unmarked:  # posted already: only its mark is owed
-                if not await self._mark(item):
+                if not await self._mark(item, self._unmarked[item.id]):
                     return False
                 continue
             guild_id = item.guild_id if item.guild_id is not None else guild_id
@@ -87,7 +99,8 @@ class Outbox:
                 return False
             if not ours:
                 return True  # the shard went to another process meanwhile
-            if not await self.courier.send(item) or not await self._mark(item):
+            done = await self.courier.send(item)
+            if done is None or not await self._mark(item, done.post):
                 return False
         return True
 
@@ -119,14 +132,17 @@ class Outbox:
         await asyncio.sleep(REDELIVER_AFTER)
         await self.deliver(table_id, guild_id)
 
-    async def _mark(self, item: OutboxItem) -> bool:
-        """Mark a posted row delivered; ``False`` if the database failed: the row is then
-        remembered as posted (warned of once), and only its mark is tried again."""
+    async def _mark(self, item: OutboxItem, post: int | None) -> bool:
+        """Mark a posted row delivered (with its ``post``); ``False`` if the database
+        failed: the row is then remembered as posted (warned of once), and only its mark
+        is tried again."""
         try:
-            await self.store.mark_delivered([item.id])
+            await self.store.mark_delivered(
+                [item.id], posts=None if post is None else {item.id: post}
+            )
         except StorageError as err:
             if item.id not in self._unmarked:
-                self._unmarked.add(item.id)
+                self._unmarked[item.id] = post
                 log.warning(
                     "outbox %s: posted, but not marked delivered (%s); will mark it later",
                     item.id,
@@ -136,26 +152,29 @@ class Outbox:
                 log.debug("outbox %s: still not marked delivered (%s)", item.id, err)
             return False
         if item.id in self._unmarked:
-            self._unmarked.discard(item.id)
+            del self._unmarked[item.id]
             log.info("outbox %s: marked delivered", item.id)
         return True
 
-    def unmarked(self, items: Iterable[OutboxItem]) -> list[int]:
-        """Of ``items``, those known posted already (their mark is owed)."""
-        return [i.id for i in items if i.id in self._unmarked]
+    def unmarked(self, items: Iterable[OutboxItem]) -> dict[int, int | None]:
+        """Of ``items``, those known posted already (their mark is owed), with their
+        posts if known."""
+        return {i.id: self._unmarked[i.id] for i in items if i.id in self._unmarked}
 
-    async def posted(self, found: list[int]) -> None:
-        """Rows found posted (a crash before their mark): marked delivered (remembered as
-        posted, if the database fails)."""
+    async def posted(self, found: Mapping[int, int | None]) -> None:
+        """Rows found posted (a crash before their mark), each with its post if known:
+        marked delivered (remembered as posted, if the database fails)."""
         if not found:
             return
+        posts = {row: post for row, post in found.items() if post is not None}
         try:
-            await self.store.mark_delivered(found)
+            await self.store.mark_delivered(list(found), posts=posts)
         except StorageError as err:
-            log.warning("outbox %s: posted, not marked delivered (%s); later", found, err)
+            log.warning("outbox %s: posted, not marked delivered (%s); later", list(found), err)
             self._unmarked.update(found)
         else:
-            self._unmarked.difference_update(found)
+            for row in found:
+                self._unmarked.pop(row, None)
 
 
 async def _after(lock: asyncio.Lock) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from persistence.core import StoreCore, bind
 from persistence.errors import InvalidSettings
@@ -44,10 +44,26 @@ class OutboxAPI(StoreCore):
             rows = await conn.execute(query.order_by(outbox.c.id))
             return [outbox_item_from_row(r) for r in rows]
 
-    async def mark_delivered(self, ids: Sequence[int]) -> None:
-        """These outbox rows reached their channel."""
+    async def mark_delivered(
+        self, ids: Sequence[int], *, posts: Mapping[int, int] | None = None
+    ) -> None:
+        """These outbox rows reached their channel; ``posts``: the message each of those
+        that posted one made (row id → message id)."""
         if ids:
-            await self.writer.run(bind(mark_delivered, list(ids)))
+            await self.writer.run(bind(mark_delivered, list(ids), dict(posts or {})))
+
+    async def last_post(self, channel_id: int, before: int) -> int | None:
+        """The latest message posted by a delivered outbox row of the channel written
+        before row ``before`` (the rows since come after it in the channel), or ``None``
+        when none is known."""
+        query = select(func.max(outbox.c.message_id)).where(
+            outbox.c.channel_id == channel_id,
+            outbox.c.id < before,
+            outbox.c.delivered_at.is_not(None),
+        )
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(query)).scalar()
+        return None if found is None else int(found)
 
     async def purge_delivered(self, before: datetime) -> int:
         """Delete the outbox rows delivered before ``before``; how many there were."""
@@ -56,8 +72,15 @@ class OutboxAPI(StoreCore):
         return await self.writer.run(bind(purge_delivered, before))
 
 
-async def mark_delivered(ctx: WriteContext, ids: Sequence[int]) -> None:
-    unique = sorted(set(ids))
+async def mark_delivered(ctx: WriteContext, ids: Sequence[int], posts: dict[int, int]) -> None:
+    for row_id, message_id in sorted(posts.items()):
+        if row_id in ids:
+            await ctx.write(
+                update(outbox)
+                .where(outbox.c.id == row_id, outbox.c.delivered_at.is_(None))
+                .values(delivered_at=ctx.now, message_id=message_id)
+            )
+    unique = sorted(set(ids) - set(posts))
     for start in range(0, len(unique), OUTBOX_CHUNK):
         await ctx.write(
             update(outbox)

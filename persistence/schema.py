@@ -270,6 +270,9 @@ outbox = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("delivered_at", DateTime(timezone=True), nullable=True),
     Column("round_no", Integer, nullable=True),  # the round a 'round' row is about
+    # the message a delivered row posted (its Discord id): owed rows of its channel are
+    # looked for only among later posts, after a crash (bot.outbox.already_posted)
+    Column("message_id", BigInteger, nullable=True),
     CheckConstraint("kind IN ('message', 'table', 'round', 'game')", name="ck_outbox_kind"),
     Index(
         "ix_outbox_pending",

@@ -11,6 +11,7 @@ import pytest
 
 import bot.tables as tables_module
 from bot.tables import Tables
+from engine.colorstack.board import square_name
 from host.service import Player
 from tests.bot.conftest import (
     World,
@@ -194,7 +195,7 @@ async def test_a_message_sent_just_before_the_crash_is_not_sent_again(
     before marking it delivered; the restarted bot finds it in the channel."""
     await game(world, target=1, dice=1)
 
-    async def never(self: Any, ids: Any) -> None:
+    async def never(self: Any, ids: Any, **posts: Any) -> None:
         return None
 
     monkeypatch.setattr(type(world.bot.store), "mark_delivered", never)
@@ -209,6 +210,53 @@ async def test_a_message_sent_just_before_the_crash_is_not_sent_again(
     await restart(world)
     await world.env.advance_time(30)
     assert sum(t.startswith("🏆") for t in texts(world)) == 1
+    assert not await world.bot.store.pending_outbox()
+
+
+async def drawn_colorstack_game(world: World) -> None:
+    """A Color Stack game of Alice and Bob drawn at its turn limit of one turn: its end
+    reads the same, word for word, every time."""
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack", turn_limit=1)
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    live = live_of(world)
+    seat = live.state.current_player
+
+    def mover() -> Any:
+        return world.alice if live.user_at(seat) == world.alice.id else world.bob
+
+    await mover().slash(world.channel, "move", move="colours red yellow")  # no turn
+    state = live_of(world).state
+    piece = state.pieces(seat)[0]
+    face = 1 if state.face(piece) != 1 else 2
+    done = await mover().slash(world.channel, "move", move=f"set {square_name(piece)} {face}")
+    assert done.response.content.startswith("✅"), done.response.content
+
+
+async def test_an_owed_end_is_posted_though_an_earlier_game_ended_in_the_same_words(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exactly once, both ways: the second of two games that end in the same words is
+    committed, and the process dies before posting its end. After the restart the first
+    game's post (delivered, before it) is not taken for the second's: the second is
+    posted, once."""
+    draw = "🤝 Draw: the turn limit (1 turn) was reached."
+    await drawn_colorstack_game(world)
+    await world.env.advance_time(30)
+    assert sum(draw in t for t in texts(world)) == 1
+
+    async def dies_before_posting(self: Any, table_id: int, guild_id: Any = None) -> None:
+        return None
+
+    monkeypatch.setattr(type(world.bot.tables.outbox), "deliver", dies_before_posting)
+    await drawn_colorstack_game(world)
+    await world.env.advance_time(30)
+    assert sum(draw in t for t in texts(world)) == 1  # owed, not posted
+    assert await world.bot.store.pending_outbox()
+    monkeypatch.undo()
+    await restart(world)
+    await world.env.advance_time(30)
+    assert sum(draw in t for t in texts(world)) == 2
     assert not await world.bot.store.pending_outbox()
 
 

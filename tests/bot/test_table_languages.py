@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -195,8 +196,9 @@ async def test_two_servers_of_different_languages_each_get_their_own_at_the_same
 class Channel:
     said: list[tuple[str, str]] = field(default_factory=list)
 
-    async def send(self, content: str, **kwargs: Any) -> None:
+    async def send(self, content: str, **kwargs: Any) -> Any:
         self.said.append((catalog.current(), content))
+        return SimpleNamespace(id=len(self.said))  # the message posted, as Discord's
 
 
 @dataclass

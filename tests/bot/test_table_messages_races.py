@@ -103,7 +103,7 @@ async def winner_posted_unmarked(world: World, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)
     await game(world, target=1, dice=1)
 
-    async def never(self: Any, ids: Any) -> None:
+    async def never(self: Any, ids: Any, **posts: Any) -> None:
         return None
 
     real = type(world.bot.store).mark_delivered
@@ -163,11 +163,11 @@ async def test_a_mark_that_fails_in_a_database_cut_is_warned_of_once_and_posts_n
     real = store_type.mark_delivered
     cut = {"on": True, "failed": 0}
 
-    async def flaky(self: Any, ids: Any) -> None:
+    async def flaky(self: Any, ids: Any, **posts: Any) -> None:
         if cut["on"]:
             cut["failed"] += 1
             raise StorageError("connection refused (the database is cut)")
-        await real(self, ids)
+        await real(self, ids, **posts)
 
     monkeypatch.setattr(store_type, "mark_delivered", flaky)
     caplog.set_level(logging.INFO)

@@ -170,6 +170,39 @@ async def test_an_announcement_must_be_one(store: Store) -> None:
     assert await count(store, outbox) == 0
 
 
+async def test_the_last_post_of_a_channel_is_that_of_its_rows_delivered_before_the_owed_one(
+    store: Store,
+) -> None:
+    """A delivered row keeps the message it posted; ``last_post`` is the latest of those
+    of the channel's rows written before the given row (a row of another channel, one not
+    delivered, one after it and one delivered without a post do not count)."""
+    info, state, rng = await started_table(store, 65)
+    other, other_state, other_rng = await started_table(store, 66)
+    first = await store.record_move(
+        info.id, info.version, next_step(state, rng), state, announcements=[say("a"), say("b")]
+    )
+    a, b = first.outbox_ids
+    elsewhere = await store.record_move(
+        other.id, other.version, next_step(other_state, other_rng), other_state,
+        announcements=[say("a")],
+    )  # fmt: skip
+    then = await store.record_move(
+        info.id, info.version + 1, next_step(state, rng), state,
+        announcements=[say("c"), say("d"), say("e")],
+    )  # fmt: skip
+    c, d, e = then.outbox_ids
+    assert await store.last_post(65, c) is None  # nothing delivered yet
+    await store.mark_delivered([a, b], posts={a: 1001, b: 1002})
+    await store.mark_delivered(list(elsewhere.outbox_ids), posts={elsewhere.outbox_ids[0]: 5000})
+    await store.mark_delivered([c])  # delivered, its post not known
+    await store.mark_delivered([e], posts={e: 1009})
+    assert await store.last_post(65, d) == 1002
+    assert await store.last_post(65, b) == 1001
+    assert await store.last_post(65, a) is None
+    assert await store.last_post(66, e + 1) == 5000
+    assert [i.id for i in await store.pending_outbox(info.id)] == [d]
+
+
 async def test_round_and_game_ends_are_stored_with_the_round_they_are_about(store: Store) -> None:
     info, state, rng = await started_table(store, 63)
     result = await store.record_move(
