@@ -1011,6 +1011,41 @@ def test_every_seat_of_a_full_stack_table_has_a_colour_of_its_own(
     page.close()
 
 
+# where each seat's chip is drawn beside the first character of its name: whether the
+# chip is left of it and within its line (a chip alone on a line above its name is not);
+# and how many names take more than one line
+CHIP_BESIDE_NAME = """() => [...document.querySelectorAll("#board .seat .who")].map((who) => {
+  const chip = who.querySelector(".chip").getBoundingClientRect();
+  const name = who.querySelector("b");
+  const range = document.createRange();
+  range.setStart(name.firstChild, 0);
+  range.setEnd(name.firstChild, 1);
+  const first = range.getBoundingClientRect();
+  const lines = name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight);
+  return { beside: chip.right <= first.left && chip.top >= first.top - 1 &&
+                   chip.bottom <= first.bottom + 1,
+           lines: Math.round(lines) };
+})"""
+
+
+def test_a_name_longer_than_its_line_wraps_beside_its_chip_not_below_it(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A seat's name too long for its line on a 360-px phone wraps in its own box: its
+    colour chip stays beside the name's first line (not alone on a line above it)."""
+    base, running = demo
+    table = on_the_demos_loop(running, full_stack_table(running, 512))
+    page = browser.new_page()
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.locator("#board .seat").first.wait_for(timeout=WAIT_MS)
+    seats = page.evaluate(CHIP_BESIDE_NAME)
+    assert len(seats) == 8
+    assert sum(seat["lines"] > 1 for seat in seats) >= 2, seats  # the check can fail
+    assert all(seat["beside"] for seat in seats), seats
+    page.close()
+
+
 @pytest.mark.parametrize("name", ["stack", "colorstack"])
 def test_a_table_closed_mid_game_offers_its_player_no_move_and_links_its_replay(
     browser: Any, demo: tuple[str, Any], name: str

@@ -27,7 +27,9 @@ export function die(face, seat, x, y, size, label) {
 // ``doing``: the words of the current seat's tag ("to move" by default)
 function seatBox(players, seat, current, lines, extra, chips = [chip(seat)], doing = null) {
   const box = el("section", { class: `seat${seat === current ? " to-move" : ""}` });
-  const who = el("div", { class: "who" }, ...chips, el("b", {}, players[seat].name));
+  // the chips and the name one box: a long name wraps in it, beside its chips
+  const who = el("div", { class: "who" },
+    el("span", { class: "named" }, ...chips, el("b", {}, players[seat].name)));
   for (const line of lines) who.append(el("span", {}, line));
   if (seat === current) who.append(el("span", { class: "tag move" }, doing || t("web.board.to_move")));
   box.append(who);

@@ -60,7 +60,7 @@ function roundChart(players, scores, target, reached) {
     line.forEach((v, r) => pic.append(svg("circle", { cx: x(r), cy: y(v), r: 3, style: `fill: ${colour}` })));
   });
   const legend = el("p", { class: "legend" });
-  players.forEach((p, seat) => legend.append(chip(seat), ` ${p.name} `));
+  players.forEach((p, seat) => legend.append(el("span", { class: "named" }, chip(seat), p.name)));
   return el("section", { class: "panel", id: "round-chart" }, el("h2", {}, t("web.chart.title")), pic, legend);
 }
 
