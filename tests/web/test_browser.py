@@ -1046,6 +1046,72 @@ def test_a_name_longer_than_its_line_wraps_beside_its_chip_not_below_it(
     page.close()
 
 
+# Color Stack's board drawn by the page's module, each stack's count ("×2") measured
+# against its piece and its square: [the count's text, whether it is clear of the piece's
+# disc, inside its square, and the colour it is drawn in, the square's]
+STACK_COUNTS = """async ([view]) => {
+  const boards = await import("/static/boards.js");
+  document.body.replaceChildren(boards.drawColorStack(view));
+  const out = [];
+  for (const square of document.querySelectorAll("svg.board g[data-target]")) {
+    const count = [...square.querySelectorAll("text")].find((e) => e.textContent.startsWith("×"));
+    if (!count) continue;
+    const disc = square.querySelector("circle").getBoundingClientRect();
+    const r = disc.width / 2, cx = disc.left + r, cy = disc.top + r;
+    const t = count.getBoundingClientRect();
+    // the point of the count's box nearest the disc's centre, and its distance
+    const nx = Math.max(t.left, Math.min(cx, t.right)), ny = Math.max(t.top, Math.min(cy, t.bottom));
+    const cell = square.querySelector("rect");
+    const q = cell.getBoundingClientRect();
+    out.push([count.textContent, Math.hypot(nx - cx, ny - cy) >= r,
+              t.left >= q.left && t.right <= q.right && t.top >= q.top && t.bottom <= q.bottom,
+              getComputedStyle(count).fill, getComputedStyle(cell).fill]);
+  }
+  return out;
+}"""
+
+
+def _colorstack_view_with_a_stack() -> dict[str, Any]:
+    """A Color Stack game played at random until a square holds a stack of two dice."""
+    from engine import games as all_games
+    from web.views import board
+
+    game = all_games.get("colorstack")
+    state: Any = game.new_state(["Ada", "Bo"], game.settings())
+    rng = random.Random(0)
+    while not any(len(state.stack(sq)) > 1 for sq in range(state.squares)):
+        if state.decision.name == "CHANCE":
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(list(state.legal_moves())))
+    players = [{"name": n, "ai": None} for n in state.players]
+    return {
+        "board": board("colorstack", state),
+        "players": players,
+        "current": state.current_player,
+    }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_color_stack_stacks_count_is_clear_of_its_piece(
+    browser: Any, demo: tuple[str, Any], width: int, scheme: str
+) -> None:
+    """A stacked piece's count ("×2") is drawn inside its square and off the piece's
+    disc, in a colour of its own against the square, on a phone and a desktop, both
+    themes."""
+    base, _ = demo
+    page = browser.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{base}/")
+    counts = page.evaluate(STACK_COUNTS, [_colorstack_view_with_a_stack()])
+    assert counts, "no stack drawn"
+    for text, clear, inside, ink, square in counts:
+        assert text == "×2" and clear and inside and ink != square, counts
+    page.close()
+
+
 @pytest.mark.parametrize("name", ["stack", "colorstack"])
 def test_a_table_closed_mid_game_offers_its_player_no_move_and_links_its_replay(
     browser: Any, demo: tuple[str, Any], name: str

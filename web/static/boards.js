@@ -274,12 +274,16 @@ export function drawColorStack(view) {
       const words = t("web.colorstack.stack", { square: name, dice: dice.join(t("web.list.comma")) });
       square.setAttribute("aria-label", words);
       const g = svg("g", { role: "img", "aria-label": words });
-      g.append(svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `c-${colour}` }));
-      g.append(svg("text", { x: x + cell / 2, y: y + cell / 2 + 6, "text-anchor": "middle",
-        "font-size": 18, class: `on-card${colour === "Y" ? " dark" : ""}` }, number));
-      if (stack.length > 1) {
-        g.append(svg("text", { x: x + cell - 6, y: y + 14, "text-anchor": "end", "font-size": 12 },
-          `×${stack.length}`));
+      // a stack of several dice: its piece a little smaller, towards the square's lower
+      // left, and its count ("×2") in the upper right corner clear of it
+      const stacked = stack.length > 1;
+      const cx = x + cell / 2 - (stacked ? 4 : 0), cy = y + cell / 2 + (stacked ? 4.5 : 0);
+      g.append(svg("circle", { cx, cy, r: cell * (stacked ? 0.29 : 0.38), class: `c-${colour}` }));
+      g.append(svg("text", { x: cx, y: cy + (stacked ? 5.5 : 6), "text-anchor": "middle",
+        "font-size": stacked ? 16 : 18, class: `on-card${colour === "Y" ? " dark" : ""}` }, number));
+      if (stacked) {
+        g.append(svg("text", { x: x + cell - 4, y: y + 11.5, "text-anchor": "end", "font-size": 11,
+          class: "count" }, `×${stack.length}`));
       }
       square.append(g);
     }
