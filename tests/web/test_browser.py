@@ -786,6 +786,45 @@ def test_a_live_table_whose_game_is_over_links_its_replay(
     page.close()
 
 
+async def short_colorstack_table(demo: Demo, channel: int, turn_limit: int) -> DemoTable:
+    """A Color Stack table of two played by the AI, its game drawn after ``turn_limit``
+    turns unless someone wins before."""
+    service = demo.service
+    assert service is not None
+    host, other = Player(channel * 100, "Ada"), Player(channel * 100 + 1, "Bo")
+    options = {"turn_limit": turn_limit}
+    live = await service.new_table(1, channel, host, options, game="colorstack")
+    await service.join(channel, other)
+    await service.start(channel, host)
+    return DemoTable(live, [host, other], games.get("colorstack").make_ai("greedy"))
+
+
+def test_a_drawn_games_status_says_it_was_drawn_as_a_won_games_says_who_won(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A Color Stack game that reached its turn limit without a winner: its live page's
+    status line, once the game is over, and its replay's last step say it was drawn (in
+    English and Japanese), as a won game's say who won."""
+    base, running = demo
+    table = on_the_demos_loop(running, short_colorstack_table(running, 540, 4))
+    pages = {}
+    for language in ("en", "ja"):
+        pages[language] = page = browser.new_page()
+        page.goto(f"{base}/tables/{table.live.id}?lang={language}")
+        page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    on_the_demos_loop(running, game_played_to_its_end(running, table))
+    outcome = table.live.game.game.outcome(table.live.state)
+    assert outcome is not None and outcome.winners == (), outcome  # drawn
+    said = {"en": "The game is over: it was drawn.", "ja": "対局終了：引き分け。"}
+    for language, page in pages.items():
+        page.wait_for_function("() => window.stackbotOver", timeout=WAIT_MS)
+        assert page.locator("#status").inner_text() == said[language]
+        page.goto(f"{base}/games/{table.live.id}?lang={language}")
+        page.locator("#count").wait_for(timeout=WAIT_MS)  # at its last step
+        assert page.locator("#status").inner_text() == said[language]
+        page.close()
+
+
 def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[str]]:
     """A page of ``url`` whose socket is the session ``token``'s (``None``: a spectator's),
     drawn once, and the errors its scripts will raise. The pages share the browser's

@@ -106,9 +106,10 @@ export function sheet(players, scores) {
   return el("div", { class: "sheet-box", tabindex: "0", role: "region", "aria-label": t("web.sheet.title") }, table);
 }
 
+// a finished game's result: who won, or that it was drawn (no winner)
 export function winnersText(players, winners) {
   const names = winners.map((s) => players[s] ? players[s].name : t("web.seat", { seat: s + 1 }));
-  if (names.length === 0) return t("web.over.plain");
+  if (names.length === 0) return t("web.over.drawn");
   if (names.length === 1) return t("web.over.won", { name: names[0] });
   return t("web.over.shared", { names: names.join(t("web.list.and")) });
 }
