@@ -6,7 +6,9 @@ Routes (:func:`make_app`):
 - ``GET /``: every live table and the games that finished while the server ran.
 - ``GET /tables/{id}``: the live table page; ``GET /tables/{id}/ws``: its socket, sent
   the table's view at once and on every commit (:mod:`web.hub`). A frame the page sends
-  is JSON: ``{"type": "ping"}``, or from a seated, identified player a move:
+  is JSON: ``{"type": "ping"}``; ``{"type": "table"}``, answered with the table's view
+  as it is now (a page whose move was refused as stale asks for it: it may have missed a
+  commit); or from a seated, identified player a move:
   ``{"type": "move", "text": ...}`` (typed, as in chat) or ``{"type": "move", "move":
   <code>, "version": <the table's version>}`` (one of the choices their frames list); the
   host checks and plays it as it does a move in chat.
@@ -392,6 +394,11 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
         )
     key: object = session.player.id if session else ("address", request.remote)
+
+    def current() -> str:  # the table as the page may see it now, in its language
+        with catalog.speaking(spoken):
+            return hub.frame(live, watcher.user_id)
+
     try:
         async for message in ws:
             if session is not None and not sessions.alive(session):
@@ -403,7 +410,7 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             if message.type is not WSMsgType.TEXT:
                 await send(_error("bad_frame"))
                 continue
-            await send(await _answer(request, live, session, message.data))
+            await send(await _answer(request, live, session, message.data, current))
     except ConnectionError:  # the page went away mid-answer
         log.debug("table %s: a page went away", live.id)
     finally:
@@ -426,9 +433,14 @@ async def _expired(
 
 
 async def _answer(
-    request: web.Request, live: LiveTable[Any], session: Session | None, data: str
+    request: web.Request,
+    live: LiveTable[Any],
+    session: Session | None,
+    data: str,
+    current: Callable[[], str],
 ) -> str:
-    """The answer to one frame of a page (see the module's doc)."""
+    """The answer to one frame of a page (see the module's doc); ``current()``: the table's
+    frame as the page may see it now."""
     try:
         frame = orjson.loads(data)
     except orjson.JSONDecodeError:
@@ -436,6 +448,8 @@ async def _answer(
     kind = frame.get("type") if isinstance(frame, dict) else None
     if kind == "ping":
         return orjson.dumps({"type": "pong"}).decode()
+    if kind == "table":
+        return current()
     if kind != "move":
         return _error("bad_frame")
     typed = set(frame) == {"type", "text"} and isinstance(frame["text"], str)

@@ -825,6 +825,64 @@ def test_a_drawn_games_status_says_it_was_drawn_as_a_won_games_says_who_won(
         page.close()
 
 
+def test_a_move_refused_as_stale_asks_for_the_table_as_it_is_now(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """The page missed a commit (its frame lost on the way: Playwright's route of the
+    socket drops it) and its player's move, of the table as it was, is refused as stale:
+    the page asks for the table as it is now and draws it at once (not waiting for the
+    next commit), still saying why the move was not played."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(541, "colorstack"))
+    state: Any = table.live.state
+    mover = table.player_at(state.current_player)
+    dropping, dropped = False, []
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: Any) -> None:
+            if dropping and orjson.loads(message)["type"] == "table":
+                dropped.append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+
+    from web.guard import SESSION_COOKIE
+
+    browser.clear_cookies()
+    url = f"{base}/tables/{table.live.id}"
+    browser.add_cookies(
+        [{"name": SESSION_COOKIE, "value": running.sessions.issue(mover), "url": url}]
+    )
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
+    page.goto(url)
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    browser.clear_cookies()
+    assert page.locator("#moves p", has_text="choose your two colours").count() == 1
+    dropping = True
+    on_the_demos_loop(running, running.step(table, random.Random(1)))  # the colours chosen
+    for _ in range(WAIT_MS // 100):
+        if dropped:
+            break
+        page.wait_for_timeout(100)
+    assert dropped, "the commit's frame never came"
+    dropping = False
+    drawn = page.evaluate("window.stackbotFrames")
+    page.locator("#moves button").first.click()  # colours, chosen on the page missed
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.locator("#board svg.board").count() == 1  # the board, laid
+    assert page.locator("#moves p", has_text="choose your two colours").count() == 0
+    if page.locator("#refusal").count():  # their turn again: the panel says why
+        assert page.locator("#refusal").inner_text() == "The table moved on: choose again."
+    assert errors == []
+    page.close()
+
+
 def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[str]]:
     """A page of ``url`` whose socket is the session ``token``'s (``None``: a spectator's),
     drawn once, and the errors its scripts will raise. The pages share the browser's

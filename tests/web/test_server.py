@@ -206,6 +206,26 @@ async def test_a_bad_frame_gets_a_typed_error_and_changes_nothing(site: Site) ->
     assert table.live.version == version
 
 
+async def test_a_page_that_asks_for_the_table_is_sent_it_as_it_is_now(site: Site) -> None:
+    """``{"type": "table"}``: the table's frame as the page may see it now (a page whose
+    move was refused as stale asks for it), its seat's own part for a seated player's."""
+    table = await site.demo.open_table(1, "colorstack")
+    token = site.sessions.issue(table.players[0])
+    async with site.socket(table.live.id, token) as ws, site.socket(table.live.id) as watching:
+        await frame(ws)
+        await frame(watching)
+        await site.demo.step(table, random.Random(1))
+        await frame(ws)  # the commit's frame
+        await ws.send_str('{"type": "table"}')
+        now = await frame(ws)
+        assert now["type"] == "table" and now["version"] == table.live.version
+        assert now["you"]["seat"] == 0
+        await frame(watching)
+        await watching.send_str('{"type": "table"}')
+        seen = await frame(watching)
+        assert seen["version"] == table.live.version and "you" not in seen
+
+
 async def test_a_spectator_cannot_move(site: Site) -> None:
     table = await site.demo.open_table(1, "colorstack")
     version = table.live.version

@@ -210,11 +210,20 @@ function movesPanel(frame, board, hand) {
   return box;
 }
 
+// a refusal's words kept for the next frame's move panel (the table asked for anew)
+let notice = null;
+
 function refused(code) {
   const key = `web.refusal.${code}`;
   const words = t(key) === key ? t("web.refusal.other", { code }) : t(key);
   const where = document.getElementById("refusal");
   sent = false;
+  if (code === "stale_panel" && online && socket.readyState === WebSocket.OPEN) {
+    // the table moved on: the page may have missed its frame; it asks for the table as it
+    // is now rather than wait for the next commit, and says why once it is drawn
+    notice = words;
+    socket.send(JSON.stringify({ type: "table" }));
+  }
   if (where) {
     where.textContent = words;
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = false; });
@@ -272,6 +281,8 @@ function render(frame) {
     turns.append(numbered && number >= 1
       ? el("li", { value: String(number--) }, line) : el("li", { class: "unnumbered" }, line));
   });
+  if (moves && notice) moves.querySelector("#refusal").textContent = notice;
+  notice = null;
   side.append(el("section", { class: "panel", id: "recent" }, el("h2", {}, t("web.table.recent")),
     frame.turns.length ? turns : el("p", {}, t("web.table.no_turn"))));
   const scores = sheet(frame.players, frame.scores);
@@ -289,6 +300,8 @@ function connect() {
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "table") {
+      // a frame older than the one this socket drew (the table asked for overtook it): skipped
+      if (online && shown && frame.version < shown.version) return;
       online = true;
       main.classList.remove("offline");
       render(frame);
