@@ -13,7 +13,9 @@ Routes (:func:`make_app`):
   <code>, "version": <the table's version>}`` (one of the choices their frames list); the
   host checks and plays it as it does a move in chat.
   A frame that is not one of these, or is over the sender's rate, is answered
-  ``{"type": "error", "code": ...}`` and changes nothing; a refused move
+  ``{"type": "error", "code": ...}`` and changes nothing; one over :data:`MAX_FRAME`
+  bytes (no page sends such) closes the socket (code 1009, too big: it is never read
+  whole) and changes nothing, the page says so and reconnects; a refused move
   ``{"type": "refused", "why": <the host's code>}``.
 - ``GET /games/{id}``: the replay page of a finished game (a game running here: its live
   page; one that never was or is not over: the page of what is not found, status 404);

@@ -883,6 +883,47 @@ def test_a_move_refused_as_stale_asks_for_the_table_as_it_is_now(
     page.close()
 
 
+def test_a_socket_closed_for_a_frame_too_big_says_so_and_the_page_reconnects(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """The server closes a socket whose frame is over its size (1009; the page sends none
+    such, Playwright's route closes it so): the page says its move was not played, in its
+    move panel once it has reconnected and drawn the table again."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(542, "colorstack"))
+    state: Any = table.live.state
+    mover = table.player_at(state.current_player)
+    opened: list[Any] = []
+
+    def route(socket: Any) -> None:
+        opened.append(socket)
+        socket.connect_to_server()
+
+    from web.guard import SESSION_COOKIE
+
+    browser.clear_cookies()
+    url = f"{base}/tables/{table.live.id}"
+    token = running.sessions.issue(mover)
+    browser.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": url}])
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
+    page.goto(url)
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    drawn = page.evaluate("window.stackbotFrames")
+    opened[-1].close(code=1009, reason="Message size exceeds limit")
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    browser.clear_cookies()
+    assert page.locator("#refusal").inner_text() == (
+        "Not played: the page sent the table more than it takes at once, and was "
+        "disconnected. Choose again."
+    )
+    assert page.locator("#moves button:enabled").count() >= 1
+    assert errors == []
+    page.close()
+
+
 def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[str]]:
     """A page of ``url`` whose socket is the session ``token``'s (``None``: a spectator's),
     drawn once, and the errors its scripts will raise. The pages share the browser's

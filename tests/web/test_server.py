@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
-from aiohttp import WSMsgType
+from aiohttp import WSCloseCode, WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import text as sql
 
@@ -23,7 +23,7 @@ from host.live import Player
 from web.activity import DiscordOAuth, NotIdentified, add_activity
 from web.demo import Demo, DemoTable
 from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
-from web.server import STATIC, make_app
+from web.server import MAX_FRAME, STATIC, make_app
 from web.views import board
 
 CARD = re.compile(r"\b[RBYG](?:1[0-5]|[1-9])\b")
@@ -224,6 +224,26 @@ async def test_a_page_that_asks_for_the_table_is_sent_it_as_it_is_now(site: Site
         await watching.send_str('{"type": "table"}')
         seen = await frame(watching)
         assert seen["version"] == table.live.version and "you" not in seen
+
+
+async def test_a_frame_over_the_size_a_page_sends_closes_its_socket_and_changes_nothing(
+    site: Site,
+) -> None:
+    """A frame over MAX_FRAME bytes is not read whole: the socket is closed (1009, too
+    big), no move is played, and a new socket is sent the table as before."""
+    table = await site.demo.open_table(1, "colorstack")
+    token = site.sessions.issue(table.players[0])
+    version = table.live.version
+    async with site.socket(table.live.id, token) as ws:
+        await frame(ws)
+        padding = "x" * MAX_FRAME
+        await ws.send_str(f'{{"type": "move", "text": "{padding}"}}')
+        closed = await ws.receive(timeout=30)
+        assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+        assert ws.close_code == WSCloseCode.MESSAGE_TOO_BIG
+    assert table.live.version == version
+    async with site.socket(table.live.id, token) as ws:
+        assert (await frame(ws))["version"] == version
 
 
 async def test_a_spectator_cannot_move(site: Site) -> None:

@@ -308,8 +308,13 @@ function connect() {
     }
     else if (frame.type === "error" || frame.type === "refused") refused(frame.code || frame.why);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (shown && shown.over) return;
+    if (event.code === 1009) {  // a frame over the server's size (the page sends none): said
+      notice = t("web.moves.too_long");
+      const where = document.getElementById("refusal");
+      if (where) where.textContent = notice;
+    }
     online = false;
     main.classList.add("offline");
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
