@@ -214,6 +214,7 @@ class Startup:
             ]
         done = await self.tables.courier.already_posted(channel, items, recent)
         for live in lives:
+            await self._finish_repost(live, recent)
             stored = self.tables.message(live).message_id
             shown = next((m for m in recent if m.id == stored), None)
             if shown is not None:  # what it shows now, before the server is cached
@@ -230,6 +231,36 @@ class Startup:
                 if record is not None:
                     await self.tables.table_messages.edit_loop(live, record)
         await self._deliver_owed(channel, items, done)
+
+    async def _finish_repost(
+        self, live: LiveTable[DiscordGame], recent: list[discord.Message]
+    ) -> None:
+        """A re-post the crash cut short, after its new message was posted and before it
+        was stored (a ping, a warning, a lobby brought down): the newest table message of
+        the table in the channel, newer than the stored one, becomes its message — with
+        the ping it carried, so the player is not pinged a second time — and the older one
+        goes with the other strays."""
+        record = self.tables.message(live)
+        newest = max(
+            (m for m in recent if _belongs_to(m, live.id)), key=lambda m: m.id, default=None
+        )
+        if newest is None or (record.message_id is not None and newest.id <= record.message_id):
+            return
+        old = record.message_id
+        if _version_shown(newest, live.id) == live.version and _pings(newest, live.current_user()):
+            record.pinged_version = live.version
+        record.message_id = newest.id
+        record.posted_at = newest.created_at
+        record.messages_since = 0
+        log.info("table %s: its message re-posted before a crash is kept", live.id)
+        if live.info.is_active:
+            await self.tables.store.set_message(
+                live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
+            )
+        if old is not None and all(m.id != old for m in recent):  # else a stray, below
+            with contextlib.suppress(discord.HTTPException):
+                await self.tables.budget.acquire(record.channel_id)
+                await self.tables.channel(record.channel_id).get_partial_message(old).delete()
 
     async def _deliver_owed(
         self, channel: Any, items: list[OutboxItem], done: list[int] | None
@@ -306,6 +337,19 @@ def _version_shown(message: Any, table_id: int) -> int | None:
             if match is not None and int(match["table"]) == table_id:
                 return int(match["version"])
     return None
+
+
+def _pings(message: discord.Message, user: int | None) -> bool:
+    """Whether ``message`` mentions ``user`` (a table message's ping: the only mention it
+    holds)."""
+    if user is None:
+        return False
+    if any(m.id == user for m in message.mentions):
+        return True
+    mention = f"<@{user}>"
+    return any(
+        mention in (getattr(c, "content", None) or "") for c in _components(message.components)
+    )
 
 
 def _belongs_to(message: discord.Message, table_id: int) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 import bot.tables
 import persistence.writer
+from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
 from tests.bot.test_game import live_of, table_message, tap
 from tests.bot.test_refusals import actor_of, started
@@ -225,3 +226,35 @@ async def test_a_turn_the_timer_played_is_still_marked_on_the_table_after_a_rest
     # the table message, drawn again by the new process, recalls the turns before it
     shown = table_text_of(table_message(world))
     assert shown.count("(automatic: the turn timer ran out)") == 1, shown
+
+
+async def test_a_ping_posted_just_before_a_crash_is_kept_and_not_sent_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ping is one ping a turn: a bot killed after posting the pinging table message
+    but before storing it finds that message in the channel at start-up, keeps it as the
+    table message (the older one goes) and does not ping the player a second time."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
+    monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)  # stored times
+    live = await started(world, ai=True, target=60, dice=5)
+    user = live.user_at(live.state.current)
+    first = table_message(world)
+    store_type = type(world.bot.store)
+    real = store_type.set_message
+
+    async def dies_before_storing(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise StorageError("the process is killed here")
+
+    monkeypatch.setattr(store_type, "set_message", dies_before_storing)
+    await world.env.advance_time(6)
+    ping = world.channel.last_message
+    assert ping.id != first.id and pinged(world, ping) == [user]
+    monkeypatch.setattr(store_type, "set_message", real)
+    new_bot = make_bot(world.db, seed=99)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    await world.env.advance_time(20)  # before the half-time warning (at 60 s)
+    assert table_message(world).id == ping.id
+    assert world.channel.last_message.id == ping.id  # no second ping
+    assert first.id not in [m.id for m in world.channel.history()]
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
