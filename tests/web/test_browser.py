@@ -849,19 +849,8 @@ def test_a_move_refused_as_stale_asks_for_the_table_as_it_is_now(
 
         server.on_message(from_server)
 
-    from web.guard import SESSION_COOKIE
-
-    browser.clear_cookies()
     url = f"{base}/tables/{table.live.id}"
-    browser.add_cookies(
-        [{"name": SESSION_COOKIE, "value": running.sessions.issue(mover), "url": url}]
-    )
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
-    page.goto(url)
-    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    page, errors = seated_page(browser, url, running.sessions.issue(mover), route)
     browser.clear_cookies()
     assert page.locator("#moves p", has_text="choose your two colours").count() == 1
     dropping = True
@@ -899,18 +888,8 @@ def test_a_socket_closed_for_a_frame_too_big_says_so_and_the_page_reconnects(
         opened.append(socket)
         socket.connect_to_server()
 
-    from web.guard import SESSION_COOKIE
-
-    browser.clear_cookies()
     url = f"{base}/tables/{table.live.id}"
-    token = running.sessions.issue(mover)
-    browser.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": url}])
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
-    page.goto(url)
-    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    page, errors = seated_page(browser, url, running.sessions.issue(mover), route)
     drawn = page.evaluate("window.stackbotFrames")
     opened[-1].close(code=1009, reason="Message size exceeds limit")
     page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
@@ -924,9 +903,12 @@ def test_a_socket_closed_for_a_frame_too_big_says_so_and_the_page_reconnects(
     page.close()
 
 
-def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[str]]:
+def seated_page(
+    browser: Any, url: str, token: str | None, route: Any = None
+) -> tuple[Any, list[str]]:
     """A page of ``url`` whose socket is the session ``token``'s (``None``: a spectator's),
-    drawn once, and the errors its scripts will raise. The pages share the browser's
+    drawn once, and the errors its scripts will raise; with ``route``, its sockets go
+    through it (Playwright's ``route_web_socket``). The pages share the browser's
     cookies: each page's socket keeps the session it opened with."""
     from web.guard import SESSION_COOKIE
 
@@ -937,6 +919,8 @@ def seated_page(browser: Any, url: str, token: str | None) -> tuple[Any, list[st
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": 390, "height": 800})
+    if route is not None:
+        page.route_web_socket(re.compile(r"/tables/\d+/ws"), route)
     page.goto(url)
     page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
     return page, errors
