@@ -132,6 +132,35 @@ def _unused_private(text: str) -> str:
     return next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
 
 
+def _isolate_said(text: str, said: Iterable[str]) -> str:
+    """``text`` with each of ``said`` (a name, typed text, a word or quoted part of them:
+    :func:`_pieces`) that reads right to left isolated (:func:`catalog.isolate`) where it
+    stands whole outside the isolates already there: a typed name a refusal quotes, the
+    name in a hint's notation (``stack 3 on عمر 2``) take no words after them into their
+    direction."""
+    pieces = _pieces(said)
+    pieces |= {_invisible(p) for p in pieces}
+    for piece in sorted((p for p in pieces if any(_rtl(c) for c in p)), key=len, reverse=True):
+        whole = re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)")
+        parts = []
+        depth = 0
+        start = 0
+        for at, char in enumerate(text + catalog.FSI):  # a last opening ends the last part
+            if char == catalog.FSI:
+                if not depth:
+                    parts.append(whole.sub(lambda m: catalog.isolate(m[0]), text[start:at]))
+                    start = at
+                depth += 1
+            elif char == catalog.PDI and depth:
+                depth -= 1
+                if not depth:
+                    parts.append(text[start : at + 1])
+                    start = at + 1
+        parts.append(text[start:])  # an isolate left open: as it is
+        text = "".join(parts)
+    return text
+
+
 def escape_prose(text: str, said: Iterable[str] = ()) -> str:
     """A sentence of the bot's words with names and typed input in it (a refused move's
     words), as Discord markdown: its inline code spans (``place on NAME``) stay code, with
@@ -142,7 +171,9 @@ def escape_prose(text: str, said: Iterable[str] = ()) -> str:
     or quoted) neither start nor end code: held aside while the code is found, they show
     as escaped backticks outside it and as :data:`GRAVE` inside. One of them that is only
     backticks cannot be told from the sentence's own: then no code is kept, and the whole
-    sentence shows as it is."""
+    sentence shows as it is. One of them that reads right to left is isolated
+    (:func:`_isolate_said`)."""
+    text = _isolate_said(text, said)
     held = {p for p in _pieces(said) if "`" in p}
     if any(not p.replace("`", "").strip() for p in held):
         return escape_text(text)
@@ -172,8 +203,17 @@ def escape_name(name: str) -> str:
 
 def code_name(name: str) -> str:
     """A name for inside a code block, where markdown is off and backslashes would show:
-    one line, no backticks (they could end the block), no mentions."""
-    return _defuse_mentions(_clean(name).replace("`", GRAVE)) or "?"
+    one line, no backticks (they could end the block), no mentions, isolated when it reads
+    right to left (:func:`catalog.isolate`; a score sheet's row of an Arabic name would
+    otherwise read from the right, its numbers in reverse order)."""
+    return catalog.isolate(_defuse_mentions(_clean(name).replace("`", GRAVE))) or "?"
+
+
+def label_name(name: str) -> str:
+    """A name for a button's or a menu option's label, or an autocomplete's choice (plain
+    text, where neither markdown nor mentions work): one line, no direction-changing
+    character, isolated when it reads right to left (:func:`catalog.isolate`)."""
+    return catalog.isolate(_clean(name)) or "?"
 
 
 _JOINER = "\u200d"  # zero-width joiner: the emoji after it joins the glyph before
@@ -216,8 +256,9 @@ def display_width(text: str) -> int:
 
 def plain_name(name: str) -> str:
     """A name for text Discord does not render as markdown (a picture's alt text): one
-    line, no mentions, no backslashes."""
-    return _defuse_mentions(_clean(name)) or "?"
+    line, no mentions, no backslashes, isolated when it reads right to left
+    (:func:`catalog.isolate`)."""
+    return catalog.isolate(_defuse_mentions(_clean(name))) or "?"
 
 
 def mention(user_id: int | None) -> str:

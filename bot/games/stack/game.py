@@ -53,7 +53,7 @@ from bot.games.stack.words import (
 )
 from bot.refusal_words import Refused
 from bot.story import theme_of
-from bot.text import cut, escape_name, fit_message
+from bot.text import cut, escape_name, fit_message, label_name
 from bot.views import (
     MAX_BUTTONS_PER_ROW,
     MAX_ROWS,
@@ -404,7 +404,12 @@ class StackCog(commands.Cog):
             return []
         names = [s.name for s in live.info.seats if s.user_id != interaction.user.id]
         wanted = current.lstrip("@").lower()
-        return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.lower()][:25]
+        # the choice's name is shown as it is (plain text), its value is typed as it is
+        return [
+            app_commands.Choice(name=label_name(n)[:100], value=n)
+            for n in names
+            if wanted in n.lower()
+        ][:25]
 
     @app_commands.command(name="reroll", description="Roll one of your unstacked dice again")
     @app_commands.guild_only()

@@ -5,7 +5,7 @@ buttons are :func:`bot.views.panel_view`'s."""
 
 from __future__ import annotations
 
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
+from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message, label_name
 from catalog import t
 from catalog.stack import WORDS
 from engine.stack.advice import Advice, Group
@@ -40,7 +40,7 @@ def move_label(state: StackState, advice: Advice) -> str:
         return t("stack.label.reroll", face=advice.face)
     assert advice.owner is not None and advice.height is not None
     name = short_name(" ".join(state.name(advice.owner).split()), LABEL_NAME)
-    who = f"{square(advice.owner)} {name}"
+    who = f"{square(advice.owner)} {label_name(name)}"
     pile = _pile(advice.face, advice.height)
     return cut(t("stack.label.stack", face=advice.face, who=who, pile=pile), 80)
 

@@ -29,7 +29,7 @@ from bot.games.stackup.panel import move_code, move_of_code, play_words
 from bot.games.stackup.views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.refusal_words import Refused
 from bot.sheets import summary_line
-from bot.text import cut, escape_name, fit_message, plain_name
+from bot.text import cut, escape_name, fit_message, label_name, plain_name
 from catalog import n, t
 from catalog.stackup import WORDS, colour_name
 from engine import games as engine_games
@@ -186,7 +186,7 @@ def _move_words(state: StackUpState, move: moves.PlayerMove) -> str:
     if move.colour is not None:
         words = t("stackup.label.to_colour", move=words, colour=colour_name(move.colour))
     if move.target is not None and move.count is not None:
-        who = " ".join(state.players[move.target].split())
+        who = label_name(state.players[move.target])
         words = t("stackup.label.snatch_from", move=words, count=move.count, player=who)
     return cut(words, 80)
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from bot.games import steps
 from bot.games.steps import Path, Style
-from bot.text import escape_name
+from bot.text import escape_name, label_name
 from catalog import n, t
 from catalog.stackup import card_text, colour_name
 from engine.stackup import moves
@@ -171,7 +171,7 @@ def _plays(legal: Sequence[moves.PlayerMove]) -> list[moves.Play]:
 
 def _name_of(names: Sequence[str], seat: int, width: int = 24) -> str:
     name = " ".join(names[seat].split())
-    return name if len(name) <= width else name[: width - 1] + "…"
+    return label_name(name if len(name) <= width else name[: width - 1] + "…")
 
 
 def _snatch_choice(
