@@ -180,23 +180,22 @@ class DiscordCourier:
         me = self.tables.bot.user
         seen: set[int] = set()
         texts = {item.id: fit_message(item.content) for item in wanted}  # as posted
-        last = None
-        if wanted:
-            try:
-                last = await self.tables.store.last_post(
-                    wanted[0].channel_id, min(i.id for i in items)
-                )
-            except StorageError as err:
-                channel_id = wanted[0].channel_id
-                log.warning("channel %s: last post not read (%s); later", channel_id, err)
-                return None
+        last: dict[int, int] = {}  # row -> the last post known to come before its own
+        try:
+            for item in wanted:
+                post = await self.tables.store.last_post(item.channel_id, item.id)
+                if post is not None:
+                    last[item.id] = post
+        except StorageError as err:
+            log.warning("channel %s: last post not read (%s); later", wanted[0].channel_id, err)
+            return None
 
         def match(message: discord.Message, after_row: bool) -> None:
             if message.id in seen or me is None or message.author.id != me.id:
                 return
-            if last is not None and message.id <= last:
-                return  # posted before a row delivered before these: not theirs
             for item in wanted:
+                if message.id <= last.get(item.id, 0):
+                    continue  # posted before a row delivered before it: not its own
                 if message.content == texts[item.id] and (
                     not after_row or message.created_at >= item.created_at - CLOCK_SKEW
                 ):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 
 from persistence.core import StoreCore, bind
 from persistence.errors import InvalidSettings
@@ -54,12 +54,18 @@ class OutboxAPI(StoreCore):
 
     async def last_post(self, channel_id: int, before: int) -> int | None:
         """The latest message posted by a delivered outbox row of the channel written
-        before row ``before`` (the rows since come after it in the channel), or ``None``
-        when none is known."""
+        before row ``before`` and known posted before it: a row of the same table (a
+        table's rows go out in order), or one marked delivered before ``before`` was
+        written (another table's rows go out at their own pace: one written earlier may
+        have been posted after), or ``None`` when none is known."""
+        row = outbox.alias("owed")
+        owed_table = select(row.c.table_id).where(row.c.id == before).scalar_subquery()
+        owed_at = select(row.c.created_at).where(row.c.id == before).scalar_subquery()
         query = select(func.max(outbox.c.message_id)).where(
             outbox.c.channel_id == channel_id,
             outbox.c.id < before,
             outbox.c.delivered_at.is_not(None),
+            or_(outbox.c.table_id == owed_table, outbox.c.delivered_at < owed_at),
         )
         async with self.engine.connect() as conn:
             found = (await conn.execute(query)).scalar()
