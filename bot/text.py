@@ -21,6 +21,7 @@ EMBED_TOTAL = 6000
 ECHO_LIMIT = 40
 
 ELLIPSIS = "…"
+_ISOLATE_OPENERS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: each closed by a PDI
 ZWSP = "\u200b"
 FENCE = "```"
 _MAX_FENCE = 16  # a fence line is ``` plus at most a language name
@@ -273,12 +274,32 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def cut(text: str, limit: int) -> str:
     """``text`` if it is at most ``limit`` characters, else its start ending in "…"
-    (never ending in a lone backslash, which would escape the mark)."""
+    (never ending in a lone backslash, which would escape the mark). An isolate the start
+    leaves open (a right-to-left name cut in its middle, :func:`catalog.isolate`) is closed
+    before the mark, so that the mark and whatever follows read in the sentence's own
+    direction."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
     if len(text) <= limit:
         return text
-    return text[: limit - 1].rstrip("\\") + ELLIPSIS
+    end = limit - 1
+    while True:
+        head = text[:end].rstrip("\\")
+        closers = _open_isolates(head)
+        if len(head) + closers < limit or not head:
+            return head + catalog.PDI * closers + ELLIPSIS
+        end -= 1
+
+
+def _open_isolates(text: str) -> int:
+    """How many isolates ``text`` opens and does not close."""
+    depth = 0
+    for char in text:
+        if char in _ISOLATE_OPENERS:
+            depth += 1
+        elif char == catalog.PDI and depth:
+            depth -= 1
+    return depth
 
 
 def echo(raw: str, limit: int = ECHO_LIMIT) -> str:

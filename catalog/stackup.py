@@ -513,7 +513,8 @@ def hint_reason(state: StackUpState, move: moves.PlayerMove) -> str:
             why = t(f"stackup.hint.way_none_{way}")
         else:
             why = t(f"stackup.hint.way_{way}", cards=count_words(run))
-    return t("stackup.hint.reason", move=notation.move_notation(state, move), why=why)
+    move_typed = notation.move_notation(state, move, isolate)
+    return t("stackup.hint.reason", move=move_typed, why=why)
 
 
 # ------------------------------------------------------------------ refusals

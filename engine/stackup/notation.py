@@ -28,7 +28,7 @@ its bonus, a Switch without a colour, a Snatch without a count; the candidates a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import get_close_matches
 from typing import NamedTuple
 
@@ -102,19 +102,23 @@ def parse_move(state: StackUpState, text: str, seat: int | None = None) -> moves
     return move
 
 
-def move_notation(state: StackUpState, move: moves.PlayerMove) -> str:
-    """How a player types ``move`` (``R7 R8 R9 skip``, ``switch blue``, ``snatch bob 2``)."""
+def move_notation(
+    state: StackUpState, move: moves.PlayerMove, shown: Callable[[str], str] = str
+) -> str:
+    """How a player types ``move`` (``R7 R8 R9 skip``, ``switch blue``, ``snatch bob 2``),
+    a name in it as ``shown`` gives it (a front end isolates a right-to-left name, which
+    reads back as the name: :func:`_find`)."""
     if isinstance(move, moves.Play):
         played = move.cards
         if played and played[0] >= cards.FLIP:
-            return _special_notation(state, played[0], move.colour, move.target, move.count)
+            return _special_notation(state, played[0], move.colour, move.target, move.count, shown)
         text = " ".join(cards.card_name(c) for c in played)
         return f"{text} {move.bonus}" if move.bonus else text
     if isinstance(move, moves.PlayDrawn):
         card = state.drawn
         if card is None or card < cards.FLIP or card not in (cards.SWITCH, cards.SNATCH):
             return "play"
-        return "play " + _special_notation(state, card, move.colour, move.target, move.count)
+        return "play " + _special_notation(state, card, move.colour, move.target, move.count, shown)
     return _PLAIN_NOTATION[move]
 
 
@@ -131,14 +135,19 @@ _PLAIN_NOTATION: dict[moves.PlayerMove, str] = {
 
 
 def _special_notation(
-    state: StackUpState, card: cards.Card, colour: int | None, target: int | None, count: int | None
+    state: StackUpState,
+    card: cards.Card,
+    colour: int | None,
+    target: int | None,
+    count: int | None,
+    shown: Callable[[str], str] = str,
 ) -> str:
     if card == cards.SWITCH:
         return "switch" + (f" {cards.COLOUR_NAMES[colour].lower()}" if colour is not None else "")
     if card == cards.SNATCH:
         if target is None:
             return "snatch"
-        return f"snatch {_name_notation(state.players, target, count)}"
+        return f"snatch {_name_notation(state.players, target, count, shown)}"
     return cards.card_name(card).lower()
 
 
@@ -308,6 +317,10 @@ class _Reading(NamedTuple):
     count_text: str | None
 
 
+_ISOLATE_OPENERS = "\u2066\u2067\u2068"  # LRI, RLI, FSI
+_POP_ISOLATE = "\u2069"
+
+
 def _find(players: tuple[str, ...], name: str) -> list[int]:
     """Seats ``name`` may mean: the first of these that fits anyone decides — the name
     exactly (case as the player's), then with runs of spaces read as one, then ignoring
@@ -315,6 +328,8 @@ def _find(players: tuple[str, ...], name: str) -> list[int]:
     the same table, and "BOB" could mean either. A leading ``@`` is ignored unless a name
     starts with it."""
     forms = [name, name[1:]] if name.startswith("@") else [name]
+    if name[:1] in _ISOLATE_OPENERS and name.endswith(_POP_ISOLATE) and len(name) > 2:
+        forms.append(name[1:-1])  # a name as a hint shows it (move_notation's ``shown``)
     for key in NAME_KEYS:
         for form in forms:
             wanted = key(form)
@@ -349,15 +364,16 @@ def _readings(players: tuple[str, ...], text: str) -> list[_Reading]:
     return list(dict.fromkeys(out))
 
 
-def _name_notation(players: tuple[str, ...], target: int, count: int | None) -> str:
+def _name_notation(
+    players: tuple[str, ...], target: int, count: int | None, shown: Callable[[str], str] = str
+) -> str:
     """The words naming ``target`` (and ``count``) that read back as exactly that."""
     name = players[target]
     tail = "" if count is None else f" {count}"
     want = [_Reading(target, None if count is None else str(count))]
-    plain = f"{name}{tail}"
-    if _readings(players, plain) == want:
-        return plain
-    return f'"{name}"{tail}'
+    if _readings(players, f"{name}{tail}") == want:
+        return f"{shown(name)}{tail}"
+    return f'"{shown(name)}"{tail}'
 
 
 def _bare_snatch(drawn: bool) -> moves.Play | moves.PlayDrawn:

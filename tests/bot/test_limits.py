@@ -630,3 +630,12 @@ def test_a_win_rate_is_rounded_half_up() -> None:
     assert [percent(w, g) for w, g in ((3, 7), (1, 6), (1, 2), (1, 8), (0, 0), (5, 5))] == [
         43, 17, 50, 13, 0, 100,
     ]  # fmt: skip
+
+
+def test_cut_closes_an_isolate_it_cuts_open_before_the_mark() -> None:
+    name = catalog.isolate("\u202eשלום עולם ארוך מאוד")
+    label = cut(f"1. 12:00 · 🏆 {name} and more", 24)
+    assert len(label) <= 24
+    assert label.endswith(catalog.PDI + "…")
+    assert label.count(catalog.FSI) == label.count(catalog.PDI)
+    assert cut(f"ab{name}", 3) == "ab…"  # an isolate cut before it opens needs no close

@@ -21,6 +21,7 @@ from engine.stackup.cards import CRASH, FLIP, SNATCH, SWITCH, card_name
 from engine.stackup.game import GAME
 from engine.stackup.rules import StackUpSettings
 from engine.stackup.state import StackUpState
+from tests.engine.stackup.situations import table
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 TYPED = (
@@ -249,3 +250,11 @@ def test_a_japanese_refusal_quotes_what_was_typed_in_corner_brackets() -> None:
             said = WORDS.error_text(err)
         assert quoted[typed] in said, said
         assert not re.search(r"['\"]", said.replace("it's", "")), said
+
+
+def test_a_hint_to_snatch_from_a_right_to_left_name_isolates_the_name() -> None:
+    state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=("שלום", "bob", "al"))
+    move = moves.Play((SNATCH,), target=0, count=1)
+    with catalog.speaking("en"):
+        said = hint_reason(state, move)
+    assert f"snatch {catalog.FSI}שלום{catalog.PDI} 1" in said

@@ -422,3 +422,19 @@ def test_a_snatch_count_too_big_is_refused_as_typed_not_as_a_cap() -> None:
     with pytest.raises(errors.IllegalMoveError) as err:
         parse_move(state, "snatch ben " + "12345" * 16, ANN)
     assert str(err.value).endswith(f", not {cut('12345' * 16)}.")
+
+
+def isolated(name: str) -> str:
+    """A right-to-left name as a front end shows it (catalog.isolate's form)."""
+    return "\u2068" + name + "\u2069"
+
+
+def test_a_snatch_names_its_target_as_the_front_end_shows_it_and_reads_back() -> None:
+    players = ("שלום", "bob", "al")
+    state = table("G1 G2", "Y1 Y2 Y3 Y4", "Snatch R9", seat=2, players=players)
+    for target in (0, 1):
+        move = moves.Play((SNATCH,), target=target, count=1)
+        shown = move_notation(state, move, isolated)
+        assert shown == f"snatch {isolated(players[target])} 1"
+        assert parse_move(state, shown) == move
+    assert move_notation(state, moves.Play((SNATCH,), target=0, count=1)) == "snatch שלום 1"
