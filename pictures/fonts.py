@@ -16,6 +16,14 @@ drawn run by run on one baseline. A character no font has is drawn as
 :data:`SUBSTITUTE` ("?"), never as an empty box ("tofu"). Characters that only modify
 their neighbours in ways these fonts cannot show (zero-width joiners, variation
 selectors, skin-tone modifiers, tags) are left out; control characters become spaces.
+
+Right-to-left letters (Arabic, Hebrew) are laid out as the Unicode bidirectional algorithm
+(UAX #9) says, in a subset enough for one line of names and words (:func:`levels`: the
+text's direction from its first letter, isolates kept, numbers and neutrals resolved):
+the runs are drawn in visual order (:func:`visual_runs`), a right-to-left run shaped and
+drawn right to left by Pillow's Raqm layout (joined Arabic letters), or, without Raqm,
+its characters reversed (Hebrew right, Arabic letters in order but not joined). Text
+without right-to-left letters is drawn as before, run by run from the left.
 """
 
 from __future__ import annotations
@@ -73,6 +81,10 @@ _KNOWN_PLACES = {
 _BUNDLED = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 
 _LOCK = threading.RLock()
+
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"  # the isolates (UAX #9)
+_RIGHT_TO_LEFT = frozenset(("R", "AL", "AN", "RLE", "RLO", "RLI"))  # what makes a level odd
+_MIRRORED = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")  # drawn mirrored right to left
 
 
 def _find_system_font(file_names: Iterable[str]) -> Path | None:
@@ -219,6 +231,223 @@ def runs(text: str, weight: Weight = "regular") -> tuple[tuple[str, Face | None]
     return tuple(out)
 
 
+def _types(chars: str) -> list[str]:
+    """Each character's bidirectional type, simplified: ``L``, ``R``, ``AL``, ``EN``,
+    ``AN``, ``ES``, ``ET``, ``CS``, ``NSM`` or ``N`` (every neutral and format character)."""
+    out = []
+    for char in chars:
+        kind = unicodedata.bidirectional(char)
+        out.append(kind if kind in ("L", "R", "AL", "EN", "AN", "ES", "ET", "CS", "NSM") else "N")
+    return out
+
+
+def _first_strong(chars: str) -> int:
+    """0 if the first strong letter of ``chars`` (outside isolates) is left-to-right or
+    there is none, 1 if it is right-to-left."""
+    depth = 0
+    for char in chars:
+        if char in (LRI, RLI, FSI):
+            depth += 1
+        elif char == PDI and depth:
+            depth -= 1
+        elif not depth:
+            kind = unicodedata.bidirectional(char)
+            if kind == "L":
+                return 0
+            if kind in ("R", "AL"):
+                return 1
+    return 0
+
+
+def _resolve(chars: str, base: int, out: list[int]) -> None:
+    """Append the levels of ``chars`` (one isolating sequence and the isolates in it) at
+    paragraph or isolate level ``base`` to ``out`` (UAX #9 W1-W7, N1-N2, I1-I2; an isolate
+    is a neutral of its sequence, its content resolved on its own)."""
+    # the sequence's own characters (an isolate's initiator and PDI stand for it)
+    own: list[int] = []  # indices into chars of the sequence's characters
+    inner: dict[int, tuple[int, int, int]] = {}  # initiator -> (content start, end, level)
+    i = 0
+    while i < len(chars):
+        char = chars[i]
+        own.append(i)
+        if char in (LRI, RLI, FSI):
+            depth, j = 1, i + 1
+            while j < len(chars) and depth:
+                if chars[j] in (LRI, RLI, FSI):
+                    depth += 1
+                elif chars[j] == PDI:
+                    depth -= 1
+                j += 1
+            end = j - 1 if depth == 0 else j  # the matching PDI, or the text's end
+            rtl = char == RLI or (char == FSI and _first_strong(chars[i + 1 : end]) == 1)
+            level = base + (2 if (base % 2 == 1) == rtl else 1)
+            inner[i] = (i + 1, end, level)
+            i = end
+            continue
+        i += 1
+    types = _types(
+        "".join(chars[k] if k not in inner and chars[k] != PDI else "\u2068" for k in own)
+    )
+    edge = "R" if base % 2 else "L"
+    previous = edge
+    strong = edge
+    for at, kind in enumerate(types):  # W1, W2, W3: marks, Arabic numbers, Arabic letters
+        if kind == "NSM":
+            kind = types[at] = previous if at else edge
+        if kind == "EN" and strong == "AL":
+            types[at] = "AN"
+        if kind in ("L", "R", "AL"):
+            strong = kind
+        if kind == "AL":
+            types[at] = "R"
+        previous = types[at]
+    for at in range(1, len(types) - 1):  # W4: one separator between two numbers
+        before, kind, after = types[at - 1], types[at], types[at + 1]
+        if kind == "ES" and before == after == "EN":
+            types[at] = "EN"
+        elif kind == "CS" and before == after and before in ("EN", "AN"):
+            types[at] = before
+    for at, kind in enumerate(types):  # W5: currency and percent signs beside numbers
+        if kind == "ET":
+            j = at
+            while j < len(types) and types[j] == "ET":
+                j += 1
+            k = at
+            while k > 0 and types[k - 1] == "ET":
+                k -= 1
+            if (j < len(types) and types[j] == "EN") or (k > 0 and types[k - 1] == "EN"):
+                types[at] = "EN"
+    strong = edge
+    for at, kind in enumerate(types):  # W6, W7: other separators neutral, numbers after L
+        if kind in ("ES", "ET", "CS"):
+            types[at] = kind = "N"
+        if kind in ("L", "R"):
+            strong = kind
+        elif kind == "EN" and strong == "L":
+            types[at] = "L"
+    at = 0
+    while at < len(types):  # N1, N2: neutrals between letters of one direction take it
+        if types[at] != "N":
+            at += 1
+            continue
+        end = at
+        while end < len(types) and types[end] == "N":
+            end += 1
+        before = edge if at == 0 else ("R" if types[at - 1] in ("R", "EN", "AN") else "L")
+        after = edge if end == len(types) else ("R" if types[end] in ("R", "EN", "AN") else "L")
+        for k in range(at, end):
+            types[k] = before if before == after else edge
+        at = end
+    for k, kind in zip(own, types, strict=True):  # I1, I2
+        if base % 2 == 0:
+            level = base + (1 if kind == "R" else 2 if kind in ("EN", "AN") else 0)
+        else:
+            level = base + (1 if kind in ("L", "EN", "AN") else 0)
+        out.append(level)  # (an isolate's content was appended after its initiator)
+        if k in inner:
+            start, end, inside = inner[k]
+            out[k] = base  # the initiator and its PDI at the sequence's level
+            content: list[int] = []
+            _resolve(chars[start:end], inside, content)
+            out.extend(content)
+    for k in own:
+        if chars[k] == PDI:
+            out[k] = base
+
+
+def levels(text: str) -> list[int] | None:
+    """The embedding level of each character of ``text`` (UAX #9, one paragraph, its
+    direction from its first strong letter): even left to right, odd right to left;
+    ``None`` when nothing in it is right to left (everything drawn left to right)."""
+    if not any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in text):
+        return None
+    out: list[int] = []
+    _resolve(text, _first_strong(text), out)
+    base = _first_strong(text)
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in (LRI, RLI, FSI, PDI)):
+        end -= 1
+        out[end] = base  # L1: trailing spaces at the paragraph's level
+    return out
+
+
+def _one_line(text: str) -> str:
+    """``text`` composed (NFC), its control characters and line breaks as spaces."""
+    return "".join(
+        " "
+        if char in "\t\n\r\x0b\x0c\x85\u2028\u2029" or unicodedata.category(char) == "Cc"
+        else char
+        for char in unicodedata.normalize("NFC", text)
+    )
+
+
+@lru_cache(maxsize=4096)
+def visual_runs(text: str, weight: Weight = "regular") -> tuple[tuple[str, Face | None, bool], ...]:
+    """:func:`runs` of ``text`` in the order they are drawn from the left, each with
+    whether it is right to left (its characters then read from the right): runs split
+    where the direction changes too (:func:`levels`), reordered as UAX #9 (L2) says."""
+    line = _one_line(text)
+    found = levels(line)
+    if found is None:
+        return tuple((run, face, False) for run, face in runs(text, weight))
+    groups: list[tuple[str, int]] = []  # the visible characters by level, in logical order
+    for char, level in zip(line, found, strict=True):
+        if _invisible(char):
+            continue
+        if groups and groups[-1][1] == level:
+            groups[-1] = (groups[-1][0] + char, level)
+        else:
+            groups.append((char, level))
+    pieces = [(run, face, level) for group, level in groups for run, face in runs(group, weight)]
+    top = max((level for _, _, level in pieces), default=0)
+    lowest_odd = min((level for _, _, level in pieces if level % 2), default=top + 1)
+    for at_least in range(top, lowest_odd - 1, -1):  # L2: reverse each sequence at or above
+        at = 0
+        while at < len(pieces):
+            if pieces[at][2] < at_least:
+                at += 1
+                continue
+            end = at
+            while end < len(pieces) and pieces[end][2] >= at_least:
+                end += 1
+            pieces[at:end] = pieces[at:end][::-1]
+            at = end
+    return tuple((run, face, level % 2 == 1) for run, face, level in pieces)
+
+
+def visual(text: str, weight: Weight = "regular") -> str:
+    """``text`` (cleaned) with its characters in the order they are drawn from the left,
+    for a layout that cannot reorder (matplotlib's): right-to-left runs reversed, their
+    brackets mirrored."""
+    return "".join(_reversed(run) if rtl else run for run, _, rtl in visual_runs(text, weight))
+
+
+@cache
+def _raqm() -> bool:
+    """Whether Pillow lays text out with Raqm here (shaping, right to left)."""
+    from PIL import features
+
+    return bool(features.check_feature("raqm"))
+
+
+def _reversed(run: str) -> str:
+    """A right-to-left run's characters from the left, for a layout that cannot do it:
+    each letter with its marks after it, brackets mirrored."""
+    clusters: list[str] = []
+    for char in run:
+        if clusters and unicodedata.category(char).startswith("M"):
+            clusters[-1] += char
+        else:
+            clusters.append(char)
+    return "".join(reversed(clusters)).translate(_MIRRORED)
+
+
+def _run_width(run: str, face: Face | None, size: int, rtl: bool) -> float:
+    if rtl and face is not None and _raqm():
+        return float(font(face, size, shaped=True).getlength(run, direction="rtl"))
+    return float(font(face, size).getlength(_reversed(run) if rtl else run))
+
+
 def missing(text: str, weight: Weight = "regular") -> set[str]:
     """The characters of ``text`` (cleaned) that no font has (drawn as the substitute)."""
     return {
@@ -228,12 +457,15 @@ def missing(text: str, weight: Weight = "regular") -> set[str]:
     }
 
 
-_FONTS: dict[tuple[Face | None, int], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+_FONTS: dict[tuple[Face | None, int, bool], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
 
 
-def font(face: Face | None, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """``face`` at ``size`` pixels (loaded once); Pillow's own font for ``None``."""
-    key = (face, size)
+def font(
+    face: Face | None, size: int, *, shaped: bool = False
+) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """``face`` at ``size`` pixels (loaded once); Pillow's own font for ``None``.
+    ``shaped``: laid out by Raqm (right-to-left runs), else character by character."""
+    key = (face, size, shaped)
     loaded = _FONTS.get(key)
     if loaded is None:
         with _LOCK:
@@ -246,7 +478,7 @@ def font(face: Face | None, size: int) -> ImageFont.FreeTypeFont | ImageFont.Ima
                         str(face.path),
                         size,
                         index=face.index,
-                        layout_engine=ImageFont.Layout.BASIC,
+                        layout_engine=ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC,
                     )
                 _FONTS[key] = loaded
     return loaded
@@ -255,7 +487,7 @@ def font(face: Face | None, size: int) -> ImageFont.FreeTypeFont | ImageFont.Ima
 def text_width(text: str, size: int, weight: Weight = "regular") -> float:
     """How wide ``text`` is drawn at ``size`` pixels."""
     with _LOCK:  # a FreeType face is not for two threads at once
-        return sum(font(face, size).getlength(run) for run, face in runs(text, weight))
+        return sum(_run_width(run, face, size, rtl) for run, face, rtl in visual_runs(text, weight))
 
 
 @lru_cache(maxsize=4096)
@@ -360,10 +592,14 @@ def draw_text(
     drawn."""
     x, y = xy
     with _LOCK:  # a FreeType face is not for two threads at once
-        for run, face in runs(text, weight):
-            loaded = font(face, size)
-            draw.text((x, y), run, font=loaded, fill=fill, anchor="ls")
-            x += loaded.getlength(run)
+        for run, face, rtl in visual_runs(text, weight):
+            if rtl and face is not None and _raqm():
+                shaped = font(face, size, shaped=True)
+                draw.text((x, y), run, font=shaped, fill=fill, anchor="ls", direction="rtl")
+            else:
+                shown = _reversed(run) if rtl else run
+                draw.text((x, y), shown, font=font(face, size), fill=fill, anchor="ls")
+            x += _run_width(run, face, size, rtl)
     return x - xy[0]
 
 
@@ -388,6 +624,9 @@ def forget() -> None:
         faces.cache_clear()
         _cmap.cache_clear()
         runs.cache_clear()
+        visual_runs.cache_clear()
         fit.cache_clear()
+        fit_apart.cache_clear()
+        _raqm.cache_clear()
         _CHOICE.clear()
         _FONTS.clear()

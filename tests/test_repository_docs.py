@@ -287,8 +287,14 @@ def test_docker_and_ci_install_the_fonts_for_the_pictures_from_one_list() -> Non
             if line.strip() and not line.lstrip().startswith("#")
         ]
 
-    # Latin, Greek and Cyrillic; Chinese, Japanese and Korean; monochrome emoji
-    assert listed(image) == ["fonts-dejavu-core", "fonts-noto-cjk", "fonts-symbola"]
+    # Latin, Greek and Cyrillic; Chinese, Japanese and Korean; monochrome emoji; and the
+    # right-to-left layout of Arabic and Hebrew names (FriBiDi, for Pillow's Raqm)
+    assert listed(image) == [
+        "fonts-dejavu-core",
+        "fonts-noto-cjk",
+        "fonts-symbola",
+        "libfribidi0",
+    ]
     # the browser tests' Chromium, installed by CI, never in the image
     assert listed(tests_only.partition("\n")[2]) == ["chromium"]
     dockerfile = (ROOT / "Dockerfile").read_text()

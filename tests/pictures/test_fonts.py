@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import ImageChops
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 from pictures import fonts
 
@@ -196,3 +196,80 @@ def test_a_name_in_several_scripts_is_drawn_in_runs_of_one_font_each() -> None:
         "Noto Sans CJK JP",
     ]
     assert "".join(run for run, _ in runs) == "Ālīce ✨ ボブ"
+
+
+# ------------------------------------------------------------------ right to left
+
+HEBREW = "שלום"  # shalom: ש first, drawn rightmost
+ARABIC = "محمد"  # Muhammad: four letters joined, م first, drawn rightmost
+
+
+def letters_from_the_left(text: str) -> Image.Image:
+    """``text``'s characters drawn one after the other from the left, as they come (the
+    font's own layout, no reordering), in the mask :func:`fonts.text_mask` makes."""
+    mask = Image.new("L", fonts.text_mask(text, 30, 40).size, 0)
+    face = fonts.face_for(text[0])
+    ImageDraw.Draw(mask).text(
+        (0, fonts.baseline(30, 40)), text, font=fonts.font(face, 30), fill=255, anchor="ls"
+    )
+    return mask
+
+
+def same(left: Image.Image, right: Image.Image) -> bool:
+    return left.size == right.size and ImageChops.difference(left, right).getbbox() is None
+
+
+def test_a_hebrew_name_is_drawn_from_the_right() -> None:
+    drawn = fonts.text_mask(HEBREW, 30, 40)
+    assert same(drawn, letters_from_the_left(HEBREW[::-1])), "its first letter rightmost"
+    assert not same(drawn, letters_from_the_left(HEBREW)), "not in the order typed"
+
+
+def test_without_raqm_a_hebrew_name_is_still_drawn_from_the_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fonts, "_raqm", lambda: False)
+    fonts.visual_runs.cache_clear()
+    assert same(fonts.text_mask(HEBREW, 30, 40), letters_from_the_left(HEBREW[::-1]))
+    assert fonts.visual(f"{HEBREW} (2)") == "(2) " + HEBREW[::-1], "brackets mirrored"
+
+
+@pytest.mark.skipif(not features.check_feature("raqm"), reason="Pillow without Raqm")
+def test_an_arabic_name_is_drawn_joined_from_the_right() -> None:
+    shaped = ImageFont.truetype(
+        str(fonts.face_for(ARABIC[0]).path), 30, layout_engine=ImageFont.Layout.RAQM
+    )
+    drawn = fonts.text_mask(ARABIC, 30, 40)
+    expected = Image.new("L", drawn.size, 0)
+    ImageDraw.Draw(expected).text(
+        (0, fonts.baseline(30, 40)), ARABIC, font=shaped, fill=255, anchor="ls", direction="rtl"
+    )
+    assert same(drawn, expected)
+    assert fonts.text_width(ARABIC, 30) < fonts.text_width(" ".join(ARABIC), 30) - 3 * 8
+
+
+def test_words_around_a_right_to_left_name_keep_their_places() -> None:
+    def order(text: str) -> list[tuple[str, bool]]:
+        return [(run, rtl) for run, _, rtl in fonts.visual_runs(text)]
+
+    # a name isolated in a sentence (catalog.isolate) stays where the sentence puts it
+    assert order(f"took 2 from \u2068{HEBREW}\u2069 ok") == [
+        ("took 2 from ", False),
+        (HEBREW, True),
+        (" ok", False),
+    ]
+    # a right-to-left name reads from the right, its numbers from the left
+    assert order(f"{HEBREW} 123 עולם") == [(" עולם", True), ("123", False), (f"{HEBREW} ", True)]
+    assert order(f"abc {HEBREW} def") == [("abc ", False), (HEBREW, True), (" def", False)]
+    assert fonts.levels("Ālīce ✨ ボブ 12") is None, "left to right only: drawn as before"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_is_drawn_with_the_same_characters_in_some_order(text: str) -> None:
+    laid_out = fonts.visual_runs(text)
+    drawn = "".join(run for run, _, _ in laid_out)
+    assert sorted(drawn) == sorted("".join(run for run, _ in fonts.runs(text)))
+    if fonts.levels(fonts.clean(text)) is None:
+        assert [(run, face) for run, face, _ in laid_out] == list(fonts.runs(text))
+    assert fonts.text_width(text, 30) >= 0
