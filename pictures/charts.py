@@ -298,9 +298,12 @@ def font_families() -> list[str]:
 
 def shown(text: str, *, bold: bool = False) -> str:
     """``text`` as the charts draw it, like the table picture: on one line, without the
-    characters that only modify others, and a character no font has as
-    :data:`pictures.fonts.SUBSTITUTE` (never an empty box)."""
-    return "".join(run for run, _face in fonts.runs(text, "bold" if bold else "regular"))
+    characters that only modify others, a character no font has as
+    :data:`pictures.fonts.SUBSTITUTE` (never an empty box), and in the order it is drawn
+    from the left (matplotlib lays text out left to right only: a right-to-left name is
+    given reversed, its Arabic letters joined, :func:`pictures.fonts.visual`)."""
+    weight: fonts.Weight = "bold" if bold else "regular"
+    return fonts.visual("".join(run for run, _face in fonts.runs(text, weight)), weight)
 
 
 def _font(size: float, *, bold: bool = False) -> Any:
@@ -372,18 +375,18 @@ def _new_figure(width: int, height: int, background: Colour) -> Figure:
 
 def _fit(text: str, font: Any, width: float) -> str:
     """``text`` as drawn (:func:`shown`), cut with an ellipsis to fit ``width`` pixels
-    in ``font``."""
+    in ``font`` (cut at its end as typed: a right-to-left name loses its left end)."""
     from matplotlib.textpath import TextToPath
 
-    text = shown(text)
+    text = "".join(run for run, _face in fonts.runs(text))
     measure = TextToPath()
 
     def wide(s: str) -> float:
-        w, _h, _d = measure.get_text_width_height_descent(s, font, ismath=False)
+        w, _h, _d = measure.get_text_width_height_descent(shown(s), font, ismath=False)
         return float(w)
 
     if wide(text) <= width:
-        return text
+        return shown(text)
     lo, hi = 0, len(text)
     while lo < hi:  # the longest prefix that fits with its ellipsis
         mid = (lo + hi + 1) // 2
@@ -391,7 +394,7 @@ def _fit(text: str, font: Any, width: float) -> str:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + "…"
+    return shown(text[:lo].rstrip() + "…")
 
 
 def _ticks(lo: float, hi: float, bins: int) -> list[float]:

@@ -22,8 +22,9 @@ Right-to-left letters (Arabic, Hebrew) are laid out as the Unicode bidirectional
 text's direction from its first letter, isolates kept, numbers and neutrals resolved):
 the runs are drawn in visual order (:func:`visual_runs`), a right-to-left run shaped and
 drawn right to left by Pillow's Raqm layout (joined Arabic letters), or, without Raqm,
-its characters reversed (Hebrew right, Arabic letters in order but not joined). Text
-without right-to-left letters is drawn as before, run by run from the left.
+its letters in their joined presentation forms (:func:`_joined`) and reversed
+(:func:`visual` gives the charts the same). Text without right-to-left letters is drawn
+as before, run by run from the left.
 """
 
 from __future__ import annotations
@@ -417,9 +418,76 @@ def visual_runs(text: str, weight: Weight = "regular") -> tuple[tuple[str, Face 
 
 def visual(text: str, weight: Weight = "regular") -> str:
     """``text`` (cleaned) with its characters in the order they are drawn from the left,
-    for a layout that cannot reorder (matplotlib's): right-to-left runs reversed, their
-    brackets mirrored."""
-    return "".join(_reversed(run) if rtl else run for run, _, rtl in visual_runs(text, weight))
+    for a layout that can neither reorder nor shape (matplotlib's): right-to-left runs
+    reversed, their brackets mirrored, Arabic letters in their joined forms."""
+    return "".join(
+        _reversed(_joined(run, face)) if rtl else run
+        for run, face, rtl in visual_runs(text, weight)
+    )
+
+
+_JOINING_FORMS = ("isolated", "final", "initial", "medial")
+
+
+@cache
+def _arabic_forms() -> dict[str, dict[str, str]]:
+    """Each Arabic letter's (or lam-alef pair's) presentation forms by position, from
+    Unicode's decompositions of the presentation forms."""
+    forms: dict[str, dict[str, str]] = {}
+    for code in (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00)):
+        parts = unicodedata.decomposition(chr(code)).split()
+        if len(parts) >= 2 and parts[0][1:-1] in _JOINING_FORMS:
+            base = "".join(chr(int(part, 16)) for part in parts[1:])
+            forms.setdefault(base, {})[parts[0][1:-1]] = chr(code)
+    return forms
+
+
+def _joined(run: str, face: Face | None) -> str:
+    """``run`` (logical order) with each Arabic letter in the form its neighbours join it
+    in (initial, medial, final, isolated) and lam-alef as one ligature, where ``face``
+    has the form: Arabic shaped without a layout engine."""
+    forms = _arabic_forms()
+    if face is None or not any(char in forms for char in run):
+        return run
+
+    def form(key: str, position: str) -> str:
+        choice = forms.get(key, {}).get(position)
+        return choice if choice is not None and has_glyph(face, choice) else ""
+
+    letters = list(run)
+    for at in range(len(letters) - 1):  # lam-alef: one letter joined only on its right
+        pair = letters[at] + letters[at + 1]
+        if pair in forms and form(pair, "isolated"):
+            letters[at : at + 2] = [pair, ""]
+
+    def joins_forward(key: str) -> bool:
+        return key == "\u0640" or bool(form(key, "medial") or form(key, "initial"))
+
+    def joins_back(key: str) -> bool:
+        return key == "\u0640" or bool(form(key, "final"))
+
+    shown = []
+    for at, key in enumerate(letters):
+        if not key or key not in forms:
+            shown.append(key)
+            continue
+        before = next((k for k in reversed(letters[:at]) if k and not _transparent(k)), "")
+        after = next((k for k in letters[at + 1 :] if k and not _transparent(k)), "")
+        back = bool(before) and joins_forward(before) and joins_back(key)
+        forward = bool(after) and joins_forward(key) and joins_back(after)
+        position = (
+            "medial" if back and forward else "final" if back else "initial" if forward else ""
+        )
+        chosen = form(key, position) if position else ""
+        if not chosen and position == "medial":
+            chosen = form(key, "final")
+        shown.append(chosen or form(key, "isolated") or key)
+    return "".join(shown)
+
+
+def _transparent(key: str) -> bool:
+    """A mark that does not break the joining of the letters around it."""
+    return len(key) == 1 and unicodedata.category(key) == "Mn"
 
 
 @cache
@@ -445,7 +513,7 @@ def _reversed(run: str) -> str:
 def _run_width(run: str, face: Face | None, size: int, rtl: bool) -> float:
     if rtl and face is not None and _raqm():
         return float(font(face, size, shaped=True).getlength(run, direction="rtl"))
-    return float(font(face, size).getlength(_reversed(run) if rtl else run))
+    return float(font(face, size).getlength(_reversed(_joined(run, face)) if rtl else run))
 
 
 def missing(text: str, weight: Weight = "regular") -> set[str]:
@@ -597,7 +665,7 @@ def draw_text(
                 shaped = font(face, size, shaped=True)
                 draw.text((x, y), run, font=shaped, fill=fill, anchor="ls", direction="rtl")
             else:
-                shown = _reversed(run) if rtl else run
+                shown = _reversed(_joined(run, face)) if rtl else run
                 draw.text((x, y), shown, font=font(face, size), fill=fill, anchor="ls")
             x += _run_width(run, face, size, rtl)
     return x - xy[0]
@@ -628,5 +696,6 @@ def forget() -> None:
         fit.cache_clear()
         fit_apart.cache_clear()
         _raqm.cache_clear()
+        _arabic_forms.cache_clear()
         _CHOICE.clear()
         _FONTS.clear()

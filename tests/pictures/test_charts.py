@@ -259,3 +259,16 @@ def test_a_rating_charts_name_is_text_not_mathtext(name: str) -> None:
 def test_charts_pickle_for_the_worker() -> None:
     for chart in (sample_game(3, 4), sample_stats(), RatingChart("a", RATINGS)):
         assert pickle.loads(pickle.dumps(chart)) == chart
+
+
+def test_a_right_to_left_name_is_written_from_the_right_its_arabic_letters_joined() -> None:
+    # matplotlib lays text out left to right: the chart gives it the letters in drawn order
+    texts = {t.get_text() for t in chart_figure(StatsChart("שלום 2", recent([120]))).texts}
+    assert "2 םולש" in texts, texts
+    texts = {t.get_text() for t in chart_figure(RatingChart("محمد", RATINGS[:2])).texts}
+    # meem, hah, meem, dal: joined (initial, medial, medial, final), from the right
+    assert "\ufeaa\ufee4\ufea4\ufee3" in texts, texts
+    long = "שלום עולם " * 6
+    legend = {t.get_text() for t in chart_figure(sample_game(2, 3, names=(long, "a"))).texts}
+    (cut,) = [text for text in legend if "ם" in text]
+    assert cut.startswith("…") and cut.endswith("שלום"[::-1]), "its beginning kept, rightmost"

@@ -273,3 +273,13 @@ def test_any_text_is_drawn_with_the_same_characters_in_some_order(text: str) -> 
     if fonts.levels(fonts.clean(text)) is None:
         assert [(run, face) for run, face, _ in laid_out] == list(fonts.runs(text))
     assert fonts.text_width(text, 30) >= 0
+
+
+def test_without_raqm_arabic_letters_are_still_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    # meem, hah, meem, dal in their initial, medial, medial and final forms, from the right
+    assert fonts.visual(ARABIC) == "\ufeaa\ufee4\ufea4\ufee3"
+    assert fonts.visual("لا") == "\ufefb", "lam-alef: one ligature"
+    assert fonts.visual("د ر") == "\ufead \ufea9", "letters apart stay apart"
+    shaped = fonts.text_width(ARABIC, 30)
+    monkeypatch.setattr(fonts, "_raqm", lambda: False)
+    assert abs(fonts.text_width(ARABIC, 30) - shaped) < 2, "as wide as Raqm draws it"
