@@ -83,6 +83,7 @@ WINNER_TOTAL_PLACES = (
     Place((0, 26), "center", "bottom"),
     Place((0, -26), "center", "top"),
 )
+LAST_VALUE_GAP = 8  # pixels between a rating chart's last point and its value
 WINNER_TOTAL_ROOM = 62  # pixels above the highest total, for its total written above it
 
 # ---------------------------------------------------------------------------- the charts
@@ -371,6 +372,14 @@ def _new_figure(width: int, height: int, background: Colour) -> Figure:
     figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=_rgb(background))
     FigureCanvasAgg(figure)
     return figure
+
+
+def _text_width(text: str, font: Any) -> float:
+    """How wide ``text`` is drawn in ``font``, in pixels."""
+    from matplotlib.textpath import TextToPath
+
+    width, _height, _descent = TextToPath().get_text_width_height_descent(text, font, ismath=False)
+    return float(width)
 
 
 def _fit(text: str, font: Any, width: float) -> str:
@@ -891,7 +900,10 @@ def rating_figure(chart: RatingChart) -> Figure:
     lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
-    box = (left, MARGIN + TITLE_HEIGHT, MARGIN * 3, STATS_PLOT_HEIGHT)
+    last = _decimal(ordinals[-1]) if ordinals else ""
+    # room on the right for the last value, written just after the last point
+    right = max(MARGIN * 3, LAST_VALUE_GAP + _text_width(last, _font(SMALL, bold=True)) + 6)
+    box = (left, MARGIN + TITLE_HEIGHT, right, STATS_PLOT_HEIGHT)
     ax = _plot_axes(figure, colours, height, box=box)
     xs = list(range(len(ordinals)))
     ax.set_xlim(-0.4, max(len(xs), 2) - 0.6)
@@ -902,16 +914,16 @@ def rating_figure(chart: RatingChart) -> Figure:
     ax.fill_between(xs, lows, highs, color=ink, alpha=0.25, linewidth=0, zorder=2)
     ax.plot(xs, ordinals, color=ink, linewidth=4, marker="o", markersize=10, zorder=3)
     ax.annotate(
-        _decimal(ordinals[-1]) if ordinals else "",
+        last,
         (xs[-1] if xs else 0, ordinals[-1] if ordinals else 0),
-        xytext=(8, 0),
+        xytext=(LAST_VALUE_GAP, 0),
         textcoords="offset points",
         fontproperties=_font(SMALL, bold=True),
         color=_rgb(colours.text),
         va="center",
         parse_math=False,
     )
-    middle = left + (WIDTH - left - MARGIN * 3) / 2
+    middle = left + (WIDTH - left - right) / 2
     baseline = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
     caption = catalog.t("charts.rating.caption", order=catalog.t("charts.oldest_newest"))
     _caption(figure, middle, baseline, caption, colours, height)

@@ -272,3 +272,15 @@ def test_a_right_to_left_name_is_written_from_the_right_its_arabic_letters_joine
     legend = {t.get_text() for t in chart_figure(sample_game(2, 3, names=(long, "a"))).texts}
     (cut,) = [text for text in legend if "ם" in text]
     assert cut.startswith("…") and cut.endswith("שלום"[::-1]), "its beginning kept, rightmost"
+
+
+@pytest.mark.parametrize("last", [47.9, -11.4, 104.9, -123.4])
+def test_a_rating_charts_last_value_is_written_whole_inside_the_picture(last: float) -> None:
+    points = tuple((last + 6 - (9 - game) * 0.1, 2.0) for game in range(10))  # ten games
+    figure = chart_figure(RatingChart("Ālīce ✨", points))
+    figure.canvas.draw()  # type: ignore[no-untyped-call]
+    (ax,) = figure.axes
+    (value,) = ax.texts
+    assert value.get_text() == f"{last:.1f}".replace("-", "−")
+    box = value.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= WIDTH, (box.x0, box.x1)
