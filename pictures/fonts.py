@@ -84,6 +84,7 @@ _BUNDLED = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 _LOCK = threading.RLock()
 
 LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"  # the isolates (UAX #9)
+_ISOLATES = frozenset((LRI, RLI, FSI, PDI))
 _RIGHT_TO_LEFT = frozenset(("R", "AL", "AN", "RLE", "RLO", "RLI"))  # what makes a level odd
 _MIRRORED = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")  # drawn mirrored right to left
 
@@ -186,12 +187,14 @@ def _invisible(char: str) -> bool:
 
 def clean(text: str) -> str:
     """``text`` as it is drawn: composed (NFC), on one line (control characters and line
-    breaks become spaces), without the characters :func:`_invisible` leaves out."""
+    breaks become spaces), without the characters :func:`_invisible` leaves out but the
+    isolates (:data:`FSI`… :data:`PDI`, as :func:`catalog.isolate` puts them around a
+    name in a sentence), which are not drawn but say which way the name reads."""
     out = []
     for char in unicodedata.normalize("NFC", text):
         if char in "\t\n\r\x0b\x0c\x85\u2028\u2029" or unicodedata.category(char) == "Cc":
             out.append(" ")
-        elif not _invisible(char):
+        elif not _invisible(char) or char in _ISOLATES:
             out.append(char)
     return "".join(out)
 
@@ -208,6 +211,8 @@ def runs(text: str, weight: Weight = "regular") -> tuple[tuple[str, Face | None]
     chars: list[str] = []
     fallback = faces(weight)[0] if faces(weight) else None
     for char in clean(text):
+        if char in _ISOLATES:
+            continue  # not drawn (visual_runs reads them)
         if (
             chars
             and current is not None
@@ -521,7 +526,9 @@ def missing(text: str, weight: Weight = "regular") -> set[str]:
     return {
         char
         for char in clean(text)
-        if face_for(char, weight) is None and not unicodedata.category(char).startswith("M")
+        if face_for(char, weight) is None
+        and not unicodedata.category(char).startswith("M")
+        and char not in _ISOLATES
     }
 
 

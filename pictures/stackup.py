@@ -33,7 +33,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from catalog import n, t
+from catalog import isolate, n, t
 from catalog.stackup import colour_name, special_name
 from engine.stackup.cards import COLOUR_LETTERS, card_names
 from engine.stackup.state import StackUpState
@@ -163,7 +163,8 @@ def last_turn(state: StackUpState) -> tuple[int | None, tuple[str, ...], str]:
         notes.append(t("stackup.note.colour", colour=colour_name(turn.colour)))
     if turn.target is not None and turn.count is not None:
         victim = snatched_from(state.players, turn.target)
-        notes.append(t("stackup.note.snatched", count=turn.count, player=victim))
+        # isolated: a right-to-left name does not turn the words around it (「…から2枚」)
+        notes.append(t("stackup.note.snatched", count=turn.count, player=isolate(victim)))
     return turn.seat, cards, t("list.comma").join(notes)
 
 

@@ -283,3 +283,13 @@ def test_without_raqm_arabic_letters_are_still_joined(monkeypatch: pytest.Monkey
     shaped = fonts.text_width(ARABIC, 30)
     monkeypatch.setattr(fonts, "_raqm", lambda: False)
     assert abs(fonts.text_width(ARABIC, 30) - shaped) < 2, "as wide as Raqm draws it"
+
+
+def test_an_isolated_name_stays_isolated_when_its_sentence_is_cut() -> None:
+    sentence = f"\u2068{HEBREW}\u2069から2枚取った"  # catalog.isolate's marks around the name
+    assert fonts.clean(sentence) == sentence, "the isolates are kept: they say the direction"
+    assert fonts.missing(sentence) == set(), "and are never drawn as a missing character"
+    assert "".join(run for run, _ in fonts.runs(sentence)) == f"{HEBREW}から2枚取った"
+    cut = fonts.fit(sentence, fonts.text_width(sentence, 30) - 10, 30)
+    assert cut.startswith(f"\u2068{HEBREW}\u2069") and cut.endswith("…"), cut
+    assert fonts.visual_runs(cut)[0] == (HEBREW, fonts.face_for(HEBREW[0]), True), "leftmost"

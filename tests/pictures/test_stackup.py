@@ -8,9 +8,11 @@ from __future__ import annotations
 import itertools
 import random
 
+import catalog
 from engine.game import Decision
 from engine.stackup.moves import Play
 from engine.stackup.state import StackUpState
+from pictures import fonts
 from pictures.stackup import Piece, TablePicture, last_turn, layout
 from tests.engine.stackup.situations import BEN, CAT, cards, table
 from tests.pictures.cut_names import assert_cut_apart
@@ -89,3 +91,33 @@ def test_a_snatch_from_one_of_names_starting_alike_says_whose_cards_it_took() ->
     while state.decision is Decision.CHANCE:
         state.apply(state.sample_chance(random.Random(1)))
     assert last_turn(state)[2] == "took 2 from Bartholomew Higginbotham"
+
+
+def test_a_snatch_note_in_japanese_reads_the_victims_right_to_left_name_then_the_words() -> None:
+    """「שלום עולםから2枚取った」: the name, isolated, reads from the right without taking
+    the Japanese words after it into its direction (they stay on its right)."""
+    hebrew = "שלום עולם"
+    with catalog.speaking("ja"):
+        state = table(
+            "Snatch R9 B2", "G4 G5 G6 G7", "Y1 Y2 Y3", stack="R5", players=("Ann", hebrew, "Cat")
+        )
+        state.apply(Play(tuple(cards("Snatch")), target=BEN, count=2))
+        while state.decision is Decision.CHANCE:
+            state.apply(state.sample_chance(random.Random(1)))
+        picture = TablePicture.of(state)
+        drawn = [str(piece.key[0]) for piece in layout(picture).pieces if piece.kind == "label"]
+    (note,) = [text for text in drawn if "から" in text]
+    assert in_drawn_order(note) == [(hebrew, True), ("から2枚取った", False)]
+    # English too: the name at the end of the words
+    assert in_drawn_order(last_turn(state)[2]) == [("took 2 from ", False), (hebrew, True)]
+
+
+def in_drawn_order(text: str) -> list[tuple[str, bool]]:
+    """``text``'s pieces from the left, each with whether it reads from the right."""
+    pieces: list[tuple[str, bool]] = []
+    for run, _, rtl in fonts.visual_runs(text):
+        if pieces and pieces[-1][1] == rtl:
+            pieces[-1] = (pieces[-1][0] + run, rtl)
+        else:
+            pieces.append((run, rtl))
+    return pieces
