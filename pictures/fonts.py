@@ -69,6 +69,8 @@ _WANTED: dict[Weight, tuple[tuple[str, tuple[str, ...], int], ...]] = {
         ("Noto Sans CJK JP Bold", ("NotoSansCJK-Bold.ttc",), 0),
         ("Noto Sans CJK JP", ("NotoSansCJK-Regular.ttc",), 0),
         ("Symbola", ("Symbola.ttf", "Symbola_hint.ttf", "Symbola.otf"), 0),
+        # what only the regular weight has (Arabic mathematical letters): not "?" in bold
+        ("DejaVu Sans", ("DejaVuSans.ttf",), 0),
     ),
 }
 _KNOWN_PLACES = {

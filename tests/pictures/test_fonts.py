@@ -293,3 +293,15 @@ def test_an_isolated_name_stays_isolated_when_its_sentence_is_cut() -> None:
     cut = fonts.fit(sentence, fonts.text_width(sentence, 30) - 10, 30)
     assert cut.startswith(f"\u2068{HEBREW}\u2069") and cut.endswith("…"), cut
     assert fonts.visual_runs(cut)[0] == (HEBREW, fonts.face_for(HEBREW[0]), True), "leftmost"
+
+
+@needs_debian_fonts
+def test_bold_text_draws_every_character_the_regular_fonts_have() -> None:
+    regular: set[int] = set()
+    for face in fonts.faces("regular"):
+        regular |= fonts._cmap(face)
+    bold: set[int] = set()
+    for face in fonts.faces("bold"):
+        bold |= fonts._cmap(face)
+    assert regular <= bold, sorted(regular - bold)[:10]
+    assert fonts.missing("\U0001ee00\U0001ee01", "bold") == set()  # Arabic mathematical letters
