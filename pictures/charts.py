@@ -303,8 +303,7 @@ def shown(text: str, *, bold: bool = False) -> str:
     :data:`pictures.fonts.SUBSTITUTE` (never an empty box), and in the order it is drawn
     from the left (matplotlib lays text out left to right only: a right-to-left name is
     given reversed, its Arabic letters joined, :func:`pictures.fonts.visual`)."""
-    weight: fonts.Weight = "bold" if bold else "regular"
-    return fonts.visual("".join(run for run, _face in fonts.runs(text, weight)), weight)
+    return fonts.visual(text, "bold" if bold else "regular")
 
 
 def _font(size: float, *, bold: bool = False) -> Any:
@@ -387,7 +386,7 @@ def _fit(text: str, font: Any, width: float) -> str:
     in ``font`` (cut at its end as typed: a right-to-left name loses its left end)."""
     from matplotlib.textpath import TextToPath
 
-    text = "".join(run for run, _face in fonts.runs(text))
+    text = fonts.clean(text)
     measure = TextToPath()
 
     def wide(s: str) -> float:
@@ -673,7 +672,8 @@ def game_figure(chart: GameChart) -> Figure:
             figure.add_artist(_legend_mark(figure, mark_x, y, who, chart.theme))
             name_x, font = mark_x + 24, name_font
         else:
-            name = " & ".join(chart.names[s] for s in groups[who])
+            # each name isolated: a right-to-left one does not swap the members around "&"
+            name = " & ".join(catalog.isolate(chart.names[s]) for s in groups[who])
             total = team_series[who][-1]
             won = bool(winners & set(groups[who]))
             for k, s in enumerate(groups[who][:2]):

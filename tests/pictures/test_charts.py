@@ -26,6 +26,7 @@ from pictures.charts import (
     draw_chart,
     sample_game,
     sample_stats,
+    shown,
 )
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -284,3 +285,13 @@ def test_a_rating_charts_last_value_is_written_whole_inside_the_picture(last: fl
     assert value.get_text() == f"{last:.1f}".replace("-", "−")
     box = value.get_window_extent()
     assert box.x0 >= 0 and box.x1 <= WIDTH, (box.x0, box.x1)
+
+
+def test_a_teams_row_names_its_members_in_their_marks_order_whatever_their_script() -> None:
+    names = ("שלום", "Bob", "محمد", "Ann")  # teams: the first and third, the second and fourth
+    chart = GameChart(names, ((5, 4, 3, 2),), 200, teams=(0, 1, 0, 1))
+    texts = [t.get_text() for t in chart_figure(chart).texts]
+    (row,) = [text for text in texts if "&" in text and "ם" in text]
+    hebrew, arabic = shown("שלום"), shown("محمد")
+    assert row == f"{hebrew} & {arabic}", "the first member (first mark) leftmost"
+    assert "Bob & Ann" in texts
