@@ -16,8 +16,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+import catalog.games
 from bot.text import code_name, echo, escape_name, said
 from catalog import join, n, t
+from engine import games as engine_games
 from host.refusals import Refusal, Why
 
 # catalog keys of the sentences other modules say too
@@ -52,15 +54,25 @@ def _whose_turn(data: Mapping[str, Any]) -> str:
     return t("refusal.whose_turn" + hint, player=escape_name(player))
 
 
+def _title(data: Mapping[str, Any]) -> str:
+    """The game's title the host names (its engine's, in English) in the language being
+    spoken: ``カラースタック`` for ``Color Stack`` in Japanese; a title of no game as it is."""
+    title = str(data["title"])
+    for game in engine_games.all_games():
+        if game.title == title:
+            return catalog.games.words(game.name).title()
+    return title
+
+
 def _full(data: Mapping[str, Any]) -> str:
     if data["fixed"]:
-        return n("refusal.table_full.fixed", data["most"], title=data["title"])
+        return n("refusal.table_full.fixed", data["most"], title=_title(data))
     return n("refusal.table_full", data["most"])
 
 
 def _too_few(data: Mapping[str, Any]) -> str:
     key = "refusal.too_few.fixed" if data["fixed"] else "refusal.too_few"
-    return n(key, data["least"], title=data["title"])
+    return n(key, data["least"], title=_title(data))
 
 
 def _not_seated(data: Mapping[str, Any]) -> str:
@@ -120,7 +132,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.TABLE_FULL: _full,
     Why.NO_SUCH_AI: lambda d: t(
         "refusal.no_such_ai",
-        title=d["title"],
+        title=_title(d),
         level=escape_name(d["level"]),
         levels=_listed(d["levels"]),
     ),

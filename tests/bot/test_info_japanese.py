@@ -314,3 +314,13 @@ async def test_what_was_typed_is_quoted_in_corner_brackets_and_escaped_in_japane
         for options, _, japanese in asked:
             refused = await said(world.admin, world, "houserules set", **options)
             assert japanese in refused and not re.search("['\"]", refused), refused
+
+
+async def test_a_full_color_stack_table_is_named_in_japanese(world: World, japanese: None) -> None:
+    """A Japanese player pressing **Join** at a full Color Stack table reads the game's
+    Japanese name (the host names it by its engine's English title)."""
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.bob.click(opened.response, label="Join")
+    full = await world.carol.click(opened.response, label="Join")
+    assert full.ephemeral
+    assert full.response.content == "カラースタックは2人で遊ぶゲームです。卓は満席です。"

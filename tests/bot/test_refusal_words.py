@@ -292,3 +292,18 @@ async def test_a_write_that_found_its_shard_taken_is_said_and_counted_as_moved_a
     assert answer.response.content.startswith("This server's tables are moving to another process")
     assert REFUSALS.labels(Why.MOVED_AWAY.value)._value.get() == counted + 1
     assert "moved" not in {s.labels.get("reason") for m in REFUSALS.collect() for s in m.samples}
+
+
+def test_the_game_a_refusal_names_is_named_in_the_language_spoken() -> None:
+    """The host names a game by its engine's (English) title: a Japanese player reads the
+    game's Japanese name, as everywhere else; a title of no hosted game stays as it is."""
+    with catalog.speaking("ja"):
+        full = refusal_text(Refusal(Why.TABLE_FULL, title="Color Stack", most=2, fixed=True))
+        few = refusal_text(Refusal(Why.TOO_FEW_PLAYERS, title="Stack Up!", least=2, fixed=False))
+        level = Refusal(Why.NO_SUCH_AI, title="Stack", level="slow", levels=("random",))
+        no_ai = refusal_text(level)
+        duel = refusal_text(Refusal(Why.TOO_FEW_PLAYERS, title="Duel", least=2, fixed=True))
+    assert full == "カラースタックは2人で遊ぶゲームです。卓は満席です。"
+    assert few.startswith("スタックアップ！には2人以上が必要です。"), few
+    assert no_ai.startswith("スタックに `slow` というAIはありません。"), no_ai
+    assert duel.startswith("Duelは2人で遊ぶゲームです。"), duel
