@@ -29,6 +29,31 @@ from host.refusals import Refusal, Why
 from host.service import MoveOutcome
 
 log = logging.getLogger(__name__)
+THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def may_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post in the interaction's channel (View Channel, and Send
+    Messages, or in a thread Send Messages in Threads), as Discord says in the interaction:
+    a table re-posts its message to ping, and posts its rounds' and game's ends."""
+    allowed = interaction.app_permissions
+    if _in_thread(interaction):
+        return allowed.view_channel and allowed.send_messages_in_threads
+    return allowed.view_channel and allowed.send_messages
+
+
+def _in_thread(interaction: discord.Interaction) -> bool:
+    """The interaction's channel is a thread (cached or not: a partial channel has a type)."""
+    return getattr(interaction.channel, "type", None) in THREADS
+
+
+def _cannot_post(interaction: discord.Interaction) -> Refused:
+    thread = _in_thread(interaction)
+    return Refused("refusal.cannot_post.thread" if thread else "refusal.cannot_post")
 
 
 class Lobby:
@@ -59,6 +84,8 @@ class Lobby:
             if field is None:
                 raise Refused("refusal.no_option", title=played.title, option=option)
             settings[field] = value
+        if not may_post(interaction):  # the lobby would open, and the game go on unheard
+            raise _cannot_post(interaction)
         live = await self.tables.service.new_table(
             interaction.guild_id,
             interaction.channel_id,
@@ -167,5 +194,7 @@ class Lobby:
 
     async def show(self, interaction: discord.Interaction) -> None:
         live = self.tables.service.table_in(interaction.channel_id or 0)
+        if not may_post(interaction):
+            raise _cannot_post(interaction)
         await say(interaction, t("discord.lobby.below"))
         await self.tables.repost(live, ping=None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from engine.stack.moves import FACES, RoundDice, Stack
 from host.service import Player
-from tests.bot.conftest import World, buttons_of, message
+from tests.bot.conftest import World, buttons_of, message, refused_with
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
@@ -268,3 +269,28 @@ async def test_a_table_ended_mid_game_names_nobody_to_move(world: World) -> None
     assert shown.startswith("**This table is closed.**"), shown
     assert "to move" not in shown and "your turn" not in shown, shown
     assert not buttons_of(last)
+
+
+CANNOT_POST = (
+    "I can't post in this channel: a table needs the bot to have **View Channel** and "
+    "**Send Messages** here (to ping players and post the results). Ask a server manager, "
+    "or use another channel."
+)
+
+
+async def test_a_channel_the_bot_may_not_post_in_gets_no_table(world: World) -> None:
+    """Where the bot may not send messages, a lobby would still open (it is the command's
+    answer), but no ping, round or result could ever be posted: ``/table new`` says why
+    and opens nothing; ``/table show`` of a table there says the same, not "below"."""
+    bot_role = world.guild.roles["TestBot"]
+    muted = world.guild.create_text_channel(
+        "announcements", overwrites={bot_role: discord.PermissionOverwrite(send_messages=False)}
+    )
+    opened = await world.alice.slash(muted, "table new")
+    refused_with(opened, CANNOT_POST)
+    assert muted.id not in world.bot.tables.service.by_channel and not muted.history()
+    alice = Player(world.alice.id, "alice")
+    await world.bot.tables.service.new_table(world.guild.id, muted.id, alice, {})
+    shown = await world.alice.slash(muted, "table show")
+    refused_with(shown, CANNOT_POST)
+    assert not shown.followups and not muted.history()
