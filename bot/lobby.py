@@ -121,6 +121,8 @@ class Lobby:
         result = await action
         if isinstance(result, MoveOutcome):
             live, note = result.table, result.note
+            if result.retold is not None:  # said to the asker alone: in their language
+                note = result.retold()
             self.tables.committed(result)
         else:
             live, note = result, done

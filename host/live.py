@@ -290,7 +290,10 @@ class MoveOutcome:
     chooser_text: str = ""
     continues: bool = False
     duplicate: bool = False
-    note: str = ""  # a sentence for the one who asked
+    note: str = ""  # a sentence for the one who asked (in the table's language)
+    # the note said again, in the language spoken where it is called (the asker's), when
+    # the note can be (a player leaving or kicked); None: the note is all there is
+    retold: Callable[[], str] | None = None
 
 
 class TurnClock(Protocol):

@@ -508,7 +508,7 @@ class TableService(Generic[G]):
         async with live.lock, live.speaking():
             self._still_open(live)
             seat = self._seated(live, player)
-            return await self._remove(live, seat, self._say(Notice.LEFT, name=player.name))
+            return await self._remove(live, seat, self._telling(Notice.LEFT, name=player.name))
 
     async def kick(self, channel_id: int, actor: Player, target_id: int) -> MoveOutcome:
         live = self.table_in(channel_id)
@@ -521,10 +521,15 @@ class TableService(Generic[G]):
                 raise Refusal(Why.NOT_AT_TABLE)
             if target_id == actor.id:
                 raise Refusal(Why.KICK_SELF)
-            why = self._say(Notice.KICKED, name=seat.name)
+            why = self._telling(Notice.KICKED, name=seat.name)
             return await self._remove(live, seat.position, why)
 
-    async def _remove(self, live: LiveTable[G], position: int, why: str) -> MoveOutcome:
+    async def _remove(
+        self, live: LiveTable[G], position: int, why: Callable[[], str]
+    ) -> MoveOutcome:
+        """Take a seat's player away (``why``: their leaving, said in the language spoken
+        where it is called). The outcome's note is said in the table's language, and
+        ``retold`` says it again where it is called: in the language of whoever asked."""
         seat = live.info.seats[position]
         outcome = MoveOutcome(live)
         host_before = live.info.host_id
@@ -534,26 +539,29 @@ class TableService(Generic[G]):
             live = outcome.table = self._track(info, None)
             if info.status == "abandoned":
                 outcome.closed = True
-                outcome.note = self._say(Notice.LOBBY_EMPTY, why=why)
+                told = self._telling(Notice.LOBBY_EMPTY, why=why)
             else:
                 host = self._new_host(host_before, info)
-                outcome.note = self._say(Notice.LOBBY_LEFT, why=why, host=host)
+                told = self._telling(Notice.LOBBY_LEFT, why=why, host=host)
+            outcome.note, outcome.retold = told(), told
             return outcome
         # mid-game: an AI takes the seat; the host's powers move on to the next human
         host_info = self._next_host(live.info, position) if seat.user_id == host_before else None
         host = host_info.name if host_info is not None else None
-        words = self._say(Notice.SEAT_TO_AI, why=why, host=host)
+        told = self._telling(Notice.SEAT_TO_AI, why=why, host=host)
+        words = told()
         humans_left = [s for s in live.info.humans if s.position != position]
         announcements = [Announcement("message", words)] if humans_left else []
         live.info = await self.store.set_seat_ai(
             live.id, position, "greedy", left=True, announcements=announcements
         )
         outcome.announced = bool(announcements)
-        outcome.note = words
+        outcome.note, outcome.retold = words, told
         if not live.info.humans:
-            gone = self._say(Notice.NO_HUMAN_LEFT, why=why)
+            told = self._telling(Notice.NO_HUMAN_LEFT, why=why)
+            gone = told()
             await self._close(live, outcome, gone)
-            outcome.note = gone
+            outcome.note, outcome.retold = gone, told
             return outcome
         await self._play_ai_turns(live, outcome)
         self.clock.turn_changed(live)
@@ -579,6 +587,11 @@ class TableService(Generic[G]):
     def _say(self, notice: Notice, **data: Any) -> str:
         """A notice of the host's in the front end's words."""
         return self.front.notice(notice, data)
+
+    def _telling(self, notice: Notice, **data: Any) -> Callable[[], str]:
+        """A notice to be said (in the language spoken where it is called); a fact that is
+        itself a notice to be said (``why``) is said with it."""
+        return lambda: self._say(notice, **{k: v() if callable(v) else v for k, v in data.items()})
 
     async def start(self, channel_id: int, actor: Player) -> MoveOutcome:
         live = self.table_in(channel_id)

@@ -322,3 +322,28 @@ def test_the_defaults_every_game_inherits_read_in_the_language_being_spoken() ->
             "自分の番",
             "自分の番",
         ]
+
+
+async def test_leaving_or_kicking_is_confirmed_in_the_askers_language(
+    world: World, languages: Chosen, client_locales: dict[int, str]
+) -> None:
+    """An English server, a Japanese host: what only the one who left or kicked reads is in
+    their language; what the channel reads stays in the server's."""
+    client_locales[world.carol.id] = "ja"
+    opened = await world.carol.slash(world.channel, "table new")
+    lobby = opened.response
+    for player in (world.alice, world.bob):
+        await player.click(lobby, label="Join")
+    kicked = await world.carol.slash(world.channel, "table kick", player=world.bob)
+    assert kicked.ephemeral and kicked.response.content == "bobはホストによって外されました。"
+    left = await world.alice.click(lobby, label="Leave")
+    assert left.response.content == "alice left."
+    await world.alice.click(lobby, label="Join")
+    await world.carol.click(lobby, label="Start")
+    gone = await world.carol.slash(world.channel, "table leave")
+    assert gone.ephemeral and gone.response.content == (
+        "carolが抜けました。その席はこれからAIが代わりに打ちます。これからはaliceがホストです。"
+    )
+    await world.env.settle()
+    told = [m.content for m in world.channel.history() if m.content.startswith("carol")]
+    assert told == ["carol left; an AI plays their seat from now on. alice is the host now."]
