@@ -358,3 +358,14 @@ async def test_the_table_message_at_the_start_asks_the_first_player_the_directio
     for seat in range(state.n):
         assert f"**{escape_name(state.players[seat])}** · {state.hand_size(seat)} cards" in text
     _ = humans
+
+
+async def test_a_lobby_with_a_turn_limit_of_one_says_one_turn(world: World) -> None:
+    """The lobby's turn limit counts its turns in words that agree with the number."""
+    one = await world.alice.slash(world.channel, "table new", game="stackup", turn_limit=1)
+    lines = conftest.table_text_of(one.response).split("\n")
+    assert "The game ends after 1 turn (fewest cards win)." in lines, lines
+    await world.alice.slash(world.channel, "table leave")
+    many = await world.alice.slash(world.channel, "table new", game="stackup", turn_limit=2)
+    lines = conftest.table_text_of(many.response).split("\n")
+    assert "The game ends after 2 turns (fewest cards win)." in lines, lines

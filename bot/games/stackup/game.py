@@ -209,7 +209,7 @@ class StackUpDiscord(DiscordGame):
     def lobby_summary(self, settings: BaseModel) -> list[str]:
         limit = getattr(settings, "turn_limit", None)
         line = t("stackup.lobby.summary")
-        return [line] + ([t("stackup.lobby.limit", limit=limit)] if limit else [])
+        return [line] + ([n("stackup.lobby.limit", limit)] if limit else [])
 
     def rules_brief(self, locale: str | None = None) -> str:
         """The rules in short and how to play them here, in ``locale``'s language (a
