@@ -75,6 +75,26 @@ def _too_few(data: Mapping[str, Any]) -> str:
     return n(key, data["least"], title=_title(data))
 
 
+# the engines' reasons a table cannot start (their English) that a Discord lobby can meet,
+# said in the language spoken: a teams table of an odd number (the others, a wrong number
+# of players or names alike, the host refuses before)
+SETUP_ERRORS = (
+    (
+        re.compile(r"Team play needs an even number of players, at least 4 \(there are (\d+)\)\."),
+        "refusal.setup.teams_even",
+    ),
+)
+
+
+def _setup_failed(data: Mapping[str, Any]) -> str:
+    text = str(data["detail"])
+    for pattern, key in SETUP_ERRORS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return t(key, count=int(found.group(1)))
+    return text
+
+
 def _not_seated(data: Mapping[str, Any]) -> str:
     return t("refusal.not_seated.lobby" if data["lobby"] else "refusal.not_seated")
 
@@ -140,7 +160,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.NOT_AT_TABLE: _said("refusal.not_at_table"),
     Why.KICK_SELF: _said("refusal.kick_self"),
     Why.TOO_FEW_PLAYERS: _too_few,
-    Why.SETUP_FAILED: lambda d: str(d["detail"]),
+    Why.SETUP_FAILED: _setup_failed,
     Why.GAME_NOT_STARTED: _not_started,
     Why.GAME_OVER: _said("refusal.game_over"),
     Why.NOT_SEATED: _not_seated,

@@ -324,3 +324,16 @@ async def test_a_full_color_stack_table_is_named_in_japanese(world: World, japan
     full = await world.carol.click(opened.response, label="Join")
     assert full.ephemeral
     assert full.response.content == "カラースタックは2人で遊ぶゲームです。卓は満席です。"
+
+
+async def test_a_teams_table_of_three_is_refused_at_start_in_japanese(
+    world: World, japanese: None
+) -> None:
+    """Start at a Stack table in teams with three players: the engine's reason (said in
+    English) reaches a Japanese host in Japanese."""
+    opened = await world.alice.slash(world.channel, "table new", teams=True)
+    for player in (world.bob, world.carol):
+        await player.click(opened.response, label="Join")
+    started = await world.alice.click(opened.response, label="Start")
+    assert started.ephemeral
+    assert started.response.content == "チーム戦は4人以上の偶数人で遊びます（今は3人です）。"
