@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import catalog.games
-from bot.text import code_name, echo, escape_name, said
+from bot.text import code_name, cut, echo, escape_name, said
 from catalog import join, n, t
 from engine import games as engine_games
 from host.refusals import Refusal, Why
@@ -141,8 +141,8 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.MOVED_AWAY: _said(MOVED_AWAY),
     Why.NOT_SAVED: _said(NOT_SAVED),
     Why.TABLE_EXISTS: _said("refusal.table_exists"),
-    Why.UNKNOWN_GAME: lambda d: t(
-        "refusal.unknown_game", name=d["name"], games=_listed(d["games"])
+    Why.UNKNOWN_GAME: lambda d: t(  # a name a modified client sent: cut and escaped
+        "refusal.unknown_game", name=escape_name(cut(d["name"], 40)), games=_listed(d["games"])
     ),
     Why.BAD_SETTINGS: lambda d: t("refusal.bad_settings", error=settings_words(d["error"])),
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),

@@ -83,6 +83,13 @@ FORGED = [
         id="leaderboard-by-junk",
     ),
     pytest.param(
+        "table new",
+        [option("game", STRING, "**x** @everyone " + "y" * 100)],
+        "There is no game called '\\*\\*x\\*\\* @\u200beveryone " + "y" * 23 + "…' here; "
+        "the games are stack, stackup, colorstack.",
+        id="table-new-unknown-game-cut-and-escaped",
+    ),
+    pytest.param(
         "houserules show",
         [option("game", STRING, "nope")],
         "There is no game called “nope” here; the games are stack, stackup, colorstack.",
