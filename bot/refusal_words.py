@@ -153,7 +153,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.NO_SUCH_AI: lambda d: t(
         "refusal.no_such_ai",
         title=_title(d),
-        level=escape_name(d["level"]),
+        level=code_name(cut(d["level"], 32)),  # in a code span: no escapes to show
         levels=_listed(d["levels"]),
     ),
     Why.HOST_ONLY: lambda d: t(f"refusal.host_only.{d['power']}"),

@@ -166,3 +166,15 @@ async def test_kicking_a_player_who_left_the_server_removes_them(
     seat = live_of(world).info.seat_of(world.bob.id)
     assert seat is None or seat.is_ai
     no_error_logged(caplog)
+
+
+async def test_an_unknown_ai_level_is_quoted_as_sent_in_its_code_span(world: World) -> None:
+    """``/table addbot`` with a level no menu offers: the level is shown in a code span,
+    as typed (no markdown escapes showing there, no backtick ending the span early)."""
+    await world.alice.slash(world.channel, "table new")
+    added = await forged(
+        world.alice, world.channel, "table addbot", [option("level", STRING, "**x**`y`")]
+    )
+    refused_with(
+        added, "Stack has no `**x**\u02cby\u02cb` AI; its levels are random, greedy, expert."
+    )
