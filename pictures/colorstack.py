@@ -44,7 +44,7 @@ from typing import Any, Literal
 from PIL import Image, ImageDraw
 
 from catalog import colorstack as words
-from catalog import t
+from catalog import n, t
 from engine.colorstack.board import COLOUR_LETTERS as LETTERS
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState, stack_text
@@ -254,7 +254,7 @@ def _title(picture: BoardPicture) -> tuple[str, str]:
     if picture.over:
         key = HOW.get(picture.ended_by)
         how = t(key) if key else picture.ended_by
-        parts = [t("colorstack.picture.over", turns=picture.turns_taken), how]
+        parts = [n("colorstack.picture.over", picture.turns_taken), how]
     else:
         left = max(0, picture.turn_limit - picture.turns_taken)
         parts = [

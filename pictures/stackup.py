@@ -223,7 +223,7 @@ def _colour(letter: str) -> str:
 def _turn_piece(picture: TablePicture) -> str:
     left = max(0, picture.turn_limit - picture.turns_taken)
     if picture.over:
-        return t("stackup.picture.over", count=picture.turns_taken)
+        return n("stackup.picture.over", picture.turns_taken)
     return t("stackup.picture.turn", turn=picture.turns_taken + 1, left=left)
 
 

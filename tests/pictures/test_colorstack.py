@@ -200,3 +200,11 @@ def test_long_names_starting_alike_are_cut_apart_on_the_board_picture(
         for name, text in zip(alike, shown, strict=True):
             cut += assert_cut_apart(name, text)  # cut when it does not fit beside its tag
     assert cut >= 4, cut
+
+
+def test_the_title_of_a_game_over_after_one_turn_says_turn_in_the_singular() -> None:
+    from dataclasses import replace
+
+    picture = showcase()["colorstack-over.png"]
+    assert _title(replace(picture, turns_taken=1))[1] == " · over after 1 turn · four colours"
+    assert _title(replace(picture, turns_taken=2))[1] == " · over after 2 turns · four colours"

@@ -121,3 +121,15 @@ def in_drawn_order(text: str) -> list[tuple[str, bool]]:
         else:
             pieces.append((run, rtl))
     return pieces
+
+
+def test_the_title_of_a_game_over_after_one_turn_says_turn_in_the_singular() -> None:
+    from dataclasses import replace
+
+    from pictures.stackup import _turn_piece
+
+    picture = TablePicture.of(table("G1 G2", "Y1 Y2 Y3", seat=0))
+    assert _turn_piece(replace(picture, over=True, turns_taken=1)) == "game over after 1 turn"
+    assert _turn_piece(replace(picture, over=True, turns_taken=2)) == "game over after 2 turns"
+    with catalog.speaking("ja"):
+        assert _turn_piece(replace(picture, over=True, turns_taken=1)) == "1ターンで終了"
