@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import catalog.games
-from bot.text import code_name, cut, echo, escape_name, said
+from bot.text import ECHO_LIMIT, code_name, cut, echo, escape_name, said
 from catalog import join, n, t
 from engine import games as engine_games
 from host.refusals import Refusal, Why
@@ -107,7 +107,7 @@ def settings_words(err: ValidationError) -> str:
     key = code_name(".".join(str(part) for part in first["loc"]))
     kind, facts = first["type"], first.get("ctx") or {}
     value = first["input"]
-    shown = str(value) if isinstance(value, int) else echo(str(value))
+    shown = cut(str(value), ECHO_LIMIT) if isinstance(value, int) else echo(str(value))
     if kind == "extra_forbidden":
         return t("refusal.settings.unknown", key=key)
     if kind in ("greater_than_equal", "greater_than"):

@@ -639,3 +639,16 @@ def test_cut_closes_an_isolate_it_cuts_open_before_the_mark() -> None:
     assert label.endswith(catalog.PDI + "…")
     assert label.count(catalog.FSI) == label.count(catalog.PDI)
     assert cut(f"ab{name}", 3) == "ab…"  # an isolate cut before it opens needs no close
+
+
+def test_a_settings_refusal_cuts_a_whole_number_of_any_length() -> None:
+    from pydantic import ValidationError
+
+    from bot.refusal_words import settings_words
+    from bot.text import ECHO_LIMIT
+    from engine.stackup.rules import StackUpHouseRules
+
+    with pytest.raises(ValidationError) as err:
+        StackUpHouseRules.model_validate({"turn_limit": int("9" * 1990)})
+    said = settings_words(err.value)
+    assert said == f"`turn_limit` must be at most 10000, not {'9' * (ECHO_LIMIT - 1)}…"
