@@ -32,7 +32,7 @@ from aiohttp import web
 
 import catalog
 from host.live import Player
-from web.guard import SESSION_COOKIE, origin_allowed
+from web.guard import SESSION_COOKIE, origin_allowed, session_key
 from web.markup import BRAND, tag, text
 from web.server import ORIGINS, RATE, SERVICE, SESSIONS, kept, page
 from web.words import choose
@@ -116,6 +116,9 @@ def add_activity(app: web.Application, oauth: DiscordOAuth, *, mock: bool = Fals
     the SDK's mock (outside Discord: the browser tests; its channel from ``?channel=``)."""
     app[OAUTH] = oauth
     app[MOCK] = mock
+    # its sessions signed by a key of the application's secret: a page open through a
+    # restart of the bot (or served by another of its processes) is its player's still
+    app[SESSIONS].key = session_key(oauth.client_secret)
     app[ORIGINS] = app[ORIGINS] | {oauth.activity_origin}
     app.router.add_get("/activity", activity_page)
     app.router.add_post("/activity/session", activity_session)

@@ -1,19 +1,29 @@
 """Who is asking, and how often: sessions bound to a user, the Origin check, rate limits.
 
-A session is a random token (a cookie) bound to one user; it expires ``ttl`` seconds after
-it was issued, and a socket opened with it closes when it expires. A page's socket and
-every request that changes something must come from one of the server's own origins
-(``Origin``): another site's page cannot act or watch as the user whose cookie it would
-carry. Each user (a spectator: each address) may send so many frames a second (a token
-bucket), and the frames over it are refused, typed, and change nothing.
+A session is a token (a cookie) bound to one user; it expires ``ttl`` seconds after it was
+issued, and a socket opened with it closes when it expires. The token itself says its user
+and its expiry, signed with the sessions' key (HMAC-SHA256): a process started again with
+the same key (the Discord Activity's: made from the application's secret) knows the
+sessions issued before it, so a page open through a restart stays its player's.
+
+A page's socket and every request that changes something must come from one of the
+server's own origins (``Origin``): another site's page cannot act or watch as the user
+whose cookie it would carry. Each user (a spectator: each address) may send so many frames
+a second (a token bucket), and the frames over it are refused, typed, and change nothing.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import hmac
 import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+import orjson
 
 from host.live import Player
 
@@ -21,6 +31,7 @@ SESSION_COOKIE = "stackbot_session"
 SESSION_SECONDS = 12 * 3600
 FRAMES_PER_SECOND = 5.0
 FRAME_BURST = 20.0
+MAX_TOKEN = 1024  # characters: a token is about 200
 KEYS_KEPT = 10_000  # the rate limiter forgets the idlest keys beyond this many
 
 
@@ -31,44 +42,73 @@ class Session:
 
 
 class Sessions:
-    """The sessions issued, by token."""
+    """The sessions issued: each token is its session, signed with ``key`` (a random key
+    unless given: then no other process knows its sessions); those ended are kept until
+    they expire."""
 
     def __init__(
-        self, ttl: float = SESSION_SECONDS, clock: Callable[[], float] = time.monotonic
+        self,
+        ttl: float = SESSION_SECONDS,
+        clock: Callable[[], float] = time.time,
+        key: bytes | None = None,
     ) -> None:
         self.ttl = ttl
-        self.clock = clock
-        self._by_token: dict[str, Session] = {}
+        self.clock = clock  # the wall clock: a token outlives the process that issued it
+        self.key = key if key is not None else secrets.token_bytes(32)
+        self._ended: dict[str, float] = {}  # token -> when it expires
+
+    def _signature(self, body: str) -> str:
+        digest = hmac.new(self.key, body.encode("ascii"), hashlib.sha256).digest()
+        return _b64(digest)
 
     def issue(self, player: Player) -> str:
         """A new session of ``player``: its token."""
         self._expire()
-        token = secrets.token_urlsafe(32)
-        self._by_token[token] = Session(player, self.clock() + self.ttl)
-        return token
+        expires = self.clock() + self.ttl
+        nonce = secrets.token_urlsafe(12)  # two sessions of one user are two tokens
+        body = _b64(orjson.dumps([player.id, player.name, expires, nonce]))
+        return f"{body}.{self._signature(body)}"
 
     def session(self, token: str | None) -> Session | None:
-        """The live session of ``token`` (``None``: none, or it expired)."""
-        if not token:
+        """The live session of ``token`` (``None``: none — not one of ours, altered, ended
+        — or it expired)."""
+        if not token or len(token) > MAX_TOKEN or not token.isascii() or token in self._ended:
             return None
-        found = self._by_token.get(token)
-        if found is None:
+        body, dot, signature = token.partition(".")
+        if not dot or not hmac.compare_digest(signature, self._signature(body)):
             return None
-        if found.expires <= self.clock():
-            del self._by_token[token]
+        try:
+            user_id, name, expires, _ = orjson.loads(base64.urlsafe_b64decode(body + "=="))
+        except (binascii.Error, ValueError, TypeError):
             return None
-        return found
+        if type(user_id) is not int or not isinstance(name, str):
+            return None
+        if not isinstance(expires, float | int) or expires <= self.clock():
+            return None
+        return Session(Player(user_id, name), float(expires))
 
     def alive(self, session: Session) -> bool:
         return session.expires > self.clock()
 
     def end(self, token: str) -> None:
-        self._by_token.pop(token, None)
+        found = self.session(token)
+        if found is not None:
+            self._ended[token] = found.expires
 
     def _expire(self) -> None:
         now = self.clock()
-        for token in [t for t, s in self._by_token.items() if s.expires <= now]:
-            del self._by_token[token]
+        for token in [t for t, expires in self._ended.items() if expires <= now]:
+            del self._ended[token]
+
+
+def session_key(secret: str) -> bytes:
+    """The sessions' key made from a secret the server keeps (the Activity's application
+    secret): the same in every process started with it, and no use for anything else."""
+    return hmac.new(secret.encode(), b"stackbot web sessions", hashlib.sha256).digest()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
 class RateLimit:

@@ -1077,3 +1077,58 @@ async def test_an_activity_session_for_a_channel_id_that_is_no_id_is_a_typed_bad
     finally:
         await client.close()
         await demo.close()
+
+
+async def test_an_activity_session_outlives_a_restart_of_the_server() -> None:
+    """The bot restarted (a crash, an upgrade) while a player's Activity was open: its page
+    reconnects with the cookie it was given and is still that player's (their hand, their
+    moves), not a spectator's with no way to move but to launch the Activity again; a
+    cookie altered or signed by another application's secret is nobody's."""
+    demo = Demo(seed=7)
+    service = await demo.start(play=False)
+    table = await demo.open_table(1, "stackup")
+    holder = table.players[0]
+
+    class Holder(DiscordOAuth):
+        async def identify_with_locale(self, code: str) -> tuple[Player, str | None]:
+            return holder, None
+
+    def served(secret: str = "s") -> TestClient[Any, Any]:  # the bot's web front, started
+        app = make_app(service, demo.hub)
+        add_activity(app, Holder(client_id=1, client_secret=secret))
+        return TestClient(TestServer(app))
+
+    async def seat_seen(client: TestClient[Any, Any], token: str) -> int | None:
+        headers = {"Origin": f"http://{client.host}:{client.port}"}
+        headers["Cookie"] = f"{SESSION_COOKIE}={token}"
+        async with client.ws_connect(f"/tables/{table.live.id}/ws", headers=headers) as ws:
+            you = (await frame(ws)).get("you")
+            return None if you is None else int(you["seat"])
+
+    before = served()
+    await before.start_server()
+    try:
+        answer = await before.post(
+            "/activity/session",
+            data=orjson.dumps({"code": "good", "channel_id": "1"}),
+            headers={"Origin": f"http://{before.host}:{before.port}"},
+        )
+        assert answer.status == 200, await answer.text()
+        token = answer.cookies[SESSION_COOKIE].value
+        seat = await seat_seen(before, token)
+        assert seat is not None
+    finally:
+        await before.close()
+    after, other = served(), served("another secret")  # the process started again
+    await after.start_server()
+    await other.start_server()
+    try:
+        assert await seat_seen(after, token) == seat
+        assert await seat_seen(other, token) is None
+        altered = ("B" if token[0] == "A" else "A") + token[1:]
+        for forged in (altered, "\u00e9" + token[1:], token.partition(".")[0], "."):
+            assert await seat_seen(after, forged) is None, forged
+    finally:
+        await after.close()
+        await other.close()
+        await demo.close()
