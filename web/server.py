@@ -110,10 +110,11 @@ def make_app(
     app[TABLE_LANGUAGE] = table_language
     app[COMMITTED] = committed
     app.router.add_get("/", index)
-    app.router.add_get("/tables/{table_id:\\d+}", table_page)
-    app.router.add_get("/tables/{table_id:\\d+}/ws", table_socket)
-    app.router.add_get("/games/{game_id:\\d+}", replay_page)
-    app.router.add_get("/games/{game_id:\\d+}/replay.json", replay_json)
+    # an id in ASCII digits (a regular expression's \d is any script's)
+    app.router.add_get("/tables/{table_id:[0-9]+}", table_page)
+    app.router.add_get("/tables/{table_id:[0-9]+}/ws", table_socket)
+    app.router.add_get("/games/{game_id:[0-9]+}", replay_page)
+    app.router.add_get("/games/{game_id:[0-9]+}/replay.json", replay_json)
     app.router.add_get("/words/{language:[a-z]{2}}.json", words_json)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_get("/favicon.ico", no_icon)
@@ -278,14 +279,21 @@ async def index(request: web.Request) -> web.Response:
         return page(catalog.t("web.index.title"), body, language=spoken, keep=keep)
 
 
+def _id(request: web.Request, key: str) -> int:
+    """The id the address names (``key``: its part); more digits than any id a database
+    keeps (or Python reads: 4,300) is one past them: no such table or game."""
+    digits = request.match_info[key]
+    return int(digits) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1
+
+
 def _live(request: web.Request) -> LiveTable[Any] | None:
-    return request.app[SERVICE].by_id.get(int(request.match_info["table_id"]))
+    return request.app[SERVICE].by_id.get(_id(request, "table_id"))
 
 
 async def table_page(request: web.Request) -> web.Response:
     live = _live(request)
     if live is None:  # finished (or never was): its replay says which
-        raise web.HTTPFound(f"/games/{int(request.match_info['table_id'])}{kept(request)}")
+        raise web.HTTPFound(f"/games/{request.match_info['table_id']}{kept(request)}")
     with catalog.speaking(language(request, request.app[TABLE_LANGUAGE](live.info))) as spoken:
         title = _title(live.info.game)
         body = tag(
@@ -319,7 +327,7 @@ async def replay_page(request: web.Request) -> web.Response:
     one that never was, or has no replay (not over: running elsewhere, or its table lost),
     is the page of what is not found, saying so."""
     service = request.app[SERVICE]
-    game_id = int(request.match_info["game_id"])
+    game_id = _id(request, "game_id")
     if game_id in service.by_id:
         raise web.HTTPFound(f"/tables/{game_id}{kept(request)}")
     with catalog.speaking(language(request)) as spoken:
@@ -344,7 +352,7 @@ async def replay_json(request: web.Request) -> web.Response:
     running has none (its replay would show what is hidden still, and its live page shows
     the rest)."""
     service = request.app[SERVICE]
-    game_id = int(request.match_info["game_id"])
+    game_id = _id(request, "game_id")
     with catalog.speaking(language(request)):
         info = await _stored_table(service, game_id)
         if info.is_active or info.rules_record is None:

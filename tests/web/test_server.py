@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
-from aiohttp import WSCloseCode, WSMsgType
+from aiohttp import WSCloseCode, WSMsgType, WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import text as sql
 
@@ -1132,3 +1132,27 @@ async def test_an_activity_session_outlives_a_restart_of_the_server() -> None:
         await after.close()
         await other.close()
         await demo.close()
+
+
+async def test_an_id_of_more_digits_than_python_reads_or_of_another_script_is_not_found(
+    site: Site,
+) -> None:
+    """An address whose id has more digits than Python turns into a number (5,000: past
+    its 4,300) is the page of what is not found, as any id past what is stored is, not the
+    server's error (and a traceback in its log for each such request); an id in digits
+    of another script (Arabic-Indic, full-width) names no table either."""
+    table = await site.demo.open_table(1, "stack")
+    huge = "9" * 5000
+    for path in (f"/tables/{huge}", f"/games/{huge}", f"/games/{huge}/replay.json"):
+        answer = await site.client.get(path)
+        assert answer.status == 404, path[:20]
+    page = await (await site.client.get(f"/games/{huge}")).text()
+    assert "There is no such game." in page
+    with pytest.raises(WSServerHandshakeError) as refused:
+        await site.client.ws_connect(f"/tables/{huge}/ws", headers={"Origin": site.origin})
+    assert refused.value.status == 404
+    for digits in ("\u0661", "\uff11"):  # a 1 in Arabic-Indic and in full-width digits
+        assert table.live.id == 1
+        for path in (f"/tables/{digits}", f"/games/{digits}", f"/tables/{digits}/ws"):
+            answer = await site.client.get(path, headers={"Origin": site.origin})
+            assert answer.status == 404, path
