@@ -1347,3 +1347,25 @@ def test_a_name_with_a_right_to_left_override_reverses_no_word_around_it(
     assert backwards(page, "#board", "Normal") == []
     assert errors == []
     page.close()
+
+
+# a device whose clock is an hour ahead of the server's (the page's Date.now)
+CLOCK_AHEAD = "(() => { const real = Date.now; Date.now = () => real() + 3600 * 1000; })();"
+
+
+def test_the_turn_clock_counts_from_the_turns_start_on_a_device_whose_clock_is_off(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """The status line's turn clock counts from the moment the turn began by the server's
+    clock: a phone or computer whose own clock is an hour ahead shows the turn just begun,
+    not one an hour old (and one behind would show 0:00 for as long as it is behind)."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(550, "stack"))
+    page = browser.new_page()
+    page.add_init_script(CLOCK_AHEAD)
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    shown = re.search(r"(\d+):\d\d$", page.inner_text("#status"))
+    assert shown is not None, page.inner_text("#status")
+    assert int(shown.group(1)) < 30, page.inner_text("#status")  # minutes: not 60
+    page.close()

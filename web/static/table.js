@@ -22,6 +22,10 @@ window.stackbotFrames = 0;
 let shown = null;
 let socket = null;
 let retry = 500;
+// this device's clock less the server's, as near as the frames say (each frame says when
+// the server sent it; the least difference seen is the one least delayed on its way): the
+// turn clock counts from the turn's start by the server's clock, whatever this one says
+let ahead = null;
 
 let sent = false;  // a move is on its way: taps wait for the answer (a frame or a refusal)
 // the socket is open and has sent the table: a move may be sent. While it is not, the
@@ -242,7 +246,7 @@ function whoseTurn(frame) {
   if (frame.current === null) return "";
   const name = frame.players[frame.current] ? frame.players[frame.current].name : "";
   const you = frame.you && frame.you.seat === frame.current;
-  const since = frame.turn_started ? ` · ${clock(Date.now() - frame.turn_started)}` : "";
+  const since = frame.turn_started ? ` · ${clock(Date.now() - (ahead ?? 0) - frame.turn_started)}` : "";
   // a decision taken before the first turn (no turn of its own): what is being chosen
   const choosing = frame.setting_up && SETTING_UP[frame.game];
   if (choosing) return t(`web.turn.${you ? "you_choose" : "choosing"}_${choosing}`, { name, clock: since });
@@ -300,6 +304,7 @@ function connect() {
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "table") {
+      if (typeof frame.sent_at === "number") ahead = Math.min(ahead ?? Infinity, Date.now() - frame.sent_at);
       // a frame older than the one this socket drew (the table asked for overtook it): skipped
       if (online && shown && frame.version < shown.version) return;
       online = true;
