@@ -322,6 +322,19 @@ async def _stored_table(service: TableService[Any], table_id: int) -> TableInfo:
     return info
 
 
+def _replayed(info: TableInfo) -> bool:
+    """Whether the stored table ``info`` has a replay: its game over (or closed once begun)."""
+    return not info.is_active and info.rules_record is not None
+
+
+def _no_replay(info: TableInfo) -> str:
+    """Why the stored table ``info`` has no replay (a key of the catalog): its game is not
+    over (running elsewhere, or its table lost), or its table closed in its lobby."""
+    if not info.is_active and info.started_at is None:
+        return "web.error.never_began"
+    return "web.error.not_over"
+
+
 async def replay_page(request: web.Request) -> web.Response:
     """A finished game's replay page; a game still running here goes to its live page;
     one that never was, or has no replay (not over: running elsewhere, or its table lost),
@@ -335,8 +348,8 @@ async def replay_page(request: web.Request) -> web.Response:
             info = await _stored_table(service, game_id)
         except web.HTTPNotFound:
             return missing_page(request, "web.error.no_such_game")
-        if info.is_active or info.rules_record is None:
-            return missing_page(request, "web.error.not_over")
+        if not _replayed(info):
+            return missing_page(request, _no_replay(info))
         title = catalog.t("web.replay.title", game=game_id)
         body = tag(
             "main",
@@ -355,8 +368,8 @@ async def replay_json(request: web.Request) -> web.Response:
     game_id = _id(request, "game_id")
     with catalog.speaking(language(request)):
         info = await _stored_table(service, game_id)
-        if info.is_active or info.rules_record is None:
-            raise web.HTTPNotFound(text=catalog.t("web.error.not_over"))
+        if not _replayed(info):
+            raise web.HTTPNotFound(text=catalog.t(_no_replay(info)))
         hosted = service.front.game(info.game)
         # from its state at the start, as stored (its rules as it was played, whatever the
         # house rules are now), and the moves after it

@@ -1156,3 +1156,25 @@ async def test_an_id_of_more_digits_than_python_reads_or_of_another_script_is_no
         for path in (f"/tables/{digits}", f"/games/{digits}", f"/tables/{digits}/ws"):
             answer = await site.client.get(path, headers={"Origin": site.origin})
             assert answer.status == 404, path
+
+
+async def test_a_table_closed_in_its_lobby_is_said_to_have_closed_before_its_game_began(
+    site: Site,
+) -> None:
+    """A table ended (or left empty) before its game started has no replay and never will:
+    its address says it closed before its game began, in the reader's language, not that
+    its game is not over yet."""
+    demo = site.demo
+    host = Player(1, "Ada")
+    live = await demo.service.new_table(1, 1, host, {}, game="stack")  # type: ignore[union-attr]
+    await demo.service.end(1, host, manager=True)  # type: ignore[union-attr]
+    answer = await site.client.get(f"/tables/{live.id}")
+    assert str(answer.url).endswith(f"/games/{live.id}")
+    page = await answer.text()
+    said = '<p class="status">That table closed before its game began.</p>'
+    assert answer.status == 404 and said in page
+    ja = await site.client.get(f"/games/{live.id}?lang=ja")
+    assert ja.status == 404 and "その卓は対局が始まる前に閉じられました。" in await ja.text()
+    frames = await site.client.get(f"/games/{live.id}/replay.json")
+    assert frames.status == 404
+    assert await frames.text() == "That table closed before its game began."
