@@ -1369,3 +1369,39 @@ def test_the_turn_clock_counts_from_the_turns_start_on_a_device_whose_clock_is_o
     assert shown is not None, page.inner_text("#status")
     assert int(shown.group(1)) < 30, page.inner_text("#status")  # minutes: not 60
     page.close()
+
+
+# the text of every live region of the page (what a screen reader announces when it changes)
+LIVE_REGIONS = """() => [...document.querySelectorAll('[aria-live], [role=status], [role=alert]')]
+  .map((e) => e.textContent)"""
+
+
+def test_a_screen_reader_is_told_whose_turn_it_is_not_every_tick_of_the_clock(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """The status line's turn clock ticks every second; no live region ticks with it (a
+    screen reader would announce the line anew each second), and one of them says whose
+    turn it is, changing when the turn does."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(551, "stack"))
+    page = browser.new_page()
+    page.clock.install()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    before, shown = page.evaluate(LIVE_REGIONS), page.inner_text("#status")
+    page.clock.run_for(5000)
+    assert page.inner_text("#status") != shown  # the clock ticked
+    assert page.evaluate(LIVE_REGIONS) == before
+    assert any(f"{to_move(table)} to move" in region for region in before), before
+    on_the_demos_loop(running, running.step(table, random.Random(3)))
+    page.wait_for_function("() => window.stackbotFrames >= 2", timeout=WAIT_MS)
+    after = page.evaluate(LIVE_REGIONS)
+    assert any(f"{to_move(table)} to move" in region for region in after), after
+    page.close()
+
+
+def to_move(table: DemoTable) -> str:
+    """The name of the player to move at ``table``."""
+    state = table.live.state
+    assert state is not None and state.current_player is not None
+    return table.live.info.seats[state.current_player].name

@@ -11,6 +11,13 @@ import { clock, el, language, sheet, svg, t, winnersText } from "./common.js";
 const main = document.getElementById("table");
 const tableId = main.dataset.table;
 const status = document.getElementById("status");
+// the status line's clock ticks every second: a live region would have a screen reader
+// say the line anew each time. What is announced is the line without its clock, once
+// each time it changes (whose turn, the table closed, reconnecting…), from a region of its
+// own that is not shown.
+const announced = el("p", { class: "unseen", id: "announced", "aria-live": "polite" });
+status.removeAttribute("aria-live");
+status.after(announced);
 const view = el("div", { class: "layout" });
 // once the game is over: a link to its replay, under the status line (none before)
 const replay = el("p", { id: "replay-link", hidden: "" });
@@ -232,21 +239,29 @@ function refused(code) {
     where.textContent = words;
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = false; });
   } else {
-    status.textContent = words;
+    say(words);
   }
 }
 
 // what the first player chooses before the first turn, by game (web.turn.choosing_*)
 const SETTING_UP = { colorstack: "colours", stackup: "direction" };
 
-function whoseTurn(frame) {
+// the status line says ``words``; the region announced says ``quiet`` (the words without
+// the clock), when they changed
+function say(words, quiet = words) {
+  status.textContent = words;
+  if (announced.textContent !== quiet) announced.textContent = quiet;
+}
+
+// whose turn it is (``ticking``: with its clock)
+function whoseTurn(frame, ticking = true) {
   if (frame.status !== "lobby" && frame.status !== "playing" && !frame.over) return t("web.turn.closed");
   if (frame.over) return winnersText(frame.players, frame.scores ? frame.scores.winners : []);
   if (frame.status === "lobby") return t("web.turn.lobby");
   if (frame.current === null) return "";
   const name = frame.players[frame.current] ? frame.players[frame.current].name : "";
   const you = frame.you && frame.you.seat === frame.current;
-  const since = frame.turn_started ? ` · ${clock(Date.now() - (ahead ?? 0) - frame.turn_started)}` : "";
+  const since = ticking && frame.turn_started ? ` · ${clock(Date.now() - (ahead ?? 0) - frame.turn_started)}` : "";
   // a decision taken before the first turn (no turn of its own): what is being chosen
   const choosing = frame.setting_up && SETTING_UP[frame.game];
   if (choosing) return t(`web.turn.${you ? "you_choose" : "choosing"}_${choosing}`, { name, clock: since });
@@ -255,7 +270,7 @@ function whoseTurn(frame) {
 
 function render(frame) {
   shown = frame;
-  status.textContent = whoseTurn(frame);
+  say(whoseTurn(frame), whoseTurn(frame, false));
   // a game over, or its table closed once the game had begun: its replay
   const closed = frame.status !== "lobby" && frame.status !== "playing";
   const replayed = frame.over || (closed && frame.board !== null);
@@ -324,7 +339,7 @@ function connect() {
     main.classList.add("offline");
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
     document.querySelectorAll("#board .tap, #hand .tap").forEach((n) => n.setAttribute("aria-disabled", "true"));
-    status.textContent = t("web.turn.reconnecting");
+    say(t("web.turn.reconnecting"));
     setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
       if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}?lang=${language()}`);
       else connect();
@@ -333,5 +348,5 @@ function connect() {
   };
 }
 
-setInterval(() => { if (shown && online) status.textContent = whoseTurn(shown); }, 1000);
+setInterval(() => { if (shown && online) say(whoseTurn(shown), whoseTurn(shown, false)); }, 1000);
 connect();
