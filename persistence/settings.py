@@ -274,12 +274,20 @@ async def put_rules(
 async def reset_rules(
     ctx: WriteContext, /, guild_id: int, channel_id: int | None, game: str
 ) -> None:
-    """Back to the defaults: the server's rules of ``game``, or a channel's whole
-    override (its rules of ``game`` and its turn timer)."""
+    """Back to the defaults: the server's rules of ``game`` and its turn timer (every
+    game's), or a channel's whole override (its rules of ``game`` and its turn timer,
+    every game's there): a reset treats the timer, which ``/houserules show`` lists
+    among a game's rules, alike on both levels."""
     await ctx.check_lease(guild_id)
     await ctx.write(delete(house_rules).where(*_rules_of(guild_id, channel_id, game)))
     if channel_id is not None:
         await ctx.write(delete(channel_settings).where(channel_settings.c.channel_id == channel_id))
+        return
+    await ctx.write(
+        update(guild_settings)
+        .where(guild_settings.c.guild_id == guild_id)
+        .values(updated_at=ctx.now, turn_seconds=DEFAULT_TURN_SECONDS)
+    )
 
 
 def _rules_of(guild_id: int, channel_id: int | None, game: str) -> tuple[Any, ...]:

@@ -93,8 +93,8 @@ class SettingsAPI(StoreCore):
     async def reset_house_rules(
         self, guild_id: int, channel_id: int | None = None, game: str = DEFAULT_GAME
     ) -> None:
-        """Back to the defaults: the server's rules of ``game``, or the channel's whole
-        override (its rules of ``game`` and its timer)."""
+        """Back to the defaults: the server's rules of ``game`` and its turn timer (every
+        game's), or the channel's whole override (its rules of ``game`` and its timer)."""
         game_named(game)
         await self._settings_write(bind(reset_rules, guild_id, channel_id, game))
 

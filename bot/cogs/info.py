@@ -685,7 +685,9 @@ class InfoCog(commands.Cog):
         self.bot.languages.choose(guild_id, language, locale)
         await reply(interaction, catalog.t("setup.language.set", language=language_words(language)))
 
-    @houserules.command(name="reset", description="A game's house rules back to the defaults")
+    @houserules.command(
+        name="reset", description="A game's house rules and the turn timer back to the defaults"
+    )
     @app_commands.describe(
         game="Which game's rules (default: this channel's, or Stack)",
         here="Only remove this channel's override (its rules of the game and its turn timer)",
@@ -697,14 +699,19 @@ class InfoCog(commands.Cog):
         if not await self._manager(interaction):
             return
         played = await self._chosen(interaction, game)
+        guild_id = interaction.guild_id or 0
         await self.store.reset_house_rules(
-            interaction.guild_id or 0,
-            channel_id=interaction.channel_id if here else None,
-            game=played.name,
+            guild_id, channel_id=interaction.channel_id if here else None, game=played.name
+        )
+        # the timer is every game's (and a channel's, every game's there): said, with
+        # the value now in force, so that a reset of one game's rules hides nothing
+        settings = await self.store.guild_settings(
+            guild_id, interaction.channel_id, game=played.name
         )
         title = escape_name(played.title)
         where = "channel" if here else "server"
-        await reply(interaction, catalog.t(f"info.reset.{where}", title=title))
+        timer = timer_words(settings.turn_seconds)
+        await reply(interaction, catalog.t(f"info.reset.{where}", title=title, timer=timer))
 
 
 async def setup(bot: StackBot) -> None:

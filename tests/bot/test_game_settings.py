@@ -197,13 +197,47 @@ async def test_one_games_rules_leave_the_others_alone_and_reset_is_per_game(
     await said(world, "houserules set", key="target_score", value="150")
     await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
     reset = await said(world, "houserules reset", game="stackup")
-    assert reset == "Stack Up!'s house rules are back to the defaults on this server."
+    assert reset == (
+        "Stack Up!'s house rules are back to the defaults on this server, "
+        "and so is the turn timer, which every game shares: 120 s."
+    )
     assert (await rules_of(world, "stackup")).turn_limit == DEFAULT_TURN_LIMIT
     assert (await rules_of(world, "stack")).target_score == 150
     await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
     await said(world, "houserules reset", game="stack")
     assert (await rules_of(world, "stack")).target_score == 200
     assert (await rules_of(world, "stackup")).turn_limit == 40
+
+
+async def test_a_reset_puts_the_turn_timer_back_too_on_the_server_as_in_a_channel(
+    world: World,
+) -> None:
+    """``show`` lists ``turn_timer`` among a game's rules: ``reset`` puts it back to the
+    default as it does the rules, server-wide as ``here`` (where it always removed the
+    channel's timer), and says so, the timer being every game's."""
+    await said(world, "houserules set", key="turn_timer", value="90")
+    await said(world, "houserules set", key="target_score", value="150")
+    await said(world, "houserules set", game="stackup", key="turn_limit", value="40")
+    reset = await said(world, "houserules reset")
+    assert reset == (
+        "Stack's house rules are back to the defaults on this server, "
+        "and so is the turn timer, which every game shares: 120 s."
+    )
+    shown = await said(world, "houserules show")
+    assert "`turn_timer` = 120 s" in shown and "`target_score` = 200" in shown, shown
+    assert (await rules_of(world, "stackup")).turn_limit == 40  # another game's rules stay
+    # a channel's reset: its timer goes too (the server's then applies), and the reply
+    # says so with the server's timer now in force here
+    await said(world, "houserules set", key="turn_timer", value="45")
+    await said(world, "houserules set", key="turn_timer", value="30", here=True)
+    await said(world, "houserules set", key="target_score", value="80", here=True)
+    gone = await said(world, "houserules reset", here=True)
+    assert gone == (
+        "This channel's override is gone: the server's Stack rules apply here, "
+        "and the server's turn timer (45 s) to every game here."
+    )
+    shown = await said(world, "houserules show")
+    assert "`turn_timer` = 45 s\n" in shown, shown  # the server's, not "(this channel)"
 
 
 async def test_a_channel_override_is_the_games_and_show_names_the_servers_values(

@@ -96,7 +96,10 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     long = await said(world.admin, world, "houserules set", key="idle_timeout", value="90d")
     assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
     reset = await said(world.admin, world, "houserules reset")
-    assert reset == "このサーバーの スタック のハウスルールを初期設定に戻しました。"
+    assert reset == (
+        "このサーバーの スタック のハウスルールを初期設定に戻しました。"
+        "全ゲーム共通の手番の制限時間も初期設定に戻りました：120秒。"
+    )
     for text in (*ours, done, short, here, number, long, reset):
         assert no_english_sentence(text), text
 

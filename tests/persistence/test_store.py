@@ -57,8 +57,23 @@ async def test_house_rules_default_guild_and_channel_override(store: Store) -> N
     assert (await store.guild_settings(GUILD, channel_id=8)).effective.target_score == 150
     await store.reset_house_rules(GUILD, channel_id=7)
     assert (await store.guild_settings(GUILD, channel_id=7)).channel_rules is None
+    await store.set_turn_timer(GUILD, 90)
     await store.reset_house_rules(GUILD)
     assert (await store.guild_settings(GUILD)).rules == HouseRules()
+
+
+async def test_a_server_reset_puts_its_turn_timer_back_as_a_channels_reset_does(
+    store: Store,
+) -> None:
+    await store.set_turn_timer(GUILD, 90)
+    await store.set_theme(GUILD, "light")
+    await store.set_expiry(GUILD, lobby_timeout=600)
+    await store.reset_house_rules(GUILD)
+    settings = await store.guild_settings(GUILD)
+    assert settings.turn_seconds == 120
+    assert (settings.theme, settings.lobby_timeout) == ("light", 600)  # the server's own
+    await store.reset_house_rules(GUILD + 1)  # a server with no settings row: nothing to do
+    assert (await store.guild_settings(GUILD + 1)).turn_seconds == 120
 
 
 @pytest.mark.parametrize(
