@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -23,10 +24,12 @@ from bot.answers import (
 )
 from bot.refusal_words import Refused
 from bot.table_message import TablesHost
+from bot.text import cut, escape_name
 from bot.views import end_view
 from catalog import t
 from host.refusals import Refusal, Why
 from host.service import MoveOutcome
+from persistence.records import SeatInfo
 
 log = logging.getLogger(__name__)
 THREADS = (
@@ -34,6 +37,14 @@ THREADS = (
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
+
+
+def seat_named(seats: Sequence[SeatInfo], name: str) -> SeatInfo | None:
+    """The seat ``name`` names: as written (an autocomplete's choice), else whatever the
+    case, without an ``@`` typed before it."""
+    typed = name.strip().removeprefix("@")
+    found = next((s for s in seats if s.name == name), None)
+    return found or next((s for s in seats if s.name.casefold() == typed.casefold()), None)
 
 
 def may_post(interaction: discord.Interaction) -> bool:
@@ -162,6 +173,36 @@ class Lobby:
             self.tables.service.kick(interaction.channel_id or 0, player(interaction), target_id),
             "",
         )
+
+    async def kick_seat(self, interaction: discord.Interaction, name: str) -> None:
+        """``/table kick seat:``: the host removes the seat named ``name`` (as the
+        autocomplete offers it, or typed): a player's, as ``player:`` does, or an AI's,
+        from the lobby only (an AI added by mistake; once the game has started it plays
+        on)."""
+        live = self.tables.service.table_in(interaction.channel_id or 0)
+        seat = seat_named(live.info.seats, name)
+        if seat is None:
+            raise Refused("refusal.kick.no_seat", name=escape_name(cut(name.strip(), 40)))
+        if not seat.is_ai:
+            assert seat.user_id is not None
+            await self.kick(interaction, seat.user_id)
+            return
+        shown = escape_name(seat.name)
+        try:
+            removed = self.tables.service.remove_ai(
+                interaction.channel_id or 0, player(interaction), seat.name
+            )
+            await self._lobby_change(
+                interaction,
+                removed,
+                t("discord.lobby.ai_removed", name=shown, level=level_name(seat.ai_level)),
+            )
+        except Refusal as refusal:
+            if refusal.code is Why.ALREADY_STARTED:
+                raise Refused("refusal.kick.ai_plays_on", name=shown) from None
+            if refusal.code is Why.NOT_AT_TABLE:  # removed (or left) meanwhile
+                raise Refused("refusal.kick.no_seat", name=shown) from None
+            raise
 
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await in_time(

@@ -28,7 +28,7 @@ class Why(StrEnum):
     NAME_TAKEN = "name_taken"  # data: name (a seated player's)
     TABLE_FULL = "table_full"  # data: title, most, fixed (the game is for exactly ``most``)
     NO_SUCH_AI = "no_such_ai"  # data: title, level, levels
-    HOST_ONLY = "host_only"  # data: power ("kick", "start"; "end": host or manager)
+    HOST_ONLY = "host_only"  # data: power ("kick", "remove_ai", "start"; "end": host or manager)
     NOT_AT_TABLE = "not_at_table"  # the player to kick is not seated
     KICK_SELF = "kick_self"
     TOO_FEW_PLAYERS = "too_few_players"  # data: title, least, fixed

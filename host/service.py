@@ -524,6 +524,24 @@ class TableService(Generic[G]):
             why = self._telling(Notice.KICKED, name=seat.name)
             return await self._remove(live, seat.position, why)
 
+    async def remove_ai(self, channel_id: int, actor: Player, name: str) -> LiveTable[G]:
+        """The host takes the AI seat named ``name`` out of the lobby (one added by
+        mistake); once the game has started an AI seat plays on."""
+        live = self.table_in(channel_id)
+        async with live.lock, live.speaking():
+            self._still_open(live)
+            if actor.id != live.info.host_id:
+                raise Refusal(Why.HOST_ONLY, power="remove_ai")
+            seat = next((s for s in live.info.seats if s.name == name), None)
+            if seat is None or not seat.is_ai:
+                raise Refusal(Why.NOT_AT_TABLE)
+            self._lobby(live)
+            try:
+                info = await self.store.remove_ai(live.id, seat.position)
+            except WrongTableStatus:
+                raise Refusal(Why.ALREADY_STARTED) from None
+            return self._track(info, None)
+
     async def _remove(
         self, live: LiveTable[G], position: int, why: Callable[[], str]
     ) -> MoveOutcome:

@@ -17,11 +17,11 @@ from discord.ext import commands
 
 import catalog
 from bot import games
-from bot.ai_levels import level_choice_name
+from bot.ai_levels import level_choice_name, level_name
 from bot.client import StackBot
 from bot.games.base import DiscordGame
 from bot.refusal_words import Refused
-from bot.text import escape_name
+from bot.text import cut, escape_name, label_name
 from bot.webfront import launch_activity
 
 
@@ -138,12 +138,51 @@ class TableCog(commands.Cog):
     async def addbot(self, interaction: discord.Interaction, level: str = "greedy") -> None:
         await self.bot.tables.add_ai(interaction, level)
 
-    @table.command(name="kick", description="Remove a player from the table (host only)")
-    @app_commands.describe(player="The player to remove")
+    @table.command(
+        name="kick", description="Remove a player, or an AI seat of the lobby (host only)"
+    )
+    @app_commands.describe(
+        player="The player to remove",
+        seat="Or the seat to remove, by its name: an AI's (before the game starts) or a player's",
+    )
     async def kick(
-        self, interaction: discord.Interaction, player: discord.Member | discord.User
-    ) -> None:  # a User: someone who left the server (still seated)
-        await self.bot.tables.kick(interaction, player.id)
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | discord.User | None = None,  # a User: left the server
+        seat: str | None = None,
+    ) -> None:
+        if player is not None and seat is not None:
+            raise Refused("refusal.kick.both")
+        if player is not None:
+            await self.bot.tables.kick(interaction, player.id)
+        elif seat is not None and seat.strip():
+            await self.bot.tables.lobby.kick_seat(interaction, seat)
+        else:
+            raise Refused("refusal.kick.none")
+
+    @kick.autocomplete("seat")
+    async def _seats(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The seats the host may remove, those containing what was typed: in the lobby
+        every other seat, AIs with their level as the lobby shows them; mid-game the
+        other players still seated (an AI seat plays on)."""
+        live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
+        if live is None:
+            return []
+        lobby = live.info.status == "lobby"
+        typed = current.strip().removeprefix("@").casefold()
+        choices = []
+        for s in live.info.seats:
+            if s.user_id == interaction.user.id or (s.is_ai and not lobby):
+                continue
+            if typed not in s.name.casefold():
+                continue
+            shown = label_name(s.name)
+            if s.is_ai:
+                shown = catalog.t("discord.lobby.ai_seat", name=shown, level=level_name(s.ai_level))
+            choices.append(app_commands.Choice(name=cut(shown, 100), value=s.name))
+        return choices[:25]
 
     @table.command(name="end", description="End the table (host or server manager)")
     async def end(self, interaction: discord.Interaction) -> None:
