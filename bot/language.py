@@ -12,7 +12,8 @@ Two languages are in play (:mod:`catalog`):
   with ``/houserules`` replaces it at once. The host enters a table's language itself
   (:meth:`bot.front.DiscordFront.speaking`) around what it says to the table.
 * **A user's language**, for what only they read (refusals, panels, hints, ``/stats``…):
-  their client's ``interaction.locale``.
+  their client's ``interaction.locale``. A button of a table message that such words name
+  is named as it shows, in its server's language (:func:`bot.text.button_label`).
 
 The user's language is made ambient in one place for every interaction (slash commands,
 autocompletes, buttons and selects, dynamic items, modals): around discord.py's parser of
@@ -21,7 +22,8 @@ synchronously and creates, while it runs, the task that calls the command or ite
 (the tree's ``CommandTree-invoker``, the view store's item and modal tasks), and an
 asyncio task starts with a copy of the context it was created in: each interaction's task
 so keeps its user's language, whatever other interactions do meanwhile, and the gateway's
-own task is left as it was.
+own task is left as it was. The language the server's table buttons are drawn in is made
+ambient there too (:func:`bot.text.buttons_in`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import discord
 
 import catalog
 from bot.front import DISCORD, DiscordFront
+from bot.text import buttons_in
 
 __all__ = [
     "ServerLanguages",
@@ -128,7 +131,9 @@ def speak_to_each_user(state: Any, languages: ServerLanguages) -> None:
 
     def parse_interaction_create(data: Any) -> None:
         language = languages.interaction(data)
-        with catalog.speaking(language):
+        guild_id = data.get("guild_id")
+        buttons = None if guild_id is None else languages.front.language(int(guild_id))
+        with catalog.speaking(language), buttons_in(buttons):
             parse(data)
 
     parse_interaction_create.speaks = True  # type: ignore[attr-defined]

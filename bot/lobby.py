@@ -24,7 +24,7 @@ from bot.answers import (
 )
 from bot.refusal_words import Refused
 from bot.table_message import TablesHost
-from bot.text import cut, escape_name
+from bot.text import button_label, cut, escape_name
 from bot.views import end_view
 from catalog import t
 from host.refusals import Refusal, Why
@@ -150,7 +150,7 @@ class Lobby:
         await self._lobby_change(
             interaction,
             self.tables.service.join(interaction.channel_id or 0, player(interaction)),
-            t("discord.lobby.joined"),
+            t("discord.lobby.joined", start=button_label("discord.button.start")),
         )
 
     async def leave(self, interaction: discord.Interaction) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import catalog.games
-from bot.text import ECHO_LIMIT, code_name, cut, echo, escape_name, said
+from bot.text import ECHO_LIMIT, button_label, code_name, cut, echo, escape_name, said
 from catalog import join, n, t
 from engine import games as engine_games
 from host.refusals import Refusal, Why
@@ -43,7 +43,9 @@ class Refused(Exception):
 
 
 def _not_started(data: Mapping[str, Any]) -> str:
-    return t("refusal.not_started.hint" if data.get("hint") else "refusal.not_started")
+    if data.get("hint"):
+        return t("refusal.not_started.hint")
+    return t("refusal.not_started", start=button_label("discord.button.start"))
 
 
 def _whose_turn(data: Mapping[str, Any]) -> str:
@@ -72,7 +74,15 @@ def _full(data: Mapping[str, Any]) -> str:
 
 def _too_few(data: Mapping[str, Any]) -> str:
     key = "refusal.too_few.fixed" if data["fixed"] else "refusal.too_few"
-    return n(key, data["least"], title=_title(data))
+    return n(key, data["least"], title=_title(data), **_lobby_buttons())
+
+
+def _lobby_buttons() -> dict[str, str]:
+    """The lobby's Join and Add AI, named as the lobby shows them (its server's language)."""
+    return {
+        "join": button_label("discord.button.join"),
+        "add_ai": button_label("discord.button.add_ai"),
+    }
 
 
 # the engines' reasons a table cannot start (their English) that a Discord lobby can meet,
@@ -96,7 +106,9 @@ def _setup_failed(data: Mapping[str, Any]) -> str:
 
 
 def _not_seated(data: Mapping[str, Any]) -> str:
-    return t("refusal.not_seated.lobby" if data["lobby"] else "refusal.not_seated")
+    if data["lobby"]:
+        return t("refusal.not_seated.lobby", join=button_label("discord.button.join"))
+    return t("refusal.not_seated")
 
 
 def settings_words(err: ValidationError) -> str:
@@ -148,7 +160,9 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.INVALID_SETTINGS: lambda d: str(d["detail"]),
     Why.ALREADY_STARTED: _said("refusal.already_started"),
     Why.ALREADY_SEATED: _said("refusal.already_seated"),
-    Why.NAME_TAKEN: lambda d: t("refusal.name_taken", name=escape_name(d["name"])),
+    Why.NAME_TAKEN: lambda d: t(
+        "refusal.name_taken", name=escape_name(d["name"]), join=button_label("discord.button.join")
+    ),
     Why.TABLE_FULL: _full,
     Why.NO_SUCH_AI: lambda d: t(
         "refusal.no_such_ai",

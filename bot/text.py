@@ -6,9 +6,11 @@ Pure functions; no Discord objects.
 
 from __future__ import annotations
 
+import contextvars
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -379,6 +381,34 @@ def said(text: str, /, **facts: Any) -> str:
     if catalog.catalog(catalog.DEFAULT).text(text) is None:
         return text
     return catalog.t(text, **facts)
+
+
+# the language the buttons of the table being answered about are drawn in (its server's),
+# set for each interaction in a server (bot.language.speak_to_each_user); None: no table's
+_buttons: contextvars.ContextVar[str | None] = contextvars.ContextVar("buttons", default=None)
+
+
+@contextmanager
+def buttons_in(language: str | None) -> Iterator[None]:
+    """In the code inside, the buttons of the tables it speaks of are drawn in
+    ``language`` (their server's; ``None``: in the language spoken)."""
+    token = _buttons.set(language)
+    try:
+        yield
+    finally:
+        _buttons.reset(token)
+
+
+def button_label(key: str) -> str:
+    """A table message's button (``discord.button.start``), named as the button shows
+    it: in the language its table's buttons are drawn in (:func:`buttons_in`: the server's),
+    whatever language the words around it are said in (a Japanese player on an English
+    server is told to press **Start**, the button they see), else in the language spoken."""
+    language = _buttons.get()
+    if language is None or language == catalog.current():
+        return catalog.t(key)
+    with catalog.speaking(language):
+        return catalog.t(key)
 
 
 def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:

@@ -402,7 +402,9 @@ async def test_join_and_add_ai_are_refused_once_two_are_seated(service: TableSer
 
 async def test_start_with_one_player_is_refused_in_words(service: TableService) -> None:
     await service.new_table(GUILD, 1, ANN, {}, game="duel")
-    with refused(match=r"^Duel is for 2 players: wait for someone to Join, or Add AI\.$"):
+    with refused(
+        match=r"^Duel is for 2 players: wait for someone to press \*\*Join\*\*, or press \*\*Add AI\*\*\.$"
+    ):
         await service.start(1, ANN)
     assert service.table_in(1).info.status == "lobby"
 

@@ -455,7 +455,7 @@ async def test_two_players_of_one_name_cannot_both_sit_down(world: World) -> Non
     lobby = await open_lobby(world)
     refused_with(
         await twin.click(lobby, label="Join"),
-        "Someone at this table is already called alice: change your server nickname, then Join.",
+        "Someone at this table is already called alice: change your server nickname, then press **Join**.",
     )
 
 

@@ -57,7 +57,7 @@ SAID: list[tuple[Why, dict[str, Any], str]] = [
     (
         Why.NAME_TAKEN,
         {"name": "a_b"},
-        "Someone at this table is already called a\\_b: change your server nickname, then Join.",
+        "Someone at this table is already called a\\_b: change your server nickname, then press **Join**.",
     ),
     (
         Why.TABLE_FULL,
@@ -82,12 +82,12 @@ SAID: list[tuple[Why, dict[str, Any], str]] = [
     (
         Why.TOO_FEW_PLAYERS,
         {"title": "Stack", "least": 2, "fixed": False},
-        "Stack needs at least 2 players: wait for someone to Join, or Add AI.",
+        "Stack needs at least 2 players: wait for someone to press **Join**, or press **Add AI**.",
     ),
     (
         Why.TOO_FEW_PLAYERS,
         {"title": "Duel", "least": 2, "fixed": True},
-        "Duel is for 2 players: wait for someone to Join, or Add AI.",
+        "Duel is for 2 players: wait for someone to press **Join**, or press **Add AI**.",
     ),
     (Why.SETUP_FAILED, {"detail": "Teams need an even number"}, "Teams need an even number"),
     (

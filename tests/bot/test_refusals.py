@@ -90,7 +90,7 @@ async def test_start_needs_two_players_and_team_sizes(world: World) -> None:
     await open_lobby(world)
     await refused(
         await world.alice.slash(world.channel, "table start"),
-        "Stack needs at least 2 players: wait for someone to Join, or Add AI.",
+        "Stack needs at least 2 players: wait for someone to press **Join**, or press **Add AI**.",
     )
     await world.alice.slash(world.channel, "table end")
     await world.alice.slash(world.channel, "table end")  # confirmation shown, not applied
