@@ -10,6 +10,12 @@ from typing import Any
 
 import pytest
 
+import catalog
+from bot import games
+from bot.games.colorstack.views import stale as colorstack_stale
+from bot.games.stack.wording import discord_words
+from bot.text import buttons_in
+from engine.errors import AmbiguousMoveError, IllegalMoveError, IllegalReason
 from tests.bot.conftest import World, buttons_of, refused_with
 from tests.bot.speakers import client_locales, forget_languages
 from tests.bot.test_game import open_lobby
@@ -70,3 +76,31 @@ async def test_an_english_player_on_a_japanese_server_is_told_the_buttons_japane
     assert (
         joined.response.content == "You're in. The host presses **開始** when everyone is seated."
     )
+
+
+async def test_rules_name_the_tables_private_button_as_the_table_shows_it(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client_locales(monkeypatch)[world.alice.id] = "ja"
+    for game, button in (("stackup", "**My hand**ボタン"), ("colorstack", "**My move** ")):
+        rules = await world.alice.slash(world.channel, "rules", game=game)
+        text = str(rules.response.content)
+        assert button in text, text
+
+
+def test_panel_words_name_the_table_message_buttons_as_the_table_shows_them() -> None:
+    """The words of a game's panels (the asker's language) name the table message's
+    button (**My turn**, **My hand**, **My move**) in its server's language."""
+    placing = IllegalMoveError("", IllegalReason.PLACEMENT_PENDING, face=3)
+    with catalog.speaking("ja"), buttons_in("en"):
+        assert "「My turn」を押すか" in discord_words(placing)
+        assert "（または**My hand**を押してください）" in games.get("stackup").chooser_text(
+            None, AmbiguousMoveError("", ())
+        )
+        assert "最新の卓のメッセージの **My move** を押して" in colorstack_stale()
+    with buttons_in("ja"):  # an English player on a Japanese server
+        assert "press “自分の番”" in discord_words(placing)
+        assert "(or press **手札**)" in games.get("stackup").chooser_text(
+            None, AmbiguousMoveError("", ())
+        )
+        assert "**手を選ぶ** on the newest table message" in colorstack_stale()

@@ -15,6 +15,7 @@ skip, the draws, resignation, and the notation. Commands and typed moves stay as
 from __future__ import annotations
 
 import catalog
+from bot.text import button_label
 from catalog import t
 
 __all__ = ["is_japanese", "rules_brief"]
@@ -31,4 +32,4 @@ def rules_brief(locale: str | None = None) -> str:
     ``None``."""
     language = catalog.current() if locale is None else catalog.language_of(locale)
     with catalog.speaking(language):
-        return t("colorstack.rules.brief", button=t("colorstack.button.my_move"))
+        return t("colorstack.rules.brief", button=button_label("colorstack.button.my_move"))

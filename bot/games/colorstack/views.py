@@ -23,7 +23,7 @@ from bot.games.base import PANELS, DiscordGame, Host, Panel
 from bot.games.buttons import STYLES, PanelButton, payload_of
 from bot.games.colorstack.panel import Choice, Node, Path, move_code, node, seat_words
 from bot.refusal_words import Refused
-from bot.text import MESSAGE_LIMIT, cut, escape_name, fit_message
+from bot.text import MESSAGE_LIMIT, button_label, cut, escape_name, fit_message
 from bot.views import (
     Components,
     move_button,
@@ -47,7 +47,7 @@ PICTURE = "board.png"  # the panel's picture of the board with a piece selected
 
 def stale() -> str:
     """The refusal of a panel from an older state of the table."""
-    return t("colorstack.panel.stale", button=t("colorstack.button.my_move"))
+    return t("colorstack.panel.stale", button=button_label("colorstack.button.my_move"))
 
 
 def _item(live: LiveTable[DiscordGame], choice: Choice) -> dict[str, Any]:

@@ -9,6 +9,7 @@ the same errors for Discord. It is a pure function of the error: no Discord impo
 
 from __future__ import annotations
 
+from bot.text import button_label
 from catalog import t
 from catalog.stack import WORDS
 from engine import errors
@@ -44,7 +45,7 @@ def _placement_pending(face: int, asked: int | None, targets: tuple[errors.Targe
         example = f"`/stack die:{face} on:{name}{height}`"
         piles = [WORDS.pile_words(target.name, face, target.height) for target in targets]
         where = t("stack.discord.can_go", piles=t("stack.error.or_listed").join(piles))
-    how = t("stack.discord.how", example=example)
+    how = t("stack.discord.how", example=example, button=button_label("discord.button.my_turn"))
     if asked is None:
         return t("stack.discord.place_first", face=face, how=how, where=where)
     return t("stack.discord.rerolled_shows", face=face, asked=asked, how=how, where=where)

@@ -29,7 +29,7 @@ from bot.games.stackup.panel import move_code, move_of_code, play_words
 from bot.games.stackup.views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.refusal_words import Refused
 from bot.sheets import summary_line
-from bot.text import cut, escape_name, fit_message, label_name, plain_name
+from bot.text import button_label, cut, escape_name, fit_message, label_name, plain_name
 from catalog import n, t
 from catalog.stackup import WORDS, colour_name
 from engine import games as engine_games
@@ -216,7 +216,13 @@ class StackUpDiscord(DiscordGame):
         Discord locale such as ``ja``; none: the language being spoken)."""
         language = catalog.language_of(locale, catalog.current()) if locale else catalog.current()
         with catalog.speaking(language):
-            return fit_message(t("stackup.rules.brief", notation=notation_text()))
+            return fit_message(
+                t(
+                    "stackup.rules.brief",
+                    notation=notation_text(),
+                    button=button_label("stackup.button.my_hand"),
+                )
+            )
 
     # ------------------------------------------------------------ the table message
 
@@ -296,7 +302,7 @@ class StackUpDiscord(DiscordGame):
         return WORDS.error_text(error)
 
     def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
-        return t("stackup.chooser")
+        return t("stackup.chooser", button=button_label("stackup.button.my_hand"))
 
     async def panel(self, host: Host, live: LiveTable[DiscordGame], seat: int) -> Panel:
         return hand_panel(live, seat)

@@ -30,7 +30,7 @@ from bot.games.stackup.panel import (
 )
 from bot.games.steps import Path
 from bot.refusal_words import Refused
-from bot.text import MESSAGE_LIMIT, escape_name, fit_message
+from bot.text import MESSAGE_LIMIT, button_label, escape_name, fit_message
 from bot.views import FOREIGN_PANEL, Components, foreign_panel, owns_panel
 from catalog import n, t
 from catalog.stackup import card_named, colour_name
@@ -189,7 +189,7 @@ def build_hand_panel(
         return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     if current != seat:
         if current is None:
-            lines.append(t("stackup.panel.busy"))
+            lines.append(t("stackup.panel.busy", button=button_label("stackup.button.my_hand")))
         else:
             lines.append(
                 t("stackup.panel.waiting", player=_name(state, current), asked=asked(state))
@@ -197,7 +197,7 @@ def build_hand_panel(
         return fit_message("\n".join(lines), MESSAGE_LIMIT), None
     step = node(state.legal_moves(), path, state.players, state.drawn)
     if step is None:
-        raise Refused(t(STALE))
+        raise Refused(t(STALE, button=button_label("stackup.button.my_hand")))
     lines.append(step.question)
     return fit_message("\n".join(lines), MESSAGE_LIMIT), _view(live, step)
 
@@ -218,7 +218,7 @@ class HandStep(
         path = self.value if owns_panel(interaction) else ""
         async with live.lock:  # the committed state, never a step half-played
             if live.version != self.version:
-                raise Refused(t(STALE))
+                raise Refused(t(STALE, button=button_label("stackup.button.my_hand")))
             panel = hand_panel(live, seat, path)
         await host.edit_panel(interaction, content=panel.text, view=panel.view)
 
