@@ -575,6 +575,8 @@ class TableService(Generic[G]):
         )
         outcome.announced = bool(announcements)
         outcome.note, outcome.retold = words, told
+        if humans_left:  # told among the recent turns too, as a seat timed out to an AI is
+            live.turns.append(words)
         if not live.info.humans:
             told = self._telling(Notice.NO_HUMAN_LEFT, why=why)
             gone = told()

@@ -958,7 +958,7 @@ def test_while_color_stacks_first_player_chooses_colours_every_page_says_so_and_
         assert page.locator("#status").inner_text().startswith(status)
         assert board in page.locator("#not-laid").inner_text()
         assert page.locator("#board svg").count() == 0  # no grid of a board not laid
-        assert page.locator("#board .seat.to-move .tag").inner_text() in (
+        assert page.locator("#board .seat.to-move .tag.move").inner_text() in (
             "choosing colours",
             "色を選択中",
         )
@@ -1405,3 +1405,39 @@ def to_move(table: DemoTable) -> str:
     state = table.live.state
     assert state is not None and state.current_player is not None
     return table.live.info.seats[state.current_player].name
+
+
+def test_a_player_leaving_mid_game_is_told_among_the_recent_turns_and_their_seat_marked_ai(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A player who leaves a game under way (an AI takes their seat, as the host says in
+    chat) is told on the page: a line of the recent turns, with no number, and their
+    seat marked as played by an AI from then on, in the page's language."""
+    import catalog
+
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(552, "stack"))
+    people = [p for p in table.players if p.name in ("Ada", "Bo")]
+    for person in people:  # people, not the demo's AI: only Cy is an AI's
+        running.hub.ai_users.pop(person.id, None)
+    page = browser.new_page()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    assert page.locator(".seat", has_text="Bo").locator(".tag.ai").count() == 0
+    drawn = page.evaluate("window.stackbotFrames")
+    bo = next(p for p in people if p.name == "Bo")
+    on_the_demos_loop(running, running.service.leave(table.live.channel_id, bo))
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    page.locator("#recent li", has_text="Bo").first.wait_for(timeout=WAIT_MS)
+    lines = page.locator("#recent li").all_inner_texts()
+    told = [line for line in lines if "Bo" in line and "AI" in line]
+    assert told, lines
+    assert page.locator(".seat", has_text="Bo").locator(".tag.ai").count() == 1
+    assert page.locator(".seat", has_text="Ada").locator(".tag.ai").count() == 0
+    page.goto(f"{base}/tables/{table.live.id}?lang=ja")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    with catalog.speaking("ja"):
+        mark = catalog.t("web.board.ai")
+    assert page.locator(".seat", has_text="Bo").locator(".tag.ai").inner_text() == mark
+    assert any("Bo" in line for line in page.locator("#recent li").all_inner_texts())
+    page.close()

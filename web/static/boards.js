@@ -30,6 +30,8 @@ function seatBox(players, seat, current, lines, extra, chips = [chip(seat)], doi
   // the chips and the name one box: a long name wraps in it, beside its chips
   const who = el("div", { class: "who" },
     el("span", { class: "named" }, ...chips, el("b", {}, players[seat].name)));
+  // an AI plays the seat (added so, or its player left or let their turns run out)
+  if (players[seat].ai) who.append(el("span", { class: "tag ai" }, t("web.board.ai")));
   for (const line of lines) who.append(el("span", {}, line));
   if (seat === current) who.append(el("span", { class: "tag move" }, doing || t("web.board.to_move")));
   box.append(who);
