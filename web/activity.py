@@ -8,7 +8,9 @@ secret are the server's: the secret is never sent to a page, nor is the token), 
 ``GET /users/@me`` with the token who the user is, and binds a web session
 (:class:`web.guard.Sessions`, a cookie) to that user. The answer names the table playing
 in the channel, whose page the Activity then shows: that user's moves there go through the
-host's checks as a move in chat does.
+host's checks as a move in chat does. Once that table's game is over or the table closed
+(or the channel had none), the page asks ``GET /activity/table?channel=`` now and then
+for the channel's table, and shows the next one (``/table new``) when there is one.
 
 The page speaks its reader's language: the address's ``?lang=`` (or ``?locale=``) or the
 browser's, until Discord says the user's locale — ``/users/@me`` does, for the
@@ -122,6 +124,7 @@ def add_activity(app: web.Application, oauth: DiscordOAuth, *, mock: bool = Fals
     app[ORIGINS] = app[ORIGINS] | {oauth.activity_origin}
     app.router.add_get("/activity", activity_page)
     app.router.add_post("/activity/session", activity_session)
+    app.router.add_get("/activity/table", activity_table)
 
 
 def _typed(code: str, status: int = 400) -> web.Response:
@@ -196,3 +199,18 @@ async def activity_session(request: web.Request) -> web.Response:
         path="/",
     )
     return answer
+
+
+async def activity_table(request: web.Request) -> web.Response:
+    """The table playing now in the channel ``?channel=`` (``null``: none): the Activity
+    asks again once its table's game is over or closed (or it found none), and follows
+    the channel's next table (``/table new``) without being launched again. The live
+    tables are no secret (the index lists them)."""
+    channel = request.query.get("channel", "")
+    if not CHANNEL_ID.fullmatch(channel):
+        return _typed("bad_request")
+    if not request.app[RATE].allow(("activity", request.remote)):
+        return _typed("rate_limited", 429)
+    live = request.app[SERVICE].by_channel.get(int(channel))
+    table = live.id if live is not None and live.info.is_active else None
+    return web.Response(body=orjson.dumps({"table": table}), content_type="application/json")

@@ -1441,3 +1441,39 @@ def test_a_player_leaving_mid_game_is_told_among_the_recent_turns_and_their_seat
     assert page.locator(".seat", has_text="Bo").locator(".tag.ai").inner_text() == mark
     assert any("Bo" in line for line in page.locator("#recent li").all_inner_texts())
     page.close()
+
+
+def test_the_activity_follows_its_channels_next_table_once_its_game_is_over(
+    browser: Any,
+) -> None:
+    """The Activity shows the table of its channel; once that game is over and another
+    table opens in the channel (``/table new``), the Activity shows the new table, without
+    being launched again."""
+    guest = 777
+    users = {"mock_code": {"id": str(guest), "username": "guest", "global_name": "Guest"}}
+    channel = 701
+    with discord_standin(users) as api:
+        oauth = DiscordOAuth(42, SECRET, api)
+        with in_thread(pace=3600.0, seed=5, activity=oauth) as (base, running):
+            first = on_the_demos_loop(running, short_colorstack_table(running, channel, 4))
+            browser.clear_cookies()
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{base}/activity?channel={channel}")
+            page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+            assert page.locator("#table").get_attribute("data-table") == str(first.live.id)
+            on_the_demos_loop(running, game_played_to_its_end(running, first))
+            page.wait_for_function("() => window.stackbotOver === true", timeout=WAIT_MS)
+            second = on_the_demos_loop(running, running.open_table(channel, "stack"))
+            assert second.live.id != first.live.id
+            page.wait_for_function(
+                f"() => document.getElementById('table').dataset.table === '{second.live.id}'"
+                " && window.stackbotFrames >= 1 && !window.stackbotOver",
+                timeout=60_000,  # not a measure: the old page would stay for ever
+            )
+            page.locator("#board svg").first.wait_for(timeout=WAIT_MS)
+            assert page.locator(".seat").count() == 3  # Stack's three, not Color Stack's two
+            assert page.locator("#announced").count() == 1  # the old table's page is gone
+            assert errors == []
+            page.close()

@@ -5,7 +5,8 @@
 // page is then drawn here, its moves made as that user. The page speaks the language the
 // server chose (the address's ?lang= or the browser's) until Discord says the user's
 // locale (the server's answer, from Discord's users/@me; else the SDK's): then that
-// language's words are fetched and used, the table's frames too.
+// language's words are fetched and used, the table's frames too. Once the table's game is
+// over or its table closed, the page follows the channel's next table (/table new).
 
 import { language, languages, t, useWords } from "./common.js";
 import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
@@ -52,12 +53,47 @@ async function start() {
     say(t(PROBLEMS[found.code] || "web.activity.failed"));
     return;
   }
-  if (found.table === null) {
-    say(t("web.activity.no_table", { name: found.user.name }));
+  // once the table's game is over or the table closed (or the channel had none), the
+  // channel's next table (/table new) is looked for now and then, and shown when it opens
+  main.addEventListener("stackbot:ended", () => follow(sdk.channelId));
+  if (found.table !== null) {
+    await show(found.table);
     return;
   }
-  main.dataset.table = String(found.table);
-  await import("./table.js"); // the table's live page, as this user
+  say(t("web.activity.no_table", { name: found.user.name }));
+  follow(sdk.channelId);
+}
+
+const FOLLOW_MS = 3000;  // how often the channel's next table is looked for
+let following = false;
+
+// the live page of table ``id``, as this user (a module of its own per table: a table's
+// page before it is told to leave, "stackbot:leave", and its state goes with it)
+async function show(id) {
+  main.dataset.table = String(id);
+  await import(`./table.js?table=${id}`);
+}
+
+function follow(channel) {
+  if (following || !channel) return;
+  following = true;
+  const look = async () => {
+    let table = null;
+    try {
+      const answer = await fetch(`/activity/table?channel=${channel}`, { credentials: "same-origin" });
+      if (answer.ok) table = (await answer.json()).table;
+    } catch (err) {
+      console.info(err);
+    }
+    if (table !== null && String(table) !== main.dataset.table) {
+      following = false;
+      main.dispatchEvent(new CustomEvent("stackbot:leave"));
+      await show(table);
+      return;
+    }
+    setTimeout(look, FOLLOW_MS);
+  };
+  setTimeout(look, FOLLOW_MS);
 }
 
 // the user's locale as the SDK says it ("ja", "en-US"…; "" when it does not)

@@ -26,6 +26,27 @@ status.after(replay);
 main.append(view);
 window.stackbotLatency = [];
 window.stackbotFrames = 0;
+// inside the Discord Activity (activity.js): once the game is over or the table closed,
+// the page says so ("stackbot:ended") rather than go to the replay's page, and the
+// Activity shows the channel's next table in its place ("stackbot:leave": this page stops)
+const activity = Boolean(main.dataset.client);
+let stopped = false;
+let endedSaid = false;
+
+function ended() {
+  if (endedSaid) return;
+  endedSaid = true;
+  main.dispatchEvent(new CustomEvent("stackbot:ended"));
+}
+
+main.addEventListener("stackbot:leave", () => {
+  stopped = true;
+  clearInterval(ticking);
+  if (socket) socket.close();
+  announced.remove();
+  replay.remove();
+  view.remove();
+}, { once: true });
 let shown = null;
 let socket = null;
 let retry = 500;
@@ -274,6 +295,7 @@ function render(frame) {
   // a game over, or its table closed once the game had begun: its replay
   const closed = frame.status !== "lobby" && frame.status !== "playing";
   const replayed = frame.over || (closed && frame.board !== null);
+  if (frame.over || closed) ended();
   replay.hidden = !replayed;
   replay.replaceChildren(...(replayed ? [replayLink] : []));
   const board = el("div", { id: "board" });
@@ -329,7 +351,7 @@ function connect() {
     else if (frame.type === "error" || frame.type === "refused") refused(frame.code || frame.why);
   };
   socket.onclose = (event) => {
-    if (shown && shown.over) return;
+    if (stopped || (shown && shown.over)) return;
     if (event.code === 1009) {  // a frame over the server's size (the page sends none): said
       notice = t("web.moves.too_long");
       const where = document.getElementById("refusal");
@@ -341,12 +363,17 @@ function connect() {
     document.querySelectorAll("#board .tap, #hand .tap").forEach((n) => n.setAttribute("aria-disabled", "true"));
     say(t("web.turn.reconnecting"));
     setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
-      if (r.type === "opaqueredirect" || r.status === 302) location.assign(`/games/${tableId}?lang=${language()}`);
+      if (stopped) return;
+      const gone = r.type === "opaqueredirect" || r.status === 302;
+      if (gone && activity) {  // the table closed: the Activity looks for the next one
+        say(t("web.turn.closed"));
+        ended();
+      } else if (gone) location.assign(`/games/${tableId}?lang=${language()}`);
       else connect();
-    }, connect), retry);
+    }, () => { if (!stopped) connect(); }), retry);
     retry = Math.min(retry * 2, 10000);
   };
 }
 
-setInterval(() => { if (shown && online) say(whoseTurn(shown), whoseTurn(shown, false)); }, 1000);
+const ticking = setInterval(() => { if (shown && online) say(whoseTurn(shown), whoseTurn(shown, false)); }, 1000);
 connect();
