@@ -33,7 +33,8 @@ reader's language (status 404).
 
 The socket checks ``Origin`` (:func:`web.guard.origin_allowed`); a session cookie
 (:class:`web.guard.Sessions`) binds it to a user, and it is closed when the session
-expires.
+expires, the page told ``session_expired`` (as is a socket opened with a session cookie
+that is no longer one: its page watches as a spectator, and says so).
 """
 
 from __future__ import annotations
@@ -416,6 +417,10 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
         expiry = asyncio.create_task(
             _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
         )
+    if session is None and request.cookies.get(SESSION_COOKIE):
+        # a page whose session ended (expired) while it was away: told so, not silently
+        # made a spectator's
+        await send(_error("session_expired"))
     key: object = session.player.id if session else ("address", request.remote)
 
     def current() -> str:  # the table as the page may see it now, in its language

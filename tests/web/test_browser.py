@@ -1477,3 +1477,59 @@ def test_the_activity_follows_its_channels_next_table_once_its_game_is_over(
             assert page.locator("#announced").count() == 1  # the old table's page is gone
             assert errors == []
             page.close()
+
+
+def test_a_page_whose_session_ended_says_so_and_that_it_watches_as_a_spectator(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A page opened with a session that has ended (it lasts 12 hours: the page was away,
+    or reloaded, when it ended) says its session ended and that it is a spectator's now,
+    in the page's language, rather than silently offer its player no move."""
+    import catalog
+
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(553, "stack"))
+    mover = table.player_at(table.live.state.current_player)
+    sessions = running.sessions
+    clock = sessions.clock
+    sessions.clock = lambda: clock() - 13 * 3600  # issued 13 hours ago: ended an hour ago
+    try:
+        token = sessions.issue(mover)
+    finally:
+        sessions.clock = clock
+    url = f"{base}/tables/{table.live.id}?lang=ja"
+    page, errors = seated_page(browser, url, token)
+    page.locator("#session-ended").wait_for(timeout=WAIT_MS)
+    with catalog.speaking("ja"):
+        assert page.inner_text("#session-ended") == catalog.t("web.session.ended")
+    assert page.locator("#moves").count() == 0
+    assert errors == []
+    page.close()
+
+
+def test_the_activity_says_when_its_session_ends_and_to_launch_it_again(browser: Any) -> None:
+    """The Activity's session ends while its page is open (the session's lifetime, made a
+    few seconds here): the page says so, and that the Activity launched again plays
+    again; it shows the table as a spectator's meanwhile."""
+    import catalog
+
+    users = {"mock_code": {"id": "778", "username": "guest", "global_name": "Guest"}}
+    channel = 702
+    with discord_standin(users) as api:
+        oauth = DiscordOAuth(42, SECRET, api)
+        with in_thread(pace=3600.0, seed=5, activity=oauth) as (base, running):
+            on_the_demos_loop(running, running.open_table(channel, "stack"))
+            running.sessions.ttl = 3.0
+            browser.clear_cookies()
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{base}/activity?channel={channel}")
+            page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+            page.locator("#session-ended").wait_for(timeout=WAIT_MS)
+            with catalog.speaking("en"):
+                said = catalog.t("web.session.ended_activity")
+            assert page.inner_text("#session-ended") == said
+            assert "launch it again" in said
+            assert errors == []
+            page.close()

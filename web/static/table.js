@@ -23,6 +23,10 @@ const view = el("div", { class: "layout" });
 const replay = el("p", { id: "replay-link", hidden: "" });
 const replayLink = el("a", { class: "back", href: `/games/${tableId}?lang=${language()}` }, t("web.table.replay"));
 status.after(replay);
+// once the page's session has ended (they last 12 hours): the page is a spectator's from
+// then on, and says so, and how to play again (its player's moves are not sent any more)
+const sessionEnded = el("p", { class: "status", id: "session-ended", role: "alert", hidden: "" });
+replay.after(sessionEnded);
 main.append(view);
 window.stackbotLatency = [];
 window.stackbotFrames = 0;
@@ -45,6 +49,7 @@ main.addEventListener("stackbot:leave", () => {
   if (socket) socket.close();
   announced.remove();
   replay.remove();
+  sessionEnded.remove();
   view.remove();
 }, { once: true });
 let shown = null;
@@ -246,6 +251,12 @@ function movesPanel(frame, board, hand) {
 let notice = null;
 
 function refused(code) {
+  if (code === "session_expired") {
+    sent = false;
+    sessionEnded.textContent = t(activity ? "web.session.ended_activity" : "web.session.ended");
+    sessionEnded.hidden = false;
+    return;
+  }
   const key = `web.refusal.${code}`;
   const words = t(key) === key ? t("web.refusal.other", { code }) : t(key);
   const where = document.getElementById("refusal");
