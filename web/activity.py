@@ -34,9 +34,9 @@ from aiohttp import web
 
 import catalog
 from host.live import Player
-from web.guard import SESSION_COOKIE, origin_allowed, session_key
+from web.guard import SESSION_COOKIE, session_key
 from web.markup import BRAND, tag, text
-from web.server import ORIGINS, RATE, SERVICE, SESSIONS, kept, page
+from web.server import ORIGINS, RATE, SERVICE, SESSIONS, from_here, kept, page
 from web.words import choose
 
 log = logging.getLogger(__name__)
@@ -157,8 +157,7 @@ async def activity_session(request: web.Request) -> web.Response:
     """The Activity's code exchanged for the user it names, a session bound to them (the
     cookie), and the table of the channel the Activity was launched in (``null``: none)."""
     app = request.app
-    origins: frozenset[str] = app[ORIGINS]
-    if not origin_allowed(request.headers.get("Origin"), request.host, origins):
+    if not from_here(request):
         return _typed("bad_origin", 403)
     if not app[RATE].allow(("activity", request.remote)):
         return _typed("rate_limited", 429)

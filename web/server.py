@@ -22,6 +22,7 @@ Routes (:func:`make_app`):
   ``GET /games/{id}/replay.json`` its frames (:func:`web.views.replay`).
 - ``GET /static/...``: the pages' modules and style (package data of :mod:`web`).
 - ``GET /words/{lang}.json``: the words the pages' scripts say (:mod:`web.words`).
+- ``POST /origin``: whether the page's origin may open a socket (:func:`origin_check`).
 
 Each page speaks its reader's language (:func:`web.words.choose`: ``?lang=``, else the
 browser's ``Accept-Language``, else the table's language when the server was given
@@ -81,6 +82,8 @@ ORIGINS: web.AppKey[frozenset[str]] = web.AppKey("origins")
 INDEX_EXTRA: web.AppKey[Callable[[], str]] = web.AppKey("index_extra")
 COMMITTED: web.AppKey[Callable[[MoveOutcome], None]] = web.AppKey("committed")
 TABLE_LANGUAGE: web.AppKey[TableLanguage] = web.AppKey("table_language")
+# whether a request from another origin was refused and said in the log (once a process)
+ORIGIN_WARNED: web.AppKey[list[bool]] = web.AppKey("origin_warned")
 STATUSES = frozenset({"lobby", "playing", "finished", "abandoned"})  # web.status.*
 
 
@@ -110,6 +113,7 @@ def make_app(
     app[INDEX_EXTRA] = index_extra
     app[TABLE_LANGUAGE] = table_language
     app[COMMITTED] = committed
+    app[ORIGIN_WARNED] = []
     app.router.add_get("/", index)
     # an id in ASCII digits (a regular expression's \d is any script's)
     app.router.add_get("/tables/{table_id:[0-9]+}", table_page)
@@ -117,6 +121,7 @@ def make_app(
     app.router.add_get("/games/{game_id:[0-9]+}", replay_page)
     app.router.add_get("/games/{game_id:[0-9]+}/replay.json", replay_json)
     app.router.add_get("/words/{language:[a-z]{2}}.json", words_json)
+    app.router.add_post("/origin", origin_check)
     app.router.add_static("/static", STATIC, append_version=False)
     app.router.add_get("/favicon.ico", no_icon)
     return app
@@ -384,16 +389,47 @@ async def replay_json(request: web.Request) -> web.Response:
 # ------------------------------------------------------------------ the socket
 
 
+def from_here(request: web.Request) -> bool:
+    """Whether ``request`` comes from the server's own pages or an origin allowed
+    (:func:`web.guard.origin_allowed`). The first request refused that names an Origin
+    is said in the log, once: behind a reverse proxy that rewrites ``Host`` (nginx's
+    default) every socket is refused, and the operator is told why."""
+    origin = request.headers.get("Origin")
+    allowed: frozenset[str] = request.app[ORIGINS]
+    if origin_allowed(origin, request.host, allowed):
+        return True
+    warned = request.app[ORIGIN_WARNED]
+    if origin and not warned:
+        warned.append(True)
+        log.warning(
+            "web: refused a request from Origin %r: this server expects its own host %r "
+            "(http:// or https://) or an origin of WEB_ORIGINS %s; behind a reverse proxy, "
+            "pass Host through (nginx: proxy_set_header Host $host;) or add the pages' "
+            "origin to WEB_ORIGINS (said once; the next refusals are not logged)",
+            origin,
+            request.host,
+            sorted(allowed) or "(none)",
+        )
+    return False
+
+
+async def origin_check(request: web.Request) -> web.Response:
+    """Whether this page's origin may open a socket (``{"allowed": …}``): a page whose
+    socket closed before it opened asks (a refused socket's status is hidden from it),
+    and says the server refuses it rather than reconnect for ever."""
+    allowed = from_here(request)
+    return web.Response(body=orjson.dumps({"allowed": allowed}), content_type="application/json")
+
+
 def _error(code: str) -> str:
     return orjson.dumps({"type": "error", "code": code}).decode()
 
 
 async def table_socket(request: web.Request) -> web.StreamResponse:
-    origins: frozenset[str] = request.app[ORIGINS]
     live = _live(request)
     spoken = language(request, None if live is None else request.app[TABLE_LANGUAGE](live.info))
     with catalog.speaking(spoken):
-        if not origin_allowed(request.headers.get("Origin"), request.host, origins):
+        if not from_here(request):
             raise web.HTTPForbidden(text=catalog.t("web.error.not_from_here"))
         if live is None:
             raise web.HTTPNotFound(text=catalog.t("web.error.not_playing"))

@@ -1533,3 +1533,91 @@ def test_the_activity_says_when_its_session_ends_and_to_launch_it_again(browser:
             assert "launch it again" in said
             assert errors == []
             page.close()
+
+
+@contextlib.contextmanager
+def host_rewriting_proxy(upstream: str) -> Iterator[str]:
+    """A reverse proxy on loopback (a thread of its own) in front of ``upstream`` that
+    sends every request on with ``Host`` rewritten to the upstream's own address, as
+    nginx does by default (``proxy_pass``, no ``proxy_set_header Host``); a socket's
+    handshake answered as the upstream answers it (its status). Its base URL."""
+    import aiohttp
+
+    async def forward(request: web.Request) -> web.StreamResponse:
+        headers = {
+            k: v
+            for k, v in request.headers.items()
+            if k.lower() not in ("host", "connection", "upgrade", "content-length")
+            and not k.lower().startswith("sec-websocket")
+        }
+        async with aiohttp.ClientSession() as http:
+            if request.headers.get("Upgrade", "").lower() == "websocket":
+                try:
+                    async with http.ws_connect(upstream + request.path_qs, headers=headers):
+                        return web.Response(status=502)  # not what this proxy is for
+                except aiohttp.WSServerHandshakeError as refused:
+                    return web.Response(status=refused.status)
+            async with http.request(
+                request.method,
+                upstream + request.path_qs,
+                headers=headers,
+                data=await request.read(),
+                allow_redirects=False,
+            ) as answer:
+                body = await answer.read()
+                kept = {
+                    k: v
+                    for k, v in answer.headers.items()
+                    if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
+                }
+                return web.Response(status=answer.status, body=body, headers=kept)
+
+    app = web.Application()
+    app.router.add_route("*", "/{path:.*}", forward)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="host-proxy", daemon=True)
+    thread.start()
+    runner = web.AppRunner(app)
+
+    async def start() -> int:
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        return int(runner.addresses[0][1])
+
+    port = asyncio.run_coroutine_threadsafe(start(), loop).result()
+    try:
+        yield f"http://localhost:{port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+def test_behind_a_proxy_that_rewrites_host_the_page_says_its_socket_is_refused(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Behind a reverse proxy that rewrites ``Host`` (nginx's default) the server refuses
+    every socket (its Origin is not the host it is told): the page says the server refused
+    it and what its operator must do, in the page's language, not "Reconnecting…" for
+    ever."""
+    import catalog
+
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(554, "stack"))
+    with host_rewriting_proxy(base) as proxied:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{proxied}/tables/{table.live.id}?lang=ja")
+        with catalog.speaking("ja"):
+            said = catalog.t("web.turn.origin_refused")
+        page.wait_for_function(
+            "(said) => document.getElementById('status').textContent === said",
+            arg=said,
+            timeout=WAIT_MS,
+        )
+        assert "Host" in said
+        assert errors == []
+        page.close()

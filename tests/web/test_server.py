@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import re
 from collections.abc import AsyncIterator
@@ -301,6 +302,36 @@ async def test_a_socket_from_another_site_is_refused(site: Site) -> None:
             },
         )
         assert answer.status == 403
+
+
+async def test_a_refused_origin_is_logged_once_naming_it_the_host_and_the_fix(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Behind a proxy that rewrites ``Host`` every socket is refused: the first refusal
+    says in the log the Origin refused, the host expected and how to fix it; the next
+    ones say nothing more. A page may ask whether its origin is taken (``POST /origin``)."""
+    table = await site.demo.open_table(1, "stack")
+    url = f"/tables/{table.live.id}/ws"
+    upgrade = {
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    }
+    proxied = {"Origin": "https://stackbot.example.org"}
+    with caplog.at_level(logging.WARNING, logger="web.server"):
+        for _ in range(3):
+            answer = await site.client.get(url, headers={**proxied, **upgrade})
+            assert answer.status == 403
+        checked = await site.client.post("/origin", headers=proxied)
+        assert orjson.loads(await checked.read()) == {"allowed": False}
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 1, warned
+    host = f"{site.client.host}:{site.client.port}"
+    assert "https://stackbot.example.org" in warned[0] and host in warned[0]
+    assert "proxy_set_header Host $host" in warned[0] and "WEB_ORIGINS" in warned[0]
+    mine = await site.client.post("/origin", headers={"Origin": site.origin})
+    assert orjson.loads(await mine.read()) == {"allowed": True}
 
 
 def test_the_origin_is_the_servers_own_or_one_allowed() -> None:

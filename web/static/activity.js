@@ -15,7 +15,8 @@ const main = document.getElementById("table");
 const status = document.getElementById("status");
 const clientId = main.dataset.client;
 
-const PROBLEMS = { not_identified: "web.activity.not_identified", rate_limited: "web.activity.rate_limited" };
+const PROBLEMS = { not_identified: "web.activity.not_identified", rate_limited: "web.activity.rate_limited",
+  bad_origin: "web.turn.origin_refused" };
 
 function say(text) {
   status.textContent = text;

@@ -345,10 +345,24 @@ function render(frame) {
   requestAnimationFrame(() => window.stackbotLatency.push(Date.now() - frame.sent_at));
 }
 
+// the server said it refuses this page's origin (until a socket opens)
+let originBlocked = false;
+
+// whether the server refuses this page's origin (``false`` when it could not be asked)
+async function originRefused() {
+  try {
+    const answer = await fetch("/origin", { method: "POST", credentials: "same-origin" });
+    return answer.ok && (await answer.json()).allowed === false;
+  } catch (err) {
+    return false;
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/tables/${tableId}/ws?lang=${language()}`);
-  socket.onopen = () => { retry = 500; };
+  let opened = false;
+  socket.onopen = () => { retry = 500; opened = true; originBlocked = false; };
   socket.onmessage = (event) => {
     const frame = JSON.parse(event.data);
     if (frame.type === "table") {
@@ -372,7 +386,16 @@ function connect() {
     main.classList.add("offline");
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
     document.querySelectorAll("#board .tap, #hand .tap").forEach((n) => n.setAttribute("aria-disabled", "true"));
-    say(t("web.turn.reconnecting"));
+    say(t(originBlocked ? "web.turn.origin_refused" : "web.turn.reconnecting"));
+    // a socket closed before it opened: refused by the server (its status is hidden from
+    // the page), or the network? The server says whether it takes this page's origin; one
+    // it refuses (a proxy that rewrites Host) is said, not "reconnecting" for ever
+    if (!opened) {
+      originRefused().then((blocked) => {
+        originBlocked = blocked;
+        if (blocked && !online && !stopped) say(t("web.turn.origin_refused"));
+      });
+    }
     setTimeout(() => fetch(`/tables/${tableId}`, { redirect: "manual" }).then((r) => {
       if (stopped) return;
       const gone = r.type === "opaqueredirect" || r.status === 302;
