@@ -1,7 +1,8 @@
 """Naming players in typed text: what every game's notation shares.
 
 A typed name is compared with each player's under three keys in turn — as typed, with runs
-of spaces read as one, then ignoring case too (:data:`NAME_KEYS`); each game's notation
+of spaces read as one (and without the isolates a screen puts around a right-to-left
+name), then ignoring case too (:data:`NAME_KEYS`); each game's notation
 says what decides between them (see :mod:`engine.stack.names`). A name that could mean
 several players is refused with :func:`unclear_name` when none of them works.
 """
@@ -18,12 +19,17 @@ def exact(text: str) -> str:
     return text
 
 
+# Isolates (LRI, RLI, FSI, PDI): the front ends put them around a right-to-left name where
+# they show it, so a name copied from the screen may carry them; they name nobody.
+_NO_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
 def spaced(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(text.translate(_NO_ISOLATES).split())
 
 
 def folded(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return " ".join(text.translate(_NO_ISOLATES).casefold().split())
 
 
 # the keys a typed name is compared under, strictest first

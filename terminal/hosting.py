@@ -41,7 +41,7 @@ from host.thinking import Thinker
 from host.words import Notice
 from persistence import Store
 from persistence.records import TableInfo
-from terminal.words import NOTICES
+from terminal.words import NOTICES, isolate_names
 
 T = TypeVar("T")
 GUILD = CHANNEL = 1  # the terminal's one table, in its one "channel"
@@ -247,7 +247,8 @@ class HostedTable:
             assert self.service is not None and self.live is not None
             await self.service.hint(CHANNEL, self.players[name])  # refused, or the turn is theirs
             state = self.live.state
-            return self.live.game.words.hint(state)[1]
+            assert state is not None
+            return isolate_names(self.live.game.words.hint(state)[1], state.players)
 
         return self._run(hint)
 

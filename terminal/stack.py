@@ -224,7 +224,7 @@ class TerminalGame(Front):
         """Say ``p``'s turn, just ended (a rerolled die placed, or left unstacked)."""
         state = self.state
         self.shown = False
-        who = f"{square(p)} {state.name(p)}"
+        who = f"{square(p)} {isolate(state.name(p))}"
         auto = self.seats[p].level is not None
         turn = next((r["turns"][-1] for r in reversed(state.history) if r["turns"]), None)
         deed = WORDS.turn_deed(state, turn, you=self.you) if turn is not None else ""
@@ -235,7 +235,7 @@ class TerminalGame(Front):
         scores = state.round_scores[-1]
         self._heading(t("stack.terminal.round_over", round=len(state.round_scores)))
         listed = t("stack.names.comma").join(
-            f"{state.name(s)} {pts:+d}" for s, pts in enumerate(scores)
+            f"{isolate(state.name(s))} {pts:+d}" for s, pts in enumerate(scores)
         )
         self.say(t("stack.terminal.round_scores", scores=listed))
         if not state.is_over:  # the game's end shows the final sheet once

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import catalog
@@ -23,6 +23,38 @@ from engine.echo import cut
 from engine.errors import MoveError, settings_error
 from host.refusals import Refusal, Why
 from host.words import Notice
+
+# what opens an isolate (LRI, RLI, FSI); catalog.PDI closes it
+OPENERS = frozenset("\u2066\u2067\u2068")
+
+
+def isolate_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with each of ``names`` that needs it isolated (:func:`catalog.isolate`)
+    where it stands outside the isolates already there: a name in a hint's notation
+    (``stack 1 on שלום 1``) takes no words after it into its direction, and a name leaving
+    an override open (``evil\u202ename``) does not reverse the rest of the line. Longer
+    names first, so that a name inside another is not isolated on its own."""
+    wanted = sorted({n for n in names if catalog.isolate(n) != n}, key=len, reverse=True)
+    if not wanted:
+        return text
+    pattern = re.compile("|".join(re.escape(n) for n in wanted))
+    parts = []
+    depth = 0
+    start = 0
+    for at, char in enumerate(text):
+        if char in OPENERS:
+            if not depth:
+                parts.append(pattern.sub(lambda m: catalog.isolate(m[0]), text[start:at]))
+                start = at
+            depth += 1
+        elif char == catalog.PDI and depth:
+            depth -= 1
+            if not depth:
+                parts.append(text[start : at + 1])
+                start = at + 1
+    tail = text[start:]
+    parts.append(tail if depth else pattern.sub(lambda m: catalog.isolate(m[0]), tail))
+    return "".join(parts)
 
 
 def _whose_turn(data: Mapping[str, Any]) -> str:

@@ -103,6 +103,16 @@ def test_a_leading_at_sign_is_ignored(text: str) -> None:
     assert parse_move(state, text) == Stack(3, 1, 1)
 
 
+@pytest.mark.parametrize(
+    "text", ["stack 3 on \u2068שלום עולם\u2069 1", 'stack 3 on "\u2068שלום עולם\u2069"']
+)
+def test_a_name_copied_with_the_isolates_it_is_shown_in_can_be_named(text: str) -> None:
+    """The front ends show a right-to-left name between FSI and PDI; copied from the screen
+    with them, it still names its player."""
+    state = table(["alice", "שלום עולם"], [[3, 4], [3, 5]])
+    assert parse_move(state, text) == Stack(3, 1, 1)
+
+
 def test_a_player_whose_name_starts_with_an_at_sign_can_be_named() -> None:
     state = table(["alice", "@bob"], [[3, 4], [3, 5]])
     assert parse_move(state, "stack 3 on @bob") == Stack(3, 1, 1)

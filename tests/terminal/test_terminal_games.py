@@ -181,3 +181,52 @@ def test_a_name_with_a_right_to_left_override_reverses_no_word_after_it(game: st
     assert code == 0
     assert out.count(OVERRIDE) >= 3
     assert out.count(OVERRIDE) == out.count("\u2068" + OVERRIDE + "\u2069"), out
+
+
+class CopiedHintTyper(io.StringIO):
+    """A player who asks for a hint, then types the move it names by copying it off the
+    screen: the hint line's text up to its reason, isolates and all (and quits after
+    ``most`` lines: a game that does not take them would never end)."""
+
+    def __init__(self, out: io.StringIO, most: int = 400) -> None:
+        super().__init__()
+        self.out = out
+        self.asked = False
+        self.left = most
+
+    def readline(self, size: int | None = -1) -> str:
+        self.left -= 1
+        if not self.left:
+            return "quit\n"
+        self.asked = not self.asked
+        if self.asked:
+            return "hint\n"
+        hint = self.out.getvalue().rsplit("Hint: ", 1)[1]
+        return hint.split(": ", 1)[0] + "\n"
+
+
+HEBREW = "שלום עולם"
+
+
+def test_stack_names_of_either_direction_stay_isolated_through_a_whole_game() -> None:
+    """The turn lines ("🟥 evil\u202ename: stacked a 1 on …", which reversed the rest of
+    the line), the round's scores ("שלום עולם +17", whose +17 showed as 17+ on the name's
+    left) and the hint's move ("stack 1 on evil\u202ename 1: makes …") isolate the names,
+    and a move copied from the hint, its isolates with it, is played."""
+    out = io.StringIO()
+    code = play(
+        [OVERRIDE, HEBREW],
+        1,
+        seed=4,
+        level="greedy",
+        rules=StackRules(target_score=40),
+        stdin=CopiedHintTyper(out),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert code == 0, text[-2000:]
+    assert "Winner: " in text and "not a move" not in text and "no player called" not in text
+    assert "Round scores: " in text
+    assert f"on \u2068{OVERRIDE}\u2069 " in text and f"on \u2068{HEBREW}\u2069 " in text
+    for name in (OVERRIDE, HEBREW):
+        assert text.count(name) == text.count("\u2068" + name + "\u2069"), name
