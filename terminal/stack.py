@@ -30,8 +30,6 @@ from engine.stack.state import SetupError, StackState
 from host.refusals import Refusal
 from terminal.hosting import replayed
 from terminal.table import (
-    CTRL_C,
-    INTERRUPTED_EXIT,
     Front,
     Seat,
     abandoned,
@@ -119,9 +117,9 @@ class TerminalGame(Front):
                 return 0
             ended = self._human_turn()
             if ended is not None:
-                self.say(abandoned(ended))
+                self.say(abandoned(self._why(ended)))
                 self._write_export()
-                return INTERRUPTED_EXIT if ended == CTRL_C else 0
+                return self._exit_code(ended)
 
     def _ai(self, seat: int) -> flow.Chooser | None:
         level = self.seats[seat].level

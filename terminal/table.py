@@ -22,14 +22,18 @@ refused moves, hints) are its own (:func:`catalog.games.words`).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
 import random
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
@@ -64,6 +68,12 @@ ABANDONED = Said("terminal.abandoned.word")
 CTRL_C = Said("terminal.ended.ctrl_c")
 END_OF_INPUT = Said("terminal.ended.end_of_input")
 YOU_QUIT = Said("terminal.ended.quit")
+STOPPED = Said("terminal.ended.stopped")  # a stop signal (below), said where Ctrl-C would be
+# the signals that end a game as Ctrl-C does (its line, its record, the table's store closed
+# and removed): a terminal window closed (SIGHUP), `kill` or `timeout` (SIGTERM)
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 BROKEN_PIPE_EXIT = 141  # as a shell reports a process ended by SIGPIPE (its reader gone)
 EXPORT_FAILED_EXIT = 1  # a game played to its end whose --export record was not written
@@ -291,24 +301,66 @@ class Front:
         self.table: HostedTable | None = None  # the host's table (with a human seated)
         self.seen = 0  # the host's moves followed so far
         self.export_failed = False  # the record asked for could not be written
+        self.stopped_by: int | None = None  # the stop signal that ended the game, if one did
 
     def run(self) -> int:
-        """Play to the end; Ctrl-C or the end of input abandon the game with one line,
-        its record so far still written (``--export``). A record that cannot be written
-        is said before the game (exit 2) when it can be known then, else after it (exit
-        :data:`EXPORT_FAILED_EXIT` instead of 0)."""
+        """Play to the end; Ctrl-C, a stop signal (:data:`STOP_SIGNALS`) or the end of
+        input abandon the game with one line, its record so far still written
+        (``--export``). A record that cannot be written is said before the game (exit 2)
+        when it can be known then, else after it (exit :data:`EXPORT_FAILED_EXIT` instead
+        of 0)."""
         problem = export_problem(self.export)
         if problem is not None:
             self.fail(problem)
             return 2
-        try:
-            code = self._play()
-        except KeyboardInterrupt:
-            self.stdout.write("\n" + abandoned(CTRL_C) + "\n")
-            self.stdout.flush()
-            self._write_export(interrupted=True)
-            code = INTERRUPTED_EXIT
+        with self._stopping_as_ctrl_c():
+            try:
+                code = self._play()
+            except KeyboardInterrupt:
+                self.stdout.write("\n" + abandoned(self._why(CTRL_C)) + "\n")
+                self.stdout.flush()
+                self._write_export(interrupted=True)
+                code = self._exit_code(CTRL_C)
         return EXPORT_FAILED_EXIT if self.export_failed and code == 0 else code
+
+    @contextlib.contextmanager
+    def _stopping_as_ctrl_c(self) -> Iterator[None]:
+        """A stop signal inside does what Ctrl-C does at that moment (whatever handles
+        Ctrl-C then: the prompt, a move winding down, nothing while the table closes),
+        noted in :attr:`stopped_by`. Before, it ended the process on the spot: no line, no
+        record, and the table's SQLite files left in the temporary folder. A process whose
+        Ctrl-C is not Python's own (ignored, as in a background job) keeps the signals'
+        own ways."""
+        if (
+            threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            yield
+            return
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            self.stopped_by = signum
+            ctrl_c = signal.getsignal(signal.SIGINT)
+            if callable(ctrl_c):
+                ctrl_c(signal.SIGINT, frame)
+
+        previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+
+    def _why(self, ended: str) -> str:
+        """Why the game ended, as :func:`abandoned` says it: a stop signal for Ctrl-C's."""
+        return STOPPED if ended == CTRL_C and self.stopped_by is not None else ended
+
+    def _exit_code(self, ended: str) -> int:
+        """The exit code of a game abandoned because ``ended``: as a shell reports a
+        process ended by Ctrl-C or by the stop signal, else 0."""
+        if ended != CTRL_C:
+            return 0
+        return INTERRUPTED_EXIT if self.stopped_by is None else 128 + self.stopped_by
 
     def _play(self) -> int:
         raise NotImplementedError
@@ -418,9 +470,9 @@ class TerminalGame(Front):
             assert seat is not None
             ended = self._human_turn(seat)
             if ended is not None:
-                self.say(abandoned(ended))
+                self.say(abandoned(self._why(ended)))
                 self._write_export()
-                return INTERRUPTED_EXIT if ended == CTRL_C else 0
+                return self._exit_code(ended)
 
     def _follow(self) -> None:
         """Play the moves the host committed since on the terminal's table, saying each."""

@@ -356,3 +356,45 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
     errors = child.stderr.read().decode()
     assert child.wait(timeout=120) == 141, errors
     assert "Traceback" not in errors and "Exception ignored" not in errors, errors
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_at_the_prompt_ends_the_game_as_ctrl_c_does(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """The terminal window closed (SIGHUP), ``kill`` or ``timeout`` (SIGTERM) while a player
+    is asked for a move: the game ends with one line, its record written, the status the
+    shell reports for that signal, and the table's SQLite files gone from the temporary
+    folder (they were left there, the record unwritten and nothing said)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    record = tmp_path / "game.json"
+    command = [*stackbot(), "play", "--players", "alice", "--bots", "1", "--seed", "1"]
+    child = subprocess.Popen(
+        [*command, "--export", str(record)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temporary), "LC_ALL": "C"},
+        stdin=subprocess.PIPE,  # left open: the player is still thinking
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # Ctrl-C as at a terminal, even when the tests run where it is ignored (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout is not None and child.stdin is not None
+    said = b""
+    while not said.endswith(b"alice> "):
+        chunk = os.read(child.stdout.fileno(), 65536)
+        assert chunk, said.decode()
+        said += chunk
+    assert list(temporary.iterdir())  # the table's store, while the game is on
+    child.send_signal(stop)
+    rest, errors = child.communicate(timeout=120)
+    out = (said + rest).decode()
+    assert child.returncode == 128 + stop, (out[-1000:], errors.decode())
+    assert out.endswith(
+        "\nGame abandoned: stopped (the terminal was closed, or the process told to end)."
+        f"\nGame record written to {record}.\n"
+    )
+    assert check(json.loads(record.read_text()))["ok"]
+    assert not list(temporary.iterdir())
+    assert b"Traceback" not in errors
