@@ -245,12 +245,19 @@ def isolate(name: str) -> str:
     return FSI + balanced + PDI
 
 
+def _invisible_format(char: str) -> bool:
+    """A format character a terminal draws as nothing (the zero-width joiner, a tag): every
+    one but the soft hyphen, which terminals draw as a hyphen."""
+    return unicodedata.category(char) == "Cf" and char != "\u00ad"
+
+
 def width(text: str) -> int:
     """How many columns ``text`` takes in a monospaced font: East Asian wide and
-    full-width characters two, combining marks and direction marks none."""
+    full-width characters two, combining marks, direction marks and the other invisible
+    format characters (the joiners of a family emoji, a flag's tags) none."""
     total = 0
     for char in text:
-        if unicodedata.combining(char) or char in BIDI_CONTROLS:
+        if unicodedata.combining(char) or char in BIDI_CONTROLS or _invisible_format(char):
             continue
         total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return total
