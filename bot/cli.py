@@ -9,6 +9,7 @@ environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as POSIX orders them), or 
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import os
 import sys
@@ -434,9 +435,19 @@ def _other_options(args: argparse.Namespace, game: Game[Any]) -> dict[str, Any] 
     return {"game": game.name, "settings": given}
 
 
+def writes_anything(stream: Any) -> None:
+    """Let ``stream`` write what its encoding cannot (a Latin-1 terminal, or Windows
+    writing to a file or a pipe in its ANSI code page) as ``?``: the game's squares, dice
+    and emoji, a Japanese game, a player's name, stopped ``stackbot play`` with a
+    UnicodeEncodeError traceback at its first line."""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="replace")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["play"]:  # a player's command: all of it in their language
+        writes_anything(sys.stdout)
         with catalog.speaking(play_language(argv[1:])):
             parser = _parser()
             parser.error = _play_error(parser)  # type: ignore[method-assign]

@@ -398,3 +398,22 @@ def test_a_stop_signal_at_the_prompt_ends_the_game_as_ctrl_c_does(
     assert check(json.loads(record.read_text()))["ok"]
     assert not list(temporary.iterdir())
     assert b"Traceback" not in errors
+
+
+def test_a_terminal_that_cannot_write_emoji_gets_the_game_all_the_same(tmp_path: Path) -> None:
+    """Standard output in an encoding without the game's squares and emoji (a Latin-1
+    terminal; Windows writing to a file or a pipe): they are written as ``?`` where the
+    first of them stopped the game with a UnicodeEncodeError traceback."""
+    proc = subprocess.run(
+        [*stackbot(), "play", "--bots", "2", "--level", "random", "--seed", "1"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "latin-1"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    out, errors = proc.stdout.decode("latin-1"), proc.stderr.decode("latin-1")
+    assert proc.returncode == 0, errors
+    assert "Traceback" not in errors
+    assert "? AI 1" in out and "Winner: AI " in out
