@@ -139,12 +139,18 @@ def move_words(state: ColorStackState, mv: PlayerChoice) -> str:
     return t(key, what=what, route=route, below=stack_words(below))
 
 
+def _board_as_left(state: ColorStackState, entry: int) -> bool:
+    """Whether the board is as the turn at ``entry`` of the log left it: no set or move
+    after it (a resignation changes nothing on the board)."""
+    return all(isinstance(mv, Resign) for _, mv in state.log[entry + 1 :])
+
+
 def _turn_text(state: ColorStackState, seat: int, mv: PlayerMove, entry: int) -> str:
     """The turn at ``entry`` of the log (the position after it is the current one when it
     is the last)."""
     who = isolate(state.name(seat))
     if isinstance(mv, Set):
-        top = state.top(mv.square) if entry == len(state.log) - 1 else None
+        top = state.top(mv.square) if _board_as_left(state, entry) else None
         square = square_name(mv.square)
         if top is None:
             return t("colorstack.turn.set", who=who, square=square, face=mv.face)
@@ -156,7 +162,7 @@ def _turn_text(state: ColorStackState, seat: int, mv: PlayerMove, entry: int) ->
             face=mv.face,
         )
     if isinstance(mv, Move):
-        last = entry == len(state.log) - 1
+        last = _board_as_left(state, entry)
         stack = state.stack(mv.to) if last else ()
         frm, to = square_name(mv.frm), square_name(mv.to)
         if not last or not stack:

@@ -74,19 +74,25 @@ def colours_words(mv: Colours) -> str:
     return f"{first.capitalize()}, then {second} (the other player: {other})"
 
 
+def _board_as_left(state: ColorStackState, entry: int) -> bool:
+    """Whether the board is as the turn at ``entry`` of the log left it: no set or move
+    after it (a resignation changes nothing on the board)."""
+    return all(isinstance(mv, Resign) for _, mv in state.log[entry + 1 :])
+
+
 def _turn_text(state: ColorStackState, seat: int, mv: PlayerMove, entry: int) -> str:
     """The turn at ``entry`` of the log (the position after it is the current one when it
     is the last)."""
     who = state.name(seat)
     if isinstance(mv, Set):
-        top = state.top(mv.square) if entry == len(state.log) - 1 else None
+        top = state.top(mv.square) if _board_as_left(state, entry) else None
         if top is None:
             return f"{who} set {square_name(mv.square)} to {mv.face}."
         return (
             f"{who} set the {COLOUR_NAMES[top >> 3]} die on {square_name(mv.square)} to {mv.face}."
         )
     if isinstance(mv, Move):
-        last = entry == len(state.log) - 1
+        last = _board_as_left(state, entry)
         stack = state.stack(mv.to) if last else ()
         route = f"{square_name(mv.frm)}-{square_name(mv.to)}"
         if not last or not stack:

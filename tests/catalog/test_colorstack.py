@@ -357,3 +357,22 @@ def test_a_refusal_echoes_what_was_typed_as_typed_in_every_language(
     assert error_text(caught.value) == english == str(caught.value)
     with catalog.speaking("ja"):
         assert error_text(caught.value) == japanese
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_last_turn_is_worded_alike_before_and_after_a_resignation(language: str) -> None:
+    """A resignation leaves the board as the last set or move left it: the final board's
+    'Last turn' still says which die moved ('ann moved red 3 a1-b1', 'ben set the blue
+    die on …'), where it fell back to 'ann moved a1-b1'."""
+    from tests.engine.colorstack.situations import new_game
+
+    with catalog.speaking(language):
+        for resigner in (0, 1):
+            state = new_game()
+            rng = random.Random(resigner)
+            for _ in range(3):  # a move or set of each player, then one more
+                state.apply(ai.GreedyPlayer().choose(state, rng))
+            before = [WORDS.last_turn_words(state), describe.last_turn_words(state)]
+            state.apply(Resign(resigner), by=resigner)
+            assert state.is_over
+            assert [WORDS.last_turn_words(state), describe.last_turn_words(state)] == before
