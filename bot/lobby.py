@@ -188,21 +188,20 @@ class Lobby:
             await self.kick(interaction, seat.user_id)
             return
         shown = escape_name(seat.name)
-        try:
-            removed = self.tables.service.remove_ai(
-                interaction.channel_id or 0, player(interaction), seat.name
-            )
-            await self._lobby_change(
-                interaction,
-                removed,
-                t("discord.lobby.ai_removed", name=shown, level=level_name(seat.ai_level)),
-            )
-        except Refusal as refusal:
-            if refusal.code is Why.ALREADY_STARTED:
-                raise Refused("refusal.kick.ai_plays_on", name=shown) from None
-            if refusal.code is Why.NOT_AT_TABLE:  # removed (or left) meanwhile
-                raise Refused("refusal.kick.no_seat", name=shown) from None
-            raise
+        if live.info.host_id != interaction.user.id:
+            raise Refusal(Why.HOST_ONLY, power="remove_ai")
+        if live.info.status != "lobby":
+            raise Refused("refusal.kick.ai_plays_on", name=shown)
+        # (the host's own refusals, should the game start or the seat go meanwhile, are said
+        # by the error handler as any other)
+        removed = self.tables.service.remove_ai(
+            interaction.channel_id or 0, player(interaction), seat.name
+        )
+        await self._lobby_change(
+            interaction,
+            removed,
+            t("discord.lobby.ai_removed", name=shown, level=level_name(seat.ai_level)),
+        )
 
     async def start(self, interaction: discord.Interaction) -> None:
         outcome = await in_time(
