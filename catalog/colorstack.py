@@ -286,14 +286,17 @@ def render_text(state: ColorStackState, viewer: int | None = None) -> str:
     recent = last_turn_words(state)
     if recent is not None:
         lines.append(t("colorstack.render.last", turn=recent))
-    lines.append(
-        t(
-            "colorstack.render.turns",
-            played=state.turns,
-            left=state.turns_left,
-            limit=state.turn_limit,
+    if state.is_over:  # no limit ahead to count down to
+        lines.append(n("colorstack.render.turns_over", state.turns))
+    else:
+        lines.append(
+            t(
+                "colorstack.render.turns",
+                played=state.turns,
+                left=state.turns_left,
+                limit=state.turn_limit,
+            )
         )
-    )
     seen = state.repetitions()
     if not state.is_over and seen >= 2:
         lines.append(t("colorstack.render.repeated", seen=seen))

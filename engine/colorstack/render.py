@@ -94,10 +94,13 @@ def render_text(state: ColorStackState, viewer: int | None = None) -> str:
     recent = last_turn_words(state)
     if recent is not None:
         lines.append(f"Last turn: {recent}")
-    lines.append(
-        f"Turns: {state.turns} played, {state.turns_left} left before the limit of "
-        f"{state.turn_limit} (a draw)."
-    )
+    if state.is_over:  # no limit ahead to count down to
+        lines.append(f"Turns: {state.turns} played.")
+    else:
+        lines.append(
+            f"Turns: {state.turns} played, {state.turns_left} left before the limit of "
+            f"{state.turn_limit} (a draw)."
+        )
     seen = state.repetitions()
     if not state.is_over and seen >= 2:
         lines.append(

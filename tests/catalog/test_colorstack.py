@@ -376,3 +376,16 @@ def test_the_last_turn_is_worded_alike_before_and_after_a_resignation(language: 
             state.apply(Resign(resigner), by=resigner)
             assert state.is_over
             assert [WORDS.last_turn_words(state), describe.last_turn_words(state)] == before
+
+
+def test_a_finished_games_text_counts_the_turns_it_took_and_no_limit_ahead() -> None:
+    for state, _ in games_played(range(1, 2)):  # seed 1 resigns at its 20th turn
+        if state.is_over:
+            break
+    assert state.is_over
+    english = WORDS.render_text(state, None)
+    assert f"\nTurns: {state.turns} played.\n" in english + "\n"
+    assert "left before the limit" not in english
+    with catalog.speaking("ja"):
+        assert f"手数：{state.turns}手。" in WORDS.render_text(state, None)
+        assert "まであと" not in WORDS.render_text(state, None)
