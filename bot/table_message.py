@@ -27,7 +27,7 @@ from bot.answers import (
     release_view,
 )
 from bot.front import DISCORD
-from bot.games.base import DiscordGame
+from bot.games.base import DiscordGame, as_closed, nobody_to_move
 from bot.outbox import DiscordCourier, OutboxHost
 from bot.render import lobby_text
 from bot.story import attach_permission
@@ -410,10 +410,12 @@ class TableMessages:
         if state is None:
             view: TableLayout = closed_layout(closed_text(game))
         else:
-            parts = game.table_parts(state, current_user=None, turns=None, closed=not state.is_over)
+            closed = not state.is_over  # closed before its game ended: nobody is to move
+            parts = game.table_parts(state, current_user=None, turns=None, closed=closed)
             job = None
             if self.draw_pictures and await self._may_attach(channel, info.message_id):
-                job = await self._picture(game, state, info)
+                with nobody_to_move(closed):
+                    job = as_closed(await self._picture(game, state, info))
             if job is not None:
                 png = await self.tables.painter.draw(job)
                 picture = discord.File(

@@ -420,8 +420,10 @@ class StackWords:
         status: bool = True,
         legend: bool | None = None,
         you: int | None = None,
+        marker: bool = True,
     ) -> str:
-        """The whole table as text (:func:`engine.stack.render.render_field`)."""
+        """The whole table as text (:func:`engine.stack.render.render_field`); without
+        ``marker``, no seat is marked as the one to move (a table closed mid-game)."""
         width = NAME_WIDTH // 2 + 2 if compact else NAME_WIDTH
         lines = [
             t(
@@ -440,6 +442,7 @@ class StackWords:
                     name=name,
                     width=width,
                     piles=piles.get(seat, ""),
+                    marker=marker,
                     score=scores[seat],
                 )
             )

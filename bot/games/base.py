@@ -126,8 +126,9 @@ from __future__ import annotations
 
 import contextlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -169,10 +170,13 @@ __all__ = [
     "PanelCache",
     "PrivateButton",
     "TableParts",
+    "as_closed",
     "colour_of",
     "draw_words",
+    "nobody_to_move",
     "seat_mark",
     "settings_words",
+    "shown_to_move",
 ]
 
 CODE_LIMIT = 40  # characters of a move code in a custom_id
@@ -252,15 +256,45 @@ def draw_words(ended_by: str, turn_limit: int | None = None) -> str:
     return t("discord.draw")
 
 
+# Set while a table closed before its game ended is drawn: nobody is to move any more.
+_CLOSED: ContextVar[bool] = ContextVar("closed", default=False)
+
+
+@contextlib.contextmanager
+def nobody_to_move(closed: bool = True) -> Iterator[None]:
+    """Within it (with ``closed``), a table is drawn as closed before its game ended: no
+    seat is marked, described or drawn as the one to move (:func:`shown_to_move`)."""
+    token = _CLOSED.set(closed)
+    try:
+        yield
+    finally:
+        _CLOSED.reset(token)
+
+
+def shown_to_move(state: GameState[Any]) -> int | None:
+    """The seat the table shows as the one to move: the state's, but none once the
+    table was closed before its game ended (:func:`nobody_to_move`)."""
+    return None if _CLOSED.get() or state.is_over else state.current_player
+
+
 def seat_mark(state: GameState[Any], seat: int) -> str:
     """The mark before a seat's line on the table: 🏆 a winner, ▶ the seat to act, else
     an em space."""
     outcome = state.outcome()
     if outcome is not None and seat in outcome.winners:
         return "🏆"
-    if seat == state.current_player:
+    if seat == shown_to_move(state):
         return "▶"
     return "\u2003"
+
+
+def as_closed(job: DrawJob | None) -> DrawJob | None:
+    """``job`` with nobody drawn to move when the table is drawn as closed
+    (:func:`nobody_to_move`): its picture's ``current`` seat left out."""
+    if job is None or not _CLOSED.get():
+        return job
+    args = tuple(replace(a, current=None) if hasattr(a, "current") else a for a in job.args)
+    return replace(job, args=args)
 
 
 def colour_of(seat: int) -> int:
@@ -383,8 +417,11 @@ class DiscordGame:
         if note:
             head += "\n" + cut(note, 300)
         room = MESSAGE_LIMIT - len(head) - 1
-        field = fit_message(self.field_text(state, turns), room)
-        return TableParts(head, field, self.accent(state), self.alt_text(state))
+        closed = closed and not state.is_over
+        with nobody_to_move(closed):
+            field = fit_message(self.field_text(state, turns), room)
+            alt = self.alt_text(state)
+        return TableParts(head, field, None if closed else self.accent(state), alt)
 
     def your_turn_words(self, state: Any, seat: int) -> str:
         """What follows "it's your turn" for the human to move (their decision)."""
@@ -411,7 +448,7 @@ class DiscordGame:
 
     def alt_text(self, state: Any) -> str:
         """The picture's description for screen readers (at most 1,024 characters)."""
-        who = state.current_player
+        who = shown_to_move(state)
         if state.is_over:
             status = t("discord.alt.over")
         elif who is not None:

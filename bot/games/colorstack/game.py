@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton
+from bot.games.base import DiscordGame, Host, Panel, PrivateButton, shown_to_move
 from bot.games.colorstack.panel import move_code, move_of_code
 from bot.games.colorstack.rules import rules_brief
 from bot.games.colorstack.views import PanelStep, build_panel
@@ -200,7 +200,7 @@ class ColorStackDiscord(DiscordGame):
             return ""
         picture = BoardPicture.of(state)
         names = (plain_name(picture.names[0]), plain_name(picture.names[1]))
-        return cut(describe(_renamed(picture, names)), 1024)
+        return cut(describe(_renamed(picture, names, shown_to_move(state))), 1024)
 
     def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
         if getattr(state, "setup", None) is None:
@@ -306,10 +306,10 @@ class ColorStackDiscord(DiscordGame):
         return ColorStackCommands(bot)
 
 
-def _renamed(picture: BoardPicture, names: tuple[str, str]) -> BoardPicture:
+def _renamed(picture: BoardPicture, names: tuple[str, str], current: int | None) -> BoardPicture:
     from dataclasses import replace
 
-    return replace(picture, names=names)
+    return replace(picture, names=names, current=current)
 
 
 DISCORD_GAME = ColorStackDiscord()

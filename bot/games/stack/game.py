@@ -249,7 +249,9 @@ class StackOnDiscord(DiscordGame):
             note=note,
             closed=closed,
         )
-        return TableParts(head, field, self.accent(state), alt_text(state))
+        closed = closed and not state.is_over
+        accent = None if closed else self.accent(state)
+        return TableParts(head, field, accent, alt_text(state, closed=closed))
 
     def accent(self, state: Any) -> int | None:
         seat = (state.winner or [None])[0] if state.is_over else state.current

@@ -142,11 +142,8 @@ def table_parts(
     left out, and then long lines are cut. ``closed``: the table was closed before its game
     ended; nobody is to move, and the head says so.
     """
-    first = (
-        t("discord.table.closed_note")
-        if closed and not state.is_over
-        else _head(state, current_user, deadline)
-    )
+    closed = closed and not state.is_over
+    first = t("discord.table.closed_note") if closed else _head(state, current_user, deadline)
     head = "\n".join(line for line in (first, cut(note, NOTE_LIMIT) if note else "") if line)
     if last_move is None:
         words = WORDS.last_turn_words(state)
@@ -157,7 +154,12 @@ def table_parts(
 
     def field_of(last: str, compact: bool = False) -> str:
         return WORDS.render_field(
-            state, last_move=last, name=escape_name, compact=compact, status=False
+            state,
+            last_move=last,
+            name=escape_name,
+            compact=compact,
+            status=False,
+            marker=not closed,
         )
 
     field = field_of("\n".join(turns))
@@ -177,12 +179,15 @@ def table_parts(
     return head, fit_message(field, budget)
 
 
-def alt_text(state: StackState) -> str:
+def alt_text(state: StackState, *, closed: bool = False) -> str:
     """A description of the table picture for screen readers (at most 1,024 characters):
-    round, whose turn, and per player their colour, total and dice left."""
+    round, whose turn, and per player their colour, total and dice left. ``closed``: the
+    table was closed before its game ended (nobody is to move)."""
     if state.decision is Decision.OVER and state.winner is not None:
         names = t("stack.alt.and").join(plain_name(state.name(s)) for s in state.winner)
         status = t("stack.alt.won", names=names)
+    elif closed:
+        status = t("stack.alt.closed")
     elif state.current is not None:
         status = t("stack.alt.to_move", name=plain_name(state.name(state.current)))
     else:

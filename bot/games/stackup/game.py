@@ -24,7 +24,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 import catalog
-from bot.games.base import DiscordGame, Host, Panel, PrivateButton
+from bot.games.base import DiscordGame, Host, Panel, PrivateButton, shown_to_move
 from bot.games.stackup.panel import move_code, move_of_code, play_words
 from bot.games.stackup.views import HandMove, HandStep, asked, field_text, hand_panel, seat_line
 from bot.refusal_words import Refused
@@ -245,7 +245,8 @@ class StackUpDiscord(DiscordGame):
     def alt_text(self, state: Any) -> str:
         picture = TablePicture.of(state)
         names = tuple(plain_name(name) for name in picture.names)
-        return cut(describe(replace(picture, names=names)), 1024)
+        shown = replace(picture, names=names, current=shown_to_move(state))
+        return cut(describe(shown), 1024)
 
     def picture(self, state: Any, *, theme: str, turn_seconds: int | None) -> DrawJob | None:
         shown = TablePicture.of(
