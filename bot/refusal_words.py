@@ -143,6 +143,13 @@ def _listed(items: Any) -> str:
     return t("list.comma").join(items)
 
 
+def _seat_left(data: Mapping[str, Any]) -> str:
+    """An AI plays the player's seat: they left, or let too many turns run out."""
+    if data.get("timed_out"):
+        return n("refusal.seat_timed_out", data["count"])
+    return t("refusal.seat_left")
+
+
 def _said(key: str) -> Callable[[Mapping[str, Any]], str]:
     return lambda d: t(key)
 
@@ -178,7 +185,7 @@ WORDS: dict[Why, Callable[[Mapping[str, Any]], str]] = {
     Why.GAME_NOT_STARTED: _not_started,
     Why.GAME_OVER: _said("refusal.game_over"),
     Why.NOT_SEATED: _not_seated,
-    Why.SEAT_LEFT: _said("refusal.seat_left"),
+    Why.SEAT_LEFT: _seat_left,
     Why.NOT_YOUR_TURN: _whose_turn,
     Why.STALE_PANEL: _said("refusal.stale_panel"),
     Why.BUSY: _said("refusal.busy"),

@@ -36,7 +36,7 @@ class Why(StrEnum):
     GAME_NOT_STARTED = "game_not_started"  # data: hint (asked for a hint)
     GAME_OVER = "game_over"
     NOT_SEATED = "not_seated"  # data: lobby (the table is still a lobby)
-    SEAT_LEFT = "seat_left"  # the player left; an AI plays their seat
+    SEAT_LEFT = "seat_left"  # the player left (or, timed_out, let count turns run out); an AI plays their seat
     NOT_YOUR_TURN = "not_your_turn"  # data: player (whose turn, or None), hint
     STALE_PANEL = "stale_panel"  # a button of an older version of the table
     BUSY = "busy"  # nobody is to act (the table is between decisions)

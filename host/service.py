@@ -466,7 +466,10 @@ class TableService(Generic[G]):
         live = self.table_in(channel_id)
         async with live.lock, live.speaking():
             self._still_open(live)
-            if live.info.seat_of(player.id) is not None:
+            seat = live.info.seat_of(player.id)
+            if seat is not None and seat.is_ai:  # an AI plays the seat they had
+                raise Refusal(Why.SEAT_LEFT, timed_out=not seat.left_game, count=TIMEOUTS_BEFORE_AI)
+            if seat is not None:
                 raise Refusal(Why.ALREADY_SEATED)
             self._lobby(live)
             self._room(live)
@@ -707,8 +710,8 @@ class TableService(Generic[G]):
             if live.info.status == "lobby":
                 raise Refusal(Why.NOT_SEATED, lobby=True)
             raise Refusal(Why.NOT_SEATED, lobby=False)
-        if seat.is_ai:
-            raise Refusal(Why.SEAT_LEFT)
+        if seat.is_ai:  # they left, or let too many turns run out (and keep the result)
+            raise Refusal(Why.SEAT_LEFT, timed_out=not seat.left_game, count=TIMEOUTS_BEFORE_AI)
         return seat.position
 
     # ------------------------------------------------------------ moves

@@ -258,3 +258,26 @@ async def test_a_ping_posted_just_before_a_crash_is_kept_and_not_sent_again(
     assert world.channel.last_message.id == ping.id  # no second ping
     assert first.id not in [m.id for m in world.channel.history()]
     assert (await world.bot.store.table(live.id)).message_id == ping.id
+
+
+async def test_a_player_whose_seat_the_timer_gave_to_the_ai_is_not_told_they_left(
+    world: World,
+) -> None:
+    """A player who let 3 turns in a row run out did not leave the game (they keep its
+    result): pressing **My turn**, asking a hint or joining again tells them why an AI
+    plays their seat, not that they left it."""
+    await started(world, ai=False, target=500, dice=8)
+    for _ in range(8):
+        await world.env.advance_time(121)
+        seat = live_of(world).info.seat_of(world.bob.id)
+        if seat is not None and seat.is_ai:
+            break
+    seat = live_of(world).info.seat_of(world.bob.id)
+    assert seat is not None and seat.is_ai and not seat.left_game
+    words = "You let 3 turns in a row run out, so an AI plays your seat now."
+    pressed = await world.bob.click(table_message(world), label="My turn")
+    assert pressed.ephemeral and pressed.response.content == words
+    hint = await world.bob.slash(world.channel, "hint")
+    assert hint.ephemeral and hint.response.content == words
+    joined = await world.bob.slash(world.channel, "table join")
+    assert joined.ephemeral and joined.response.content == words
