@@ -281,3 +281,18 @@ async def test_a_player_whose_seat_the_timer_gave_to_the_ai_is_not_told_they_lef
     assert hint.ephemeral and hint.response.content == words
     joined = await world.bob.slash(world.channel, "table join")
     assert joined.ephemeral and joined.response.content == words
+
+
+async def test_a_player_who_left_mid_game_and_joins_again_is_told_they_left(
+    world: World,
+) -> None:
+    from tests.bot.test_game import open_lobby
+
+    lobby = await open_lobby(world, target=500, dice=8)
+    await world.bob.click(lobby, label="Join")
+    await world.carol.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    await world.carol.slash(world.channel, "table leave")
+    joined = await world.carol.slash(world.channel, "table join")
+    assert joined.ephemeral
+    assert joined.response.content == "You left this game; an AI plays your seat now."
