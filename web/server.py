@@ -53,7 +53,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 import catalog
 import catalog.games
 from host.live import LiveTable
-from host.refusals import Refusal
+from host.refusals import Refusal, Why
 from host.service import MoveOutcome, TableService
 from persistence import TableNotFound
 from persistence.records import TableInfo
@@ -425,6 +425,16 @@ def _error(code: str) -> str:
     return orjson.dumps({"type": "error", "code": code}).decode()
 
 
+def refused(refusal: Refusal) -> str:
+    """The frame of a move the host refused: its code (a key of the page's words,
+    ``web.refusal.<why>``), told apart where the page says it apart: a seat an AI plays
+    because its player let their turns run out, not because they left."""
+    why = refusal.code.value
+    if refusal.code is Why.SEAT_LEFT and refusal.data.get("timed_out"):
+        why = "seat_timed_out"
+    return orjson.dumps({"type": "refused", "why": why}).decode()
+
+
 async def table_socket(request: web.Request) -> web.StreamResponse:
     live = _live(request)
     spoken = language(request, None if live is None else request.app[TABLE_LANGUAGE](live.info))
@@ -541,7 +551,7 @@ async def _answer(
                 version=frame["version"],
             )
     except Refusal as refusal:
-        return orjson.dumps({"type": "refused", "why": refusal.code.value}).decode()
+        return refused(refusal)
     request.app[COMMITTED](outcome)
     if outcome.chooser is not None:
         choices = [c.label for c in outcome.chooser]

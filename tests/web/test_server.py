@@ -1209,3 +1209,13 @@ async def test_a_table_closed_in_its_lobby_is_said_to_have_closed_before_its_gam
     frames = await site.client.get(f"/games/{live.id}/replay.json")
     assert frames.status == 404
     assert await frames.text() == "That table closed before its game began."
+
+
+def test_a_seat_an_ai_took_over_after_timeouts_is_refused_apart_from_one_left() -> None:
+    from host.refusals import Refusal, Why
+    from web.server import refused
+
+    timed_out = Refusal(Why.SEAT_LEFT, timed_out=True, count=3)
+    left = Refusal(Why.SEAT_LEFT, timed_out=False, count=3)
+    assert orjson.loads(refused(timed_out)) == {"type": "refused", "why": "seat_timed_out"}
+    assert orjson.loads(refused(left)) == {"type": "refused", "why": "seat_left"}

@@ -72,7 +72,14 @@ def test_every_refusal_of_the_host_has_its_words_on_the_page() -> None:
     texts = dictionary("ja")["texts"]
     for why in Why:
         assert f"web.refusal.{why.value}" in texts, why
-    for code in ("bad_frame", "rate_limited", "not_identified", "session_expired", "other"):
+    for code in (
+        "bad_frame",
+        "rate_limited",
+        "not_identified",
+        "session_expired",
+        "seat_timed_out",
+        "other",
+    ):
         assert f"web.refusal.{code}" in texts
 
 
