@@ -172,14 +172,15 @@ VICTIM_CHARACTERS = 24  # of a Snatch's victim's name, in the last play's note
 
 
 def snatched_from(players: Sequence[str], seat: int) -> str:
-    """A Snatch's victim as the last play's note names them: the first
-    :data:`VICTIM_CHARACTERS` characters of their name, or, if those begin another
+    """A Snatch's victim as the last play's note names them: their name, cut to
+    :data:`VICTIM_CHARACTERS` characters ending in "…" when longer, or, if those begin another
     player's name, their name cut apart from the others' in as much room
     (:func:`pictures.fonts.fit_apart`: ``Alexandra Konstanti…Li 2``)."""
     names = tuple(" ".join(name.split()) for name in players)
-    short = names[seat][:VICTIM_CHARACTERS]
-    if not any(other != names[seat] and other.startswith(short) for other in names):
-        return short
+    name = names[seat]
+    short = name[:VICTIM_CHARACTERS]
+    if not any(other != name and other.startswith(short) for other in names):
+        return short if short == name else short[:-1] + "…"  # marked where it was cut
     room = fonts.text_width(short + "…", FONT)
     return fonts.fit_apart(names, (room,) * len(names), FONT)[seat]
 

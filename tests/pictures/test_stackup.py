@@ -84,13 +84,24 @@ def test_a_snatch_from_one_of_names_starting_alike_says_whose_cards_it_took() ->
         assert tail == ALIKE[victim][-4:], picture.last_note
         drawn = [piece.key[0] for piece in layout(picture).pieces if piece.kind == "label"]
         assert picture.last_note in drawn  # whole on its line
-    # names that begin no other keep their first 24 characters, as they always did
+    # names that begin no other are cut to 24 characters, the cut marked
     plain = ("Ann", "Bartholomew Higginbotham-Smythe the Third", "Cat")
     state = table("Snatch R9 B2", "G4 G5 G6 G7", "Y1 Y2 Y3", stack="R5", players=plain)
     state.apply(Play(tuple(cards("Snatch")), target=BEN, count=2))
     while state.decision is Decision.CHANCE:
         state.apply(state.sample_chance(random.Random(1)))
-    assert last_turn(state)[2] == "took 2 from Bartholomew Higginbotham"
+    assert last_turn(state)[2] == "took 2 from Bartholomew Higginbotha…"
+    state = table(
+        "Snatch R9 B2",
+        "G4 G5 G6 G7",
+        "Y1 Y2 Y3",
+        stack="R5",
+        players=("Ann", "Bartholomew Higginbotham", "Cat"),
+    )
+    state.apply(Play(tuple(cards("Snatch")), target=BEN, count=2))
+    while state.decision is Decision.CHANCE:
+        state.apply(state.sample_chance(random.Random(1)))
+    assert last_turn(state)[2] == "took 2 from Bartholomew Higginbotham"  # 24: whole
 
 
 def test_a_snatch_note_in_japanese_reads_the_victims_right_to_left_name_then_the_words() -> None:
