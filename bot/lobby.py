@@ -239,4 +239,7 @@ class Lobby:
         if not may_post(interaction):
             raise _cannot_post(interaction)
         await say(interaction, t("discord.lobby.below"))
-        await self.tables.repost(live, ping=None)
+        # a ping already posted for this turn is posted anew with it: deleting it would take
+        # its mention (the player's unread badge) away
+        pinged = self.tables.pinged(live, live.version)
+        await self.tables.repost(live, ping=live.current_user() if pinged else None)

@@ -195,6 +195,25 @@ async def test_the_ping_reposts_the_v2_message_pinging_exactly_that_player_and_e
     assert f"<@{live_of(world).current_user()}>, it's your turn" in table_text_of(edited)
 
 
+@pytest.mark.simcord(settle_timeout=1.0)  # the 5 s ping waits for the clock
+async def test_table_show_after_a_ping_posts_the_table_anew_still_pinging_that_player(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/table show deletes the table message to post it at the bottom: a ping posted for
+    this turn is posted anew with its ping (deleting it took the player's mention away)."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
+    await big_table(world)
+    user = live_of(world).current_user()
+    await world.env.advance_time(6)
+    ping = table_message(world)
+    assert list(stored(world, ping).ping_user_ids) == [user]
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 600.0)
+    await world.bob.slash(world.channel, "table show")
+    shown = table_message(world)
+    assert shown.id != ping.id
+    assert list(stored(world, shown).ping_user_ids) == [user]
+
+
 async def test_without_attach_files_the_table_is_text_only(world: World) -> None:
     world.bot.tables.draw_pictures = False  # what a channel without Attach Files gets
     await big_table(world)
