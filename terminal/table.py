@@ -330,7 +330,8 @@ class Front:
         noted in :attr:`stopped_by`. Before, it ended the process on the spot: no line, no
         record, and the table's SQLite files left in the temporary folder. A process whose
         Ctrl-C is not Python's own (ignored, as in a background job) keeps the signals'
-        own ways."""
+        own ways, and a stop signal the process was started ignoring (``nohup``: SIGHUP)
+        stays ignored."""
         if (
             threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
@@ -344,7 +345,11 @@ class Front:
             if callable(ctrl_c):
                 ctrl_c(signal.SIGINT, frame)
 
-        previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+        previous = {
+            number: signal.signal(number, stop)
+            for number in STOP_SIGNALS
+            if signal.getsignal(number) is not signal.SIG_IGN
+        }
         try:
             yield
         finally:

@@ -377,8 +377,9 @@ def test_a_stop_signal_at_the_prompt_ends_the_game_as_ctrl_c_does(
         stdin=subprocess.PIPE,  # left open: the player is still thinking
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        # Ctrl-C as at a terminal, even when the tests run where it is ignored (a background job)
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        # Ctrl-C and the stop signals as at a terminal, even when the tests run where they
+        # are ignored (a background job; nohup: SIGHUP)
+        preexec_fn=_signals_as_at_a_terminal,
     )
     assert child.stdout is not None and child.stdin is not None
     said = b""
@@ -417,3 +418,38 @@ def test_a_terminal_that_cannot_write_emoji_gets_the_game_all_the_same(tmp_path:
     assert proc.returncode == 0, errors
     assert "Traceback" not in errors
     assert "? AI 1" in out and "Winner: AI " in out
+
+
+def _signals_as_at_a_terminal() -> None:
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
+def test_a_game_started_under_nohup_goes_on_when_its_terminal_closes(tmp_path: Path) -> None:
+    """``nohup stackbot play …``: SIGHUP is ignored from the start, and stays ignored (it
+    ended the game, 129, as an unignored one does); the game goes on to its end of input."""
+
+    def under_nohup() -> None:
+        _signals_as_at_a_terminal()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    child = subprocess.Popen(
+        [*stackbot(), "play", "--players", "alice", "--bots", "1", "--seed", "1"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LC_ALL": "C"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=under_nohup,
+    )
+    assert child.stdout is not None and child.stdin is not None
+    said = b""
+    while not said.endswith(b"alice> "):
+        chunk = os.read(child.stdout.fileno(), 65536)
+        assert chunk, said.decode()
+        said += chunk
+    child.send_signal(signal.SIGHUP)
+    rest, errors = child.communicate(timeout=120)  # then its input ends
+    out = (said + rest).decode()
+    assert child.returncode == 0, (out[-1000:], errors.decode())
+    assert out.endswith("Game abandoned: end of input.\n"), out[-1000:]
