@@ -704,9 +704,10 @@ class InfoCog(commands.Cog):
             guild_id, channel_id=interaction.channel_id if here else None, game=played.name
         )
         # the timer is every game's (and a channel's, every game's there): said, with
-        # the value now in force, so that a reset of one game's rules hides nothing
+        # the value now in force, so that a reset of one game's rules hides nothing (the
+        # server's, after a server reset: not this channel's own, which stays)
         settings = await self.store.guild_settings(
-            guild_id, interaction.channel_id, game=played.name
+            guild_id, interaction.channel_id if here else None, game=played.name
         )
         title = escape_name(played.title)
         where = "channel" if here else "server"

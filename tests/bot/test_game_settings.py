@@ -240,6 +240,23 @@ async def test_a_reset_puts_the_turn_timer_back_too_on_the_server_as_in_a_channe
     assert "`turn_timer` = 45 s\n" in shown, shown  # the server's, not "(this channel)"
 
 
+async def test_a_server_reset_says_the_servers_timer_not_the_channels_override(
+    world: World,
+) -> None:
+    """A server reset asked in a channel with its own timer says the server's timer put
+    back to the default (it said the channel's own, which the reset leaves, as the
+    default every game shares)."""
+    await said(world, "houserules set", key="turn_timer", value="90")
+    await said(world, "houserules set", key="turn_timer", value="30", here=True)
+    reset = await said(world, "houserules reset")
+    assert reset == (
+        "Stack's house rules are back to the defaults on this server, "
+        "and so is the turn timer, which every game shares: 120 s."
+    )
+    shown = await said(world, "houserules show")
+    assert "`turn_timer` = 30 s" in shown, shown  # the channel's override stays
+
+
 async def test_a_channel_override_is_the_games_and_show_names_the_servers_values(
     world: World,
 ) -> None:
