@@ -208,7 +208,9 @@ async def activity_table(request: web.Request) -> web.Response:
     channel = request.query.get("channel", "")
     if not CHANNEL_ID.fullmatch(channel):
         return _typed("bad_request")
-    if not request.app[RATE].allow(("activity", request.remote)):
+    # a bucket of its own: the pages that look now and then (every Activity whose game is
+    # over, all from one address behind a proxy) do not use up the launches' sessions
+    if not request.app[RATE].allow(("activity_table", request.remote)):
         return _typed("rate_limited", 429)
     live = request.app[SERVICE].by_channel.get(int(channel))
     table = live.id if live is not None and live.info.is_active else None

@@ -1110,6 +1110,32 @@ async def test_an_activity_session_for_a_channel_id_that_is_no_id_is_a_typed_bad
         await demo.close()
 
 
+async def test_activities_looking_for_their_channels_next_table_leave_launches_room() -> None:
+    """Every Activity whose game is over asks for its channel's next table now and then,
+    all from one address behind a proxy: those questions are not counted against the
+    Activity's launches (its sessions were refused, rate limited, once enough pages had
+    asked)."""
+    demo = Demo(seed=7)
+    service = await demo.start(play=False)
+    app = make_app(service, demo.hub, rate=RateLimit(rate=0.0, burst=2.0))
+    add_activity(app, KnownCode(client_id=1, client_secret="s"))
+    client: TestClient[Any, Any] = TestClient(TestServer(app))
+    await client.start_server()
+    try:
+        for _ in range(2):
+            looked = await client.get("/activity/table", params={"channel": "12"})
+            assert looked.status == 200 and await looked.json() == {"table": None}
+        launched = await client.post(
+            "/activity/session",
+            data=orjson.dumps({"code": "good", "channel_id": "12"}),
+            headers={"Origin": f"http://{client.host}:{client.port}"},
+        )
+        assert launched.status == 200, await launched.text()
+    finally:
+        await client.close()
+        await demo.close()
+
+
 async def test_an_activity_session_outlives_a_restart_of_the_server() -> None:
     """The bot restarted (a crash, an upgrade) while a player's Activity was open: its page
     reconnects with the cookie it was given and is still that player's (their hand, their
