@@ -463,10 +463,6 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
         expiry = asyncio.create_task(
             _expired(ws, send, after=max(0.0, session.expires - sessions.clock()))
         )
-    if session is None and request.cookies.get(SESSION_COOKIE):
-        # a page whose session ended (expired) while it was away: told so, not silently
-        # made a spectator's
-        await send(_error("session_expired"))
     key: object = session.player.id if session else ("address", request.remote)
 
     def current() -> str:  # the table as the page may see it now, in its language
@@ -474,6 +470,10 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             return hub.frame(live, watcher.user_id)
 
     try:
+        if session is None and request.cookies.get(SESSION_COOKIE):
+            # a page whose session ended (expired) while it was away: told so, not
+            # silently made a spectator's (a page already gone stops watching, below)
+            await send(_error("session_expired"))
         async for message in ws:
             if session is not None and not sessions.alive(session):
                 await _expired(ws, send)

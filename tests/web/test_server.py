@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 import pytest
-from aiohttp import WSCloseCode, WSMsgType, WSServerHandshakeError
+from aiohttp import WSCloseCode, WSMsgType, WSServerHandshakeError, web
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import text as sql
 
@@ -613,6 +613,31 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
                 break
         assert answer.status == 429
         assert len(demo.visitors) <= 20
+
+
+async def test_a_page_gone_before_it_is_told_its_session_ended_stops_watching(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page with a session cookie that is no longer one is told ``session_expired`` as
+    its socket opens; a page gone by then (the send fails) stops watching the table, as
+    any page gone does (it was left among the table's watchers, its error unhandled)."""
+    table = await site.demo.open_table(1, "stack")
+    send_str = web.WebSocketResponse.send_str
+
+    async def gone(self: web.WebSocketResponse, data: str, compress: Any = None) -> None:
+        if "session_expired" in data:
+            raise ConnectionResetError("the page went away")
+        await send_str(self, data, compress)
+
+    monkeypatch.setattr(web.WebSocketResponse, "send_str", gone)
+    async with site.socket(table.live.id, "no.longer") as ws:
+        while (await ws.receive(timeout=30)).type not in (
+            WSMsgType.CLOSE,
+            WSMsgType.CLOSED,
+            WSMsgType.ERROR,
+        ):
+            pass
+    assert table.live.id not in site.demo.hub.watchers
 
 
 async def test_a_silent_pages_socket_is_closed_when_its_session_expires() -> None:
