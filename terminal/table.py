@@ -23,7 +23,9 @@ refused moves, hints) are its own (:func:`catalog.games.words`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
+import io
 import json
 import os
 import random
@@ -317,11 +319,39 @@ class Front:
             try:
                 code = self._play()
             except KeyboardInterrupt:
-                self.stdout.write("\n" + abandoned(self._why(CTRL_C)) + "\n")
-                self.stdout.flush()
-                self._write_export(interrupted=True)
-                code = self._exit_code(CTRL_C)
+                code = self._abandon()
+            except OSError as err:
+                if err.errno != errno.EIO:
+                    raise
+                # the terminal is gone (its window closed) and said so first: as its
+                # SIGHUP does (ignored, or not delivered yet)
+                self.stopped_by = self.stopped_by or getattr(signal, "SIGHUP", None)
+                code = self._abandon()
         return EXPORT_FAILED_EXIT if self.export_failed and code == 0 else code
+
+    def _abandon(self) -> int:
+        """The game left by Ctrl-C or a stop signal: its line, its record (``--export``),
+        the exit code. Its terminal gone (a window closed: writing to it fails), the line
+        goes nowhere and the record is written still."""
+        try:
+            self.stdout.write("\n" + abandoned(self._why(CTRL_C)) + "\n")
+            self.stdout.flush()
+        except OSError as err:
+            if err.errno != errno.EIO:
+                raise
+            self._terminal_gone()
+        self._write_export(interrupted=True)
+        if self.table is not None:  # a stop signal may have broken its closing off
+            self.table.close()
+        return self._exit_code(CTRL_C)
+
+    def _terminal_gone(self) -> None:
+        """Standard output's terminal hung up: what is still to be written to it (and
+        what Python flushes at exit) goes nowhere, rather than fail again."""
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            nowhere = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(nowhere, self.stdout.fileno())
+            os.close(nowhere)
 
     @contextlib.contextmanager
     def _stopping_as_ctrl_c(self) -> Iterator[None]:

@@ -453,3 +453,46 @@ def test_a_game_started_under_nohup_goes_on_when_its_terminal_closes(tmp_path: P
     out = (said + rest).decode()
     assert child.returncode == 0, (out[-1000:], errors.decode())
     assert out.endswith("Game abandoned: end of input.\n"), out[-1000:]
+
+
+def test_closing_the_terminal_window_ends_the_game_with_its_record_written(
+    tmp_path: Path,
+) -> None:
+    """The game plays in a terminal whose window is closed (its pseudo-terminal hung up:
+    SIGHUP, and writing to it fails): the record is written still, the table's files are
+    removed, and the status is the shell's for SIGHUP (it was 1, no record, the line
+    saying the game was abandoned failing with an I/O error)."""
+    import fcntl
+    import termios
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    record = tmp_path / "game.json"
+    main_end, terminal = os.openpty()
+
+    def at_a_terminal() -> None:  # the session's controlling terminal, as a window's shell
+        _signals_as_at_a_terminal()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    child = subprocess.Popen(
+        [*stackbot(), "play", "--players", "alice", "--bots", "1", "--seed", "1",
+         "--export", str(record)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temporary), "LC_ALL": "C"},
+        stdin=terminal,
+        stdout=terminal,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=at_a_terminal,
+    )  # fmt: skip
+    os.close(terminal)
+    said = b""
+    while not said.rstrip().endswith(b"alice>"):
+        chunk = os.read(main_end, 65536)
+        assert chunk, said.decode()
+        said += chunk
+    assert list(temporary.iterdir())  # the table's store, while the game is on
+    os.close(main_end)  # the window closed
+    assert child.wait(timeout=120) == 128 + signal.SIGHUP
+    assert check(json.loads(record.read_text()))["ok"]
+    assert not list(temporary.iterdir())
