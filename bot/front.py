@@ -10,7 +10,7 @@ from typing import Any
 import catalog
 from bot import games
 from bot.games.base import DiscordGame
-from bot.text import escape_name
+from bot.text import escape_name, unescape_text
 from catalog import n, t
 from host.words import Notice
 from persistence.records import TableInfo
@@ -91,6 +91,9 @@ class DiscordFront:
 
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)
+
+    def plain(self, line: str) -> str:
+        return unescape_text(line)
 
     def language(self, guild_id: int | None) -> str:
         """The language of a server's public messages: its ``/houserules`` choice, else its

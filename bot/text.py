@@ -109,6 +109,19 @@ def escape_text(text: str) -> str:
     return "\n".join(lines)
 
 
+# a backslash before ASCII punctuation: markdown's escape (escape_text's, and the line starts')
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def unescape_text(text: str) -> str:
+    """Text :func:`escape_text` (or :func:`escape_name`) made, as the plain text it shows:
+    the markdown escapes undone (``bob\\_x`` -> ``bob_x``, ``\\\\`` -> ``\\``), and the
+    zero-width spaces that defuse mentions and links taken out (a name copied off a page
+    is the name)."""
+    text = text.replace("@" + ZWSP, "@").replace("<" + ZWSP, "<")
+    return _ESCAPED.sub(r"\1", text.replace(":/" + ZWSP + "/", "://"))
+
+
 # A backtick of a name or of typed text, in a sentence with code: the modifier letter grave
 # accent, which looks alike and neither starts nor ends code.
 GRAVE = "\u02cb"

@@ -102,6 +102,12 @@ class FrontEnd(Protocol[G]):
         """A host's notice in words."""
         ...
 
+    def plain(self, line: str) -> str:
+        """A line this front end wrote (:meth:`turn_line`, :meth:`notice`) as plain text,
+        its own markup undone: what a page that shows text as it is shows (the web pages of
+        a table the Discord bot hosts show ``bob_x``, not Discord's ``bob\\_x``)."""
+        ...
+
     def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
         """Say what the table is told, inside, in the table's language (its server's, on
         Discord): the host enters it around every step and notice it words."""

@@ -109,6 +109,9 @@ class TerminalFront:
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return NOTICES[notice](data)
 
+    def plain(self, line: str) -> str:
+        return line  # the terminal writes plain text
+
     def speaking(self, info: TableInfo) -> AbstractContextManager[object]:
         """The terminal speaks one language, the one it was started in (``--lang``):
         whatever is current where the table is played."""

@@ -125,7 +125,7 @@ def table_view(live: LiveTable[Any], ai_users: Mapping[int, str] | None = None) 
         "status": info.status,
         "players": players(info.seats, ai_users or {}),
         "turn_started": _ms(live.turn_started),
-        "turns": list(live.turns),
+        "turns": [live.front.plain(line) for line in live.turns],  # as text, not markup
         # which of them tell a turn (numbered on the page); the others (a decision taken
         # before the first turn, a seat handed to an AI) have no number
         "numbered": [isinstance(line, TurnLine) for line in live.turns],

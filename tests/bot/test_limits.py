@@ -652,3 +652,11 @@ def test_a_settings_refusal_cuts_a_whole_number_of_any_length() -> None:
         StackUpHouseRules.model_validate({"turn_limit": int("9" * 1990)})
     said = settings_words(err.value)
     assert said == f"`turn_limit` must be at most 10000, not {'9' * (ECHO_LIMIT - 1)}…"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Zl", "Zp"))))
+@example("cool_guy *stacked* [a](https://e.vil) `x` <@123> @everyone \\_ > # 1. ~~s~~ ||p||")
+def test_text_escaped_for_discord_reads_back_as_itself_unescaped(text: str) -> None:
+    from bot.text import escape_text, unescape_text
+
+    assert unescape_text(escape_text(text)) == text

@@ -320,3 +320,16 @@ async def test_table_activity_asks_discord_to_launch_it(
     answer = await world.alice.slash(world.channel, "table activity")
     assert len(asked) == 1
     assert answer.ephemeral and answer.response.content == t(NOT_LAUNCHED)
+
+
+async def test_a_page_shows_the_turns_chat_escapes_as_their_plain_text(world: World) -> None:
+    """The recent turns the bot keeps are Discord markdown (``cool\\_guy``); the page shows
+    text as it is, so it is given them as plain text."""
+    from web.views import table_view
+
+    live = await started_table(world)
+    words = "cool_guy stacked *3* on [pile 2] <@1> @everyone"
+    line = live.front.turn_line(words, automatic=False)
+    assert line != words  # escaped for chat
+    live.turns.append(line)
+    assert table_view(live)["turns"][-1] == words

@@ -56,6 +56,9 @@ class PlainFront:
     def notice(self, notice: Notice, data: Mapping[str, Any]) -> str:
         return f"{notice.value} {sorted(data.items())}"
 
+    def plain(self, line: str) -> str:
+        return line
+
     def speaking(self, info: Any) -> AbstractContextManager[object]:
         return nullcontext()
 
