@@ -83,7 +83,8 @@ INDEX_EXTRA: web.AppKey[Callable[[], str]] = web.AppKey("index_extra")
 COMMITTED: web.AppKey[Callable[[MoveOutcome], None]] = web.AppKey("committed")
 TABLE_LANGUAGE: web.AppKey[TableLanguage] = web.AppKey("table_language")
 # whether a request from another origin was refused and said in the log (once a process)
-ORIGIN_WARNED: web.AppKey[list[bool]] = web.AppKey("origin_warned")
+ORIGIN_WARNED: web.AppKey[set[tuple[str, str]]] = web.AppKey("origin_warned")
+ORIGIN_WARNINGS = 16  # the (Origin, Host) pairs refused that the log names, each once
 STATUSES = frozenset({"lobby", "playing", "finished", "abandoned"})  # web.status.*
 
 
@@ -113,7 +114,7 @@ def make_app(
     app[INDEX_EXTRA] = index_extra
     app[TABLE_LANGUAGE] = table_language
     app[COMMITTED] = committed
-    app[ORIGIN_WARNED] = []
+    app[ORIGIN_WARNED] = set()
     app.router.add_get("/", index)
     # an id in ASCII digits (a regular expression's \d is any script's)
     app.router.add_get("/tables/{table_id:[0-9]+}", table_page)
@@ -391,21 +392,24 @@ async def replay_json(request: web.Request) -> web.Response:
 
 def from_here(request: web.Request) -> bool:
     """Whether ``request`` comes from the server's own pages or an origin allowed
-    (:func:`web.guard.origin_allowed`). The first request refused that names an Origin
-    is said in the log, once: behind a reverse proxy that rewrites ``Host`` (nginx's
-    default) every socket is refused, and the operator is told why."""
+    (:func:`web.guard.origin_allowed`). A request refused that names an Origin is said in
+    the log, once for each Origin and host (up to :data:`ORIGIN_WARNINGS` of them, so that
+    a stranger's requests neither fill the log nor use up the one a real misconfiguration
+    needs): behind a reverse proxy that rewrites ``Host`` (nginx's default) every socket
+    is refused, and the operator is told why."""
     origin = request.headers.get("Origin")
     allowed: frozenset[str] = request.app[ORIGINS]
     if origin_allowed(origin, request.host, allowed):
         return True
     warned = request.app[ORIGIN_WARNED]
-    if origin and not warned:
-        warned.append(True)
+    pair = (origin or "", request.host)
+    if origin and pair not in warned and len(warned) < ORIGIN_WARNINGS:
+        warned.add(pair)
         log.warning(
             "web: refused a request from Origin %r: this server expects its own host %r "
             "(http:// or https://) or an origin of WEB_ORIGINS %s; behind a reverse proxy, "
             "pass Host through (nginx: proxy_set_header Host $host;) or add the pages' "
-            "origin to WEB_ORIGINS (said once; the next refusals are not logged)",
+            "origin to WEB_ORIGINS (said once for this Origin and host)",
             origin,
             request.host,
             sorted(allowed) or "(none)",

@@ -24,7 +24,7 @@ from host.live import Player
 from web.activity import DiscordOAuth, NotIdentified, add_activity
 from web.demo import Demo, DemoTable
 from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
-from web.server import MAX_FRAME, STATIC, make_app
+from web.server import MAX_FRAME, ORIGIN_WARNINGS, STATIC, make_app
 from web.views import board
 
 CARD = re.compile(r"\b[RBYG](?:1[0-5]|[1-9])\b")
@@ -332,6 +332,21 @@ async def test_a_refused_origin_is_logged_once_naming_it_the_host_and_the_fix(
     assert "proxy_set_header Host $host" in warned[0] and "WEB_ORIGINS" in warned[0]
     mine = await site.client.post("/origin", headers={"Origin": site.origin})
     assert orjson.loads(await mine.read()) == {"allowed": True}
+
+
+async def test_a_strangers_origin_does_not_use_up_the_warning_a_misconfiguration_needs(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="web.server"):
+        stranger = await site.client.post("/origin", headers={"Origin": "https://x.example"})
+        assert orjson.loads(await stranger.read()) == {"allowed": False}
+        proxied = await site.client.post("/origin", headers={"Origin": "https://stack.example"})
+        assert orjson.loads(await proxied.read()) == {"allowed": False}
+        for n in range(40):  # many more: the log names a few, not all
+            await site.client.post("/origin", headers={"Origin": f"https://{n}.example"})
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "https://x.example" in warned[0] and "https://stack.example" in warned[1]
+    assert len(warned) == ORIGIN_WARNINGS
 
 
 def test_the_origin_is_the_servers_own_or_one_allowed() -> None:
