@@ -241,5 +241,5 @@ class Lobby:
         await say(interaction, t("discord.lobby.below"))
         # a ping already posted for this turn is posted anew with it: deleting it would take
         # its mention (the player's unread badge) away
-        pinged = self.tables.pinged(live, live.version)
+        pinged = self.tables.message(live).pinged_version == live.version
         await self.tables.repost(live, ping=live.current_user() if pinged else None)
