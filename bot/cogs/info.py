@@ -346,7 +346,9 @@ class InfoCog(commands.Cog):
         store = self.store
         record = await store.stats(guild_id, who.id, game=played.name)
         rating = await store.player_rating(guild_id, who.id, game=played.name)
-        name = getattr(who, "display_name", who.name)
+        name = who.display_name
+        if not isinstance(who, discord.Member) and record is not None and record.name:
+            name = record.name  # no longer a member: the name they played under, as ranked
         tables = self.bot.tables
 
         async def charts() -> list[discord.File]:

@@ -178,3 +178,31 @@ async def test_an_unknown_ai_level_is_quoted_as_sent_in_its_code_span(world: Wor
     refused_with(
         added, "Stack has no `**x**\u02cby\u02cb` AI; its levels are random, greedy, expert."
     )
+
+
+async def test_stats_of_a_player_who_left_the_server_name_them_as_they_played(
+    world: World,
+) -> None:
+    """``/stats player:`` of someone no longer in the server (Discord resolves a user, not
+    a member): named as they played and as ``/leaderboard`` ranks them, not by their
+    account's name."""
+    from tests.bot.conftest import choose_colours
+
+    dave = world.guild.add_member(world.env.create_user("dave"), nick="Dave the Brave")
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await dave.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    await choose_colours(world, world.alice, dave)
+    await dave.slash(world.channel, "move", move="resign")
+    await world.env.settle()
+    world.guild.remove_member(dave)
+    user = world.env.backend.get_user(dave.id)
+    result = await forged(
+        world.alice,
+        world.channel,
+        "stats",
+        [option("player", USER, str(dave.id)), option("game", STRING, "colorstack")],
+        {"users": {str(dave.id): dict(serializers.user_payload(user))}},
+    )
+    assert result.response is not None
+    assert result.response.content.startswith("**Dave the Brave** — Color Stack: 1 game, 0 wins")
