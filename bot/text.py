@@ -158,22 +158,7 @@ def _isolate_said(text: str, said: Iterable[str]) -> str:
     pieces |= {_invisible(p) for p in pieces}
     for piece in sorted((p for p in pieces if any(_rtl(c) for c in p)), key=len, reverse=True):
         whole = re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)")
-        parts = []
-        depth = 0
-        start = 0
-        for at, char in enumerate(text + catalog.FSI):  # a last opening ends the last part
-            if char == catalog.FSI:
-                if not depth:
-                    parts.append(whole.sub(lambda m: catalog.isolate(m[0]), text[start:at]))
-                    start = at
-                depth += 1
-            elif char == catalog.PDI and depth:
-                depth -= 1
-                if not depth:
-                    parts.append(text[start : at + 1])
-                    start = at + 1
-        parts.append(text[start:])  # an isolate left open: as it is
-        text = "".join(parts)
+        text = catalog.isolate_outside(text, whole)
     return text
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import re
 import string
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
@@ -249,6 +250,29 @@ def _invisible_format(char: str) -> bool:
     """A format character a terminal draws as nothing (the zero-width joiner, a tag): every
     one but the soft hyphen, which terminals draw as a hyphen."""
     return unicodedata.category(char) == "Cf" and char != "\u00ad"
+
+
+def isolate_outside(text: str, pattern: re.Pattern[str]) -> str:
+    """``text`` with each match of ``pattern`` that stands outside the isolates already in
+    it isolated (:func:`isolate`): those isolates, and one left open at its end, stay as
+    they are (a name a sentence isolated already is not isolated twice)."""
+    parts = []
+    depth = 0
+    start = 0
+    for at, char in enumerate(text):
+        if char in _OPENERS:
+            if not depth:
+                parts.append(pattern.sub(lambda m: isolate(m[0]), text[start:at]))
+                start = at
+            depth += 1
+        elif char == PDI and depth:
+            depth -= 1
+            if not depth:
+                parts.append(text[start : at + 1])
+                start = at + 1
+    tail = text[start:]
+    parts.append(tail if depth else pattern.sub(lambda m: isolate(m[0]), tail))
+    return "".join(parts)
 
 
 def width(text: str) -> int:

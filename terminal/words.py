@@ -24,9 +24,6 @@ from engine.errors import MoveError, settings_error
 from host.refusals import Refusal, Why
 from host.words import Notice
 
-# what opens an isolate (LRI, RLI, FSI); catalog.PDI closes it
-OPENERS = frozenset("\u2066\u2067\u2068")
-
 
 def isolate_names(text: str, names: Sequence[str]) -> str:
     """``text`` with each of ``names`` that needs it isolated (:func:`catalog.isolate`)
@@ -38,23 +35,7 @@ def isolate_names(text: str, names: Sequence[str]) -> str:
     if not wanted:
         return text
     pattern = re.compile("|".join(re.escape(n) for n in wanted))
-    parts = []
-    depth = 0
-    start = 0
-    for at, char in enumerate(text):
-        if char in OPENERS:
-            if not depth:
-                parts.append(pattern.sub(lambda m: catalog.isolate(m[0]), text[start:at]))
-                start = at
-            depth += 1
-        elif char == catalog.PDI and depth:
-            depth -= 1
-            if not depth:
-                parts.append(text[start : at + 1])
-                start = at + 1
-    tail = text[start:]
-    parts.append(tail if depth else pattern.sub(lambda m: catalog.isolate(m[0]), tail))
-    return "".join(parts)
+    return catalog.isolate_outside(text, pattern)
 
 
 def _whose_turn(data: Mapping[str, Any]) -> str:

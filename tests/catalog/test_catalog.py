@@ -196,3 +196,18 @@ def test_warming_reads_every_language_once_so_no_word_pays_for_the_files() -> No
     catalog.warm()  # a second warm-up reads nothing again
     assert catalog.catalog.cache_info().currsize == len(catalog.LANGUAGES)
     assert catalog.catalog.cache_info().hits == before + len(catalog.LANGUAGES)
+
+
+def test_isolate_outside_isolates_each_match_outside_the_isolates_already_there() -> None:
+
+    name = "שלום"
+    pattern = re.compile(re.escape(name))
+    iso = catalog.isolate(name)
+    assert iso != name
+    said = f"snatch {name} 2, then {iso} again"
+    assert catalog.isolate_outside(said, pattern) == f"snatch {iso} 2, then {iso} again"
+    lri = f"\u2066{name}{catalog.PDI} {name}"  # any isolate (LRI too) is left as it is
+    assert catalog.isolate_outside(lri, pattern) == f"\u2066{name}{catalog.PDI} {iso}"
+    left_open = f"{name} {catalog.FSI}{name}"  # an isolate left open at the end: as it is
+    assert catalog.isolate_outside(left_open, pattern) == f"{iso} {catalog.FSI}{name}"
+    assert catalog.isolate_outside("plain words", pattern) == "plain words"
