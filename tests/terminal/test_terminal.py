@@ -358,6 +358,17 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
     assert "Traceback" not in errors and "Exception ignored" not in errors, errors
 
 
+def said_until_asked(child: subprocess.Popen[bytes], prompt: bytes) -> bytes:
+    """What ``child`` wrote until it asks ``prompt`` (its input left open)."""
+    assert child.stdout is not None and child.stdin is not None
+    said = b""
+    while not said.endswith(prompt):
+        chunk = os.read(child.stdout.fileno(), 65536)
+        assert chunk, said.decode()
+        said += chunk
+    return said
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_stop_signal_at_the_prompt_ends_the_game_as_ctrl_c_does(
     tmp_path: Path, stop: signal.Signals
@@ -381,12 +392,7 @@ def test_a_stop_signal_at_the_prompt_ends_the_game_as_ctrl_c_does(
         # are ignored (a background job; nohup: SIGHUP)
         preexec_fn=_signals_as_at_a_terminal,
     )
-    assert child.stdout is not None and child.stdin is not None
-    said = b""
-    while not said.endswith(b"alice> "):
-        chunk = os.read(child.stdout.fileno(), 65536)
-        assert chunk, said.decode()
-        said += chunk
+    said = said_until_asked(child, b"alice> ")
     assert list(temporary.iterdir())  # the table's store, while the game is on
     child.send_signal(stop)
     rest, errors = child.communicate(timeout=120)
@@ -442,12 +448,7 @@ def test_a_game_started_under_nohup_goes_on_when_its_terminal_closes(tmp_path: P
         stderr=subprocess.PIPE,
         preexec_fn=under_nohup,
     )
-    assert child.stdout is not None and child.stdin is not None
-    said = b""
-    while not said.endswith(b"alice> "):
-        chunk = os.read(child.stdout.fileno(), 65536)
-        assert chunk, said.decode()
-        said += chunk
+    said = said_until_asked(child, b"alice> ")
     child.send_signal(signal.SIGHUP)
     rest, errors = child.communicate(timeout=120)  # then its input ends
     out = (said + rest).decode()

@@ -457,6 +457,31 @@ def test_following_the_links_of_a_japanese_page_keeps_it_japanese(
 
 
 @contextlib.contextmanager
+def served_in_thread(app: web.Application, name: str) -> Iterator[int]:
+    """``app`` served on loopback from a thread (and event loop) of its own, named
+    ``name``, while inside: its port."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name=name, daemon=True)
+    thread.start()
+    runner = web.AppRunner(app)
+
+    async def start() -> int:
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        return int(runner.addresses[0][1])
+
+    port = asyncio.run_coroutine_threadsafe(start(), loop).result()
+    try:
+        yield port
+    finally:
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+@contextlib.contextmanager
 def discord_standin(users: dict[str, dict[str, str]]) -> Iterator[str]:
     """Discord's OAuth2 token and users/@me endpoints on loopback (a thread of its own):
     its base URL; ``users``: the user each code names."""
@@ -476,25 +501,8 @@ def discord_standin(users: dict[str, dict[str, str]]) -> Iterator[str]:
     app = web.Application()
     app.router.add_post("/oauth2/token", token)
     app.router.add_get("/users/@me", me)
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="discord-standin", daemon=True)
-    thread.start()
-    runner = web.AppRunner(app)
-
-    async def start() -> int:
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        return int(runner.addresses[0][1])
-
-    port = asyncio.run_coroutine_threadsafe(start(), loop).result()
-    try:
+    with served_in_thread(app, "discord-standin") as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join()
-        loop.close()
 
 
 SECRET = "the-apps-secret"
@@ -1574,25 +1582,8 @@ def host_rewriting_proxy(upstream: str) -> Iterator[str]:
 
     app = web.Application()
     app.router.add_route("*", "/{path:.*}", forward)
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="host-proxy", daemon=True)
-    thread.start()
-    runner = web.AppRunner(app)
-
-    async def start() -> int:
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        return int(runner.addresses[0][1])
-
-    port = asyncio.run_coroutine_threadsafe(start(), loop).result()
-    try:
+    with served_in_thread(app, "host-proxy") as port:
         yield f"http://localhost:{port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join()
-        loop.close()
 
 
 def test_behind_a_proxy_that_rewrites_host_the_page_says_its_socket_is_refused(
