@@ -20,6 +20,8 @@ from pydantic import BaseModel, ValidationError
 
 SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
+SHOWN = 100  # the characters of a wrong value an error quotes at most (as_json)
+
 
 class IllegalReason(Enum):
     """Why a well-formed move was refused."""
@@ -160,18 +162,25 @@ def as_json(value: object) -> str:
     ``None``, ``'red'``…). A number too big for JSON's reader (``1e400``, read as
     infinity) is said to be out of range; a list or object holding one writes it
     ``Infinity``, as JavaScript does. A list or object nested deeper than can be written
-    (JSON's reader takes them nearly as deep as Python can go) is said to be so."""
+    (JSON's reader takes them nearly as deep as Python can go) is said to be so. A value
+    longer than :data:`SHOWN` characters is shown by its start and an ellipsis (a record
+    may hold a name or an action megabytes long; the sentence about it stays a sentence)."""
     if isinstance(value, float) and math.isinf(value):
         return f"{'-' if value < 0 else ''}Infinity (a number out of range)"
     try:
         try:
-            return json.dumps(value, ensure_ascii=False, allow_nan=False)
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         except ValueError:  # NaN, or a list or object holding a number out of range
-            return json.dumps(value, ensure_ascii=False)
+            text = json.dumps(value, ensure_ascii=False)
     except TypeError:  # no JSON value at all (a record built in Python, not read)
-        return repr(value)
+        text = repr(value)
     except RecursionError:
         return f"{'an object' if isinstance(value, dict) else 'a list'} nested too deeply to show"
+    if len(text) <= SHOWN:
+        return text
+    if isinstance(value, str):  # its quotes kept: "set a1 99999…"
+        return json.dumps(value[:SHOWN] + "…", ensure_ascii=False)
+    return text[:SHOWN] + "…"
 
 
 def read_json(text: str, what: str) -> Any:

@@ -449,3 +449,39 @@ def test_a_format_that_names_no_game_is_shown_as_the_other_wrong_values_are(
     path.write_text('{"format": ' + fmt + ', "deck": []}', encoding="utf-8")
     error = str(check_file(str(path))["error"])
     assert error.startswith(f'The record\'s "format" is {shown}; it must be one of '), error
+
+
+_HUGE = "x" * 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("record", "starts"),
+    [
+        (_with_turn({"player": _HUGE}), 'The player "xxxx'),
+        ({"format": "stackup-record/1", "players": [_HUGE, _HUGE]}, 'The names in "players"'),
+        (
+            {
+                "format": "colorstack-record/1",
+                "players": ["a", "b"],
+                "first": _HUGE,
+                "colours": ["red", "blue"],
+                "cards": [],
+                "dice": {},
+                "turns": [],
+            },
+            '"first" must name one of the players (a or b), not "xxxx',
+        ),
+    ],
+    ids=["stack", "stackup", "colorstack"],
+)
+def test_a_huge_wrong_value_is_shown_cut_short_not_whole(
+    tmp_path: Path, record: dict[str, Any], starts: str
+) -> None:
+    """The error is one sentence a person can act on: a wrong value of a million
+    characters is quoted by its start and an ellipsis, not whole (the error was a
+    megabyte long; a 50 MB record's was 50 MB)."""
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    error = str(check_file(str(path))["error"])
+    assert error.startswith(starts), error[:200]
+    assert "x…" in error and len(error) < 300, error[:400]
