@@ -33,10 +33,15 @@ outcome (exit 0) or the first thing wrong with it (exit 1), as the game's record
 def check_file(path: str) -> dict[str, object]:
     """The checker's result for the record in the file at ``path``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        return _whole_error(f"Cannot read {path}: {reason}.")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is let be
+    except UnicodeDecodeError as err:
+        byte = err.object[err.start]
+        return _whole_error(
+            f"{path} is not UTF-8 text (byte 0x{byte:02x} at position {err.start}): "
+            "save it as UTF-8."
+        )
+    except OSError as err:
+        return _whole_error(f"Cannot read {path}: {err.strerror or err}.")
     try:
         record = read_json(text, path)
     except RecordError as err:

@@ -485,3 +485,25 @@ def test_a_huge_wrong_value_is_shown_cut_short_not_whole(
     error = str(check_file(str(path))["error"])
     assert error.startswith(starts), error[:200]
     assert "x…" in error and len(error) < 300, error[:400]
+
+
+def test_a_record_saved_with_a_byte_order_mark_checks_as_without_it(tmp_path: Path) -> None:
+    """JSON's RFC lets a reader ignore a UTF-8 byte order mark, and some editors (Windows
+    Notepad) write one: the record is checked, not refused as "not valid JSON (Unexpected
+    UTF-8 BOM (decode using utf-8-sig))"."""
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(SPEC_EXAMPLE).encode())
+    assert check_file(str(path)) == check(example())
+
+
+def test_a_file_that_is_not_utf8_is_said_to_be_so_in_plain_words(tmp_path: Path) -> None:
+    """Not Python's codec words ("'utf-8' codec can't decode byte 0xff in position 3:
+    invalid start byte"): which byte, where, and what to do."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"p\xe9": 1}')
+    assert check_file(str(path)) == {
+        "ok": False,
+        "round": None,
+        "turn": None,
+        "error": f"{path} is not UTF-8 text (byte 0xe9 at position 3): save it as UTF-8.",
+    }
