@@ -214,8 +214,11 @@ def settings_error(
     where = ".".join(str(x) for x in first["loc"]) or "rules"
     if first["type"] == "extra_forbidden":
         return unknown.format(where)
-    if musts and where in musts:
-        return f"{where!r} must be {musts[where]}, not {as_json(first['input'])}"
+    key = str(first["loc"][0]) if first["loc"] else where
+    if musts and key in musts:
+        if key != where:  # a part of the key's value is wrong (one of Stack's teams)
+            return f"{key!r} must be {musts[key]}"
+        return f"{key!r} must be {musts[key]}, not {as_json(first['input'])}"
     return f"{where}: {first['msg']}"
 
 

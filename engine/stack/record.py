@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from engine.errors import IllegalMoveError, RecordError, as_json, settings_error
+from engine.errors import IllegalMoveError, RecordError, as_json
 from engine.game import Decision
 from engine.record_header import read_players, read_rules
 from engine.stack.describe import pile_words
 from engine.stack.moves import PLACES, REROLLS, ROLLS, STACKS, RoundDice
-from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules
+from engine.stack.rules import MAX_PLAYERS, MIN_PLAYERS, StackRules, settings_error
 from engine.stack.state import SetupError, StackState, TurnLog
 
 FORMAT = "stack-record/1"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+
+from engine import errors
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -110,3 +112,20 @@ def teams_adjacent(players: tuple[str, ...], teams: tuple[tuple[str, str], ...])
     seat = {name: i for i, name in enumerate(players)}
     n = len(players)
     return any((seat[a] - seat[b]) % n in (1, n - 1) for a, b in teams)
+
+
+def settings_error(err: ValidationError) -> str:
+    """The first problem of a record's rules, in words: ``'dice_per_player' must be a
+    whole number from 1 to 30, not 31`` or ``unknown key 'colour'``."""
+    return errors.settings_error(
+        err,
+        musts={
+            "target_score": "a whole number of at least 1",
+            "dice_per_player": f"a whole number from 1 to {MAX_DICE_PER_PLAYER}",
+            "four_high_bonus": "true or false",
+            "capture_penalty": "true or false",
+            "rolled_two_penalty": "true or false",
+            "tie_break": '"extra_round" or "shared"',
+            "teams": "null or a list of two-player lists naming every player once",
+        },
+    )

@@ -507,3 +507,30 @@ def test_a_file_that_is_not_utf8_is_said_to_be_so_in_plain_words(tmp_path: Path)
         "turn": None,
         "error": f"{path} is not UTF-8 text (byte 0xe9 at position 3): save it as UTF-8.",
     }
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ({"dice_per_player": 31}, "'dice_per_player' must be a whole number from 1 to 30, not 31"),
+        ({"target_score": 40.0}, "'target_score' must be a whole number of at least 1, not 40.0"),
+        ({"four_high_bonus": "false"}, "'four_high_bonus' must be true or false, not \"false\""),
+        ({"tie_break": "coin"}, '\'tie_break\' must be "extra_round" or "shared", not "coin"'),
+        ({"teams": "yes"}, "'teams' must be null or a list of two-player lists"),
+        ({"teams": [["alice", "bob", "carol"]]}, "'teams' must be null or a list of two-player"),
+    ],
+    ids=["dice", "target", "bonus", "tie_break", "teams", "a team of three"],
+)
+def test_wrong_rules_are_told_in_the_records_words_not_pydantics(
+    rules: dict[str, Any], words: str
+) -> None:
+    """As Stack Up!'s and Color Stack's checkers say them, and as the record page writes
+    the keys: not "dice_per_player: Input should be less than or equal to 30" nor
+    "teams: Input should be a valid tuple" (a record has no tuples)."""
+    rec = example()
+    rec["rules"] = rules
+    result = check(rec)
+    assert result["round"] is None and result["turn"] is None
+    error = str(result["error"])
+    assert error.startswith("The record's rules: " + words), error
+    assert "Input should" not in error and "tuple" not in error
