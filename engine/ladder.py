@@ -28,11 +28,13 @@ bot gives them a second a move, which searches far more.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import itertools
 import math
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,7 +118,7 @@ def elo_words(value: float) -> str:
         return "+inf"
     if value <= elo(0.0):
         return "-inf"
-    return f"{value:+.0f}"
+    return f"{value:+z.0f}"  # z: a difference that rounds to 0 is +0, not -0
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -147,21 +149,38 @@ def current_player(game: Game[Any], level: str, nodes: int | None) -> Entrant:
     return Entrant(level, ai.choose)
 
 
+class NoRelease(ValueError):
+    """Git has no revision of that name to take the previous release's engine from."""
+
+
+# ``from engine…`` / ``import engine…`` and a module's name in a string ("engine.stack.expert":
+# the games' registry and the levels' experts are imported by name, on first use)
+_ENGINE_NAME = re.compile(r"\b(from|import) engine(?=[. ])|(?<=[\"'])engine(?=\.)")
+
+
 def previous_engine(ref: str, repo: Path) -> Any:
     """The ``engine`` package of git revision ``ref`` of ``repo``, imported as
-    ``engine_prev`` (from a temporary directory)."""
-    where = Path(tempfile.mkdtemp(prefix="ladder-"))
+    ``engine_prev`` (from a temporary directory, removed when the process ends): every
+    module it names, by an import or by a string, is its own copy's."""
     archive = subprocess.run(
-        ["git", "-C", str(repo), "archive", ref, "engine"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+        ["git", "-C", str(repo), "archive", ref, "engine"], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        said = archive.stderr.decode(errors="replace").strip()
+        raise NoRelease(f"no git revision {ref!r} to take the engine from ({said})")
+    where = Path(tempfile.mkdtemp(prefix="ladder-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
+    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
     (where / "engine").rename(where / "engine_prev")
-    pattern = re.compile(r"\b(from|import) engine(?=[. ])")
     for path in (where / "engine_prev").rglob("*.py"):
         text = path.read_text()
-        path.write_text(pattern.sub(r"\1 engine_prev", text))
+        path.write_text(_ENGINE_NAME.sub(_prev_name, text))
     sys.path.insert(0, str(where))
     return importlib.import_module("engine_prev.games")
+
+
+def _prev_name(found: re.Match[str]) -> str:
+    return f"{found[1]} engine_prev" if found[1] else "engine_prev"
 
 
 def previous_player(
@@ -304,13 +323,25 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
+    if args.nodes < 1:
+        parser.error(f"--nodes must be at least 1, not {args.nodes}")
+    for name in ("alpha", "beta"):
+        if not 0 < getattr(args, name) < 1:
+            parser.error(f"--{name} is an error rate between 0 and 1, not {getattr(args, name)}")
     game = games.get(args.game)
     levels = args.levels.split(",") if args.levels else list(game.ai_levels)
-    unknown = [lv for lv in levels if lv not in game.ai_levels]
+    unknown = [lv for lv in (*levels, args.one_against) if lv and lv not in game.ai_levels]
     if unknown:
         parser.error(
             f"{game.title} has no level {unknown[0]!r}; its levels: {', '.join(game.ai_levels)}"
         )
+    if args.one_against and not game.min_players <= args.players <= game.max_players:
+        parser.error(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, "
+            f"not --players {args.players}"
+        )
+    if not args.one_against and len(levels) + bool(args.previous) < 2:
+        parser.error("a ladder needs two levels (or --previous REF, or --one-against LEVEL)")
     rng = random.Random(args.seed)
     entrants = [current_player(game, lv, args.nodes) for lv in levels]
     command = "python -m engine.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -340,7 +371,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.previous:
         repo = Path(__file__).resolve().parent.parent
-        entrants.append(previous_player(game, args.previous, args.previous_level, args.nodes, repo))
+        try:
+            old = previous_player(game, args.previous, args.previous_level, args.nodes, repo)
+        except ValueError as exc:  # no such revision, or no such level of it
+            parser.error(str(exc))
+        entrants.append(old)
     results = []
     for weaker, stronger in itertools.pairwise(entrants):
         sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta)

@@ -17,6 +17,8 @@ from engine.ladder import (
     elo_words,
     expected,
     ladder_lines,
+    main,
+    previous_engine,
     previous_player,
     wilson,
 )
@@ -84,3 +86,52 @@ def test_a_clean_sweep_shows_a_finite_lower_bound_and_an_unbounded_upper_one() -
     assert elo_words(mid) == "+inf" and elo_words(high) == "+inf"
     assert 100 < low < 1000
     assert "at least" in ladder_lines([sweep])[1]
+
+
+def test_the_previous_release_plays_its_own_copy_of_the_engine_not_the_current_one() -> None:
+    # the games' registry and the levels' experts are imported by name ("engine.stack.expert"):
+    # those names too must be the old copy's, or "--previous" plays the current player
+    repo = Path(__file__).resolve().parents[2]
+    old_games = previous_engine("HEAD", repo)
+    for name in games.names():
+        old = old_games.get(name)
+        assert type(old).__module__.startswith("engine_prev."), name
+        for level in old.ai_levels:
+            assert type(old.make_ai(level)).__module__.startswith("engine_prev."), (name, level)
+
+
+def test_a_previous_release_git_does_not_know_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--previous", "no-such-release-anywhere", "--games", "1"])
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert "no git revision 'no-such-release-anywhere'" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--one-against", "godlike", "--levels", "expert"], "Stack has no level 'godlike'"),
+        (["--one-against", "greedy", "--levels", "expert", "--players", "0"], "2 to 8 players"),
+        (["--one-against", "greedy", "--levels", "expert", "--players", "9"], "2 to 8 players"),
+        (["--game", "colorstack", "--one-against", "greedy", "--players", "4"], "2 to 2 players"),
+        (["--nodes", "0"], "--nodes must be at least 1"),
+        (["--alpha", "0"], "--alpha is an error rate between 0 and 1"),
+        (["--beta", "1.5"], "--beta is an error rate between 0 and 1"),
+        (["--levels", "expert"], "a ladder needs two levels"),
+    ],
+)
+def test_options_the_ladder_cannot_play_are_refused_in_words(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*args, "--games", "1"])
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_an_even_match_is_plus_zero_elo_not_minus_zero() -> None:
+    assert elo_words(elo(0.5)) == "+0"
+    assert elo_words(-0.3) == "+0"
