@@ -76,13 +76,22 @@ def build(root: Path, *, quiet: bool = True) -> list[Path]:
 
 
 def clean(root: Path = ROOT) -> list[Path]:
-    """Remove a build: the extension modules and mypyc's shared library."""
+    """Remove a build: the extension modules, mypyc's shared library and the C it generated."""
     gone = [*built(), *root.glob("*__mypyc*")] if root == ROOT else []
     for path in gone:
         path.unlink()
-    shutil.rmtree(root / "build" / "mypyc", ignore_errors=True)
-    for copies in (root / "build").glob("lib.*"):  # setuptools' copies of the extensions
+    folder = root / "build"
+    shutil.rmtree(folder / "mypyc", ignore_errors=True)
+    for copies in folder.glob("lib.*"):  # setuptools' copies of the extensions
         shutil.rmtree(copies, ignore_errors=True)
+    # the C that mypyc generates (its target folder is build/): the shared module's files,
+    # its list of operations, and a .c file per compiled module under the packages' folders
+    for made in (*folder.glob("__native*"), folder / "ops.txt"):
+        made.unlink(missing_ok=True)
+    for package in {name.split(".")[0] for name in COMPILED_MODULES}:
+        shutil.rmtree(folder / package, ignore_errors=True)
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
     return gone
 
 
@@ -98,7 +107,9 @@ def copy_engine(into: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.compile", description=__doc__.splitlines()[0] if __doc__ else None
+    )
     parser.add_argument("--clean", action="store_true", help="remove the compiled build")
     parser.add_argument("--into", type=Path, help="build a copy of the engine in this folder")
     parser.add_argument("--verbose", action="store_true", help="show the compiler's output")
