@@ -259,7 +259,9 @@ async def _cold_chart() -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="the bot's production path under load")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.bench", description="the bot's production path under load"
+    )
     parser.add_argument(
         "--processes",
         type=int,

@@ -601,7 +601,9 @@ def summary(results: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(description="the real bot's interaction path under load")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.loadtest", description="the real bot's interaction path under load"
+    )
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument(
         "--rates",

@@ -133,8 +133,12 @@ async def main(count: int, repeat: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.panel_bench", description=__doc__.split("\n\n")[0].rstrip(":") + "."
+    )
     parser.add_argument("--states", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
+    if args.states < 1 or args.repeat < 1:
+        parser.error("--states and --repeat are at least 1")
     asyncio.run(main(args.states, args.repeat))

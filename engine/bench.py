@@ -127,7 +127,9 @@ RATE = "rate "
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.bench", description=__doc__.splitlines()[0] if __doc__ else None
+    )
     parser.add_argument("--game", choices=(*games.names(), "all"), default=games.DEFAULT)
     parser.add_argument("--players", type=int, help="seats at the table (default per game)")
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to play, each")
@@ -142,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-pure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.seconds > 0:
+        parser.error(f"--seconds is a positive number of CPU seconds, not {args.seconds}")
     if args.game == "all":
         for name in games.names():
             main([*(argv if argv is not None else sys.argv[1:]), "--game", name])

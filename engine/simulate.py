@@ -184,7 +184,10 @@ def _setting(text: str) -> tuple[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="greedy AI against random players")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.simulate",
+        description="the greedy AI against random players, or two levels head to head (--levels)",
+    )
     parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
     parser.add_argument("--players", type=int, nargs="*", help="table sizes (default per game)")
     parser.add_argument("--games", type=int, default=1000)
@@ -198,6 +201,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, help="seconds a move for a searching AI")
     parser.add_argument("--nodes", type=int, help="nodes a move for a searching AI")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games is at least 1, not {args.games}")
     game = games.get(args.game)
     try:
         settings = game.settings(**dict(args.setting))

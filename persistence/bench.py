@@ -320,7 +320,10 @@ async def _drop_all(url: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="durable moves per second with concurrent tables")
+    parser = argparse.ArgumentParser(
+        prog="python -m persistence.bench",
+        description="durable moves per second with concurrent tables",
+    )
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--raw-seconds", type=float, default=3.0)

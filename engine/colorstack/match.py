@@ -204,6 +204,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.games < 1 or not args.seconds > 0 or (args.nodes is not None and args.nodes < 1):
         parser.error("--games and --nodes are at least 1, --seconds positive")
+    if args.turn_limit < 1:
+        parser.error(f"--turn-limit is at least 1, not {args.turn_limit}")
+    if args.minutes is not None and not args.minutes > 0:
+        parser.error(f"--minutes is positive (no game starts after it), not {args.minutes}")
     tally = run(
         args.games,
         args.board,

@@ -222,7 +222,10 @@ CASES: tuple[tuple[str, int, dict[str, Any]], ...] = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.reference.check",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
     parser.add_argument("--games", type=int, default=20, help="games per case")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=games.names(), help="only this game")

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from engine.stackup.ai import best_run
 from engine.stackup.cards import CRASH, FLIP, FREEZE, SNATCH, SWITCH
 from engine.stackup.policy import greedy_choice
+from engine.stackup.rules import MAX_PLAYERS, MIN_PLAYERS
 from engine.stackup.shape import hand_shape
 from engine.stackup.state import StackUpState
 
@@ -160,6 +161,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sample", type=float, default=0.3, help="share of turns kept")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players is {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+    if args.games < 1 or not 0 < args.sample <= 1:
+        parser.error("--games is at least 1 and --sample a share of turns above 0, at most 1")
     x, y = positions(args.players, args.games, args.sample, args.seed)
     order = np.random.default_rng(args.seed).permutation(len(x))
     train, test = order[: len(x) * 4 // 5], order[len(x) * 4 // 5 :]

@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> None:
         help="the sampling, or the level's tree",
     )
     args = parser.parse_args(argv)
+    if not GAME.min_players <= args.players <= GAME.max_players:
+        parser.error(f"--players is {GAME.min_players} to {GAME.max_players}, not {args.players}")
+    if args.games < 1 or args.nodes < 1:
+        parser.error("--games and --nodes are at least 1")
     player = make_oracle(args.reads, args.search, args.nodes, args.horizon)
     field_ai = Entrant("greedy", cast(Chooser, GAME.make_ai("greedy").choose))
 
