@@ -196,8 +196,14 @@ def previous_player(
     if nodes is not None and hasattr(ai, "nodes"):
         ai.nodes = nodes
 
+    # a decision the old release does not have (Color Stack's first player choosing the
+    # colours came later) is taken by this release's greedy, as every level takes it
+    newer = game.make_ai("greedy")
+
     def choose(state: Any, rng: random.Random) -> Any:
         mine = old.state_from_dict(state.to_dict())
+        if not mine.legal_moves():
+            return newer.choose(state, rng)
         return game.decode_move(old.encode_move(ai.choose(mine, rng)))
 
     return Entrant(f"{level}@{ref}", choose)

@@ -135,3 +135,47 @@ def test_options_the_ladder_cannot_play_are_refused_in_words(
 def test_an_even_match_is_plus_zero_elo_not_minus_zero() -> None:
     assert elo_words(elo(0.5)) == "+0"
     assert elo_words(-0.3) == "+0"
+
+
+def test_a_decision_the_previous_release_does_not_have_is_taken_by_this_releases_greedy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Color Stack's first player choosing the colours came after the release it is measured
+    # against: that release's copy of the position has no move, and its AI cannot choose one
+    game = games.get("colorstack")
+    repo = Path(__file__).resolve().parents[2]
+    real = previous_engine("HEAD", repo)
+
+    class Older:
+        """The old release's Color Stack, without the colour decision."""
+
+        def __init__(self) -> None:
+            self.game = real.get("colorstack")
+            self.ai_levels = self.game.ai_levels
+
+        def make_ai(self, level: str) -> object:
+            return self.game.make_ai(level)
+
+        def encode_move(self, move: object) -> object:
+            return self.game.encode_move(move)
+
+        def state_from_dict(self, data: dict[str, object]) -> object:
+            state = self.game.state_from_dict(data)
+            return _NoMoves() if state.choosing_colours else state
+
+    class _NoMoves:
+        def legal_moves(self) -> list[object]:
+            return []
+
+    class Registry:
+        def get(self, name: str) -> Older:
+            return Older()
+
+    monkeypatch.setattr("engine.ladder.previous_engine", lambda ref, repo: Registry())
+    old = previous_player(game, "old", "greedy", None, repo)
+    state = game.new_state(["a", "b"], game.settings())
+    rng = random.Random(5)
+    state.apply(state.sample_chance(rng))  # the first player, who now chooses the colours
+    assert state.choosing_colours
+    move = old.choose(state, rng)
+    assert state.is_legal(move)
