@@ -50,6 +50,7 @@ from typing import Any
 
 from bot.bench_kit import arrive
 from bot.standin import BOT_TOKEN, DiscordStandIn, Recorded
+from engine import games
 
 TARGET_P99_MS = 100.0
 CHANNELS_PER_GUILD = 25
@@ -600,6 +601,40 @@ def summary(results: list[dict[str, Any]]) -> str:
     )
 
 
+def _rates(text: str) -> list[float]:
+    """``25,50,100``: the offered rates, each a positive number of moves a second."""
+    try:
+        rates = [float(x) for x in text.split(",")]
+    except ValueError:
+        rates = []
+    if not rates or not all(0 < r < float("inf") for r in rates):
+        raise argparse.ArgumentTypeError(f"positive moves a second, comma-separated, not {text!r}")
+    return rates
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, or None."""
+    if args.tables < 1:
+        return f"--tables is at least 1, not {args.tables}"
+    if not 0 < args.seconds < float("inf") or not 0 <= args.warmup < float("inf"):
+        return "--seconds is a positive number, --warmup one of at least 0"
+    if not 0 <= args.typed <= 1:
+        return f"--typed is a share of Stack moves, from 0 to 1, not {args.typed}"
+    try:
+        shares = dict(part.split("=") for part in args.mix.split(","))
+        known = all(game in games.names() for game in shares)
+        counted = all(float(share) >= 0 for share in shares.values())
+        weighed = sum(float(share) for share in shares.values()) > 0
+    except ValueError:
+        known = counted = weighed = False
+    if not (known and counted and weighed):
+        return (
+            f"--mix is game=share pairs, comma-separated, of {', '.join(games.names())}, "
+            f"not {args.mix!r}"
+        )
+    return None
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(
         prog="python -m bot.loadtest", description="the real bot's interaction path under load"
@@ -607,7 +642,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument(
         "--rates",
-        type=lambda s: [float(x) for x in s.split(",")],
+        type=_rates,
         default=[25.0, 50.0, 100.0, 200.0, 300.0, 400.0, 500.0],
         help="offered human moves/s, stepped up (comma-separated)",
     )
@@ -622,6 +657,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         "--quick", action="store_true", help="a few tables, one low rate: checks the path works"
     )
     args = parser.parse_args(argv)
+    refusal = _refusal(args)
+    if refusal:
+        parser.error(refusal)
     if args.quick:
         args.tables, args.rates, args.seconds, args.warmup = 6, [4.0], 6.0, 0.0
     print(

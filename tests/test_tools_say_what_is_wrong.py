@@ -56,6 +56,12 @@ def test_a_tools_help_names_the_command_one_types(module: str) -> None:
         (["engine.colorstack.match", "--turn-limit", "0"], "--turn-limit is at least 1"),
         (["engine.colorstack.match", "--minutes", "0"], "--minutes is positive"),
         (["bot.panel_bench", "--states", "0"], "--states and --repeat are at least 1"),
+        (["bot.loadtest", "--tables", "0"], "--tables is at least 1"),
+        (["bot.loadtest", "--mix", "foo"], "--mix is game=share pairs"),
+        (["bot.loadtest", "--mix", "chess=1"], "--mix is game=share pairs"),
+        (["bot.loadtest", "--typed", "2"], "--typed is a share of Stack moves"),
+        (["bot.loadtest", "--rates", "abc"], "positive moves a second"),
+        (["bot.loadtest", "--seconds", "0"], "--seconds is a positive number"),
     ],
 )
 def test_an_option_a_tool_cannot_run_with_is_refused_in_words(args: list[str], said: str) -> None:
