@@ -109,8 +109,9 @@ class Moves:
             if panel is not None:
                 await self._answer(interaction, panel, edit=edit)
                 return
-        # a move that ends no turn but the game (a resignation) is answered with the end
-        text = "✅ " + (outcome.turns[0] if outcome.turns else outcome.note or t("discord.done"))
+        # its first line (a move that ends no turn but the game, a resignation: the end), in
+        # the mover's language: the table's words are its server's
+        text = "✅ " + (outcome.told_mover or t("discord.done"))
         await self._answer(interaction, Panel(text), edit=edit)
 
     async def _panel_again(

@@ -294,6 +294,10 @@ class MoveOutcome:
     # the note said again, in the language spoken where it is called (the asker's), when
     # the note can be (a player leaving or kicked); None: the note is all there is
     retold: Callable[[], str] | None = None
+    # a move's answer to its mover: the first line it led to (else the game's end, when it
+    # ended the game), in the language spoken where the move was asked (the mover's);
+    # None: their move led to no words of its own
+    told_mover: str | None = None
 
 
 class TurnClock(Protocol):

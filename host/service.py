@@ -36,6 +36,7 @@ a turn, a round or the game ended, and the front end words them
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import secrets
@@ -733,6 +734,7 @@ class TableService(Generic[G]):
         refused. A repeated ``interaction_id`` is applied once.
         """
         live = self.table_in(channel_id) if table_id is None else self.table_by_id(table_id)
+        asker = contextvars.copy_context()  # the language spoken here: the mover's
         async with live.lock, live.speaking():
             if interaction_id is not None and interaction_id in live.recent:
                 return MoveOutcome(live, duplicate=True)
@@ -780,7 +782,7 @@ class TableService(Generic[G]):
                 if not off_turn:
                     raise Refusal(Why.NOT_NOW)
             outcome = MoveOutcome(live, seat=seat)
-            step = Step(live, self.thinker)
+            step = Step(live, self.thinker, asker=asker)
             step.play(seat, move)
             timeouts = {seat: 0} if live.info.seats[seat].timeouts else None
             await self._commit(
@@ -790,6 +792,8 @@ class TableService(Generic[G]):
                 live.recent.append(interaction_id)
             if not step.turns and step.ending is not None:
                 outcome.note = step.ending  # a move that ended the game, not a turn
+            if not outcome.duplicate:  # committed
+                outcome.told_mover = step.told_asker
             committed = live.state
             outcome.continues = (
                 not outcome.duplicate

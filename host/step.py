@@ -3,6 +3,7 @@ copy of the table's committed state, with the words it owes the table."""
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import random
 from collections.abc import Callable
@@ -42,7 +43,12 @@ class Step:
     whose commit fails, leaves the table as it was)."""
 
     def __init__(
-        self, live: LiveTable[Any], thinker: Thinker | None = None, *, state: Any = None
+        self,
+        live: LiveTable[Any],
+        thinker: Thinker | None = None,
+        *,
+        state: Any = None,
+        asker: contextvars.Context | None = None,
     ) -> None:
         if state is None:
             assert live.state is not None
@@ -61,6 +67,11 @@ class Step:
         # indices in ``moves`` of the timer's move and what the table played after it
         self.automatic: set[int] = set()
         self.owed = False  # an AI seat of a thinking level is to move: left for later
+        # the context (the language) of the player who asked for the step, where it was
+        # asked; with it, the first line the step says (else the game's end) is said again
+        # in their language (``told_asker``): the answer only they read
+        self.asker = asker
+        self.told_asker: str | None = None
 
     def play(self, seat: int, move: Any, *, auto: bool = False) -> None:
         """Play ``seat``'s ``move`` (``auto``: the turn timer played it for them), then
@@ -76,6 +87,7 @@ class Step:
         said = self.game.decision_text(self.state, seat, move)
         if said is not None:
             self.turns.append(self._line(said, seat))
+            self._tell_asker(lambda: self.game.decision_text(self.state, seat, move), seat)
         for event in events:
             self._happened(event, seat)
         self.moves += settle(self.game.game, self.state, self.live.rng, self._happened)
@@ -107,6 +119,7 @@ class Step:
         if isinstance(event, TurnEnded):
             self.ended.add(event.seat)
             self.turns.append(TurnLine(self._line(game.turn_text(state, event), event.seat)))
+            self._tell_asker(lambda: game.turn_text(state, event), event.seat)
         elif isinstance(event, RoundEnded):
             # one short message, before the next round's chance outcomes change the table
             text = game.round_text(state, event)
@@ -118,6 +131,19 @@ class Step:
                 self.announcements.append(Announcement("game", text))
             self.announcements.append(TABLE)
             self.ending = texts[0] if texts else None
+            if not self.turns:  # a game ended by no turn (a resignation): told its end
+                self._tell_asker(lambda: next(iter(game.game_end_texts(state)), None), line=False)
+
+    def _tell_asker(
+        self, words: Callable[[], str | None], seat: int | None = None, *, line: bool = True
+    ) -> None:
+        """The first thing the step says, said again in the asker's language (now: the
+        state moves on); ``line``: a line of the turns, by ``seat`` (see :meth:`_line`)."""
+        if self.asker is None or self.told_asker is not None:
+            return
+        said = self.asker.run(words)
+        if said is not None:
+            self.told_asker = self.asker.run(self._line, said, seat) if line else said
 
     def _line(self, words: str, seat: int | None) -> str:
         """A turn's ``words`` as the table shows them (the turn timer's, when it played

@@ -7,6 +7,7 @@ each get their own, at the same time."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,8 +21,11 @@ import catalog
 from bot.front import DISCORD
 from bot.language import ServerLanguages
 from bot.outbox import DiscordCourier
+from engine.game import Decision
 from persistence.records import OutboxItem
 from tests.bot.conftest import World, buttons_of, choose_colours, message, table_text_of
+from tests.bot.test_channel import quick_game
+from tests.bot.test_game import tap
 
 LOBBY_JA = ["参加", "退席", "AIを追加", "開始", "強さを選んでAIを追加…"]
 LOBBY_EN = ["Join", "Leave", "Add AI", "Start", "Add an AI player of a level…"]
@@ -347,3 +351,58 @@ async def test_leaving_or_kicking_is_confirmed_in_the_askers_language(
     await world.env.settle()
     told = [m.content for m in world.channel.history() if m.content.startswith("carol")]
     assert told == ["carol left; an AI plays their seat from now on. alice is the host now."]
+
+
+async def test_a_move_is_confirmed_in_the_movers_language_and_told_the_table_in_its_own(
+    world: World, languages: Chosen, client_locales: dict[int, str]
+) -> None:
+    """An English server, a Japanese player: the ✅ only the mover reads is in their
+    language, as every other answer to them; the table message tells the turn in English."""
+    client_locales[world.alice.id] = "ja"
+    client_locales[world.bob.id] = "ja"
+    live = await quick_game(world)
+    answers = []
+    for _ in range(2):  # a turn of each
+        live = world.bot.tables.service.by_channel[world.channel.id]
+        actor = {world.alice.id: world.alice, world.bob.id: world.bob}[live.current_user()]
+        shown = message(world, world.bot.tables.messages[live.id].message_id or 0)
+        panel = await actor.click(shown, label="My turn")
+        state = live.state
+        ending = state.decision is Decision.TURN
+        move = state.legal_moves()[-1] if ending else state.legal_moves()[0]
+        result = await tap(actor, panel.response, move)
+        if result.response.components:  # a chooser for the rerolled die
+            live = world.bot.tables.service.by_channel[world.channel.id]
+            result = await tap(actor, result.response, live.state.legal_moves()[0])
+        answers.append(result.response.content)
+    await world.env.settle()
+    for answer in answers:  # the mover's own turn, in Japanese
+        assert answer.startswith("✅ ") and re.search("[ぁ-ん]", answer), answers
+    # the table tells both turns in English
+    told = list(world.bot.tables.service.by_channel[world.channel.id].turns)
+    assert len(told) == 2 and not any(re.search("[ぁ-ん]", line) for line in told), told
+    shown = table_text_of(message(world, world.bot.tables.messages[live.id].message_id or 0))
+    assert all(line in shown for line in told), shown
+
+
+async def test_a_resignation_is_confirmed_with_the_games_end_in_the_resigners_language(
+    world: World, languages: Chosen, client_locales: dict[int, str]
+) -> None:
+    """A move that ends the game and no turn is answered with the game's end: in the
+    mover's language too, while the channel is told it in its server's."""
+    client_locales[world.alice.id] = client_locales[world.bob.id] = "ja"
+    opened = await world.alice.slash(world.channel, "table new", game="colorstack")
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    live = world.bot.tables.service.by_channel[world.channel.id]
+    first = live.state.first  # choosing colours; the other may resign meanwhile
+    waiter = {world.alice.id: world.alice, world.bob.id: world.bob}[live.user_at(1 - first) or 0]
+    winner = live.state.players[first]
+    resigned = await waiter.slash(world.channel, "move", move="resign")
+    assert resigned.ephemeral
+    assert resigned.response.content == (
+        f"✅ 🏳️ **{waiter.name}**が投了しました。0手で**{winner}**の勝ちです！"
+    )
+    await world.env.advance_time(5)
+    texts = [table_text_of(m) for m in world.channel.history()]
+    assert f"🏳️ **{waiter.name}** resigned; **{winner}** wins after 0 turns!" in texts, texts
