@@ -62,7 +62,9 @@ NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
     Notice.TIMED_OUT_TO_AI: lambda d: n(
         "discord.notice.timed_out_to_ai", d["count"], name=escape_name(d["name"])
     ),
-    Notice.NO_HUMAN_PLAYING: lambda d: t("discord.notice.no_human_playing"),
+    Notice.NO_HUMAN_PLAYING: lambda d: n(
+        "discord.notice.no_human_playing", d["count"], name=escape_name(d["name"])
+    ),
 }
 
 

@@ -848,14 +848,19 @@ class TableService(Generic[G]):
             to_ai = None
             if count >= TIMEOUTS_BEFORE_AI:
                 to_ai = {seat: "greedy"}
-                words = self._say(
-                    Notice.TIMED_OUT_TO_AI, name=info_seat.name, count=TIMEOUTS_BEFORE_AI
-                )
-                step.announcements.insert(0, Announcement("message", words))
-                step.turns.append(words)
+                # the last human's seat: said with the table's closing, in one message (below)
+                if any(s.position != seat for s in live.info.humans):
+                    words = self._say(
+                        Notice.TIMED_OUT_TO_AI, name=info_seat.name, count=TIMEOUTS_BEFORE_AI
+                    )
+                    step.announcements.insert(0, Announcement("message", words))
+                    step.turns.append(words)
             await self._commit(live, step, outcome, timeouts={seat: count}, to_ai=to_ai)
             if live.info.is_active and not live.info.humans:
-                gone = self._say(Notice.NO_HUMAN_PLAYING)
+                # one message: who let their turns run out, and that the table closes
+                gone = self._say(
+                    Notice.NO_HUMAN_PLAYING, name=info_seat.name, count=TIMEOUTS_BEFORE_AI
+                )
                 await self._close(live, outcome, gone)
                 outcome.turns.append(gone)
             else:

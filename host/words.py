@@ -40,7 +40,9 @@ class Notice(StrEnum):
     LOBBY_EXPIRED = "lobby_expired"  # seconds
     GAME_EXPIRED = "game_expired"  # seconds
     TIMED_OUT_TO_AI = "timed_out_to_ai"  # name, count: too many turns ran out
-    NO_HUMAN_PLAYING = "no_human_playing"  # the turn timer handed the last human's seat
+    # name, count: the turn timer handed the last human's seat to an AI (TIMED_OUT_TO_AI
+    # and the table's closing, said at once)
+    NO_HUMAN_PLAYING = "no_human_playing"
 
 
 class HostedGame(Protocol):

@@ -162,7 +162,9 @@ NOTICES: dict[Notice, Callable[[Mapping[str, Any]], str]] = {
     Notice.TIMED_OUT_TO_AI: lambda d: catalog.t(
         "terminal.notice.timed_out_to_ai", name=catalog.isolate(d["name"]), count=d["count"]
     ),
-    Notice.NO_HUMAN_PLAYING: lambda d: catalog.t("terminal.notice.no_human_playing"),
+    Notice.NO_HUMAN_PLAYING: lambda d: catalog.t(
+        "terminal.notice.no_human_playing", name=catalog.isolate(d["name"]), count=d["count"]
+    ),
 }
 
 

@@ -197,7 +197,11 @@ NOTICES: list[tuple[Notice, dict[str, Any], str]] = [
         {"name": "ann", "count": 3},
         "ann let 3 turns in a row run out: an AI plays their seat from now on.",
     ),
-    (Notice.NO_HUMAN_PLAYING, {}, "No human is left playing, so the table is closed."),
+    (
+        Notice.NO_HUMAN_PLAYING,
+        {"name": "ann", "count": 3},
+        "ann let 3 turns in a row run out and no human is left playing, so the table is closed.",
+    ),
 ]
 
 

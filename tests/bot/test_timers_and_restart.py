@@ -11,7 +11,7 @@ import bot.tables
 import persistence.writer
 from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
-from tests.bot.test_game import live_of, table_message, tap
+from tests.bot.test_game import live_of, open_lobby, table_message, tap
 from tests.bot.test_refusals import actor_of, started
 from tests.bot.test_table_messages_races import DiscordClock
 
@@ -64,8 +64,31 @@ async def test_three_timeouts_hand_the_seat_to_the_ai_and_an_idle_table_closes(
             break
         await world.env.advance_time(121)
     all_text = "\n".join(texts(world))
+    # the first to let 3 turns run out hands their seat to the AI; the last human's closes
     assert "let 3 turns in a row run out: an AI plays their seat from now on." in all_text
-    assert "No human is left playing, so the table is closed." in all_text
+    closed = "let 3 turns in a row run out and no human is left playing, so the table is closed."
+    assert closed in all_text
+    assert world.channel.id not in world.bot.tables.service.by_channel
+
+
+async def test_the_only_human_timing_out_for_good_is_told_in_one_message(world: World) -> None:
+    """Alone with an AI, the third turn in a row that runs out closes the table: the
+    channel gets one message saying who let their turns run out and that the table is
+    closed (not one for the seat handed to the AI, then one for the closing)."""
+    lobby = await open_lobby(world, target=500, dice=8)
+    await world.alice.click(lobby, label="Add AI")
+    await world.alice.click(lobby, label="Start")
+    before = {m.id for m in world.channel.history()}
+    for _ in range(8):
+        if world.channel.id not in world.bot.tables.service.by_channel:
+            break
+        await world.env.advance_time(121)
+    await world.env.settle()
+    posted = [table_text_of(m) for m in world.channel.history() if m.id not in before]
+    said = [text for text in posted if not text.startswith("**This table is closed.**")]
+    assert said == [
+        "alice let 3 turns in a row run out and no human is left playing, so the table is closed."
+    ], posted
     assert world.channel.id not in world.bot.tables.service.by_channel
 
 

@@ -597,15 +597,15 @@ class Table:
             else:
                 self.to_ai = True
                 assert live.info.seats[seat.position].ai_level == "greedy"
-                words = FRONT.notice(
-                    Notice.TIMED_OUT_TO_AI, {"name": player.name, "count": TIMEOUTS_BEFORE_AI}
-                )
-                assert words in out.turns
-                gone = FRONT.notice(Notice.NO_HUMAN_PLAYING, {})
+                said = {"name": player.name, "count": TIMEOUTS_BEFORE_AI}
+                words = FRONT.notice(Notice.TIMED_OUT_TO_AI, said)
                 if humans == 1 and live.info.status == "abandoned":
-                    assert out.closed
-                    await self.check(("message", words), then=(("message", gone), ("table", "")))
+                    # the last human's: one message says it and the table's closing
+                    gone = FRONT.notice(Notice.NO_HUMAN_PLAYING, said)
+                    assert out.closed and words not in out.turns and gone in out.turns
+                    await self.check(then=(("message", gone), ("table", "")))
                 else:
+                    assert words in out.turns
                     await self.check(("message", words))
                     await self.play_owed(out)
                 return
