@@ -72,7 +72,21 @@ class Sessions:
     def session(self, token: str | None) -> Session | None:
         """The live session of ``token`` (``None``: none — not one of ours, altered, ended
         — or it expired)."""
-        if not token or len(token) > MAX_TOKEN or not token.isascii() or token in self._ended:
+        if token in self._ended:
+            return None
+        found = self._signed(token)
+        return found if found is not None and self.alive(found) else None
+
+    def expired(self, token: str | None) -> bool:
+        """Whether ``token`` is a session of ours whose time ran out: not one that is none
+        of ours (altered, or signed with another key: the server's secret changed since
+        it was issued), nor one ended."""
+        found = None if token in self._ended else self._signed(token)
+        return found is not None and not self.alive(found)
+
+    def _signed(self, token: str | None) -> Session | None:
+        """The session ``token`` says, if we signed it, whether it expired or not."""
+        if not token or len(token) > MAX_TOKEN or not token.isascii():
             return None
         body, dot, signature = token.partition(".")
         if not dot or not hmac.compare_digest(signature, self._signature(body)):
@@ -83,7 +97,7 @@ class Sessions:
             return None
         if type(user_id) is not int or not isinstance(name, str):
             return None
-        if not isinstance(expires, float | int) or expires <= self.clock():
+        if not isinstance(expires, float | int):
             return None
         return Session(Player(user_id, name), float(expires))
 

@@ -35,7 +35,8 @@ reader's language (status 404).
 The socket checks ``Origin`` (:func:`web.guard.origin_allowed`); a session cookie
 (:class:`web.guard.Sessions`) binds it to a user, and it is closed when the session
 expires, the page told ``session_expired`` (as is a socket opened with a session cookie
-that is no longer one: its page watches as a spectator, and says so).
+that expired; one opened with a cookie that is no session, as after the server's secret
+changed, is told ``session_invalid``: either page watches as a spectator, and says so).
 """
 
 from __future__ import annotations
@@ -474,10 +475,13 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             return hub.frame(live, watcher.user_id)
 
     try:
-        if session is None and request.cookies.get(SESSION_COOKIE):
-            # a page whose session ended (expired) while it was away: told so, not
-            # silently made a spectator's (a page already gone stops watching, below)
-            await send(_error("session_expired"))
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if session is None and cookie:
+            # a page whose session ended (expired) while it was away, or whose cookie is no
+            # longer one (the server's secret changed): told which, not silently made a
+            # spectator's (a page already gone stops watching, below)
+            ended = "session_expired" if sessions.expired(cookie) else "session_invalid"
+            await send(_error(ended))
         async for message in ws:
             if session is not None and not sessions.alive(session):
                 await _expired(ws, send)

@@ -1515,6 +1515,33 @@ def test_a_page_whose_session_ended_says_so_and_that_it_watches_as_a_spectator(
     page.close()
 
 
+def test_a_page_whose_cookie_the_server_no_longer_reads_says_it_is_no_longer_valid(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A page opened with a session cookie signed by another key (the server's secret
+    changed since) says its session is no longer valid and to open the page again, not
+    that it ended after its 12 hours; it watches as a spectator."""
+    import catalog
+    from web.guard import Sessions, session_key
+
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(555, "stack"))
+    mover = table.player_at(table.live.state.current_player)
+    token = Sessions(key=session_key("the secret before")).issue(mover)
+    url = f"{base}/tables/{table.live.id}?lang=ja"
+    page, errors = seated_page(browser, url, token)
+    page.locator("#session-ended").wait_for(timeout=WAIT_MS)
+    with catalog.speaking("ja"):
+        said = catalog.t("web.session.invalid")
+    assert page.inner_text("#session-ended") == said
+    assert "12" not in said and "開き直して" in said
+    with catalog.speaking("en"):
+        assert "open the page again" in catalog.t("web.session.invalid")
+    assert page.locator("#moves").count() == 0
+    assert errors == []
+    page.close()
+
+
 def test_the_activity_says_when_its_session_ends_and_to_launch_it_again(browser: Any) -> None:
     """The Activity's session ends while its page is open (the session's lifetime, made a
     few seconds here): the page says so, and that the Activity launched again plays

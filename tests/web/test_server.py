@@ -23,7 +23,7 @@ from engine.stackup.cards import card_names
 from host.live import Player
 from web.activity import DiscordOAuth, NotIdentified, add_activity
 from web.demo import Demo, DemoTable
-from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed
+from web.guard import SESSION_COOKIE, RateLimit, Sessions, origin_allowed, session_key
 from web.server import MAX_FRAME, ORIGIN_WARNINGS, STATIC, make_app
 from web.views import board
 
@@ -630,17 +630,39 @@ async def test_a_visitor_gets_a_table_of_their_own_against_the_ai_and_a_session_
         assert len(demo.visitors) <= 20
 
 
+async def test_a_cookie_signed_with_another_key_is_told_apart_from_an_expired_one() -> None:
+    """A cookie the server cannot read as its own (issued before its secret changed) is
+    no longer valid, and the page is told so (``session_invalid``); one of its own whose
+    12 hours are over is told it expired (``session_expired``): the page words them apart."""
+    now = [0.0]
+    demo, site = await _site(clock=lambda: now[0])
+    try:
+        table = await demo.open_table(1, "stack")
+        holder = table.players[0]
+        before = Sessions(ttl=60, clock=lambda: now[0], key=session_key("the old secret"))
+        async with site.socket(table.live.id, before.issue(holder)) as ws:
+            assert await frame(ws) == {"type": "error", "code": "session_invalid"}
+            assert "you" not in await frame(ws)  # a spectator's table
+        expired = site.sessions.issue(holder)
+        now[0] = 61.0
+        async with site.socket(table.live.id, expired) as ws:
+            assert await frame(ws) == {"type": "error", "code": "session_expired"}
+    finally:
+        await site.client.close()
+        await demo.close()
+
+
 async def test_a_page_gone_before_it_is_told_its_session_ended_stops_watching(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A page with a session cookie that is no longer one is told ``session_expired`` as
+    """A page with a session cookie that is no longer one is told ``session_invalid`` as
     its socket opens; a page gone by then (the send fails) stops watching the table, as
     any page gone does (it was left among the table's watchers, its error unhandled)."""
     table = await site.demo.open_table(1, "stack")
     send_str = web.WebSocketResponse.send_str
 
     async def gone(self: web.WebSocketResponse, data: str, compress: Any = None) -> None:
-        if "session_expired" in data:
+        if "session_invalid" in data:
             raise ConnectionResetError("the page went away")
         await send_str(self, data, compress)
 

@@ -250,10 +250,17 @@ function movesPanel(frame, board, hand) {
 // a refusal's words kept for the next frame's move panel (the table asked for anew)
 let notice = null;
 
+// a session that ran out (its 12 hours), or a cookie no longer valid (the server's secret
+// changed): the page's words for each, on a page and in the Activity
+const SESSION_ENDED = {
+  session_expired: ["web.session.ended", "web.session.ended_activity"],
+  session_invalid: ["web.session.invalid", "web.session.invalid_activity"],
+};
+
 function refused(code) {
-  if (code === "session_expired") {
+  if (Object.hasOwn(SESSION_ENDED, code)) {
     sent = false;
-    sessionEnded.textContent = t(activity ? "web.session.ended_activity" : "web.session.ended");
+    sessionEnded.textContent = t(SESSION_ENDED[code][activity ? 1 : 0]);
     sessionEnded.hidden = false;
     return;
   }
