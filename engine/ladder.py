@@ -22,7 +22,9 @@ counts as its share) with a 95 % Wilson interval, next to parity ``1/N``.
 
 Searching levels (those with a node budget) play with ``--nodes`` nodes a move (default
 :data:`DEFAULT_NODES`): reproducible, and small enough to finish on a busy machine; the
-bot gives them a second a move, which searches far more.
+bot gives them a second a move, which searches far more. ``--budget SECONDS`` gives them
+that much time a move instead: equal time, for players whose nodes cost differently (two
+releases' searches), not reproducible.
 """
 
 from __future__ import annotations
@@ -141,11 +143,22 @@ class Entrant:
     choose: Chooser
 
 
-def current_player(game: Game[Any], level: str, nodes: int | None) -> Entrant:
-    """The current release's ``level`` (a searching one limited to ``nodes`` a move)."""
-    ai = game.make_ai(level)
-    if nodes is not None and hasattr(ai, "nodes"):
+def limit(ai: Any, nodes: int | None, budget: float | None = None) -> Any:
+    """``ai`` limited, when it searches, to ``budget`` seconds a move (its node budget
+    lifted) or else to ``nodes`` nodes a move; any other AI unchanged."""
+    if budget is not None and hasattr(ai, "budget"):
+        ai.budget, ai.nodes = budget, None
+    elif nodes is not None and hasattr(ai, "nodes"):
         ai.nodes = nodes
+    return ai
+
+
+def current_player(
+    game: Game[Any], level: str, nodes: int | None, budget: float | None = None
+) -> Entrant:
+    """The current release's ``level`` (a searching one limited to ``nodes`` a move, or
+    to ``budget`` seconds)."""
+    ai = limit(game.make_ai(level), nodes, budget)
     return Entrant(level, ai.choose)
 
 
@@ -184,7 +197,12 @@ def _prev_name(found: re.Match[str]) -> str:
 
 
 def previous_player(
-    game: Game[Any], ref: str, level: str | None, nodes: int | None, repo: Path
+    game: Game[Any],
+    ref: str,
+    level: str | None,
+    nodes: int | None,
+    repo: Path,
+    budget: float | None = None,
 ) -> Entrant:
     """The player ``level`` of release ``ref`` (by default its expert, else its greedy),
     choosing on the old engine's copy of each position."""
@@ -192,9 +210,7 @@ def previous_player(
     old = old_games.get(game.name)
     if level is None:
         level = "expert" if "expert" in old.ai_levels else "greedy"
-    ai = old.make_ai(level)
-    if nodes is not None and hasattr(ai, "nodes"):
-        ai.nodes = nodes
+    ai = limit(old.make_ai(level), nodes, budget)
 
     # a decision the old release does not have (Color Stack's first player choosing the
     # colours came later) is taken by this release's greedy, as every level takes it
@@ -315,6 +331,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--nodes", type=int, default=DEFAULT_NODES, help="searching AIs' node budget a move"
     )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help="searching AIs' time a move instead of --nodes (equal time, not equal nodes)",
+    )
     parser.add_argument("--games", type=int, default=400, help="most games a match (at least 1)")
     parser.add_argument("--seed", type=int, default=1, help="the first game's random seed")
     parser.add_argument("--elo0", type=float, default=0.0, help="SPRT: H0, stronger by at most")
@@ -331,6 +353,11 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--games must be at least 1, not {args.games}")
     if args.nodes < 1:
         parser.error(f"--nodes must be at least 1, not {args.nodes}")
+    if args.budget is not None and not 0 < args.budget < math.inf:
+        parser.error(f"--budget is a positive number of seconds, not {args.budget}")
+    limited = (
+        f"{args.budget:g} s a move" if args.budget is not None else f"{args.nodes} nodes a move"
+    )
     for name in ("alpha", "beta"):
         if not 0 < getattr(args, name) < 1:
             parser.error(f"--{name} is an error rate between 0 and 1, not {getattr(args, name)}")
@@ -349,10 +376,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.one_against and len(levels) + bool(args.previous) < 2:
         parser.error("a ladder needs two levels (or --previous REF, or --one-against LEVEL)")
     rng = random.Random(args.seed)
-    entrants = [current_player(game, lv, args.nodes) for lv in levels]
+    entrants = [current_player(game, lv, args.nodes, args.budget) for lv in levels]
     command = "python -m engine.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.one_against:
-        field_ai = current_player(game, args.one_against, args.nodes)
+        field_ai = current_player(game, args.one_against, args.nodes, args.budget)
         for e in entrants:
 
             def so_far(n: int, wins: float, name: str = e.name) -> None:
@@ -368,7 +395,7 @@ def main(argv: list[str] | None = None) -> None:
             low, high = wilson(wins, args.games)
             print(
                 f"{game.title}, {args.players} players: 1 {e.name} against {args.players - 1} "
-                f"{field_ai.name} (nodes {args.nodes}): won {wins:g} of {args.games} = "
+                f"{field_ai.name} ({limited}): won {wins:g} of {args.games} = "
                 f"{wins / args.games:.1%} (95 % {low:.1%}–{high:.1%}; parity "
                 f"{1 / args.players:.1%})",
                 flush=True,
@@ -378,7 +405,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.previous:
         repo = Path(__file__).resolve().parent.parent
         try:
-            old = previous_player(game, args.previous, args.previous_level, args.nodes, repo)
+            old = previous_player(
+                game, args.previous, args.previous_level, args.nodes, repo, args.budget
+            )
         except ValueError as exc:  # no such revision, or no such level of it
             parser.error(str(exc))
         entrants.append(old)
@@ -407,7 +436,7 @@ def main(argv: list[str] | None = None) -> None:
     if results:
         print(f"{game.title} ladder (Elo against {results[0].weaker}, 95 % interval):")
         print("\n".join(ladder_lines(results)))
-    print(f"({command}; searching levels at {args.nodes} nodes a move)")
+    print(f"({command}; searching levels at {limited})")
 
 
 if __name__ == "__main__":

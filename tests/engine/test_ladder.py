@@ -17,6 +17,7 @@ from engine.ladder import (
     elo_words,
     expected,
     ladder_lines,
+    limit,
     main,
     previous_engine,
     previous_player,
@@ -179,3 +180,26 @@ def test_a_decision_the_previous_release_does_not_have_is_taken_by_this_releases
     assert state.choosing_colours
     move = old.choose(state, rng)
     assert state.is_legal(move)
+
+
+def test_a_budget_gives_searching_levels_time_a_move_instead_of_nodes() -> None:
+    for name in games.names():
+        game = games.get(name)
+        expert = game.make_ai("expert")
+        timed = limit(expert, 300, 0.05)
+        assert (timed.budget, timed.nodes) == (0.05, None), name
+        counted = limit(game.make_ai("expert"), 300)
+        assert counted.nodes == 300, name
+        greedy = limit(game.make_ai("greedy"), 300, 0.05)
+        assert not hasattr(greedy, "budget"), name
+
+
+def test_the_ladder_says_its_budget_and_refuses_a_budget_of_no_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--game", "colorstack", "--levels", "random,greedy", "--games", "1", "--budget", "0.01"])
+    assert "searching levels at 0.01 s a move)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["--budget", "0", "--games", "1"])
+    assert stopped.value.code == 2
+    assert "--budget is a positive number of seconds, not 0.0" in capsys.readouterr().err
