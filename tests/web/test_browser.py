@@ -1639,3 +1639,143 @@ def test_behind_a_proxy_that_rewrites_host_the_page_says_its_socket_is_refused(
         assert "Host" in said
         assert errors == []
         page.close()
+
+
+async def table_at_its_first_turn(demo: Demo, channel: int, name: str) -> DemoTable:
+    """A table of ``name`` at its first turn on the board (Color Stack: its colours chosen)."""
+    table = await demo.open_table(channel, name)
+    if getattr(table.live.state, "choosing_colours", False):
+        await demo.step(table, random.Random(1))
+    return table
+
+
+def tab_to(page: Any, target: str) -> None:
+    """Focus moved by the Tab key alone to the element the script ``target`` names
+    (``window.tabbedTo`` from then on)."""
+    page.evaluate(f"() => {{ window.tabbedTo = {target}; }}")
+    for _ in range(200):  # a bound for a broken page: Tab goes round the page and back
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement === window.tabbedTo"):
+            return
+    raise AssertionError(f"Tab never reached {target}")
+
+
+# what is focused, among the elements ``selector`` finds: its place among them and what it
+# names; whether the element tabbed to has been drawn anew since (removed from the page)
+FOCUSED = """(selector) => {
+  const e = document.activeElement;
+  return { redrawn: !window.tabbedTo.isConnected, index: [...document.querySelectorAll(selector)].indexOf(e),
+           names: e.dataset.pick || e.getAttribute("aria-label") || e.textContent };
+}"""
+
+# the focusable things of each game's board a player tabs to on their turn: Stack's own
+# dice, Color Stack's pieces, Stack Up!'s hand
+ON_THE_BOARD = {
+    "stack": "#board .can-pick",
+    "stackup": "#hand .tap",
+    "colorstack": "#board .can-pick",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "channel"), [("stack", 560), ("stackup", 561), ("colorstack", 562)]
+)
+def test_focus_stays_on_the_same_die_card_square_or_button_when_another_player_changes_the_table(
+    browser: Any, demo: tuple[str, Any], name: str, channel: int
+) -> None:
+    """A keyboard player on their turn has tabbed to the last of their dice, cards or
+    pieces, then to the last button of the move panel; another player leaves meanwhile,
+    or the table is sent anew: the page draws the whole table again, and focus is on the
+    same die, card, piece or button as before, not on the page's body."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_turn(running, channel, name))
+    mover = table.player_at(table.live.state.current_player)
+    others = [p for p in table.players if p.id != mover.id]
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+
+    async def leaves(player: Player) -> None:
+        await running.service.leave(table.live.channel_id, player)
+
+    async def sent_anew() -> None:
+        running.hub.publish(table.live)
+
+    updates = [leaves(others[0]), leaves(others[1]) if len(others) > 1 else sent_anew()]
+    for selector in (ON_THE_BOARD[name], "#moves button"):  # the last of them
+        assert page.locator(selector).count() >= 1
+        tab_to(page, f"[...document.querySelectorAll({selector!r})].at(-1)")
+        before = page.evaluate(FOCUSED, selector)
+        drawn = page.evaluate("window.stackbotFrames")
+        on_the_demos_loop(running, updates.pop(0))
+        page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+        assert page.locator("#moves").count() == 1  # still their turn
+        assert page.evaluate(FOCUSED, selector) == {**before, "redrawn": True}
+    assert errors == []
+    page.close()
+
+
+IN_THE_TABLE = """() => document.activeElement !== document.body
+  && document.getElementById("table").contains(document.activeElement)"""
+
+
+def test_after_a_move_made_by_the_keyboard_focus_stays_in_the_table(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A Color Stack player moves by the keyboard, on the board (Enter on a piece, Enter
+    on a square lit for it), then through the move panel (Enter on a piece's button, Enter
+    on one of its moves: the panel's buttons are disabled while it is sent). What they
+    were on is not drawn again once the move is played (not their turn): focus goes to
+    what holds it in the table, never to the page's body."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_turn(running, 563, "colorstack"))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    for piece in range(page.locator("#board .can-pick").count()):  # one that may go somewhere
+        tab_to(page, f"document.querySelectorAll('#board .can-pick')[{piece}]")
+        page.keyboard.press("Enter")
+        if page.locator("#board .lit.tap").count():
+            break
+    tab_to(page, "document.querySelector('#board .lit.tap')")
+    drawn = page.evaluate("window.stackbotFrames")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.locator("#moves").count() == 0  # the other player's turn
+    assert page.evaluate(IN_THE_TABLE)
+    assert page.evaluate("document.activeElement.id") == "board"
+    drawn = page.evaluate("window.stackbotFrames")
+    on_the_demos_loop(running, running.step(table, random.Random(2)))  # the other's move
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.evaluate("document.activeElement.id") == "board"
+    tab_to(page, "document.querySelector('#picks button')")
+    page.keyboard.press("Enter")
+    tab_to(page, "document.querySelector('#targets button')")
+    drawn = page.evaluate("window.stackbotFrames")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.locator("#moves").count() == 0
+    assert page.evaluate(IN_THE_TABLE)
+    assert errors == []
+    page.close()
+
+
+def test_a_redraw_takes_no_focus_from_outside_the_table(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Focus on nothing (the page's body), or on the page's bar above the table, stays
+    there when the table is drawn anew on another player's move."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(564, "stack"))
+    page = browser.new_page()
+    page.goto(f"{base}/tables/{table.live.id}")
+    page.wait_for_function("() => window.stackbotFrames >= 1", timeout=WAIT_MS)
+    for focus in ("document.body", "document.querySelector('header a')"):
+        if focus != "document.body":
+            tab_to(page, focus)
+        drawn = page.evaluate("window.stackbotFrames")
+        on_the_demos_loop(running, running.step(table, random.Random(4)))
+        page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+        assert page.evaluate(f"() => document.activeElement === {focus}")
+    page.close()

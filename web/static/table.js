@@ -7,6 +7,7 @@
 
 import { BOARDS, die, drawHand } from "./boards.js";
 import { clock, el, language, sheet, svg, t, winnersText } from "./common.js";
+import { remember, restore } from "./focus.js";
 
 const main = document.getElementById("table");
 const tableId = main.dataset.table;
@@ -66,6 +67,26 @@ let sent = false;  // a move is on its way: taps wait for the answer (a frame or
 // are disabled and a tap on the board says its move was not sent; the table's next frame,
 // once the socket is back, draws them anew.
 let online = false;
+// where keyboard focus was in the table when its buttons were disabled (a move sent, the
+// socket closed): a disabled button loses focus to the body; the next frame drawn, or the
+// buttons enabled again, puts it back (focus.js)
+let held = null;
+
+function disable(selector, attribute = null) {
+  held = remember(main) || held;
+  document.querySelectorAll(selector).forEach((n) => {
+    if (attribute) n.setAttribute(attribute, "true");
+    else n.disabled = true;
+  });
+}
+
+// what focus.js is to put back after a redraw: what is focused in the table, else (focus
+// on the body) what was when its buttons were disabled
+function focusKept() {
+  const kept = remember(main) || (document.activeElement === document.body ? held : null);
+  held = null;
+  return kept;
+}
 
 function notSent() {
   const where = document.getElementById("refusal");
@@ -76,7 +97,7 @@ function play(frame, choice) {
   if (sent) return;
   if (!online || socket.readyState !== WebSocket.OPEN) return notSent();
   sent = true;
-  document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
+  disable("#moves button");
   socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
 }
 
@@ -277,6 +298,7 @@ function refused(code) {
   if (where) {
     where.textContent = words;
     document.querySelectorAll("#moves button").forEach((b) => { b.disabled = false; });
+    restore(main, focusKept());
   } else {
     say(words);
   }
@@ -308,6 +330,7 @@ function whoseTurn(frame, ticking = true) {
 }
 
 function render(frame) {
+  const kept = focusKept();  // before anything of the table is replaced
   shown = frame;
   say(whoseTurn(frame), whoseTurn(frame, false));
   // a game over, or its table closed once the game had begun: its replay
@@ -347,6 +370,7 @@ function render(frame) {
   const scores = sheet(frame.players, frame.scores);
   if (scores) side.append(el("section", { class: "panel", id: "scores" }, el("h2", {}, t("web.sheet.title")), scores));
   view.replaceChildren(board, side);
+  restore(main, kept);
   window.stackbotFrames += 1;
   window.stackbotOver = Boolean(frame.over);
   requestAnimationFrame(() => window.stackbotLatency.push(Date.now() - frame.sent_at));
@@ -391,8 +415,8 @@ function connect() {
     }
     online = false;
     main.classList.add("offline");
-    document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
-    document.querySelectorAll("#board .tap, #hand .tap").forEach((n) => n.setAttribute("aria-disabled", "true"));
+    disable("#moves button");
+    disable("#board .tap, #hand .tap", "aria-disabled");
     say(t(originBlocked ? "web.turn.origin_refused" : "web.turn.reconnecting"));
     // a socket closed before it opened: refused by the server (its status is hidden from
     // the page), or the network? The server says whether it takes this page's origin; one
