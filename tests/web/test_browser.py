@@ -1649,15 +1649,29 @@ async def table_at_its_first_turn(demo: Demo, channel: int, name: str) -> DemoTa
     return table
 
 
+# the arrow keys from the Color Stack square focused to the one tabbed to (null: not both
+# squares)
+ARROWS = """() => {
+  const [from, to] = [document.activeElement, window.tabbedTo].map((e) => e.dataset.pick || "");
+  if (!from.startsWith("sq:") || !to.startsWith("sq:")) return null;
+  const across = "abcdefghi".indexOf(to[3]) - "abcdefghi".indexOf(from[3]);
+  const up = Number(to.slice(4)) - Number(from.slice(4));
+  return [...Array(Math.abs(across)).fill(across > 0 ? "ArrowRight" : "ArrowLeft"),
+          ...Array(Math.abs(up)).fill(up > 0 ? "ArrowUp" : "ArrowDown")];
+}"""
+
+
 def tab_to(page: Any, target: str) -> None:
-    """Focus moved by the Tab key alone to the element the script ``target`` names
-    (``window.tabbedTo`` from then on)."""
+    """Focus moved by the keyboard to the element the script ``target`` names
+    (``window.tabbedTo`` from then on): Tab, and in Color Stack's board the arrow keys."""
     page.evaluate(f"() => {{ window.tabbedTo = {target}; }}")
     for _ in range(200):  # a bound for a broken page: Tab goes round the page and back
         page.keyboard.press("Tab")
+        for key in page.evaluate(ARROWS) or []:
+            page.keyboard.press(key)
         if page.evaluate("() => document.activeElement === window.tabbedTo"):
             return
-    raise AssertionError(f"Tab never reached {target}")
+    raise AssertionError(f"the keyboard never reached {target}")
 
 
 # what is focused, among the elements ``selector`` finds: its place among them and what it
@@ -1778,4 +1792,49 @@ def test_a_redraw_takes_no_focus_from_outside_the_table(
         on_the_demos_loop(running, running.step(table, random.Random(4)))
         page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
         assert page.evaluate(f"() => document.activeElement === {focus}")
+    page.close()
+
+
+# the Color Stack board's Tab stops, and the square focused
+GRID = """() => ({ stops: [...document.querySelectorAll("#board [tabindex='0']")].map((e) => e.dataset.pick),
+                  focused: document.activeElement.dataset.pick || null })"""
+
+
+def test_color_stacks_board_is_one_tab_stop_its_squares_reached_by_the_arrow_keys(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """On a Color Stack player's turn the board is one Tab stop (WAI-ARIA's roving
+    tabindex), not one per piece and square: it starts on their first piece, the arrow
+    keys move square by square, Home and End to the row's ends, and the square moved to is
+    the stop from then on, drawn anew or not; a square not to be tapped now is a disabled
+    button. Tab goes from the board to the move panel."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_turn(running, 565, "colorstack"))
+    mover = table.player_at(table.live.state.current_player)
+    page, errors = seated_page(
+        browser, f"{base}/tables/{table.live.id}", running.sessions.issue(mover)
+    )
+    browser.clear_cookies()
+    first = page.locator("#board .can-pick").first.get_attribute("data-pick")
+    assert page.evaluate(GRID)["stops"] == [first]
+    tab_to(page, "document.querySelector('#board [tabindex=\"0\"]')")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(GRID) == {"stops": ["sq:b2"], "focused": "sq:b2"}
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowRight")  # the board's edge: it stays
+    assert page.evaluate(GRID) == {"stops": ["sq:i2"], "focused": "sq:i2"}
+    assert page.locator("#board [data-pick='sq:i2']").get_attribute("role") == "button"
+    drawn = page.evaluate("window.stackbotFrames")
+
+    async def sent_anew() -> None:
+        running.hub.publish(table.live)
+
+    on_the_demos_loop(running, sent_anew())
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.evaluate(GRID) == {"stops": ["sq:i2"], "focused": "sq:i2"}
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#moves') !== null")
+    assert errors == []
     page.close()

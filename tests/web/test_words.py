@@ -107,6 +107,8 @@ NOT_WORDS = {
     "Enter",  # key names of keyboard events
     "ArrowLeft",
     "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
     "Home",
     "End",
     "Content-Type",  # an HTTP header

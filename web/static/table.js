@@ -190,6 +190,47 @@ function stackMoves(frame, list, board) {
   }), t("web.moves.hint_stack"), board);
 }
 
+// Color Stack's board on your turn is one Tab stop (WAI-ARIA's roving tabindex): the
+// arrow keys move square by square (Home/End: the row's first and last; with Ctrl: the
+// board's), each square a button (one not to be tapped now says so), and the square
+// focused is the stop. It starts on the first of your pieces.
+const FILES = "abcdefghi";
+
+function roving(board) {
+  const squares = new Map([...board.querySelectorAll('[data-pick^="sq:"]')]
+    .map((node) => [node.dataset.pick.slice(3), node]));
+  const grid = board.querySelector("svg");
+  if (!grid || !squares.size) return;
+  const stop = (node) => squares.forEach((n) => n.setAttribute("tabindex", n === node ? "0" : "-1"));
+  for (const node of squares.values()) {
+    if (node.classList.contains("tap")) continue;
+    tappable(node, () => {});
+    node.setAttribute("aria-disabled", "true");
+  }
+  stop(board.querySelector('[data-pick^="sq:"].can-pick') || squares.values().next().value);
+  const rows = Math.max(...[...squares.keys()].map((name) => Number(name.slice(1))));
+  grid.addEventListener("focusin", (event) => {
+    const node = event.target.closest('[data-pick^="sq:"]');
+    if (node) stop(node);
+  });
+  grid.addEventListener("keydown", (event) => {
+    const from = event.target.closest('[data-pick^="sq:"]');
+    if (!from) return;
+    let col = FILES.indexOf(from.dataset.pick[3]), row = Number(from.dataset.pick.slice(4));
+    const far = event.ctrlKey;
+    if (event.key === "ArrowRight") col += 1;
+    else if (event.key === "ArrowLeft") col -= 1;
+    else if (event.key === "ArrowUp") row += 1;  // row 1 is drawn at the bottom
+    else if (event.key === "ArrowDown") row -= 1;
+    else if (event.key === "Home") [col, row] = [0, far ? rows : row];
+    else if (event.key === "End") [col, row] = [FILES.length - 1, far ? 1 : row];
+    else return;
+    event.preventDefault();
+    const to = squares.get(`${FILES[col] || ""}${row}`);
+    if (to) to.focus();
+  });
+}
+
 // Color Stack: one of your pieces, then a square it may go to (lit) or its new face
 function colorStackMoves(frame, list, board) {
   const choices = frame.you.choices;
@@ -205,6 +246,7 @@ function colorStackMoves(frame, list, board) {
     const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "m").map((c) => [`sq:${c.move[2]}`, c]));
     return { key: `sq:${square}`, label: t("web.moves.piece_on", { square }), content: square, choices: mine, onto };
   }), t("web.moves.hint_colorstack"), board);
+  roving(board);
 }
 
 // whether every card of ``names`` is in ``cards`` (as many times as it is in ``names``)
