@@ -540,8 +540,11 @@ class Cluster:
         return homes
 
     def _dead(self, owner: str, now: float) -> bool:
-        """Whether a lease's holder is known dead: its heartbeat stopped, it said it
-        left, or it has been missing from the registry for ``dead_after``."""
+        """Whether a lease's holder is known dead: its heartbeat stopped, or it said it
+        left. A holder missing from the registry is not: its live lease says it renews it,
+        so it meets its peers in another Redis (or under another prefix), or has not
+        reached Redis since it started; taking its shards would have it take them back (each taking the other for
+        dead), so they wait for its lease to expire, and the operator is told."""
         if owner in self._gone:
             return True
         peer = self.peers.get(owner)
@@ -549,7 +552,14 @@ class Cluster:
             self._absent.pop(owner, None)
             return not self._live(peer, now)
         since = self._absent.setdefault(owner, now)
-        return now - since >= self.config.dead_after
+        if now - since >= self.config.dead_after:
+            self._warn(
+                f"absent-{owner}",
+                f"cluster: {owner} holds shards but is not in Redis ({self.nodes_key}): "
+                "every process needs the same REDIS_URL and CLUSTER_PREFIX; its shards are "
+                "taken over only once its leases expire",
+            )
+        return False
 
     # ------------------------------------------------------------ converging
 

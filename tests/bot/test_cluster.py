@@ -19,6 +19,7 @@ import pytest
 
 from host.cluster import Cluster, ClusterConfig, assign, parse_shards, shard_ranges
 from persistence import Store
+from persistence.leases import Lease
 from tests.services import Services, fresh_services, until
 
 COUNT = 4
@@ -298,3 +299,91 @@ async def test_a_clock_set_back_or_forward_keeps_the_heartbeat_steady() -> None:
         assert loop.time() - began >= 0.4
     finally:
         steady.cancel()
+
+
+# ---------------------------------------------------------------- a holder Redis does not list
+
+
+class OneShardDatabase:
+    """A database of one shard, whose lease a process holds and renews; the calls of this
+    process noted (a store's lease calls, no PostgreSQL)."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner, self.live = owner, True
+        self.claims: list[tuple[int, tuple[str, int] | None]] = []
+
+    async def prepare_leases(self, shard_count: int) -> None:
+        pass
+
+    def use_fence(self, fence: Any) -> None:
+        pass
+
+    def forget_shards(self, shard_count: int, shards: frozenset[int]) -> None:
+        pass
+
+    async def leases(self, shard_count: int | None = None) -> list[Lease]:
+        return [Lease(0, 1, self.owner, 7, None, live=self.live)]
+
+    async def claim_shard(
+        self,
+        shard: int,
+        owner: str,
+        shard_count: int,
+        ttl: float,
+        *,
+        replacing: tuple[str, int] | None = None,
+    ) -> int:
+        self.claims.append((shard, replacing))
+        self.owner, self.live = owner, True
+        return 8
+
+    async def renew_leases(self, owner: str, tokens: Any, ttl: float) -> set[int]:
+        return set(tokens)
+
+
+class Registry:
+    """A Redis of this process's own: the registry holds what this process writes."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, str] = {}
+
+    async def hset(self, key: str, node: str, entry: str) -> None:
+        self.nodes[node] = entry
+
+    async def hgetall(self, key: str) -> dict[str, str]:
+        return dict(self.nodes)
+
+    async def hdel(self, key: str, node: str) -> None:
+        self.nodes.pop(node, None)
+
+    async def publish(self, channel: str, message: str) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def test_a_live_lease_of_a_process_missing_from_redis_is_not_taken_for_dead(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A lease held, and renewed, by a process this process's Redis does not list (it
+    meets its peers in another Redis or under another CLUSTER_PREFIX, or lost Redis alone)
+    is not taken over on the guess that its holder died: each would take the shard from
+    the other every second. The operator is told once; the shard is claimed once the lease
+    expires (its holder stopped renewing: fenced already)."""
+    database = OneShardDatabase("elsewhere-host-1-abcdef")
+    config = ClusterConfig(1, frozenset({0}), "redis://unused", listen=False, **FAST)
+    cluster = Cluster(database, config, redis=Registry())  # type: ignore[arg-type]
+    host = Host()
+    await cluster.start(host)
+    try:
+        # missing from the registry for far longer than a stopped heartbeat takes
+        await rounds_go_by(cluster, rounds=4 * int(FAST["dead_after"] / FAST["heartbeat"]))
+        assert database.claims == [] and cluster.ready == set()
+        warned = [r.getMessage() for r in caplog.records if "elsewhere-host" in r.getMessage()]
+        assert len(warned) == 1 and "CLUSTER_PREFIX" in warned[0], warned
+        database.live = False  # it stopped renewing: the lease expired
+        await until(lambda: cluster.ready == {0})
+        assert database.claims == [(0, None)]
+    finally:
+        await cluster.halt()
