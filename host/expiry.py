@@ -17,9 +17,17 @@ from typing import Any, Literal, Protocol
 
 from host.clocks import Clocks, Timer
 from host.live import LiveTable, MoveOutcome
+from host.refusals import Refusal, Why
 from host.service import TableService, ai_to_move
+from persistence import LeaseLost
 
 log = logging.getLogger(__name__)
+
+
+def moved_away(err: BaseException) -> bool:
+    """Whether ``err`` says the table's shard went to another process (a write fenced)."""
+    return isinstance(err, LeaseLost) or (isinstance(err, Refusal) and err.code is Why.MOVED_AWAY)
+
 
 MID_TURN_SECONDS = 60  # a turn begun (Stack: a rerolled die to place), with the timer off
 WARN_FROM = 20.0  # turns at least this long get a warning at half time
@@ -168,7 +176,18 @@ class Expiry:
                 if await self._event(live, version, what, user):
                     timer.finish()
                     return
-            except Exception:
+            except Exception as err:
+                if moved_away(err):
+                    # the table's shard went to another process, whose clock runs it now
+                    # (this one drops the shard's tables): a hand-over, not a failure
+                    log.warning(
+                        "table=%s clock event %s not handled: the table's shard went to "
+                        "another process",
+                        live.id,
+                        what,
+                    )
+                    timer.finish()
+                    return
                 # a refused ping or a failed commit must not stop the clock: the next
                 # event (the expiry, the idle limit) still comes, and a failed one is
                 # tried again a little later

@@ -4,9 +4,12 @@ host; an idle lobby is closed. The front end here only records what it is asked 
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from host.clocks import Clocks
 from host.expiry import Expiry
@@ -14,7 +17,7 @@ from host.live import LiveTable, MoveOutcome, Player
 from host.service import TableService
 from host.tasks import Tasks
 from host.thinking import Thinker
-from persistence import Store
+from persistence import LeaseLost, Store
 from tests.host.plain import PlainFront
 from tests.services import until
 
@@ -116,6 +119,44 @@ async def test_an_idle_lobby_is_closed_by_the_host_once_its_time_is_up(tmp_path:
         (outcome,) = front.outcomes
         assert outcome.table is live and not live.info.is_active and outcome.announced
         assert front.said == []  # a lobby has nobody to move: no nudge, no warning
+    finally:
+        await clocks.close()
+        await store.close()
+
+
+class MovedAway(Recorder):
+    """A front end whose ping finds the table's shard taken over by another process (the
+    table message's write is fenced)."""
+
+    async def ping(self, live: LiveTable[Any], user: int) -> None:
+        raise LeaseLost([0])
+
+
+async def test_a_clock_whose_table_went_to_another_process_stops_without_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A clock event that finds the table's shard taken over (a process paused, then woken
+    after another took its shards) stops the clock quietly: the new holder's clock nudges,
+    warns and plays; here nothing more is said or played, and no error is logged (it is a
+    hand-over, not a failure)."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
+    front = MovedAway()
+    service = TableService(
+        store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
+    )
+    clocks = Clocks(Tasks(), front.clock)
+    front.expiry = Expiry(service, clocks, front)
+    try:
+        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+        await service.join(CHANNEL, BOB)
+        live = (await service.start(CHANNEL, ANN)).table
+        front.now += timedelta(seconds=121)  # past the ping, the warning and the deadline
+        front.turn_changed(live)
+        timer = front.expiry.timers[live.id]
+        await until(timer.done)
+        assert front.said == [] and front.outcomes == []
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+        assert "another process" in caplog.text
     finally:
         await clocks.close()
         await store.close()
