@@ -262,7 +262,8 @@ def _bot_command(
     except ValidationError as err:
         first = err.errors()[0]
         name = str(first["loc"][0]).upper() if first["loc"] else "a setting"
-        print(f"stackbot: bad setting {name}: {first['msg']}", file=sys.stderr)
+        said = str(first["msg"]).removeprefix("Value error, ")  # pydantic's, for our own
+        print(f"stackbot: bad setting {name}: {said}", file=sys.stderr)
         return 2
     try:
         cluster = cluster_config(settings, shards, shard_count)

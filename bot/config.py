@@ -3,8 +3,11 @@ it is never logged or echoed."""
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from redis.connection import parse_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -41,6 +44,24 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value if value is None or value.strip() else None
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis(cls, value: str | None) -> str | None:
+        """A URL redis-py reads as written (a database number it cannot read would be
+        db 0); the URL itself is never echoed: it may hold a password."""
+        if value is None:
+            return None
+        fix = "REDIS_URL must be a Redis URL such as redis://host:6379/0"
+        try:
+            parse_url(value)  # type: ignore[no-untyped-call]
+        except ValueError:
+            schemes = "redis://, rediss:// or unix://"
+            raise ValueError(f"{fix} ({schemes}, a port number and a database number)") from None
+        path = urlparse(value).path.strip("/")
+        if not value.startswith("unix:") and path and not path.isdigit():
+            raise ValueError(f"{fix}: the database is a number, as /0") from None
+        return value
 
     @field_validator(
         "dev_guild_id",

@@ -291,6 +291,24 @@ def test_a_bad_setting_is_named(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["127.0.0.1:6379", "http://127.0.0.1:6379/0", "redis://:s3cret@h:port/0", "redis://h/db7"],
+)
+def test_a_redis_url_that_is_not_one_is_named_without_its_password(
+    tmp_path: Path, url: str
+) -> None:
+    """A bad ``REDIS_URL`` is refused as every bad setting is, by name, exit status 2 (it
+    was a traceback of redis-py's, after the database was opened; a database number it
+    cannot read was taken as db 0), and its password is not echoed."""
+    proc = stackbot_run(tmp_path, sqlite(tmp_path / "bot.db"), REDIS_URL=url)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    said = "stackbot: bad setting REDIS_URL: REDIS_URL must be a Redis URL such as "
+    assert proc.stderr.startswith(said), proc.stderr[-2000:]
+    assert "redis://host:6379/0" in proc.stderr and "s3cret" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
 def test_a_database_url_of_another_kind_is_named_in_one_line(tmp_path: Path) -> None:
     """A URL of a database or driver stackbot does not use is one line naming what to use
     (it was SQLAlchemy's NoSuchModuleError traceback)."""
