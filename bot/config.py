@@ -45,6 +45,19 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value if value is None or value.strip() else None
 
+    @field_validator("node_name")
+    @classmethod
+    def _node_name(cls, value: str | None) -> str | None:
+        """Printable ASCII: the node id names the process's PostgreSQL sessions (so that a
+        take-over can end a paused holder's), and PostgreSQL keeps nothing else in a
+        session's name."""
+        if value is not None and not all(" " <= c <= "~" for c in value):
+            raise ValueError(
+                "NODE_NAME must be printable ASCII, such as shards-0-3: PostgreSQL names "
+                "the process's sessions after it"
+            )
+        return value
+
     @field_validator("redis_url")
     @classmethod
     def _redis(cls, value: str | None) -> str | None:

@@ -309,6 +309,21 @@ def test_a_redis_url_that_is_not_one_is_named_without_its_password(
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("name", ["ノード1", "bot\tone"])
+def test_a_node_name_postgresql_cannot_name_a_session_by_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    """The node id names the process's PostgreSQL sessions, so that a take-over can end a
+    paused holder's; PostgreSQL keeps only printable ASCII in a session's name (``ノード1``
+    became ``?????????1``, which matches no node id: its sessions could not be found). Such
+    a ``NODE_NAME`` is refused by name, exit status 2."""
+    proc = stackbot_run(tmp_path, sqlite(tmp_path / "bot.db"), NODE_NAME=name)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr.startswith("stackbot: bad setting NODE_NAME: NODE_NAME must be "), (
+        proc.stderr[-2000:]
+    )
+
+
 def test_a_database_url_of_another_kind_is_named_in_one_line(tmp_path: Path) -> None:
     """A URL of a database or driver stackbot does not use is one line naming what to use
     (it was SQLAlchemy's NoSuchModuleError traceback)."""
