@@ -28,6 +28,7 @@ from discord.ext import tasks
 from bot.metrics import CONTENT_TYPE, MOVE_COMMIT_SECONDS, Metrics, timed_drawing
 from bot.sharding import gateway_latencies
 from bot.webfront import WebFront, listen
+from host.cluster import shard_ranges
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -84,8 +85,17 @@ class Health:
         tables = bot._tables
         cluster = getattr(bot, "cluster", None)
         out: dict[str, Any] = {"status": self.status()}
+        config = getattr(bot, "cluster_config", None)
         if cluster is not None:
             out.update(cluster.health())
+        elif config is not None:  # one process of several, not joined yet: nothing held
+            out.update(
+                node=getattr(bot, "node", None),
+                shard_count=config.shard_count,
+                home=shard_ranges(config.home),
+                held="none",
+                serving="none",
+            )
         else:
             out["shards"] = "all (one process)"
         out["tables"] = len(tables.service.by_id) if tables is not None else 0

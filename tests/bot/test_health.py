@@ -107,3 +107,32 @@ async def test_the_endpoint_says_ok_or_why_not(tmp_path: Path) -> None:
     finally:
         await health.stop()
         await bot.close()
+
+
+async def test_a_process_of_several_names_its_home_shards_before_it_has_joined(
+    tmp_path: Path,
+) -> None:
+    """Before a process of several has joined (its database opening, no lease claimed
+    yet), its report and log line name its node and home shards, serving none: not
+    ``shards=all``, which says a process alone (its first line at start-up said so)."""
+    from bot.client import StackBot
+    from bot.config import Settings
+    from host.cluster import ClusterConfig
+
+    config = ClusterConfig(8, frozenset({0, 1, 2, 3}), "redis://127.0.0.1:1/0", name="s0")
+    bot = StackBot(  # what the report reads of a ShardedStackBot: its cluster's settings
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", discord_token=None),
+        cluster=config,
+        handle_signals=False,
+        pictures="thread",
+    )
+    health = Health(bot, None)
+    try:
+        report = health.report()
+        assert report["status"] == "starting" and "shards" not in report
+        assert (report["shard_count"], report["home"], report["serving"]) == (8, "0-3", "none")
+        assert health.line().startswith(
+            f"health: starting shards=none/8 (home 0-3) node={bot.node} "
+        )
+    finally:
+        await bot.close()
