@@ -663,6 +663,10 @@ class Cluster:
                     shard,
                     replacing[0],
                 )
+            elif lease is not None and lease.owner not in (None, self.node):
+                log.warning(
+                    "cluster: took shard %d over from %s (its lease expired)", shard, lease.owner
+                )
             claimed.add(shard)
         if claimed:
             await self._adopt(frozenset(claimed))

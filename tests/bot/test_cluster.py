@@ -385,5 +385,7 @@ async def test_a_live_lease_of_a_process_missing_from_redis_is_not_taken_for_dea
         database.live = False  # it stopped renewing: the lease expired
         await until(lambda: cluster.ready == {0})
         assert database.claims == [(0, None)]
+        took = "took shard 0 over from elsewhere-host-1-abcdef (its lease expired)"
+        assert took in caplog.text  # whose it was: the operator sees a take-over
     finally:
         await cluster.halt()
