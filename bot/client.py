@@ -434,6 +434,14 @@ class ShardedStackBot(StackBot, commands.AutoShardedBot):
             **kwargs,
         )
 
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """discord.py's, which tries a failed connection again every 5 s through this
+        method, forever, even once the client is closed (a process stopped while its
+        shards were still connecting never exited): none is tried once closed."""
+        if self.is_closed():
+            return
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
     async def launch_shards(self) -> None:
         """Connect the shards held when the client starts (the others as they are
         adopted: :class:`~bot.sharding.BotShards`)."""

@@ -95,9 +95,19 @@ class BotShards:
             bot._connection.shard_ids = held
             self.launched = True
             for shard in held:
-                await bot.launch_shard(
-                    DiscordWebSocket.DEFAULT_GATEWAY, shard, initial=shard == held[0]
+                if shard not in self.cluster.ready or bot.is_closed():
+                    continue  # given up meanwhile (a stop while the others connected)
+                # a task of its own, as a later shard's: giving the shard up cancels it
+                launching = asyncio.get_running_loop().create_task(
+                    bot.launch_shard(
+                        DiscordWebSocket.DEFAULT_GATEWAY, shard, initial=shard == held[0]
+                    ),
+                    name=f"gateway-shard-{shard}",
                 )
+                self._connecting[shard] = launching
+                await asyncio.wait({launching})
+                if not launching.cancelled():
+                    launching.result()
 
     async def connect(self, shards: frozenset[int]) -> None:
         """Receive the shards' events from now on."""

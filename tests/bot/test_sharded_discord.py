@@ -276,3 +276,72 @@ async def test_a_shard_disconnects_while_another_shards_connection_is_stuck(
     async with host._gateway:  # shard 0's connection, stuck
         await asyncio.wait_for(host.disconnect(frozenset({1})), 5.0)
         assert bot.get_shard(1).is_closed()
+
+
+async def test_a_shard_still_connecting_when_the_bot_closes_is_not_tried_again(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py tries a gateway shard's connection again every 5 s, forever, even once
+    the client is closed: a process stopped (SIGTERM) while its shards were still
+    connecting, 5 s apart, never exited, and logged a traceback every 5 s. Once the client
+    is closed, a shard is not tried again, and the launch ends."""
+    from discord.gateway import DiscordWebSocket
+
+    home = ClusterConfig(8, frozenset({0, 1, 2, 3}), "redis://127.0.0.1:1/0", name="s0")
+    bot = ShardedStackBot(
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", discord_token=None),
+        cluster=home,
+        handle_signals=False,
+        pictures="thread",
+    )
+    tries: list[int] = []
+
+    async def refused(*args: Any, shard_id: int, **kwargs: Any) -> None:
+        tries.append(shard_id)
+        await bot.close()  # the process stops while the shard connects
+        raise OSError("Cannot write to closing transport")
+
+    monkeypatch.setattr(DiscordWebSocket, "from_client", refused)
+    async with bot:  # what bot.run() makes before connecting
+        await asyncio.wait_for(bot.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, 3), 30)
+    assert tries == [3]
+
+
+async def test_a_stop_while_the_shards_connect_cancels_the_connection_under_way(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start the shards held connect one at a time (Discord's pace: 5 s apart); a stop
+    meanwhile gives them up, which cancels the connection under way, and the launch ends
+    without connecting the rest (it went on connecting them, the last one failing once the
+    client had closed: the exit came 5–10 s late, past Docker's grace period)."""
+    from types import SimpleNamespace
+
+    from discord.gateway import DiscordWebSocket
+
+    from bot.sharding import BotShards
+
+    home = ClusterConfig(8, frozenset({0, 1}), "redis://127.0.0.1:1/0", name="s0")
+    bot = ShardedStackBot(
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", discord_token=None),
+        cluster=home,
+        handle_signals=False,
+        pictures="thread",
+    )
+    cluster = SimpleNamespace(held={0, 1}, ready={0, 1})
+    shards = BotShards(bot, None, cluster)  # type: ignore[arg-type]
+    tries: list[int] = []
+    connecting = asyncio.Event()
+
+    async def slow(*args: Any, shard_id: int, **kwargs: Any) -> None:
+        tries.append(shard_id)
+        connecting.set()
+        await asyncio.Event().wait()  # Discord's identify pace: a while
+
+    monkeypatch.setattr(DiscordWebSocket, "from_client", slow)
+    async with bot:
+        launching = asyncio.create_task(shards.launch())
+        await asyncio.wait_for(connecting.wait(), 10)
+        cluster.ready = set()  # the stop gives both up (no longer served, then released)
+        await shards.disconnect(frozenset({0, 1}))
+        await asyncio.wait_for(launching, 10)
+    assert tries == [0]
