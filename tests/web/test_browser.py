@@ -31,6 +31,8 @@ from web.activity import DiscordOAuth
 from web.demo import VISITOR_CHANNELS, Demo, DemoTable, in_thread
 from web.shots import ARGS
 from web.shots import CHROMIUM as CHROMIUM_PATH
+from web.views import setting_up
+from web.views import turns_played as turns_taken
 
 CHROMIUM = Path(CHROMIUM_PATH)
 WAIT_MS = 120_000  # how long a page may take to show what it must (not a measure)
@@ -1836,5 +1838,179 @@ def test_color_stacks_board_is_one_tab_stop_its_squares_reached_by_the_arrow_key
     assert page.evaluate(GRID) == {"stops": ["sq:i2"], "focused": "sq:i2"}
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#moves') !== null")
+    assert errors == []
+    page.close()
+
+
+async def table_at_its_first_play(demo: Demo, channel: int, name: str) -> DemoTable:
+    """A table of ``name`` whose decisions taken before its first turn (Color Stack's
+    colours, Stack Up!'s direction) are taken: its player to move plays its first turn."""
+    table = await demo.open_table(channel, name)
+    rng = random.Random(1)
+    while setting_up(table.live.game.game, table.live.state):
+        await demo.step(table, rng)
+    return table
+
+
+# a move half made as the page shows it: what is picked (a die, a piece: its data-pick; a
+# card: its place in the hand), the places lit for it and the move panel's buttons for it
+HALF_MADE = """() => ({
+  picked: [...document.querySelectorAll("#board .picked, #hand .picked")]
+    .map((e) => e.dataset.pick || e.dataset.card),
+  lit: [...document.querySelectorAll("#board .lit")].map((e) => e.dataset.target),
+  offered: [...document.querySelectorAll("#targets button, #combo button")].map((e) => e.textContent),
+})"""
+
+# whether what is focused may be used (not a disabled button, nor one that says it is)
+ENABLED = """() => !document.activeElement.disabled
+  && document.activeElement.getAttribute("aria-disabled") !== "true\""""
+
+
+async def turns_of(table: DemoTable) -> int | None:
+    """The turns the game at ``table`` has had (read on the demo's loop)."""
+    assert table.live.state is not None
+    return turns_taken(table.live.state)
+
+
+@pytest.mark.parametrize(
+    ("name", "channel"), [("stack", 570), ("stackup", 571), ("colorstack", 572)]
+)
+def test_a_die_piece_or_cards_picked_stay_picked_when_another_player_changes_the_table(
+    browser: Any, demo: tuple[str, Any], name: str, channel: int
+) -> None:
+    """A player on their turn has picked one of their dice (Stack) or pieces (Color
+    Stack), and tabbed to a place lit for it, or chosen Stack Up! cards and tabbed to
+    the play they make; another player leaves meanwhile, then the table is sent anew:
+    each frame draws the whole table again, and the pick is still made (the same die,
+    piece or cards picked, the same places lit, the same buttons offered), focus on the
+    same place or play, which may be used; one more tap on it plays the move."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel, name))
+    mover = table.player_at(table.live.state.current_player)
+    others = [p for p in table.players if p.id != mover.id]
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    if name == "stackup":  # cards one by one until they make a play
+        for _ in range(page.locator("#hand .tap").count()):
+            if page.locator("#combo button").count():
+                break
+            page.locator("#hand .tap:not(.off):not(.picked)").first.tap()
+        then = "#combo button"
+    else:  # a die or a piece that may go somewhere on the board
+        for pick in range(page.locator("#board .can-pick").count()):
+            page.locator("#board .can-pick").nth(pick).tap()
+            if page.locator("#board .lit.tap").count():
+                break
+        then = "#board .lit.tap"
+    assert page.locator(then).count() >= 1
+    tab_to(page, f"document.querySelector({then!r})")
+    half = page.evaluate(HALF_MADE)
+    assert half["picked"] and half["offered"], half
+    focused = page.evaluate(FOCUSED, then)
+
+    async def leaves(player: Player) -> None:
+        await running.service.leave(table.live.channel_id, player)
+
+    async def sent_anew() -> None:
+        running.hub.publish(table.live)
+
+    for update in (leaves(others[0]), sent_anew()):
+        drawn = page.evaluate("window.stackbotFrames")
+        on_the_demos_loop(running, update)
+        page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+        assert page.locator("#moves").count() == 1  # still their turn
+        assert page.evaluate(HALF_MADE) == half
+        assert page.evaluate(FOCUSED, then) == {**focused, "redrawn": True}
+        assert page.evaluate(ENABLED)
+        page.evaluate("() => { window.tabbedTo = document.activeElement; }")
+    played = on_the_demos_loop(running, turns_of(table))
+    drawn = page.evaluate("window.stackbotFrames")
+    page.locator(":focus").tap()
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert page.locator("#refusal").count() == 0 or page.locator("#refusal").inner_text() == ""
+    assert on_the_demos_loop(running, turns_of(table)) > played  # the move was played
+    assert errors == []
+    page.close()
+
+
+async def played_round_to(table: DemoTable, demo: Demo, seat: int, face: int) -> int | None:
+    """The Stack game at ``table`` played from its player to move round to ``seat``
+    again, each of them stacking a die of another face than ``face`` (``seat``'s die of
+    ``face``, and the others' it may go onto, left as they were); the turns it has had."""
+    service = demo.service
+    assert service is not None
+    live = table.live
+    game = live.game.game
+    while True:
+        state = live.state
+        assert state is not None
+        moves = [game.encode_move(m) for m in state.legal_moves()]
+        move = next(m for m in moves if m[0] == "stack" and m[1] != face)
+        mover = table.player_at(state.current_player)
+        await service.move(
+            live.channel_id,
+            mover,
+            move=game.decode_move(move),
+            table_id=live.id,
+            version=live.version,
+        )
+        if live.state.current_player == seat:
+            return turns_taken(live.state)
+
+
+def test_a_die_picked_is_dropped_once_the_turn_has_moved_on(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A Stack player has picked one of their dice; their move is made elsewhere (another
+    device of theirs), the other players play, and it is their turn again, that die still
+    one they may pick. The page was away meanwhile (Playwright's route of the socket holds
+    its frames: a phone asleep, a slow network), and is sent the newest frame only, as the
+    hub sends a slow page: it shows a new decision with nothing picked or lit, not the pick
+    of the turn gone by."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_play(running, 573, "stack"))
+    seat = table.live.state.current_player
+    holding, held, routes = False, [], []
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+        routes.append(socket)
+
+        def from_server(message: Any) -> None:
+            if holding and orjson.loads(message)["type"] == "table":
+                held.append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(table.player_at(seat)), route)
+    browser.clear_cookies()
+    die = page.locator("#board .can-pick").first
+    pick = die.get_attribute("data-pick")
+    die.tap()
+    assert set(page.evaluate(HALF_MADE)["picked"]) == {pick}  # (each of their dice of its face)
+    assert page.locator("#board .lit").count() >= 1
+    face = int(pick.removeprefix("die:"))
+    holding = True
+    turns = on_the_demos_loop(running, played_round_to(table, running, seat, face))
+    version = table.live.version
+    for _ in range(WAIT_MS // 100):
+        if held and orjson.loads(held[-1])["version"] == version:
+            break
+        page.wait_for_timeout(100)
+    assert held and orjson.loads(held[-1])["version"] == version, "the round's frames never came"
+    holding = False
+    routes[-1].send(held[-1])
+    page.wait_for_function(
+        "() => document.querySelector('#moves') !== null && "
+        f"document.querySelector('#recent ol').getAttribute('start') === '{turns}'",
+        timeout=WAIT_MS,
+    )
+    assert page.locator(f"#board .can-pick[data-pick='{pick}']").count() >= 1  # pickable still
+    assert page.evaluate(HALF_MADE) == {"picked": [], "lit": [], "offered": []}
+    assert page.locator("#board .tap:not(.can-pick)[aria-disabled=false]").count() == 0
     assert errors == []
     page.close()

@@ -124,17 +124,44 @@ function tappable(node, action) {
   });
 }
 
+// A move half made: the die or piece picked (its ``data-pick``), or Stack Up!'s cards
+// chosen (their places in the hand), and the decision it was made for. Every frame draws
+// the table anew, and one may come while the player is still choosing (another player
+// leaving, a spectator, a reconnection): a frame of the same decision draws the pick
+// again, where it is still one of the choices; a frame of another decision (the turn moved
+// on, came back) or of none drops it.
+let halfMade = null;
+
+// what tells one decision of the player's from another: the table, the seat, whose turn
+// and which of the game's turns, when it began (the host sets it at every move committed,
+// its own or an AI's), the hand and the moves the player may make
+function decision(frame) {
+  return JSON.stringify([frame.table, frame.you.seat, frame.current, frame.turn_number,
+    frame.turn_started, frame.setting_up, frame.you.hand ?? null, frame.you.choices.map((c) => c.move)]);
+}
+
+// the pick half made for this frame's decision (``kept``; ``null``: none, or one made for
+// another decision, forgotten); ``keep``: a pick made from now on, remembered for it
+function carried(frame) {
+  const now = decision(frame);
+  const kept = halfMade && halfMade.decision === now ? halfMade.pick : null;
+  halfMade = null;
+  return { kept, keep: (pick) => { halfMade = pick === null ? null : { decision: now, pick }; } };
+}
+
 // two taps: a pick (a die, a piece: on the board or a panel button), then where it goes
 // (its targets lit on the board, tapped there: ``data-target`` of dice, piles and
 // squares) or one of its panel buttons. ``picks``: {key (the board's ``data-pick``),
-// label, content, choices, onto: {data-target: choice}}
-function pickThen(frame, list, picks, hint, board) {
+// label, content, choices, onto: {data-target: choice}}. The pick of this decision made
+// before the frame (``carried``) is made again, where it still is one.
+function pickThen(frame, half, list, picks, hint, board) {
   let active = null;
   const row = el("div", { class: "choices", id: "picks" });
   const then = el("div", { class: "choices", id: "targets" });
   const buttons = new Map();
   const choose = (pick) => {
     active = pick;
+    half.keep(pick.key);
     buttons.forEach((b, p) => b.classList.toggle("picked", p === pick));
     board.querySelectorAll(".picked").forEach((n) => n.classList.remove("picked"));
     board.querySelectorAll(".lit").forEach((n) => n.classList.remove("lit"));
@@ -168,10 +195,12 @@ function pickThen(frame, list, picks, hint, board) {
     row.append(button);
   }
   list.append(el("p", {}, hint), row, then);
+  const again = picks.find((p) => p.key === half.kept);
+  if (again) choose(again);
 }
 
 // Stack: one of your dice, then where it goes (or its reroll); a rerolled die's places at once
-function stackMoves(frame, list, board) {
+function stackMoves(frame, half, list, board) {
   const choices = frame.you.choices;
   const placing = choices.filter((c) => c.move[0] === "place");
   if (placing.length) {  // the die rerolled came up a face several piles show
@@ -180,7 +209,7 @@ function stackMoves(frame, list, board) {
     return;
   }
   const faces = [...new Set(choices.map((c) => c.move[1]))].sort();
-  pickThen(frame, list, faces.map((face) => {
+  pickThen(frame, half, list, faces.map((face) => {
     const pic = svg("svg", { viewBox: "0 0 34 34", width: 34, height: 34 });
     pic.append(die(face, frame.you.seat, 0, 0, 34, t("web.stack.die", { face })));
     const mine = choices.filter((c) => c.move[1] === face);
@@ -232,7 +261,7 @@ function roving(board) {
 }
 
 // Color Stack: one of your pieces, then a square it may go to (lit) or its new face
-function colorStackMoves(frame, list, board) {
+function colorStackMoves(frame, half, list, board) {
   const choices = frame.you.choices;
   const colours = choices.filter((c) => c.move[0] === "c");
   if (colours.length) {  // moving first, before the board is set up: your two colours
@@ -241,7 +270,7 @@ function colorStackMoves(frame, list, board) {
     return;
   }
   const squares = [...new Set(choices.map((c) => c.move[1]))].sort();
-  pickThen(frame, list, squares.map((square) => {
+  pickThen(frame, half, list, squares.map((square) => {
     const mine = choices.filter((c) => c.move[1] === square);
     const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "m").map((c) => [`sq:${c.move[2]}`, c]));
     return { key: `sq:${square}`, label: t("web.moves.piece_on", { square }), content: square, choices: mine, onto };
@@ -262,14 +291,17 @@ function within(names, cards) {
 // Stack Up!: a combo built card by card from the hand; only cards that still make one of
 // the plays the server lists stay enabled; the plays of exactly the picked cards appear.
 // The other moves (draw, pass, a direction…) and every play stay panel buttons as well.
-function stackUpMoves(frame, list, board, hand) {
+function stackUpMoves(frame, half, list, board, hand) {
   const choices = frame.you.choices;
   const plays = choices.filter((c) => c.move[0] === "p");
   const nodes = hand ? [...hand.querySelectorAll("[data-card]")] : [];
-  const picked = new Set();
   const combo = el("div", { class: "choices", id: "combo" });
   const names = (indices) => [...indices].map((i) => frame.you.hand[i]);
+  // the cards chosen before the frame, where they still make one of the plays together
+  const before = nodes.length && half.kept && plays.some((c) => within(names(half.kept), c.move[1]));
+  const picked = new Set(before ? half.kept : []);
   const update = () => {
+    half.keep(picked.size ? [...picked] : null);
     const now = names(picked);
     for (const node of nodes) {
       const i = Number(node.dataset.card);
@@ -301,10 +333,14 @@ const PICKS = { stack: stackMoves, colorstack: colorStackMoves, stackup: stackUp
 // the seated player's moves on their turn (the host checks each again when it comes)
 function movesPanel(frame, board, hand) {
   const choices = frame.you && frame.you.choices;
-  if (!choices) return null;
+  if (!choices) {
+    halfMade = null;  // not the player's decision (or not a player's page): nothing half made
+    return null;
+  }
+  const half = carried(frame);
   const box = el("section", { class: "panel", id: "moves" }, el("h2", {}, t("web.moves.title")));
   const list = el("div", { class: "choices" });
-  if (PICKS[frame.game]) PICKS[frame.game](frame, list, board, hand);
+  if (PICKS[frame.game]) PICKS[frame.game](frame, half, list, board, hand);
   else choices.forEach((c) => list.append(choiceButton(frame, c)));
   box.append(list, el("p", { class: "refusal", id: "refusal", role: "alert" }));
   return box;
