@@ -363,7 +363,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"--{name} is an error rate between 0 and 1, not {getattr(args, name)}")
     game = games.get(args.game)
     levels = args.levels.split(",") if args.levels else list(game.ai_levels)
-    unknown = [lv for lv in (*levels, args.one_against) if lv and lv not in game.ai_levels]
+    named = [*levels, args.one_against] if args.one_against is not None else levels
+    unknown = [lv for lv in named if lv not in game.ai_levels]
     if unknown:
         parser.error(
             f"{game.title} has no level {unknown[0]!r}; its levels: {', '.join(game.ai_levels)}"

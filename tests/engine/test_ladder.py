@@ -122,6 +122,8 @@ def test_a_previous_release_git_does_not_know_is_refused_in_words(
         (["--alpha", "0"], "--alpha is an error rate between 0 and 1"),
         (["--beta", "1.5"], "--beta is an error rate between 0 and 1"),
         (["--levels", "expert"], "a ladder needs two levels"),
+        (["--levels", "greedy,"], "Stack has no level ''"),
+        (["--levels", "greedy,,expert"], "Stack has no level ''"),
     ],
 )
 def test_options_the_ladder_cannot_play_are_refused_in_words(
