@@ -175,6 +175,8 @@ def previous_engine(ref: str, repo: Path) -> Any:
     """The ``engine`` package of git revision ``ref`` of ``repo``, imported as
     ``engine_prev`` (from a temporary directory, removed when the process ends): every
     module it names, by an import or by a string, is its own copy's."""
+    if ref.startswith("-"):  # git would read it as an option (--output=FILE writes FILE)
+        raise NoRelease(f"no git revision {ref!r} to take the engine from (none begins with -)")
     archive = subprocess.run(
         ["git", "-C", str(repo), "archive", ref, "engine"], capture_output=True, check=False
     )

@@ -111,6 +111,20 @@ def test_a_previous_release_git_does_not_know_is_refused_in_words(
     assert "no git revision 'no-such-release-anywhere'" in said and "Traceback" not in said
 
 
+def test_a_previous_release_named_like_an_option_is_refused_not_passed_to_git(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No revision begins with a dash: git archive took '--output=FILE' as its option and
+    wrote FILE (empty), and the error named the folder 'engine' as the revision."""
+    written = tmp_path / "written.tar"
+    with pytest.raises(SystemExit) as stopped:
+        main([f"--previous=--output={written}", "--games", "1"])
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert f"no git revision '--output={written}'" in said and "engine)" not in said, said
+    assert not written.exists()
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
