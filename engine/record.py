@@ -13,6 +13,7 @@ which is told that its format names no game.
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from pathlib import Path
@@ -33,15 +34,18 @@ outcome (exit 0) or the first thing wrong with it (exit 1), as the game's record
 def check_file(path: str) -> dict[str, object]:
     """The checker's result for the record in the file at ``path``."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is let be
-    except UnicodeDecodeError as err:
-        byte = err.object[err.start]
-        return _whole_error(
-            f"{path} is not UTF-8 text (byte 0x{byte:02x} at position {err.start}): "
-            "save it as UTF-8."
-        )
+        data = Path(path).read_bytes()
     except OSError as err:
         return _whole_error(f"Cannot read {path}: {err.strerror or err}.")
+    try:
+        # a byte order mark is let be; line ends read as a text file's (as errors count lines)
+        text = data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError as err:
+        # the decoder counts from after a byte order mark: the file's position counts it
+        at = err.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)
+        return _whole_error(
+            f"{path} is not UTF-8 text (byte 0x{data[at]:02x} at position {at}): save it as UTF-8."
+        )
     try:
         record = read_json(text, path)
     except RecordError as err:

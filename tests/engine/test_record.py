@@ -509,6 +509,18 @@ def test_a_file_that_is_not_utf8_is_said_to_be_so_in_plain_words(tmp_path: Path)
     }
 
 
+def test_a_wrong_byte_after_a_byte_order_mark_is_placed_where_it_is_in_the_file(
+    tmp_path: Path,
+) -> None:
+    """The position counts the mark's three bytes, as a hex editor does (it said 3 for
+    the byte at 6)."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'\xef\xbb\xbf{"p\xe9": 1}')
+    assert check_file(str(path))["error"] == (
+        f"{path} is not UTF-8 text (byte 0xe9 at position 6): save it as UTF-8."
+    )
+
+
 @pytest.mark.parametrize(
     ("rules", "words"),
     [
