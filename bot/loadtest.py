@@ -623,8 +623,9 @@ def _refusal(args: argparse.Namespace) -> str | None:
     try:
         shares = dict(part.split("=") for part in args.mix.split(","))
         known = all(game in games.names() for game in shares)
-        counted = all(float(share) >= 0 for share in shares.values())
-        weighed = sum(float(share) for share in shares.values()) > 0
+        counted = all(0 <= float(share) < float("inf") for share in shares.values())
+        # a total of no share, or too big a one to divide by (1e308 twice), weighs nothing
+        weighed = 0 < sum(float(share) for share in shares.values()) < float("inf")
     except ValueError:
         known = counted = weighed = False
     if not (known and counted and weighed):

@@ -59,6 +59,8 @@ def test_a_tools_help_names_the_command_one_types(module: str) -> None:
         (["bot.loadtest", "--tables", "0"], "--tables is at least 1"),
         (["bot.loadtest", "--mix", "foo"], "--mix is game=share pairs"),
         (["bot.loadtest", "--mix", "chess=1"], "--mix is game=share pairs"),
+        (["bot.loadtest", "--mix", "stack=inf"], "--mix is game=share pairs"),
+        (["bot.loadtest", "--mix", "stack=1e308,stackup=1e308"], "--mix is game=share pairs"),
         (["bot.loadtest", "--typed", "2"], "--typed is a share of Stack moves"),
         (["bot.loadtest", "--rates", "abc"], "positive moves a second"),
         (["bot.loadtest", "--seconds", "0"], "--seconds is a positive number"),
