@@ -23,7 +23,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from engine import games
+from engine.errors import settings_error
 from engine.flow import Chooser, play_out, settle
 from engine.game import Game
 
@@ -206,8 +209,8 @@ def main(argv: list[str] | None = None) -> None:
     game = games.get(args.game)
     try:
         settings = game.settings(**dict(args.setting))
-    except ValueError as err:
-        parser.error(f"bad --setting for {game.title}: {err}")
+    except ValidationError as err:  # pydantic's own words span lines and name its model
+        parser.error(f"bad --setting for {game.title}: {settings_error(err)}")
     if args.budget is not None and not args.budget > 0:
         parser.error(f"--budget is a positive number of seconds, not {args.budget}")
     if args.nodes is not None and args.nodes < 1:

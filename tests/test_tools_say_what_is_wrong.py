@@ -46,6 +46,14 @@ def test_a_tools_help_names_the_command_one_types(module: str) -> None:
     ("args", "said"),
     [
         (["engine.simulate", "--games", "0"], "--games is at least 1"),
+        (
+            ["engine.simulate", "--game", "colorstack", "--setting", "board=huge"],
+            "bad --setting for Color Stack: board: Input should be 'light' or 'heavy'\n",
+        ),
+        (
+            ["engine.simulate", "--game", "colorstack", "--setting", "colour=red"],
+            "bad --setting for Color Stack: unknown key 'colour'\n",
+        ),
         (["engine.bench", "--seconds", "0"], "--seconds is a positive number"),
         (["engine.stackup.oracle", "--players", "7"], "--players is 2 to 6"),
         (["engine.stackup.oracle", "--games", "0"], "--games and --nodes are at least 1"),
