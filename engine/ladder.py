@@ -360,6 +360,10 @@ def main(argv: list[str] | None = None) -> None:
     limited = (
         f"{args.budget:g} s a move" if args.budget is not None else f"{args.nodes} nodes a move"
     )
+    if not args.elo0 < args.elo1:
+        parser.error(f"--elo0 must be below --elo1, not {args.elo0:g} and {args.elo1:g}")
+    if args.previous_level and not args.previous:
+        parser.error("--previous-level names a level of --previous REF: give the release too")
     for name in ("alpha", "beta"):
         if not 0 < getattr(args, name) < 1:
             parser.error(f"--{name} is an error rate between 0 and 1, not {getattr(args, name)}")
