@@ -627,8 +627,22 @@ class TerminalGame(Front):
                 self.say(self.said.render_text(state, seat))
                 continue
             assert self.table is not None
-            if play_line(self.table, state.players[seat], line, self.say):
+            name = self._resigning(line)
+            if name is not None:  # a human resigning, whoever is to move
+                line = "resign"
+            if play_line(self.table, name or state.players[seat], line, self.say):
                 return None
+
+    def _resigning(self, line: str) -> str | None:
+        """The other human at this keyboard that ``resign NAME`` names (a game whose rule
+        book lets a player resign whoever is to move: they need not wait for their turn at
+        a shared keyboard), or None."""
+        head, _, rest = line.strip().lstrip("/").partition(" ")
+        wanted = rest.strip().strip(catalog.FSI + catalog.PDI).casefold()  # a copied name
+        if head.lower() != "resign" or not wanted:
+            return None
+        names: list[str] = [self.state.players[seat] for seat in self.humans]
+        return next((name for name in names if name.casefold() == wanted), None)
 
     def _finish(self) -> None:
         state = self.state

@@ -387,3 +387,37 @@ def test_a_color_stack_game_resigned_before_its_board_writes_no_record_and_says_
         "stackbot play: the game ended before its board was set up, so it has no record: "
         f"nothing was written to {record}.\n"
     )
+
+
+def test_a_color_stack_player_sharing_the_keyboard_resigns_whoever_is_to_move() -> None:
+    """The rule book: a player may resign at any time, whoever is to move. At one keyboard
+    the prompt is the mover's, so ``resign bob`` is bob resigning on alice's turn."""
+    code, text = typed_game(
+        ["alice", "bob"],
+        0,
+        "colours red yellow\nresign BOB\n",
+        game="colorstack",
+        seed=1,
+        level="greedy",
+    )
+    assert code == 0
+    assert "alice> " in text and "bob> " not in text  # typed at alice's prompt
+    assert "bob resigned: alice wins." in text, text[-400:]
+    _, text = typed_game(
+        ["alice", "bob"],
+        0,
+        "colours red yellow\nresign\n",
+        game="colorstack",
+        seed=1,
+        level="greedy",
+    )
+    assert "alice resigned: bob wins." in text, text[-400:]
+    _, text = typed_game(
+        ["alice", "bob"],
+        0,
+        "colours red yellow\nresign carol\nquit\n",
+        game="colorstack",
+        seed=1,
+        level="greedy",
+    )
+    assert "resigned" not in text and "resign alone" in text, text[-400:]
