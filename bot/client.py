@@ -329,6 +329,16 @@ class StackBot(commands.Bot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         self.languages.forget(guild.id)
+        if self._tables is not None:  # kicked, or the server deleted: its tables end
+            self._tables.server_gone(guild.id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if self._tables is not None:  # its table ends (there is nowhere to play it)
+            self._tables.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self._tables is not None:  # a thread cached or not
+            self._tables.channel_gone(payload.thread_id)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         if event_name == "interaction":  # as it is read: timed from here (bot.metrics)

@@ -42,6 +42,13 @@ log = logging.getLogger(__name__)
 # how far before a row's time (the database's clock) its post is looked for (Discord's)
 CLOCK_SKEW = timedelta(minutes=2)
 NO_MENTIONS = discord.AllowedMentions.none()
+UNKNOWN_CHANNEL = 10003  # Discord's code: the channel is no more (deleted), for good
+
+
+def channel_unknown(err: BaseException) -> bool:
+    """Whether ``err`` is Discord saying the channel is gone (404, Unknown Channel): unlike
+    a refusal for want of permission (403), which may be lifted, it is for good."""
+    return isinstance(err, discord.NotFound) and err.code == UNKNOWN_CHANNEL
 
 
 class Budget(Protocol):
@@ -77,6 +84,14 @@ class OutboxHost(Host, Protocol):
         """The last edit of a closed table's message."""
         ...
 
+    def channel_gone(self, channel_id: int) -> None:
+        """Discord says the channel is gone: its table ends, nothing more is sent there."""
+        ...
+
+    def is_gone(self, table_id: int) -> bool:
+        """Whether the table's channel is known to be gone (nothing is sent for it)."""
+        ...
+
 
 class DiscordCourier:
     """Sends the outbox rows of every table to Discord (for :class:`host.outbox.Outbox`),
@@ -93,6 +108,9 @@ class DiscordCourier:
 
     async def _send(self, item: OutboxItem) -> Delivered | None:
         tables = self.tables
+        if tables.is_gone(item.table_id):  # nowhere to say it: dropped, nothing asked
+            log.debug("outbox %s: its channel is gone; dropped", item.id)
+            return Delivered()
         try:
             if item.kind == "table":
                 await tables.final_edit(item.table_id)
@@ -113,6 +131,9 @@ class DiscordCourier:
             if err.status >= 500 or err.status == 429:
                 log.warning("outbox %s: Discord failed (%s); will retry", item.id, err)
                 return None
+            if channel_unknown(err):  # said once, as its table ends
+                tables.channel_gone(item.channel_id)
+                return Delivered()
             log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
         except OSError as err:
             log.warning("outbox %s: no connection (%s); will retry", item.id, err)
@@ -214,11 +235,15 @@ class DiscordCourier:
                     if not wanted:
                         break
             except (discord.HTTPException, OSError) as err:
-                log.warning(
-                    "channel %s: its messages not read (%s); will look again",
-                    getattr(channel, "id", "?"),
-                    err,
-                )
-                return None
+                if not channel_unknown(err):
+                    log.warning(
+                        "channel %s: its messages not read (%s); will look again",
+                        getattr(channel, "id", "?"),
+                        err,
+                    )
+                    return None
+                # gone: what was not found there is dropped (its table ends), not looked
+                # for again
+                self.tables.channel_gone(wanted[0].channel_id)
         await self.tables.outbox.posted(found)
         return list(found)

@@ -17,6 +17,7 @@ import discord
 
 from bot import games
 from bot.games.base import DiscordGame
+from bot.outbox import channel_unknown
 from bot.table_message import TableMessage, TablesHost
 from bot.views import (
     TABLE_MESSAGE_ITEMS,
@@ -206,14 +207,21 @@ class Startup:
         channel = self.tables.channel(channel_id)
         recent: list[discord.Message] = []
         me = self.tables.bot.user
-        with contextlib.suppress(discord.HTTPException, AttributeError):
+        try:
             recent = [
                 m
                 async for m in channel.history(limit=RECENT_HISTORY)
                 if me is not None and m.author.id == me.id
             ]
+        except discord.HTTPException as err:
+            if channel_unknown(err):  # its tables end; what was owed there is dropped
+                self.tables.channel_gone(channel_id)
+        except AttributeError:
+            pass
         done = await self.tables.courier.already_posted(channel, items, recent)
         for live in lives:
+            if self.tables.is_gone(live.id):
+                continue
             await self._finish_repost(live, recent)
             stored = self.tables.message(live).message_id
             shown = next((m for m in recent if m.id == stored), None)

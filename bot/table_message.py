@@ -28,7 +28,7 @@ from bot.answers import (
 )
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, as_closed, nobody_to_move
-from bot.outbox import DiscordCourier, OutboxHost
+from bot.outbox import DiscordCourier, OutboxHost, channel_unknown
 from bot.render import lobby_text
 from bot.story import attach_permission
 from bot.text import fit_message
@@ -83,6 +83,9 @@ class TableMessage:
     picture: tuple[DrawJob, bytes] | None = None  # the last picture drawn, and of what
     # whether the message as Discord has it shows a picture (None: not known yet)
     had_picture: bool | None = None
+    # Discord refuses the bot its channel (403: no access, or no permission to post):
+    # said once, until it posts there again
+    refused: bool = False
 
 
 class TablesHost(OutboxHost, Protocol):
@@ -257,7 +260,7 @@ class TableMessages:
         """The table's message record, marked as being edited by the caller; ``None`` if
         an edit under way will carry the change (or the table is closed: its last edit
         comes from the outbox)."""
-        if not live.info.is_active or live.away:
+        if not live.info.is_active or live.away or self.tables.is_gone(live.id):
             return None
         record = self.message(live)
         if record.editing:
@@ -274,7 +277,11 @@ class TableMessages:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 record.dirty = False
-                if not live.info.is_active or self.messages.get(live.id) is not record:
+                if (
+                    not live.info.is_active
+                    or self.tables.is_gone(live.id)
+                    or self.messages.get(live.id) is not record
+                ):
                     return
                 async with record.lock:
                     await self._edit(live, record)
@@ -296,13 +303,41 @@ class TableMessages:
             await self._edit_message(record.channel_id, record.message_id, payload, picture)
             record.had_picture = picture is not None
             release_view(payload["view"])
-        except discord.NotFound:
+        except discord.NotFound as err:
+            if channel_unknown(err):
+                self.tables.channel_gone(record.channel_id)
+                return
             log.info("table %s: its message is gone; posting anew", live.id)
             record.message_id = None
             await self._post(live, record, ping=None)
+        except discord.Forbidden as err:  # posting anew would be refused as well
+            self._refused(live, record, err)
         except discord.HTTPException as err:
             log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
             await self._post(live, record, ping=None)
+        else:
+            self._allowed(live, record)
+
+    def _refused(
+        self, live: LiveTable[DiscordGame], record: TableMessage, err: discord.HTTPException
+    ) -> None:
+        """Discord refuses the bot the table's channel (403): the table plays on (its
+        access may be given back), and this is said once, not at every edit or ping."""
+        if not record.refused:
+            record.refused = True
+            log.warning(
+                "table %s: Discord refuses the bot channel %s (%s); the table plays on, "
+                "its message not brought up to date until the bot may post there",
+                live.id,
+                record.channel_id,
+                err,
+            )
+
+    @staticmethod
+    def _allowed(live: LiveTable[DiscordGame], record: TableMessage) -> None:
+        if record.refused:
+            record.refused = False
+            log.info("table %s: the bot may post in channel %s again", live.id, record.channel_id)
 
     async def _edit_message(
         self,
@@ -343,8 +378,19 @@ class TableMessages:
             kwargs["file"] = picture
         kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
         await self.tables.budget.acquire(record.channel_id, 2 if old is not None else 1)
-        message = await channel.send(**kwargs)
-        release_view(kwargs["view"])
+        try:
+            message = await channel.send(**kwargs)
+        except discord.NotFound as err:
+            if not channel_unknown(err):
+                raise
+            self.tables.channel_gone(record.channel_id)
+            return
+        except discord.Forbidden as err:
+            self._refused(live, record, err)
+            return
+        finally:
+            release_view(kwargs["view"])
+        self._allowed(live, record)
         record.message_id = message.id
         record.had_picture = picture is not None
         record.posted_at = discord.utils.utcnow()
@@ -368,6 +414,8 @@ class TableMessages:
         is on its way — so the new message's id is stored and the old one deleted, and
         the channel never keeps a second live table message. (The move's own edit waits
         for the re-post, then brings the new message up to date.)"""
+        if self.tables.is_gone(live.id):
+            return  # its channel is gone: the table is ending
         record = self.message(live)
         loop = asyncio.get_running_loop()
 

@@ -34,7 +34,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord.ext import commands
@@ -100,6 +100,8 @@ class Tables:
         self.courier = DiscordCourier(self)
         self.outbox = Outbox(store, self.courier, self.tasks, self.owns_guild)
         self.accepting = True
+        # tables whose channel (or server) is gone: nothing more is sent for them
+        self.gone: set[int] = set()
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
         self.move_timings = Timings()  # answering a move, for the health report
@@ -170,6 +172,70 @@ class Tables:
         if outcome.announced:
             self.spawn(self.outbox.deliver(live.id, live.info.guild_id), "deliver")
         self.refresh(live)
+
+    # ------------------------------------------------------------ a channel gone
+
+    def channel_gone(self, channel_id: int) -> None:
+        """Discord says the channel is gone for good (deleted: the event, or 404 Unknown
+        Channel on a call): the tables there end as abandoned, and nothing more is sent
+        for them."""
+        for live in list(self.service.by_id.values()):
+            record = self.messages.get(live.id)
+            if live.index.channel_id == channel_id or (
+                record is not None and record.channel_id == channel_id
+            ):
+                self._place_gone(live, "channel", channel_id)
+
+    def server_gone(self, guild_id: int) -> None:
+        """The bot was removed from the server (kicked, or the server deleted): its tables
+        end as abandoned."""
+        for live in list(self.service.by_id.values()):
+            if live.index.guild_id == guild_id:
+                self._place_gone(live, "server", guild_id)
+
+    def is_gone(self, table_id: int) -> bool:
+        return table_id in self.gone
+
+    def _place_gone(
+        self, live: LiveTable[DiscordGame], place: Literal["channel", "server"], place_id: int
+    ) -> None:
+        """End a table whose place is gone (once: its clock stopped at once, its ending
+        a step of its own)."""
+        if live.id in self.gone or live.away or not live.is_active:
+            return
+        self.gone.add(live.id)
+        self.expiry.stop(live.id)
+        self.spawn(self._end_gone(live, place, place_id), "place-gone")
+
+    async def _end_gone(
+        self, live: LiveTable[DiscordGame], place: Literal["channel", "server"], place_id: int
+    ) -> None:
+        try:
+            outcome = await self.service.place_gone(live.id)
+        except Exception as err:  # not ended yet: the next sign of it ends it
+            self.gone.discard(live.id)
+            log.warning(
+                "table %s: its %s %s is gone, but the table could not be ended yet (%s)",
+                live.id,
+                place,
+                place_id,
+                err,
+            )
+            self.arm_clock(live)
+            return
+        if outcome is None:
+            return
+        if place == "channel":
+            log.info("table %s ends as abandoned: its channel %s is gone", live.id, place_id)
+        else:
+            log.info(
+                "table %s ends as abandoned: the bot is no longer in its server %s",
+                live.id,
+                place_id,
+            )
+        self.committed(outcome)
+        # what it still owed the channel is dropped (nothing asked of Discord)
+        await self.outbox.deliver(live.id, live.info.guild_id)
 
     async def deadline(self, live: LiveTable[DiscordGame]) -> datetime | None:
         """When the current human's turn runs out (:meth:`host.expiry.Expiry.deadline`);

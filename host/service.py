@@ -689,6 +689,26 @@ class TableService(Generic[G]):
             await self._close(live, outcome, text)
             return outcome
 
+    async def place_gone(self, table_id: int) -> MoveOutcome | None:
+        """The table's place is gone for good (the front end says so: its channel deleted,
+        the bot removed from its server): it ends as an abandoned table does (rated as
+        one), with nothing owed to that place — no message, no last edit: there is nowhere
+        to say them. ``None`` when the table is not (or no longer) active here."""
+        live = self.by_id.get(table_id)
+        if live is None:
+            return None
+        async with live.lock:
+            if live.away or not live.info.is_active:
+                return None
+            outcome = MoveOutcome(live)
+            try:
+                live.info = await self.store.end_table(live.id, "abandoned")
+            except WrongTableStatus:  # ended meanwhile (another process's step)
+                live.info = await self.store.table(live.id)
+            outcome.closed = True
+            self._forget(live)
+            return outcome
+
     def idle_since(self, live: LiveTable[G]) -> datetime:
         return live.idle_since or self.now()
 

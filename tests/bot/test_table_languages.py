@@ -238,6 +238,9 @@ class Courier:
     def channel(self, channel_id: int) -> Channel:
         return self.channels.setdefault(channel_id, Channel())
 
+    def is_gone(self, table_id: int) -> bool:
+        return False
+
 
 async def test_the_outbox_delivers_each_table_in_its_servers_language(
     languages: Chosen, monkeypatch: pytest.MonkeyPatch
