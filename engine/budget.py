@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.rating import NoMoveError
 
@@ -125,6 +125,20 @@ class Seated(Protocol):
 
 
 S = TypeVar("S", bound=Seated)
+
+
+def limit_search(ai: Any, budget: float | None, nodes: int | None) -> Any:
+    """``ai`` limited, when it searches (has a ``budget``), to ``nodes`` nodes a move (a
+    node budget ignores the clock) or else to ``budget`` seconds a move, its node budget
+    lifted; any other AI, or one given neither, unchanged. The tools' ``--nodes`` and
+    ``--budget`` (``engine.simulate``, ``engine.ladder``)."""
+    if hasattr(ai, "budget"):
+        if budget is not None:
+            ai.budget = budget
+            ai.nodes = nodes
+        elif nodes is not None:
+            ai.nodes = nodes
+    return ai
 
 
 def limit_words(budget: float, nodes: int | None) -> str:

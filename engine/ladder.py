@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import games
+from engine.budget import limit_search
 from engine.flow import Chooser, play_out, settle
 from engine.game import Game
 
@@ -143,22 +144,12 @@ class Entrant:
     choose: Chooser
 
 
-def limit(ai: Any, nodes: int | None, budget: float | None = None) -> Any:
-    """``ai`` limited, when it searches, to ``budget`` seconds a move (its node budget
-    lifted) or else to ``nodes`` nodes a move; any other AI unchanged."""
-    if budget is not None and hasattr(ai, "budget"):
-        ai.budget, ai.nodes = budget, None
-    elif nodes is not None and hasattr(ai, "nodes"):
-        ai.nodes = nodes
-    return ai
-
-
 def current_player(
     game: Game[Any], level: str, nodes: int | None, budget: float | None = None
 ) -> Entrant:
     """The current release's ``level`` (a searching one limited to ``nodes`` a move, or
     to ``budget`` seconds)."""
-    ai = limit(game.make_ai(level), nodes, budget)
+    ai = limit_search(game.make_ai(level), budget, None if budget is not None else nodes)
     return Entrant(level, ai.choose)
 
 
@@ -212,7 +203,7 @@ def previous_player(
     old = old_games.get(game.name)
     if level is None:
         level = "expert" if "expert" in old.ai_levels else "greedy"
-    ai = limit(old.make_ai(level), nodes, budget)
+    ai = limit_search(old.make_ai(level), budget, None if budget is not None else nodes)
 
     # a decision the old release does not have (Color Stack's first player choosing the
     # colours came later) is taken by this release's greedy, as every level takes it

@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine import games
+from engine.budget import limit_search
 from engine.errors import settings_error
 from engine.flow import Chooser, play_out, settle
 from engine.game import Game
@@ -79,17 +80,6 @@ class Match:
     decisions: list[int]  # per level
 
 
-def limit_ai(ai: Any, budget: float | None, nodes: int | None) -> Any:
-    """``ai`` with its per-move ``budget`` (seconds) or ``nodes`` set, when it searches
-    (has a ``budget`` attribute); any other AI unchanged."""
-    if hasattr(ai, "budget"):
-        if budget is not None:
-            ai.budget = budget
-        if nodes is not None:
-            ai.nodes = nodes
-    return ai
-
-
 def head_to_head(
     game: Game[Any],
     levels: tuple[str, str],
@@ -104,7 +94,7 @@ def head_to_head(
     settled before the seats are given out, so the first player is known whatever chance
     chose."""
     rng = random.Random(seed)
-    ais = [limit_ai(game.make_ai(level), budget, nodes) for level in levels]
+    ais = [limit_search(game.make_ai(level), budget, nodes) for level in levels]
     match = Match(levels, [0, 0], [0, 0], 0, Counter(), [], [0.0, 0.0], [0, 0])
 
     def timed(index: int) -> Chooser:

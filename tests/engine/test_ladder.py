@@ -17,7 +17,6 @@ from engine.ladder import (
     elo_words,
     expected,
     ladder_lines,
-    limit,
     main,
     previous_engine,
     previous_player,
@@ -203,12 +202,11 @@ def test_a_decision_the_previous_release_does_not_have_is_taken_by_this_releases
 def test_a_budget_gives_searching_levels_time_a_move_instead_of_nodes() -> None:
     for name in games.names():
         game = games.get(name)
-        expert = game.make_ai("expert")
-        timed = limit(expert, 300, 0.05)
+        timed = current_player(game, "expert", 300, 0.05).choose.__self__  # type: ignore[attr-defined]
         assert (timed.budget, timed.nodes) == (0.05, None), name
-        counted = limit(game.make_ai("expert"), 300)
+        counted = current_player(game, "expert", 300).choose.__self__  # type: ignore[attr-defined]
         assert counted.nodes == 300, name
-        greedy = limit(game.make_ai("greedy"), 300, 0.05)
+        greedy = current_player(game, "greedy", 300, 0.05).choose.__self__  # type: ignore[attr-defined]
         assert not hasattr(greedy, "budget"), name
 
 
