@@ -92,6 +92,11 @@ class OutboxHost(Host, Protocol):
         """Whether the table's channel is known to be gone (nothing is sent for it)."""
         ...
 
+    def is_channel_gone(self, channel_id: int) -> bool:
+        """Whether Discord said the channel is gone (nothing is sent there, for any table,
+        an ended one included)."""
+        ...
+
 
 class DiscordCourier:
     """Sends the outbox rows of every table to Discord (for :class:`host.outbox.Outbox`),
@@ -108,7 +113,8 @@ class DiscordCourier:
 
     async def _send(self, item: OutboxItem) -> Delivered | None:
         tables = self.tables
-        if tables.is_gone(item.table_id):  # nowhere to say it: dropped, nothing asked
+        if tables.is_gone(item.table_id) or tables.is_channel_gone(item.channel_id):
+            # nowhere to say it: dropped, nothing asked
             log.debug("outbox %s: its channel is gone; dropped", item.id)
             return Delivered()
         try:

@@ -216,6 +216,8 @@ class Startup:
         except discord.HTTPException as err:
             if channel_unknown(err):  # its tables end; what was owed there is dropped
                 self.tables.channel_gone(channel_id)
+                await self._deliver_owed(channel, items, [])  # (nothing asked of Discord)
+                return
         except AttributeError:
             pass
         done = await self.tables.courier.already_posted(channel, items, recent)

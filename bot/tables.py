@@ -102,6 +102,7 @@ class Tables:
         self.accepting = True
         # tables whose channel (or server) is gone: nothing more is sent for them
         self.gone: set[int] = set()
+        self.gone_channels: set[int] = set()  # channels Discord said are deleted
         # one process of several: the shards it serves (None: it serves every table)
         self.cluster: Cluster | None = None
         self.move_timings = Timings()  # answering a move, for the health report
@@ -179,6 +180,7 @@ class Tables:
         """Discord says the channel is gone for good (deleted: the event, or 404 Unknown
         Channel on a call): the tables there end as abandoned, and nothing more is sent
         for them."""
+        self.gone_channels.add(channel_id)
         for live in list(self.service.by_id.values()):
             record = self.messages.get(live.id)
             if live.index.channel_id == channel_id or (
@@ -195,6 +197,9 @@ class Tables:
 
     def is_gone(self, table_id: int) -> bool:
         return table_id in self.gone
+
+    def is_channel_gone(self, channel_id: int) -> bool:
+        return channel_id in self.gone_channels
 
     def _place_gone(
         self, live: LiveTable[DiscordGame], place: Literal["channel", "server"], place_id: int

@@ -35,6 +35,21 @@ async def restart(world: World, *, recovered: bool = True) -> None:
         await world.bot.tables.recovered()
 
 
+async def nothing_more_is_sent_there(
+    world: World, channel: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its clocks (the half-time warning, the turn timer, twice over) and a restart ask
+    nothing of the channel; the table's end was said once in the log, with no trouble."""
+    before = calls_to(world, channel)
+    await world.env.advance_time(400)
+    await restart(world)
+    await world.env.advance_time(400)
+    assert world.bot.tables.service.by_id == {}
+    assert calls_to(world, channel) == before
+    assert len(said(caplog, "ends as abandoned")) == 1
+    assert trouble(caplog) == []
+
+
 async def test_a_deleted_channels_table_ends_and_nothing_more_is_sent_there(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -45,14 +60,7 @@ async def test_a_deleted_channels_table_ends_and_nothing_more_is_sent_there(
     await world.env.settle()
     assert live.id not in world.bot.tables.service.by_id
     assert (await world.bot.store.table(live.id)).status == "abandoned"
-    before = calls_to(world, channel)
-    await world.env.advance_time(400)  # the half-time warning, the turn timer, twice over
-    await restart(world)
-    await world.env.advance_time(400)
-    assert world.bot.tables.service.by_id == {}
-    assert calls_to(world, channel) == before
-    assert len(said(caplog, "ends as abandoned")) == 1
-    assert trouble(caplog) == []
+    await nothing_more_is_sent_there(world, channel, caplog)
 
 
 async def test_a_channel_discord_no_longer_knows_ends_its_table_at_a_clock_event(
@@ -69,14 +77,7 @@ async def test_a_channel_discord_no_longer_knows_ends_its_table_at_a_clock_event
     await world.env.advance_time(70)  # the half-time warning of a 120 s turn
     assert live.id not in world.bot.tables.service.by_id
     assert (await world.bot.store.table(live.id)).status == "abandoned"
-    before = calls_to(world, channel)
-    await world.env.advance_time(400)
-    await restart(world)
-    await world.env.advance_time(400)
-    assert world.bot.tables.service.by_id == {}
-    assert calls_to(world, channel) == before
-    assert len(said(caplog, "ends as abandoned")) == 1
-    assert trouble(caplog) == []
+    await nothing_more_is_sent_there(world, channel, caplog)
 
 
 async def test_a_channel_gone_while_the_bot_was_down_ends_its_table_at_the_restart(
@@ -92,13 +93,7 @@ async def test_a_channel_gone_while_the_bot_was_down_ends_its_table_at_the_resta
     await world.env.settle()
     assert world.bot.tables.service.by_id == {}
     assert (await world.bot.store.table(live.id)).status == "abandoned"
-    before = calls_to(world, channel)
-    await world.env.advance_time(400)
-    await restart(world)
-    await world.env.advance_time(400)
-    assert calls_to(world, channel) == before
-    assert len(said(caplog, "ends as abandoned")) == 1
-    assert trouble(caplog) == []
+    await nothing_more_is_sent_there(world, channel, caplog)
 
 
 async def test_the_tables_of_a_server_the_bot_was_removed_from_end(
@@ -155,9 +150,11 @@ async def test_what_was_owed_to_a_channel_gone_while_the_bot_was_down_is_dropped
     world.env.inject_error(
         "*", f"/channels/{channel}/*", status=404, code=10003, message="Unknown Channel", times=None
     )
+    before = calls_to(world, channel)
     await restart(world, recovered=False)
     await world.env.settle()
     assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0})) == []
+    assert calls_to(world, channel) == before + 1  # one look, which said it is gone
     before = calls_to(world, channel)
     await world.env.advance_time(400)
     assert calls_to(world, channel) == before

@@ -241,6 +241,9 @@ class Courier:
     def is_gone(self, table_id: int) -> bool:
         return False
 
+    def is_channel_gone(self, channel_id: int) -> bool:
+        return False
+
 
 async def test_the_outbox_delivers_each_table_in_its_servers_language(
     languages: Chosen, monkeypatch: pytest.MonkeyPatch
