@@ -104,6 +104,7 @@ class DiscordCourier:
 
     def __init__(self, tables: OutboxHost) -> None:
         self.tables = tables
+        self.unread: set[int | None] = set()  # channels whose messages could not be read
 
     async def send(self, item: OutboxItem) -> Delivered | None:
         """Deliver one outbox row (with the id of the message it posted); ``None`` if
@@ -242,14 +243,20 @@ class DiscordCourier:
                         break
             except (discord.HTTPException, OSError) as err:
                 if not channel_unknown(err):
-                    log.warning(
-                        "channel %s: its messages not read (%s); will look again",
-                        getattr(channel, "id", "?"),
-                        err,
-                    )
+                    channel_id = getattr(channel, "id", None)
+                    if channel_id not in self.unread:  # said once, until it is read
+                        self.unread.add(channel_id)
+                        log.warning(
+                            "channel %s: its messages not read (%s); will look again",
+                            channel_id,
+                            err,
+                        )
                     return None
                 # gone: what was not found there is dropped (its table ends), not looked
                 # for again
                 self.tables.channel_gone(wanted[0].channel_id)
+        if getattr(channel, "id", None) in self.unread:
+            self.unread.discard(channel.id)
+            log.info("channel %s: its messages read again", channel.id)
         await self.tables.outbox.posted(found)
         return list(found)

@@ -32,6 +32,8 @@ from pictures.painter import DrawJob
 
 log = logging.getLogger(__name__)
 RECENT_HISTORY = 30  # messages read at start-up to find table messages left behind
+# the longest wait between looks for what a channel that could not be read was owed
+LOOK_AGAIN_AT_MOST = 15 * 60.0
 OUTBOX_KEPT = timedelta(days=1)  # delivered outbox rows are deleted at start-up after this
 
 
@@ -277,8 +279,10 @@ class Startup:
     ) -> None:
         """Deliver the ``items`` not found posted (``done``); if the channel could not be
         searched (``None``), search it again a little later first: never post blind."""
-        while done is None:
-            await asyncio.sleep(REDELIVER_AFTER)
+        wait = REDELIVER_AFTER
+        while done is None:  # (a channel refusing the bot may refuse it for days)
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, LOOK_AGAIN_AT_MOST)
             done = await self.tables.courier.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():

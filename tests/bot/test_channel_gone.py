@@ -159,3 +159,33 @@ async def test_what_was_owed_to_a_channel_gone_while_the_bot_was_down_is_dropped
     await world.env.advance_time(400)
     assert calls_to(world, channel) == before
     assert trouble(caplog) == []
+
+
+async def test_a_channel_that_refuses_the_bot_at_a_restart_is_looked_at_less_and_less_often(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What was owed to a channel that refuses the bot (403) is not posted blind, nor
+    looked for every 30 s for ever: the looks grow further apart (up to 15 minutes), said
+    once in the log; the access given back, it is delivered."""
+    caplog.set_level(logging.INFO)
+    await started(world, ai=False, target=500, dice=8)
+    channel = world.channel.id
+    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
+    confirm = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(confirm.response, label="End the table")
+    await world.env.settle()
+    world.env.backend.faults.clear()
+    world.env.inject_error(
+        "*", f"/channels/{channel}/*", status=403, code=50001, message="Missing Access", times=None
+    )
+    await restart(world, recovered=False)
+    await world.env.settle()
+    before = calls_to(world, channel)
+    await world.env.advance_time(3600)
+    assert calls_to(world, channel) - before <= 8  # 30 s, 1, 2, 4, 8, 15, 15, 15 min
+    assert len(said(caplog, "messages not read")) == 1
+    assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0}))
+    world.env.backend.faults.clear()
+    await world.env.advance_time(900)
+    assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0})) == []
+    assert trouble(caplog) == []
