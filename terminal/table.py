@@ -321,6 +321,8 @@ class Front:
             except KeyboardInterrupt:
                 code = self._abandon()
             except OSError as err:
+                if err.errno == errno.EPIPE:  # standard output's reader is gone (`| head`)
+                    return self._reader_gone()
                 if err.errno != errno.EIO:
                     raise
                 # the terminal is gone (its window closed) and said so first: as its
@@ -344,6 +346,16 @@ class Front:
         if self.table is not None:  # a stop signal may have broken its closing off
             self.table.close()
         return self._exit_code(CTRL_C)
+
+    def _reader_gone(self) -> int:
+        """The reader of standard output went away: the game stops with nothing more said
+        (there is no one to say it to), its record still written (``--export``), with the
+        shell's status for a reader gone."""
+        self._terminal_gone()
+        self._write_export(interrupted=True)
+        if self.table is not None:
+            self.table.close()
+        return BROKEN_PIPE_EXIT
 
     def _terminal_gone(self) -> None:
         """Standard output's terminal hung up: what is still to be written to it (and

@@ -358,6 +358,35 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
     assert "Traceback" not in errors and "Exception ignored" not in errors, errors
 
 
+def test_a_reader_that_goes_away_still_gets_the_record_written(tmp_path: Path) -> None:
+    """``stackbot play … --export game.json | head -3``: the game stops as above (141, no
+    traceback), and the record asked for is written all the same, as when the game is left
+    any other way."""
+    record = tmp_path / "game.json"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "--game", "stackup", "--players", "al",
+         "--bots", "3", "--seed", "7", "--export", str(record)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    said_until_asked(child, b"al> ")
+    child.stdout.close()  # the reader gone while the player is asked to move
+    child.stdin.write(b"hint\nhint\n")
+    child.stdin.close()
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 141, errors
+    assert "Traceback" not in errors and "Exception ignored" not in errors, errors
+    checked = subprocess.run(
+        [sys.executable, "-m", "engine.record", "check", str(record)],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert json.loads(checked.stdout)["ok"] is True, checked.stdout
+
+
 def said_until_asked(child: subprocess.Popen[bytes], prompt: bytes) -> bytes:
     """What ``child`` wrote until it asks ``prompt`` (its input left open)."""
     assert child.stdout is not None and child.stdin is not None
