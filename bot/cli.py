@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,15 @@ from engine import games
 from engine.echo import cut
 from engine.game import Game
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
-from terminal.table import BROKEN_PIPE_EXIT, INTERRUPTED_EXIT, play
+from terminal.table import (
+    BROKEN_PIPE_EXIT,
+    INTERRUPTED_EXIT,
+    NotASave,
+    Resumed,
+    play,
+    resume,
+    resume_saved,
+)
 from terminal.words import argparse_text, bad_option_text
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
@@ -159,6 +167,7 @@ def _play_parser(sub: Any) -> None:
     p.add_argument("--turn-limit", type=int, default=None, help=say("turn_limit"))
     p.add_argument("--board", default=None, help=say("board"))
     p.add_argument("--export", type=Path, default=None, help=say("export"))
+    p.add_argument("--save", type=Path, default=None, help=say("save"))
     p.add_argument(
         "--lang",
         choices=catalog.LANGUAGES,
@@ -353,7 +362,29 @@ def _title(game: Game[Any]) -> str:
     return game_words.words(game.name).title()
 
 
+# the options a saved game keeps as they were (--players … --board), by their dest
+SAVED_OPTIONS = (
+    "game",
+    "players",
+    "bots",
+    "level",
+    "seed",
+    "target",
+    "dice",
+    "turn_limit",
+    "board",
+)
+
+
 def _play_command(args: argparse.Namespace) -> int:
+    if args.save is not None:
+        try:
+            resumed = resume_saved(args.save)
+        except NotASave as err:
+            _say(str(err))
+            return 2
+        if resumed is not None:
+            return _resume_command(args, resumed)
     game = games.get(args.game)
     if not 0 <= args.bots <= game.max_players:
         _refuse("bots_range", most=game.max_players)
@@ -367,8 +398,8 @@ def _play_command(args: argparse.Namespace) -> int:
     if not args.players and not args.bots:  # `stackbot play` alone: say how to start
         _refuse("nobody", least=game.min_players)
         return 2
-    try:
-        code = play(
+    return _played(
+        lambda: play(
             args.players,
             args.bots,
             seed=args.seed,
@@ -376,8 +407,46 @@ def _play_command(args: argparse.Namespace) -> int:
             stdin=sys.stdin,
             stdout=sys.stdout,
             export=args.export,
+            save=args.save,
             **options,
         )
+    )
+
+
+def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
+    """``stackbot play --save FILE`` with a game in play in FILE: it goes on as it was
+    saved; an option that would set it up otherwise is refused (exit 2)."""
+    defaults = _parser().parse_args(["play"])
+    given = [
+        "--" + name.replace("_", "-")
+        for name in SAVED_OPTIONS
+        if getattr(args, name) != getattr(defaults, name)
+        and not (name == "game" and args.game == resumed.table.game)  # the game it is
+    ]
+    if given:
+        game = games.get(resumed.table.game)
+        players = catalog.t("list.comma").join(catalog.isolate(s.name) for s in resumed.seats)
+        resumed.table.close()
+        _refuse(
+            "saved_options",
+            path=args.save,
+            title=_title(game),
+            players=players,
+            options=catalog.t("list.comma").join(given),
+        )
+        return 2
+    return _played(
+        lambda: resume(
+            resumed, save=args.save, stdin=sys.stdin, stdout=sys.stdout, export=args.export
+        )
+    )
+
+
+def _played(game: Callable[[], int]) -> int:
+    """Play ``game`` (it returns the exit code), and stop quietly when Ctrl-C strikes
+    outside it, or standard output's reader goes away."""
+    try:
+        code = game()
         sys.stdout.flush()  # here, where a reader gone away is caught (not at exit)
         return code
     except KeyboardInterrupt:

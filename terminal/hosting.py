@@ -25,6 +25,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -124,14 +125,20 @@ TERMINAL = TerminalFront()
 class HostedTable:
     """One table of ``game`` on a host of its own; :meth:`close` when done."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, save: Path | None = None) -> None:
         self.game = game
         self.runner = asyncio.Runner()
-        self.folder = tempfile.TemporaryDirectory(prefix="stackbot-play-")
+        # the store: the file ``save`` (``stackbot play --save``: kept, to go on with the
+        # game later), else a file in a temporary folder, removed at the end
+        self.save = save
+        self.folder = (
+            None if save is not None else tempfile.TemporaryDirectory(prefix="stackbot-play-")
+        )
         self.store: Store | None = None
         self.service: TableService[TerminalHostedGame] | None = None
         self.live: LiveTable[TerminalHostedGame] | None = None
         self.players: dict[str, Player] = {}  # the humans, by name
+        self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
 
     def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
@@ -190,9 +197,7 @@ class HostedTable:
     async def _open(
         self, humans: list[str], levels: list[str], options: dict[str, Any], rng: random.Random
     ) -> GameState[Any]:
-        self.store = store = await Store.open(f"sqlite+aiosqlite:///{self.folder.name}/play.db")
-        thinker = Thinker("thread", margin=THINKING_MARGIN)
-        self.service = service = TableService(store, front=TERMINAL, thinker=thinker)
+        service = await self._service()
         host, *others = (self.players[name] for name in humans)
         live = await service.new_table(GUILD, CHANNEL, host, options, game=self.game)
         live.rng = rng  # the same seed, the same game
@@ -209,6 +214,42 @@ class HostedTable:
         begun: GameState[Any] = game.new_state(
             list(state.players), await service.rules_of(self.live.info)
         )
+        return begun
+
+    async def _service(self) -> TableService[TerminalHostedGame]:
+        """The host, over the table's store (opened, its schema brought up to date)."""
+        path = self.save if self.folder is None else Path(self.folder.name) / "play.db"
+        self.store = store = await Store.open(f"sqlite+aiosqlite:///{path}")
+        thinker = Thinker("thread", margin=THINKING_MARGIN)
+        self.service = TableService(store, front=TERMINAL, thinker=thinker)
+        return self.service
+
+    def resume(self) -> GameState[Any] | None:
+        """The game in play saved in the table's file (``--save``), taken up again: its
+        game, seats and rules as they were, the turns its AI seats owe played. Returns the
+        game as it started (follow it with :meth:`moves_since`), or ``None`` when the file
+        holds no game in play (a new one may be saved there)."""
+        return self._run(self._resume)
+
+    async def _resume(self) -> GameState[Any] | None:
+        service = await self._service()
+        await service.load()
+        live = service.by_channel.get(CHANNEL)
+        if live is None or live.state is None or not live.info.is_active:
+            return None
+        self.live = live
+        self.game = live.info.game
+        self.players = {
+            seat.name: Player(seat.user_id, seat.name)
+            for seat in live.info.seats
+            if not seat.is_ai and seat.user_id is not None
+        }
+        while _ai_to_act(live):  # a thinking AI's turn owed (the process stopped first)
+            if await service.play_owed(live.id, live.version) is None:
+                break
+        game = live.game.game
+        self.rules = await service.rules_of(live.info)
+        begun: GameState[Any] = game.new_state(list(live.state.players), self.rules)
         return begun
 
     def seats(self) -> list[tuple[str, str | None]]:
@@ -276,7 +317,8 @@ class HostedTable:
                     self.runner.run(store.close())
             with contextlib.suppress(Exception):
                 self.runner.close()
-            self.folder.cleanup()
+            if self.folder is not None:
+                self.folder.cleanup()
 
 
 def _owns_ctrl_c() -> bool:

@@ -31,8 +31,8 @@ from host.refusals import Refusal
 from terminal.hosting import replayed
 from terminal.table import (
     Front,
+    Resumed,
     Seat,
-    abandoned,
     build_seats,
     names_line,
     open_table,
@@ -60,11 +60,17 @@ class TerminalGame(Front):
         stdout: TextIO,
         export: Path | None = None,
         stderr: TextIO | None = None,
+        *,
+        save: Path | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
-        super().__init__(seats, rng, stdin, stdout, export, stderr)
+        super().__init__(seats, rng, stdin, stdout, export, stderr, save=save, resumed=resumed)
+        seats = self.seats
         self.rules = rules
         # the table as the terminal follows it (the host's committed moves played on it)
-        self.state = StackState([s.name for s in seats], rules)
+        self.state = (
+            resumed.state if resumed is not None else StackState([s.name for s in seats], rules)
+        )
         humans = [i for i, s in enumerate(seats) if s.level is None]
         # the one human at the keyboard is "you" in the words (their piles are "your")
         self.you: int | None = humans[0] if len(humans) == 1 else None
@@ -72,6 +78,8 @@ class TerminalGame(Front):
         self.contenders = self.state.contenders  # who rolls off, before the roll
 
     def say(self, text: str = "") -> None:
+        if self.quiet:
+            return
         self.stdout.write(plain(text, names=self.state.players) + "\n")
         self.stdout.flush()
 
@@ -82,13 +90,16 @@ class TerminalGame(Front):
             flow.advance(GAME, self.state, self.rng, self._ai, on_step=self._said)
             self._finish()
             return 0
-        try:
-            self.table, self.seats, state = open_table(GAME, self.seats, self.rules, self.rng)
-        except Refusal as refusal:  # the host would not seat these players
-            self.fail(refusal_text(refusal))
-            return 2
-        assert isinstance(state, StackState)
-        self.state, self.contenders = state, state.contenders
+        if self.table is None:
+            try:
+                self.table, self.seats, state = open_table(
+                    GAME, self.seats, self.rules, self.rng, self.save
+                )
+            except Refusal as refusal:  # the host would not seat these players
+                self.fail(refusal_text(refusal))
+                return 2
+            assert isinstance(state, StackState)
+            self.state, self.contenders = state, state.contenders
         try:
             return self._play_hosted()
         finally:
@@ -108,6 +119,9 @@ class TerminalGame(Front):
 
     def _play_hosted(self) -> int:
         self._intro()
+        if self.resumed:
+            self._catch_up()
+            self.shown = False  # the field is shown when the human is to act
         while True:
             # the dice rolled and the AI seats' turns, as the host played them
             self._follow()
@@ -117,7 +131,7 @@ class TerminalGame(Front):
                 return 0
             ended = self._human_turn()
             if ended is not None:
-                self.say(abandoned(self._why(ended)))
+                self.say(self._left(self._why(ended)))
                 self._write_export()
                 return self._exit_code(ended)
 
@@ -266,17 +280,43 @@ def play(
     stdout: TextIO,
     export: Path | None = None,
     stderr: TextIO | None = None,
+    save: Path | None = None,
 ) -> int:
     """Play one game; returns the exit code (2 when the table cannot be set up, said on
-    ``stderr``: ``sys.stderr`` unless given)."""
+    ``stderr``: ``sys.stderr`` unless given). ``save``: the file that keeps the game."""
     errors = sys.stderr if stderr is None else stderr
     try:
         seats = build_seats(humans, bots, level)
         rng = random.Random(seed)
-        game = TerminalGame(seats, rules, rng, stdin, stdout, export, errors)
+        game = TerminalGame(seats, rules, rng, stdin, stdout, export, errors, save=save)
     except (SetupError, ValueError) as err:
         given = len(humans) + bots
         said = setup_error_text(err, count=given) if isinstance(err, SetupError) else str(err)
         say_error(errors, said)
         return 2
+    return game.run()
+
+
+def resume(
+    resumed: Resumed,
+    *,
+    save: Path,
+    stdin: TextIO,
+    stdout: TextIO,
+    export: Path | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Go on with the game ``save`` kept (:func:`terminal.table.resume_saved`)."""
+    assert isinstance(resumed.state, StackState)
+    game = TerminalGame(
+        resumed.seats,
+        resumed.state.rules,
+        random.Random(),
+        stdin,
+        stdout,
+        export,
+        sys.stderr if stderr is None else stderr,
+        save=save,
+        resumed=resumed,
+    )
     return game.run()

@@ -47,7 +47,8 @@ from engine.echo import cut
 from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
-from terminal.hosting import HostedTable, replayed
+from persistence.savefile import file_kind
+from terminal.hosting import GUILD, HostedTable, replayed
 from terminal.words import bad_option_text, refusal_text, setup_error_text, write_error_text
 
 
@@ -164,9 +165,10 @@ def clear_screen(stdout: TextIO) -> None:
     stdout.flush()
 
 
-def export_problem(path: Path | None) -> str | None:
+def export_problem(path: Path | None, failed: str = "terminal.write.failed") -> str | None:
     """Why ``--export``'s record could not be written to ``path``, known before the game
-    (a missing folder, a folder, no permission), in words; ``None``: nothing known."""
+    (a missing folder, a folder, no permission), in words (``failed``: the catalog's
+    sentence); ``None``: nothing known."""
     if path is None:
         return None
     error: OSError | None = None
@@ -176,7 +178,7 @@ def export_problem(path: Path | None) -> str | None:
         error = FileNotFoundError()
     elif not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         error = PermissionError()
-    return None if error is None else write_error_text(path, error)
+    return None if error is None else write_error_text(path, error, failed)
 
 
 def write_record(
@@ -259,12 +261,17 @@ def build_seats(humans: list[str], bots: int, level: str) -> list[Seat]:
 
 
 def open_table(
-    game: Game[Any], seats: list[Seat], settings: BaseModel, rng: random.Random
+    game: Game[Any],
+    seats: list[Seat],
+    settings: BaseModel,
+    rng: random.Random,
+    save: Path | None = None,
 ) -> tuple[HostedTable, list[Seat], Any]:
     """A table of ``game`` on the host with ``seats`` (its humans by name, its AI seats by
     level), started: the table, its seats as the host named and ordered them, and the game
-    as it starts (to follow the host's moves on)."""
-    table = HostedTable(game.name)
+    as it starts (to follow the host's moves on). ``save``: the file that keeps it
+    (``--save``), else a temporary one."""
+    table = HostedTable(game.name, save)
     try:
         state = table.open(
             [s.name for s in seats if s.level is None],
@@ -276,6 +283,54 @@ def open_table(
         table.close()
         raise
     return table, [Seat(name, level) for name, level in table.seats()], state
+
+
+@dataclass
+class Resumed:
+    """A game in play taken up again from the file that saved it (``--save``): the host's
+    table, its seats in play order, and the game as it started (to follow its moves on)."""
+
+    table: HostedTable
+    seats: list[Seat]
+    state: Any
+
+
+class NotASave(ValueError):
+    """The ``--save`` file is something else than a game ``stackbot play`` saved (said in
+    words)."""
+
+
+def save_problem(path: Path) -> str | None:
+    """Why ``--save``'s file cannot keep a game, known before the game, in words (a
+    missing folder, no permission, a file that is no game saved by ``stackbot play``, the
+    bot's own database); ``None``: none."""
+    kind = file_kind(path, GUILD)
+    if kind == "not_a_store":
+        return catalog.t("terminal.cli.not_a_save", path=path)
+    if kind == "other_places":
+        return catalog.t("terminal.cli.bots_database", path=path)
+    return export_problem(path, "terminal.write.save_failed")
+
+
+def resume_saved(path: Path) -> Resumed | None:
+    """The game in play that ``path`` saved, taken up again; ``None`` when there is no such
+    file, or it holds no game in play (a new one may be saved there). Raises
+    :class:`NotASave` when the file cannot keep a game (in words)."""
+    problem = save_problem(path)
+    if problem is not None:
+        raise NotASave(problem)
+    if file_kind(path, GUILD) == "new":
+        return None
+    table = HostedTable(games.DEFAULT, path)
+    try:
+        state = table.resume()
+    except BaseException:
+        table.close()
+        raise
+    if state is None:
+        table.close()
+        return None
+    return Resumed(table, [Seat(name, level) for name, level in table.seats()], state)
 
 
 class Front:
@@ -293,14 +348,22 @@ class Front:
         stdout: TextIO,
         export: Path | None,
         stderr: TextIO | None = None,
+        *,
+        save: Path | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
-        self.seats = seats
+        self.seats = resumed.seats if resumed is not None else seats
         self.rng = rng
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = sys.stderr if stderr is None else stderr
         self.export = export
-        self.table: HostedTable | None = None  # the host's table (with a human seated)
+        # the file that keeps the game (``--save``): left, it is saved there, not abandoned
+        self.save = save
+        # the host's table (with a human seated); a resumed game's is open already
+        self.table: HostedTable | None = resumed.table if resumed is not None else None
+        self.resumed = resumed is not None
+        self.quiet = False  # saying nothing (a resumed game's moves followed again)
         self.seen = 0  # the host's moves followed so far
         self.export_failed = False  # the record asked for could not be written
         self.stopped_by: int | None = None  # the stop signal that ended the game, if one did
@@ -314,6 +377,8 @@ class Front:
         problem = export_problem(self.export)
         if problem is not None:
             self.fail(problem)
+            if self.table is not None:
+                self.table.close()
             return 2
         with self._stopping_as_ctrl_c():
             try:
@@ -336,7 +401,7 @@ class Front:
         the exit code. Its terminal gone (a window closed: writing to it fails), the line
         goes nowhere and the record is written still."""
         try:
-            self.stdout.write("\n" + abandoned(self._why(CTRL_C)) + "\n")
+            self.stdout.write("\n" + self._left(self._why(CTRL_C)) + "\n")
             self.stdout.flush()
         except OSError as err:
             if err.errno != errno.EIO:
@@ -346,6 +411,27 @@ class Front:
         if self.table is not None:  # a stop signal may have broken its closing off
             self.table.close()
         return self._exit_code(CTRL_C)
+
+    def _left(self, why: str) -> str:
+        """The line that ends a game left before its end (``why``): abandoned, or, kept in
+        a file (``--save``), saved there to go on with later."""
+        if self.save is not None and self.table is not None:
+            return catalog.t("terminal.saved", why=str(why), path=self.save)
+        return abandoned(why)
+
+    def _follow(self) -> None:
+        """Play the moves the host committed since on the terminal's table, saying each."""
+        raise NotImplementedError
+
+    def _catch_up(self) -> None:
+        """A game resumed from its file: the moves played before it was saved followed
+        again without a word, and one line says it goes on."""
+        self.quiet = True
+        try:
+            self._follow()
+        finally:
+            self.quiet = False
+        self.say(catalog.t("terminal.resumed", path=self.save))
 
     def _reader_gone(self) -> int:
         """The reader of standard output went away: the game stops with nothing more said
@@ -468,14 +554,22 @@ class TerminalGame(Front):
         stdout: TextIO,
         export: Path | None = None,
         stderr: TextIO | None = None,
+        *,
+        save: Path | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
-        names = game.seat_order([s.name for s in seats], settings)
+        names = (
+            [s.name for s in resumed.seats]
+            if resumed is not None
+            else list(game.seat_order([s.name for s in seats], settings))
+        )
         by_name = {s.name: s for s in seats}
-        super().__init__([by_name[name] for name in names], rng, stdin, stdout, export, stderr)
+        ordered = [by_name[name] for name in names] if resumed is None else seats
+        super().__init__(ordered, rng, stdin, stdout, export, stderr, save=save, resumed=resumed)
         self.game = game
         self.settings = settings
         # the table as the terminal follows it (the host's committed moves played on it)
-        self.state = game.new_state(names, settings)
+        self.state = resumed.state if resumed is not None else game.new_state(names, settings)
         self.humans = [i for i, s in enumerate(self.seats) if s.level is None]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         # public lines since the last hand-over: what the player handed to has not seen
@@ -484,6 +578,8 @@ class TerminalGame(Front):
         self.said = game_words.words(game.name)  # the game's words, in the language spoken
 
     def say(self, text: str = "") -> None:
+        if self.quiet:
+            return
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
@@ -493,13 +589,14 @@ class TerminalGame(Front):
             flow.advance(self.game, self.state, self.rng, self._ai, on_step=self._said)
             self._finish()
             return 0
-        try:
-            self.table, self.seats, self.state = open_table(
-                self.game, self.seats, self.settings, self.rng
-            )
-        except Refusal as refusal:  # the host would not seat these players
-            self.fail(refusal_text(refusal))
-            return 2
+        if self.table is None:
+            try:
+                self.table, self.seats, self.state = open_table(
+                    self.game, self.seats, self.settings, self.rng, self.save
+                )
+            except Refusal as refusal:  # the host would not seat these players
+                self.fail(refusal_text(refusal))
+                return 2
         try:
             return self._play_hosted()
         finally:
@@ -507,6 +604,9 @@ class TerminalGame(Front):
 
     def _play_hosted(self) -> int:
         self._tell(start_line(self.said.title(), self.state.players))
+        if self.resumed:
+            self._catch_up()
+            self.since.clear()
         while True:
             self._follow()  # chance outcomes, forced moves and AI seats, as the host played them
             state = self.state
@@ -517,7 +617,7 @@ class TerminalGame(Front):
             assert seat is not None
             ended = self._human_turn(seat)
             if ended is not None:
-                self.say(abandoned(self._why(ended)))
+                self.say(self._left(self._why(ended)))
                 self._write_export()
                 return self._exit_code(ended)
 
@@ -690,11 +790,13 @@ def play(
     rules: Any = None,
     settings: dict[str, Any] | None = None,
     stderr: TextIO | None = None,
+    save: Path | None = None,
 ) -> int:
     """Play one game of ``game``; returns the exit code (2 when the table cannot be set
     up, said on ``stderr``: ``sys.stderr`` unless given). Stack takes its ``rules``
     (:class:`~engine.stack.rules.StackRules`); other games take ``settings``, their table
-    options by key."""
+    options by key. ``save``: the file that keeps the game, to go on with it later
+    (:func:`resume`)."""
     errors = sys.stderr if stderr is None else stderr
     own = OWN_TERMINAL.get(game)
     if own is not None:
@@ -709,6 +811,7 @@ def play(
             stdout=stdout,
             export=export,
             stderr=errors,
+            save=save,
             **kwargs,
         )
         return code
@@ -717,7 +820,9 @@ def play(
         options = chosen.settings.model_validate(settings or {})
         seats = build_seats(humans, bots, level)
         rng = random.Random(seed)
-        terminal = TerminalGame(chosen, seats, options, rng, stdin, stdout, export, errors)
+        terminal = TerminalGame(
+            chosen, seats, options, rng, stdin, stdout, export, errors, save=save
+        )
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "option"
@@ -735,3 +840,38 @@ def play(
 def _first_line(err: Exception) -> str:
     lines = str(err).strip().splitlines()
     return lines[0] if lines else type(err).__name__
+
+
+def resume(
+    resumed: Resumed,
+    *,
+    save: Path,
+    stdin: TextIO,
+    stdout: TextIO,
+    export: Path | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Go on with the game in play that ``save`` kept (:func:`resume_saved`): its game,
+    seats and rules as they were; returns the exit code."""
+    name = resumed.table.game
+    own = OWN_TERMINAL.get(name)
+    if own is not None:
+        front: Any = importlib.import_module(own)
+        code: int = front.resume(
+            resumed, save=save, stdin=stdin, stdout=stdout, export=export, stderr=stderr
+        )
+        return code
+    assert resumed.table.rules is not None  # (read as it was resumed)
+    terminal = TerminalGame(
+        games.get(name),
+        resumed.seats,
+        resumed.table.rules,
+        random.Random(),
+        stdin,
+        stdout,
+        export,
+        stderr,
+        save=save,
+        resumed=resumed,
+    )
+    return terminal.run()

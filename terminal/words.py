@@ -294,8 +294,9 @@ def bad_option_text(
 # ------------------------------------------------------------------ writing files
 
 
-def write_error_text(path: object, error: OSError) -> str:
-    """Why a file (``--export``'s record) could not be written, in the language spoken."""
+def write_error_text(path: object, error: OSError, failed: str = "terminal.write.failed") -> str:
+    """Why a file (``--export``'s record; with ``failed`` ``terminal.write.save_failed``,
+    ``--save``'s game) could not be written, in the language spoken."""
     if isinstance(error, FileNotFoundError):
         why = catalog.t("terminal.write.no_folder")
     elif isinstance(error, IsADirectoryError):
@@ -304,7 +305,7 @@ def write_error_text(path: object, error: OSError) -> str:
         why = catalog.t("terminal.write.no_permission")
     else:
         why = catalog.t("terminal.write.other", error=error.strerror or type(error).__name__)
-    return catalog.t("terminal.write.failed", path=path, why=why)
+    return catalog.t(failed, path=path, why=why)
 
 
 # ------------------------------------------------------------------ the command line

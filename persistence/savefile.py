@@ -1,0 +1,37 @@
+"""What a file offered to keep one place's games is (``stackbot play --save FILE``): read
+with the standard library's SQLite, read-only, so that nothing is written to a file that
+is not such a store, nor to another place's (the bot's own database)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+from typing import Literal
+
+from persistence.schema import tables
+
+FileKind = Literal["new", "ours", "not_a_store", "other_places"]
+
+
+def file_kind(path: Path, guild_id: int) -> FileKind:
+    """``new``: no file, or an empty one (a store may be made there); ``ours``: a stackbot
+    store whose tables are all of ``guild_id`` (the one place that keeps its games there);
+    ``not_a_store``: anything else than a stackbot store; ``other_places``: a stackbot
+    store that holds other places' tables (the bot's database)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return "new"
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            names = {
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if not {"alembic_version", tables.name} <= names:
+                return "not_a_store"
+            others = db.execute(
+                f"SELECT 1 FROM {tables.name} WHERE guild_id <> ? LIMIT 1", (guild_id,)
+            ).fetchone()
+    except sqlite3.Error:
+        return "not_a_store"
+    return "ours" if others is None else "other_places"

@@ -1,0 +1,238 @@
+"""``stackbot play --save FILE``: a game left before its end (quit, Ctrl-C, the end of
+input, a stop signal, the process killed) is kept in FILE, and the same command goes on
+with it from where it was, its game, seats and rules as they were saved."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from engine import games
+from engine.game import Game
+from engine.record import check_file
+from engine.stack.rules import StackRules
+from terminal import stack as stack_terminal
+from terminal.table import Front, Resumed, Seat, TerminalGame, resume_saved
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Typist(io.StringIO):
+    """A player at the keyboard who types the first legal move of whoever is to act,
+    ``moves`` times, then ``quit`` (``None``: to the game's end)."""
+
+    def __init__(self, game: Game[Any], moves: int | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.moves = moves
+        self.terminal: Front | None = None
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.terminal is not None
+        if self.moves is not None:
+            if self.moves == 0:
+                return "quit\n"
+            self.moves -= 1
+        state: Any = self.terminal.state  # type: ignore[attr-defined]
+        return self.game.move_notation(state, state.legal_moves()[0]) + "\n"
+
+
+def front(
+    game: Game[Any],
+    typist: Typist,
+    out: io.StringIO,
+    *,
+    save: Path,
+    export: Path,
+    resumed: Resumed | None = None,
+) -> Front:
+    """The terminal of ``game`` (Stack's own, or every other game's), typed by ``typist``,
+    a new game with one human and one AI seat, or ``resumed``."""
+    seats = resumed.seats if resumed is not None else [Seat("al"), Seat("AI 1", "greedy")]
+    rng = random.Random(3)
+    terminal: Front
+    if game.name == "stack":
+        rules = resumed.state.rules if resumed is not None else StackRules(target_score=60)
+        terminal = stack_terminal.TerminalGame(
+            seats, rules, rng, typist, out, export, save=save, resumed=resumed
+        )
+    else:
+        settings = resumed.table.rules if resumed is not None else game.settings()
+        assert settings is not None
+        terminal = TerminalGame(
+            game, seats, settings, rng, typist, out, export, save=save, resumed=resumed
+        )
+    typist.terminal = terminal
+    return terminal
+
+
+def continues(before: Any, after: Any) -> bool:
+    """Whether the record ``after`` goes on from ``before``: the same, with more at the
+    end of its lists (the last item of a list, a round under way, may have grown too)."""
+    if isinstance(before, list):
+        return (
+            len(before) <= len(after)
+            and before[:-1] == after[: len(before) - 1]
+            and (not before or continues(before[-1], after[len(before) - 1]))
+        )
+    if isinstance(before, dict):
+        return isinstance(after, dict) and all(
+            k in after and continues(v, after[k]) for k, v in before.items()
+        )
+    return bool(before == after)
+
+
+@pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
+def test_a_game_left_with_save_goes_on_from_where_it_was_left(name: str, tmp_path: Path) -> None:
+    game = games.get(name)
+    save, first, last = tmp_path / "game.db", tmp_path / "first.json", tmp_path / "last.json"
+    out = io.StringIO()
+    assert front(game, Typist(game, moves=4), out, save=save, export=first).run() == 0
+    assert f"Game saved in {save} (you quit)" in out.getvalue()
+    assert check_file(str(first))["finished"] is False
+
+    resumed = resume_saved(save)
+    assert resumed is not None and resumed.table.game == name
+    assert [s.name for s in resumed.seats] == [s["name"] if isinstance(s, dict) else s for s in json.loads(first.read_text())["players"]]  # fmt: skip
+    out = io.StringIO()
+    assert front(game, Typist(game), out, save=save, export=last, resumed=resumed).run() == 0
+    said = out.getvalue()
+    assert f"The game saved in {save} goes on." in said
+    checked = check_file(str(last))
+    assert checked["ok"] is True and checked["finished"] is True, checked
+    assert continues(json.loads(first.read_text()), json.loads(last.read_text()))
+    assert resume_saved(save) is None  # over: nothing to go on with
+
+
+def test_a_game_saved_is_not_set_up_again_by_other_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.db"
+    game = games.get("stackup")
+    front(game, Typist(game, moves=1), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    before = save.read_bytes()
+    assert main(["play", "--save", str(save), "--players", "bob", "--bots", "2"]) == 2
+    error = capsys.readouterr().err
+    assert "holds a game of Stack Up! in play (al, AI 1)" in error
+    assert "leave out --players, --bots." in error
+    assert save.read_bytes() == before
+
+
+def test_a_file_that_is_no_saved_game_is_refused_and_left_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert main(["play", "--save", str(notes), "--players", "al", "--bots", "1"]) == 2
+    assert "is not a game saved by stackbot play" in capsys.readouterr().err
+    assert notes.read_text() == "my notes\n"
+
+    other = tmp_path / "other.db"  # a SQLite database of something else
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE birds (name TEXT)")
+    before = other.read_bytes()
+    assert main(["play", "--save", str(other), "--players", "al", "--bots", "1"]) == 2
+    assert "is not a game saved by stackbot play" in capsys.readouterr().err
+    assert other.read_bytes() == before
+
+
+def test_the_bots_own_database_is_refused_and_left_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store holding Discord servers' tables is the bot's: no terminal game is saved in
+    it (nor its tables taken for one)."""
+    save = tmp_path / "stackbot.db"
+    game = games.get("stackup")
+    front(game, Typist(game, moves=1), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    with sqlite3.connect(save) as db:
+        db.execute("UPDATE tables SET guild_id = 801234567890123456")
+    before = save.read_bytes()
+    assert main(["play", "--save", str(save), "--players", "al", "--bots", "1"]) == 2
+    assert "is the Discord bot's database" in capsys.readouterr().err
+    assert save.read_bytes() == before
+
+
+def test_a_save_in_a_folder_that_does_not_exist_is_refused_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "nowhere" / "game.db"
+    assert main(["play", "--save", str(save), "--players", "al", "--bots", "1"]) == 2
+    assert "cannot save the game in" in capsys.readouterr().err
+    assert not save.parent.exists()
+
+
+def test_a_game_killed_while_an_ai_thinks_goes_on_with_that_ais_turn(tmp_path: Path) -> None:
+    """The process killed (SIGKILL: nothing runs at its end) right after the human's move,
+    while the expert AI thinks: the move is kept, and the resumed game plays the AI's
+    turn before asking the human again."""
+    save = tmp_path / "game.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "bot.cli", "play", "--game", "colorstack"]
+    child = subprocess.Popen(
+        [*command, "--players", "al", "--bots", "1", "--level", "expert", "--seed", "5",
+         "--save", str(save)],
+        cwd=tmp_path, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None
+
+    def until_asked() -> str:
+        assert child.stdout is not None
+        said = b""
+        while not said.endswith(b"al> "):
+            chunk = os.read(child.stdout.fileno(), 65536)
+            assert chunk, said.decode()
+            said += chunk
+        return said.decode()
+
+    until_asked()
+    while True:  # the colours first, if the human chooses them
+        child.stdin.write(b"hint\n")
+        child.stdin.flush()
+        hint = re.search(r"Hint: (.+?)[:,]", until_asked())
+        assert hint is not None
+        played = hint.group(1)
+        if not played.startswith("colours"):
+            break
+        child.stdin.write(f"{played}\n".encode())
+        child.stdin.flush()
+        until_asked()
+
+    def logged() -> int:
+        with contextlib.closing(sqlite3.connect(save)) as db:
+            count: int = db.execute("SELECT count(*) FROM moves").fetchone()[0]
+            return count
+
+    before = logged()
+    child.stdin.write(f"{played}\n".encode())
+    child.stdin.flush()
+    while logged() == before and child.poll() is None:  # committed: the AI thinks now
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=60)
+
+    resumed = subprocess.run(
+        [*command, "--save", str(save), "--export", str(tmp_path / "r.json")],
+        cwd=tmp_path, env=env, input="quit\n", capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Traceback" not in resumed.stderr, resumed.stderr
+    assert "goes on." in resumed.stdout and "▶ al to move" in resumed.stdout, resumed.stdout
+    turns = json.loads((tmp_path / "r.json").read_text())["turns"]
+    assert {"player": "al", "action": played} in turns, turns
+    assert turns[-1]["player"] == "AI 1", turns  # its reply, played after all
