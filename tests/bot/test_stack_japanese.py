@@ -218,3 +218,20 @@ def test_refusals_on_discord_are_worded_in_japanese() -> None:
     assert len(said) > 100
     for text in said:
         assert not _english_left(text), text
+
+
+def test_the_japanese_table_head_says_when_the_turn_runs_out_as_the_other_games_do() -> None:
+    """Discord shows ``<t:…:R>`` as 「30秒後」 to a Japanese reader: the countdown comes
+    before 時間切れ (「30秒後に時間切れ」), as Stack Up!'s and Color Stack's table messages
+    say it, not after it (「時間切れ 30秒後」)."""
+    state = next(s for s in _game(3) if s.current is not None and s.decision is not Decision.OVER)
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    stamp = f"<t:{int(when.timestamp())}:R>"
+    with catalog.speaking("ja"):
+        others = " · " + catalog.t("discord.table.time_runs_out", stamp=stamp)
+        head, _ = table_parts(state, current_user=42, last_move=None, deadline=when)
+        assert head.endswith(others), head
+        ai_to_move, _ = table_parts(state, current_user=None, last_move=None, deadline=when)
+        assert ai_to_move.endswith(f" · {stamp}にこの手番が終わります"), ai_to_move
+    head, _ = table_parts(state, current_user=42, last_move=None, deadline=when)
+    assert head.endswith(f" · time runs out {stamp}"), head  # English as before
