@@ -83,10 +83,16 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     here = await said(world.admin, world, "houserules set", key="theme", value="light", here=True)
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
-    assert wrong.startswith("スタック に「chess」というハウスルールはありません。")
+    assert wrong.startswith("スタックに「chess」というハウスルールはありません。スタックのハウスルール：")
     assert (
         "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。"
         in wrong
+    )
+    limit = await said(
+        world.admin, world, "houserules set", game="stackup", key="turn_limit", value="40"
+    )
+    assert limit == (
+        "このサーバーの `turn_limit` を 40 にしました。これから開くスタックアップ！の卓に適用されます。"
     )
     number = await said(world.admin, world, "houserules set", key="turn_timer", value="soon")
     assert number == (
@@ -97,10 +103,10 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     assert long == "idle_timeout は 1時間から30日まで（3600〜2592000秒）です。"
     reset = await said(world.admin, world, "houserules reset")
     assert reset == (
-        "このサーバーの スタック のハウスルールを初期設定に戻しました。"
+        "このサーバーのスタックのハウスルールを初期設定に戻しました。"
         "全ゲーム共通の手番の制限時間も初期設定に戻りました：120秒。"
     )
-    for text in (*ours, done, short, here, number, long, reset):
+    for text in (*ours, done, short, here, limit, number, long, reset):
         assert no_english_sentence(text), text
 
 
@@ -130,8 +136,8 @@ async def test_an_option_of_another_game_is_refused_in_japanese(
     refused = await world.alice.slash(world.channel, "table new", game="stackup", target=100)
     assert refused.ephemeral
     text = str(refused.response.content)
-    assert text.startswith("`target` は スタック のオプションです。")
-    assert "で使えるオプションは `turn_limit` です。" in text
+    # a game's title runs into its particles, as Japanese writes a word (no spaces)
+    assert text == "`target` はスタックのオプションです。スタックアップ！で使えるオプションは `turn_limit` です。"
     assert no_english_sentence(text), text
 
 
