@@ -100,7 +100,7 @@ async def test_a_japanese_host_is_answered_in_japanese(
     )
     refused_with(
         await world.alice.slash(world.channel, "table kick", seat="AI 9"),
-        "この卓に AI 9 という席はありません。",
+        "この卓に「AI 9」という席はありません。",
     )
     removed = await world.alice.slash(world.channel, "table kick", seat="AI 1")
     assert removed.response.content == "AI 1（やさしい）を卓から外しました。"
