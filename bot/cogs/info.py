@@ -13,6 +13,7 @@ server's whatever the game, so ``/houserules set`` offers them beside every game
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 import discord
@@ -170,9 +171,18 @@ def shown_value(value: object) -> str:
     return escape_name(str(value))
 
 
-def listed_value(value: object) -> str:
-    """A value as the games' ``settings_text`` lists it (``true``/``false``, numbers, words)."""
-    return escape_name(str(value).lower() if isinstance(value, bool) else str(value))
+def listed_settings(settings: Mapping[str, object]) -> str:
+    """Settings on one line, each as the games' ``settings_text`` lists it
+    (```target_score` = 30``; in Japanese the value in code too), joined by the
+    language's comma."""
+    return catalog.t("list.comma").join(
+        catalog.t(
+            "discord.settings.line",
+            key=key,
+            value=str(value).lower() if isinstance(value, bool) else str(value),
+        )
+        for key, value in settings.items()
+    )
 
 
 def language_words(language: str) -> str:
@@ -454,7 +464,7 @@ class InfoCog(commands.Cog):
         live = self.bot.tables.service.by_channel.get(interaction.channel_id or 0)
         if live is None or live.info.game != played.name or not live.info.options:
             return ""
-        return ", ".join(f"`{k}` = {listed_value(v)}" for k, v in live.info.options.items())
+        return listed_settings(live.info.options)
 
     # ------------------------------------------------------------ /houserules
 
@@ -510,10 +520,10 @@ class InfoCog(commands.Cog):
         """Under a channel's override: the server's values of the rules set for this
         channel (the rules it sets, and those alone)."""
         ours = server.model_dump()
-        differs = [f"`{k}` = {listed_value(v)}" for k, v in ours.items() if k in overridden]
+        differs = {k: v for k, v in ours.items() if k in overridden}
         if not differs:
             return catalog.t("info.show.same")
-        return catalog.t("info.show.overridden", values=catalog.t("list.comma").join(differs))
+        return catalog.t("info.show.overridden", values=listed_settings(differs))
 
     @houserules.command(name="set", description="Change one house rule of a game, or a timer")
     @app_commands.describe(

@@ -434,7 +434,8 @@ async def test_a_channel_override_holds_only_its_rules_and_the_others_follow_the
     # a second rule set here joins the first
     await said(world, "houserules set", key="tie_break", value="shared", here=True)
     shown = await said(world, "houserules show")
-    assert "overridden here: `target_score` = 150, `tie_break` = extra\\_round\n" in shown, shown
+    # as the house rules above list it (`tie_break` = shared): not escaped, the same word
+    assert "overridden here: `target_score` = 150, `tie_break` = extra_round\n" in shown, shown
     await said(world, "houserules reset", here=True)
     here = await rules_of(world, "stack")
     assert (here.target_score, here.dice_per_player, here.tie_break) == (150, 3, "extra_round")

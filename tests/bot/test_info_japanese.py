@@ -83,7 +83,9 @@ async def test_houserules_answer_a_japanese_client_in_japanese(
     here = await said(world.admin, world, "houserules set", key="theme", value="light", here=True)
     assert here == "`theme` はサーバー全体の設定です。`here` を付けずに設定してください。"
     wrong = await said(world.admin, world, "houserules set", key="chess", value="1")
-    assert wrong.startswith("スタックに「chess」というハウスルールはありません。スタックのハウスルール：")
+    assert wrong.startswith(
+        "スタックに「chess」というハウスルールはありません。スタックのハウスルール："
+    )
     assert (
         "全ゲーム共通：`turn_timer`、`lobby_timeout`、`idle_timeout`、`theme`、`language`。"
         in wrong
@@ -137,7 +139,10 @@ async def test_an_option_of_another_game_is_refused_in_japanese(
     assert refused.ephemeral
     text = str(refused.response.content)
     # a game's title runs into its particles, as Japanese writes a word (no spaces)
-    assert text == "`target` はスタックのオプションです。スタックアップ！で使えるオプションは `turn_limit` です。"
+    assert (
+        text
+        == "`target` はスタックのオプションです。スタックアップ！で使えるオプションは `turn_limit` です。"
+    )
     assert no_english_sentence(text), text
 
 
@@ -346,3 +351,25 @@ async def test_a_teams_table_of_three_is_refused_at_start_in_japanese(
     started = await world.alice.click(opened.response, label="Start")
     assert started.ephemeral
     assert started.response.content == "チーム戦は4人以上の偶数人で遊びます（今は3人です）。"
+
+
+async def test_a_tables_options_and_the_servers_overridden_values_read_as_the_house_rules(
+    world: World, japanese: None
+) -> None:
+    """/rules' line of the channel's table's options and /houserules show's line of the
+    server's values a channel overrides write each setting as the house rules above them
+    do (`key` = `value`, the value in code too in Japanese), joined by 、 (not ", ")."""
+    await said(world.admin, world, "houserules set", key="tie_break", value="shared", here=True)
+    await said(world.admin, world, "houserules set", key="target_score", value="150", here=True)
+    shown = await said(world.admin, world, "houserules show")
+    assert "\n`target_score` = `150`\n" in shown, shown  # the house rules, as they are
+    assert (
+        "-# ここで上書きされているサーバーの値：`target_score` = `200`、`tie_break` = `extra_round`"
+        in shown
+    ), shown
+    opened = await world.alice.slash(world.channel, "table new", target=30, dice=3)
+    assert not opened.ephemeral, opened.response.content
+    rules = await said(world.alice, world, "rules")
+    assert rules.endswith("\nこのチャンネルの卓：`target_score` = `30`、`dice_per_player` = `3`"), (
+        rules
+    )
