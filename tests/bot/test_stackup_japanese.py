@@ -136,6 +136,13 @@ def test_scores_and_history_in_japanese() -> None:
         "残り札：ann 0枚、ben 4枚、cat 2枚。"
     )
     assert on.startswith("**スタックアップ！** · ann、ben、cat：ゲーム中です。")
+    # won at the turn limit with cards left: how, without parentheses inside parentheses
+    limit = ScoreSheet(1, NAMES, (), (3, 2, 2), 0, True, ("ben", "cat"), "stackup")
+    with catalog.speaking("ja"):
+        shared = DISCORD_GAME.score_text(limit)
+    assert shared.startswith(
+        "**スタックアップ！** · 🏆 **ben** & **cat**が勝利を分け合いました（残り札2枚で最少）。\n"
+    ), shared
     assert "手札を出し切った" in history and "残り札" in history
     assert shown.startswith("**スタックアップ！**")
     assert DISCORD_GAME.figure_name == ("card left", "cards left")
