@@ -4,6 +4,7 @@ Discord's limits; names are never translated; English is the code's own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,26 @@ def test_the_japanese_texts_are_within_discords_limits(payloads: list[dict[str, 
                 assert 1 <= len(item["name_localizations"][JA]) <= MAX_CHOICE_NAME, where
             else:
                 assert 1 <= len(item["description_localizations"][JA]) <= MAX_DESCRIPTION, where
+
+
+def test_an_options_description_names_its_choices_as_the_japanese_picker_shows_them(
+    payloads: list[dict[str, Any]],
+) -> None:
+    """A Japanese client picks a choice by its Japanese name (スコア表, not ``sheet``): an
+    option's Japanese description names a choice's value only where that choice's
+    Japanese name shows it too (``random（やさしい…）``)."""
+    wrong = []
+    for payload in payloads:
+        for where, item in texts(payload):
+            if item.get("choice") or not item.get("choices"):
+                continue
+            described = item["description_localizations"][JA]
+            for choice in item["choices"]:
+                value = str(choice["value"])
+                shown = choice["name_localizations"][JA]
+                if value not in shown and re.search(rf"\b{re.escape(value)}\b", described):
+                    wrong.append(f"{where} {value!r} (shown as {shown}): {described}")
+    assert wrong == []
 
 
 def test_names_are_never_translated(payloads: list[dict[str, Any]]) -> None:
