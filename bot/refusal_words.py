@@ -130,7 +130,7 @@ def settings_words(err: ValidationError) -> str:
         return t("refusal.settings.at_most", key=key, most=most, value=shown)
     if kind == "literal_error":
         choices = [f"`{code_name(c)}`" for c in re.findall(r"'([^']*)'", facts["expected"])]
-        return t("refusal.settings.one_of", key=key, choices=join(choices, "or"), value=shown)
+        return t("refusal.settings.one_of", key=key, choices=join(choices, "or_code"), value=shown)
     if kind.startswith("int_"):
         return t("refusal.settings.number", key=key, value=shown)
     if kind.startswith("bool_"):

@@ -290,11 +290,12 @@ async def test_a_house_rule_out_of_range_is_refused_in_japanese_with_its_range(
             "`dice_per_player` には30以下を指定してください（31は使えません）。"
         ),
         ("stack", "tie_break", "sudden"): (
-            "`tie_break` には`extra_round`または`shared`のどれかを指定してください"
+            "`tie_break` には `extra_round` または `shared` のいずれかを指定してください"
             "（「sudden」は使えません）。"
         ),
         ("colorstack", "board", "huge"): (
-            "`board` には`light`または`heavy`のどれかを指定してください（「huge」は使えません）。"
+            "`board` には `light` または `heavy` のいずれかを指定してください"
+            "（「huge」は使えません）。"
         ),
     }
     for (game, key, value), expected in asked.items():
