@@ -89,6 +89,15 @@ class Settings(BaseSettings):
         """``DEV_GUILD_ID=`` (as .env.example leaves it) is the setting left unset."""
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("health_host", "web_host", "cluster_prefix", "discord_api_base", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object, info: ValidationInfo) -> object:
+        """``WEB_HOST=`` is the setting left unset: its default (127.0.0.1), not the empty
+        host, which aiohttp serves on every interface."""
+        if isinstance(value, str) and not value.strip():
+            return cls.model_fields[str(info.field_name)].default
+        return value
+
     @field_validator("health_port", "web_port")
     @classmethod
     def _port(cls, value: int | None, info: ValidationInfo) -> int | None:

@@ -353,3 +353,27 @@ def test_an_empty_log_level_is_the_default(tmp_path: Path) -> None:
     from bot.config import Settings
 
     assert Settings(_env_file=None, LOG_LEVEL="").log_level == "INFO"  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("WEB_HOST", "127.0.0.1"),
+        ("HEALTH_HOST", "0.0.0.0"),
+        ("CLUSTER_PREFIX", "stackbot"),
+        ("DISCORD_API_BASE", "https://discord.com/api/v10"),
+    ],
+)
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_address_or_prefix_is_its_default(
+    monkeypatch: pytest.MonkeyPatch, name: str, default: str, empty: str
+) -> None:
+    """``WEB_HOST=`` is unset, as every setting left empty is: the web pages stay on
+    127.0.0.1 (they were served on every interface, IPv4 and IPv6, as aiohttp reads an
+    empty host); ``CLUSTER_PREFIX=`` is ``stackbot`` (it was refused), an empty
+    ``HEALTH_HOST`` or ``DISCORD_API_BASE`` their defaults."""
+    from bot.config import Settings
+
+    monkeypatch.setenv(name, empty)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert getattr(settings, name.lower()) == default
