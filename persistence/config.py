@@ -19,7 +19,7 @@ SHORT_SCHEMES = {
 def database_url(url: str | None = None) -> str:
     """The SQLAlchemy URL to use: ``url``, else ``$DATABASE_URL``, else ``./stackbot.db``
     (``postgres://…``, ``postgresql://…`` and ``sqlite://…`` name the async drivers)."""
-    chosen = url or os.environ.get("DATABASE_URL")
+    chosen = (url or os.environ.get("DATABASE_URL") or "").strip()  # blank: unset
     if chosen:
         for short, full in SHORT_SCHEMES.items():
             if chosen.startswith(short):

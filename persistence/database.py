@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -50,11 +51,12 @@ def make_engine(
     ``application_name`` when given (a process of several: its node id, so that the
     process taking its shards over can end its sessions).
     """
+    problem = url_problem(url)
+    if problem is not None:
+        raise ValueError(problem)
     resolved = make_url(database_url(url))
     kwargs = {**JSON_OPTIONS, **kwargs}
     if resolved.get_backend_name() == "sqlite":
-        if resolved.database in (None, "", ":memory:"):
-            raise ValueError("stackbot needs a SQLite file, not an in-memory database.")
         sqlite_folder(resolved)
         engine = create_async_engine(
             resolved, connect_args={"timeout": SQLITE_BUSY_SECONDS}, **kwargs
@@ -201,13 +203,41 @@ def _where(url: URL) -> str:
     return f"{url.host or 'localhost'}:{url.port or 5432}"
 
 
+def _without_password(url: str) -> str:
+    """``url`` as it may be shown: what stands between a ``user:`` and the last ``@`` (a
+    password) left out, whether or not the URL can be read."""
+    return re.sub(r"[^/@:]*:.*@", "…@", url)
+
+
+def url_problem(url: str | None = None) -> str | None:
+    """One line naming what is wrong with the database URL itself (read as
+    :func:`~persistence.config.database_url` does), found before anything is connected to;
+    ``None`` when it names a database to try. Its password is never echoed."""
+    given = database_url(url)
+    try:
+        resolved = make_url(given)
+    except (exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
+        return (
+            f"DATABASE_URL is not a database URL: {_without_password(given)[:100]!r} (use "
+            "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:PORT/DATABASE)."
+        )
+    if resolved.get_backend_name() == "sqlite" and resolved.database in (None, "", ":memory:"):
+        return (
+            "DATABASE_URL names an in-memory SQLite database, which every restart would lose: "
+            "name a file, as sqlite+aiosqlite:///PATH (or leave it unset for ./stackbot.db)."
+        )
+    if resolved.port is not None and not 1 <= resolved.port <= 65535:
+        return f"DATABASE_URL's port {resolved.port} is not a port number (1 to 65535)."
+    return None
+
+
 def database_problem(error: BaseException, url: str | None = None) -> str | None:
     """One line naming what keeps the database at ``url`` from being used, and the fix;
     ``None`` when ``error`` is not such a problem."""
-    try:
-        resolved = make_url(database_url(url))
-    except exc.ArgumentError:
-        return f"DATABASE_URL is not a database URL: {database_url(url)[:100]!r}"
+    problem = url_problem(url)
+    if problem is not None:
+        return problem
+    resolved = make_url(database_url(url))
     chain = _chain(error)
     for e in chain:
         if isinstance(e, DatabaseUnavailable):

@@ -377,3 +377,33 @@ def test_an_empty_address_or_prefix_is_its_default(
     monkeypatch.setenv(name, empty)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert getattr(settings, name.lower()) == default
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("sqlite+aiosqlite:///:memory:", "in-memory"),
+        ("sqlite://", "in-memory"),
+        ("postgresql+asyncpg://u:s3cret@127.0.0.1:99999/db", "port 99999"),
+        ("postgresql+asyncpg://u:s3cret@127.0.0.1:0/db", "port 0"),
+        ("postgresql+asyncpg://u:s3cret@127.0.0.1:port/db", "not a database URL"),
+        ("postgresql+asyncpg//u:s3cret@127.0.0.1/db", "not a database URL"),
+    ],
+)
+def test_a_database_url_that_cannot_name_a_database_is_one_line_without_its_password(
+    tmp_path: Path, url: str, says: str
+) -> None:
+    """An in-memory SQLite database (a restart would lose everything) and a port that is
+    none (99999, ``port``) were tracebacks (ValueError, OverflowError); port 0 was taken
+    as 5432. Each is one line, exit status 1, before anything is connected to, and a
+    password in the URL is not echoed."""
+    line = refused_in_one_line(stackbot_run(tmp_path, url), says, "DATABASE_URL")
+    assert "s3cret" not in line
+
+
+def test_a_blank_database_url_is_the_default_file(tmp_path: Path) -> None:
+    """``DATABASE_URL=`` with a space is unset, as every setting left empty is (it was
+    refused as 'not a database URL')."""
+    proc = stackbot_run(tmp_path, " ")
+    assert "database schema upgraded" in proc.stderr and LOGIN in proc.stderr, proc.stderr
+    assert (tmp_path / "stackbot.db").exists()
