@@ -96,6 +96,19 @@ def _names(text: str) -> list[str]:
     return names
 
 
+def _port(text: str) -> int:
+    """``--port``: 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a port number (0 to 65535; 0: any free one)"
+        )
+    return port
+
+
 def ai_levels() -> list[str]:
     """Every hosted game's AI levels (each game refuses a level it does not have)."""
     return sorted({level for game in games.all_games() for level in game.ai_levels})
@@ -132,7 +145,9 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         help="one table of each game played by AI players at a human pace",
     )
-    w.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
+    w.add_argument(
+        "--port", type=_port, default=8080, help="the port (default 8080; 0: any free one)"
+    )
     w.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
     w.add_argument("--pace", type=float, default=1.5, help="seconds between two moves of a table")
     w.add_argument(

@@ -18,7 +18,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import random
+import socket
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -396,13 +399,30 @@ async def serve(
     """Run the demo and its pages on ``host:port`` until cancelled, its own tables
     speaking ``language`` (a visitor's: their page's)."""
     demo = Demo(pace=pace, language=language)
-    runner, port = await _open_site(demo, host, port)
+    try:
+        runner, port = await _open_site(demo, host, port)
+    except OSError as err:  # the port in use, a host that is none
+        await demo.close()
+        raise CannotListen(host, port, err) from err
     try:
         print(catalog.t("web.demo.serving", address=f"http://{host}:{port}/"), flush=True)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
         await demo.close()
+
+
+class CannotListen(Exception):
+    """The demo's address could not be listened on: ``address`` and ``reason`` say why."""
+
+    def __init__(self, host: str, port: int, err: OSError) -> None:
+        super().__init__(f"{host}:{port}")
+        self.address = f"{host}:{port}"
+        # the system's words for the error (asyncio's bind error wraps them in its own)
+        if err.errno is not None and not isinstance(err, socket.gaierror):
+            self.reason = os.strerror(err.errno)
+        else:
+            self.reason = err.strerror or str(err)
 
 
 def run(
@@ -412,4 +432,8 @@ def run(
         asyncio.run(serve(port, host, pace, language))
     except KeyboardInterrupt:
         return 0
+    except CannotListen as err:
+        said = catalog.t("web.demo.cannot_listen", address=err.address, reason=err.reason)
+        print(said, file=sys.stderr)
+        return 1
     return 0

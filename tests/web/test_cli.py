@@ -99,3 +99,45 @@ def test_web_demo_lang_or_the_environment_chooses_the_demos_tables_language(
     assert main(["web", "--demo", "--lang", "en"]) == 0 and asked[-1] == "en"
     monkeypatch.setenv("LC_ALL", "C")  # LC_ALL comes first, and we do not speak C: English
     assert main(["web", "--demo"]) == 0 and asked[-1] == "en"
+
+
+def web_demo(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "web", "--demo", *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=WAIT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LC_ALL": "C"},
+    )
+
+
+def test_web_demo_on_a_port_in_use_or_an_unknown_host_says_so_in_one_line() -> None:
+    """A port another program listens on, or a host that is none, stopped the demo with
+    a traceback (OSError, socket.gaierror); it is one line naming the address, exit 1."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = web_demo("--port", str(port))
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert proc.stderr.strip() == (
+        f"stackbot web --demo: cannot listen on 127.0.0.1:{port}: Address already in use"
+    )
+    proc = web_demo("--host", "nohost.invalid", "--port", str(free_port()))
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr[-2000:]
+    assert proc.stderr.startswith("stackbot web --demo: cannot listen on nohost.invalid:")
+
+
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_web_demo_port_that_is_none_is_refused_by_its_option(port: str) -> None:
+    """``--port 99999`` was an OverflowError traceback once the demo had started."""
+    proc = web_demo("--port", port)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"stackbot web: error: argument --port: {port} is not a port number (0 to 65535; "
+        "0: any free one)"
+    )
