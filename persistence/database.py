@@ -323,6 +323,12 @@ def _sqlite_problem(url: URL, messages: str, first: str) -> str:
             f"The folder {folder} of the SQLite database does not exist: create it, or set "
             "DATABASE_URL to a file in a folder that exists."
         )
+    if _read_only_mount(folder) and url.query.get("mode") != "ro":
+        return (
+            f"The folder {folder} of the SQLite database is on a read-only file system: "
+            "mount it read-write (in Docker: a volume without :ro), or set DATABASE_URL to a "
+            "file on a writable one."
+        )
     if "readonly" in messages or "read-only" in messages or "read only" in messages:
         if url.query.get("mode") == "ro":
             return (
@@ -350,6 +356,15 @@ def _sqlite_problem(url: URL, messages: str, first: str) -> str:
             "process may use a SQLite file), then start again."
         )
     return f"Cannot open the SQLite database {file}: {_short(first)}"
+
+
+def _read_only_mount(folder: Path) -> bool:
+    """Whether ``folder`` is on a file system mounted read-only (no chown makes it
+    writable)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
 
 
 async def check_writable(engine: AsyncEngine) -> None:

@@ -139,8 +139,12 @@ def test_a_sqlite_folder_not_writable_is_named_with_the_fix(tmp_path: Path) -> N
         proc = stackbot_run(tmp_path, sqlite(folder / "stackbot.db"), prefix=prefix)
     finally:
         folder.chmod(0o755)
-    line = refused_in_one_line(proc, f"The folder {folder} of the SQLite database is not writable")
-    assert "make it writable" in line
+    if prefix:  # root: the folder on a read-only mount, said as such
+        said = f"The folder {folder} of the SQLite database is on a read-only file system"
+        refused_in_one_line(proc, said, "mount it read-write")
+    else:
+        said = f"The folder {folder} of the SQLite database is not writable"
+        refused_in_one_line(proc, said, "make it writable")
     assert not (folder / "stackbot.db").exists()
 
 
@@ -157,6 +161,24 @@ def test_a_read_only_sqlite_database_is_one_line_not_a_storage_error_traceback(
     proc = stackbot_run(tmp_path, sqlite(db), prefix=prefix)
     line = refused_in_one_line(proc, f"The SQLite database {db} is read-only")
     assert "writable" in line and "StorageError" not in proc.stderr
+
+
+@pytest.mark.parametrize("what", ["folder", "database"])
+def test_a_sqlite_database_on_a_read_only_mount_says_so_not_chown(
+    tmp_path: Path, what: str
+) -> None:
+    """A folder on a file system mounted read-only (a Docker volume mounted ``:ro``) was
+    said to be "not writable by the user the bot runs as (uid 0): make it writable (e.g.
+    chown)", which no chown fixes; the line now names the read-only file system."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "stackbot.db"
+    if what == "database":
+        migrated(db)
+    proc = stackbot_run(tmp_path, sqlite(db), prefix=read_only_mount(folder))
+    said = f"The folder {folder} of the SQLite database is on a read-only file system"
+    line = refused_in_one_line(proc, said, "DATABASE_URL")
+    assert "chown" not in line
 
 
 def test_a_sqlite_database_opened_read_only_by_its_url_is_named(tmp_path: Path) -> None:
