@@ -397,8 +397,10 @@ def _snatch(state: StackUpState, p: int, rest: str, *, drawn: bool) -> moves.Pla
             raise _ambiguous(state, options, "Snatch from whom, and how many")
         return _bare_snatch(drawn)  # the rules say why not
     found = _readings(state.players, rest)
-    if not found:
-        shown = rest.strip().strip('"“”').lstrip("@")
+    if not found:  # the name said as typed, without the count after it
+        quoted, tail = _QUOTED.match(rest), _COUNT.match(rest)
+        name = quoted["name"] if quoted else tail["name"] if tail else rest
+        shown = name.strip().strip('"“”').lstrip("@")
         raise errors.InvalidMoveError(
             f"There's no player called {echo(shown)} at this table "
             f"(players: {', '.join(state.players)}).",

@@ -98,8 +98,8 @@ def test_a_refused_typed_play_quotes_it_in_corner_brackets_escaped_for_discord()
     english = DISCORD_GAME.refusal_words(caught.value, [typed])
     with catalog.speaking("ja"):
         said = DISCORD_GAME.refusal_words(caught.value, [typed])
-    assert english.startswith("There's no player called '\\*zed\\* 1' at this table")
-    assert said.startswith("この卓に「\\*zed\\* 1」というプレイヤーはいません"), said
+    assert english.startswith("There's no player called '\\*zed\\*' at this table")
+    assert said.startswith("この卓に「\\*zed\\*」というプレイヤーはいません"), said
     assert "'" not in said, said
 
 

@@ -240,7 +240,7 @@ def test_a_japanese_refusal_quotes_what_was_typed_in_corner_brackets() -> None:
         "flp": "「flp」は手ではありません",
         "it's": "「it's」は札でも手でもありません",
         "switch purple": "「purple」は色ではありません",
-        "snatch zed 1": "この卓に「zed 1」というプレイヤーはいません",
+        "snatch zed 1": "この卓に「zed」というプレイヤーはいません",
         "bo": "「bo」はbobまたはbobbyのどれとも取れますが",
         "which": "「bo」はbobまたはbobbyのどれとも取れます。",
     }

@@ -43,7 +43,7 @@ def test_bad_input_is_answered_and_the_game_goes_on() -> None:
     assert code == 0
     assert "'dance' is not a card or a move" in out
     assert "There is no R99" in out
-    assert "There's no player called 'nobody 2'" in out
+    assert "There's no player called 'nobody'" in out
     assert "Hint: " in out and "How to type a move" in out
     assert "Game abandoned: you quit." in out
     assert "Traceback" not in out

@@ -92,6 +92,14 @@ def test_an_unclear_or_unknown_name_is_not_guessed() -> None:
     assert err.value.reason is errors.InvalidReason.UNKNOWN_PLAYER
 
 
+@pytest.mark.parametrize("typed", ["snatch zed 2", "snatch @zed 2", 'snatch "zed" 2'])
+def test_an_unknown_name_is_echoed_without_the_count_typed_after_it(typed: str) -> None:
+    state = table("G1 G2", "Y1 Y2", "Snatch R9", seat=2, players=("bob", "bobby", "al"))
+    with pytest.raises(errors.InvalidMoveError) as err:
+        parse_move(state, typed)
+    assert "no player called 'zed' at this table" in str(err.value), str(err.value)
+
+
 LOOK_ALIKES = ("bob", "Bob", "al")
 
 
