@@ -69,7 +69,7 @@ def leader_line(totals: Sequence[int], target: int) -> str:
 def score_sheet_text(sheet: ScoreSheet) -> str:
     """A stored game's score sheet (``/scores``)."""
     if sheet.winners:
-        winners = " & ".join(short_escaped(n) for n in sheet.winners)
+        winners = catalog.together(short_escaped(n) for n in sheet.winners)
         tail = [catalog.t("info.sheet.won", winners=winners)]
     elif sheet.winners is not None:  # finished with no winner
         tail = [catalog.t("info.sheet.draw")]
@@ -111,7 +111,7 @@ def summary_line(number: int, g: GameSummary, figure: str | None, how: str = "")
         else:
             result = catalog.t("info.history.draw")
     else:
-        winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
+        winners = catalog.together(short_escaped(n, HISTORY_NAME) for n in g.winners)
         if not how and g.ended_by == "resignation":
             how = catalog.t("info.history.by_resignation")
         result = (

@@ -91,7 +91,7 @@ def game_label(number: int, game: GameSummary) -> str:
     when = game.finished_at.strftime("%Y-%m-%d")
     if not game.winners:
         return cut(f"{number}. {when} · {catalog.t('info.history.draw')}", LABEL_LIMIT)
-    winners = " & ".join(plain_name(cut(n, 24)) for n in game.winners)
+    winners = catalog.together(plain_name(cut(n, 24)) for n in game.winners)
     return cut(f"{number}. {when} · 🏆 {winners}", LABEL_LIMIT)
 
 

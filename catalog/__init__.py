@@ -31,7 +31,7 @@ import os
 import re
 import string
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -305,3 +305,9 @@ def join(items: list[str] | tuple[str, ...], word: str = "and") -> str:
     if len(items) == 1:
         return items[0]
     return t("list.comma").join(items[:-1]) + t(f"list.{word}") + items[-1]
+
+
+def together(names: Iterable[str]) -> str:
+    """Players named together, as partners or sharing a win (``A & B``; ``A、B`` in
+    Japanese): the current language's ``list.together`` between them."""
+    return t("list.together").join(names)

@@ -361,7 +361,7 @@ class StackWords:
         """Whose turn it is and what they must decide, or how the game ended."""
         if state.decision is Decision.OVER:
             assert state.winner is not None
-            names = " & ".join(f"{square(s)} {name(state.name(s))}" for s in state.winner)
+            names = catalog.together(f"{square(s)} {name(state.name(s))}" for s in state.winner)
             return n("stack.status.won", len(state.winner), names=names)
         p = state.current
         if p is None:
@@ -405,7 +405,7 @@ class StackWords:
         return t(
             "stack.field.teams",
             teams=" · ".join(
-                " & ".join(name(short_name(state.name(s), 12)) for s in side) + f" {total}"
+                catalog.together(name(short_name(state.name(s), 12)) for s in side) + f" {total}"
                 for side, total in sides.items()
             ),
         )
@@ -480,7 +480,7 @@ class StackWords:
         target = state.rules.target_score
         if state.team is not None:
             for side, total in state.side_totals().items():
-                names = " & ".join(name(state.name(s)) for s in side)
+                names = catalog.together(name(state.name(s)) for s in side)
                 lines.append(f"{names}: {total}/{target}")
         else:
             best = max(state.totals) if state.totals else 0

@@ -673,7 +673,7 @@ def game_figure(chart: GameChart) -> Figure:
             name_x, font = mark_x + 24, name_font
         else:
             # each name isolated: a right-to-left one does not swap the members around "&"
-            name = " & ".join(catalog.isolate(chart.names[s]) for s in groups[who])
+            name = catalog.together(catalog.isolate(chart.names[s]) for s in groups[who])
             total = team_series[who][-1]
             won = bool(winners & set(groups[who]))
             for k, s in enumerate(groups[who][:2]):

@@ -497,11 +497,11 @@ class DiscordGame:
         turn limit (300 turns) was reached.`` (an outcome with no winner is a draw)."""
         outcome = state.outcome()
         players = state.players
-        names = " & ".join(f"**{escape_name(players[s])}**" for s in outcome.winners)
+        names = catalog.together(f"**{escape_name(players[s])}**" for s in outcome.winners)
         shared = ".shared" if len(outcome.winners) > 1 else ""
         if outcome.ended_by == "resignation" and outcome.winners:
             losers = [s for s in range(len(players)) if s not in outcome.winners]
-            who = " & ".join(f"**{escape_name(players[s])}**" for s in losers)
+            who = catalog.together(f"**{escape_name(players[s])}**" for s in losers)
             who = who or t("discord.end.a_player")
             return t("discord.end.resigned" + shared, losers=who, winners=names)
         if outcome.winners:

@@ -141,7 +141,7 @@ def test_scores_and_history_in_japanese() -> None:
     with catalog.speaking("ja"):
         shared = DISCORD_GAME.score_text(limit)
     assert shared.startswith(
-        "**スタックアップ！** · 🏆 **ben** & **cat**が勝利を分け合いました（残り札2枚で最少）。\n"
+        "**スタックアップ！** · 🏆 **ben**、**cat**が勝利を分け合いました（残り札2枚で最少）。\n"
     ), shared
     assert "手札を出し切った" in history and "残り札" in history
     assert shown.startswith("**スタックアップ！**")

@@ -28,7 +28,7 @@ from bot.text import (
     plain_name,
     split_message,
 )
-from catalog import n, t
+from catalog import n, t, together
 from catalog.stack import WORDS
 from engine.game import Decision
 from engine.stack.moves import face_value
@@ -215,7 +215,7 @@ def _state_sheet(state: StackState) -> list[str]:
     target = state.rules.target_score
     if state.team is not None:
         for side, total in state.side_totals().items():
-            names = " & ".join(short_escaped(state.name(s)) for s in side)
+            names = together(short_escaped(state.name(s)) for s in side)
             lines.append(f"{names}: {total}/{target}")
     elif state.winner is None:  # a game over says who won instead
         lines.append(leader_line(state.totals, target))
@@ -329,7 +329,7 @@ def round_end_text(state: StackState, round_no: int) -> str:
         )
     if state.team is not None:
         teams = " · ".join(
-            " & ".join(short_escaped(state.name(s), 12) for s in side) + f" {total}"
+            together(short_escaped(state.name(s), 12) for s in side) + f" {total}"
             for side, total in state.side_totals().items()
         )
         lines.append(t("stack.field.teams", teams=teams))
@@ -363,7 +363,7 @@ def game_end_messages(state: StackState) -> list[str]:
     """The game's result in one message (its chart goes with it): the winner(s), the
     rounds played and the final score sheet."""
     assert state.winner is not None
-    names = " & ".join(f"**{short_escaped(state.name(s))}**" for s in state.winner)
+    names = together(f"**{short_escaped(state.name(s))}**" for s in state.winner)
     rounds = n("stack.rounds", len(state.round_scores))
     lines = [
         n("stack.end.won", len(state.winner), names=names, rounds=rounds),
@@ -383,7 +383,7 @@ def stack_history_line(number: int, g: GameSummary) -> str:
         for name, total in zip(g.players, g.totals, strict=True)
     )
     when = g.finished_at.strftime("%Y-%m-%d")
-    winners = " & ".join(short_escaped(n, HISTORY_NAME) for n in g.winners)
+    winners = together(short_escaped(n, HISTORY_NAME) for n in g.winners)
     return f"**{number}.** {when} · {n('stack.rounds', g.rounds_played)} · 🏆 {winners} · {scores}"
 
 

@@ -78,7 +78,7 @@ class _Said:
 
 
 def _winners(state: Any, seats: Sequence[int]) -> str:
-    return " & ".join(f"**{_name(state, s)}**" for s in seats)
+    return catalog.together(f"**{_name(state, s)}**" for s in seats)
 
 
 def _name(state: StackUpState, seat: int) -> str:
@@ -315,7 +315,7 @@ class StackUpDiscord(DiscordGame):
         hand's size (public, as on the table message; never a card); once it is over, the
         winners and the cards left in every hand (the fewest cards win)."""
         if sheet.winners is not None:
-            winners = " & ".join(f"**{escape_name(name)}**" for name in sheet.winners)
+            winners = catalog.together(f"**{escape_name(name)}**" for name in sheet.winners)
             sizes = dict(zip(sheet.names, sheet.totals, strict=True))
             kept = min((sizes.get(name, 0) for name in sheet.winners), default=0)
             how = (
