@@ -3,6 +3,8 @@ server's leaderboard and a player's stats with their recent games."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any, Literal
 
 from sqlalchemy import select
@@ -222,13 +224,30 @@ async def leaderboard(
     else:
         points = (c.points * 1.0 / c.games).asc()
     order = (c.wins.desc(), points) if by == "wins" else (points, c.wins.desc())
-    rows = await conn.execute(
-        select(player_stats)
-        .where(c.guild_id == guild_id, c.game == game)
-        .order_by(*order, c.name)
-        .limit(limit)
+    rows = list(
+        await conn.execute(
+            select(player_stats)
+            .where(c.guild_id == guild_id, c.game == game)
+            .order_by(*order, c.name)
+            .limit(limit)
+        )
     )
-    return [LeaderboardRow(i + 1, _stats(r)) for i, r in enumerate(rows)]
+    if games.get(game).higher_wins:
+        figures: list[Hashable] = [r.points for r in rows]
+    else:  # per game played, exactly (6 cards left in 3 games ties 2 in 1)
+        figures = [Fraction(r.points, r.games) if r.games else None for r in rows]
+    keys = [(r.wins, f) for r, f in zip(rows, figures, strict=True)]
+    ranks = _places(keys)
+    return [LeaderboardRow(rank, _stats(r)) for rank, r in zip(ranks, rows, strict=True)]
+
+
+def _places(keys: Sequence[Hashable]) -> list[int]:
+    """The rank of each line of a board sorted by ``keys`` (what it ranks by): lines
+    equal on it share the place of the first of them (1, 1, 3), as a tie does."""
+    places: list[int] = []
+    for i, key in enumerate(keys):
+        places.append(places[-1] if i and key == keys[i - 1] else i + 1)
+    return places
 
 
 async def player(
@@ -323,13 +342,16 @@ async def rating_board(
     """The guild's rated players of ``game`` (humans and AI levels) with at least
     :data:`~persistence.ratings.RATED_AFTER` rated games, by ordinal (then mu, then name)."""
     c = ratings.c
-    rows = await conn.execute(
-        select(ratings)
-        .where(c.guild_id == guild_id, c.game == game, c.games >= RATED_AFTER)
-        .order_by(c.ordinal.desc(), c.mu.desc(), c.name, c.player)
-        .limit(limit)
+    rows = list(
+        await conn.execute(
+            select(ratings)
+            .where(c.guild_id == guild_id, c.game == game, c.games >= RATED_AFTER)
+            .order_by(c.ordinal.desc(), c.mu.desc(), c.name, c.player)
+            .limit(limit)
+        )
     )
-    return [RatingRow(i + 1, _rating(r)) for i, r in enumerate(rows)]
+    ranks = _places([(r.ordinal, r.mu) for r in rows])
+    return [RatingRow(rank, _rating(r)) for rank, r in zip(ranks, rows, strict=True)]
 
 
 async def ranked_by_rating(conn: AsyncConnection, guild_id: int, game: str) -> bool:

@@ -44,3 +44,21 @@ async def test_stack_by_points_ranks_the_most_points_first(store: Store) -> None
     assert [row.stats.name for row in board] == ["ann", "cat", "bob"]
     board = await store.leaderboard(GUILD, by="wins")
     assert [row.stats.name for row in board] == ["ann", "cat", "bob"]  # a tie on wins: points
+
+
+async def test_players_tied_on_what_the_board_ranks_by_share_their_rank(store: Store) -> None:
+    """Equal on every figure the board ranks by, two players share a rank (1, 1, 3), the
+    line after them numbered by its place; the name only orders the tied lines."""
+    await put(store, "stack", [(1, "bob", 2, 1, 50), (2, "ann", 3, 1, 50), (3, "cat", 2, 0, 60)])
+    board = await store.leaderboard(GUILD, by="wins")
+    assert [(r.rank, r.stats.name) for r in board] == [(1, "ann"), (1, "bob"), (3, "cat")]
+    board = await store.leaderboard(GUILD, by="points")
+    assert [(r.rank, r.stats.name) for r in board] == [(1, "cat"), (2, "ann"), (2, "bob")]
+    # Color Stack's figure is the win itself: a tie on wins is a tie
+    await put(store, "colorstack", [(1, "bob", 4, 1, 1), (2, "ann", 2, 1, 1), (3, "cy", 1, 0, 0)])
+    board = await store.leaderboard(GUILD, by="wins", game="colorstack")
+    assert [(r.rank, r.stats.name) for r in board] == [(1, "ann"), (1, "bob"), (3, "cy")]
+    # Stack Up!: the cards left per game played (6 in 3 games is 2 in 1)
+    await put(store, "stackup", [(1, "bob", 3, 0, 6), (2, "ann", 1, 0, 2), (3, "cy", 1, 0, 3)])
+    board = await store.leaderboard(GUILD, by="points", game="stackup")
+    assert [(r.rank, r.stats.name) for r in board] == [(1, "ann"), (1, "bob"), (3, "cy")]

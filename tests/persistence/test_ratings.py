@@ -459,6 +459,24 @@ async def test_the_leaderboard_ranks_by_rating_once_a_human_has_5_rated_games(
     assert board[0].rating.ordinal == pytest.approx(15.0)  # mu 21 - 3 * sigma 2
 
 
+async def test_players_of_the_same_rating_share_their_rank_on_the_board(store: Store) -> None:
+    """Two rated players equal in ordinal and mu are one place (1, 1, 3)."""
+    await rated_players(
+        store,
+        {
+            "user:2": (2, None, 6, 21.0),
+            "user:1": (1, None, 5, 21.0),
+            "ai:greedy": (None, "greedy", 9, 20.0),
+        },
+    )
+    board = await store.rating_board(GUILD)
+    assert [(r.rank, r.rating.name) for r in board] == [
+        (1, "user:1"),
+        (1, "user:2"),
+        (3, "ai:greedy"),
+    ]
+
+
 async def test_a_players_rating_comes_with_its_last_games_oldest_first(store: Store) -> None:
     await finished_games(store, 3)
     rating = await store.player_rating(GUILD, 1)
