@@ -251,10 +251,23 @@ HOW = {  # how a game ended (the picture's ended_by) -> its words in the title
 
 def _title(picture: BoardPicture) -> tuple[str, str]:
     """The title line's bold and muted parts, in the language spoken."""
+    return words.WORDS.title(), _muted_titles(picture)[0]
+
+
+def _muted_titles(picture: BoardPicture) -> list[str]:
+    """The title's muted part, from the fullest to the shortest: where one does not fit,
+    the next says less, every part of it whole. Once the game is over how it ended is
+    kept (its turns said shorter, then left out); under way the turn is (its timer left
+    out, then the turns left)."""
     if picture.over:
         key = HOW.get(picture.ended_by)
         how = t(key) if key else picture.ended_by
-        parts = [n("colorstack.picture.over", picture.turns_taken), how]
+        turns = picture.turns_taken
+        choices = [
+            [n("colorstack.picture.over", turns), how],
+            [n("colorstack.picture.turns", turns), how],
+            [how],
+        ]
     else:
         left = max(0, picture.turn_limit - picture.turns_taken)
         parts = [
@@ -263,7 +276,8 @@ def _title(picture: BoardPicture) -> tuple[str, str]:
         ]
         if picture.turn_seconds:
             parts.append(t("colorstack.picture.timer", seconds=picture.turn_seconds))
-    return words.WORDS.title(), "".join(f" · {part}" for part in parts)
+        choices = [parts[:size] for size in range(len(parts), 0, -1)]
+    return ["".join(f" · {part}" for part in parts) for parts in choices]
 
 
 # ------------------------------------------------------------------ colours
@@ -638,12 +652,14 @@ def _paste_label(
 def _draw_header(image: Image.Image, picture: BoardPicture) -> None:
     theme = picture.theme
     colours = palette(theme)
-    bold, muted = _title(picture)
+    bold, _ = _title(picture)
     x = _paste_label(image, bold, "bold", colours.text, colours.background, (MARGIN, MARGIN), theme)
     room = WIDTH - MARGIN - x
+    choices = _muted_titles(picture)
+    muted = next((c for c in choices if _text_width(c) <= room), fonts.fit(choices[-1], room, FONT))
     _paste_label(
         image,
-        fonts.fit(muted, room, FONT),
+        muted,
         "regular",
         colours.muted,
         colours.background,

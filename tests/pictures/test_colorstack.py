@@ -19,6 +19,7 @@ from pictures.colorstack import (
     _PALETTE,
     BOARD_TOP,
     DIE_COLOURS,
+    HOW,
     MARGIN,
     BoardPicture,
     _text_width,
@@ -129,7 +130,7 @@ def pictures_with_long_names() -> list[BoardPicture]:
 
 @pytest.mark.parametrize("language", catalog.LANGUAGES)
 def test_the_title_has_every_glyph_and_the_japanese_one_fits_whole(language: str) -> None:
-    """(An English title of a long drawn game is cut with an ellipsis, as it always was.)"""
+    """(What an English title drawn says when it is long: the test below.)"""
     with catalog.speaking(language):
         for picture in pictures_with_long_names():
             bold, muted = _title(picture)
@@ -138,6 +139,55 @@ def test_the_title_has_every_glyph_and_the_japanese_one_fits_whole(language: str
                 room = WIDTH - 2 * MARGIN
                 assert _text_width(bold, "bold") + _text_width(muted) <= room, (bold, muted)
             assert len(draw_board(picture)) > 1000
+
+
+def titles_drawn(picture: BoardPicture, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The title line as the picture writes it (its bold part and its muted part)."""
+    from pictures import colorstack
+
+    written: list[str] = []
+    paste_label = colorstack._paste_label
+
+    def recorded(*args: Any) -> int:
+        _image, text, _weight, _ink, _ground, (_x, y), _theme = args
+        if y == MARGIN:
+            written.append(text)
+        return paste_label(*args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(colorstack, "_paste_label", recorded)
+        draw_board(picture)
+    return "".join(written)
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_the_title_says_how_the_game_ended_in_whole_words(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draw at the default turn limit (300) was titled 'over after 300 turns · draw at
+    th…': the title keeps its parts whole, the turns said shorter or left out before how
+    the game ended is cut; a game under way leaves out its timer, then the turns left."""
+    from dataclasses import replace
+
+    over = showcase()["colorstack-over.png"]
+    playing = showcase()["colorstack-dark.png"]
+    with catalog.speaking(language):
+        hows = {how: catalog.t(key) for how, key in HOW.items()}
+        for how, words in hows.items():
+            for turns in (300, 10_000):
+                picture = replace(over, ended_by=how, turns_taken=turns, turn_limit=turns)
+                title = titles_drawn(picture, monkeypatch)
+                assert "…" not in title and title.endswith(f" · {words}"), title
+                assert language == "en" or str(turns) in title, title
+        for turns, limit, seconds in ((5, 300, 120), (1233, 10_000, 86_400)):
+            picture = replace(
+                playing, turns_taken=turns, turn_limit=limit, turn_seconds=seconds, over=False
+            )
+            title = titles_drawn(picture, monkeypatch)
+            assert "…" not in title and str(turns + 1) in title, title
+    with catalog.speaking("en"):
+        short = replace(over, ended_by="repetition", turns_taken=300, turn_limit=300)
+        assert titles_drawn(short, monkeypatch) == "Color Stack · 300 turns · draw by repetition"
 
 
 def test_the_japanese_picture_says_its_words_in_japanese() -> None:
