@@ -187,7 +187,7 @@ def test_stats_history_house_rules_and_charts_read_in_japanese() -> None:
         ]
     for text in said:
         assert not _english_left(text), text
-    assert said[0].startswith("**ann** — 2戦、1勝（勝率50%）")
+    assert said[0].startswith("**ann** — スタック：2戦、1勝（勝率50%）")  # the game named
     assert "よく積む目 6" in said[0]
 
 

@@ -433,6 +433,7 @@ def test_stats_text_gives_average_favourite_face_and_last_games() -> None:
         1, "bob", 3, 1, 303, 40, 2, rounds=15, placed=(0, 0, 4, 0, 0, 9), recent=recent
     )
     text = stats_text("bob", stats)
+    assert text.startswith("**bob** — Stack: 3 games, 1 win (33%)"), text  # the game named
     assert "20.2 points a round on average (15 rounds played)" in text
     assert "favourite face 6" in text
     assert "Last games, newest first: 🏆 100/100 · 101/100 · 102/100" in text

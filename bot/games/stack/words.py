@@ -395,6 +395,7 @@ def stats_text(name: str, stats: PlayerStats) -> str:
         t(
             "stack.stats.head",
             who=who,
+            title=escape_name(WORDS.title()),
             games=n("stack.stats.games", stats.games),
             wins=n("stack.stats.wins", stats.wins),
             rate=rate,
