@@ -602,9 +602,14 @@ class ExpertPlayer:
         self.budget = budget
         self.nodes = nodes
         self.max_depth = max_depth
-        # lend the last search's tables to the next search of the same game (by default
-        # only when timed: a node budget stays reproducible move by move)
-        self.keep = nodes is None if keep is None else keep
+        self._keep = keep
+
+    @property
+    def keep(self) -> bool:
+        """Whether the last search's tables are lent to the next search of the same game:
+        as asked, else only when timed (a node budget, given now or later, stays
+        reproducible move by move)."""
+        return self.nodes is None if self._keep is None else self._keep
 
     def __repr__(self) -> str:
         return f"ExpertPlayer({limit_words(self.budget, self.nodes)})"

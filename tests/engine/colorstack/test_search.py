@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.budget import limit_search
 from engine.colorstack.board import RED, YELLOW, parse_square
 from engine.colorstack.moves import Move, Set, Setup, TurnMove, move, set_face
 from engine.colorstack.position import Position
@@ -324,6 +325,16 @@ def test_a_search_lends_its_tables_to_the_next_search_of_the_same_game_only() ->
     ExpertPlayer(nodes=500).search(random_position(6, 30), random.Random(0))
     assert kept.tt is fresh and ExpertPlayer(nodes=1).keep is False
     assert ExpertPlayer(budget=0.5).keep is True
+
+
+def test_an_expert_given_a_node_budget_after_it_is_made_stays_reproducible() -> None:
+    """The tools (``--nodes``: :func:`engine.budget.limit_search`) set the node budget of
+    an expert the games' registry made timed: it then neither lends nor keeps tables, as
+    one made with that budget."""
+    expert = limit_search(ExpertPlayer(), None, 500)
+    assert expert.keep is False
+    assert limit_search(ExpertPlayer(nodes=500), 0.5, None).keep is True
+    assert ExpertPlayer(nodes=500, keep=True).keep is True  # asked for: kept
 
 
 def test_a_node_budget_is_kept() -> None:
