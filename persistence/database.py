@@ -204,9 +204,17 @@ def _where(url: URL) -> str:
 
 
 def _without_password(url: str) -> str:
-    """``url`` as it may be shown: what stands between a ``user:`` and the last ``@`` (a
-    password) left out, whether or not the URL can be read."""
-    return re.sub(r"[^/@:]*:.*@", "…@", url)
+    """``url`` as it may be shown, whether or not it can be read: a password left out —
+    what stands between the user's ``:`` and the last ``@`` before the query, and a
+    ``password=`` query value — and nothing else."""
+    start = url.find("//") + 2 if "//" in url else 0
+    query = url.find("?", start)
+    end = len(url) if query < 0 else query
+    at = url.rfind("@", start, end)
+    colon = url.find(":", start, at) if at >= 0 else -1
+    if colon >= 0:
+        url = f"{url[: colon + 1]}…{url[at:]}"
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1…", url)
 
 
 def url_problem(url: str | None = None) -> str | None:
