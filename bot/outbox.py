@@ -105,6 +105,7 @@ class DiscordCourier:
     def __init__(self, tables: OutboxHost) -> None:
         self.tables = tables
         self.unread: set[int | None] = set()  # channels whose messages could not be read
+        self.refusing: set[int | None] = set()  # of those, the ones that refuse the bot (403)
 
     async def send(self, item: OutboxItem) -> Delivered | None:
         """Deliver one outbox row (with the id of the message it posted); ``None`` if
@@ -244,6 +245,10 @@ class DiscordCourier:
             except (discord.HTTPException, OSError) as err:
                 if not channel_unknown(err):
                     channel_id = getattr(channel, "id", None)
+                    if isinstance(err, discord.Forbidden):  # may last: looked at less often
+                        self.refusing.add(channel_id)
+                    else:
+                        self.refusing.discard(channel_id)
                     if channel_id not in self.unread:  # said once, until it is read
                         self.unread.add(channel_id)
                         log.warning(
@@ -255,6 +260,7 @@ class DiscordCourier:
                 # gone: what was not found there is dropped (its table ends), not looked
                 # for again
                 self.tables.channel_gone(wanted[0].channel_id)
+        self.refusing.discard(getattr(channel, "id", None))
         if getattr(channel, "id", None) in self.unread:
             self.unread.discard(channel.id)
             log.info("channel %s: its messages read again", channel.id)

@@ -280,9 +280,15 @@ class Startup:
         """Deliver the ``items`` not found posted (``done``); if the channel could not be
         searched (``None``), search it again a little later first: never post blind."""
         wait = REDELIVER_AFTER
-        while done is None:  # (a channel refusing the bot may refuse it for days)
+        while done is None:
+            if self.tables.courier.refusing & {getattr(channel, "id", None)}:
+                wait = min(2 * wait, LOOK_AGAIN_AT_MOST)  # a refusal may last for days
+            else:
+                wait = REDELIVER_AFTER  # Discord or the database failed: soon again
             await asyncio.sleep(wait)
-            wait = min(2 * wait, LOOK_AGAIN_AT_MOST)
+            if self.tables.is_channel_gone(getattr(channel, "id", 0)):
+                done = []  # deleted meanwhile: what was owed there is dropped
+                break
             done = await self.tables.courier.already_posted(channel, items)
         owed = {i.table_id: i.guild_id for i in items if i.id not in done}
         for table_id, guild_id in owed.items():

@@ -189,3 +189,27 @@ async def test_a_channel_that_refuses_the_bot_at_a_restart_is_looked_at_less_and
     await world.env.advance_time(900)
     assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0})) == []
     assert trouble(caplog) == []
+
+
+async def test_a_channel_discord_fails_to_read_at_a_restart_is_looked_at_again_every_30_s(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure of Discord's (503) is no refusal: what was owed is looked for again every
+    30 s, not less and less often, and delivered once the channel reads."""
+    caplog.set_level(logging.INFO)
+    await started(world, ai=False, target=500, dice=8)
+    channel = world.channel.id
+    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
+    confirm = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(confirm.response, label="End the table")
+    await world.env.settle()
+    world.env.backend.faults.clear()
+    world.env.inject_error("GET", f"/channels/{channel}/messages", status=503, times=None)
+    await restart(world, recovered=False)
+    await world.env.settle()
+    before = calls_to(world, channel)
+    await world.env.advance_time(300)
+    assert calls_to(world, channel) - before >= 8  # every 30 s (backing off: 4 at most)
+    world.env.backend.faults.clear()
+    await world.env.advance_time(31)
+    assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0})) == []
