@@ -50,6 +50,20 @@ async def nothing_more_is_sent_there(
     assert trouble(caplog) == []
 
 
+async def an_ended_table_owing(world: World) -> int:
+    """A game ended while Discord failed to take its last posts: its channel (what it is
+    owed waits in the outbox, and Discord's faults are cleared)."""
+    await started(world, ai=False, target=500, dice=8)
+    channel = world.channel.id
+    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
+    confirm = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(confirm.response, label="End the table")
+    await world.env.settle()
+    assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0}))
+    world.env.backend.faults.clear()
+    return channel
+
+
 async def test_a_deleted_channels_table_ends_and_nothing_more_is_sent_there(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -139,14 +153,7 @@ async def test_what_was_owed_to_a_channel_gone_while_the_bot_was_down_is_dropped
     """The outbox does not look for its posts in a channel that is gone, again and again:
     what it owed there is dropped."""
     caplog.set_level(logging.INFO)
-    await started(world, ai=False, target=500, dice=8)
-    channel = world.channel.id
-    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
-    confirm = await world.alice.slash(world.channel, "table end")
-    await world.alice.click(confirm.response, label="End the table")
-    await world.env.settle()
-    assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0}))
-    world.env.backend.faults.clear()
+    channel = await an_ended_table_owing(world)
     world.env.inject_error(
         "*", f"/channels/{channel}/*", status=404, code=10003, message="Unknown Channel", times=None
     )
@@ -168,13 +175,7 @@ async def test_a_channel_that_refuses_the_bot_at_a_restart_is_looked_at_less_and
     looked for every 30 s for ever: the looks grow further apart (up to 15 minutes), said
     once in the log; the access given back, it is delivered."""
     caplog.set_level(logging.INFO)
-    await started(world, ai=False, target=500, dice=8)
-    channel = world.channel.id
-    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
-    confirm = await world.alice.slash(world.channel, "table end")
-    await world.alice.click(confirm.response, label="End the table")
-    await world.env.settle()
-    world.env.backend.faults.clear()
+    channel = await an_ended_table_owing(world)
     world.env.inject_error(
         "*", f"/channels/{channel}/*", status=403, code=50001, message="Missing Access", times=None
     )
@@ -197,13 +198,7 @@ async def test_a_channel_discord_fails_to_read_at_a_restart_is_looked_at_again_e
     """A failure of Discord's (503) is no refusal: what was owed is looked for again every
     30 s, not less and less often, and delivered once the channel reads."""
     caplog.set_level(logging.INFO)
-    await started(world, ai=False, target=500, dice=8)
-    channel = world.channel.id
-    world.env.inject_error("POST", f"/channels/{channel}/messages", status=503, times=None)
-    confirm = await world.alice.slash(world.channel, "table end")
-    await world.alice.click(confirm.response, label="End the table")
-    await world.env.settle()
-    world.env.backend.faults.clear()
+    channel = await an_ended_table_owing(world)
     world.env.inject_error("GET", f"/channels/{channel}/messages", status=503, times=None)
     await restart(world, recovered=False)
     await world.env.settle()
