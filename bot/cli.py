@@ -393,13 +393,26 @@ SAVED_OPTIONS = (
 
 def _play_command(args: argparse.Namespace) -> int:
     if args.save is not None:
+        if args.export is not None and _same_file(args.save, args.export):
+            _refuse("save_is_export", path=args.save)
+            return 2
         try:
-            resumed = resume_saved(args.save)
+            resumed = resume_saved(args.save)  # (an AI's turn owed may be played: Ctrl-C)
         except NotASave as err:
             _say(str(err))
             return 2
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            _refuse("interrupted")
+            return INTERRUPTED_EXIT
         if resumed is not None:
             return _resume_command(args, resumed)
+        if not args.players and not args.bots:  # a save whose game is over, or none
+            _refuse("save_over", path=args.save)
+            return 2
+        if not args.players:
+            _refuse("save_no_human")
+            return 2
     game = games.get(args.game)
     if not 0 <= args.bots <= game.max_players:
         _refuse("bots_range", most=game.max_players)
@@ -436,7 +449,7 @@ def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
         "--" + name.replace("_", "-")
         for name in SAVED_OPTIONS
         if getattr(args, name) != getattr(defaults, name)
-        and not (name == "game" and args.game == resumed.table.game)  # the game it is
+        and not _as_saved(name, getattr(args, name), resumed)
     ]
     if given:
         game = games.get(resumed.table.game)
@@ -455,6 +468,37 @@ def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
             resumed, save=args.save, stdin=sys.stdin, stdout=sys.stdout, export=args.export
         )
     )
+
+
+def _as_saved(option: str, value: Any, resumed: Resumed) -> bool:
+    """Whether ``--option value`` says what the saved game is already (the command that
+    started it, typed again): its game, its humans, its number of AI seats and their
+    level, its rules. ``--seed`` is taken as said: a resumed game's chance goes on from a
+    new random source."""
+    humans = sorted(s.name for s in resumed.seats if s.level is None)
+    levels = [s.level for s in resumed.seats if s.level is not None]
+    rules = resumed.state.rules if resumed.table.game == "stack" else resumed.table.rules
+    field = {"target": "target_score", "dice": "dice_per_player"}.get(option, option)
+    if option == "game":
+        return bool(value == resumed.table.game)
+    if option == "players":
+        return sorted(value) == humans
+    if option == "bots":
+        return bool(value == len(levels))
+    if option == "level":
+        return all(level == value for level in levels)
+    if option == "seed":
+        return True
+    saved = getattr(rules, field, None)
+    return str(getattr(saved, "value", saved)) == str(value)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (it need not exist yet)."""
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
 
 
 def _played(game: Callable[[], int]) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 import tempfile
@@ -29,6 +30,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from sqlalchemy import make_url
+
+try:  # an advisory lock on a save file (POSIX); elsewhere a save is not held
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 import catalog
 from catalog import games as game_words
@@ -41,6 +48,7 @@ from host.service import TableService
 from host.thinking import Thinker
 from host.words import Notice
 from persistence import Store
+from persistence.errors import StorageError
 from persistence.records import TableInfo
 from terminal.words import NOTICES, isolate_names
 
@@ -122,6 +130,25 @@ class TerminalFront:
 TERMINAL = TerminalFront()
 
 
+def sqlite_url(path: Path) -> str | None:
+    """The store URL of the SQLite file ``path`` (made absolute: ``:memory:`` is a file
+    name here); ``None`` when no URL reads back as that file (a name holding ``?`` or
+    ``%``: read as a query, or decoded)."""
+    url = f"sqlite+aiosqlite:///{path.resolve()}"
+    return (
+        url if make_url(url).database == str(path.resolve()) and not make_url(url).query else None
+    )
+
+
+class SaveInUse(Exception):
+    """Another process plays the game saved in this file (its path)."""
+
+
+class SaveUnreadable(Exception):
+    """The save file cannot be used by this stackbot (a newer one wrote it, or its schema
+    was left half made): the store's reason."""
+
+
 class HostedTable:
     """One table of ``game`` on a host of its own; :meth:`close` when done."""
 
@@ -139,6 +166,7 @@ class HostedTable:
         self.live: LiveTable[TerminalHostedGame] | None = None
         self.players: dict[str, Player] = {}  # the humans, by name
         self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
+        self._held: int | None = None  # the save file, held while the game is played
 
     def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
@@ -217,12 +245,38 @@ class HostedTable:
         return begun
 
     async def _service(self) -> TableService[TerminalHostedGame]:
-        """The host, over the table's store (opened, its schema brought up to date)."""
-        path = self.save if self.folder is None else Path(self.folder.name) / "play.db"
-        self.store = store = await Store.open(f"sqlite+aiosqlite:///{path}")
+        """The host, over the table's store (opened, its schema brought up to date); a
+        save file is held first, by this process alone (:class:`SaveInUse`)."""
+        if self.folder is None:
+            assert self.save is not None
+            self._hold(self.save)
+            path = self.save
+        else:
+            path = Path(self.folder.name) / "play.db"
+        url = sqlite_url(path)
+        if url is None:
+            raise SaveUnreadable(str(path))  # (said before the game: :func:`save_problem`)
+        try:
+            self.store = store = await Store.open(url)
+        except StorageError as err:  # written by a newer stackbot, or a schema half made
+            raise SaveUnreadable(str(err)) from err
         thinker = Thinker("thread", margin=THINKING_MARGIN)
         self.service = TableService(store, front=TERMINAL, thinker=thinker)
         return self.service
+
+    def _hold(self, path: Path) -> None:
+        """Hold ``path`` for this process until :meth:`close` (an advisory lock of the
+        file's own, which SQLite's locks leave alone): two terminals playing one save would
+        each refuse the other's moves."""
+        if fcntl is None:  # (no such lock here: nothing is held)
+            return
+        self._held = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            os.close(self._held)
+            self._held = None
+            raise SaveInUse(str(path)) from err
 
     def resume(self) -> GameState[Any] | None:
         """The game in play saved in the table's file (``--save``), taken up again: its
@@ -235,6 +289,10 @@ class HostedTable:
         service = await self._service()
         await service.load()
         live = service.by_channel.get(CHANNEL)
+        if live is not None and live.state is None:  # a game stopped as it was set up
+            host = Player(live.info.host_id, "")
+            await service.end(CHANNEL, host, manager=True)
+            return None
         if live is None or live.state is None or not live.info.is_active:
             return None
         self.live = live
@@ -244,13 +302,23 @@ class HostedTable:
             for seat in live.info.seats
             if not seat.is_ai and seat.user_id is not None
         }
-        while _ai_to_act(live):  # a thinking AI's turn owed (the process stopped first)
-            if await service.play_owed(live.id, live.version) is None:
-                break
         game = live.game.game
         self.rules = await service.rules_of(live.info)
         begun: GameState[Any] = game.new_state(list(live.state.players), self.rules)
         return begun
+
+    def play_owed(self) -> None:
+        """The turns AI seats of a thinking level owe (a resumed game's: the process was
+        stopped while one thought), played as the bot plays them."""
+
+        async def owed() -> None:
+            assert self.service is not None and self.live is not None
+            live = self.live
+            while _ai_to_act(live):
+                if await self.service.play_owed(live.id, live.version) is None:
+                    return
+
+        self._run(owed)
 
     def seats(self) -> list[tuple[str, str | None]]:
         """Each seat in play order: its player's name, and its AI level (``None``: human)."""
@@ -319,6 +387,9 @@ class HostedTable:
                 self.runner.close()
             if self.folder is not None:
                 self.folder.cleanup()
+            if self._held is not None:  # the save let go (its lock with it)
+                os.close(self._held)
+                self._held = None
 
 
 def _owns_ctrl_c() -> bool:

@@ -31,6 +31,7 @@ from host.refusals import Refusal
 from terminal.hosting import replayed
 from terminal.table import (
     Front,
+    NotASave,
     Resumed,
     Seat,
     build_seats,
@@ -97,6 +98,9 @@ class TerminalGame(Front):
                 )
             except Refusal as refusal:  # the host would not seat these players
                 self.fail(refusal_text(refusal))
+                return 2
+            except NotASave as err:  # the save is another terminal's, or unreadable
+                self.fail(str(err))
                 return 2
             assert isinstance(state, StackState)
             self.state, self.contenders = state, state.contenders

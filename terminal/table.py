@@ -29,6 +29,7 @@ import io
 import json
 import os
 import random
+import shlex
 import signal
 import sys
 import threading
@@ -48,7 +49,14 @@ from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
 from persistence.savefile import file_kind
-from terminal.hosting import GUILD, HostedTable, replayed
+from terminal.hosting import (
+    GUILD,
+    HostedTable,
+    SaveInUse,
+    SaveUnreadable,
+    replayed,
+    sqlite_url,
+)
 from terminal.words import bad_option_text, refusal_text, setup_error_text, write_error_text
 
 
@@ -279,6 +287,10 @@ def open_table(
             settings.model_dump(mode="json"),
             rng,
         )
+    except (SaveInUse, SaveUnreadable) as err:
+        table.close()
+        assert save is not None
+        raise NotASave(save_refusal(save, err)) from err
     except BaseException:
         table.close()
         raise
@@ -304,12 +316,22 @@ def save_problem(path: Path) -> str | None:
     """Why ``--save``'s file cannot keep a game, known before the game, in words (a
     missing folder, no permission, a file that is no game saved by ``stackbot play``, the
     bot's own database); ``None``: none."""
+    if sqlite_url(path) is None:
+        why = catalog.t("terminal.write.save_name")
+        return catalog.t("terminal.write.save_failed", path=path, why=why)
     kind = file_kind(path, GUILD)
     if kind == "not_a_store":
         return catalog.t("terminal.cli.not_a_save", path=path)
     if kind == "other_places":
         return catalog.t("terminal.cli.bots_database", path=path)
     return export_problem(path, "terminal.write.save_failed")
+
+
+def save_refusal(path: Path, err: SaveInUse | SaveUnreadable) -> str:
+    """Why the game saved in ``path`` cannot be played now, in words."""
+    if isinstance(err, SaveInUse):
+        return catalog.t("terminal.cli.save_in_use", path=path)
+    return catalog.t("terminal.cli.save_unreadable", path=path)
 
 
 def resume_saved(path: Path) -> Resumed | None:
@@ -324,6 +346,9 @@ def resume_saved(path: Path) -> Resumed | None:
     table = HostedTable(games.DEFAULT, path)
     try:
         state = table.resume()
+    except (SaveInUse, SaveUnreadable) as err:
+        table.close()
+        raise NotASave(save_refusal(path, err)) from err
     except BaseException:
         table.close()
         raise
@@ -416,7 +441,8 @@ class Front:
         """The line that ends a game left before its end (``why``): abandoned, or, kept in
         a file (``--save``), saved there to go on with later."""
         if self.save is not None and self.table is not None:
-            return catalog.t("terminal.saved", why=str(why), path=self.save)
+            command = catalog.t("terminal.save_command", path=shlex.quote(str(self.save)))
+            return catalog.t("terminal.saved", why=str(why), path=self.save, command=command)
         return abandoned(why)
 
     def _follow(self) -> None:
@@ -426,6 +452,8 @@ class Front:
     def _catch_up(self) -> None:
         """A game resumed from its file: the moves played before it was saved followed
         again without a word, and one line says it goes on."""
+        assert self.table is not None
+        self.table.play_owed()  # an AI was thinking when the game stopped: its turn first
         self.quiet = True
         try:
             self._follow()
@@ -596,6 +624,9 @@ class TerminalGame(Front):
                 )
             except Refusal as refusal:  # the host would not seat these players
                 self.fail(refusal_text(refusal))
+                return 2
+            except NotASave as err:  # the save is another terminal's, or unreadable
+                self.fail(str(err))
                 return 2
         try:
             return self._play_hosted()

@@ -225,6 +225,14 @@ def test_a_game_killed_while_an_ai_thinks_goes_on_with_that_ais_turn(tmp_path: P
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=60)
 
+    owed = logged()
+    refused = subprocess.run(
+        [*command, "--save", str(save), "--players", "bob"],
+        cwd=tmp_path, env=env, input="", capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "leave out --players" in refused.stderr, refused.stderr
+    assert logged() <= owed + 1  # at most the AI's turn owed (the game as it would be)
     resumed = subprocess.run(
         [*command, "--save", str(save), "--export", str(tmp_path / "r.json")],
         cwd=tmp_path, env=env, input="quit\n", capture_output=True, text=True, timeout=120,
@@ -236,3 +244,110 @@ def test_a_game_killed_while_an_ai_thinks_goes_on_with_that_ais_turn(tmp_path: P
     turns = json.loads((tmp_path / "r.json").read_text())["turns"]
     assert {"player": "al", "action": played} in turns, turns
     assert turns[-1]["player"] == "AI 1", turns  # its reply, played after all
+
+
+def test_a_save_name_the_store_would_read_otherwise_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A '?' in a name was read as the store URL's query: the game went to another file
+    (``a``), past the check that the file was no other place's."""
+    for name in ("a?b.db", "a%20b.db"):
+        assert main(["play", "--save", str(tmp_path / name), "--players", "al", "--bots", "1"]) == 2
+        assert "cannot hold ? or %" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_played_in_another_terminal_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.db"
+    game = games.get("stackup")
+    front(game, Typist(game, moves=1), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    playing = resume_saved(save)  # held by this terminal until it closes
+    assert playing is not None
+    try:
+        assert main(["play", "--save", str(save)]) == 2
+        assert "is being played in another terminal" in capsys.readouterr().err
+        new = tmp_path / "new.db"
+        other = resume_saved(new)
+        assert other is None
+    finally:
+        playing.table.close()
+    resumed = resume_saved(save)  # let go: the next one may play it
+    assert resumed is not None
+    resumed.table.close()
+
+
+def test_the_command_that_started_a_saved_game_goes_on_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typed again as it was (up-arrow): the options say what the game is already."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no input: saved at once
+    save = tmp_path / "game.db"
+    command = ["play", "--game", "colorstack", "--players", "al", "--bots", "1", "--level",
+               "greedy", "--seed", "4", "--board", "heavy", "--save", str(save)]  # fmt: skip
+    assert main(command) == 0  # no input: the game is saved at once
+    resumed = resume_saved(save)
+    assert resumed is not None
+    resumed.table.close()
+    assert main(command) == 0
+    assert main([*command[:-2], "--board", "light", "--save", str(save)]) == 2
+
+
+def test_a_game_stopped_as_it_was_set_up_leaves_the_save_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between the table's opening and its start (a lobby in the file): the next
+    game starts there, where every later one was refused ('There is a table already')."""
+    from host.live import Player
+    from terminal.hosting import CHANNEL, GUILD, HostedTable
+
+    save = tmp_path / "game.db"
+    table = HostedTable("stackup", save)
+
+    async def lobby() -> None:
+        service = await table._service()
+        await service.new_table(GUILD, CHANNEL, Player(1, "al"), {}, game="stackup")
+
+    table._run(lobby)
+    table.close()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert resume_saved(save) is None
+    assert main(["play", "--game", "stackup", "--players", "al", "--bots", "1",
+                 "--save", str(save)]) == 0  # fmt: skip
+    resumed = resume_saved(save)
+    assert resumed is not None and [s.name for s in resumed.seats] != []
+    resumed.table.close()
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--export", "SAVE"], "--save and --export name the same file"),
+        (["--bots", "2"], "a game of AI seats only is played out at once"),
+        ([], "there is no game in play in"),
+    ],
+)
+def test_a_save_that_could_only_go_wrong_is_refused_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], says: str
+) -> None:
+    save = tmp_path / "game.db"
+    args = [str(save) if a == "SAVE" else a for a in extra]
+    if "--export" in args:
+        args += ["--players", "al", "--bots", "1"]
+    assert main(["play", "--save", str(save), *args]) == 2
+    assert says in capsys.readouterr().err
+    assert not save.exists() or save.stat().st_size == 0
+
+
+def test_a_save_a_newer_stackbot_wrote_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.db"
+    game = games.get("stackup")
+    front(game, Typist(game, moves=1), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    with contextlib.closing(sqlite3.connect(save)) as db, db:
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    assert main(["play", "--save", str(save)]) == 2
+    error = capsys.readouterr().err
+    assert "cannot be read as a saved game" in error and "Traceback" not in error
