@@ -405,7 +405,8 @@ async def serve(
         await demo.close()
         raise CannotListen(host, port, err) from err
     try:
-        print(catalog.t("web.demo.serving", address=f"http://{host}:{port}/"), flush=True)
+        where = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
+        print(catalog.t("web.demo.serving", address=f"http://{where}:{port}/"), flush=True)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
@@ -417,7 +418,7 @@ class CannotListen(Exception):
 
     def __init__(self, host: str, port: int, err: OSError) -> None:
         super().__init__(f"{host}:{port}")
-        self.address = f"{host}:{port}"
+        self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # IPv6: [::1]
         # the system's words for the error (asyncio's bind error wraps them in its own)
         if err.errno is not None and not isinstance(err, socket.gaierror):
             self.reason = os.strerror(err.errno)

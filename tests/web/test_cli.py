@@ -131,6 +131,23 @@ def test_web_demo_on_a_port_in_use_or_an_unknown_host_says_so_in_one_line() -> N
     assert proc.stderr.startswith("stackbot web --demo: cannot listen on nohost.invalid:")
 
 
+def test_web_demo_names_an_ipv6_address_as_a_url_writes_it() -> None:
+    """``--host ::1`` was said as '::1:8080', which reads as another address."""
+    try:
+        taken = socket.socket(socket.AF_INET6)
+        taken.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with taken:
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = web_demo("--host", "::1", "--port", str(port))
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert proc.stderr.startswith(f"stackbot web --demo: cannot listen on [::1]:{port}:"), (
+        proc.stderr
+    )
+
+
 @pytest.mark.parametrize("port", ["99999", "-1"])
 def test_web_demo_port_that_is_none_is_refused_by_its_option(port: str) -> None:
     """``--port 99999`` was an OverflowError traceback once the demo had started."""
