@@ -87,6 +87,19 @@ def run_release(code: Path, where: Where, out: Path, ids: Mapping[str, Any] | No
     return json.loads(out.read_text())
 
 
+def shared_places(board: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A leaderboard as the release wrote it (its lines numbered 1, 2, 3… whatever they
+    were), with the places this code gives: lines equal on what a Stack board ranks by
+    (wins, points) share the place of the first of them (1, 1, 3)."""
+    shared: list[dict[str, Any]] = []
+    for i, line in enumerate(board):
+        key = (line["stats"]["wins"], line["stats"]["points"])
+        before = board[i - 1]["stats"] if i else None
+        tied = before is not None and (before["wins"], before["points"]) == key
+        shared.append({**line, "rank": shared[-1]["rank"] if tied else i + 1})
+    return shared
+
+
 def as_before(before: Any, now: Any) -> Any:
     """``now`` in the shape of ``before`` (as the release wrote it to JSON): for every key
     of an object, ``now``'s item or attribute of that name (so properties that keep an old
