@@ -280,20 +280,29 @@ class HostedTable:
 
     def resume(self) -> GameState[Any] | None:
         """The game in play saved in the table's file (``--save``), taken up again: its
-        game, seats and rules as they were, the turns its AI seats owe played. Returns the
-        game as it started (follow it with :meth:`moves_since`), or ``None`` when the file
-        holds no game in play (a new one may be saved there)."""
+        game, seats and rules as they were (the turns its AI seats owe are played by
+        :meth:`play_owed`, once the terminal has said it goes on). Returns the game as it
+        started (follow it with :meth:`moves_since`), or ``None`` when the file holds no
+        game in play (a new one may be saved there)."""
         return self._run(self._resume)
 
     async def _resume(self) -> GameState[Any] | None:
         service = await self._service()
-        await service.load()
+        # loaded as a process adopting tables does: its AI turns owed not played yet
+        await service.load(lazy=True)
         live = service.by_channel.get(CHANNEL)
-        if live is not None and live.state is None:  # a game stopped as it was set up
+        if live is None:
+            return None
+        try:
+            state = live.state
+        except Exception:  # its game does not read back: closed, as the bot closes it
+            await service.ready(live)
+            return None
+        if state is None and live.info.is_active:  # a game stopped as it was set up
             host = Player(live.info.host_id, "")
             await service.end(CHANNEL, host, manager=True)
             return None
-        if live is None or live.state is None or not live.info.is_active:
+        if state is None or not live.info.is_active:
             return None
         self.live = live
         self.game = live.info.game
@@ -304,19 +313,17 @@ class HostedTable:
         }
         game = live.game.game
         self.rules = await service.rules_of(live.info)
-        begun: GameState[Any] = game.new_state(list(live.state.players), self.rules)
+        begun: GameState[Any] = game.new_state(list(state.players), self.rules)
         return begun
 
     def play_owed(self) -> None:
-        """The turns AI seats of a thinking level owe (a resumed game's: the process was
-        stopped while one thought), played as the bot plays them."""
+        """The turns a resumed game's AI seats owe (a thinking AI's, its process stopped
+        while it thought), played as the bot plays them: follow them with
+        :meth:`moves_since`."""
 
         async def owed() -> None:
             assert self.service is not None and self.live is not None
-            live = self.live
-            while _ai_to_act(live):
-                if await self.service.play_owed(live.id, live.version) is None:
-                    return
+            await self.service.catch_up(self.live)
 
         self._run(owed)
 

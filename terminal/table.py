@@ -451,15 +451,17 @@ class Front:
 
     def _catch_up(self) -> None:
         """A game resumed from its file: the moves played before it was saved followed
-        again without a word, and one line says it goes on."""
-        assert self.table is not None
-        self.table.play_owed()  # an AI was thinking when the game stopped: its turn first
+        again without a word, and one line says it goes on; then the turns its AI seats
+        owe are played (a thinking AI's, left unplayed when the process stopped), to be
+        followed and said as any AI turn (Ctrl-C meanwhile leaves the game saved)."""
         self.quiet = True
         try:
             self._follow()
         finally:
             self.quiet = False
         self.say(catalog.t("terminal.resumed", path=self.save))
+        assert self.table is not None
+        self.table.play_owed()
 
     def _reader_gone(self) -> int:
         """The reader of standard output went away: the game stops with nothing more said
