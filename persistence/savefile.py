@@ -1,6 +1,6 @@
 """What a file offered to keep one place's games is (``stackbot play --save FILE``): read
 with the standard library's SQLite, read-only, so that nothing is written to a file that
-is not such a store, nor to another place's (the bot's own database)."""
+is not such a store, nor to another place's (the bot's own database), nor beside it."""
 
 from __future__ import annotations
 
@@ -11,17 +11,26 @@ from typing import Literal
 
 from persistence.schema import tables
 
-FileKind = Literal["new", "ours", "not_a_store", "other_places"]
+FileKind = Literal["new", "ours", "not_a_store", "other_places", "damaged"]
+
+# how every SQLite database file begins
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def file_kind(path: Path, guild_id: int) -> FileKind:
     """``new``: no file, or an empty one (a store may be made there); ``ours``: a stackbot
     store whose tables are all of ``guild_id`` (the one place that keeps its games there);
     ``not_a_store``: anything else than a stackbot store; ``other_places``: a stackbot
-    store that holds other places' tables (the bot's database)."""
+    store that holds other places' tables (the bot's database); ``damaged``: a SQLite
+    file that cannot be read whole (a page overwritten, a copy cut short)."""
     if not path.is_file() or path.stat().st_size == 0:
         return "new"
-    uri = f"{path.resolve().as_uri()}?mode=ro"
+    # With no write-ahead log beside it (none is being written), the file is read as it
+    # is (immutable): SQLite then makes no -wal and -shm files beside it, nor needs to
+    # (a read-only folder). With one, the log is read too (a game left by a killed
+    # process is in it).
+    wal = path.with_name(path.name + "-wal")
+    uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if wal.exists() else "&immutable=1")
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             names = {
@@ -29,9 +38,21 @@ def file_kind(path: Path, guild_id: int) -> FileKind:
             }
             if not {"alembic_version", tables.name} <= names:
                 return "not_a_store"
+            if db.execute("PRAGMA quick_check(1)").fetchone() != ("ok",):
+                return "damaged"
             others = db.execute(
                 f"SELECT 1 FROM {tables.name} WHERE guild_id <> ? LIMIT 1", (guild_id,)
             ).fetchone()
+    except sqlite3.OperationalError:  # not opened (a file it cannot read, a lock)
+        return "not_a_store"
+    except sqlite3.DatabaseError:  # malformed: a SQLite file damaged, or no SQLite file
+        return "damaged" if _is_sqlite(path) else "not_a_store"
     except sqlite3.Error:
         return "not_a_store"
     return "ours" if others is None else "other_places"
+
+
+def _is_sqlite(path: Path) -> bool:
+    with contextlib.suppress(OSError), path.open("rb") as file:
+        return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    return False

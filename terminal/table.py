@@ -324,6 +324,8 @@ def save_problem(path: Path) -> str | None:
         return catalog.t("terminal.cli.not_a_save", path=path)
     if kind == "other_places":
         return catalog.t("terminal.cli.bots_database", path=path)
+    if kind == "damaged":
+        return catalog.t("terminal.cli.damaged", path=path)
     return export_problem(path, "terminal.write.save_failed")
 
 

@@ -5,6 +5,7 @@ with it from where it was, its game, seats and rules as they were saved."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -416,3 +417,62 @@ def test_ctrl_c_while_an_owed_ai_turn_is_played_saves_the_game(tmp_path: Path) -
     assert child.returncode == 130, err.decode()
     assert f"Game saved in {save}" in (said + out).decode()
     assert resume_saved(save) is not None
+
+
+def test_a_new_save_another_process_makes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.db"
+    save.touch()  # another terminal starting a game in it, just now
+    with open(save, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert main(["play", "--save", str(save), "--players", "al", "--bots", "1"]) == 2
+    assert "is being played in another terminal" in capsys.readouterr().err
+    assert save.stat().st_size == 0
+
+
+def page_of(save: Path, table: str) -> int:
+    """The byte offset of ``table``'s first page in the SQLite file ``save``."""
+    with contextlib.closing(sqlite3.connect(save)) as db:
+        size: int = db.execute("PRAGMA page_size").fetchone()[0]
+        root: int = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]  # fmt: skip
+    return (root - 1) * size
+
+
+@pytest.mark.parametrize("damage", ["tables", "moves", "truncated"])
+def test_a_damaged_save_is_refused_in_one_line_and_left_untouched(
+    damage: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save damaged (a disk's fault, a copy cut short) is said to be damaged, in one
+    line, exit 2 (it stopped with a traceback, or was called no save at all)."""
+    save = tmp_path / "game.db"
+    game = games.get("stackup")
+    front(game, Typist(game, moves=2), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    data = bytearray(save.read_bytes())
+    if damage == "truncated":
+        del data[len(data) // 3 :]
+    else:
+        offset = page_of(save, damage)
+        data[offset : offset + 100] = b"\xff" * 100
+    save.write_bytes(bytes(data))
+    assert main(["play", "--save", str(save)]) == 2
+    error = capsys.readouterr().err
+    assert f"{save} is damaged: no game can go on from it" in error, error
+    assert len(error.strip().splitlines()) == 1, error
+    assert save.read_bytes() == bytes(data)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.db", "r.json"]
+
+
+def test_a_file_looked_at_gets_no_files_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another program's SQLite file in WAL mode: refused, with no -wal and -shm files
+    left beside it by the look (SQLite makes them for a reader)."""
+    other = tmp_path / "other.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE birds (name TEXT)")
+        db.commit()
+    assert main(["play", "--save", str(other), "--players", "al", "--bots", "1"]) == 2
+    assert "is not a game saved by stackbot play" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["other.db"]
