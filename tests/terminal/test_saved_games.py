@@ -28,7 +28,17 @@ from engine.record import check_file
 from engine.stack.rules import StackRules
 from terminal import stack as stack_terminal
 from terminal.hosting import CHANNEL, HostedTable
-from terminal.table import Front, Resumed, Seat, TerminalGame, resume_saved
+from terminal.table import (
+    CTRL_C,
+    END_OF_INPUT,
+    STOPPED,
+    YOU_QUIT,
+    Front,
+    Resumed,
+    Seat,
+    TerminalGame,
+    resume_saved,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,7 +114,7 @@ def test_a_game_left_with_save_goes_on_from_where_it_was_left(name: str, tmp_pat
     save, first, last = tmp_path / "game.db", tmp_path / "first.json", tmp_path / "last.json"
     out = io.StringIO()
     assert front(game, Typist(game, moves=4), out, save=save, export=first).run() == 0
-    assert f"Game saved in {save} (you quit)" in out.getvalue()
+    assert f"Game saved in {save}: you quit." in out.getvalue()
     assert check_file(str(first))["finished"] is False
 
     resumed = resume_saved(save)
@@ -476,3 +486,21 @@ def test_a_file_looked_at_gets_no_files_beside_it(
     assert main(["play", "--save", str(other), "--players", "al", "--bots", "1"]) == 2
     assert "is not a game saved by stackbot play" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["other.db"]
+
+
+@pytest.mark.parametrize("why", [CTRL_C, STOPPED, YOU_QUIT, END_OF_INPUT])
+def test_the_saved_line_says_why_without_parentheses_in_parentheses(
+    why: str, tmp_path: Path
+) -> None:
+    """'Game saved in g.db (interrupted (Ctrl-C)): …' read badly; why is said as the
+    abandoned line says it, after a colon."""
+    save = tmp_path / "g.db"
+    game = games.get("stackup")
+    terminal = front(game, Typist(game), io.StringIO(), save=save, export=tmp_path / "r.json")
+    terminal.table = HostedTable("stackup", save)  # a table kept in the file
+    try:
+        line = terminal._left(why)
+    finally:
+        terminal.table.close()
+    assert line == f"Game saved in {save}: {why}. `stackbot play --save {save}` goes on with it."
+    assert not re.search(r"\([^)]*\(", line), line
