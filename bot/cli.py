@@ -12,6 +12,7 @@ import argparse
 import io
 import logging
 import os
+import shlex
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -408,7 +409,7 @@ def _play_command(args: argparse.Namespace) -> int:
         if resumed is not None:
             return _resume_command(args, resumed)
         if not args.players and not args.bots:  # a save whose game is over, or none
-            _refuse("save_over", path=args.save)
+            _refuse("save_over", path=args.save, quoted=shlex.quote(str(args.save)))
             return 2
         if not args.players:
             _refuse("save_no_human")

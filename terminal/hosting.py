@@ -168,6 +168,13 @@ class HostedTable:
         self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
         self._held: int | None = None  # the save file, held while the game is played
 
+    @property
+    def started(self) -> bool:
+        """Whether the table's game has started: it is in its store (with ``save``, in
+        the file, to go on with), even if what the host did next was broken off."""
+        live = None if self.service is None else self.service.by_channel.get(CHANNEL)
+        return live is not None and live.state is not None
+
     def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
         does, and :class:`KeyboardInterrupt` is raised once it has wound down (a rollback,

@@ -291,10 +291,21 @@ def open_table(
         table.close()
         assert save is not None
         raise NotASave(save_refusal(save, err)) from err
+    except KeyboardInterrupt:  # (or a stop signal) an AI thinking about its opening
+        table.close()
+        if save is not None and table.started:  # the game is in its file
+            raise LeftStarted from None
+        raise
     except BaseException:
         table.close()
         raise
     return table, [Seat(name, level) for name, level in table.seats()], state
+
+
+class LeftStarted(KeyboardInterrupt):
+    """Ctrl-C (or a stop signal) while the host opened a game kept in a file (``--save``),
+    after it started (its AI seats playing their opening): the game is in the file, and
+    goes on from there."""
 
 
 @dataclass
@@ -410,8 +421,8 @@ class Front:
         with self._stopping_as_ctrl_c():
             try:
                 code = self._play()
-            except KeyboardInterrupt:
-                code = self._abandon()
+            except KeyboardInterrupt as left:
+                code = self._abandon(kept=isinstance(left, LeftStarted))
             except OSError as err:
                 if err.errno == errno.EPIPE:  # standard output's reader is gone (`| head`)
                     return self._reader_gone()
@@ -423,12 +434,13 @@ class Front:
                 code = self._abandon()
         return EXPORT_FAILED_EXIT if self.export_failed and code == 0 else code
 
-    def _abandon(self) -> int:
+    def _abandon(self, *, kept: bool = False) -> int:
         """The game left by Ctrl-C or a stop signal: its line, its record (``--export``),
         the exit code. Its terminal gone (a window closed: writing to it fails), the line
-        goes nowhere and the record is written still."""
+        goes nowhere and the record is written still. ``kept``: the game is in its file
+        (``--save``), though its table was not the front's yet."""
         try:
-            self.stdout.write("\n" + self._left(self._why(CTRL_C)) + "\n")
+            self.stdout.write("\n" + self._left(self._why(CTRL_C), kept=kept) + "\n")
             self.stdout.flush()
         except OSError as err:
             if err.errno != errno.EIO:
@@ -439,10 +451,10 @@ class Front:
             self.table.close()
         return self._exit_code(CTRL_C)
 
-    def _left(self, why: str) -> str:
+    def _left(self, why: str, *, kept: bool = False) -> str:
         """The line that ends a game left before its end (``why``): abandoned, or, kept in
-        a file (``--save``), saved there to go on with later."""
-        if self.save is not None and self.table is not None:
+        a file (``--save``: its table open, or ``kept``), saved there to go on with later."""
+        if self.save is not None and (self.table is not None or kept):
             command = catalog.t("terminal.save_command", path=shlex.quote(str(self.save)))
             return catalog.t("terminal.saved", why=str(why), path=self.save, command=command)
         return abandoned(why)

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -504,3 +505,69 @@ def test_the_saved_line_says_why_without_parentheses_in_parentheses(
         terminal.table.close()
     assert line == f"Game saved in {save}: {why}. `stackbot play --save {save}` goes on with it."
     assert not re.search(r"\([^)]*\(", line), line
+
+
+def test_a_save_whose_game_is_over_says_how_to_start_another_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same command after the game's end: how to start a new game in that file (the
+    example said before left --save out: followed, its game was kept nowhere)."""
+    save = tmp_path / "game.db"
+    game = games.get("colorstack")
+    front(game, Typist(game), io.StringIO(), save=save, export=tmp_path / "r.json").run()
+    assert resume_saved(save) is None  # over
+    assert main(["play", "--save", str(save)]) == 2
+    error = capsys.readouterr().err
+    assert f"no game in play in {save}" in error
+    assert f"`stackbot play --save {save} --players you --bots 3`" in error
+
+
+def test_the_command_to_go_on_is_one_to_paste_with_a_name_of_spaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'`stackbot play --save my game.db` goes on with it' read as a command naming
+    'my'; the name is quoted for the shell where a command is shown."""
+    save = tmp_path / "my game's.db"
+    game = games.get("stack")
+    out = io.StringIO()
+    front(game, Typist(game, moves=1), out, save=save, export=tmp_path / "r.json").run()
+    quoted = shlex.quote(str(save))
+    assert (
+        f"Game saved in {save}: you quit. `stackbot play --save {quoted}` goes on" in out.getvalue()
+    )
+    ended = tmp_path / "a b.db"
+    front(game, Typist(game), io.StringIO(), save=ended, export=tmp_path / "r.json").run()
+    assert main(["play", "--save", str(ended)]) == 2
+    assert (
+        f"`stackbot play --save {shlex.quote(str(ended))} --players you" in capsys.readouterr().err
+    )
+
+
+def test_ctrl_c_while_an_ai_opens_a_new_game_says_it_is_saved(tmp_path: Path) -> None:
+    """Ctrl-C while the expert AI that moves first thinks about its opening: the game is
+    in the file already (it goes on next time), so it is said to be saved, not
+    abandoned."""
+    save = tmp_path / "game.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "--game", "stackup", "--players", "al",
+         "--bots", "2", "--level", "expert", "--seed", "5", "--save", str(save)],
+        cwd=tmp_path, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    while True:  # the table started: its AI thinks
+        time.sleep(0.05)
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(save)) as db:
+            if db.execute("SELECT count(*) FROM moves").fetchone()[0]:
+                break
+        assert child.poll() is None
+    time.sleep(0.2)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    said = out.decode()
+    assert "Traceback" not in err.decode(), err.decode()
+    assert f"Game saved in {save}: interrupted (Ctrl-C)." in said, said
+    assert "abandoned" not in said
+    resumed = resume_saved(save)
+    assert resumed is not None
+    resumed.table.close()
