@@ -179,10 +179,11 @@ def test_end_of_input_at_the_hot_seat_wait_abandons_the_game() -> None:
 
 def _read_until(fd: int, seen: bytearray, pattern: bytes, count: int = 1) -> None:
     deadline = time.monotonic() + 60
+    waiting = select.poll()  # (not select(): the suite's process may hold 1,024 files and more)
+    waiting.register(fd, select.POLLIN)
     while seen.count(pattern) < count:
         assert time.monotonic() < deadline, seen.decode(errors="replace")[-2000:]
-        ready, _, _ = select.select([fd], [], [], 1.0)
-        if ready:
+        if waiting.poll(1000):
             try:
                 chunk = os.read(fd, 4096)
             except OSError:
