@@ -48,7 +48,7 @@ from engine.echo import cut
 from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
-from persistence.savefile import file_kind
+from persistence.savefile import FileKind, file_kind
 from terminal.hosting import (
     GUILD,
     HostedTable,
@@ -323,14 +323,13 @@ class NotASave(ValueError):
     words)."""
 
 
-def save_problem(path: Path) -> str | None:
-    """Why ``--save``'s file cannot keep a game, known before the game, in words (a
-    missing folder, no permission, a file that is no game saved by ``stackbot play``, the
-    bot's own database); ``None``: none."""
+def save_problem(path: Path, kind: FileKind) -> str | None:
+    """Why ``--save``'s file (of ``kind``: :func:`~persistence.savefile.file_kind`) cannot
+    keep a game, known before the game, in words (a missing folder, no permission, a file
+    that is no game saved by ``stackbot play``, the bot's own database); ``None``: none."""
     if sqlite_url(path) is None:
         why = catalog.t("terminal.write.save_name")
         return catalog.t("terminal.write.save_failed", path=path, why=why)
-    kind = file_kind(path, GUILD)
     if kind == "not_a_store":
         return catalog.t("terminal.cli.not_a_save", path=path)
     if kind == "other_places":
@@ -351,10 +350,11 @@ def resume_saved(path: Path) -> Resumed | None:
     """The game in play that ``path`` saved, taken up again; ``None`` when there is no such
     file, or it holds no game in play (a new one may be saved there). Raises
     :class:`NotASave` when the file cannot keep a game (in words)."""
-    problem = save_problem(path)
+    kind = file_kind(path, GUILD)  # (read once: it checks the whole file)
+    problem = save_problem(path, kind)
     if problem is not None:
         raise NotASave(problem)
-    if file_kind(path, GUILD) == "new":
+    if kind == "new":
         return None
     table = HostedTable(games.DEFAULT, path)
     try:
