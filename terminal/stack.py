@@ -266,6 +266,31 @@ class TerminalGame(Front):
         self.say(t("stack.terminal.winner", names=names))
         self._write_export()
 
+    @classmethod
+    def resuming(
+        cls,
+        resumed: Resumed,
+        rng: random.Random,
+        stdin: TextIO,
+        stdout: TextIO,
+        export: Path | None,
+        stderr: TextIO | None,
+        *,
+        save: Path,
+    ) -> TerminalGame:
+        assert isinstance(resumed.state, StackState)
+        return cls(
+            resumed.seats,
+            resumed.state.rules,
+            rng,
+            stdin,
+            stdout,
+            export,
+            stderr,
+            save=save,
+            resumed=resumed,
+        )
+
     def _record(self) -> dict[str, Any]:
         return export_record(self.state)
 
@@ -298,29 +323,4 @@ def play(
         said = setup_error_text(err, count=given) if isinstance(err, SetupError) else str(err)
         say_error(errors, said)
         return 2
-    return game.run()
-
-
-def resume(
-    resumed: Resumed,
-    *,
-    save: Path,
-    stdin: TextIO,
-    stdout: TextIO,
-    export: Path | None = None,
-    stderr: TextIO | None = None,
-) -> int:
-    """Go on with the game ``save`` kept (:func:`terminal.table.resume_saved`)."""
-    assert isinstance(resumed.state, StackState)
-    game = TerminalGame(
-        resumed.seats,
-        resumed.state.rules,
-        random.Random(),
-        stdin,
-        stdout,
-        export,
-        sys.stderr if stderr is None else stderr,
-        save=save,
-        resumed=resumed,
-    )
     return game.run()

@@ -539,6 +539,22 @@ class Front:
             return 0
         return INTERRUPTED_EXIT if self.stopped_by is None else 128 + self.stopped_by
 
+    @classmethod
+    def resuming(
+        cls,
+        resumed: Resumed,
+        rng: random.Random,
+        stdin: TextIO,
+        stdout: TextIO,
+        export: Path | None,
+        stderr: TextIO | None,
+        *,
+        save: Path,
+    ) -> Front:
+        """The front end of the game ``resumed`` (kept in ``save``), its seats and rules
+        as they were saved."""
+        raise NotImplementedError
+
     def _play(self) -> int:
         raise NotImplementedError
 
@@ -817,6 +833,33 @@ class TerminalGame(Front):
             self.say(catalog.t("terminal.draw", why=why))
         self._write_export()
 
+    @classmethod
+    def resuming(
+        cls,
+        resumed: Resumed,
+        rng: random.Random,
+        stdin: TextIO,
+        stdout: TextIO,
+        export: Path | None,
+        stderr: TextIO | None,
+        *,
+        save: Path,
+    ) -> TerminalGame:
+        assert resumed.table.rules is not None  # (read as it was resumed)
+        game = games.get(resumed.table.game)
+        return cls(
+            game,
+            resumed.seats,
+            resumed.table.rules,
+            rng,
+            stdin,
+            stdout,
+            export,
+            stderr,
+            save=save,
+            resumed=resumed,
+        )
+
     def _record(self) -> dict[str, Any]:
         return self.game.export_record(self.state)
 
@@ -899,26 +942,9 @@ def resume(
     stderr: TextIO | None = None,
 ) -> int:
     """Go on with the game in play that ``save`` kept (:func:`resume_saved`): its game,
-    seats and rules as they were; returns the exit code."""
-    name = resumed.table.game
-    own = OWN_TERMINAL.get(name)
-    if own is not None:
-        front: Any = importlib.import_module(own)
-        code: int = front.resume(
-            resumed, save=save, stdin=stdin, stdout=stdout, export=export, stderr=stderr
-        )
-        return code
-    assert resumed.table.rules is not None  # (read as it was resumed)
-    terminal = TerminalGame(
-        games.get(name),
-        resumed.seats,
-        resumed.table.rules,
-        random.Random(),
-        stdin,
-        stdout,
-        export,
-        stderr,
-        save=save,
-        resumed=resumed,
-    )
+    seats and rules as they were, at its game's front end (Stack's own, or
+    :class:`TerminalGame`); returns the exit code."""
+    own = OWN_TERMINAL.get(resumed.table.game)
+    front: type[Front] = TerminalGame if own is None else importlib.import_module(own).TerminalGame
+    terminal = front.resuming(resumed, random.Random(), stdin, stdout, export, stderr, save=save)
     return terminal.run()
