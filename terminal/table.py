@@ -473,9 +473,14 @@ class Front:
             self._follow()
         finally:
             self.quiet = False
-        self.say(catalog.t("terminal.resumed", path=self.save))
+        self._tell(catalog.t("terminal.resumed", path=self.save))
         assert self.table is not None
         self.table.play_owed()
+
+    def _tell(self, text: str) -> None:
+        """Say a line everyone at the table may read (the hot-seat front ends keep it, to
+        say it again after the screen is cleared)."""
+        self.say(text)
 
     def _reader_gone(self) -> int:
         """The reader of standard output went away: the game stops with nothing more said
@@ -669,7 +674,6 @@ class TerminalGame(Front):
         self._tell(start_line(self.said.title(), self.state.players))
         if self.resumed:
             self._catch_up()
-            self.since.clear()
         while True:
             self._follow()  # chance outcomes, forced moves and AI seats, as the host played them
             state = self.state
@@ -735,9 +739,11 @@ class TerminalGame(Front):
                 self._tell("\n=== " + catalog.t("terminal.game_over"))
 
     def _tell(self, text: str) -> None:
-        """Say a public line, kept to be said again after the screen is cleared."""
+        """Say a public line, kept to be said again after the screen is cleared (not the
+        moves a resumed game follows again without a word: :meth:`_catch_up`)."""
         self.say(text)
-        self.since.append(text)
+        if not self.quiet:
+            self.since.append(text)
 
     def _show(self, seat: int) -> str | None:
         """Show the table as ``seat`` may see it; ``None``, or why the game ends. With

@@ -38,8 +38,10 @@ from terminal.table import (
     Resumed,
     Seat,
     TerminalGame,
+    resume,
     resume_saved,
 )
+from terminal.table import play as table_play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -582,3 +584,26 @@ def test_ctrl_c_while_an_ai_opens_a_new_game_says_it_is_saved(tmp_path: Path) ->
     resumed = resume_saved(save)
     assert resumed is not None
     resumed.table.close()
+
+
+def test_a_hot_seat_game_resumed_says_it_goes_on_where_the_players_see_it(
+    tmp_path: Path,
+) -> None:
+    """Two humans at one keyboard: the screen is cleared before the first hand is shown,
+    and the line saying the game goes on went with it (a resume with one human says it);
+    it is said again below the cleared screen, with the game's first line, as what
+    happened since the last hand-over is."""
+    save = tmp_path / "game.db"
+    keyboard = io.StringIO("")  # the end of input at the first prompt: saved
+    assert table_play(["al", "bo"], 1, seed=3, level="greedy", game="stackup", stdin=keyboard,
+                      stdout=io.StringIO(), save=save) == 0  # fmt: skip
+    resumed = resume_saved(save)
+    assert resumed is not None
+    out = io.StringIO()
+    assert resume(resumed, save=save, stdin=io.StringIO("\nquit\n"), stdout=out) == 0
+    said = out.getvalue()
+    seen = said.split("screen cleared")[-2]  # what the first hand-over leaves on screen
+    assert f"The game saved in {save} goes on." in seen, said
+    assert "Stack Up!: al, bo, AI 1." in seen, said
+    assert "look away" in seen, said
+    assert f"{save} goes on." in said.split("screen cleared")[-1], said  # and above the hand
