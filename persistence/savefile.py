@@ -9,6 +9,9 @@ import sqlite3
 from pathlib import Path
 from typing import Literal
 
+from sqlalchemy import exc
+
+from persistence.errors import DatabaseUnavailable
 from persistence.schema import tables
 
 FileKind = Literal["new", "ours", "not_a_store", "other_places", "damaged"]
@@ -55,4 +58,18 @@ def file_kind(path: Path, guild_id: int) -> FileKind:
 def _is_sqlite(path: Path) -> bool:
     with contextlib.suppress(OSError), path.open("rb") as file:
         return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    return False
+
+
+def store_failed(error: BaseException) -> bool:
+    """Whether ``error`` (or what caused it) is the file under a store failing: SQLite's
+    own error (a file damaged or cut short while in use, no longer writable, a full disk)
+    or storage finding the database out of reach; not a refusal, nor a bug of the code."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, (sqlite3.Error, exc.DBAPIError, DatabaseUnavailable)):
+            return True
+        current = current.__cause__ or current.__context__
     return False

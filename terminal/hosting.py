@@ -43,13 +43,14 @@ from engine import flow, games
 from engine.errors import AmbiguousMoveError
 from engine.game import Decision, Game, GameState, RoundEnded, TurnEnded
 from host.live import LiveTable, MoveOutcome, Player
-from host.refusals import Refusal
+from host.refusals import Refusal, Why
 from host.service import TableService
 from host.thinking import Thinker
 from host.words import Notice
 from persistence import Store
 from persistence.errors import StorageError
 from persistence.records import TableInfo
+from persistence.savefile import store_failed
 from terminal.words import NOTICES, isolate_names
 
 T = TypeVar("T")
@@ -149,6 +150,11 @@ class SaveUnreadable(Exception):
     was left half made): the store's reason."""
 
 
+class SaveFailed(Exception):
+    """The save file failed under the game (damaged, cut short or overwritten while it was
+    played, or no longer writable): the game cannot go on in it (its path)."""
+
+
 class HostedTable:
     """One table of ``game`` on a host of its own; :meth:`close` when done."""
 
@@ -176,6 +182,23 @@ class HostedTable:
         return live is not None and live.state is not None
 
     def _run(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """Run ``work`` on the table's loop (:meth:`_run_on_loop`). A save file failing
+        under it — storage's error, or its refusal of a move it could not store — raises
+        :class:`SaveFailed`: the game cannot go on in that file."""
+        try:
+            return self._run_on_loop(work)
+        except (SaveInUse, SaveUnreadable):  # (said as such: the save cannot be played)
+            raise
+        except Refusal as refusal:
+            if self.save is not None and refusal.code is Why.NOT_SAVED:
+                raise SaveFailed(str(self.save)) from refusal
+            raise
+        except Exception as err:
+            if self.save is not None and store_failed(err):
+                raise SaveFailed(str(self.save)) from err
+            raise
+
+    def _run_on_loop(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
         does, and :class:`KeyboardInterrupt` is raised once it has wound down (a rollback,
         the store's connection); a Ctrl-C pressed again meanwhile (an impatient player
@@ -453,4 +476,12 @@ def replayed(
     return flow.Played(seat, move, state.apply(move), by)
 
 
-__all__ = ["TERMINAL", "HostedTable", "Refusal", "TerminalFront", "TerminalHostedGame", "replayed"]
+__all__ = [
+    "TERMINAL",
+    "HostedTable",
+    "Refusal",
+    "SaveFailed",
+    "TerminalFront",
+    "TerminalHostedGame",
+    "replayed",
+]

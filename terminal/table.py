@@ -52,6 +52,7 @@ from persistence.savefile import FileKind, file_kind
 from terminal.hosting import (
     GUILD,
     HostedTable,
+    SaveFailed,
     SaveInUse,
     SaveUnreadable,
     replayed,
@@ -88,6 +89,7 @@ STOP_SIGNALS = tuple(
 INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT
 BROKEN_PIPE_EXIT = 141  # as a shell reports a process ended by SIGPIPE (its reader gone)
 EXPORT_FAILED_EXIT = 1  # a game played to its end whose --export record was not written
+SAVE_FAILED_EXIT = 1  # a game whose save file failed under it (damaged, no longer writable)
 # what a hot-seat player presses Enter to see, by game: the games with something to hide
 # (the others' players share the screen: no one looks away)
 HOT_SEAT_SHOWS = {"stackup": "hand"}
@@ -423,6 +425,8 @@ class Front:
                 code = self._play()
             except KeyboardInterrupt as left:
                 code = self._abandon(kept=isinstance(left, LeftStarted))
+            except SaveFailed:
+                code = self._save_failed()
             except OSError as err:
                 if err.errno == errno.EPIPE:  # standard output's reader is gone (`| head`)
                     return self._reader_gone()
@@ -450,6 +454,17 @@ class Front:
         if self.table is not None:  # a stop signal may have broken its closing off
             self.table.close()
         return self._exit_code(CTRL_C)
+
+    def _save_failed(self) -> int:
+        """The save file failed under the game (damaged, cut short or overwritten while it
+        was played, or no longer writable): one line says so on ``stderr``, and the game
+        stops there (its record so far written, ``--export``); what the file held is left
+        to it (nothing more is played into it)."""
+        if self.table is not None:
+            self.table.close()
+        self.fail(catalog.t("terminal.save_failed", path=self.save))
+        self._write_export(interrupted=True)
+        return SAVE_FAILED_EXIT
 
     def _left(self, why: str, *, kept: bool = False) -> str:
         """The line that ends a game left before its end (``why``): abandoned, or, kept in

@@ -607,3 +607,80 @@ def test_a_hot_seat_game_resumed_says_it_goes_on_where_the_players_see_it(
     assert "Stack Up!: al, bo, AI 1." in seen, said
     assert "look away" in seen, said
     assert f"{save} goes on." in said.split("screen cleared")[-1], said  # and above the hand
+
+
+class Vandal(Typist):
+    """The player, while the save file is damaged under the game after ``moves`` moves
+    (cut short, or overwritten with garbage, its log beside it too)."""
+
+    def __init__(self, game: Game[Any], save: Path, damage: str, moves: int) -> None:
+        super().__init__(game, moves=moves + 6)
+        self.save, self.damage, self.left = save, damage, moves
+
+    def readline(self, size: int | None = -1) -> str:
+        self.left -= 1
+        if self.left == 0:
+            for path in (self.save, self.save.with_name(self.save.name + "-wal")):
+                if not path.exists():
+                    continue
+                size_now = path.stat().st_size
+                with path.open("r+b") as file:
+                    if self.damage == "overwritten":
+                        file.write(b"\xff" * size_now)
+                    else:  # the file cut short, its log emptied
+                        file.truncate(min(size_now, 4096) if path == self.save else 0)
+        return super().readline(size)
+
+
+@pytest.mark.parametrize("name", ["stack", "stackup"])
+@pytest.mark.parametrize("damage", ["cut short", "overwritten"])
+def test_a_save_damaged_while_its_game_is_played_stops_it_in_one_line(
+    name: str, damage: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file damaged under a game in play: one line says the game stops (exit 1), no
+    traceback, the record so far written; not 'Game saved' (it was a traceback)."""
+    save, export = tmp_path / "game.db", tmp_path / "r.json"
+    game = games.get(name)
+    out = io.StringIO()
+    terminal = front(game, Vandal(game, save, damage, 3), out, save=save, export=export)
+    assert terminal.run() == 1
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1, error
+    assert f"the game stops: {save} could no longer be read or written" in error, error
+    assert "Game saved in" not in out.getvalue()
+    assert check_file(str(export))["ok"] is True
+
+
+def test_a_save_that_can_no_longer_be_written_stops_its_game_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file made read-only while the game is played (a disk full, likewise): the next
+    move cannot be stored. It was refused move after move ('try again'), though none could
+    be; the game stops with one line (exit 1), the moves stored before kept."""
+    from persistence import Store
+    from persistence.errors import DatabaseUnavailable
+
+    save, export = tmp_path / "game.db", tmp_path / "r.json"
+    game = games.get("stackup")
+    typist = Typist(game, moves=8)
+    terminal = front(game, typist, io.StringIO(), save=save, export=export)
+    stored = Store.record_move
+    calls = 0
+
+    async def read_only(self: Store, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 3:  # as SQLite fails a write to a file made read-only under it
+            fault = sqlite3.OperationalError("attempt to write a readonly database")
+            raise DatabaseUnavailable("storing failed") from fault
+        return await stored(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "record_move", read_only)
+    assert terminal.run() == 1
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1, error
+    assert f"the game stops: {save} could no longer be read or written" in error, error
+    monkeypatch.setattr(Store, "record_move", stored)
+    resumed = resume_saved(save)  # what was stored before goes on
+    assert resumed is not None
+    resumed.table.close()
