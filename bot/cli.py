@@ -474,8 +474,8 @@ def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
 def _as_saved(option: str, value: Any, resumed: Resumed) -> bool:
     """Whether ``--option value`` says what the saved game is already (the command that
     started it, typed again): its game, its humans, its number of AI seats and their
-    level, its rules. ``--seed`` is taken as said: a resumed game's chance goes on from a
-    new random source."""
+    level, its rules. ``--seed`` is taken as said: a resumed game's chance goes on from
+    where its save kept it (:meth:`terminal.hosting.HostedTable.resume`)."""
     humans = sorted(s.name for s in resumed.seats if s.level is None)
     levels = [s.level for s in resumed.seats if s.level is not None]
     rules = resumed.state.rules if resumed.table.game == "stack" else resumed.table.rules

@@ -5,9 +5,10 @@ is not such a store, nor to another place's (the bot's own database), nor beside
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import exc
 
@@ -73,3 +74,36 @@ def store_failed(error: BaseException) -> bool:
             return True
         current = current.__cause__ or current.__context__
     return False
+
+
+# the random source of the game a save keeps, as it stood at the table's version: one row
+# of the save file's own (no store's table: the host knows nothing of it)
+DRAWS_TABLE = "terminal_draws"
+
+
+def keep_draws(path: Path, version: int, state: Any) -> None:
+    """Keep in the store ``path`` the state of its game's random source
+    (``random.Random.getstate()``) as it stands after the table's ``version``-th move."""
+    with contextlib.closing(sqlite3.connect(path, timeout=30)) as db, db:
+        db.execute(
+            f"CREATE TABLE IF NOT EXISTS {DRAWS_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), "
+            "version INTEGER NOT NULL, state TEXT NOT NULL)"
+        )
+        db.execute(
+            f"INSERT OR REPLACE INTO {DRAWS_TABLE} (id, version, state) VALUES (1, ?, ?)",
+            (version, json.dumps(state)),
+        )
+
+
+def kept_draws(path: Path) -> tuple[int, Any] | None:
+    """What :func:`keep_draws` kept in ``path`` (the version, and the random source's
+    state as JSON gives it back: lists for tuples); ``None``: nothing (a save of an
+    earlier stackbot)."""
+    with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+        known = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (DRAWS_TABLE,)
+        ).fetchone()
+        if known is None:
+            return None
+        row = db.execute(f"SELECT version, state FROM {DRAWS_TABLE} WHERE id = 1").fetchone()
+    return None if row is None else (int(row[0]), json.loads(row[1]))

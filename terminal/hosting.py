@@ -50,7 +50,7 @@ from host.words import Notice
 from persistence import Store
 from persistence.errors import StorageError
 from persistence.records import TableInfo
-from persistence.savefile import store_failed
+from persistence.savefile import keep_draws, kept_draws, store_failed
 from terminal.words import NOTICES, isolate_names
 
 T = TypeVar("T")
@@ -173,6 +173,10 @@ class HostedTable:
         self.players: dict[str, Player] = {}  # the humans, by name
         self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
         self._held: int | None = None  # the save file, held while the game is played
+        # the table's random source (its chance outcomes, its AI seats' choices), and its
+        # state as the save file last kept it (:meth:`_keep_draws`)
+        self.rng: random.Random | None = None
+        self._kept: tuple[int, Any] | None = None
 
     @property
     def started(self) -> bool:
@@ -186,17 +190,33 @@ class HostedTable:
         under it — storage's error, or its refusal of a move it could not store — raises
         :class:`SaveFailed`: the game cannot go on in that file."""
         try:
-            return self._run_on_loop(work)
-        except (SaveInUse, SaveUnreadable):  # (said as such: the save cannot be played)
-            raise
-        except Refusal as refusal:
-            if self.save is not None and refusal.code is Why.NOT_SAVED:
-                raise SaveFailed(str(self.save)) from refusal
+            try:
+                result = self._run_on_loop(work)
+            except Refusal as refusal:
+                if self.save is not None and refusal.code is Why.NOT_SAVED:
+                    raise SaveFailed(str(self.save)) from refusal
+                self._keep_draws()
+                raise
+            self._keep_draws()
+            return result
+        except (SaveInUse, SaveUnreadable, SaveFailed, Refusal):
             raise
         except Exception as err:
             if self.save is not None and store_failed(err):
                 raise SaveFailed(str(self.save)) from err
             raise
+
+    def _keep_draws(self) -> None:
+        """Keep in the save file the state of the table's random source as it stands
+        after the moves stored, when it changed: a game taken up again draws on from there
+        (:meth:`_resume`), as it would have played straight through (the same ``--seed``,
+        the same game)."""
+        if self.save is None or self.rng is None or self.live is None:
+            return
+        kept = (self.live.version, self.rng.getstate())
+        if kept != self._kept:
+            keep_draws(self.save, *kept)
+            self._kept = kept
 
     def _run_on_loop(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
@@ -258,7 +278,7 @@ class HostedTable:
         service = await self._service()
         host, *others = (self.players[name] for name in humans)
         live = await service.new_table(GUILD, CHANNEL, host, options, game=self.game)
-        live.rng = rng  # the same seed, the same game
+        live.rng = self.rng = rng  # the same seed, the same game
         for player in others:
             await service.join(CHANNEL, player)
         for level in levels:
@@ -335,6 +355,16 @@ class HostedTable:
         if state is None or not live.info.is_active:
             return None
         self.live = live
+        assert self.save is not None
+        kept = kept_draws(self.save)
+        if kept is not None and kept[0] == live.version:  # drawn on from where it was
+            version, (inner, words, gauss) = kept
+            live.rng = random.Random()
+            live.rng.setstate((inner, tuple(words), gauss))
+            self._kept = (version, live.rng.getstate())
+        # else a source of its own (a save of an earlier stackbot, or of a process
+        # killed before it kept its last draws)
+        self.rng = live.rng
         self.game = live.info.game
         self.players = {
             seat.name: Player(seat.user_id, seat.name)

@@ -684,3 +684,22 @@ def test_a_save_that_can_no_longer_be_written_stops_its_game_in_one_line(
     resumed = resume_saved(save)  # what was stored before goes on
     assert resumed is not None
     resumed.table.close()
+
+
+@pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
+def test_a_seeded_game_saved_and_resumed_repeats_the_game_played_straight(
+    name: str, tmp_path: Path
+) -> None:
+    """The same seed, the same moves typed: a game played straight through and the same
+    game left after a few moves and taken up again from its save draw the same dice,
+    cards and AI choices (the resumed game's chance came from a new random source)."""
+    game = games.get(name)
+    straight, resumed_record = tmp_path / "straight.json", tmp_path / "resumed.json"
+    assert front(game, Typist(game), io.StringIO(), save=tmp_path / "a.db", export=straight).run() == 0  # fmt: skip
+    save = tmp_path / "b.db"
+    assert front(game, Typist(game, moves=5), io.StringIO(), save=save, export=tmp_path / "left.json").run() == 0  # fmt: skip
+    resumed = resume_saved(save)
+    assert resumed is not None
+    assert front(game, Typist(game), io.StringIO(), save=save, export=resumed_record, resumed=resumed).run() == 0  # fmt: skip
+    assert check_file(str(straight))["finished"] is True
+    assert json.loads(resumed_record.read_text()) == json.loads(straight.read_text())
