@@ -176,23 +176,28 @@ async def theme_of(store: Store, guild_id: int, channel_id: int | None = None) -
 
 
 async def rating_chart_file(
-    tables: Host, guild_id: int, name: str, rating: PlayerRating
+    tables: Host, guild_id: int, name: str, rating: PlayerRating, game: str
 ) -> discord.File | None:
-    """``/stats``: a player's rating over their last rated games as a chart, or ``None``
-    (fewer than two games to draw, pictures are off, or the drawing failed)."""
+    """``/stats``: a player's rating in ``game`` (its title, in the language spoken) over
+    their last rated games as a chart, or ``None`` (fewer than two games to draw, pictures
+    are off, or the drawing failed). The chart and its alt text name the game."""
     if len(rating.recent) < 2 or not tables.draw_pictures:
         return None
     try:
         from pictures.charts import RatingChart
 
         theme = await theme_of(tables.store, guild_id)
-        png: bytes = await tables.painter.draw(RatingChart(name, rating.recent, theme))
+        png: bytes = await tables.painter.draw(RatingChart(name, rating.recent, theme, game))
     except Exception:
         log.exception("the rating chart of %s could not be drawn", rating.rating.user_id)
         return None
     shown = catalog.t("list.comma").join(f"{mu - 3 * sigma:.1f}" for mu, sigma in rating.recent)
     words = catalog.n(
-        "info.story.rating_alt", len(rating.recent), name=plain_name(cut(name, 32)), ratings=shown
+        "info.story.rating_alt",
+        len(rating.recent),
+        name=plain_name(cut(name, 32)),
+        game=plain_name(game),
+        ratings=shown,
     )
     description = cut(words, EMBED_FIELD)
     return discord.File(io.BytesIO(png), filename="rating.png", description=description)

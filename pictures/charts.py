@@ -68,6 +68,7 @@ ROW = 44  # a legend row
 PLOT_HEIGHT = 420  # the game chart's plotting area
 STATS_PLOT_HEIGHT = 300
 TITLE_HEIGHT = TITLE + 24
+SUBTITLE_HEIGHT = TEXT + 12  # the rating chart's second heading line: what it shows
 BELOW_PLOT = SMALL + 14 + SMALL + 18  # the game chart's tick labels and x caption
 STATS_BELOW = SMALL + 22  # the stats chart's caption
 MAX_SEATS = len(SEAT_COLOURS)  # a chart tells the players apart by colour and mark
@@ -83,6 +84,7 @@ WINNER_TOTAL_PLACES = (
     Place((0, 26), "center", "bottom"),
     Place((0, -26), "center", "top"),
 )
+SUBTITLE_GAP = 16  # pixels at least between what a rating chart shows and the rating now
 LAST_VALUE_GAP = 8  # pixels between a rating chart's last point and its value
 WINNER_TOTAL_ROOM = 62  # pixels above the highest total, for its total written above it
 
@@ -218,13 +220,16 @@ class StatsChart:
 @dataclass(frozen=True, slots=True)
 class RatingChart:
     """A player's rating after each of their last rated games, oldest first: ``points``
-    are (mu, sigma); the line is the ordinal shown (mu - 3 sigma), the band ± sigma."""
+    are (mu, sigma); the line is the ordinal shown (mu - 3 sigma), the band ± sigma.
+    ``game`` is the rated game's title as its players read it (in the language the chart
+    is drawn in), said under the name: the picture alone tells what it shows."""
 
     PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
 
     name: str
     points: tuple[tuple[float, float], ...]
     theme: Theme = DEFAULT_THEME
+    game: str = ""
 
 
 Chart = GameChart | StatsChart | RatingChart
@@ -233,8 +238,11 @@ Chart = GameChart | StatsChart | RatingChart
 def chart_size(chart: Chart) -> tuple[int, int]:
     """The chart's width and height in pixels: :data:`WIDTH` wide; a game chart grows by a
     legend row per player (and per team)."""
-    if isinstance(chart, StatsChart | RatingChart):
+    if isinstance(chart, StatsChart):
         return WIDTH, MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
+    if isinstance(chart, RatingChart):
+        heading = TITLE_HEIGHT + SUBTITLE_HEIGHT
+        return WIDTH, MARGIN + heading + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
     rows = len(chart.names) + len(chart.team_groups())
     legend = rows * ROW + 14
     return WIDTH, MARGIN + TITLE_HEIGHT + PLOT_HEIGHT + BELOW_PLOT + legend + MARGIN
@@ -874,36 +882,27 @@ def stats_figure(chart: StatsChart) -> Figure:
 
 def rating_figure(chart: RatingChart) -> Figure:
     """The rating chart: the ordinal after each game as a line with its marks, the band
-    of ± sigma around it, the last value written at its end; the title the player's name."""
+    of ± sigma around it, the last value written at its end; its heading the player's
+    name, then what the chart is (their rating in the game) with the rating now."""
     colours = palette(chart.theme)
     _, height = chart_size(chart)
     figure = _new_figure(WIDTH, height, colours.background)
     ordinals = [mu - 3 * sigma for mu, sigma in chart.points]
     lows = [o - sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
     highs = [o + sigma for o, (_, sigma) in zip(ordinals, chart.points, strict=True)]
-    summary = ""
+    now = ""
     if chart.points:
-        sigma = chart.points[-1][1]
-        shown = f"{_decimal(ordinals[-1])} ± {sigma:.1f}"
-        summary = catalog.t("charts.rating.now", rating=shown)
-    summary_w = _label_width([summary], SMALL) + 12
-    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
-    _text(
-        figure,
-        (WIDTH - MARGIN) / WIDTH,
-        1 - (MARGIN + TITLE * 0.85) / height,
-        summary,
-        _font(SMALL),
-        colours.muted,
-        ha="right",
-    )
+        now = f"{_decimal(ordinals[-1])} ± {chart.points[-1][1]:.1f}"
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
+    _rating_subtitle(figure, chart.game, now, colours, height)
+    plot_top = MARGIN + TITLE_HEIGHT + SUBTITLE_HEIGHT
     lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
     left = MARGIN + _label_width([_number(y) for y in y_ticks], SMALL) + 18
     last = _decimal(ordinals[-1]) if ordinals else ""
     # room on the right for the last value, written just after the last point
     right = max(MARGIN * 3, LAST_VALUE_GAP + _text_width(last, _font(SMALL, bold=True)) + 6)
-    box = (left, MARGIN + TITLE_HEIGHT, right, STATS_PLOT_HEIGHT)
+    box = (left, plot_top, right, STATS_PLOT_HEIGHT)
     ax = _plot_axes(figure, colours, height, box=box)
     xs = list(range(len(ordinals)))
     ax.set_xlim(-0.4, max(len(xs), 2) - 0.6)
@@ -924,10 +923,27 @@ def rating_figure(chart: RatingChart) -> Figure:
         parse_math=False,
     )
     middle = left + (WIDTH - left - right) / 2
-    baseline = MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW - 4
+    baseline = plot_top + STATS_PLOT_HEIGHT + STATS_BELOW - 4
     caption = catalog.t("charts.rating.caption", order=catalog.t("charts.oldest_newest"))
     _caption(figure, middle, baseline, caption, colours, height)
     return figure
+
+
+def _rating_subtitle(figure: Figure, game: str, now: str, colours: Any, height: int) -> None:
+    """The rating chart's second heading line: what it shows (``Rating in Stack Up!``)
+    at the left, whole, and the rating ``now`` at the right, said with its word when
+    there is room for it, else as its figures alone."""
+    what = catalog.t("charts.rating.title", game=game) if game else catalog.t("charts.rating.any")
+    font, small = _font(TEXT), _font(SMALL)
+    room = float(WIDTH - 2 * MARGIN)
+    baseline = 1 - (MARGIN + TITLE_HEIGHT + TEXT * 0.85) / height
+    if now:
+        said = catalog.t("charts.rating.now", rating=now)
+        if _text_width(shown(what), font) + SUBTITLE_GAP + _text_width(said, small) > room:
+            said = now
+        room -= _text_width(said, small) + SUBTITLE_GAP
+        _text(figure, (WIDTH - MARGIN) / WIDTH, baseline, said, small, colours.muted, ha="right")
+    _text(figure, MARGIN / WIDTH, baseline, _fit(what, font, room), font, colours.text)
 
 
 # ---------------------------------------------------------------------------- samples

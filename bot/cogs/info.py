@@ -367,7 +367,7 @@ class InfoCog(commands.Cog):
             if record is not None:
                 drawn.append(await played.stats_chart(tables, guild_id, name, record))
             if rating is not None:
-                drawn.append(await rating_chart_file(tables, guild_id, name, rating))
+                drawn.append(await rating_chart_file(tables, guild_id, name, rating, played.title))
             return [file for file in drawn if file is not None]
 
         files = await tables.in_time(interaction, charts())
@@ -413,7 +413,7 @@ class InfoCog(commands.Cog):
             if record is not None:
                 drawn.append(await played.stats_chart(tables, guild_id, name, record))
             if rating is not None:
-                drawn.append(await rating_chart_file(tables, guild_id, name, rating))
+                drawn.append(await rating_chart_file(tables, guild_id, name, rating, played.title))
             return record, rating, [file for file in drawn if file is not None]
 
         record, rating, files = await tables.in_time(interaction, gathered())

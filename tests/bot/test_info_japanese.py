@@ -155,7 +155,7 @@ async def test_stats_answer_a_japanese_client_in_japanese(
     assert "\nレーティング：**" in shown.content and "（レーティング対象2戦）" in shown.content
     assert [a.filename for a in shown.attachments] == ["stats.png", "rating.png"]
     alt = shown.attachments[1].description
-    assert alt.startswith("aliceの直近2回のレーティング対象ゲームごとの"), alt
+    assert alt.startswith("aliceのスタックでの直近2回のレーティング対象ゲームごとの"), alt
 
 
 async def test_an_ai_levels_stats_answer_a_japanese_client_in_japanese(

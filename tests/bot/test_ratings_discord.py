@@ -17,7 +17,8 @@ from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.ratings import RATED_AFTER
 from persistence.records import Rating, RatingRow
-from tests.bot.conftest import World, live_of, table_message
+from pictures.charts import RatingChart
+from tests.bot.conftest import World, drawings, live_of, table_message
 from tests.bot.speakers import client_locales
 from tests.bot.test_story import play, seat, tap_first
 from tests.persistence.helpers import play_moves
@@ -45,16 +46,24 @@ async def games_played(world: World, count: int) -> None:
         assert state.decision is Decision.OVER
 
 
-async def test_stats_show_the_rating_and_its_chart_after_two_games(world: World) -> None:
+async def test_stats_show_the_rating_and_its_chart_after_two_games(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await games_played(world, 1)
     one = (await world.alice.slash(world.channel, "stats")).response
     assert "Rating: **" in one.content and "(1 rated game)" in one.content
     assert [a.filename for a in one.attachments] == ["stats.png"]  # one game: no line yet
     await games_played(world, 1)
+    jobs = drawings(world, monkeypatch)
     two = (await world.alice.slash(world.channel, "stats")).response
     assert " ± " in two.content and "(2 rated games)" in two.content
     assert [a.filename for a in two.attachments] == ["stats.png", "rating.png"]
-    assert "rating after each of their last 2 rated games" in two.attachments[1].description
+    # the chart, and its alt text, say what it is: the player's rating in which game
+    assert (
+        "rating in Stack after each of their last 2 rated games" in two.attachments[1].description
+    )
+    (chart,) = [job for job in jobs if isinstance(job, RatingChart)]
+    assert (chart.name, chart.game) == ("alice", "Stack")
 
 
 async def test_the_leaderboard_is_by_rating_once_a_player_has_5_rated_games(

@@ -14,9 +14,13 @@ from hypothesis import strategies as st
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
+import catalog
+from catalog import games as catalog_games
+from engine import games as engine_games
 from persistence.records import RecentGame, ScoreSheet
 from pictures import fonts
 from pictures.charts import (
+    TITLE,
     WIDTH,
     GameChart,
     RatingChart,
@@ -246,8 +250,36 @@ def test_a_rating_chart_draws_the_ordinal_after_each_game_oldest_first() -> None
 def test_a_rating_chart_writes_a_negative_rating_with_a_real_minus_sign() -> None:
     figure = chart_figure(RatingChart("a", ((25.0, 25 / 3), (20.0, 8.0))))
     shown = {t.get_text() for t in figure.findobj(Text)}
-    assert {"−4.0", "rating −4.0 ± 8.0"} <= shown
+    assert {"−4.0", "now −4.0 ± 8.0"} <= shown
     assert not any(text.startswith("-") for text in shown)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("name", ["Ālīce ✨", "W" * 32, "李小龍" * 10 + "ab", "ボブ Bob " * 4])
+def test_a_rating_chart_says_whose_rating_in_which_game_its_words_whole(
+    name: str, language: str
+) -> None:
+    # the picture alone (shared, in a thread) tells what it is: the name on the first
+    # line (cut with … to the picture's width when long), then the rating in the game, whole
+    for game in engine_games.names():
+        with catalog.speaking(language):
+            title = catalog_games.words(game).title()
+            what = catalog.t("charts.rating.title", game=title)
+            figure = chart_figure(RatingChart(name, RATINGS, game=title))
+            figure.canvas.draw()  # type: ignore[no-untyped-call]
+        texts = {t.get_text(): t for t in figure.texts}
+        assert what in texts and title in what, (what, list(texts))
+        (first,) = [t for t in figure.texts if t.get_fontsize() == TITLE]
+        drawn = first.get_text()
+        assert drawn == shown(name) or (
+            drawn.endswith("…") and shown(name).startswith(drawn.removesuffix("…"))
+        ), drawn
+        assert drawn.endswith("…") == (name == "W" * 32 or name.startswith("李")), drawn
+        for text in figure.texts:
+            box = text.get_window_extent()
+            assert box.x0 >= 0 and box.x1 <= WIDTH, text.get_text()
+        name_box, what_box = first.get_window_extent(), texts[what].get_window_extent()
+        assert name_box.y0 > what_box.y1, "the name above what the chart shows"
 
 
 @pytest.mark.parametrize("name", HOSTILE)

@@ -41,7 +41,10 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (sample_stats(), {"won 2 of 10", "oldest → newest · - - target 200"}),
         (sample_stats(1), {"won 0 of 1", "last game · - - target 200"}),
         (StatsChart("a", ()), {"No finished games yet"}),
-        (RatingChart("a", RATINGS), {"oldest → newest · band: ± uncertainty", "rating 12.5 ± 5.9"}),
+        (
+            RatingChart("a", RATINGS, game="Stack Up!"),
+            {"a", "Rating in Stack Up!", "now 12.5 ± 5.9", "oldest → newest · band: ± uncertainty"},
+        ),
     ],
     "ja": [
         (WON, {"ゲームの流れ", "12ラウンド", "ラウンド", "目標 200"}),
@@ -50,7 +53,15 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (sample_stats(), {"10戦2勝", "古い → 新しい · - - 目標 200"}),
         (sample_stats(1), {"1戦0勝", "前回のゲーム · - - 目標 200"}),
         (StatsChart("a", ()), {"終わったゲームはまだありません"}),
-        (RatingChart("a", RATINGS), {"古い → 新しい · 帯：± 不確かさ", "レーティング 12.5 ± 5.9"}),
+        (
+            RatingChart("a", RATINGS, game="スタックアップ！"),
+            {
+                "a",
+                "スタックアップ！のレーティング",
+                "現在 12.5 ± 5.9",
+                "古い → 新しい · 帯：± 不確かさ",
+            },
+        ),
     ],
 }
 CASES = [(language, chart, words) for language, said in SAID.items() for chart, words in said]
@@ -78,12 +89,28 @@ def test_a_chart_is_drawn_in_the_language_spoken_when_it_is_drawn_not_when_it_is
 
 
 LONG_TITLE = GameChart(GAME.names, GAME.rounds, 200, title="The longest table title " * 4)
-LAYOUTS = [*CASES, *((language, LONG_TITLE, set()) for language in SAID)]
+# a rating chart of the longest names (32 characters: Latin, wide, Japanese and Latin
+# mixed), in the game of the longest title, its rating the widest
+LOW = tuple((mu - 130.0, 12.3) for mu, _ in RATINGS)
+LONG_NAMES = ("W" * 32, "李" * 32, "ボブ Bob ボブ Bob 😀 ボブ Bob ボブ Bob")
+LONG_RATINGS = [
+    (language, RatingChart(name, LOW, game=title), set())
+    for language, title in (("en", "Color Stack"), ("ja", "カラースタック"))
+    for name in LONG_NAMES
+]
+LAYOUTS = [
+    *CASES,
+    *((language, LONG_TITLE, set()) for language in SAID),
+    *LONG_RATINGS,
+]
+LAYOUT_IDS = [
+    *IDS,
+    *(f"{lang}-long-title" for lang in SAID),
+    *(f"{lang}-long-rating-{i}" for i, (lang, _, _) in enumerate(LONG_RATINGS)),
+]
 
 
-@pytest.mark.parametrize(
-    ("language", "chart", "words"), LAYOUTS, ids=[*IDS, *(f"{lang}-long-title" for lang in SAID)]
-)
+@pytest.mark.parametrize(("language", "chart", "words"), LAYOUTS, ids=LAYOUT_IDS)
 def test_every_text_of_a_chart_is_inside_it_and_none_over_another(
     language: str, chart: Chart, words: set[str]
 ) -> None:
