@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import catalog
-from bot.text import code_name, display_width, escape_name, fit_message
-from engine.stack.render import short_name
+from bot.text import code_name, cut_columns, display_width, escape_name, fit_message
+from engine.stack.render import NAME_WIDTH, short_name
 from persistence.records import GameSummary, ScoreSheet
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
 
 SHEET_ROUNDS = 10  # round columns a score sheet shows (the last ones; totals count all)
 HISTORY_NAME = 16  # a name's width in the channel's history
+SHEET_NAME = NAME_WIDTH  # the columns a name takes at most in a score sheet's code block
 
 
 def short_escaped(name: str, width: int = 20) -> str:
@@ -36,10 +37,12 @@ def sheet_lines(
 ) -> list[str]:
     """A score sheet as a code block: a row per player, a column for each of the last
     :data:`SHEET_ROUNDS` rounds (a line says which rounds are left out), totals. The
-    columns line up by display width (a Japanese character takes two columns)."""
+    columns line up by display width (a Japanese character takes two columns), and a
+    name is cut with "…" to :data:`SHEET_NAME` columns, not characters: a Japanese name
+    makes the block no wider than a Latin one."""
     shown = list(rounds[-SHEET_ROUNDS:])
     skipped = len(rounds) - len(shown)
-    shorts = [short_name(" ".join(n.split())) for n in names]
+    shorts = [code_name(cut_columns(" ".join(n.split()), SHEET_NAME)) for n in names]
     width = max(display_width(s) for s in shorts)
     labels = " ".join(
         catalog.rjust(catalog.t("info.sheet.round", number=skipped + i + 1), 4)
@@ -49,7 +52,7 @@ def sheet_lines(
     rows = [f"{'':{width}} {labels} {total}".rstrip()]
     for seat, short in enumerate(shorts):
         cells = " ".join(f"{r[seat]:>4}" for r in shown)
-        label = code_name(short) + " " * (width - display_width(short))
+        label = short + " " * (width - display_width(short))
         rows.append(f"{label} {cells} {totals[seat]:>6}")
     lines = ["```", *rows, "```"]
     if skipped == 1:

@@ -255,6 +255,37 @@ def display_width(text: str) -> int:
     return width
 
 
+def _joins_before(text: str, at: int) -> bool:
+    """Whether the character at ``at`` is drawn as part of the glyph before it (a
+    combining mark, an invisible character, a variation selector, a skin tone, or what a
+    zero-width joiner joins), so that a cut before it would split a glyph."""
+    char = text[at]
+    if at and text[at - 1] == _JOINER:
+        return True
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return True
+    return "\ufe00" <= char <= "\ufe0f" or _SKIN_TONES[0] <= char <= _SKIN_TONES[1]
+
+
+def cut_columns(text: str, columns: int) -> str:
+    """``text`` if it takes at most ``columns`` columns of a code block
+    (:func:`display_width`), else its longest start that fits with "…" after it, cut
+    between glyphs (a Japanese character counts two columns; an accent, an emoji's
+    skin tone or a family's members stay with their glyph)."""
+    if columns < 1:
+        raise ValueError("columns must be at least 1")
+    if display_width(text) <= columns:
+        return text
+    end = 0
+    for at in range(1, len(text) + 1):
+        if at < len(text) and _joins_before(text, at):
+            continue  # not between two glyphs
+        if display_width(text[:at]) + display_width(ELLIPSIS) > columns:
+            break
+        end = at
+    return text[:end].rstrip() + ELLIPSIS
+
+
 def plain_name(name: str) -> str:
     """A name for text Discord does not render as markdown (a picture's alt text): one
     line, no mentions, no backslashes, isolated when it reads right to left

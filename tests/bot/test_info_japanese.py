@@ -18,7 +18,7 @@ import simcord.interactions
 import catalog
 from bot import games
 from bot.cogs.info import duration_words, key_words, long_duration
-from bot.sheets import score_sheet_text, sheet_lines, summary_line
+from bot.sheets import SHEET_NAME, score_sheet_text, sheet_lines, summary_line
 from bot.story import GONE, StoryRefusal
 from bot.text import display_width
 from persistence.records import GameSummary, ScoreSheet
@@ -246,6 +246,38 @@ def test_a_score_sheets_columns_line_up_by_display_width(language: str) -> None:
         assert name_end == display_width("先手の山田太郎") or row.startswith(("bob", "ゆき"))
         assert cells == ends, (language, lines)
     assert {display_width(row.split(" ")[0]) for row in players} <= {3, 4, 14}
+
+
+LONG_LATIN = "Émile_le_très_long_nom_de_joueur"  # 32 characters, one column each
+MIXED = (
+    "李小龍李小龍李小龍李小龍李小龍李小龍李小龍李小龍李小龍李小龍李",  # 31 wide characters
+    "ボブ Bob ボブ Bob ボブ Bob ボブ Bob",
+    "山田taro山田taro山田taro山田taro",
+    "ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐ",  # full-width Latin
+    "👨‍👩‍👧‍👦 famille 👍🏽 e\u0301e\u0301 李小龍",
+)
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_wide_names_make_a_score_sheet_no_wider_than_latin_ones(language: str) -> None:
+    # a history button's game, /scores: a name is cut to the name column by display
+    # width (a Japanese character two columns), so a 32-character Japanese name takes
+    # no more room than a Latin one, and every row still lines up
+    rounds = [[7 * (seat + 1) + r for seat in range(len(MIXED) + 1)] for r in range(12)]
+    totals = [sum(r[seat] for r in rounds) for seat in range(len(MIXED) + 1)]
+    with catalog.speaking(language):
+        latin = sheet_lines([LONG_LATIN, *["x" * 32] * len(MIXED)], rounds, totals)
+        mixed = sheet_lines([LONG_LATIN, *MIXED], rounds, totals)
+    start = mixed.index("```")
+    header, *players = mixed[start + 1 : -1]
+    widest = max(display_width(row) for row in latin[start + 1 : -1])
+    ends = column_ends(header)
+    for name, row in zip([LONG_LATIN, *MIXED], players, strict=True):
+        label = row.rsplit(maxsplit=len(ends))[0]  # the row without its cells
+        assert display_width(label) <= SHEET_NAME, (name, label)
+        assert label.endswith("…") and label.removesuffix("…").rstrip() == label[:-1]
+        assert column_ends(row)[-len(ends) :] == ends, (language, row)
+        assert display_width(row) <= widest, (name, row)
 
 
 def test_a_score_sheet_reads_in_japanese() -> None:
