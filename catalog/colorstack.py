@@ -4,7 +4,9 @@ finished turns, the ending, refused moves and hints, for every front end.
 The English is the engine's (:mod:`engine.colorstack.describe`, the parser's and the
 rules' refusals in :mod:`engine.colorstack.notation` and
 :meth:`~engine.colorstack.state.ColorStackState.refusal`, the greedy AI's reasons in
-:mod:`engine.colorstack.ai`), byte for byte: a test plays random games and compares them.
+:mod:`engine.colorstack.ai`), byte for byte but for the backticks that mark a refusal's notation as
+inline code (`` `set c1 4` ``, in every language alike): a test plays random games and
+compares them.
 The words live in ``colorstack.po`` under keys ``colorstack.*``; the Japanese uses the
 original game's own terms (積む, 前後左右, 強さ, 先手/後手, 目).
 
