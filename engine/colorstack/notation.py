@@ -98,6 +98,8 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
         for word in _WORDS:
             if _looks_like(head, word):
                 raise _typo(words[0], word)
+        if len(words) == 3 and words[1].lower() in ("-", "to") and _SQUARE.match(words[2].lower()):
+            raise _not_a_square(state, words[0])  # zz-a1: a move from no square
         raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
     rest = [w for w in words[1:] if w.lower() not in ("-", "to")]
     frm = _square(state, words[0])
@@ -107,7 +109,7 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
             f"{square_name(frm)}-e3 (or set {square_name(frm)} 4 to change its number).",
             InvalidReason.MISSING_TARGET,
         )
-    if len(rest) != 1 or not _SQUARE.match(rest[0].lower()):
+    if len(rest) != 1:
         raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
     return move(frm, _square(state, rest[0]))
 
@@ -130,11 +132,11 @@ def _colours(args: list[str]) -> Colours:
 
 def _set(state: ColorStackState, args: list[str]) -> Set:
     args = [a for a in args if a.lower() not in ("to", "=")]
-    if not args or not _SQUARE.match(args[0].lower()):
+    if not args or args[0].isdigit():  # no square named (set 4): how a set is typed
         raise InvalidMoveError(
             "Name the piece's square and the new number: set c1 4.", InvalidReason.NOT_A_MOVE
         )
-    sq = _square(state, args[0])
+    sq = _square(state, args[0])  # set zz 3: "zz" is not a square
     if len(args) == 1:
         raise InvalidMoveError(
             f"Which number should {square_name(sq)} show? set {square_name(sq)} 4.",
@@ -164,7 +166,11 @@ def _square(state: ColorStackState, typed: str) -> int:
             f"{word} is off the board ({state.settings.board}: a1 to i{state.rows}).",
             IllegalReason.NO_SUCH_SQUARE,
         )
-    raise InvalidMoveError(
+    raise _not_a_square(state, typed)
+
+
+def _not_a_square(state: ColorStackState, typed: str) -> InvalidMoveError:
+    return InvalidMoveError(
         f"{_echo(typed)} is not a square: columns a to i, rows 1 to {state.rows} (like c1).",
         InvalidReason.NOT_A_MOVE,
     )

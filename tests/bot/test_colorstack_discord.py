@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import simcord.interactions
 
+import catalog
 from bot.games.colorstack.panel import move_code
 from bot.games.colorstack.rules import rules_brief
 from bot.sheets import HISTORY_NAME, short_escaped
@@ -42,6 +43,7 @@ from tests.bot.conftest import (
     table_message,
     table_text_of,
 )
+from tests.bot.speakers import client_locales
 
 
 def notation(move: Move | Set | Resign) -> str:
@@ -396,6 +398,67 @@ async def test_illegal_typed_moves_are_refused_specifically_changing_nothing(
         result = await type_move(world, actor, rng.choice(state.legal_moves()))
         assert result.response.content.startswith("✅"), result.response.content
     raise AssertionError("no position with a too-weak stacking came up")
+
+
+@pytest.mark.parametrize("language", ["en-US", "ja"])
+async def test_each_bad_set_or_move_gets_its_own_words_not_the_general_help(
+    world: World, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """``/set square:zz number:3`` was answered with how to type a set ("Name the piece's
+    square and the new number: set c1 4."), as if no square had been given: it says
+    that ``zz`` is no square, and which squares there are. Every bad ``/set`` and
+    ``/move`` gets words of its own, privately, in the player's language, and changes
+    nothing."""
+    locales = client_locales(monkeypatch)
+    humans, live, state, seat = await first_turn(world, monkeypatch)
+    actor = actor_of(world, humans, seat)
+    locales[actor.id] = language
+    before = (live.version, state.to_dict())
+    mine = state.pieces(seat)[0]
+    face = state.face(mine)
+    empty = next(s for s in range(state.squares) if not state.stack(s) and not state.is_black(s))
+    black = min(state.black_squares)
+    rows = state.rows
+    assert state.settings.board == "light" and rows == 6
+    tried: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
+        ("set", {"square": "zz", "number": 3}, "not_a_square", {"text": "zz", "rows": rows}),
+        ("set", {"square": "J1", "number": 3}, "not_a_square", {"text": "J1", "rows": rows}),
+        ("set", {"square": "i9", "number": 3}, "off_board", {"square": "i9", "rows": rows}),
+        ("set", {"square": " ", "number": 3}, "set_syntax", {}),
+        ("set", {"square": square_name(empty), "number": 3}, "no_piece", {}),
+        ("set", {"square": square_name(black), "number": 3}, "black_empty", {}),
+        ("set", {"square": square_name(mine), "number": face}, "same_face", {"face": face}),
+        ("move", {"move": f"set {square_name(mine)} 0"}, "bad_face", {"text": "0"}),
+        ("move", {"move": f"set {square_name(mine)} 7"}, "bad_face", {"text": "7"}),
+        ("move", {"move": "set zz 3"}, "not_a_square", {"text": "zz", "rows": rows}),
+        ("move", {"move": "zz-a1"}, "not_a_square", {"text": "zz", "rows": rows}),
+        ("move", {"move": f"{square_name(mine)}-zz"}, "not_a_square", {"text": "zz", "rows": rows}),
+        ("move", {"move": "i9-a1"}, "off_board", {"square": "i9", "rows": rows}),
+        ("move", {"move": " "}, "empty", {}),
+    ]
+    lang = catalog.language_of(language)
+    with catalog.speaking(lang):
+        general = (catalog.t("colorstack.error.syntax"), catalog.t("colorstack.error.set_syntax"))
+        board = catalog.t("colorstack.board.light")
+    for command, options, key, facts in tried:
+        facts.setdefault("square", options.get("square", "").strip().lower())
+        facts.setdefault("syntax", general[0])
+        facts.setdefault("board", board)
+        with catalog.speaking(lang):
+            expected = catalog.t(f"colorstack.error.{key}", **facts)
+        answer = await actor.slash(world.channel, command, **options)
+        assert answer.ephemeral, (command, options)
+        said = answer.response.content
+        assert said == expected, (command, options, said)
+        if key not in ("empty", "set_syntax"):
+            assert general[0] not in said and general[1] not in said, (command, options, said)
+        live = live_of(world)
+        assert (live.version, live.state.to_dict()) == before, (command, options)
+    if lang == "en":  # as the report asked, word for word
+        answer = await actor.slash(world.channel, "set", square="zz", number=3)
+        assert answer.response.content == (
+            "“zz” is not a square: columns a to i, rows 1 to 6 (like `c1`)."
+        )
 
 
 async def test_a_stale_panel_is_refused_and_changes_nothing(

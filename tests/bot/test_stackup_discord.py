@@ -28,6 +28,7 @@ from pictures.painter import DrawJob
 from pictures.stackup import TablePicture
 from tests.bot import conftest
 from tests.bot.conftest import World
+from tests.bot.speakers import client_locales
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([RBYG](?:1[0-5]|[1-9]))(?![0-9])")
 LIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
@@ -335,6 +336,51 @@ async def test_typed_refusals_are_specific_and_reveal_no_hand(
         theirs.response.content  # they are told they have no seat, as for any move
     )
     assert conftest.live_of(world).version == version  # nothing changed
+
+
+@pytest.mark.parametrize("language", ["en-US", "ja"])
+async def test_an_unknown_card_and_a_card_not_in_hand_are_said_so_in_the_players_language(
+    world: World, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """``/play`` of a card that does not exist, or of one not in the hand: words of their
+    own (not how to type a move), privately, and nothing changes."""
+    locales = client_locales(monkeypatch)
+    humans, live, state = await stackup_game(world, monkeypatch)
+    for human in humans:
+        locales[human.id] = language
+    seat = state.current_player
+    actor = next(h for h in humans if h.id == live.user_at(seat))
+    chosen = await actor.slash(world.channel, "play", cards="up")  # the direction first
+    assert chosen.ephemeral, chosen.response.content
+    live = conftest.live_of(world)
+    state = live.state
+    seat = state.current_player
+    actor = next((h for h in humans if h.id == live.user_at(seat)), None)
+    assert actor is not None
+    mine = [c for c in state.hand(seat) if not is_special(c)]
+    missing = next(
+        c
+        for s in range(len(state.players))
+        for c in state.hand(s)
+        if c not in state.hand(seat) and not is_special(c)
+    )
+    before = (live.version, state.to_dict())
+    lang = catalog.language_of(language)
+    with catalog.speaking(lang):
+        syntax = catalog.t("stackup.syntax")
+        expected = {
+            "R99": catalog.t("stackup.error.no_such_card", card="R99"),
+            card_name(missing): catalog.t("stackup.error.hold_none", card=card_name(missing)),
+            f"{card_name(mine[0])} {card_name(missing)}": catalog.t(
+                "stackup.error.hold_none", card=card_name(missing)
+            ),
+        }
+    for typed, words in expected.items():
+        answer = await actor.slash(world.channel, "play", cards=typed)
+        assert answer.ephemeral and answer.response.content == words, answer.response.content
+        assert syntax not in answer.response.content
+    live = conftest.live_of(world)
+    assert (live.version, live.state.to_dict()) == before
 
 
 async def test_rules_brief_the_game_and_its_notation(world: World) -> None:
