@@ -55,6 +55,7 @@ RUN pip install --no-deps . \
 USER stackbot
 VOLUME ["/data"]
 # `docker run stackbot` runs the bot; `docker run stackbot sync` (or `play`, …) runs that
-# stackbot command instead. Exec form: stackbot is PID 1 and gets docker stop's SIGTERM.
+# stackbot command instead. Exec form: stackbot is PID 1 and gets docker stop's SIGTERM
+# (which PID 1 ignores unless it handles it: every command does, bot/stop_signal.py).
 ENTRYPOINT ["stackbot"]
 CMD ["run"]

@@ -13,6 +13,7 @@ import io
 import logging
 import os
 import shlex
+import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import catalog
+from bot import stop_signal
 from catalog import games as game_words
 from engine import games
 from engine.echo import cut
@@ -192,6 +194,15 @@ def _play_parser(sub: Any) -> None:
     )
 
 
+# `stackbot sync` stopped by SIGTERM before it was done: as a shell reports a process that
+# SIGTERM ended (a task cut short; `run` and `web`, services that SIGTERM stops as asked,
+# exit 0)
+STOPPED_EXIT = 128 + signal.SIGTERM
+SYNC_STOPPED = (
+    "stackbot sync: stopped by SIGTERM; the slash commands may not all be published "
+    "(run stackbot sync again)."
+)
+
 NO_TOKEN = """stackbot: no DISCORD_TOKEN is set.
 Create an application and its bot at https://discord.com/developers/applications, copy the
 bot's token, and put it in the environment or in .env (see .env.example):
@@ -314,21 +325,40 @@ def _bot_command(
         else ShardedStackBot(settings, cluster=cluster)
     )
 
-    async def sync() -> None:
-        async with bot:
-            await bot.login(token)  # runs setup_hook: the commands, no database
-            target = discord.Object(guild) if guild else None
-            if target is not None:
-                bot.tree.copy_global_to(guild=target)
-            synced = await bot.tree.sync(guild=target)
-            where = f"guild {guild}" if guild else "every guild (may take up to an hour)"
-            print(f"synced {len(synced)} commands to {where}")
+    async def sync() -> bool:
+        """Publish the commands; ``False``: stopped by SIGTERM before it was done."""
+        task = asyncio.current_task()
+        assert task is not None
+        stopped: list[signal.Signals] = []
+
+        def stop(sig: signal.Signals) -> None:
+            stopped.append(sig)
+            task.cancel()
+
+        stop_signal.stop_on(asyncio.get_running_loop(), stop)
+        try:
+            async with bot:
+                await bot.login(token)  # runs setup_hook: the commands, no database
+                target = discord.Object(guild) if guild else None
+                if target is not None:
+                    bot.tree.copy_global_to(guild=target)
+                synced = await bot.tree.sync(guild=target)
+        except asyncio.CancelledError:
+            if not stopped:
+                raise
+            return False
+        where = f"guild {guild}" if guild else "every guild (may take up to an hour)"
+        print(f"synced {len(synced)} commands to {where}")
+        return True
 
     try:
         if command == "sync":
-            asyncio.run(sync())
+            if not asyncio.run(sync()):
+                print(SYNC_STOPPED, file=sys.stderr)
+                return STOPPED_EXIT
         else:
             bot.run(token, log_handler=None)
+            stop_signal.catch_again()  # its event loop closed gave SIGTERM its default back
     except (DatabaseRefused, DatabaseUnavailable) as err:  # found before logging in
         print(f"stackbot: {_one_line(err, 400)}", file=sys.stderr)
         return 1
@@ -599,9 +629,19 @@ def main(argv: list[str] | None = None) -> int:
         from web.demo import run
 
         # the demo's tables: --lang's language, else the environment's (as play's)
-        return run(args.port, args.host, args.pace, args.lang or play_language([]))
+        try:
+            return run(
+                args.port,
+                args.host,
+                args.pace,
+                args.lang or play_language([]),
+                stop_on=stop_signal.stop_on,  # a SIGTERM since the command started too
+            )
+        finally:
+            stop_signal.catch_again()  # its event loop closed gave SIGTERM its default back
     return 2  # pragma: no cover - argparse requires a command
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # (the installed command is bot.entry's, which catches it sooner)
+    stop_signal.catch_for(sys.argv[1:])
     sys.exit(main())

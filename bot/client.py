@@ -25,7 +25,7 @@ from discord.app_commands import AppCommand
 from discord.ext import commands
 
 import catalog
-from bot import games
+from bot import games, stop_signal
 from bot.config import Settings
 from bot.front import DISCORD
 from bot.health import Health
@@ -180,6 +180,10 @@ class StackBot(commands.Bot):
         self.shards_host: BotShards | None = None
         self.health = Health(self, settings.health_port, settings.health_host)
         self.serving = False  # the tables are loaded (start-up is over)
+        # a stop signal received before (the bot stops once start-up is at a step it can
+        # stop at: before the database, before logging in, once the tables are loaded)
+        self._stop_asked: signal.Signals | None = None
+        self._signals_on = False  # SIGTERM and SIGINT are the bot's (_stop_on_signals)
         # each server's language, and each interaction run in its user's (bot.language)
         self.languages = ServerLanguages(DISCORD)
         speak_to_each_user(self._connection, self.languages)
@@ -218,10 +222,22 @@ class StackBot(commands.Bot):
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database before logging in to Discord: a database that cannot be used
         stops the start with :class:`~persistence.errors.DatabaseUnavailable` (naming the
-        problem) before anything is asked of Discord."""
-        if not self.sync_only:
+        problem) before anything is asked of Discord.
+
+        SIGTERM or SIGINT at any moment of it (or one since the command started:
+        :mod:`bot.stop_signal`) stops the bot at the next step it can stop at: before the
+        database, before logging in, once the tables are loaded; never connected, it
+        returns, and ``bot.run()`` closes it (the shutdown steps of what was started)."""
+        if self.handle_signals:
+            self._stop_on_signals()
+        if not self.sync_only and self._stop_asked is None:
             await self.open_database()
-        await super().start(token, reconnect=reconnect)
+        if self._stop_asked is None:
+            await self.login(token)  # discord.py's start(): setup_hook, then connect
+        if self._stop_asked is not None:  # (the shutdown is run by bot.run's close)
+            log.info("stopping: start-up ends before connecting to Discord")
+            return
+        await self.connect(reconnect=reconnect)
 
     async def open_database(self) -> None:
         """Connect, migrate, and check that the database takes writes (once)."""
@@ -254,6 +270,8 @@ class StackBot(commands.Bot):
         if self.sync_only:
             await self._load_commands()
             return
+        if self.handle_signals:  # (done by start() too; not by a test's login)
+            self._stop_on_signals()
         await self.open_database()  # done already by start(); not by a test's login
         # the words of every language are read off the loop while the tables load, so the
         # first interaction that speaks does not pay for reading the catalog's files
@@ -272,9 +290,10 @@ class StackBot(commands.Bot):
             await self._tables.resume()
         else:
             await self._join_cluster(self.cluster_config)
-        if self.handle_signals:
-            self._stop_on_signals()
         self.serving = True
+        if self._stop_asked is not None:  # asked while the tables were loaded: stop now
+            self._start_stopping()
+            return
         if self.handle_signals:  # the process is the bot's own (tests run many in one)
             settle_garbage_collector()
         # one process syncs: the one alone, or the one serving shard 0 as it starts
@@ -353,17 +372,23 @@ class StackBot(commands.Bot):
     def _stop_on_signals(self) -> None:
         """SIGTERM (``docker stop``) and SIGINT stop the bot cleanly: no new interaction
         is taken, the moves already acknowledged are flushed, the database is closed."""
+        if self._signals_on:
+            return
+        self._signals_on = True
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, self._signalled, sig)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, self._signalled, signal.SIGINT)
+            # SIGTERM: one received since the command started (bot.stop_signal) too
+            stop_signal.stop_on(loop, self._signalled)
 
     def _signalled(self, sig: signal.Signals) -> None:
-        if self._stopping is not None:
+        if self._stopping is not None or self._stop_asked is not None:
             log.info("%s received: already stopping", sig.name)
             return
         log.info("%s received: stopping", sig.name)
-        self._start_stopping()
+        self._stop_asked = sig
+        if self.serving:  # else start-up stops at its next step (start, setup_hook)
+            self._start_stopping()
 
     def _start_stopping(self) -> asyncio.Task[None]:
         if self._stopping is None:

@@ -107,3 +107,17 @@ def test_readme_layout_lists_every_doc_and_how_to_redraw_every_picture() -> None
         assert f"(docs/{doc.name})" in layout, doc.name
     for module in ("pictures.stack", "pictures.stackup", "pictures.colorstack", "pictures.charts"):
         assert f"python -m {module} --save docs/pictures" in layout, module
+
+
+def test_the_stackbot_command_catches_sigterm_before_it_imports_the_rest() -> None:
+    """The installed command is :func:`bot.entry.main`, which sets SIGTERM's handling
+    (:mod:`bot.stop_signal`) before ``bot.cli`` and what it imports (a second or so, in
+    which a SIGTERM killed ``stackbot run``, or was ignored by it as PID 1)."""
+    assert PYPROJECT["project"]["scripts"] == {"stackbot": "bot.entry:main"}
+    entry = (ROOT / "bot" / "entry.py").read_text()
+    imports = [line for line in entry.splitlines() if line.startswith(("import ", "from "))]
+    assert imports == [
+        "from __future__ import annotations",
+        "import sys",
+        "from bot import stop_signal",
+    ]

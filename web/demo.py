@@ -20,11 +20,12 @@ import itertools
 import logging
 import os
 import random
+import signal
 import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 GUILD = 1
 PACE = 1.5  # seconds between two moves of a table: about a person's
 BETWEEN_GAMES = 8.0  # seconds a finished game stays on its page before the next starts
+# how SIGTERM stops the served demo: (its event loop, what to call) -> None
+StopOn = Callable[[asyncio.AbstractEventLoop, Callable[[signal.Signals], object]], None]
 LEVEL = "greedy"
 PLAYERS = {"stack": 3, "stackup": 4, "colorstack": 2}
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay")
@@ -393,11 +396,28 @@ def in_thread(
         loop.close()
 
 
-async def serve(
-    port: int, host: str = "127.0.0.1", pace: float = PACE, language: str = catalog.DEFAULT
+def stop_on_sigterm(
+    loop: asyncio.AbstractEventLoop, stop: Callable[[signal.Signals], object]
 ) -> None:
-    """Run the demo and its pages on ``host:port`` until cancelled, its own tables
-    speaking ``language`` (a visitor's: their page's)."""
+    """SIGTERM calls ``stop(signal)`` on ``loop`` (none on Windows' loops)."""
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, stop, signal.SIGTERM)
+
+
+async def serve(
+    port: int,
+    host: str = "127.0.0.1",
+    pace: float = PACE,
+    language: str = catalog.DEFAULT,
+    stop_on: StopOn = stop_on_sigterm,
+) -> None:
+    """Run the demo and its pages on ``host:port`` until cancelled or SIGTERM (``docker
+    stop``, ``kill``; ``stop_on`` sets what it does on the loop), its own tables speaking
+    ``language`` (a visitor's: their page's)."""
+    stopped = asyncio.Event()
+    stop_on(asyncio.get_running_loop(), lambda _: stopped.set())
+    if stopped.is_set():  # (a SIGTERM before the loop ran: stop_on says so at once)
+        return
     demo = Demo(pace=pace, language=language)
     try:
         runner, port = await _open_site(demo, host, port)
@@ -407,7 +427,7 @@ async def serve(
     try:
         where = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
         print(catalog.t("web.demo.serving", address=f"http://{where}:{port}/"), flush=True)
-        await asyncio.Event().wait()
+        await stopped.wait()
     finally:
         await runner.cleanup()
         await demo.close()
@@ -427,10 +447,16 @@ class CannotListen(Exception):
 
 
 def run(
-    port: int, host: str = "127.0.0.1", pace: float = PACE, language: str = catalog.DEFAULT
+    port: int,
+    host: str = "127.0.0.1",
+    pace: float = PACE,
+    language: str = catalog.DEFAULT,
+    stop_on: StopOn = stop_on_sigterm,
 ) -> int:
+    """Serve the demo (:func:`serve`) until Ctrl-C or SIGTERM: exit status 0; 1: the
+    address could not be listened on (said in one line)."""
     try:
-        asyncio.run(serve(port, host, pace, language))
+        asyncio.run(serve(port, host, pace, language, stop_on))
     except KeyboardInterrupt:
         return 0
     except CannotListen as err:

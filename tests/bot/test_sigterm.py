@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import uuid
@@ -15,12 +18,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.standin import BOT_TOKEN, DiscordStandIn
 from persistence import Store
 from tests.services import need_services
+from tests.signals import sigterm_as_default, sigterm_ignored_as_pid_1_has_it
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -238,3 +243,188 @@ async def test_sigterm_to_one_process_of_several_hands_its_shards_over_and_exits
         async with admin.connect() as conn:
             await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         await admin.dispose()
+
+
+# ------------------------------------------- SIGTERM at any moment: start-up, PID 1
+
+
+async def sigterm_after(
+    url: str,
+    env: dict[str, str],
+    args: list[str],
+    cwd: Path,
+    preexec: Callable[[], None],
+    signal_when: Callable[[], Awaitable[None]],
+) -> tuple[int, list[str]]:
+    """``stackbot ARGS`` as installed (:mod:`tests.bot.entry_child`: :func:`bot.entry.main`)
+    against Discord at ``url``, its signals set by ``preexec``; SIGTERM once
+    ``signal_when()`` returns after the command's first instruction (before it, Python's
+    own start-up runs no code of ours). It must end within 60 s: its exit status and log
+    lines."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.bot.entry_child",
+        url,
+        *args,
+        cwd=cwd,  # no .env of the repository's
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=preexec,
+    )
+    try:
+        assert child.stderr is not None and child.stdout is not None
+        errors = asyncio.ensure_future(child.stderr.read())
+        said = await asyncio.wait_for(child.stdout.readline(), 60)
+        assert said == b"CAUGHT\n", said
+        output = asyncio.ensure_future(child.stdout.read())
+        await signal_when()
+        assert child.returncode is None, "it ended before the signal"
+        child.send_signal(signal.SIGTERM)
+        try:  # generous: it stops in a second or two
+            raw = await asyncio.wait_for(errors, 60)
+            await asyncio.wait_for(output, 60)
+            await asyncio.wait_for(child.wait(), 60)
+        except TimeoutError:
+            raise AssertionError(f"stackbot {args} did not stop within 60 s of SIGTERM") from None
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
+    return child.returncode, raw.decode(errors="replace").splitlines()
+
+
+def at_once() -> Callable[[], Awaitable[None]]:
+    async def now() -> None:
+        return None
+
+    return now
+
+
+def after(seconds: float) -> Callable[[], Awaitable[None]]:
+    """A moment of start-up (wherever it is then: the signal may come at any point)."""
+
+    async def later() -> None:
+        await asyncio.sleep(seconds)
+
+    return later
+
+
+async def test_sigterm_at_any_moment_of_start_up_stops_stackbot_run_as_a_later_one_does(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM in the second or so ``stackbot run`` spends importing discord.py and the
+    rest, before the bot's own handler was installed, killed it (exit status 143, nothing
+    logged). It is caught from the command's first moment (:mod:`bot.stop_signal`): at
+    once after the start, and at moments of start-up whatever it is doing then, the bot
+    logs the signal once and exits 0 with no traceback, as for a SIGTERM once it serves
+    (:func:`test_sigterm_stops_the_real_stackbot_run_with_status_0_after_its_shutdown_steps`)."""
+    async with DiscordStandIn() as discord_:
+        discord_.add_guild("Tables", channels=["stack"])
+        for i, moment in enumerate([at_once(), after(0.3), after(1.0), after(2.5)]):
+            env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / f'{i}.db'}")
+            status, lines = await sigterm_after(
+                discord_.url, env, ["run"], tmp_path, sigterm_as_default, moment
+            )
+            log = "\n".join(lines)[-4000:]
+            assert status == 0, (i, log)
+            assert "Traceback" not in log, (i, log)
+            assert sum("SIGTERM received: stopping" in line for line in lines) == 1, (i, log)
+
+
+async def test_stackbot_run_started_as_pid_1_stops_on_sigterm_at_once_after_its_start(
+    tmp_path: Path,
+) -> None:
+    """As PID 1 (``docker run``), SIGTERM before the bot's handler was installed was
+    ignored: the bot started and served on, and ``docker stop`` killed it 10 s later. The
+    child starts with SIGTERM ignored, which is what PID 1's is without a handler."""
+    async with DiscordStandIn() as discord_:
+        env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+        status, lines = await sigterm_after(
+            discord_.url, env, ["run"], tmp_path, sigterm_ignored_as_pid_1_has_it, at_once()
+        )
+    log = "\n".join(lines)[-4000:]
+    assert status == 0 and "Traceback" not in log, log
+    assert "SIGTERM received: stopping" in log, log
+
+
+async def test_sigterm_stops_stackbot_sync_even_as_pid_1_with_status_143_and_a_line(
+    tmp_path: Path,
+) -> None:
+    """``stackbot sync`` had no SIGTERM handler: as PID 1 (``docker compose run sync``)
+    it could not be stopped while Discord did not answer. Started with SIGTERM ignored
+    (PID 1's), against a Discord that takes the connection and never answers, SIGTERM
+    (at once, or while it waits for Discord) stops it: 143, as a shell reports a task
+    that SIGTERM cut short, and one line saying so."""
+    from bot.cli import STOPPED_EXIT, SYNC_STOPPED
+
+    with socket.socket() as silent:  # connections are taken (the backlog), never answered
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        silent.setblocking(False)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        loop = asyncio.get_running_loop()
+
+        async def connected() -> None:  # sync is logging in: waiting for an answer
+            conn, _ = await asyncio.wait_for(loop.sock_accept(silent), 60)
+            held.append(conn)
+
+        held: list[socket.socket] = []
+        try:
+            for moment in (at_once(), connected):
+                status, lines = await sigterm_after(
+                    url, child_env(), ["sync"], tmp_path, sigterm_ignored_as_pid_1_has_it, moment
+                )
+                log = "\n".join(lines)[-4000:]
+                assert status == STOPPED_EXIT == 143, log
+                assert "Traceback" not in log, log
+                assert lines[-1] == SYNC_STOPPED, log
+        finally:
+            for conn in held:
+                conn.close()
+
+
+def test_stackbot_play_as_a_real_pid_1_ends_on_sigterm_before_its_game_with_status_143() -> None:
+    """``docker run -it stackbot play …``: PID 1. SIGTERM before the game's table handles
+    the stop signals (while the command starts) was ignored, and the game went on. It now
+    ends the process as SIGTERM's default action does elsewhere: status 143. A real PID 1:
+    the command is the first process of a PID namespace of its own (``unshare``, where
+    the system lets a user make one; skipped elsewhere)."""
+    unshare = shutil.which("unshare")
+    pid_1 = [unshare or "unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child"]
+    if unshare is None or subprocess.run([*pid_1, "true"], capture_output=True).returncode:
+        pytest.skip("no unshare, or no PID namespace for this user")
+    caught = (
+        "import sys; from bot import stop_signal; stop_signal.catch_for(sys.argv[1:]); "
+        "print('CAUGHT', flush=True); from bot.cli import main; sys.exit(main())"
+    )
+    proc = subprocess.Popen(
+        [*pid_1, sys.executable, "-c", caught, "play", "--players", "ann", "--bots", "1"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LC_ALL": "C"},
+        preexec_fn=sigterm_as_default,
+        stdin=subprocess.PIPE,  # open: the game would wait for a move
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "CAUGHT\n"
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        (command,) = children  # unshare's one child: PID 1 of its namespace
+        status = Path(f"/proc/{command}/status").read_text()
+        assert re.search(r"^NSpid:\s+\d+\s+1$", status, re.M), status
+        os.kill(int(command), signal.SIGTERM)
+        try:  # generous: it ends at once
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("stackbot play as PID 1 went on after SIGTERM") from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()  # its child with it (--kill-child)
+            proc.communicate()
+    # (unshare exits with its child's status; 0: the game went on to its end of input)
+    assert proc.returncode == 143, (proc.returncode, err[-3000:])
+    assert "Traceback" not in err, err[-3000:]

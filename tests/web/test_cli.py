@@ -11,10 +11,11 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.signals import sigint_as_a_terminal_gives_it
+from tests.signals import sigint_as_a_terminal_gives_it, sigterm_ignored_as_pid_1_has_it
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120.0  # how long the command may take to start on a loaded machine (not a measure)
@@ -85,7 +86,7 @@ def test_web_demo_lang_or_the_environment_chooses_the_demos_tables_language(
 
     asked: list[str] = []
 
-    def run(port: int, host: str, pace: float, language: str) -> int:
+    def run(port: int, host: str, pace: float, language: str, **_: Any) -> int:
         asked.append(language)
         return 0
 
@@ -158,3 +159,59 @@ def test_web_demo_port_that_is_none_is_refused_by_its_option(port: str) -> None:
         f"stackbot web: error: argument --port: {port} is not a port number (0 to 65535; "
         "0: any free one)"
     )
+
+
+# `stackbot` as installed (pyproject's script, bot.entry:main), and the same with a line
+# said once SIGTERM's handling is set: the earliest moment a signal can be the command's
+# (before it, in Python's own start-up, no code of ours has run)
+AS_INSTALLED = "import sys; from bot.entry import main; sys.exit(main())"
+CAUGHT = (
+    "import sys; from bot import stop_signal; stop_signal.catch_for(sys.argv[1:]); "
+    "print('CAUGHT', flush=True); from bot.cli import main; sys.exit(main())"
+)
+
+
+@pytest.mark.parametrize("when", ["at once", "serving"])
+def test_web_demo_started_as_pid_1_stops_on_sigterm_with_status_0(when: str) -> None:
+    """``stackbot web --demo`` had no SIGTERM handler: as PID 1 (``docker run``), which
+    Linux gives no default action, ``docker stop`` waited 10 s and killed it. Started with
+    SIGTERM ignored (what PID 1's is without a handler), it stops on SIGTERM, at once
+    after its start or once it serves, with status 0 (a service stopped as asked) and
+    no traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            CAUGHT if when == "at once" else AS_INSTALLED,
+            "web",
+            "--demo",
+            "--port",
+            "0",
+        ],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": str(ROOT), "LC_ALL": "C"},
+        preexec_fn=sigterm_ignored_as_pid_1_has_it,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # (it ends when the process does, if it fails)
+        assert first.startswith("CAUGHT" if when == "at once" else "stackbot web --demo: http"), (
+            first
+        )
+        proc.send_signal(signal.SIGTERM)
+        try:  # generous: it stops in a second or so
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                "stackbot web --demo did not stop within 60 s of SIGTERM"
+            ) from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()  # no server left behind by a failing test
+            proc.communicate()
+    assert proc.returncode == 0, err[-3000:]
+    assert "Traceback" not in err, err[-3000:]
