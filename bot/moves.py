@@ -26,7 +26,7 @@ from bot.text import escape_prose
 from bot.views import moves_view
 from catalog import t
 from engine.errors import NoRecord
-from host.service import LiveTable, MoveOutcome
+from host.service import Choice, LiveTable, MoveOutcome
 from persistence.records import ScoreSheet
 
 log = logging.getLogger(__name__)
@@ -100,9 +100,15 @@ class Moves:
             await say(interaction, t("discord.move.duplicate"))
             return
         self.tables.committed(outcome)
-        if outcome.chooser is not None:
-            view, _ = moves_view(live.game, live.id, live.version, outcome.chooser)
-            await self._answer(interaction, Panel(outcome.chooser_text, view), edit=edit)
+        chooser = outcome.chooser
+        if chooser is not None:
+            # the moves a typed move may mean, worded here: in the mover's language (the
+            # host spoke the table's), a table button named as the table shows it
+            game = live.game
+            choices = [Choice(m, game.move_label(chooser.state, m)) for m in chooser.moves]
+            view, _ = moves_view(game, live.id, chooser.version, choices)
+            text = game.chooser_text(chooser.state, chooser.error)
+            await self._answer(interaction, Panel(text, view), edit=edit)
             return
         if outcome.continues and outcome.seat is not None:
             panel = await self._panel_again(live, outcome.seat, interaction.user.id)

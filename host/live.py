@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
+from engine.errors import AmbiguousMoveError
 from engine.game import GameState
 from host.words import FrontEnd, HostedGame
 from persistence.records import Announcement, StoredTable, TableIndex, TableInfo
@@ -267,15 +268,34 @@ class Choice:
     label: str
 
 
+@dataclass(frozen=True, slots=True)
+class Chooser:
+    """A typed move that reads as several moves, for the front end to ask which one: the
+    host words none of it, since the question goes to the mover alone, in their language
+    (the host speaks the table's while it plays a move). ``moves`` are the legal ones among
+    the engine's candidates, in its order; ``error`` is the engine's error that listed them
+    (its kind and facts: what the question is worded from, :meth:`HostedGame.chooser_text`);
+    ``state`` is the committed state they were read against (their labels' words,
+    :meth:`HostedGame.move_label`: a committed state is replaced by a step, never changed)
+    and ``version`` its version (the chooser's buttons carry it: a button pressed after
+    another move committed is refused as stale)."""
+
+    moves: tuple[Any, ...]
+    error: AmbiguousMoveError
+    state: Any
+    version: int
+
+
 @dataclass(slots=True)
 class MoveOutcome:
     """What a request led to: the turns taken (the player's, then AI seats'), whether the
     game is over or the table closed, whether the channel is owed messages (stored in the
-    outbox), a chooser when a typed move was ambiguous, and whether the player's turn goes
-    on (``continues``: the same seat acts again before its turn ends, as Stack's rerolled
-    die to place). ``seat`` is the seat of the player who asked (``None`` for the host's
-    own steps): whoever answers them reads the table again under its lock and shows that
-    seat only, since another move may have committed since."""
+    outbox), a chooser when a typed move was ambiguous (:class:`Chooser`: the moves, which
+    the front end words), and whether the player's turn goes on (``continues``: the same
+    seat acts again before its turn ends, as Stack's rerolled die to place). ``seat`` is
+    the seat of the player who asked (``None`` for the host's own steps): whoever answers
+    them reads the table again under its lock and shows that seat only, since another move
+    may have committed since."""
 
     table: LiveTable[Any]
     seat: int | None = None
@@ -286,8 +306,8 @@ class MoveOutcome:
     # an AI seat of a thinking level is to move: its turn is a step of its own, played
     # after this answer (:meth:`TableService.play_owed`)
     ai_owed: bool = False
-    chooser: list[Choice] | None = None
-    chooser_text: str = ""
+    # a typed move that reads as several: the moves it may mean, worded by the front end
+    chooser: Chooser | None = None
     continues: bool = False
     duplicate: bool = False
     note: str = ""  # a sentence for the one who asked (in the table's language)

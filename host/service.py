@@ -56,6 +56,7 @@ from host.live import (
     RECENT_TURNS,
     TABLE,
     Choice,
+    Chooser,
     G,
     LiveTable,
     MoveOutcome,
@@ -93,6 +94,7 @@ __all__ = [
     "RECENT_TURNS",
     "STEP_LIMIT",
     "Choice",
+    "Chooser",
     "LiveTable",
     "MoveOutcome",
     "Player",
@@ -783,13 +785,10 @@ class TableService(Generic[G]):
                 try:
                     move = game.game.parse_move(state, text or "", seat)
                 except AmbiguousMoveError as err:
-                    outcome = MoveOutcome(live, chooser_text=game.chooser_text(state, err))
-                    outcome.chooser = [
-                        Choice(m, game.move_label(state, m))
-                        for m in err.candidates
-                        if state.is_legal(m)
-                    ]
-                    return outcome
+                    # the moves it may mean: the front end words them and the question in
+                    # the mover's language (here the table's is spoken)
+                    legal = tuple(m for m in err.candidates if state.is_legal(m))
+                    return MoveOutcome(live, chooser=Chooser(legal, err, state, live.version))
                 except MoveError as err:
                     said = (*state.players, text or "")
                     raise Refusal(Why.ILLEGAL_MOVE, game=game, error=err, said=said) from None

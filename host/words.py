@@ -6,7 +6,11 @@ notices (a player left, the lobby expired…) — because those words are commit
 step (the outbox's messages, delivered after a restart too): a crash between the commit
 and the delivery cannot change them, and no stored format changes. So the front end hands
 the host a :class:`FrontEnd`: its registry of :class:`HostedGame` (the engine's game plus
-the word hooks the host calls) and its words for :class:`Notice` codes.
+the word hooks the host calls) and its words for :class:`Notice` codes. What is for the
+asker alone and committed with nothing — the chooser of a typed move that reads as several
+moves — the host does not word at all: it returns the moves (:class:`host.live.Chooser`),
+and each front end words them with the same game's hooks (:meth:`HostedGame.chooser_text`,
+:meth:`HostedGame.move_label`) in the asker's language.
 """
 
 from __future__ import annotations
@@ -68,9 +72,15 @@ class HostedGame(Protocol):
 
     def game_end_texts(self, state: Any) -> list[str]: ...
 
-    def move_label(self, state: Any, move: Any) -> str: ...
+    def move_label(self, state: Any, move: Any) -> str:
+        """A move on a button or in a menu, in the language spoken (the asker's)."""
+        ...
 
-    def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str: ...
+    def chooser_text(self, state: Any, error: AmbiguousMoveError) -> str:
+        """The question above the moves a typed move may mean (``error``: the engine's,
+        which listed them), in the language spoken: the front end asks it, in the mover's
+        language (the host returns the moves: :class:`host.live.Chooser`)."""
+        ...
 
     def hint_text(self, state: Any) -> str:
         """Why the greedy AI would play its move (``/hint``), in the current language."""

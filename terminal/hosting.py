@@ -401,8 +401,10 @@ class HostedTable:
         async def move() -> str | None:
             assert self.service is not None
             outcome = await self.service.move(CHANNEL, player, text=text)
-            if outcome.chooser is not None:
-                return outcome.chooser_text
+            chooser = outcome.chooser
+            if chooser is not None:  # worded here, in the language the terminal speaks
+                game: TerminalHostedGame = outcome.table.game
+                return game.chooser_text(chooser.state, chooser.error)
             await self._owed(outcome)
             return None
 

@@ -492,7 +492,7 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
             if message.type is not WSMsgType.TEXT:
                 await send(_error("bad_frame"))
                 continue
-            await send(await _answer(request, live, session, message.data, current))
+            await send(await _answer(request, live, session, message.data, current, spoken))
     except ConnectionError:  # the page went away mid-answer
         log.debug("table %s: a page went away", live.id)
     finally:
@@ -520,9 +520,10 @@ async def _answer(
     session: Session | None,
     data: str,
     current: Callable[[], str],
+    spoken: str,
 ) -> str:
     """The answer to one frame of a page (see the module's doc); ``current()``: the table's
-    frame as the page may see it now."""
+    frame as the page may see it now; ``spoken``: the page's language, a chooser's words'."""
     try:
         frame = orjson.loads(data)
     except orjson.JSONDecodeError:
@@ -561,9 +562,11 @@ async def _answer(
     except Refusal as refusal:
         return refused(refusal)
     request.app[COMMITTED](outcome)
-    if outcome.chooser is not None:
-        choices = [c.label for c in outcome.chooser]
-        return orjson.dumps(
-            {"type": "choose", "text": outcome.chooser_text, "choices": choices}
-        ).decode()
+    chooser = outcome.chooser
+    if chooser is not None:  # the moves a typed move may mean, worded in the page's language
+        game = live.game
+        with catalog.speaking(spoken):
+            text = game.chooser_text(chooser.state, chooser.error)
+            choices = [game.move_label(chooser.state, m) for m in chooser.moves]
+        return orjson.dumps({"type": "choose", "text": text, "choices": choices}).decode()
     return orjson.dumps({"type": "moved", "version": outcome.table.version}).decode()

@@ -450,7 +450,8 @@ class Table:
             out = await service.move(CHANNEL, mover, text=text)
             if out.chooser is not None:  # the player picks among the moves it may mean
                 assert await self.picture() == before
-                assert move in [c.move for c in out.chooser]
+                assert move in out.chooser.moves and out.chooser.version == version
+                assert all(state.is_legal(m) for m in out.chooser.moves)
                 out = await service.move(CHANNEL, mover, move=move, version=version)
             await self.accepted(out, version)
         elif roll < 0.80 and self.interactions:  # a button pressed twice: played once
