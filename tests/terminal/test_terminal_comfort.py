@@ -421,4 +421,4 @@ def test_a_color_stack_player_sharing_the_keyboard_resigns_whoever_is_to_move() 
         seed=1,
         level="greedy",
     )
-    assert "resigned" not in text and "resign alone" in text, text[-400:]
+    assert "resigned" not in text and "`resign` alone" in text, text[-400:]
