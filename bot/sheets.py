@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import catalog
-from bot.text import code_name, cut_columns, display_width, escape_name, fit_message
+from bot.text import code_name, escape_name, fit_message
 from engine.stack.render import NAME_WIDTH, short_name
 from persistence.records import GameSummary, ScoreSheet
 
@@ -42,8 +42,8 @@ def sheet_lines(
     makes the block no wider than a Latin one."""
     shown = list(rounds[-SHEET_ROUNDS:])
     skipped = len(rounds) - len(shown)
-    shorts = [code_name(cut_columns(" ".join(n.split()), SHEET_NAME)) for n in names]
-    width = max(display_width(s) for s in shorts)
+    shorts = [code_name(catalog.cut_columns(" ".join(n.split()), SHEET_NAME)) for n in names]
+    width = max(catalog.width(s) for s in shorts)
     labels = " ".join(
         catalog.rjust(catalog.t("info.sheet.round", number=skipped + i + 1), 4)
         for i in range(len(shown))
@@ -52,7 +52,7 @@ def sheet_lines(
     rows = [f"{'':{width}} {labels} {total}".rstrip()]
     for seat, short in enumerate(shorts):
         cells = " ".join(f"{r[seat]:>4}" for r in shown)
-        label = short + " " * (width - display_width(short))
+        label = short + " " * (width - catalog.width(short))
         rows.append(f"{label} {cells} {totals[seat]:>6}")
     lines = ["```", *rows, "```"]
     if skipped == 1:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 import catalog
+from catalog.columns import ELLIPSIS
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -22,7 +23,6 @@ EMBED_FIELD = 1024
 EMBED_TOTAL = 6000
 ECHO_LIMIT = 40
 
-ELLIPSIS = "…"
 _ISOLATE_OPENERS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: each closed by a PDI
 ZWSP = "\u200b"
 FENCE = "```"
@@ -215,75 +215,6 @@ def label_name(name: str) -> str:
     text, where neither markdown nor mentions work): one line, no direction-changing
     character, isolated when it reads right to left (:func:`catalog.isolate`)."""
     return catalog.isolate(_clean(name)) or "?"
-
-
-_JOINER = "\u200d"  # zero-width joiner: the emoji after it joins the glyph before
-_EMOJI_STYLE = "\ufe0f"  # variation selector 16: the character before drawn as an emoji
-_SKIN_TONES = ("\U0001f3fb", "\U0001f3ff")  # emoji modifiers: part of the emoji before
-
-
-def display_width(text: str) -> int:
-    """How many columns ``text`` takes in a monospaced code block: 2 for wide characters
-    (Chinese, Japanese, Korean, emoji), 0 for combining marks and invisible ones (zero-width
-    spaces, joiners, variation selectors), 1 for the rest. An emoji sequence is one glyph
-    of 2 columns: a family or a flag joined by zero-width joiners (👨‍👩‍👧‍👦, 🏳️‍🌈), an
-    emoji with its skin tone (👍🏽), a character asked for as an emoji (❤️, 1️⃣)."""
-    width = 0
-    last = 0  # the columns of the last glyph counted
-    emoji = False  # whether that glyph is an emoji, which a joiner or a skin tone extends
-    joined = False
-    for char in text:
-        if char == _JOINER:
-            joined = emoji
-            continue
-        if char == _EMOJI_STYLE:
-            if last:  # a narrow character shown as an emoji takes two columns
-                width += 2 - last
-                last, emoji = 2, True
-            continue
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        if "\ufe00" <= char <= "\ufe0f":
-            continue
-        if joined or (emoji and _SKIN_TONES[0] <= char <= _SKIN_TONES[1]):
-            joined = False  # part of the emoji before
-            continue
-        emoji = ord(char) >= 0x1F300  # a flag's two letters (0x1F1E6–0x1F1FF) one column each
-        wide = emoji or unicodedata.east_asian_width(char) in ("W", "F")
-        last = 2 if wide else 1
-        width += last
-    return width
-
-
-def _joins_before(text: str, at: int) -> bool:
-    """Whether the character at ``at`` is drawn as part of the glyph before it (a
-    combining mark, an invisible character, a variation selector, a skin tone, or what a
-    zero-width joiner joins), so that a cut before it would split a glyph."""
-    char = text[at]
-    if at and text[at - 1] == _JOINER:
-        return True
-    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-        return True
-    return "\ufe00" <= char <= "\ufe0f" or _SKIN_TONES[0] <= char <= _SKIN_TONES[1]
-
-
-def cut_columns(text: str, columns: int) -> str:
-    """``text`` if it takes at most ``columns`` columns of a code block
-    (:func:`display_width`), else its longest start that fits with "…" after it, cut
-    between glyphs (a Japanese character counts two columns; an accent, an emoji's
-    skin tone or a family's members stay with their glyph)."""
-    if columns < 1:
-        raise ValueError("columns must be at least 1")
-    if display_width(text) <= columns:
-        return text
-    end = 0
-    for at in range(1, len(text) + 1):
-        if at < len(text) and _joins_before(text, at):
-            continue  # not between two glyphs
-        if display_width(text[:at]) + display_width(ELLIPSIS) > columns:
-            break
-        end = at
-    return text[:end].rstrip() + ELLIPSIS
 
 
 def plain_name(name: str) -> str:

@@ -41,12 +41,15 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
+from catalog.columns import cut_columns, ljust, rjust, width
+
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
     "Catalog",
     "catalog",
     "current",
+    "cut_columns",
     "isolate",
     "join",
     "language_of",
@@ -246,12 +249,6 @@ def isolate(name: str) -> str:
     return FSI + balanced + PDI
 
 
-def _invisible_format(char: str) -> bool:
-    """A format character a terminal draws as nothing (the zero-width joiner, a tag): every
-    one but the soft hyphen, which terminals draw as a hyphen."""
-    return unicodedata.category(char) == "Cf" and char != "\u00ad"
-
-
 def isolate_outside(text: str, pattern: re.Pattern[str]) -> str:
     """``text`` with each match of ``pattern`` that stands outside the isolates already in
     it isolated (:func:`isolate`): those isolates, and one left open at its end, stay as
@@ -273,28 +270,6 @@ def isolate_outside(text: str, pattern: re.Pattern[str]) -> str:
     tail = text[start:]
     parts.append(tail if depth else pattern.sub(lambda m: isolate(m[0]), tail))
     return "".join(parts)
-
-
-def width(text: str) -> int:
-    """How many columns ``text`` takes in a monospaced font: East Asian wide and
-    full-width characters two, combining marks, direction marks and the other invisible
-    format characters (the joiners of a family emoji, a flag's tags) none."""
-    total = 0
-    for char in text:
-        if unicodedata.combining(char) or char in BIDI_CONTROLS or _invisible_format(char):
-            continue
-        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return total
-
-
-def ljust(text: str, columns: int) -> str:
-    """``text`` padded on the right to ``columns`` display columns (:func:`width`)."""
-    return text + " " * max(0, columns - width(text))
-
-
-def rjust(text: str, columns: int) -> str:
-    """``text`` padded on the left to ``columns`` display columns (:func:`width`)."""
-    return " " * max(0, columns - width(text)) + text
 
 
 def join(items: list[str] | tuple[str, ...], word: str = "and") -> str:

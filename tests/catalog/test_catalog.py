@@ -159,24 +159,6 @@ def test_locales_map_to_the_languages_we_speak() -> None:
         pass
 
 
-def test_display_width_counts_wide_characters_twice() -> None:
-    assert catalog.width("abc") == 3
-    assert catalog.width("先手") == 4
-    assert catalog.ljust("先手", 6) == "先手  "
-    assert catalog.rjust("ab", 4) == "  ab"
-
-
-def test_display_width_gives_the_joiners_of_an_emoji_no_column() -> None:
-    """A family emoji is four wide emoji joined by zero-width joiners (terminals draw it in
-    8 columns, or 2): counted 11, a name holding one pushed its score-sheet row 3 columns
-    out of line; a flag's tags are invisible too."""
-    assert catalog.width("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466") == 8
-    assert (
-        catalog.width("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f") == 2
-    )
-    assert catalog.width("a\u00adb") == 3  # a soft hyphen shows
-
-
 def test_lists_are_joined_in_each_language() -> None:
     assert catalog.join(["a", "b", "c"]) == "a, b and c"
     with catalog.speaking("ja"):
