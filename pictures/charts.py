@@ -68,7 +68,7 @@ ROW = 44  # a legend row
 PLOT_HEIGHT = 420  # the game chart's plotting area
 STATS_PLOT_HEIGHT = 300
 TITLE_HEIGHT = TITLE + 24
-SUBTITLE_HEIGHT = TEXT + 12  # the rating chart's second heading line: what it shows
+SUBTITLE_HEIGHT = TEXT + 12  # the stats and rating charts' second heading line: what they show
 BELOW_PLOT = SMALL + 14 + SMALL + 18  # the game chart's tick labels and x caption
 STATS_BELOW = SMALL + 22  # the stats chart's caption
 MAX_SEATS = len(SEAT_COLOURS)  # a chart tells the players apart by colour and mark
@@ -84,7 +84,7 @@ WINNER_TOTAL_PLACES = (
     Place((0, 26), "center", "bottom"),
     Place((0, -26), "center", "top"),
 )
-SUBTITLE_GAP = 16  # pixels at least between what a rating chart shows and the rating now
+SUBTITLE_GAP = 16  # pixels at least between what a chart shows and the figure at its right
 LAST_VALUE_GAP = 8  # pixels between a rating chart's last point and its value
 WINNER_TOTAL_ROOM = 62  # pixels above the highest total, for its total written above it
 
@@ -203,13 +203,16 @@ class GameChart:
 class StatsChart:
     """A player's last finished games, newest first as
     :attr:`persistence.records.PlayerStats.recent` gives them: a bar per game (their final
-    total, drawn oldest to newest), the wins marked, each game's target drawn."""
+    total, drawn oldest to newest), the wins marked, each game's target drawn. ``game``
+    is the game's title as its players read it (in the language the chart is drawn in),
+    said under the name: the picture alone tells what it shows."""
 
     PICTURE = "chart"  # its drawing in pictures.games (a class attribute, not a field)
 
     name: str
     games: tuple[FinishedGame, ...]
     theme: Theme = DEFAULT_THEME
+    game: str = ""
 
     def __post_init__(self) -> None:
         # plain values of this module: what the worker unpickles needs no storage module
@@ -238,9 +241,7 @@ Chart = GameChart | StatsChart | RatingChart
 def chart_size(chart: Chart) -> tuple[int, int]:
     """The chart's width and height in pixels: :data:`WIDTH` wide; a game chart grows by a
     legend row per player (and per team)."""
-    if isinstance(chart, StatsChart):
-        return WIDTH, MARGIN + TITLE_HEIGHT + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
-    if isinstance(chart, RatingChart):
+    if isinstance(chart, StatsChart | RatingChart):
         heading = TITLE_HEIGHT + SUBTITLE_HEIGHT
         return WIDTH, MARGIN + heading + STATS_PLOT_HEIGHT + STATS_BELOW + MARGIN
     rows = len(chart.names) + len(chart.team_groups())
@@ -742,6 +743,22 @@ def _heading(figure: Figure, text: str, colours: Any, height: int, width: float)
     _text(figure, MARGIN / WIDTH, y, _fit(text, bold, width), bold, colours.text)
 
 
+def _subtitle(figure: Figure, what: str, aside: Sequence[str], colours: Any, height: int) -> None:
+    """A chart's second heading line, under the name (:func:`_heading`): what the chart
+    shows (``Rating in Stack Up!``, ``Last games of Stack``) at the left, whole when it
+    can be, and a figure at the right (``now 12.5 ± 5.9``, ``won 3 of 10``): the first
+    of ``aside``'s ways of saying it that leaves ``what`` room (the last one else)."""
+    font, small = _font(TEXT), _font(SMALL)
+    room = float(WIDTH - 2 * MARGIN)
+    baseline = 1 - (MARGIN + TITLE_HEIGHT + TEXT * 0.85) / height
+    if aside:
+        wide = _text_width(shown(what), font) + SUBTITLE_GAP
+        said = next((a for a in aside if wide + _text_width(a, small) <= room), aside[-1])
+        room -= _text_width(said, small) + SUBTITLE_GAP
+        _text(figure, (WIDTH - MARGIN) / WIDTH, baseline, said, small, colours.muted, ha="right")
+    _text(figure, MARGIN / WIDTH, baseline, _fit(what, font, room), font, colours.text)
+
+
 def _caption(figure: Figure, x: float, y: float, text: str, colours: Any, height: int) -> None:
     """A caption centred at ``x`` with its baseline at ``y`` (pixels from the top)."""
     _text(figure, x / WIDTH, 1 - y / height, text, _font(SMALL), colours.muted, ha="center")
@@ -751,9 +768,11 @@ def _caption(figure: Figure, x: float, y: float, text: str, colours: Any, height
 
 
 def stats_figure(chart: StatsChart) -> Figure:
+    """The stats chart: a bar per game, oldest first, the wins gold and starred, each
+    game's target dashed across it; its heading the player's name, then what the chart
+    is (their last games of the game) with how many of them they won."""
     colours = palette(chart.theme)
     games = list(reversed(chart.games))  # oldest first
-    title_h = TITLE_HEIGHT
     below = STATS_BELOW
     _, height = chart_size(chart)
     figure = _new_figure(WIDTH, height, colours.background)
@@ -763,18 +782,13 @@ def stats_figure(chart: StatsChart) -> Figure:
 
     wins = sum(g.won for g in games)
     summary = catalog.t("charts.stats.won", wins=wins, games=len(games)) if games else ""
-    summary_w = _label_width([summary], SMALL) + 12
-    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN - summary_w)
-    _text(
-        figure,
-        (WIDTH - MARGIN) / WIDTH,
-        fy(MARGIN + TITLE * 0.85),
-        summary,
-        _font(SMALL),
-        colours.muted,
-        ha="right",
-    )
-    plot_top = MARGIN + title_h
+    if chart.game:
+        what = catalog.t("charts.stats.title", game=chart.game)
+    else:
+        what = catalog.t("charts.stats.any")
+    _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
+    _subtitle(figure, what, (summary,) if summary else (), colours, height)
+    plot_top = MARGIN + TITLE_HEIGHT + SUBTITLE_HEIGHT
     if not games:
         _text(
             figure,
@@ -894,7 +908,9 @@ def rating_figure(chart: RatingChart) -> Figure:
     if chart.points:
         now = f"{_decimal(ordinals[-1])} ± {chart.points[-1][1]:.1f}"
     _heading(figure, chart.name, colours, height, WIDTH - 2 * MARGIN)
-    _rating_subtitle(figure, chart.game, now, colours, height)
+    what = catalog.t("charts.rating.title", game=chart.game) if chart.game else ""
+    said = (catalog.t("charts.rating.now", rating=now), now) if now else ()
+    _subtitle(figure, what or catalog.t("charts.rating.any"), said, colours, height)
     plot_top = MARGIN + TITLE_HEIGHT + SUBTITLE_HEIGHT
     lo, hi = min([0.0, *lows]), max([1.0, *highs])
     y_ticks = _ticks(lo, hi, 4)
@@ -927,23 +943,6 @@ def rating_figure(chart: RatingChart) -> Figure:
     caption = catalog.t("charts.rating.caption", order=catalog.t("charts.oldest_newest"))
     _caption(figure, middle, baseline, caption, colours, height)
     return figure
-
-
-def _rating_subtitle(figure: Figure, game: str, now: str, colours: Any, height: int) -> None:
-    """The rating chart's second heading line: what it shows (``Rating in Stack Up!``)
-    at the left, whole, and the rating ``now`` at the right, said with its word when
-    there is room for it, else as its figures alone."""
-    what = catalog.t("charts.rating.title", game=game) if game else catalog.t("charts.rating.any")
-    font, small = _font(TEXT), _font(SMALL)
-    room = float(WIDTH - 2 * MARGIN)
-    baseline = 1 - (MARGIN + TITLE_HEIGHT + TEXT * 0.85) / height
-    if now:
-        said = catalog.t("charts.rating.now", rating=now)
-        if _text_width(shown(what), font) + SUBTITLE_GAP + _text_width(said, small) > room:
-            said = now
-        room -= _text_width(said, small) + SUBTITLE_GAP
-        _text(figure, (WIDTH - MARGIN) / WIDTH, baseline, said, small, colours.muted, ha="right")
-    _text(figure, MARGIN / WIDTH, baseline, _fit(what, font, room), font, colours.text)
 
 
 # ---------------------------------------------------------------------------- samples
@@ -1019,7 +1018,11 @@ def save_samples(folder: str) -> list[str]:
         out.append(path)
     path = os.path.join(folder, "stats-chart.png")
     with open(path, "wb") as f:
-        f.write(draw_chart(sample_stats()))
+        from catalog import games
+
+        stats = sample_stats()
+        title = games.words("stack").title()
+        f.write(draw_chart(StatsChart(stats.name, stats.games, game=title)))
     out.append(path)
     return out
 

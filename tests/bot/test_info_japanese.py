@@ -22,7 +22,7 @@ from bot.sheets import SHEET_NAME, score_sheet_text, sheet_lines, summary_line
 from bot.story import GONE, StoryRefusal
 from catalog import width as display_width
 from persistence.records import GameSummary, ScoreSheet
-from tests.bot.conftest import World
+from tests.bot.conftest import World, drawings
 from tests.bot.test_ratings_discord import games_played
 
 
@@ -150,10 +150,15 @@ async def test_stats_answer_a_japanese_client_in_japanese(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await games_played(world, 2)
+    jobs = drawings(world, monkeypatch)
     with ja_clients(monkeypatch):
         shown = (await world.alice.slash(world.channel, "stats")).response
     assert "\nレーティング：**" in shown.content and "（レーティング対象2戦）" in shown.content
     assert [a.filename for a in shown.attachments] == ["stats.png", "rating.png"]
+    # the charts name the game in the client's language
+    assert [(job.name, job.game) for job in jobs] == [("alice", "スタック")] * 2
+    bars = shown.attachments[0].description
+    assert bars.startswith("aliceのスタックの直近2ゲームの棒グラフ（古い順）："), bars
     alt = shown.attachments[1].description
     assert alt.startswith("aliceのスタックでの直近2回のレーティング対象ゲームごとの"), alt
 

@@ -17,7 +17,7 @@ from engine.stack.rules import HouseRules
 from engine.stack.state import StackState
 from persistence.ratings import RATED_AFTER
 from persistence.records import Rating, RatingRow
-from pictures.charts import RatingChart
+from pictures.charts import RatingChart, StatsChart
 from tests.bot.conftest import World, drawings, live_of, table_message
 from tests.bot.speakers import client_locales
 from tests.bot.test_story import play, seat, tap_first
@@ -64,6 +64,10 @@ async def test_stats_show_the_rating_and_its_chart_after_two_games(
     )
     (chart,) = [job for job in jobs if isinstance(job, RatingChart)]
     assert (chart.name, chart.game) == ("alice", "Stack")
+    # so do the chart of the last games and its alt text: which game's
+    (bars,) = [job for job in jobs if isinstance(job, StatsChart)]
+    assert (bars.name, bars.game) == ("alice", "Stack")
+    assert "alice's last 2 games of Stack, oldest first" in two.attachments[0].description
 
 
 async def test_the_leaderboard_is_by_rating_once_a_player_has_5_rated_games(

@@ -183,7 +183,7 @@ def test_stats_history_house_rules_and_charts_read_in_japanese() -> None:
             stack_history_line(1, summary),
             house_rules_text(HouseRules(), channel=True),
             game_chart_description(sheet),
-            stats_chart_description("ann", stats),
+            stats_chart_description("ann", stats, DISCORD_GAME.title),
         ]
     for text in said:
         assert not _english_left(text), text

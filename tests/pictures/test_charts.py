@@ -254,18 +254,31 @@ def test_a_rating_chart_writes_a_negative_rating_with_a_real_minus_sign() -> Non
     assert not any(text.startswith("-") for text in shown)
 
 
+MARKED = "**__@everyone__**~~`<@123>`~~||x"  # 32 characters of markdown and mentions
+LONG_CJK = "李小龍" * 10 + "ab"  # 32 characters, 30 of them wide
+
+
+def headed(kind: str, name: str, game: str) -> RatingChart | StatsChart:
+    """A chart whose heading says what it shows: ``kind`` ``rating`` or ``stats``."""
+    if kind == "rating":
+        return RatingChart(name, RATINGS, game=game)
+    return StatsChart(name, sample_stats().games, game=game)
+
+
+@pytest.mark.parametrize("kind", ["rating", "stats"])
 @pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("name", ["Ālīce ✨", "W" * 32, "李小龍" * 10 + "ab", "ボブ Bob " * 4])
-def test_a_rating_chart_says_whose_rating_in_which_game_its_words_whole(
-    name: str, language: str
+@pytest.mark.parametrize("name", ["Ālīce ✨", "W" * 32, LONG_CJK, "ボブ Bob " * 4, MARKED])
+def test_a_rating_or_stats_chart_says_whose_and_in_which_game_its_words_whole(
+    name: str, language: str, kind: str
 ) -> None:
     # the picture alone (shared, in a thread) tells what it is: the name on the first
-    # line (cut with … to the picture's width when long), then the rating in the game, whole
+    # line (cut with … to the picture's width when long), then what it shows (the
+    # rating in the game, the last games of the game), whole, a figure at its right
     for game in engine_games.names():
         with catalog.speaking(language):
             title = catalog_games.words(game).title()
-            what = catalog.t("charts.rating.title", game=title)
-            figure = chart_figure(RatingChart(name, RATINGS, game=title))
+            what = catalog.t(f"charts.{kind}.title", game=title)
+            figure = chart_figure(headed(kind, name, title))
             figure.canvas.draw()  # type: ignore[no-untyped-call]
         texts = {t.get_text(): t for t in figure.texts}
         assert what in texts and title in what, (what, list(texts))
@@ -274,12 +287,24 @@ def test_a_rating_chart_says_whose_rating_in_which_game_its_words_whole(
         assert drawn == shown(name) or (
             drawn.endswith("…") and shown(name).startswith(drawn.removesuffix("…"))
         ), drawn
-        assert drawn.endswith("…") == (name == "W" * 32 or name.startswith("李")), drawn
+        assert drawn.endswith("…") == (name in ("W" * 32, LONG_CJK)), drawn
         for text in figure.texts:
             box = text.get_window_extent()
             assert box.x0 >= 0 and box.x1 <= WIDTH, text.get_text()
         name_box, what_box = first.get_window_extent(), texts[what].get_window_extent()
         assert name_box.y0 > what_box.y1, "the name above what the chart shows"
+        (aside,) = [t for t in figure.texts if t.get_position()[1] == texts[what].get_position()[1]
+                    and t is not texts[what]]  # fmt: skip
+        assert aside.get_window_extent().x0 > what_box.x1, "the figure right of what it shows"
+
+
+def test_a_stats_chart_of_no_known_game_says_it_shows_the_last_games() -> None:
+    for language, words in (("en", "Last games"), ("ja", "直近のゲーム")):
+        with catalog.speaking(language):
+            drawn = {
+                t.get_text() for t in chart_figure(StatsChart("a", sample_stats().games)).texts
+            }
+        assert words in drawn, drawn
 
 
 @pytest.mark.parametrize("name", HOSTILE)

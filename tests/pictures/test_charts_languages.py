@@ -16,6 +16,7 @@ from pictures.charts import (
     WIDTH,
     Chart,
     GameChart,
+    PlayedGame,
     RatingChart,
     StatsChart,
     chart_figure,
@@ -40,7 +41,11 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (ONE_ROUND, {"1 round"}),
         (sample_stats(), {"won 2 of 10", "oldest → newest · - - target 200"}),
         (sample_stats(1), {"won 0 of 1", "last game · - - target 200"}),
-        (StatsChart("a", ()), {"No finished games yet"}),
+        (StatsChart("a", ()), {"No finished games yet", "Last games"}),
+        (
+            StatsChart("a", sample_stats().games, game="Stack"),
+            {"a", "Last games of Stack", "won 2 of 10"},
+        ),
         (
             RatingChart("a", RATINGS, game="Stack Up!"),
             {"a", "Rating in Stack Up!", "now 12.5 ± 5.9", "oldest → newest · band: ± uncertainty"},
@@ -52,7 +57,11 @@ SAID: dict[str, list[tuple[Chart, set[str]]]] = {
         (ONE_ROUND, {"1ラウンド"}),
         (sample_stats(), {"10戦2勝", "古い → 新しい · - - 目標 200"}),
         (sample_stats(1), {"1戦0勝", "前回のゲーム · - - 目標 200"}),
-        (StatsChart("a", ()), {"終わったゲームはまだありません"}),
+        (StatsChart("a", ()), {"終わったゲームはまだありません", "直近のゲーム"}),
+        (
+            StatsChart("a", sample_stats().games, game="スタック"),
+            {"a", "スタックの直近のゲーム", "10戦2勝"},
+        ),
         (
             RatingChart("a", RATINGS, game="スタックアップ！"),
             {
@@ -98,15 +107,24 @@ LONG_RATINGS = [
     for language, title in (("en", "Color Stack"), ("ja", "カラースタック"))
     for name in LONG_NAMES
 ]
+# a stats chart of the same names, in the same game, its wins the widest
+MANY = tuple(PlayedGame(1000 + 9 * i, True, 200) for i in range(10))
+LONG_STATS = [
+    (language, StatsChart(name, MANY, game=title), set())
+    for language, title in (("en", "Color Stack"), ("ja", "カラースタック"))
+    for name in LONG_NAMES
+]
 LAYOUTS = [
     *CASES,
     *((language, LONG_TITLE, set()) for language in SAID),
     *LONG_RATINGS,
+    *LONG_STATS,
 ]
 LAYOUT_IDS = [
     *IDS,
     *(f"{lang}-long-title" for lang in SAID),
     *(f"{lang}-long-rating-{i}" for i, (lang, _, _) in enumerate(LONG_RATINGS)),
+    *(f"{lang}-long-stats-{i}" for i, (lang, _, _) in enumerate(LONG_STATS)),
 ]
 
 

@@ -343,7 +343,7 @@ class StackOnDiscord(DiscordGame):
         self, host: Host, guild_id: int, name: str, stats: PlayerStats
     ) -> discord.File | None:
         theme = await theme_of(host.store, guild_id)
-        return await stats_chart_file(host, name, stats, theme)
+        return await stats_chart_file(host, name, stats, theme, self.title)
 
     def cog(self, bot: commands.Bot) -> commands.Cog | None:
         return StackCog(bot)

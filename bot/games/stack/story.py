@@ -143,8 +143,9 @@ def game_chart_description(sheet: ScoreSheet) -> str:
     return cut(" ".join(parts), EMBED_FIELD)
 
 
-def stats_chart_description(name: str, stats: PlayerStats) -> str:
-    """The stats chart's alt text: the last games' totals, oldest first, wins marked."""
+def stats_chart_description(name: str, stats: PlayerStats, game: str) -> str:
+    """The stats chart's alt text: the last games of ``game`` (its title), their totals
+    oldest first, wins marked."""
     games = list(reversed(stats.recent))
     each = t("stack.chart.comma").join(
         t(
@@ -155,7 +156,13 @@ def stats_chart_description(name: str, stats: PlayerStats) -> str:
         for g in games
     )
     last = n("stack.chart.last", len(games))
-    text = t("stack.chart.stats", name=plain_name(cut(name, 32)), last=last, each=each)
+    text = t(
+        "stack.chart.stats",
+        name=plain_name(cut(name, 32)),
+        game=plain_name(game),
+        last=last,
+        each=each,
+    )
     return cut(text, EMBED_FIELD)
 
 
@@ -189,21 +196,24 @@ async def game_chart_file(
 
 
 async def stats_chart_file(
-    tables: Host, name: str, stats: PlayerStats, theme: Theme
+    tables: Host, name: str, stats: PlayerStats, theme: Theme, game: str
 ) -> discord.File | None:
-    """A player's last games as a small chart, or ``None`` (no game, pictures are off, or
-    the drawing failed)."""
+    """A player's last games of ``game`` (its title, in the language spoken) as a small
+    chart, or ``None`` (no game, pictures are off, or the drawing failed). The chart and
+    its alt text name the game."""
     if not stats.recent or not tables.draw_pictures:
         return None
     try:
         from pictures.charts import StatsChart
 
-        png = await draw(tables, StatsChart(name, stats.recent, theme))
+        png = await draw(tables, StatsChart(name, stats.recent, theme, game))
     except Exception:
         log.exception("the stats chart of %s could not be drawn", stats.user_id)
         return None
     return discord.File(
-        io.BytesIO(png), filename="stats.png", description=stats_chart_description(name, stats)
+        io.BytesIO(png),
+        filename="stats.png",
+        description=stats_chart_description(name, stats, game),
     )
 
 
