@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import catalog
 from bot.text import code_name, escape_name, fit_message
-from engine.stack.render import NAME_WIDTH, short_name
+from engine.stack.render import NAME_WIDTH
 from persistence.records import GameSummary, ScoreSheet
 
 __all__ = [
@@ -28,8 +28,12 @@ SHEET_NAME = NAME_WIDTH  # the columns a name takes at most in a score sheet's c
 
 
 def short_escaped(name: str, width: int = 20) -> str:
-    """A name shortened to ``width`` and escaped for markdown."""
-    return escape_name(short_name(name, width))
+    """A name cut with "…" to ``width`` display columns (:func:`catalog.cut_columns`) and
+    escaped for markdown. A Latin name keeps ``width`` characters; a Japanese or Chinese
+    character counts two columns, as it takes about twice a Latin letter's room in
+    Discord's font too, so a wide name takes no more of a line than a Latin one (cut at
+    ``width`` characters, it took twice the room)."""
+    return escape_name(catalog.cut_columns(name, width))
 
 
 def sheet_lines(

@@ -228,6 +228,31 @@ def test_the_channels_history_reads_in_japanese() -> None:
         assert "🏆 先手太郎（投了）" in summary_line(2, won, "残り枚数")
 
 
+WIDE_NAME = "李小龍" * 10 + "ab"  # 32 characters, 30 of them wide: 62 columns
+LATIN_NAME = "Bartholomew_the_Great_of_Stacks_"  # 32 characters
+
+
+@pytest.mark.parametrize("language", catalog.LANGUAGES)
+def test_names_in_history_and_leaderboard_lines_are_cut_by_display_width(language: str) -> None:
+    # a line of markdown is not monospaced, but a Japanese or Chinese character takes
+    # about twice a Latin letter's room: cut by characters, a wide name took twice the
+    # line; cut by columns (two a wide character), it takes about as much as a Latin one
+    from bot.render import rating_board_text
+    from persistence.records import Rating, RatingRow
+
+    game = summary(players=(WIDE_NAME, LATIN_NAME), totals=(3, 0))
+    rows = [RatingRow(1, Rating(WIDE_NAME, 30.0, 2.0, 40)), RatingRow(2, Rating(LATIN_NAME, 29.0, 2.0, 40))]  # fmt: skip
+    with catalog.speaking(language):
+        line = summary_line(1, game, "cards left")
+        board = rating_board_text(rows, 5, "Stack")
+    # the history's 16 columns: 7 wide characters and …; a Latin name 15 and … as before
+    assert f"{WIDE_NAME[:7]}…" in line and WIDE_NAME[:8] not in line
+    assert "Bartholomew\\_the…" in line
+    # the leaderboard's 32 columns: 15 wide characters and …; a Latin name whole
+    assert f"{WIDE_NAME[:15]}…" in board and WIDE_NAME[:16] not in board
+    assert "Bartholomew\\_the\\_Great\\_of\\_Stacks\\_" in board
+
+
 # ---------------------------------------------------------------------------- sheets
 
 
