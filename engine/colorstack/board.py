@@ -85,11 +85,17 @@ def square_name(sq: int) -> str:
     return f"{COLUMNS[sq % WIDTH]}{sq // WIDTH + 1}"
 
 
+def ascii_number(text: str) -> bool:
+    """``text`` is a number as players type one: ASCII digits only."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_square(text: str, rows: int) -> int | None:
     """The square named ``text`` (``c1``) on a board of ``rows`` rows, else ``None``."""
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit() or text[1] == "0":
+    row_typed = text[1:]  # ASCII digits only: '²' and '٣' are digits to isdigit(), not to int()
+    if len(text) < 2 or text[0] not in COLUMNS or not ascii_number(row_typed) or text[1] == "0":
         return None
-    row = int(text[1:])
+    row = int(row_typed)
     return square(COLUMNS.index(text[0]), row) if 1 <= row <= rows else None
 
 

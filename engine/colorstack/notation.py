@@ -23,7 +23,13 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.colorstack.board import COLOUR_NAMES, COLUMNS, parse_square, square_name
+from engine.colorstack.board import (
+    COLOUR_NAMES,
+    COLUMNS,
+    ascii_number,
+    parse_square,
+    square_name,
+)
 from engine.colorstack.moves import (
     Colours,
     Move,
@@ -132,7 +138,7 @@ def _colours(args: list[str]) -> Colours:
 
 def _set(state: ColorStackState, args: list[str]) -> Set:
     args = [a for a in args if a.lower() not in ("to", "=")]
-    if not args or args[0].isdigit():  # no square named (set 4): how a set is typed
+    if not args or ascii_number(args[0]):  # no square named (set 4): how a set is typed
         raise InvalidMoveError(
             "Name the piece's square and the new number: set c1 4.", InvalidReason.NOT_A_MOVE
         )
@@ -148,7 +154,7 @@ def _set(state: ColorStackState, args: list[str]) -> Set:
             InvalidReason.NOT_A_MOVE,
         )
     face = args[1]
-    if not face.isdigit() or not 1 <= int(face) <= 6:
+    if not ascii_number(face) or not 1 <= int(face) <= 6:
         raise InvalidMoveError(
             f"A die shows a number from 1 to 6, not {_echo(face)}.", InvalidReason.BAD_FACE
         )
@@ -160,7 +166,7 @@ def _square(state: ColorStackState, typed: str) -> int:
     sq = parse_square(word, state.rows)
     if sq is not None:
         return sq
-    if word[0] in COLUMNS and word[1:].isdigit() and word[1] != "0" and int(word[1:]) <= 9:
+    if word[0] in COLUMNS and ascii_number(word[1:]) and word[1] != "0" and int(word[1:]) <= 9:
         # a square of the heavy board, off this light one: a move the board refuses
         raise IllegalMoveError(
             f"{word} is off the board ({state.settings.board}: a1 to i{state.rows}).",
