@@ -423,6 +423,12 @@ SAVED_OPTIONS = (
 
 
 def _play_command(args: argparse.Namespace) -> int:
+    # The host's and storage's log records are an operator's (the bot's: LOG_LEVEL); a
+    # player's terminal shows none of them. Unhandled, logging's last resort wrote its
+    # warnings and errors on stderr (a save failing under a game: the SQL and 'move not
+    # stored…' above the one line that says so). Logging someone set up is left as it is.
+    if not logging.getLogger().handlers:
+        logging.getLogger().addHandler(logging.NullHandler())
     if args.save is not None:
         if args.export is not None and _same_file(args.save, args.export):
             _refuse("save_is_export", path=args.save)

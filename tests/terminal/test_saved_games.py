@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import catalog
 from bot.cli import main
 from engine import games
 from engine.game import Game
@@ -38,6 +39,7 @@ from terminal.table import (
     Resumed,
     Seat,
     TerminalGame,
+    error_line,
     resume,
     resume_saved,
 )
@@ -703,3 +705,66 @@ def test_a_seeded_game_saved_and_resumed_repeats_the_game_played_straight(
     assert front(game, Typist(game), io.StringIO(), save=save, export=resumed_record, resumed=resumed).run() == 0  # fmt: skip
     assert check_file(str(straight))["finished"] is True
     assert json.loads(resumed_record.read_text()) == json.loads(straight.read_text())
+
+
+# al against a greedy AI at Stack Up!, in English (seed 1: al first chooses the direction)
+STACKUP_AL = ("--game", "stackup", "--players", "al", "--bots", "1", "--level", "greedy",
+              "--seed", "1", "--lang", "en")  # fmt: skip
+
+
+def stackbot_play(*options: str, cwd: Path) -> subprocess.Popen[bytes]:
+    """``stackbot play …`` as a player runs it (a process of its own: no test's logging
+    set up in it), its streams piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", *options],
+        cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=signals_as_at_a_terminal,
+    )  # fmt: skip
+
+
+def until_prompt(child: subprocess.Popen[bytes], prompt: bytes) -> str:
+    """What ``child`` says until it asks ``prompt`` (it must not end before)."""
+    assert child.stdout is not None
+    said = b""
+    while not said.endswith(prompt):
+        chunk = os.read(child.stdout.fileno(), 65536)
+        assert chunk, said.decode()
+        said += chunk
+    return said.decode()
+
+
+def test_the_command_says_a_save_failing_under_its_game_in_one_line_on_stderr(
+    tmp_path: Path,
+) -> None:
+    """``stackbot play --save`` itself (no test's logging capturing the host's records):
+    the save overwritten under the game in play, the next move stops it with the one line
+    and nothing else on standard error. The host's and storage's log records (the SQL,
+    'move not stored…') came before it, seven lines, through logging's last resort."""
+    save = tmp_path / "game.db"
+    child = stackbot_play(*STACKUP_AL, "--save", str(save), cwd=tmp_path)
+    assert child.stdin is not None
+    until_prompt(child, b"al> ")
+    for path in (save, save.with_name(save.name + "-wal")):
+        if path.exists():
+            size = path.stat().st_size
+            with path.open("r+b") as file:
+                file.write(b"\xff" * size)
+    child.stdin.write(b"up\n")  # (seed 1: al chooses the direction first)
+    child.stdin.flush()
+    out, err = child.communicate(b"quit\n", timeout=120)
+    assert child.returncode == 1, err.decode()
+    with catalog.speaking("en"):
+        line = error_line(catalog.t("terminal.save_failed", path=save))
+    assert err.decode() == line + "\n"  # that line alone: no log record, no traceback
+    assert "Game saved in" not in out.decode()
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_an_ordinary_game_writes_nothing_on_stderr(save: bool, tmp_path: Path) -> None:
+    """A game played and left (saved, or not) says nothing on standard error."""
+    options = ["--save", str(tmp_path / "game.db")] if save else []
+    child = stackbot_play(*STACKUP_AL, *options, cwd=tmp_path)
+    out, err = child.communicate(b"up\nhint\nquit\n", timeout=120)
+    assert child.returncode == 0, err.decode()
+    assert err == b"", err.decode()
+    assert "you quit" in out.decode()
