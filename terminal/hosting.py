@@ -356,12 +356,16 @@ class HostedTable:
             return None
         self.live = live
         assert self.save is not None
-        kept = kept_draws(self.save)
-        if kept is not None and kept[0] == live.version:  # drawn on from where it was
-            version, (inner, words, gauss) = kept
-            live.rng = random.Random()
-            live.rng.setstate((inner, tuple(words), gauss))
-            self._kept = (version, live.rng.getstate())
+        try:
+            kept = kept_draws(self.save)
+            if kept is not None and kept[0] == live.version:  # drawn on from where it was
+                version, (inner, words, gauss) = kept
+                rng = random.Random()
+                rng.setstate((inner, tuple(words), gauss))
+                live.rng = rng
+                self._kept = (version, rng.getstate())
+        except (ValueError, TypeError) as err:  # a row no stackbot wrote: the file damaged
+            raise SaveFailed(str(self.save)) from err
         # else a source of its own (a save of an earlier stackbot, or of a process
         # killed before it kept its last draws)
         self.rng = live.rng

@@ -351,7 +351,8 @@ def save_refusal(path: Path, err: SaveInUse | SaveUnreadable) -> str:
 def resume_saved(path: Path) -> Resumed | None:
     """The game in play that ``path`` saved, taken up again; ``None`` when there is no such
     file, or it holds no game in play (a new one may be saved there). Raises
-    :class:`NotASave` when the file cannot keep a game (in words)."""
+    :class:`NotASave` when the file cannot keep a game (in words), or fails as it is read
+    (damaged: storage's error, or its random source's row unreadable)."""
     kind = file_kind(path, GUILD)  # (read once: it checks the whole file)
     problem = save_problem(path, kind)
     if problem is not None:
@@ -364,6 +365,9 @@ def resume_saved(path: Path) -> Resumed | None:
     except (SaveInUse, SaveUnreadable) as err:
         table.close()
         raise NotASave(save_refusal(path, err)) from err
+    except SaveFailed as err:  # the file failed as it was read (or held what none wrote)
+        table.close()
+        raise NotASave(catalog.t("terminal.cli.damaged", path=path)) from err
     except BaseException:
         table.close()
         raise

@@ -768,3 +768,76 @@ def test_an_ordinary_game_writes_nothing_on_stderr(save: bool, tmp_path: Path) -
     assert child.returncode == 0, err.decode()
     assert err == b"", err.decode()
     assert "you quit" in out.decode()
+
+
+def left_save(save: Path, name: str = "stackup", moves: int = 3) -> None:
+    """A game of ``name`` (al against a greedy AI) left after ``moves`` moves in ``save``."""
+    game = games.get(name)
+    typist = Typist(game, moves=moves)
+    assert front(game, typist, io.StringIO(), save=save, export=save.with_suffix(".json")).run() == 0  # fmt: skip
+
+
+def said_damaged(save: Path, error: str) -> None:
+    """``error`` is the one line that says ``save`` is damaged, nothing else."""
+    with catalog.speaking("en"):
+        line = error_line(catalog.t("terminal.cli.damaged", path=save))
+    assert error == line + "\n", error
+
+
+@pytest.mark.parametrize(
+    ("version", "state"),
+    [
+        (None, "not JSON"),
+        (None, '"a string"'),
+        (None, "[1, 2]"),
+        (None, "[3, [1, 2, 3], null]"),
+        (None, "[3, 7, null]"),
+        ("many", None),
+    ],
+)
+def test_a_save_whose_random_source_row_is_garbage_is_said_damaged(
+    version: str | None, state: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The row keeping where the game's random source stood holding what no stackbot
+    wrote: one line says the save is damaged (exit 2), no traceback (it was ValueError or
+    TypeError's)."""
+    save = tmp_path / "game.db"
+    left_save(save)
+    with contextlib.closing(sqlite3.connect(save)) as db, db:
+        if state is not None:
+            db.execute("UPDATE terminal_draws SET state = ?", (state,))
+        if version is not None:
+            db.execute("UPDATE terminal_draws SET version = ?", (version,))
+    capsys.readouterr()
+    assert main(["play", "--save", str(save), "--lang", "en"]) == 2
+    said_damaged(save, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("where", ["tables", "draws"])
+def test_a_save_failing_as_its_game_is_taken_up_again_is_said_damaged(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage failing as the saved game is read (its tables, or its random source's
+    row): one line says the save is damaged (exit 2), no traceback (it was SaveFailed's,
+    uncaught)."""
+    from persistence import Store
+    from persistence.errors import DatabaseUnavailable
+    from terminal import hosting
+
+    save = tmp_path / "game.db"
+    left_save(save)
+    fault = sqlite3.DatabaseError("database disk image is malformed")
+
+    async def failing(self: Store, *args: Any, **kwargs: Any) -> Any:
+        raise DatabaseUnavailable("loading failed") from fault
+
+    def draws_failing(path: Path) -> Any:
+        raise fault
+
+    if where == "tables":
+        monkeypatch.setattr(Store, "load_active_tables", failing)
+    else:
+        monkeypatch.setattr(hosting, "kept_draws", draws_failing)
+    capsys.readouterr()
+    assert main(["play", "--save", str(save), "--lang", "en"]) == 2
+    said_damaged(save, capsys.readouterr().err)
