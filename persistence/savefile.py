@@ -76,34 +76,44 @@ def store_failed(error: BaseException) -> bool:
     return False
 
 
-# the random source of the game a save keeps, as it stood at the table's version: one row
-# of the save file's own (no store's table: the host knows nothing of it)
-DRAWS_TABLE = "terminal_draws"
+# the random source of each game a save keeps, as it stood at its table's version: rows of
+# the save file's own (no store's table: the host knows nothing of them), one a table. (An
+# earlier stackbot kept one row, of no table, in ``terminal_draws``: no longer read.)
+DRAWS_TABLE = "terminal_table_draws"
 
 
-def keep_draws(path: Path, version: int, state: Any) -> None:
-    """Keep in the store ``path`` the state of its game's random source
+def keep_draws(path: Path, table_id: int, version: int, state: Any) -> None:
+    """Keep in the store ``path`` the state of the random source of its table ``table_id``
     (``random.Random.getstate()``) as it stands after the table's ``version``-th move."""
     with contextlib.closing(sqlite3.connect(path, timeout=30)) as db, db:
         db.execute(
-            f"CREATE TABLE IF NOT EXISTS {DRAWS_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), "
+            f"CREATE TABLE IF NOT EXISTS {DRAWS_TABLE} (table_id INTEGER PRIMARY KEY, "
             "version INTEGER NOT NULL, state TEXT NOT NULL)"
         )
         db.execute(
-            f"INSERT OR REPLACE INTO {DRAWS_TABLE} (id, version, state) VALUES (1, ?, ?)",
-            (version, json.dumps(state)),
+            f"INSERT OR REPLACE INTO {DRAWS_TABLE} (table_id, version, state) VALUES (?, ?, ?)",
+            (table_id, version, json.dumps(state)),
         )
 
 
-def kept_draws(path: Path) -> tuple[int, Any] | None:
-    """What :func:`keep_draws` kept in ``path`` (the version, and the random source's
-    state as JSON gives it back: lists for tuples); ``None``: nothing (a save of an
-    earlier stackbot)."""
+def kept_draws(path: Path, table_id: int) -> tuple[int, Any] | None:
+    """What :func:`keep_draws` kept in ``path`` for the table ``table_id`` (the version,
+    and the random source's state as JSON gives it back: lists for tuples); ``None``:
+    nothing (a save of an earlier stackbot)."""
     with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
         known = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (DRAWS_TABLE,)
         ).fetchone()
         if known is None:
             return None
-        row = db.execute(f"SELECT version, state FROM {DRAWS_TABLE} WHERE id = 1").fetchone()
+        row = db.execute(
+            f"SELECT version, state FROM {DRAWS_TABLE} WHERE table_id = ?", (table_id,)
+        ).fetchone()
     return None if row is None else (int(row[0]), json.loads(row[1]))
+
+
+def stored_version(path: Path, table_id: int) -> int | None:
+    """The version the store ``path`` holds of its table ``table_id`` (``None``: none)."""
+    with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+        row = db.execute(f"SELECT version FROM {tables.name} WHERE id = ?", (table_id,)).fetchone()
+    return None if row is None else int(row[0])

@@ -49,8 +49,8 @@ from host.thinking import Thinker
 from host.words import Notice
 from persistence import Store
 from persistence.errors import StorageError
-from persistence.records import TableInfo
-from persistence.savefile import keep_draws, kept_draws, store_failed
+from persistence.records import MoveResult, TableInfo
+from persistence.savefile import keep_draws, kept_draws, store_failed, stored_version
 from terminal.words import NOTICES, isolate_names
 
 T = TypeVar("T")
@@ -155,6 +155,46 @@ class SaveFailed(Exception):
     played, or no longer writable): the game cannot go on in it (its path)."""
 
 
+class SaveStore(Store):
+    """The host's store over a save file: with each step of moves it stores (a game's
+    opening, a move and what followed it), :attr:`committed` is told the table, its version
+    now, and its random source's state as that step left it (taken before the step is
+    stored: nothing draws meanwhile). A store wound down while it stored a step (Ctrl-C)
+    notes the step in :attr:`pending` instead: it may have been stored."""
+
+    committed: Callable[[int, int, Any], None] | None = None
+    draws: Callable[[], Any] | None = None  # the random source's state now (None: none)
+    pending: tuple[int, Any] | None = None
+
+    async def record_move(self, table_id: int, *args: Any, **kwargs: Any) -> MoveResult:
+        state = None if self.draws is None else self.draws()
+        try:
+            result = await super().record_move(table_id, *args, **kwargs)
+        except BaseException as err:
+            if not isinstance(err, Exception):  # (cancelled: stored, or not)
+                self.pending = (table_id, state)
+            raise
+        if not result.duplicate:
+            self._committed(table_id, result.version, state)
+        return result
+
+    async def start_table(self, table_id: int, *args: Any, **kwargs: Any) -> TableInfo:
+        state = None if self.draws is None else self.draws()
+        try:
+            info = await super().start_table(table_id, *args, **kwargs)
+        except BaseException as err:
+            if not isinstance(err, Exception):
+                self.pending = (table_id, state)
+            raise
+        self._committed(table_id, info.version, state)
+        return info
+
+    def _committed(self, table_id: int, version: int, state: Any) -> None:
+        self.pending = None
+        if self.committed is not None and state is not None:
+            self.committed(table_id, version, state)
+
+
 class HostedTable:
     """One table of ``game`` on a host of its own; :meth:`close` when done."""
 
@@ -173,10 +213,12 @@ class HostedTable:
         self.players: dict[str, Player] = {}  # the humans, by name
         self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
         self._held: int | None = None  # the save file, held while the game is played
-        # the table's random source (its chance outcomes, its AI seats' choices), and its
-        # state as the save file last kept it (:meth:`_keep_draws`)
+        # the table's random source (its chance outcomes, its AI seats' choices); the
+        # version the save file last kept its state at (:meth:`_keep_draws`), and how
+        # keeping it failed
         self.rng: random.Random | None = None
-        self._kept: tuple[int, Any] | None = None
+        self._kept: int | None = None
+        self._draws_failed: Exception | None = None
 
     @property
     def started(self) -> bool:
@@ -195,9 +237,13 @@ class HostedTable:
             except Refusal as refusal:
                 if self.save is not None and refusal.code is Why.NOT_SAVED:
                     raise SaveFailed(str(self.save)) from refusal
-                self._keep_draws()
                 raise
-            self._keep_draws()
+            except KeyboardInterrupt:  # wound down: a step it was storing may be stored
+                self._keep_pending()
+                raise
+            finally:
+                if self._draws_failed is not None:
+                    raise SaveFailed(str(self.save)) from self._draws_failed
             return result
         except (SaveInUse, SaveUnreadable, SaveFailed, Refusal):
             raise
@@ -206,17 +252,34 @@ class HostedTable:
                 raise SaveFailed(str(self.save)) from err
             raise
 
-    def _keep_draws(self) -> None:
-        """Keep in the save file the state of the table's random source as it stands
-        after the moves stored, when it changed: a game taken up again draws on from there
-        (:meth:`_resume`), as it would have played straight through (the same ``--seed``,
-        the same game)."""
-        if self.save is None or self.rng is None or self.live is None:
+    def _keep_draws(self, table_id: int, version: int, state: Any) -> None:
+        """Keep in the save file the state of the table's random source as a step of its
+        moves left it, with the step (:class:`SaveStore`): a game taken up again draws on
+        from there (:meth:`_resume`), as it would have played straight through (the same
+        ``--seed``, the same game), however it was left, even as an AI thought (its draws
+        for its search not kept: it searches again). A file that fails meanwhile stops the
+        game once its request wound down (:class:`SaveFailed`)."""
+        if self.save is None or self._draws_failed is not None:
             return
-        kept = (self.live.version, self.rng.getstate())
-        if kept != self._kept:
-            keep_draws(self.save, *kept)
-            self._kept = kept
+        try:
+            keep_draws(self.save, table_id, version, state)
+        except Exception as err:  # (the move is stored: the host is left to its table)
+            self._draws_failed = err
+            return
+        self._kept = version
+
+    def _keep_pending(self) -> None:
+        """A request wound down (Ctrl-C) while a step was being stored: if it was stored
+        (the file's version of the table is past the one kept), its draws are kept too."""
+        store = self.store
+        if self.save is None or not isinstance(store, SaveStore) or store.pending is None:
+            return
+        table_id, state = store.pending
+        store.pending = None
+        with contextlib.suppress(Exception):  # (left: a resume then draws anew)
+            version = stored_version(self.save, table_id)
+            if state is not None and version is not None and version != self._kept:
+                self._keep_draws(table_id, version, state)
 
     def _run_on_loop(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
@@ -307,9 +370,13 @@ class HostedTable:
         if url is None:
             raise SaveUnreadable(str(path))  # (said before the game: :func:`save_problem`)
         try:
-            self.store = store = await Store.open(url)
+            self.store = store = await SaveStore.open(url)
         except StorageError as err:  # written by a newer stackbot, or a schema half made
             raise SaveUnreadable(str(err)) from err
+        if self.save is not None:  # the draws kept with each step stored
+            assert isinstance(store, SaveStore)
+            store.committed = self._keep_draws
+            store.draws = lambda: None if self.rng is None else self.rng.getstate()
         thinker = Thinker("thread", margin=THINKING_MARGIN)
         self.service = TableService(store, front=TERMINAL, thinker=thinker)
         return self.service
@@ -357,13 +424,13 @@ class HostedTable:
         self.live = live
         assert self.save is not None
         try:
-            kept = kept_draws(self.save)
+            kept = kept_draws(self.save, live.id)
             if kept is not None and kept[0] == live.version:  # drawn on from where it was
                 version, (inner, words, gauss) = kept
                 rng = random.Random()
                 rng.setstate((inner, tuple(words), gauss))
                 live.rng = rng
-                self._kept = (version, rng.getstate())
+                self._kept = version
         except (ValueError, TypeError) as err:  # a row no stackbot wrote: the file damaged
             raise SaveFailed(str(self.save)) from err
         # else a source of its own (a save of an earlier stackbot, or of a process

@@ -4,6 +4,7 @@ with it from where it was, its game, seats and rules as they were saved."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import io
@@ -33,6 +34,7 @@ from terminal.hosting import CHANNEL, HostedTable
 from terminal.table import (
     CTRL_C,
     END_OF_INPUT,
+    INTERRUPTED_EXIT,
     STOPPED,
     YOU_QUIT,
     Front,
@@ -805,9 +807,9 @@ def test_a_save_whose_random_source_row_is_garbage_is_said_damaged(
     left_save(save)
     with contextlib.closing(sqlite3.connect(save)) as db, db:
         if state is not None:
-            db.execute("UPDATE terminal_draws SET state = ?", (state,))
+            db.execute("UPDATE terminal_table_draws SET state = ?", (state,))
         if version is not None:
-            db.execute("UPDATE terminal_draws SET version = ?", (version,))
+            db.execute("UPDATE terminal_table_draws SET version = ?", (version,))
     capsys.readouterr()
     assert main(["play", "--save", str(save), "--lang", "en"]) == 2
     said_damaged(save, capsys.readouterr().err)
@@ -831,7 +833,7 @@ def test_a_save_failing_as_its_game_is_taken_up_again_is_said_damaged(
     async def failing(self: Store, *args: Any, **kwargs: Any) -> Any:
         raise DatabaseUnavailable("loading failed") from fault
 
-    def draws_failing(path: Path) -> Any:
+    def draws_failing(*args: Any) -> Any:
         raise fault
 
     if where == "tables":
@@ -841,3 +843,75 @@ def test_a_save_failing_as_its_game_is_taken_up_again_is_said_damaged(
     capsys.readouterr()
     assert main(["play", "--save", str(save), "--lang", "en"]) == 2
     said_damaged(save, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("at", [2, 5])
+def test_a_seeded_game_left_while_an_ai_thinks_repeats_the_game_played_straight(
+    at: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the second of two expert AIs thinks, the first's move stored: the game
+    taken up again draws on as played straight through. Its random source was kept only
+    once a request ended, so a request broken off kept none of the moves it had stored,
+    and the resumed game drew anew. (The experts choose as a seeded greedy AI does here,
+    so that both games choose alike; the ``at``-th choice is broken off by Ctrl-C.)"""
+    from host.thinking import Thinker
+
+    game = games.get("stackup")
+    chooser = game.make_ai("greedy")
+    calls = 0
+    interrupt_at: int | None = None
+
+    async def thinks(self: Thinker, game: Game[Any], state: Any, level: str, seed: int) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == interrupt_at:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C as it thinks
+            await asyncio.sleep(3600)  # (broken off by it)
+        return chooser.choose(state, random.Random(seed)), None
+
+    monkeypatch.setattr(Thinker, "choose", thinks)
+    seats = [Seat("al"), Seat("AI 1", "expert"), Seat("AI 2", "expert")]
+
+    def played(save: Path, export: Path, resumed: Resumed | None = None) -> int:
+        typist = Typist(game)
+        settings = resumed.table.rules if resumed is not None else game.settings()
+        assert settings is not None
+        terminal = TerminalGame(game, seats, settings, random.Random(3), typist, io.StringIO(),
+                                export, save=save, resumed=resumed)  # fmt: skip
+        typist.terminal = terminal
+        return terminal.run()
+
+    straight, again = tmp_path / "straight.json", tmp_path / "again.json"
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal
+    try:
+        assert played(tmp_path / "a.db", straight) == 0
+        calls, interrupt_at = 0, at
+        save = tmp_path / "b.db"
+        assert played(save, tmp_path / "left.json") == INTERRUPTED_EXIT
+        assert calls == at
+        resumed = resume_saved(save)
+        assert resumed is not None
+        assert played(save, again, resumed) == 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert check_file(str(straight))["finished"] is True
+    assert json.loads(again.read_text()) == json.loads(straight.read_text())
+
+
+def test_draws_kept_for_another_game_in_the_file_are_not_drawn_on(tmp_path: Path) -> None:
+    """The random source kept is the table's own: a game started in the file after
+    another, at the version the other's was kept at, does not draw on from it."""
+    from persistence.savefile import keep_draws, kept_draws
+
+    save = tmp_path / "game.db"
+    left_save(save)
+    resumed = resume_saved(save)
+    assert resumed is not None
+    live = resumed.table.live
+    assert live is not None
+    table_id, version = live.id, live.version
+    resumed.table.close()
+    keep_draws(save, table_id + 1, version, random.Random(9).getstate())
+    kept = kept_draws(save, table_id)
+    assert kept is not None and kept[0] == version
+    assert kept[1] != json.loads(json.dumps(random.Random(9).getstate()))
