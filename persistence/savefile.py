@@ -77,8 +77,7 @@ def store_failed(error: BaseException) -> bool:
 
 
 # the random source of each game a save keeps, as it stood at its table's version: rows of
-# the save file's own (no store's table: the host knows nothing of them), one a table. (An
-# earlier stackbot kept one row, of no table, in ``terminal_draws``: no longer read.)
+# the save file's own (no store's table: the host knows nothing of them), one a table.
 DRAWS_TABLE = "terminal_table_draws"
 
 
