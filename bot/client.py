@@ -184,6 +184,10 @@ class StackBot(commands.Bot):
         # stop at: before the database, before logging in, once the tables are loaded)
         self._stop_asked: signal.Signals | None = None
         self._signals_on = False  # SIGTERM and SIGINT are the bot's (_stop_on_signals)
+        # start()'s task while it starts the bot (a second stop signal cancels it), and
+        # whether one did
+        self._starting: asyncio.Task[Any] | None = None
+        self._cut_short = False
         # each server's language, and each interaction run in its user's (bot.language)
         self.languages = ServerLanguages(DISCORD)
         speak_to_each_user(self._connection, self.languages)
@@ -226,14 +230,28 @@ class StackBot(commands.Bot):
 
         SIGTERM or SIGINT at any moment of it (or one since the command started:
         :mod:`bot.stop_signal`) stops the bot at the next step it can stop at: before the
-        database, before logging in, once the tables are loaded; never connected, it
-        returns, and ``bot.run()`` closes it (the shutdown steps of what was started)."""
-        if self.handle_signals:
-            self._stop_on_signals()
-        if not self.sync_only and self._stop_asked is None:
-            await self.open_database()
-        if self._stop_asked is None:
-            await self.login(token)  # discord.py's start(): setup_hook, then connect
+        database, before logging in, before loading the tables, once they are loaded;
+        never connected, it returns, and ``bot.run()`` closes it (the shutdown steps of
+        what was started). A second signal before that cuts the step under way short
+        (one that hangs: a migration waiting on a lock, a database that does not answer):
+        it returns at once, and is closed the same way."""
+        self._starting = starting = asyncio.current_task()
+        assert starting is not None
+        try:
+            if self.handle_signals:
+                self._stop_on_signals()
+            if not self.sync_only and self._stop_asked is None:
+                await self.open_database()
+            if self._stop_asked is None:
+                await self.login(token)  # discord.py's start(): setup_hook, then connect
+        except asyncio.CancelledError:
+            if not self._cut_short:
+                raise
+            starting.uncancel()  # (the cancel was ours: the stop goes on as asked)
+            log.info("stopping: start-up was cut short")
+            return
+        finally:
+            self._starting = None
         if self._stop_asked is not None:  # (the shutdown is run by bot.run's close)
             log.info("stopping: start-up ends before connecting to Discord")
             return
@@ -255,10 +273,12 @@ class StackBot(commands.Bot):
                 if not sharded:
                     await store.refuse_if_sharded()  # one process serves all: no cluster there
                 await store.hold_serving(sharded=sharded)  # nor a process without shards
-        except Exception as err:
+        except BaseException as err:  # (a start-up cut short too: CancelledError)
             if store is not None:
                 with contextlib.suppress(Exception):
                     await store.close()
+            if not isinstance(err, Exception):
+                raise
             problem = None if isinstance(err, DatabaseRefused) else database_problem(err, url)
             if problem is None:
                 raise
@@ -272,6 +292,9 @@ class StackBot(commands.Bot):
             return
         if self.handle_signals:  # (done by start() too; not by a test's login)
             self._stop_on_signals()
+        if self._stop_asked is not None:  # asked while logging in: no table is loaded
+            log.info("stopping: start-up ends before loading the tables")
+            return
         await self.open_database()  # done already by start(); not by a test's login
         # the words of every language are read off the loop while the tables load, so the
         # first interaction that speaks does not pay for reading the catalog's files
@@ -382,6 +405,13 @@ class StackBot(commands.Bot):
             stop_signal.stop_on(loop, self._signalled)
 
     def _signalled(self, sig: signal.Signals) -> None:
+        starting = self._starting
+        if starting is not None and self._stop_asked is not None and not self._cut_short:
+            # a second one while start-up goes on: the step under way is cut short
+            log.info("%s received again: stopping at once", sig.name)
+            self._cut_short = True
+            starting.cancel()  # (start() returns; the shutdown follows)
+            return
         if self._stopping is not None or self._stop_asked is not None:
             log.info("%s received: already stopping", sig.name)
             return

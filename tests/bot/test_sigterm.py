@@ -428,3 +428,155 @@ def test_stackbot_play_as_a_real_pid_1_ends_on_sigterm_before_its_game_with_stat
     # (unshare exits with its child's status; 0: the game went on to its end of input)
     assert proc.returncode == 143, (proc.returncode, err[-3000:])
     assert "Traceback" not in err, err[-3000:]
+
+
+# ------------------------------- a second signal cuts start-up short; one while logging in
+
+
+class Child:
+    """A child process of the test, its stdout and stderr read line by line as they come."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._changed = asyncio.Condition()
+        assert process.stdout is not None and process.stderr is not None
+        self._readers = [
+            asyncio.ensure_future(self._read(process.stdout, self.out)),
+            asyncio.ensure_future(self._read(process.stderr, self.err)),
+        ]
+
+    async def _read(self, stream: asyncio.StreamReader, lines: list[str]) -> None:
+        async for raw in stream:
+            async with self._changed:
+                lines.append(raw.decode(errors="replace").rstrip())
+                self._changed.notify_all()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def said(self, lines: list[str], text: str) -> None:
+        """Wait (60 s at most: a guard) until a line of ``lines`` holds ``text``."""
+
+        async def until() -> None:
+            async with self._changed:
+                while not any(text in line for line in lines):
+                    if all(r.done() for r in self._readers):
+                        raise AssertionError(f"it ended before saying {text!r}")
+                    await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(until(), 60)
+        except TimeoutError:
+            raise AssertionError(f"not said within 60 s: {text!r}\n" + self.log) from None
+
+    async def ended(self) -> int:
+        """Its exit status (it must end within 60 s: a guard)."""
+        try:
+            await asyncio.wait_for(asyncio.gather(*self._readers), 60)
+            return await asyncio.wait_for(self.process.wait(), 60)
+        except TimeoutError:
+            raise AssertionError("it did not end within 60 s\n" + self.log) from None
+
+    async def kill(self) -> None:
+        if self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+        for reader in self._readers:
+            reader.cancel()
+
+    @property
+    def log(self) -> str:
+        return "\n".join(self.err)[-4000:]
+
+
+async def child_process(module: str, *args: str, cwd: Path, env: dict[str, str]) -> Child:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        module,
+        *args,
+        cwd=cwd,  # no .env of the repository's
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=sigterm_as_default,
+    )
+    return Child(process)
+
+
+@pytest.mark.parametrize(
+    ("step", "first", "second"),
+    [
+        ("open", signal.SIGINT, signal.SIGINT),
+        ("open", signal.SIGTERM, signal.SIGINT),
+        ("resume", signal.SIGTERM, signal.SIGTERM),
+    ],
+)
+async def test_a_second_signal_cuts_a_hung_start_up_step_short_and_stackbot_run_exits_0(
+    tmp_path: Path, step: str, first: signal.Signals, second: signal.Signals
+) -> None:
+    """Since SIGINT and SIGTERM stop start-up at its next step, a step that hangs (a
+    migration waiting on a lock, a database that does not answer) could not be stopped:
+    a second signal only said "already stopping" (before, Ctrl-C raised
+    KeyboardInterrupt at once). A second signal before start-up is over now cuts the step
+    short: one line says so, the database is closed, and ``stackbot run`` exits 0 as
+    after one signal (the stop asked for is done), with no traceback."""
+    async with DiscordStandIn() as discord_:
+        env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+        child = await child_process(
+            "tests.bot.startup_child", discord_.url, step, cwd=tmp_path, env=env
+        )
+        try:
+            await child.said(child.out, "HUNG")
+            child.process.send_signal(first)
+            await child.said(child.err, f"{first.name} received: stopping")
+            child.process.send_signal(second)
+            status = await child.ended()
+        finally:
+            await child.kill()
+        assert not discord_.sessions  # never connected
+    log = child.log
+    assert status == 0, log
+    assert "Traceback" not in log, log
+    assert sum("start-up was cut short" in line for line in child.err) == 1, log
+    assert "already stopping" not in log, log
+    assert child.out.count("STORE CLOSED") == 1, (child.out, log)
+
+
+async def test_a_signal_while_logging_in_stops_stackbot_run_before_its_tables_are_loaded(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM while ``stackbot run`` logs in to Discord (its HTTP part: Discord slow to
+    answer) stops it once logged in, before ``setup_hook`` loads the tables (it loaded
+    them all, then stopped): one line says so, and it exits 0."""
+    discord_ = DiscordStandIn()
+    asked = asyncio.Event()
+    answer = asyncio.Event()
+    rest = discord_._rest
+
+    async def slow_login(request: Any) -> Any:
+        if request.match_info["tail"] == "users/@me":
+            asked.set()
+            await answer.wait()  # until the bot has the signal
+        return await rest(request)
+
+    discord_._rest = slow_login  # type: ignore[method-assign]
+    async with discord_:
+        env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+        child = await child_process("bot.standin.child", discord_.url, "run", cwd=tmp_path, env=env)
+        try:
+            await asyncio.wait_for(asked.wait(), 60)
+            child.process.send_signal(signal.SIGTERM)
+            await child.said(child.err, "SIGTERM received: stopping")
+            answer.set()
+            status = await child.ended()
+        finally:
+            answer.set()
+            await child.kill()
+        assert not discord_.sessions  # never connected
+    log = child.log
+    assert status == 0 and "Traceback" not in log, log
+    assert sum("start-up ends before loading the tables" in line for line in child.err) == 1
+    assert not any("resumed" in line for line in child.err), log
+    assert "stopping: the database is closed" in log, log
