@@ -326,12 +326,16 @@ def _bot_command(
     )
 
     async def sync() -> bool:
-        """Publish the commands; ``False``: stopped by SIGTERM before it was done."""
+        """Publish the commands; ``False``: stopped by SIGTERM before it was done. A
+        SIGTERM once Discord took them (as the client closes) stops nothing left to do."""
         task = asyncio.current_task()
         assert task is not None
         stopped: list[signal.Signals] = []
+        synced: list[Any] | None = None
 
         def stop(sig: signal.Signals) -> None:
+            if stopped:  # one stop under way: the client's close is not cut short
+                return
             stopped.append(sig)
             task.cancel()
 
@@ -346,7 +350,10 @@ def _bot_command(
         except asyncio.CancelledError:
             if not stopped:
                 raise
-            return False
+            task.uncancel()  # (ours: the close, shielded, goes on; waited for here)
+            await bot.close()
+            if synced is None:
+                return False
         where = f"guild {guild}" if guild else "every guild (may take up to an hour)"
         print(f"synced {len(synced)} commands to {where}")
         return True

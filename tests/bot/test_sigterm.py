@@ -580,3 +580,72 @@ async def test_a_signal_while_logging_in_stops_stackbot_run_before_its_tables_ar
     assert sum("start-up ends before loading the tables" in line for line in child.err) == 1
     assert not any("resumed" in line for line in child.err), log
     assert "stopping: the database is closed" in log, log
+
+
+# ------------------------------------------------- stackbot sync: late and second SIGTERMs
+
+
+async def test_sigterm_once_stackbot_sync_published_the_commands_reports_success(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM after Discord took the commands, as the client closed, said they "may not
+    all be published" and exited 143; the sync is done: it says so and exits 0, its
+    client closed to the end."""
+    async with DiscordStandIn() as discord_:
+        child = await child_process(
+            "tests.bot.sync_child", discord_.url, "1", cwd=tmp_path, env=child_env()
+        )
+        try:
+            await child.said(child.out, "CLOSING")  # after Discord answered the sync
+            child.process.send_signal(signal.SIGTERM)
+            status = await child.ended()
+        finally:
+            await child.kill()
+        published = len(discord_.commands[None])
+    log = child.log
+    assert status == 0, log
+    assert "Traceback" not in log, log
+    assert f"synced {published} commands to every guild (may take up to an hour)" in child.out
+    assert "STOPPED CLEANLY" in child.out, (child.out, log)
+
+
+async def test_a_second_sigterm_to_stackbot_sync_does_not_cut_its_client_close_short(
+    tmp_path: Path,
+) -> None:
+    """A second SIGTERM, while ``stackbot sync`` closed its client after the first,
+    cancelled the command while it waited on the close: the close's task was then
+    cancelled as the loop ended, its HTTP session left unclosed. It is now taken as the
+    same stop: the close runs to its end; 143 and the line, as for one SIGTERM."""
+    from bot.cli import STOPPED_EXIT, SYNC_STOPPED
+
+    discord_ = DiscordStandIn()
+    asked = asyncio.Event()
+    answer = asyncio.Event()
+    rest = discord_._rest
+
+    async def slow_sync(request: Any) -> Any:
+        if request.method == "PUT" and request.match_info["tail"].endswith("commands"):
+            asked.set()
+            await answer.wait()  # never: the first SIGTERM stops the sync
+        return await rest(request)
+
+    discord_._rest = slow_sync  # type: ignore[method-assign]
+    async with discord_:
+        child = await child_process(
+            "tests.bot.sync_child", discord_.url, "2", cwd=tmp_path, env=child_env()
+        )
+        try:
+            await asyncio.wait_for(asked.wait(), 60)
+            child.process.send_signal(signal.SIGTERM)
+            await child.said(child.out, "CLOSING")  # the first one stopped the sync
+            child.process.send_signal(signal.SIGTERM)
+            status = await child.ended()
+        finally:
+            answer.set()
+            await child.kill()
+    log = child.log
+    assert status == STOPPED_EXIT, (child.out, log)
+    assert "Traceback" not in log, log
+    assert child.err[-1] == SYNC_STOPPED, log
+    assert "SIGNALLED 2" in child.out, (child.out, log)
+    assert "STOPPED CLEANLY" in child.out, (child.out, log)
