@@ -8,9 +8,27 @@ import sys
 
 from bot import stop_signal
 
+TYPE_CHECKING = False  # (typing's, not imported: nothing more is before catch_for)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT (Ctrl-C)
+
 
 def main() -> int:
-    stop_signal.catch_for(sys.argv[1:])
-    from bot.cli import main as stackbot
+    return command(sys.argv[1:])
 
-    return stackbot()
+
+def command(argv: list[str], started: Callable[[], object] | None = None) -> int:
+    """``stackbot ARGV``: SIGTERM's handling set first, then ``started()`` (a test's), then
+    the command. Ctrl-C before the command handles it itself (while it is imported) ends
+    it quietly, with the status a shell gives a process that SIGINT ended."""
+    stop_signal.catch_for(argv)
+    try:
+        if started is not None:
+            started()
+        from bot.cli import main as stackbot
+
+        return stackbot(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED_EXIT

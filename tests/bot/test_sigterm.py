@@ -256,7 +256,7 @@ async def sigterm_after(
     preexec: Callable[[], None],
     signal_when: Callable[[], Awaitable[None]],
 ) -> tuple[int, list[str]]:
-    """``stackbot ARGS`` as installed (:mod:`tests.bot.entry_child`: :func:`bot.entry.main`)
+    """``stackbot ARGS`` as installed (:mod:`tests.bot.entry_child`: :func:`bot.entry.command`)
     against Discord at ``url``, its signals set by ``preexec``; SIGTERM once
     ``signal_when()`` returns after the command's first instruction (before it, Python's
     own start-up runs no code of ours). It must end within 60 s: its exit status and log
@@ -649,3 +649,32 @@ async def test_a_second_sigterm_to_stackbot_sync_does_not_cut_its_client_close_s
     assert child.err[-1] == SYNC_STOPPED, log
     assert "SIGNALLED 2" in child.out, (child.out, log)
     assert "STOPPED CLEANLY" in child.out, (child.out, log)
+
+
+# ------------------------------------------------------- Ctrl-C while the command starts
+
+
+@pytest.mark.parametrize("command", ["run", "sync"])
+async def test_ctrl_c_while_stackbot_starts_ends_it_quietly_with_status_130(
+    tmp_path: Path, command: str
+) -> None:
+    """Ctrl-C (SIGINT) while ``stackbot run`` imported its modules, before the bot handles
+    the signal itself, printed a KeyboardInterrupt traceback. It ends the command quietly,
+    with the status a shell gives a process that SIGINT ended."""
+    from bot.entry import INTERRUPTED_EXIT
+
+    async with DiscordStandIn() as discord_:
+        env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+        env["ENTRY_CHILD_WAIT"] = "1"  # it waits for the signal where the imports run
+        child = await child_process(
+            "tests.bot.entry_child", discord_.url, command, cwd=tmp_path, env=env
+        )
+        try:
+            await child.said(child.out, "CAUGHT")
+            child.process.send_signal(signal.SIGINT)
+            status = await child.ended()
+        finally:
+            await child.kill()
+        assert not discord_.requests  # it went no further
+    assert status == INTERRUPTED_EXIT == 130, (status, child.log)
+    assert child.err == [], child.log
