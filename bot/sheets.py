@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import catalog
 from bot.text import code_name, escape_name, fit_message
-from engine.stack.render import NAME_WIDTH
 from persistence.records import GameSummary, ScoreSheet
 
 __all__ = [
@@ -24,7 +23,7 @@ __all__ = [
 
 SHEET_ROUNDS = 10  # round columns a score sheet shows (the last ones; totals count all)
 HISTORY_NAME = 16  # a name's width in the channel's history
-SHEET_NAME = NAME_WIDTH  # the columns a name takes at most in a score sheet's code block
+SHEET_NAME = 20  # the columns a name takes at most in a score sheet's code block
 
 
 def short_escaped(name: str, width: int = 20) -> str:
