@@ -55,8 +55,7 @@ def sheet_lines(
     rows = [f"{'':{width}} {labels} {total}".rstrip()]
     for seat, short in enumerate(shorts):
         cells = " ".join(f"{r[seat]:>4}" for r in shown)
-        label = short + " " * (width - catalog.width(short))
-        rows.append(f"{label} {cells} {totals[seat]:>6}")
+        rows.append(f"{catalog.ljust(short, width)} {cells} {totals[seat]:>6}")
     lines = ["```", *rows, "```"]
     if skipped == 1:
         lines.insert(0, catalog.t("info.sheet.left_out.first"))
