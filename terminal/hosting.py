@@ -167,27 +167,29 @@ class SaveStore(Store):
     pending: tuple[int, Any] | None = None
 
     async def record_move(self, table_id: int, *args: Any, **kwargs: Any) -> MoveResult:
-        state = None if self.draws is None else self.draws()
-        try:
-            result = await super().record_move(table_id, *args, **kwargs)
-        except BaseException as err:
-            if not isinstance(err, Exception):  # (cancelled: stored, or not)
-                self.pending = (table_id, state)
-            raise
+        result, state = await self._storing(
+            table_id, super().record_move(table_id, *args, **kwargs)
+        )
         if not result.duplicate:
             self._committed(table_id, result.version, state)
         return result
 
     async def start_table(self, table_id: int, *args: Any, **kwargs: Any) -> TableInfo:
+        info, state = await self._storing(table_id, super().start_table(table_id, *args, **kwargs))
+        self._committed(table_id, info.version, state)
+        return info
+
+    async def _storing(self, table_id: int, step: Coroutine[Any, Any, T]) -> tuple[T, Any]:
+        """Store ``step`` (not started yet) of the table ``table_id``; with it, the random
+        source's state taken before it runs. Wound down as it stored (cancelled), the step
+        is noted in :attr:`pending`: stored, or not."""
         state = None if self.draws is None else self.draws()
         try:
-            info = await super().start_table(table_id, *args, **kwargs)
+            return await step, state
         except BaseException as err:
             if not isinstance(err, Exception):
                 self.pending = (table_id, state)
             raise
-        self._committed(table_id, info.version, state)
-        return info
 
     def _committed(self, table_id: int, version: int, state: Any) -> None:
         self.pending = None
