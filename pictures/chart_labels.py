@@ -42,7 +42,7 @@ def place_clear(label: Annotation, places: Sequence[Place], renderer: RendererBa
     best: tuple[int, Place] | None = None
     for place in places:
         _put(label, place)
-        touched = _touches(_painted_box(label, renderer), label, ax, renderer)
+        touched = _touches(painted_box(label, renderer), label, ax, renderer)
         if touched == 0:
             return place
         if best is None or touched < best[0]:
@@ -58,7 +58,7 @@ def _put(label: Annotation, place: Place) -> None:
     label.set_verticalalignment(place.va)
 
 
-def _painted_box(label: Annotation, renderer: RendererBase) -> Bbox:
+def painted_box(label: Annotation, renderer: RendererBase) -> Bbox:
     """The box ``label`` paints: its padded background if it has one, else its text."""
     label.update_positions(renderer)
     patch = label.get_bbox_patch()

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import catalog
 from pictures import fonts
-from pictures.chart_labels import Place, place_clear
+from pictures.chart_labels import Place, painted_box, place_clear
 from pictures.palette import (
     DEFAULT_THEME,
     SEAT_COLOURS,
@@ -87,6 +87,9 @@ WINNER_TOTAL_PLACES = (
 SUBTITLE_GAP = 16  # pixels at least between what a chart shows and the figure at its right
 LAST_VALUE_GAP = 8  # pixels between a rating chart's last point and its value
 WINNER_TOTAL_ROOM = 62  # pixels above the highest total, for its total written above it
+TARGET_GAP = 4  # pixels at least between a stats chart's target dash and a bar's label or star
+LABEL_GAP = 6  # pixels at least between two bars' numbers on a stats chart
+MIN_LABEL = 18  # the smallest a stats chart's numbers are drawn, to keep them apart
 
 # ---------------------------------------------------------------------------- the charts
 
@@ -829,15 +832,17 @@ def stats_figure(chart: StatsChart) -> Figure:
         zorder=3,
     )
     # each game's target: a dash across its bar (one line when they all agree)
+    width = 2.5 if len(set(targets)) == 1 else 3.0
     if len(set(targets)) == 1:
         ax.axhline(
             targets[0],
             gid="target",
             color=_rgb(colours.text),
-            linewidth=2.5,
+            linewidth=width,
             dashes=(6, 4),
             zorder=4,
         )
+        dashes = [(-math.inf, math.inf, float(targets[0]))]
     else:
         ax.hlines(
             targets,
@@ -845,15 +850,25 @@ def stats_figure(chart: StatsChart) -> Figure:
             [x + 0.45 for x in xs],
             gid="target",
             colors=_rgb(colours.text),
-            linewidth=3,
+            linewidth=width,
             linestyles=(0, (6, 4)),
             zorder=4,
         )
+        dashes = [(x - 0.45, x + 0.45, float(t)) for x, t in zip(xs, targets, strict=True)]
+    renderer = _renderer(figure)
+    # the dashes in pixels, each with how near a label may come to its middle
+    reach = TARGET_GAP + width / 2
+    lines = []
+    for x0, x1, y in dashes:
+        left_end = ax.transData.transform((x0, y))[0] if math.isfinite(x0) else -math.inf
+        right_end = ax.transData.transform((x1, y))[0] if math.isfinite(x1) else math.inf
+        lines.append((float(left_end), float(right_end), float(ax.transData.transform((0, y))[1])))
     compact = max(abs(t) for t in totals) >= 1000
+    labels = []
     for x, g in zip(xs, games, strict=True):
         inside = g.won and g.total / (span * 1.28) * STATS_PLOT_HEIGHT >= 40
-        if inside:  # a win: a star at the top of its (gold) bar
-            ax.annotate(
+        if inside:  # a win: a star at the top of its (gold) bar, under a dash through it
+            star = ax.annotate(
                 "★",
                 (x, g.total),
                 xytext=(0, -5),
@@ -865,8 +880,11 @@ def stats_figure(chart: StatsChart) -> Figure:
                 parse_math=False,
                 zorder=5,
             )
+            inside = _clear_of_dashes(star, lines, reach, renderer, up=False)
+            if not inside:  # no room under the dash in its bar: beside its total
+                star.remove()
         number = _short(g.total) if compact else _number(g.total)
-        ax.annotate(
+        label = ax.annotate(
             number if inside or not g.won else "★" + number,
             (x, max(g.total, 0)),
             xytext=(0, 6),
@@ -877,12 +895,22 @@ def stats_figure(chart: StatsChart) -> Figure:
             va="bottom",
             parse_math=False,
             zorder=6,
-            bbox={
+            bbox={  # over the grid's lines
                 "boxstyle": "square,pad=0.05",
                 "facecolor": _rgb(colours.panel),
                 "edgecolor": "none",
             },
         )
+        labels.append(label)
+    # the numbers smaller where the widest would touch its neighbour's (ten wide numbers)
+    slot = float(ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0])
+    widest = max(painted_box(label, renderer).width for label in labels)
+    if widest > slot - LABEL_GAP:
+        size = max(MIN_LABEL, SMALL * (slot - LABEL_GAP) / widest)
+        for label in labels:
+            label.set_fontsize(size)
+    for label in labels:
+        _clear_of_dashes(label, lines, reach, renderer, up=True)
     caption = catalog.t("charts.stats.last_game" if n == 1 else "charts.oldest_newest")
     if len(set(targets)) == 1:
         target = catalog.t("charts.target", target=_number(targets[0]))
@@ -892,6 +920,37 @@ def stats_figure(chart: StatsChart) -> Figure:
     middle = left + (WIDTH - left - right) / 2
     _caption(figure, middle, plot_top + STATS_PLOT_HEIGHT + below - 4, caption, colours, height)
     return figure
+
+
+def _clear_of_dashes(
+    label: Any,
+    lines: Sequence[tuple[float, float, float]],
+    reach: float,
+    renderer: RendererBase,
+    *,
+    up: bool,
+) -> bool:
+    """Move ``label`` (an annotation offset in points, which are pixels) up, or down,
+    until its painted box keeps ``reach`` pixels from every target dash under it
+    (``lines``: from x, to x and y, in pixels), so that no dash runs through its text.
+    Moved down, it must stay over its bar's foot (a star inside its bar): whether it
+    does."""
+    foot = float(label.axes.transData.transform((0, 0))[1])
+    for _ in range(len(lines) + 1):
+        box = painted_box(label, renderer)
+        crossed = [
+            y
+            for x0, x1, y in lines
+            if x0 < box.x1 and box.x0 < x1 and box.y0 - reach < y < box.y1 + reach
+        ]
+        if not crossed:
+            return not (not up and box.y0 < foot + TARGET_GAP)
+        dx, dy = label.xyann
+        if up:
+            label.xyann = (dx, dy + max(crossed) + reach - box.y0)
+        else:
+            label.xyann = (dx, dy - (box.y1 - (min(crossed) - reach)))
+    return False
 
 
 def rating_figure(chart: RatingChart) -> Figure:

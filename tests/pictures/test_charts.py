@@ -3,6 +3,7 @@ drawn as text (never mathtext) with a font that has its glyphs."""
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import warnings
 from datetime import UTC, datetime, timedelta
@@ -352,3 +353,65 @@ def test_a_teams_row_names_its_members_in_their_marks_order_whatever_their_scrip
     hebrew, arabic = shown("שלום"), shown("محمد")
     assert row == f"{hebrew} & {arabic}", "the first member (first mark) leftmost"
     assert "Bob & Ann" in texts
+
+
+def _target_dashes(ax: Any) -> list[tuple[float, float, float, float]]:
+    """Each target dash of a stats chart's plot in pixels: from x, to x, y, half its width."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+
+    dashes = []
+    for artist in ax.get_children():
+        if artist.get_gid() != "target":
+            continue
+        if isinstance(artist, Line2D):
+            plot = ax.get_window_extent()
+            (y,) = {float(y) for _, y in artist.get_transform().transform(artist.get_xydata())}
+            dashes.append((plot.x0, plot.x1, y, artist.get_linewidth() / 2))
+        else:
+            assert isinstance(artist, LineCollection)
+            for path in artist.get_paths():
+                (x0, y), (x1, _) = ax.transData.transform(path.vertices)
+                dashes.append((x0, x1, y, artist.get_linewidths()[0] / 2))
+    return dashes
+
+
+@pytest.mark.parametrize(
+    "games",
+    [
+        recent([190, 185, 205, 196, 120, 210, 150, 193, 60, 230]),  # near the one target
+        recent([201, 199, 200, 203, 197, 1, 202, 198]),  # on it, wins starred in their bars
+        recent([190, 96, 290], 200) + recent([185], 190) + recent([120, 296], 300),
+        recent([1_180, 995, 1_230, 1_010], 1_000),  # compact numbers ('1.2k')
+        recent([-4, -30, 195], 200),  # under zero
+        recent([int(200 * k / 10) for k in range(10)]),  # ten games, every height
+        recent([999, -999, 998, 997, 996, -995, 994, 993, 992, 991], 1_000),  # wide numbers
+    ],
+    ids=["near-one-target", "on-it", "mixed-targets", "compact", "negative", "ten", "wide"],
+)
+def test_a_stats_charts_numbers_are_clear_of_the_target_dash_and_of_each_other(
+    games: tuple[RecentGame, ...],
+) -> None:
+    from pictures.chart_labels import painted_box
+
+    figure = chart_figure(StatsChart("Ālīce ✨", games, game="Stack"))
+    figure.canvas.draw()  # type: ignore[no-untyped-call]
+    (ax,) = figure.axes
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    dashes = _target_dashes(ax)
+    assert dashes
+    plot = ax.get_window_extent()
+    labels = [text for text in ax.texts if text.get_text()]
+    assert len([t for t in labels if t.get_text() != "★"]) == len(games)
+    for label in labels:
+        box = painted_box(label, renderer)
+        for x0, x1, y, half in dashes:
+            if x0 < box.x1 and box.x0 < x1:  # the dash runs under the label
+                assert not box.y0 - half < y < box.y1 + half, (label.get_text(), box, y)
+        assert plot.y0 <= box.y0 and box.y1 <= plot.y1, (label.get_text(), "inside the plot")
+    numbers = sorted(
+        (painted_box(label, renderer) for label in labels if label.get_text() != "★"),
+        key=lambda box: box.x0,
+    )
+    for left, right in itertools.pairwise(numbers):
+        assert left.x1 + 2 <= right.x0 or left.y1 <= right.y0 or right.y1 <= left.y0
