@@ -407,14 +407,15 @@ def _fit(text: str, font: Any, width: float) -> str:
 
     if wide(text) <= width:
         return shown(text)
-    lo, hi = 0, len(text)
+    places = fonts.cuts(text)  # never inside an emoji sequence
+    lo, hi = 0, len(places) - 1
     while lo < hi:  # the longest prefix that fits with its ellipsis
         mid = (lo + hi + 1) // 2
-        if wide(text[:mid].rstrip() + "…") <= width:
+        if wide(text[: places[mid]].rstrip() + "…") <= width:
             lo = mid
         else:
             hi = mid - 1
-    return shown(text[:lo].rstrip() + "…")
+    return shown(text[: places[lo]].rstrip() + "…")
 
 
 def _ticks(lo: float, hi: float, bins: int) -> list[float]:

@@ -16,6 +16,9 @@ drawn run by run on one baseline. A character no font has is drawn as
 :data:`SUBSTITUTE` ("?"), never as an empty box ("tofu"). Characters that only modify
 their neighbours in ways these fonts cannot show (zero-width joiners, variation
 selectors, skin-tone modifiers, tags) are left out; control characters become spaces.
+Emoji sequences are drawn as whole as one-colour fonts allow (:func:`clean`: a family as
+👪, a flag as its letters squared, 🅹🅿, a keycap as ❶), and a name is cut between
+glyphs only (:func:`cuts`), never inside a sequence.
 
 Right-to-left letters (Arabic, Hebrew) are laid out as the Unicode bidirectional algorithm
 (UAX #9) says, in a subset enough for one line of names and words (:func:`levels`: the
@@ -187,18 +190,116 @@ def _invisible(char: str) -> bool:
     )
 
 
+JOINER = "\u200d"  # zero-width joiner: kept between the emoji of one sequence, not drawn
+_KEYCAP = "\u20e3"
+_KEYCAPS = dict(
+    zip("0123456789", "\u24ff\u2776\u2777\u2778\u2779\u277a\u277b\u277c\u277d\u277e", strict=True)
+)
+_FLAG_LETTERS = range(0x1F1E6, 0x1F200)  # the regional indicators: a flag is two of them
+_SQUARED_LETTERS = 0x1F170  # negative squared Latin capital letter A (🅰): a flag's letter
+# what a sequence's member only says of the emoji before it, which one colour cannot show:
+# a woman's or man's sign, hair (red, curly, white, bald)
+_MODIFYING_MEMBERS = frozenset(("\u2640", "\u2642", *map(chr, range(0x1F9B0, 0x1F9B4))))
+_PEOPLE = frozenset(map(chr, (0x1F468, 0x1F469, 0x1F467, 0x1F466, 0x1F9D1, 0x1F9D2, 0x1F476)))
+_FAMILY, _COUPLE, _KISS = "\U0001f46a", "\U0001f491", "\U0001f48f"  # 👪 💑 💏
+_HEART, _KISS_MARK = "\u2764", "\U0001f48b"
+
+
+THIN_SPACE = "\u2009"
+
+
+def _flag_letter(char: str) -> bool:
+    """A flag's letter as drawn (squared, :func:`clean`)."""
+    return _SQUARED_LETTERS <= ord(char) < _SQUARED_LETTERS + len(_FLAG_LETTERS)
+
+
+def _pictograph(char: str) -> bool:
+    """A character an emoji sequence joins (a symbol: emoji, dingbats, a flag's letter)."""
+    return unicodedata.category(char) == "So"
+
+
 def clean(text: str) -> str:
     """``text`` as it is drawn: composed (NFC), on one line (control characters and line
     breaks become spaces), without the characters :func:`_invisible` leaves out but the
     isolates (:data:`FSI`… :data:`PDI`, as :func:`catalog.isolate` puts them around a
-    name in a sentence), which are not drawn but say which way the name reads."""
-    out = []
-    for char in unicodedata.normalize("NFC", text):
+    name in a sentence), which are not drawn but say which way the name reads.
+
+    Emoji sequences are drawn as whole as one-colour fonts allow (:func:`_emoji`): a
+    family or a couple as its one emoji (👨‍👩‍👧‍👦 as 👪), a flag as its two letters
+    squared (🇯🇵 as 🅹🅿), a keycap as its digit in a disc (1️⃣ as ❶), a sequence of
+    other emoji as its members (🏳️‍🌈 as 🏳🌈), joined by :data:`JOINER` (not drawn), so
+    that a name is never cut inside one (:func:`cuts`)."""
+    out: list[str] = []
+    flag = False  # whether the last character kept is a flag's first letter
+    line = unicodedata.normalize("NFC", text)
+    for at, char in enumerate(line):
         if char in "\t\n\r\x0b\x0c\x85\u2028\u2029" or unicodedata.category(char) == "Cc":
             out.append(" ")
+        elif char == JOINER:
+            after = next((c for c in line[at + 1 :] if not _invisible(c)), "")
+            if out and _pictograph(out[-1]) and _pictograph(after):
+                out.append(JOINER)  # joins the emoji before and after it
+        elif char == _KEYCAP and out and out[-1] in "0123456789#*":
+            out[-1] = _KEYCAPS.get(out[-1], out[-1])
+        elif ord(char) in _FLAG_LETTERS:
+            letter = chr(_SQUARED_LETTERS + ord(char) - _FLAG_LETTERS.start)
+            if face_for(letter) is None:
+                letter = chr(ord("A") + ord(char) - _FLAG_LETTERS.start)
+            if flag:
+                out.append(JOINER)
+            elif len(out) > 1 and out[-2] == JOINER and _flag_letter(out[-1]):
+                out.append(THIN_SPACE)  # a flag after a flag: apart, not one code
+            out.append(letter)
+            flag = not flag
+            continue
         elif not _invisible(char) or char in _ISOLATES:
             out.append(char)
+        flag = False
+    return _emoji("".join(out))
+
+
+def _emoji(text: str) -> str:
+    """``text`` with each emoji sequence (emoji joined by :data:`JOINER`) as it is drawn:
+    without the members that only modify the emoji before them (:data:`_MODIFYING_MEMBERS`)
+    or that no font has; a family or a couple of people as its one emoji."""
+    if JOINER not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    while at < len(text):
+        end = at + 1
+        while end + 1 < len(text) and text[end] == JOINER:
+            end += 2  # the sequence goes on with the member after the joiner
+        sequence = list(text[at:end:2])
+        if len(sequence) > 1:
+            kept = [
+                member
+                for member in sequence
+                if member not in _MODIFYING_MEMBERS and face_for(member) is not None
+            ] or sequence[:1]
+            if len(kept) > 1 and set(kept) <= _PEOPLE | {_HEART, _KISS_MARK}:
+                one = _KISS if _KISS_MARK in kept else _COUPLE if _HEART in kept else _FAMILY
+                if face_for(one) is not None:
+                    kept = [one]
+            sequence = [JOINER.join(kept)]
+        out.extend(sequence)
+        at = end
     return "".join(out)
+
+
+def cuts(text: str) -> list[int]:
+    """Where ``text`` (cleaned) may be cut, from 0 to its length: between two glyphs,
+    never inside an emoji sequence (at a :data:`JOINER`) nor before a combining mark."""
+    return [
+        at
+        for at in range(len(text) + 1)
+        if at in (0, len(text))
+        or not (
+            text[at] == JOINER
+            or text[at - 1] == JOINER
+            or unicodedata.category(text[at]).startswith("M")
+        )
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -213,8 +314,8 @@ def runs(text: str, weight: Weight = "regular") -> tuple[tuple[str, Face | None]
     chars: list[str] = []
     fallback = faces(weight)[0] if faces(weight) else None
     for char in clean(text):
-        if char in _ISOLATES:
-            continue  # not drawn (visual_runs reads them)
+        if char in _ISOLATES or char == JOINER:
+            continue  # not drawn (visual_runs reads the isolates)
         if (
             chars
             and current is not None
@@ -573,14 +674,15 @@ def fit(text: str, width: float, size: int, weight: Weight = "regular") -> str:
     text = clean(text)
     if text_width(text, size, weight) <= width:
         return text
-    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis
+    places = cuts(text)
+    low, high = 0, len(places) - 1  # the longest prefix that fits with the ellipsis
     while low < high:
         middle = (low + high + 1) // 2
-        if text_width(text[:middle].rstrip() + "…", size, weight) <= width:
+        if text_width(text[: places[middle]].rstrip() + "…", size, weight) <= width:
             low = middle
         else:
             high = middle - 1
-    return text[:low].rstrip() + "…"
+    return text[: places[low]].rstrip() + "…"
 
 
 TAIL = 4  # characters at least kept of a name's end when it is cut in the middle
@@ -635,8 +737,10 @@ def _tail_start(name: str, alike: list[str]) -> int | None:
     else:
         return None
     start = max(0, len(name) - max(length, TAIL))
+    places = cuts(name)
+    start = max(at for at in places if at <= start)  # an emoji sequence's end: all of it
     for back in range(start, max(0, start - TAIL_REACH) - 1, -1):
-        if back == 0 or not name[back - 1].isalnum():
+        if back in places and (back == 0 or not name[back - 1].isalnum()):
             return back
     return start
 
@@ -647,14 +751,15 @@ def _longest_head(head: str, tail: str, width: float, size: int, weight: Weight)
     "…" and ``tail`` fit."""
     if text_width("…" + tail, size, weight) > width:
         return None
-    low, high = 0, len(head) - 1
+    places = cuts(head)[:-1]
+    low, high = 0, len(places) - 1
     while low < high:
         middle = (low + high + 1) // 2
-        if text_width(head[:middle].rstrip() + "…" + tail, size, weight) <= width:
+        if text_width(head[: places[middle]].rstrip() + "…" + tail, size, weight) <= width:
             low = middle
         else:
             high = middle - 1
-    return head[:low].rstrip()
+    return head[: places[low]].rstrip()
 
 
 def draw_text(

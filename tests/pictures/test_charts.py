@@ -415,3 +415,21 @@ def test_a_stats_charts_numbers_are_clear_of_the_target_dash_and_of_each_other(
     )
     for left, right in itertools.pairwise(numbers):
         assert left.x1 + 2 <= right.x0 or left.y1 <= right.y0 or right.y1 <= left.y0
+
+
+@pytest.mark.skipif(not FONTS_INSTALLED, reason="the Debian fonts are not installed")
+def test_emoji_sequences_in_a_charts_names_are_drawn_whole_never_cut_inside() -> None:
+    family, flag, rainbow = "👨\u200d👩\u200d👧\u200d👦", "🇯🇵", "🏳\ufe0f\u200d🌈"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure = chart_figure(StatsChart(family * 40, sample_stats().games))
+        title = figure.texts[0].get_text()
+        assert title.endswith("…") and set(title[:-1]) == {"👪"}, title
+        names = (f"Bo {flag}", f"Al {rainbow}", f"Cy {family}", (flag + rainbow) * 20)
+        game = sample_game(4, 5, names=names)
+        texts = [t.get_text() for t in chart_figure(game).texts]
+        draw_chart(game)
+    assert "Bo 🅹🅿" in texts and "Al 🏳🌈" in texts and "Cy 👪" in texts
+    (cut,) = [t for t in texts if t.endswith("…")]
+    assert cut.removesuffix("…").replace("🅹🅿🏳🌈", "") == "", cut
+    assert [str(w.message) for w in caught if "missing from" in str(w.message)] == []

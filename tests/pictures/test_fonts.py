@@ -5,6 +5,7 @@ box) for a character that no font has."""
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def test_invisible_modifiers_are_left_out_and_control_characters_become_spaces()
     assert fonts.clean("Al\nice\x00\t!") == "Al ice  !"
     assert fonts.clean("👍🏽") == "👍", "skin tone left out"
     assert fonts.clean("❤\ufe0f") == "❤", "variation selector left out"
-    assert fonts.clean("a\u200db") == "ab", "zero-width joiner left out"
+    assert fonts.clean("a\u200db") == "ab", "zero-width joiner left out (but between emoji)"
     assert fonts.clean("e\u0301") == "é", "composed"
 
 
@@ -196,6 +197,77 @@ def test_a_name_in_several_scripts_is_drawn_in_runs_of_one_font_each() -> None:
         "Noto Sans CJK JP",
     ]
     assert "".join(run for run, _ in runs) == "Ālīce ✨ ボブ"
+
+
+# ------------------------------------------------------------------ emoji sequences
+
+FAMILY = "👨\u200d👩\u200d👧\u200d👦"
+RAINBOW_FLAG = "🏳\ufe0f\u200d🌈"
+ASTRONAUT = "🧑🏿\u200d🚀"  # with a skin tone
+SEQUENCES = {  # as typed: as drawn with one-colour fonts
+    FAMILY: "👪",
+    "👩\u200d❤\ufe0f\u200d👨": "💑",
+    "👩\u200d❤\ufe0f\u200d💋\u200d👨": "💏",
+    "👨\u200d👧": "👪",
+    "🇯🇵": "🅹\u200d🅿",
+    "🇯🇵🇫🇷": "🅹\u200d🅿\u2009🅵\u200d🆁",  # two flags apart
+    "1\ufe0f\u20e3": "❶",
+    "0\ufe0f\u20e3": "⓿",
+    "👍🏽": "👍",
+    "🏃\u200d♀\ufe0f": "🏃",  # the woman's sign: only says who
+    "👨\u200d🦰": "👨",  # red hair: no font has it, never a "?"
+    RAINBOW_FLAG: "🏳\u200d🌈",  # its members, joined: never cut apart
+    ASTRONAUT: "🧑\u200d🚀",
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f": "🏴",  # Scotland
+}
+
+
+@needs_debian_fonts
+@pytest.mark.parametrize("typed", list(SEQUENCES))
+def test_an_emoji_sequence_is_drawn_whole_as_one_colour_fonts_allow(typed: str) -> None:
+    drawn = fonts.clean(f"a{typed}b")
+    assert drawn == f"a{SEQUENCES[typed]}b"
+    assert fonts.clean(drawn) == drawn, "cleaned once is cleaned"
+    assert fonts.missing(typed) == set(), "no '?' and no empty box"
+    shown = "".join(run for run, _ in fonts.runs(typed))
+    assert "\u200d" not in shown, "the joiner is not drawn"
+    for char in shown:  # a flag's letters are not Symbola's dotted boxes
+        assert not 0x1F1E6 <= ord(char) <= 0x1F1FF
+        assert "REGIONAL INDICATOR" not in unicodedata.name(char, "")
+
+
+@needs_debian_fonts
+@pytest.mark.parametrize("weight", ["regular", "bold"])
+@pytest.mark.parametrize("typed", list(SEQUENCES))
+def test_an_emoji_sequences_ink_stays_within_its_measured_width(typed: str, weight: str) -> None:
+    name = f"W{typed}W{typed}"
+    image = Image.new("L", (400, 60), 0)
+    width = fonts.draw_text(ImageDraw.Draw(image), (100, 44), name, 30, 255, weight)  # type: ignore[arg-type]
+    assert width == pytest.approx(fonts.text_width(name, 30, weight))  # type: ignore[arg-type]
+    box = image.getbbox()
+    assert box is not None
+    assert box[0] >= 99 and box[2] <= 100 + width + 1, (box, width)
+
+
+@needs_debian_fonts
+@pytest.mark.parametrize("typed", [FAMILY, "🇯🇵", RAINBOW_FLAG, ASTRONAUT, "e\u0301"])
+def test_a_name_is_never_cut_inside_an_emoji_sequence(typed: str) -> None:
+    name = "Bo " + typed * 12
+    whole = fonts.clean(name)
+    for width in range(30, int(fonts.text_width(name, 30)) + 10, 7):
+        shown = fonts.fit(name, width, 30)
+        assert fonts.text_width(shown, 30) <= width or shown == "…"
+        head = shown.removesuffix("…")
+        assert whole.startswith(head) and len(head) in fonts.cuts(whole), (width, shown)
+        assert not head.endswith("\u200d")
+    # the end kept to tell names apart is whole too
+    names = (f"Alexandra Konstantinopoulou {typed}", f"Alexandra Konstantinopoulou {typed}x")
+    for name, shown in zip(names, fonts.fit_apart(names, (300.0, 300.0), 30), strict=True):
+        cleaned = fonts.clean(name)
+        head, _, tail = shown.partition("…")
+        assert cleaned.startswith(head) and len(head) in fonts.cuts(cleaned), shown
+        assert tail, "cut apart, its end kept"
+        assert cleaned.endswith(tail) and len(cleaned) - len(tail) in fonts.cuts(cleaned), shown
 
 
 # ------------------------------------------------------------------ right to left
