@@ -106,8 +106,19 @@ class Lobby:
         )
         log_action(interaction, "opened a table", live)
         payload = await self.tables.table_messages.payload(live)
-        answered = await interaction.response.send_message(allowed_mentions=NO_MENTIONS, **payload)
-        release_view(payload["view"])
+        try:
+            answered = await interaction.response.send_message(
+                allowed_mentions=NO_MENTIONS, **payload
+            )
+        except discord.HTTPException:
+            # the lobby is stored but its answer is lost (the interaction expired, Discord
+            # failed): it is posted in the channel instead, and its clock runs as any
+            # lobby's, so that it is neither unseen nor holding the channel for good
+            self.tables.refresh(live)
+            self.tables.arm_clock(live)
+            raise
+        finally:
+            release_view(payload["view"])
         message_id = answered.message_id  # Discord names the message in its answer: no GET
         if message_id is None:
             message_id = (await interaction.original_response()).id

@@ -369,6 +369,27 @@ async def test_an_idle_lobby_closes_after_an_hour(world: World) -> None:
     assert any("lobby closed" in t.lower() for t in texts(world))
 
 
+async def test_a_lobby_whose_answer_is_lost_is_posted_and_closes_when_idle(
+    world: World,
+) -> None:
+    """Item 11: ``/table new`` stores the lobby and its answer fails (the interaction
+    expired before the answer: Discord's 404 Unknown interaction). The lobby is posted in
+    the channel all the same, with its buttons, and closes after the lobby timeout as any
+    lobby does: it is never left unseen, holding the channel (``/table new`` refused) for
+    good."""
+    world.env.inject_error(
+        "POST", "/interactions/*/callback", status=404, code=10062, message="Unknown interaction"
+    )
+    await world.alice.slash(world.channel, "table new")
+    await world.env.advance_time(1)
+    shown = table_message(world)
+    assert "lobby" in table_text_of(shown)
+    assert "Join" in [b.get("label") for b in buttons_of(shown)]
+    await world.env.advance_time(3700)
+    assert world.channel.id not in world.bot.tables.service.by_channel
+    assert any("lobby closed" in t.lower() for t in texts(world))
+
+
 async def test_a_game_nobody_plays_ends_as_abandoned_after_a_day(world: World) -> None:
     """Item 11: with the turn timer off, a game with no human move for 24 h ends."""
     await world.admin.slash(world.channel, "houserules set", key="turn_timer", value="off")
