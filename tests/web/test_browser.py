@@ -2014,3 +2014,46 @@ def test_a_die_picked_is_dropped_once_the_turn_has_moved_on(
     assert page.locator("#board .tap:not(.can-pick)[aria-disabled=false]").count() == 0
     assert errors == []
     page.close()
+
+
+# the colours a picked die or piece is framed in, on the board and in the move panel, and
+# the one the board frames the last move in (Stack's last pile, Color Stack's path): a
+# frame of the last move's is drawn where the board has none yet
+PICKED_AND_LAST = """() => {
+  const picture = document.querySelector("#board svg");
+  let last = picture.querySelector(".edge, .sq.path");
+  if (!last) {
+    last = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    last.setAttribute("class", "sq path");
+    picture.append(last);
+  }
+  return {
+    board: getComputedStyle(document.querySelector("#board .picked rect")).stroke,
+    panel: getComputedStyle(document.querySelector("#picks button.picked")).borderTopColor,
+    last: getComputedStyle(last).stroke,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("scheme", "shift"), [("light", 0), ("dark", 2)])
+@pytest.mark.parametrize(("name", "channel"), [("stack", 580), ("colorstack", 581)])
+def test_a_picked_die_or_piece_is_framed_apart_from_the_last_move(
+    browser: Any, demo: tuple[str, Any], name: str, channel: int, scheme: str, shift: int
+) -> None:
+    """The die or piece a player has picked is framed in another colour than the last
+    move's pile or squares: a piece picked beside the path the other player's piece just
+    took (Color Stack), or a die beside the pile just made (Stack), is not read as part of
+    that move, nor that move as a pick of the player's."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel + shift, name))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    page.emulate_media(color_scheme=scheme)
+    page.locator("#board .can-pick").first.tap()
+    colours = page.evaluate(PICKED_AND_LAST)
+    assert colours["board"] != colours["last"], colours
+    assert colours["panel"] != colours["last"], colours
+    assert errors == []
+    page.close()
