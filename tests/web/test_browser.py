@@ -2057,3 +2057,81 @@ def test_a_picked_die_or_piece_is_framed_apart_from_the_last_move(
     assert colours["panel"] != colours["last"], colours
     assert errors == []
     page.close()
+
+
+async def short_stack_game(demo: Demo, channel: int) -> DemoTable:
+    """A Stack game of three to 10 points played to its end by the AI."""
+    service = demo.service
+    assert service is not None
+    players = [Player(channel * 100 + i, name) for i, name in enumerate(("Ada", "Bo", "Cy"))]
+    host, *others = players
+    live = await service.new_table(1, channel, host, {"target_score": 10}, game="stack")
+    for player in others:
+        await service.join(channel, player)
+    await service.start(channel, host)
+    table = DemoTable(live, players, games.get("stack").make_ai("greedy"))
+    await game_played_to_its_end(demo, table)
+    return table
+
+
+# what of the round-by-round chart's lines and points lies under its target's words: the
+# places along each line (a point every 0.5 of the picture's units) and the points whose
+# stroke or disc comes within the words' box
+UNDER_THE_TARGETS_WORDS = """(words) => {
+  const chart = document.querySelector("#chart");
+  const label = [...chart.querySelectorAll("text")].find((e) => e.textContent === words);
+  const box = label.getBBox();
+  const within = (x, y, pad) => x >= box.x - pad && x <= box.x + box.width + pad
+    && y >= box.y - pad && y <= box.y + box.height + pad;
+  const under = [];
+  for (const line of chart.querySelectorAll("polyline")) {
+    const pad = parseFloat(getComputedStyle(line).strokeWidth) / 2;
+    const points = line.getAttribute("points").split(" ").map((p) => p.split(",").map(Number));
+    points.slice(1).forEach(([x, y], i) => {
+      const [x0, y0] = points[i];
+      const steps = Math.ceil(Math.hypot(x - x0, y - y0) * 2);
+      for (let s = 0; s <= steps; s++) {
+        if (within(x0 + ((x - x0) * s) / steps, y0 + ((y - y0) * s) / steps, pad)) {
+          under.push(`line ${line.style.stroke} near ${x},${y}`);
+          break;
+        }
+      }
+    });
+  }
+  for (const dot of chart.querySelectorAll("circle")) {
+    const r = Number(dot.getAttribute("r"));
+    if (within(Number(dot.getAttribute("cx")), Number(dot.getAttribute("cy")), r)) {
+      under.push(`point ${dot.getAttribute("cx")},${dot.getAttribute("cy")}`);
+    }
+  }
+  return under;
+}"""
+
+
+def test_the_round_by_round_charts_target_is_named_clear_of_the_players_lines(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A Stack game ends in the round someone reaches the target: the players' lines end
+    near it, at the chart's right. The target's words ("target 10") are written where no
+    line or point runs over them: here the totals end just over the target (11, 12, 10
+    after two rounds), where words at the right end of its line would lie under them."""
+    base, running = demo
+    table = on_the_demos_loop(running, short_stack_game(running, 584))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def near_the_target(route: Any) -> None:
+        replay = route.fetch().json()
+        last = replay["frames"][-1]
+        last["board"]["target"] = 10
+        last["scores"] = {**last["scores"], "rounds": [[6, 3, 0], [5, 9, 10]], "winners": [1]}
+        route.fulfill(json=replay)
+
+    page.route(re.compile(r"/games/\d+/replay\.json"), near_the_target)
+    page.goto(f"{base}/games/{table.live.id}")
+    page.locator("#chart").wait_for(timeout=WAIT_MS)
+    assert page.locator("#chart polyline").count() == 3
+    assert page.evaluate(UNDER_THE_TARGETS_WORDS, "target 10") == []
+    assert errors == []
+    page.close()

@@ -44,7 +44,9 @@ function roundChart(players, scores, target, reached) {
     "font-size": 11, class: "faint" }, t("web.sheet.round", { round: r + 1 }))));
   if (target) {
     pic.append(svg("line", { x1: left, x2: w - right, y1: y(target), y2: y(target), class: "target" }));
-    pic.append(svg("text", { x: w - right, y: y(target) - 4, "text-anchor": "end", "font-size": 11,
+    // its words at its left end: every line starts at 0 there, and a game ends in the round
+    // someone reaches the target, so the lines end round it at the right
+    pic.append(svg("text", { x: left + 4, y: y(target) - 4, "text-anchor": "start", "font-size": 11,
       class: "faint" }, t("web.chart.target", { target })));
   }
   if (reached < rounds.length) {  // the shown step is before the last round's end
