@@ -32,3 +32,7 @@ def command(argv: list[str], started: Callable[[], object] | None = None) -> int
         return stackbot(argv)
     except KeyboardInterrupt:
         return INTERRUPTED_EXIT
+
+
+if __name__ == "__main__":  # ``python -m bot.entry ARGS``: the installed command, by module
+    sys.exit(main())

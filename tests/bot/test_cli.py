@@ -53,6 +53,13 @@ def test_the_token_is_never_echoed(tmp_path: Path) -> None:
     assert secret not in proc.stdout + proc.stderr
 
 
+def test_the_entry_module_runs_as_the_stackbot_command(tmp_path: Path) -> None:
+    # ``python -m bot.entry`` is ``stackbot`` by module (it did nothing and exited 0)
+    proc = run(["-m", "bot.entry", "run"], tmp_path)
+    assert proc.returncode != 0
+    assert "no DISCORD_TOKEN is set" in proc.stderr
+
+
 # ---------------------------------------------------------------- run and sync: one line each
 
 
