@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -79,16 +80,41 @@ def store_failed(error: BaseException) -> bool:
 # the random source of each game a save keeps, as it stood at its table's version: rows of
 # the save file's own (no store's table: the host knows nothing of them), one a table.
 DRAWS_TABLE = "terminal_table_draws"
+DRAWS_SCHEMA = (
+    f"CREATE TABLE IF NOT EXISTS {DRAWS_TABLE} (table_id INTEGER PRIMARY KEY, "
+    "version INTEGER NOT NULL, state TEXT NOT NULL)"
+)
+# what a connection of the playing process gives the trigger: the state staged for a
+# table's step (JSON text; NULL: none)
+DRAWS_STAGED = "stackbot_staged_draws"
+DRAWS_TRIGGER = f"""
+CREATE TEMP TRIGGER IF NOT EXISTS stackbot_keep_draws AFTER UPDATE OF version ON main.{tables.name}
+BEGIN
+    INSERT OR REPLACE INTO {DRAWS_TABLE} (table_id, version, state)
+    SELECT NEW.id, NEW.version, staged FROM (SELECT {DRAWS_STAGED}(NEW.id) AS staged)
+    WHERE staged IS NOT NULL;
+END
+"""
+
+
+def keep_staged_draws(connection: Any, staged: Callable[[int], str | None]) -> None:
+    """Have the SQLite ``connection`` (the driver's, as it is opened: a store's own) keep
+    with every statement that moves a table's version, in the same transaction, the state
+    ``staged(table_id)`` gives (JSON, as :func:`keep_draws` keeps it; ``None``: nothing):
+    a step of moves is then in the file with its draws, or neither is. The trigger and
+    function are the connection's alone (TEMP): nothing of them is written in the file,
+    which any stackbot still reads as before."""
+    connection.create_function(DRAWS_STAGED, 1, staged)
+    cursor = connection.cursor()
+    cursor.execute(DRAWS_TRIGGER)
+    cursor.close()
 
 
 def keep_draws(path: Path, table_id: int, version: int, state: Any) -> None:
     """Keep in the store ``path`` the state of the random source of its table ``table_id``
     (``random.Random.getstate()``) as it stands after the table's ``version``-th move."""
     with contextlib.closing(sqlite3.connect(path, timeout=30)) as db, db:
-        db.execute(
-            f"CREATE TABLE IF NOT EXISTS {DRAWS_TABLE} (table_id INTEGER PRIMARY KEY, "
-            "version INTEGER NOT NULL, state TEXT NOT NULL)"
-        )
+        db.execute(DRAWS_SCHEMA)
         db.execute(
             f"INSERT OR REPLACE INTO {DRAWS_TABLE} (table_id, version, state) VALUES (?, ?, ?)",
             (table_id, version, json.dumps(state)),

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
+import sqlite3
 import tempfile
 import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import make_url
+from sqlalchemy import event, make_url
 
 try:  # an advisory lock on a save file (POSIX); elsewhere a save is not held
     import fcntl
@@ -50,7 +52,13 @@ from host.words import Notice
 from persistence import Store
 from persistence.errors import StorageError
 from persistence.records import MoveResult, TableInfo
-from persistence.savefile import keep_draws, kept_draws, store_failed, stored_version
+from persistence.savefile import (
+    DRAWS_SCHEMA,
+    keep_staged_draws,
+    kept_draws,
+    store_failed,
+    stored_version,
+)
 from terminal.words import NOTICES, isolate_names
 
 T = TypeVar("T")
@@ -156,45 +164,73 @@ class SaveFailed(Exception):
 
 
 class SaveStore(Store):
-    """The host's store over a save file: with each step of moves it stores (a game's
-    opening, a move and what followed it), :attr:`committed` is told the table, its version
-    now, and its random source's state as that step left it (taken before the step is
-    stored: nothing draws meanwhile). A store wound down while it stored a step (Ctrl-C)
-    notes the step in :attr:`pending` instead: it may have been stored."""
+    """The host's store over a save file, which keeps with each step of moves it stores (a
+    game's opening, a move and what followed it) the state of its table's random source as
+    that step left it (taken before the step is stored: nothing draws meanwhile), in the
+    step's own transaction: a step is in the file with its draws, or neither is, however
+    the process ends (killed outright as it commits included). The state of ``draws()``
+    is staged for the table while its step is stored; a trigger of this process's
+    connections (:func:`~persistence.savefile.keep_staged_draws`: nothing of it is in the
+    file) writes it as the step's statement moves the table's version, in the rows a save
+    has always kept them in. Once a step is stored, :attr:`committed` is told the table and
+    its version now."""
 
-    committed: Callable[[int, int, Any], None] | None = None
     draws: Callable[[], Any] | None = None  # the random source's state now (None: none)
-    pending: tuple[int, Any] | None = None
+    committed: Callable[[int, int], None] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._staged: dict[int, str] = {}  # the draws each table's step is stored with
+
+    @classmethod
+    async def open(
+        cls, url: str | None = None, *, application_name: str | None = None, **options: Any
+    ) -> Store:
+        store = await super().open(url, application_name=application_name, **options)
+        assert isinstance(store, SaveStore)
+        await store._keeping_draws()
+        return store
+
+    async def _keeping_draws(self) -> None:
+        """The draws' table made (a save of an earlier stackbot has none), and every
+        connection of the store opened from now on given the trigger that keeps them (the
+        connections opened meanwhile, to bring the schema up to date, are closed)."""
+        async with self.engine.begin() as conn:
+            await conn.exec_driver_sql(DRAWS_SCHEMA)
+        event.listen(self.engine.sync_engine, "connect", self._connected)
+        await self.engine.dispose()
+
+    def _connected(self, dbapi_connection: Any, _record: Any) -> None:
+        keep_staged_draws(dbapi_connection, self._staged.get)
 
     async def record_move(self, table_id: int, *args: Any, **kwargs: Any) -> MoveResult:
-        result, state = await self._storing(
-            table_id, super().record_move(table_id, *args, **kwargs)
-        )
-        if not result.duplicate:
-            self._committed(table_id, result.version, state)
+        result = await self._storing(table_id, super().record_move(table_id, *args, **kwargs))
+        if not result.duplicate and self.committed is not None:
+            self.committed(table_id, result.version)
         return result
 
     async def start_table(self, table_id: int, *args: Any, **kwargs: Any) -> TableInfo:
-        info, state = await self._storing(table_id, super().start_table(table_id, *args, **kwargs))
-        self._committed(table_id, info.version, state)
+        info = await self._storing(table_id, super().start_table(table_id, *args, **kwargs))
+        if self.committed is not None:
+            self.committed(table_id, info.version)
         return info
 
-    async def _storing(self, table_id: int, step: Coroutine[Any, Any, T]) -> tuple[T, Any]:
-        """Store ``step`` (not started yet) of the table ``table_id``; with it, the random
-        source's state taken before it runs. Wound down as it stored (cancelled), the step
-        is noted in :attr:`pending`: stored, or not."""
+    async def _storing(self, table_id: int, step: Coroutine[Any, Any, T]) -> T:
+        """Store ``step`` (not started yet) of the table ``table_id``, the random source's
+        state taken before it runs staged for its transaction. Wound down as it stored
+        (Ctrl-C: cancelled), the step is left staged: its write may still be committed
+        (the writer's, as the store closes), and then with its draws."""
         state = None if self.draws is None else self.draws()
+        if state is None:
+            return await step
+        self._staged[table_id] = json.dumps(state)
         try:
-            return await step, state
-        except BaseException as err:
-            if not isinstance(err, Exception):
-                self.pending = (table_id, state)
+            result = await step
+        except Exception:  # not stored
+            self._staged.pop(table_id, None)
             raise
-
-    def _committed(self, table_id: int, version: int, state: Any) -> None:
-        self.pending = None
-        if self.committed is not None and state is not None:
-            self.committed(table_id, version, state)
+        self._staged.pop(table_id, None)
+        return result
 
 
 class HostedTable:
@@ -215,12 +251,11 @@ class HostedTable:
         self.players: dict[str, Player] = {}  # the humans, by name
         self.rules: BaseModel | None = None  # a resumed game's rules (:meth:`resume`)
         self._held: int | None = None  # the save file, held while the game is played
-        # the table's random source (its chance outcomes, its AI seats' choices); the
-        # version the save file last kept its state at (:meth:`_keep_draws`), and how
-        # keeping it failed
+        # the table's random source (its chance outcomes, its AI seats' choices), kept in
+        # the save with each step (:class:`SaveStore`); how the file failed the check of a
+        # step stored (:meth:`_check_stored`)
         self.rng: random.Random | None = None
-        self._kept: int | None = None
-        self._draws_failed: Exception | None = None
+        self._save_failed: Exception | None = None
 
     @property
     def started(self) -> bool:
@@ -240,12 +275,9 @@ class HostedTable:
                 if self.save is not None and refusal.code is Why.NOT_SAVED:
                     raise SaveFailed(str(self.save)) from refusal
                 raise
-            except KeyboardInterrupt:  # wound down: a step it was storing may be stored
-                self._keep_pending()
-                raise
             finally:
-                if self._draws_failed is not None:
-                    raise SaveFailed(str(self.save)) from self._draws_failed
+                if self._save_failed is not None:
+                    raise SaveFailed(str(self.save)) from self._save_failed
             return result
         except (SaveInUse, SaveUnreadable, SaveFailed, Refusal):
             raise
@@ -254,34 +286,19 @@ class HostedTable:
                 raise SaveFailed(str(self.save)) from err
             raise
 
-    def _keep_draws(self, table_id: int, version: int, state: Any) -> None:
-        """Keep in the save file the state of the table's random source as a step of its
-        moves left it, with the step (:class:`SaveStore`): a game taken up again draws on
-        from there (:meth:`_resume`), as it would have played straight through (the same
-        ``--seed``, the same game), however it was left, even as an AI thought (its draws
-        for its search not kept: it searches again). A file that fails meanwhile stops the
-        game once its request wound down (:class:`SaveFailed`)."""
-        if self.save is None or self._draws_failed is not None:
+    def _check_stored(self, table_id: int, version: int) -> None:
+        """A step of the table's moves stored, the save file is read as a player taking
+        the game up would read it (a connection of its own): a file damaged, cut short or
+        overwritten under the game, which the store's connection may write on unaware,
+        stops it once its request wound down (:class:`SaveFailed`), not said saved."""
+        if self.save is None or self._save_failed is not None:
             return
         try:
-            keep_draws(self.save, table_id, version, state)
-        except Exception as err:  # (the move is stored: the host is left to its table)
-            self._draws_failed = err
-            return
-        self._kept = version
-
-    def _keep_pending(self) -> None:
-        """A request wound down (Ctrl-C) while a step was being stored: if it was stored
-        (the file's version of the table is past the one kept), its draws are kept too."""
-        store = self.store
-        if self.save is None or not isinstance(store, SaveStore) or store.pending is None:
-            return
-        table_id, state = store.pending
-        store.pending = None
-        with contextlib.suppress(Exception):  # (left: a resume then draws anew)
-            version = stored_version(self.save, table_id)
-            if state is not None and version is not None and version != self._kept:
-                self._keep_draws(table_id, version, state)
+            stored = stored_version(self.save, table_id)
+            if stored != version:
+                raise sqlite3.DatabaseError(f"table {table_id} at {stored}, not {version}")
+        except Exception as err:  # (the host is left to its table)
+            self._save_failed = err
 
     def _run_on_loop(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Run ``work`` on the table's loop. Ctrl-C cancels it, as :class:`asyncio.Runner`
@@ -377,7 +394,7 @@ class HostedTable:
             raise SaveUnreadable(str(err)) from err
         if self.save is not None:  # the draws kept with each step stored
             assert isinstance(store, SaveStore)
-            store.committed = self._keep_draws
+            store.committed = self._check_stored
             store.draws = lambda: None if self.rng is None else self.rng.getstate()
         thinker = Thinker("thread", margin=THINKING_MARGIN)
         self.service = TableService(store, front=TERMINAL, thinker=thinker)
@@ -428,15 +445,14 @@ class HostedTable:
         try:
             kept = kept_draws(self.save, live.id)
             if kept is not None and kept[0] == live.version:  # drawn on from where it was
-                version, (inner, words, gauss) = kept
+                _, (inner, words, gauss) = kept
                 rng = random.Random()
                 rng.setstate((inner, tuple(words), gauss))
                 live.rng = rng
-                self._kept = version
         except (ValueError, TypeError) as err:  # a row no stackbot wrote: the file damaged
             raise SaveFailed(str(self.save)) from err
-        # else a source of its own (a save of an earlier stackbot, or of a process
-        # killed before it kept its last draws)
+        # else a source of its own (a save of an earlier stackbot; or one that kept the
+        # draws apart from the step, left by a process killed between the two)
         self.rng = live.rng
         self.game = live.info.game
         self.players = {

@@ -915,3 +915,99 @@ def test_draws_kept_for_another_game_in_the_file_are_not_drawn_on(tmp_path: Path
     kept = kept_draws(save, table_id)
     assert kept is not None and kept[0] == version
     assert kept[1] != json.loads(json.dumps(random.Random(9).getstate()))
+
+
+# A child that plays a game saved in ARGV[2] (its name ARGV[1]) as ``front`` does, typed by
+# a ``Typist``, and kills itself outright (SIGKILL: nothing more runs, as a process killed
+# by the system) as its ARGV[4]-th step of the store's ARGV[3] (``start_table``: the
+# game's opening; ``record_move``: a move and what followed it) has been committed.
+KILLED_AS_A_STEP_IS_STORED = """
+import asyncio, io, os, signal, sys
+from pathlib import Path
+from engine import games
+from persistence.store import Store
+from tests.terminal.test_saved_games import Typist, front
+
+name, save, step, at = sys.argv[1], Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+storing = getattr(Store, step)
+count = 0
+
+async def stored(self, *args, **kwargs):
+    global count
+    result = await storing(self, *args, **kwargs)
+    count += 1
+    if count == at:
+        os.kill(os.getpid(), signal.SIGKILL)
+        await asyncio.sleep(3600)
+    return result
+
+setattr(Store, step, stored)
+game = games.get(name)
+front(game, Typist(game), io.StringIO(), save=save, export=save.with_suffix(".json")).run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "step", "at"),
+    [
+        ("stack", "start_table", 1),
+        ("stack", "record_move", 1),
+        ("stack", "record_move", 4),
+        ("stackup", "record_move", 3),
+    ],
+)
+def test_a_seeded_game_killed_as_a_step_is_stored_repeats_the_game_played_straight(
+    name: str, step: str, at: int, tmp_path: Path
+) -> None:
+    """The process killed outright (SIGKILL) as soon as a step of moves (the game's
+    opening, a move) is committed to the save: the game taken up again draws on as played
+    straight through. The random source's state was kept in a transaction of its own
+    after the step's, so a process killed between the two left the step without it, and
+    the resumed game drew from a new random source."""
+    game = games.get(name)
+    straight, again = tmp_path / "straight.json", tmp_path / "again.json"
+    assert front(game, Typist(game), io.StringIO(), save=tmp_path / "a.db", export=straight).run() == 0  # fmt: skip
+    save = tmp_path / "b.db"
+    child = subprocess.run(
+        [sys.executable, "-c", KILLED_AS_A_STEP_IS_STORED, name, str(save), step, str(at)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+        text=True, timeout=300, check=False, preexec_fn=signals_as_at_a_terminal,
+    )  # fmt: skip
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    resumed = resume_saved(save)
+    assert resumed is not None
+    assert front(game, Typist(game), io.StringIO(), save=save, export=again, resumed=resumed).run() == 0  # fmt: skip
+    assert check_file(str(straight))["finished"] is True
+    assert json.loads(again.read_text()) == json.loads(straight.read_text())
+
+
+def test_a_save_without_draws_kept_keeps_them_from_its_next_step_and_no_trigger_in_it(
+    tmp_path: Path,
+) -> None:
+    """A save of an earlier stackbot (no draws' table) taken up again keeps its draws from
+    its next step on, in the rows a save always kept them in; what keeps them (a trigger)
+    is the playing process's alone: nothing of it is left in the file."""
+    from persistence.savefile import DRAWS_TABLE, kept_draws
+
+    save = tmp_path / "game.db"
+    left_save(save, "stack")
+    with contextlib.closing(sqlite3.connect(save)) as db, db:
+        db.execute(f"DROP TABLE {DRAWS_TABLE}")
+    resumed = resume_saved(save)
+    assert resumed is not None
+    game = games.get("stack")
+    out = io.StringIO()
+    terminal = front(game, Typist(game, moves=2), out, save=save, export=tmp_path / "r.json",
+                     resumed=resumed)  # fmt: skip
+    assert terminal.run() == 0, out.getvalue()
+    again = resume_saved(save)
+    assert again is not None
+    live = again.table.live
+    assert live is not None
+    table_id, version = live.id, live.version
+    again.table.close()
+    kept = kept_draws(save, table_id)
+    assert kept is not None and kept[0] == version
+    with contextlib.closing(sqlite3.connect(save)) as db:
+        triggers = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    assert triggers and not [sql for (sql,) in triggers if DRAWS_TABLE in sql], triggers
