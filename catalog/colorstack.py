@@ -358,12 +358,20 @@ class _Refusal:
     facts: Callable[[Mapping[str, str]], dict[str, Any]] | None = None
 
 
-def _syntax(_: Mapping[str, str]) -> dict[str, Any]:
-    return {"syntax": t("colorstack.error.syntax")}
+def _how(found: Mapping[str, str]) -> str:
+    """How to type what is asked, as the refusal ended: a move, or (while the first player
+    chooses them) the two colours."""
+    if found.get("how") == _COLOURS_HOW:
+        return t("colorstack.error.colours_syntax")
+    return t("colorstack.error.syntax")
+
+
+def _syntax(found: Mapping[str, str]) -> dict[str, Any]:
+    return {"syntax": _how(found)}
 
 
 def _echo(found: Mapping[str, str]) -> dict[str, Any]:
-    return {**found, "syntax": t("colorstack.error.syntax")}
+    return {**{k: v for k, v in found.items() if k != "how"}, "syntax": _how(found)}
 
 
 def _colour_of(name: str) -> str:
@@ -386,7 +394,9 @@ def _off_board(found: Mapping[str, str]) -> dict[str, Any]:
 _SQ = r"[a-i][1-9]"
 _COLOUR = "|".join(COLOUR_NAMES)
 _SYNTAX = re.escape("Type a move as c1-e3, a set as set c1 4, or resign.")
-_COLOURS_SYNTAX = re.escape("Name your two colours, first and second: colours red yellow.")
+_COLOURS_HOW = "Name your two colours, first and second: colours red yellow."
+_COLOURS_SYNTAX = re.escape(_COLOURS_HOW)
+_EITHER_SYNTAX = rf"(?P<how>{_SYNTAX}|{_COLOURS_SYNTAX})"  # a move's, or the colours'
 
 
 def _colours_syntax(found: Mapping[str, str]) -> dict[str, Any]:
@@ -398,13 +408,14 @@ _REFUSALS: tuple[_Refusal, ...] = tuple(
     _Refusal(key, re.compile(pattern, re.DOTALL), facts)
     for key, pattern, facts in (
         # the parser (engine/colorstack/notation.py): not a move at all
-        ("colorstack.error.empty", rf"That's empty\. {_SYNTAX}", _syntax),
+        ("colorstack.error.empty", rf"That's empty\. {_EITHER_SYNTAX}", _syntax),
         ("colorstack.error.too_long", rf"That's too long to be a move \(“(?P<text>.*)”\)\. "
-         rf"{_SYNTAX}", _echo),
+         rf"{_EITHER_SYNTAX}", _echo),
         ("colorstack.error.resign_alone", rf"Type resign alone\. {_SYNTAX}", _syntax),
         ("colorstack.error.typo", rf"“(?P<text>.*)” is not a command: did you mean "
          rf"(?P<command>set|resign)\? {_SYNTAX}", _echo),
-        ("colorstack.error.not_a_move", rf"“(?P<text>.*)” is not a move\. {_SYNTAX}", _echo),
+        ("colorstack.error.not_a_move", rf"“(?P<text>.*)” is not a move\. {_EITHER_SYNTAX}",
+         _echo),
         ("colorstack.error.not_a_square", r"“(?P<text>.*)” is not a square: columns a to i, "
          r"rows 1 to (?P<rows>\d+) \(like c1\)\.", None),
         ("colorstack.error.missing_target", rf"Where does (?P<square>{_SQ}) go\? Name the end "

@@ -57,16 +57,23 @@ def parse_move(state: ColorStackState, text: str, seat: int | None = None) -> Pl
     that says why not. The state is never changed."""
     typed = " ".join(text.split())  # case kept: what a refusal echoes is as typed
     if not typed:
-        raise InvalidMoveError(f"That's empty. {SYNTAX}", InvalidReason.EMPTY)
+        raise InvalidMoveError(f"That's empty. {_syntax(state)}", InvalidReason.EMPTY)
     if len(typed) > MAX_LENGTH:
         raise InvalidMoveError(
-            f"That's too long to be a move ({_echo(typed)}). {SYNTAX}", InvalidReason.TOO_LONG
+            f"That's too long to be a move ({_echo(typed)}). {_syntax(state)}",
+            InvalidReason.TOO_LONG,
         )
     mv = _read(state, typed, seat)
     err = state.refusal(mv, seat)
     if err is not None:
         raise err
     return mv
+
+
+def _syntax(state: ColorStackState) -> str:
+    """How to type what the player is asked now: the two colours while the first player
+    chooses them, else a move."""
+    return COLOURS_SYNTAX if state.choosing_colours else SYNTAX
 
 
 def move_notation(state: ColorStackState, mv: PlayerChoice) -> str:
@@ -106,7 +113,9 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
                 raise _typo(words[0], word)
         if len(words) == 3 and words[1].lower() in ("-", "to") and _SQUARE.match(words[2].lower()):
             raise _not_a_square(state, words[0])  # zz-a1: a move from no square
-        raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
+        raise InvalidMoveError(
+            f"{_echo(typed)} is not a move. {_syntax(state)}", InvalidReason.NOT_A_MOVE
+        )
     rest = [w for w in words[1:] if w.lower() not in ("-", "to")]
     frm = _square(state, words[0])
     if not rest:
@@ -116,7 +125,9 @@ def _read(state: ColorStackState, typed: str, seat: int | None) -> PlayerChoice:
             InvalidReason.MISSING_TARGET,
         )
     if len(rest) != 1:
-        raise InvalidMoveError(f"{_echo(typed)} is not a move. {SYNTAX}", InvalidReason.NOT_A_MOVE)
+        raise InvalidMoveError(
+            f"{_echo(typed)} is not a move. {_syntax(state)}", InvalidReason.NOT_A_MOVE
+        )
     return move(frm, _square(state, rest[0]))
 
 

@@ -397,3 +397,21 @@ def test_a_finished_games_text_counts_the_turns_it_took_and_no_limit_ahead() -> 
     with catalog.speaking("ja"):
         assert f"手数：{state.turns}手。" in WORDS.render_text(state, None)
         assert "まであと" not in WORDS.render_text(state, None)
+
+
+@pytest.mark.parametrize("typed", ["garbage", "", "x" * 41])
+def test_an_unreadable_colour_choice_is_answered_with_how_to_name_colours_in_every_language(
+    typed: str,
+) -> None:
+    from engine.colorstack.moves import FirstPlayer
+
+    state = ColorStackState(NAMES)
+    state.apply(FirstPlayer(0))
+    with pytest.raises(MoveError) as caught:
+        parse_move(state, typed, 0)
+    for language in ("en", "ja"):
+        with catalog.speaking(language):
+            words = error_text(caught.value)
+            how = catalog.t("colorstack.error.colours_syntax")
+            assert words.endswith(how) and "`colours red yellow`" in how
+            assert catalog.t("colorstack.error.syntax") not in words

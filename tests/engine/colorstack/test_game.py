@@ -199,3 +199,24 @@ def test_hint_through_the_interface() -> None:
     move, reason = GAME.hint(example_after(6))
     assert GAME.move_notation(example_after(6), move) == "d1-c6"
     assert "wins now" in reason
+
+
+@pytest.mark.parametrize("typed", ["garbage", "", "x" * 41, "c1 c2 c3"])
+def test_an_unreadable_answer_to_the_colour_choice_says_how_to_name_the_colours(
+    typed: str,
+) -> None:
+    """While the first player chooses colours, what is not a move at all is answered
+    with how to name the colours, not with how to type a move (which is not allowed
+    then)."""
+    state = GAME.new_state(["ann", "ben"], ColorStackSettings())
+    state.apply(FirstPlayer(0))
+    with pytest.raises(InvalidMoveError) as caught:
+        GAME.parse_move(state, typed, 0)
+    assert str(caught.value).endswith(
+        "Name your two colours, first and second: colours red yellow."
+    )
+    state.apply(Colours(BLUE, GREEN), by=0)
+    state.apply(state.sample_chance(random.Random(3)))
+    with pytest.raises(InvalidMoveError) as caught:
+        GAME.parse_move(state, typed, state.current_player)
+    assert str(caught.value).endswith("Type a move as c1-e3, a set as set c1 4, or resign.")
