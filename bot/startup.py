@@ -256,19 +256,26 @@ class Startup:
         newest = max(
             (m for m in recent if _belongs_to(m, live.id)), key=lambda m: m.id, default=None
         )
-        if newest is None or (record.message_id is not None and newest.id <= record.message_id):
+        if newest is None:
             return
-        old = record.message_id
-        if _version_shown(newest, live.id) == live.version and _pings(newest, live.current_user()):
-            record.pinged_version = live.version
-        record.message_id = newest.id
-        record.posted_at = newest.created_at
-        record.messages_since = 0
-        log.info("table %s: its message re-posted before a crash is kept", live.id)
-        if live.info.is_active:
-            await self.tables.store.set_message(
-                live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
-            )
+        # under the record's lock: a re-post under way (an overdue ping, fired as the clocks
+        # were armed) has read which message it replaces; it finishes first, and the one it
+        # posted is then newer than the message found here, which goes with the strays
+        async with record.lock:
+            if record.message_id is not None and newest.id <= record.message_id:
+                return
+            old = record.message_id
+            shown = _version_shown(newest, live.id)
+            if shown == live.version and _pings(newest, live.current_user()):
+                record.pinged_version = live.version
+            record.message_id = newest.id
+            record.posted_at = newest.created_at
+            record.messages_since = 0
+            log.info("table %s: its message re-posted before a crash is kept", live.id)
+            if live.info.is_active:
+                await self.tables.store.set_message(
+                    live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
+                )
         if old is not None and all(m.id != old for m in recent):  # else a stray, below
             with contextlib.suppress(discord.HTTPException):
                 await self.tables.budget.acquire(record.channel_id)
