@@ -206,11 +206,15 @@ class Expiry:
         (the table changed, and a new clock was armed)."""
         if what == "ping":
             if not self.front.pinged(live, version) and user is not None:
+                # a message no transaction takes back: sent only while this process holds
+                # the table's shard by the database (one paused past its lease says nothing)
+                await self.service.store.confirm_lease(live.index.guild_id)
                 await self.front.ping(live, user)
         elif what == "warn" and user is not None:
             async with live.lock, live.speaking():
                 deadline = await self.deadline(live)
             left = int((deadline - self.clocks.now()).total_seconds()) if deadline else 0
+            await self.service.store.confirm_lease(live.index.guild_id)
             await self.front.warn(live, user, left)
         elif what == "expire":
             # the seat to move timed out: the host plays its automatic move

@@ -160,3 +160,32 @@ async def test_a_clock_whose_table_went_to_another_process_stops_without_an_erro
     finally:
         await clocks.close()
         await store.close()
+
+
+async def test_a_process_that_lost_its_lease_pings_and_warns_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ping or a half-time warning posts a message no transaction can take back: like an
+    announcement, it is sent only once the database says this process still holds the
+    table's shard. A process paused past its lease (its shards taken over), woken with
+    its clocks overdue, says nothing: the new holder's clock nudges and warns (found
+    with SIGSTOP of one of two real ``stackbot run`` processes)."""
+    store, service, front, clocks = await hosted(tmp_path)
+    try:
+        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+        await service.join(CHANNEL, BOB)
+        live = (await service.start(CHANNEL, ANN)).table
+
+        async def taken_over(guild_id: int) -> None:
+            raise LeaseLost([0])
+
+        monkeypatch.setattr(store, "confirm_lease", taken_over)
+        front.now += timedelta(seconds=61)  # past the ping and the warning
+        front.turn_changed(live)
+        assert front.expiry is not None
+        timer = front.expiry.timers[live.id]
+        await until(lambda: timer.done() or bool(front.said))
+        assert front.said == [] and front.outcomes == [] and timer.done()
+    finally:
+        await clocks.close()
+        await store.close()
