@@ -48,7 +48,7 @@ import re
 import socket
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -680,10 +680,21 @@ class DiscordStandIn:
             self.messages[channel][int(message["id"])] = message
             return _json(message)
         if r.method == "GET":
-            newest = sorted(self.messages[channel].values(), key=lambda m: -int(m["id"]))
-            limit = int(r.query.get("limit", "50"))
-            return _json(newest[:limit])
+            return _json(self._history(channel, r.query))
         return None
+
+    def _history(self, channel: int, query: Mapping[str, str]) -> list[dict[str, Any]]:
+        """A page of the channel's history as Discord gives it: at most ``limit`` (50)
+        messages, newest first — the newest before ``before``, or the oldest after
+        ``after`` (discord.py pages through a long history with them)."""
+        limit = int(query.get("limit", "50"))
+        newest = sorted(self.messages[channel].values(), key=lambda m: -int(m["id"]))
+        if "before" in query:
+            newest = [m for m in newest if int(m["id"]) < int(query["before"])]
+        if "after" in query:
+            later = [m for m in newest if int(m["id"]) > int(query["after"])]
+            return later[-limit:] if limit else later
+        return newest[:limit]
 
     def _channel_message(self, channel: int, mid: int, r: Recorded) -> web.StreamResponse | None:
         message = self.messages.get(channel, {}).get(mid)
