@@ -46,6 +46,7 @@ from host.expiry import Expiry
 from host.recovery import Recovery
 from host.service import LiveTable, MoveOutcome, TableService
 from host.tasks import Tasks
+from persistence import LeaseLost
 from persistence.records import MAX_SEATS, LoadedTable, TableInfo
 from pictures.painter import DrawJob
 
@@ -292,6 +293,13 @@ class TableMessages:
             record.editing = False
 
     async def _edit(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
+        try:
+            # an edit no transaction takes back: only while this process holds the table's
+            # shard by the database (one paused past its lease would show an old turn)
+            await self.tables.store.confirm_lease(live.index.guild_id)
+        except LeaseLost:
+            log.info("table %s: its shard went to another process; not edited", live.id)
+            return
         channel = self.channel(record.channel_id)
         now = discord.utils.utcnow()
         stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
