@@ -19,6 +19,7 @@ from engine.stack.render import square
 from persistence.records import GameSummary, LeaderboardRow, Rating, RatingRow, TableInfo
 
 __all__ = [
+    "history_page",
     "history_text",
     "leaderboard_text",
     "lobby_text",
@@ -75,8 +76,16 @@ def history_text(
     """A channel's finished games of one game (``title``), newest first, each its game's
     ``line`` (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out
     when long."""
+    return history_page(games, line, title)[0]
+
+
+def history_page(
+    games: list[GameSummary], line: Callable[[int, GameSummary], str], title: str
+) -> tuple[str, int]:
+    """:func:`history_text` and how many of ``games`` (the first ones) it lists: the
+    history's buttons are offered for those alone, so that each button has its line."""
     if not games:
-        return t("discord.history.none", title=escape_name(title))
+        return t("discord.history.none", title=escape_name(title)), 0
     lines = [t("discord.history.head", title=escape_name(title))]
     for number, g in enumerate(games, start=1):
         lines.append(line(number, g))
@@ -85,8 +94,8 @@ def history_text(
         tail = [n("discord.history.older", hidden)] if hidden else []
         text = "\n".join([*lines[: shown + 1], *tail])
         if len(text) <= MESSAGE_LIMIT:
-            return text
-    return fit_message(text)
+            return text, shown
+    return fit_message(text), 0
 
 
 def leaderboard_text(

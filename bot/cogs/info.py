@@ -30,7 +30,7 @@ from bot.front import DISCORD
 from bot.games.base import DiscordGame, settings_words
 from bot.language import chosen_language
 from bot.refusal_words import Refused
-from bot.render import history_text, leaderboard_text, rating_board_text, rating_line
+from bot.render import history_page, leaderboard_text, rating_board_text, rating_line
 from bot.story import MAX_GAME_BUTTONS, history_view, rating_chart_file
 from bot.text import cut, echo, escape_name, fit_message, percent
 from persistence import InvalidSettings, TableNotFound, WrongTableStatus
@@ -233,11 +233,10 @@ class InfoCog(commands.Cog):
             finished = await self.store.history(
                 channel_id, limit=MAX_GAME_BUTTONS, game=played.name
             )
-            view = history_view(finished)
+            text, listed = history_page(finished, played.history_line, played.title)
+            view = history_view(finished[:listed])  # a button for each game listed, no other
             extra = {"view": view} if view is not None else {}
-            await tables.say(
-                interaction, history_text(finished, played.history_line, played.title), **extra
-            )
+            await tables.say(interaction, text, **extra)
             return
         live = tables.service.by_channel.get(channel_id)
         table_id = live.id if live is not None and live.state is not None else None

@@ -295,6 +295,39 @@ async def test_the_history_offers_a_button_for_each_of_at_most_25_games(world: W
     assert history.response.content.count("**2.**") == 1
 
 
+async def test_the_history_offers_buttons_only_for_the_games_its_text_lists(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """25 finished games of eight 32-character names full of markdown and mentions: the
+    text has room for a few of them only; the buttons are exactly the games it lists."""
+    from datetime import UTC, datetime, timedelta
+
+    from persistence.records import GameSummary
+
+    names = tuple(hostile(i) for i in range(8))
+    day = datetime(2025, 1, 1, tzinfo=UTC)
+    games = [
+        GameSummary(100 + g, day + timedelta(days=g), 12, names, tuple(range(8)), names)
+        for g in range(25)
+    ]
+
+    async def history(channel_id: int, limit: int = 0, **_: Any) -> list[GameSummary]:
+        return games[:limit] if limit else games
+
+    monkeypatch.setattr(world.bot.tables.store, "history", history)
+    answer = await world.bob.slash(world.channel, "scores", show="history")
+    text = answer.response.content
+    assert_safe(text)
+    listed = [int(n) for n in re.findall(r"^\*\*(\d+)\.\*\*", text, re.MULTILINE)]
+    assert 0 < len(listed) < 25 and listed == list(range(1, len(listed) + 1))
+    rows = answer.response.components
+    assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+    buttons = [c for row in rows for c in row["components"]]
+    assert [int(b["label"].split(".", 1)[0]) for b in buttons] == listed
+    assert [b["custom_id"] for b in buttons] == [f"story:game:{100 + n - 1}" for n in listed]
+    assert all(len(b["label"]) <= 80 for b in buttons)
+
+
 async def test_a_game_end_whose_chart_cannot_be_drawn_goes_out_as_text(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
