@@ -28,7 +28,7 @@ import discord
 import catalog
 from bot.hosting import Host
 from bot.refusal_words import Refused
-from bot.text import EMBED_FIELD, cut, plain_name
+from bot.text import EMBED_FIELD, cut, label_name, plain_name
 from bot.views import Components, TableButton, host_of, ready_items
 from engine.errors import NoRecord
 from persistence import Store, TableNotFound, WrongTableStatus
@@ -85,13 +85,13 @@ STORY_ITEMS = (GameButton,)
 
 
 def game_label(number: int, game: GameSummary) -> str:
-    """A history button's label: its number in the list, the date, the winner(s) (plain
-    text: a label shows no markdown and mentions nobody) or ``draw`` (a game with no
-    winner), at most 80 characters."""
+    """A history button's label: its number in the list, the date, the winner(s) (as
+    typed: a label shows no markdown and mentions nobody, so nothing is escaped in it) or
+    ``draw`` (a game with no winner), at most 80 characters."""
     when = game.finished_at.strftime("%Y-%m-%d")
     if not game.winners:
         return cut(f"{number}. {when} · {catalog.t('info.history.draw')}", LABEL_LIMIT)
-    winners = catalog.together(plain_name(cut(n, 24)) for n in game.winners)
+    winners = catalog.together(label_name(cut(n, 24)) for n in game.winners)
     return cut(f"{number}. {when} · 🏆 {winners}", LABEL_LIMIT)
 
 

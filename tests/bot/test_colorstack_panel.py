@@ -33,7 +33,7 @@ from bot.games.colorstack.words import (
     stacked_on,
     stacks_line,
 )
-from bot.text import MESSAGE_LIMIT, escape_name, plain_name
+from bot.text import MESSAGE_LIMIT, escape_name
 from engine.colorstack.board import BLUE, RED, YELLOW, die, parse_square, square_name
 from engine.colorstack.moves import FirstPlayer, Move, Resign, Set, Setup, move, set_face
 from engine.colorstack.rules import ColorStackSettings
@@ -503,7 +503,8 @@ def test_the_colour_menu_names_the_other_player_as_they_are_in_its_plain_descrip
     [menu] = step.menus
     for option in menu.options:
         assert option.description is not None
-        assert option.description.startswith(f"{plain_name(NASTY)} gets "), option.description
+        assert option.description.startswith(f"{NASTY} gets "), option.description
+        assert "\u200b" not in option.description  # as typed: a description pings nobody
         assert "\\" not in option.description
         assert len(option.description) <= 100  # Discord's limit
     assert escape_name(NASTY) in step.question  # the question is markdown

@@ -275,7 +275,7 @@ async def test_the_game_end_carries_the_chart_and_the_history_gives_each_game(
     (row,) = history.response.components
     (button,) = row["components"]
     assert button["custom_id"] == f"story:game:{live.id}" and button["label"].startswith("1. ")
-    assert not LIVE_MENTION.search(button["label"]) and len(button["label"]) <= 80
+    assert "\u200b" not in button["label"] and len(button["label"]) <= 80  # as typed
     clicked = await members[2].click(history.response, custom_id=button["custom_id"])
     assert clicked.ephemeral and clicked.response.content.startswith("**Score sheet**")
     files = {a.filename: a for a in clicked.response.attachments}
@@ -326,6 +326,26 @@ async def test_the_history_offers_buttons_only_for_the_games_its_text_lists(
     assert [int(b["label"].split(".", 1)[0]) for b in buttons] == listed
     assert [b["custom_id"] for b in buttons] == [f"story:game:{100 + n - 1}" for n in listed]
     assert all(len(b["label"]) <= 80 for b in buttons)
+
+
+async def test_a_history_button_shows_the_winners_name_as_typed_and_the_text_pings_nobody(
+    world: World,
+) -> None:
+    """A button's label is plain text that mentions nobody: the names in it are as typed
+    (no zero-width spaces after ``@`` and ``<``), while the message keeps them inert."""
+    names = ["@everyone <@123>", "<@&42> @here"]
+    members = [
+        world.guild.add_member(world.env.create_user(f"typed{i}"), nick=name)
+        for i, name in enumerate(names)
+    ]
+    await seat(world, members, target=5, dice=1)
+    await play(world, members)
+    history = await world.bob.slash(world.channel, "scores", show="history")
+    assert_safe(history.response.content)
+    (row,) = history.response.components
+    (button,) = row["components"]
+    (winner,) = [name for name in names if name in button["label"]]
+    assert button["label"].endswith(f"🏆 {winner}") and "\u200b" not in button["label"]
 
 
 async def test_a_game_end_whose_chart_cannot_be_drawn_goes_out_as_text(

@@ -34,7 +34,7 @@ from bot.games.colorstack.words import (
     piece_words,
 )
 from bot.games.steps import Path, Style
-from bot.text import plain_name
+from bot.text import label_name
 from catalog import n, t
 from catalog.colorstack import colour_name
 from engine.colorstack.board import (
@@ -156,7 +156,7 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
     if seat != first:
         return Node(t("colorstack.panel.waiting_colours", name=names[first]), ((resign_choice(),),))
     options = []
-    other = plain_name(state.players[1 - seat])
+    other = label_name(state.players[1 - seat])
     for choice in COLOUR_CHOICES:
         a, b = (f"{SQUARES[c]} {colour_name(c)}" for c in choice.pair)
         pair = pair_words(other_colours(choice.pair))
@@ -165,7 +165,7 @@ def _colours(state: ColorStackState, seat: int, names: Sequence[str]) -> Node:
             Option(
                 label,
                 choice,
-                # a description is plain text: the name as it is, not the question's markdown
+                # a description is plain text that mentions nobody: the name as typed, unescaped
                 t("colorstack.panel.colours_other", name=other, colours=pair),
             )
         )
