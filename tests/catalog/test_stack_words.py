@@ -23,6 +23,7 @@ from engine.stack.moves import PLACES, REROLLS, STACKS
 from engine.stack.notation import parse_move
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
+from tests.engine.situations import deal
 from tests.engine.test_notation_fuzz import moves_typed, tables
 
 NAMES = ["ann", "Bob", "bob 2", "carol smith", "@dave", "Ève", 'x "q" y', "ann lee"]
@@ -229,3 +230,30 @@ def test_a_japanese_refusal_quotes_what_was_typed_in_corner_brackets() -> None:
     assert "この卓に「zed」というプレイヤーはいません" in said["stack 3 on zed"], said
     assert said["stack x on bob"].startswith("「x」はダイスの目"), said
     assert not any("'" in text for text in said.values()), said
+
+
+# an unstacked die (the rule book's 単独のダイス) and a pile of one (of height 1, the
+# target of a stack: 1段の山) are told apart in Japanese, the one word never used for both
+UNSTACKED = ("stack.error.no_die", "stack.alt.seat", "stack.turn.rerolled_stays")
+PILE_OF_ONE = ("stack.pile.single", "stack.choice.single", "stack.label.single")
+
+
+def test_japanese_tells_a_missing_unstacked_die_from_a_pile_of_one() -> None:
+    state = deal([3, 5], [5, 6])  # alice (to move) has no 6; bob has a single 5 and a 6
+    with pytest.raises(errors.MoveError) as caught:
+        parse_move(state, "stack 6 on bob", 0)
+    stack_on_a_single = next(m for m in state.legal_moves() if getattr(m, "face", 0) == 5)
+    with catalog.speaking("ja"):
+        refused = WORDS.refusal(caught.value)
+        move = WORDS.move_words(state, stack_on_a_single)
+        pile_of_one = [_ja(key) for key in (*PILE_OF_ONE, "stack.error.no_single")]
+        unstacked = [_ja(key) for key in UNSTACKED]
+    assert refused is not None and "単独のダイス" in refused, refused
+    assert "単独" not in move and "1段" in move, move
+    assert not [text for text in pile_of_one if "単独" in text], pile_of_one
+    assert all("単独" in text for text in unstacked), unstacked
+
+
+def _ja(key: str) -> str:
+    text = catalog.catalog("ja").text(key)
+    return "".join(text) if isinstance(text, tuple) else str(text)
