@@ -296,7 +296,7 @@ async def test_the_first_player_chooses_colours_from_the_panel_before_the_board(
     assert early.ephemeral and "chooses colours first" in early.response.content
     assert live_of(world).version == live.version  # refused: nothing changed
     hint = await chooser.slash(world.channel, "hint")
-    assert "colours red yellow, the rule book's default" in hint.response.content
+    assert "`colours red yellow`, the rule book's default" in hint.response.content
     panel = await chooser.click(table_message(world, live.id), label="My move")
     assert "You move first: choose your two colours" in panel.response.content
     menu = next(b for b in buttons_of(panel.response) if b.get("type") == 3)

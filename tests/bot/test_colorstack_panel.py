@@ -486,7 +486,8 @@ def test_the_hint_is_the_engines_move_with_its_reason_in_the_language_spoken() -
     from engine.colorstack.game import GAME
 
     state = example(6)  # Alice can win: d1-c6
-    assert DISCORD_GAME.hint_text(state) == GAME.hint(state)[1]
+    english = DISCORD_GAME.hint_text(state)
+    assert english == GAME.hint(state)[1].replace("d1-c6", "`d1-c6`", 1)  # the move in code
     with catalog.speaking("ja"):
         why = DISCORD_GAME.hint_text(state)
     assert why.startswith("`d1-c6` で勝てます")

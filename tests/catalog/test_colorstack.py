@@ -23,6 +23,7 @@ from engine.colorstack.rules import ColorStackSettings
 from engine.colorstack.state import ColorStackState
 from engine.errors import IllegalMoveError, IllegalReason, InvalidReason, MoveError
 from engine.game import TurnEnded
+from tests.catalog.hints import engines_words
 
 NAMES = ("ann", "ben")
 NOTATION = re.compile(
@@ -144,13 +145,15 @@ def test_moves_turns_and_endings_in_english_are_the_engines_byte_for_byte() -> N
     assert WORDS.rules_text() == GAME.rules_text()
 
 
-def test_hints_in_english_are_the_engines_move_and_reason() -> None:
+def test_hints_in_english_are_the_engines_move_and_reason_with_the_move_in_code() -> None:
     kinds = set()
     for state, _ in games_played(range(12), greedy_every=2):
         if state.is_over or state.setup is None or len(state.log) % 4:
             continue
         ours = WORDS.hint(state)
-        assert ours == GAME.hint(state)
+        theirs = GAME.hint(state)
+        assert ours[0] == theirs[0] and engines_words(ours[1]) == theirs[1]
+        assert f"`{GAME.move_notation(state, ours[0])}`" in ours[1]  # the move, as typed
         kinds.add(ours[1].split(":")[1][:12] if ":" in ours[1] else ours[1][:12])
     assert len(kinds) >= 3  # threats, building, safe moves (and wins or the fewest)
 

@@ -3,10 +3,6 @@
 messages, so Discord shows it as code, and every language quotes the same placeholders
 and the same literal commands.
 
-The hints are the exception (:data:`HINTS`): the Japanese quote the move, the English
-does not, for the English hint is the engine's own and the terminal, which shows a
-backtick as it is, prints it for a player to copy the move from.
-
 Stated precisely, for every message of the ``colorstack``, ``stack`` and ``stackup``
 domains (a plural message: all its forms together):
 
@@ -16,7 +12,9 @@ domains (a plural message: all its forms together):
   language as well (a translation may quote more: ``red`` among English words);
 * Color Stack's refusals leave no notation outside inline code, in any language: a move
   (``c1-e3``, ``{square}-e3``), a set (``set c1 4``), the colours (``colours red
-  yellow``) or ``{command}``.
+  yellow``) or ``{command}``;
+* every hint (:data:`HINTS`) quotes its move as typed in inline code, in every language,
+  and in nothing else besides (no quotation marks around the code).
 """
 
 from __future__ import annotations
@@ -38,8 +36,14 @@ BARE = re.compile(
     r"|\bcolours red"
     r"|\{command\}"
 )
-# the hints' reasons, whose move only the Japanese quote (see the module's description)
-HINTS = re.compile(r"(?:colorstack\.hint\.|stack\.hint\.reason|stackup\.hint\.reason)")
+# the hints that name their move as typed, and its placeholder
+HINTS = {
+    "colorstack.hint.": "action",
+    "stack.hint.reason": "notation",
+    "stackup.hint.reason": "move",
+}
+# a quotation mark right by a code span: the move quoted twice
+QUOTED_CODE = re.compile(r"[\"'“”‘’「」『』«»]`|`[\"'“”‘’「」『』«»]")
 
 
 def _text(language: str, key: str) -> str:
@@ -80,8 +84,6 @@ def test_the_games_have_messages_with_notation_in_code() -> None:
 def test_every_language_quotes_the_same_notation_as_english(language: str) -> None:
     differ = []
     for key in _keys():
-        if HINTS.match(key):
-            continue
         english, other = _text("en", key), _text(language, key)
         if _joiner(english):
             if not _joiner(other):
@@ -114,9 +116,31 @@ def test_the_check_finds_notation_quoted_in_one_language_only() -> None:
     assert not BARE.search(CODE.sub(" ", "Type `set {square} 4` or `{square}-e3`."))
 
 
-def test_only_the_hints_are_quoted_differently() -> None:
-    """The exception is kept to the hints: the Japanese quote the move, the English not."""
-    hints = [k for k in _keys() if HINTS.match(k)]
-    assert "stack.hint.reason" in hints and "colorstack.hint.wins" in hints
-    assert "`{notation}`" in _text("ja", "stack.hint.reason")
-    assert "`" not in _text("en", "stack.hint.reason")
+def _hint_moves() -> list[tuple[str, str]]:
+    """Every hint that names its move as typed, with the move's placeholder."""
+    return [(k, p) for k in _keys() for start, p in HINTS.items() if k.startswith(start)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_hints_quote_the_move_as_typed_in_code_and_only_in_code(language: str) -> None:
+    hints = _hint_moves()
+    assert {"stack.hint.reason", "stackup.hint.reason", "colorstack.hint.wins"} <= {
+        k for k, _ in hints
+    }
+    assert "colorstack.hint.colours" in {k for k, _ in hints}
+    unquoted = []
+    for key, placeholder in hints:
+        forms = catalog.catalog(language).text(key)
+        for text in forms if isinstance(forms, tuple) else (forms,):
+            assert text is not None
+            inside, outside, _ = _quoting(text)
+            if placeholder not in inside or placeholder in outside or QUOTED_CODE.search(text):
+                unquoted.append((key, text))
+    assert unquoted == []
+
+
+def test_the_hint_check_finds_a_move_unquoted_or_quoted_twice() -> None:
+    assert "action" in _quoting("`{action}`: a safe move")[0]
+    assert "action" in _quoting("{action} wins now")[1]
+    assert QUOTED_CODE.search("「`{action}`」で勝てます") and QUOTED_CODE.search('"`{move}`"')
+    assert not QUOTED_CODE.search("`{notation}`：{why}")

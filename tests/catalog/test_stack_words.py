@@ -23,6 +23,7 @@ from engine.stack.moves import PLACES, REROLLS, STACKS
 from engine.stack.notation import parse_move
 from engine.stack.rules import StackRules
 from engine.stack.state import StackState
+from tests.catalog.hints import engines_words
 from tests.engine.situations import deal
 from tests.engine.test_notation_fuzz import moves_typed, tables
 
@@ -77,7 +78,8 @@ def _same_in_english(state: StackState) -> None:
     for move in state.legal_moves() if state.current is not None else []:
         assert WORDS.move_words(state, move) == GAME.move_words(state, move)
     if state.decision not in (Decision.OVER, Decision.CHANCE) and state.current is not None:
-        assert WORDS.hint(state) == GAME.hint(state)
+        (move, ours), (theirs_move, theirs) = WORDS.hint(state), GAME.hint(state)
+        assert move == theirs_move and engines_words(ours) == theirs  # the move in code
     if describe.last_turn_words(state) is not None:
         event = TurnEnded(0)
         assert WORDS.turn_words(state, event) == GAME.turn_words(state, event)
