@@ -105,7 +105,11 @@ class TerminalHostedGame:
         return self.words.error_text(error)
 
     def hint_text(self, state: Any) -> str:
-        return self.words.hint(state)[1]
+        """The hint, its move as typed without the code marks the catalog quotes it in
+        (plain text on a terminal: a move copied off the screen is played as it stands)."""
+        move, text = self.words.hint(state)
+        typed = self.game.move_notation(state, move)
+        return text.replace(f"`{typed}`", typed, 1)
 
 
 class TerminalFront:
@@ -518,7 +522,7 @@ class HostedTable:
             await self.service.hint(CHANNEL, self.players[name])  # refused, or the turn is theirs
             state = self.live.state
             assert state is not None
-            return isolate_names(self.live.game.words.hint(state)[1], state.players)
+            return isolate_names(self.live.game.hint_text(state), state.players)
 
         return self._run(hint)
 

@@ -230,3 +230,37 @@ def test_stack_names_of_either_direction_stay_isolated_through_a_whole_game() ->
     assert f"on \u2068{OVERRIDE}\u2069 " in text and f"on \u2068{HEBREW}\u2069 " in text
     for name in (OVERRIDE, HEBREW):
         assert text.count(name) == text.count("\u2068" + name + "\u2069"), name
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
+def test_a_hint_names_its_move_without_code_marks_so_it_can_be_typed_as_it_stands(
+    name: str, language: str
+) -> None:
+    """The catalog quotes a hint's move in code marks (Discord shows them as code); the
+    terminal shows plain text, so its hint gives the move as typed, and a move copied off
+    the screen is read back as that move."""
+    import catalog
+    from terminal.hosting import TerminalHostedGame
+
+    game = games.get(name)
+    hosted = TerminalHostedGame(game)
+    rng = random.Random(7)
+    state: Any = game.new_state(["ann", "bob"], game.settings())
+    hinted = 0
+    with catalog.speaking(language):
+        for _ in range(60):
+            if state.is_over:
+                break
+            if state.decision.name == "CHANCE":
+                state.apply(state.sample_chance(rng))
+                continue
+            text = hosted.hint_text(state)
+            assert "`" not in text, text
+            move, _words = hosted.words.hint(state)
+            typed = game.move_notation(state, move)
+            assert typed in text
+            assert game.parse_move(state, typed, state.current_player) == move
+            hinted += 1
+            state.apply(rng.choice(list(state.legal_moves())))
+    assert hinted >= 5
