@@ -35,7 +35,6 @@ from engine.stack.render import (
     caught_words,
     dice_words,
     pile_words_by_owner,
-    short_name,
     square,
     wrap_parts,
 )
@@ -387,7 +386,7 @@ class StackWords:
         """One seat as a phone shows it (:func:`engine.stack.render.seat_lines`)."""
         turn = seat == state.current and state.decision is not Decision.OVER
         mark = "▶" if turn and marker else ""
-        head = f"{mark}{square(seat)} **{name(short_name(state.name(seat), width))}**"
+        head = f"{mark}{square(seat)} **{name(catalog.cut_columns(state.name(seat), width))}**"
         head += t("stack.seat.total", total=state.totals[seat])
         if score is None:
             score = state.field_scores()[seat] if state.round_number else 0
@@ -405,7 +404,8 @@ class StackWords:
         return t(
             "stack.field.teams",
             teams=" · ".join(
-                catalog.together(name(short_name(state.name(s), 12)) for s in side) + f" {total}"
+                catalog.together(name(catalog.cut_columns(state.name(s), 12)) for s in side)
+                + f" {total}"
                 for side, total in sides.items()
             ),
         )

@@ -259,3 +259,20 @@ def test_japanese_tells_a_missing_unstacked_die_from_a_pile_of_one() -> None:
 def _ja(key: str) -> str:
     text = catalog.catalog("ja").text(key)
     return "".join(text) if isinstance(text, tuple) else str(text)
+
+
+def test_a_seats_name_is_cut_to_the_columns_it_takes_not_its_characters() -> None:
+    """The seat line's name is cut at 20 columns as a screen shows them: a Japanese
+    character takes two, so a long Japanese name is cut to as wide as a Latin one (it
+    was cut at 20 characters: twice as wide)."""
+    from engine.stack.rules import StackRules
+    from engine.stack.state import StackState
+
+    japanese, latin = "山田太郎のとても長い名前です山田太郎のとても長い名前です", "L" * 32
+    state = StackState([japanese, latin], StackRules())
+    for seat in (0, 1):
+        head = WORDS.seat_lines(state, seat, name=str)[0]
+        shown = re.search(r"\*\*(.+)\*\*", head)
+        assert shown is not None and shown.group(1).endswith("…")
+        assert catalog.width(shown.group(1)) <= 20
+        assert catalog.width(shown.group(1)) >= 19
