@@ -46,7 +46,7 @@ from host.expiry import Expiry
 from host.recovery import Recovery
 from host.service import LiveTable, MoveOutcome, TableService
 from host.tasks import Tasks
-from persistence import LeaseLost
+from persistence import LeaseLost, StorageError
 from persistence.records import MAX_SEATS, LoadedTable, TableInfo
 from pictures.painter import DrawJob
 
@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
+EDIT_RETRY = 30.0  # seconds before an edit the database could not allow is tried again
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -300,6 +301,10 @@ class TableMessages:
         except LeaseLost:
             log.info("table %s: its shard went to another process; not edited", live.id)
             return
+        except StorageError as err:  # out of reach: neither edited blind nor forgotten
+            log.warning("table %s: lease not confirmed (%s); edited later", live.id, err)
+            self.tables.spawn(self._edit_later(live), "table-edit-retry")
+            return
         channel = self.channel(record.channel_id)
         now = discord.utils.utcnow()
         stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
@@ -325,6 +330,12 @@ class TableMessages:
             await self._post(live, record, ping=None)
         else:
             self._allowed(live, record)
+
+    async def _edit_later(self, live: LiveTable[DiscordGame]) -> None:
+        """Bring the table message up to date ``EDIT_RETRY`` seconds from now (an edit
+        whose lease the database could not confirm; a change meanwhile is carried too)."""
+        await asyncio.sleep(EDIT_RETRY)
+        self.refresh(live)
 
     def _refused(
         self, live: LiveTable[DiscordGame], record: TableMessage, err: discord.HTTPException

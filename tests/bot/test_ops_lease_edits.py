@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+import bot.tables
+from bot.table_message import EDIT_RETRY
 from persistence import LeaseLost
+from persistence.errors import DatabaseUnavailable
 from tests.bot.conftest import World, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
@@ -36,3 +39,38 @@ async def test_a_process_that_lost_its_lease_leaves_the_table_message_as_it_was(
     assert lost == [world.guild.id] * len(lost) and lost  # it asked, and was told no
     assert table_message(world).id == shown.id
     assert table_text_of(table_message(world)) == before
+
+
+async def test_an_edit_the_database_could_not_confirm_is_made_once_it_answers(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database out of reach when a move's edit asks whether this process still holds
+    the table's shard: the edit is not made blind, nor lost (the table message would show
+    the old turn until the next change); it is tried again a little later."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 3600.0)  # no ping re-posts it meanwhile
+    lobby = await open_lobby(world, target=30, dice=3)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    await world.env.advance_time(2)
+    shown = table_message(world)
+    before = table_text_of(shown)
+    store = world.bot.store
+    real_confirm = store.confirm_lease
+    asked: list[int] = []
+
+    async def out_of_reach(guild_id: int) -> None:
+        asked.append(guild_id)
+        if len(asked) == 1:
+            raise DatabaseUnavailable("the database is out of reach")
+        await real_confirm(guild_id)
+
+    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    live = live_of(world)
+    mover = world.alice if live.current_user() == world.alice.id else world.bob
+    panel = await mover.click(shown, label="My turn")
+    await tap(mover, panel.response, live.state.legal_moves()[0])
+    await world.env.advance_time(3)
+    assert asked and table_text_of(table_message(world)) == before  # not edited blind
+    await world.env.advance_time(EDIT_RETRY + 3)
+    assert len(asked) >= 2
+    assert table_text_of(table_message(world)) != before
