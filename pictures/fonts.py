@@ -208,11 +208,6 @@ _HEART, _KISS_MARK = "\u2764", "\U0001f48b"
 THIN_SPACE = "\u2009"
 
 
-def _flag_letter(char: str) -> bool:
-    """A flag's letter as drawn (squared, :func:`clean`)."""
-    return _SQUARED_LETTERS <= ord(char) < _SQUARED_LETTERS + len(_FLAG_LETTERS)
-
-
 def _pictograph(char: str) -> bool:
     """A character an emoji sequence joins (a symbol: emoji, dingbats, a flag's letter)."""
     return unicodedata.category(char) == "So"
@@ -231,6 +226,7 @@ def clean(text: str) -> str:
     that a name is never cut inside one (:func:`cuts`)."""
     out: list[str] = []
     flag = False  # whether the last character kept is a flag's first letter
+    flag_end = -1  # how long ``out`` was once the last whole flag was kept
     line = unicodedata.normalize("NFC", text)
     for at, char in enumerate(line):
         if char in "\t\n\r\x0b\x0c\x85\u2028\u2029" or unicodedata.category(char) == "Cc":
@@ -247,10 +243,12 @@ def clean(text: str) -> str:
                 letter = chr(ord("A") + ord(char) - _FLAG_LETTERS.start)
             if flag:
                 out.append(JOINER)
-            elif len(out) > 1 and out[-2] == JOINER and _flag_letter(out[-1]):
+            elif flag_end == len(out):  # squared letters or plain ones alike
                 out.append(THIN_SPACE)  # a flag after a flag: apart, not one code
             out.append(letter)
             flag = not flag
+            if not flag:
+                flag_end = len(out)
             continue
         elif not _invisible(char) or char in _ISOLATES:
             out.append(char)

@@ -8,6 +8,7 @@ import itertools
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -377,3 +378,18 @@ def test_bold_text_draws_every_character_the_regular_fonts_have() -> None:
         bold |= fonts._cmap(face)
     assert regular <= bold, sorted(regular - bold)[:10]
     assert fonts.missing("\U0001ee00\U0001ee01", "bold") == set()  # Arabic mathematical letters
+
+
+def test_two_flags_stay_apart_when_drawn_as_plain_letters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a font of squared letters (no Noto CJK) a flag is drawn as its two plain
+    letters: two flags in a row are still set apart (JP US), not run into one code."""
+    real = fonts.face_for
+
+    def no_squared_letters(char: str, *args: Any, **kwargs: Any) -> Any:
+        if 0x1F170 <= ord(char) <= 0x1F189:
+            return None
+        return real(char, *args, **kwargs)
+
+    monkeypatch.setattr(fonts, "face_for", no_squared_letters)
+    assert fonts.clean("🇯🇵🇫🇷") == "J\u200dP\u2009F\u200dR"
+    assert fonts.clean("a🇯🇵b") == "aJ\u200dPb"
