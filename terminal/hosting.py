@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import tempfile
@@ -109,7 +110,10 @@ class TerminalHostedGame:
         (plain text on a terminal: a move copied off the screen is played as it stands)."""
         move, text = self.words.hint(state)
         typed = self.game.move_notation(state, move)
-        return text.replace(f"`{typed}`", typed, 1)
+        # quoted as typed, or with its names isolated (a right-to-left one: FSI … PDI)
+        marks = "[\u2066-\u2069]*"
+        quoted = "`(" + marks + marks.join(map(re.escape, typed)) + marks + ")`"
+        return re.sub(quoted, lambda found: found[1], text, count=1)
 
 
 class TerminalFront:

@@ -264,3 +264,30 @@ def test_a_hint_names_its_move_without_code_marks_so_it_can_be_typed_as_it_stand
             hinted += 1
             state.apply(rng.choice(list(state.legal_moves())))
     assert hinted >= 5
+
+
+def test_a_hint_naming_a_right_to_left_player_has_no_code_marks() -> None:
+    """The catalog isolates a right-to-left name in a hint's move (``snatch ⁨שלום⁩ 1`` in
+    code marks); the terminal's hint still gives that move without the marks."""
+    from terminal.hosting import TerminalHostedGame
+
+    game = games.get("stackup")
+    hosted = TerminalHostedGame(game)
+    named = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state: Any = game.new_state(["ann", HEBREW, "bob"], game.settings())
+        for _ in range(300):
+            if state.is_over:
+                break
+            if state.decision.name == "CHANCE":
+                state.apply(state.sample_chance(rng))
+                continue
+            text = hosted.hint_text(state)
+            assert "`" not in text, text
+            move, _words = hosted.words.hint(state)
+            named += HEBREW in game.move_notation(state, move)
+            state.apply(rng.choice(list(state.legal_moves())))
+        if named >= 2:
+            break
+    assert named >= 2  # hints whose move names the right-to-left player were seen
