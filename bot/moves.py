@@ -70,7 +70,14 @@ class Moves:
             update=edit,
         )
         self.tables.move_timings.add(time.perf_counter() - started)
-        what = f"typed {text[:100]!r}" if text is not None else f"played {move!r}"
+        if outcome.chooser is not None:
+            # not played (the player is asked which move they mean, and may play another):
+            # what they typed names cards of a hand nobody else may see, so it is not logged
+            what = "typed a move that may be meant several ways"
+        elif text is not None:
+            what = f"typed {text[:100]!r}"  # played: public now
+        else:
+            what = f"played {move!r}"
         log_action(interaction, what, outcome.table)
         await self._answer_move(interaction, outcome, edit=edit)
 

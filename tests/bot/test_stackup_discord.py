@@ -10,6 +10,7 @@ panel is refused and changes nothing, refusals of typed plays are specific."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 from collections import deque
@@ -289,6 +290,41 @@ async def play_a_whole_game(world: World, humans: list[Any], watch: Watch, langu
     assert seen["panel"] and seen["typed"] and seen["steps"] and seen["stale"], seen
     assert watch.scans > 100 and watch.pictures > 10, (watch.scans, watch.pictures)
     print("SEEN", seen)
+
+
+async def test_the_log_never_names_a_card_typed_but_not_played(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A typed play that may be meant several ways (``switch``: which colour?) is not
+    played: the player is asked, and may play something else. Until then it names a
+    card of a hidden hand, so the INFO log (read by whoever runs the bot, who may sit at
+    the table) says a move was typed, not what: only a move played is public."""
+    humans, live, _ = await stackup_game(world, monkeypatch)
+    actors = {h.id: h for h in humans}
+    rng = random.Random(11)
+    for _ in range(600):
+        live = conftest.live_of(world)
+        assert live is not None and not live.state.is_over, "no Switch came to a human's hand"
+        state: StackUpState = live.state
+        seat = state.current_player
+        actor = actors.get(live.user_at(seat))
+        switch = [m for m in state.legal_moves() if isinstance(m, Play) and m.colour is not None]
+        if actor is not None and switch:
+            break
+        if actor is None:  # an AI seat thinking: let it play
+            await world.env.advance_time(1)
+            continue
+        await actor.slash(
+            world.channel, "play", cards=typed(state, rng.choice(state.legal_moves()), live)
+        )
+    version = live.version
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        asked = await actor.slash(world.channel, "play", cards="Switch")
+    assert asked.ephemeral and conftest.buttons_of(asked.response), asked.response.content
+    assert conftest.live_of(world).version == version  # not played: the player is asked
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert logged and not [line for line in logged if "switch" in line.lower()], logged
 
 
 async def test_typed_refusals_are_specific_and_reveal_no_hand(
