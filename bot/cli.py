@@ -112,6 +112,23 @@ def _port(text: str) -> int:
     return port
 
 
+# a Discord id (a snowflake): a positive 64-bit number
+MAX_SNOWFLAKE = 2**64 - 1
+
+
+def _guild(text: str) -> int:
+    """``--guild``: a server's id. 0 was taken for no guild (every guild, an hour's wait)."""
+    try:
+        guild = int(text)
+    except ValueError:
+        guild = 0
+    if not 1 <= guild <= MAX_SNOWFLAKE:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a server id (Copy Server ID in Discord, with Developer Mode on)"
+        )
+    return guild
+
+
 def ai_levels() -> list[str]:
     """Every hosted game's AI levels (each game refuses a level it does not have)."""
     return sorted({level for game in games.all_games() for level in game.ai_levels})
@@ -138,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the total number of shards, the same for every process",
     )
     s = sub.add_parser("sync", help="publish the slash commands to Discord")
-    s.add_argument("--guild", type=int, default=None, help="only to this guild (instant)")
+    s.add_argument("--guild", type=_guild, default=None, help="only to this guild (instant)")
     w = sub.add_parser(
         "web", help="serve the tables' web pages: --demo, tables played by AI (no Discord needed)"
     )

@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_SNOWFLAKE = 2**64 - 1  # a Discord id: a positive 64-bit number
 
 
 class Settings(BaseSettings):
@@ -103,6 +104,16 @@ class Settings(BaseSettings):
     def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
         if value is not None and not 1 <= value <= 65535:
             raise ValueError(f"{str(info.field_name).upper()} must be a port number, 1 to 65535")
+        return value
+
+    @field_validator("dev_guild_id", "discord_client_id")
+    @classmethod
+    def _snowflake(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """A Discord id: ``DEV_GUILD_ID=0`` synced nowhere, a negative one was Discord's
+        400 at start-up, said as 'cannot reach Discord'."""
+        if value is not None and not 1 <= value <= MAX_SNOWFLAKE:
+            name = str(info.field_name).upper()
+            raise ValueError(f"{name} must be a Discord id, a number such as 1234567890123456789")
         return value
 
     @field_validator("cluster_prefix")
