@@ -308,8 +308,12 @@ def _bot_command(
 ) -> int:
     import asyncio
 
-    from bot.config import Settings
+    from bot.config import Settings, env_file_mistake
 
+    mistake = env_file_mistake()
+    if mistake is not None:
+        print(f"stackbot: {mistake}", file=sys.stderr)
+        return 2
     try:
         settings = Settings()
     except ValidationError as err:

@@ -3,6 +3,9 @@ it is never logged or echoed."""
 
 from __future__ import annotations
 
+import difflib
+import io
+from pathlib import Path
 from urllib.parse import urlparse
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
@@ -137,3 +140,29 @@ class Settings(BaseSettings):
         if value is not None and not value.get_secret_value().strip():
             return None
         return value
+
+
+def env_file_mistake(path: str | Path | None = None) -> str | None:
+    """What is wrong with ``.env`` (``path``: the settings' own), in one line, or ``None``.
+    A line that is not ``NAME=value`` and a name a letter or two from a setting's
+    (``LOG_LEVL``, ``HEALTH_PROT``) were skipped without a word, the setting left at its
+    default; other names are left alone (Docker Compose's, say, share the file)."""
+    from dotenv.parser import parse_stream
+
+    file = Path(path if path is not None else str(Settings.model_config.get("env_file")))
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # none (or no file to read): pydantic-settings reads none either
+    names = [name.upper() for name in Settings.model_fields]
+    for binding in parse_stream(io.StringIO(text)):
+        line = binding.original.line
+        if binding.error:  # (not echoed: it may hold the token)
+            return f"{file} line {line} is not NAME=value, nor a # comment"
+        key = (binding.key or "").upper()
+        if not key or key in names:
+            continue
+        close = difflib.get_close_matches(key, names, n=1, cutoff=0.8)
+        if close:
+            return f"{file} line {line}: {binding.key} is no setting; did you mean {close[0]}?"
+    return None

@@ -45,3 +45,36 @@ def test_a_discord_id_setting_that_is_no_id_is_named(tmp_path: Path, name: str, 
         "1234567890123456789"
     )
     assert list(tmp_path.iterdir()) == [], "nothing opened"
+
+
+@pytest.mark.parametrize(
+    ("lines", "says"),
+    [
+        ("LOG_LEVL=DEBUG\n", ".env line 2: LOG_LEVL is no setting; did you mean LOG_LEVEL?"),
+        ("HEALTH_PROT=8080\n", ".env line 2: HEALTH_PROT is no setting; did you mean HEALTH_PORT?"),
+        ("database_uri=x\n", ".env line 2: database_uri is no setting; did you mean DATABASE_URL?"),
+        ("DISCORD TOKEN=secret.tok\n", ".env line 2 is not NAME=value, nor a # comment"),
+    ],
+)
+def test_a_mistyped_line_of_dot_env_is_named_not_skipped(
+    tmp_path: Path, lines: str, says: str
+) -> None:
+    # each was skipped without a word: the bot ran with the setting at its default
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\n{lines}# the end\n")
+    for command in ("run", "sync"):
+        proc = run(["-m", "bot.cli", command], tmp_path)
+        assert proc.returncode == 2
+        assert refused(proc.stderr) == f"stackbot: {says}"
+        assert "secret" not in proc.stderr and TOKEN not in proc.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [".env"], "nothing opened"
+
+
+def test_dot_env_may_hold_other_programs_settings(tmp_path: Path) -> None:
+    """Docker Compose's own (or any name not a letter or two from a setting's) are left
+    alone, as are comments, blank lines, ``export`` and quotes."""
+    (tmp_path / ".env").write_text(
+        "# stackbot\n\nexport POSTGRES_PASSWORD=x\nTZ='Asia/Tokyo'\nlog_level=\"nonsense\"\n"
+    )
+    proc = run(["-m", "bot.cli", "run"], tmp_path)
+    assert proc.returncode == 2  # reached the settings: the real one's bad value
+    assert refused(proc.stderr).startswith("stackbot: bad setting LOG_LEVEL: ")
