@@ -112,6 +112,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _pace(text: str) -> float:
+    """``--pace``: seconds, 0 or more (-1 and nan were taken, the tables playing flat out)."""
+    try:
+        pace = float(text)
+    except ValueError:
+        pace = -1.0
+    if not 0 <= pace <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds (0 to 3600)")
+    return pace
+
+
 # a Discord id (a snowflake): a positive 64-bit number
 MAX_SNOWFLAKE = 2**64 - 1
 
@@ -169,7 +180,9 @@ def _parser() -> argparse.ArgumentParser:
         "--port", type=_port, default=8080, help="the port (default 8080; 0: any free one)"
     )
     w.add_argument("--host", default="127.0.0.1", help="the address (default 127.0.0.1)")
-    w.add_argument("--pace", type=float, default=1.5, help="seconds between two moves of a table")
+    w.add_argument(
+        "--pace", type=_pace, default=1.5, help="seconds between two moves of a table (default 1.5)"
+    )
     w.add_argument(
         "--lang",
         choices=catalog.LANGUAGES,

@@ -78,3 +78,15 @@ def test_dot_env_may_hold_other_programs_settings(tmp_path: Path) -> None:
     proc = run(["-m", "bot.cli", "run"], tmp_path)
     assert proc.returncode == 2  # reached the settings: the real one's bad value
     assert refused(proc.stderr).startswith("stackbot: bad setting LOG_LEVEL: ")
+
+
+@pytest.mark.parametrize("pace", ["-1", "nan", "inf", "abc"])
+def test_web_demo_with_a_pace_that_is_no_number_of_seconds_is_refused(
+    tmp_path: Path, pace: str
+) -> None:
+    # -1 and nan were taken: the demo's tables played flat out, or stood still
+    proc = run(["-m", "bot.cli", "web", "--demo", "--port", "0", "--pace", pace], tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"stackbot web: error: argument --pace: {pace} is not a number of seconds (0 to 3600)"
+    )
