@@ -100,7 +100,7 @@ END
 def keep_staged_draws(connection: Any, staged: Callable[[int], str | None]) -> None:
     """Have the SQLite ``connection`` (the driver's, as it is opened: a store's own) keep
     with every statement that moves a table's version, in the same transaction, the state
-    ``staged(table_id)`` gives (JSON, as :func:`keep_draws` keeps it; ``None``: nothing):
+    ``staged(table_id)`` gives (``random.Random.getstate()`` as JSON; ``None``: nothing):
     a step of moves is then in the file with its draws, or neither is. The trigger and
     function are the connection's alone (TEMP): nothing of them is written in the file,
     which any stackbot still reads as before."""
@@ -110,21 +110,10 @@ def keep_staged_draws(connection: Any, staged: Callable[[int], str | None]) -> N
     cursor.close()
 
 
-def keep_draws(path: Path, table_id: int, version: int, state: Any) -> None:
-    """Keep in the store ``path`` the state of the random source of its table ``table_id``
-    (``random.Random.getstate()``) as it stands after the table's ``version``-th move."""
-    with contextlib.closing(sqlite3.connect(path, timeout=30)) as db, db:
-        db.execute(DRAWS_SCHEMA)
-        db.execute(
-            f"INSERT OR REPLACE INTO {DRAWS_TABLE} (table_id, version, state) VALUES (?, ?, ?)",
-            (table_id, version, json.dumps(state)),
-        )
-
-
 def kept_draws(path: Path, table_id: int) -> tuple[int, Any] | None:
-    """What :func:`keep_draws` kept in ``path`` for the table ``table_id`` (the version,
-    and the random source's state as JSON gives it back: lists for tuples); ``None``:
-    nothing (a save of an earlier stackbot)."""
+    """What the step trigger (:func:`keep_staged_draws`) kept in ``path`` for the table
+    ``table_id`` (the version, and the random source's state as JSON gives it back: lists
+    for tuples); ``None``: nothing (a save of an earlier stackbot)."""
     with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
         known = db.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (DRAWS_TABLE,)

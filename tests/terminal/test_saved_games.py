@@ -901,7 +901,7 @@ def test_a_seeded_game_left_while_an_ai_thinks_repeats_the_game_played_straight(
 def test_draws_kept_for_another_game_in_the_file_are_not_drawn_on(tmp_path: Path) -> None:
     """The random source kept is the table's own: a game started in the file after
     another, at the version the other's was kept at, does not draw on from it."""
-    from persistence.savefile import keep_draws, kept_draws
+    from persistence.savefile import DRAWS_SCHEMA, DRAWS_TABLE, kept_draws
 
     save = tmp_path / "game.db"
     left_save(save)
@@ -911,7 +911,12 @@ def test_draws_kept_for_another_game_in_the_file_are_not_drawn_on(tmp_path: Path
     assert live is not None
     table_id, version = live.id, live.version
     resumed.table.close()
-    keep_draws(save, table_id + 1, version, random.Random(9).getstate())
+    with contextlib.closing(sqlite3.connect(save)) as db, db:
+        db.execute(DRAWS_SCHEMA)
+        db.execute(
+            f"INSERT OR REPLACE INTO {DRAWS_TABLE} (table_id, version, state) VALUES (?, ?, ?)",
+            (table_id + 1, version, json.dumps(random.Random(9).getstate())),
+        )
     kept = kept_draws(save, table_id)
     assert kept is not None and kept[0] == version
     assert kept[1] != json.loads(json.dumps(random.Random(9).getstate()))
