@@ -20,7 +20,6 @@ from persistence.records import GameSummary, LeaderboardRow, Rating, RatingRow, 
 
 __all__ = [
     "history_page",
-    "history_text",
     "leaderboard_text",
     "lobby_text",
     "rating_board_text",
@@ -70,20 +69,13 @@ def lobby_text(info: TableInfo, title: str, summary: Sequence[str], max_seats: i
     return fit_message("\n".join(lines))
 
 
-def history_text(
-    games: list[GameSummary], line: Callable[[int, GameSummary], str], title: str
-) -> str:
-    """A channel's finished games of one game (``title``), newest first, each its game's
-    ``line`` (:meth:`~bot.games.base.DiscordGame.history_line`); older ones are left out
-    when long."""
-    return history_page(games, line, title)[0]
-
-
 def history_page(
     games: list[GameSummary], line: Callable[[int, GameSummary], str], title: str
 ) -> tuple[str, int]:
-    """:func:`history_text` and how many of ``games`` (the first ones) it lists: the
-    history's buttons are offered for those alone, so that each button has its line."""
+    """A channel's finished games of one game (``title``), newest first, each its game's
+    ``line`` (:meth:`~bot.games.base.DiscordGame.history_line`), older ones left out when
+    long; and how many of ``games`` (the first ones) it lists: the history's buttons are
+    offered for those alone, so that each button has its line."""
     if not games:
         return t("discord.history.none", title=escape_name(title)), 0
     lines = [t("discord.history.head", title=escape_name(title))]

@@ -97,7 +97,7 @@ def game_label(number: int, game: GameSummary) -> str:
 
 def history_view(games: Sequence[GameSummary]) -> Components | None:
     """A button per finished game (the first :data:`MAX_GAME_BUTTONS`), numbered as
-    :func:`bot.render.history_text` lists them; ``None`` without games. Give it the games
+    :func:`bot.render.history_page` lists them; ``None`` without games. Give it the games
     the text lists (:func:`bot.render.history_page`), so that each button has its line."""
     if not games:
         return None

@@ -24,7 +24,7 @@ from bot import games as hosted
 from bot.cogs.table import level_choices
 from bot.front import DISCORD
 from bot.games.base import DiscordGame
-from bot.render import history_text
+from bot.render import history_page
 from bot.sheets import score_sheet_text
 from bot.story import game_label
 from engine import games
@@ -332,8 +332,9 @@ async def test_a_draw_by_repetition_is_announced_stored_and_listed_as_a_draw(
     assert outcome.game_over and outcome.turns == ["bob played pass"]
     assert await outbox_texts(service, live) == ["🤝 Draw by threefold repetition. ann 0, bob 0"]
     history = await service.store.history(1, game="duel")
-    assert "🤝 draw by threefold repetition" in history_text(
-        history, hosted.get("duel").history_line, "Duel"
+    assert (
+        "🤝 draw by threefold repetition"
+        in history_page(history, hosted.get("duel").history_line, "Duel")[0]
     )
     assert game_label(1, history[0]).endswith("· 🤝 draw")
     assert score_sheet_text(await service.store.score_sheet(live.id)).endswith("A draw.")
@@ -351,8 +352,9 @@ async def test_a_draw_at_the_turn_limit_names_the_limit(service: TableService) -
         "🤝 Draw: the turn limit (2 turns) was reached. ann 0, bob 0"
     ]
     history = await service.store.history(1, game="duel")
-    assert "🤝 draw at the turn limit" in history_text(
-        history, hosted.get("duel").history_line, "Duel"
+    assert (
+        "🤝 draw at the turn limit"
+        in history_page(history, hosted.get("duel").history_line, "Duel")[0]
     )
 
 

@@ -29,7 +29,7 @@ from bot.games.stack.words import (
     stats_text,
     table_parts,
 )
-from bot.render import history_text, leaderboard_text, lobby_text
+from bot.render import history_page, leaderboard_text, lobby_text
 from bot.text import (
     EMBED_FIELD,
     GRAVE,
@@ -194,7 +194,9 @@ def check_records(names: list[str], state: StackState) -> None:
     )
     assert_safe(score_sheet_text(sheet))
     assert_safe(
-        history_text(summaries(names, 10, len(state.round_scores)), STACK.history_line, STACK.title)
+        history_page(
+            summaries(names, 10, len(state.round_scores)), STACK.history_line, STACK.title
+        )[0]
     )
     rows = [
         LeaderboardRow(rank=i + 1, stats=player_stats(n, 10**6)) for i, n in enumerate(names * 3)
@@ -428,8 +430,9 @@ def test_plurals_say_one_game_one_win_one_round() -> None:
         [LeaderboardRow(1, player_stats("bob", 1))], "wins", STACK.figure_name, STACK.title
     )
     assert "1 win ·" in board and "1 game" in board and "1 games" not in board
-    assert "· 1 round ·" in history_text(
-        summaries(["a", "b"], 1, 1), STACK.history_line, STACK.title
+    assert (
+        "· 1 round ·"
+        in history_page(summaries(["a", "b"], 1, 1), STACK.history_line, STACK.title)[0]
     )
 
 
@@ -438,7 +441,7 @@ def test_plurals_say_one_game_one_win_one_round() -> None:
 
 def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened() -> None:
     names = [f"{i}{'Maximilian-Alexander the Third'}{i}"[:32] for i in range(8)]
-    text = history_text(summaries(names, 10, 12), STACK.history_line, STACK.title)
+    text = history_page(summaries(names, 10, 12), STACK.history_line, STACK.title)[0]
     assert len(text) <= MESSAGE_LIMIT
     assert "(shortened)" in text and "older game" in text
 
@@ -446,7 +449,7 @@ def test_history_of_ten_games_of_eight_long_names_fits_and_says_it_is_shortened(
 @pytest.mark.parametrize("names", [long_names, wide_names], ids=["latin", "wide"])
 def test_history_and_boards_in_japanese_fit_and_say_what_they_leave_out(names: Any) -> None:
     with catalog.speaking("ja"):
-        text = history_text(summaries(names(), 40, 12), STACK.history_line, STACK.title)
+        text = history_page(summaries(names(), 40, 12), STACK.history_line, STACK.title)[0]
         assert len(text) <= MESSAGE_LIMIT and "古いゲーム" in text and "（省略）" in text
         rows = [LeaderboardRow(i + 1, player_stats(n, 10**6)) for i, n in enumerate(names() * 9)]
         board = leaderboard_text(rows, "points", STACK.figure_name, STACK.title)

@@ -161,16 +161,16 @@ async def test_a_finished_stack_up_game_in_scores_history_and_leaderboard_counts
 
 def test_stack_keeps_its_history_and_leaderboard_words() -> None:
     """Stack's lines are as before (rounds, totals, points)."""
-    from bot.render import history_text, leaderboard_text
+    from bot.render import history_page, leaderboard_text
     from persistence.records import LeaderboardRow, PlayerStats
 
     when = datetime(2024, 5, 1, tzinfo=UTC)
     stack = games.get("stack")
-    text = history_text(
+    text = history_page(
         [GameSummary(3, when, 4, ("ann", "bob"), (210, 150), ("ann",))],
         stack.history_line,
         stack.title,
-    )
+    )[0]
     assert "**1.** 2024-05-01 · 4 rounds · 🏆 ann · ann 210, bob 150" in text
     rows = [LeaderboardRow(1, PlayerStats(1, "ann", 2, 1, 360))]
     board = leaderboard_text(rows, "points", stack.figure_name, stack.title)
