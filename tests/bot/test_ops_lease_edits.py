@@ -5,6 +5,8 @@ one of two real ``stackbot run`` processes)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import bot.tables
@@ -15,14 +17,29 @@ from tests.bot.conftest import World, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 
 
-async def test_a_process_that_lost_its_lease_leaves_the_table_message_as_it_was(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def game_under_way(world: World) -> Any:
+    """A two-player game of Stack started in the channel: its table message."""
     lobby = await open_lobby(world, target=30, dice=3)
     await world.bob.click(lobby, label="Join")
     await world.alice.click(lobby, label="Start")
     await world.env.advance_time(2)
-    shown = table_message(world)
+    return table_message(world)
+
+
+async def move_once(world: World, shown: Any) -> None:
+    """The player to move opens their panel from the table message ``shown`` and makes
+    the first legal move."""
+    live = live_of(world)
+    mover = world.alice if live.current_user() == world.alice.id else world.bob
+    panel = await mover.click(shown, label="My turn")
+    await tap(mover, panel.response, live.state.legal_moves()[0])
+    await world.env.advance_time(3)
+
+
+async def test_a_process_that_lost_its_lease_leaves_the_table_message_as_it_was(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = await game_under_way(world)
     before = table_text_of(shown)
     lost: list[int] = []
 
@@ -31,11 +48,7 @@ async def test_a_process_that_lost_its_lease_leaves_the_table_message_as_it_was(
         raise LeaseLost([0])
 
     monkeypatch.setattr(world.bot.store, "confirm_lease", taken_over)
-    live = live_of(world)
-    mover = world.alice if live.current_user() == world.alice.id else world.bob
-    panel = await mover.click(shown, label="My turn")
-    await tap(mover, panel.response, live.state.legal_moves()[0])
-    await world.env.advance_time(3)
+    await move_once(world, shown)
     assert lost == [world.guild.id] * len(lost) and lost  # it asked, and was told no
     assert table_message(world).id == shown.id
     assert table_text_of(table_message(world)) == before
@@ -48,11 +61,7 @@ async def test_an_edit_the_database_could_not_confirm_is_made_once_it_answers(
     the table's shard: the edit is not made blind, nor lost (the table message would show
     the old turn until the next change); it is tried again a little later."""
     monkeypatch.setattr(bot.tables, "PING_AFTER", 3600.0)  # no ping re-posts it meanwhile
-    lobby = await open_lobby(world, target=30, dice=3)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(lobby, label="Start")
-    await world.env.advance_time(2)
-    shown = table_message(world)
+    shown = await game_under_way(world)
     before = table_text_of(shown)
     store = world.bot.store
     real_confirm = store.confirm_lease
@@ -65,11 +74,7 @@ async def test_an_edit_the_database_could_not_confirm_is_made_once_it_answers(
         await real_confirm(guild_id)
 
     monkeypatch.setattr(store, "confirm_lease", out_of_reach)
-    live = live_of(world)
-    mover = world.alice if live.current_user() == world.alice.id else world.bob
-    panel = await mover.click(shown, label="My turn")
-    await tap(mover, panel.response, live.state.legal_moves()[0])
-    await world.env.advance_time(3)
+    await move_once(world, shown)
     assert asked and table_text_of(table_message(world)) == before  # not edited blind
     await world.env.advance_time(EDIT_RETRY + 3)
     assert len(asked) >= 2

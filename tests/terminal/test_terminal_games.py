@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +233,27 @@ def test_stack_names_of_either_direction_stay_isolated_through_a_whole_game() ->
         assert text.count(name) == text.count("\u2068" + name + "\u2069"), name
 
 
+def terminal_hints(
+    game: Any, names: list[str], seed: int, turns: int
+) -> Iterator[tuple[Any, str, Any]]:
+    """The terminal's hint at each decision of a random game of ``names`` (``turns`` at
+    most): the state, the hint's text and the move it names."""
+    from terminal.hosting import TerminalHostedGame
+
+    hosted = TerminalHostedGame(game)
+    rng = random.Random(seed)
+    state: Any = game.new_state(names, game.settings())
+    for _ in range(turns):
+        if state.is_over:
+            return
+        if state.decision.name == "CHANCE":
+            state.apply(state.sample_chance(rng))
+            continue
+        move, _words = hosted.words.hint(state)
+        yield state, hosted.hint_text(state), move
+        state.apply(rng.choice(list(state.legal_moves())))
+
+
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("name", ["stack", "stackup", "colorstack"])
 def test_a_hint_names_its_move_without_code_marks_so_it_can_be_typed_as_it_stands(
@@ -241,53 +263,28 @@ def test_a_hint_names_its_move_without_code_marks_so_it_can_be_typed_as_it_stand
     terminal shows plain text, so its hint gives the move as typed, and a move copied off
     the screen is read back as that move."""
     import catalog
-    from terminal.hosting import TerminalHostedGame
 
     game = games.get(name)
-    hosted = TerminalHostedGame(game)
-    rng = random.Random(7)
-    state: Any = game.new_state(["ann", "bob"], game.settings())
     hinted = 0
     with catalog.speaking(language):
-        for _ in range(60):
-            if state.is_over:
-                break
-            if state.decision.name == "CHANCE":
-                state.apply(state.sample_chance(rng))
-                continue
-            text = hosted.hint_text(state)
+        for state, text, move in terminal_hints(game, ["ann", "bob"], 7, 60):
             assert "`" not in text, text
-            move, _words = hosted.words.hint(state)
             typed = game.move_notation(state, move)
             assert typed in text
             assert game.parse_move(state, typed, state.current_player) == move
             hinted += 1
-            state.apply(rng.choice(list(state.legal_moves())))
     assert hinted >= 5
 
 
 def test_a_hint_naming_a_right_to_left_player_has_no_code_marks() -> None:
     """The catalog isolates a right-to-left name in a hint's move (``snatch ⁨שלום⁩ 1`` in
     code marks); the terminal's hint still gives that move without the marks."""
-    from terminal.hosting import TerminalHostedGame
-
     game = games.get("stackup")
-    hosted = TerminalHostedGame(game)
     named = 0
     for seed in range(20):
-        rng = random.Random(seed)
-        state: Any = game.new_state(["ann", HEBREW, "bob"], game.settings())
-        for _ in range(300):
-            if state.is_over:
-                break
-            if state.decision.name == "CHANCE":
-                state.apply(state.sample_chance(rng))
-                continue
-            text = hosted.hint_text(state)
+        for state, text, move in terminal_hints(game, ["ann", HEBREW, "bob"], seed, 300):
             assert "`" not in text, text
-            move, _words = hosted.words.hint(state)
             named += HEBREW in game.move_notation(state, move)
-            state.apply(rng.choice(list(state.legal_moves())))
         if named >= 2:
             break
     assert named >= 2  # hints whose move names the right-to-left player were seen
