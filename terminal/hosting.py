@@ -48,7 +48,7 @@ from engine.game import Decision, Game, GameState, RoundEnded, TurnEnded
 from host.live import LiveTable, MoveOutcome, Player
 from host.refusals import Refusal, Why
 from host.service import TableService
-from host.thinking import Thinker
+from host.thinking import SEEDED_NODES, Thinker
 from host.words import Notice
 from persistence import Store
 from persistence.errors import StorageError
@@ -242,10 +242,13 @@ class SaveStore(Store):
 
 
 class HostedTable:
-    """One table of ``game`` on a host of its own; :meth:`close` when done."""
+    """One table of ``game`` on a host of its own; :meth:`close` when done. ``seeded``:
+    its thinking AIs search under their node budgets (:data:`host.thinking.SEEDED_NODES`),
+    not on the clock: the same seed and moves give the same game on any machine."""
 
-    def __init__(self, game: str, save: Path | None = None) -> None:
+    def __init__(self, game: str, save: Path | None = None, *, seeded: bool = False) -> None:
         self.game = game
+        self.seeded = seeded
         self.runner = asyncio.Runner()
         # the store: the file ``save`` (``stackbot play --save``: kept, to go on with the
         # game later), else a file in a temporary folder, removed at the end
@@ -404,7 +407,9 @@ class HostedTable:
             assert isinstance(store, SaveStore)
             store.committed = self._check_stored
             store.draws = lambda: None if self.rng is None else self.rng.getstate()
-        thinker = Thinker("thread", margin=THINKING_MARGIN)
+        thinker = Thinker(
+            "thread", margin=THINKING_MARGIN, nodes=SEEDED_NODES if self.seeded else None
+        )
         self.service = TableService(store, front=TERMINAL, thinker=thinker)
         return self.service
 

@@ -64,8 +64,11 @@ class TerminalGame(Front):
         *,
         save: Path | None = None,
         resumed: Resumed | None = None,
+        seeded: bool = False,
     ) -> None:
-        super().__init__(seats, rng, stdin, stdout, export, stderr, save=save, resumed=resumed)
+        super().__init__(
+            seats, rng, stdin, stdout, export, stderr, save=save, resumed=resumed, seeded=seeded
+        )
         seats = self.seats
         self.rules = rules
         # the table as the terminal follows it (the host's committed moves played on it)
@@ -94,7 +97,7 @@ class TerminalGame(Front):
         if self.table is None:
             try:
                 self.table, self.seats, state = open_table(
-                    GAME, self.seats, self.rules, self.rng, self.save
+                    GAME, self.seats, self.rules, self.rng, self.save, seeded=self.seeded
                 )
             except Refusal as refusal:  # the host would not seat these players
                 self.fail(refusal_text(refusal))
@@ -143,7 +146,7 @@ class TerminalGame(Front):
         level = self.seats[seat].level
         if level is None:
             return None
-        ai: AIPlayer[Any] = GAME.make_ai(level)
+        ai: AIPlayer[Any] = self._made_ai(GAME, level)
         return ai.choose
 
     def _said(self, step: flow.Played) -> None:
@@ -317,7 +320,9 @@ def play(
     try:
         seats = build_seats(humans, bots, level)
         rng = random.Random(seed)
-        game = TerminalGame(seats, rules, rng, stdin, stdout, export, errors, save=save)
+        game = TerminalGame(
+            seats, rules, rng, stdin, stdout, export, errors, save=save, seeded=seed is not None
+        )
     except (SetupError, ValueError) as err:
         given = len(humans) + bots
         said = setup_error_text(err, count=given) if isinstance(err, SetupError) else str(err)

@@ -44,10 +44,12 @@ from pydantic import BaseModel, ValidationError
 import catalog
 from catalog import games as game_words
 from engine import flow, games
+from engine.budget import limit_search
 from engine.echo import cut
 from engine.errors import NoRecord
 from engine.game import Decision, Game, GameEnded, SetupError, TurnEnded
 from host.refusals import Refusal
+from host.thinking import SEEDED_NODES
 from persistence.savefile import FileKind, file_kind
 from terminal.hosting import (
     GUILD,
@@ -276,12 +278,15 @@ def open_table(
     settings: BaseModel,
     rng: random.Random,
     save: Path | None = None,
+    *,
+    seeded: bool = False,
 ) -> tuple[HostedTable, list[Seat], Any]:
     """A table of ``game`` on the host with ``seats`` (its humans by name, its AI seats by
     level), started: the table, its seats as the host named and ordered them, and the game
     as it starts (to follow the host's moves on). ``save``: the file that keeps it
-    (``--save``), else a temporary one."""
-    table = HostedTable(game.name, save)
+    (``--save``), else a temporary one; ``seeded``: its thinking AIs search under their
+    node budgets (``--seed``: the same game again)."""
+    table = HostedTable(game.name, save, seeded=seeded)
     try:
         state = table.open(
             [s.name for s in seats if s.level is None],
@@ -359,7 +364,9 @@ def resume_saved(path: Path) -> Resumed | None:
         raise NotASave(problem)
     if kind == "new":
         return None
-    table = HostedTable(games.DEFAULT, path)
+    # its thinking AIs search under their node budgets, as a seeded game's: the save does
+    # not say whether the game was seeded, and a seeded one then goes on as played straight
+    table = HostedTable(games.DEFAULT, path, seeded=True)
     try:
         state = table.resume()
     except (SaveInUse, SaveUnreadable) as err:
@@ -382,7 +389,10 @@ class Front:
     dice, the streams, where its record goes, and the host's table it follows. A
     subclass plays in :meth:`_play`; :meth:`run` returns the process exit code. The game
     is played on ``stdout``; why it cannot start or its record was not written goes to
-    ``stderr`` (``sys.stderr`` unless given), as argparse's errors do."""
+    ``stderr`` (``sys.stderr`` unless given), as argparse's errors do. ``seeded``
+    (``--seed``): its thinking AIs search under their node budgets, not on the clock
+    (:data:`host.thinking.SEEDED_NODES`), so that the same seed and moves typed give the
+    same game on any machine."""
 
     def __init__(
         self,
@@ -395,9 +405,11 @@ class Front:
         *,
         save: Path | None = None,
         resumed: Resumed | None = None,
+        seeded: bool = False,
     ) -> None:
         self.seats = resumed.seats if resumed is not None else seats
         self.rng = rng
+        self.seeded = seeded
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = sys.stderr if stderr is None else stderr
@@ -624,6 +636,12 @@ class Front:
     def _is_ai(self, seat: int) -> bool:
         return self.seats[seat].level is not None
 
+    def _made_ai(self, game: Game[Any], level: str) -> Any:
+        """The AI of ``level`` that plays in the terminal itself (AI seats only): a
+        searching one limited to its node budget when the game is seeded."""
+        nodes = SEEDED_NODES.get(game.name) if self.seeded else None
+        return limit_search(game.make_ai(level), None, nodes)
+
 
 class TerminalGame(Front):
     """One game of any game at a terminal; :meth:`run` returns the process exit code."""
@@ -641,6 +659,7 @@ class TerminalGame(Front):
         *,
         save: Path | None = None,
         resumed: Resumed | None = None,
+        seeded: bool = False,
     ) -> None:
         names = (
             [s.name for s in resumed.seats]
@@ -649,7 +668,9 @@ class TerminalGame(Front):
         )
         by_name = {s.name: s for s in seats}
         ordered = [by_name[name] for name in names] if resumed is None else seats
-        super().__init__(ordered, rng, stdin, stdout, export, stderr, save=save, resumed=resumed)
+        super().__init__(
+            ordered, rng, stdin, stdout, export, stderr, save=save, resumed=resumed, seeded=seeded
+        )
         self.game = game
         self.settings = settings
         # the table as the terminal follows it (the host's committed moves played on it)
@@ -676,7 +697,7 @@ class TerminalGame(Front):
         if self.table is None:
             try:
                 self.table, self.seats, self.state = open_table(
-                    self.game, self.seats, self.settings, self.rng, self.save
+                    self.game, self.seats, self.settings, self.rng, self.save, seeded=self.seeded
                 )
             except Refusal as refusal:  # the host would not seat these players
                 self.fail(refusal_text(refusal))
@@ -723,7 +744,7 @@ class TerminalGame(Front):
         level = self.seats[seat].level
         if level is None:
             return None
-        choose = self.game.make_ai(level).choose
+        choose = self._made_ai(self.game, level).choose
 
         def chooser(state: Any, rng: random.Random) -> Any:
             move = choose(state, rng)
@@ -936,7 +957,16 @@ def play(
         seats = build_seats(humans, bots, level)
         rng = random.Random(seed)
         terminal = TerminalGame(
-            chosen, seats, options, rng, stdin, stdout, export, errors, save=save
+            chosen,
+            seats,
+            options,
+            rng,
+            stdin,
+            stdout,
+            export,
+            errors,
+            save=save,
+            seeded=seed is not None,
         )
     except ValidationError as err:
         first = err.errors()[0]
