@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot import games
@@ -24,9 +25,10 @@ from bot.answers import (
 )
 from bot.refusal_words import Refused
 from bot.table_message import TablesHost
-from bot.text import button_label, cut, escape_name
+from bot.text import button_label, cut, escape_name, fit_message
 from bot.views import end_view
 from catalog import t
+from host.outbox import Delivered
 from host.refusals import Refusal, Why
 from host.service import MoveOutcome
 from persistence.records import SeatInfo
@@ -65,6 +67,30 @@ def _in_thread(interaction: discord.Interaction) -> bool:
 def _cannot_post(interaction: discord.Interaction) -> Refused:
     thread = _in_thread(interaction)
     return Refused("refusal.cannot_post.thread" if thread else "refusal.cannot_post")
+
+
+async def _answer_start(interaction: discord.Interaction, outcome: MoveOutcome) -> Delivered | None:
+    """Who begins, said in public as the answer to the start (a deferral's edited into it):
+    delivered, with the id of its message; ``None`` if Discord failed (the outbox posts it)."""
+    text = fit_message(outcome.note)
+    try:
+        if not interaction.response.is_done():
+            answered = await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+            post = answered.message_id
+            if post is None:
+                post = (await interaction.original_response()).id
+        elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            post = (
+                await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
+            ).id
+        else:
+            post = (
+                await interaction.followup.send(text, allowed_mentions=NO_MENTIONS, wait=True)
+            ).id
+    except (discord.HTTPException, OSError, aiohttp.ClientError) as err:
+        log.warning("table %s: the start not answered (%s); posted instead", outcome.table.id, err)
+        return None
+    return Delivered(post)
 
 
 class Lobby:
@@ -215,14 +241,24 @@ class Lobby:
         )
 
     async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game. Who begins is owed to the channel (an outbox row, stored with
+        the start): said as the public answer to the start, that answer is its delivery;
+        an answer Discord fails leaves it to the outbox, which posts it in the channel (a
+        crash before the answer too, after the restart)."""
         outcome = await in_time(
             interaction,
             self.tables.service.start(interaction.channel_id or 0, player(interaction)),
             public=True,
         )
+        live = outcome.table
+        log_action(interaction, "started the game", live)
+        answered = not live.away and await self.tables.outbox.answer(
+            live.id, live.info.guild_id, outcome.note, lambda: _answer_start(interaction, outcome)
+        )
         self.tables.committed(outcome)
-        log_action(interaction, "started the game", outcome.table)
-        await say(interaction, outcome.note, ephemeral=False)  # who begins
+        if not answered:  # said in the channel by the outbox: to the starter alone
+            with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+                await say(interaction, "✅ " + outcome.note)
 
     async def end(self, interaction: discord.Interaction) -> None:
         live = self.tables.service.table_in(interaction.channel_id or 0)

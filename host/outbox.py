@@ -1,5 +1,6 @@
-"""What committed moves owe their channels: the outbox rows (round ends, game ends,
-closing messages, a closed table's last edit), delivered in order, once each.
+"""What committed moves owe their channels: the outbox rows (who begins a game, round
+ends, game ends, closing messages, a closed table's last edit), delivered in order, once
+each; who begins as the public answer to the start when it can be (:meth:`Outbox.answer`).
 
 A row is written in the same transaction as the move that owes it, so a crash between the
 commit and the message loses nothing: :meth:`Outbox.deliver` sends it later. The sending
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -78,6 +79,49 @@ class Outbox:
             if not lock.locked() and self._delivering.get(table_id) is lock:
                 del self._delivering[table_id]
                 self._guild_of.pop(table_id, None)
+
+    async def answer(
+        self,
+        table_id: int,
+        guild_id: int | None,
+        content: str,
+        send: Callable[[], Awaitable[Delivered | None]],
+    ) -> bool:
+        """Deliver the table's first undelivered row by ``send`` — the front end's public
+        answer to whoever made the change that owes it (a game's start, answered with who
+        begins) — when that row is a message saying ``content``, and this process may
+        still send the server's announcements. Marked delivered (with the post ``send``
+        returns) as the courier's deliveries are, under the same per-table lock, so that a
+        delivery under way never posts it too. ``False`` when it was not delivered so
+        (another row is first, the row went out already, the database failed, ``send``
+        returned ``None``): :meth:`deliver` then sends what is still owed."""
+        if guild_id is not None and not self.owns(guild_id):
+            return False
+        lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                try:
+                    pending = await self.store.pending_outbox(table_id)
+                    first = pending[0] if pending else None
+                    if (
+                        first is None
+                        or first.id in self._unmarked
+                        or first.kind != "message"
+                        or first.content != content
+                        or (guild_id is not None and not await self._still_ours(guild_id))
+                    ):
+                        return False
+                except StorageError as err:
+                    log.warning("outbox of table %s: not read (%s); delivered later", table_id, err)
+                    return False
+                done = await send()
+                if done is None:
+                    return False
+                await self._mark(first, done.post)  # failing, it is remembered as posted
+                return True
+        finally:
+            if not lock.locked() and self._delivering.get(table_id) is lock:
+                del self._delivering[table_id]
 
     async def _deliver_pending(self, table_id: int, guild_id: int | None) -> bool:
         """Deliver the table's pending rows; ``False`` if some must be tried again later."""

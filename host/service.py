@@ -644,11 +644,16 @@ class TableService(Generic[G]):
             except SetupError as err:
                 raise Refusal(Why.SETUP_FAILED, detail=str(err)) from None
             opening = settle(game, state, live.rng, lambda event, by: None)
-            info = await self.store.start_table(live.id, order, state, opening)
+            # who begins, said before AI seats play (and read here, under the lock): owed
+            # to the channel, so stored with the start (a crash before it is said loses
+            # nothing; the front end may say it as its answer to whoever started)
+            note = live.game.start_text(state)
+            info = await self.store.start_table(
+                live.id, order, state, opening, announcements=[Announcement("message", note)]
+            )
             live = self._track(info, state)
             live.turn_started = live.idle_since = self.now()
-            # who begins, said before AI seats play (and read here, under the lock)
-            outcome = MoveOutcome(live, note=live.game.start_text(state))
+            outcome = MoveOutcome(live, note=note, announced=True)
             await self._play_ai_turns(live, outcome)
             self.clock.turn_changed(live)
             return outcome

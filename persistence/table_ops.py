@@ -184,10 +184,11 @@ async def start_table(
     state: Any,
     opening: Sequence[Any],
     rules: dict[str, Any] | None,
+    announcements: Sequence[Announcement] = (),
 ) -> TableInfo:
     """Seat the lobby in play order and store the game as it starts: its rules, its state
-    whole (every replay of the log starts there), its snapshot and the ``opening`` moves
-    that led to it."""
+    whole (every replay of the log starts there), its snapshot, the ``opening`` moves
+    that led to it, and what the start owes the channel (``announcements``)."""
     info = await read_table(ctx.conn, table_id)
     await ctx.check_lease(info.guild_id)
     need_status(info, "lobby")
@@ -241,6 +242,7 @@ async def start_table(
         snapshots.insert().values(table_id=table_id, version=version, state=game.snapshot(state))
     )
     started = await read_table(ctx.conn, table_id)
+    await ctx.announce(table_id, started.channel_id, announcements)
     # the writer needs no query for this table's first move
     ctx.track(
         table_id,

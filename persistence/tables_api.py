@@ -95,11 +95,15 @@ class TablesAPI(StoreCore):
         opening: Sequence[Any],
         *,
         rules: BaseModel | Mapping[str, Any] | None = None,
+        announcements: Sequence[Announcement] = (),
     ) -> TableInfo:
         """Start a lobby: seat its members in ``seat_order`` (their lobby positions), store
         ``state`` (the game's new state, after the ``opening`` moves, such as Stack's
         roll-off and first dice, which are logged) and the game's ``rules`` as it plays
-        them (default: the state's own ``rules`` entry in its ``to_dict()``, if any)."""
+        them (default: the state's own ``rules`` entry in its ``to_dict()``, if any), with
+        what the start owes the channel (``announcements``: who begins) in the outbox, in
+        the same transaction."""
+        check_announcements(announcements)
         order = list(seat_order)
         record: dict[str, Any] | None = None
         if isinstance(rules, BaseModel):
@@ -107,7 +111,15 @@ class TablesAPI(StoreCore):
         elif rules is not None:
             record = dict(rules)
         return await self.writer.run(
-            bind(table_ops.start_table, table_id, order, state, list(opening), record)
+            bind(
+                table_ops.start_table,
+                table_id,
+                order,
+                state,
+                list(opening),
+                record,
+                list(announcements),
+            )
         )
 
     async def end_table(

@@ -369,9 +369,9 @@ class Table:
         elif seats < game.min_players:  # pragma: no cover - seats are drawn from the range
             raise AssertionError(seats)
         started = await service.start(CHANNEL, host)
-        assert started.note.startswith("start: ")
+        assert started.note.startswith("start: ") and started.announced
         assert self.state is not None
-        await self.check()
+        await self.check(("message", started.note))  # who begins: owed to the channel
         if self.live.info.status == "finished":  # the AI seats' first turns ended it
             return
         assert self.live.info.status == "playing"

@@ -1,0 +1,97 @@
+"""What a game's start owes its channel ("The game is on! … won the roll-off") is stored
+with the start's commit and said once: as the public answer to Start when it can be, else
+posted by the outbox, after a crash too; never twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from persistence import StorageError
+from tests.bot.conftest import World, make_bot, table_text_of
+from tests.bot.test_game import live_of, open_lobby, table_message
+
+LINE = "won the roll-off"
+
+
+def start_lines(world: World) -> list[str]:
+    """The channel's public messages that say who won the roll-off."""
+    return [
+        table_text_of(m)
+        for m in world.channel.history()
+        if LINE in table_text_of(m) and not m.flags.ephemeral
+    ]
+
+
+async def restart(world: World, seed: int) -> None:
+    """The bot crashes and a new one starts on the same database."""
+    new_bot = make_bot(world.db, seed=seed)
+    await world.env.restart_bot(new_bot)
+    world.bot = new_bot
+    await world.env.advance_time(3)
+    await new_bot.tables.recovered()
+    await world.env.advance_time(3)
+
+
+async def test_the_start_line_a_crash_cut_off_is_posted_after_the_restart_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies right after the start's commit, before Start is answered: the
+    table message shows the game after the restart, and the line who begins is posted in
+    the channel then — once, however many restarts follow."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+    service = world.bot.tables.service
+    start = service.start
+
+    async def committed_then_crashed(*args: Any, **kwargs: Any) -> Any:
+        await start(*args, **kwargs)
+        raise RuntimeError("the process died here")  # nothing of it runs after the commit
+
+    monkeypatch.setattr(service, "start", committed_then_crashed)
+    started = await world.alice.click(lobby, label="Start")
+    assert started.response is None or LINE not in (started.response.content or "")
+    assert start_lines(world) == []
+    await restart(world, seed=91)
+    assert "round 1" in table_text_of(table_message(world))
+    assert len(start_lines(world)) == 1, "the start's line was not posted after the restart"
+    await restart(world, seed=92)
+    assert len(start_lines(world)) == 1
+
+
+async def test_the_start_line_answered_is_not_posted_again(
+    world: World,
+) -> None:
+    """Start answered in public with the line: that answer is the line's delivery, and a
+    restart does not post it again."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+    started = await world.alice.click(lobby, label="Start")
+    assert not started.ephemeral and LINE in started.response.content
+    await world.env.advance_time(3)
+    assert len(start_lines(world)) == 1
+    await restart(world, seed=93)
+    assert len(start_lines(world)) == 1
+
+
+async def test_a_start_line_posted_but_not_marked_is_not_posted_again_after_a_crash(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start answered in public with the line, but the database fails as the line is
+    marked delivered; the process then dies. The restart finds the answer in the channel
+    and does not post the line again."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+
+    async def never(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("the database is gone")
+
+    monkeypatch.setattr(type(world.bot.store), "mark_delivered", never)
+    started = await world.alice.click(lobby, label="Start")
+    assert not started.ephemeral and LINE in started.response.content
+    await world.env.advance_time(3)
+    monkeypatch.undo()
+    await restart(world, seed=94)
+    assert len(start_lines(world)) == 1
+    assert live_of(world).info.status == "playing"
