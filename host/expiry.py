@@ -6,7 +6,9 @@ timer heap, re-armed after every change; an AI seat to move is the table's next 
 
 The front end says how it nudges and warns (Discord: the table message posted anew,
 pinging the player) and what a committed change owes its channel
-(:class:`ClockFront`); it keeps no timer of its own.
+(:class:`ClockFront`); it keeps no timer of its own. A nudge or a warning is sent only once
+the database says this process still holds the table's shard; when the database fails to
+say, it is tried again ``CLOCK_RETRY`` seconds later (not lost, and not sent twice).
 """
 
 from __future__ import annotations
@@ -19,9 +21,14 @@ from host.clocks import Clocks, Timer
 from host.live import LiveTable, MoveOutcome
 from host.refusals import Refusal, Why
 from host.service import TableService, ai_to_move
-from persistence import LeaseLost
+from persistence import LeaseLost, StorageError
 
 log = logging.getLogger(__name__)
+
+
+class NotConfirmed(Exception):
+    """The database could not say (it failed) whether this process still holds the
+    table's shard: a ping or a warning is not sent now, but later."""
 
 
 def moved_away(err: BaseException) -> bool:
@@ -176,6 +183,20 @@ class Expiry:
                 if await self._event(live, version, what, user):
                     timer.finish()
                     return
+            except NotConfirmed as err:
+                # sent only once the database says the shard is still this process's: not
+                # lost, tried again a little later (what is due meanwhile comes first)
+                log.warning(
+                    "table=%s clock event %s not sent yet: the lease not confirmed (%s); "
+                    "tried again in %s s",
+                    live.id,
+                    what,
+                    err,
+                    CLOCK_RETRY,
+                )
+                again = (self.clocks.now() + timedelta(seconds=CLOCK_RETRY), what)
+                self._next(live, version, timer, sorted([*rest, again]), user)
+                return
             except Exception as err:
                 if moved_away(err):
                     # the table's shard went to another process, whose clock runs it now
@@ -199,6 +220,17 @@ class Expiry:
 
         self.clocks.at(timer, when, fire, f"clock {what}")
 
+    async def _confirm_lease(self, live: LiveTable[Any]) -> None:
+        """Whether this process still holds the table's shard, by the database:
+        :class:`~persistence.LeaseLost` if not, :class:`NotConfirmed` if the database
+        failed to say."""
+        try:
+            await self.service.store.confirm_lease(live.index.guild_id)
+        except LeaseLost:
+            raise
+        except StorageError as err:
+            raise NotConfirmed(str(err)) from err
+
     async def _event(
         self, live: LiveTable[Any], version: int, what: Event, user: int | None
     ) -> bool:
@@ -208,13 +240,18 @@ class Expiry:
             if not self.front.pinged(live, version) and user is not None:
                 # a message no transaction takes back: sent only while this process holds
                 # the table's shard by the database (one paused past its lease says nothing)
-                await self.service.store.confirm_lease(live.index.guild_id)
+                await self._confirm_lease(live)
                 await self.front.ping(live, user)
         elif what == "warn" and user is not None:
             async with live.lock, live.speaking():
                 deadline = await self.deadline(live)
+                started = live.turn_started
+            if deadline is not None and started is not None:
+                warn_at = started + (deadline - started) / 2
+                if self.front.warned(live, version, warn_at):  # out already (a retry)
+                    return False
             left = int((deadline - self.clocks.now()).total_seconds()) if deadline else 0
-            await self.service.store.confirm_lease(live.index.guild_id)
+            await self._confirm_lease(live)
             await self.front.warn(live, user, left)
         elif what == "expire":
             # the seat to move timed out: the host plays its automatic move

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from host.clocks import Clocks
-from host.expiry import Expiry
+from host.expiry import CLOCK_RETRY, Expiry
 from host.live import LiveTable, MoveOutcome, Player
 from host.service import TableService
 from host.tasks import Tasks
 from host.thinking import Thinker
-from persistence import LeaseLost, Store
+from persistence import LeaseLost, StorageError, Store
 from tests.host.plain import PlainFront
 from tests.services import until
 
@@ -186,6 +186,60 @@ async def test_a_process_that_lost_its_lease_pings_and_warns_nobody(
         timer = front.expiry.timers[live.id]
         await until(lambda: timer.done() or bool(front.said))
         assert front.said == [] and front.outcomes == [] and timer.done()
+    finally:
+        await clocks.close()
+        await store.close()
+
+
+async def test_a_ping_and_a_warning_whose_lease_check_failed_are_sent_later_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails as a ping (then the half-time warning) asks whether this process
+    still holds the table's shard: nothing is sent then, nor lost — each is tried again
+    ``CLOCK_RETRY`` seconds later, and sent once."""
+    store, service, front, clocks = await hosted(tmp_path)
+    try:
+        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+        await service.join(CHANNEL, BOB)
+        live = (await service.start(CHANNEL, ANN)).table
+        version, mover = live.version, live.current_user()
+        assert mover is not None
+        confirm = store.confirm_lease
+        calls: list[int] = []
+
+        async def cut_at_first_asking(guild_id: int) -> None:
+            calls.append(guild_id)
+            if len(calls) in (1, 3):  # the ping's first try, the warning's first try
+                raise StorageError("the database is unreachable")
+            await confirm(guild_id)
+
+        monkeypatch.setattr(store, "confirm_lease", cut_at_first_asking)
+        assert front.expiry is not None
+
+        async def at(seconds: float) -> None:
+            """The clock reads ``seconds`` into the turn; the scheduler looks again."""
+            front.now = live.turn_started + timedelta(seconds=seconds)
+            clocks.hold()
+            clocks.release()
+
+        front.now += timedelta(seconds=6)  # past the ping (5 s), before the warning (60 s)
+        front.turn_changed(live)
+        timer = front.expiry.timers[live.id]
+        await until(lambda: len(calls) == 1 and timer.task is not None and timer.task.done())
+        assert front.said == []
+        await at(6 + CLOCK_RETRY + 1)  # the ping tried again
+        await until(lambda: bool(front.said))
+        assert front.said == [("ping", mover, version)]
+        await at(61)  # the warning, whose lease check fails
+        await until(lambda: len(calls) == 3 and timer.task is not None and timer.task.done())
+        assert front.said == [("ping", mover, version)]
+        await at(61 + CLOCK_RETRY + 1)  # tried again, before the turn runs out
+        await until(lambda: len(front.said) == 2)
+        left = 120 - (61 + int(CLOCK_RETRY) + 1)
+        assert front.said == [("ping", mover, version), ("warn", mover, left)]
+        await at(121)  # the turn runs out: played for them, nothing said twice
+        await until(lambda: bool(front.outcomes))
+        assert front.said == [("ping", mover, version), ("warn", mover, left)]
     finally:
         await clocks.close()
         await store.close()
