@@ -136,10 +136,11 @@ class Lobby:
             answered = await interaction.response.send_message(
                 allowed_mentions=NO_MENTIONS, **payload
             )
-        except discord.HTTPException:
+        except (discord.HTTPException, OSError, aiohttp.ClientError):
             # the lobby is stored but its answer is lost (the interaction expired, Discord
-            # failed): it is posted in the channel instead, and its clock runs as any
-            # lobby's, so that it is neither unseen nor holding the channel for good
+            # failed, the connection was cut): it is posted in the channel instead, and its
+            # clock runs as any lobby's, so that it is neither unseen nor holding the
+            # channel for good
             self.tables.refresh(live)
             self.tables.arm_clock(live)
             raise

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
+import discord
 import pytest
 
 import bot.tables as tables_module
@@ -382,6 +384,39 @@ async def test_a_lobby_whose_answer_is_lost_is_posted_and_closes_when_idle(
     )
     await world.alice.slash(world.channel, "table new")
     await world.env.advance_time(1)
+    shown = table_message(world)
+    assert "lobby" in table_text_of(shown)
+    assert "Join" in [b.get("label") for b in buttons_of(shown)]
+    await world.env.advance_time(3700)
+    assert world.channel.id not in world.bot.tables.service.by_channel
+    assert any("lobby closed" in t.lower() for t in texts(world))
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [ConnectionResetError(104, "Connection reset by peer"), aiohttp.ServerDisconnectedError()],
+    ids=["oserror", "aiohttp"],
+)
+async def test_a_lobby_whose_answer_hits_a_connection_error_is_posted_and_closes_when_idle(
+    world: World, monkeypatch: pytest.MonkeyPatch, cut: Exception
+) -> None:
+    """As above, the answer to ``/table new`` lost, but to a connection error (the
+    connection reset, the server disconnected: an ``OSError`` or an aiohttp error, not
+    Discord's answer): the lobby is posted in the channel all the same, and closes after
+    the lobby timeout."""
+    send_message = discord.InteractionResponse.send_message
+    cuts: list[Exception] = []
+
+    async def cut_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not cuts:
+            cuts.append(cut)
+            raise cut
+        return await send_message(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.InteractionResponse, "send_message", cut_once)
+    await world.alice.slash(world.channel, "table new")
+    await world.env.advance_time(1)
+    assert cuts, "the answer was not cut"
     shown = table_message(world)
     assert "lobby" in table_text_of(shown)
     assert "Join" in [b.get("label") for b in buttons_of(shown)]
