@@ -5,10 +5,11 @@ A round's end goes out with the buttons its game puts under it
 (:meth:`bot.games.base.DiscordGame.round_view`: Stack's **Full scoring** of
 :mod:`bot.games.stack.story`), a game's end with the game's chart
 (:meth:`bot.games.base.DiscordGame.game_chart`: Stack's running totals; the text alone if
-the chart cannot be drawn or attached). A row Discord fails on (5xx, 429, no connection)
-is tried again later; one it refuses (4xx) is dropped. A row's text was worded when its
-move was committed, in the table's language; what is added on delivery (the buttons, the
-chart) is said in the language of the table's server too.
+the chart cannot be drawn or attached). A row Discord fails on (5xx, 429, no connection:
+an ``OSError`` or any aiohttp error) is tried again later; one it refuses (4xx) is
+dropped. A row's text was worded when its move was committed, in the table's language;
+what is added on delivery (the buttons, the chart) is said in the language of the table's
+server too.
 
 At start-up :meth:`DiscordCourier.already_posted` first looks for the bot's own posts in
 the channel since each undelivered row was written (page after page, however many
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -143,7 +145,7 @@ class DiscordCourier:
                 tables.channel_gone(item.channel_id)
                 return Delivered()
             log.warning("outbox %s: refused by Discord (%s); dropped", item.id, err)
-        except OSError as err:
+        except (OSError, aiohttp.ClientError) as err:  # (aiohttp's are not all OSErrors)
             log.warning("outbox %s: no connection (%s); will retry", item.id, err)
             return None
         return Delivered()
@@ -242,7 +244,7 @@ class DiscordCourier:
                     match(message, after_row=True)
                     if not wanted:
                         break
-            except (discord.HTTPException, OSError) as err:
+            except (discord.HTTPException, OSError, aiohttp.ClientError) as err:
                 if not channel_unknown(err):
                     channel_id = getattr(channel, "id", None)
                     if isinstance(err, discord.Forbidden):  # may last: looked at less often

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
+from host.outbox import REDELIVER_AFTER
 from persistence import StorageError
 from tests.bot.conftest import World, make_bot, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message
@@ -95,3 +97,34 @@ async def test_a_start_line_posted_but_not_marked_is_not_posted_again_after_a_cr
     await restart(world, seed=94)
     assert len(start_lines(world)) == 1
     assert live_of(world).info.status == "playing"
+
+
+async def test_a_start_line_whose_post_is_cut_by_a_connection_error_is_posted_later(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start's answer lost (the interaction expired), and the outbox's post of the line
+    cut by a connection error that is not an ``OSError`` (aiohttp's server disconnected):
+    the post is tried again later, as after Discord's 5xx, and goes out once."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+    world.env.inject_error(
+        "POST", "/interactions/*/callback", status=404, code=10062, message="Unknown interaction"
+    )
+    http = type(world.bot.http)
+    send_message = http.send_message
+    cuts: list[int] = []
+
+    def cut_once(self: Any, channel_id: int, *args: Any, **kwargs: Any) -> Any:
+        payload = kwargs["params"].payload or {}
+        if not cuts and LINE in str(payload.get("content", "")):
+            cuts.append(channel_id)
+            raise aiohttp.ServerDisconnectedError()
+        return send_message(self, channel_id, *args, **kwargs)
+
+    monkeypatch.setattr(http, "send_message", cut_once)
+    await world.alice.click(lobby, label="Start")
+    await world.env.advance_time(3)
+    assert cuts, "the line's post was not cut"
+    assert start_lines(world) == []
+    await world.env.advance_time(REDELIVER_AFTER + 5)
+    assert len(start_lines(world)) == 1, "the line cut by the connection was not posted again"
