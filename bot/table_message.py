@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
@@ -328,12 +329,17 @@ class TableMessages:
         except discord.HTTPException as err:
             log.info("table %s: editing its message failed (%s); posting anew", live.id, err)
             await self._post(live, record, ping=None)
+        except (OSError, aiohttp.ClientError) as err:  # no answer: Discord may have it
+            release_view(payload["view"])
+            log.warning("table %s: its edit cut (%s); edited later", live.id, err)
+            self.tables.spawn(self._edit_later(live), "table-edit-retry")
         else:
             self._allowed(live, record)
 
     async def _edit_later(self, live: LiveTable[DiscordGame]) -> None:
         """Bring the table message up to date ``EDIT_RETRY`` seconds from now (an edit
-        whose lease the database could not confirm; a change meanwhile is carried too)."""
+        whose lease the database could not confirm, or cut by a connection error; a change
+        meanwhile is carried too)."""
         await asyncio.sleep(EDIT_RETRY)
         self.refresh(live)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
 import bot.tables
@@ -78,4 +79,31 @@ async def test_an_edit_the_database_could_not_confirm_is_made_once_it_answers(
     assert asked and table_text_of(table_message(world)) == before  # not edited blind
     await world.env.advance_time(EDIT_RETRY + 3)
     assert len(asked) >= 2
+    assert table_text_of(table_message(world)) != before
+
+
+async def test_an_edit_cut_by_a_connection_error_is_made_later(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move's edit of the table message cut by a connection error (aiohttp's server
+    disconnected, not Discord's answer): not lost until the next change, it is tried again
+    a little later."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 3600.0)  # no ping re-posts it meanwhile
+    shown = await game_under_way(world)
+    before = table_text_of(shown)
+    http = type(world.bot.http)
+    edit_message = http.edit_message
+    cuts: list[int] = []
+
+    def cut_once(self: Any, channel_id: int, message_id: int, **kwargs: Any) -> Any:
+        if not cuts:
+            cuts.append(message_id)
+            raise aiohttp.ServerDisconnectedError()
+        return edit_message(self, channel_id, message_id, **kwargs)
+
+    monkeypatch.setattr(http, "edit_message", cut_once)
+    await move_once(world, shown)
+    assert cuts == [shown.id] and table_text_of(table_message(world)) == before
+    await world.env.advance_time(EDIT_RETRY + 3)
+    assert table_message(world).id == shown.id
     assert table_text_of(table_message(world)) != before
