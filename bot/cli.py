@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -29,16 +29,10 @@ from engine import games
 from engine.echo import cut
 from engine.game import Game
 from engine.stack.rules import MAX_DICE_PER_PLAYER, MAX_HOUSE_TARGET, HouseRules, StackRules
-from terminal.table import (
-    BROKEN_PIPE_EXIT,
-    INTERRUPTED_EXIT,
-    NotASave,
-    Resumed,
-    play,
-    resume,
-    resume_saved,
-)
 from terminal.words import argparse_text, bad_option_text
+
+if TYPE_CHECKING:  # the terminal front end is play's alone: imported by it, not by run
+    from terminal.table import Resumed
 
 # Libraries whose INFO lines are noise at start-up: Alembic's "Context impl SQLiteImpl.",
 # "Will assume non-transactional DDL." and "Running upgrade" (persistence.migrate logs one
@@ -47,6 +41,8 @@ QUIET_LOGGERS = ("alembic",)
 # `stackbot play` options, by the rules field they set.
 PLAY_OPTIONS = {"dice_per_player": "--dice", "target_score": "--target"}
 
+
+INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT (Ctrl-C)
 
 # where the language of `stackbot play` is read when --lang is not given, first first
 LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -464,6 +460,8 @@ SAVED_OPTIONS = (
 
 
 def _play_command(args: argparse.Namespace) -> int:
+    from terminal.table import NotASave, play, resume_saved  # (play's alone: see the top)
+
     # The host's and storage's log records are an operator's (the bot's: LOG_LEVEL); a
     # player's terminal shows none of them. Unhandled, logging's last resort wrote its
     # warnings and errors on stderr (a save failing under a game: the SQL and 'move not
@@ -522,6 +520,8 @@ def _play_command(args: argparse.Namespace) -> int:
 def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
     """``stackbot play --save FILE`` with a game in play in FILE: it goes on as it was
     saved; an option that would set it up otherwise is refused (exit 2)."""
+    from terminal.table import resume
+
     defaults = _parser().parse_args(["play"])
     given = [
         "--" + name.replace("_", "-")
@@ -593,6 +593,8 @@ def _played(game: Callable[[], int]) -> int:
     except BrokenPipeError:  # its reader went away (`stackbot play … | head`): stop quietly
         # what is still buffered for stdout goes nowhere (Python's own advice)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from terminal.table import BROKEN_PIPE_EXIT
+
         return BROKEN_PIPE_EXIT
 
 

@@ -19,13 +19,12 @@ from aiohttp import web
 
 from bot.front import DISCORD
 from catalog import t
-from web.activity import OAUTH, DiscordOAuth, add_activity
-from web.hub import Hub
-from web.server import make_app
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the pages (web.*, pictures and numpy under them) are imported by
+    # web_app, with WEB_PORT set: a bot without them does not load them
     from bot.config import Settings
     from bot.tables import Tables
+    from web.hub import Hub
 
 log = logging.getLogger(__name__)
 # catalog keys, said in the asking user's language
@@ -36,6 +35,10 @@ NOT_LAUNCHED = "refusal.activity_not_launched"
 def web_app(tables: Tables, settings: Settings) -> tuple[web.Application, Hub]:
     """The pages of ``tables``' host, and the hub that tells them of every commit: the
     host's turn clock from now on, which tells the Discord side's (``tables``) after."""
+    from web.activity import DiscordOAuth, add_activity
+    from web.hub import Hub
+    from web.server import make_app
+
     service = tables.service
     hub = Hub(then=service.clock)
     service.clock = hub
@@ -109,6 +112,8 @@ class WebFront:
 async def launch_activity(interaction: discord.Interaction, front: WebFront | None) -> None:
     """``/table activity``: Discord launches the app's Activity in the channel (its page
     then opens on the channel's table); said why not when the bot does not serve it."""
+    from web.activity import OAUTH  # (imported with the pages: nothing more without them)
+
     if front is None or front.app is None or OAUTH not in front.app:
         await interaction.response.send_message(
             t(NOT_SET_UP), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
