@@ -317,7 +317,7 @@ def _bot_command(
 ) -> int:
     import asyncio
 
-    from bot.config import Settings, env_file_mistake
+    from bot.config import Settings, env_file_mistake, settings_mistake
 
     mistake = env_file_mistake()
     if mistake is not None:
@@ -326,10 +326,7 @@ def _bot_command(
     try:
         settings = Settings()
     except ValidationError as err:
-        first = err.errors()[0]
-        name = str(first["loc"][0]).upper() if first["loc"] else "a setting"
-        said = str(first["msg"]).removeprefix("Value error, ")  # pydantic's, for our own
-        print(f"stackbot: bad setting {name}: {said}", file=sys.stderr)
+        print(f"stackbot: {settings_mistake(err)}", file=sys.stderr)
         return 2
     try:
         cluster = cluster_config(settings, shards, shard_count)

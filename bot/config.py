@@ -8,12 +8,23 @@ import io
 from pathlib import Path
 from urllib.parse import urlparse
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SNOWFLAKE = 2**64 - 1  # a Discord id: a positive 64-bit number
+# what a setting read as a number must be: said when it is out of range, and when it is no
+# number at all (pydantic's words were "Input should be a valid integer, unable to parse
+# string as an integer", naming no setting nor what it takes)
+PORT = "a port number, 1 to 65535"
+DISCORD_ID = "a Discord id, a number such as 1234567890123456789"
+NUMBERS = {
+    "health_port": PORT,
+    "web_port": PORT,
+    "dev_guild_id": DISCORD_ID,
+    "discord_client_id": DISCORD_ID,
+}
 
 
 class Settings(BaseSettings):
@@ -106,7 +117,7 @@ class Settings(BaseSettings):
     @classmethod
     def _port(cls, value: int | None, info: ValidationInfo) -> int | None:
         if value is not None and not 1 <= value <= 65535:
-            raise ValueError(f"{str(info.field_name).upper()} must be a port number, 1 to 65535")
+            raise ValueError(f"{str(info.field_name).upper()} must be {PORT}")
         return value
 
     @field_validator("dev_guild_id", "discord_client_id")
@@ -115,8 +126,7 @@ class Settings(BaseSettings):
         """A Discord id: ``DEV_GUILD_ID=0`` synced nowhere, a negative one was Discord's
         400 at start-up, said as 'cannot reach Discord'."""
         if value is not None and not 1 <= value <= MAX_SNOWFLAKE:
-            name = str(info.field_name).upper()
-            raise ValueError(f"{name} must be a Discord id, a number such as 1234567890123456789")
+            raise ValueError(f"{str(info.field_name).upper()} must be {DISCORD_ID}")
         return value
 
     @field_validator("cluster_prefix")
@@ -140,6 +150,18 @@ class Settings(BaseSettings):
         if value is not None and not value.get_secret_value().strip():
             return None
         return value
+
+
+def settings_mistake(err: ValidationError) -> str:
+    """The first thing wrong with the settings, in one line naming the setting: our own
+    words (a validator's), or, for a number setting given no number, what it must be."""
+    first = err.errors()[0]
+    field = str(first["loc"][0]) if first["loc"] else ""
+    name = field.upper() or "a setting"
+    if first["type"] != "value_error" and field in NUMBERS:
+        return f"bad setting {name}: {name} must be {NUMBERS[field]}"
+    said = str(first["msg"]).removeprefix("Value error, ")  # pydantic's, for our own
+    return f"bad setting {name}: {said}"
 
 
 def env_file_mistake(path: str | Path | None = None) -> str | None:

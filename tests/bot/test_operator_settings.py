@@ -48,6 +48,27 @@ def test_a_discord_id_setting_that_is_no_id_is_named(tmp_path: Path, name: str, 
 
 
 @pytest.mark.parametrize(
+    ("name", "value", "must_be"),
+    [
+        ("HEALTH_PORT", "abc", "a port number, 1 to 65535"),
+        ("WEB_PORT", "80.5", "a port number, 1 to 65535"),
+        ("WEB_PORT", "8080/tcp", "a port number, 1 to 65535"),
+        ("DEV_GUILD_ID", "my server", "a Discord id, a number such as 1234567890123456789"),
+        ("DISCORD_CLIENT_ID", "12e3", "a Discord id, a number such as 1234567890123456789"),
+    ],
+)
+def test_a_number_setting_that_is_no_number_is_named_in_our_words(
+    tmp_path: Path, name: str, value: str, must_be: str
+) -> None:
+    # pydantic's own words were said: "Input should be a valid integer, unable to parse
+    # string as an integer", which says nothing of what the setting is
+    proc = run(["-m", "bot.cli", "run"], tmp_path, DISCORD_TOKEN=TOKEN, **{name: value})
+    assert proc.returncode == 2
+    assert refused(proc.stderr) == f"stackbot: bad setting {name}: {name} must be {must_be}"
+    assert list(tmp_path.iterdir()) == [], "nothing opened"
+
+
+@pytest.mark.parametrize(
     ("lines", "says"),
     [
         ("LOG_LEVL=DEBUG\n", ".env line 2: LOG_LEVL is no setting; did you mean LOG_LEVEL?"),

@@ -308,8 +308,8 @@ def test_a_bad_setting_is_named(tmp_path: Path) -> None:
     proc = stackbot_run(tmp_path, sqlite(tmp_path / "bot.db"), DEV_GUILD_ID="my server")
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        "stackbot: bad setting DEV_GUILD_ID: Input should be a valid integer, unable to parse "
-        "string as an integer"
+        "stackbot: bad setting DEV_GUILD_ID: DEV_GUILD_ID must be a Discord id, a number such "
+        "as 1234567890123456789"
     )
 
 
