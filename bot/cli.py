@@ -336,13 +336,25 @@ def _bot_command(
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    from bot.webfront import ListenRefused, check_listen
+
+    try:  # a port in use, before the database is created and Discord logged in to
+        if command == "run":
+            for setting, host, port in (
+                ("HEALTH_PORT", settings.health_host, settings.health_port),
+                ("WEB_PORT", settings.web_host, settings.web_port),
+            ):
+                if port is not None:
+                    check_listen(setting, host, port)
+    except ListenRefused as err:
+        print(f"stackbot: {err}.", file=sys.stderr)
+        return 1
     configure_logging(settings.log_level)
     quiet_late_sqlite_threads()
     import aiohttp
     import discord
 
     from bot.client import ShardedStackBot, StackBot
-    from bot.webfront import ListenRefused
     from persistence.errors import DatabaseRefused, DatabaseUnavailable
 
     token = settings.discord_token.get_secret_value()

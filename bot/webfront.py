@@ -12,6 +12,7 @@ whoever watches the process and usually stays inside.
 from __future__ import annotations
 
 import logging
+import socket
 from typing import TYPE_CHECKING
 
 import discord
@@ -69,6 +70,29 @@ class ListenRefused(RuntimeError):
         why = err.strerror or str(err)
         super().__init__(f"cannot listen on {setting}={port} ({host}): {why}")
         self.setting = setting
+
+
+def check_listen(setting: str, host: str, port: int) -> None:
+    """Raise :class:`ListenRefused` if ``host``:``port`` cannot be listened on now (in use,
+    not allowed, no such address): checked at start-up before the database is created and
+    Discord logged in to, which a port in use found later had both done for nothing. Each
+    address is bound as the server binds it (``SO_REUSEADDR``; IPv6 only for IPv6) and let
+    go at once; :func:`listen` still says so if another program took it meanwhile."""
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError as err:
+        raise ListenRefused(setting, host, port, err) from err
+    for family, kind, proto, _, address in dict.fromkeys(found):
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as err:
+                raise ListenRefused(setting, host, port, err) from err
 
 
 async def listen(runner: web.AppRunner, setting: str, host: str, port: int) -> None:

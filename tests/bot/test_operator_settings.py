@@ -4,6 +4,7 @@ status of a bad command line or setting (2), before anything is opened or sent."
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,29 @@ def test_a_number_setting_that_is_no_number_is_named_in_our_words(
     assert proc.returncode == 2
     assert refused(proc.stderr) == f"stackbot: bad setting {name}: {name} must be {must_be}"
     assert list(tmp_path.iterdir()) == [], "nothing opened"
+
+
+@pytest.mark.parametrize("name", ["HEALTH_PORT", "WEB_PORT"])
+def test_a_port_in_use_is_refused_before_the_database_is_created(tmp_path: Path, name: str) -> None:
+    # it was found once the database was created and migrated, and Discord logged in to
+    db = tmp_path / "bot.db"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        host = "HEALTH_HOST" if name == "HEALTH_PORT" else "WEB_HOST"
+        proc = run(
+            ["-m", "bot.cli", "run"],
+            tmp_path,
+            DISCORD_TOKEN=TOKEN,
+            DATABASE_URL=f"sqlite+aiosqlite:///{db}",
+            **{name: str(port), host: "127.0.0.1"},
+        )
+    assert proc.returncode == 1
+    assert refused(proc.stderr) == (
+        f"stackbot: cannot listen on {name}={port} (127.0.0.1): Address already in use."
+    )
+    assert list(tmp_path.iterdir()) == [], "no database created"
 
 
 @pytest.mark.parametrize(
