@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from sqlalchemy import Connection, MetaData, Table, create_engine, inspect, sele
 
 from persistence import DatabaseRefused, Store
 from persistence.database import make_engine
-from persistence.migrate import head_revision
+from persistence.migrate import HEAD, head_revision
 from persistence.records import Announcement
 from persistence.schema import metadata
 from tests.persistence.conftest import Backend
@@ -53,6 +55,31 @@ async def test_opening_twice_is_a_no_op(backend: Backend) -> None:
     second = await backend.open()
     assert await second.count_tables() == 1
     await second.close()
+
+
+def test_head_is_the_newest_migration_script() -> None:
+    """The revision a start compares a database with, without Alembic, is the scripts'."""
+    assert head_revision() == HEAD
+
+
+def test_a_database_at_head_is_opened_without_loading_alembic(tmp_path: Path) -> None:
+    """Every start but the first after an upgrade finds the database up to date in one
+    query: Alembic and its scripts (a fifth of a second of a start) are not loaded."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'stackbot.db'}"
+    opened = (
+        "import asyncio, sys\n"
+        "from persistence import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({url!r})\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))\n"
+    )
+    run = [sys.executable, "-c", opened]
+    first = subprocess.run(run, capture_output=True, text=True, check=True, timeout=300)
+    assert first.stdout.strip() != "[]"  # created and upgraded: with Alembic
+    again = subprocess.run(run, capture_output=True, text=True, check=True, timeout=300)
+    assert again.stdout.strip() == "[]", again.stdout
 
 
 async def test_a_newer_database_is_refused_and_left_untouched(backend: Backend) -> None:
