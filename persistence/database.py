@@ -321,6 +321,16 @@ def _sqlite_problem(url: URL, messages: str, first: str) -> str:
     database = url.database or ""
     file = Path(database.removeprefix("file:").split("?")[0]).expanduser().absolute()
     folder = file.parent
+    if database and file.is_dir():
+        return (
+            f"DATABASE_URL names the folder {file}, not a file: set it to a file in that "
+            f"folder (e.g. sqlite+aiosqlite:///{file / 'stackbot.db'})."
+        )
+    if database and file.exists() and not file.is_file():
+        return (
+            f"DATABASE_URL names {file}, which is not a regular file (a device or a pipe): "
+            "set it to a file such as stackbot.db."
+        )
     if "file is not a database" in messages:
         return (
             f"The file {file} is not a SQLite database (or it is damaged): move it away, or "

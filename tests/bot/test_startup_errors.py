@@ -127,6 +127,23 @@ def test_a_sqlite_folder_that_cannot_be_created_is_named_with_the_fix(tmp_path: 
     assert "create it" in line and "DATABASE_URL" in line
 
 
+def test_a_sqlite_url_naming_a_folder_says_to_name_a_file_in_it(tmp_path: Path) -> None:
+    """DATABASE_URL set to the data folder itself: SQLite said only 'unable to open
+    database file'."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    line = refused_in_one_line(stackbot_run(tmp_path, sqlite(folder)))
+    assert line.startswith(f"stackbot: DATABASE_URL names the folder {folder}, not a file"), line
+    assert str(folder / "stackbot.db") in line
+    assert list(folder.iterdir()) == []
+
+
+def test_a_sqlite_url_naming_a_device_says_it_is_no_file(tmp_path: Path) -> None:
+    """DATABASE_URL set to /dev/null: SQLite said only 'disk I/O error'."""
+    line = refused_in_one_line(stackbot_run(tmp_path, sqlite(Path("/dev/null"))))
+    assert line.startswith("stackbot: DATABASE_URL names /dev/null, which is not a regular file")
+
+
 def test_a_sqlite_folder_not_writable_is_named_with_the_fix(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
