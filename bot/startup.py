@@ -13,6 +13,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot import games
@@ -220,6 +221,8 @@ class Startup:
                 self.tables.channel_gone(channel_id)
                 await self._deliver_owed(channel, items, [])  # (nothing asked of Discord)
                 return
+        except (OSError, aiohttp.ClientError):
+            pass  # not read (the connection cut): as a Discord error, nothing is known of it
         except AttributeError:
             pass
         done = await self.tables.courier.already_posted(channel, items, recent)

@@ -6,7 +6,9 @@ given back) leaves the table playing, said once in the log."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.bot.conftest import World, make_bot
@@ -208,3 +210,30 @@ async def test_a_channel_discord_fails_to_read_at_a_restart_is_looked_at_again_e
     world.env.backend.faults.clear()
     await world.env.advance_time(31)
     assert await world.bot.store.pending_outbox(shard_count=1, shards=frozenset({0})) == []
+
+
+async def test_a_channel_whose_history_read_is_cut_at_a_restart_is_recovered_all_the_same(
+    world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection cut as the restart reads the channel's recent messages (aiohttp's
+    server disconnected, no answer of Discord's): taken as a read that failed, as a
+    Discord error is; the table is recovered, its message brought up to date, with no
+    trouble logged."""
+    caplog.set_level(logging.INFO)
+    live = await started(world, ai=False, target=500, dice=8)
+    http = type(world.bot.http)
+    logs_from = http.logs_from
+    cuts: list[int] = []
+
+    def cut_once(self: Any, channel_id: int, *args: Any, **kwargs: Any) -> Any:
+        if not cuts:
+            cuts.append(channel_id)
+            raise aiohttp.ServerDisconnectedError()
+        return logs_from(self, channel_id, *args, **kwargs)
+
+    monkeypatch.setattr(http, "logs_from", cut_once)
+    await restart(world)
+    await world.env.settle()
+    assert cuts == [world.channel.id]
+    assert live.id in world.bot.tables.service.by_id
+    assert trouble(caplog) == []
