@@ -2059,6 +2059,169 @@ def test_a_picked_die_or_piece_is_framed_apart_from_the_last_move(
     page.close()
 
 
+# how the focused thing of the board is marked, and the colours it must be told apart from:
+# its ring (outline), the colour behind it, its own frame before and while focused, the
+# opacity it is drawn with (its own and its containers'), whether the whole ring is in
+# sight (inside its picture, or the picture lets it out), and the pick's and the last
+# move's colours (a frame of the last move's is drawn where the board has none yet)
+FOCUS_RING = """(node) => {
+  const style = getComputedStyle(node);
+  const frame = node.querySelector("rect");
+  const framed = getComputedStyle(frame).stroke;
+  let behind = node.parentElement;
+  while (getComputedStyle(behind).backgroundColor === "rgba(0, 0, 0, 0)") behind = behind.parentElement;
+  let opacity = 1;
+  for (let up = node; up; up = up.parentElement) opacity *= Number(getComputedStyle(up).opacity);
+  const picture = node.closest("svg");
+  const out = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+  const ring = node.getBoundingClientRect(), box = picture.getBoundingClientRect();
+  const inSight = getComputedStyle(picture).overflow === "visible"
+    || (ring.left - out >= box.left && ring.right + out <= box.right
+        && ring.top - out >= box.top && ring.bottom + out <= box.bottom);
+  let last = picture.querySelector(".edge, .sq.path");
+  if (!last) {
+    last = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    last.setAttribute("class", "sq path");
+    picture.append(last);
+  }
+  const wasPicked = node.classList.contains("picked");
+  node.classList.add("picked");
+  const picked = getComputedStyle(frame).stroke;
+  node.classList.toggle("picked", wasPicked);
+  return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), colour: style.outlineColor,
+           behind: getComputedStyle(behind).backgroundColor, framed, opacity, inSight,
+           picked, last: getComputedStyle(last).stroke };
+}"""
+
+
+def ring_in_sight(page: Any, node: Any, colour: str) -> list[str]:
+    """The sides of ``node``'s focus ring whose middle is not seen on the screen in
+    ``colour``: covered by what is drawn over it, cut off, or not drawn. Each side is
+    looked along, from inside the piece to outside it, for two pixels of that colour in a
+    row (an outline's place follows the piece's frame, which a pick makes wider)."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    node.evaluate("(n) => n.scrollIntoView({ block: 'center', inline: 'center' })")
+    box = node.evaluate("(n) => JSON.parse(JSON.stringify(n.getBoundingClientRect()))")
+    shot = Image.open(BytesIO(page.screenshot())).convert("RGB")
+    scale = shot.width / page.evaluate("innerWidth")
+    x, y, w, h = (box[k] for k in ("x", "y", "width", "height"))
+    sides = {  # a side's middle, and the way out of the piece
+        "left": ((x, y + h / 2), (-1, 0)),
+        "right": ((x + w, y + h / 2), (1, 0)),
+        "top": ((x + w / 2, y), (0, -1)),
+        "bottom": ((x + w / 2, y + h), (0, 1)),
+    }
+    want = [int(v) for v in re.findall(r"\d+", colour)[:3]]
+    unseen = []
+    for side, ((across, down), (dx, dy)) in sides.items():
+        seen = []
+        for step in range(-8, 12):
+            pixel = (int((across + dx * step) * scale), int((down + dy * step) * scale))
+            seen.append(
+                max(abs(a - b) for a, b in zip(shot.getpixel(pixel), want, strict=True)) <= 24
+            )
+        if not any(a and b for a, b in itertools.pairwise(seen)):
+            unseen.append(f"{side} of {box}")
+    return unseen
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two CSS colours ``rgb(r, g, b)``."""
+
+    def luminance(colour: str) -> float:
+        red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", colour)[:3])
+        lin = [
+            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)
+        ]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize(("scheme", "shift"), [("light", 0), ("dark", 3)])
+@pytest.mark.parametrize(
+    ("name", "channel"), [("stack", 590), ("stackup", 591), ("colorstack", 592)]
+)
+def test_the_focused_die_card_or_piece_has_a_ring_of_its_own_apart_from_the_last_move_and_a_pick(
+    browser: Any, demo: tuple[str, Any], name: str, channel: int, scheme: str, shift: int
+) -> None:
+    """A keyboard player tabs over their dice, cards or pieces: the one focused has a ring
+    of its own, in neither the gold that marks the last move nor the blue of a pick, at
+    3:1 at least against the board behind it (WCAG's non-text contrast), drawn whole and
+    at full strength (a Stack Up! card that cannot be played now, drawn faint, too) and
+    seen on its four sides (not under the next square of Color Stack's board); its own frame (the last move's square, a pick) stays as it is under the ring."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel + shift, name))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    page.emulate_media(color_scheme=scheme)
+    selector = ON_THE_BOARD[name]
+    if name == "stackup":  # a card picked: the cards that no longer make a play are faint
+        page.locator("#hand .tap:not(.off)").first.tap()
+    count = page.locator(selector).count()
+    assert count >= 1
+    tab_to(page, f"document.querySelector({selector!r})")
+    for nth in range(count):
+        node = page.locator(selector).nth(nth)
+        before = node.evaluate("(n) => getComputedStyle(n.querySelector('rect')).stroke")
+        node.focus()  # the keyboard's focus (Tab pressed last): the ring is shown
+        ring = node.evaluate(FOCUS_RING)
+        assert ring["style"] != "none" and ring["width"] >= 2, ring
+        assert ring["colour"] not in (ring["last"], ring["picked"]), ring
+        assert contrast(ring["colour"], ring["behind"]) >= 3, ring
+        assert ring["opacity"] == 1 and ring["inSight"], ring
+        assert ring["framed"] == before, ring
+        assert ring_in_sight(page, node, ring["colour"]) == []
+    assert errors == []
+    page.close()
+
+
+# the focused button of the move panel: its ring, the colour behind it, and the frame of
+# a picked button of the panel
+BUTTON_RING = """(node) => {
+  const style = getComputedStyle(node);
+  let behind = node.parentElement;
+  while (getComputedStyle(behind).backgroundColor === "rgba(0, 0, 0, 0)") behind = behind.parentElement;
+  const picked = document.querySelector("#picks button.picked");
+  return { style: style.outlineStyle, colour: style.outlineColor, behind: getComputedStyle(behind).backgroundColor,
+           picked: getComputedStyle(picked).borderTopColor };
+}"""
+
+
+@pytest.mark.parametrize(("scheme", "shift"), [("light", 0), ("dark", 1)])
+def test_a_focused_button_of_the_move_panel_is_ringed_apart_from_a_picked_one(
+    browser: Any, demo: tuple[str, Any], scheme: str, shift: int
+) -> None:
+    """A Stack player has picked one of their dice in the move panel and tabs on over the
+    panel's other dice: the button focused is ringed in another colour than the frame of
+    the die picked (both blue, a keyboard player could not tell which one Enter acts on),
+    at 3:1 at least against the panel."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_at_its_first_play(running, 596 + shift, "stack"))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    page.emulate_media(color_scheme=scheme)
+    page.locator("#picks button").first.tap()
+    tab_to(
+        page,
+        "document.querySelector('#picks button:not(.picked)') || document.querySelector('#targets button')",
+    )
+    ring = page.locator(":focus").evaluate(BUTTON_RING)
+    assert ring["style"] != "none", ring
+    assert ring["colour"] != ring["picked"], ring
+    assert contrast(ring["colour"], ring["behind"]) >= 3, ring
+    assert errors == []
+    page.close()
+
+
 async def short_stack_game(demo: Demo, channel: int) -> DemoTable:
     """A Stack game of three to 10 points played to its end by the AI."""
     service = demo.service

@@ -150,9 +150,10 @@ function card(name, x, y, w, h) {
   return g;
 }
 
-// ``columns``: cards in rows of that many (a hand tapped on a phone: each at its size)
-function cards(names, w, h, label, columns = names.length) {
-  const gap = 6;
+// ``columns``: cards in rows of that many (a hand tapped on a phone: each at its size);
+// ``gap``: between two cards (a hand's leaves room for the focus ring, which the next card
+// would cover)
+function cards(names, w, h, label, columns = names.length, gap = 6) {
   const across = Math.max(1, Math.min(columns, names.length));
   const rows = Math.max(1, Math.ceil(names.length / across));
   const width = across * (w + gap);
@@ -219,7 +220,7 @@ export function drawStackUp(view, hands = null) {
 
 export function drawHand(hand) {
   const box = el("section", { class: "panel", id: "hand" }, el("h2", {}, t("web.stackup.your_hand")));
-  box.append(hand.length ? cards(hand, 44, 60, t("web.stackup.your_hand_label"), 6)
+  box.append(hand.length ? cards(hand, 44, 60, t("web.stackup.your_hand_label"), 6, 12)
     : el("p", {}, t("web.stackup.empty")));
   return box;
 }
