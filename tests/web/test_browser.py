@@ -2222,6 +2222,42 @@ def test_a_focused_button_of_the_move_panel_is_ringed_apart_from_a_picked_one(
     page.close()
 
 
+async def table_played_a_little(demo: Demo, channel: int, name: str) -> DemoTable:
+    """A table of ``name`` a few turns into its game (Stack: piles made)."""
+    table = await table_at_its_first_play(demo, channel, name)
+    rng = random.Random(2)
+    for _ in range(4):
+        await demo.step(table, rng)
+    return table
+
+
+# what of the board a screen reader is not read: each thing that names itself (a die, a
+# pile, a card, a piece) and each word written, drawn inside a picture that is an image
+# as a whole (ARIA's img: its parts are presentational, a screen reader reads its name
+# only — "the piles", "the stack: B2")
+UNREAD = """() => [...document.querySelectorAll("#board svg[role=img]")].flatMap((picture) =>
+  [...picture.querySelectorAll("[aria-label], text")].map((e) =>
+    `${picture.getAttribute("aria-label")}: ${e.getAttribute("aria-label") || e.textContent}`))"""
+
+
+@pytest.mark.parametrize(
+    ("name", "channel"), [("stack", 600), ("stackup", 601), ("colorstack", 602)]
+)
+def test_a_screen_reader_reads_every_die_pile_card_and_word_the_board_shows(
+    browser: Any, demo: tuple[str, Any], name: str, channel: int
+) -> None:
+    """A spectator's screen reader is read the board as it is drawn: each seat's dice and
+    each pile (Stack), the stack's card, the direction, the draw pile and the turns
+    (Stack Up!), each piece on its square (Color Stack) — not only a picture's name
+    ("the piles", "the stack: B2"), its parts being hidden inside an image."""
+    base, running = demo
+    table = on_the_demos_loop(running, table_played_a_little(running, channel, name))
+    page, errors = seated_page(browser, f"{base}/tables/{table.live.id}", None)
+    assert page.evaluate(UNREAD) == []
+    assert errors == []
+    page.close()
+
+
 async def short_stack_game(demo: Demo, channel: int) -> DemoTable:
     """A Stack game of three to 10 points played to its end by the AI."""
     service = demo.service

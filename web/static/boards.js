@@ -2,7 +2,10 @@
 // table picture of the game: pictures/stack.py FieldPicture, pictures/stackup.py
 // TablePicture, pictures/colorstack.py BoardPicture). Only what everyone may see is in it;
 // a seated Stack Up! player's own hand comes separately ("you"). Every word is the page's
-// (common.js t()).
+// (common.js t()). A picture of several things (a seat's dice, the piles, the stack and its
+// direction, a hand, the board's squares) is a group, each thing in it an image with its
+// own words: a picture that were an image would be read by its name only (an image's
+// parts are not read to a screen reader).
 
 import { chip, el, n, seatColour, svg, t } from "./common.js";
 
@@ -51,7 +54,7 @@ function stackSeatDice(faces, seat, name, mine) {
   const width = faces.length ? across * (size + gap) : 120;  // room for its "no dice left"
   const height = rows * (size + gap) - gap + 4;
   const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
-    style: `max-width: ${width}px`, role: "img", "aria-label": t("web.stack.dice_of", { name }) });
+    style: `max-width: ${width}px`, role: "group", "aria-label": t("web.stack.dice_of", { name }) });
   faces.forEach((f, i) => {
     const x = (i % columns) * (size + gap), y = 2 + Math.floor(i / columns) * (size + gap);
     const one = die(f, seat, x, y, size, t("web.stack.die", { face: f }));
@@ -84,10 +87,10 @@ export function drawStack(view) {
   const height = tallest * (size + 3) + 12;  // room for the last pile's edge
   // a margin round the piles, for the last pile's edge (its frame and its stroke)
   const field = svg("svg", { class: "board", viewBox: `-5 -2 ${width + 10} ${height + 7}`,
-    style: `max-width: ${width * 1.5}px`, role: "img", "aria-label": t("web.stack.piles_label") });  // dice of 45 px
+    style: `max-width: ${width * 1.5}px`, role: "group", "aria-label": t("web.stack.piles_label") });  // dice of 45 px
   b.piles.forEach(([face, owners], i) => {
     const top = owners[owners.length - 1];
-    const pile = svg("g", { "data-target": `${top}:${owners.length}:${face}`,
+    const pile = svg("g", { "data-target": `${top}:${owners.length}:${face}`, role: "group",
       "aria-label": t("web.stack.pile", { count: owners.length, face, name: b.names[top] }) });
     owners.forEach((owner, level) => {
       const y = height - 3 - (level + 1) * (size + 3);
@@ -158,7 +161,7 @@ function cards(names, w, h, label, columns = names.length, gap = 6) {
   const rows = Math.max(1, Math.ceil(names.length / across));
   const width = across * (w + gap);
   const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${rows * (h + gap) - gap + 2}`,
-    style: `max-width: ${width}px`, role: "img", "aria-label": label });
+    style: `max-width: ${width}px`, role: "group", "aria-label": label });
   names.forEach((n, i) => {
     const one = card(n, (i % across) * (w + gap), 1 + Math.floor(i / across) * (h + gap), w, h);
     one.dataset.card = String(i);  // its place in the hand (a player's hand: tapped card by card)
@@ -185,7 +188,7 @@ export function drawStackUp(view, hands = null) {
   const top = `${b.colour}${b.number}`;
   const w = 120, h = 160;
   const centre = svg("svg", { class: "board", viewBox: "0 0 340 170", style: "max-width: 420px",
-    role: "img", "aria-label": t("web.stackup.stack_label", { card: top }) });
+    role: "group", "aria-label": t("web.stackup.stack_label", { card: top }) });
   centre.append(card(top, 4, 4, w, h));
   const arrow = t(b.direction === "up" ? "web.stackup.up"
     : b.direction === "down" ? "web.stackup.down" : "web.stackup.no_direction");
@@ -258,7 +261,7 @@ export function drawColorStack(view) {
   const columns = 9, cell = 46, pad = 22;
   const width = columns * cell + pad, height = b.rows * cell + pad;
   const board = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
-    style: "max-width: 640px", role: "img", "aria-label": t("web.colorstack.board") });
+    style: "max-width: 640px", role: "group", "aria-label": t("web.colorstack.board") });
   const path = new Set(b.path);
   for (let sq = 0; sq < b.stacks.length; sq++) {
     const col = sq % columns, row = Math.floor(sq / columns);
