@@ -1704,7 +1704,7 @@ def test_focus_stays_on_the_same_die_card_square_or_button_when_another_player_c
     or the table is sent anew: the page draws the whole table again, and focus is on the
     same die, card, piece or button as before, not on the page's body."""
     base, running = demo
-    table = on_the_demos_loop(running, table_at_its_first_turn(running, channel, name))
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel, name))
     mover = table.player_at(table.live.state.current_player)
     others = [p for p in table.players if p.id != mover.id]
     url = f"{base}/tables/{table.live.id}"
@@ -2254,6 +2254,28 @@ def test_a_screen_reader_reads_every_die_pile_card_and_word_the_board_shows(
     table = on_the_demos_loop(running, table_played_a_little(running, channel, name))
     page, errors = seated_page(browser, f"{base}/tables/{table.live.id}", None)
     assert page.evaluate(UNREAD) == []
+    assert errors == []
+    page.close()
+
+
+def test_while_stack_ups_direction_is_chosen_tab_skips_the_hand_no_card_of_which_can_be_played(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Stack Up!'s first player chooses the direction: no card of their hand can be played
+    then, and the keyboard goes from the page's top straight to the direction's buttons,
+    not through ten cards that each say they cannot be used; the hand is still read."""
+    base, running = demo
+    table = on_the_demos_loop(running, running.open_table(603, "stackup"))
+    assert setting_up(table.live.game.game, table.live.state)
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    assert page.locator("#hand [data-card]").count() >= 1
+    page.evaluate("() => document.querySelector('header a').focus()")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('#moves') !== null")
+    assert page.locator("#hand [tabindex], #hand [role=button]").count() == 0
     assert errors == []
     page.close()
 

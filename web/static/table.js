@@ -294,7 +294,9 @@ function within(names, cards) {
 function stackUpMoves(frame, half, list, board, hand) {
   const choices = frame.you.choices;
   const plays = choices.filter((c) => c.move[0] === "p");
-  const nodes = hand ? [...hand.querySelectorAll("[data-card]")] : [];
+  // no play at all (the direction chosen, a draw, a pass): the hand is shown, not buttons
+  // that each say they cannot be used (a Tab stop each for a keyboard player)
+  const nodes = hand && plays.length ? [...hand.querySelectorAll("[data-card]")] : [];
   const combo = el("div", { class: "choices", id: "combo" });
   const names = (indices) => [...indices].map((i) => frame.you.hand[i]);
   // the cards chosen before the frame, where they still make one of the plays together
