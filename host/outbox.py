@@ -17,8 +17,9 @@ for only among the channel's later posts (:meth:`persistence.Store.last_post`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,6 +59,7 @@ class Outbox:
         self.tasks = tasks
         self.owns = owns  # whether this process serves a server's tables now
         self._delivering: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}  # table -> the deliveries holding or awaiting its lock
         self._guild_of: dict[int, int] = {}  # table -> server, of the deliveries under way
         # rows posted, not marked delivered yet (a cut): row id -> its post, if known
         self._unmarked: dict[int, int | None] = {}
@@ -68,16 +70,28 @@ class Outbox:
         delivers them."""
         if guild_id is not None and not self.owns(guild_id):
             return
-        lock = self._delivering.setdefault(table_id, asyncio.Lock())
         if guild_id is not None:
             self._guild_of[table_id] = guild_id
+        async with self._turn(table_id):
+            if not await self._deliver_pending(table_id, guild_id):
+                self.tasks.spawn(self._redeliver(table_id, guild_id), "redeliver")
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, table_id: int) -> AsyncIterator[None]:
+        """The table's deliveries one at a time: its lock, kept while any delivery holds
+        or awaits it (a delivery woken as the lock is released has not taken it yet: a
+        lock made anew then would let a later one send the same rows beside it)."""
+        lock = self._delivering.setdefault(table_id, asyncio.Lock())
+        self._users[table_id] = self._users.get(table_id, 0) + 1
         try:
             async with lock:
-                if not await self._deliver_pending(table_id, guild_id):
-                    self.tasks.spawn(self._redeliver(table_id, guild_id), "redeliver")
+                yield
         finally:
-            if not lock.locked() and self._delivering.get(table_id) is lock:
-                del self._delivering[table_id]
+            users = self._users[table_id] - 1
+            if users:
+                self._users[table_id] = users
+            else:
+                del self._users[table_id], self._delivering[table_id]
                 self._guild_of.pop(table_id, None)
 
     async def answer(
@@ -97,31 +111,26 @@ class Outbox:
         returned ``None``): :meth:`deliver` then sends what is still owed."""
         if guild_id is not None and not self.owns(guild_id):
             return False
-        lock = self._delivering.setdefault(table_id, asyncio.Lock())
-        try:
-            async with lock:
-                try:
-                    pending = await self.store.pending_outbox(table_id)
-                    first = pending[0] if pending else None
-                    if (
-                        first is None
-                        or first.id in self._unmarked
-                        or first.kind != "message"
-                        or first.content != content
-                        or (guild_id is not None and not await self._still_ours(guild_id))
-                    ):
-                        return False
-                except StorageError as err:
-                    log.warning("outbox of table %s: not read (%s); delivered later", table_id, err)
+        async with self._turn(table_id):
+            try:
+                pending = await self.store.pending_outbox(table_id)
+                first = pending[0] if pending else None
+                if (
+                    first is None
+                    or first.id in self._unmarked
+                    or first.kind != "message"
+                    or first.content != content
+                    or (guild_id is not None and not await self._still_ours(guild_id))
+                ):
                     return False
-                done = await send()
-                if done is None:
-                    return False
-                await self._mark(first, done.post)  # failing, it is remembered as posted
-                return True
-        finally:
-            if not lock.locked() and self._delivering.get(table_id) is lock:
-                del self._delivering[table_id]
+            except StorageError as err:
+                log.warning("outbox of table %s: not read (%s); delivered later", table_id, err)
+                return False
+            done = await send()
+            if done is None:
+                return False
+            await self._mark(first, done.post)  # failing, it is remembered as posted
+            return True
 
     async def _deliver_pending(self, table_id: int, guild_id: int | None) -> bool:
         """Deliver the table's pending rows; ``False`` if some must be tried again later."""
