@@ -19,6 +19,7 @@ from host.service import LiveTable, Player
 log = logging.getLogger(__name__)
 DEFER_AFTER = 2.5  # Discord wants an answer within 3 s; slower work is deferred first
 DEFERRAL_ANSWERED = "stackbot.deferral_answered"  # interaction.extras: "thinking…" was edited
+DEFERRED_PUBLIC = "stackbot.deferred_public"  # interaction.extras: "thinking…" is the channel's
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -49,6 +50,16 @@ async def say(interaction: discord.Interaction, text: str, **kwargs: Any) -> Non
     else:
         await interaction.followup.send(text, **kwargs)
     release_view(kwargs.get("view"))
+
+
+def publicly_deferred(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's answer is a public "thinking…" not edited into an answer
+    yet (:func:`say` would edit it, in public)."""
+    return (
+        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+        and bool(interaction.extras.get(DEFERRED_PUBLIC))
+        and not interaction.extras.get(DEFERRAL_ANSWERED)
+    )
 
 
 async def in_time(
@@ -88,6 +99,7 @@ async def _defer(interaction: discord.Interaction, *, update: bool, public: bool
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=not public, thinking=True)
+            interaction.extras[DEFERRED_PUBLIC] = public
 
 
 async def edit_panel(interaction: discord.Interaction, **kwargs: Any) -> None:

@@ -20,6 +20,7 @@ from bot.answers import (
     is_manager,
     log_action,
     player,
+    publicly_deferred,
     release_view,
     say,
 )
@@ -77,8 +78,9 @@ async def _answer_start(interaction: discord.Interaction, outcome: MoveOutcome) 
         if not interaction.response.is_done():
             answered = await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
             post = answered.message_id
-            if post is None:
-                post = (await interaction.original_response()).id
+            if post is None:  # said all the same: delivered, its message not known
+                with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+                    post = (await interaction.original_response()).id
         elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
             post = (
                 await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
@@ -253,13 +255,21 @@ class Lobby:
         )
         live = outcome.table
         log_action(interaction, "started the game", live)
-        answered = not live.away and await self.tables.outbox.answer(
-            live.id, live.info.guild_id, outcome.note, lambda: _answer_start(interaction, outcome)
-        )
-        self.tables.committed(outcome)
+        try:
+            answered = not live.away and await self.tables.outbox.answer(
+                live.id,
+                live.info.guild_id,
+                outcome.note,
+                lambda: _answer_start(interaction, outcome),
+            )
+        finally:  # the table message and the outbox brought up to date, whatever happens
+            self.tables.committed(outcome)
         if not answered:  # said in the channel by the outbox: to the starter alone
             with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
-                await say(interaction, "✅ " + outcome.note)
+                if publicly_deferred(interaction):  # its public "thinking…" taken away
+                    await interaction.delete_original_response()
+                else:
+                    await say(interaction, "✅ " + outcome.note)
 
     async def end(self, interaction: discord.Interaction) -> None:
         live = self.tables.service.table_in(interaction.channel_id or 0)

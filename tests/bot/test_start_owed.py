@@ -12,6 +12,7 @@ import pytest
 from host.outbox import REDELIVER_AFTER
 from persistence import StorageError
 from tests.bot.conftest import World, make_bot, table_text_of
+from tests.bot.test_discord_api_current import slowly
 from tests.bot.test_game import live_of, open_lobby, table_message
 
 LINE = "won the roll-off"
@@ -128,3 +129,51 @@ async def test_a_start_line_whose_post_is_cut_by_a_connection_error_is_posted_la
     assert start_lines(world) == []
     await world.env.advance_time(REDELIVER_AFTER + 5)
     assert len(start_lines(world)) == 1, "the line cut by the connection was not posted again"
+
+
+@pytest.mark.simcord(settle_timeout=30.0)
+async def test_a_slow_start_whose_answer_could_not_deliver_the_line_says_it_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start slow enough to be deferred in public ("thinking…"), the database failing as
+    the answer reads the line owed: the outbox posts it, and the public "thinking…" is
+    taken away, not edited into a second copy of the line."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+    service = world.bot.tables.service
+    monkeypatch.setattr(service, "start", slowly(service.start))
+    store = type(world.bot.store)
+    pending_outbox = store.pending_outbox
+    failed: list[int] = []
+
+    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise StorageError("the database is out of reach")
+        return await pending_outbox(self, *args, **kwargs)
+
+    monkeypatch.setattr(store, "pending_outbox", fails_once)
+    await world.alice.click(lobby, label="Start")
+    await world.env.advance_time(REDELIVER_AFTER + 5)
+    assert failed
+    assert len(start_lines(world)) == 1, start_lines(world)
+    assert "round 1" in table_text_of(table_message(world))
+
+
+async def test_a_start_whose_answer_breaks_still_brings_the_table_message_up_to_date(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anything escaping the answer to Start (a bug, an error of discord.py's own) leaves
+    the table message and the outbox brought up to date all the same: the game shows, and
+    who begins is posted by the outbox."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+
+    async def broken(*args: Any, **kwargs: Any) -> bool:
+        raise RuntimeError("an error of the answer's")
+
+    monkeypatch.setattr(world.bot.tables.outbox, "answer", broken)
+    await world.alice.click(lobby, label="Start")
+    await world.env.advance_time(3)
+    assert "round 1" in table_text_of(table_message(world))
+    assert len(start_lines(world)) == 1
