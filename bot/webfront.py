@@ -133,12 +133,18 @@ class WebFront:
             self._runner = None
 
 
+def _has_activity(app: web.Application) -> bool:
+    """Whether the pages served (``app``, loaded: web.activity is then imported) include
+    the Activity's."""
+    from web.activity import OAUTH
+
+    return OAUTH in app
+
+
 async def launch_activity(interaction: discord.Interaction, front: WebFront | None) -> None:
     """``/table activity``: Discord launches the app's Activity in the channel (its page
     then opens on the channel's table); said why not when the bot does not serve it."""
-    from web.activity import OAUTH  # (imported with the pages: nothing more without them)
-
-    if front is None or front.app is None or OAUTH not in front.app:
+    if front is None or front.app is None or not _has_activity(front.app):
         await interaction.response.send_message(
             t(NOT_SET_UP), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

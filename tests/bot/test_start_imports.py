@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,3 +77,25 @@ async def test_stackbot_run_with_web_port_imports_the_web_pages(tmp_path: Path) 
     imported = await imported_by_run(tmp_path, WEB_PORT=str(port))
     assert {"web.server", "web.activity", "web.hub"} <= imported
     assert "terminal.table" not in imported
+
+
+def test_table_activity_on_a_bot_without_web_pages_imports_none_of_them() -> None:
+    """``/table activity`` where the bot serves no pages says so, and loads none of them
+    (they were imported to look for the Activity's page among pages not served)."""
+    asked = (
+        "import asyncio, sys\n"
+        "from bot.webfront import launch_activity\n"
+        "class Response:\n"
+        "    async def send_message(self, text, **kwargs):\n"
+        "        print('SAID', kwargs.get('ephemeral'))\n"
+        "class Interaction:\n"
+        "    response = Response()\n"
+        "    locale = None\n"
+        "    guild_locale = None\n"
+        "asyncio.run(launch_activity(Interaction(), None))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'web'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", asked], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert done.stdout.splitlines() == ["SAID True", "[]"], done.stdout + done.stderr
