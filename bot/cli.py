@@ -41,9 +41,6 @@ QUIET_LOGGERS = ("alembic",)
 # `stackbot play` options, by the rules field they set.
 PLAY_OPTIONS = {"dice_per_player": "--dice", "target_score": "--target"}
 
-
-INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT (Ctrl-C)
-
 # where the language of `stackbot play` is read when --lang is not given, first first
 LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -433,7 +430,7 @@ def _bot_command(
         return 1
     except KeyboardInterrupt:
         print("stackbot: interrupted.", file=sys.stderr)
-        return INTERRUPTED_EXIT
+        return stop_signal.INTERRUPTED_EXIT
     return 0
 
 
@@ -489,7 +486,7 @@ def _play_command(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print(file=sys.stderr)
             _refuse("interrupted")
-            return INTERRUPTED_EXIT
+            return stop_signal.INTERRUPTED_EXIT
         if resumed is not None:
             return _resume_command(args, resumed)
         if not args.players and not args.bots:  # a save whose game is over, or none
@@ -598,7 +595,7 @@ def _played(game: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         _refuse("interrupted")
-        return INTERRUPTED_EXIT
+        return stop_signal.INTERRUPTED_EXIT
     except BrokenPipeError:  # its reader went away (`stackbot play … | head`): stop quietly
         # what is still buffered for stdout goes nowhere (Python's own advice)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

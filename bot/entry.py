@@ -12,8 +12,6 @@ TYPE_CHECKING = False  # (typing's, not imported: nothing more is before catch_f
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT (Ctrl-C)
-
 
 def main() -> int:
     return command(sys.argv[1:])
@@ -31,7 +29,7 @@ def command(argv: list[str], started: Callable[[], object] | None = None) -> int
 
         return stackbot(argv)
     except KeyboardInterrupt:
-        return INTERRUPTED_EXIT
+        return stop_signal.INTERRUPTED_EXIT
 
 
 if __name__ == "__main__":  # ``python -m bot.entry ARGS``: the installed command, by module

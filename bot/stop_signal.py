@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (not imported at run time: this module is imported first of all)
     import asyncio
 
+INTERRUPTED_EXIT = 130  # as a shell reports a process ended by SIGINT (Ctrl-C)
 # the SIGTERM received before the command's own handling took it over, if any
 _noted: signal.Signals | None = None
 _catching = False  # catch() was called: this process is a command's

@@ -661,7 +661,7 @@ async def test_ctrl_c_while_stackbot_starts_ends_it_quietly_with_status_130(
     """Ctrl-C (SIGINT) while ``stackbot run`` imported its modules, before the bot handles
     the signal itself, printed a KeyboardInterrupt traceback. It ends the command quietly,
     with the status a shell gives a process that SIGINT ended."""
-    from bot.entry import INTERRUPTED_EXIT
+    from bot.stop_signal import INTERRUPTED_EXIT
 
     async with DiscordStandIn() as discord_:
         env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
