@@ -11,6 +11,7 @@ whoever watches the process and usually stays inside.
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 from typing import TYPE_CHECKING
@@ -85,13 +86,19 @@ def check_listen(setting: str, host: str, port: int) -> None:
     except OSError as err:
         raise ListenRefused(setting, host, port, err) from err
     for family, kind, proto, _, address in dict.fromkeys(found):
-        with socket.socket(family, kind, proto) as sock:
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine cannot make: the server passes it over too
+            continue
+        with sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6:
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             try:
                 sock.bind(address)
             except OSError as err:
+                if err.errno == errno.EADDRNOTAVAIL:  # that family switched off: passed over
+                    continue
                 raise ListenRefused(setting, host, port, err) from err
 
 

@@ -135,3 +135,22 @@ def test_web_demo_with_a_pace_that_is_no_number_of_seconds_is_refused(
     assert proc.stderr.strip().splitlines()[-1] == (
         f"stackbot web: error: argument --pace: {pace} is not a number of seconds (0 to 3600)"
     )
+
+
+def test_an_address_family_the_machine_has_switched_off_is_passed_over_as_the_server_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host name that also gives an IPv6 address on a machine where that address is not
+    available: the server (asyncio) passes it over and listens on the rest, so the check
+    before the database does not refuse it."""
+    from bot import webfront
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    found = [
+        (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("2001:db8::1", port, 0, 0)),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port)),
+    ]
+    monkeypatch.setattr(webfront.socket, "getaddrinfo", lambda *args, **kwargs: found)
+    webfront.check_listen("HEALTH_PORT", "dual-stack.example", port)
