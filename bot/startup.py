@@ -20,10 +20,9 @@ from bot import games
 from bot.games.base import DiscordGame
 from bot.outbox import channel_unknown
 from bot.table_message import TableMessage, TablesHost
-from bot.views import (
-    TABLE_MESSAGE_ITEMS,
-    table_of_custom_id,
-)
+from bot.table_message import belongs_to as _belongs_to
+from bot.table_message import pings as _pings
+from bot.table_message import version_shown as _version_shown
 from host.outbox import REDELIVER_AFTER
 from host.recovery import Slices
 from host.service import LiveTable, ai_to_move, settle
@@ -334,16 +333,6 @@ def warm_up_jobs() -> list[DrawJob]:
     return jobs
 
 
-def _components(components: Any) -> Any:
-    """Every component of a message, nested ones (in containers, rows, sections) too."""
-    for component in components:
-        yield component
-        yield from _components(getattr(component, "children", None) or [])
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from _components([accessory])
-
-
 def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> bool:
     """Whether ``shown``, the table's message as the channel has it, is up to date: a
     game's message (a lobby's shows who sits, which its version does not count) in the
@@ -355,37 +344,3 @@ def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> boo
         and not shown.content
         and _version_shown(shown, live.id) == live.version
     )
-
-
-def _version_shown(message: Any, table_id: int) -> int | None:
-    """The table version ``message`` shows (by its buttons' custom ids), if it is a table
-    message of ``table_id`` with buttons."""
-    for item in _components(message.components):
-        custom_id = getattr(item, "custom_id", None) or ""
-        for kind in TABLE_MESSAGE_ITEMS:
-            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match is not None and int(match["table"]) == table_id:
-                return int(match["version"])
-    return None
-
-
-def _pings(message: discord.Message, user: int | None) -> bool:
-    """Whether ``message`` mentions ``user`` (a table message's ping: the only mention it
-    holds)."""
-    if user is None:
-        return False
-    if any(m.id == user for m in message.mentions):
-        return True
-    mention = f"<@{user}>"
-    return any(
-        mention in (getattr(c, "content", None) or "") for c in _components(message.components)
-    )
-
-
-def _belongs_to(message: discord.Message, table_id: int) -> bool:
-    """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
-    for item in _components(message.components):
-        custom_id = getattr(item, "custom_id", None) or ""
-        if table_of_custom_id(custom_id) == table_id:
-            return True
-    return False

@@ -36,14 +36,16 @@ from bot.text import fit_message
 from bot.timings import Timings
 from bot.views import (
     PICTURE,
+    TABLE_MESSAGE_ITEMS,
     TableLayout,
     closed_layout,
     lobby_layout,
     table_layout,
+    table_of_custom_id,
 )
 from catalog import t
 from host.clocks import Clocks
-from host.expiry import Expiry
+from host.expiry import Expiry, NoAnswer
 from host.recovery import Recovery
 from host.service import LiveTable, MoveOutcome, TableService
 from host.tasks import Tasks
@@ -56,6 +58,7 @@ REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 EDIT_RETRY = 30.0  # seconds before an edit the database could not allow is tried again
+CUT_LOOK_BACK = 30  # the bot's messages read, after a post got no answer, to find it
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -68,6 +71,30 @@ def only(user_id: int) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
     )
+
+
+@dataclass(frozen=True, slots=True)
+class UnansweredPost:
+    """A post of the table message that got no answer from Discord (the connection cut,
+    or a 5xx): it may be in the channel or not. What it was posted for: the table's
+    ``version``, the user it pinged (``ping``), and whether it was the half-time warning
+    (``noted``: it carried a note)."""
+
+    version: int
+    ping: int | None
+    noted: bool
+
+    def carries(self, version: int, ping: int | None, note: str | None) -> bool:
+        """Whether a post for ``version`` pinging ``ping`` with ``note`` is this one again."""
+        return (self.version, self.ping, self.noted) == (version, ping, note is not None)
+
+
+def no_answer(err: BaseException) -> bool:
+    """Whether ``err`` says Discord gave no answer to a request it may have carried out:
+    the connection cut (``OSError``, ``aiohttp.ClientError``), or Discord failing (5xx)."""
+    if isinstance(err, discord.HTTPException):
+        return err.status >= 500
+    return isinstance(err, (OSError, aiohttp.ClientError))
 
 
 @dataclass(slots=True)
@@ -89,6 +116,9 @@ class TableMessage:
     # Discord refuses the bot its channel (403: no access, or no permission to post):
     # said once, until it posts there again
     refused: bool = False
+    # a post of it that got no answer: looked for in the channel before the next edit or
+    # post, so that the channel never keeps two live table messages nor pings twice
+    unanswered: UnansweredPost | None = None
 
 
 class TablesHost(OutboxHost, Protocol):
@@ -306,6 +336,14 @@ class TableMessages:
             log.warning("table %s: lease not confirmed (%s); edited later", live.id, err)
             self.tables.spawn(self._edit_later(live), "table-edit-retry")
             return
+        try:
+            await self._find_unanswered(live, record)
+            await self._edit_now(live, record)
+        except NoAnswer as err:  # a post without answer (Discord may have it), or its search
+            log.warning("table %s: no answer from Discord (%s); edited later", live.id, err)
+            self.tables.spawn(self._edit_later(live), "table-edit-retry")
+
+    async def _edit_now(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
         channel = self.channel(record.channel_id)
         now = discord.utils.utcnow()
         stale = record.posted_at is not None and now - record.posted_at > REPOST_AFTER
@@ -413,6 +451,13 @@ class TableMessages:
         except discord.Forbidden as err:
             self._refused(live, record, err)
             return
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as err:
+            if not no_answer(err):
+                raise
+            # Discord may have posted it: looked for before anything is posted or edited
+            record.unanswered = UnansweredPost(version, ping, note is not None)
+            log.warning("table %s: its post got no answer (%s); looked for later", live.id, err)
+            raise NoAnswer(repr(err)) from err
         finally:
             release_view(kwargs["view"])
         self._allowed(live, record)
@@ -438,7 +483,10 @@ class TableMessages:
         stops the clock that is pinging, maybe while Discord's answer to the new message
         is on its way — so the new message's id is stored and the old one deleted, and
         the channel never keeps a second live table message. (The move's own edit waits
-        for the re-post, then brings the new message up to date.)"""
+        for the re-post, then brings the new message up to date.) A post Discord gave no
+        answer to raises :class:`~host.expiry.NoAnswer`; the next edit or re-post looks
+        for it in the channel first (:meth:`_find_unanswered`), and one that is this
+        re-post again is not posted a second time."""
         if self.tables.is_gone(live.id):
             return  # its channel is gone: the table is ending
         record = self.message(live)
@@ -446,6 +494,9 @@ class TableMessages:
 
         async def whole() -> None:
             async with record.lock:
+                found = await self._find_unanswered(live, record)
+                if found is not None and found.carries(live.version, ping, note):
+                    return  # the post without answer was this one, and is in the channel
                 await self._post(live, record, ping=ping, note=note)
                 record.last_edit = loop.time()
 
@@ -456,6 +507,60 @@ class TableMessages:
         except asyncio.CancelledError:
             task.add_done_callback(_log_failed_repost)  # nobody awaits it any more
             raise
+
+    async def _find_unanswered(
+        self, live: LiveTable[DiscordGame], record: TableMessage
+    ) -> UnansweredPost | None:
+        """Settle a post of the table message that got no answer (call with ``record.lock``
+        held), as start-up recovery settles a re-post a crash cut short: the newest table
+        message of the table among the bot's messages newer than the stored one becomes
+        its message (with the ping it carried: the player is not pinged again), and the
+        older ones go. Returns the post if it was found in the channel; ``None`` if there
+        was none, or it was not (then a post goes out as usual). :class:`NoAnswer` if the
+        channel cannot be read now (it is looked for again later)."""
+        unanswered = record.unanswered
+        if unanswered is None:
+            return None
+        channel = self.channel(record.channel_id)
+        me = self.tables.bot.user
+        old = record.message_id
+        after = discord.Object(old) if old is not None else None
+        try:
+            found = [
+                m
+                async for m in channel.history(limit=CUT_LOOK_BACK, after=after, oldest_first=False)
+                if me is not None and m.author.id == me.id and belongs_to(m, live.id)
+            ]
+        except (discord.HTTPException, OSError, aiohttp.ClientError) as err:
+            if channel_unknown(err):
+                self.tables.channel_gone(record.channel_id)
+                return None
+            if no_answer(err):
+                raise NoAnswer(repr(err)) from err  # looked for again later
+            # refused (403: it may not read the channel's history): not there, as at start-up
+            log.warning("table %s: its post without answer not looked for (%s)", live.id, err)
+            found = []
+        record.unanswered = None
+        newest = max(found, key=lambda m: m.id, default=None)
+        if newest is None:
+            return None
+        if version_shown(newest, live.id) == live.version and pings(newest, live.current_user()):
+            record.pinged_version = live.version
+        record.message_id = newest.id
+        record.posted_at = newest.created_at
+        record.messages_since = 0
+        record.had_picture = bool(newest.attachments)
+        log.info("table %s: its post without answer is in the channel; kept", live.id)
+        if live.info.is_active:
+            await self.tables.store.set_message(
+                live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
+            )
+        strays = [m.id for m in found if m.id != newest.id]
+        for gone in ([old] if old is not None else []) + strays:
+            with contextlib.suppress(discord.HTTPException):
+                await self.tables.budget.acquire(record.channel_id)
+                await channel.get_partial_message(gone).delete()
+        return unanswered
 
     def message_seen(self, channel_id: int) -> None:
         """Another message in a channel with a table: the table message scrolls up."""
@@ -510,6 +615,50 @@ class TableMessages:
                 attachments=[picture] if picture else [],
                 allowed_mentions=NO_MENTIONS,
             )
+
+
+def _components(components: Any) -> Any:
+    """Every component of a message, nested ones (in containers, rows, sections) too."""
+    for component in components:
+        yield component
+        yield from _components(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _components([accessory])
+
+
+def version_shown(message: Any, table_id: int) -> int | None:
+    """The table version ``message`` (as the channel has it) shows (by its buttons' custom ids), if it is a table
+    message of ``table_id`` with buttons."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        for kind in TABLE_MESSAGE_ITEMS:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None and int(match["table"]) == table_id:
+                return int(match["version"])
+    return None
+
+
+def pings(message: discord.Message, user: int | None) -> bool:
+    """Whether ``message`` mentions ``user`` (a table message's ping: the only mention it
+    holds)."""
+    if user is None:
+        return False
+    if any(m.id == user for m in message.mentions):
+        return True
+    mention = f"<@{user}>"
+    return any(
+        mention in (getattr(c, "content", None) or "") for c in _components(message.components)
+    )
+
+
+def belongs_to(message: discord.Message, table_id: int) -> bool:
+    """Whether ``message`` is a table message of ``table_id`` (by its buttons)."""
+    for item in _components(message.components):
+        custom_id = getattr(item, "custom_id", None) or ""
+        if table_of_custom_id(custom_id) == table_id:
+            return True
+    return False
 
 
 def _log_failed_repost(task: asyncio.Task[None]) -> None:

@@ -20,7 +20,10 @@ How a table talks to its channel:
 * A human who has not moved ``PING_AFTER`` seconds into their turn is pinged by posting
   the table message anew at the bottom of the channel, with only that player allowed to
   be mentioned, and deleting the old one: the channel never holds a trail of pings, and
-  after a game it holds the table, the round results and the result.
+  after a game it holds the table, the round results and the result. A re-post Discord
+  gave no answer to (the connection cut, or a 5xx) may be in the channel or not: the
+  clock tries it again a little later, and the bot first looks for its own post there,
+  keeping it if found (one table message, the player pinged once).
 * Every message create and delete in a channel goes through
   :class:`~host.budget.ChannelBudget` (at most 5 per 5 s per channel, Discord's limit).
 * Round ends, game ends and closings are committed with the move as outbox rows and

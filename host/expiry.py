@@ -8,7 +8,8 @@ The front end says how it nudges and warns (Discord: the table message posted an
 pinging the player) and what a committed change owes its channel
 (:class:`ClockFront`); it keeps no timer of its own. A nudge or a warning is sent only once
 the database says this process still holds the table's shard; when the database fails to
-say, it is tried again ``CLOCK_RETRY`` seconds later (not lost, and not sent twice).
+say, it is tried again ``CLOCK_RETRY`` seconds later (not lost, and not sent twice); so is
+one the front end got no answer to (:class:`NoAnswer`: it looks first whether it is out).
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ log = logging.getLogger(__name__)
 class NotConfirmed(Exception):
     """The database could not say (it failed) whether this process still holds the
     table's shard: a ping or a warning is not sent now, but later."""
+
+
+class NoAnswer(Exception):
+    """The front end's nudge or warning got no answer (the connection cut, or the service
+    failing): it may be out or not. It is tried again ``CLOCK_RETRY`` seconds later, and
+    the front end then looks whether it is out before sending it again (never twice)."""
 
 
 def moved_away(err: BaseException) -> bool:
@@ -59,11 +66,12 @@ class ClockFront(Protocol):
         ...
 
     async def ping(self, live: LiveTable[Any], user: int) -> None:
-        """Nudge ``user``, whose turn it is."""
+        """Nudge ``user``, whose turn it is (:class:`NoAnswer`: it may be out or not)."""
         ...
 
     async def warn(self, live: LiveTable[Any], user: int, seconds_left: int) -> None:
-        """Tell ``user`` that half their time is gone (``seconds_left`` left)."""
+        """Tell ``user`` that half their time is gone (``seconds_left`` left);
+        :class:`NoAnswer` as :meth:`ping`."""
         ...
 
     def committed(self, outcome: MoveOutcome) -> None:
@@ -183,14 +191,15 @@ class Expiry:
                 if await self._event(live, version, what, user):
                     timer.finish()
                     return
-            except NotConfirmed as err:
-                # sent only once the database says the shard is still this process's: not
-                # lost, tried again a little later (what is due meanwhile comes first)
+            except (NotConfirmed, NoAnswer) as err:
+                # sent only once the database says the shard is still this process's, and
+                # one the front end got no answer to is looked for before it is sent again:
+                # not lost, tried again a little later (what is due meanwhile comes first)
                 log.warning(
-                    "table=%s clock event %s not sent yet: the lease not confirmed (%s); "
-                    "tried again in %s s",
+                    "table=%s clock event %s not sent yet: %s (%s); tried again in %s s",
                     live.id,
                     what,
+                    "the lease not confirmed" if isinstance(err, NotConfirmed) else "no answer",
                     err,
                     CLOCK_RETRY,
                 )

@@ -1,0 +1,174 @@
+"""A turn's ping (the table message posted anew, pinging the player to move) or half-time
+warning whose post gets no answer from Discord — the connection cut (``OSError``,
+``aiohttp.ClientError``), or Discord failing (5xx) — may or may not be in the channel.
+It is neither dropped (the player never nudged) nor posted again blind (pinged twice):
+a little later the bot looks for its own post in the channel first, adopts it if it is
+there, and posts only if it is not. The table keeps exactly one live table message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+import bot.tables
+from bot.table_message import belongs_to
+from host.expiry import CLOCK_RETRY
+from tests.bot.conftest import World, table_text_of
+from tests.bot.test_game import table_message, tap
+from tests.bot.test_refusals import actor_of, started
+
+HALF_TIME = "Half your time is gone"
+
+
+def table_messages(world: World, table_id: int) -> list[discord.Message]:
+    """The channel's table messages of ``table_id`` (its buttons name it)."""
+    return [m for m in world.channel.history() if belongs_to(m, table_id)]
+
+
+def pinged(world: World, message: Any) -> list[int]:
+    return list(world.env.backend.get_message(world.channel.id, message.id).ping_user_ids)
+
+
+def pinging_user(kwargs: dict[str, Any]) -> int | None:
+    """The user a message post may ping (the table message pings one user at most)."""
+    params = kwargs["params"]
+    payload = params.payload
+    if payload is None:  # with the picture: the payload is the form's JSON part
+        part = next(p for p in params.multipart if p["name"] == "payload_json")
+        payload = json.loads(part["value"])
+    users = (payload.get("allowed_mentions") or {}).get("users") or []
+    return int(users[0]) if users else None
+
+
+class Posts:
+    """Every post of a message that pings someone, made through discord.py's real
+    ``HTTPClient.send_message``; ``cut`` says how the next one of them is cut."""
+
+    def __init__(self, world: World, monkeypatch: pytest.MonkeyPatch, *, cut: str) -> None:
+        self.cut = cut  # "before": Discord never gets it; "after": it is posted, unanswered
+        self.cuts: list[int] = []
+        self.posted: list[int] = []  # the users pinged by a post that reached Discord
+        http = type(world.bot.http)
+        send_message = http.send_message
+
+        async def cut_once(self_: Any, channel_id: int, *args: Any, **kwargs: Any) -> Any:
+            user = pinging_user(kwargs)
+            if user is None:
+                return await send_message(self_, channel_id, *args, **kwargs)
+            if self.cut and not self.cuts:
+                self.cuts.append(user)
+                if self.cut == "after":
+                    await send_message(self_, channel_id, *args, **kwargs)
+                    self.posted.append(user)
+                raise aiohttp.ServerDisconnectedError()
+            answer = await send_message(self_, channel_id, *args, **kwargs)
+            self.posted.append(user)
+            return answer
+
+        monkeypatch.setattr(http, "send_message", cut_once)
+
+
+async def game_with_a_ping_due(world: World, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A game against an AI whose human is pinged 5 s into their turn (120 s to move)."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
+    return await started(world, ai=True, target=60, dice=5)
+
+
+async def test_a_ping_cut_before_discord_posted_it_is_posted_later_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    first = table_message(world)
+    posts = Posts(world, monkeypatch, cut="before")
+    await world.env.advance_time(6)
+    assert posts.cuts == [user] and posts.posted == []
+    assert table_message(world).id == first.id
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert posts.posted == [user], "the ping cut by the connection was not posted again"
+    ping = table_message(world)
+    assert ping.id != first.id and pinged(world, ping) == [user]
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
+
+
+async def test_a_ping_posted_but_unanswered_is_adopted_and_not_sent_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    first = table_message(world)
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(6)
+    assert posts.cuts == [user] and posts.posted == [user]
+    ping = world.channel.last_message
+    assert ping.id != first.id and pinged(world, ping) == [user]
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert posts.posted == [user], "the player was pinged twice"
+    assert table_message(world).id == ping.id
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
+
+
+async def test_a_ping_discord_failed_to_post_is_posted_later_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord's 5xx on the re-post (after discord.py's own tries): as a connection cut,
+    the ping is not dropped; looked for, then posted once."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    first = table_message(world)
+    posts = Posts(world, monkeypatch, cut="")
+    world.env.inject_error("POST", "/channels/*/messages", status=500)
+    await world.env.advance_time(6)
+    assert posts.posted == [] and table_message(world).id == first.id
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert posts.posted == [user], "the ping Discord failed to post was not posted again"
+    ping = table_message(world)
+    assert ping.id != first.id and pinged(world, ping) == [user]
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+
+
+async def test_a_half_time_warning_posted_but_unanswered_is_not_sent_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    version = live.version
+    await world.env.advance_time(6)  # the ping, posted as usual
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(55)  # the warning at half of 120 s: posted, unanswered
+    assert posts.cuts == [user] and posts.posted == [user]
+    warned = world.channel.last_message
+    assert HALF_TIME in table_text_of(warned)
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the turn runs out
+    assert live.version == version
+    assert posts.posted == [user], "the player was warned twice"
+    assert table_message(world).id == warned.id
+    assert [m.id for m in table_messages(world, live.id)] == [warned.id]
+
+
+async def test_a_move_after_a_ping_posted_but_unanswered_leaves_one_table_message(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut ping is in the channel, and the player moves before the clock looks again:
+    the move's edit finds the posted ping first and brings it up to date; the older
+    table message goes, as after any re-post."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    first = table_message(world)
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(6)
+    ping = world.channel.last_message
+    assert posts.cuts == [user] and ping.id != first.id
+    mover = actor_of(world, user)
+    panel = await mover.click(ping, label="My turn")
+    await tap(mover, panel.response, live.state.legal_moves()[0])
+    await world.env.advance_time(3)
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+    assert table_message(world).id == ping.id
+    assert posts.posted == [user]
