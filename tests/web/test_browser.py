@@ -2356,3 +2356,89 @@ def test_the_round_by_round_charts_target_is_named_clear_of_the_players_lines(
     assert page.evaluate(UNDER_THE_TARGETS_WORDS, "target 10") == []
     assert errors == []
     page.close()
+
+
+async def full_stack_table_at_a_later_seats_turn(demo: Demo, channel: int) -> DemoTable:
+    """:func:`full_stack_table` played on by its AI to a turn of a seat after the first,
+    whose player may stack a die (not the placing of a die just rerolled)."""
+    from engine.stack.moves import Stack
+
+    table = await full_stack_table(demo, channel)
+    rng = random.Random(3)
+    while True:
+        state: Any = table.live.state
+        moves = state.legal_moves() if state.current_player not in (None, 0) else []
+        if any(isinstance(m, Stack) for m in moves):
+            return table
+        if not await demo.step(table, rng) and table.over:
+            raise AssertionError("the game ended before a later seat could stack")
+
+
+# what is focused: null (nothing: the page's body), else whether it is on the board, the
+# die or pile it is (its data-pick, else its data-target), whether it is one of the
+# player's dice, whether it is lit for the die picked and whether it says it may be used
+TAB_STOP = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  return { board: e.closest("#board") !== null, names: e.dataset.pick || e.dataset.target || null,
+           own: e.classList.contains("can-pick"), lit: e.classList.contains("lit"),
+           usable: !e.disabled && e.getAttribute("aria-disabled") !== "true" };
+}"""
+
+
+def tab_stops(page: Any) -> list[dict[str, Any]]:
+    """The page's Tab stops after its first link, in order, round to it (or to nothing)."""
+    page.evaluate("() => document.querySelector('header a').focus()")
+    stops: list[dict[str, Any]] = []
+    for _ in range(400):  # a bound for a broken page
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement === document.querySelector('header a')"):
+            return stops
+        stop = page.evaluate(TAB_STOP)
+        if stop is None:
+            return stops
+        stops.append(stop)
+    raise AssertionError("Tab never came round")
+
+
+def test_a_stack_player_at_a_full_table_tabs_past_no_die_they_cannot_use_and_moves_by_keyboard(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """Eight seats of Stack, a later seat's turn: before a die is picked, the board's only
+    Tab stops are the player's own dice (another seat's die or a pile cannot be used yet:
+    not a Tab stop each, some hundred before their own dice). Enter on one of their dice
+    picks it, and the places it may go are Tab stops from then on, usable; Enter on one of
+    them plays the move, and focus stays in the table once it is drawn anew."""
+    base, running = demo
+    table = on_the_demos_loop(running, full_stack_table_at_a_later_seats_turn(running, 610))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    own = page.eval_on_selector_all("#board .can-pick", "(dice) => dice.map((d) => d.dataset.pick)")
+    assert own
+    on_board = [s for s in tab_stops(page) if s["board"]]
+    assert [s["names"] for s in on_board] == own
+    assert all(s["usable"] for s in on_board)
+    for die in range(len(own)):  # one of their dice that may go onto a die or a pile
+        tab_to(page, f"document.querySelectorAll('#board .can-pick')[{die}]")
+        page.keyboard.press("Enter")
+        if page.locator("#board .lit.tap").count():
+            break
+    lit = page.eval_on_selector_all(
+        "#board .lit.tap", "(places) => places.map((p) => p.dataset.target)"
+    )
+    assert lit
+    on_board = [s for s in tab_stops(page) if s["board"]]
+    assert len(on_board) == page.locator("#board .can-pick, #board .lit.tap").count()
+    assert [s["names"] for s in on_board if s["own"]] == own
+    assert all((s["own"] or s["lit"]) and s["usable"] for s in on_board)
+    tab_to(page, "document.querySelector('#board .lit.tap')")
+    version = table.live.version
+    drawn = page.evaluate("window.stackbotFrames")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    assert table.live.version > version  # the move was played
+    assert page.evaluate(IN_THE_TABLE)
+    assert errors == []
+    page.close()

@@ -153,8 +153,12 @@ function carried(frame) {
 // (its targets lit on the board, tapped there: ``data-target`` of dice, piles and
 // squares) or one of its panel buttons. ``picks``: {key (the board's ``data-pick``),
 // label, content, choices, onto: {data-target: choice}}. The pick of this decision made
-// before the frame (``carried``) is made again, where it still is one.
-function pickThen(frame, half, list, picks, hint, board) {
+// before the frame (``carried``) is made again, where it still is one. ``stops``: a place
+// to go is a Tab stop while it is lit, and none while it is not (Stack: a keyboard player
+// tabs to their dice past no other seat's, eight seats' dice and piles; once a die is
+// picked, the places it may go); ``false``: the board keeps its Tab stops itself (Color
+// Stack's, one: roving()).
+function pickThen(frame, half, list, picks, hint, board, stops = true) {
   let active = null;
   const row = el("div", { class: "choices", id: "picks" });
   const then = el("div", { class: "choices", id: "targets" });
@@ -171,7 +175,9 @@ function pickThen(frame, half, list, picks, hint, board) {
     }
     // a place to go is a live button only while lit (a pick stays one)
     board.querySelectorAll(".tap:not(.can-pick)").forEach((n) => {
-      n.setAttribute("aria-disabled", String(!n.classList.contains("lit")));
+      const lit = n.classList.contains("lit");
+      n.setAttribute("aria-disabled", String(!lit));
+      if (stops) n.setAttribute("tabindex", lit ? "0" : "-1");
     });
     then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
   };
@@ -186,7 +192,10 @@ function pickThen(frame, half, list, picks, hint, board) {
     const picked = picks.some((p) => p.key === node.dataset.pick);
     if (picked) node.classList.add("can-pick");
     if (picked || targets.has(node.dataset.target)) tappable(node, () => tapped(node));
-    if (!picked && targets.has(node.dataset.target)) node.setAttribute("aria-disabled", "true");
+    if (!picked && targets.has(node.dataset.target)) {
+      node.setAttribute("aria-disabled", "true");
+      if (stops) node.setAttribute("tabindex", "-1");
+    }
   }
   for (const pick of picks) {
     const button = el("button", { type: "button", class: "pick", "aria-label": pick.label }, pick.content);
@@ -274,7 +283,7 @@ function colorStackMoves(frame, half, list, board) {
     const mine = choices.filter((c) => c.move[1] === square);
     const onto = Object.fromEntries(mine.filter((c) => c.move[0] === "m").map((c) => [`sq:${c.move[2]}`, c]));
     return { key: `sq:${square}`, label: t("web.moves.piece_on", { square }), content: square, choices: mine, onto };
-  }), t("web.moves.hint_colorstack"), board);
+  }), t("web.moves.hint_colorstack"), board, false);
   roving(board);
 }
 
