@@ -2234,7 +2234,7 @@ async def table_played_a_little(demo: Demo, channel: int, name: str) -> DemoTabl
 # what of the board a screen reader is not read: each thing that names itself (a die, a
 # pile, a card, a piece) and each word written, drawn inside a picture that is an image
 # as a whole (ARIA's img: its parts are presentational, a screen reader reads its name
-# only — "the piles", "the stack: B2")
+# only — "the piles", "the stack: blue 2")
 UNREAD = """() => [...document.querySelectorAll("#board svg[role=img]")].flatMap((picture) =>
   [...picture.querySelectorAll("[aria-label], text")].map((e) =>
     `${picture.getAttribute("aria-label")}: ${e.getAttribute("aria-label") || e.textContent}`))"""
@@ -2249,7 +2249,7 @@ def test_a_screen_reader_reads_every_die_pile_card_and_word_the_board_shows(
     """A spectator's screen reader is read the board as it is drawn: each seat's dice and
     each pile (Stack), the stack's card, the direction, the draw pile and the turns
     (Stack Up!), each piece on its square (Color Stack) — not only a picture's name
-    ("the piles", "the stack: B2"), its parts being hidden inside an image."""
+    ("the piles", "the stack: blue 2"), its parts being hidden inside an image."""
     base, running = demo
     table = on_the_demos_loop(running, table_played_a_little(running, channel, name))
     page, errors = seated_page(browser, f"{base}/tables/{table.live.id}", None)
@@ -2440,5 +2440,48 @@ def test_a_stack_player_at_a_full_table_tabs_past_no_die_they_cannot_use_and_mov
     page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
     assert table.live.version > version  # the move was played
     assert page.evaluate(IN_THE_TABLE)
+    assert errors == []
+    page.close()
+
+
+# the words of each card of the hand a screen reader reads, and the card's colour and
+# number as drawn on it (a special card: none)
+HAND_READ = """() => [...document.querySelectorAll("#hand [data-card]")].map((card) => {
+  const texts = [...card.querySelectorAll("text")].map((t) => t.textContent);
+  return [card.getAttribute("aria-label"), texts.length === 2 ? texts[1] + texts[0] : null];
+})"""
+
+COLOUR_WORDS = {
+    "en": ({"R": "red", "B": "blue", "Y": "yellow", "G": "green"}, "{colour} {number}"),
+    "ja": ({"R": "赤", "B": "青", "Y": "黄", "G": "緑"}, "{colour}の{number}"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_screen_reader_reads_stack_ups_cards_as_words_not_notation(
+    browser: Any, demo: tuple[str, Any], language: str
+) -> None:
+    """A Stack Up! player's cards are read by their colour's word and their number ("red
+    10", 「赤の10」), not the notation drawn on them ("R10"); so is the stack's card; no
+    name read on the page is notation. The player's page shows their own cards only."""
+    base, running = demo
+    channel = 611 if language == "en" else 612
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel, "stackup"))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}?lang={language}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    words, pattern = COLOUR_WORDS[language]
+    read = page.evaluate(HAND_READ)
+    numbers = [(label, drawn) for label, drawn in read if drawn is not None]
+    assert numbers
+    for label, drawn in numbers:
+        assert label == pattern.format(colour=words[drawn[0]], number=drawn[1:])
+    names = page.eval_on_selector_all(
+        "[aria-label]", "(all) => all.map((e) => e.getAttribute('aria-label'))"
+    )
+    assert [name for name in names if re.search(r"(?<![A-Za-z])[RBYG]\d+\b", name)] == []
+    # the other seats' cards are face down: the page holds the player's hand and no other
+    assert page.locator("#board .seat [data-card]").count() == 0
     assert errors == []
     page.close()

@@ -120,10 +120,12 @@ export function drawStack(view) {
 
 const SPECIAL = new Set(["Crash", "Snatch", "Freeze", "Flip", "Switch"]);
 
-// a card's name as the page says it (a special card's in the page's words; a number
-// card's is notation: R7)
+// a card's name as the page says it, drawn and read: a special card's in the page's
+// words; a number card's read as its colour's word and its number ("red 7": its notation,
+// R7, is what is drawn on it)
 function cardWords(name) {
-  return SPECIAL.has(name) ? t(`web.card.${name}`) : name;
+  if (SPECIAL.has(name)) return t(`web.card.${name}`);
+  return t("web.card.number", { colour: t(`web.colour.${name[0]}`), number: name.slice(1) });
 }
 
 // about how many font sizes ``text`` takes across: a wide glyph (Japanese) about one, a
@@ -188,7 +190,7 @@ export function drawStackUp(view, hands = null) {
   const top = `${b.colour}${b.number}`;
   const w = 120, h = 160;
   const centre = svg("svg", { class: "board", viewBox: "0 0 340 170", style: "max-width: 420px",
-    role: "group", "aria-label": t("web.stackup.stack_label", { card: top }) });
+    role: "group", "aria-label": t("web.stackup.stack_label", { card: cardWords(top) }) });
   centre.append(card(top, 4, 4, w, h));
   const arrow = t(b.direction === "up" ? "web.stackup.up"
     : b.direction === "down" ? "web.stackup.down" : "web.stackup.no_direction");
