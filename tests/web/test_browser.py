@@ -2485,3 +2485,30 @@ def test_a_screen_reader_reads_stack_ups_cards_as_words_not_notation(
     assert page.locator("#board .seat [data-card]").count() == 0
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_stack_players_own_dice_are_read_as_theirs(
+    browser: Any, demo: tuple[str, Any], language: str
+) -> None:
+    """A Stack player's own dice are a group a screen reader names as theirs ("your
+    dice", 「あなたのダイス」), the other seats' by their players' names; a spectator's
+    page says no dice are theirs."""
+    base, running = demo
+    channel = 613 if language == "en" else 614
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel, "stack"))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}?lang={language}"
+    yours = {"en": "your dice", "ja": "あなたのダイス"}[language]
+    dice_groups = """() => [...document.querySelectorAll("#board .seat svg[role=group]")]
+      .map((g) => [g.getAttribute("aria-label"), g.querySelectorAll(".can-pick").length > 0])"""
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    groups = page.evaluate(dice_groups)
+    assert [label for label, _ in groups].count(yours) == 1
+    assert [mine for label, mine in groups if label == yours] == [True]
+    page.close()
+    page, more = seated_page(browser, url, None)
+    assert yours not in [label for label, _ in page.evaluate(dice_groups)]
+    assert errors == more == []
+    page.close()

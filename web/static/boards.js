@@ -54,7 +54,8 @@ function stackSeatDice(faces, seat, name, mine) {
   const width = faces.length ? across * (size + gap) : 120;  // room for its "no dice left"
   const height = rows * (size + gap) - gap + 4;
   const pic = svg("svg", { class: "board", viewBox: `0 0 ${width} ${height}`,
-    style: `max-width: ${width}px`, role: "group", "aria-label": t("web.stack.dice_of", { name }) });
+    style: `max-width: ${width}px`, role: "group",
+    "aria-label": mine ? t("web.stack.your_dice") : t("web.stack.dice_of", { name }) });
   faces.forEach((f, i) => {
     const x = (i % columns) * (size + gap), y = 2 + Math.floor(i / columns) * (size + gap);
     const one = die(f, seat, x, y, size, t("web.stack.die", { face: f }));
