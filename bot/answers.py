@@ -8,6 +8,7 @@ import contextlib
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.games.base import DiscordGame
@@ -92,7 +93,9 @@ async def in_time(
 
 
 async def _defer(interaction: discord.Interaction, *, update: bool, public: bool) -> None:
-    with contextlib.suppress(discord.HTTPException):
+    # a deferral that fails (Discord's error, or the connection cut) leaves the work's
+    # answer to be tried as it is: the work itself, maybe committed, goes on
+    with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
         if interaction.response.is_done():
             return
         if update:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from host.outbox import REDELIVER_AFTER
@@ -177,3 +178,28 @@ async def test_a_start_whose_answer_breaks_still_brings_the_table_message_up_to_
     await world.env.advance_time(3)
     assert "round 1" in table_text_of(table_message(world))
     assert len(start_lines(world)) == 1
+
+
+@pytest.mark.simcord(settle_timeout=30.0)
+async def test_a_slow_start_whose_deferral_is_cut_still_says_who_begins_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start slow enough to be deferred, the deferral cut by a connection error: the
+    start, committed, goes on as if it had not been deferred (the error escaped after the
+    commit: the table message stayed a lobby and nothing said who begins)."""
+    lobby = await open_lobby(world, target=100, dice=5)
+    await world.bob.click(lobby, label="Join")
+    service = world.bot.tables.service
+    monkeypatch.setattr(service, "start", slowly(service.start))
+    cuts: list[int] = []
+
+    async def cut(self: Any, *args: Any, **kwargs: Any) -> None:
+        cuts.append(1)
+        raise aiohttp.ServerDisconnectedError()
+
+    monkeypatch.setattr(discord.InteractionResponse, "defer", cut)
+    await world.alice.click(lobby, label="Start")
+    await world.env.advance_time(REDELIVER_AFTER + 5)
+    assert cuts
+    assert "round 1" in table_text_of(table_message(world))
+    assert len(start_lines(world)) == 1, start_lines(world)
