@@ -528,7 +528,9 @@ class TableMessages:
         try:
             found = [
                 m
-                async for m in channel.history(limit=CUT_LOOK_BACK, after=after, oldest_first=False)
+                async for m in channel.history(
+                    limit=CUT_LOOK_BACK, after=after, oldest_first=after is not None
+                )
                 if me is not None and m.author.id == me.id and belongs_to(m, live.id)
             ]
         except (discord.HTTPException, OSError, aiohttp.ClientError) as err:
@@ -552,12 +554,15 @@ class TableMessages:
         record.had_picture = bool(newest.attachments)
         log.info("table %s: its post without answer is in the channel; kept", live.id)
         if live.info.is_active:
-            await self.tables.store.set_message(
-                live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
-            )
+            try:
+                await self.tables.store.set_message(
+                    live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
+                )
+            except StorageError as err:  # a restart adopts it as start-up recovery does
+                log.warning("table %s: its kept post not stored (%s)", live.id, err)
         strays = [m.id for m in found if m.id != newest.id]
         for gone in ([old] if old is not None else []) + strays:
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
                 await self.tables.budget.acquire(record.channel_id)
                 await channel.get_partial_message(gone).delete()
         return unanswered

@@ -17,6 +17,7 @@ import pytest
 import bot.tables
 from bot.table_message import belongs_to
 from host.expiry import CLOCK_RETRY
+from persistence import StorageError
 from tests.bot.conftest import World, table_text_of
 from tests.bot.test_game import table_message, tap
 from tests.bot.test_refusals import actor_of, started
@@ -172,3 +173,32 @@ async def test_a_move_after_a_ping_posted_but_unanswered_leaves_one_table_messag
     assert [m.id for m in table_messages(world, live.id)] == [ping.id]
     assert table_message(world).id == ping.id
     assert posts.posted == [user]
+
+
+async def test_a_ping_posted_but_unanswered_is_kept_though_the_database_fails_to_store_it(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The post found in the channel, the database failing as its id is stored: the old
+    table message is deleted all the same (it kept its live buttons for good), and the
+    post is not sent again."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    first = table_message(world)
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(6)
+    ping = world.channel.last_message
+    store = type(world.bot.store)
+    set_message = store.set_message
+    failed: list[int] = []
+
+    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise StorageError("the database is out of reach")
+        return await set_message(self, *args, **kwargs)
+
+    monkeypatch.setattr(store, "set_message", fails_once)
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert failed
+    assert posts.posted == [user]
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id] != [first.id]
