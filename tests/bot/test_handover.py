@@ -252,6 +252,7 @@ async def test_a_process_woken_after_its_shard_was_taken_posts_no_announcement(
     a = await processes.start("a", "0-1")
     live = await game(a, 400, shard=0)
     channel = a.tables.bot.get_channel(400)
+    await a.tables.outbox.deliver(live.id, guild_on(0))  # who begins, owed since the start
     await owe(a, live, "round 1 is over")
     before = channel.calls
     await a.tables.outbox.deliver(live.id, guild_on(0))
