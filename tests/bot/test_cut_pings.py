@@ -79,13 +79,19 @@ async def game_with_a_ping_due(world: World, monkeypatch: pytest.MonkeyPatch) ->
     return await started(world, ai=True, target=60, dice=5)
 
 
+async def a_ping_cut(
+    world: World, monkeypatch: pytest.MonkeyPatch, cut: str
+) -> tuple[Any, int | None, Any, Posts]:
+    """A game with a ping due, its posts cut as ``cut`` says (:class:`Posts`): the live
+    table, the user to be pinged, the table message before the ping, the posts."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    return live, live.current_user(), table_message(world), Posts(world, monkeypatch, cut=cut)
+
+
 async def test_a_ping_cut_before_discord_posted_it_is_posted_later_once(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    live = await game_with_a_ping_due(world, monkeypatch)
-    user = live.current_user()
-    first = table_message(world)
-    posts = Posts(world, monkeypatch, cut="before")
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "before")
     await world.env.advance_time(6)
     assert posts.cuts == [user] and posts.posted == []
     assert table_message(world).id == first.id
@@ -100,10 +106,7 @@ async def test_a_ping_cut_before_discord_posted_it_is_posted_later_once(
 async def test_a_ping_posted_but_unanswered_is_adopted_and_not_sent_again(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    live = await game_with_a_ping_due(world, monkeypatch)
-    user = live.current_user()
-    first = table_message(world)
-    posts = Posts(world, monkeypatch, cut="after")
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     assert posts.cuts == [user] and posts.posted == [user]
     ping = world.channel.last_message
@@ -120,10 +123,7 @@ async def test_a_ping_discord_failed_to_post_is_posted_later_once(
 ) -> None:
     """Discord's 5xx on the re-post (after discord.py's own tries): as a connection cut,
     the ping is not dropped; looked for, then posted once."""
-    live = await game_with_a_ping_due(world, monkeypatch)
-    user = live.current_user()
-    first = table_message(world)
-    posts = Posts(world, monkeypatch, cut="")
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "")
     world.env.inject_error("POST", "/channels/*/messages", status=500)
     await world.env.advance_time(6)
     assert posts.posted == [] and table_message(world).id == first.id
@@ -159,10 +159,7 @@ async def test_a_move_after_a_ping_posted_but_unanswered_leaves_one_table_messag
     """The cut ping is in the channel, and the player moves before the clock looks again:
     the move's edit finds the posted ping first and brings it up to date; the older
     table message goes, as after any re-post."""
-    live = await game_with_a_ping_due(world, monkeypatch)
-    user = live.current_user()
-    first = table_message(world)
-    posts = Posts(world, monkeypatch, cut="after")
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     ping = world.channel.last_message
     assert posts.cuts == [user] and ping.id != first.id
@@ -181,10 +178,7 @@ async def test_a_ping_posted_but_unanswered_is_kept_though_the_database_fails_to
     """The post found in the channel, the database failing as its id is stored: the old
     table message is deleted all the same (it kept its live buttons for good), and the
     post is not sent again."""
-    live = await game_with_a_ping_due(world, monkeypatch)
-    user = live.current_user()
-    first = table_message(world)
-    posts = Posts(world, monkeypatch, cut="after")
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     ping = world.channel.last_message
     store = type(world.bot.store)

@@ -384,6 +384,12 @@ async def test_a_lobby_whose_answer_is_lost_is_posted_and_closes_when_idle(
     )
     await world.alice.slash(world.channel, "table new")
     await world.env.advance_time(1)
+    await posted_then_closed_when_idle(world)
+
+
+async def posted_then_closed_when_idle(world: World) -> None:
+    """The lobby is in the channel as the table message, and closes after the lobby
+    timeout."""
     shown = table_message(world)
     assert "lobby" in table_text_of(shown)
     assert "Join" in [b.get("label") for b in buttons_of(shown)]
@@ -417,12 +423,7 @@ async def test_a_lobby_whose_answer_hits_a_connection_error_is_posted_and_closes
     await world.alice.slash(world.channel, "table new")
     await world.env.advance_time(1)
     assert cuts, "the answer was not cut"
-    shown = table_message(world)
-    assert "lobby" in table_text_of(shown)
-    assert "Join" in [b.get("label") for b in buttons_of(shown)]
-    await world.env.advance_time(3700)
-    assert world.channel.id not in world.bot.tables.service.by_channel
-    assert any("lobby closed" in t.lower() for t in texts(world))
+    await posted_then_closed_when_idle(world)
 
 
 async def test_a_game_nobody_plays_ends_as_abandoned_after_a_day(world: World) -> None:

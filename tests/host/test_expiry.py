@@ -76,14 +76,19 @@ async def hosted(tmp_path: Path) -> tuple[Store, TableService[Any], Recorder, Cl
     return store, service, front, clocks
 
 
+async def ann_and_bob_playing(service: Any) -> Any:
+    """A game of Stack started by ann, bob seated: its live table."""
+    await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
+    await service.join(CHANNEL, BOB)
+    return (await service.start(CHANNEL, ANN)).table
+
+
 async def test_a_human_whose_turn_runs_out_is_nudged_warned_then_played_for_by_the_host(
     tmp_path: Path,
 ) -> None:
     store, service, front, clocks = await hosted(tmp_path)
     try:
-        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
-        await service.join(CHANNEL, BOB)
-        live = (await service.start(CHANNEL, ANN)).table
+        live = await ann_and_bob_playing(service)
         version, mover = live.version, live.current_user()
         assert mover in (ANN.id, BOB.id) and live.turn_started == front.now
         seat = live.state.current_player if live.state is not None else None
@@ -147,9 +152,7 @@ async def test_a_clock_whose_table_went_to_another_process_stops_without_an_erro
     clocks = Clocks(Tasks(), front.clock)
     front.expiry = Expiry(service, clocks, front)
     try:
-        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
-        await service.join(CHANNEL, BOB)
-        live = (await service.start(CHANNEL, ANN)).table
+        live = await ann_and_bob_playing(service)
         front.now += timedelta(seconds=121)  # past the ping, the warning and the deadline
         front.turn_changed(live)
         timer = front.expiry.timers[live.id]
@@ -172,9 +175,7 @@ async def test_a_process_that_lost_its_lease_pings_and_warns_nobody(
     with SIGSTOP of one of two real ``stackbot run`` processes)."""
     store, service, front, clocks = await hosted(tmp_path)
     try:
-        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
-        await service.join(CHANNEL, BOB)
-        live = (await service.start(CHANNEL, ANN)).table
+        live = await ann_and_bob_playing(service)
 
         async def taken_over(guild_id: int) -> None:
             raise LeaseLost([0])
@@ -199,9 +200,7 @@ async def test_a_ping_and_a_warning_whose_lease_check_failed_are_sent_later_once
     ``CLOCK_RETRY`` seconds later, and sent once."""
     store, service, front, clocks = await hosted(tmp_path)
     try:
-        await service.new_table(GUILD, CHANNEL, ANN, {}, game="stack")
-        await service.join(CHANNEL, BOB)
-        live = (await service.start(CHANNEL, ANN)).table
+        live = await ann_and_bob_playing(service)
         version, mover = live.version, live.current_user()
         assert mover is not None
         confirm = store.confirm_lease
