@@ -116,14 +116,16 @@ def _pace(text: str) -> float:
     return pace
 
 
+# a Discord id (a snowflake): a positive 64-bit number
+MAX_SNOWFLAKE = 2**64 - 1
+
+
 def _guild(text: str) -> int:
     """``--guild``: a server's id. 0 was taken for no guild (every guild, an hour's wait)."""
     try:
         guild = int(text)
     except ValueError:
         guild = 0
-    from bot.config import MAX_SNOWFLAKE  # (the settings' own: imported for sync alone)
-
     if not 1 <= guild <= MAX_SNOWFLAKE:
         raise argparse.ArgumentTypeError(
             f"{text} is not a server id (Copy Server ID in Discord, with Developer Mode on)"
