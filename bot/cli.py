@@ -116,12 +116,10 @@ def _pace(text: str) -> float:
     return pace
 
 
-# a Discord id (a snowflake): a positive 64-bit number
-MAX_SNOWFLAKE = 2**64 - 1
-
-
 def _guild(text: str) -> int:
     """``--guild``: a server's id. 0 was taken for no guild (every guild, an hour's wait)."""
+    from bot.config import MAX_SNOWFLAKE  # here: bot.config loads pydantic-settings and redis
+
     try:
         guild = int(text)
     except ValueError:

@@ -19,10 +19,7 @@ import discord
 from bot import games
 from bot.games.base import DiscordGame
 from bot.outbox import channel_unknown
-from bot.table_message import TableMessage, TablesHost
-from bot.table_message import belongs_to as _belongs_to
-from bot.table_message import pings as _pings
-from bot.table_message import version_shown as _version_shown
+from bot.table_message import TableMessage, TablesHost, belongs_to, pings, version_shown
 from host.outbox import REDELIVER_AFTER
 from host.recovery import Slices
 from host.service import LiveTable, ai_to_move, settle
@@ -234,7 +231,7 @@ class Startup:
             if shown is not None:  # what it shows now, before the server is cached
                 self.tables.message(live).had_picture = bool(shown.attachments)
             for m in recent:  # table messages a crash left behind (a ping mid-repost)
-                if m.id != stored and _belongs_to(m, live.id):
+                if m.id != stored and belongs_to(m, live.id):
                     with contextlib.suppress(discord.HTTPException):
                         await self.tables.budget.acquire(channel_id)
                         await m.delete()
@@ -256,7 +253,7 @@ class Startup:
         goes with the other strays."""
         record = self.tables.message(live)
         newest = max(
-            (m for m in recent if _belongs_to(m, live.id)), key=lambda m: m.id, default=None
+            (m for m in recent if belongs_to(m, live.id)), key=lambda m: m.id, default=None
         )
         if newest is None:
             return
@@ -267,8 +264,8 @@ class Startup:
             if record.message_id is not None and newest.id <= record.message_id:
                 return
             old = record.message_id
-            shown = _version_shown(newest, live.id)
-            if shown == live.version and _pings(newest, live.current_user()):
+            shown = version_shown(newest, live.id)
+            if shown == live.version and pings(newest, live.current_user()):
                 record.pinged_version = live.version
             record.message_id = newest.id
             record.posted_at = newest.created_at
@@ -342,5 +339,5 @@ def _current(shown: discord.Message | None, live: LiveTable[DiscordGame]) -> boo
         shown is not None
         and live.state is not None
         and not shown.content
-        and _version_shown(shown, live.id) == live.version
+        and version_shown(shown, live.id) == live.version
     )

@@ -13,7 +13,7 @@ import bot.startup
 import bot.table_message
 import bot.tables
 import persistence.writer
-from bot.startup import _belongs_to
+from bot.table_message import belongs_to
 from persistence import StorageError
 from tests.bot.conftest import World, make_bot
 from tests.bot.test_game import table_message
@@ -23,7 +23,7 @@ from tests.bot.test_table_messages_races import DiscordClock
 
 def live_table_messages(world: World, table_id: int) -> list[Any]:
     """The channel's messages that carry buttons of table ``table_id``."""
-    return [m for m in world.channel.history() if _belongs_to(m, table_id)]
+    return [m for m in world.channel.history() if belongs_to(m, table_id)]
 
 
 async def test_a_ping_under_way_at_start_up_leaves_one_table_message_after_a_crash_mid_repost(

@@ -274,7 +274,7 @@ async def test_a_table_message_from_before_v2_is_recognised_and_replaced_after_a
     assert me is not None
     channel = world.bot.get_channel(world.channel.id)
     old = await channel.send("an old table message", view=legacy)
-    assert bot.startup._belongs_to(old, live.id)
+    assert bot.table_message.belongs_to(old, live.id)
     record = world.bot.tables.message(live)
     record.message_id = old.id
     world.bot.tables.refresh(live)

@@ -214,7 +214,7 @@ async def test_a_restart_with_a_cold_cache_keeps_every_table_picture(
     new_bot = make_bot(world.db, seed=99)
     monkeypatch.setattr(new_bot, "get_channel", lambda channel_id: None)  # cold cache
     monkeypatch.setattr(new_bot, "get_guild", lambda guild_id: None)
-    monkeypatch.setattr(bot.startup, "_version_shown", lambda message, table_id: None)
+    monkeypatch.setattr(bot.startup, "version_shown", lambda message, table_id: None)
     edits = spy_edits(world, monkeypatch, shown)
     await world.env.restart_bot(new_bot)
     world.bot = new_bot
