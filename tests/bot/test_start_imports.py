@@ -7,7 +7,6 @@ are started by then."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import socket
 import subprocess
@@ -15,7 +14,7 @@ import sys
 from pathlib import Path
 
 from bot.standin import DiscordStandIn
-from tests.bot.test_sigterm import child_env
+from tests.bot.test_sigterm import child_env, child_process
 
 # the web pages' modules (pictures and numpy under them are the bot's own anyway) and the
 # terminal front end's (with persistence.savefile, play's save files)
@@ -37,30 +36,17 @@ async def imported_by_run(tmp_path: Path, **settings: str) -> set[str]:
         env = child_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
         env.pop("WEB_PORT", None)
         env.update(settings)
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.bot.imports_child",
-            discord_.url,
-            *NOT_RUN,
-            cwd=tmp_path,  # no .env of the repository's
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+        child = await child_process(
+            "tests.bot.imports_child", discord_.url, *NOT_RUN, cwd=tmp_path, env=env
         )
         try:
-            assert child.stdout is not None
-            line = await asyncio.wait_for(child.stdout.readline(), 60)
-            if not line.startswith(b"IMPORTED"):
-                _, errors = await asyncio.wait_for(child.communicate(), 60)
-                raise AssertionError(errors.decode(errors="replace")[-3000:])
-            child.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(child.communicate(), 60)
+            await child.said(child.out, "IMPORTED")
+            child.process.send_signal(signal.SIGTERM)
+            await child.ended()
         finally:
-            if child.returncode is None:
-                child.kill()
-                await child.wait()
-        return set(line.decode().split()[1:])
+            await child.kill()
+        line = next(line for line in child.out if line.startswith("IMPORTED"))
+        return set(line.split()[1:])
 
 
 async def test_stackbot_run_without_web_port_imports_neither_the_web_pages_nor_the_terminal(
