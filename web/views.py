@@ -29,7 +29,9 @@ from engine.colorstack.board import COLOUR_LETTERS, square_name
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState
 from engine.game import Decision, Game, GameState, TurnEnded
-from engine.stackup.cards import card_names
+from engine.stackup import moves as stackup_moves
+from engine.stackup.cards import FLIP, SPECIAL_NAMES, Card, card_name, card_names
+from engine.stackup.state import StackUpState
 from host.live import LiveTable, TurnLine
 from host.words import HostedGame
 from persistence.records import TableInfo
@@ -200,10 +202,53 @@ def die_words(die: int) -> str:
     return catalog.t("web.colorstack.die", colour=colour, face=die & 7)
 
 
+def card_words(card: Card) -> str:
+    """A Stack Up! card as the page reads it: a number card by its colour's word and its
+    number (``red 7``, 「赤の7」: the words its hand's cards are read by, never the
+    notation ``R7``), a special card by its name (``Freeze``)."""
+    name = card_name(card)
+    if name in SPECIAL_NAMES:
+        return catalog.t(f"web.card.{name}")
+    return catalog.t("web.card.number", colour=catalog.t(f"web.colour.{name[0]}"), number=name[1:])
+
+
+def _next_words(state: StackUpState, seat: int) -> str:
+    """What a skip does: ``skip Bo`` (the next player), or ``play again`` at two."""
+    if state.n == 2:
+        return catalog.t("stackup.move.skip_again")
+    player = catalog.isolate(state.name((seat + 1) % state.n))
+    return catalog.t("stackup.move.skip_player", player=player)
+
+
+def stackup_label(state: StackUpState, move: Any) -> str | None:
+    """The words of a Stack Up! move's button where the game's own (shared with Discord,
+    where the cards read as typed: ``R3 R4 R5 + a draw pass``) name number cards: each
+    card read as the page reads it (``Play red 3, red 4 and red 5 (bonus: a draw
+    pass)``); ``None`` for a move that names none (its words are the game's)."""
+    seat = state.seat if state.seat is not None else 0
+    if isinstance(move, stackup_moves.Play) and move.cards and move.cards[0] < FLIP:
+        cards = catalog.join([card_words(c) for c in move.cards])
+        play = catalog.t("stackup.label.play", cards=cards)
+        if len(move.cards) == state.hand_size(seat):
+            return catalog.t("stackup.move.last_cards", cards=play)
+        if move.bonus == "pass":
+            return catalog.t("web.stackup.play_pass", play=play)
+        if move.bonus == "skip":
+            return catalog.t("web.stackup.play_skip", play=play, skip=_next_words(state, seat))
+        return play
+    drawn = state.drawn
+    if isinstance(move, stackup_moves.PlayDrawn) and drawn is not None and drawn < FLIP:
+        return catalog.t("stackup.move.play_drawn_card", card=card_words(drawn))
+    if isinstance(move, stackup_moves.Keep) and drawn is not None:
+        return catalog.t("stackup.panel.keep_card", card=card_words(drawn))
+    return None
+
+
 def label(hosted: HostedGame, state: GameState[Any], move: Any, game: str | None = None) -> str:
     """The words of ``move``'s button: the game's (``game``: its name; else the front
     end's), but a Color Stack die set to a face says the die it was and the die it
-    becomes (its own words say only one of them)."""
+    becomes (its own words say only one of them), and a Stack Up! move's cards are
+    read in words (:func:`stackup_label`), not as typed."""
     if isinstance(move, Set) and isinstance(state, ColorStackState):
         top = state.top(move.square)
         if top is not None:
@@ -215,6 +260,10 @@ def label(hosted: HostedGame, state: GameState[Any], move: Any, game: str | None
                 was=die_words(top),
                 becomes=die_words(after),
             )
+    if isinstance(state, StackUpState):
+        worded = stackup_label(state, move)
+        if worded is not None:
+            return worded
     if game is None:
         return hosted.move_label(state, move)
     return catalog.games.words(game).move_words(state, move)

@@ -2480,9 +2480,53 @@ def test_a_screen_reader_reads_stack_ups_cards_as_words_not_notation(
     names = page.eval_on_selector_all(
         "[aria-label]", "(all) => all.map((e) => e.getAttribute('aria-label'))"
     )
-    assert [name for name in names if re.search(r"(?<![A-Za-z])[RBYG]\d+\b", name)] == []
+    assert [name for name in names if re.search(NOTATION, name)] == []
     # the other seats' cards are face down: the page holds the player's hand and no other
     assert page.locator("#board .seat [data-card]").count() == 0
+    assert errors == []
+    page.close()
+
+
+NOTATION = r"(?<![A-Za-z])[RBYG]\d+\b"  # a card as typed: R7
+
+# the move panel's buttons: their words and the name a screen reader reads for each
+MOVE_BUTTONS = """() => [...document.querySelectorAll("#moves button")]
+  .map((b) => [b.textContent, b.getAttribute("aria-label")])"""
+
+PLAY_WORDS = {"en": "Play {cards}", "ja": "{cards}を出す"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_stack_ups_move_buttons_say_each_move_in_words_and_are_read_as_shown(
+    browser: Any, demo: tuple[str, Any], language: str
+) -> None:
+    """A Stack Up! player's move buttons say each move in words, its cards read as the
+    hand's cards are ("Play red 7", 「赤の7を出す」), never the notation typed in Discord
+    ("R7"); a card picked in the hand offers the play of it in the same words. A screen
+    reader reads each button by the words it shows (no aria-label of its own)."""
+    base, running = demo
+    channel = 615 if language == "en" else 616
+    table = on_the_demos_loop(running, table_at_its_first_play(running, channel, "stackup"))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}?lang={language}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    shown = page.evaluate(MOVE_BUTTONS)
+    assert shown
+    assert [words for words, _ in shown if re.search(NOTATION, words)] == []
+    assert [words for words, name in shown if name is not None] == []
+    # a number card tapped that makes a play alone: the play offered is that card's, in words
+    for card in page.locator("#hand [data-card]:not(.off)").all():
+        if card.locator("text").count() != 2:  # a special card (its name, not a number)
+            continue
+        card.tap()
+        if page.locator("#combo button").count():
+            break
+        card.tap()  # not a play alone: put back
+    play = page.locator("#combo button").first
+    read = page.locator("#hand .picked").get_attribute("aria-label")
+    assert play.inner_text() == PLAY_WORDS[language].format(cards=read)
+    assert page.get_by_role("button", name=play.inner_text(), exact=True).count() >= 1
     assert errors == []
     page.close()
 

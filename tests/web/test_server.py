@@ -780,6 +780,76 @@ async def test_a_colour_stack_set_button_says_the_die_it_is_and_the_die_it_becom
     assert then == die_words(state.top(move.square)), text
 
 
+def stack_up_buttons(seeds: range) -> list[tuple[Any, dict[str, str]]]:
+    """Every kind of move Stack Up!'s games played at random from ``seeds`` offer (two and
+    three seats): the move and its button's words in each language."""
+    import catalog
+    from terminal.hosting import TERMINAL
+    from web.views import label
+
+    game = games.get("stackup")
+    hosted = TERMINAL.game("stackup")
+    found: dict[tuple[Any, ...], tuple[Any, dict[str, str]]] = {}
+    for seed in seeds:
+        rng = random.Random(seed)
+        state: Any = game.new_state(["Ada", "Bo", "Cy"][: 2 + seed % 2], game.settings())
+        while not state.is_over:
+            if state.decision.name == "CHANCE":
+                state.apply(state.sample_chance(rng))
+                continue
+            for move in state.legal_moves():
+                cards = getattr(move, "cards", ())
+                kind = (type(move).__name__, getattr(move, "bonus", None), len(cards),
+                        cards[:1], state.drawn, state.n)  # fmt: skip
+                if kind not in found:
+                    said = {}
+                    for language in ("en", "ja"):
+                        with catalog.speaking(language):
+                            said[language] = label(hosted, state, move, "stackup")
+                    found[kind] = (move, said)
+            state.apply(rng.choice(state.legal_moves()))
+    return list(found.values())
+
+
+def test_stack_ups_move_buttons_read_their_cards_in_words_not_as_typed() -> None:
+    """A web player reads each Stack Up! move in words: a play's number cards by their
+    colour and number as the hand's cards are read ("Play red 3, red 4 and red 5 (bonus:
+    skip Bo)", 「赤の3、赤の4、赤の5を出す（ボーナス：Boをスキップ）」), a drawn card and
+    the card kept likewise; never the notation typed in Discord (``R3 R4 R5 + skip Bo``)."""
+    from engine.stackup import moves
+    from engine.stackup.cards import FLIP
+
+    colours = {"en": {"R": "red", "B": "blue", "Y": "yellow", "G": "green"},
+               "ja": {"R": "赤", "B": "青", "Y": "黄", "G": "緑"}}  # fmt: skip
+    card = {"en": "{colour} {number}", "ja": "{colour}の{number}"}
+    buttons = stack_up_buttons(range(30))
+    kinds = {type(move).__name__ for move, _ in buttons}
+    assert {"Play", "PlayDrawn", "Keep", "Draw", "Direction"} <= kinds, kinds
+    for move, said in buttons:
+        for language, words in said.items():
+            assert not CARD.search(words), (move, words)
+            if isinstance(move, moves.Play) and move.cards[0] < FLIP:
+                names = card_names(move.cards)
+                read = [
+                    card[language].format(colour=colours[language][c[0]], number=c[1:])
+                    for c in names
+                ]
+                at = [words.find(r) for r in read]
+                assert -1 not in at and at == sorted(at), (move, words)
+    bonus = [said["en"] for move, said in buttons if getattr(move, "bonus", None)]
+    assert any(w.endswith("(bonus: a draw pass)") for w in bonus), bonus
+    assert any(re.search(r"\(bonus: (skip \w+|play again)\)$", w) for w in bonus), bonus
+    one_card = (
+        said
+        for move, said in buttons
+        if isinstance(move, moves.Play) and len(move.cards) == 1 and move.cards[0] < FLIP
+    )
+    singles = [said for said in one_card if "last" not in said["en"]]  # not the last card
+    assert singles
+    assert all(re.fullmatch(r"Play (red|blue|yellow|green) \d+", s["en"]) for s in singles)
+    assert all(re.fullmatch(r"(赤|青|黄|緑)の\d+を出す", s["ja"]) for s in singles)
+
+
 async def test_a_finished_game_is_listed_by_the_name_of_its_game(site: Site) -> None:
     table = await site.demo.open_table(1, "colorstack")
     await play_to_the_end(site.demo, table)

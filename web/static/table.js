@@ -101,8 +101,8 @@ function play(frame, choice) {
   socket.send(JSON.stringify({ type: "move", move: choice.move, version: frame.version }));
 }
 
-function choiceButton(frame, choice, label = choice.label) {
-  const button = el("button", { type: "button" }, label);
+function choiceButton(frame, choice) {
+  const button = el("button", { type: "button" }, choice.label);
   button.addEventListener("click", () => play(frame, choice));
   return button;
 }
@@ -323,7 +323,7 @@ function stackUpMoves(frame, half, list, board, hand) {
       node.setAttribute("aria-pressed", String(picked.has(i)));
     }
     const exact = now.length ? plays.filter((c) => c.move[1].length === now.length && within(now, c.move[1])) : [];
-    combo.replaceChildren(...exact.map((c) => choiceButton(frame, c, t("web.moves.play", { move: c.label }))));
+    combo.replaceChildren(...exact.map((c) => choiceButton(frame, c)));  // "Play red 2 and red 1"
   };
   for (const node of nodes) {
     const i = Number(node.dataset.card);
