@@ -2386,6 +2386,9 @@ TAB_STOP = """() => {
 }"""
 
 
+LIT_PLACES = "#board .lit.tap:not(.can-pick)"  # the places the die picked may go
+
+
 def tab_stops(page: Any) -> list[dict[str, Any]]:
     """The page's Tab stops after its first link, in order, round to it (or to nothing)."""
     page.evaluate("() => document.querySelector('header a').focus()")
@@ -2407,8 +2410,9 @@ def test_a_stack_player_at_a_full_table_tabs_past_no_die_they_cannot_use_and_mov
     """Eight seats of Stack, a later seat's turn: before a die is picked, the board's only
     Tab stops are the player's own dice (another seat's die or a pile cannot be used yet:
     not a Tab stop each, some hundred before their own dice). Enter on one of their dice
-    picks it, and the places it may go are Tab stops from then on, usable; Enter on one of
-    them plays the move, and focus stays in the table once it is drawn anew."""
+    picks it, and the places it may go are usable from then on, one Tab stop together (the
+    arrow keys move among them); Enter on one of them plays the move, and focus stays in
+    the table once it is drawn anew."""
     base, running = demo
     table = on_the_demos_loop(running, full_stack_table_at_a_later_seats_turn(running, 610))
     mover = table.player_at(table.live.state.current_player)
@@ -2425,13 +2429,11 @@ def test_a_stack_player_at_a_full_table_tabs_past_no_die_they_cannot_use_and_mov
         page.keyboard.press("Enter")
         if page.locator("#board .lit.tap").count():
             break
-    lit = page.eval_on_selector_all(
-        "#board .lit.tap", "(places) => places.map((p) => p.dataset.target)"
-    )
+    lit = page.eval_on_selector_all(LIT_PLACES, "(places) => places.map((p) => p.dataset.target)")
     assert lit
     on_board = [s for s in tab_stops(page) if s["board"]]
-    assert len(on_board) == page.locator("#board .can-pick, #board .lit.tap").count()
     assert [s["names"] for s in on_board if s["own"]] == own
+    assert [s["names"] for s in on_board if not s["own"]] == lit[:1]  # one stop: the first
     assert all((s["own"] or s["lit"]) and s["usable"] for s in on_board)
     tab_to(page, "document.querySelector('#board .lit.tap')")
     version = table.live.version
@@ -2439,6 +2441,71 @@ def test_a_stack_player_at_a_full_table_tabs_past_no_die_they_cannot_use_and_mov
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
     assert table.live.version > version  # the move was played
+    assert page.evaluate(IN_THE_TABLE)
+    assert errors == []
+    page.close()
+
+
+# the places lit on the board, each with its tabindex
+LIT = f"""() => [...document.querySelectorAll("{LIT_PLACES}")]
+  .map((e) => [e.dataset.target, e.getAttribute("tabindex")])"""
+# which of them is focused (-1: none); a seat's dice of the same face are places each
+PLACE = f"""() => [...document.querySelectorAll("{LIT_PLACES}")].indexOf(document.activeElement)"""
+# the moves the page sends from now on (window.sent)
+SENT = """() => { window.sent = []; const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { window.sent.push(JSON.parse(data)); return send.call(this, data); }; }"""
+
+
+def test_a_stack_players_lit_places_are_one_tab_stop_moved_along_by_the_arrow_keys(
+    browser: Any, demo: tuple[str, Any]
+) -> None:
+    """A Stack player picks a die that may go to several places: the places lit are one
+    Tab stop (WAI-ARIA's roving tabindex), the first of them; Right/Down focus the next,
+    Left/Up the one before, round from the last to the first and back, Home/End the first
+    and the last. The place focused last is the group's Tab stop: Tab leaves the group and
+    Shift+Tab comes back to it; Enter plays the move onto it."""
+    base, running = demo
+    table = on_the_demos_loop(running, full_stack_table_at_a_later_seats_turn(running, 617))
+    mover = table.player_at(table.live.state.current_player)
+    url = f"{base}/tables/{table.live.id}"
+    page, errors = seated_page(browser, url, running.sessions.issue(mover))
+    browser.clear_cookies()
+    dice = page.locator("#board .can-pick")
+    for die in range(dice.count()):  # one of their dice that may go to several places
+        tab_to(page, f"document.querySelectorAll('#board .can-pick')[{die}]")
+        page.keyboard.press("Enter")
+        if page.locator(LIT_PLACES).count() >= 3:
+            break
+    lit = [place for place, _ in page.evaluate(LIT)]
+    assert len(lit) >= 3
+    assert [stop for _, stop in page.evaluate(LIT)] == ["0"] + ["-1"] * (len(lit) - 1)
+    assert [s["names"] for s in tab_stops(page) if s["lit"]] == lit[:1]
+    tab_to(page, f"document.querySelector('{LIT_PLACES}')")
+    visited = [page.evaluate(PLACE)]
+    for _ in lit:
+        page.keyboard.press("ArrowRight")
+        visited.append(page.evaluate(PLACE))
+    last = len(lit) - 1
+    assert visited == [*range(len(lit)), 0]  # round from the last to the first
+    keys = ["ArrowLeft", "ArrowUp", "ArrowDown", "ArrowDown", "End", "Home", "ArrowUp"]
+    reached = []
+    for key in keys:
+        page.keyboard.press(key)
+        reached.append(page.evaluate(PLACE))
+    assert reached == [last, last - 1, last, 0, last, 0, last]
+    page.keyboard.press("ArrowLeft")
+    assert [stop for _, stop in page.evaluate(LIT)] == ["-1"] * (len(lit) - 2) + ["0", "-1"]
+    page.keyboard.press("Tab")  # out of the group, and back to the place focused last
+    assert page.evaluate(PLACE) == -1
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(PLACE) == last - 1
+    page.evaluate(SENT)
+    drawn = page.evaluate("window.stackbotFrames")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.stackbotFrames > {drawn}", timeout=WAIT_MS)
+    [sent] = page.evaluate("window.sent")
+    _, face, seat, size = sent["move"]
+    assert f"{seat}:{size}:{face}" == lit[-2]  # the move onto the place focused
     assert page.evaluate(IN_THE_TABLE)
     assert errors == []
     page.close()

@@ -154,15 +154,21 @@ function carried(frame) {
 // squares) or one of its panel buttons. ``picks``: {key (the board's ``data-pick``),
 // label, content, choices, onto: {data-target: choice}}. The pick of this decision made
 // before the frame (``carried``) is made again, where it still is one. ``stops``: a place
-// to go is a Tab stop while it is lit, and none while it is not (Stack: a keyboard player
-// tabs to their dice past no other seat's, eight seats' dice and piles; once a die is
-// picked, the places it may go); ``false``: the board keeps its Tab stops itself (Color
-// Stack's, one: roving()).
+// to go is no Tab stop while it is not lit (Stack: a keyboard player tabs to their dice
+// past no other seat's, eight seats' dice and piles), and the places lit for the pick are
+// one Tab stop together (WAI-ARIA's roving tabindex, as its toolbar: Left/Up the place
+// before, Right/Down the next, round from the last to the first; Home/End the first and
+// the last; the one focused last is the stop, the first at each pick); ``false``: the
+// board keeps its Tab stops itself (Color Stack's, one: roving()).
 function pickThen(frame, half, list, picks, hint, board, stops = true) {
   let active = null;
   const row = el("div", { class: "choices", id: "picks" });
   const then = el("div", { class: "choices", id: "targets" });
   const buttons = new Map();
+  // the places lit for the pick (its own dice are Tab stops of their own); rove(): which is
+  // their one Tab stop
+  const places = () => [...board.querySelectorAll(".lit.tap:not(.can-pick)")];
+  const rove = (stop) => places().forEach((n) => n.setAttribute("tabindex", n === stop ? "0" : "-1"));
   const choose = (pick) => {
     active = pick;
     half.keep(pick.key);
@@ -175,10 +181,13 @@ function pickThen(frame, half, list, picks, hint, board, stops = true) {
     }
     // a place to go is a live button only while lit (a pick stays one)
     board.querySelectorAll(".tap:not(.can-pick)").forEach((n) => {
-      const lit = n.classList.contains("lit");
-      n.setAttribute("aria-disabled", String(!lit));
-      if (stops) n.setAttribute("tabindex", lit ? "0" : "-1");
+      n.setAttribute("aria-disabled", String(!n.classList.contains("lit")));
+      if (stops) n.setAttribute("tabindex", "-1");
     });
+    if (stops) {
+      const lit = places();
+      rove(lit.includes(document.activeElement) ? document.activeElement : lit[0]);
+    }
     then.replaceChildren(...pick.choices.map((c) => choiceButton(frame, c)));
   };
   const tapped = (node) => {
@@ -196,6 +205,23 @@ function pickThen(frame, half, list, picks, hint, board, stops = true) {
       node.setAttribute("aria-disabled", "true");
       if (stops) node.setAttribute("tabindex", "-1");
     }
+  }
+  if (stops) {
+    board.addEventListener("focusin", (event) => {
+      const place = event.target.closest(".lit.tap:not(.can-pick)");
+      if (place) rove(place);
+    });
+    board.addEventListener("keydown", (event) => {
+      const from = event.target.closest(".lit.tap:not(.can-pick)");
+      if (!from || event.altKey || event.ctrlKey || event.metaKey) return;
+      const lit = places();
+      const at = lit.indexOf(from);
+      const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+        Home: 0, End: lit.length - 1 }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      lit[(to + lit.length) % lit.length].focus();
+    });
   }
   for (const pick of picks) {
     const button = el("button", { type: "button", class: "pick", "aria-label": pick.label }, pick.content);
