@@ -5,7 +5,6 @@ delivered), and the tables of shards handed over or lost let go."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import random
@@ -19,7 +18,7 @@ import discord
 from bot import games
 from bot.games.base import DiscordGame
 from bot.outbox import channel_unknown
-from bot.table_message import TableMessage, TablesHost, belongs_to, pings, version_shown
+from bot.table_message import TableMessage, TablesHost, belongs_to, version_shown
 from host.outbox import REDELIVER_AFTER
 from host.recovery import Slices
 from host.service import LiveTable, ai_to_move, settle
@@ -230,11 +229,6 @@ class Startup:
             shown = next((m for m in recent if m.id == stored), None)
             if shown is not None:  # what it shows now, before the server is cached
                 self.tables.message(live).had_picture = bool(shown.attachments)
-            for m in recent:  # table messages a crash left behind (a ping mid-repost)
-                if m.id != stored and belongs_to(m, live.id):
-                    with contextlib.suppress(discord.HTTPException):
-                        await self.tables.budget.acquire(channel_id)
-                        await m.delete()
             if not _current(shown, live):  # stale (or not seen): re-rendered, awaited
                 record = self.tables.table_messages.claim_edit(
                     live
@@ -247,38 +241,26 @@ class Startup:
         self, live: LiveTable[DiscordGame], recent: list[discord.Message]
     ) -> None:
         """A re-post the crash cut short, after its new message was posted and before it
-        was stored (a ping, a warning, a lobby brought down): the newest table message of
-        the table in the channel, newer than the stored one, becomes its message — with
-        the ping it carried, so the player is not pinged a second time — and the older one
-        goes with the other strays."""
+        was stored (a ping, a warning, a lobby brought down): the table messages of the
+        table in the channel (among ``recent``) newer than the stored one are adopted as
+        a post Discord gave no answer to is (:meth:`~bot.table_message.TableMessages.adopt`:
+        the newest becomes its message, with the ping it carried, so the player is not
+        pinged a second time; the message it replaced goes), and the other table messages
+        of the table a crash left behind go too."""
         record = self.tables.message(live)
-        newest = max(
-            (m for m in recent if belongs_to(m, live.id)), key=lambda m: m.id, default=None
-        )
-        if newest is None:
-            return
+        table_messages = self.tables.table_messages
+        ours = [m for m in recent if belongs_to(m, live.id)]
         # under the record's lock: a re-post under way (an overdue ping, fired as the clocks
         # were armed) has read which message it replaces; it finishes first, and the one it
-        # posted is then newer than the message found here, which goes with the strays
+        # posted is then newer than the messages found here, which go with the strays
         async with record.lock:
-            if record.message_id is not None and newest.id <= record.message_id:
-                return
             old = record.message_id
-            shown = version_shown(newest, live.id)
-            if shown == live.version and pings(newest, live.current_user()):
-                record.pinged_version = live.version
-            record.message_id = newest.id
-            record.posted_at = newest.created_at
-            record.messages_since = 0
-            log.info("table %s: its message re-posted before a crash is kept", live.id)
-            if live.info.is_active:
-                await self.tables.store.set_message(
-                    live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
-                )
-        if old is not None and all(m.id != old for m in recent):  # else a stray, below
-            with contextlib.suppress(discord.HTTPException):
-                await self.tables.budget.acquire(record.channel_id)
-                await self.tables.channel(record.channel_id).get_partial_message(old).delete()
+            newer = [m for m in ours if old is None or m.id > old]
+            if await table_messages.adopt(live, record, newer) is not None:
+                # it deleted the message it replaced and the rest of the newer ones
+                ours = [m for m in ours if old is not None and m.id < old]
+            kept = record.message_id
+        await table_messages.delete(record.channel_id, [m.id for m in ours if m.id != kept])
 
     async def _deliver_owed(
         self, channel: Any, items: list[OutboxItem], done: list[int] | None

@@ -512,12 +512,12 @@ class TableMessages:
         self, live: LiveTable[DiscordGame], record: TableMessage
     ) -> UnansweredPost | None:
         """Settle a post of the table message that got no answer (call with ``record.lock``
-        held), as start-up recovery settles a re-post a crash cut short: the newest table
-        message of the table among the bot's messages newer than the stored one becomes
-        its message (with the ping it carried: the player is not pinged again), and the
-        older ones go. Returns the post if it was found in the channel; ``None`` if there
-        was none, or it was not (then a post goes out as usual). :class:`NoAnswer` if the
-        channel cannot be read now (it is looked for again later)."""
+        held): the bot's table messages of the table newer than the stored one are read
+        from the channel and the newest adopted (:meth:`adopt`, as start-up recovery
+        adopts a re-post a crash cut short). Returns the post if it was found in the
+        channel; ``None`` if there was none, or it was not (then a post goes out as
+        usual). :class:`NoAnswer` if the channel cannot be read now (it is looked for
+        again later)."""
         unanswered = record.unanswered
         if unanswered is None:
             return None
@@ -543,29 +543,54 @@ class TableMessages:
             log.warning("table %s: its post without answer not looked for (%s)", live.id, err)
             found = []
         record.unanswered = None
+        adopted = await self.adopt(live, record, found)
+        return unanswered if adopted is not None else None
+
+    async def adopt(
+        self,
+        live: LiveTable[DiscordGame],
+        record: TableMessage,
+        found: list[discord.Message],
+    ) -> discord.Message | None:
+        """Make the newest of ``found`` — the bot's table messages of ``live`` in the channel
+        newer than its stored one: a post Discord gave no answer to, or a re-post a crash
+        cut short before its id was stored — its table message, with the ping it carried
+        (the player is not pinged again), and delete the message it replaced and the rest
+        of ``found``. Call with ``record.lock`` held. The database failing as the id is
+        stored, or the connection cut as a message is deleted, stops nothing: the next
+        look (or restart) adopts the post again, and a message left is a stray the next
+        start-up removes. Returns the message adopted (``None``: ``found`` is empty)."""
         newest = max(found, key=lambda m: m.id, default=None)
         if newest is None:
             return None
+        old = record.message_id
         if version_shown(newest, live.id) == live.version and pings(newest, live.current_user()):
             record.pinged_version = live.version
         record.message_id = newest.id
         record.posted_at = newest.created_at
         record.messages_since = 0
         record.had_picture = bool(newest.attachments)
-        log.info("table %s: its post without answer is in the channel; kept", live.id)
+        log.info("table %s: its message posted but not stored is in the channel; kept", live.id)
         if live.info.is_active:
             try:
                 await self.tables.store.set_message(
                     live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
                 )
-            except StorageError as err:  # a restart adopts it as start-up recovery does
-                log.warning("table %s: its kept post not stored (%s)", live.id, err)
+            except StorageError as err:  # the next look (or restart) adopts it again
+                log.warning("table %s: its kept message not stored (%s)", live.id, err)
         strays = [m.id for m in found if m.id != newest.id]
-        for gone in ([old] if old is not None else []) + strays:
+        await self.delete(record.channel_id, ([old] if old is not None else []) + strays)
+        return newest
+
+    async def delete(self, channel_id: int, message_ids: list[int]) -> None:
+        """Delete the messages ``message_ids`` of the channel (old table messages), each
+        within the channel's budget; one Discord refuses, or whose delete gets no answer,
+        is left (a stray the next start-up removes)."""
+        channel = self.channel(channel_id)
+        for gone in message_ids:
             with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
-                await self.tables.budget.acquire(record.channel_id)
+                await self.tables.budget.acquire(channel_id)
                 await channel.get_partial_message(gone).delete()
-        return unanswered
 
     def message_seen(self, channel_id: int) -> None:
         """Another message in a channel with a table: the table message scrolls up."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
 import bot.tables
 import persistence.writer
+from bot.table_message import belongs_to
 from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
@@ -251,12 +253,12 @@ async def test_a_turn_the_timer_played_is_still_marked_on_the_table_after_a_rest
     assert shown.count("(automatic: the turn timer ran out)") == 1, shown
 
 
-async def test_a_ping_posted_just_before_a_crash_is_kept_and_not_sent_again(
+async def a_ping_left_by_a_crash(
     world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The ping is one ping a turn: a bot killed after posting the pinging table message
-    but before storing it finds that message in the channel at start-up, keeps it as the
-    table message (the older one goes) and does not ping the player a second time."""
+) -> tuple[Any, Any, Any]:
+    """A game whose bot was killed after posting the turn's ping (the table message posted
+    anew, pinging the player) and before storing it: the live table, the table message
+    before the ping, the ping. The bot is not restarted yet."""
     monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
     monkeypatch.setattr(persistence.writer, "datetime", DiscordClock)  # stored times
     live = await started(world, ai=True, target=60, dice=5)
@@ -273,13 +275,83 @@ async def test_a_ping_posted_just_before_a_crash_is_kept_and_not_sent_again(
     ping = world.channel.last_message
     assert ping.id != first.id and pinged(world, ping) == [user]
     monkeypatch.setattr(store_type, "set_message", real)
+    return live, first, ping
+
+
+async def restart(world: World) -> None:
+    """The bot started anew, and 20 s pass (before the half-time warning, at 60 s)."""
     new_bot = make_bot(world.db, seed=99)
     await world.env.restart_bot(new_bot)
     world.bot = new_bot
-    await world.env.advance_time(20)  # before the half-time warning (at 60 s)
+    await world.env.advance_time(20)
+
+
+async def test_a_ping_posted_just_before_a_crash_is_kept_and_not_sent_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ping is one ping a turn: a bot killed after posting the pinging table message
+    but before storing it finds that message in the channel at start-up, keeps it as the
+    table message (the older one goes) and does not ping the player a second time."""
+    live, first, ping = await a_ping_left_by_a_crash(world, monkeypatch)
+    await restart(world)
     assert table_message(world).id == ping.id
     assert world.channel.last_message.id == ping.id  # no second ping
     assert first.id not in [m.id for m in world.channel.history()]
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
+
+
+async def test_a_ping_kept_at_start_up_though_the_database_fails_to_store_it_ends_the_recovery(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Start-up keeps the ping a crash left as the runtime keeps a post Discord gave no
+    answer to: the database failing as its id is stored does not end the channel's
+    recovery — the older table message goes all the same (it kept its live buttons), the
+    ping is not sent again, and the next restart keeps it as well."""
+    live, first, ping = await a_ping_left_by_a_crash(world, monkeypatch)
+    store_type = type(world.bot.store)
+    set_message = store_type.set_message
+    failed: list[int] = []
+
+    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise StorageError("the database is out of reach")
+        return await set_message(self, *args, **kwargs)
+
+    monkeypatch.setattr(store_type, "set_message", fails_once)
+    await restart(world)
+    assert failed
+    assert "recovery step failed" not in caplog.text
+    assert [m.id for m in world.channel.history() if belongs_to(m, live.id)] == [ping.id]
+    assert first.id not in [m.id for m in world.channel.history()]
+    assert world.channel.last_message.id == ping.id  # no second ping
+    await restart(world)
+    assert world.channel.last_message.id == ping.id
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
+
+
+async def test_a_connection_cut_deleting_the_message_a_ping_replaced_does_not_end_the_recovery(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The older table message's delete cut by the connection as start-up keeps the ping a
+    crash left: the recovery of the channel goes on (its table is kept as its ping)."""
+    live, first, ping = await a_ping_left_by_a_crash(world, monkeypatch)
+    http = type(world.bot.http)
+    delete_message = http.delete_message
+    cuts: list[int] = []
+
+    def cut_once(self: Any, channel_id: int, message_id: int, *args: Any, **kwargs: Any) -> Any:
+        if not cuts:
+            cuts.append(message_id)
+            raise aiohttp.ServerDisconnectedError()
+        return delete_message(self, channel_id, message_id, *args, **kwargs)
+
+    monkeypatch.setattr(http, "delete_message", cut_once)
+    await restart(world)
+    assert cuts == [first.id]
+    assert "recovery step failed" not in caplog.text
+    assert table_message(world).id == ping.id
+    assert world.channel.last_message.id == ping.id  # no second ping
     assert (await world.bot.store.table(live.id)).message_id == ping.id
 
 
