@@ -59,6 +59,7 @@ REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages af
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 EDIT_RETRY = 30.0  # seconds before an edit the database could not allow is tried again
 CUT_LOOK_BACK = 30  # the bot's messages read, after a post got no answer, to find it
+CLOSED_LOOKS = 10  # looks for a closed table's post without answer (EDIT_RETRY apart)
 
 
 def closed_text(game: DiscordGame) -> str:
@@ -521,12 +522,26 @@ class TableMessages:
         unanswered = record.unanswered
         if unanswered is None:
             return None
+        found = await self._newer(live, record)
+        if found is None:
+            return None
+        record.unanswered = None
+        adopted = await self.adopt(live, record, found)
+        return unanswered if adopted is not None else None
+
+    async def _newer(
+        self, live: LiveTable[DiscordGame], record: TableMessage
+    ) -> list[discord.Message] | None:
+        """The bot's table messages of the table in the channel newer than its stored one
+        (the last ``CUT_LOOK_BACK`` messages): none if Discord refuses the bot the
+        channel's history (as at start-up), ``None`` if the channel is gone;
+        :class:`NoAnswer` if the channel cannot be read now."""
         channel = self.channel(record.channel_id)
         me = self.tables.bot.user
         old = record.message_id
         after = discord.Object(old) if old is not None else None
         try:
-            found = [
+            return [
                 m
                 async for m in channel.history(
                     limit=CUT_LOOK_BACK, after=after, oldest_first=after is not None
@@ -541,10 +556,37 @@ class TableMessages:
                 raise NoAnswer(repr(err)) from err  # looked for again later
             # refused (403: it may not read the channel's history): not there, as at start-up
             log.warning("table %s: its post without answer not looked for (%s)", live.id, err)
-            found = []
-        record.unanswered = None
-        adopted = await self.adopt(live, record, found)
-        return unanswered if adopted is not None else None
+            return []
+
+    def closed(self, live: LiveTable[DiscordGame]) -> None:
+        """Forget the table's message record (its last edit comes from the outbox, to the
+        stored message). A closed table's post Discord gave no answer to — maybe in the
+        channel, with live buttons and the ping — is looked for and removed."""
+        record = self.messages.pop(live.id, None)
+        if record is None or live.away:  # handed over: the next process adopts the post
+            return
+        if record.unanswered is not None or record.lock.locked():  # (a post under way)
+            self.tables.spawn(self._remove_unanswered(live, record), "table-closed-post")
+
+    async def _remove_unanswered(self, live: LiveTable[DiscordGame], record: TableMessage) -> None:
+        """:meth:`closed`'s search: a post under way ends first; the channel that cannot be
+        read now is read again ``EDIT_RETRY`` seconds later (``CLOSED_LOOKS`` times at
+        most: no start-up looks for a closed table's messages)."""
+        for _ in range(CLOSED_LOOKS):
+            async with record.lock:
+                if record.unanswered is None:
+                    return
+                try:
+                    found = await self._newer(live, record)
+                except NoAnswer as err:
+                    log.warning("table %s: its closed post not looked for (%s)", live.id, err)
+                else:
+                    record.unanswered = None
+                    if found:
+                        log.info("table %s: closed; its post without answer removed", live.id)
+                        await self.delete(record.channel_id, [m.id for m in found])
+                    return
+            await asyncio.sleep(EDIT_RETRY)
 
     async def adopt(
         self,

@@ -381,7 +381,7 @@ class Tables:
     def table_closed(self, live: LiveTable[DiscordGame]) -> None:
         """Free what the table held in memory; its last edit comes from the outbox."""
         self.expiry.stop(live.id)
-        self.messages.pop(live.id, None)
+        self.table_messages.closed(live)
 
     def arm_clock(self, live: LiveTable[DiscordGame]) -> None:
         """Arm the table's clock (:meth:`host.expiry.Expiry.arm`); its message's record

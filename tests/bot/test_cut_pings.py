@@ -18,7 +18,7 @@ import bot.tables
 from bot.table_message import belongs_to
 from host.expiry import CLOCK_RETRY
 from persistence import StorageError
-from tests.bot.conftest import World, table_text_of
+from tests.bot.conftest import World, message, table_text_of
 from tests.bot.test_game import table_message, tap
 from tests.bot.test_refusals import actor_of, started
 
@@ -196,3 +196,23 @@ async def test_a_ping_posted_but_unanswered_is_kept_though_the_database_fails_to
     assert failed
     assert posts.posted == [user]
     assert [m.id for m in table_messages(world, live.id)] == [ping.id] != [first.id]
+
+
+async def test_a_table_ended_while_its_ping_is_unanswered_leaves_no_live_ping(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut ping is in the channel (its id unknown to the bot) when the host ends the
+    table, before the clock looks for it again: closing looks for it and removes it, so
+    no table message with live buttons (nor a stale "your turn" ping) is left; the last
+    edit goes to the table message the bot knew."""
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
+    await world.env.advance_time(6)
+    ping = world.channel.last_message
+    assert posts.cuts == [user] and ping.id != first.id
+    asked = await world.alice.slash(world.channel, "table end")
+    await world.alice.click(asked.response, label="End the table")
+    await world.env.advance_time(CLOCK_RETRY + 5)
+    assert table_messages(world, live.id) == []
+    assert ping.id not in [m.id for m in world.channel.history()]
+    assert table_text_of(message(world, first.id)).startswith("**This table is closed.**")
+    assert posts.posted == [user]
