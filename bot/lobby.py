@@ -297,7 +297,4 @@ class Lobby:
         if not may_post(interaction):
             raise _cannot_post(interaction)
         await say(interaction, t("discord.lobby.below"))
-        # a ping already posted for this turn is posted anew with it: deleting it would take
-        # its mention (the player's unread badge) away
-        pinged = self.tables.message(live).pinged_version == live.version
-        await self.tables.repost(live, ping=live.current_user() if pinged else None)
+        await self.tables.table_messages.bring_down(live)  # a ping posted is posted anew

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -488,6 +488,36 @@ class TableMessages:
         answer to raises :class:`~host.expiry.NoAnswer`; the next edit or re-post looks
         for it in the channel first (:meth:`_find_unanswered`), and one that is this
         re-post again is not posted a second time."""
+
+        async def step(record: TableMessage) -> None:
+            found = await self._find_unanswered(live, record)
+            if found is not None and found.carries(live.version, ping, note):
+                return  # the post without answer was this one, and is in the channel
+            await self._post(live, record, ping=ping, note=note)
+            record.last_edit = asyncio.get_running_loop().time()
+
+        await self._as_one(live, step)
+
+    async def bring_down(self, live: LiveTable[DiscordGame]) -> None:
+        """Post the table message anew at the bottom of the channel (``/table show``), as
+        :meth:`repost` does; a ping already posted for this turn — a post without answer
+        found in the channel first included — is posted anew with it: deleting it would
+        take its mention (the player's unread badge) away."""
+
+        async def step(record: TableMessage) -> None:
+            await self._find_unanswered(live, record)
+            pinged = record.pinged_version == live.version
+            await self._post(live, record, ping=live.current_user() if pinged else None)
+            record.last_edit = asyncio.get_running_loop().time()
+
+        await self._as_one(live, step)
+
+    async def _as_one(
+        self,
+        live: LiveTable[DiscordGame],
+        step: Callable[[TableMessage], Coroutine[Any, Any, None]],
+    ) -> None:
+        """Run ``step`` (a re-post) under the record's lock, as one unit (:meth:`repost`)."""
         if self.tables.is_gone(live.id):
             return  # its channel is gone: the table is ending
         record = self.message(live)
@@ -495,11 +525,7 @@ class TableMessages:
 
         async def whole() -> None:
             async with record.lock:
-                found = await self._find_unanswered(live, record)
-                if found is not None and found.carries(live.version, ping, note):
-                    return  # the post without answer was this one, and is in the channel
-                await self._post(live, record, ping=ping, note=note)
-                record.last_edit = loop.time()
+                await step(record)
 
         task = loop.create_task(whole())
         self.tables.tasks.keep(task)

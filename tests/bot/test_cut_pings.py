@@ -216,3 +216,20 @@ async def test_a_table_ended_while_its_ping_is_unanswered_leaves_no_live_ping(
     assert ping.id not in [m.id for m in world.channel.history()]
     assert table_text_of(message(world, first.id)).startswith("**This table is closed.**")
     assert posts.posted == [user]
+
+
+async def test_table_show_after_a_ping_posted_but_unanswered_keeps_the_ping(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/table show` posts a turn's ping anew with its ping (deleting it would take the
+    player's mention away): a ping posted but unanswered, found as `/table show` settles
+    it, is such a ping."""
+    live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
+    await world.env.advance_time(6)
+    ping = world.channel.last_message
+    assert posts.cuts == [user] and ping.id != first.id
+    await world.bob.slash(world.channel, "table show")
+    shown = table_message(world)
+    assert shown.id != ping.id and world.channel.last_message.id == shown.id
+    assert pinged(world, shown) == [user], "the player's ping was taken away"
+    assert [m.id for m in table_messages(world, live.id)] == [shown.id]
