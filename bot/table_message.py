@@ -107,6 +107,9 @@ class TableMessage:
     posted_at: datetime | None = None
     messages_since: int = 0
     pinged_version: int | None = None
+    # what this process knows of a version's half-time warning: (version, whether it is
+    # out); None, or another version: not known (after a restart), read from the message
+    warning: tuple[int, bool] | None = None
     editing: bool = False
     dirty: bool = False
     last_edit: float = float("-inf")
@@ -487,12 +490,17 @@ class TableMessages:
         for the re-post, then brings the new message up to date.) A post Discord gave no
         answer to raises :class:`~host.expiry.NoAnswer`; the next edit or re-post looks
         for it in the channel first (:meth:`_find_unanswered`), and one that is this
-        re-post again is not posted a second time."""
+        re-post again is not posted a second time (nor a ping, once one of the turn — its
+        warning — is found)."""
 
         async def step(record: TableMessage) -> None:
             found = await self._find_unanswered(live, record)
-            if found is not None and found.carries(live.version, ping, note):
-                return  # the post without answer was this one, and is in the channel
+            if found is not None and (
+                found.carries(live.version, ping, note)  # this post again, in the channel
+                # a plain ping, and the post found pinged this turn (its warning): pinged
+                or (note is None and ping is not None and record.pinged_version == live.version)
+            ):
+                return
             await self._post(live, record, ping=ping, note=note)
             record.last_edit = asyncio.get_running_loop().time()
 
@@ -552,8 +560,11 @@ class TableMessages:
         if found is None:
             return None
         record.unanswered = None
-        adopted = await self.adopt(live, record, found)
-        return unanswered if adopted is not None else None
+        if await self.adopt(live, record, found) is None:
+            return None
+        if unanswered.noted and unanswered.version == record.pinged_version == live.version:
+            record.warning = (live.version, True)  # the warning it carried is out
+        return unanswered
 
     async def _newer(
         self, live: LiveTable[DiscordGame], record: TableMessage

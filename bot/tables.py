@@ -403,14 +403,20 @@ class Tables:
         after the half-time mark carries it (after a restart too: read from the message
         id's time)."""
         record = self.message(live)
+        if record.warning is not None and record.warning[0] == version:
+            return record.warning[1]  # a ping posted late, past the mark, is no warning
         if record.message_id is None or record.pinged_version != version:
             return False
         return discord.utils.snowflake_time(record.message_id) >= warn_at
 
     async def ping(self, live: LiveTable[DiscordGame], user: int) -> None:
+        # the turn not pinged yet: its warning (a ping with a note) is not out either
+        self.message(live).warning = (live.version, False)
         await self.repost(live, ping=user)
 
     async def warn(self, live: LiveTable[DiscordGame], user: int, seconds_left: int) -> None:
         with DISCORD.speaking(live.info):  # public: in the server's language
             note = t("discord.table.half_time", seconds=seconds_left)
-        await self.repost(live, ping=user, note=note)
+        version = live.version
+        await self.repost(live, ping=user, note=note)  # (NoAnswer: may be out, looked for)
+        self.message(live).warning = (version, True)

@@ -233,3 +233,67 @@ async def test_table_show_after_a_ping_posted_but_unanswered_keeps_the_ping(
     assert shown.id != ping.id and world.channel.last_message.id == shown.id
     assert pinged(world, shown) == [user], "the player's ping was taken away"
     assert [m.id for m in table_messages(world, live.id)] == [shown.id]
+
+
+async def test_a_ping_sent_late_past_half_time_does_not_count_as_the_warning(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database out of reach from the turn's ping until past half time: the ping and
+    the warning are both tried again later (``CLOCK_RETRY`` apart). The ping, posted after
+    the half-time mark, does not carry the warning, so it does not count as it: the
+    warning is posted when its own retry comes."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    version = live.version
+    store = world.bot.store
+    confirm = store.confirm_lease
+    reachable: list[bool] = []
+
+    async def out_of_reach(guild_id: int) -> None:
+        if not reachable:
+            raise StorageError("the database is out of reach")
+        await confirm(guild_id)
+
+    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    await world.env.advance_time(61)  # the ping (5 s, 35 s) and the warning (60 s) failed
+    assert pinged(world, table_message(world)) == []
+    reachable.append(True)
+    await world.env.advance_time(5)  # the ping's retry (65 s): past half time
+    assert pinged(world, table_message(world)) == [user]
+    assert HALF_TIME not in table_text_of(table_message(world))
+    await world.env.advance_time(CLOCK_RETRY)  # the warning's retry (90 s)
+    assert live.version == version
+    warned = table_message(world)
+    assert HALF_TIME in table_text_of(warned), "the late ping was taken for the warning"
+    assert pinged(world, warned) == [user]
+
+
+async def test_a_late_ping_after_a_warning_posted_but_unanswered_pings_no_more(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's ping held back by the database until past half time; the warning then
+    posted, unanswered. The ping's retry finds the warning in the channel: the player was
+    pinged (and warned) already, so neither the ping nor the warning's retry posts again."""
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user = live.current_user()
+    store = world.bot.store
+    confirm = store.confirm_lease
+    reachable: list[bool] = []
+
+    async def out_of_reach(guild_id: int) -> None:
+        if not reachable:
+            raise StorageError("the database is out of reach")
+        await confirm(guild_id)
+
+    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    await world.env.advance_time(58)  # the ping (5 s, 35 s) failed
+    reachable.append(True)
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(3)  # the warning (60 s): posted, unanswered
+    assert posts.cuts == [user] and posts.posted == [user]
+    warned = world.channel.last_message
+    assert HALF_TIME in table_text_of(warned)
+    await world.env.advance_time(5 + CLOCK_RETRY)  # the ping's retry (65 s), the warning's (90 s)
+    assert posts.posted == [user], "the player was pinged again"
+    assert table_message(world).id == warned.id
+    assert [m.id for m in table_messages(world, live.id)] == [warned.id]
