@@ -21,6 +21,7 @@ earlier post of the same words is never taken for an owed one.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, Protocol
@@ -45,6 +46,16 @@ log = logging.getLogger(__name__)
 CLOCK_SKEW = timedelta(minutes=2)
 NO_MENTIONS = discord.AllowedMentions.none()
 UNKNOWN_CHANNEL = 10003  # Discord's code: the channel is no more (deleted), for good
+
+
+def post_nonce(item_id: int | None = None) -> str:
+    """The nonce a post is sent with (discord.py then asks Discord to enforce it: a second
+    message create of the bot's with the same nonce, within minutes, gets the first message
+    back instead of a new one). discord.py itself sends a message create again on a 5xx
+    or a reset connection, and Discord may have posted it the first time: without a nonce
+    that is a second post, pinging twice. An outbox row's is its id (``item_id``): its
+    retries after Discord failed are the same post; any other post's is drawn for it."""
+    return f"o{item_id}" if item_id is not None else f"p{secrets.randbits(64)}"
 
 
 def channel_unknown(err: BaseException) -> bool:
@@ -132,7 +143,10 @@ class DiscordCourier:
                 view = await self._round_view(item)
             await tables.budget.acquire(item.channel_id)
             posted = await tables.channel(item.channel_id).send(
-                fit_message(item.content), view=view, allowed_mentions=NO_MENTIONS
+                fit_message(item.content),
+                view=view,
+                allowed_mentions=NO_MENTIONS,
+                nonce=post_nonce(item.id),
             )
             if view is not None:
                 view.stop()  # a dynamic item: found by its custom id, not tracked
@@ -178,14 +192,18 @@ class DiscordCourier:
         await tables.budget.acquire(item.channel_id)
         if chart is not None:
             try:
-                posted = await channel.send(content, file=chart, allowed_mentions=NO_MENTIONS)
+                posted = await channel.send(
+                    content, file=chart, allowed_mentions=NO_MENTIONS, nonce=post_nonce(item.id)
+                )
                 return int(posted.id)
             except discord.HTTPException as err:
                 if err.status >= 500 or err.status == 429:
                     raise
                 log.warning("outbox %s: chart refused (%s); the text alone", item.id, err)
                 await tables.budget.acquire(item.channel_id)
-        posted = await channel.send(content, allowed_mentions=NO_MENTIONS)
+        posted = await channel.send(
+            content, allowed_mentions=NO_MENTIONS, nonce=post_nonce(item.id)
+        )
         return int(posted.id)
 
     async def already_posted(

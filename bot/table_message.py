@@ -29,7 +29,7 @@ from bot.answers import (
 )
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, as_closed, nobody_to_move
-from bot.outbox import DiscordCourier, OutboxHost, channel_unknown
+from bot.outbox import DiscordCourier, OutboxHost, channel_unknown, post_nonce
 from bot.render import lobby_text
 from bot.story import attach_permission
 from bot.text import fit_message
@@ -444,6 +444,7 @@ class TableMessages:
         if picture is not None:
             kwargs["file"] = picture
         kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
+        kwargs["nonce"] = post_nonce()  # discord.py's own retries of it post it once
         await self.tables.budget.acquire(record.channel_id, 2 if old is not None else 1)
         try:
             message = await channel.send(**kwargs)
