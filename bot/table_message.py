@@ -466,16 +466,22 @@ class TableMessages:
         finally:
             release_view(kwargs["view"])
         self._allowed(live, record)
+        if not live.info.is_active:  # closed meanwhile: its last edit went to the stored one
+            log.info(
+                "table %s: closed as its message was posted anew; the new one deleted", live.id
+            )
+            with contextlib.suppress(discord.HTTPException, OSError, aiohttp.ClientError):
+                await message.delete()
+            return
         record.message_id = message.id
         record.had_picture = picture is not None
         record.posted_at = discord.utils.utcnow()
         record.messages_since = 0
         pinged = version if ping is not None else record.pinged_version
         record.pinged_version = pinged
-        if live.info.is_active:
-            await self.tables.store.set_message(
-                live.id, record.channel_id, message.id, pinged_version=pinged
-            )
+        await self.tables.store.set_message(
+            live.id, record.channel_id, message.id, pinged_version=pinged
+        )
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()

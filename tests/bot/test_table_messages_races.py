@@ -22,6 +22,7 @@ import bot.tables as tables_module
 import persistence.writer
 from bot.client import StackBot
 from bot.config import Settings
+from bot.table_message import belongs_to
 from host.service import Player
 from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, message, table_text_of
@@ -394,6 +395,47 @@ async def test_a_move_made_while_the_ping_is_posted_leaves_one_live_table_messag
     assert f"<@{now.current_user()}>, it's your turn" in table_text_of(tables_shown[0])
     custom_ids = [b.get("custom_id") for b in buttons_of(tables_shown[0])]
     assert f"panel:{now.id}:{now.version}" in custom_ids
+
+
+async def test_a_table_ended_while_its_ping_is_posted_keeps_its_closed_message_alone(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ping's new table message is sent; before Discord's answer comes back the host
+    ends the table (its last edit goes to the stored message, the old one): the new
+    message, a table's no more, is deleted, and the old one, closed, is left — not the
+    other way round (the closed message deleted, the new one left with live buttons and
+    a stale ping)."""
+    monkeypatch.setattr(tables_module, "PING_AFTER", 5.0)
+    live = await started(world, ai=False, target=100, dice=5)
+    first = table_message(world).id
+    http = type(world.bot.http)
+    send_message = http.send_message
+    ended = asyncio.Event()
+    ends: list[asyncio.Task[None]] = []
+
+    async def end() -> None:  # as the host's "End the table" does
+        tables = world.bot.tables
+        host = Player(live.info.host_id, "host")
+        tables.committed(await tables.service.end(live.channel_id, host, manager=False))
+        ended.set()
+
+    async def slow_answer(self: Any, channel_id: int, **kwargs: Any) -> Any:
+        data = await send_message(self, channel_id, **kwargs)
+        if not ends:  # the ping: Discord has the message, its answer is on the way
+            ends.append(asyncio.get_running_loop().create_task(end()))
+            await ended.wait()
+        return data
+
+    monkeypatch.setattr(http, "send_message", slow_answer)
+    await world.env.advance_time(6)
+    assert ends and ended.is_set()
+    await world.env.advance_time(3)
+    assert world.bot.tables.service.by_channel.get(world.channel.id) is None
+    assert [m for m in world.channel.history() if belongs_to(m, live.id)] == []  # no buttons
+    assert first in [m.id for m in world.channel.history()]
+    closed = message(world, first)
+    assert table_text_of(closed).startswith("**This table is closed.**")
+    assert not [b for b in buttons_of(closed) if b.get("custom_id")]
 
 
 # ---------------------------------------------------------------- item 11
