@@ -256,11 +256,10 @@ class Startup:
         async with record.lock:
             old = record.message_id
             newer = [m for m in ours if old is None or m.id > old]
-            if await table_messages.adopt(live, record, newer) is not None:
-                # it deleted the message it replaced and the rest of the newer ones
-                ours = [m for m in ours if old is not None and m.id < old]
-            kept = record.message_id
-        await table_messages.delete(record.channel_id, [m.id for m in ours if m.id != kept])
+            # the newer ones are kept or deleted; the message it replaced with them, or kept
+            await table_messages.adopt(live, record, newer)
+        strays = [m.id for m in ours if m not in newer and m.id != old]
+        await table_messages.delete(record.channel_id, strays)
 
     async def _deliver_owed(
         self, channel: Any, items: list[OutboxItem], done: list[int] | None

@@ -29,7 +29,7 @@ from bot.answers import (
 )
 from bot.front import DISCORD
 from bot.games.base import DiscordGame, as_closed, nobody_to_move
-from bot.outbox import DiscordCourier, OutboxHost, channel_unknown, post_nonce
+from bot.outbox import CLOCK_SKEW, DiscordCourier, OutboxHost, channel_unknown, post_nonce
 from bot.render import lobby_text
 from bot.story import attach_permission
 from bot.text import fit_message
@@ -58,7 +58,7 @@ REPOST_AFTER_MESSAGES = 25
 REPOST_AFTER = timedelta(minutes=50)  # Discord refuses edits of old messages after an hour
 EDIT_GAP = 1.5  # seconds between two edits of one table message (Discord: ~5 per 5 s)
 EDIT_RETRY = 30.0  # seconds before an edit the database could not allow is tried again
-CUT_LOOK_BACK = 30  # the bot's messages read, after a post got no answer, to find it
+CUT_LOOK_BACK = 300  # messages read (pages of 100), after a post got no answer, to find it
 CLOSED_LOOKS = 10  # looks for a closed table's post without answer (EDIT_RETRY apart)
 
 
@@ -84,6 +84,8 @@ class UnansweredPost:
     version: int
     ping: int | None
     noted: bool
+    # when it was posted (this process's clock): it is looked for from then on
+    at: datetime = field(default_factory=discord.utils.utcnow)
 
     def carries(self, version: int, ping: int | None, note: str | None) -> bool:
         """Whether a post for ``version`` pinging ``ping`` with ``note`` is this one again."""
@@ -321,6 +323,8 @@ class TableMessages:
                 ):
                     return
                 async with record.lock:
+                    if not live.info.is_active or self.messages.get(live.id) is not record:
+                        return  # closed while it waited: its last edit is the outbox's
                     await self._edit(live, record)
                 record.last_edit = loop.time()
                 if not record.dirty:
@@ -540,7 +544,8 @@ class TableMessages:
 
         async def whole() -> None:
             async with record.lock:
-                await step(record)
+                if live.info.is_active and self.messages.get(live.id) is record:
+                    await step(record)  # (not for a table closed while it waited)
 
         task = loop.create_task(whole())
         self.tables.tasks.keep(task)
@@ -577,13 +582,19 @@ class TableMessages:
         self, live: LiveTable[DiscordGame], record: TableMessage
     ) -> list[discord.Message] | None:
         """The bot's table messages of the table in the channel newer than its stored one
-        (the last ``CUT_LOOK_BACK`` messages): none if Discord refuses the bot the
+        (``CUT_LOOK_BACK`` messages from the unanswered post's time, less Discord's clock
+        skew, or the stored one's, whichever is later): none if Discord refuses the bot the
         channel's history (as at start-up), ``None`` if the channel is gone;
         :class:`NoAnswer` if the channel cannot be read now."""
         channel = self.channel(record.channel_id)
         me = self.tables.bot.user
-        old = record.message_id
-        after = discord.Object(old) if old is not None else None
+        # read from the post's time on (a busy channel's talk since the stored message
+        # skipped), oldest first: the post is among the first messages read
+        since = record.message_id or 0
+        if record.unanswered is not None:
+            tried = discord.utils.time_snowflake(record.unanswered.at - CLOCK_SKEW)
+            since = max(since, tried)
+        after = discord.Object(since) if since else None
         try:
             return [
                 m
@@ -642,13 +653,22 @@ class TableMessages:
         newer than its stored one: a post Discord gave no answer to, or a re-post a crash
         cut short before its id was stored — its table message, with the ping it carried
         (the player is not pinged again), and delete the message it replaced and the rest
-        of ``found``. Call with ``record.lock`` held. The database failing as the id is
-        stored, or the connection cut as a message is deleted, stops nothing: the next
-        look (or restart) adopts the post again, and a message left is a stray the next
-        start-up removes. Returns the message adopted (``None``: ``found`` is empty)."""
+        of ``found``. Call with ``record.lock`` held. A closed table's posts found are
+        deleted (its last edit goes to the stored message); so are they when the database
+        fails as the id is stored: the stored message stays the table's, and the caller
+        posts as it would have (the ping again, once). A connection cut as a message is
+        deleted stops nothing (a message left is a stray the next start-up removes).
+        Returns the message adopted (``None``: none was)."""
         newest = max(found, key=lambda m: m.id, default=None)
         if newest is None:
             return None
+        if not live.info.is_active:
+            await self.delete(record.channel_id, [m.id for m in found])
+            return None
+        # the record first (a clock reading it meanwhile sees the ping it carried), then
+        # storage; back as it was if storage fails
+        shown = ("message_id", "pinged_version", "posted_at", "messages_since", "had_picture")
+        before = [getattr(record, name) for name in shown]
         old = record.message_id
         if version_shown(newest, live.id) == live.version and pings(newest, live.current_user()):
             record.pinged_version = live.version
@@ -656,14 +676,17 @@ class TableMessages:
         record.posted_at = newest.created_at
         record.messages_since = 0
         record.had_picture = bool(newest.attachments)
+        try:
+            await self.tables.store.set_message(
+                live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
+            )
+        except StorageError as err:
+            log.warning("table %s: its message found not stored (%s); removed", live.id, err)
+            for name, value in zip(shown, before, strict=True):
+                setattr(record, name, value)
+            await self.delete(record.channel_id, [m.id for m in found])
+            return None
         log.info("table %s: its message posted but not stored is in the channel; kept", live.id)
-        if live.info.is_active:
-            try:
-                await self.tables.store.set_message(
-                    live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
-                )
-            except StorageError as err:  # the next look (or restart) adopts it again
-                log.warning("table %s: its kept message not stored (%s)", live.id, err)
         strays = [m.id for m in found if m.id != newest.id]
         await self.delete(record.channel_id, ([old] if old is not None else []) + strays)
         return newest

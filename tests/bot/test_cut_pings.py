@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from simcord.http import router
 
 import bot.tables
 from bot.table_message import belongs_to
@@ -134,6 +135,51 @@ async def test_a_ping_discord_failed_to_post_is_posted_later_once(
     assert [m.id for m in table_messages(world, live.id)] == [ping.id]
 
 
+@pytest.fixture
+def history_after_as_discord_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The channel's messages ``after`` an id as Discord gives them: the oldest ``limit``
+    after it, newest first (simcord's stand-in gives the newest)."""
+    gets = router._ROUTES["GET"]
+    at = next(
+        i for i, (path, _) in enumerate(gets) if path == ["channels", "{channel_id}", "messages"]
+    )
+    path, listed = gets[at]
+
+    def get_history(ctx: Any) -> Any:
+        after, limit = ctx.params.get("after"), int(ctx.params.get("limit", 50))
+        if after is None or "before" in ctx.params or "around" in ctx.params:
+            return listed(ctx)
+        ctx.params = {k: v for k, v in ctx.params.items() if k != "limit"} | {"limit": 10**6}
+        return list(reversed(listed(ctx)))[:limit][::-1]
+
+    monkeypatch.setitem(router._ROUTES, "GET", [*gets[:at], (path, get_history), *gets[at + 1 :]])
+
+
+@pytest.mark.usefixtures("history_after_as_discord_reads_it")
+async def test_a_ping_posted_but_unanswered_in_a_busy_channel_is_found_not_posted_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Members talk on both sides of the cut ping (more messages after the table message
+    it replaced than the bot read, and more than a page of Discord's history after it):
+    the bot reads from the post's time on, page after page, finds it and keeps it; the
+    player is pinged once."""
+    monkeypatch.setattr(bot.tables, "PING_AFTER", 20.0)  # (its warning at 60 s)
+    live = await started(world, ai=True, target=60, dice=5)
+    user, first = live.current_user(), table_message(world)
+    for i in range(40):
+        await world.carol.send(world.channel, f"chat before ({i})")
+    posts = Posts(world, monkeypatch, cut="after")
+    await world.env.advance_time(21)
+    ping = table_messages(world, live.id)[-1]  # (the cut post: the newest of the table)
+    assert posts.cuts == [user] and ping.id != first.id
+    for i in range(140):
+        await world.carol.send(world.channel, f"chat after ({i})")
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert posts.posted == [user], "the player was pinged twice"
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+    assert table_message(world).id == ping.id
+
+
 async def test_a_half_time_warning_posted_but_unanswered_is_not_sent_again(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,12 +218,14 @@ async def test_a_move_after_a_ping_posted_but_unanswered_leaves_one_table_messag
     assert posts.posted == [user]
 
 
-async def test_a_ping_posted_but_unanswered_is_kept_though_the_database_fails_to_store_it(
+async def test_a_ping_found_that_the_database_fails_to_store_is_posted_anew_not_left_unknown(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The post found in the channel, the database failing as its id is stored: the old
-    table message is deleted all the same (it kept its live buttons for good), and the
-    post is not sent again."""
+    """The post found in the channel, the database failing as its id is stored: it is not
+    kept as a table message storage does not know (the table's last edit would go to the
+    stored one, leaving it with live buttons): it goes, and the turn's ping is posted
+    anew, stored, the old table message deleted — one live table message, the player
+    pinged a second time (the ping they saw was taken away)."""
     live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     ping = world.channel.last_message
@@ -194,8 +242,11 @@ async def test_a_ping_posted_but_unanswered_is_kept_though_the_database_fails_to
     monkeypatch.setattr(store, "set_message", fails_once)
     await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
     assert failed
-    assert posts.posted == [user]
-    assert [m.id for m in table_messages(world, live.id)] == [ping.id] != [first.id]
+    assert posts.posted == [user, user]
+    shown = [m.id for m in table_messages(world, live.id)]
+    assert len(shown) == 1 and shown[0] not in (ping.id, first.id)
+    assert (await world.bot.store.table(live.id)).message_id == shown[0]
+    assert pinged(world, table_message(world)) == [user]
 
 
 async def test_a_table_ended_while_its_ping_is_unanswered_leaves_no_live_ping(
