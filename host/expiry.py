@@ -240,6 +240,21 @@ class Expiry:
         except StorageError as err:
             raise NotConfirmed(str(err)) from err
 
+    async def _half_time(self, live: LiveTable[Any]) -> tuple[datetime, datetime] | None:
+        """The turn's half-time mark and deadline, when the turn has a warning (a
+        deadline, ``WARN_FROM`` seconds or more after its start); ``None`` if not."""
+        async with live.lock, live.speaking():
+            deadline = await self.deadline(live)
+            started = live.turn_started
+        if deadline is None or started is None:
+            return None
+        if (deadline - started).total_seconds() < WARN_FROM:
+            return None
+        return started + (deadline - started) / 2, deadline
+
+    def _seconds_left(self, deadline: datetime | None) -> int:
+        return int((deadline - self.clocks.now()).total_seconds()) if deadline else 0
+
     async def _event(
         self, live: LiveTable[Any], version: int, what: Event, user: int | None
     ) -> bool:
@@ -250,18 +265,20 @@ class Expiry:
                 # a message no transaction takes back: sent only while this process holds
                 # the table's shard by the database (one paused past its lease says nothing)
                 await self._confirm_lease(live)
-                await self.front.ping(live, user)
+                half = await self._half_time(live)
+                if half is not None and half[0] <= self.clocks.now() < half[1]:
+                    # held back past the half-time mark (a retry): the ping is the warning,
+                    # one post, not a ping and a warning on its heels (past the deadline
+                    # too: a plain ping, the automatic move on its heels)
+                    await self.front.warn(live, user, self._seconds_left(half[1]))
+                else:
+                    await self.front.ping(live, user)
         elif what == "warn" and user is not None:
-            async with live.lock, live.speaking():
-                deadline = await self.deadline(live)
-                started = live.turn_started
-            if deadline is not None and started is not None:
-                warn_at = started + (deadline - started) / 2
-                if self.front.warned(live, version, warn_at):  # out already (a retry)
-                    return False
-            left = int((deadline - self.clocks.now()).total_seconds()) if deadline else 0
+            half = await self._half_time(live)
+            if half is not None and self.front.warned(live, version, half[0]):
+                return False  # out already (a retry, or a late ping that was the warning)
             await self._confirm_lease(live)
-            await self.front.warn(live, user, left)
+            await self.front.warn(live, user, self._seconds_left(half[1] if half else None))
         elif what == "expire":
             # the seat to move timed out: the host plays its automatic move
             outcome = await self.service.auto_move(live.id, version)

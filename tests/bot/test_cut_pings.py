@@ -286,13 +286,13 @@ async def test_table_show_after_a_ping_posted_but_unanswered_keeps_the_ping(
     assert [m.id for m in table_messages(world, live.id)] == [shown.id]
 
 
-async def test_a_ping_sent_late_past_half_time_does_not_count_as_the_warning(
+async def test_a_ping_held_back_past_half_time_is_posted_as_the_warning_once(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The database out of reach from the turn's ping until past half time: the ping and
-    the warning are both tried again later (``CLOCK_RETRY`` apart). The ping, posted after
-    the half-time mark, does not carry the warning, so it does not count as it: the
-    warning is posted when its own retry comes."""
+    the warning are both tried again later (``CLOCK_RETRY`` apart). The ping's retry,
+    past the half-time mark, is the warning (its note, its ping): one post; the warning's
+    own retry finds it out and posts nothing (not a ping and a warning on its heels)."""
     live = await game_with_a_ping_due(world, monkeypatch)
     user = live.current_user()
     version = live.version
@@ -310,13 +310,13 @@ async def test_a_ping_sent_late_past_half_time_does_not_count_as_the_warning(
     assert pinged(world, table_message(world)) == []
     reachable.append(True)
     await world.env.advance_time(5)  # the ping's retry (65 s): past half time
-    assert pinged(world, table_message(world)) == [user]
-    assert HALF_TIME not in table_text_of(table_message(world))
+    warned = table_message(world)
+    assert pinged(world, warned) == [user]
+    assert HALF_TIME in table_text_of(warned), "the late ping did not say half the time is gone"
     await world.env.advance_time(CLOCK_RETRY)  # the warning's retry (90 s)
     assert live.version == version
-    warned = table_message(world)
-    assert HALF_TIME in table_text_of(warned), "the late ping was taken for the warning"
-    assert pinged(world, warned) == [user]
+    assert table_message(world).id == warned.id, "warned again on the late ping's heels"
+    assert [m.id for m in table_messages(world, live.id)] == [warned.id]
 
 
 async def test_a_late_ping_after_a_warning_posted_but_unanswered_pings_no_more(

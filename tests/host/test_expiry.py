@@ -129,6 +129,53 @@ async def test_an_idle_lobby_is_closed_by_the_host_once_its_time_is_up(tmp_path:
         await store.close()
 
 
+class Remembers(Recorder):
+    """A front end that knows what it said, as Discord's does: a warning pings (the turn
+    is pinged then) and is out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warned_versions: set[int] = set()
+        self.asked = 0  # whether warned: as the clock is planned, and as the warning is due
+
+    def pinged(self, live: LiveTable[Any], version: int) -> bool:
+        return super().pinged(live, version) or version in self.warned_versions
+
+    def warned(self, live: LiveTable[Any], version: int, warn_at: datetime) -> bool:
+        self.asked += 1
+        return version in self.warned_versions
+
+    async def warn(self, live: LiveTable[Any], user: int, seconds_left: int) -> None:
+        await super().warn(live, user, seconds_left)
+        self.warned_versions.add(live.version)
+
+
+async def test_a_ping_held_back_past_half_time_is_the_warning_one_message_not_two(
+    tmp_path: Path,
+) -> None:
+    """The process away (or its database) from the turn's start until past the half-time
+    mark, before the deadline: the ping due is said as the half-time warning, and the
+    warning then due is out already: the player hears one thing, once."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
+    front = Remembers()
+    service = TableService(
+        store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
+    )
+    clocks = Clocks(Tasks(), front.clock)
+    front.expiry = Expiry(service, clocks, front)
+    try:
+        live = await ann_and_bob_playing(service)
+        mover = live.current_user()
+        assert mover is not None
+        front.now += timedelta(seconds=61)  # 120 s to move: past the ping and half time
+        front.turn_changed(live)
+        await until(lambda: bool(front.said) and front.asked >= 2)  # the warning's turn came
+        assert front.said == [("warn", mover, 59)]
+    finally:
+        await clocks.close()
+        await store.close()
+
+
 class MovedAway(Recorder):
     """A front end whose ping finds the table's shard taken over by another process (the
     table message's write is fenced)."""
