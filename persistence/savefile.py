@@ -110,6 +110,38 @@ def keep_staged_draws(connection: Any, staged: Callable[[int], str | None]) -> N
     cursor.close()
 
 
+# whether each game a save keeps was seeded (``stackbot play --seed``: its thinking AIs
+# search under node budgets, not on the clock), one row a table, written as the table is
+# opened, before its game starts: a game in play has its row, unless an earlier stackbot
+# (which kept none) saved it. Rows of the save file's own, as the draws'.
+SEEDED_TABLE = "terminal_table_seeded"
+SEEDED_SCHEMA = (
+    f"CREATE TABLE IF NOT EXISTS {SEEDED_TABLE} (table_id INTEGER PRIMARY KEY, "
+    "seeded INTEGER NOT NULL)"
+)
+SEEDED_KEEP = f"INSERT OR REPLACE INTO {SEEDED_TABLE} (table_id, seeded) VALUES (?, ?)"
+
+
+def kept_seeded(path: Path, table_id: int) -> bool | None:
+    """Whether the game of the table ``table_id`` that ``path`` keeps was seeded;
+    ``None``: the save does not say (an earlier stackbot's). Raises ``ValueError`` for a
+    row no stackbot wrote (the file damaged)."""
+    with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+        known = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (SEEDED_TABLE,)
+        ).fetchone()
+        if known is None:
+            return None
+        row = db.execute(
+            f"SELECT seeded FROM {SEEDED_TABLE} WHERE table_id = ?", (table_id,)
+        ).fetchone()
+    if row is None:
+        return None
+    if row[0] not in (0, 1):
+        raise ValueError(f"seeded is {row[0]!r}")
+    return bool(row[0])
+
+
 def kept_draws(path: Path, table_id: int) -> tuple[int, Any] | None:
     """What the step trigger (:func:`keep_staged_draws`) kept in ``path`` for the table
     ``table_id`` (the version, and the random source's state as JSON gives it back: lists

@@ -55,8 +55,11 @@ from persistence.errors import StorageError
 from persistence.records import MoveResult, TableInfo
 from persistence.savefile import (
     DRAWS_SCHEMA,
+    SEEDED_KEEP,
+    SEEDED_SCHEMA,
     keep_staged_draws,
     kept_draws,
+    kept_seeded,
     store_failed,
     stored_version,
 )
@@ -200,13 +203,22 @@ class SaveStore(Store):
         return store
 
     async def _keeping_draws(self) -> None:
-        """The draws' table made (a save of an earlier stackbot has none), and every
-        connection of the store opened from now on given the trigger that keeps them (the
-        connections opened meanwhile, to bring the schema up to date, are closed)."""
+        """The draws' table and the seeded games' made (a save of an earlier stackbot has
+        neither), and every connection of the store opened from now on given the trigger
+        that keeps the draws (the connections opened meanwhile, to bring the schema up to
+        date, are closed)."""
         async with self.engine.begin() as conn:
             await conn.exec_driver_sql(DRAWS_SCHEMA)
+            await conn.exec_driver_sql(SEEDED_SCHEMA)
         event.listen(self.engine.sync_engine, "connect", self._connected)
         await self.engine.dispose()
+
+    async def keep_seeded(self, table_id: int, seeded: bool) -> None:
+        """Keep whether the game of the table ``table_id`` is seeded (its thinking AIs on
+        node budgets), for the game taken up again to think as it did
+        (:func:`~persistence.savefile.kept_seeded`)."""
+        async with self.engine.begin() as conn:
+            await conn.exec_driver_sql(SEEDED_KEEP, (table_id, int(seeded)))
 
     def _connected(self, dbapi_connection: Any, _record: Any) -> None:
         keep_staged_draws(dbapi_connection, self._staged.get)
@@ -244,7 +256,8 @@ class SaveStore(Store):
 class HostedTable:
     """One table of ``game`` on a host of its own; :meth:`close` when done. ``seeded``:
     its thinking AIs search under their node budgets (:data:`host.thinking.SEEDED_NODES`),
-    not on the clock: the same seed and moves give the same game on any machine."""
+    not on the clock: the same seed and moves give the same game on any machine. A game
+    taken up again (:meth:`resume`) thinks as its save says it did."""
 
     def __init__(self, game: str, save: Path | None = None, *, seeded: bool = False) -> None:
         self.game = game
@@ -257,6 +270,8 @@ class HostedTable:
             None if save is not None else tempfile.TemporaryDirectory(prefix="stackbot-play-")
         )
         self.store: Store | None = None
+        self.thinker = Thinker("thread", margin=THINKING_MARGIN)
+        self._think_seeded()
         self.service: TableService[TerminalHostedGame] | None = None
         self.live: LiveTable[TerminalHostedGame] | None = None
         self.players: dict[str, Player] = {}  # the humans, by name
@@ -371,6 +386,9 @@ class HostedTable:
         service = await self._service()
         host, *others = (self.players[name] for name in humans)
         live = await service.new_table(GUILD, CHANNEL, host, options, game=self.game)
+        if self.save is not None:  # kept before the game starts: a game in play says it
+            assert isinstance(self.store, SaveStore)
+            await self.store.keep_seeded(live.id, self.seeded)
         live.rng = self.rng = rng  # the same seed, the same game
         for player in others:
             await service.join(CHANNEL, player)
@@ -407,11 +425,12 @@ class HostedTable:
             assert isinstance(store, SaveStore)
             store.committed = self._check_stored
             store.draws = lambda: None if self.rng is None else self.rng.getstate()
-        thinker = Thinker(
-            "thread", margin=THINKING_MARGIN, nodes=SEEDED_NODES if self.seeded else None
-        )
-        self.service = TableService(store, front=TERMINAL, thinker=thinker)
+        self.service = TableService(store, front=TERMINAL, thinker=self.thinker)
         return self.service
+
+    def _think_seeded(self) -> None:
+        """The thinking AIs on node budgets if the game is seeded, else on the clock."""
+        self.thinker.nodes = SEEDED_NODES if self.seeded else {}
 
     def _hold(self, path: Path) -> None:
         """Hold ``path`` for this process until :meth:`close` (an advisory lock of the
@@ -462,10 +481,17 @@ class HostedTable:
                 rng = random.Random()
                 rng.setstate((inner, tuple(words), gauss))
                 live.rng = rng
+            # else a source of its own (a save of an earlier stackbot; or one that kept the
+            # draws apart from the step, left by a process killed between the two)
+            seeded = kept_seeded(self.save, live.id)
         except (ValueError, TypeError) as err:  # a row no stackbot wrote: the file damaged
             raise SaveFailed(str(self.save)) from err
-        # else a source of its own (a save of an earlier stackbot; or one that kept the
-        # draws apart from the step, left by a process killed between the two)
+        # its thinking AIs think as they did: on node budgets if it was seeded, else on the
+        # clock. A save of an earlier stackbot does not say whether its game was seeded: it
+        # goes on under node budgets, as it always did (a seeded one then goes on as played
+        # straight through)
+        self.seeded = True if seeded is None else seeded
+        self._think_seeded()
         self.rng = live.rng
         self.game = live.info.game
         self.players = {

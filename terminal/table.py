@@ -364,9 +364,8 @@ def resume_saved(path: Path) -> Resumed | None:
         raise NotASave(problem)
     if kind == "new":
         return None
-    # its thinking AIs search under their node budgets, as a seeded game's: the save does
-    # not say whether the game was seeded, and a seeded one then goes on as played straight
-    table = HostedTable(games.DEFAULT, path, seeded=True)
+    # its thinking AIs search as they did (node budgets if seeded): the save says it
+    table = HostedTable(games.DEFAULT, path)
     try:
         state = table.resume()
     except (SaveInUse, SaveUnreadable) as err:
@@ -409,7 +408,8 @@ class Front:
     ) -> None:
         self.seats = resumed.seats if resumed is not None else seats
         self.rng = rng
-        self.seeded = seeded
+        # a resumed game seeded as it was saved (:meth:`HostedTable.resume`)
+        self.seeded = resumed.table.seeded if resumed is not None else seeded
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = sys.stderr if stderr is None else stderr

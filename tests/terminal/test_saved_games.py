@@ -815,6 +815,23 @@ def test_a_save_whose_random_source_row_is_garbage_is_said_damaged(
     said_damaged(save, capsys.readouterr().err)
 
 
+@pytest.mark.parametrize("seeded", ["yes", 2, 0.5])
+def test_a_save_whose_seeded_row_is_garbage_is_said_damaged(
+    seeded: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The row saying whether the game was seeded holding what no stackbot wrote: one line
+    says the save is damaged (exit 2), as for the random source's."""
+    from persistence.savefile import SEEDED_TABLE
+
+    save = tmp_path / "game.db"
+    left_save(save)
+    with contextlib.closing(sqlite3.connect(save)) as db, db:
+        db.execute(f"UPDATE {SEEDED_TABLE} SET seeded = ?", (seeded,))
+    capsys.readouterr()
+    assert main(["play", "--save", str(save), "--lang", "en"]) == 2
+    said_damaged(save, capsys.readouterr().err)
+
+
 @pytest.mark.parametrize("where", ["tables", "draws"])
 def test_a_save_failing_as_its_game_is_taken_up_again_is_said_damaged(
     where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -7,9 +7,12 @@ and chose otherwise."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import io
 import itertools
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import pytest
 from engine import games
 from engine.stack.rules import StackRules
 from host import thinking
+from persistence.savefile import SEEDED_TABLE, kept_seeded
 from terminal.table import play, resume, resume_saved
 
 SMALL_NODES = 40  # node budgets made small: the tests stay fast (the real ones: ~1 s)
@@ -129,6 +133,74 @@ def test_a_seeded_game_with_expert_ais_saved_and_resumed_repeats_the_game_played
     code = resume(resumed, save=save, stdin=HintCopier(out, 2), stdout=out, export=again)
     assert code == 0, out.getvalue()[-2000:]
     assert json.loads(again.read_text()) == straight
+
+
+@pytest.fixture
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The node budget each thinking AI's search was given (``None``: on the clock), in
+    turn; each searches a small budget whatever it was given (the tests stay fast)."""
+    budgets: list[int | None] = []
+    think = thinking.think
+
+    def recorded(job: thinking.ThinkJob) -> Any:
+        budgets.append(job.nodes)
+        return think(dataclasses.replace(job, nodes=SMALL_NODES))
+
+    monkeypatch.setattr(thinking, "think", recorded)
+    return budgets
+
+
+def left_and_resumed(
+    name: str, save: Path, seed: int | None, searches: list[int | None], *, old: bool = False
+) -> list[int | None]:
+    """``stackbot play --game NAME --players al --bots B --level expert [--seed SEED]
+    --save SAVE``, a move typed and left; then ``stackbot play --save SAVE`` (``old``: the
+    save as an earlier stackbot left it, not saying whether its game was seeded), three
+    moves typed: the node budgets the resumed game's thinking AIs searched under."""
+    options, bots = COMMANDS[name]
+    out = io.StringIO()
+    code = play(["al"], bots, seed=seed, level="expert", game=name, stdin=HintCopier(out, 1),
+                stdout=out, export=save.with_suffix(".json"), save=save, **options)  # fmt: skip
+    assert code == 0, out.getvalue()[-2000:]
+    if old:
+        with contextlib.closing(sqlite3.connect(save)) as db, db:
+            db.execute(f"DROP TABLE IF EXISTS {SEEDED_TABLE}")
+    searches.clear()
+    resumed = resume_saved(save)
+    assert resumed is not None
+    out = io.StringIO()
+    code = resume(resumed, save=save, stdin=HintCopier(out, 3), stdout=out)
+    assert code == 0, out.getvalue()[-2000:]
+    assert searches, out.getvalue()
+    return list(searches)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+@pytest.mark.parametrize("seed", [7, None])
+def test_a_saved_game_resumed_thinks_as_it_did_seeded_or_not(
+    name: str, seed: int | None, tmp_path: Path, searches: list[int | None]
+) -> None:
+    """A game saved says whether it was seeded, and taken up again its expert AIs search
+    as they did: under their node budgets if it was (``--seed``), else on the clock (as
+    the player chose it). An unseeded game's went on under node budgets, the save not
+    saying."""
+    save = tmp_path / "game.db"
+    budgets = left_and_resumed(name, save, seed, searches)
+    assert set(budgets) == ({SMALL_NODES} if seed is not None else {None})
+    # (the file held as it was played; read once the game let it go)
+    with contextlib.closing(sqlite3.connect(save)) as db:
+        (table_id,) = db.execute("SELECT id FROM tables").fetchone()
+    assert kept_seeded(save, table_id) is (seed is not None)
+
+
+def test_a_save_that_does_not_say_whether_it_was_seeded_goes_on_under_node_budgets(
+    tmp_path: Path, searches: list[int | None]
+) -> None:
+    """A save of an earlier stackbot (which did not keep whether its game was seeded) goes
+    on as it always did: its thinking AIs under their node budgets, a seeded game's as
+    played straight through."""
+    budgets = left_and_resumed("stackup", tmp_path / "game.db", None, searches, old=True)
+    assert set(budgets) == {SMALL_NODES}
 
 
 def test_every_game_with_a_searching_ai_has_a_seeded_node_budget() -> None:
