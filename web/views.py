@@ -30,7 +30,19 @@ from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState
 from engine.game import Decision, Game, GameState, TurnEnded
 from engine.stackup import moves as stackup_moves
-from engine.stackup.cards import FLIP, SPECIAL_NAMES, Card, card_name, card_names
+from engine.stackup.cards import (
+    CRASH,
+    FLIP,
+    FREEZE,
+    SNATCH,
+    SPECIAL_NAMES,
+    SWITCH,
+    Card,
+    card_name,
+    card_names,
+    colour_letter,
+)
+from engine.stackup.rules import PENALTY_CARDS
 from engine.stackup.state import StackUpState
 from host.live import LiveTable, TurnLine
 from host.words import HostedGame
@@ -220,11 +232,41 @@ def _next_words(state: StackUpState, seat: int) -> str:
     return catalog.t("stackup.move.skip_player", player=player)
 
 
+def _drawn_words(state: StackUpState, seat: int, move: stackup_moves.PlayDrawn) -> str | None:
+    """The play of the card ``seat`` drew: the card named first, then what it does
+    ("Play the Switch you drew (to red)", 「引いたスイッチを出す（赤に変える）」)."""
+    drawn = state.drawn
+    if drawn is None:
+        return None
+    card = card_words(drawn)
+    if drawn < FLIP:
+        return catalog.t("web.stackup.play_drawn", card=card)
+    if drawn == FLIP:
+        effect = catalog.t(
+            "web.stackup.effect.flip_down" if state.up else "web.stackup.effect.flip_up"
+        )
+    elif drawn == FREEZE:
+        effect = _next_words(state, seat)
+    elif drawn == SWITCH and move.colour is not None:
+        colour = catalog.t(f"web.colour.{colour_letter(move.colour)}")
+        effect = catalog.t("web.stackup.effect.switch", colour=colour)
+    elif drawn == SNATCH and move.target is not None and move.count is not None:
+        player = catalog.isolate(state.name(move.target))
+        effect = catalog.n("web.stackup.effect.snatch", move.count, player=player)
+    elif drawn == CRASH:
+        player = catalog.isolate(state.name((seat + 1) % state.n))
+        effect = catalog.t("web.stackup.effect.crash", player=player, count=PENALTY_CARDS)
+    else:  # a choice the move lacks (the rules refuse it): the game's words
+        return None
+    return catalog.t("web.stackup.play_drawn_special", card=card, effect=effect)
+
+
 def stackup_label(state: StackUpState, move: Any) -> str | None:
     """The words of a Stack Up! move's button where the game's own (shared with Discord,
     where the cards read as typed: ``R3 R4 R5 + a draw pass``) name number cards: each
     card read as the page reads it (``Play red 3, red 4 and red 5 (bonus: a draw
-    pass)``); ``None`` for a move that names none (its words are the game's)."""
+    pass)``), and a drawn card's play names the card, then what it does
+    (:func:`_drawn_words`); ``None`` for a move that names none (its words are the game's)."""
     seat = state.seat if state.seat is not None else 0
     if isinstance(move, stackup_moves.Play) and move.cards and move.cards[0] < FLIP:
         cards = catalog.join([card_words(c) for c in move.cards])
@@ -236,9 +278,9 @@ def stackup_label(state: StackUpState, move: Any) -> str | None:
         if move.bonus == "skip":
             return catalog.t("web.stackup.play_skip", play=play, skip=_next_words(state, seat))
         return play
+    if isinstance(move, stackup_moves.PlayDrawn):
+        return _drawn_words(state, seat, move)
     drawn = state.drawn
-    if isinstance(move, stackup_moves.PlayDrawn) and drawn is not None and drawn < FLIP:
-        return catalog.t("stackup.move.play_drawn_card", card=card_words(drawn))
     if isinstance(move, stackup_moves.Keep) and drawn is not None:
         return catalog.t("stackup.panel.keep_card", card=card_words(drawn))
     return None

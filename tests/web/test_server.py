@@ -850,6 +850,45 @@ def test_stack_ups_move_buttons_read_their_cards_in_words_not_as_typed() -> None
     assert all(re.fullmatch(r"(赤|青|黄|緑)の\d+を出す", s["ja"]) for s in singles)
 
 
+DRAWN = {  # (seats, the card drawn): its play's button in each language
+    (3, "R6"): ("Play the red 6 you drew", "引いた赤の6を出す"),
+    (3, "Flip"): ("Play the Flip you drew (the stack goes down)", "引いたフリップを出す（下りになる）"),
+    (3, "Freeze"): ("Play the Freeze you drew (skip Bo)", "引いたフリーズを出す（Boをスキップ）"),
+    (2, "Freeze"): ("Play the Freeze you drew (play again)", "引いたフリーズを出す（もう一度自分の番）"),
+    (3, "Switch"): ("Play the Switch you drew (to blue)", "引いたスイッチを出す（青に変える）"),
+    (3, "Snatch"): ("Play the Snatch you drew (take 1 card from Bo)", "引いたスナッチを出す（Boから1枚取る）"),
+    (2, "Snatch"): ("Play the Snatch you drew (take 2 cards from Bo)", "引いたスナッチを出す（Boから2枚取る）"),
+    (3, "Crash"): ("Play the Crash you drew (Bo must block or take 3)", "引いたクラッシュを出す（Boはブロックするか3枚引く）"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("seats", "drawn"), list(DRAWN))
+def test_a_drawn_cards_button_names_the_card_drawn_then_what_it_does(
+    seats: int, drawn: str
+) -> None:
+    """The card a stuck player drew is played by a button that names it, then says what it
+    does ("Play the Switch you drew (to blue)", 「引いたスイッチを出す（青に変える）」), not
+    the Discord menu's "Play the drawn Switch to Blue", 「引いたスイッチ（青に変える）を出す」."""
+    import catalog
+    from engine.stackup import moves
+    from terminal.hosting import TERMINAL
+    from tests.engine.stackup.situations import play, table
+    from web.views import label
+
+    hands = ("B9 G2", "G1 G3 G5 G7", "Y1 Y2")[:seats]
+    state = table(*hands, stack="R5", pile=drawn, players=("Ann", "Bo", "Cy"))
+    play(state, moves.DRAW)
+    plays = [m for m in state.legal_moves() if isinstance(m, moves.PlayDrawn)]
+    if drawn == "Snatch":  # from Bo: one card at three seats, two at two
+        plays = [moves.PlayDrawn(target=1, count=4 - seats)]
+        assert state.is_legal(plays[0])
+    said = []
+    for language in ("en", "ja"):
+        with catalog.speaking(language):
+            said.append(label(TERMINAL.game("stackup"), state, plays[0], "stackup"))
+    assert tuple(said) == DRAWN[seats, drawn]
+
+
 async def test_a_finished_game_is_listed_by_the_name_of_its_game(site: Site) -> None:
     table = await site.demo.open_table(1, "colorstack")
     await play_to_the_end(site.demo, table)
