@@ -61,7 +61,7 @@ from persistence.records import TableInfo
 from web.guard import SESSION_COOKIE, RateLimit, Session, Sessions, origin_allowed
 from web.hub import Hub
 from web.markup import page_html, tag, text
-from web.views import replay
+from web.views import label, replay
 from web.words import TableLanguage, choose, dictionary
 
 log = logging.getLogger(__name__)
@@ -564,9 +564,9 @@ async def _answer(
     request.app[COMMITTED](outcome)
     chooser = outcome.chooser
     if chooser is not None:  # the moves a typed move may mean, worded in the page's language
-        game = live.game
+        game = live.game  # each as its move button reads (Stack Up!'s cards in words)
         with catalog.speaking(spoken):
             text = game.chooser_text(chooser.state, chooser.error)
-            choices = [game.move_label(chooser.state, m) for m in chooser.moves]
+            choices = [label(game, chooser.state, m, live.info.game) for m in chooser.moves]
         return orjson.dumps({"type": "choose", "text": text, "choices": choices}).decode()
     return orjson.dumps({"type": "moved", "version": outcome.table.version}).decode()
