@@ -555,8 +555,10 @@ def _resume_command(args: argparse.Namespace, resumed: Resumed) -> int:
 def _as_saved(option: str, value: Any, resumed: Resumed) -> bool:
     """Whether ``--option value`` says what the saved game is already (the command that
     started it, typed again): its game, its humans, its number of AI seats and their
-    level, its rules. ``--seed`` is taken as said: a resumed game's chance goes on from
-    where its save kept it (:meth:`terminal.hosting.HostedTable.resume`)."""
+    level, its rules. ``--seed`` is taken as said for a seeded game: its chance goes on
+    from where its save kept it (:meth:`terminal.hosting.HostedTable.resume`); a game
+    saved without one is not made repeatable by it (nor do its AIs search as a seeded
+    game's), so it is not."""
     humans = sorted(s.name for s in resumed.seats if s.level is None)
     levels = [s.level for s in resumed.seats if s.level is not None]
     rules = resumed.state.rules if resumed.table.game == "stack" else resumed.table.rules
@@ -570,7 +572,7 @@ def _as_saved(option: str, value: Any, resumed: Resumed) -> bool:
     if option == "level":
         return all(level == value for level in levels)
     if option == "seed":
-        return True
+        return bool(resumed.table.seeded)
     saved = getattr(rules, field, None)
     return str(getattr(saved, "value", saved)) == str(value)
 

@@ -12,7 +12,9 @@ import dataclasses
 import io
 import itertools
 import json
+import re
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -68,7 +70,8 @@ class HintCopier(io.StringIO):
         if self.moves is not None:
             self.moves -= 1
         hint = self.out.getvalue().rsplit("Hint: ", 1)[1]
-        return hint.split(": ", 1)[0] + "\n"
+        # the move named, before its reason ("colours red yellow, the rule book's default")
+        return re.split(r"[:,] ", hint, maxsplit=1)[0] + "\n"
 
 
 def seeded(
@@ -209,3 +212,38 @@ def test_every_game_with_a_searching_ai_has_a_seeded_node_budget() -> None:
     for game in games.all_games():
         if game.thinking_levels:
             assert thinking.SEEDED_NODES.get(game.name, 0) >= 1, game.name
+
+
+@pytest.mark.parametrize("seed", [7, None])
+def test_seed_given_again_for_a_saved_game_is_refused_only_if_it_was_not_seeded(
+    seed: int | None,
+    tmp_path: Path,
+    searches: list[int | None],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--save FILE --seed N`` with a game in play in FILE: a seeded game goes on (its
+    chance from where the save kept it); one played without a seed is not made
+    repeatable by it, so the option is refused as any that would set up another game is
+    (exit 2), and the game is left as it was."""
+    from bot.cli import main
+
+    save = tmp_path / "game.db"
+    options, bots = COMMANDS["stackup"]
+    out = io.StringIO()
+    code = play(["al"], bots, seed=seed, level="expert", game="stackup", stdin=HintCopier(out, 1),
+                stdout=out, save=save, **options)  # fmt: skip
+    assert code == 0, out.getvalue()[-2000:]
+    capsys.readouterr()
+    with contextlib.closing(sqlite3.connect(save)) as db:
+        before = db.execute("SELECT count(*) FROM moves").fetchone()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # (it goes on: then it ends there)
+    code = main(["play", "--save", str(save), "--seed", "3"])
+    said = capsys.readouterr()
+    if seed is None:
+        assert code == 2 and "leave out --seed" in said.err, said.err
+    else:
+        assert code == 0 and "goes on" in said.out, said.out + said.err
+    with contextlib.closing(sqlite3.connect(save)) as db:
+        after = db.execute("SELECT count(*) FROM moves").fetchone()
+    assert seed is not None or after == before
