@@ -19,6 +19,7 @@ from bot import games
 from bot.games.base import DiscordGame
 from bot.outbox import channel_unknown
 from bot.table_message import TableMessage, TablesHost, belongs_to, version_shown
+from host.expiry import NoAnswer
 from host.outbox import REDELIVER_AFTER
 from host.recovery import Slices
 from host.service import LiveTable, ai_to_move, settle
@@ -256,8 +257,10 @@ class Startup:
         async with record.lock:
             old = record.message_id
             newer = [m for m in ours if old is None or m.id > old]
-            # the newer ones are kept or deleted; the message it replaced with them, or kept
-            await table_messages.adopt(live, record, newer)
+            try:  # the newest kept (the message it replaced deleted), the other newer ones
+                await table_messages.adopt(live, record, newer)  # deleted
+            except NoAnswer as err:  # not stored: looked for again by the table's next edit
+                log.warning("table %s: its re-post cut by the stop not kept yet (%s)", live.id, err)
         strays = [m.id for m in ours if m not in newer and m.id != old]
         await table_messages.delete(record.channel_id, strays)
 

@@ -84,7 +84,8 @@ class UnansweredPost:
     version: int
     ping: int | None
     noted: bool
-    # when it was posted (this process's clock): it is looked for from then on
+    # when it was sent (this process's clock; the error may come minutes later): it is
+    # looked for from then on
     at: datetime = field(default_factory=discord.utils.utcnow)
 
     def carries(self, version: int, ping: int | None, note: str | None) -> bool:
@@ -450,6 +451,7 @@ class TableMessages:
         kwargs["allowed_mentions"] = only(ping) if ping is not None else NO_MENTIONS
         kwargs["nonce"] = post_nonce()  # discord.py's own retries of it post it once
         await self.tables.budget.acquire(record.channel_id, 2 if old is not None else 1)
+        sent = discord.utils.utcnow()  # (an answer may come minutes after the post)
         try:
             message = await channel.send(**kwargs)
         except discord.NotFound as err:
@@ -464,7 +466,7 @@ class TableMessages:
             if not no_answer(err):
                 raise
             # Discord may have posted it: looked for before anything is posted or edited
-            record.unanswered = UnansweredPost(version, ping, note is not None)
+            record.unanswered = UnansweredPost(version, ping, note is not None, at=sent)
             log.warning("table %s: its post got no answer (%s); looked for later", live.id, err)
             raise NoAnswer(repr(err)) from err
         finally:
@@ -571,8 +573,9 @@ class TableMessages:
         found = await self._newer(live, record)
         if found is None:
             return None
+        adopted = await self.adopt(live, record, found)  # (NoAnswer: looked for again)
         record.unanswered = None
-        if await self.adopt(live, record, found) is None:
+        if adopted is None:
             return None
         if unanswered.noted and unanswered.version == record.pinged_version == live.version:
             record.warning = (live.version, True)  # the warning it carried is out
@@ -654,11 +657,12 @@ class TableMessages:
         cut short before its id was stored — its table message, with the ping it carried
         (the player is not pinged again), and delete the message it replaced and the rest
         of ``found``. Call with ``record.lock`` held. A closed table's posts found are
-        deleted (its last edit goes to the stored message); so are they when the database
-        fails as the id is stored: the stored message stays the table's, and the caller
-        posts as it would have (the ping again, once). A connection cut as a message is
-        deleted stops nothing (a message left is a stray the next start-up removes).
-        Returns the message adopted (``None``: none was)."""
+        deleted (its last edit goes to the stored message). The database failing as the
+        id is stored leaves the record as it was and the post where it is, to be looked
+        for again (``record.unanswered``): :class:`NoAnswer`, as a channel that cannot be
+        read. A connection cut as a message is deleted stops nothing (a message left is a
+        stray the next start-up removes). Returns the message adopted (``None``: none
+        was)."""
         newest = max(found, key=lambda m: m.id, default=None)
         if newest is None:
             return None
@@ -681,11 +685,18 @@ class TableMessages:
                 live.id, record.channel_id, newest.id, pinged_version=record.pinged_version
             )
         except StorageError as err:
-            log.warning("table %s: its message found not stored (%s); removed", live.id, err)
+            # left where it is, looked for again (its ping not repeated): not deleted, nor
+            # kept as the table's message storage does not know (a last edit would miss it)
             for name, value in zip(shown, before, strict=True):
                 setattr(record, name, value)
-            await self.delete(record.channel_id, [m.id for m in found])
-            return None
+            if record.unanswered is None:  # (start-up's: a re-post a crash cut short)
+                record.unanswered = UnansweredPost(
+                    version_shown(newest, live.id) or live.version,
+                    live.current_user() if pings(newest, live.current_user()) else None,
+                    False,
+                    at=newest.created_at,
+                )
+            raise NoAnswer(f"its message found not stored ({err!r})") from err
         log.info("table %s: its message posted but not stored is in the channel; kept", live.id)
         strays = [m.id for m in found if m.id != newest.id]
         await self.delete(record.channel_id, ([old] if old is not None else []) + strays)

@@ -7,7 +7,9 @@ there, and posts only if it is not. The table keeps exactly one live table messa
 
 from __future__ import annotations
 
+import asyncio
 import json
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -15,7 +17,9 @@ import discord
 import pytest
 from simcord.http import router
 
+import bot.table_message
 import bot.tables
+import host.expiry
 from bot.table_message import belongs_to
 from host.expiry import CLOCK_RETRY
 from persistence import StorageError
@@ -180,6 +184,35 @@ async def test_a_ping_posted_but_unanswered_in_a_busy_channel_is_found_not_poste
     assert table_message(world).id == ping.id
 
 
+async def test_a_ping_whose_error_comes_long_after_its_post_is_found_not_posted_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord makes the post, and the error comes long after (no answer until a timeout):
+    the post is looked for from when it was sent, not from when the error came."""
+    monkeypatch.setattr(bot.table_message, "CLOCK_SKEW", timedelta(seconds=5))
+    live = await game_with_a_ping_due(world, monkeypatch)
+    user, first = live.current_user(), table_message(world)
+    http = type(world.bot.http)
+    send_message = http.send_message
+    posted: list[int | None] = []
+
+    async def answered_late(self_: Any, channel_id: int, *args: Any, **kwargs: Any) -> Any:
+        answer = await send_message(self_, channel_id, *args, **kwargs)
+        posted.append(pinging_user(kwargs))
+        if len(posted) == 1:
+            await asyncio.sleep(15)  # Discord has it; the answer never comes
+            raise aiohttp.ServerTimeoutError()
+        return answer
+
+    monkeypatch.setattr(http, "send_message", answered_late)
+    await world.env.advance_time(6 + 15)
+    ping = table_messages(world, live.id)[-1]
+    assert posted == [user] and ping.id != first.id
+    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    assert posted == [user], "the player was pinged twice"
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+
+
 async def test_a_half_time_warning_posted_but_unanswered_is_not_sent_again(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -218,14 +251,14 @@ async def test_a_move_after_a_ping_posted_but_unanswered_leaves_one_table_messag
     assert posts.posted == [user]
 
 
-async def test_a_ping_found_that_the_database_fails_to_store_is_posted_anew_not_left_unknown(
+async def test_a_ping_posted_but_unanswered_is_kept_once_the_database_stores_it(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The post found in the channel, the database failing as its id is stored: it is not
-    kept as a table message storage does not know (the table's last edit would go to the
-    stored one, leaving it with live buttons): it goes, and the turn's ping is posted
-    anew, stored, the old table message deleted — one live table message, the player
-    pinged a second time (the ping they saw was taken away)."""
+    """The post found in the channel, the database failing as its id is stored: it is left
+    where it is (neither deleted, which would take the player's ping away and ping again,
+    nor kept as a message storage does not know) and looked for again at the clock's next
+    try; then kept, the old table message deleted, the player pinged once."""
+    monkeypatch.setattr(host.expiry, "CLOCK_RETRY", 10.0)  # (both tries before half time)
     live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     ping = world.channel.last_message
@@ -240,13 +273,14 @@ async def test_a_ping_found_that_the_database_fails_to_store_is_posted_anew_not_
         return await set_message(self, *args, **kwargs)
 
     monkeypatch.setattr(store, "set_message", fails_once)
-    await world.env.advance_time(CLOCK_RETRY + 5)  # before the half-time warning
+    await world.env.advance_time(15)  # the first look (16 s): found, not stored
     assert failed
-    assert posts.posted == [user, user]
-    shown = [m.id for m in table_messages(world, live.id)]
-    assert len(shown) == 1 and shown[0] not in (ping.id, first.id)
-    assert (await world.bot.store.table(live.id)).message_id == shown[0]
-    assert pinged(world, table_message(world)) == [user]
+    assert [m.id for m in table_messages(world, live.id)] == [first.id, ping.id]
+    assert (await world.bot.store.table(live.id)).message_id == first.id
+    await world.env.advance_time(10)  # the next (26 s): kept
+    assert posts.posted == [user]
+    assert [m.id for m in table_messages(world, live.id)] == [ping.id]
+    assert (await world.bot.store.table(live.id)).message_id == ping.id
 
 
 async def test_a_table_ended_while_its_ping_is_unanswered_leaves_no_live_ping(
