@@ -78,6 +78,39 @@ class Posts:
         monkeypatch.setattr(http, "send_message", cut_once)
 
 
+def database_out_of_reach(world: World, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The database out of reach for the clock (its lease check fails) until something is
+    appended to the list returned."""
+    store = world.bot.store
+    confirm = store.confirm_lease
+    reachable: list[bool] = []
+
+    async def out_of_reach(guild_id: int) -> None:
+        if not reachable:
+            raise StorageError("the database is out of reach")
+        await confirm(guild_id)
+
+    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    return reachable
+
+
+def storing_fails_once(world: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The next table message id stored fails (the database out of reach): the list
+    returned says whether it has."""
+    store = type(world.bot.store)
+    set_message = store.set_message
+    failed: list[int] = []
+
+    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise StorageError("the database is out of reach")
+        return await set_message(self, *args, **kwargs)
+
+    monkeypatch.setattr(store, "set_message", fails_once)
+    return failed
+
+
 async def game_with_a_ping_due(world: World, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A game against an AI whose human is pinged 5 s into their turn (120 s to move)."""
     monkeypatch.setattr(bot.tables, "PING_AFTER", 5.0)
@@ -262,17 +295,7 @@ async def test_a_ping_posted_but_unanswered_is_kept_once_the_database_stores_it(
     live, user, first, posts = await a_ping_cut(world, monkeypatch, "after")
     await world.env.advance_time(6)
     ping = world.channel.last_message
-    store = type(world.bot.store)
-    set_message = store.set_message
-    failed: list[int] = []
-
-    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not failed:
-            failed.append(1)
-            raise StorageError("the database is out of reach")
-        return await set_message(self, *args, **kwargs)
-
-    monkeypatch.setattr(store, "set_message", fails_once)
+    failed = storing_fails_once(world, monkeypatch)
     await world.env.advance_time(15)  # the first look (16 s): found, not stored
     assert failed
     assert [m.id for m in table_messages(world, live.id)] == [first.id, ping.id]
@@ -330,16 +353,7 @@ async def test_a_ping_held_back_past_half_time_is_posted_as_the_warning_once(
     live = await game_with_a_ping_due(world, monkeypatch)
     user = live.current_user()
     version = live.version
-    store = world.bot.store
-    confirm = store.confirm_lease
-    reachable: list[bool] = []
-
-    async def out_of_reach(guild_id: int) -> None:
-        if not reachable:
-            raise StorageError("the database is out of reach")
-        await confirm(guild_id)
-
-    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    reachable = database_out_of_reach(world, monkeypatch)
     await world.env.advance_time(61)  # the ping (5 s, 35 s) and the warning (60 s) failed
     assert pinged(world, table_message(world)) == []
     reachable.append(True)
@@ -361,16 +375,7 @@ async def test_a_late_ping_after_a_warning_posted_but_unanswered_pings_no_more(
     pinged (and warned) already, so neither the ping nor the warning's retry posts again."""
     live = await game_with_a_ping_due(world, monkeypatch)
     user = live.current_user()
-    store = world.bot.store
-    confirm = store.confirm_lease
-    reachable: list[bool] = []
-
-    async def out_of_reach(guild_id: int) -> None:
-        if not reachable:
-            raise StorageError("the database is out of reach")
-        await confirm(guild_id)
-
-    monkeypatch.setattr(store, "confirm_lease", out_of_reach)
+    reachable = database_out_of_reach(world, monkeypatch)
     await world.env.advance_time(58)  # the ping (5 s, 35 s) failed
     reachable.append(True)
     posts = Posts(world, monkeypatch, cut="after")

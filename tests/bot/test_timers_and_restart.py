@@ -13,6 +13,7 @@ import persistence.writer
 from bot.table_message import belongs_to
 from persistence import StorageError
 from tests.bot.conftest import World, buttons_of, make_bot, table_text_of
+from tests.bot.test_cut_pings import storing_fails_once
 from tests.bot.test_game import live_of, open_lobby, table_message, tap
 from tests.bot.test_refusals import actor_of, started
 from tests.bot.test_table_messages_races import DiscordClock
@@ -308,17 +309,7 @@ async def test_a_ping_kept_at_start_up_though_the_database_fails_to_store_it_end
     recovery — the older table message goes all the same (it kept its live buttons), the
     ping is not sent again, and the next restart keeps it as well."""
     live, first, ping = await a_ping_left_by_a_crash(world, monkeypatch)
-    store_type = type(world.bot.store)
-    set_message = store_type.set_message
-    failed: list[int] = []
-
-    async def fails_once(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not failed:
-            failed.append(1)
-            raise StorageError("the database is out of reach")
-        return await set_message(self, *args, **kwargs)
-
-    monkeypatch.setattr(store_type, "set_message", fails_once)
+    failed = storing_fails_once(world, monkeypatch)
     await restart(world)
     assert failed
     assert "recovery step failed" not in caplog.text

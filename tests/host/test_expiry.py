@@ -65,9 +65,13 @@ class Recorder:
         self.outcomes.append(outcome)
 
 
-async def hosted(tmp_path: Path) -> tuple[Store, TableService[Any], Recorder, Clocks]:
+async def hosted(
+    tmp_path: Path, front: Recorder | None = None
+) -> tuple[Store, TableService[Any], Recorder, Clocks]:
+    """A host on a store of its own, its clock ``front``'s (a :class:`Recorder` unless
+    given)."""
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
-    front = Recorder()
+    front = front or Recorder()
     service = TableService(
         store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
     )
@@ -156,13 +160,8 @@ async def test_a_ping_held_back_past_half_time_is_the_warning_one_message_not_tw
     """The process away (or its database) from the turn's start until past the half-time
     mark, before the deadline: the ping due is said as the half-time warning, and the
     warning then due is out already: the player hears one thing, once."""
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
     front = Remembers()
-    service = TableService(
-        store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
-    )
-    clocks = Clocks(Tasks(), front.clock)
-    front.expiry = Expiry(service, clocks, front)
+    store, service, _, clocks = await hosted(tmp_path, front)
     try:
         live = await ann_and_bob_playing(service)
         mover = live.current_user()
@@ -191,17 +190,13 @@ async def test_a_clock_whose_table_went_to_another_process_stops_without_an_erro
     after another took its shards) stops the clock quietly: the new holder's clock nudges,
     warns and plays; here nothing more is said or played, and no error is logged (it is a
     hand-over, not a failure)."""
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'host.db'}")
     front = MovedAway()
-    service = TableService(
-        store, front=PlainFront(), seed=3, clock=front, now=front.clock, thinker=Thinker("thread")
-    )
-    clocks = Clocks(Tasks(), front.clock)
-    front.expiry = Expiry(service, clocks, front)
+    store, service, _, clocks = await hosted(tmp_path, front)
     try:
         live = await ann_and_bob_playing(service)
         front.now += timedelta(seconds=121)  # past the ping, the warning and the deadline
         front.turn_changed(live)
+        assert front.expiry is not None
         timer = front.expiry.timers[live.id]
         await until(timer.done)
         assert front.said == [] and front.outcomes == []
