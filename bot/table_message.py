@@ -696,7 +696,7 @@ class TableMessages:
                     False,
                     at=newest.created_at,
                 )
-            raise NoAnswer(f"its message found not stored ({err!r})") from err
+            raise NoAnswer(repr(err)) from err  # (the database's error: not stored)
         log.info("table %s: its message posted but not stored is in the channel; kept", live.id)
         strays = [m.id for m in found if m.id != newest.id]
         await self.delete(record.channel_id, ([old] if old is not None else []) + strays)
