@@ -118,7 +118,8 @@ def _next(state: StackUpState, seat: int) -> int:
 # ------------------------------------------------------------------ moves
 
 
-def _skip_words(state: StackUpState, seat: int) -> str:
+def skip_words(state: StackUpState, seat: int) -> str:
+    """What a skip does: ``skip Bo`` (the next player), or ``play again`` at two."""
     if state.n == 2:
         return t("stackup.move.skip_again")
     return t("stackup.move.skip_player", player=isolate(state.name(_next(state, seat))))
@@ -135,7 +136,7 @@ def _special_words(
     if card == FLIP:
         return t("stackup.move.flip_down" if state.up else "stackup.move.flip_up")
     if card == FREEZE:
-        return t("stackup.move.freeze", skip=_skip_words(state, seat))
+        return t("stackup.move.freeze", skip=skip_words(state, seat))
     if card == SWITCH:
         return t("stackup.move.switch", colour=colour_name(colour) if colour is not None else "…")
     if card == SNATCH:
@@ -163,7 +164,7 @@ def move_words(state: StackUpState, move: moves.PlayerMove) -> str:
         if move.bonus == "pass":
             return t("stackup.move.with_pass", cards=text)
         if move.bonus == "skip":
-            return t("stackup.move.with_skip", cards=text, skip=_skip_words(state, seat))
+            return t("stackup.move.with_skip", cards=text, skip=skip_words(state, seat))
         return text
     if isinstance(move, moves.PlayDrawn):
         card = state.drawn

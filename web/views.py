@@ -25,6 +25,7 @@ from typing import Any
 
 import catalog
 import catalog.games
+from catalog.stackup import skip_words
 from engine.colorstack.board import COLOUR_LETTERS, square_name
 from engine.colorstack.moves import Set
 from engine.colorstack.state import ColorStackState
@@ -224,14 +225,6 @@ def card_words(card: Card) -> str:
     return catalog.t("web.card.number", colour=catalog.t(f"web.colour.{name[0]}"), number=name[1:])
 
 
-def _next_words(state: StackUpState, seat: int) -> str:
-    """What a skip does: ``skip Bo`` (the next player), or ``play again`` at two."""
-    if state.n == 2:
-        return catalog.t("stackup.move.skip_again")
-    player = catalog.isolate(state.name((seat + 1) % state.n))
-    return catalog.t("stackup.move.skip_player", player=player)
-
-
 def _drawn_words(state: StackUpState, seat: int, move: stackup_moves.PlayDrawn) -> str | None:
     """The play of the card ``seat`` drew: the card named first, then what it does
     ("Play the Switch you drew (to red)", 「引いたスイッチを出す（赤に変える）」)."""
@@ -246,7 +239,7 @@ def _drawn_words(state: StackUpState, seat: int, move: stackup_moves.PlayDrawn) 
             "web.stackup.effect.flip_down" if state.up else "web.stackup.effect.flip_up"
         )
     elif drawn == FREEZE:
-        effect = _next_words(state, seat)
+        effect = skip_words(state, seat)
     elif drawn == SWITCH and move.colour is not None:
         colour = catalog.t(f"web.colour.{colour_letter(move.colour)}")
         effect = catalog.t("web.stackup.effect.switch", colour=colour)
@@ -276,7 +269,7 @@ def stackup_label(state: StackUpState, move: Any) -> str | None:
         if move.bonus == "pass":
             return catalog.t("web.stackup.play_pass", play=play)
         if move.bonus == "skip":
-            return catalog.t("web.stackup.play_skip", play=play, skip=_next_words(state, seat))
+            return catalog.t("web.stackup.play_skip", play=play, skip=skip_words(state, seat))
         return play
     if isinstance(move, stackup_moves.PlayDrawn):
         return _drawn_words(state, seat, move)
